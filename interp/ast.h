@@ -1,0 +1,231 @@
+/*
+** ast.h: the syntax tree that the parser builds and the checker reads.
+**
+** Every node lives in the compile arena (arena.h) and is never freed on its
+** own.  Lists are singly linked through `next`, in source order.  Names and
+** strings are NUL-terminated arena copies of the (NFC-normalized) source text;
+** string literals are already unescaped.  Each node carries the position of
+** its first token, which is where diagnostics about it point.
+*/
+#ifndef RG_AST_H
+#define RG_AST_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+/* A place in a source file: file index (into the compile's file list),
+** 1-based line, and 1-based column counted in bytes of the line. */
+typedef struct rg_pos {
+  uint32_t file;
+  uint32_t line;
+  uint32_t col;
+} rg_pos;
+
+/* Provenance notes that may trail a declaration, an enum member or a table
+** cell: `assumed "..."` and `source "..."`. */
+typedef struct rg_note {
+  rg_pos pos;
+  bool assumed;            /* true: assumed "..."; false: source "..." */
+  const char *text;
+  struct rg_note *next;
+} rg_note;
+
+/* ---- types as written ------------------------------------------------- */
+
+typedef enum rg_tkind {
+  RG_TY_INT, RG_TY_BOOL, RG_TY_PERCENT, RG_TY_TEXT,
+  RG_TY_DISTANCE,          /* `distance` or `distance(UNIT)`; unit may be NULL */
+  RG_TY_SET,               /* `set NAME`; name is the element enum */
+  RG_TY_NAMED              /* an enum or a record, by name */
+} rg_tkind;
+
+typedef struct rg_typeexpr {
+  rg_pos pos;
+  rg_tkind kind;
+  const char *name;        /* RG_TY_SET, RG_TY_NAMED: the enum/record name;
+                              RG_TY_DISTANCE: the unit or NULL */
+} rg_typeexpr;
+
+/* ---- expressions ------------------------------------------------------ */
+
+typedef enum rg_ekind {
+  RG_EX_INT,        /* ival */
+  RG_EX_PERCENT,    /* ival = whole percent, 40% -> 40 */
+  RG_EX_DIST,       /* ival = thousandths of a unit; name = unit; starred */
+  RG_EX_STR,        /* str */
+  RG_EX_BOOL,       /* ival 0 or 1 */
+  RG_EX_NAME,       /* name */
+  RG_EX_UNARY,      /* op, a */
+  RG_EX_BINARY,     /* op, a, b */
+  RG_EX_INDEX,      /* a[args]: table lookup */
+  RG_EX_FIELD,      /* a.name: record field, or ENUM.member when a is a name */
+  RG_EX_CALL,       /* name(args): procedure or builtin */
+  RG_EX_SET,        /* { args }: set literal (args may be NULL: empty set) */
+  RG_EX_RECORD,     /* { fields }: record literal, type from context */
+  RG_EX_ERROR       /* placeholder after a syntax error */
+} rg_ekind;
+
+typedef enum rg_op {
+  RG_AOP_NEG, RG_AOP_NOT,
+  RG_AOP_ADD, RG_AOP_SUB, RG_AOP_MUL, RG_AOP_DIV, RG_AOP_MOD,
+  RG_AOP_EQ, RG_AOP_NE, RG_AOP_LT, RG_AOP_LE, RG_AOP_GT, RG_AOP_GE,
+  RG_AOP_AND, RG_AOP_OR, RG_AOP_IN
+} rg_op;
+
+typedef struct rg_fieldinit rg_fieldinit;
+
+typedef struct rg_expr {
+  rg_pos pos;
+  rg_ekind kind;
+  rg_op op;
+  bool starred;                 /* RG_EX_DIST: written with the * marker */
+  int64_t ival;
+  const char *name;             /* NAME, FIELD, CALL, DIST (unit) */
+  const char *str;              /* STR */
+  struct rg_expr *a, *b;        /* UNARY/BINARY operands; INDEX/FIELD base */
+  struct rg_expr *args;         /* INDEX keys, CALL args, SET members */
+  rg_fieldinit *fields;         /* RECORD */
+  struct rg_expr *next;         /* next in an argument/member list */
+} rg_expr;
+
+struct rg_fieldinit {
+  rg_pos pos;
+  const char *name;
+  rg_expr *value;
+  rg_fieldinit *next;
+};
+
+/* ---- statements ------------------------------------------------------- */
+
+typedef enum rg_skind {
+  RG_ST_LET,        /* let name [: type] = e */
+  RG_ST_ASSIGN,     /* name = e */
+  RG_ST_IF,         /* if e body [else orelse] ; orelse is a block or one IF */
+  RG_ST_FOR,        /* for name in e .. e2 body */
+  RG_ST_WHILE,      /* while e body */
+  RG_ST_RETURN,     /* return e */
+  RG_ST_NOTE,       /* note str [, args] */
+  RG_ST_EXPECT,     /* expect e */
+  RG_ST_CALL,       /* e is an RG_EX_CALL whose result is dropped */
+  RG_ST_BLOCK       /* body: a nested block (used for else branches) */
+} rg_skind;
+
+typedef struct rg_stmt {
+  rg_pos pos;
+  rg_skind kind;
+  const char *name;             /* LET, ASSIGN, FOR */
+  const char *str;              /* NOTE text */
+  rg_typeexpr *type;            /* LET, optional */
+  rg_expr *e, *e2;              /* value / condition / range bounds */
+  rg_expr *args;                /* NOTE values */
+  struct rg_stmt *body;         /* IF then-block, FOR/WHILE body, BLOCK */
+  struct rg_stmt *orelse;       /* IF: else branch (BLOCK or IF) or NULL */
+  struct rg_stmt *next;
+} rg_stmt;
+
+/* ---- declarations ----------------------------------------------------- */
+
+/* One member of an enum: `CODE "Display name"` (display may be NULL). */
+typedef struct rg_member {
+  rg_pos pos;
+  const char *code;
+  const char *display;
+  rg_note *notes;
+  struct rg_member *next;
+} rg_member;
+
+/* One field of a record type: `name: type`. */
+typedef struct rg_field {
+  rg_pos pos;
+  const char *name;
+  rg_typeexpr *type;
+  struct rg_field *next;
+} rg_field;
+
+/* One key dimension of a table: `[name:] ENUM` or `[name:] lo..hi`. */
+typedef struct rg_keyspec {
+  rg_pos pos;
+  const char *name;             /* optional label, may be NULL */
+  const char *enum_name;        /* the key enum, or NULL for a range */
+  int64_t lo, hi;               /* the range, when enum_name is NULL */
+  struct rg_keyspec *next;
+} rg_keyspec;
+
+/* One key pattern of a table cell. */
+typedef enum rg_kpkind {
+  RG_KP_NAME,       /* an enum member by code: name */
+  RG_KP_STR,        /* an enum member by display name: name */
+  RG_KP_INT,        /* lo (== hi) */
+  RG_KP_RANGE,      /* lo..hi */
+  RG_KP_ANY         /* _ */
+} rg_kpkind;
+
+typedef struct rg_keypat {
+  rg_pos pos;
+  rg_kpkind kind;
+  const char *name;
+  int64_t lo, hi;
+  struct rg_keypat *next;
+} rg_keypat;
+
+/* One cell of an inline table: `keys: value` or `else: value` (keys NULL). */
+typedef struct rg_cell {
+  rg_pos pos;
+  rg_keypat *keys;              /* NULL for the else cell */
+  rg_expr *value;
+  rg_note *notes;
+  struct rg_cell *next;
+} rg_cell;
+
+typedef struct rg_param {
+  rg_pos pos;
+  const char *name;
+  rg_typeexpr *type;
+  struct rg_param *next;
+} rg_param;
+
+typedef enum rg_dkind {
+  RG_DE_UNIT,       /* unit NAME ["display"] */
+  RG_DE_ENUM,       /* enum NAME { members }; ordered when written with < */
+  RG_DE_RECORD,     /* record NAME { fields } */
+  RG_DE_CONST,      /* const NAME [: type] = e */
+  RG_DE_TABLE,      /* table NAME(keys) -> type { cells } | from "file" */
+  RG_DE_PROC,       /* procedure NAME(params) [-> type] { body } */
+  RG_DE_TEST        /* test "name" { body } */
+} rg_dkind;
+
+typedef struct rg_decl {
+  rg_pos pos;
+  rg_dkind kind;
+  const char *name;             /* declared name; TEST: the test's title */
+  const char *display;          /* UNIT display name, or NULL */
+  bool ordered;                 /* ENUM: members separated by < */
+  rg_member *members;           /* ENUM */
+  rg_field *fields;             /* RECORD */
+  rg_typeexpr *type;            /* CONST (optional), TABLE value, PROC result */
+  rg_expr *value;               /* CONST */
+  rg_keyspec *keys;             /* TABLE */
+  rg_cell *cells;               /* TABLE inline cells */
+  const char *from;             /* TABLE: TSV path, relative to the rule file */
+  rg_pos from_pos;
+  rg_param *params;             /* PROC */
+  rg_stmt *body;                /* PROC, TEST */
+  rg_note *notes;
+  struct rg_decl *next;
+} rg_decl;
+
+/* The ruleset header: ruleset "name" [revision "r"] [source "s"]. */
+typedef struct rg_header {
+  rg_pos pos;
+  const char *name;
+  const char *revision;
+  const char *source;
+} rg_header;
+
+/* A parsed file: the header (may be NULL) and its declarations. */
+typedef struct rg_ast_file {
+  rg_header *header;
+  rg_decl *decls;
+} rg_ast_file;
+
+#endif

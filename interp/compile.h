@@ -1,0 +1,29 @@
+/*
+** compile.h: from a rule file to a module.
+**
+** rg_compile reads the rule file and the TSV tables it imports, parses it,
+** checks it (names, types, arity, table keys and coverage), and generates
+** the module.  All errors found are reported through the diagnostics; the
+** compiler goes on after an error to find more, without cascades.
+*/
+#ifndef RG_COMPILE_H
+#define RG_COMPILE_H
+
+#include "diag.h"
+#include "module.h"
+
+/* A provenance note of the rule set, for `regula check --assumptions`. */
+typedef struct rg_assumption {
+  rg_pos pos;
+  const char *what;         /* what it annotates: "enum colour", "table weather [3, S]" */
+  const char *text;
+  struct rg_assumption *next;
+} rg_assumption;
+
+/* Compiles the rule file at path into *m (zeroed first).  Diagnostics go to
+** d; memory for the syntax tree comes from d->arena.  When assumptions is not
+** NULL, stores the list of `assumed` notes there (in d->arena).  Returns 0,
+** or -1 when errors were reported (m is then freed). */
+int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assumptions);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+** diag.h: source files and diagnostics.
+**
+** A compile reads one or more files (the rule file, the TSV tables it
+** imports).  Each is loaded here: checked for valid UTF-8 and NUL bytes,
+** stripped of a BOM, CRLF turned to LF, and normalized to NFC, so that the
+** lexer sees clean text.  Diagnostics name a file by its index and print as
+**
+**     path:line:col: error: message
+**         the source line
+**         ^
+**
+** with the column and the caret in display columns (utf8proc_charwidth).
+*/
+#ifndef RG_DIAG_H
+#define RG_DIAG_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#include "arena.h"
+#include "ast.h"
+
+/* A loaded source file.  text is NFC, LF line ends, NUL-terminated. */
+typedef struct rg_file {
+  const char *path;
+  char *text;
+  size_t len;
+  uint32_t *line_start;    /* byte offset of each line; nlines entries */
+  uint32_t nlines;
+} rg_file;
+
+#define RG_MAX_FILES 256
+#define RG_MAX_SOURCE (16u << 20)   /* largest source file, bytes */
+
+/* The diagnostics of one compile, and the files they refer to. */
+typedef struct rg_diag {
+  FILE *out;               /* where messages go (stderr in the CLI) */
+  rg_arena *arena;         /* owns the files */
+  rg_file *files[RG_MAX_FILES];
+  uint32_t nfiles;
+  int errors;              /* errors reported so far */
+  int max_errors;          /* stop reporting after this many (0: 50) */
+} rg_diag;
+
+/* Sets up d to print on out, with files kept in arena. */
+void rg_diag_init(rg_diag *d, FILE *out, rg_arena *arena);
+
+/* Loads path as a source file.  On success stores its index in *index and
+** returns 0.  On failure reports an error (at `from` when given, e.g. the
+** `from "x.tsv"` clause; at the bad byte for invalid UTF-8 or NUL) and
+** returns -1. */
+int rg_diag_load(rg_diag *d, const char *path, const rg_pos *from, uint32_t *index);
+
+/* Adds text already in memory as a file named path (for tests and for
+** command-line arguments); the text is validated and normalized the same way.
+** Returns 0 and the index, or -1 after reporting. */
+int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
+                     uint32_t *index);
+
+/* Reports an error at pos with a printf-style message. */
+void rg_error(rg_diag *d, rg_pos pos, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
+void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap);
+
+/* Reports an error that has no source position: "regula: error: message". */
+void rg_error_plain(rg_diag *d, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 2, 3)))
+#endif
+  ;
+
+/* Returns the text of line (1-based) of file, and its length in *len; or NULL. */
+const char *rg_diag_line(const rg_diag *d, uint32_t file, uint32_t line, size_t *len);
+
+/* Returns the display column (1-based) of byte column col in the given line. */
+uint32_t rg_display_col(const char *line, size_t len, uint32_t col);
+
+#endif

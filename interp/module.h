@@ -1,0 +1,228 @@
+/*
+** module.h: a compiled rule set, in memory and on disk.
+**
+** A module is a set of flat arrays that refer to each other by index.  The
+** compiler fills them; rg_module_save writes them to a .rbc file section by
+** section, little-endian; rg_module_load reads them back and
+** rg_module_verify checks every index and every procedure's code before the
+** VM may run it.  The VM trusts a verified module for everything static and
+** checks only what depends on run-time values (table keys, heap offsets,
+** set members, arithmetic).
+**
+** Values are 64-bit integers; what they mean comes from their static type:
+**
+**   int       the integer
+**   bool      0 or 1
+**   percent   whole percent (40% is 40)
+**   text      an offset into the string pool
+**   distance  thousandths of the type's unit (6 BW is 6000)
+**   enum      the member's index, 0-based in declaration order
+**   set       a mask of member indexes (bit i is member i; at most 64)
+**   record    an offset into the heap H[]; field k is at H[offset + k]
+**
+** All strings are offsets into one pool of NUL-terminated strings; offset 0
+** is always the empty string.
+*/
+#ifndef RG_MODULE_H
+#define RG_MODULE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stddef.h>
+
+typedef int64_t rg_value;
+
+#define RG_MODULE_MAGIC   "RGLA"
+#define RG_MODULE_VERSION 1u
+
+/* The kinds of static types. */
+typedef enum rg_kind {
+  RG_K_VOID,      /* no value (procedures without a result) */
+  RG_K_INT, RG_K_BOOL, RG_K_PERCENT, RG_K_TEXT,
+  RG_K_DIST,      /* ref: unit index */
+  RG_K_ENUM,      /* ref: enum index */
+  RG_K_SET,       /* ref: enum index of the members */
+  RG_K_RECORD,    /* ref: record index */
+  RG_NKINDS
+} rg_kind;
+
+typedef struct rg_type {
+  uint32_t kind;            /* rg_kind */
+  uint32_t ref;             /* see rg_kind; 0 when unused */
+} rg_type;
+
+typedef struct rg_unit {
+  uint32_t name;            /* string: the symbol written after numbers, "BW" */
+  uint32_t display;         /* string: "base width", or 0 */
+} rg_unit;
+
+typedef struct rg_enum {
+  uint32_t name;            /* string */
+  uint32_t first;           /* index of the first member in members[] */
+  uint32_t count;           /* members, 1..64 */
+  uint32_t ordered;         /* 1 when declared with < */
+} rg_enum;
+
+typedef struct rg_member {
+  uint32_t code;            /* string: the code, "S" */
+  uint32_t display;         /* string: the display name, "Standard", or 0 */
+} rg_member_info;
+
+typedef struct rg_record {
+  uint32_t name;            /* string */
+  uint32_t first;           /* index of the first field in fields[] */
+  uint32_t count;           /* fields, >= 1 */
+} rg_record;
+
+typedef struct rg_field_info {
+  uint32_t name;            /* string */
+  rg_type type;
+} rg_field_info;
+
+/* One key dimension of a table: an enum (lo = 0, size = its member count)
+** or an integer range lo..lo+size-1. */
+typedef struct rg_dim {
+  uint32_t label;           /* string: the key's name, or 0 */
+  uint32_t is_enum;         /* 1: enum dimension; 0: integer range */
+  uint32_t ref;             /* enum index when is_enum */
+  int64_t lo;               /* first key (0 for enums) */
+  uint32_t size;            /* number of keys, >= 1 */
+} rg_dim;
+
+/* A table flattened to an array: the cell for keys k1..kn is
+** cells[first + sum((ki - lo_i) * stride_i)], row-major, last key fastest. */
+typedef struct rg_table {
+  uint32_t name;            /* string */
+  uint32_t first_dim;       /* index of the first dimension in dims[] */
+  uint32_t ndims;           /* 1..8 */
+  rg_type value;            /* type of every cell */
+  uint32_t first;           /* index of the first cell in cells[] */
+  uint32_t count;           /* cells: the product of the dimension sizes */
+} rg_table;
+
+/* A procedure (a test block compiles to one with no parameters). */
+typedef struct rg_proc {
+  uint32_t name;            /* string */
+  uint32_t nparams;         /* parameters are the first locals */
+  uint32_t first_param;     /* index of the first parameter in params[] */
+  uint32_t nlocals;         /* >= nparams */
+  rg_type result;           /* RG_K_VOID for none */
+  uint32_t code;            /* index of the first instruction in code[] */
+  uint32_t ncode;           /* instructions, >= 1 */
+  uint32_t max_stack;       /* deepest operand stack; the verifier computes it */
+} rg_proc;
+
+typedef struct rg_param_info {
+  uint32_t name;            /* string */
+  rg_type type;
+} rg_param_info;
+
+/* A note: its text, and the types of the values it prints after it. */
+typedef struct rg_note_info {
+  uint32_t text;            /* string */
+  uint32_t first_type;      /* index into types[] */
+  uint32_t nvals;
+} rg_note_info;
+
+/* An expectation of a test: EXPECT compares with true; EXPECTEQ compares two
+** values of `type`.  text is the expression as written, for messages. */
+typedef struct rg_expect {
+  uint32_t text;            /* string */
+  rg_type type;
+} rg_expect;
+
+typedef struct rg_test {
+  uint32_t name;            /* string: the test's title */
+  uint32_t proc;            /* the procedure that runs it */
+} rg_test;
+
+/* Where an instruction came from. */
+typedef struct rg_line {
+  uint32_t file;            /* index into files[] */
+  uint32_t line;
+  uint32_t col;             /* display column */
+} rg_line;
+
+/* A module.  Every array is owned by the module (one malloc each) and freed
+** by rg_module_free. */
+typedef struct rg_module {
+  /* header */
+  uint32_t name, revision, source;     /* strings: the ruleset header */
+
+  char *strings;   uint32_t nstrings;  /* the pool, nstrings bytes */
+  uint32_t *files; uint32_t nfiles;    /* strings: source file paths */
+  rg_unit *units;  uint32_t nunits;
+  rg_enum *enums;  uint32_t nenums;
+  rg_member_info *members; uint32_t nmembers;
+  rg_record *records; uint32_t nrecords;
+  rg_field_info *fields; uint32_t nfields;
+  rg_value *consts; uint32_t nconsts;  /* K[] */
+  rg_value *heap;  uint32_t nheap;     /* H[]: constant records */
+  rg_table *tables; uint32_t ntables;
+  rg_dim *dims;    uint32_t ndims;
+  rg_value *cells; uint32_t ncells;    /* every table's cells */
+  rg_proc *procs;  uint32_t nprocs;
+  rg_param_info *params; uint32_t nparams;
+  rg_type *types;  uint32_t ntypes;    /* value types of notes */
+  rg_note_info *notes; uint32_t nnotes;
+  rg_expect *expects; uint32_t nexpects;
+  rg_test *tests;  uint32_t ntests;
+  uint32_t *code;  uint32_t ncode;
+  rg_line *lines;  uint32_t nlines;    /* one per instruction: nlines == ncode */
+} rg_module;
+
+/* Frees every array of m and zeroes it; m itself is the caller's. */
+void rg_module_free(rg_module *m);
+
+/* Returns the string at offset s of the pool ("" when out of range). */
+const char *rg_module_str(const rg_module *m, uint32_t s);
+
+/* Finds a procedure / table / enum by name; returns its index or -1. */
+int rg_module_find_proc(const rg_module *m, const char *name);
+int rg_module_find_table(const rg_module *m, const char *name);
+int rg_module_find_enum(const rg_module *m, const char *name);
+
+/* Writes m to path as a .rbc file, through a temporary file renamed into
+** place, so a failure never leaves a partial file.  Returns 0, or -1 with a
+** message in err (size errlen). */
+int rg_module_save(const rg_module *m, const char *path, char *err, size_t errlen);
+
+/* Serializes m into a malloc'd buffer; returns 0 with *buf and *len set, or
+** -1 when out of memory.  The caller frees *buf with rg_free. */
+int rg_module_serialize(const rg_module *m, unsigned char **buf, size_t *len);
+
+/* Reads a module from buf[0..len) into m and verifies it.  Returns 0, or -1
+** with m freed and a message naming the failed check in err, e.g.
+** "bad magic", "section 3 out of bounds", "procedure 2: jump at 14 into the
+** middle of nowhere".  Never reads outside buf. */
+int rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
+                          char *err, size_t errlen);
+
+/* Loads and verifies a .rbc file.  Same result as rg_module_deserialize. */
+int rg_module_load(rg_module *m, const char *path, char *err, size_t errlen);
+
+/* Checks every cross-reference of m and the code of every procedure:
+** opcodes, operand bounds, jump targets inside the procedure, stack heights
+** equal where paths meet and never below zero, no fall-through off the end,
+** and computes each procedure's max_stack.  Returns 0, or -1 with a message.
+** The compiler runs it too, as a check on itself. */
+int rg_module_verify(rg_module *m, char *err, size_t errlen);
+
+/* Returns 1 when path names a compiled module (ends in .rbc or starts with
+** the magic), else 0. */
+int rg_module_is_rbc(const char *path);
+
+/* Stack effect of instruction ins in m: sets *pops and *pushes.  Returns 0,
+** or -1 when an operand is out of range. */
+int rg_op_effect(const rg_module *m, uint32_t ins, int *pops, int *pushes);
+
+/* Opcode names, indexed by opcode. */
+extern const char *const rg_opnames[];
+
+/* Writes a disassembly of every procedure of m to out:
+**     procedure NAME(params) -> type   ; nlocals N, stack S
+**     addr [line] OPNAME operands ; comment
+*/
+void rg_module_dis(const rg_module *m, FILE *out);
+
+#endif

@@ -1,0 +1,122 @@
+/*
+** opcodes.h: the instruction set of the regula VM, in one list.
+**
+** An instruction is one 32-bit word:
+**
+**     31                 8 7        0
+**     +-------------------+----------+
+**     |         A         |    op    |
+**     +-------------------+----------+
+**
+** A is an unsigned 24-bit operand (a signed one for IMM and JUMP, where it is
+** sign-extended; a JUMP's target is pc + 1 + A).  The VM is a stack machine
+** over 64-bit values; locals L[] are the slots of the running frame
+** (parameters first), K[] is the constant pool, H[] the record heap, T[] the
+** flattened tables.
+**
+** RG_OPCODES(X) calls X(name, operand, pops, pushes, doc) once per opcode.
+** `operand` says what A indexes, so the verifier knows which bound to check;
+** pops/pushes are the stack effect, with -1 meaning "depends on A" (see
+** rg_op_effect in module.c).  This list expands into the opcode enum, the
+** name table, the stack-effect table and the VM's dispatch table.
+*/
+#ifndef RG_OPCODES_H
+#define RG_OPCODES_H
+
+/* What an operand refers to; the verifier checks each against its bound. */
+typedef enum rg_operand {
+  RG_A_NONE,     /* A must be 0 */
+  RG_A_IMM,      /* signed immediate */
+  RG_A_CONST,    /* index into K[] */
+  RG_A_LOCAL,    /* index into the frame's locals */
+  RG_A_JUMP,     /* signed offset to an instruction start of the same procedure */
+  RG_A_TABLE,    /* index into the table list */
+  RG_A_FIELD,    /* a field offset within a record (checked against H at run time) */
+  RG_A_COUNT,    /* a count of operands, at least 1 */
+  RG_A_RECORD,   /* index into the record type list */
+  RG_A_PROC,     /* index into the procedure list */
+  RG_A_NOTE,     /* index into the note list */
+  RG_A_EXPECT,   /* index into the expectation list */
+  RG_A_STRING    /* offset into the string pool */
+} rg_operand;
+
+#define RG_OPCODES(X) \
+  /* Does nothing. */ \
+  X(NOP,      RG_A_NONE,   0, 0, "nothing") \
+  /* push sA: a small integer constant. */ \
+  X(PUSHI,    RG_A_IMM,    0, 1, "push A") \
+  /* push K[A]. */ \
+  X(CONST,    RG_A_CONST,  0, 1, "push K[A]") \
+  /* push L[A]. */ \
+  X(LOAD,     RG_A_LOCAL,  0, 1, "push L[A]") \
+  /* L[A] := pop. */ \
+  X(STORE,    RG_A_LOCAL,  1, 0, "L[A] := pop") \
+  /* Drops the top value. */ \
+  X(POP,      RG_A_NONE,   1, 0, "pop") \
+  /* Integer arithmetic; overflow and division by zero are runtime errors. */ \
+  X(ADD,      RG_A_NONE,   2, 1, "push a + b") \
+  X(SUB,      RG_A_NONE,   2, 1, "push a - b") \
+  X(MUL,      RG_A_NONE,   2, 1, "push a * b") \
+  X(DIV,      RG_A_NONE,   2, 1, "push a / b, rounded toward zero") \
+  X(MOD,      RG_A_NONE,   2, 1, "push a mod b, sign of a") \
+  X(NEG,      RG_A_NONE,   1, 1, "push -a") \
+  X(NOT,      RG_A_NONE,   1, 1, "push !a") \
+  X(EQ,       RG_A_NONE,   2, 1, "push a == b") \
+  X(NE,       RG_A_NONE,   2, 1, "push a != b") \
+  X(LT,       RG_A_NONE,   2, 1, "push a < b") \
+  X(LE,       RG_A_NONE,   2, 1, "push a <= b") \
+  X(GT,       RG_A_NONE,   2, 1, "push a > b") \
+  X(GE,       RG_A_NONE,   2, 1, "push a >= b") \
+  /* Control flow. */ \
+  X(JMP,      RG_A_JUMP,   0, 0, "pc += A") \
+  X(JMPF,     RG_A_JUMP,   1, 0, "if !pop then pc += A") \
+  X(JMPT,     RG_A_JUMP,   1, 0, "if pop then pc += A") \
+  /* Table lookup: pops one key per dimension of T[A] (last key on top), \
+  ** checks each against its dimension, pushes the cell. */ \
+  X(LOOKUP,   RG_A_TABLE, -1, 1, "push T[A][keys]") \
+  /* Record field: push H[pop + A]. */ \
+  X(FIELD,    RG_A_FIELD,  1, 1, "push H[r + A]") \
+  /* Sets of enum members are 64-bit masks. */ \
+  X(INSET,    RG_A_NONE,   2, 1, "push member a in set b") \
+  X(SETADD,   RG_A_NONE,   2, 1, "push set a with member b") \
+  X(UNION,    RG_A_NONE,   2, 1, "push a | b") \
+  X(INTER,    RG_A_NONE,   2, 1, "push a & b") \
+  X(DIFF,     RG_A_NONE,   2, 1, "push a & ~b") \
+  X(COUNT,    RG_A_NONE,   1, 1, "push the number of members of a") \
+  /* Builtins. */ \
+  X(MIN,      RG_A_COUNT, -1, 1, "push the least of A values") \
+  X(MAX,      RG_A_COUNT, -1, 1, "push the greatest of A values") \
+  X(CLAMP,    RG_A_NONE,   3, 1, "push x clamped to lo..hi") \
+  X(ABS,      RG_A_NONE,   1, 1, "push |a|") \
+  /* Builds a record of type A from its fields (first field deepest). */ \
+  X(MKREC,    RG_A_RECORD,-1, 1, "push new record A") \
+  /* Calls procedure A with its parameters on the stack (first deepest); \
+  ** pushes its result when it has one. */ \
+  X(CALL,     RG_A_PROC,  -1,-1, "call P[A]") \
+  X(RET,      RG_A_NONE,   1, 0, "return pop") \
+  X(RETV,     RG_A_NONE,   0, 0, "return, no value") \
+  /* Emits note A with its values (first value deepest). */ \
+  X(NOTE,     RG_A_NOTE,  -1, 0, "note N[A]") \
+  /* Test expectations: a failure is recorded and the test goes on. */ \
+  X(EXPECT,   RG_A_EXPECT, 1, 0, "expect pop is true") \
+  X(EXPECTEQ, RG_A_EXPECT, 2, 0, "expect a == b") \
+  /* Stops the run with a runtime error; A is a message in the string pool. */ \
+  X(FAIL,     RG_A_STRING, 0, 0, "runtime error S[A]")
+
+typedef enum rg_opcode {
+#define RG_X(name, operand, pops, pushes, doc) RG_OP_##name,
+  RG_OPCODES(RG_X)
+#undef RG_X
+  RG_NOPCODES
+} rg_opcode;
+
+/* Packing and unpacking instructions. */
+#define RG_INS(op, a)   ((uint32_t)(op) | ((uint32_t)(a) << 8))
+#define RG_INS_OP(i)    ((unsigned)((i) & 0xFFu))
+#define RG_INS_A(i)     ((uint32_t)(i) >> 8)
+#define RG_INS_SA(i)    ((int32_t)((uint32_t)(i) & 0xFFFFFF00u) >> 8)
+#define RG_A_MAX        0xFFFFFFu
+#define RG_SA_MIN       (-0x800000)
+#define RG_SA_MAX       0x7FFFFF
+
+#endif

@@ -1,0 +1,45 @@
+/*
+** value.h: values as people read and write them.
+**
+** Printing: an enum member by its display name (its code when it has none),
+** a number as digits, a percent with %, a distance with its unit ("6 BW",
+** "2.5 BW"), a bool as true/false, a set as display names joined by ", "
+** ("none" when empty), text as itself, a record as one "field: value" line
+** per field.
+**
+** Parsing (command-line arguments and table keys): an enum member by code or
+** display name, case-insensitive; numbers in decimal; percents with or
+** without %; distances with or without their unit; sets as members joined by
+** commas; true/false.
+*/
+#ifndef RG_VALUE_H
+#define RG_VALUE_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+#include "module.h"
+
+/* Prints v of type t to out.  Records are read from heap[0..nheap) (pass
+** the VM's heap for records built at run time, else the module's). */
+void rg_value_print(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                    rg_type t, rg_value v);
+
+/* Writes v of type t into buf (like rg_value_print, records on one line as
+** "{field: value, ...}"); returns buf.  Truncates to size. */
+char *rg_value_format(char *buf, size_t size, const rg_module *m, const rg_value *heap,
+                      uint32_t nheap, rg_type t, rg_value v);
+
+/* Parses text as a value of type t.  Returns 0 and *v, or -1 with a message
+** in err that lists the valid choices for an enum. */
+int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
+                   char *err, size_t errlen);
+
+/* Finds member `text` of enum e by code or display name, case-insensitive
+** (NFC, case-folded).  Returns the member's index or -1. */
+int rg_enum_lookup(const rg_module *m, uint32_t e, const char *text);
+
+/* Writes the name of type t ("int", "set territory", "distance BW"). */
+char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+** vm.h: the virtual machine that runs a verified module.
+**
+** A VM belongs to one module and one thread.  It allocates its stack and
+** heap once, when created, up to the memory limit, and never during a run:
+** running a procedure a million times allocates nothing.  Records built at
+** run time go on the heap after the module's constant records; rg_vm_call
+** resets the heap to the constants before each top-level call.
+**
+** Everything the rules say happens (notes now; rolls, draws, choices and
+** steps later) is reported through the sink, tied to the instruction that
+** produced it (the module's line table turns it into file:line:col).
+*/
+#ifndef RG_VM_H
+#define RG_VM_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "module.h"
+
+typedef struct rg_vm rg_vm;
+
+/* Safety limits of a run. */
+typedef struct rg_limits {
+  uint64_t max_steps;       /* backward jumps plus calls; 0: the default */
+  size_t max_memory;        /* bytes for the stack and heap; 0: the default */
+} rg_limits;
+
+#define RG_DEFAULT_MAX_STEPS  100000000ull
+#define RG_DEFAULT_MAX_MEMORY (64u << 20)
+#define RG_MAX_CALL_DEPTH     200
+
+/* Receives what a run produces.  Every callback may be NULL. */
+typedef struct rg_sink {
+  void *ctx;
+  /* Note `note` of the module with its values (m->notes[note].nvals). */
+  void (*note)(void *ctx, const rg_module *m, uint32_t note,
+               const rg_value *vals, uint32_t pc);
+  /* A failed expectation; for EXPECT, actual is 0 and expected is 1. */
+  void (*expect_fail)(void *ctx, const rg_module *m, uint32_t expect,
+                      rg_value actual, rg_value expected, uint32_t pc);
+} rg_sink;
+
+/* Results of rg_vm_call. */
+typedef enum rg_status {
+  RG_RUN_OK = 0,
+  RG_RUN_ERROR,             /* a runtime error: rg_vm_error says what and where */
+  RG_RUN_LIMIT              /* a step, memory or depth limit was reached */
+} rg_status;
+
+/* Creates a VM for the verified module m (which must outlive it), with the
+** given limits (NULL for defaults) and sink (NULL for none).  Returns NULL
+** when out of memory. */
+rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sink);
+
+/* Frees the VM and everything it allocated. */
+void rg_vm_free(rg_vm *vm);
+
+/* Runs procedure proc with args[0..nparams) and stores its result (if it
+** has one) in *result.  Returns RG_RUN_OK, RG_RUN_ERROR or RG_RUN_LIMIT. */
+rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *result);
+
+/* After a failed call: the message, and the code index where it happened
+** (stored in *pc). */
+const char *rg_vm_error(const rg_vm *vm, uint32_t *pc);
+
+/* The heap as the last call left it (records it returned live there). */
+const rg_value *rg_vm_heap(const rg_vm *vm, uint32_t *size);
+
+#endif

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs what regula needs to build, from Debian's packages, when missing:
+# re2c, lemon, libutf8proc-dev.  Uses sudo when not root.
+missing=""
+command -v re2c >/dev/null 2>&1 || missing="$missing re2c"
+command -v lemon >/dev/null 2>&1 || missing="$missing lemon"
+[ -f /usr/share/lemon/lempar.c ] || missing="$missing lemon"
+[ -f /usr/include/utf8proc.h ] || missing="$missing libutf8proc-dev"
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+[ -z "$missing" ] && exit 0
+echo "regula: installing$missing from Debian's packages" >&2
+if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq $missing >/dev/null || {
+  echo "regula: could not install$missing; install them with apt-get and retry" >&2
+  exit 1
+}
