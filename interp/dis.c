@@ -1,0 +1,169 @@
+/*
+** dis.c: the disassembler, in the manner of `luac -l`.
+**
+**     procedure initial_weather(t: territory, s: season) -> weather  ; locals 3, stack 4
+**     0000 [12] LOAD     0 ; t
+**     0001 [12] LOOKUP   2 ; season_mod
+**     0002 [13] JMPF     7
+**
+** addr is relative to the procedure's first instruction (4 digits), line is
+** the source line from the line table, operands are A as a number (a jump
+** shows its target address), and the comment names what A refers to.  The
+** format is stable: golden tests compare it.
+*/
+#include "module.h"
+#include "opcodes.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const unsigned char dis_operand[] = {
+#define RG_X(name, operand, pops, pushes, doc) operand,
+  RG_OPCODES(RG_X)
+#undef RG_X
+};
+
+/* Writes the name of type t into buf (size n) and returns buf: int, bool,
+** percent, text, distance UNIT, ENUM, set ENUM, RECORD.  Safe on references
+** out of range ("?"). */
+static const char *type_name(char *buf, size_t n, const rg_module *m, rg_type t) {
+  switch (t.kind) {
+  case RG_K_VOID: snprintf(buf, n, "void"); break;
+  case RG_K_INT: snprintf(buf, n, "int"); break;
+  case RG_K_BOOL: snprintf(buf, n, "bool"); break;
+  case RG_K_PERCENT: snprintf(buf, n, "percent"); break;
+  case RG_K_TEXT: snprintf(buf, n, "text"); break;
+  case RG_K_DIST:
+    snprintf(buf, n, "distance %s", t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "?");
+    break;
+  case RG_K_ENUM:
+    snprintf(buf, n, "%s", t.ref < m->nenums ? rg_module_str(m, m->enums[t.ref].name) : "?");
+    break;
+  case RG_K_SET:
+    snprintf(buf, n, "set %s", t.ref < m->nenums ? rg_module_str(m, m->enums[t.ref].name) : "?");
+    break;
+  case RG_K_RECORD:
+    snprintf(buf, n, "%s", t.ref < m->nrecords ? rg_module_str(m, m->records[t.ref].name) : "?");
+    break;
+  default: snprintf(buf, n, "?"); break;
+  }
+  return buf;
+}
+
+/* Appends s to buf (size n, current length *len) as a quoted string with
+** \" \\ \n \t and \xHH escapes, truncated to fit. */
+static void quote(char *buf, size_t n, size_t *len, const char *s) {
+  char tmp[8];
+  if (*len + 1 < n) buf[(*len)++] = '"';
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    const char *add = tmp;
+    if (c == '"') add = "\\\"";
+    else if (c == '\\') add = "\\\\";
+    else if (c == '\n') add = "\\n";
+    else if (c == '\t') add = "\\t";
+    else if (c < 0x20 || c == 0x7F) snprintf(tmp, sizeof tmp, "\\x%02X", c);
+    else { tmp[0] = (char)c; tmp[1] = '\0'; }
+    size_t k = strlen(add);
+    if (*len + k + 2 >= n) break;
+    memcpy(buf + *len, add, k);
+    *len += k;
+  }
+  if (*len + 1 < n) buf[(*len)++] = '"';
+  buf[*len] = '\0';
+}
+
+/* Writes the comment for instruction ins of
+** procedure p into buf (size n); leaves it empty when there is none. */
+static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, uint32_t ins) {
+  unsigned op = RG_INS_OP(ins);
+  uint32_t a = RG_INS_A(ins);
+  size_t len = 0;
+  buf[0] = '\0';
+  switch (op) {
+  case RG_OP_CONST:
+    if (a < m->nconsts) snprintf(buf, n, "%" PRId64, m->consts[a]);
+    break;
+  case RG_OP_LOAD: case RG_OP_STORE:
+    if (a < p->nparams && (uint64_t)p->first_param + a < m->nparams)
+      snprintf(buf, n, "%s", rg_module_str(m, m->params[p->first_param + a].name));
+    else
+      snprintf(buf, n, "L%u", (unsigned)a);
+    break;
+  case RG_OP_LOOKUP:
+    if (a < m->ntables) snprintf(buf, n, "%s", rg_module_str(m, m->tables[a].name));
+    break;
+  case RG_OP_CALL:
+    if (a < m->nprocs) snprintf(buf, n, "%s", rg_module_str(m, m->procs[a].name));
+    break;
+  case RG_OP_MKREC:
+    if (a < m->nrecords) snprintf(buf, n, "%s", rg_module_str(m, m->records[a].name));
+    break;
+  case RG_OP_NOTE:
+    if (a < m->nnotes) quote(buf, n, &len, rg_module_str(m, m->notes[a].text));
+    break;
+  case RG_OP_EXPECT: case RG_OP_EXPECTEQ:
+    if (a < m->nexpects) quote(buf, n, &len, rg_module_str(m, m->expects[a].text));
+    break;
+  case RG_OP_FAIL:
+    quote(buf, n, &len, rg_module_str(m, a));
+    break;
+  default:
+    break;
+  }
+}
+
+/* Writes the header line and the instructions of procedure pi to out. */
+static void dis_proc(const rg_module *m, uint32_t pi, FILE *out) {
+  const rg_proc *p = &m->procs[pi];
+  char tb[160], cb[256];
+  fprintf(out, "procedure %s(", rg_module_str(m, p->name));
+  for (uint32_t k = 0; k < p->nparams; k++) {
+    if ((uint64_t)p->first_param + k >= m->nparams) break;
+    const rg_param_info *pa = &m->params[p->first_param + k];
+    fprintf(out, "%s%s: %s", k ? ", " : "", rg_module_str(m, pa->name),
+            type_name(tb, sizeof tb, m, pa->type));
+  }
+  fputc(')', out);
+  if (p->result.kind != RG_K_VOID)
+    fprintf(out, " -> %s", type_name(tb, sizeof tb, m, p->result));
+  fprintf(out, "  ; locals %u, stack %u\n", (unsigned)p->nlocals, (unsigned)p->max_stack);
+  for (uint32_t rel = 0; rel < p->ncode; rel++) {
+    uint64_t at = (uint64_t)p->code + rel;
+    if (at >= m->ncode) break;
+    uint32_t ins = m->code[at];
+    unsigned op = RG_INS_OP(ins);
+    uint32_t line = at < m->nlines ? m->lines[at].line : 0;
+    if (op >= RG_NOPCODES) {
+      fprintf(out, "%04u [%u] ??? 0x%08X\n", (unsigned)rel, (unsigned)line, (unsigned)ins);
+      continue;
+    }
+    fprintf(out, "%04u [%u] ", (unsigned)rel, (unsigned)line);
+    switch (dis_operand[op]) {
+    case RG_A_NONE:
+      fprintf(out, "%s", rg_opnames[op]);
+      break;
+    case RG_A_IMM:
+      fprintf(out, "%-8s %d", rg_opnames[op], (int)RG_INS_SA(ins));
+      break;
+    case RG_A_JUMP:
+      fprintf(out, "%-8s %04lld", rg_opnames[op], (long long)rel + 1 + RG_INS_SA(ins));
+      break;
+    default:
+      fprintf(out, "%-8s %u", rg_opnames[op], (unsigned)RG_INS_A(ins));
+      break;
+    }
+    comment(cb, sizeof cb, m, p, ins);
+    if (cb[0]) fprintf(out, " ; %s", cb);
+    fputc('\n', out);
+  }
+}
+
+/* Writes a disassembly of every procedure of m to out, procedures separated
+** by a blank line. */
+void rg_module_dis(const rg_module *m, FILE *out) {
+  for (uint32_t i = 0; i < m->nprocs; i++) {
+    if (i) fputc('\n', out);
+    dis_proc(m, i, out);
+  }
+}

@@ -1,0 +1,824 @@
+/*
+** module.c: modules in memory, on disk, and the verifier.
+**
+** The .rbc file format (all integers little-endian, written byte by byte so
+** the output is identical on every platform):
+**
+**     "RGLA"  u32 version  u32 nsections
+**     nsections x { u32 id, u32 offset, u32 size }     the section table
+**     the sections, each an array of fixed-size elements
+**
+** Every array of rg_module is one section (see `sections` below); its element
+** count is its size divided by the element's size on disk.  Section 1 holds
+** the three header strings.  A missing section is an empty array.
+**
+** rg_module_verify is the gate between a file and the VM: after it passes,
+** the VM trusts every index in the module and every procedure's stack
+** discipline, and checks only what depends on values computed at run time.
+*/
+#include "module.h"
+#include "opcodes.h"
+#include "alloc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- tables expanded from the opcode list ------------------------------ */
+
+const char *const rg_opnames[] = {
+#define RG_X(name, operand, pops, pushes, doc) #name,
+  RG_OPCODES(RG_X)
+#undef RG_X
+};
+
+static const unsigned char op_operand[] = {
+#define RG_X(name, operand, pops, pushes, doc) operand,
+  RG_OPCODES(RG_X)
+#undef RG_X
+};
+
+static const signed char op_pops[] = {
+#define RG_X(name, operand, pops, pushes, doc) pops,
+  RG_OPCODES(RG_X)
+#undef RG_X
+};
+
+static const signed char op_pushes[] = {
+#define RG_X(name, operand, pops, pushes, doc) pushes,
+  RG_OPCODES(RG_X)
+#undef RG_X
+};
+
+/* ---- basic accessors ----------------------------------------------------- */
+
+/* Frees every array of m and zeroes the struct; m itself stays the caller's. */
+void rg_module_free(rg_module *m) {
+  if (!m) return;
+  rg_free(m->strings); rg_free(m->files); rg_free(m->units); rg_free(m->enums);
+  rg_free(m->members); rg_free(m->records); rg_free(m->fields);
+  rg_free(m->consts); rg_free(m->heap); rg_free(m->tables); rg_free(m->dims);
+  rg_free(m->cells); rg_free(m->procs); rg_free(m->params); rg_free(m->types);
+  rg_free(m->notes); rg_free(m->expects); rg_free(m->tests); rg_free(m->code);
+  rg_free(m->lines);
+  memset(m, 0, sizeof *m);
+}
+
+/* Returns the NUL-terminated string at pool offset s, or "" when s is out of
+** range.  The pointer is owned by m. */
+const char *rg_module_str(const rg_module *m, uint32_t s) {
+  if (!m->strings || s >= m->nstrings) return "";
+  return m->strings + s;
+}
+
+/* Returns the index of the procedure named name, or -1. */
+int rg_module_find_proc(const rg_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->nprocs; i++)
+    if (strcmp(rg_module_str(m, m->procs[i].name), name) == 0) return (int)i;
+  return -1;
+}
+
+/* Returns the index of the table named name, or -1. */
+int rg_module_find_table(const rg_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->ntables; i++)
+    if (strcmp(rg_module_str(m, m->tables[i].name), name) == 0) return (int)i;
+  return -1;
+}
+
+/* Returns the index of the enum named name, or -1. */
+int rg_module_find_enum(const rg_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->nenums; i++)
+    if (strcmp(rg_module_str(m, m->enums[i].name), name) == 0) return (int)i;
+  return -1;
+}
+
+/* Sets *pops and *pushes to the stack effect of instruction ins in m, resolving
+** the effects that depend on A.  Returns 0, or -1 when the opcode or the
+** operand that decides the effect is out of range. */
+int rg_op_effect(const rg_module *m, uint32_t ins, int *pops, int *pushes) {
+  unsigned op = RG_INS_OP(ins);
+  uint32_t a = RG_INS_A(ins);
+  if (op >= RG_NOPCODES) return -1;
+  *pops = op_pops[op];
+  *pushes = op_pushes[op];
+  switch (op) {
+  case RG_OP_LOOKUP:
+    if (a >= m->ntables) return -1;
+    *pops = (int)m->tables[a].ndims;
+    break;
+  case RG_OP_MIN: case RG_OP_MAX:
+    if (a < 1) return -1;
+    *pops = (int)a;
+    break;
+  case RG_OP_MKREC:
+    if (a >= m->nrecords || m->records[a].count > RG_A_MAX) return -1;
+    *pops = (int)m->records[a].count;
+    break;
+  case RG_OP_CALL:
+    if (a >= m->nprocs || m->procs[a].nparams > RG_A_MAX) return -1;
+    *pops = (int)m->procs[a].nparams;
+    *pushes = m->procs[a].result.kind != RG_K_VOID;
+    break;
+  case RG_OP_NOTE:
+    if (a >= m->nnotes || m->notes[a].nvals > RG_A_MAX) return -1;
+    *pops = (int)m->notes[a].nvals;
+    break;
+  default:
+    break;
+  }
+  return 0;
+}
+
+/* ---- the file format ------------------------------------------------------ */
+
+enum { F_END, F_U32, F_I64, F_U8 };
+
+/* One field of an element on disk: its encoding and its offset in the
+** in-memory struct. */
+typedef struct fdesc { unsigned char kind; unsigned short off; } fdesc;
+
+/* One section: the module's pointer and count members it fills, the size of
+** an element in memory, and its fields in order on disk. */
+typedef struct sdesc {
+  uint32_t id;
+  size_t ptr_off, count_off, size;
+  fdesc f[10];
+} sdesc;
+
+#define SEC(id, arr, cnt, T) id, offsetof(rg_module, arr), offsetof(rg_module, cnt), sizeof(T)
+#define U(T, mem) {F_U32, offsetof(T, mem)}
+#define I(T, mem) {F_I64, offsetof(T, mem)}
+
+enum { SEC_HEADER = 1, RG_NSECTIONS = 21, RG_MAX_SECTIONS = 64 };
+
+/* Sections 2..21; section 1 (the header strings) is handled apart. */
+static const sdesc sections[] = {
+  {SEC(2, strings, nstrings, char), {{F_U8, 0}}},
+  {SEC(3, files, nfiles, uint32_t), {{F_U32, 0}}},
+  {SEC(4, units, nunits, rg_unit), {U(rg_unit, name), U(rg_unit, display)}},
+  {SEC(5, enums, nenums, rg_enum),
+   {U(rg_enum, name), U(rg_enum, first), U(rg_enum, count), U(rg_enum, ordered)}},
+  {SEC(6, members, nmembers, rg_member_info),
+   {U(rg_member_info, code), U(rg_member_info, display)}},
+  {SEC(7, records, nrecords, rg_record),
+   {U(rg_record, name), U(rg_record, first), U(rg_record, count)}},
+  {SEC(8, fields, nfields, rg_field_info),
+   {U(rg_field_info, name), U(rg_field_info, type.kind), U(rg_field_info, type.ref)}},
+  {SEC(9, consts, nconsts, rg_value), {{F_I64, 0}}},
+  {SEC(10, heap, nheap, rg_value), {{F_I64, 0}}},
+  {SEC(11, tables, ntables, rg_table),
+   {U(rg_table, name), U(rg_table, first_dim), U(rg_table, ndims),
+    U(rg_table, value.kind), U(rg_table, value.ref), U(rg_table, first),
+    U(rg_table, count)}},
+  {SEC(12, dims, ndims, rg_dim),
+   {U(rg_dim, label), U(rg_dim, is_enum), U(rg_dim, ref), I(rg_dim, lo),
+    U(rg_dim, size)}},
+  {SEC(13, cells, ncells, rg_value), {{F_I64, 0}}},
+  {SEC(14, procs, nprocs, rg_proc),
+   {U(rg_proc, name), U(rg_proc, nparams), U(rg_proc, first_param),
+    U(rg_proc, nlocals), U(rg_proc, result.kind), U(rg_proc, result.ref),
+    U(rg_proc, code), U(rg_proc, ncode), U(rg_proc, max_stack)}},
+  {SEC(15, params, nparams, rg_param_info),
+   {U(rg_param_info, name), U(rg_param_info, type.kind), U(rg_param_info, type.ref)}},
+  {SEC(16, types, ntypes, rg_type), {U(rg_type, kind), U(rg_type, ref)}},
+  {SEC(17, notes, nnotes, rg_note_info),
+   {U(rg_note_info, text), U(rg_note_info, first_type), U(rg_note_info, nvals)}},
+  {SEC(18, expects, nexpects, rg_expect),
+   {U(rg_expect, text), U(rg_expect, type.kind), U(rg_expect, type.ref)}},
+  {SEC(19, tests, ntests, rg_test), {U(rg_test, name), U(rg_test, proc)}},
+  {SEC(20, code, ncode, uint32_t), {{F_U32, 0}}},
+  {SEC(21, lines, nlines, rg_line),
+   {U(rg_line, file), U(rg_line, line), U(rg_line, col)}},
+};
+#define NSDESC (sizeof sections / sizeof sections[0])
+
+/* Returns the size on disk of one element of section s. */
+static size_t disk_size(const sdesc *s) {
+  size_t n = 0;
+  for (const fdesc *f = s->f; f < s->f + 10 && f->kind != F_END; f++)
+    n += f->kind == F_U32 ? 4 : f->kind == F_I64 ? 8 : 1;
+  return n;
+}
+
+static void put_u32(unsigned char *p, uint32_t v) {
+  p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8);
+  p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
+}
+
+static uint32_t get_u32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_i64(unsigned char *p, int64_t v) {
+  uint64_t u = (uint64_t)v;
+  put_u32(p, (uint32_t)u);
+  put_u32(p + 4, (uint32_t)(u >> 32));
+}
+
+static int64_t get_i64(const unsigned char *p) {
+  uint64_t u = (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+  /* Two's complement without implementation-defined conversion. */
+  if (u <= (uint64_t)INT64_MAX) return (int64_t)u;
+  return -(int64_t)(~u) - 1;
+}
+
+/* Serializes m into a new buffer (owned by the caller, freed with rg_free).
+** Returns 0 with *buf and *len set, or -1 when out of memory or when a
+** section would not fit in 32 bits. */
+int rg_module_serialize(const rg_module *m, unsigned char **buf, size_t *len) {
+  uint64_t sizes[RG_NSECTIONS + 1];
+  uint64_t total = 12 + 12u * RG_NSECTIONS;
+  sizes[SEC_HEADER] = 12;
+  total += 12;
+  for (size_t i = 0; i < NSDESC; i++) {
+    const sdesc *s = &sections[i];
+    uint32_t count = *(const uint32_t *)((const char *)m + s->count_off);
+    sizes[s->id] = (uint64_t)count * disk_size(s);
+    total += sizes[s->id];
+  }
+  if (total > UINT32_MAX) return -1;
+  unsigned char *out = rg_malloc((size_t)total);
+  if (!out) return -1;
+  memcpy(out, RG_MODULE_MAGIC, 4);
+  put_u32(out + 4, RG_MODULE_VERSION);
+  put_u32(out + 8, RG_NSECTIONS);
+  uint32_t off = 12 + 12u * RG_NSECTIONS;
+  for (uint32_t id = 1; id <= RG_NSECTIONS; id++) {
+    unsigned char *e = out + 12 + 12 * (id - 1);
+    put_u32(e, id);
+    put_u32(e + 4, off);
+    put_u32(e + 8, (uint32_t)sizes[id]);
+    off += (uint32_t)sizes[id];
+  }
+  unsigned char *p = out + 12 + 12u * RG_NSECTIONS;
+  put_u32(p, m->name); put_u32(p + 4, m->revision); put_u32(p + 8, m->source);
+  p += 12;
+  for (size_t i = 0; i < NSDESC; i++) {
+    const sdesc *s = &sections[i];
+    uint32_t count = *(const uint32_t *)((const char *)m + s->count_off);
+    const char *arr = *(char *const *)((const char *)m + s->ptr_off);
+    for (uint32_t k = 0; k < count; k++) {
+      const char *el = arr + (size_t)k * s->size;
+      for (const fdesc *f = s->f; f < s->f + 10 && f->kind != F_END; f++) {
+        if (f->kind == F_U32) {
+          uint32_t v; memcpy(&v, el + f->off, 4); put_u32(p, v); p += 4;
+        } else if (f->kind == F_I64) {
+          int64_t v; memcpy(&v, el + f->off, 8); put_i64(p, v); p += 8;
+        } else {
+          *p++ = (unsigned char)el[f->off];
+        }
+      }
+    }
+  }
+  *buf = out;
+  *len = (size_t)total;
+  return 0;
+}
+
+/* Formats a message into err (size errlen) and returns -1. */
+static int fail(char *err, size_t errlen, const char *fmt, ...) {
+  if (err && errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+/* Reads a module from buf[0..len) into m (zeroed first) and verifies it.
+** Returns 0, or -1 with m freed and the failed check in err.  Never reads
+** outside buf. */
+int rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
+                          char *err, size_t errlen) {
+  memset(m, 0, sizeof *m);
+  if (len < 4 || memcmp(buf, RG_MODULE_MAGIC, 4) != 0)
+    return fail(err, errlen, "bad magic");
+  if (len < 12) return fail(err, errlen, "truncated header");
+  uint32_t version = get_u32(buf + 4);
+  if (version != RG_MODULE_VERSION)
+    return fail(err, errlen, "unsupported version %u", (unsigned)version);
+  uint32_t nsec = get_u32(buf + 8);
+  if (nsec > RG_MAX_SECTIONS)
+    return fail(err, errlen, "absurd section count %u", (unsigned)nsec);
+  uint64_t table_end = 12 + 12ull * nsec;
+  if (table_end > len) return fail(err, errlen, "section table out of bounds");
+
+  uint32_t off[RG_MAX_SECTIONS], size[RG_MAX_SECTIONS], id[RG_MAX_SECTIONS];
+  int seen[RG_NSECTIONS + 1] = {0};
+  for (uint32_t i = 0; i < nsec; i++) {
+    const unsigned char *e = buf + 12 + 12 * i;
+    id[i] = get_u32(e); off[i] = get_u32(e + 4); size[i] = get_u32(e + 8);
+    if (id[i] < 1 || id[i] > RG_NSECTIONS)
+      return fail(err, errlen, "section %u: unknown id %u", (unsigned)i, (unsigned)id[i]);
+    if (seen[id[i]])
+      return fail(err, errlen, "section %u: duplicate id %u", (unsigned)i, (unsigned)id[i]);
+    seen[id[i]] = 1;
+    if (off[i] < table_end || (uint64_t)off[i] + size[i] > len)
+      return fail(err, errlen, "section %u out of bounds", (unsigned)i);
+    for (uint32_t j = 0; j < i; j++)
+      if (size[i] && size[j] && off[i] < (uint64_t)off[j] + size[j] &&
+          off[j] < (uint64_t)off[i] + size[i])
+        return fail(err, errlen, "sections %u and %u overlap", (unsigned)j, (unsigned)i);
+  }
+
+  for (uint32_t i = 0; i < nsec; i++) {
+    const unsigned char *p = buf + off[i];
+    if (id[i] == SEC_HEADER) {
+      if (size[i] != 12)
+        return fail(err, errlen, "section %u: header size %u is not 12", (unsigned)i, (unsigned)size[i]);
+      m->name = get_u32(p); m->revision = get_u32(p + 4); m->source = get_u32(p + 8);
+      continue;
+    }
+    const sdesc *s = &sections[id[i] - 2];
+    size_t esz = disk_size(s);
+    if (size[i] % esz != 0) {
+      rg_module_free(m);
+      return fail(err, errlen, "section %u: size %u is not a multiple of %u",
+                  (unsigned)i, (unsigned)size[i], (unsigned)esz);
+    }
+    uint32_t count = (uint32_t)(size[i] / esz);
+    if (count == 0) continue;
+    if ((size_t)count > SIZE_MAX / s->size) {
+      rg_module_free(m);
+      return fail(err, errlen, "section %u: absurd count %u", (unsigned)i, (unsigned)count);
+    }
+    char *arr = rg_malloc((size_t)count * s->size);
+    if (!arr) { rg_module_free(m); return fail(err, errlen, "out of memory"); }
+    memset(arr, 0, (size_t)count * s->size);
+    *(char **)((char *)m + s->ptr_off) = arr;
+    *(uint32_t *)((char *)m + s->count_off) = count;
+    for (uint32_t k = 0; k < count; k++) {
+      char *el = arr + (size_t)k * s->size;
+      for (const fdesc *f = s->f; f < s->f + 10 && f->kind != F_END; f++) {
+        if (f->kind == F_U32) {
+          uint32_t v = get_u32(p); memcpy(el + f->off, &v, 4); p += 4;
+        } else if (f->kind == F_I64) {
+          int64_t v = get_i64(p); memcpy(el + f->off, &v, 8); p += 8;
+        } else {
+          el[f->off] = (char)*p++;
+        }
+      }
+    }
+  }
+  if (rg_module_verify(m, err, errlen) != 0) {
+    rg_module_free(m);
+    return -1;
+  }
+  return 0;
+}
+
+/* Writes m to path through a temporary file in the same directory, renamed
+** into place; on any failure the temporary is removed and path untouched.
+** Returns 0, or -1 with a message in err. */
+int rg_module_save(const rg_module *m, const char *path, char *err, size_t errlen) {
+  unsigned char *buf = NULL;
+  size_t len = 0;
+  if (rg_module_serialize(m, &buf, &len) != 0)
+    return fail(err, errlen, "%s: out of memory or module too large", path);
+  size_t plen = strlen(path);
+  char *tmp = rg_malloc(plen + 16);
+  if (!tmp) { rg_free(buf); return fail(err, errlen, "%s: out of memory", path); }
+  memcpy(tmp, path, plen);
+  memcpy(tmp + plen, ".tmp.XXXXXX", 12);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    int e = errno;
+    rg_free(tmp); rg_free(buf);
+    return fail(err, errlen, "%s: cannot create temporary file: %s", path, strerror(e));
+  }
+  size_t done = 0;
+  int e = 0;
+  while (done < len) {
+    ssize_t n = write(fd, buf + done, len - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      e = errno; break;
+    }
+    done += (size_t)n;
+  }
+  if (!e && fsync(fd) != 0) e = errno;
+  if (close(fd) != 0 && !e) e = errno;
+  if (!e && rename(tmp, path) != 0) e = errno;
+  if (e) unlink(tmp);
+  rg_free(tmp);
+  rg_free(buf);
+  if (e) return fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
+  return 0;
+}
+
+/* Reads the whole file at path into a new buffer (caller frees).  Returns 0,
+** or -1 with a message. */
+static int read_file(const char *path, unsigned char **out, size_t *outlen,
+                     char *err, size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+  size_t cap = 1 << 16, len = 0;
+  unsigned char *buf = rg_malloc(cap);
+  if (!buf) { fclose(f); return fail(err, errlen, "%s: out of memory", path); }
+  for (;;) {
+    if (len == cap) {
+      if (cap > ((size_t)UINT32_MAX)) {
+        rg_free(buf); fclose(f);
+        return fail(err, errlen, "%s: file too large", path);
+      }
+      unsigned char *nb = rg_realloc(buf, cap * 2);
+      if (!nb) { rg_free(buf); fclose(f); return fail(err, errlen, "%s: out of memory", path); }
+      buf = nb; cap *= 2;
+    }
+    size_t n = fread(buf + len, 1, cap - len, f);
+    len += n;
+    if (n == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) { rg_free(buf); return fail(err, errlen, "%s: read error", path); }
+  *out = buf;
+  *outlen = len;
+  return 0;
+}
+
+/* Loads and verifies the .rbc file at path into m.  Returns 0, or -1 with
+** m freed and a message ("PATH: bad magic"). */
+int rg_module_load(rg_module *m, const char *path, char *err, size_t errlen) {
+  unsigned char *buf = NULL;
+  size_t len = 0;
+  memset(m, 0, sizeof *m);
+  if (read_file(path, &buf, &len, err, errlen) != 0) return -1;
+  char msg[256];
+  int r = rg_module_deserialize(m, buf, len, msg, sizeof msg);
+  rg_free(buf);
+  if (r != 0) return fail(err, errlen, "%s: %s", path, msg);
+  return 0;
+}
+
+/* Returns 1 when path ends in ".rbc" or the file starts with the magic. */
+int rg_module_is_rbc(const char *path) {
+  size_t n = strlen(path);
+  if (n >= 4 && strcmp(path + n - 4, ".rbc") == 0) return 1;
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  char magic[4];
+  size_t got = fread(magic, 1, 4, f);
+  fclose(f);
+  return got == 4 && memcmp(magic, RG_MODULE_MAGIC, 4) == 0;
+}
+
+/* ---- the verifier --------------------------------------------------------- */
+
+/* Largest number of locals a procedure may have (LOCAL operands are 24-bit,
+** and a frame must fit the VM's stack). */
+#define RG_MAX_LOCALS 65536u
+
+typedef struct vctx {
+  rg_module *m;
+  char *err;
+  size_t errlen;
+} vctx;
+
+/* Checks that string offset s is in the pool; what names the referrer. */
+static int vstr(vctx *v, uint32_t s, const char *what, uint32_t i) {
+  if (s >= v->m->nstrings)
+    return fail(v->err, v->errlen, "%s %u: string %u out of range", what, (unsigned)i, (unsigned)s);
+  return 0;
+}
+
+/* Checks a type: kind known, ref in range for its kind (an enum for sets),
+** ref 0 where unused, void only when allow_void. */
+static int vtype(vctx *v, rg_type t, int allow_void, const char *what, uint32_t i) {
+  const rg_module *m = v->m;
+  uint32_t bound = 0;
+  switch (t.kind) {
+  case RG_K_VOID:
+    if (!allow_void) return fail(v->err, v->errlen, "%s %u: void type", what, (unsigned)i);
+    break;
+  case RG_K_DIST: bound = m->nunits; break;
+  case RG_K_ENUM: case RG_K_SET: bound = m->nenums; break;
+  case RG_K_RECORD: bound = m->nrecords; break;
+  case RG_K_INT: case RG_K_BOOL: case RG_K_PERCENT: case RG_K_TEXT: break;
+  default:
+    return fail(v->err, v->errlen, "%s %u: bad type kind %u", what, (unsigned)i, (unsigned)t.kind);
+  }
+  if (bound ? t.ref >= bound : t.ref != 0)
+    return fail(v->err, v->errlen, "%s %u: type reference %u out of range", what,
+                (unsigned)i, (unsigned)t.ref);
+  return 0;
+}
+
+/* Checks that [first, first+count) lies within [0, n). */
+static int in_range(uint32_t first, uint32_t count, uint32_t n) {
+  return (uint64_t)first + count <= n;
+}
+
+/* Checks one table cell value c against the table's value type. */
+static int vcell(vctx *v, const rg_table *t, uint32_t ti, uint32_t k, rg_value c) {
+  const rg_module *m = v->m;
+  const char *tn = rg_module_str(m, t->name);
+  switch (t->value.kind) {
+  case RG_K_ENUM:
+    if (c < 0 || c >= (rg_value)m->enums[t->value.ref].count)
+      return fail(v->err, v->errlen, "table '%s': cell %u: member %lld out of range",
+                  tn, (unsigned)k, (long long)c);
+    break;
+  case RG_K_SET: {
+    uint32_t n = m->enums[t->value.ref].count;
+    if (n < 64 && ((uint64_t)c >> n) != 0)
+      return fail(v->err, v->errlen, "table '%s': cell %u: set has members outside the enum",
+                  tn, (unsigned)k);
+    break;
+  }
+  case RG_K_RECORD: {
+    uint32_t n = m->records[t->value.ref].count;
+    if (c < 0 || (uint64_t)c + n > m->nheap)
+      return fail(v->err, v->errlen, "table '%s': cell %u: record offset %lld outside the heap",
+                  tn, (unsigned)k, (long long)c);
+    break;
+  }
+  case RG_K_TEXT:
+    if (c < 0 || (uint64_t)c >= m->nstrings)
+      return fail(v->err, v->errlen, "table '%s': cell %u: string %lld out of range",
+                  tn, (unsigned)k, (long long)c);
+    break;
+  default:
+    break;
+  }
+  (void)ti;
+  return 0;
+}
+
+/* Checks every cross-reference outside the code. */
+static int verify_data(vctx *v) {
+  rg_module *m = v->m;
+  if (m->nstrings == 0 || !m->strings)
+    return fail(v->err, v->errlen, "string pool is empty");
+  if (m->strings[0] != '\0')
+    return fail(v->err, v->errlen, "string pool does not start with the empty string");
+  if (m->strings[m->nstrings - 1] != '\0')
+    return fail(v->err, v->errlen, "string pool does not end with NUL");
+  if (vstr(v, m->name, "header", 0) || vstr(v, m->revision, "header", 1) ||
+      vstr(v, m->source, "header", 2)) return -1;
+  for (uint32_t i = 0; i < m->nfiles; i++)
+    if (vstr(v, m->files[i], "file", i)) return -1;
+  for (uint32_t i = 0; i < m->nunits; i++)
+    if (vstr(v, m->units[i].name, "unit", i) || vstr(v, m->units[i].display, "unit", i))
+      return -1;
+  for (uint32_t i = 0; i < m->nmembers; i++)
+    if (vstr(v, m->members[i].code, "member", i) || vstr(v, m->members[i].display, "member", i))
+      return -1;
+  for (uint32_t i = 0; i < m->nenums; i++) {
+    const rg_enum *e = &m->enums[i];
+    if (vstr(v, e->name, "enum", i)) return -1;
+    const char *n = rg_module_str(m, e->name);
+    if (e->count < 1 || e->count > 64)
+      return fail(v->err, v->errlen, "enum '%s': member count %u not in 1..64", n, (unsigned)e->count);
+    if (!in_range(e->first, e->count, m->nmembers))
+      return fail(v->err, v->errlen, "enum '%s': members out of range", n);
+    if (e->ordered > 1)
+      return fail(v->err, v->errlen, "enum '%s': bad ordered flag %u", n, (unsigned)e->ordered);
+  }
+  for (uint32_t i = 0; i < m->nfields; i++)
+    if (vstr(v, m->fields[i].name, "field", i) || vtype(v, m->fields[i].type, 0, "field", i))
+      return -1;
+  for (uint32_t i = 0; i < m->nrecords; i++) {
+    const rg_record *r = &m->records[i];
+    if (vstr(v, r->name, "record", i)) return -1;
+    const char *n = rg_module_str(m, r->name);
+    if (r->count < 1 || r->count > RG_A_MAX)
+      return fail(v->err, v->errlen, "record '%s': field count %u out of range", n, (unsigned)r->count);
+    if (!in_range(r->first, r->count, m->nfields))
+      return fail(v->err, v->errlen, "record '%s': fields out of range", n);
+  }
+  for (uint32_t i = 0; i < m->ndims; i++) {
+    const rg_dim *d = &m->dims[i];
+    if (vstr(v, d->label, "dimension", i)) return -1;
+    if (d->size < 1)
+      return fail(v->err, v->errlen, "dimension %u: size 0", (unsigned)i);
+    if (d->is_enum == 1) {
+      if (d->ref >= m->nenums)
+        return fail(v->err, v->errlen, "dimension %u: enum %u out of range", (unsigned)i, (unsigned)d->ref);
+      if (d->lo != 0 || d->size != m->enums[d->ref].count)
+        return fail(v->err, v->errlen, "dimension %u: size %u differs from enum '%s' (%u members)",
+                    (unsigned)i, (unsigned)d->size, rg_module_str(m, m->enums[d->ref].name),
+                    (unsigned)m->enums[d->ref].count);
+    } else if (d->is_enum == 0) {
+      if (d->ref != 0)
+        return fail(v->err, v->errlen, "dimension %u: range with enum reference", (unsigned)i);
+      if (d->lo > INT64_MAX - (int64_t)(d->size - 1))
+        return fail(v->err, v->errlen, "dimension %u: range overflows", (unsigned)i);
+    } else {
+      return fail(v->err, v->errlen, "dimension %u: bad enum flag %u", (unsigned)i, (unsigned)d->is_enum);
+    }
+  }
+  for (uint32_t i = 0; i < m->ntables; i++) {
+    const rg_table *t = &m->tables[i];
+    if (vstr(v, t->name, "table", i)) return -1;
+    const char *n = rg_module_str(m, t->name);
+    if (t->ndims < 1 || t->ndims > 8)
+      return fail(v->err, v->errlen, "table '%s': %u dimensions not in 1..8", n, (unsigned)t->ndims);
+    if (!in_range(t->first_dim, t->ndims, m->ndims))
+      return fail(v->err, v->errlen, "table '%s': dimensions out of range", n);
+    if (vtype(v, t->value, 0, "table", i)) return -1;
+    uint64_t prod = 1;
+    for (uint32_t k = 0; k < t->ndims; k++) {
+      prod *= m->dims[t->first_dim + k].size;
+      if (prod > UINT32_MAX)
+        return fail(v->err, v->errlen, "table '%s': too many cells", n);
+    }
+    if (prod != t->count)
+      return fail(v->err, v->errlen, "table '%s': cell count %u is not the product of its sizes (%llu)",
+                  n, (unsigned)t->count, (unsigned long long)prod);
+    if (!in_range(t->first, t->count, m->ncells))
+      return fail(v->err, v->errlen, "table '%s': cells out of range", n);
+    for (uint32_t k = 0; k < t->count; k++)
+      if (vcell(v, t, i, k, m->cells[t->first + k])) return -1;
+  }
+  for (uint32_t i = 0; i < m->nparams; i++)
+    if (vstr(v, m->params[i].name, "parameter", i) || vtype(v, m->params[i].type, 0, "parameter", i))
+      return -1;
+  for (uint32_t i = 0; i < m->ntypes; i++)
+    if (vtype(v, m->types[i], 0, "type", i)) return -1;
+  for (uint32_t i = 0; i < m->nprocs; i++) {
+    const rg_proc *p = &m->procs[i];
+    if (vstr(v, p->name, "procedure", i)) return -1;
+    const char *n = rg_module_str(m, p->name);
+    if (!in_range(p->first_param, p->nparams, m->nparams))
+      return fail(v->err, v->errlen, "procedure '%s': parameters out of range", n);
+    if (p->nlocals < p->nparams)
+      return fail(v->err, v->errlen, "procedure '%s': %u locals but %u parameters", n,
+                  (unsigned)p->nlocals, (unsigned)p->nparams);
+    if (p->nlocals > RG_MAX_LOCALS)
+      return fail(v->err, v->errlen, "procedure '%s': absurd local count %u", n, (unsigned)p->nlocals);
+    if (vtype(v, p->result, 1, "procedure", i)) return -1;
+    if (p->ncode < 1 || !in_range(p->code, p->ncode, m->ncode))
+      return fail(v->err, v->errlen, "procedure '%s': code out of range", n);
+  }
+  for (uint32_t i = 0; i < m->nnotes; i++) {
+    if (vstr(v, m->notes[i].text, "note", i)) return -1;
+    if (!in_range(m->notes[i].first_type, m->notes[i].nvals, m->ntypes))
+      return fail(v->err, v->errlen, "note %u: value types out of range", (unsigned)i);
+  }
+  for (uint32_t i = 0; i < m->nexpects; i++)
+    if (vstr(v, m->expects[i].text, "expectation", i) ||
+        vtype(v, m->expects[i].type, 0, "expectation", i)) return -1;
+  for (uint32_t i = 0; i < m->ntests; i++) {
+    if (vstr(v, m->tests[i].name, "test", i)) return -1;
+    if (m->tests[i].proc >= m->nprocs)
+      return fail(v->err, v->errlen, "test %u: procedure %u out of range", (unsigned)i,
+                  (unsigned)m->tests[i].proc);
+  }
+  if (m->nlines != m->ncode)
+    return fail(v->err, v->errlen, "line table has %u entries for %u instructions",
+                (unsigned)m->nlines, (unsigned)m->ncode);
+  for (uint32_t i = 0; i < m->nlines; i++)
+    if (m->lines[i].file >= m->nfiles)
+      return fail(v->err, v->errlen, "line entry %u: file %u out of range", (unsigned)i,
+                  (unsigned)m->lines[i].file);
+  return 0;
+}
+
+/* Checks operand a of instruction at relative address i of procedure p by
+** its operand kind. */
+static int voperand(vctx *v, const rg_proc *p, uint32_t i, uint32_t ins) {
+  const rg_module *m = v->m;
+  const char *n = rg_module_str(m, p->name);
+  unsigned op = RG_INS_OP(ins);
+  uint32_t a = RG_INS_A(ins);
+  const char *what = NULL;
+  uint32_t bound = 0;
+  if (op >= RG_NOPCODES)
+    return fail(v->err, v->errlen, "procedure '%s': instruction %u: bad opcode %u", n, (unsigned)i, op);
+  switch (op_operand[op]) {
+  case RG_A_NONE:
+    if (a != 0)
+      return fail(v->err, v->errlen, "procedure '%s': instruction %u: %s takes no operand (has %u)",
+                  n, (unsigned)i, rg_opnames[op], (unsigned)a);
+    return 0;
+  case RG_A_IMM: case RG_A_FIELD: return 0;
+  case RG_A_JUMP: {
+    int64_t target = (int64_t)i + 1 + RG_INS_SA(ins);
+    if (target < 0 || target >= (int64_t)p->ncode)
+      return fail(v->err, v->errlen, "procedure '%s': instruction %u: jump target %lld outside the procedure",
+                  n, (unsigned)i, (long long)target);
+    return 0;
+  }
+  case RG_A_COUNT:
+    if (a < 1)
+      return fail(v->err, v->errlen, "procedure '%s': instruction %u: count must be at least 1", n, (unsigned)i);
+    return 0;
+  case RG_A_CONST: what = "constant"; bound = m->nconsts; break;
+  case RG_A_LOCAL: what = "local"; bound = p->nlocals; break;
+  case RG_A_TABLE: what = "table"; bound = m->ntables; break;
+  case RG_A_RECORD: what = "record"; bound = m->nrecords; break;
+  case RG_A_PROC: what = "procedure"; bound = m->nprocs; break;
+  case RG_A_NOTE: what = "note"; bound = m->nnotes; break;
+  case RG_A_EXPECT: what = "expectation"; bound = m->nexpects; break;
+  case RG_A_STRING: what = "string"; bound = m->nstrings; break;
+  default: return 0;
+  }
+  if (a >= bound)
+    return fail(v->err, v->errlen, "procedure '%s': instruction %u: %s %u out of range",
+                n, (unsigned)i, what, (unsigned)a);
+  return 0;
+}
+
+/* Verifies the code of procedure pi: operands, then the stack heights by
+** abstract interpretation over a worklist; stores max_stack.  h and work are
+** scratch arrays of at least p->ncode entries. */
+static int verify_proc(vctx *v, uint32_t pi, int64_t *h, uint32_t *work) {
+  rg_module *m = v->m;
+  rg_proc *p = &m->procs[pi];
+  const uint32_t *code = m->code + p->code;
+  const char *n = rg_module_str(m, p->name);
+  for (uint32_t i = 0; i < p->ncode; i++) {
+    if (voperand(v, p, i, code[i])) return -1;
+    h[i] = -1;
+  }
+  int64_t maxh = 0;
+  uint32_t nwork = 0;
+  h[0] = 0;
+  work[nwork++] = 0;
+  while (nwork) {
+    uint32_t i = work[--nwork];
+    uint32_t ins = code[i];
+    unsigned op = RG_INS_OP(ins);
+    int pops, pushes;
+    if (rg_op_effect(m, ins, &pops, &pushes) != 0)
+      return fail(v->err, v->errlen, "procedure '%s': instruction %u: bad operand", n, (unsigned)i);
+    int64_t height = h[i];
+    if (height < pops)
+      return fail(v->err, v->errlen, "procedure '%s': instruction %u: stack underflow (%s needs %d, has %lld)",
+                  n, (unsigned)i, rg_opnames[op], pops, (long long)height);
+    int64_t after = height - pops + pushes;
+    if (after > maxh) maxh = after;
+    if (height > maxh) maxh = height;
+    uint32_t succ[2];
+    int nsucc = 0;
+    switch (op) {
+    case RG_OP_JMP:
+      succ[nsucc++] = (uint32_t)((int64_t)i + 1 + RG_INS_SA(ins));
+      break;
+    case RG_OP_JMPF: case RG_OP_JMPT:
+      succ[nsucc++] = (uint32_t)((int64_t)i + 1 + RG_INS_SA(ins));
+      goto next;
+    case RG_OP_RET:
+      if (p->result.kind == RG_K_VOID)
+        return fail(v->err, v->errlen, "procedure '%s': instruction %u: RET in a procedure without a result",
+                    n, (unsigned)i);
+      if (height != 1)
+        return fail(v->err, v->errlen, "procedure '%s': instruction %u: RET needs exactly 1 value on the stack (has %lld)",
+                    n, (unsigned)i, (long long)height);
+      break;
+    case RG_OP_RETV:
+      if (p->result.kind != RG_K_VOID)
+        return fail(v->err, v->errlen, "procedure '%s': instruction %u: RETV in a procedure with a result",
+                    n, (unsigned)i);
+      break;
+    case RG_OP_FAIL:
+      break;
+    default:
+    next:
+      if (i + 1 >= p->ncode)
+        return fail(v->err, v->errlen, "procedure '%s': falls off the end", n);
+      succ[nsucc++] = i + 1;
+      break;
+    }
+    for (int s = 0; s < nsucc; s++) {
+      uint32_t t = succ[s];
+      if (h[t] < 0) {
+        h[t] = after;
+        work[nwork++] = t;
+      } else if (h[t] != after) {
+        return fail(v->err, v->errlen, "procedure '%s': stack height differs where paths meet at %u (%lld vs %lld)",
+                    n, (unsigned)t, (long long)h[t], (long long)after);
+      }
+    }
+  }
+  if (maxh > RG_A_MAX)
+    return fail(v->err, v->errlen, "procedure '%s': absurd stack depth", n);
+  p->max_stack = (uint32_t)maxh;
+  return 0;
+}
+
+/* Checks every cross-reference of m and the code of every procedure, and
+** computes each procedure's max_stack.  Returns 0, or -1 with a message in
+** err naming the failed check. */
+int rg_module_verify(rg_module *m, char *err, size_t errlen) {
+  vctx v = {m, err, errlen};
+  if (verify_data(&v)) return -1;
+  uint32_t maxcode = 0;
+  for (uint32_t i = 0; i < m->nprocs; i++)
+    if (m->procs[i].ncode > maxcode) maxcode = m->procs[i].ncode;
+  if (!maxcode) return 0;
+  int64_t *h = rg_malloc((size_t)maxcode * sizeof *h);
+  uint32_t *work = rg_malloc((size_t)maxcode * sizeof *work);
+  int r = 0;
+  if (!h || !work) r = fail(err, errlen, "out of memory");
+  for (uint32_t i = 0; !r && i < m->nprocs; i++)
+    r = verify_proc(&v, i, h, work);
+  rg_free(h);
+  rg_free(work);
+  return r;
+}
