@@ -1,0 +1,220 @@
+#!/bin/sh
+# tests/run.sh BINARY: the golden tests of regula.
+#
+# One feature per file; the expected output sits beside the rule file:
+#
+#   tests/lang/NAME.rules    NAME.out: the stdout of `regula test NAME.rules`,
+#                            then a last line `exit: N` (the exit code).
+#   tests/errors/NAME.rules  NAME.err: the stderr of `regula check NAME.rules`,
+#                            then `exit: N`.  Stdout must be empty; when it is
+#                            not, it is compared too, after a line `--- stdout`
+#                            (before the `exit:` line).
+#   tests/dis/NAME.rules     NAME.dis: the stdout of `regula dis NAME.rules`,
+#                            which must exit 0.
+#   tests/meg/*.expect.tsv   lines `table<TAB>key...<TAB>expected`, each checked
+#                            with `regula query` (see tests/meg/README.md).
+#   rules/**/*.rules         `regula test FILE` must exit 0.
+#
+# A lang or errors file may name another command on its first line:
+#     # run: regula query {} weather 0 D
+# The rest of the line is shell words (quotes allowed); `regula` is the binary
+# under test and {} the rule file.
+#
+# Prints one line per failure, with a diff, and ends with `N passed, M failed`.
+# Exit 1 on any failure.  REGULA_UPDATE=1 rewrites the expected files of lang,
+# errors and dis tests from the actual output (review the diff before
+# committing!).
+
+set -u
+
+if [ $# -ne 1 ]; then
+  echo "usage: tests/run.sh BINARY" >&2
+  exit 2
+fi
+case $1 in
+  /*) bin=$1 ;;
+  *) bin=$(pwd)/$1 ;;
+esac
+if [ ! -x "$bin" ]; then
+  echo "tests/run.sh: $1 is not an executable" >&2
+  exit 2
+fi
+cd "$(dirname "$0")/.." || exit 2
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/regula-golden.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+update=${REGULA_UPDATE:-}
+passed=0
+failed=0
+
+# pass: counts a passed test.
+pass() {
+  passed=$((passed + 1))
+}
+
+# fail WHAT [EXPECTED ACTUAL]: reports a failed test, with a diff of the two
+# files when given.
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL $1"
+  if [ $# -ge 3 ]; then
+    diff -u --label expected --label actual "$2" "$3" | sed 's/^/    /'
+  fi
+}
+
+# run FILE DEFAULT...: runs the command named on FILE's first line (`# run:
+# regula ...`), or else `regula DEFAULT... FILE`, with stdout in $tmp/out,
+# stderr in $tmp/err and the exit code in $code.
+run() {
+  f=$1
+  shift
+  first=$(sed -n '1p' "$f")
+  case $first in
+    "# run: regula "*)
+      words=${first#"# run: regula "}
+      # {} becomes the file, quoted for eval.
+      words=$(printf '%s\n' "$words" | sed "s|{}|'$f'|g")
+      eval "set -- $words"
+      ;;
+    *)
+      set -- "$@" "$f"
+      ;;
+  esac
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  code=$?
+}
+
+# check NAME EXPECTED ACTUAL: compares the expected file with the actual
+# output (or, in update mode, rewrites it).
+check() {
+  if [ -n "$update" ] && ! cmp -s "$2" "$3"; then
+    cp "$3" "$2"
+    echo "updated $2"
+  fi
+  if [ -f "$2" ] && cmp -s "$2" "$3"; then
+    pass
+  elif [ -f "$2" ]; then
+    fail "$1" "$2" "$3"
+  else
+    : >"$tmp/empty"
+    fail "$1 (no $2)" "$tmp/empty" "$3"
+  fi
+}
+
+# ---- tests/lang: stdout and exit code ------------------------------------
+for f in tests/lang/*.rules; do
+  [ -f "$f" ] || continue
+  run "$f" test
+  { cat "$tmp/out"; echo "exit: $code"; } >"$tmp/actual"
+  check "$f" "${f%.rules}.out" "$tmp/actual"
+done
+
+# ---- tests/errors: stderr and exit code ----------------------------------
+for f in tests/errors/*.rules; do
+  [ -f "$f" ] || continue
+  run "$f" check
+  {
+    cat "$tmp/err"
+    if [ -s "$tmp/out" ]; then echo "--- stdout"; cat "$tmp/out"; fi
+    echo "exit: $code"
+  } >"$tmp/actual"
+  check "$f" "${f%.rules}.err" "$tmp/actual"
+done
+
+# ---- tests/dis: the disassembly ------------------------------------------
+for f in tests/dis/*.rules; do
+  [ -f "$f" ] || continue
+  run "$f" dis
+  if [ "$code" -ne 0 ]; then
+    fail "$f: regula dis exited $code"
+    sed 's/^/    /' "$tmp/err"
+    continue
+  fi
+  check "$f" "${f%.rules}.dis" "$tmp/out"
+done
+
+# ---- tests/meg: table expectations checked with `regula query` -----------
+# Each line: table<TAB>key...<TAB>expected.  The table may be written
+# table.field to check one field of a record cell (its `field: value` line).
+# A line `# rules: PATH` sets the rule file for the lines after it (default
+# rules/meg/maximus.rules).  Blank lines and other # lines are skipped.
+tab=$(printf '\t')
+for f in tests/meg/*.expect.tsv; do
+  [ -f "$f" ] || continue
+  rules=rules/meg/maximus.rules
+  n=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    n=$((n + 1))
+    line=${line%"$(printf '\r')"}
+    case $line in
+      "# rules: "*) rules=${line#"# rules: "}; continue ;;
+      "#"* | "") continue ;;
+    esac
+    if [ ! -f "$rules" ]; then
+      fail "$f:$n: no rule file $rules"
+      continue
+    fi
+    # Split on tabs: the first field is the table, the last the expected
+    # value, the ones between the keys (which may hold spaces).
+    old_ifs=$IFS
+    IFS=$tab
+    set -f
+    # shellcheck disable=SC2086
+    set -- $line
+    set +f
+    IFS=$old_ifs
+    if [ $# -lt 3 ]; then
+      fail "$f:$n: needs a table, keys and the expected value, tab-separated"
+      continue
+    fi
+    table=$1
+    shift
+    eval "want=\${$#}"
+    # Keep all but the last: append each to the list, then drop the originals.
+    nf=$#
+    i=0
+    keys=""
+    for k in "$@"; do
+      i=$((i + 1))
+      [ "$i" -lt "$nf" ] || break
+      set -- "$@" "$k"
+      keys="$keys $k"
+    done
+    shift "$nf"
+    field=""
+    case $table in
+      *.*) field=${table#*.}; table=${table%%.*} ;;
+    esac
+    "$bin" query "$rules" "$table" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    code=$?
+    if [ -n "$field" ]; then
+      got=$(sed -n "s/^$field: //p" "$tmp/out" | sed -n '1p')
+    else
+      got=$(cat "$tmp/out")
+    fi
+    label="$f:$n: $table${field:+.$field}$keys"
+    if [ "$code" -ne 0 ]; then
+      fail "$label: regula query exited $code: $(sed -n '1p' "$tmp/err")"
+    elif [ "$got" = "$want" ]; then
+      pass
+    else
+      fail "$label: expected '$want', got '$got'"
+    fi
+  done <"$f"
+done
+
+# ---- rules/: every rule file's own tests ---------------------------------
+for f in $(find rules -name '*.rules' 2>/dev/null | LC_ALL=C sort); do
+  "$bin" test "$f" >"$tmp/out" 2>"$tmp/err" </dev/null
+  code=$?
+  if [ "$code" -eq 0 ]; then
+    pass
+  else
+    fail "$f: regula test exited $code"
+    cat "$tmp/out" "$tmp/err" | sed 's/^/    /'
+  fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,829 @@
+/*
+** regula.c: the command-line program.
+**
+**     regula check [--assumptions] FILE...     compile, report errors
+**     regula build FILE -o OUT.rbc              compile to a bytecode file
+**     regula dis FILE                           disassemble
+**     regula query FILE TABLE KEY...            look up one table cell
+**     regula call FILE PROCEDURE ARG...         run a procedure
+**     regula test FILE...                       run the tests of rule files
+**
+** FILE is a rule file, or a compiled module (.rbc) which is loaded and
+** verified instead of compiled.  Exit codes: 0 success, 1 findings (a failed
+** test), 2 bad input (rule file, arguments, bytecode), 3 a runtime failure
+** (a limit reached, out of memory, I/O).
+**
+** The program keeps no state outside main's locals: every command takes its
+** options and arguments, and frees the arena, the module and the VM it made
+** on every path before returning its exit code.
+*/
+#include "alloc.h"
+#include "arena.h"
+#include "compile.h"
+#include "diag.h"
+#include "module.h"
+#include "opcodes.h"
+#include "value.h"
+#include "vm.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REGULA_VERSION "0.1.0"
+
+/* Exit codes. */
+enum {
+  EX_OK = 0,          /* success */
+  EX_FINDINGS = 1,    /* a failed test or expectation */
+  EX_BAD = 2,         /* bad input: rule file, arguments, bytecode */
+  EX_RUNTIME = 3      /* a runtime failure: limit, out of memory, I/O */
+};
+
+/* What a command accepts besides its positional arguments. */
+enum {
+  OPT_LIMITS = 1,      /* --max-steps, --max-memory */
+  OPT_ASSUME = 2,      /* --assumptions */
+  OPT_OUTPUT = 4       /* -o OUT */
+};
+
+/* The options and positional arguments of one command line. */
+typedef struct opts {
+  rg_limits limits;
+  int assumptions;          /* --assumptions given */
+  const char *output;       /* -o OUT, or NULL */
+  char **pos;               /* positional arguments (compacted into argv) */
+  int npos;
+} opts;
+
+typedef int (*cmd_fn)(opts *o);
+
+/* A command: its name, what it accepts, its code and its help text. */
+typedef struct command {
+  const char *name;
+  unsigned accepts;         /* OPT_* */
+  cmd_fn run;
+  const char *usage;        /* one line, after "usage: " */
+  const char *help;         /* the rest of `regula COMMAND --help` */
+} command;
+
+/* ---- small helpers ---------------------------------------------------- */
+
+/* Returns the larger of two exit codes (a worse outcome wins). */
+static int worst(int a, int b) {
+  return a > b ? a : b;
+}
+
+/* Prints "regula: error: MSG" and the hint to read the command's help;
+** returns EX_BAD.  cmd may be NULL for errors before the command. */
+static int usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 2, 3)))
+#endif
+  ;
+static int usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fputs("regula: error: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  if (cmd) fprintf(stderr, "\ntry 'regula %s --help'\n", cmd);
+  else fputs("\ntry 'regula --help'\n", stderr);
+  return EX_BAD;
+}
+
+/* Prints "regula: error: PATH: MSG" for a message of the module loader or
+** writer, which may already start with "PATH: " (then it is not doubled). */
+static void path_error(const char *path, const char *msg) {
+  size_t n = strlen(path);
+  if (!*msg) msg = "failed";
+  if (strncmp(msg, path, n) == 0 && msg[n] == ':') fprintf(stderr, "regula: error: %s\n", msg);
+  else fprintf(stderr, "regula: error: %s: %s\n", path, msg);
+}
+
+/* Parses a decimal count with an optional K, M or G suffix (powers of 1024,
+** only when suffixes is set) into *out.  Returns 0, or -1 when the text is
+** not such a number, is 0, or exceeds max. */
+static int parse_count(const char *s, int suffixes, uint64_t max, uint64_t *out) {
+  uint64_t n = 0, mul = 1;
+  const char *p = s;
+  if (*p < '0' || *p > '9') return -1;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    unsigned dgt = (unsigned)(*p - '0');
+    if (n > (UINT64_MAX - dgt) / 10) return -1;
+    n = n * 10 + dgt;
+  }
+  if (*p && suffixes) {
+    switch (*p) {
+    case 'k': case 'K': mul = 1024u; break;
+    case 'm': case 'M': mul = 1024u * 1024u; break;
+    case 'g': case 'G': mul = 1024u * 1024u * 1024u; break;
+    default: return -1;
+    }
+    p++;
+  }
+  if (*p) return -1;
+  if (n == 0 || n > max / mul) return -1;
+  *out = n * mul;
+  return 0;
+}
+
+/* Returns 1 when arg is an option (starts with '-' and is not "-" or a
+** negative number, which are values). */
+static int is_option(const char *arg) {
+  return arg[0] == '-' && arg[1] != '\0' && !(arg[1] >= '0' && arg[1] <= '9');
+}
+
+/* Matches arg against the long option name ("--max-steps"): returns NULL when
+** it is another option; else the value, taken from "--name=VALUE" or from
+** the next argument (advancing *i), or "" flagged through *missing when there
+** is none. */
+static const char *option_value(const char *arg, const char *name, int argc, char **argv,
+                                int *i, int *missing) {
+  size_t n = strlen(name);
+  *missing = 0;
+  if (strncmp(arg, name, n) != 0) return NULL;
+  if (arg[n] == '=') return arg + n + 1;
+  if (arg[n] != '\0') return NULL;
+  if (*i + 1 >= argc) { *missing = 1; return ""; }
+  return argv[++*i];
+}
+
+/* Prints the help of cmd to stdout. */
+static void print_help(const command *cmd) {
+  printf("usage: regula %s\n\n%s", cmd->usage, cmd->help);
+  if (cmd->accepts & OPT_LIMITS)
+    printf("\nLimits:\n"
+           "  --max-steps N       stop a run after N steps (backward jumps and calls;\n"
+           "                      default %llu)\n"
+           "  --max-memory BYTES  memory for a run's stack and heap; K, M, G suffixes\n"
+           "                      (default %uM)\n",
+           (unsigned long long)RG_DEFAULT_MAX_STEPS, RG_DEFAULT_MAX_MEMORY >> 20);
+}
+
+/* Parses the arguments of cmd (argv[0] is the command's name) into *o,
+** compacting the positional ones to the front of argv.  Returns 0 to run,
+** -1 after printing the help (exit 0), or EX_BAD after a usage error. */
+static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
+  int only_pos = 0;
+  memset(o, 0, sizeof *o);
+  o->pos = argv + 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v;
+    int missing;
+    uint64_t n;
+    if (only_pos || !is_option(a)) { o->pos[o->npos++] = argv[i]; continue; }
+    if (strcmp(a, "--") == 0) { only_pos = 1; continue; }
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { print_help(cmd); return -1; }
+    if ((cmd->accepts & OPT_ASSUME) && strcmp(a, "--assumptions") == 0) {
+      o->assumptions = 1;
+      continue;
+    }
+    if ((cmd->accepts & OPT_OUTPUT) &&
+        ((v = option_value(a, "-o", argc, argv, &i, &missing)) ||
+         (v = option_value(a, "--output", argc, argv, &i, &missing)))) {
+      if (missing || !*v) return usage_error(cmd->name, "option %s needs a file name", a);
+      o->output = v;
+      continue;
+    }
+    if ((cmd->accepts & OPT_LIMITS) &&
+        (v = option_value(a, "--max-steps", argc, argv, &i, &missing))) {
+      if (missing || parse_count(v, 0, UINT64_MAX, &n))
+        return usage_error(cmd->name, "--max-steps needs a positive whole number, not '%s'", v);
+      o->limits.max_steps = n;
+      continue;
+    }
+    if ((cmd->accepts & OPT_LIMITS) &&
+        (v = option_value(a, "--max-memory", argc, argv, &i, &missing))) {
+      if (missing || parse_count(v, 1, SIZE_MAX, &n))
+        return usage_error(cmd->name,
+                           "--max-memory needs a positive size in bytes (K, M, G suffixes), not '%s'",
+                           v);
+      o->limits.max_memory = (size_t)n;
+      continue;
+    }
+    return usage_error(cmd->name, "unknown option '%s'", a);
+  }
+  return 0;
+}
+
+/* ---- loading a rule set ------------------------------------------------ */
+
+/* A rule set ready to use: the module, and the compile's arena and
+** diagnostics (which own the source files and the assumption notes). */
+typedef struct loaded {
+  rg_module m;
+  rg_arena arena;
+  rg_diag diag;
+  rg_assumption *assumptions;
+  int compiled;             /* 1: from a rule file; 0: from a .rbc */
+} loaded;
+
+/* Compiles (or, for a .rbc, loads and verifies) path into l, reporting
+** errors on stderr; collects assumption notes when want_assumptions.
+** Returns EX_OK, EX_BAD, or EX_RUNTIME when memory ran out.  Whatever it
+** returns, the caller frees l with unload. */
+static int load(loaded *l, const char *path, int want_assumptions) {
+  memset(l, 0, sizeof *l);
+  rg_arena_init(&l->arena, 0);
+  rg_diag_init(&l->diag, stderr, &l->arena);
+  if (rg_module_is_rbc(path)) {
+    char err[256] = "";
+    if (rg_module_load(&l->m, path, err, sizeof err) != 0) {
+      path_error(path, err[0] ? err : "cannot load the module");
+      return strstr(err, "out of memory") ? EX_RUNTIME : EX_BAD;
+    }
+    return EX_OK;
+  }
+  l->compiled = 1;
+  if (rg_compile(&l->diag, path, &l->m, want_assumptions ? &l->assumptions : NULL) != 0) {
+    if (l->diag.errors == 0) fprintf(stderr, "regula: error: %s: cannot compile\n", path);
+    return l->arena.failed ? EX_RUNTIME : EX_BAD;
+  }
+  return EX_OK;
+}
+
+/* Frees everything load made. */
+static void unload(loaded *l) {
+  rg_module_free(&l->m);
+  rg_arena_free(&l->arena);
+  l->assumptions = NULL;
+}
+
+/* ---- printing values and run-time events ------------------------------- */
+
+/* Prints v of type t to out followed by exactly one newline (a record
+** prints one "field: value" line per field). */
+static void print_value(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                        rg_type t, rg_value v) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (!mem) {
+    rg_value_print(out, m, heap, nheap, t, v);
+    fputc('\n', out);
+    return;
+  }
+  rg_value_print(mem, m, heap, nheap, t, v);
+  if (fclose(mem) != 0 || !buf) {
+    free(buf);
+    rg_value_print(out, m, heap, nheap, t, v);
+    fputc('\n', out);
+    return;
+  }
+  fwrite(buf, 1, len, out);
+  if (len == 0 || buf[len - 1] != '\n') fputc('\n', out);
+  free(buf);   /* open_memstream allocates with malloc */
+}
+
+/* Finds where instruction pc came from: the source path, line and display
+** column.  Returns 0, or -1 when the line table does not say. */
+static int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
+                  uint32_t *col) {
+  const rg_line *ln;
+  if (pc >= m->nlines) return -1;
+  ln = &m->lines[pc];
+  *path = ln->file < m->nfiles ? rg_module_str(m, m->files[ln->file]) : "?";
+  *line = ln->line;
+  *col = ln->col;
+  return 0;
+}
+
+/* Reports a runtime error of m at pc on stderr as "path:line:col: error:
+** msg" with the source line and a caret under the column when the source
+** file can still be read (as compile errors print), else without them. */
+static void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
+  const char *path;
+  uint32_t line, col, ix;
+  rg_arena arena;
+  rg_diag d;
+  FILE *null;
+  int shown = 0;
+
+  fflush(stdout);
+  if (locate(m, pc, &path, &line, &col) != 0) {
+    fprintf(stderr, "regula: error: %s\n", msg);
+    return;
+  }
+  /* Load the source quietly: a source that moved or changed only loses
+  ** the caret. */
+  rg_arena_init(&arena, 0);
+  null = fopen("/dev/null", "w");
+  if (null) {
+    rg_diag_init(&d, null, &arena);
+    if (rg_diag_load(&d, path, NULL, &ix) == 0) {
+      size_t len;
+      const char *text = rg_diag_line(&d, ix, line, &len);
+      if (text) {
+        /* The line table holds a display column; the diagnostics take a
+        ** byte column and print the display one. */
+        uint32_t b = 1;
+        while (b <= len && rg_display_col(text, len, b) < col) b++;
+        if (rg_display_col(text, len, b) == col) {
+          rg_pos pos = { ix, line, b };
+          d.out = stderr;
+          d.errors = 0;
+          rg_error(&d, pos, "%s", msg);
+          shown = 1;
+        }
+      }
+    }
+    fclose(null);
+  }
+  rg_arena_free(&arena);
+  if (!shown) fprintf(stderr, "%s:%u:%u: error: %s\n", path, line, col, msg);
+}
+
+/* What the sink callbacks need while a procedure or a test runs. */
+typedef struct run_ctx {
+  FILE *out;                /* where notes and failures go */
+  rg_vm *vm;                /* the running VM, for records on its heap */
+  const char *test;         /* the running test's title, or NULL */
+  int failed;               /* expectations failed so far in this run */
+} run_ctx;
+
+/* Formats v of type t for a message, with records read from the VM's heap. */
+static char *format_value(char *buf, size_t size, const run_ctx *c, const rg_module *m,
+                          rg_type t, rg_value v) {
+  uint32_t nheap = 0;
+  const rg_value *heap = c->vm ? rg_vm_heap(c->vm, &nheap) : m->heap;
+  if (!c->vm) nheap = m->nheap;
+  return rg_value_format(buf, size, m, heap, nheap, t, v);
+}
+
+/* Sink: prints a note as "note: TEXT" followed by its values, the first
+** after a space and the others after ", ": `note: weather is changeable`,
+** `note: score 7`, `note: dice 3, 4`. */
+static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+                    uint32_t pc) {
+  run_ctx *c = ctx;
+  const rg_note_info *n;
+  const char *text;
+  char buf[1024];
+  (void)pc;
+  if (note >= m->nnotes) return;
+  n = &m->notes[note];
+  text = rg_module_str(m, n->text);
+  fprintf(c->out, "note: %s", text);
+  for (uint32_t i = 0; i < n->nvals && n->first_type + i < m->ntypes; i++) {
+    format_value(buf, sizeof buf, c, m, m->types[n->first_type + i], vals[i]);
+    fprintf(c->out, "%s%s", i ? ", " : *text ? " " : "", buf);
+  }
+  fputc('\n', c->out);
+}
+
+/* Sink: prints a failed expectation as
+**     path:line: FAIL test "NAME": expected X, got Y     (expect a == b)
+**     path:line: FAIL test "NAME": expected true: TEXT   (expect e)
+** and counts it. */
+static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
+                           rg_value expected, uint32_t pc) {
+  run_ctx *c = ctx;
+  const char *path = "?";
+  uint32_t line = 0, col = 0;
+  char want[1024], got[1024];
+  c->failed++;
+  if (expect >= m->nexpects) return;
+  locate(m, pc, &path, &line, &col);
+  fprintf(c->out, "%s:%u: FAIL", path, line);
+  if (c->test) fprintf(c->out, " test \"%s\"", c->test);
+  if (pc < m->ncode && RG_INS_OP(m->code[pc]) == RG_OP_EXPECTEQ) {
+    rg_type t = m->expects[expect].type;
+    format_value(want, sizeof want, c, m, t, expected);
+    format_value(got, sizeof got, c, m, t, actual);
+    fprintf(c->out, ": expected %s, got %s\n", want, got);
+  } else {
+    fprintf(c->out, ": expected true: %s\n", rg_module_str(m, m->expects[expect].text));
+  }
+}
+
+/* Returns 1 when procedure p of m is the body of a test. */
+static int is_test_proc(const rg_module *m, uint32_t p) {
+  for (uint32_t i = 0; i < m->ntests; i++)
+    if (m->tests[i].proc == p) return 1;
+  return 0;
+}
+
+/* Writes "name: type" of every parameter of procedure p, joined by ", ",
+** to stderr. */
+static void print_params(const rg_module *m, const rg_proc *p) {
+  char tn[128];
+  for (uint32_t i = 0; i < p->nparams && p->first_param + i < m->nparams; i++) {
+    const rg_param_info *pi = &m->params[p->first_param + i];
+    fprintf(stderr, "%s%s: %s", i ? ", " : "", rg_module_str(m, pi->name),
+            rg_type_name(tn, sizeof tn, m, pi->type));
+  }
+}
+
+/* Writes a description of dimension d ("score: 0..14", "territory") to buf. */
+static char *dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
+  const char *label = rg_module_str(m, d->label);
+  char what[128];
+  if (d->is_enum)
+    snprintf(what, sizeof what, "%s",
+             d->ref < m->nenums ? rg_module_str(m, m->enums[d->ref].name) : "?");
+  else
+    snprintf(what, sizeof what, "%lld..%lld", (long long)d->lo,
+             (long long)(d->lo + (int64_t)d->size - 1));
+  if (*label) snprintf(buf, size, "%s: %s", label, what);
+  else snprintf(buf, size, "%s", what);
+  return buf;
+}
+
+/* ---- commands ------------------------------------------------------------ */
+
+/* regula check [--assumptions] FILE...: compiles each file; with
+** --assumptions prints every `assumed` note as "path:line: what: text". */
+static int cmd_check(opts *o) {
+  int status = EX_OK;
+  if (o->npos < 1) return usage_error("check", "no rule file given");
+  for (int i = 0; i < o->npos; i++) {
+    loaded l;
+    int rc = load(&l, o->pos[i], o->assumptions);
+    status = worst(status, rc);
+    if (rc == EX_OK && o->assumptions) {
+      for (const rg_assumption *a = l.assumptions; a; a = a->next) {
+        const char *path = a->pos.file < l.diag.nfiles ? l.diag.files[a->pos.file]->path
+                                                       : o->pos[i];
+        printf("%s:%u: %s: %s\n", path, a->pos.line, a->what ? a->what : "",
+               a->text ? a->text : "");
+      }
+    }
+    unload(&l);
+  }
+  return status;
+}
+
+/* regula build FILE -o OUT.rbc: compiles FILE and writes the module. */
+static int cmd_build(opts *o) {
+  loaded l;
+  int rc;
+  char err[256] = "";
+  if (o->npos != 1)
+    return usage_error("build", o->npos ? "build takes one rule file" : "no rule file given");
+  if (!o->output) return usage_error("build", "no output file given (-o OUT.rbc)");
+  rc = load(&l, o->pos[0], 0);
+  if (rc == EX_OK && rg_module_save(&l.m, o->output, err, sizeof err) != 0) {
+    path_error(o->output, err[0] ? err : "cannot write");
+    rc = EX_RUNTIME;
+  }
+  unload(&l);
+  return rc;
+}
+
+/* regula dis FILE: prints the disassembly of the module. */
+static int cmd_dis(opts *o) {
+  loaded l;
+  int rc;
+  if (o->npos != 1)
+    return usage_error("dis", o->npos ? "dis takes one rule file" : "no rule file given");
+  rc = load(&l, o->pos[0], 0);
+  if (rc == EX_OK) rg_module_dis(&l.m, stdout);
+  unload(&l);
+  return rc;
+}
+
+/* Looks up table o->pos[1] of l's module with keys o->pos[2..]: prints the
+** cell, or reports what is wrong with the keys.  Returns an exit code. */
+static int query(loaded *l, opts *o) {
+  const rg_module *m = &l->m;
+  const char *name = o->pos[1];
+  int ti = rg_module_find_table(m, name);
+  const rg_table *t;
+  uint64_t index = 0;
+  char err[512], dn[160];
+
+  if (ti < 0) {
+    fprintf(stderr, "regula: error: no table '%s'; ", name);
+    if (m->ntables == 0) fputs("the rule set has no tables\n", stderr);
+    else {
+      fputs("tables: ", stderr);
+      for (uint32_t i = 0; i < m->ntables; i++)
+        fprintf(stderr, "%s%s", i ? ", " : "", rg_module_str(m, m->tables[i].name));
+      fputc('\n', stderr);
+    }
+    return EX_BAD;
+  }
+  t = &m->tables[ti];
+  if ((uint32_t)(o->npos - 2) != t->ndims || t->first_dim + t->ndims > m->ndims) {
+    fprintf(stderr, "regula: error: table '%s' takes %u key%s (", name, t->ndims,
+            t->ndims == 1 ? "" : "s");
+    for (uint32_t i = 0; i < t->ndims && t->first_dim + i < m->ndims; i++)
+      fprintf(stderr, "%s%s", i ? ", " : "", dim_name(dn, sizeof dn, m, &m->dims[t->first_dim + i]));
+    fprintf(stderr, "), got %d\ntry 'regula query --help'\n", o->npos - 2);
+    return EX_BAD;
+  }
+  /* Row-major: the last key varies fastest. */
+  for (uint32_t i = 0; i < t->ndims; i++) {
+    const rg_dim *d = &m->dims[t->first_dim + i];
+    const char *key = o->pos[2 + i];
+    rg_type kt = { d->is_enum ? RG_K_ENUM : RG_K_INT, d->is_enum ? d->ref : 0 };
+    rg_value k;
+    err[0] = '\0';
+    if (rg_value_parse(m, kt, key, &k, err, sizeof err) != 0) {
+      fprintf(stderr, "regula: error: key %u of table '%s' (%s): %s\n", i + 1, name,
+              dim_name(dn, sizeof dn, m, d), err[0] ? err : "not a valid key");
+      return EX_BAD;
+    }
+    if (k < d->lo || k - d->lo >= (rg_value)d->size) {
+      fprintf(stderr, "regula: error: key %u of table '%s' (%s): %s is outside %lld..%lld\n",
+              i + 1, name, dim_name(dn, sizeof dn, m, d), key, (long long)d->lo,
+              (long long)(d->lo + (int64_t)d->size - 1));
+      return EX_BAD;
+    }
+    index = index * d->size + (uint64_t)(k - d->lo);
+  }
+  if (index >= t->count || t->first + index >= m->ncells) {
+    fprintf(stderr, "regula: error: table '%s' has no cell there\n", name);
+    return EX_BAD;
+  }
+  print_value(stdout, m, m->heap, m->nheap, t->value, m->cells[t->first + index]);
+  return EX_OK;
+}
+
+/* regula query FILE TABLE KEY...: prints one cell of a table. */
+static int cmd_query(opts *o) {
+  loaded l;
+  int rc;
+  if (o->npos < 2)
+    return usage_error("query", o->npos ? "no table given" : "no rule file given");
+  rc = load(&l, o->pos[0], 0);
+  if (rc == EX_OK) rc = query(&l, o);
+  unload(&l);
+  return rc;
+}
+
+/* Runs procedure o->pos[1] of l's module with the arguments o->pos[2..],
+** printing its notes and its result on stdout.  Returns an exit code. */
+static int call(loaded *l, opts *o) {
+  const rg_module *m = &l->m;
+  const char *name = o->pos[1];
+  int pi = rg_module_find_proc(m, name);
+  const rg_proc *p;
+  rg_value *args = NULL, result = 0;
+  run_ctx ctx = { stdout, NULL, NULL, 0 };
+  rg_sink sink = { &ctx, on_note, on_expect_fail };
+  rg_vm *vm;
+  rg_status st;
+  char err[512], tn[128];
+  int rc = EX_OK;
+
+  if (pi < 0 || is_test_proc(m, (uint32_t)pi)) {
+    int n = 0;
+    fprintf(stderr, "regula: error: no procedure '%s'; ", name);
+    for (uint32_t i = 0; i < m->nprocs; i++) {
+      if (is_test_proc(m, i)) continue;
+      fprintf(stderr, "%s%s", n++ ? ", " : "procedures: ", rg_module_str(m, m->procs[i].name));
+    }
+    fputs(n ? "\n" : "the rule set has no procedures\n", stderr);
+    return EX_BAD;
+  }
+  p = &m->procs[pi];
+  if ((uint32_t)(o->npos - 2) != p->nparams) {
+    fprintf(stderr, "regula: error: procedure '%s' takes %u argument%s (", name, p->nparams,
+            p->nparams == 1 ? "" : "s");
+    print_params(m, p);
+    fprintf(stderr, "), got %d\ntry 'regula call --help'\n", o->npos - 2);
+    return EX_BAD;
+  }
+  args = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *args);
+  if (!args) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  for (uint32_t i = 0; i < p->nparams; i++) {
+    const rg_param_info *par = &m->params[p->first_param + i];
+    err[0] = '\0';
+    if (rg_value_parse(m, par->type, o->pos[2 + i], &args[i], err, sizeof err) != 0) {
+      fprintf(stderr, "regula: error: argument %u (%s: %s) of '%s': %s\n", i + 1,
+              rg_module_str(m, par->name), rg_type_name(tn, sizeof tn, m, par->type), name,
+              err[0] ? err : "not a valid value");
+      rg_free(args);
+      return EX_BAD;
+    }
+  }
+  vm = rg_vm_new(m, &o->limits, &sink);
+  if (!vm) {
+    fputs("regula: error: out of memory\n", stderr);
+    rg_free(args);
+    return EX_RUNTIME;
+  }
+  ctx.vm = vm;
+  st = rg_vm_call(vm, (uint32_t)pi, args, &result);
+  if (st != RG_RUN_OK) {
+    uint32_t pc = UINT32_MAX;
+    const char *msg = rg_vm_error(vm, &pc);
+    report_runtime(m, msg && *msg ? msg : "the run failed", pc);
+    rc = EX_RUNTIME;
+  } else {
+    if (p->result.kind != RG_K_VOID) {
+      uint32_t nheap = 0;
+      const rg_value *heap = rg_vm_heap(vm, &nheap);
+      print_value(stdout, m, heap, nheap, p->result, result);
+    }
+    if (ctx.failed) rc = EX_FINDINGS;
+  }
+  rg_vm_free(vm);
+  rg_free(args);
+  return rc;
+}
+
+/* regula call FILE PROCEDURE ARG...: runs a procedure. */
+static int cmd_call(opts *o) {
+  loaded l;
+  int rc;
+  if (o->npos < 2)
+    return usage_error("call", o->npos ? "no procedure given" : "no rule file given");
+  rc = load(&l, o->pos[0], 0);
+  if (rc == EX_OK) rc = call(&l, o);
+  unload(&l);
+  return rc;
+}
+
+/* Runs every test of l's module, counting them in *passed and *failed and
+** printing each failure on stdout.  Returns EX_OK, or EX_RUNTIME when the
+** VM cannot be made. */
+static int run_tests(loaded *l, opts *o, int *passed, int *failed) {
+  const rg_module *m = &l->m;
+  run_ctx ctx = { stdout, NULL, NULL, 0 };
+  rg_sink sink = { &ctx, NULL, on_expect_fail };   /* tests print no notes */
+  rg_vm *vm;
+  rg_value none = 0, result = 0;
+
+  if (m->ntests == 0) return EX_OK;
+  vm = rg_vm_new(m, &o->limits, &sink);
+  if (!vm) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  ctx.vm = vm;
+  for (uint32_t i = 0; i < m->ntests; i++) {
+    const rg_test *t = &m->tests[i];
+    ctx.test = rg_module_str(m, t->name);
+    ctx.failed = 0;
+    if (rg_vm_call(vm, t->proc, &none, &result) != RG_RUN_OK) {
+      uint32_t pc = UINT32_MAX, line = 0, col = 0;
+      const char *path = "?", *msg = rg_vm_error(vm, &pc);
+      locate(m, pc, &path, &line, &col);
+      printf("%s:%u: FAIL test \"%s\": error: %s\n", path, line, ctx.test,
+             msg && *msg ? msg : "the run failed");
+      ctx.failed++;
+    }
+    if (ctx.failed) ++*failed;
+    else ++*passed;
+  }
+  rg_vm_free(vm);
+  return EX_OK;
+}
+
+/* regula test FILE...: runs the tests of each file; ends with the line
+** "N passed, M failed". */
+static int cmd_test(opts *o) {
+  int status = EX_OK, passed = 0, failed = 0;
+  if (o->npos < 1) return usage_error("test", "no rule file given");
+  for (int i = 0; i < o->npos; i++) {
+    loaded l;
+    int rc = load(&l, o->pos[i], 0);
+    if (rc == EX_OK) rc = run_tests(&l, o, &passed, &failed);
+    status = worst(status, rc);
+    unload(&l);
+  }
+  printf("%d passed, %d failed\n", passed, failed);
+  if (failed) status = worst(status, EX_FINDINGS);
+  return status;
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+static const command commands[] = {
+  { "check", OPT_ASSUME, cmd_check, "check [--assumptions] FILE...",
+    "Compiles each rule file (or loads each .rbc) and reports every error as\n"
+    "path:line:col: error: message, with the source line and a caret.\n"
+    "\n"
+    "  --assumptions   also print every `assumed` note, as path:line: what: text\n"
+    "\n"
+    "Example: regula check --assumptions rules/meg/maximus.rules\n"
+    "Exit: 0 all files are fine, 2 errors were found.\n" },
+  { "build", OPT_OUTPUT, cmd_build, "build FILE -o OUT.rbc",
+    "Compiles a rule file to a bytecode module, which every command accepts in\n"
+    "place of the rule file.  The file is written through a temporary file, so\n"
+    "a failure never leaves a partial one.\n"
+    "\n"
+    "  -o, --output OUT   the module to write\n"
+    "\n"
+    "Example: regula build rules/meg/maximus.rules -o maximus.rbc\n"
+    "Exit: 0 written, 2 errors in the rule file, 3 cannot write OUT.\n" },
+  { "dis", 0, cmd_dis, "dis FILE",
+    "Prints the bytecode of every procedure, one instruction a line:\n"
+    "    addr [line] OPNAME operands ; comment\n"
+    "\n"
+    "Example: regula dis rules/meg/maximus.rules\n"
+    "Exit: 0, or 2 for errors in FILE.\n" },
+  { "query", 0, cmd_query, "query FILE TABLE KEY...",
+    "Prints the cell of TABLE at the given keys, one key per dimension.  Enum\n"
+    "keys are members by code or display name (any case); range keys are\n"
+    "integers inside the range.  A record prints one `field: value` line per\n"
+    "field.\n"
+    "\n"
+    "Example: regula query rules/meg/maximus.rules weather 0 Desert\n"
+    "Exit: 0, or 2 for an unknown table, a wrong number of keys or a bad key.\n" },
+  { "call", OPT_LIMITS, cmd_call, "call [LIMITS] FILE PROCEDURE ARG...",
+    "Runs PROCEDURE with the arguments, parsed by the parameters' types, and\n"
+    "prints its result.  Notes print as they happen, one a line, as\n"
+    "    note: TEXT VALUE, VALUE, ...\n"
+    "A runtime error prints as path:line:col: error: message (on stderr).\n"
+    "\n"
+    "Example: regula call rules/meg/maximus.rules initial_weather Desert Summer\n"
+    "Exit: 0, 2 for a bad procedure name or argument, 3 for a runtime error or\n"
+    "a limit reached.\n" },
+  { "test", OPT_LIMITS, cmd_test, "test [LIMITS] FILE...",
+    "Runs every test block of each file.  A failed expectation prints\n"
+    "    path:line: FAIL test \"NAME\": expected X, got Y     (expect a == b)\n"
+    "    path:line: FAIL test \"NAME\": expected true: TEXT   (any other expect)\n"
+    "and a test stopped by a runtime error prints\n"
+    "    path:line: FAIL test \"NAME\": error: message\n"
+    "The last line counts the tests: N passed, M failed.\n"
+    "\n"
+    "Example: regula test rules/meg/maximus.rules\n"
+    "Exit: 0 all passed, 1 a test failed, 2 errors in a rule file.\n" },
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* Prints the program's help to out. */
+static void print_usage(FILE *out) {
+  fputs("usage: regula COMMAND [OPTIONS] ARGS...\n"
+        "\n"
+        "regula runs wargame quick reference sheets transcribed as rule files.\n"
+        "\n"
+        "Commands:\n", out);
+  for (size_t i = 0; i < NCOMMANDS; i++) fprintf(out, "  regula %s\n", commands[i].usage);
+  fputs("\n"
+        "Every FILE may be a rule file or a compiled module (.rbc).\n"
+        "`regula COMMAND --help` tells more; `regula --version` prints the version.\n"
+        "Exit: 0 success, 1 a failed test, 2 bad input (rule file, arguments,\n"
+        "bytecode), 3 a runtime failure (a limit reached, I/O).\n", out);
+}
+
+/* Returns the command called name, or NULL. */
+static const command *find_command(const char *name) {
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    if (strcmp(commands[i].name, name) == 0) return &commands[i];
+  return NULL;
+}
+
+/* Entry point: sets up fault injection, dispatches to the command, and
+** turns a failure to write stdout into exit 3. */
+int main(int argc, char **argv) {
+  const char *fail_at = getenv("RG_ALLOC_FAIL_AT");
+  const command *cmd;
+  opts o;
+  int rc;
+
+  if (fail_at && *fail_at) {
+    char *end;
+    unsigned long n;
+    errno = 0;
+    n = strtoul(fail_at, &end, 10);
+    if (errno || *end || fail_at[0] == '-')
+      return usage_error(NULL, "RG_ALLOC_FAIL_AT must be a whole number, not '%s'", fail_at);
+    rg_alloc_fail_at(n);
+  }
+
+  if (argc < 2) {
+    print_usage(stderr);
+    return EX_BAD;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    print_usage(stdout);
+    return EX_OK;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    puts("regula " REGULA_VERSION);
+    return EX_OK;
+  }
+  if (strcmp(argv[1], "help") == 0) {
+    if (argc == 2) { print_usage(stdout); return EX_OK; }
+    if (!(cmd = find_command(argv[2])))
+      return usage_error(NULL, "no command '%s'", argv[2]);
+    print_help(cmd);
+    return EX_OK;
+  }
+  cmd = find_command(argv[1]);
+  if (!cmd) {
+    if (is_option(argv[1])) return usage_error(NULL, "unknown option '%s'", argv[1]);
+    return usage_error(NULL, "no command '%s'; commands: check, build, dis, query, call, test",
+                       argv[1]);
+  }
+  rc = parse_args(cmd, argc - 1, argv + 1, &o);
+  if (rc < 0) rc = EX_OK;             /* the help was printed */
+  else if (rc == 0) rc = cmd->run(&o);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "regula: error: cannot write the output: %s\n", strerror(errno));
+    rc = worst(rc, EX_RUNTIME);
+  }
+  return rc;
+}
