@@ -63,7 +63,7 @@ typedef struct rg_enum {
   uint32_t ordered;         /* 1 when declared with < */
 } rg_enum;
 
-typedef struct rg_member {
+typedef struct rg_member_info {
   uint32_t code;            /* string: the code, "S" */
   uint32_t display;         /* string: the display name, "Standard", or 0 */
 } rg_member_info;

@@ -1,0 +1,2467 @@
+/*
+** compile.c: the checker and code generator (see compile.h).
+**
+** One pass over the declarations of a parsed rule file, in this order:
+**
+**   units, enums, records      the vocabulary
+**   table and procedure heads  so bodies may refer to anything
+**   constants                  folded to values, on first use
+**   table cells                flattened, with coverage and overlap checks
+**   procedure and test bodies  type-checked and turned into bytecode
+**
+** Every expression is checked against the type its context wants (a table
+** key wants the key's enum, a record field its field's type), which is how a
+** bare member name, a display name in quotes, an empty set or a record
+** literal learn their type.  An expression in error has the type T_ERR,
+** which every later check accepts silently: one mistake, one message.
+**
+** Module arrays grow with rg_realloc (module.h owns them once built); the
+** syntax tree, symbols and scratch space live in the diagnostics' arena.
+*/
+#include "compile.h"
+#include "alloc.h"
+#include "parse.h"
+#include "opcodes.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <limits.h>
+#include <utf8proc.h>
+
+#define K_ERR 255u                /* the type of an expression in error */
+#define REF_ANY 0xFFFFFFFFu       /* the empty set {} before context: any set */
+#define MAX_TABLE_CELLS (1u << 22)
+#define MAX_LOCALS 65535
+
+static const rg_type T_NONE = { RG_K_VOID, 0 };
+static const rg_type T_ERR = { K_ERR, 0 };
+static const rg_type T_INT = { RG_K_INT, 0 };
+static const rg_type T_BOOL = { RG_K_BOOL, 0 };
+static const rg_type T_TEXT = { RG_K_TEXT, 0 };
+
+/* ======================================================================
+** Growable arrays
+** ==================================================================== */
+
+/* A growable array of fixed-size items, backed by rg_realloc. */
+typedef struct vec {
+  void *items;
+  uint32_t n, cap;
+  size_t size;
+} vec;
+
+/* Appends room for one zeroed item to v; returns it, or NULL (sets *oom). */
+static void *vec_push(vec *v, bool *oom) {
+  if (v->n == v->cap) {
+    uint32_t cap = v->cap ? v->cap * 2 : 16;
+    void *p;
+    if (v->cap > (1u << 30)) { *oom = true; return NULL; }
+    p = rg_realloc(v->items, (size_t)cap * v->size);
+    if (!p) { *oom = true; return NULL; }
+    v->items = p;
+    v->cap = cap;
+  }
+  {
+    void *it = (char *)v->items + (size_t)v->n * v->size;
+    memset(it, 0, v->size);
+    v->n++;
+    return it;
+  }
+}
+
+#define VEC(type) { NULL, 0, 0, sizeof(type) }
+#define AT(v, type, i) (((type *)(v).items)[i])
+
+/* ======================================================================
+** Symbols
+** ==================================================================== */
+
+typedef enum symkind { S_UNIT, S_ENUM, S_RECORD, S_CONST, S_TABLE, S_PROC } symkind;
+
+/* A declared name.  index is the module index of the unit/enum/record/
+** table/proc; a constant keeps its folded value. */
+typedef struct sym {
+  const char *name;
+  symkind kind;
+  rg_decl *decl;
+  uint32_t index;
+  rg_type type;                  /* CONST: its type */
+  rg_value value;                /* CONST: its value */
+  int state;                     /* CONST: 0 new, 1 folding, 2 done, 3 failed */
+  struct sym *next;              /* hash chain */
+} sym;
+
+/* A member code, for finding bare member names: which enums have it. */
+typedef struct memref {
+  const char *code;
+  uint32_t en, index;
+  struct memref *next;
+} memref;
+
+/* A local variable of the procedure being compiled. */
+typedef struct local {
+  const char *name;
+  uint32_t slot;
+  rg_type type;
+  int depth;
+} local;
+
+#define NBUCKETS 1024
+
+/* The compiler state. */
+typedef struct cstate {
+  rg_diag *d;
+  rg_arena *A;
+  bool oom;
+  int quiet;                     /* >0: probing; errors are not reported */
+  int quiet_errors;              /* errors seen while quiet */
+  rg_assumption *assumed, **assumed_tail;
+  const char *dir;               /* folder of the rule file */
+
+  sym *syms[NBUCKETS];
+  memref *members[NBUCKETS];
+
+  /* module under construction */
+  char *pool; uint32_t npool, cappool;
+  struct strent { uint32_t off; struct strent *next; } *strhash[NBUCKETS];
+  vec units, enums, members_v, records, fields, consts, heap, tables, dims,
+      cells, procs, params, types, notes, expects, tests, code, lines, files;
+  rg_value name_v, revision_v, source_v;
+
+  /* the procedure being compiled */
+  local *locals; uint32_t nlocal, caplocal;
+  uint32_t nslots;
+  int depth;
+  rg_type result;
+  uint32_t proc_start;
+  rg_pos pos;                    /* position of the code being emitted */
+  uint32_t line_cache_file, line_cache_line;
+  const char *line_cache_text; size_t line_cache_len;
+} cstate;
+
+/* Reports an error at pos unless probing. */
+static void err(cstate *cs, rg_pos pos, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
+static void err(cstate *cs, rg_pos pos, const char *fmt, ...) {
+  va_list ap;
+  if (cs->quiet) { cs->quiet_errors++; return; }
+  va_start(ap, fmt);
+  rg_verror(cs->d, pos, fmt, ap);
+  va_end(ap);
+}
+
+/* Returns the hash bucket of s. */
+static uint32_t hash(const char *s) {
+  uint32_t h = 2166136261u;
+  while (*s) h = (h ^ (unsigned char)*s++) * 16777619u;
+  return h % NBUCKETS;
+}
+
+/* Returns the symbol named name, or NULL. */
+static sym *lookup(cstate *cs, const char *name) {
+  for (sym *s = cs->syms[hash(name)]; s; s = s->next)
+    if (strcmp(s->name, name) == 0) return s;
+  return NULL;
+}
+
+/* Declares name; reports a duplicate and returns NULL if it exists. */
+static sym *declare(cstate *cs, rg_decl *dc, symkind kind) {
+  sym *s = lookup(cs, dc->name);
+  uint32_t h;
+  if (s) {
+    err(cs, dc->pos, "'%s' is already declared at line %u", dc->name, s->decl->pos.line);
+    return NULL;
+  }
+  s = rg_arena_alloc(cs->A, sizeof *s);
+  if (!s) { cs->oom = true; return NULL; }
+  s->name = dc->name;
+  s->kind = kind;
+  s->decl = dc;
+  h = hash(dc->name);
+  s->next = cs->syms[h];
+  cs->syms[h] = s;
+  return s;
+}
+
+/* ======================================================================
+** The string pool
+** ==================================================================== */
+
+/* Returns the pool offset of s, adding it once. */
+static uint32_t intern(cstate *cs, const char *s) {
+  uint32_t h = hash(s);
+  size_t n = strlen(s);
+  for (struct strent *e = cs->strhash[h]; e; e = e->next)
+    if (strcmp(cs->pool + e->off, s) == 0) return e->off;
+  if (n > (1u << 24) || cs->npool + n + 1 > (1u << 30)) { cs->oom = true; return 0; }
+  if (cs->npool + n + 1 > cs->cappool) {
+    uint32_t cap = cs->cappool ? cs->cappool : 1024;
+    char *p;
+    while (cap < cs->npool + n + 1) cap *= 2;
+    p = rg_realloc(cs->pool, cap);
+    if (!p) { cs->oom = true; return 0; }
+    cs->pool = p;
+    cs->cappool = cap;
+  }
+  {
+    struct strent *e = rg_arena_alloc(cs->A, sizeof *e);
+    uint32_t off = cs->npool;
+    if (!e) { cs->oom = true; return 0; }
+    memcpy(cs->pool + off, s, n + 1);
+    cs->npool += (uint32_t)n + 1;
+    e->off = off;
+    e->next = cs->strhash[h];
+    cs->strhash[h] = e;
+    return off;
+  }
+}
+
+/* ======================================================================
+** Types
+** ==================================================================== */
+
+static rg_type mktype(uint32_t kind, uint32_t ref) {
+  rg_type t = { kind, ref };
+  return t;
+}
+
+static bool is_err(rg_type t) { return t.kind == K_ERR; }
+
+/* Returns whether a value of type got may stand where want is expected. */
+static bool compatible(rg_type got, rg_type want) {
+  if (is_err(got) || is_err(want)) return true;
+  if (got.kind != want.kind) return false;
+  if (got.kind == RG_K_SET && (got.ref == REF_ANY || want.ref == REF_ANY)) return true;
+  return got.ref == want.ref;
+}
+
+/* Writes a readable name of t into buf; returns buf. */
+static const char *tname(cstate *cs, rg_type t, char *buf, size_t size) {
+  switch (t.kind) {
+  case RG_K_VOID: snprintf(buf, size, "nothing"); break;
+  case RG_K_INT: snprintf(buf, size, "int"); break;
+  case RG_K_BOOL: snprintf(buf, size, "bool"); break;
+  case RG_K_PERCENT: snprintf(buf, size, "percent"); break;
+  case RG_K_TEXT: snprintf(buf, size, "text"); break;
+  case RG_K_DIST:
+    snprintf(buf, size, "distance %s", cs->pool + AT(cs->units, rg_unit, t.ref).name);
+    break;
+  case RG_K_ENUM: snprintf(buf, size, "%s", cs->pool + AT(cs->enums, rg_enum, t.ref).name); break;
+  case RG_K_SET:
+    if (t.ref == REF_ANY) snprintf(buf, size, "set");
+    else snprintf(buf, size, "set %s", cs->pool + AT(cs->enums, rg_enum, t.ref).name);
+    break;
+  case RG_K_RECORD:
+    snprintf(buf, size, "%s", cs->pool + AT(cs->records, rg_record, t.ref).name);
+    break;
+  default: snprintf(buf, size, "?"); break;
+  }
+  return buf;
+}
+
+/* Reports "expected W, found G" at pos when got does not fit want. */
+static bool check_type(cstate *cs, rg_pos pos, rg_type got, rg_type want, const char *what) {
+  char a[96], b[96];
+  if (compatible(got, want)) return true;
+  err(cs, pos, "%s must be %s, not %s", what, tname(cs, want, a, sizeof a),
+      tname(cs, got, b, sizeof b));
+  return false;
+}
+
+/* Resolves a written type; reports unknown names and returns T_ERR. */
+static rg_type resolve_type(cstate *cs, const rg_typeexpr *te) {
+  sym *s;
+  switch (te->kind) {
+  case RG_TY_INT: return T_INT;
+  case RG_TY_BOOL: return T_BOOL;
+  case RG_TY_PERCENT: return mktype(RG_K_PERCENT, 0);
+  case RG_TY_TEXT: return T_TEXT;
+  case RG_TY_DISTANCE:
+    if (!te->name) {
+      if (cs->units.n == 0) {
+        err(cs, te->pos, "distance needs a unit: declare one with 'unit'");
+        return T_ERR;
+      }
+      return mktype(RG_K_DIST, 0);
+    }
+    s = lookup(cs, te->name);
+    if (!s || s->kind != S_UNIT) {
+      err(cs, te->pos, "unknown unit '%s'", te->name);
+      return T_ERR;
+    }
+    return mktype(RG_K_DIST, s->index);
+  case RG_TY_SET:
+    s = lookup(cs, te->name);
+    if (!s || s->kind != S_ENUM) {
+      err(cs, te->pos, "a set's members must be an enum; '%s' is not one", te->name);
+      return T_ERR;
+    }
+    return mktype(RG_K_SET, s->index);
+  case RG_TY_NAMED:
+    s = lookup(cs, te->name);
+    if (s && s->kind == S_ENUM) return mktype(RG_K_ENUM, s->index);
+    if (s && s->kind == S_RECORD) return mktype(RG_K_RECORD, s->index);
+    err(cs, te->pos, "unknown type '%s'", te->name);
+    return T_ERR;
+  }
+  return T_ERR;
+}
+
+/* ======================================================================
+** Enum members
+** ==================================================================== */
+
+/* Compares a and b case-insensitively (NFC case folding). */
+static bool same_folded(const char *a, const char *b) {
+  utf8proc_uint8_t *fa = NULL, *fb = NULL;
+  bool same;
+  if (strcmp(a, b) == 0) return true;
+  if (utf8proc_map((const utf8proc_uint8_t *)a, 0, &fa,
+                   UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD) < 0)
+    fa = NULL;
+  if (utf8proc_map((const utf8proc_uint8_t *)b, 0, &fb,
+                   UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD) < 0)
+    fb = NULL;
+  same = fa && fb && strcmp((const char *)fa, (const char *)fb) == 0;
+  free(fa);
+  free(fb);
+  return same;
+}
+
+/* Returns the member of enum en whose code is code (exactly), or -1. */
+static int member_by_code(cstate *cs, uint32_t en, const char *code) {
+  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  for (uint32_t i = 0; i < e->count; i++)
+    if (strcmp(cs->pool + AT(cs->members_v, rg_member_info, e->first + i).code, code) == 0)
+      return (int)i;
+  return -1;
+}
+
+/* Returns the member of en named text by code or display name, ignoring
+** case; or -1. */
+static int member_by_text(cstate *cs, uint32_t en, const char *text) {
+  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  int m = member_by_code(cs, en, text);
+  if (m >= 0) return m;
+  for (uint32_t i = 0; i < e->count; i++) {
+    const rg_member_info *mi = &AT(cs->members_v, rg_member_info, e->first + i);
+    if (same_folded(cs->pool + mi->code, text)) return (int)i;
+    if (mi->display && same_folded(cs->pool + mi->display, text)) return (int)i;
+  }
+  return -1;
+}
+
+/* Writes the codes of en's members, comma-separated, into buf. */
+static const char *member_list(cstate *cs, uint32_t en, char *buf, size_t size) {
+  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  size_t n = 0;
+  buf[0] = '\0';
+  for (uint32_t i = 0; i < e->count && n + 1 < size; i++) {
+    int k = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+                     cs->pool + AT(cs->members_v, rg_member_info, e->first + i).code);
+    if (k < 0) break;
+    n += (size_t)k;
+  }
+  return buf;
+}
+
+/* Looks a bare member name up in every enum.  Returns the number of enums
+** that have it, and the first one's enum and index. */
+static int find_member(cstate *cs, const char *code, uint32_t *en, uint32_t *index,
+                       char *enums, size_t size) {
+  int found = 0;
+  size_t n = 0;
+  if (enums && size) enums[0] = '\0';
+  for (memref *m = cs->members[hash(code)]; m; m = m->next) {
+    if (strcmp(m->code, code) != 0) continue;
+    if (!found) { *en = m->en; *index = m->index; }
+    if (enums && n + 1 < size) {
+      int k = snprintf(enums + n, size - n, "%s%s", found ? ", " : "",
+                       cs->pool + AT(cs->enums, rg_enum, m->en).name);
+      if (k > 0) n += (size_t)k;
+    }
+    found++;
+  }
+  return found;
+}
+
+/* ======================================================================
+** Operators: one place says what each operator accepts and gives
+** ==================================================================== */
+
+static const char *const opsym[] = {
+  "-", "not", "+", "-", "*", "/", "mod", "==", "!=", "<", "<=", ">", ">=",
+  "and", "or", "in"
+};
+
+static bool numeric(rg_type t) {
+  return t.kind == RG_K_INT || t.kind == RG_K_PERCENT || t.kind == RG_K_DIST;
+}
+
+/* Returns the type of `a op b` for operand types a and b, or T_ERR after
+** reporting why the operator does not apply. */
+static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b) {
+  char x[96], y[96];
+  if (is_err(a) || is_err(b)) return T_ERR;
+  switch (op) {
+  case RG_AOP_ADD: case RG_AOP_SUB:
+    if ((numeric(a) || a.kind == RG_K_SET) && compatible(a, b))
+      return a.kind == RG_K_SET && a.ref == REF_ANY ? b : a;
+    break;
+  case RG_AOP_MUL:
+    if (a.kind == RG_K_INT && b.kind == RG_K_INT) return a;
+    if (numeric(a) && b.kind == RG_K_INT) return a;
+    if (a.kind == RG_K_INT && numeric(b)) return b;
+    if (a.kind == RG_K_SET && compatible(a, b)) return a.ref == REF_ANY ? b : a;
+    break;
+  case RG_AOP_DIV:
+    if (numeric(a) && b.kind == RG_K_INT) return a;
+    if (numeric(a) && a.kind != RG_K_INT && compatible(a, b)) return T_INT;
+    break;
+  case RG_AOP_MOD:
+    if (a.kind == RG_K_INT && b.kind == RG_K_INT) return a;
+    break;
+  case RG_AOP_EQ: case RG_AOP_NE:
+    if (a.kind == RG_K_RECORD || b.kind == RG_K_RECORD) {
+      err(cs, pos, "records cannot be compared; compare their fields");
+      return T_ERR;
+    }
+    if (compatible(a, b)) return T_BOOL;
+    break;
+  case RG_AOP_LT: case RG_AOP_LE: case RG_AOP_GT: case RG_AOP_GE:
+    if (a.kind == RG_K_ENUM && compatible(a, b)) {
+      const rg_enum *e = &AT(cs->enums, rg_enum, a.ref);
+      if (e->ordered) return T_BOOL;
+      err(cs, pos, "'%s' needs an ordered enum; '%s' is declared with commas, not <",
+          opsym[op], cs->pool + e->name);
+      return T_ERR;
+    }
+    if (numeric(a) && compatible(a, b)) return T_BOOL;
+    break;
+  case RG_AOP_AND: case RG_AOP_OR:
+    if (a.kind == RG_K_BOOL && b.kind == RG_K_BOOL) return T_BOOL;
+    break;
+  case RG_AOP_IN:
+    if (a.kind == RG_K_ENUM && b.kind == RG_K_SET && (b.ref == REF_ANY || b.ref == a.ref))
+      return T_BOOL;
+    if (b.kind != RG_K_SET) {
+      err(cs, pos, "'in' needs a set on its right, not %s", tname(cs, b, y, sizeof y));
+      return T_ERR;
+    }
+    break;
+  default:
+    break;
+  }
+  err(cs, pos, "'%s' cannot combine %s and %s", opsym[op], tname(cs, a, x, sizeof x),
+      tname(cs, b, y, sizeof y));
+  return T_ERR;
+}
+
+/* Returns the type of `op a` or T_ERR after reporting. */
+static rg_type unop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a) {
+  char x[96];
+  if (is_err(a)) return T_ERR;
+  if (op == RG_AOP_NEG && numeric(a)) return a;
+  if (op == RG_AOP_NOT && a.kind == RG_K_BOOL) return a;
+  err(cs, pos, "'%s' cannot apply to %s", opsym[op], tname(cs, a, x, sizeof x));
+  return T_ERR;
+}
+
+/* Scale of a value of type t in a multiplication or division: distances are
+** thousandths, so dist * dist is not allowed and dist / dist rescales. */
+static rg_opcode binop_code(rg_op op, rg_type ta) {
+  bool set = ta.kind == RG_K_SET;
+  switch (op) {
+  case RG_AOP_ADD: return set ? RG_OP_UNION : RG_OP_ADD;
+  case RG_AOP_SUB: return set ? RG_OP_DIFF : RG_OP_SUB;
+  case RG_AOP_MUL: return set ? RG_OP_INTER : RG_OP_MUL;
+  case RG_AOP_DIV: return RG_OP_DIV;
+  case RG_AOP_MOD: return RG_OP_MOD;
+  case RG_AOP_EQ: return RG_OP_EQ;
+  case RG_AOP_NE: return RG_OP_NE;
+  case RG_AOP_LT: return RG_OP_LT;
+  case RG_AOP_LE: return RG_OP_LE;
+  case RG_AOP_GT: return RG_OP_GT;
+  case RG_AOP_GE: return RG_OP_GE;
+  case RG_AOP_IN: return RG_OP_INSET;
+  default: return RG_OP_NOP;
+  }
+}
+
+/* Computes a op b on constants (same semantics as the VM); returns false
+** after reporting overflow or division by zero. */
+static bool fold_binop(cstate *cs, rg_pos pos, rg_op op, rg_type ta, rg_value a, rg_value b,
+                       rg_value *out) {
+  bool set = ta.kind == RG_K_SET;
+  switch (op) {
+  case RG_AOP_ADD:
+    if (set) { *out = a | b; return true; }
+    if (__builtin_add_overflow(a, b, out)) goto overflow;
+    return true;
+  case RG_AOP_SUB:
+    if (set) { *out = a & ~b; return true; }
+    if (__builtin_sub_overflow(a, b, out)) goto overflow;
+    return true;
+  case RG_AOP_MUL:
+    if (set) { *out = a & b; return true; }
+    if (__builtin_mul_overflow(a, b, out)) goto overflow;
+    return true;
+  case RG_AOP_DIV: case RG_AOP_MOD:
+    if (b == 0) { err(cs, pos, "division by zero"); return false; }
+    if (a == INT64_MIN && b == -1) goto overflow;
+    *out = op == RG_AOP_DIV ? a / b : a % b;
+    return true;
+  case RG_AOP_EQ: *out = a == b; return true;
+  case RG_AOP_NE: *out = a != b; return true;
+  case RG_AOP_LT: *out = a < b; return true;
+  case RG_AOP_LE: *out = a <= b; return true;
+  case RG_AOP_GT: *out = a > b; return true;
+  case RG_AOP_GE: *out = a >= b; return true;
+  case RG_AOP_AND: *out = a && b; return true;
+  case RG_AOP_OR: *out = a || b; return true;
+  case RG_AOP_IN: *out = (b >> a) & 1; return true;
+  default: break;
+  }
+  return false;
+overflow:
+  err(cs, pos, "integer overflow");
+  return false;
+}
+
+/* ======================================================================
+** Names: members, units, constants
+** ==================================================================== */
+
+/* Resolves a member written as a bare code (or a display name in quotes when
+** quoted) in the context of want.  Stores the enum and index; returns false
+** after reporting. */
+static bool resolve_member(cstate *cs, rg_pos pos, const char *text, bool quoted, rg_type want,
+                           uint32_t *en, uint32_t *index) {
+  char list[512];
+  uint32_t ctx = UINT32_MAX;
+  if (want.kind == RG_K_ENUM || (want.kind == RG_K_SET && want.ref != REF_ANY))
+    ctx = want.ref;
+  if (ctx != UINT32_MAX) {
+    int m = quoted ? member_by_text(cs, ctx, text) : member_by_code(cs, ctx, text);
+    if (m >= 0) { *en = ctx; *index = (uint32_t)m; return true; }
+    if (quoted || !find_member(cs, text, en, index, NULL, 0)) {
+      err(cs, pos, "'%s' is not a member of %s (members: %s)", text,
+          cs->pool + AT(cs->enums, rg_enum, ctx).name, member_list(cs, ctx, list, sizeof list));
+      return false;
+    }
+    /* A member of another enum: let the type check say so. */
+  }
+  if (quoted) return false;
+  {
+    int n = find_member(cs, text, en, index, list, sizeof list);
+    if (n == 1 || (n > 1 && ctx != UINT32_MAX)) return true;
+    if (n > 1) {
+      err(cs, pos, "'%s' is a member of several enums (%s); write ENUM.%s", text, list, text);
+      return false;
+    }
+  }
+  err(cs, pos, "unknown name '%s'", text);
+  return false;
+}
+
+/* Finds the unit of a distance literal ("in" for inches); returns its index
+** or -1 after reporting. */
+static int resolve_unit(cstate *cs, rg_pos pos, const char *name) {
+  sym *s = lookup(cs, name);
+  if (s && s->kind == S_UNIT) return (int)s->index;
+  err(cs, pos, "unknown unit '%s'%s", name,
+      cs->units.n ? "" : " (declare it with 'unit')");
+  return -1;
+}
+
+static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v);
+
+/* Folds constant s on first use; returns its type (T_ERR on failure). */
+static rg_type const_value(cstate *cs, rg_pos use, sym *s, rg_value *v) {
+  if (s->state == 1) {
+    err(cs, use, "constant '%s' depends on itself", s->name);
+    s->state = 3;
+    return T_ERR;
+  }
+  if (s->state == 0) {
+    rg_type want = T_NONE;
+    rg_type t;
+    s->state = 1;
+    if (s->decl->type) want = resolve_type(cs, s->decl->type);
+    t = fold(cs, s->decl->value, want, &s->value);
+    if (s->decl->type && !is_err(t) && !check_type(cs, s->decl->value->pos, t, want, "the value"))
+      t = T_ERR;
+    if (s->state == 3) t = T_ERR;
+    s->type = s->decl->type && !is_err(want) && !is_err(t) ? want : t;
+    s->state = is_err(t) ? 3 : 2;
+  }
+  *v = s->value;
+  return s->state == 2 ? s->type : T_ERR;
+}
+
+/* Appends a record's fields to the constant heap; returns its offset. */
+static rg_value heap_record(cstate *cs, const rg_value *vals, uint32_t n) {
+  uint32_t off = cs->heap.n;
+  for (uint32_t i = 0; i < n; i++) {
+    rg_value *slot = vec_push(&cs->heap, &cs->oom);
+    if (!slot) return 0;
+    *slot = vals[i];
+  }
+  return off;
+}
+
+/* Folds a record literal against record type r. */
+static rg_type fold_record(cstate *cs, rg_expr *e, uint32_t r, rg_value *v) {
+  const rg_record *rec = &AT(cs->records, rg_record, r);
+  uint32_t n = rec->count;
+  rg_value *vals = rg_arena_alloc(cs->A, n * sizeof *vals);
+  bool *seen = rg_arena_alloc(cs->A, n * sizeof *seen);
+  bool ok = true;
+  if (!vals || !seen) { cs->oom = true; return T_ERR; }
+  for (rg_fieldinit *f = e->fields; f; f = f->next) {
+    uint32_t k;
+    for (k = 0; k < n; k++)
+      if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, f->name) == 0)
+        break;
+    if (k == n) {
+      err(cs, f->pos, "record %s has no field '%s'", cs->pool + rec->name, f->name);
+      ok = false;
+      continue;
+    }
+    if (seen[k]) {
+      err(cs, f->pos, "field '%s' is given twice", f->name);
+      ok = false;
+      continue;
+    }
+    seen[k] = true;
+    {
+      rg_type ft = AT(cs->fields, rg_field_info, rec->first + k).type;
+      rg_type t = fold(cs, f->value, ft, &vals[k]);
+      if (is_err(t) || !check_type(cs, f->value->pos, t, ft, "this field")) ok = false;
+    }
+  }
+  for (uint32_t k = 0; k < n && ok; k++)
+    if (!seen[k]) {
+      err(cs, e->pos, "field '%s' of %s is missing",
+          cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, cs->pool + rec->name);
+      ok = false;
+    }
+  if (!ok) return T_ERR;
+  *v = heap_record(cs, vals, n);
+  return mktype(RG_K_RECORD, r);
+}
+
+/* Folds a set literal; members take their enum from want or the first. */
+static rg_type fold_set(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
+  rg_type elem = T_NONE;
+  uint64_t mask = 0;
+  bool ok = true;
+  if (want.kind == RG_K_SET && want.ref != REF_ANY) elem = mktype(RG_K_ENUM, want.ref);
+  if (!e->args) { *v = 0; return want.kind == RG_K_SET ? want : mktype(RG_K_SET, REF_ANY); }
+  for (rg_expr *m = e->args; m; m = m->next) {
+    rg_value mv;
+    rg_type t = fold(cs, m, elem, &mv);
+    if (is_err(t)) { ok = false; continue; }
+    if (t.kind != RG_K_ENUM) {
+      char x[96];
+      err(cs, m->pos, "a set's members must be enum members, not %s", tname(cs, t, x, sizeof x));
+      ok = false;
+      continue;
+    }
+    if (elem.kind == RG_K_VOID) elem = t;
+    else if (!check_type(cs, m->pos, t, elem, "a member of this set")) { ok = false; continue; }
+    mask |= (uint64_t)1 << (mv & 63);
+  }
+  if (!ok) return T_ERR;
+  *v = (rg_value)mask;
+  return mktype(RG_K_SET, elem.ref);
+}
+
+/* Folds the constant expression e in the context of want.  Returns its
+** type and stores its value; T_ERR after reporting. */
+static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
+  *v = 0;
+  switch (e->kind) {
+  case RG_EX_INT: *v = e->ival; return T_INT;
+  case RG_EX_PERCENT: *v = e->ival; return mktype(RG_K_PERCENT, 0);
+  case RG_EX_BOOL: *v = e->ival; return T_BOOL;
+  case RG_EX_DIST: {
+    int u = resolve_unit(cs, e->pos, e->name);
+    if (u < 0) return T_ERR;
+    *v = e->ival;
+    return mktype(RG_K_DIST, (uint32_t)u);
+  }
+  case RG_EX_STR:
+    if (want.kind == RG_K_ENUM) {
+      uint32_t en, ix;
+      if (!resolve_member(cs, e->pos, e->str, true, want, &en, &ix)) return T_ERR;
+      *v = ix;
+      return mktype(RG_K_ENUM, en);
+    }
+    *v = intern(cs, e->str);
+    return T_TEXT;
+  case RG_EX_NAME: {
+    sym *s = lookup(cs, e->name);
+    uint32_t en, ix;
+    if (want.kind == RG_K_ENUM && member_by_code(cs, want.ref, e->name) >= 0 &&
+        !(s && s->kind == S_CONST)) {
+      *v = member_by_code(cs, want.ref, e->name);
+      return want;
+    }
+    if (s) {
+      if (s->kind == S_CONST) return const_value(cs, e->pos, s, v);
+      if (find_member(cs, e->name, &en, &ix, NULL, 0) == 0) {
+        static const char *const what[] = { "a unit", "an enum", "a record type", "a constant",
+                                            "a table", "a procedure" };
+        err(cs, e->pos, "'%s' is %s, not a value", e->name, what[s->kind]);
+        return T_ERR;
+      }
+    }
+    if (!resolve_member(cs, e->pos, e->name, false, want, &en, &ix)) return T_ERR;
+    *v = ix;
+    return mktype(RG_K_ENUM, en);
+  }
+  case RG_EX_FIELD:
+    if (e->a->kind == RG_EX_NAME) {
+      sym *s = lookup(cs, e->a->name);
+      if (s && s->kind == S_ENUM) {
+        int m = member_by_code(cs, s->index, e->name);
+        char list[512];
+        if (m < 0) {
+          err(cs, e->pos, "'%s' is not a member of %s (members: %s)", e->name, s->name,
+              member_list(cs, s->index, list, sizeof list));
+          return T_ERR;
+        }
+        *v = m;
+        return mktype(RG_K_ENUM, s->index);
+      }
+    }
+    break;
+  case RG_EX_UNARY: {
+    rg_type t = fold(cs, e->a, want, v);
+    t = unop_type(cs, e->pos, e->op, t);
+    if (is_err(t)) return t;
+    if (e->op == RG_AOP_NOT) *v = !*v;
+    else if (*v == INT64_MIN) { err(cs, e->pos, "integer overflow"); return T_ERR; }
+    else *v = -*v;
+    return t;
+  }
+  case RG_EX_BINARY: {
+    rg_value a, b;
+    rg_type ta = fold(cs, e->a, numeric(want) || want.kind == RG_K_SET ? want : T_NONE, &a);
+    rg_type tb = fold(cs, e->b, e->op == RG_AOP_IN && ta.kind == RG_K_ENUM
+                                    ? mktype(RG_K_SET, ta.ref) : ta, &b);
+    rg_type t = binop_type(cs, e->pos, e->op, ta, tb);
+    if (is_err(t)) return t;
+    if (!fold_binop(cs, e->pos, e->op, ta, a, b, v)) return T_ERR;
+    return t;
+  }
+  case RG_EX_SET: return fold_set(cs, e, want, v);
+  case RG_EX_RECORD:
+    if (want.kind != RG_K_RECORD) {
+      if (!is_err(want)) err(cs, e->pos, "a record literal needs a record type from its context");
+      return T_ERR;
+    }
+    return fold_record(cs, e, want.ref, v);
+  case RG_EX_ERROR: return T_ERR;
+  default: break;
+  }
+  err(cs, e->pos, "not a constant: only literals, members, constants and operators on them");
+  return T_ERR;
+}
+
+/* ======================================================================
+** Emitting code
+** ==================================================================== */
+
+/* Appends instruction op A, tagged with the current position; returns its
+** index relative to the procedure start. */
+static uint32_t emit(cstate *cs, rg_opcode op, uint32_t a) {
+  uint32_t *ins;
+  rg_line *ln;
+  if (a > RG_A_MAX) {
+    err(cs, cs->pos, "procedure too large (operand %u exceeds the limit)", a);
+    a = 0;
+  }
+  ins = vec_push(&cs->code, &cs->oom);
+  ln = vec_push(&cs->lines, &cs->oom);
+  if (!ins || !ln) return 0;
+  *ins = RG_INS(op, a);
+  ln->file = cs->pos.file;
+  ln->line = cs->pos.line;
+  if (cs->pos.file != cs->line_cache_file || cs->pos.line != cs->line_cache_line) {
+    cs->line_cache_file = cs->pos.file;
+    cs->line_cache_line = cs->pos.line;
+    cs->line_cache_text = rg_diag_line(cs->d, cs->pos.file, cs->pos.line, &cs->line_cache_len);
+  }
+  ln->col = cs->line_cache_text
+              ? rg_display_col(cs->line_cache_text, cs->line_cache_len, cs->pos.col)
+              : cs->pos.col;
+  return cs->code.n - 1 - cs->proc_start;
+}
+
+/* Returns the index of constant v in K[], adding it once. */
+static uint32_t konst(cstate *cs, rg_value v) {
+  for (uint32_t i = 0; i < cs->consts.n; i++)
+    if (AT(cs->consts, rg_value, i) == v) return i;
+  {
+    rg_value *k = vec_push(&cs->consts, &cs->oom);
+    if (!k) return 0;
+    *k = v;
+    return cs->consts.n - 1;
+  }
+}
+
+/* Emits code that pushes the value v. */
+static void emit_value(cstate *cs, rg_value v) {
+  if (v >= RG_SA_MIN && v <= RG_SA_MAX) emit(cs, RG_OP_PUSHI, (uint32_t)v & RG_A_MAX);
+  else emit(cs, RG_OP_CONST, konst(cs, v));
+}
+
+/* Returns the index of the next instruction, relative to the procedure. */
+static uint32_t here(cstate *cs) { return cs->code.n - cs->proc_start; }
+
+/* Points the jump at `at` to `target` (both relative to the procedure). */
+static void patch(cstate *cs, uint32_t at, uint32_t target) {
+  int64_t off = (int64_t)target - (int64_t)at - 1;
+  uint32_t *ins;
+  if (cs->oom) return;
+  if (off < RG_SA_MIN || off > RG_SA_MAX) {
+    err(cs, cs->pos, "procedure too large: a jump spans more than %d instructions", RG_SA_MAX);
+    return;
+  }
+  ins = &AT(cs->code, uint32_t, cs->proc_start + at);
+  *ins = RG_INS(RG_INS_OP(*ins), (uint32_t)off & RG_A_MAX);
+}
+
+/* Emits a jump back to target. */
+static void emit_back(cstate *cs, rg_opcode op, uint32_t target) {
+  uint32_t at = emit(cs, op, 0);
+  patch(cs, at, target);
+}
+
+/* ======================================================================
+** Locals
+** ==================================================================== */
+
+/* Returns the innermost local named name, or NULL. */
+static local *find_local(cstate *cs, const char *name) {
+  for (uint32_t i = cs->nlocal; i-- > 0;)
+    if (strcmp(cs->locals[i].name, name) == 0) return &cs->locals[i];
+  return NULL;
+}
+
+/* Adds a local of type t in the current block; returns its slot. */
+static uint32_t add_local(cstate *cs, rg_pos pos, const char *name, rg_type t) {
+  local *l = find_local(cs, name);
+  if (l && l->depth == cs->depth) err(cs, pos, "'%s' is already declared in this block", name);
+  if (cs->nlocal == cs->caplocal) {
+    uint32_t cap = cs->caplocal ? cs->caplocal * 2 : 32;
+    local *p = rg_arena_alloc(cs->A, cap * sizeof *p);
+    if (!p) { cs->oom = true; return 0; }
+    if (cs->nlocal) memcpy(p, cs->locals, cs->nlocal * sizeof *p);
+    cs->locals = p;
+    cs->caplocal = cap;
+  }
+  if (cs->nslots >= MAX_LOCALS) {
+    err(cs, pos, "too many local variables (limit %d)", MAX_LOCALS);
+    return 0;
+  }
+  l = &cs->locals[cs->nlocal++];
+  l->name = name;
+  l->slot = cs->nslots++;
+  l->type = t;
+  l->depth = cs->depth;
+  return l->slot;
+}
+
+/* Leaves a block: forgets its locals (their slots are not reused). */
+static void end_block(cstate *cs) {
+  while (cs->nlocal && cs->locals[cs->nlocal - 1].depth == cs->depth) cs->nlocal--;
+  cs->depth--;
+}
+
+/* ======================================================================
+** Expressions
+** ==================================================================== */
+
+static rg_type expr(cstate *cs, rg_expr *e, rg_type want);
+
+/* Type-checks e without keeping its code or reporting its errors. */
+static rg_type probe(cstate *cs, rg_expr *e, rg_type want) {
+  uint32_t ncode = cs->code.n, nlines = cs->lines.n;
+  rg_type t;
+  cs->quiet++;
+  t = expr(cs, e, want);
+  cs->quiet--;
+  cs->code.n = ncode;
+  cs->lines.n = nlines;
+  return t;
+}
+
+/* Returns whether e takes its type from context: a bare member name, a
+** quoted display name, an empty set or a record literal. */
+static bool needs_context(cstate *cs, rg_expr *e) {
+  switch (e->kind) {
+  case RG_EX_NAME: return !find_local(cs, e->name) && !lookup(cs, e->name);
+  case RG_EX_STR: return true;
+  case RG_EX_SET: return e->args == NULL;
+  case RG_EX_RECORD: return true;
+  default: return false;
+  }
+}
+
+/* Counts a list of expressions. */
+static uint32_t count_list(rg_expr *e) {
+  uint32_t n = 0;
+  for (; e; e = e->next) n++;
+  return n;
+}
+
+/* builtin(args): min, max, clamp, abs, count, ord.  Returns T_NONE (kind
+** VOID with ref 1) when name is not a builtin. */
+static rg_type builtin(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) {
+  const char *n = e->name;
+  uint32_t argc = count_list(e->args);
+  char x[96];
+  *is_builtin = true;
+  if (strcmp(n, "min") == 0 || strcmp(n, "max") == 0 || strcmp(n, "clamp") == 0) {
+    bool clamp = n[0] == 'c';
+    rg_type t = T_NONE;
+    bool bad = false;
+    if (clamp && argc != 3) {
+      err(cs, e->pos, "clamp takes 3 arguments (x, lo, hi), not %u", argc);
+      return T_ERR;
+    }
+    if (!clamp && argc < 2) {
+      err(cs, e->pos, "%s takes at least 2 arguments, not %u", n, argc);
+      return T_ERR;
+    }
+    for (rg_expr *a = e->args; a; a = a->next) {
+      rg_type ta = expr(cs, a, t.kind == RG_K_VOID ? want : t);
+      if (is_err(ta)) { bad = true; continue; }
+      if (!numeric(ta) && !(ta.kind == RG_K_ENUM && AT(cs->enums, rg_enum, ta.ref).ordered)) {
+        err(cs, a->pos, "%s needs numbers or an ordered enum, not %s", n, tname(cs, ta, x, sizeof x));
+        bad = true;
+        continue;
+      }
+      if (t.kind == RG_K_VOID) t = ta;
+      else if (!check_type(cs, a->pos, ta, t, "this argument")) bad = true;
+    }
+    if (bad) return T_ERR;
+    if (clamp) emit(cs, RG_OP_CLAMP, 0);
+    else emit(cs, n[1] == 'i' ? RG_OP_MIN : RG_OP_MAX, argc);
+    return t;
+  }
+  if (strcmp(n, "abs") == 0 || strcmp(n, "count") == 0 || strcmp(n, "ord") == 0) {
+    rg_type ta;
+    if (argc != 1) {
+      err(cs, e->pos, "%s takes 1 argument, not %u", n, argc);
+      return T_ERR;
+    }
+    ta = expr(cs, e->args, T_NONE);
+    if (is_err(ta)) return T_ERR;
+    if (n[0] == 'a') {
+      if (!numeric(ta)) { err(cs, e->args->pos, "abs needs a number, not %s", tname(cs, ta, x, sizeof x)); return T_ERR; }
+      emit(cs, RG_OP_ABS, 0);
+      return ta;
+    }
+    if (n[0] == 'c') {
+      if (ta.kind != RG_K_SET) { err(cs, e->args->pos, "count needs a set, not %s", tname(cs, ta, x, sizeof x)); return T_ERR; }
+      emit(cs, RG_OP_COUNT, 0);
+      return T_INT;
+    }
+    if (ta.kind != RG_K_ENUM) { err(cs, e->args->pos, "ord needs an enum member, not %s", tname(cs, ta, x, sizeof x)); return T_ERR; }
+    return T_INT;
+  }
+  *is_builtin = false;
+  return T_ERR;
+}
+
+/* name(args): a procedure call (or a builtin).  Pushes the result, if any. */
+static rg_type call(cstate *cs, rg_expr *e, rg_type want) {
+  bool is_builtin;
+  rg_type t = builtin(cs, e, want, &is_builtin);
+  sym *s;
+  const rg_proc *p;
+  uint32_t argc = count_list(e->args), i = 0;
+  bool bad = false;
+  if (is_builtin) return t;
+  s = lookup(cs, e->name);
+  if (!s || s->kind != S_PROC) {
+    if (s) err(cs, e->pos, "'%s' is not a procedure", e->name);
+    else err(cs, e->pos, "unknown procedure '%s'", e->name);
+    for (rg_expr *a = e->args; a; a = a->next) probe(cs, a, T_NONE);
+    return T_ERR;
+  }
+  p = &AT(cs->procs, rg_proc, s->index);
+  if (argc != p->nparams) {
+    err(cs, e->pos, "%s takes %u argument%s, not %u", e->name, p->nparams,
+        p->nparams == 1 ? "" : "s", argc);
+    return T_ERR;
+  }
+  for (rg_expr *a = e->args; a; a = a->next, i++) {
+    rg_type pt = AT(cs->params, rg_param_info, p->first_param + i).type;
+    rg_type ta = expr(cs, a, pt);
+    if (!check_type(cs, a->pos, ta, pt, "this argument")) bad = true;
+    if (is_err(ta)) bad = true;
+  }
+  cs->pos = e->pos;
+  emit(cs, RG_OP_CALL, s->index);
+  return bad ? T_ERR : p->result;
+}
+
+/* t[keys]: a table lookup. */
+static rg_type index_expr(cstate *cs, rg_expr *e) {
+  sym *s = e->a->kind == RG_EX_NAME ? lookup(cs, e->a->name) : NULL;
+  const rg_table *tb;
+  uint32_t argc = count_list(e->args), i = 0;
+  bool bad = false;
+  if (!s || s->kind != S_TABLE) {
+    if (e->a->kind == RG_EX_NAME && !s && !find_local(cs, e->a->name))
+      err(cs, e->a->pos, "unknown table '%s'", e->a->name);
+    else err(cs, e->a->pos, "only tables can be indexed with [...]");
+    return T_ERR;
+  }
+  tb = &AT(cs->tables, rg_table, s->index);
+  if (argc != tb->ndims) {
+    err(cs, e->pos, "table %s takes %u key%s, not %u", s->name, tb->ndims,
+        tb->ndims == 1 ? "" : "s", argc);
+    return T_ERR;
+  }
+  for (rg_expr *k = e->args; k; k = k->next, i++) {
+    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + i);
+    rg_type kt = dm->is_enum ? mktype(RG_K_ENUM, dm->ref) : T_INT;
+    rg_type t = expr(cs, k, kt);
+    if (is_err(t) || !check_type(cs, k->pos, t, kt, "this key")) bad = true;
+  }
+  cs->pos = e->pos;
+  emit(cs, RG_OP_LOOKUP, s->index);
+  return bad ? T_ERR : tb->value;
+}
+
+/* Returns whether e can be folded here: no locals, no calls, no lookups. */
+static bool foldable(cstate *cs, rg_expr *e) {
+  for (; e; e = e->next) {
+    switch (e->kind) {
+    case RG_EX_NAME: if (find_local(cs, e->name)) return false; break;
+    case RG_EX_INT: case RG_EX_PERCENT: case RG_EX_DIST: case RG_EX_STR: case RG_EX_BOOL: break;
+    case RG_EX_FIELD:
+      if (e->a->kind != RG_EX_NAME || find_local(cs, e->a->name)) return false;
+      break;
+    case RG_EX_UNARY: if (!foldable(cs, e->a)) return false; break;
+    case RG_EX_BINARY: if (!foldable(cs, e->a) || !foldable(cs, e->b)) return false; break;
+    case RG_EX_SET: if (!foldable(cs, e->args)) return false; break;
+    case RG_EX_RECORD:
+      for (rg_fieldinit *f = e->fields; f; f = f->next)
+        if (f->value->next || !foldable(cs, f->value)) return false;
+      break;
+    default: return false;
+    }
+  }
+  return true;
+}
+
+/* A set literal: folded to a mask when constant, else built with SETADD. */
+static rg_type set_expr(cstate *cs, rg_expr *e, rg_type want) {
+  rg_type elem = T_NONE;
+  bool bad = false;
+  if (foldable(cs, e->args)) {
+    rg_value v;
+    rg_type t = fold(cs, e, want, &v);
+    if (!is_err(t)) emit_value(cs, v);
+    return t;
+  }
+  if (want.kind == RG_K_SET && want.ref != REF_ANY) elem = mktype(RG_K_ENUM, want.ref);
+  emit_value(cs, 0);
+  for (rg_expr *m = e->args; m; m = m->next) {
+    rg_type t = expr(cs, m, elem);
+    if (is_err(t)) { bad = true; continue; }
+    if (t.kind != RG_K_ENUM) {
+      char x[96];
+      err(cs, m->pos, "a set's members must be enum members, not %s", tname(cs, t, x, sizeof x));
+      bad = true;
+      continue;
+    }
+    if (elem.kind == RG_K_VOID) elem = t;
+    else if (!check_type(cs, m->pos, t, elem, "a member of this set")) { bad = true; continue; }
+    emit(cs, RG_OP_SETADD, 0);
+  }
+  if (bad) return T_ERR;
+  return mktype(RG_K_SET, elem.ref);
+}
+
+/* A record literal built at run time: its fields in declared order, then
+** MKREC; folded into the constant heap when every field is constant. */
+static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
+  const rg_record *rec;
+  rg_expr **byfield;
+  bool bad = false;
+  if (want.kind != RG_K_RECORD) {
+    if (!is_err(want)) err(cs, e->pos, "a record literal needs a record type from its context");
+    return T_ERR;
+  }
+  if (foldable(cs, e)) {
+    rg_value v;
+    rg_type t = fold(cs, e, want, &v);
+    if (!is_err(t)) emit_value(cs, v);
+    return t;
+  }
+  rec = &AT(cs->records, rg_record, want.ref);
+  byfield = rg_arena_alloc(cs->A, rec->count * sizeof *byfield);
+  if (!byfield) { cs->oom = true; return T_ERR; }
+  for (rg_fieldinit *f = e->fields; f; f = f->next) {
+    uint32_t k;
+    for (k = 0; k < rec->count; k++)
+      if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, f->name) == 0)
+        break;
+    if (k == rec->count) {
+      err(cs, f->pos, "record %s has no field '%s'", cs->pool + rec->name, f->name);
+      bad = true;
+    } else if (byfield[k]) {
+      err(cs, f->pos, "field '%s' is given twice", f->name);
+      bad = true;
+    } else byfield[k] = f->value;
+  }
+  for (uint32_t k = 0; k < rec->count; k++) {
+    rg_type ft = AT(cs->fields, rg_field_info, rec->first + k).type;
+    rg_type t;
+    if (!byfield[k]) {
+      if (!bad) err(cs, e->pos, "field '%s' of %s is missing",
+                    cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name,
+                    cs->pool + rec->name);
+      bad = true;
+      continue;
+    }
+    t = expr(cs, byfield[k], ft);
+    if (is_err(t) || !check_type(cs, byfield[k]->pos, t, ft, "this field")) bad = true;
+  }
+  cs->pos = e->pos;
+  emit(cs, RG_OP_MKREC, want.ref);
+  return bad ? T_ERR : want;
+}
+
+/* a op b, with short-circuit and/or and context passed between operands. */
+static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
+  rg_type ta, tb, wa = T_NONE, wb = T_NONE, t;
+  rg_op op = e->op;
+  if (op == RG_AOP_AND || op == RG_AOP_OR) {
+    uint32_t j1, j2;
+    ta = expr(cs, e->a, T_BOOL);
+    check_type(cs, e->a->pos, ta, T_BOOL, op == RG_AOP_AND ? "'and' operand" : "'or' operand");
+    cs->pos = e->pos;
+    j1 = emit(cs, op == RG_AOP_AND ? RG_OP_JMPF : RG_OP_JMPT, 0);
+    tb = expr(cs, e->b, T_BOOL);
+    check_type(cs, e->b->pos, tb, T_BOOL, op == RG_AOP_AND ? "'and' operand" : "'or' operand");
+    cs->pos = e->pos;
+    j2 = emit(cs, RG_OP_JMP, 0);
+    patch(cs, j1, here(cs));
+    emit_value(cs, op == RG_AOP_OR);
+    patch(cs, j2, here(cs));
+    return is_err(ta) || is_err(tb) ? T_ERR : T_BOOL;
+  }
+  if (numeric(want) || want.kind == RG_K_SET) wa = want;
+  if (needs_context(cs, e->a) && !needs_context(cs, e->b)) {
+    rg_type pb = probe(cs, e->b, T_NONE);
+    if (op == RG_AOP_IN) { if (pb.kind == RG_K_SET && pb.ref != REF_ANY) wa = mktype(RG_K_ENUM, pb.ref); }
+    else if (op != RG_AOP_MUL && op != RG_AOP_DIV && op != RG_AOP_MOD) wa = pb;
+  }
+  ta = expr(cs, e->a, wa);
+  if (op == RG_AOP_IN) wb = ta.kind == RG_K_ENUM ? mktype(RG_K_SET, ta.ref) : T_NONE;
+  else if (op == RG_AOP_MUL || op == RG_AOP_DIV || op == RG_AOP_MOD) wb = ta.kind == RG_K_SET ? ta : T_NONE;
+  else wb = ta;
+  tb = expr(cs, e->b, wb);
+  cs->pos = e->pos;
+  t = binop_type(cs, e->pos, op, ta, tb);
+  if (!is_err(t)) emit(cs, binop_code(op, ta), 0);
+  return t;
+}
+
+/* Compiles e so that it pushes one value; returns its type (T_ERR after
+** reporting).  want is the type the context expects, or T_NONE. */
+static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
+  rg_pos saved = cs->pos;
+  rg_type t = T_ERR;
+  cs->pos = e->pos;
+  switch (e->kind) {
+  case RG_EX_NAME: {
+    local *l = find_local(cs, e->name);
+    if (l) { emit(cs, RG_OP_LOAD, l->slot); t = l->type; break; }
+  }
+  /* fall through */
+  case RG_EX_INT: case RG_EX_PERCENT: case RG_EX_DIST: case RG_EX_STR: case RG_EX_BOOL: {
+    rg_value v;
+    t = fold(cs, e, want, &v);
+    if (!is_err(t)) emit_value(cs, v);
+    break;
+  }
+  case RG_EX_FIELD: {
+    if (e->a->kind == RG_EX_NAME && !find_local(cs, e->a->name)) {
+      sym *s = lookup(cs, e->a->name);
+      if (s && s->kind == S_ENUM) {
+        rg_value v;
+        t = fold(cs, e, want, &v);
+        if (!is_err(t)) emit_value(cs, v);
+        break;
+      }
+    }
+    {
+      rg_type rt = expr(cs, e->a, T_NONE);
+      const rg_record *rec;
+      char x[96];
+      if (is_err(rt)) break;
+      if (rt.kind != RG_K_RECORD) {
+        err(cs, e->pos, "'.%s' needs a record, not %s", e->name, tname(cs, rt, x, sizeof x));
+        break;
+      }
+      rec = &AT(cs->records, rg_record, rt.ref);
+      for (uint32_t k = 0; k < rec->count; k++)
+        if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, e->name) == 0) {
+          cs->pos = e->pos;
+          emit(cs, RG_OP_FIELD, k);
+          t = AT(cs->fields, rg_field_info, rec->first + k).type;
+          break;
+        }
+      if (is_err(t)) err(cs, e->pos, "record %s has no field '%s'", cs->pool + rec->name, e->name);
+    }
+    break;
+  }
+  case RG_EX_UNARY: {
+    rg_type ta = expr(cs, e->a, e->op == RG_AOP_NOT ? T_BOOL : want);
+    t = unop_type(cs, e->pos, e->op, ta);
+    cs->pos = e->pos;
+    if (!is_err(t)) emit(cs, e->op == RG_AOP_NOT ? RG_OP_NOT : RG_OP_NEG, 0);
+    break;
+  }
+  case RG_EX_BINARY: t = binary(cs, e, want); break;
+  case RG_EX_INDEX: t = index_expr(cs, e); break;
+  case RG_EX_CALL:
+    t = call(cs, e, want);
+    if (t.kind == RG_K_VOID) {
+      err(cs, e->pos, "%s gives no value", e->name);
+      t = T_ERR;
+    }
+    break;
+  case RG_EX_SET: t = set_expr(cs, e, want); break;
+  case RG_EX_RECORD: t = record_expr(cs, e, want); break;
+  case RG_EX_ERROR: t = T_ERR; break;
+  }
+  cs->pos = saved;
+  return t;
+}
+
+/* ======================================================================
+** Statements
+** ==================================================================== */
+
+static bool block(cstate *cs, rg_stmt *s);
+
+/* Returns the text of the expression at pos to the end of its line, without
+** a trailing comment, interned; used in test failure messages. */
+static uint32_t source_text(cstate *cs, rg_pos pos) {
+  size_t len, i, end;
+  const char *line = rg_diag_line(cs->d, pos.file, pos.line, &len);
+  char buf[256];
+  bool quoted = false;
+  if (!line || pos.col == 0 || pos.col - 1 > len) return 0;
+  i = pos.col - 1;
+  for (end = i; end < len; end++) {
+    if (line[end] == '"' && (end == 0 || line[end - 1] != '\\')) quoted = !quoted;
+    if (!quoted && line[end] == '#') break;
+  }
+  while (end > i && (line[end - 1] == ' ' || line[end - 1] == '\t')) end--;
+  if (end - i >= sizeof buf) end = i + sizeof buf - 1;
+  memcpy(buf, line + i, end - i);
+  buf[end - i] = '\0';
+  return intern(cs, buf);
+}
+
+/* note "text", values: an event with the types of its values recorded. */
+static void note_stmt(cstate *cs, rg_stmt *s) {
+  uint32_t n = count_list(s->args), first = cs->types.n;
+  rg_note_info *ni;
+  bool bad = false;
+  for (rg_expr *a = s->args; a; a = a->next) {
+    rg_type t = expr(cs, a, T_NONE);
+    rg_type *slot = vec_push(&cs->types, &cs->oom);
+    if (!slot) return;
+    if (is_err(t)) bad = true;
+    *slot = t;
+  }
+  if (bad) return;
+  ni = vec_push(&cs->notes, &cs->oom);
+  if (!ni) return;
+  ni->text = intern(cs, s->str);
+  ni->first_type = first;
+  ni->nvals = n;
+  cs->pos = s->pos;
+  emit(cs, RG_OP_NOTE, cs->notes.n - 1);
+}
+
+/* expect e: EXPECTEQ for `a == b` (so both values can be shown), else EXPECT. */
+static void expect_stmt(cstate *cs, rg_stmt *s) {
+  rg_expr *e = s->e;
+  rg_expect *x;
+  rg_type t;
+  if (e->kind == RG_EX_BINARY && e->op == RG_AOP_EQ) {
+    rg_type ta, tb, wa = T_NONE;
+    if (needs_context(cs, e->a) && !needs_context(cs, e->b)) wa = probe(cs, e->b, T_NONE);
+    ta = expr(cs, e->a, wa);
+    tb = expr(cs, e->b, ta);
+    t = binop_type(cs, e->pos, RG_AOP_EQ, ta, tb);
+    if (is_err(t)) return;
+    x = vec_push(&cs->expects, &cs->oom);
+    if (!x) return;
+    x->text = source_text(cs, e->pos);
+    x->type = ta.kind == RG_K_SET && ta.ref == REF_ANY ? tb : ta;
+    if (x->type.kind == RG_K_SET && x->type.ref == REF_ANY) x->type = mktype(RG_K_INT, 0);
+    cs->pos = s->pos;
+    emit(cs, RG_OP_EXPECTEQ, cs->expects.n - 1);
+    return;
+  }
+  t = expr(cs, e, T_BOOL);
+  if (is_err(t) || !check_type(cs, e->pos, t, T_BOOL, "an expectation")) return;
+  x = vec_push(&cs->expects, &cs->oom);
+  if (!x) return;
+  x->text = source_text(cs, e->pos);
+  x->type = T_BOOL;
+  cs->pos = s->pos;
+  emit(cs, RG_OP_EXPECT, cs->expects.n - 1);
+}
+
+/* Compiles one statement.  Returns true when it always returns. */
+static bool stmt(cstate *cs, rg_stmt *s) {
+  cs->pos = s->pos;
+  switch (s->kind) {
+  case RG_ST_LET: {
+    rg_type want = s->type ? resolve_type(cs, s->type) : T_NONE;
+    rg_type t = expr(cs, s->e, want);
+    uint32_t slot;
+    if (s->type) check_type(cs, s->e->pos, t, want, "the value");
+    else if (t.kind == RG_K_SET && t.ref == REF_ANY) {
+      err(cs, s->e->pos, "the type of {} is not known here; write let %s: set ENUM = {}", s->name);
+      t = T_ERR;
+    }
+    slot = add_local(cs, s->pos, s->name, s->type ? want : t);
+    cs->pos = s->pos;
+    emit(cs, RG_OP_STORE, slot);
+    return false;
+  }
+  case RG_ST_ASSIGN: {
+    local *l = find_local(cs, s->name);
+    rg_type t;
+    if (!l) {
+      sym *g = lookup(cs, s->name);
+      if (g) err(cs, s->pos, "'%s' cannot be assigned: only variables and parameters can", s->name);
+      else err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
+      probe(cs, s->e, T_NONE);
+      return false;
+    }
+    t = expr(cs, s->e, l->type);
+    check_type(cs, s->e->pos, t, l->type, "the value");
+    cs->pos = s->pos;
+    emit(cs, RG_OP_STORE, l->slot);
+    return false;
+  }
+  case RG_ST_IF: {
+    rg_type t = expr(cs, s->e, T_BOOL);
+    uint32_t jf, jend = 0;
+    bool then_ends, else_ends = false;
+    check_type(cs, s->e->pos, t, T_BOOL, "the condition");
+    cs->pos = s->pos;
+    jf = emit(cs, RG_OP_JMPF, 0);
+    then_ends = block(cs, s->body);
+    if (s->orelse) {
+      cs->pos = s->pos;
+      if (!then_ends) jend = emit(cs, RG_OP_JMP, 0);
+      patch(cs, jf, here(cs));
+      else_ends = s->orelse->kind == RG_ST_IF ? stmt(cs, s->orelse) : block(cs, s->orelse->body);
+      if (!then_ends) patch(cs, jend, here(cs));
+      return then_ends && else_ends;
+    }
+    patch(cs, jf, here(cs));
+    return false;
+  }
+  case RG_ST_FOR: {
+    rg_type ta, tb;
+    uint32_t var, end, top, jexit;
+    cs->depth++;
+    ta = expr(cs, s->e, T_INT);
+    check_type(cs, s->e->pos, ta, T_INT, "the start of the range");
+    var = add_local(cs, s->pos, s->name, T_INT);
+    emit(cs, RG_OP_STORE, var);
+    tb = expr(cs, s->e2, T_INT);
+    check_type(cs, s->e2->pos, tb, T_INT, "the end of the range");
+    end = add_local(cs, s->pos, " end", T_INT);
+    cs->pos = s->pos;
+    emit(cs, RG_OP_STORE, end);
+    top = here(cs);
+    emit(cs, RG_OP_LOAD, var);
+    emit(cs, RG_OP_LOAD, end);
+    emit(cs, RG_OP_GT, 0);
+    jexit = emit(cs, RG_OP_JMPT, 0);
+    block(cs, s->body);
+    cs->pos = s->pos;
+    emit(cs, RG_OP_LOAD, var);
+    emit_value(cs, 1);
+    emit(cs, RG_OP_ADD, 0);
+    emit(cs, RG_OP_STORE, var);
+    emit_back(cs, RG_OP_JMP, top);
+    patch(cs, jexit, here(cs));
+    end_block(cs);
+    return false;
+  }
+  case RG_ST_WHILE: {
+    uint32_t top = here(cs), jexit;
+    rg_type t = expr(cs, s->e, T_BOOL);
+    check_type(cs, s->e->pos, t, T_BOOL, "the condition");
+    cs->pos = s->pos;
+    jexit = emit(cs, RG_OP_JMPF, 0);
+    block(cs, s->body);
+    cs->pos = s->pos;
+    emit_back(cs, RG_OP_JMP, top);
+    patch(cs, jexit, here(cs));
+    return false;
+  }
+  case RG_ST_RETURN: {
+    rg_type t;
+    if (cs->result.kind == RG_K_VOID) {
+      err(cs, s->pos, "this procedure has no result type; declare one with -> TYPE to return a value");
+      probe(cs, s->e, T_NONE);
+      return true;
+    }
+    t = expr(cs, s->e, cs->result);
+    check_type(cs, s->e->pos, t, cs->result, "the result");
+    cs->pos = s->pos;
+    emit(cs, RG_OP_RET, 0);
+    return true;
+  }
+  case RG_ST_NOTE: note_stmt(cs, s); return false;
+  case RG_ST_EXPECT: expect_stmt(cs, s); return false;
+  case RG_ST_CALL: {
+    rg_type t = call(cs, s->e, T_NONE);
+    cs->pos = s->pos;
+    /* A procedure called for its notes: drop its result. */
+    if (!is_err(t) && t.kind != RG_K_VOID) emit(cs, RG_OP_POP, 0);
+    return false;
+  }
+  case RG_ST_BLOCK: return block(cs, s->body);
+  }
+  return false;
+}
+
+/* Compiles a block in a new scope.  Returns true when it always returns;
+** a statement after one that always returns is an error. */
+static bool block(cstate *cs, rg_stmt *s) {
+  bool ends = false;
+  cs->depth++;
+  for (; s; s = s->next) {
+    if (ends) {
+      err(cs, s->pos, "this statement is never reached");
+      break;
+    }
+    ends = stmt(cs, s);
+  }
+  end_block(cs);
+  return ends;
+}
+
+/* ======================================================================
+** Declarations: the vocabulary
+** ==================================================================== */
+
+/* Records the assumed notes in list for `regula check --assumptions`. */
+static void collect_notes(cstate *cs, rg_note *n, const char *what) {
+  for (; n; n = n->next) {
+    rg_assumption *a;
+    if (!n->assumed) continue;
+    a = rg_arena_alloc(cs->A, sizeof *a);
+    if (!a) { cs->oom = true; return; }
+    a->pos = n->pos;
+    a->what = what;
+    a->text = n->text;
+    *cs->assumed_tail = a;
+    cs->assumed_tail = &a->next;
+  }
+}
+
+/* Returns an arena string "fmt..." for describing what a note annotates. */
+static const char *describe(cstate *cs, const char *fmt, ...) {
+  char buf[256];
+  va_list ap;
+  const char *s;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  s = rg_arena_strdup(cs->A, buf);
+  if (!s) cs->oom = true;
+  return s ? s : "";
+}
+
+/* unit NAME ["display"] */
+static void decl_unit(cstate *cs, rg_decl *dc) {
+  sym *s = declare(cs, dc, S_UNIT);
+  rg_unit *u;
+  if (!s) return;
+  u = vec_push(&cs->units, &cs->oom);
+  if (!u) return;
+  s->index = cs->units.n - 1;
+  u->name = intern(cs, dc->name);
+  u->display = dc->display ? intern(cs, dc->display) : 0;
+}
+
+/* enum NAME { CODE ["display"], ... } */
+static void decl_enum(cstate *cs, rg_decl *dc) {
+  sym *s = declare(cs, dc, S_ENUM);
+  rg_enum *e;
+  uint32_t n = 0;
+  if (!s) return;
+  for (rg_member *m = dc->members; m; m = m->next) n++;
+  if (n > 64) {
+    err(cs, dc->pos, "enum %s has %u members; at most 64 are allowed", dc->name, n);
+    return;
+  }
+  e = vec_push(&cs->enums, &cs->oom);
+  if (!e) return;
+  s->index = cs->enums.n - 1;
+  e->name = intern(cs, dc->name);
+  e->first = cs->members_v.n;
+  e->ordered = dc->ordered;
+  for (rg_member *m = dc->members; m; m = m->next) {
+    rg_member_info *mi;
+    memref *r;
+    uint32_t h;
+    if (member_by_code(cs, s->index, m->code) >= 0) {
+      err(cs, m->pos, "'%s' is already a member of %s", m->code, dc->name);
+      continue;
+    }
+    mi = vec_push(&cs->members_v, &cs->oom);
+    r = rg_arena_alloc(cs->A, sizeof *r);
+    if (!mi || !r) { cs->oom = true; return; }
+    mi->code = intern(cs, m->code);
+    mi->display = m->display ? intern(cs, m->display) : 0;
+    AT(cs->enums, rg_enum, s->index).count++;
+    r->code = m->code;
+    r->en = s->index;
+    r->index = AT(cs->enums, rg_enum, s->index).count - 1;
+    h = hash(m->code);
+    r->next = cs->members[h];
+    cs->members[h] = r;
+    collect_notes(cs, m->notes, describe(cs, "%s.%s", dc->name, m->code));
+  }
+}
+
+/* record NAME { field: type, ... }: the head; field types come after all
+** records are declared, so records may refer to each other. */
+static void decl_record(cstate *cs, rg_decl *dc) {
+  sym *s = declare(cs, dc, S_RECORD);
+  rg_record *r;
+  if (!s) return;
+  r = vec_push(&cs->records, &cs->oom);
+  if (!r) return;
+  s->index = cs->records.n - 1;
+  r->name = intern(cs, dc->name);
+}
+
+/* The fields of a record. */
+static void record_fields(cstate *cs, rg_decl *dc) {
+  sym *s = lookup(cs, dc->name);
+  rg_record *r;
+  if (!s || s->decl != dc) return;
+  AT(cs->records, rg_record, s->index).first = cs->fields.n;
+  for (rg_field *f = dc->fields; f; f = f->next) {
+    rg_field_info *fi;
+    r = &AT(cs->records, rg_record, s->index);
+    for (uint32_t k = 0; k < r->count; k++)
+      if (strcmp(cs->pool + AT(cs->fields, rg_field_info, r->first + k).name, f->name) == 0) {
+        err(cs, f->pos, "field '%s' is already declared", f->name);
+        goto next;
+      }
+    fi = vec_push(&cs->fields, &cs->oom);
+    if (!fi) return;
+    fi->name = intern(cs, f->name);
+    fi->type = resolve_type(cs, f->type);
+    if (is_err(fi->type)) fi->type = T_INT;     /* reported; keep the layout */
+    AT(cs->records, rg_record, s->index).count++;
+  next:;
+  }
+}
+
+/* table NAME(keys) -> type: the head (dimensions and cell storage). */
+static void decl_table(cstate *cs, rg_decl *dc) {
+  sym *s = declare(cs, dc, S_TABLE);
+  rg_table *tb;
+  uint64_t count = 1;
+  bool bad = false;
+  if (!s) return;
+  tb = vec_push(&cs->tables, &cs->oom);
+  if (!tb) return;
+  s->index = cs->tables.n - 1;
+  tb->name = intern(cs, dc->name);
+  tb->first_dim = cs->dims.n;
+  tb->value = resolve_type(cs, dc->type);
+  for (rg_keyspec *k = dc->keys; k; k = k->next) {
+    rg_dim *dm = vec_push(&cs->dims, &cs->oom);
+    if (!dm) return;
+    AT(cs->tables, rg_table, s->index).ndims++;
+    dm->label = k->name ? intern(cs, k->name) : 0;
+    if (k->enum_name) {
+      sym *e = lookup(cs, k->enum_name);
+      if (!e || e->kind != S_ENUM) {
+        err(cs, k->pos, "a table key must be an enum or a range lo..hi; '%s' is not an enum",
+            k->enum_name);
+        bad = true;
+        dm->size = 1;
+        continue;
+      }
+      dm->is_enum = 1;
+      dm->ref = e->index;
+      dm->size = AT(cs->enums, rg_enum, e->index).count;
+      if (!dm->label) dm->label = intern(cs, k->enum_name);
+    } else {
+      if (k->lo > k->hi) {
+        err(cs, k->pos, "range %lld..%lld is empty", (long long)k->lo, (long long)k->hi);
+        bad = true;
+        dm->size = 1;
+        continue;
+      }
+      if ((uint64_t)(k->hi - k->lo) >= MAX_TABLE_CELLS) {
+        err(cs, k->pos, "range %lld..%lld is too large", (long long)k->lo, (long long)k->hi);
+        bad = true;
+        dm->size = 1;
+        continue;
+      }
+      dm->lo = k->lo;
+      dm->size = (uint32_t)(k->hi - k->lo + 1);
+    }
+    count *= AT(cs->dims, rg_dim, cs->dims.n - 1).size;
+    if (count > MAX_TABLE_CELLS) {
+      err(cs, dc->pos, "table %s has too many cells (limit %u)", dc->name, MAX_TABLE_CELLS);
+      bad = true;
+      count = 1;
+    }
+  }
+  tb = &AT(cs->tables, rg_table, s->index);
+  if (tb->ndims > 8) {
+    err(cs, dc->pos, "table %s has %u keys; at most 8 are allowed", dc->name, tb->ndims);
+    bad = true;
+  }
+  if (bad || is_err(tb->value)) tb->value = is_err(tb->value) ? T_ERR : tb->value;
+  tb->count = bad ? 0 : (uint32_t)count;
+  tb->first = cs->cells.n;
+  for (uint32_t i = 0; i < tb->count; i++)
+    if (!vec_push(&cs->cells, &cs->oom)) return;
+  if (bad) AT(cs->tables, rg_table, s->index).value = T_ERR;
+}
+
+static const char *const builtins[] = { "min", "max", "clamp", "abs", "count", "ord", NULL };
+
+/* procedure NAME(params) [-> type]: the head. */
+static void decl_proc(cstate *cs, rg_decl *dc) {
+  sym *s;
+  rg_proc *p;
+  for (int i = 0; builtins[i]; i++)
+    if (strcmp(dc->name, builtins[i]) == 0) {
+      err(cs, dc->pos, "'%s' is a builtin; choose another name", dc->name);
+      return;
+    }
+  s = declare(cs, dc, S_PROC);
+  if (!s) return;
+  p = vec_push(&cs->procs, &cs->oom);
+  if (!p) return;
+  s->index = cs->procs.n - 1;
+  p->name = intern(cs, dc->name);
+  p->first_param = cs->params.n;
+  p->result = dc->type ? resolve_type(cs, dc->type) : T_NONE;
+  for (rg_param *pa = dc->params; pa; pa = pa->next) {
+    rg_param_info *pi;
+    for (rg_param *q = dc->params; q != pa; q = q->next)
+      if (strcmp(q->name, pa->name) == 0) err(cs, pa->pos, "parameter '%s' is given twice", pa->name);
+    pi = vec_push(&cs->params, &cs->oom);
+    if (!pi) return;
+    pi->name = intern(cs, pa->name);
+    pi->type = resolve_type(cs, pa->type);
+    AT(cs->procs, rg_proc, s->index).nparams++;
+  }
+}
+
+/* The body of procedure or test dc, compiled into procedure index. */
+static void proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
+  rg_proc *p = &AT(cs->procs, rg_proc, index);
+  bool ends;
+  uint32_t i = 0;
+  cs->nlocal = 0;
+  cs->nslots = 0;
+  cs->depth = 0;
+  cs->result = p->result;
+  cs->proc_start = cs->code.n;
+  cs->pos = dc->pos;
+  for (rg_param *pa = dc->params; pa; pa = pa->next, i++)
+    add_local(cs, pa->pos, pa->name, AT(cs->params, rg_param_info, p->first_param + i).type);
+  ends = block(cs, dc->body);
+  if (!ends) {
+    if (cs->result.kind != RG_K_VOID && !is_err(cs->result))
+      err(cs, dc->pos, "procedure %s can end without returning a value", dc->name);
+    cs->pos = dc->pos;
+    emit(cs, RG_OP_RETV, 0);
+  }
+  p = &AT(cs->procs, rg_proc, index);
+  p->code = cs->proc_start;
+  p->ncode = cs->code.n - cs->proc_start;
+  p->nlocals = cs->nslots;
+}
+
+/* test "title" { ... }: a procedure without parameters, and its entry. */
+static void decl_test(cstate *cs, rg_decl *dc) {
+  rg_proc *p = vec_push(&cs->procs, &cs->oom);
+  rg_test *t;
+  uint32_t index = cs->procs.n - 1;
+  if (!p) return;
+  p->name = intern(cs, dc->name);
+  p->first_param = cs->params.n;
+  p->result = T_NONE;
+  for (uint32_t i = 0; i < cs->tests.n; i++)
+    if (AT(cs->tests, rg_test, i).name == p->name)
+      err(cs, dc->pos, "a test named \"%s\" already exists", dc->name);
+  proc_body(cs, dc, index);
+  t = vec_push(&cs->tests, &cs->oom);
+  if (!t) return;
+  t->name = AT(cs->procs, rg_proc, index).name;
+  t->proc = index;
+}
+
+/* ======================================================================
+** Table cells: flattening, overlap and coverage
+** ==================================================================== */
+
+/* Filling one table: which cells are set, and by which source line. */
+typedef struct filler {
+  uint32_t tix;                 /* table index */
+  rg_pos *by;                   /* per cell: who set it (line 0: nobody) */
+  rg_decl *dc;
+} filler;
+
+/* Writes the key of index i in dimension dm ("S", "14") into buf. */
+static const char *key_text(cstate *cs, const rg_dim *dm, uint32_t i, char *buf, size_t size) {
+  if (dm->is_enum)
+    snprintf(buf, size, "%s",
+             cs->pool + AT(cs->members_v, rg_member_info, AT(cs->enums, rg_enum, dm->ref).first + i).code);
+  else snprintf(buf, size, "%lld", (long long)(dm->lo + i));
+  return buf;
+}
+
+/* Writes "[k1, k2]" for flat cell index flat of table tb. */
+static const char *cell_text(cstate *cs, const rg_table *tb, uint32_t flat, char *buf, size_t size) {
+  uint32_t idx[8];
+  size_t n = 0;
+  for (uint32_t d = tb->ndims; d-- > 0;) {
+    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    idx[d] = flat % dm->size;
+    flat /= dm->size;
+  }
+  buf[n++] = '[';
+  for (uint32_t d = 0; d < tb->ndims && n + 2 < size; d++) {
+    char k[128];
+    int w = snprintf(buf + n, size - n, "%s%s", d ? ", " : "",
+                     key_text(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), idx[d], k, sizeof k));
+    if (w > 0) n += (size_t)w;
+  }
+  if (n + 2 <= size) { buf[n++] = ']'; buf[n] = '\0'; } else buf[size - 1] = '\0';
+  return buf;
+}
+
+/* Sets the cells in the box lo[d]..hi[d] of every dimension to v; reports
+** the first cell already set (once).  Returns false on an overlap. */
+static bool fill_box(cstate *cs, filler *f, rg_pos pos, const uint32_t *lo, const uint32_t *hi,
+                     rg_value v) {
+  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+  uint32_t idx[8];
+  bool ok = true;
+  for (uint32_t d = 0; d < tb->ndims; d++) idx[d] = lo[d];
+  for (;;) {
+    uint32_t flat = 0;
+    for (uint32_t d = 0; d < tb->ndims; d++)
+      flat = flat * AT(cs->dims, rg_dim, tb->first_dim + d).size + idx[d];
+    if (f->by[flat].line) {
+      if (ok) {
+        char c[256];
+        err(cs, pos, "cell %s of table %s is already given at line %u",
+            cell_text(cs, tb, flat, c, sizeof c), cs->pool + tb->name, f->by[flat].line);
+      }
+      ok = false;
+    } else {
+      f->by[flat] = pos;
+      AT(cs->cells, rg_value, tb->first + flat) = v;
+    }
+    {
+      uint32_t d = tb->ndims;
+      while (d-- > 0) {
+        if (idx[d] < hi[d]) { idx[d]++; break; }
+        idx[d] = lo[d];
+      }
+      if (d == UINT32_MAX) break;
+    }
+  }
+  return ok;
+}
+
+/* Resolves one key pattern of dimension dm to the index range lo..hi. */
+static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t *lo, uint32_t *hi) {
+  char list[512];
+  switch (k->kind) {
+  case RG_KP_ANY:
+    *lo = 0;
+    *hi = dm->size - 1;
+    return true;
+  case RG_KP_NAME: case RG_KP_STR:
+    if (!dm->is_enum) {
+      err(cs, k->pos, "this key must be a number in %lld..%lld", (long long)dm->lo,
+          (long long)(dm->lo + dm->size - 1));
+      return false;
+    } else {
+      int m = k->kind == RG_KP_NAME ? member_by_code(cs, dm->ref, k->name)
+                                    : member_by_text(cs, dm->ref, k->name);
+      if (m < 0) {
+        err(cs, k->pos, "'%s' is not a member of %s (members: %s)", k->name,
+            cs->pool + AT(cs->enums, rg_enum, dm->ref).name, member_list(cs, dm->ref, list, sizeof list));
+        return false;
+      }
+      *lo = *hi = (uint32_t)m;
+      return true;
+    }
+  case RG_KP_INT: case RG_KP_RANGE: {
+    int64_t top = dm->lo + (int64_t)dm->size - 1;
+    if (dm->is_enum) {
+      err(cs, k->pos, "this key must be a member of %s, not a number",
+          cs->pool + AT(cs->enums, rg_enum, dm->ref).name);
+      return false;
+    }
+    if (k->lo > k->hi) {
+      err(cs, k->pos, "range %lld..%lld is empty", (long long)k->lo, (long long)k->hi);
+      return false;
+    }
+    if (k->lo < dm->lo || k->hi > top) {
+      if (k->kind == RG_KP_INT)
+        err(cs, k->pos, "key %lld is outside %lld..%lld", (long long)k->lo, (long long)dm->lo, (long long)top);
+      else
+        err(cs, k->pos, "range %lld..%lld is outside %lld..%lld", (long long)k->lo,
+            (long long)k->hi, (long long)dm->lo, (long long)top);
+      return false;
+    }
+    *lo = (uint32_t)(k->lo - dm->lo);
+    *hi = (uint32_t)(k->hi - dm->lo);
+    return true;
+  }
+  }
+  return false;
+}
+
+/* Reports the cells nobody set, or fills them with the else value. */
+static void check_coverage(cstate *cs, filler *f, rg_pos pos) {
+  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+  uint32_t missing = 0;
+  char list[512], c[256];
+  size_t n = 0;
+  list[0] = '\0';
+  for (uint32_t i = 0; i < tb->count; i++) {
+    if (f->by[i].line) continue;
+    if (missing < 6 && n + 1 < sizeof list) {
+      int w = snprintf(list + n, sizeof list - n, "%s%s", missing ? ", " : "",
+                       cell_text(cs, tb, i, c, sizeof c));
+      if (w > 0) n += (size_t)w;
+    }
+    missing++;
+  }
+  if (missing)
+    err(cs, pos, "table %s leaves %u cell%s uncovered: %s%s", cs->pool + tb->name, missing,
+        missing == 1 ? "" : "s", list, missing > 6 ? ", ..." : "");
+}
+
+/* The inline cells of table dc. */
+static void inline_cells(cstate *cs, filler *f) {
+  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+  rg_cell *other = NULL;
+  rg_value otherv = 0;
+  bool bad = false;
+  for (rg_cell *c = f->dc->cells; c; c = c->next) {
+    uint32_t lo[8], hi[8], nk = 0, d = 0;
+    rg_value v;
+    rg_type t;
+    bool ok = true;
+    tb = &AT(cs->tables, rg_table, f->tix);
+    if (!c->keys) {
+      if (other) err(cs, c->pos, "table %s has two else cells (the first at line %u)",
+                     f->dc->name, other->pos.line);
+      else {
+        t = fold(cs, c->value, tb->value, &otherv);
+        if (!is_err(t) && check_type(cs, c->value->pos, t, tb->value, "this cell")) other = c;
+        else bad = true;
+      }
+      continue;
+    }
+    for (rg_keypat *k = c->keys; k; k = k->next) nk++;
+    if (nk != tb->ndims) {
+      err(cs, c->pos, "this cell has %u key%s; table %s has %u", nk, nk == 1 ? "" : "s",
+          f->dc->name, tb->ndims);
+      bad = true;
+      continue;
+    }
+    for (rg_keypat *k = c->keys; k; k = k->next, d++)
+      if (!key_range(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
+    t = fold(cs, c->value, tb->value, &v);
+    if (is_err(t) || !check_type(cs, c->value->pos, t, tb->value, "this cell")) ok = false;
+    if (!ok) { bad = true; continue; }
+    if (!fill_box(cs, f, c->pos, lo, hi, v)) bad = true;
+    collect_notes(cs, c->notes, describe(cs, "table %s cell at line %u", f->dc->name, c->pos.line));
+  }
+  tb = &AT(cs->tables, rg_table, f->tix);
+  if (other) {
+    for (uint32_t i = 0; i < tb->count; i++)
+      if (!f->by[i].line) {
+        f->by[i] = other->pos;
+        AT(cs->cells, rg_value, tb->first + i) = otherv;
+      }
+    collect_notes(cs, other->notes, describe(cs, "table %s else cell", f->dc->name));
+  }
+  if (!bad) check_coverage(cs, f, f->dc->pos);
+}
+
+/* ======================================================================
+** TSV tables
+** ==================================================================== */
+
+/* A cell of a TSV line: its text (trimmed, NUL-terminated copy) and where
+** it starts. */
+typedef struct tsvcell {
+  char *text;
+  rg_pos pos;
+} tsvcell;
+
+#define TSV_MAX_COLS 256
+
+/* Splits line[0..len) of file at tabs into cells; returns the count (cells
+** past TSV_MAX_COLS are reported). */
+static uint32_t tsv_split(cstate *cs, uint32_t file, uint32_t lineno, const char *line, size_t len,
+                          tsvcell *cells) {
+  uint32_t n = 0;
+  size_t i = 0;
+  for (;;) {
+    size_t start = i, end;
+    while (i < len && line[i] != '\t') i++;
+    end = i;
+    if (n == TSV_MAX_COLS) {
+      rg_pos p = { file, lineno, (uint32_t)start + 1 };
+      err(cs, p, "too many columns (limit %d)", TSV_MAX_COLS);
+      return n;
+    }
+    while (start < end && line[start] == ' ') start++;
+    while (end > start && line[end - 1] == ' ') end--;
+    cells[n].text = rg_arena_strndup(cs->A, line + start, end - start);
+    if (!cells[n].text) { cs->oom = true; return n; }
+    cells[n].pos.file = file;
+    cells[n].pos.line = lineno;
+    cells[n].pos.col = (uint32_t)start + 1;
+    n++;
+    if (i >= len) break;
+    i++;
+  }
+  return n;
+}
+
+/* Parses a decimal number with up to 3 decimals into thousandths; returns
+** the characters consumed, or 0. */
+static size_t parse_milli(const char *s, int64_t *out) {
+  size_t i = 0;
+  int64_t v = 0;
+  bool neg = false;
+  int dec = 0;
+  if (s[i] == '-' || s[i] == '+') neg = s[i++] == '-';
+  if (s[i] < '0' || s[i] > '9') return 0;
+  while (s[i] >= '0' && s[i] <= '9') {
+    if (v > (INT64_MAX / 10 - 9) / 1000) return 0;
+    v = v * 10 + (s[i++] - '0');
+  }
+  v *= 1000;
+  if (s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9') {
+    int64_t scale = 100;
+    i++;
+    while (s[i] >= '0' && s[i] <= '9') {
+      if (++dec > 3) return 0;
+      v += (s[i++] - '0') * scale;
+      scale /= 10;
+    }
+  }
+  *out = neg ? -v : v;
+  return i;
+}
+
+/* Parses the text of a TSV cell as a value of type t. */
+static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
+  const char *s = c->text;
+  char list[512], x[96];
+  int64_t m;
+  size_t k;
+  switch (t.kind) {
+  case RG_K_TEXT:
+    *v = intern(cs, s);
+    return true;
+  case RG_K_ENUM: {
+    int i = member_by_text(cs, t.ref, s);
+    if (i >= 0) { *v = i; return true; }
+    err(cs, c->pos, "'%s' is not a member of %s (members: %s)", s,
+        cs->pool + AT(cs->enums, rg_enum, t.ref).name, member_list(cs, t.ref, list, sizeof list));
+    return false;
+  }
+  case RG_K_SET: {
+    uint64_t mask = 0;
+    int whole;
+    if (!*s || strcmp(s, "-") == 0) { *v = 0; return true; }
+    whole = member_by_text(cs, t.ref, s);
+    if (whole >= 0) { *v = (rg_value)((uint64_t)1 << whole); return true; }
+    for (const char *p = s; *p;) {
+      char word[256];
+      size_t n = 0;
+      int i;
+      while (*p == ' ' || *p == ',') p++;
+      if (!*p) break;
+      while (*p && *p != ' ' && *p != ',' && n + 1 < sizeof word) word[n++] = *p++;
+      word[n] = '\0';
+      i = member_by_text(cs, t.ref, word);
+      if (i < 0) {
+        err(cs, c->pos, "'%s' is not a member of %s (members: %s)", word,
+            cs->pool + AT(cs->enums, rg_enum, t.ref).name, member_list(cs, t.ref, list, sizeof list));
+        return false;
+      }
+      mask |= (uint64_t)1 << i;
+    }
+    *v = (rg_value)mask;
+    return true;
+  }
+  case RG_K_BOOL:
+    if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0) { *v = 1; return true; }
+    if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0) { *v = 0; return true; }
+    break;
+  case RG_K_INT: case RG_K_PERCENT:
+    k = parse_milli(s, &m);
+    if (k && m % 1000 == 0 && (s[k] == '\0' || (t.kind == RG_K_PERCENT && s[k] == '%' && !s[k + 1]))) {
+      *v = m / 1000;
+      return true;
+    }
+    break;
+  case RG_K_DIST: {
+    const char *unit = cs->pool + AT(cs->units, rg_unit, t.ref).name;
+    size_t ul = strlen(unit);
+    k = parse_milli(s, &m);
+    if (!k) break;
+    if (strncmp(s + k, unit, ul) == 0) k += ul;
+    else if (s[k] == '"' && strcmp(unit, "in") == 0) k++;
+    if (s[k] == '*') k++;
+    if (s[k]) break;
+    *v = m;
+    return true;
+  }
+  default:
+    err(cs, c->pos, "a TSV cell cannot hold a %s", tname(cs, t, x, sizeof x));
+    return false;
+  }
+  err(cs, c->pos, "'%s' is not a valid %s", s, tname(cs, t, x, sizeof x));
+  return false;
+}
+
+/* Parses a TSV key cell of dimension dm into the index range lo..hi. */
+static bool tsv_key(cstate *cs, const tsvcell *c, const rg_dim *dm, uint32_t *lo, uint32_t *hi) {
+  rg_keypat k;
+  memset(&k, 0, sizeof k);
+  k.pos = c->pos;
+  if (dm->is_enum) {
+    k.kind = RG_KP_STR;
+    k.name = c->text;
+  } else {
+    char *end;
+    long long a, b;
+    a = strtoll(c->text, &end, 10);
+    if (end == c->text) goto bad;
+    b = a;
+    if (end[0] == '.' && end[1] == '.') {
+      char *e2;
+      b = strtoll(end + 2, &e2, 10);
+      if (e2 == end + 2) goto bad;
+      end = e2;
+    }
+    if (*end) goto bad;
+    k.kind = a == b ? RG_KP_INT : RG_KP_RANGE;
+    k.lo = a;
+    k.hi = b;
+  }
+  return key_range(cs, dm, &k, lo, hi);
+bad:
+  err(cs, c->pos, "'%s' is not a key: write a number or a range lo..hi", c->text);
+  return false;
+}
+
+/* Finds a TSV file: relative to the rule file's folder, then each folder
+** above it.  Returns an arena path or NULL. */
+static const char *find_tsv(cstate *cs, const char *from) {
+  char buf[4096];
+  const char *up = "";
+  if (from[0] == '/') return from;
+  for (int level = 0; level < 16; level++) {
+    FILE *fp;
+    snprintf(buf, sizeof buf, "%s%s%s%s", cs->dir, *cs->dir ? "/" : "", up, from);
+    fp = fopen(buf, "rb");
+    if (fp) {
+      fclose(fp);
+      return rg_arena_strdup(cs->A, buf);
+    }
+    up = level == 0 ? "../" : rg_arena_strdup(cs->A, describe(cs, "%s../", up));
+    if (!up) return NULL;
+  }
+  return NULL;
+}
+
+/* The cells of table f->dc, read from its TSV file. */
+static void tsv_cells(cstate *cs, filler *f) {
+  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+  rg_decl *dc = f->dc;
+  const char *path = find_tsv(cs, dc->from);
+  uint32_t file, ncols = 0;
+  tsvcell head[TSV_MAX_COLS], row[TSV_MAX_COLS];
+  int colfield[TSV_MAX_COLS];          /* record tables: field of each column, -1 assumed */
+  rg_value prev[TSV_MAX_COLS];
+  bool hasprev[TSV_MAX_COLS];
+  bool bad = false, header = false;
+  const rg_record *rec = NULL;
+  uint32_t nfields = 0;
+
+  if (!path) {
+    err(cs, dc->from_pos, "cannot find %s (looked beside the rule file and in the folders above)",
+        dc->from);
+    return;
+  }
+  if (rg_diag_load(cs->d, path, &dc->from_pos, &file)) return;
+  if (tb->ndims > 2) {
+    err(cs, dc->pos, "a TSV table has one or two keys, not %u", tb->ndims);
+    return;
+  }
+  if (tb->value.kind == RG_K_RECORD) {
+    if (tb->ndims != 1) {
+      err(cs, dc->pos, "a TSV table of records has one key");
+      return;
+    }
+    rec = &AT(cs->records, rg_record, tb->value.ref);
+    nfields = rec->count;
+  }
+  memset(hasprev, 0, sizeof hasprev);
+  for (uint32_t ln = 1; ln <= cs->d->files[file]->nlines; ln++) {
+    size_t len;
+    const char *line = rg_diag_line(cs->d, file, ln, &len);
+    uint32_t n;
+    if (!line) break;
+    {
+      size_t i = 0;
+      while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+      if (i == len) continue;
+      if (line[i] == '#') {
+        const char *tag = "# assumed:";
+        if (len - i > strlen(tag) && strncmp(line + i, tag, strlen(tag)) == 0) {
+          rg_note note = { { file, ln, (uint32_t)i + 1 }, true,
+                           rg_arena_strndup(cs->A, line + i + strlen(tag), len - i - strlen(tag)), NULL };
+          if (note.text) collect_notes(cs, &note, describe(cs, "table %s", dc->name));
+        }
+        continue;
+      }
+    }
+    if (!header) {
+      header = true;
+      ncols = tsv_split(cs, file, ln, line, len, head);
+      if (rec) {
+        bool *seen = rg_arena_alloc(cs->A, nfields + 1);
+        if (!seen) { cs->oom = true; return; }
+        for (uint32_t c = 1; c < ncols; c++) {
+          uint32_t k;
+          colfield[c] = -2;
+          if (strcmp(head[c].text, "assumed") == 0) { colfield[c] = -1; continue; }
+          for (k = 0; k < nfields; k++)
+            if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, head[c].text) == 0)
+              break;
+          if (k == nfields) {
+            err(cs, head[c].pos, "record %s has no field '%s'", cs->pool + rec->name, head[c].text);
+            bad = true;
+          } else if (seen[k]) {
+            err(cs, head[c].pos, "field '%s' is given twice", head[c].text);
+            bad = true;
+          } else {
+            seen[k] = true;
+            colfield[c] = (int)k;
+          }
+        }
+        for (uint32_t k = 0; k < nfields && !bad; k++)
+          if (!seen[k]) {
+            err(cs, head[0].pos, "the header lacks field '%s' of %s",
+                cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, cs->pool + rec->name);
+            bad = true;
+          }
+        if (bad) return;
+      } else if (tb->ndims == 1) {
+        if (ncols != 2) {
+          err(cs, head[0].pos, "this table has one key and one value: the header needs 2 columns, not %u", ncols);
+          return;
+        }
+      } else {
+        const rg_dim *d2 = &AT(cs->dims, rg_dim, tb->first_dim + 1);
+        for (uint32_t c = 1; c < ncols; c++) {
+          uint32_t lo, hi;
+          if (!tsv_key(cs, &head[c], d2, &lo, &hi)) { bad = true; continue; }
+          if (lo != hi) { err(cs, head[c].pos, "a column is one key, not a range"); bad = true; continue; }
+          colfield[c] = (int)lo;
+        }
+        if (bad) return;
+      }
+      continue;
+    }
+    n = tsv_split(cs, file, ln, line, len, row);
+    if (n != ncols) {
+      rg_pos p = { file, ln, 1 };
+      err(cs, p, "this row has %u cell%s; the header has %u", n, n == 1 ? "" : "s", ncols);
+      bad = true;
+      continue;
+    }
+    {
+      uint32_t lo[2], hi[2];
+      const rg_dim *d1 = &AT(cs->dims, rg_dim, tb->first_dim);
+      if (!tsv_key(cs, &row[0], d1, &lo[0], &hi[0])) { bad = true; continue; }
+      if (rec) {
+        rg_value *vals = rg_arena_alloc(cs->A, nfields * sizeof *vals);
+        bool ok = true;
+        if (!vals) { cs->oom = true; return; }
+        for (uint32_t c = 1; c < n; c++) {
+          if (colfield[c] == -1) {
+            if (row[c].text[0]) {
+              rg_note note = { row[c].pos, true, row[c].text, NULL };
+              collect_notes(cs, &note, describe(cs, "table %s row %s", dc->name, row[0].text));
+            }
+            continue;
+          }
+          if (!tsv_value(cs, &row[c], AT(cs->fields, rg_field_info, rec->first + colfield[c]).type,
+                         &vals[colfield[c]]))
+            ok = false;
+        }
+        if (!ok) { bad = true; continue; }
+        if (!fill_box(cs, f, row[0].pos, lo, hi, heap_record(cs, vals, nfields))) bad = true;
+      } else if (tb->ndims == 1) {
+        rg_value v;
+        if (!tsv_value(cs, &row[1], tb->value, &v)) { bad = true; continue; }
+        if (!fill_box(cs, f, row[1].pos, lo, hi, v)) bad = true;
+      } else {
+        for (uint32_t c = 1; c < n; c++) {
+          rg_value v;
+          if (strcmp(row[c].text, "^") == 0) {
+            if (!hasprev[c]) {
+              err(cs, row[c].pos, "'^' repeats the cell above, but there is none");
+              bad = true;
+              continue;
+            }
+            v = prev[c];
+          } else if (!tsv_value(cs, &row[c], tb->value, &v)) {
+            bad = true;
+            hasprev[c] = false;
+            continue;
+          }
+          prev[c] = v;
+          hasprev[c] = true;
+          lo[1] = hi[1] = (uint32_t)colfield[c];
+          if (!fill_box(cs, f, row[c].pos, lo, hi, v)) bad = true;
+        }
+      }
+    }
+  }
+  if (!header) {
+    rg_pos p = { file, 1, 1 };
+    err(cs, p, "this TSV file has no header line");
+    return;
+  }
+  if (!bad) check_coverage(cs, f, dc->pos);
+}
+
+/* Fills the cells of table declaration dc. */
+static void table_cells(cstate *cs, rg_decl *dc) {
+  sym *s = lookup(cs, dc->name);
+  filler f;
+  const rg_table *tb;
+  if (!s || s->decl != dc) return;
+  tb = &AT(cs->tables, rg_table, s->index);
+  if (is_err(tb->value) || tb->count == 0) return;
+  f.tix = s->index;
+  f.dc = dc;
+  f.by = rg_arena_alloc(cs->A, tb->count * sizeof *f.by);
+  if (!f.by) { cs->oom = true; return; }
+  if (dc->from) tsv_cells(cs, &f);
+  else inline_cells(cs, &f);
+}
+
+/* ======================================================================
+** The driver
+** ==================================================================== */
+
+static const char *const kindname[] = { "unit", "enum", "record", "const", "table",
+                                        "procedure", "test" };
+
+/* Frees every growable array of cs (after an error). */
+static void free_vecs(cstate *cs) {
+  vec *all[] = { &cs->units, &cs->enums, &cs->members_v, &cs->records, &cs->fields,
+                 &cs->consts, &cs->heap, &cs->tables, &cs->dims, &cs->cells, &cs->procs,
+                 &cs->params, &cs->types, &cs->notes, &cs->expects, &cs->tests, &cs->code,
+                 &cs->lines, &cs->files };
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+    rg_free(all[i]->items);
+    all[i]->items = NULL;
+    all[i]->n = 0;
+  }
+  rg_free(cs->pool);
+  cs->pool = NULL;
+}
+
+/* Moves the arrays of cs into m; cs no longer owns them. */
+static void build_module(cstate *cs, rg_module *m) {
+#define MOVE(field, count, v) do { m->field = (v).items; m->count = (v).n; (v).items = NULL; } while (0)
+  MOVE(units, nunits, cs->units);
+  MOVE(enums, nenums, cs->enums);
+  MOVE(members, nmembers, cs->members_v);
+  MOVE(records, nrecords, cs->records);
+  MOVE(fields, nfields, cs->fields);
+  MOVE(consts, nconsts, cs->consts);
+  MOVE(heap, nheap, cs->heap);
+  MOVE(tables, ntables, cs->tables);
+  MOVE(dims, ndims, cs->dims);
+  MOVE(cells, ncells, cs->cells);
+  MOVE(procs, nprocs, cs->procs);
+  MOVE(params, nparams, cs->params);
+  MOVE(types, ntypes, cs->types);
+  MOVE(notes, nnotes, cs->notes);
+  MOVE(expects, nexpects, cs->expects);
+  MOVE(tests, ntests, cs->tests);
+  MOVE(code, ncode, cs->code);
+  MOVE(lines, nlines, cs->lines);
+  MOVE(files, nfiles, cs->files);
+#undef MOVE
+  m->strings = cs->pool;
+  m->nstrings = cs->npool;
+  cs->pool = NULL;
+  m->name = (uint32_t)cs->name_v;
+  m->revision = (uint32_t)cs->revision_v;
+  m->source = (uint32_t)cs->source_v;
+}
+
+int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assumptions) {
+  cstate *cs;
+  uint32_t file;
+  rg_ast_file *ast;
+  int errors0 = d->errors;
+  int rc = -1;
+
+  memset(m, 0, sizeof *m);
+  if (assumptions) *assumptions = NULL;
+  cs = rg_arena_alloc(d->arena, sizeof *cs);
+  if (!cs) { rg_error_plain(d, "out of memory"); return -1; }
+  cs->d = d;
+  cs->A = d->arena;
+  cs->assumed_tail = &cs->assumed;
+  {
+    vec init[] = { VEC(rg_unit), VEC(rg_enum), VEC(rg_member_info), VEC(rg_record),
+                   VEC(rg_field_info), VEC(rg_value), VEC(rg_value), VEC(rg_table), VEC(rg_dim),
+                   VEC(rg_value), VEC(rg_proc), VEC(rg_param_info), VEC(rg_type),
+                   VEC(rg_note_info), VEC(rg_expect), VEC(rg_test), VEC(uint32_t), VEC(rg_line),
+                   VEC(uint32_t) };
+    vec *all[] = { &cs->units, &cs->enums, &cs->members_v, &cs->records, &cs->fields,
+                   &cs->consts, &cs->heap, &cs->tables, &cs->dims, &cs->cells, &cs->procs,
+                   &cs->params, &cs->types, &cs->notes, &cs->expects, &cs->tests, &cs->code,
+                   &cs->lines, &cs->files };
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) *all[i] = init[i];
+  }
+  {
+    const char *slash = strrchr(path, '/');
+    cs->dir = slash ? rg_arena_strndup(cs->A, path, (size_t)(slash - path)) : "";
+    if (!cs->dir) goto oom;
+  }
+  intern(cs, "");
+  if (rg_diag_load(d, path, NULL, &file)) goto done;
+  ast = rg_parse(d, file, cs->A);
+  if (!ast) goto oom;
+  if (d->errors > errors0) goto done;   /* syntax errors: the tree is not worth checking */
+
+  if (ast->header) {
+    cs->name_v = intern(cs, ast->header->name ? ast->header->name : "");
+    cs->revision_v = ast->header->revision ? intern(cs, ast->header->revision) : 0;
+    cs->source_v = ast->header->source ? intern(cs, ast->header->source) : 0;
+  }
+
+  /* The vocabulary: units, enums, record and constant names. */
+  for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
+    switch (dc->kind) {
+    case RG_DE_UNIT: decl_unit(cs, dc); break;
+    case RG_DE_ENUM: decl_enum(cs, dc); break;
+    case RG_DE_RECORD: decl_record(cs, dc); break;
+    case RG_DE_CONST: declare(cs, dc, S_CONST); break;
+    default: break;
+    }
+    if (dc->kind != RG_DE_TEST)
+      collect_notes(cs, dc->notes, describe(cs, "%s %s", kindname[dc->kind], dc->name));
+  }
+  for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+    if (dc->kind == RG_DE_RECORD) record_fields(cs, dc);
+  /* Heads of tables and procedures. */
+  for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
+    if (dc->kind == RG_DE_TABLE) decl_table(cs, dc);
+    else if (dc->kind == RG_DE_PROC) decl_proc(cs, dc);
+  }
+  /* Constants, then table cells, then code. */
+  for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+    if (dc->kind == RG_DE_CONST) {
+      sym *s = lookup(cs, dc->name);
+      rg_value v;
+      if (s && s->decl == dc) const_value(cs, dc->pos, s, &v);
+    }
+  for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+    if (dc->kind == RG_DE_TABLE) table_cells(cs, dc);
+  for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
+    if (dc->kind == RG_DE_PROC) {
+      sym *s = lookup(cs, dc->name);
+      if (s && s->decl == dc) proc_body(cs, dc, s->index);
+    } else if (dc->kind == RG_DE_TEST) {
+      decl_test(cs, dc);
+    }
+  }
+  if (cs->oom) goto oom;
+
+  /* The files the line table refers to. */
+  for (uint32_t i = 0; i < d->nfiles; i++) {
+    uint32_t *f = vec_push(&cs->files, &cs->oom);
+    if (!f) goto oom;
+    *f = intern(cs, d->files[i]->path);
+  }
+  if (cs->oom) goto oom;
+  if (d->errors > errors0) goto done;
+
+  build_module(cs, m);
+  {
+    char msg[256];
+    if (rg_module_verify(m, msg, sizeof msg)) {
+      rg_error_plain(d, "internal error: the compiled module fails verification: %s", msg);
+      rg_module_free(m);
+      goto done;
+    }
+  }
+  if (assumptions) *assumptions = cs->assumed;
+  rc = 0;
+  goto done;
+oom:
+  rg_error_plain(d, "out of memory");
+done:
+  free_vecs(cs);
+  return rc;
+}

@@ -1,0 +1,297 @@
+/*
+** value.c: printing and parsing values as people read them (see value.h).
+*/
+#include "value.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+/* A bounded string builder: appends never overflow, the text is truncated. */
+typedef struct sbuf {
+  char *p;
+  size_t n, size;
+} sbuf;
+
+/* Appends s to b. */
+static void put(sbuf *b, const char *s) {
+  while (*s && b->n + 1 < b->size) b->p[b->n++] = *s++;
+  if (b->size) b->p[b->n < b->size ? b->n : b->size - 1] = '\0';
+}
+
+/* Appends a number of thousandths as a decimal ("6", "2.5", "-0.125"). */
+static void put_milli(sbuf *b, rg_value v) {
+  char tmp[48];
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  uint64_t whole = u / 1000, frac = u % 1000;
+  if (frac == 0) snprintf(tmp, sizeof tmp, "%s%llu", v < 0 ? "-" : "", (unsigned long long)whole);
+  else {
+    int digits = 3;
+    while (frac % 10 == 0) { frac /= 10; digits--; }
+    snprintf(tmp, sizeof tmp, "%s%llu.%0*llu", v < 0 ? "-" : "", (unsigned long long)whole, digits,
+             (unsigned long long)frac);
+  }
+  put(b, tmp);
+}
+
+/* Returns the name people see for member i of enum e. */
+static const char *member_name(const rg_module *m, uint32_t e, uint32_t i) {
+  const rg_member_info *mi;
+  if (e >= m->nenums || i >= m->enums[e].count) return "?";
+  mi = &m->members[m->enums[e].first + i];
+  return rg_module_str(m, mi->display ? mi->display : mi->code);
+}
+
+/* Appends v of type t; records inline as {field: value, ...}. */
+static void put_value(sbuf *b, const rg_module *m, const rg_value *heap, uint32_t nheap, rg_type t,
+                      rg_value v) {
+  char tmp[48];
+  switch (t.kind) {
+  case RG_K_INT:
+    snprintf(tmp, sizeof tmp, "%lld", (long long)v);
+    put(b, tmp);
+    break;
+  case RG_K_BOOL: put(b, v ? "true" : "false"); break;
+  case RG_K_PERCENT:
+    snprintf(tmp, sizeof tmp, "%lld%%", (long long)v);
+    put(b, tmp);
+    break;
+  case RG_K_TEXT:
+    put(b, v >= 0 && (uint64_t)v < m->nstrings ? rg_module_str(m, (uint32_t)v) : "?");
+    break;
+  case RG_K_DIST:
+    put_milli(b, v);
+    put(b, " ");
+    put(b, t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "?");
+    break;
+  case RG_K_ENUM:
+    put(b, v >= 0 && v < 64 ? member_name(m, t.ref, (uint32_t)v) : "?");
+    break;
+  case RG_K_SET: {
+    bool first = true;
+    uint32_t count = t.ref < m->nenums ? m->enums[t.ref].count : 0;
+    for (uint32_t i = 0; i < count; i++)
+      if (((uint64_t)v >> i) & 1) {
+        if (!first) put(b, ", ");
+        put(b, member_name(m, t.ref, i));
+        first = false;
+      }
+    if (first) put(b, "none");
+    break;
+  }
+  case RG_K_RECORD: {
+    const rg_record *r;
+    if (t.ref >= m->nrecords || v < 0 || (uint64_t)v + m->records[t.ref].count > nheap) {
+      put(b, "?");
+      break;
+    }
+    r = &m->records[t.ref];
+    put(b, "{");
+    for (uint32_t k = 0; k < r->count; k++) {
+      const rg_field_info *f = &m->fields[r->first + k];
+      if (k) put(b, ", ");
+      put(b, rg_module_str(m, f->name));
+      put(b, ": ");
+      put_value(b, m, heap, nheap, f->type, heap[v + k]);
+    }
+    put(b, "}");
+    break;
+  }
+  default: put(b, "?"); break;
+  }
+}
+
+char *rg_value_format(char *buf, size_t size, const rg_module *m, const rg_value *heap,
+                      uint32_t nheap, rg_type t, rg_value v) {
+  sbuf b = { buf, 0, size };
+  if (size) buf[0] = '\0';
+  put_value(&b, m, heap, nheap, t, v);
+  return buf;
+}
+
+void rg_value_print(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                    rg_type t, rg_value v) {
+  char buf[8192];
+  if (t.kind == RG_K_RECORD && t.ref < m->nrecords && v >= 0 &&
+      (uint64_t)v + m->records[t.ref].count <= nheap) {
+    const rg_record *r = &m->records[t.ref];
+    for (uint32_t k = 0; k < r->count; k++) {
+      const rg_field_info *f = &m->fields[r->first + k];
+      fprintf(out, "%s: %s\n", rg_module_str(m, f->name),
+              rg_value_format(buf, sizeof buf, m, heap, nheap, f->type, heap[v + k]));
+    }
+    return;
+  }
+  fprintf(out, "%s\n", rg_value_format(buf, sizeof buf, m, heap, nheap, t, v));
+}
+
+/* Returns a malloc'd case-folded NFC copy of s, or NULL. */
+static char *fold_case(const char *s) {
+  utf8proc_uint8_t *out = NULL;
+  if (utf8proc_map((const utf8proc_uint8_t *)s, 0, &out,
+                   UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD) < 0)
+    return NULL;
+  return (char *)out;
+}
+
+int rg_enum_lookup(const rg_module *m, uint32_t e, const char *text) {
+  char *want;
+  int found = -1;
+  if (e >= m->nenums) return -1;
+  for (uint32_t i = 0; i < m->enums[e].count; i++)
+    if (strcmp(rg_module_str(m, m->members[m->enums[e].first + i].code), text) == 0) return (int)i;
+  want = fold_case(text);
+  if (!want) return -1;
+  for (uint32_t i = 0; i < m->enums[e].count && found < 0; i++) {
+    const rg_member_info *mi = &m->members[m->enums[e].first + i];
+    uint32_t names[2] = { mi->code, mi->display };
+    for (int k = 0; k < 2 && found < 0; k++) {
+      char *have;
+      if (k == 1 && !mi->display) break;
+      have = fold_case(rg_module_str(m, names[k]));
+      if (have && strcmp(have, want) == 0) found = (int)i;
+      free(have);
+    }
+  }
+  free(want);
+  return found;
+}
+
+/* Writes "Standard (S), Coastal (C), ..." for enum e into buf. */
+static void list_members(char *buf, size_t size, const rg_module *m, uint32_t e) {
+  sbuf b = { buf, 0, size };
+  if (size) buf[0] = '\0';
+  for (uint32_t i = 0; i < m->enums[e].count; i++) {
+    const rg_member_info *mi = &m->members[m->enums[e].first + i];
+    if (i) put(&b, ", ");
+    put(&b, rg_module_str(m, mi->code));
+    if (mi->display) {
+      put(&b, " (");
+      put(&b, rg_module_str(m, mi->display));
+      put(&b, ")");
+    }
+  }
+}
+
+/* Parses a decimal with up to 3 decimals into thousandths; returns the
+** characters used, or 0. */
+static size_t parse_milli(const char *s, int64_t *out) {
+  size_t i = 0;
+  int64_t v = 0;
+  bool neg = false;
+  if (s[i] == '-' || s[i] == '+') neg = s[i++] == '-';
+  if (s[i] < '0' || s[i] > '9') return 0;
+  while (s[i] >= '0' && s[i] <= '9') {
+    if (v > (INT64_MAX / 10 - 9) / 1000) return 0;
+    v = v * 10 + (s[i++] - '0');
+  }
+  v *= 1000;
+  if (s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9') {
+    int64_t scale = 100;
+    i++;
+    while (s[i] >= '0' && s[i] <= '9') {
+      if (!scale) return 0;
+      v += (s[i++] - '0') * scale;
+      scale /= 10;
+    }
+  }
+  *out = neg ? -v : v;
+  return i;
+}
+
+int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
+                   char *err, size_t errlen) {
+  char list[2048], tn[128];
+  int64_t x;
+  size_t k;
+  switch (t.kind) {
+  case RG_K_INT: case RG_K_PERCENT:
+    k = parse_milli(text, &x);
+    if (k && x % 1000 == 0 && (!text[k] || (t.kind == RG_K_PERCENT && text[k] == '%' && !text[k + 1]))) {
+      *v = x / 1000;
+      return 0;
+    }
+    break;
+  case RG_K_BOOL:
+    if (strcmp(text, "true") == 0) { *v = 1; return 0; }
+    if (strcmp(text, "false") == 0) { *v = 0; return 0; }
+    break;
+  case RG_K_DIST: {
+    const char *unit = t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "";
+    k = parse_milli(text, &x);
+    if (!k) break;
+    while (text[k] == ' ') k++;
+    if (*unit && strncmp(text + k, unit, strlen(unit)) == 0) k += strlen(unit);
+    else if (text[k] == '"') k++;
+    if (text[k] == '*') k++;
+    if (text[k]) break;
+    *v = x;
+    return 0;
+  }
+  case RG_K_TEXT:
+    for (uint32_t off = 0; off < m->nstrings; off += (uint32_t)strlen(m->strings + off) + 1)
+      if (strcmp(m->strings + off, text) == 0) { *v = off; return 0; }
+    snprintf(err, errlen, "'%s' is not one of the texts of this rule set", text);
+    return -1;
+  case RG_K_ENUM: {
+    int i = rg_enum_lookup(m, t.ref, text);
+    if (i >= 0) { *v = i; return 0; }
+    list_members(list, sizeof list, m, t.ref);
+    snprintf(err, errlen, "'%s' is not a %s; valid: %s", text, rg_module_str(m, m->enums[t.ref].name), list);
+    return -1;
+  }
+  case RG_K_SET: {
+    uint64_t mask = 0;
+    const char *p = text;
+    if (strcmp(text, "none") == 0 || !*text) { *v = 0; return 0; }
+    while (*p) {
+      char word[256];
+      size_t n = 0;
+      int i;
+      while (*p == ',' || *p == ' ') p++;
+      if (!*p) break;
+      while (*p && *p != ',' && n + 1 < sizeof word) word[n++] = *p++;
+      while (n && word[n - 1] == ' ') n--;
+      word[n] = '\0';
+      i = rg_enum_lookup(m, t.ref, word);
+      if (i < 0) {
+        list_members(list, sizeof list, m, t.ref);
+        snprintf(err, errlen, "'%s' is not a %s; valid: %s", word, rg_module_str(m, m->enums[t.ref].name), list);
+        return -1;
+      }
+      mask |= (uint64_t)1 << i;
+    }
+    *v = (rg_value)mask;
+    return 0;
+  }
+  default:
+    snprintf(err, errlen, "a %s cannot be given on the command line", rg_type_name(tn, sizeof tn, m, t));
+    return -1;
+  }
+  snprintf(err, errlen, "'%s' is not a valid %s", text, rg_type_name(tn, sizeof tn, m, t));
+  return -1;
+}
+
+char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t) {
+  switch (t.kind) {
+  case RG_K_VOID: snprintf(buf, size, "nothing"); break;
+  case RG_K_INT: snprintf(buf, size, "int"); break;
+  case RG_K_BOOL: snprintf(buf, size, "bool"); break;
+  case RG_K_PERCENT: snprintf(buf, size, "percent"); break;
+  case RG_K_TEXT: snprintf(buf, size, "text"); break;
+  case RG_K_DIST:
+    snprintf(buf, size, "distance %s", t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "?");
+    break;
+  case RG_K_ENUM:
+    snprintf(buf, size, "%s", t.ref < m->nenums ? rg_module_str(m, m->enums[t.ref].name) : "?");
+    break;
+  case RG_K_SET:
+    snprintf(buf, size, "set %s", t.ref < m->nenums ? rg_module_str(m, m->enums[t.ref].name) : "?");
+    break;
+  case RG_K_RECORD:
+    snprintf(buf, size, "%s", t.ref < m->nrecords ? rg_module_str(m, m->records[t.ref].name) : "?");
+    break;
+  default: snprintf(buf, size, "?"); break;
+  }
+  return buf;
+}
