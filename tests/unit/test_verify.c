@@ -1,0 +1,364 @@
+/*
+** test_verify.c: one good module, then one bad variant per check of the
+** verifier and the file reader, each with its exact message; save/load.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include "modbuild.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do { \
+    if (cond) passed++; \
+    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+  } while (0)
+
+static unsigned char *good_buf;
+static size_t good_len;
+static rg_module M;          /* the variant under test */
+
+/* Builds the good module:
+**   enum terrain {S, C, D}; record info {a: int, t: terrain}
+**   table weather(2..12, terrain) -> int; recs(terrain) -> info;
+**   tset(terrain) -> set terrain; tenum(terrain) -> terrain; ttext(terrain) -> text
+**   f(a: int) -> int       (8 instructions, see below)
+**   g()                    calls f, notes the result
+*/
+static void build_good(mb *b) {
+  mb_init(b);
+  static const char *const codes[] = {"S", "C", "D"};
+  uint32_t terrain = mb_enum(b, "terrain", 3, codes);
+  static const char *const fn[] = {"a", "t"};
+  rg_type ft[] = {T_INT, {RG_K_ENUM, terrain}};
+  uint32_t info = mb_record(b, "info", 2, fn, ft);
+  mb_unit(b, "BW");
+  rg_dim wd[2] = {mb_dim_range(2, 11), mb_dim_enum(b, terrain)};
+  rg_value wc[33];
+  for (int i = 0; i < 33; i++) wc[i] = i;
+  mb_table(b, "weather", 2, wd, T_INT, wc);
+  static const rg_value hv[] = {1, 0, 2, 1, 3, 2};
+  mb_heap(b, 6, hv);
+  rg_dim ed[1] = {mb_dim_enum(b, terrain)};
+  mb_table(b, "recs", 1, ed, (rg_type){RG_K_RECORD, info}, (rg_value[]){0, 2, 4});
+  mb_table(b, "tset", 1, ed, (rg_type){RG_K_SET, terrain}, (rg_value[]){0, 7, 5});
+  mb_table(b, "tenum", 1, ed, (rg_type){RG_K_ENUM, terrain}, (rg_value[]){2, 1, 0});
+  mb_table(b, "ttext", 1, ed, T_TEXT, (rg_value[]){0, mb_str(b, "coast"), 1});
+  mb_const(b, 1000);
+  mb_note(b, "f gives", 1, &T_INT);
+  mb_expect(b, "f(3) == 1", T_INT);
+
+  static const char *const pn[] = {"a"};
+  uint32_t f = mb_proc(b, "f", T_INT, 1, pn, &T_INT, 2);
+  mb_emit(b, RG_OP_LOAD, 0);     /* 0 */
+  mb_emit(b, RG_OP_JMPF, 3);     /* 1 -> 5 */
+  mb_emit(b, RG_OP_PUSHI, 1);    /* 2 */
+  mb_emit(b, RG_OP_STORE, 1);    /* 3 */
+  mb_emit(b, RG_OP_JMP, 1);      /* 4 -> 6 */
+  mb_emit(b, RG_OP_NOP, 0);      /* 5 */
+  mb_emit(b, RG_OP_LOAD, 1);     /* 6 */
+  mb_emit(b, RG_OP_RET, 0);      /* 7 */
+  uint32_t g = mb_proc(b, "g", T_VOID, 0, NULL, NULL, 0);
+  mb_emit(b, RG_OP_PUSHI, 3);
+  mb_emit(b, RG_OP_CALL, (int32_t)f);
+  mb_emit(b, RG_OP_NOTE, 0);
+  mb_emit(b, RG_OP_PUSHI, 3);
+  mb_emit(b, RG_OP_CALL, (int32_t)f);
+  mb_emit(b, RG_OP_PUSHI, 1);
+  mb_emit(b, RG_OP_EXPECTEQ, 0);
+  mb_emit(b, RG_OP_RETV, 0);
+  mb_test(b, "g works", g);
+}
+
+/* Resets M to a fresh copy of the good module. */
+static void fresh(void) {
+  char err[256];
+  rg_module_free(&M);
+  if (rg_module_deserialize(&M, good_buf, good_len, err, sizeof err) != 0) {
+    printf("good module does not load: %s\n", err);
+    exit(1);
+  }
+}
+
+/* Verifies M and checks the message. */
+static void expect_msg(int line, const char *want) {
+  char err[256] = "";
+  int r = rg_module_verify(&M, err, sizeof err);
+  if (r == -1 && strcmp(err, want) == 0) passed++;
+  else { failed++; printf("FAIL line %d: got %d '%s', want '%s'\n", line, r, err, want); }
+}
+#define EXPECT_MSG(want) expect_msg(__LINE__, want)
+
+/* Sets instruction rel of procedure 'f' (index 0). */
+static void set_f(uint32_t rel, unsigned op, int32_t a) {
+  M.code[M.procs[0].code + rel] = RG_INS(op, (uint32_t)a & RG_A_MAX);
+}
+
+/* Deserializes buf[0..len) and checks the message. */
+static void expect_load(int line, const unsigned char *buf, size_t len, const char *want) {
+  char err[256] = "";
+  rg_module m;
+  int r = rg_module_deserialize(&m, buf, len, err, sizeof err);
+  if (r == -1 && strcmp(err, want) == 0) passed++;
+  else { failed++; printf("FAIL line %d: got %d '%s', want '%s'\n", line, r, err, want); }
+  if (r == 0) rg_module_free(&m);
+}
+#define EXPECT_LOAD(buf, len, want) expect_load(__LINE__, buf, len, want)
+
+static void put32(unsigned char *p, uint32_t v) {
+  p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8);
+  p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
+}
+
+int main(void) {
+  char err[256];
+  mb b;
+  build_good(&b);
+  if (rg_module_verify(&b.m, err, sizeof err) != 0) {
+    printf("test_verify: good module rejected: %s\n", err);
+    return 1;
+  }
+  CHECK(b.m.procs[0].max_stack == 1 && b.m.procs[1].max_stack == 2, "max_stack %u %u",
+        b.m.procs[0].max_stack, b.m.procs[1].max_stack);
+  if (rg_module_serialize(&b.m, &good_buf, &good_len) != 0) { printf("serialize failed\n"); return 1; }
+
+  /* Round trip: serialize(deserialize(x)) == x, byte for byte. */
+  fresh();
+  {
+    unsigned char *buf2; size_t len2;
+    CHECK(rg_module_serialize(&M, &buf2, &len2) == 0 && len2 == good_len &&
+          memcmp(buf2, good_buf, good_len) == 0, "round trip");
+    rg_free(buf2);
+  }
+  CHECK(memcmp(good_buf, "RGLA\1\0\0\0\25\0\0\0", 12) == 0, "header bytes");
+
+  /* The string pool. */
+  fresh(); M.strings[0] = 'x'; EXPECT_MSG("string pool does not start with the empty string");
+  fresh(); M.strings[M.nstrings - 1] = 'x'; EXPECT_MSG("string pool does not end with NUL");
+  fresh(); M.nstrings = 0; EXPECT_MSG("string pool is empty");
+  fresh(); M.name = M.nstrings; { char w[64]; snprintf(w, sizeof w, "header 0: string %u out of range", M.nstrings); EXPECT_MSG(w); }
+  fresh(); M.files[0] = 99999; EXPECT_MSG("file 0: string 99999 out of range");
+  fresh(); M.members[1].display = 99999; EXPECT_MSG("member 1: string 99999 out of range");
+  fresh(); M.units[0].name = 99999; EXPECT_MSG("unit 0: string 99999 out of range");
+
+  /* Enums and records. */
+  fresh(); M.enums[0].count = 0; EXPECT_MSG("enum 'terrain': member count 0 not in 1..64");
+  fresh(); M.enums[0].count = 65; EXPECT_MSG("enum 'terrain': member count 65 not in 1..64");
+  fresh(); M.enums[0].first = 1; EXPECT_MSG("enum 'terrain': members out of range");
+  fresh(); M.enums[0].first = UINT32_MAX; EXPECT_MSG("enum 'terrain': members out of range");
+  fresh(); M.enums[0].ordered = 2; EXPECT_MSG("enum 'terrain': bad ordered flag 2");
+  fresh(); M.records[0].count = 0; EXPECT_MSG("record 'info': field count 0 out of range");
+  fresh(); M.records[0].first = 1; EXPECT_MSG("record 'info': fields out of range");
+
+  /* Types. */
+  fresh(); M.fields[1].type.kind = 99; EXPECT_MSG("field 1: bad type kind 99");
+  fresh(); M.fields[1].type.ref = 1; EXPECT_MSG("field 1: type reference 1 out of range");
+  fresh(); M.fields[0].type.ref = 1; EXPECT_MSG("field 0: type reference 1 out of range");
+  fresh(); M.fields[0].type.kind = RG_K_VOID; EXPECT_MSG("field 0: void type");
+  fresh(); M.fields[0].type = (rg_type){RG_K_SET, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
+  fresh(); M.fields[0].type = (rg_type){RG_K_DIST, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
+  fresh(); M.fields[0].type = (rg_type){RG_K_RECORD, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
+  fresh(); M.params[0].type.kind = RG_NKINDS; EXPECT_MSG("parameter 0: bad type kind 9");
+  fresh(); M.types[0].kind = 42; EXPECT_MSG("type 0: bad type kind 42");
+  fresh(); M.expects[0].type.kind = RG_K_VOID; EXPECT_MSG("expectation 0: void type");
+  fresh(); M.procs[0].result.ref = 3; EXPECT_MSG("procedure 0: type reference 3 out of range");
+
+  /* Tables and dimensions. */
+  fresh(); M.tables[0].ndims = 0; EXPECT_MSG("table 'weather': 0 dimensions not in 1..8");
+  fresh(); M.tables[0].ndims = 9; EXPECT_MSG("table 'weather': 9 dimensions not in 1..8");
+  fresh(); M.tables[0].first_dim = M.ndims - 1; EXPECT_MSG("table 'weather': dimensions out of range");
+  fresh(); M.tables[0].count = 32; EXPECT_MSG("table 'weather': cell count 32 is not the product of its sizes (33)");
+  fresh(); M.dims[0].size = 0x10000; M.dims[1].is_enum = 0; M.dims[1].ref = 0; M.dims[1].size = 0x10000;
+  EXPECT_MSG("table 'weather': too many cells");
+  fresh(); M.tables[4].first = M.ncells - 2; EXPECT_MSG("table 'ttext': cells out of range");
+  fresh(); M.dims[1].size = 4; EXPECT_MSG("dimension 1: size 4 differs from enum 'terrain' (3 members)");
+  fresh(); M.dims[1].ref = 5; EXPECT_MSG("dimension 1: enum 5 out of range");
+  fresh(); M.dims[1].lo = 1; EXPECT_MSG("dimension 1: size 3 differs from enum 'terrain' (3 members)");
+  fresh(); M.dims[0].size = 0; EXPECT_MSG("dimension 0: size 0");
+  fresh(); M.dims[0].is_enum = 7; EXPECT_MSG("dimension 0: bad enum flag 7");
+  fresh(); M.dims[0].lo = INT64_MAX - 5; EXPECT_MSG("dimension 0: range overflows");
+  fresh(); M.dims[0].ref = 1; EXPECT_MSG("dimension 0: range with enum reference");
+  fresh(); M.dims[0].label = 99999; EXPECT_MSG("dimension 0: string 99999 out of range");
+  fresh(); M.tables[0].value.kind = RG_K_VOID; EXPECT_MSG("table 0: void type");
+
+  /* Cells by type. */
+  fresh(); M.cells[M.tables[1].first + 2] = 5; EXPECT_MSG("table 'recs': cell 2: record offset 5 outside the heap");
+  fresh(); M.cells[M.tables[1].first] = -1; EXPECT_MSG("table 'recs': cell 0: record offset -1 outside the heap");
+  fresh(); M.cells[M.tables[2].first + 1] = 8; EXPECT_MSG("table 'tset': cell 1: set has members outside the enum");
+  fresh(); M.cells[M.tables[2].first + 1] = -1; EXPECT_MSG("table 'tset': cell 1: set has members outside the enum");
+  fresh(); M.cells[M.tables[3].first] = 3; EXPECT_MSG("table 'tenum': cell 0: member 3 out of range");
+  fresh(); M.cells[M.tables[3].first] = -1; EXPECT_MSG("table 'tenum': cell 0: member -1 out of range");
+  fresh(); M.cells[M.tables[4].first] = 99999; EXPECT_MSG("table 'ttext': cell 0: string 99999 out of range");
+
+  /* Procedures, notes, expectations, tests, lines. */
+  fresh(); M.procs[0].first_param = M.nparams; EXPECT_MSG("procedure 'f': parameters out of range");
+  fresh(); M.procs[0].nlocals = 0; EXPECT_MSG("procedure 'f': 0 locals but 1 parameters");
+  fresh(); M.procs[0].nlocals = 1u << 20; EXPECT_MSG("procedure 'f': absurd local count 1048576");
+  fresh(); M.procs[0].ncode = 0; EXPECT_MSG("procedure 'f': code out of range");
+  fresh(); M.procs[1].ncode = 9; EXPECT_MSG("procedure 'g': code out of range");
+  fresh(); M.notes[0].nvals = 5; EXPECT_MSG("note 0: value types out of range");
+  fresh(); M.notes[0].text = 99999; EXPECT_MSG("note 0: string 99999 out of range");
+  fresh(); M.tests[0].proc = 2; EXPECT_MSG("test 0: procedure 2 out of range");
+  fresh(); M.nlines--; EXPECT_MSG("line table has 15 entries for 16 instructions");
+  fresh(); M.lines[3].file = 1; EXPECT_MSG("line entry 3: file 1 out of range");
+
+  /* Operands. */
+  fresh(); set_f(0, 200, 0); EXPECT_MSG("procedure 'f': instruction 0: bad opcode 200");
+  fresh(); set_f(0, RG_NOPCODES, 0); { char w[80]; snprintf(w, sizeof w, "procedure 'f': instruction 0: bad opcode %d", RG_NOPCODES); EXPECT_MSG(w); }
+  fresh(); set_f(5, RG_OP_NOP, 3); EXPECT_MSG("procedure 'f': instruction 5: NOP takes no operand (has 3)");
+  fresh(); set_f(2, RG_OP_CONST, 99); EXPECT_MSG("procedure 'f': instruction 2: constant 99 out of range");
+  fresh(); set_f(3, RG_OP_STORE, 2); EXPECT_MSG("procedure 'f': instruction 3: local 2 out of range");
+  fresh(); set_f(4, RG_OP_JMP, 40); EXPECT_MSG("procedure 'f': instruction 4: jump target 45 outside the procedure");
+  fresh(); set_f(4, RG_OP_JMP, 3); EXPECT_MSG("procedure 'f': instruction 4: jump target 8 outside the procedure");
+  fresh(); set_f(4, RG_OP_JMP, -10); EXPECT_MSG("procedure 'f': instruction 4: jump target -5 outside the procedure");
+  fresh(); set_f(1, RG_OP_JMPT, RG_SA_MIN); EXPECT_MSG("procedure 'f': instruction 1: jump target -8388606 outside the procedure");
+  fresh(); set_f(5, RG_OP_LOOKUP, 9); EXPECT_MSG("procedure 'f': instruction 5: table 9 out of range");
+  fresh(); set_f(5, RG_OP_CALL, 2); EXPECT_MSG("procedure 'f': instruction 5: procedure 2 out of range");
+  fresh(); set_f(5, RG_OP_NOTE, 1); EXPECT_MSG("procedure 'f': instruction 5: note 1 out of range");
+  fresh(); set_f(5, RG_OP_EXPECT, 1); EXPECT_MSG("procedure 'f': instruction 5: expectation 1 out of range");
+  fresh(); set_f(5, RG_OP_MKREC, 1); EXPECT_MSG("procedure 'f': instruction 5: record 1 out of range");
+  fresh(); set_f(5, RG_OP_FAIL, 99999); EXPECT_MSG("procedure 'f': instruction 5: string 99999 out of range");
+  fresh(); set_f(5, RG_OP_MIN, 0); EXPECT_MSG("procedure 'f': instruction 5: count must be at least 1");
+  fresh(); set_f(5, RG_OP_MAX, 0); EXPECT_MSG("procedure 'f': instruction 5: count must be at least 1");
+
+  /* Stack heights. */
+  fresh(); set_f(0, RG_OP_POP, 0); EXPECT_MSG("procedure 'f': instruction 0: stack underflow (POP needs 1, has 0)");
+  fresh(); set_f(5, RG_OP_ADD, 0); EXPECT_MSG("procedure 'f': instruction 5: stack underflow (ADD needs 2, has 0)");
+  fresh(); set_f(5, RG_OP_MAX, 2); EXPECT_MSG("procedure 'f': instruction 5: stack underflow (MAX needs 2, has 0)");
+  fresh(); set_f(5, RG_OP_PUSHI, 1); EXPECT_MSG("procedure 'f': stack height differs where paths meet at 6 (0 vs 1)");
+  fresh(); set_f(2, RG_OP_NOP, 0); set_f(3, RG_OP_PUSHI, 5); set_f(5, RG_OP_PUSHI, 5);
+  EXPECT_MSG("procedure 'f': instruction 7: RET needs exactly 1 value on the stack (has 2)");
+  fresh(); set_f(7, RG_OP_RETV, 0); EXPECT_MSG("procedure 'f': instruction 7: RETV in a procedure with a result");
+  fresh(); M.procs[0].result = T_VOID; EXPECT_MSG("procedure 'f': instruction 7: RET in a procedure without a result");
+  fresh(); set_f(7, RG_OP_NOP, 0); EXPECT_MSG("procedure 'f': falls off the end");
+  fresh(); set_f(7, RG_OP_JMPF, -2); EXPECT_MSG("procedure 'f': falls off the end");
+  fresh(); set_f(7, RG_OP_FAIL, 0); CHECK(rg_module_verify(&M, err, sizeof err) == 0, "FAIL ends a path: %s", err);
+  fresh(); set_f(5, RG_OP_JMP, -6); /* 5 -> 0: a loop back to the start, heights agree */
+  CHECK(rg_module_verify(&M, err, sizeof err) == 0, "loop: %s", err);
+  /* g: a void call pushes nothing, so the NOTE after it underflows. */
+  fresh(); M.procs[0].result = T_VOID; set_f(7, RG_OP_RETV, 0);
+  EXPECT_MSG("procedure 'g': instruction 2: stack underflow (NOTE needs 1, has 0)");
+  /* A call with the wrong arity underflows. */
+  fresh(); M.code[M.procs[1].code] = RG_INS(RG_OP_NOP, 0);
+  EXPECT_MSG("procedure 'g': instruction 1: stack underflow (CALL needs 1, has 0)");
+  /* rg_op_effect. */
+  {
+    int pops, pushes;
+    fresh();
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_LOOKUP, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect lookup");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_MIN, 4), &pops, &pushes) == 0 && pops == 4 && pushes == 1, "effect min");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_MKREC, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect mkrec");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CALL, 0), &pops, &pushes) == 0 && pops == 1 && pushes == 1, "effect call");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CALL, 1), &pops, &pushes) == 0 && pops == 0 && pushes == 0, "effect call void");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_NOTE, 0), &pops, &pushes) == 0 && pops == 1 && pushes == 0, "effect note");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_ADD, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect add");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_LOOKUP, 7), &pops, &pushes) == -1, "effect bad table");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_MIN, 0), &pops, &pushes) == -1, "effect min 0");
+    CHECK(rg_op_effect(&M, RG_INS(250, 0), &pops, &pushes) == -1, "effect bad op");
+    CHECK(strcmp(rg_opnames[RG_OP_EXPECTEQ], "EXPECTEQ") == 0 && strcmp(rg_opnames[0], "NOP") == 0, "opnames");
+    CHECK(rg_module_find_proc(&M, "g") == 1 && rg_module_find_proc(&M, "h") == -1, "find proc");
+    CHECK(rg_module_find_table(&M, "tenum") == 3 && rg_module_find_enum(&M, "terrain") == 0 &&
+          rg_module_find_enum(&M, "x") == -1, "find table/enum");
+    CHECK(strcmp(rg_module_str(&M, 99999), "") == 0, "str out of range");
+  }
+
+  /* The file reader. */
+  {
+    unsigned char *buf = malloc(good_len + 64);
+    memcpy(buf, good_buf, good_len);
+    EXPECT_LOAD(buf, 3, "bad magic");
+    buf[0] = 'X'; EXPECT_LOAD(buf, good_len, "bad magic"); buf[0] = 'R';
+    EXPECT_LOAD(buf, 10, "truncated header");
+    put32(buf + 4, 7); EXPECT_LOAD(buf, good_len, "unsupported version 7"); put32(buf + 4, 1);
+    put32(buf + 8, 1000); EXPECT_LOAD(buf, good_len, "absurd section count 1000"); put32(buf + 8, 21);
+    EXPECT_LOAD(buf, 100, "section table out of bounds");
+    put32(buf + 12 + 12 * 5 + 4, (uint32_t)good_len); EXPECT_LOAD(buf, good_len, "section 5 out of bounds");
+    memcpy(buf, good_buf, good_len);
+    put32(buf + 12 + 12 * 5 + 4, 0); EXPECT_LOAD(buf, good_len, "section 5 out of bounds");
+    memcpy(buf, good_buf, good_len);
+    put32(buf + 12 + 12 * 5 + 8, 0xFFFFFFF0u); EXPECT_LOAD(buf, good_len, "section 5 out of bounds");
+    memcpy(buf, good_buf, good_len);
+    /* Section 2 (files) pointed at section 1's bytes (the string pool). */
+    memcpy(buf + 12 + 12 * 2 + 4, buf + 12 + 12 * 1 + 4, 4);
+    EXPECT_LOAD(buf, good_len, "sections 1 and 2 overlap");
+    memcpy(buf, good_buf, good_len);
+    put32(buf + 12 + 12 * 3, 99); EXPECT_LOAD(buf, good_len, "section 3: unknown id 99");
+    put32(buf + 12 + 12 * 3, 3); EXPECT_LOAD(buf, good_len, "section 3: duplicate id 3");
+    memcpy(buf, good_buf, good_len);
+    put32(buf + 12 + 12 * 0 + 8, 8); EXPECT_LOAD(buf, good_len, "section 0: header size 8 is not 12");
+    memcpy(buf, good_buf, good_len);
+    put32(buf + 12 + 12 * 3 + 8, 7); EXPECT_LOAD(buf, good_len, "section 3: size 7 is not a multiple of 8");
+    memcpy(buf, good_buf, good_len);
+    /* A verifier failure comes through deserialize too. */
+    put32(buf + 8, 20); EXPECT_LOAD(buf, good_len, "line table has 0 entries for 16 instructions");
+    memcpy(buf, good_buf, good_len);
+    rg_module m;
+    CHECK(rg_module_deserialize(&m, buf, good_len, err, sizeof err) == 0, "good loads");
+    rg_module_free(&m);
+    /* Empty sections may be left out. */
+    put32(buf + 8, 0);
+    EXPECT_LOAD(buf, 12, "string pool is empty");
+    free(buf);
+  }
+
+  /* Save and load through a temporary directory. */
+  {
+    char dir[] = "/tmp/test_verify.XXXXXX";
+    char path[128], bad[160];
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(path, sizeof path, "%s/m.rbc", dir);
+    fresh();
+    CHECK(rg_module_save(&M, path, err, sizeof err) == 0, "save: %s", err);
+    rg_module m;
+    CHECK(rg_module_load(&m, path, err, sizeof err) == 0, "load: %s", err);
+    unsigned char *buf2; size_t len2;
+    CHECK(rg_module_serialize(&m, &buf2, &len2) == 0 && len2 == good_len &&
+          memcmp(buf2, good_buf, len2) == 0, "save/load round trip");
+    rg_free(buf2);
+    rg_module_free(&m);
+    CHECK(rg_module_is_rbc(path) == 1, "is_rbc by name");
+    snprintf(bad, sizeof bad, "%s/m.bin", dir);
+    CHECK(rename(path, bad) == 0 && rg_module_is_rbc(bad) == 1, "is_rbc by magic");
+    CHECK(rg_module_is_rbc("/nonexistent/x.rules") == 0, "is_rbc no");
+    FILE *f = fopen(bad, "wb"); fputs("nope", f); fclose(f);
+    CHECK(rg_module_load(&m, bad, err, sizeof err) == -1 && strstr(err, "bad magic"), "load bad: %s", err);
+    unlink(bad);
+    /* Saving into a missing directory fails and leaves nothing behind. */
+    snprintf(bad, sizeof bad, "%s/missing/m.rbc", dir);
+    CHECK(rg_module_save(&M, bad, err, sizeof err) == -1, "save into missing dir");
+    /* Saving onto a directory fails at the rename: the temp file is removed. */
+    snprintf(bad, sizeof bad, "%s/adir", dir);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "mkdir %s && touch %s/x", bad, bad);
+    CHECK(system(cmd) == 0, "mkdir");
+    CHECK(rg_module_save(&M, bad, err, sizeof err) == -1, "save onto a directory");
+    int nfiles = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) if (e->d_name[0] != '.') nfiles++;
+    closedir(d);
+    CHECK(nfiles == 1, "no temporary file left (%d entries)", nfiles);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0, "cleanup");
+    CHECK(rg_module_load(&m, "/nonexistent/m.rbc", err, sizeof err) == -1, "load missing");
+  }
+
+  /* Out of memory during deserialize fails cleanly. */
+  for (unsigned long k = 1; k < 30; k++) {
+    rg_module m;
+    rg_alloc_fail_at(k);
+    int r = rg_module_deserialize(&m, good_buf, good_len, err, sizeof err);
+    rg_alloc_fail_at(0);
+    if (r == 0) { rg_module_free(&m); break; }
+    CHECK(strcmp(err, "out of memory") == 0, "oom %lu: %s", k, err);
+  }
+
+  rg_module_free(&M);
+  rg_module_free(&b.m);
+  rg_free(good_buf);
+  printf("test_verify: %d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
