@@ -31,12 +31,13 @@ deps:
 # ---- generated front end ----------------------------------------------
 $(BUILD)/gen/lexer.c: grammar/lexer.re $(BUILD)/gen/parser.h
 	@mkdir -p $(@D)
-	re2c -W -Werror --no-generation-date --no-version -8 -i -o $@ $<
+	re2c -W -Werror --no-generation-date --no-version -8 -i -I /usr/share/re2c/stdlib -o $@ $<
 
 $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: grammar/parser.y
 	@mkdir -p $(BUILD)/gen
 	cp grammar/parser.y $(BUILD)/gen/parser.y
-	lemon -q -T/usr/share/lemon/lempar.c -d$(BUILD)/gen $(BUILD)/gen/parser.y
+	lemon -q -T/usr/share/lemon/lempar.c -d$(BUILD)/gen $(BUILD)/gen/parser.y \
+	  || { rm -f $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h; exit 1; }
 
 # ---- library and CLI --------------------------------------------------
 $(BUILD)/obj/%.o: interp/%.c $(wildcard interp/*.h) $(BUILD)/gen/parser.h

@@ -164,6 +164,7 @@ typedef struct rg_keypat {
   rg_pos pos;
   rg_kpkind kind;
   const char *name;
+  const char *enum_name;        /* RG_KP_NAME written ENUM.member, else NULL */
   int64_t lo, hi;
   struct rg_keypat *next;
 } rg_keypat;

@@ -1,0 +1,570 @@
+/*
+** parser.y: the grammar of a rule file (docs/language.md), for Lemon.
+**
+** Conventions (after SQLite's parse.y): terminals are UPPER case, nonterminals
+** lower case with `_opt` for optional parts and `list` for repetitions, values
+** are named by one-letter aliases.  Every node of the tree (ast.h) comes from
+** the arena in the parser state `ps` and carries the position of its first
+** token.  Lists are built in source order with head/tail pairs.
+**
+** Declarations are not collected by the grammar: each one is appended to
+** ps->ast as soon as it is reduced, so that a syntax error later in the file,
+** or Lemon giving up at the end of the input, loses nothing already parsed.
+**
+** Error recovery: `decl ::= error` is the only place where the error token is
+** shifted.  After a syntax error the driver (parse.c) drops tokens up to the
+** next declaration keyword, so a broken declaration gives one message.
+*/
+
+%name rg_parser
+%token_prefix RG_TK_
+%token_type {rg_token}
+%default_type {rg_expr *}
+%extra_context {rg_pstate *ps}
+%stack_size 1000
+%start_symbol file
+
+%include {
+#include "lex.h"
+#include "parser.h"
+#include "diag.h"
+
+#include <assert.h>
+#include <string.h>
+
+/* Lemon's template compares signed and unsigned values. */
+#if defined(__GNUC__)
+# pragma GCC diagnostic ignored "-Wsign-compare"
+#endif
+
+/* Lists under construction: first and last node, linked through `next`. */
+typedef struct { rg_note *head, *tail; } rg_notelist;
+typedef struct { rg_member *head, *tail; int sep; bool mixed; } rg_memberlist;
+typedef struct { rg_field *head, *tail; } rg_fieldlist;
+typedef struct { rg_keyspec *head, *tail; } rg_keyspeclist;
+typedef struct { rg_keypat *head, *tail; } rg_keypatlist;
+typedef struct { rg_cell *head, *tail; } rg_celllist;
+typedef struct { rg_param *head, *tail; } rg_paramlist;
+typedef struct { rg_stmt *head, *tail; } rg_stmtlist;
+typedef struct { rg_expr *head, *tail; } rg_exprlist;
+typedef struct { rg_fieldinit *head, *tail; } rg_fieldinitlist;
+
+/* A signed integer of a range bound or a key pattern. */
+typedef struct { rg_pos pos; int64_t v; } rg_sint;
+
+/* The body of a table: inline cells, or the path of a TSV file. */
+typedef struct { rg_cell *cells; const char *from; rg_pos from_pos; } rg_tablebody;
+
+#define LIST_ONE(L, X) do { (L).head = (L).tail = (X); } while (0)
+#define LIST_ADD(A, L, X) do { (A) = (L); (A).tail->next = (X); (A).tail = (X); } while (0)
+
+/* Returns n zeroed bytes of the tree's arena, or the scratch node of ps when
+** out of memory (rg_parse then returns NULL, so it is never read). */
+static void *node(rg_pstate *ps, size_t n) {
+  void *p = rg_arena_alloc(ps->arena, n);
+  if (p) return p;
+  assert(n <= sizeof ps->oom);
+  memset(&ps->oom, 0, sizeof ps->oom);
+  return &ps->oom;
+}
+#define NEW(T) ((T *)node(ps, sizeof(T)))
+
+/* Returns a new expression of kind k at pos. */
+static rg_expr *new_expr(rg_pstate *ps, rg_ekind k, rg_pos pos) {
+  rg_expr *e = NEW(rg_expr);
+  e->kind = k;
+  e->pos = pos;
+  return e;
+}
+
+/* Returns the binary expression `a op b`, positioned at a. */
+static rg_expr *binary(rg_pstate *ps, rg_op op, rg_expr *a, rg_expr *b) {
+  rg_expr *e = new_expr(ps, RG_EX_BINARY, a->pos);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+/* Returns the unary expression `op a`, positioned at the operator. */
+static rg_expr *unary(rg_pstate *ps, rg_op op, rg_pos pos, rg_expr *a) {
+  rg_expr *e = new_expr(ps, RG_EX_UNARY, pos);
+  e->op = op;
+  e->a = a;
+  return e;
+}
+
+/* Returns a new statement of kind k at pos. */
+static rg_stmt *new_stmt(rg_pstate *ps, rg_skind k, rg_pos pos) {
+  rg_stmt *s = NEW(rg_stmt);
+  s->kind = k;
+  s->pos = pos;
+  return s;
+}
+
+/* Returns a new declaration of kind k at pos named name. */
+static rg_decl *new_decl(rg_pstate *ps, rg_dkind k, rg_pos pos, const char *name) {
+  rg_decl *d = NEW(rg_decl);
+  d->kind = k;
+  d->pos = pos;
+  d->name = name;
+  return d;
+}
+
+/* Returns a new type of kind k at pos. */
+static rg_typeexpr *new_type(rg_pstate *ps, rg_tkind k, rg_pos pos, const char *name) {
+  rg_typeexpr *t = NEW(rg_typeexpr);
+  t->kind = k;
+  t->pos = pos;
+  t->name = name;
+  return t;
+}
+
+/* Appends d to the file's declarations. */
+static void add_decl(rg_pstate *ps, rg_decl *d) {
+  if (ps->last) ps->last->next = d;
+  else ps->ast->decls = d;
+  ps->last = d;
+}
+
+/* Reports the syntax error at token t (kind k).  Errors at an ILLEGAL token
+** were reported by the lexer already. */
+static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
+  if (ps->quiet) { ps->quiet = false; return; }
+  if (k == RG_TK_ILLEGAL) return;
+  if (k == 0) {
+    rg_error(ps->d, ps->end, "unexpected end of file");
+    return;
+  }
+  if (t->len > 40) {
+    uint32_t n = 32;
+    while (n > 0 && (t->text[n] & 0xC0) == 0x80) n--;   /* whole characters */
+    rg_error(ps->d, t->pos, "syntax error near \"%.*s...\"", (int)n, t->text);
+  } else {
+    rg_error(ps->d, t->pos, "syntax error near \"%.*s\"", (int)t->len, t->text);
+  }
+}
+}
+
+/* After a syntax error, drop tokens up to the next declaration keyword.  When
+** the error token is itself a declaration keyword, Lemon shifts it after
+** `error` and parsing resumes there.  If that keyword is not the first token
+** of its line (`const enum = 1`), it was more likely misused than the start of
+** a new declaration: the error that follows in it is not reported. */
+%syntax_error {
+  syntax_error(ps, yymajor, &yyminor);
+  switch (yymajor) {
+    case 0:
+      break;
+    case RG_TK_RULESET: case RG_TK_UNIT: case RG_TK_ENUM: case RG_TK_RECORD:
+    case RG_TK_CONST: case RG_TK_TABLE: case RG_TK_PROCEDURE: case RG_TK_TEST:
+      if (ps->end.line == yyminor.pos.line) ps->quiet = true;
+      break;
+    default:
+      ps->skipping = true;
+  }
+}
+
+%stack_overflow {
+  rg_error(ps->d, ps->cur.pos, "nesting too deep");
+  ps->skipping = true;
+  ps->failed = true;
+}
+
+%parse_failure {
+  ps->failed = true;
+}
+
+/* ---- tokens -------------------------------------------------------------
+** Listed first so that their codes stay stable.  The reserved words from
+** EXTENDS on are keywords without a grammar yet.  DICE is a dice literal
+** (`2d6`); DICE_KW is the keyword `dice`. */
+%token NAME INTEGER PCT DIST STRING DICE UNDERSCORE ILLEGAL.
+%token RULESET REVISION SOURCE UNIT ENUM RECORD CONST TABLE FROM PROCEDURE TEST.
+%token LET IF ELSE FOR IN WHILE RETURN NOTE EXPECT.
+%token AND OR NOT MOD TRUE FALSE.
+%token SET INT BOOL PERCENT TEXT DISTANCE ASSUMED.
+%token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP GRID REPEAT.
+%token LBRACE RBRACE LP RP LBRACKET RBRACKET COMMA COLON DOT DOTDOT ARROW.
+%token ASSIGN EQ NE LT LE GT GE PLUS MINUS STAR SLASH.
+
+/* Operator precedence, loosest first (docs/language.md, "Expressions"). */
+%left OR.
+%left AND.
+%right NOT.
+%nonassoc EQ NE LT LE GT GE IN.
+%left PLUS MINUS.
+%left STAR SLASH MOD.
+%right UMINUS.
+%left LBRACKET DOT.
+
+/* ---- file ---------------------------------------------------------------
+** file ::= {decl}
+*/
+file ::= decl_list.
+
+decl_list ::= .
+decl_list ::= decl_list decl.
+
+decl ::= error.
+decl ::= header.
+decl ::= decl_body(D) note_list(N). { D->notes = N.head; add_decl(ps, D); }
+
+/* ---- header -------------------------------------------------------------
+** header ::= 'ruleset' STRING ['revision' STRING] ['source' STRING]
+** At most one, before every declaration.
+*/
+header ::= RULESET(T) STRING(N) revision_opt(R) source_opt(S). {
+  rg_header *h = NEW(rg_header);
+  h->pos = T.pos;
+  h->name = N.str;
+  h->revision = R;
+  h->source = S;
+  if (ps->ast->header) rg_error(ps->d, T.pos, "a file has one ruleset header");
+  else if (ps->ast->decls) rg_error(ps->d, T.pos, "the ruleset header must come first");
+  else ps->ast->header = h;
+}
+
+%type revision_opt {const char *}
+revision_opt(A) ::= .                      { A = NULL; }
+revision_opt(A) ::= REVISION STRING(S).    { A = S.str; }
+
+%type source_opt {const char *}
+source_opt(A) ::= .                        { A = NULL; }
+source_opt(A) ::= SOURCE STRING(S).        { A = S.str; }
+
+/* ---- provenance ---------------------------------------------------------
+** note_list ::= {'assumed' STRING | 'source' STRING}
+*/
+%type note_list {rg_notelist}
+note_list(A) ::= .                         { A.head = A.tail = NULL; }
+note_list(A) ::= note_list(L) note(X).     {
+  A = L;
+  if (A.tail) A.tail->next = X; else A.head = X;
+  A.tail = X;
+}
+
+%type note {rg_note *}
+note(A) ::= ASSUMED(T) STRING(S).          { A = NEW(rg_note); A->pos = T.pos; A->assumed = true; A->text = S.str; }
+note(A) ::= SOURCE(T) STRING(S).           { A = NEW(rg_note); A->pos = T.pos; A->text = S.str; }
+
+%type decl_body {rg_decl *}
+
+/* ---- units --------------------------------------------------------------
+** decl_body ::= 'unit' unitname [STRING]
+** unitname ::= NAME | 'in'
+*/
+decl_body(A) ::= UNIT(T) unit_name(N) display_opt(D). {
+  A = new_decl(ps, RG_DE_UNIT, T.pos, N.str);
+  A->display = D;
+}
+
+%type unit_name {rg_token}
+unit_name(A) ::= NAME(N).                  { A = N; }
+unit_name(A) ::= IN(N).                    { A = N; A.str = "in"; }
+
+%type display_opt {const char *}
+display_opt(A) ::= .                       { A = NULL; }
+display_opt(A) ::= STRING(S).              { A = S.str; }
+
+/* ---- enums --------------------------------------------------------------
+** decl_body ::= 'enum' NAME '{' member {sep member} '}'
+** sep ::= ',' | '<'                        (all ',' or all '<')
+** member ::= NAME [STRING] note_list
+*/
+decl_body(A) ::= ENUM(T) NAME(N) LBRACE member_list(M) RBRACE. {
+  A = new_decl(ps, RG_DE_ENUM, T.pos, N.str);
+  A->members = M.head;
+  A->ordered = M.sep == RG_TK_LT && !M.mixed;
+}
+
+%type member_list {rg_memberlist}
+member_list(A) ::= member(X).              { LIST_ONE(A, X); A.sep = 0; A.mixed = false; }
+member_list(A) ::= member_list(L) member_sep(S) member(X). {
+  LIST_ADD(A, L, X);
+  if (!A.sep) A.sep = S.kind;
+  else if (A.sep != S.kind && !A.mixed) {
+    rg_error(ps->d, S.pos, "enum members are separated by '%s' and by '%s'; "
+             "use ',' throughout (unordered) or '<' throughout (ordered)",
+             A.sep == RG_TK_LT ? "<" : ",", S.kind == RG_TK_LT ? "<" : ",");
+    A.mixed = true;
+  }
+}
+
+%type member_sep {rg_token}
+member_sep(A) ::= COMMA(T).                { A = T; }
+member_sep(A) ::= LT(T).                   { A = T; }
+
+%type member {rg_member *}
+member(A) ::= NAME(C) display_opt(D) note_list(N). {
+  A = NEW(rg_member);
+  A->pos = C.pos;
+  A->code = C.str;
+  A->display = D;
+  A->notes = N.head;
+}
+
+/* ---- records ------------------------------------------------------------
+** decl_body ::= 'record' NAME '{' field {',' field} '}'
+** field ::= NAME ':' type
+*/
+decl_body(A) ::= RECORD(T) NAME(N) LBRACE field_list(F) RBRACE. {
+  A = new_decl(ps, RG_DE_RECORD, T.pos, N.str);
+  A->fields = F.head;
+}
+
+%type field_list {rg_fieldlist}
+field_list(A) ::= field(X).                        { LIST_ONE(A, X); }
+field_list(A) ::= field_list(L) COMMA field(X).    { LIST_ADD(A, L, X); }
+
+%type field {rg_field *}
+field(A) ::= NAME(N) COLON type(T).        { A = NEW(rg_field); A->pos = N.pos; A->name = N.str; A->type = T; }
+
+/* ---- types --------------------------------------------------------------
+** type ::= 'int' | 'bool' | 'percent' | 'text' | 'distance' ['(' unitname ')']
+**        | 'set' NAME | NAME
+*/
+%type type {rg_typeexpr *}
+type(A) ::= INT(T).                        { A = new_type(ps, RG_TY_INT, T.pos, NULL); }
+type(A) ::= BOOL(T).                       { A = new_type(ps, RG_TY_BOOL, T.pos, NULL); }
+type(A) ::= PERCENT(T).                    { A = new_type(ps, RG_TY_PERCENT, T.pos, NULL); }
+type(A) ::= TEXT(T).                       { A = new_type(ps, RG_TY_TEXT, T.pos, NULL); }
+type(A) ::= DISTANCE(T).                   { A = new_type(ps, RG_TY_DISTANCE, T.pos, NULL); }
+type(A) ::= DISTANCE(T) LP unit_name(U) RP. { A = new_type(ps, RG_TY_DISTANCE, T.pos, U.str); }
+type(A) ::= SET(T) NAME(N).                { A = new_type(ps, RG_TY_SET, T.pos, N.str); }
+type(A) ::= NAME(N).                       { A = new_type(ps, RG_TY_NAMED, N.pos, N.str); }
+
+%type type_opt {rg_typeexpr *}
+type_opt(A) ::= .                          { A = NULL; }
+type_opt(A) ::= COLON type(T).             { A = T; }
+
+/* ---- constants ----------------------------------------------------------
+** decl_body ::= 'const' NAME [':' type] '=' expr
+*/
+decl_body(A) ::= CONST(T) NAME(N) type_opt(Y) ASSIGN expr(E). {
+  A = new_decl(ps, RG_DE_CONST, T.pos, N.str);
+  A->type = Y;
+  A->value = E;
+}
+
+/* ---- tables -------------------------------------------------------------
+** decl_body ::= 'table' NAME '(' keyspec {',' keyspec} ')' '->' type tablebody
+** keyspec ::= [NAME ':'] NAME | [NAME ':'] sint '..' sint
+** tablebody ::= '{' cell {',' cell} [','] '}' | 'from' STRING
+** cell ::= keypat {',' keypat} ':' expr note_list | 'else' ':' expr note_list
+** keypat ::= NAME | NAME '.' NAME | STRING | sint | sint '..' sint | '_'
+*/
+decl_body(A) ::= TABLE(T) NAME(N) LP keyspec_list(K) RP ARROW type(Y) table_body(B). {
+  A = new_decl(ps, RG_DE_TABLE, T.pos, N.str);
+  A->keys = K.head;
+  A->type = Y;
+  A->cells = B.cells;
+  A->from = B.from;
+  A->from_pos = B.from_pos;
+}
+
+%type keyspec_list {rg_keyspeclist}
+keyspec_list(A) ::= keyspec(X).                        { LIST_ONE(A, X); }
+keyspec_list(A) ::= keyspec_list(L) COMMA keyspec(X).  { LIST_ADD(A, L, X); }
+
+%type keyspec {rg_keyspec *}
+keyspec(A) ::= NAME(E).                    { A = NEW(rg_keyspec); A->pos = E.pos; A->enum_name = E.str; }
+keyspec(A) ::= NAME(L) COLON NAME(E).      { A = NEW(rg_keyspec); A->pos = L.pos; A->name = L.str; A->enum_name = E.str; }
+keyspec(A) ::= sint(X) DOTDOT sint(Y).     { A = NEW(rg_keyspec); A->pos = X.pos; A->lo = X.v; A->hi = Y.v; }
+keyspec(A) ::= NAME(L) COLON sint(X) DOTDOT sint(Y). {
+  A = NEW(rg_keyspec); A->pos = L.pos; A->name = L.str; A->lo = X.v; A->hi = Y.v;
+}
+
+%type sint {rg_sint}
+sint(A) ::= INTEGER(I).                    { A.pos = I.pos; A.v = I.ival; }
+sint(A) ::= MINUS(M) INTEGER(I).           { A.pos = M.pos; A.v = -I.ival; }
+
+%type table_body {rg_tablebody}
+table_body(A) ::= LBRACE cell_list(C) comma_opt RBRACE. { A.cells = C.head; A.from = NULL; memset(&A.from_pos, 0, sizeof A.from_pos); }
+table_body(A) ::= FROM STRING(S).          { A.cells = NULL; A.from = S.str; A.from_pos = S.pos; }
+
+comma_opt ::= .
+comma_opt ::= COMMA.
+
+%type cell_list {rg_celllist}
+cell_list(A) ::= cell(X).                  { LIST_ONE(A, X); }
+cell_list(A) ::= cell_list(L) COMMA cell(X). { LIST_ADD(A, L, X); }
+
+%type cell {rg_cell *}
+cell(A) ::= keypat_list(K) COLON expr(E) note_list(N). {
+  A = NEW(rg_cell); A->pos = K.head->pos; A->keys = K.head; A->value = E; A->notes = N.head;
+}
+cell(A) ::= ELSE(T) COLON expr(E) note_list(N). {
+  A = NEW(rg_cell); A->pos = T.pos; A->value = E; A->notes = N.head;
+}
+
+%type keypat_list {rg_keypatlist}
+keypat_list(A) ::= keypat(X).                          { LIST_ONE(A, X); }
+keypat_list(A) ::= keypat_list(L) COMMA keypat(X).     { LIST_ADD(A, L, X); }
+
+%type keypat {rg_keypat *}
+keypat(A) ::= NAME(N).                     { A = NEW(rg_keypat); A->pos = N.pos; A->kind = RG_KP_NAME; A->name = N.str; }
+keypat(A) ::= NAME(E) DOT NAME(N).         {
+  A = NEW(rg_keypat); A->pos = E.pos; A->kind = RG_KP_NAME; A->name = N.str; A->enum_name = E.str;
+}
+keypat(A) ::= STRING(S).                   { A = NEW(rg_keypat); A->pos = S.pos; A->kind = RG_KP_STR; A->name = S.str; }
+keypat(A) ::= sint(X).                     { A = NEW(rg_keypat); A->pos = X.pos; A->kind = RG_KP_INT; A->lo = A->hi = X.v; }
+keypat(A) ::= sint(X) DOTDOT sint(Y).      { A = NEW(rg_keypat); A->pos = X.pos; A->kind = RG_KP_RANGE; A->lo = X.v; A->hi = Y.v; }
+keypat(A) ::= UNDERSCORE(U).               { A = NEW(rg_keypat); A->pos = U.pos; A->kind = RG_KP_ANY; }
+
+/* ---- procedures and tests -----------------------------------------------
+** decl_body ::= 'procedure' NAME '(' [param {',' param}] ')' ['->' type] block
+** param ::= NAME ':' type
+** decl_body ::= 'test' STRING block
+*/
+decl_body(A) ::= PROCEDURE(T) NAME(N) LP param_list_opt(P) RP result_opt(Y) block(B). {
+  A = new_decl(ps, RG_DE_PROC, T.pos, N.str);
+  A->params = P.head;
+  A->type = Y;
+  A->body = B;
+}
+decl_body(A) ::= TEST(T) STRING(S) block(B). {
+  A = new_decl(ps, RG_DE_TEST, T.pos, S.str);
+  A->body = B;
+}
+
+%type param_list_opt {rg_paramlist}
+param_list_opt(A) ::= .                    { A.head = A.tail = NULL; }
+param_list_opt(A) ::= param_list(L).       { A = L; }
+
+%type param_list {rg_paramlist}
+param_list(A) ::= param(X).                        { LIST_ONE(A, X); }
+param_list(A) ::= param_list(L) COMMA param(X).    { LIST_ADD(A, L, X); }
+
+%type param {rg_param *}
+param(A) ::= NAME(N) COLON type(T).        { A = NEW(rg_param); A->pos = N.pos; A->name = N.str; A->type = T; }
+
+%type result_opt {rg_typeexpr *}
+result_opt(A) ::= .                        { A = NULL; }
+result_opt(A) ::= ARROW type(T).           { A = T; }
+
+/* ---- statements ---------------------------------------------------------
+** block ::= '{' {stmt} '}'
+** stmt ::= 'let' NAME [':' type] '=' expr | NAME '=' expr | call
+**        | 'if' expr block ['else' (block | ifstmt)]
+**        | 'for' NAME 'in' expr '..' expr block | 'while' expr block
+**        | 'return' expr | 'note' STRING {',' expr} | 'expect' expr
+*/
+%type block {rg_stmt *}
+block(A) ::= LBRACE stmt_list(L) RBRACE.   { A = L.head; }
+
+%type stmt_list {rg_stmtlist}
+stmt_list(A) ::= .                         { A.head = A.tail = NULL; }
+stmt_list(A) ::= stmt_list(L) stmt(X).     {
+  A = L;
+  if (A.tail) A.tail->next = X; else A.head = X;
+  A.tail = X;
+}
+
+%type stmt {rg_stmt *}
+stmt(A) ::= LET(T) NAME(N) type_opt(Y) ASSIGN expr(E). {
+  A = new_stmt(ps, RG_ST_LET, T.pos); A->name = N.str; A->type = Y; A->e = E;
+}
+stmt(A) ::= NAME(N) ASSIGN expr(E).        { A = new_stmt(ps, RG_ST_ASSIGN, N.pos); A->name = N.str; A->e = E; }
+stmt(A) ::= call(C).                       { A = new_stmt(ps, RG_ST_CALL, C->pos); A->e = C; }
+stmt(A) ::= if_stmt(X).                    { A = X; }
+stmt(A) ::= FOR(T) NAME(N) IN expr(X) DOTDOT expr(Y) block(B). {
+  A = new_stmt(ps, RG_ST_FOR, T.pos); A->name = N.str; A->e = X; A->e2 = Y; A->body = B;
+}
+stmt(A) ::= WHILE(T) expr(E) block(B).     { A = new_stmt(ps, RG_ST_WHILE, T.pos); A->e = E; A->body = B; }
+stmt(A) ::= RETURN(T) expr(E).             { A = new_stmt(ps, RG_ST_RETURN, T.pos); A->e = E; }
+stmt(A) ::= NOTE(T) STRING(S) note_args(X). { A = new_stmt(ps, RG_ST_NOTE, T.pos); A->str = S.str; A->args = X.head; }
+stmt(A) ::= EXPECT(T) expr(E).             { A = new_stmt(ps, RG_ST_EXPECT, T.pos); A->e = E; }
+
+%type if_stmt {rg_stmt *}
+if_stmt(A) ::= IF(T) expr(E) block(B) else_opt(O). {
+  A = new_stmt(ps, RG_ST_IF, T.pos); A->e = E; A->body = B; A->orelse = O;
+}
+
+%type else_opt {rg_stmt *}
+else_opt(A) ::= .                          { A = NULL; }
+else_opt(A) ::= ELSE LBRACE(T) stmt_list(L) RBRACE. { A = new_stmt(ps, RG_ST_BLOCK, T.pos); A->body = L.head; }
+else_opt(A) ::= ELSE if_stmt(X).           { A = X; }
+
+%type note_args {rg_exprlist}
+note_args(A) ::= .                         { A.head = A.tail = NULL; }
+note_args(A) ::= note_args(L) COMMA expr(X). {
+  A = L;
+  if (A.tail) A.tail->next = X; else A.head = X;
+  A.tail = X;
+}
+
+/* ---- expressions --------------------------------------------------------
+** expr ::= expr binop expr | 'not' expr | '-' expr
+**        | expr '[' expr {',' expr} ']' | expr '.' NAME | call | '(' expr ')'
+**        | INTEGER | PCT | DIST | STRING | 'true' | 'false' | NAME
+**        | '{' [expr {',' expr}] '}' | '{' NAME ':' expr {',' NAME ':' expr} '}'
+** call ::= NAME '(' [expr {',' expr}] ')'
+*/
+%type expr {rg_expr *}
+expr(A) ::= expr(X) OR expr(Y).            { A = binary(ps, RG_AOP_OR, X, Y); }
+expr(A) ::= expr(X) AND expr(Y).           { A = binary(ps, RG_AOP_AND, X, Y); }
+expr(A) ::= NOT(T) expr(X).                { A = unary(ps, RG_AOP_NOT, T.pos, X); }
+expr(A) ::= expr(X) EQ expr(Y).            { A = binary(ps, RG_AOP_EQ, X, Y); }
+expr(A) ::= expr(X) NE expr(Y).            { A = binary(ps, RG_AOP_NE, X, Y); }
+expr(A) ::= expr(X) LT expr(Y).            { A = binary(ps, RG_AOP_LT, X, Y); }
+expr(A) ::= expr(X) LE expr(Y).            { A = binary(ps, RG_AOP_LE, X, Y); }
+expr(A) ::= expr(X) GT expr(Y).            { A = binary(ps, RG_AOP_GT, X, Y); }
+expr(A) ::= expr(X) GE expr(Y).            { A = binary(ps, RG_AOP_GE, X, Y); }
+expr(A) ::= expr(X) IN expr(Y).            { A = binary(ps, RG_AOP_IN, X, Y); }
+expr(A) ::= expr(X) PLUS expr(Y).          { A = binary(ps, RG_AOP_ADD, X, Y); }
+expr(A) ::= expr(X) MINUS expr(Y).         { A = binary(ps, RG_AOP_SUB, X, Y); }
+expr(A) ::= expr(X) STAR expr(Y).          { A = binary(ps, RG_AOP_MUL, X, Y); }
+expr(A) ::= expr(X) SLASH expr(Y).         { A = binary(ps, RG_AOP_DIV, X, Y); }
+expr(A) ::= expr(X) MOD expr(Y).           { A = binary(ps, RG_AOP_MOD, X, Y); }
+expr(A) ::= MINUS(T) expr(X). [UMINUS]     { A = unary(ps, RG_AOP_NEG, T.pos, X); }
+
+expr(A) ::= expr(X) LBRACKET expr_list(K) RBRACKET. {
+  A = new_expr(ps, RG_EX_INDEX, X->pos); A->a = X; A->args = K.head;
+}
+expr(A) ::= expr(X) DOT NAME(N).           { A = new_expr(ps, RG_EX_FIELD, X->pos); A->a = X; A->name = N.str; }
+expr(A) ::= call(C).                       { A = C; }
+expr(A) ::= LP expr(X) RP.                 { A = X; }
+
+expr(A) ::= INTEGER(T).                    { A = new_expr(ps, RG_EX_INT, T.pos); A->ival = T.ival; }
+expr(A) ::= PCT(T).                        { A = new_expr(ps, RG_EX_PERCENT, T.pos); A->ival = T.ival; }
+expr(A) ::= DIST(T).                       {
+  A = new_expr(ps, RG_EX_DIST, T.pos); A->ival = T.ival; A->name = T.str; A->starred = T.starred;
+}
+expr(A) ::= STRING(T).                     { A = new_expr(ps, RG_EX_STR, T.pos); A->str = T.str; }
+expr(A) ::= TRUE(T).                       { A = new_expr(ps, RG_EX_BOOL, T.pos); A->ival = 1; }
+expr(A) ::= FALSE(T).                      { A = new_expr(ps, RG_EX_BOOL, T.pos); A->ival = 0; }
+expr(A) ::= NAME(T).                       { A = new_expr(ps, RG_EX_NAME, T.pos); A->name = T.str; }
+
+expr(A) ::= LBRACE(T) RBRACE.              { A = new_expr(ps, RG_EX_SET, T.pos); }
+expr(A) ::= LBRACE(T) expr_list(L) RBRACE. { A = new_expr(ps, RG_EX_SET, T.pos); A->args = L.head; }
+expr(A) ::= LBRACE(T) fieldinit_list(L) RBRACE. { A = new_expr(ps, RG_EX_RECORD, T.pos); A->fields = L.head; }
+
+%type call {rg_expr *}
+call(A) ::= NAME(N) LP RP.                 { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; }
+call(A) ::= NAME(N) LP expr_list(L) RP.    { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; A->args = L.head; }
+
+%type expr_list {rg_exprlist}
+expr_list(A) ::= expr(X).                  { LIST_ONE(A, X); }
+expr_list(A) ::= expr_list(L) COMMA expr(X). { LIST_ADD(A, L, X); }
+
+%type fieldinit_list {rg_fieldinitlist}
+fieldinit_list(A) ::= fieldinit(X).        { LIST_ONE(A, X); }
+fieldinit_list(A) ::= fieldinit_list(L) COMMA fieldinit(X). { LIST_ADD(A, L, X); }
+
+%type fieldinit {rg_fieldinit *}
+fieldinit(A) ::= NAME(N) COLON expr(E).    { A = NEW(rg_fieldinit); A->pos = N.pos; A->name = N.str; A->value = E; }
+
+%code {
+/* Returns the size of a parser, so that parse.c can take it from an arena. */
+size_t rg_parser_size(void) {
+  return sizeof(yyParser);
+}
+
+/* Lets the next syntax error be reported at once.  Lemon stays silent until
+** three tokens have been shifted after an error; parse.c calls this at the
+** start of each declaration, which is a fresh start. */
+void rg_parser_clear_errors(void *p) {
+  ((yyParser *)p)->yyerrcnt = -1;
+}
+}

@@ -1,0 +1,104 @@
+/*
+** parse.c: the driver of the front end (see parse.h).
+**
+** Tokens go from the lexer (lexer.re) to the Lemon parser (parser.y) one at a
+** time.  The parser appends each declaration to the tree as it is reduced.
+** After a syntax error, parser.y sets ps.skipping and this loop drops tokens
+** up to the next declaration keyword, where Lemon's `decl ::= error` rule has
+** left the parser ready for a new declaration.
+*/
+#include "parse.h"
+#include "lex.h"
+#include "parser.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* Returns whether token kind k starts a declaration: where parsing resumes
+** after a syntax error. */
+static int starts_decl(int k) {
+  switch (k) {
+    case RG_TK_RULESET: case RG_TK_UNIT: case RG_TK_ENUM: case RG_TK_RECORD:
+    case RG_TK_CONST: case RG_TK_TABLE: case RG_TK_PROCEDURE: case RG_TK_TEST:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+rg_ast_file *rg_parse(rg_diag *d, uint32_t file, rg_arena *arena) {
+  rg_lexer lx;
+  rg_pstate *ps = rg_arena_alloc(arena, sizeof *ps);
+  void *parser = rg_arena_alloc(arena, rg_parser_size());
+  int k;
+
+  if (!ps || !parser) return NULL;
+  ps->d = d;
+  ps->arena = arena;
+  ps->file = file;
+  ps->ast = rg_arena_alloc(arena, sizeof *ps->ast);
+  if (!ps->ast) return NULL;
+  ps->end.file = file;
+  ps->end.line = 1;
+  ps->end.col = 1;
+  rg_lex_init(&lx, d, file, arena);
+  rg_parserInit(parser, ps);
+
+  do {
+    lx.quiet = ps->skipping;      /* one error per broken declaration */
+    k = rg_lex(&lx, &ps->cur);
+    if (ps->skipping) {
+      if (k != 0 && !starts_decl(k)) goto next;
+      ps->skipping = false;
+    }
+    if (starts_decl(k)) ps->quiet = false;
+    rg_parser(parser, k, ps->cur);
+    /* A declaration keyword is a fresh start: let the next error speak. */
+    if (starts_decl(k)) rg_parser_clear_errors(parser);
+    if (ps->failed) {
+      /* Lemon emptied its stack (overflow, or no way to recover): start over
+      ** with a new parser; the declarations already parsed are kept. */
+      rg_parserFinalize(parser);
+      rg_parserInit(parser, ps);
+      ps->failed = false;
+      ps->skipping = k != 0;
+    }
+  next:
+    if (k != 0) {
+      ps->end = ps->cur.pos;
+      ps->end.col += ps->cur.len;
+    }
+  } while (k != 0);
+  rg_parserFinalize(parser);
+  return arena->failed ? NULL : ps->ast;
+}
+
+int rg_dump_tokens(rg_diag *d, uint32_t file, rg_arena *arena, FILE *out) {
+  rg_lexer lx;
+  rg_token t;
+  int n = 0;
+  rg_lex_init(&lx, d, file, arena);
+  while (rg_lex(&lx, &t) != 0) {
+    fprintf(out, "%u:%u %s %.*s", t.pos.line, t.pos.col, rg_token_name(t.kind),
+            (int)t.len, t.text);
+    switch (t.kind) {
+      case RG_TK_INTEGER: case RG_TK_PCT:
+        fprintf(out, " =%" PRId64, t.ival);
+        break;
+      case RG_TK_DIST:
+        fprintf(out, " =%" PRId64 "/1000 %s%s", t.ival, t.str, t.starred ? " *" : "");
+        break;
+      case RG_TK_DICE:
+        fprintf(out, " =%" PRId64 "d%" PRId64, t.ival, t.sides);
+        break;
+      case RG_TK_NAME: case RG_TK_STRING:
+        fprintf(out, " =[%s]", t.str);
+        break;
+      default:
+        break;
+    }
+    fputc('\n', out);
+    n++;
+  }
+  return n;
+}
