@@ -491,18 +491,20 @@ static int vstr(vctx *v, uint32_t s, const char *what, uint32_t i) {
 static int vtype(vctx *v, rg_type t, int allow_void, const char *what, uint32_t i) {
   const rg_module *m = v->m;
   uint32_t bound = 0;
+  int has_ref = 1;
   switch (t.kind) {
   case RG_K_VOID:
     if (!allow_void) return fail(v->err, v->errlen, "%s %u: void type", what, (unsigned)i);
+    has_ref = 0;
     break;
   case RG_K_DIST: bound = m->nunits; break;
   case RG_K_ENUM: case RG_K_SET: bound = m->nenums; break;
   case RG_K_RECORD: bound = m->nrecords; break;
-  case RG_K_INT: case RG_K_BOOL: case RG_K_PERCENT: case RG_K_TEXT: break;
+  case RG_K_INT: case RG_K_BOOL: case RG_K_PERCENT: case RG_K_TEXT: has_ref = 0; break;
   default:
     return fail(v->err, v->errlen, "%s %u: bad type kind %u", what, (unsigned)i, (unsigned)t.kind);
   }
-  if (bound ? t.ref >= bound : t.ref != 0)
+  if (has_ref ? t.ref >= bound : t.ref != 0)
     return fail(v->err, v->errlen, "%s %u: type reference %u out of range", what,
                 (unsigned)i, (unsigned)t.ref);
   return 0;

@@ -161,6 +161,8 @@ int main(void) {
   fresh(); M.fields[0].type = (rg_type){RG_K_SET, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
   fresh(); M.fields[0].type = (rg_type){RG_K_DIST, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
   fresh(); M.fields[0].type = (rg_type){RG_K_RECORD, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
+  /* A kind that needs a reference when there is nothing to refer to. */
+  fresh(); M.fields[0].type = (rg_type){RG_K_DIST, 0}; M.nunits = 0; EXPECT_MSG("field 0: type reference 0 out of range");
   fresh(); M.params[0].type.kind = RG_NKINDS; EXPECT_MSG("parameter 0: bad type kind 9");
   fresh(); M.types[0].kind = 42; EXPECT_MSG("type 0: bad type kind 42");
   fresh(); M.expects[0].type.kind = RG_K_VOID; EXPECT_MSG("expectation 0: void type");

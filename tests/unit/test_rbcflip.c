@@ -1,0 +1,215 @@
+/*
+** test_rbcflip.c: damaged .rbc files never crash the loader or the VM.
+**
+** Serializes a representative module (loops, calls, a 2-D table, a record
+** table, notes, expectations), then deserializes every variant with one byte
+** flipped (xor 0xFF, and +1), every truncation, and a few thousand seeded
+** random multi-byte damages.  Whatever is accepted is disassembled and each
+** of its procedures run with zero arguments under small limits: any status
+** is fine, a crash or undefined behaviour is not (run under `make sanitize`).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "modbuild.h"
+#include "vm.h"
+
+static int passed, failed;
+static unsigned long accepted, rejected, runs;
+
+#define CHECK(cond, ...) do { \
+    if (cond) passed++; \
+    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+  } while (0)
+
+static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals, uint32_t pc) {
+  /* Touch every value, so a bad pointer would show. */
+  rg_value *sum = ctx;
+  for (uint32_t i = 0; i < m->notes[note].nvals; i++) *sum += vals[i];
+}
+
+static void on_expect(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
+                      rg_value expected, uint32_t pc) {
+  rg_value *sum = ctx;
+  *sum += actual - expected + (rg_value)m->expects[expect].text;
+}
+
+/* Builds the representative module. */
+static void build(mb *b) {
+  mb_init(b);
+  static const char *const codes[] = {"S", "C", "D"};
+  uint32_t terrain = mb_enum(b, "terrain", 3, codes);
+  static const char *const fn[] = {"a", "t"};
+  rg_type ft[] = {T_INT, {RG_K_ENUM, terrain}};
+  uint32_t info = mb_record(b, "info", 2, fn, ft);
+  rg_dim wd[2] = {mb_dim_range(2, 5), mb_dim_enum(b, terrain)};
+  rg_value wc[15];
+  for (int i = 0; i < 15; i++) wc[i] = 10 * i;
+  uint32_t weather = mb_table(b, "weather", 2, wd, T_INT, wc);
+  static const rg_value hv[] = {1, 0, 2, 1, 3, 2};
+  mb_heap(b, 6, hv);
+  rg_dim ed[1] = {mb_dim_enum(b, terrain)};
+  uint32_t recs = mb_table(b, "recs", 1, ed, (rg_type){RG_K_RECORD, info}, (rg_value[]){0, 2, 4});
+  uint32_t k = mb_const(b, 123456789);
+  uint32_t note = mb_note(b, "sum is", 1, &T_INT);
+  uint32_t note2 = mb_note(b, "pair", 2, (rg_type[]){T_INT, {RG_K_ENUM, terrain}});
+  uint32_t ex = mb_expect(b, "sum(4) == 10", T_INT);
+  static const char *const pn[] = {"n", "t"};
+  rg_type pt[] = {T_INT, {RG_K_ENUM, terrain}};
+
+  /* sum(n) -> int: s = 0; i = 1; while i <= n { s += i; i += 1 }; note; return s */
+  uint32_t sum = mb_proc(b, "sum", T_INT, 1, pn, pt, 3);
+  mb_emit(b, RG_OP_PUSHI, 1); mb_emit(b, RG_OP_STORE, 2);
+  int32_t top = mb_here(b);
+  mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_LE, 0);
+  int32_t jf = mb_jump(b, RG_OP_JMPF, 0);
+  mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_STORE, 1);
+  mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_PUSHI, 1); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_STORE, 2);
+  mb_jump(b, RG_OP_JMP, top);
+  mb_patch(b, jf, mb_here(b));
+  mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_NOTE, (int32_t)note);
+  mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_RET, 0);
+
+  /* look(n, t) -> int: weather[clamp(n, 2, 6), t] + recs[t].a + sum(n mod 5) */
+  mb_proc(b, "look", T_INT, 2, pn, pt, 2);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_PUSHI, 2); mb_emit(b, RG_OP_PUSHI, 6);
+  mb_emit(b, RG_OP_CLAMP, 0); mb_emit(b, RG_OP_LOAD, 1);
+  mb_emit(b, RG_OP_LOOKUP, (int32_t)weather);
+  mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_LOOKUP, (int32_t)recs); mb_emit(b, RG_OP_FIELD, 0);
+  mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_PUSHI, 5); mb_emit(b, RG_OP_MOD, 0);
+  mb_emit(b, RG_OP_CALL, (int32_t)sum); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_NOTE, (int32_t)note2);
+  mb_emit(b, RG_OP_RET, 0);
+
+  /* mk(n, t) -> info: {a: n * K, t: t}, then a set built from t */
+  mb_proc(b, "mk", (rg_type){RG_K_RECORD, info}, 2, pn, pt, 3);
+  mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_SETADD, 0);
+  mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_INSET, 0);   /* wrong operand order on purpose: still runs */
+  mb_emit(b, RG_OP_COUNT, 0); mb_emit(b, RG_OP_STORE, 2);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_CONST, (int32_t)k); mb_emit(b, RG_OP_MUL, 0);
+  mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_MKREC, (int32_t)info);
+  mb_emit(b, RG_OP_RET, 0);
+
+  /* t1(): expect sum(4) == 10; loop of mk() calls; FAIL at the end when n > 3 */
+  uint32_t t1 = mb_proc(b, "t1", T_VOID, 0, NULL, NULL, 1);
+  mb_emit(b, RG_OP_PUSHI, 4); mb_emit(b, RG_OP_CALL, (int32_t)sum);
+  mb_emit(b, RG_OP_PUSHI, 10); mb_emit(b, RG_OP_EXPECTEQ, (int32_t)ex);
+  top = mb_here(b);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_PUSHI, 1); mb_emit(b, RG_OP_CALL, 2);
+  mb_emit(b, RG_OP_FIELD, 1); mb_emit(b, RG_OP_POP, 0);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_PUSHI, 1); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_STORE, 0);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_PUSHI, 3); mb_emit(b, RG_OP_GT, 0);
+  mb_jump(b, RG_OP_JMPF, top);
+  mb_emit(b, RG_OP_PUSHI, 1); mb_emit(b, RG_OP_PUSHI, 2); mb_emit(b, RG_OP_PUSHI, 3);
+  mb_emit(b, RG_OP_MAX, 3); mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_MIN, 2);
+  mb_emit(b, RG_OP_EXPECT, (int32_t)ex);
+  mb_emit(b, RG_OP_FAIL, (int32_t)mb_str(b, "the end"));
+  mb_test(b, "sums", t1);
+}
+
+static FILE *devnull;
+
+/* Deserializes buf[0..len); when accepted, disassembles and runs it. */
+static void try_load(const unsigned char *buf, size_t len) {
+  rg_module m;
+  char err[256];
+  if (rg_module_deserialize(&m, buf, len, err, sizeof err) != 0) {
+    rejected++;
+    if (!err[0]) { failed++; printf("FAIL: rejected without a message\n"); }
+    return;
+  }
+  accepted++;
+  rg_module_dis(&m, devnull);
+  rg_value sum = 0;
+  rg_sink sink = {&sum, on_note, on_expect};
+  rg_limits lim = {2000, 1 << 16};
+  rg_vm *vm = rg_vm_new(&m, &lim, &sink);
+  if (vm) {
+    for (uint32_t p = 0; p < m.nprocs; p++) {
+      rg_value *args = calloc((size_t)m.procs[p].nparams + 1, sizeof *args);
+      rg_value r = 0;
+      rg_status st = rg_vm_call(vm, p, args, &r);
+      if (st != RG_RUN_OK && st != RG_RUN_ERROR && st != RG_RUN_LIMIT) {
+        failed++; printf("FAIL: status %d\n", st);
+      }
+      uint32_t pc, nh;
+      const char *msg = rg_vm_error(vm, &pc);
+      (void)msg;
+      (void)rg_vm_heap(vm, &nh);
+      free(args);
+      runs++;
+    }
+    rg_vm_free(vm);
+  }
+  rg_module_free(&m);
+}
+
+int main(void) {
+  char err[256];
+  mb b;
+  build(&b);
+  devnull = fopen("/dev/null", "w");
+  if (rg_module_verify(&b.m, err, sizeof err) != 0) {
+    printf("test_rbcflip: module rejected: %s\n", err);
+    return 1;
+  }
+  /* The module itself runs as intended. */
+  {
+    rg_value sum = 0, r, args[2] = {9, 2};
+    rg_sink sink = {&sum, on_note, on_expect};
+    rg_vm *vm = rg_vm_new(&b.m, NULL, &sink);
+    CHECK(rg_vm_call(vm, 1, args, &r) == RG_RUN_OK && r == 10 * (4 * 3 + 2) + 3 + 10, "look: %lld %s", (long long)r, rg_vm_error(vm, NULL));
+    CHECK(rg_vm_call(vm, 3, NULL, &r) == RG_RUN_ERROR && strcmp(rg_vm_error(vm, NULL), "the end") == 0, "t1: %s", rg_vm_error(vm, NULL));
+    rg_vm_free(vm);
+  }
+  unsigned char *good;
+  size_t len;
+  if (rg_module_serialize(&b.m, &good, &len) != 0) return 1;
+  unsigned char *buf = malloc(len);
+
+  /* Every byte flipped, two ways. */
+  for (size_t i = 0; i < len; i++) {
+    memcpy(buf, good, len);
+    buf[i] ^= 0xFF;
+    try_load(buf, len);
+    buf[i] = (unsigned char)(good[i] + 1);
+    try_load(buf, len);
+  }
+  /* Every truncation: a copy of exactly that size, so ASan sees overreads. */
+  for (size_t n = 0; n < len; n++) {
+    unsigned char *t = malloc(n ? n : 1);
+    memcpy(t, good, n);
+    try_load(t, n);
+    free(t);
+  }
+  /* Seeded random damage: 1..4 bytes set to random values. */
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  for (int it = 0; it < 30000; it++) {
+    memcpy(buf, good, len);
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    int nb = 1 + (int)((seed >> 60) & 3);
+    for (int j = 0; j < nb; j++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      size_t at = (size_t)((seed >> 33) % len);
+      buf[at] = (unsigned char)(seed >> 20);
+    }
+    try_load(buf, len);
+  }
+  /* The undamaged file still loads. */
+  try_load(good, len);
+  CHECK(accepted > 0 && rejected > 0, "both outcomes seen");
+  CHECK(runs > 0, "accepted modules ran");
+
+  free(buf);
+  rg_free(good);
+  rg_module_free(&b.m);
+  fclose(devnull);
+  printf("test_rbcflip: %lu variants accepted, %lu rejected, %lu runs\n", accepted, rejected, runs);
+  printf("test_rbcflip: %d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
