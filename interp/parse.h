@@ -21,7 +21,8 @@
 ** in arena; nothing else is allocated.  Errors are reported with rg_error and
 ** counted in d->errors: the tree is then partial (broken declarations are
 ** left out) but well formed.  Returns the tree, or NULL only when the arena
-** ran out of memory. */
+** ran out of memory (which is not reported: the caller says "out of memory").
+** The parser's own state (about 80 KB) also comes from arena. */
 rg_ast_file *rg_parse(rg_diag *d, uint32_t file, rg_arena *arena);
 
 /* Writes the tokens of d->files[file] to out, one a line, as
