@@ -6,7 +6,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter
-CPPFLAGS := -D_POSIX_C_SOURCE=200809L -Iinterp -Ibuild/gen
+CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Iinterp -I$(BUILD)/gen
 LDLIBS  := -lutf8proc -lm
 BUILD   ?= build
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

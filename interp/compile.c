@@ -1819,6 +1819,12 @@ static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t
     *hi = dm->size - 1;
     return true;
   case RG_KP_NAME: case RG_KP_STR:
+    if (k->enum_name && dm->is_enum &&
+        strcmp(k->enum_name, cs->pool + AT(cs->enums, rg_enum, dm->ref).name) != 0) {
+      err(cs, k->pos, "this key must be a member of %s, not of %s",
+          cs->pool + AT(cs->enums, rg_enum, dm->ref).name, k->enum_name);
+      return false;
+    }
     if (!dm->is_enum) {
       err(cs, k->pos, "this key must be a number in %lld..%lld", (long long)dm->lo,
           (long long)(dm->lo + dm->size - 1));
