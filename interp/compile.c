@@ -1261,9 +1261,10 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
 
 static bool block(cstate *cs, rg_stmt *s);
 
-/* Returns the text of the expression at pos to the end of its line, without
-** a trailing comment, interned; used in test failure messages. */
-static uint32_t source_text(cstate *cs, rg_pos pos) {
+/* Returns the text of the expression at pos up to `stop` (the next
+** statement, when on the same line) or the end of its line, without a
+** trailing comment or closing brace, interned; for test failure messages. */
+static uint32_t source_text(cstate *cs, rg_pos pos, const rg_stmt *stop) {
   size_t len, i, end;
   const char *line = rg_diag_line(cs->d, pos.file, pos.line, &len);
   char buf[256];
@@ -1274,7 +1275,16 @@ static uint32_t source_text(cstate *cs, rg_pos pos) {
     if (line[end] == '"' && (end == 0 || line[end - 1] != '\\')) quoted = !quoted;
     if (!quoted && line[end] == '#') break;
   }
-  while (end > i && (line[end - 1] == ' ' || line[end - 1] == '\t')) end--;
+  if (stop && stop->pos.file == pos.file && stop->pos.line == pos.line && stop->pos.col > pos.col &&
+      stop->pos.col - 1 < end)
+    end = stop->pos.col - 1;
+  for (;;) {                /* drop a block's closing brace, not a set's */
+    int depth = 0;
+    while (end > i && (line[end - 1] == ' ' || line[end - 1] == '\t')) end--;
+    for (size_t j = i; j < end; j++) depth += (line[j] == '{') - (line[j] == '}');
+    if (depth >= 0 || end == i || line[end - 1] != '}') break;
+    end--;
+  }
   if (end - i >= sizeof buf) end = i + sizeof buf - 1;
   memcpy(buf, line + i, end - i);
   buf[end - i] = '\0';
@@ -1317,7 +1327,7 @@ static void expect_stmt(cstate *cs, rg_stmt *s) {
     if (is_err(t)) return;
     x = vec_push(&cs->expects, &cs->oom);
     if (!x) return;
-    x->text = source_text(cs, e->pos);
+    x->text = source_text(cs, e->pos, s->next);
     x->type = ta.kind == RG_K_SET && ta.ref == REF_ANY ? tb : ta;
     if (x->type.kind == RG_K_SET && x->type.ref == REF_ANY) x->type = mktype(RG_K_INT, 0);
     cs->pos = s->pos;
@@ -1328,7 +1338,7 @@ static void expect_stmt(cstate *cs, rg_stmt *s) {
   if (is_err(t) || !check_type(cs, e->pos, t, T_BOOL, "an expectation")) return;
   x = vec_push(&cs->expects, &cs->oom);
   if (!x) return;
-  x->text = source_text(cs, e->pos);
+  x->text = source_text(cs, e->pos, s->next);
   x->type = T_BOOL;
   cs->pos = s->pos;
   emit(cs, RG_OP_EXPECT, cs->expects.n - 1);
