@@ -19,6 +19,9 @@
 **   enum      the member's index, 0-based in declaration order
 **   set       a mask of member indexes (bit i is member i; at most 64)
 **   record    an offset into the heap H[]; field k is at H[offset + k]
+**   list      an offset into the heap: H[offset] is the length n, the
+**             elements follow at H[offset + 1 .. offset + n]; lists are
+**             never changed in place (list operations build new ones)
 **
 ** All strings are offsets into one pool of NUL-terminated strings; offset 0
 ** is always the empty string.
@@ -43,6 +46,7 @@ typedef enum rg_kind {
   RG_K_ENUM,      /* ref: enum index */
   RG_K_SET,       /* ref: enum index of the members */
   RG_K_RECORD,    /* ref: record index */
+  RG_K_LIST,      /* ref: index into types[] of the element type */
   RG_NKINDS
 } rg_kind;
 
@@ -136,6 +140,44 @@ typedef struct rg_test {
   uint32_t proc;            /* the procedure that runs it */
 } rg_test;
 
+/* A die with custom faces: rolling it gives faces[first + k] for a uniform
+** k in 0..count-1.  (Plain dice, d6 or 2d6, need no declaration.) */
+typedef struct rg_dice {
+  uint32_t name;            /* string */
+  rg_type face;             /* type of every face (not a list) */
+  uint32_t first;           /* index of the first face in faces[] */
+  uint32_t count;           /* faces, >= 1 */
+} rg_dice;
+
+/* A deck (a bag of cards or discs) drawn without replacement: every run
+** starts with all of cards[first .. first + count - 1] in it. */
+typedef struct rg_deck {
+  uint32_t name;            /* string */
+  rg_type card;             /* type of every card (not a record or list) */
+  uint32_t first;           /* index of the first card in cards[] */
+  uint32_t count;           /* cards when full, >= 1 */
+} rg_deck;
+
+/* A choice site: `choose(chooser, "prompt", options)`.  The options are a
+** set (the members of option.ref's enum that are in it), a list (its
+** elements), or an int range lo..hi pushed as two ints. */
+typedef enum rg_optkind { RG_OPT_SET, RG_OPT_LIST, RG_OPT_RANGE } rg_optkind;
+
+typedef struct rg_choice {
+  uint32_t prompt;          /* string */
+  rg_type chooser;          /* type of the chooser value (printed for people) */
+  rg_type option;           /* type of one option, which is the result */
+  uint32_t kind;            /* rg_optkind */
+} rg_choice;
+
+/* An input: a named value with a default that a run may override from the
+** command line (an army's commander rating, its number of cards). */
+typedef struct rg_input {
+  uint32_t name;            /* string */
+  rg_type type;             /* not a record or list */
+  rg_value value;           /* the default */
+} rg_input;
+
 /* Where an instruction came from. */
 typedef struct rg_line {
   uint32_t file;            /* index into files[] */
@@ -167,6 +209,12 @@ typedef struct rg_module {
   rg_note_info *notes; uint32_t nnotes;
   rg_expect *expects; uint32_t nexpects;
   rg_test *tests;  uint32_t ntests;
+  rg_dice *dice;   uint32_t ndice;
+  rg_value *faces; uint32_t nfaces;
+  rg_deck *decks;  uint32_t ndecks;
+  rg_value *cards; uint32_t ncards;
+  rg_choice *choices; uint32_t nchoices;
+  rg_input *inputs; uint32_t ninputs;
   uint32_t *code;  uint32_t ncode;
   rg_line *lines;  uint32_t nlines;    /* one per instruction: nlines == ncode */
 } rg_module;

@@ -37,7 +37,13 @@ typedef enum rg_operand {
   RG_A_PROC,     /* index into the procedure list */
   RG_A_NOTE,     /* index into the note list */
   RG_A_EXPECT,   /* index into the expectation list */
-  RG_A_STRING    /* offset into the string pool */
+  RG_A_STRING,   /* offset into the string pool */
+  RG_A_DICE,     /* index into the dice list */
+  RG_A_DECK,     /* index into the deck list */
+  RG_A_CHOICE,   /* index into the choice list */
+  RG_A_INPUT,    /* index into the input list */
+  RG_A_ENUM,     /* index into the enum list */
+  RG_A_COUNT0    /* a count of operands, may be 0 */
 } rg_operand;
 
 #define RG_OPCODES(X) \
@@ -82,6 +88,8 @@ typedef enum rg_operand {
   X(UNION,    RG_A_NONE,   2, 1, "push a | b") \
   X(INTER,    RG_A_NONE,   2, 1, "push a & b") \
   X(DIFF,     RG_A_NONE,   2, 1, "push a & ~b") \
+  /* The members of a set, as a list in declaration order. */ \
+  X(SETLIST,  RG_A_NONE,   1, 1, "push the list of members of set a") \
   X(COUNT,    RG_A_NONE,   1, 1, "push the number of members of a") \
   /* Builtins. */ \
   X(MIN,      RG_A_COUNT, -1, 1, "push the least of A values") \
@@ -100,6 +108,38 @@ typedef enum rg_operand {
   /* Test expectations: a failure is recorded and the test goes on. */ \
   X(EXPECT,   RG_A_EXPECT, 1, 0, "expect pop is true") \
   X(EXPECTEQ, RG_A_EXPECT, 2, 0, "expect a == b") \
+  /* Chance.  Every roll, draw and choice is reported to the sink. */ \
+  /* Rolls `count` (popped) dice of A sides and pushes their sum. */ \
+  X(ROLL,     RG_A_COUNT,  1, 1, "push the sum of pop dA") \
+  /* Rolls `count` (popped) dice of A sides and pushes the list of results. */ \
+  X(ROLLS,    RG_A_COUNT,  1, 1, "push a list of pop dA") \
+  /* Rolls custom die A and pushes the face. */ \
+  X(ROLLDIE,  RG_A_DICE,   0, 1, "push a face of die A") \
+  /* Draws a card from deck A, without replacement; empty is an error. */ \
+  X(DRAW,     RG_A_DECK,   0, 1, "push a card drawn from deck A") \
+  /* Pushes the number of cards left in deck A. */ \
+  X(LEFT,     RG_A_DECK,   0, 1, "push the cards left in deck A") \
+  /* Choice site A: pops the options (a set, a list, or lo and hi for a \
+  ** range) and the chooser; pushes the option chosen. */ \
+  X(CHOOSE,   RG_A_CHOICE, -1, 1, "push the choice of C[A]") \
+  /* Marks the start of a named step of the rules (A: its name). */ \
+  X(STEP,     RG_A_STRING, 0, 0, "step S[A]") \
+  /* Pushes the value of input A (its default unless the run set it). */ \
+  X(INPUT,    RG_A_INPUT,  0, 1, "push input A") \
+  /* Converts an int to member of enum A; out of range is an error. */ \
+  X(NTH,      RG_A_ENUM,   1, 1, "push member pop of enum A") \
+  /* Lists on the run heap. */ \
+  X(LIST,     RG_A_COUNT0, -1, 1, "push a new list of the A values popped") \
+  X(LEN,      RG_A_NONE,   1, 1, "push the length of list a") \
+  X(ITEM,     RG_A_NONE,   2, 1, "push element b of list a (from 0)") \
+  X(APPEND,   RG_A_NONE,   2, 1, "push list a with b added at the end") \
+  X(REMOVE,   RG_A_NONE,   2, 1, "push list a without its element b") \
+  X(CONCAT,   RG_A_NONE,   2, 1, "push list a followed by list b") \
+  X(ATLEAST,  RG_A_NONE,   2, 1, "push how many elements of list a are >= b") \
+  X(SUM,      RG_A_NONE,   1, 1, "push the sum of the elements of list a") \
+  X(BEST,     RG_A_NONE,   2, 1, "push the b greatest elements of a, greatest first") \
+  X(SORT,     RG_A_NONE,   1, 1, "push list a sorted, least first") \
+  X(LISTHAS,  RG_A_NONE,   2, 1, "push whether a occurs in list b") \
   /* Stops the run with a runtime error; A is a message in the string pool. */ \
   X(FAIL,     RG_A_STRING, 0, 0, "runtime error S[A]")
 

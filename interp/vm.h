@@ -40,6 +40,27 @@ typedef struct rg_sink {
   /* A failed expectation; for EXPECT, actual is 0 and expected is 1. */
   void (*expect_fail)(void *ctx, const rg_module *m, uint32_t expect,
                       rg_value actual, rg_value expected, uint32_t pc);
+  /* A named step of the rules begins (name: a string of the module). */
+  void (*step)(void *ctx, const rg_module *m, uint32_t name, uint32_t pc);
+  /* Dice were rolled: plain dice (die == -1, sides) or custom die `die`
+  ** (sides is its face count); results holds the n values rolled (faces
+  ** for a custom die). */
+  void (*roll)(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
+               const rg_value *results, uint32_t n, uint32_t pc);
+  /* A card was drawn from deck `deck`. */
+  void (*draw)(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc);
+  /* Choice site `choice` asks `chooser` to pick one of options[0..n) (n >=
+  ** 1).  Returns the index picked, or -1 to stop the run (the VM then fails
+  ** with RG_RUN_ERROR "no answer for the choice").  NULL: the first option. */
+  int64_t (*choose)(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
+                    const rg_value *options, uint32_t n, uint32_t pc);
+  /* Chance override (a person reading real dice and cards): for a draw of
+  ** `n` equally likely outcomes returns one in 0..n-1, or -1 to stop the
+  ** run.  what: 'd' a plain die (index = sides), 'f' a custom die (index =
+  ** die), 'c' a card of deck `index` (outcome = position among the cards
+  ** left, which rg_vm_deck_left lists).  NULL: the VM's own generator. */
+  int64_t (*chance)(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+                    uint32_t pc);
 } rg_sink;
 
 /* Results of rg_vm_call. */
@@ -58,8 +79,23 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
 void rg_vm_free(rg_vm *vm);
 
 /* Runs procedure proc with args[0..nparams) and stores its result (if it
-** has one) in *result.  Returns RG_RUN_OK, RG_RUN_ERROR or RG_RUN_LIMIT. */
+** has one) in *result.  Every call starts a new run: the heap is reset to
+** the module's constants and every deck is full again (the generator is
+** not reseeded: seed again for a repeatable run).  Returns RG_RUN_OK,
+** RG_RUN_ERROR or RG_RUN_LIMIT.  Arguments of list or record type must
+** live in the module's constant heap. */
 rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *result);
+
+/* Seeds the VM's generator: the same seed and stream give the same rolls
+** and draws.  A new VM is seeded with 0, stream 0. */
+void rg_vm_seed(rg_vm *vm, uint64_t seed, uint64_t stream);
+
+/* Sets input `input` to v for the following calls (until set again). */
+void rg_vm_set_input(rg_vm *vm, uint32_t input, rg_value v);
+
+/* The cards left in deck `deck` now (for a chance callback): stores their
+** count in *n and returns them, in the order the chance index refers to. */
+const rg_value *rg_vm_deck_left(const rg_vm *vm, uint32_t deck, uint32_t *n);
 
 /* After a failed call: the message, and the code index where it happened
 ** (stored in *pc). */
