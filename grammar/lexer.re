@@ -265,6 +265,8 @@ loop:
   "step"                { TOK(STEP); }
   "grid"                { TOK(GRID); }
   "repeat"              { TOK(REPEAT); }
+  "list"                { TOK(LIST); }
+  "input"               { TOK(INPUT); }
 
   "_"                   { TOK(UNDERSCORE); }
   digit* [dD] digit+    { tok->len = (uint32_t)((const char *)cur - tok->text);
@@ -407,6 +409,8 @@ const char *rg_token_name(int kind) {
     case RG_TK_STEP: return "'step'";
     case RG_TK_GRID: return "'grid'";
     case RG_TK_REPEAT: return "'repeat'";
+    case RG_TK_LIST: return "'list'";
+    case RG_TK_INPUT: return "'input'";
     case RG_TK_LBRACE: return "'{'";
     case RG_TK_RBRACE: return "'}'";
     case RG_TK_LP: return "'('";

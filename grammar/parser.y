@@ -153,15 +153,12 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
 ** a new declaration: the error that follows in it is not reported. */
 %syntax_error {
   syntax_error(ps, yymajor, &yyminor);
-  switch (yymajor) {
-    case 0:
-      break;
-    case RG_TK_RULESET: case RG_TK_UNIT: case RG_TK_ENUM: case RG_TK_RECORD:
-    case RG_TK_CONST: case RG_TK_TABLE: case RG_TK_PROCEDURE: case RG_TK_TEST:
-      if (ps->end.line == yyminor.pos.line) ps->quiet = true;
-      break;
-    default:
-      ps->skipping = true;
+  if (yymajor == 0) {
+    /* end of file: nothing to skip */
+  } else if (rg_starts_decl(yymajor)) {
+    if (ps->end.line == yyminor.pos.line) ps->quiet = true;
+  } else {
+    ps->skipping = true;
   }
 }
 
@@ -184,7 +181,7 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
 %token LET IF ELSE FOR IN WHILE RETURN NOTE EXPECT.
 %token AND OR NOT MOD TRUE FALSE.
 %token SET INT BOOL PERCENT TEXT DISTANCE ASSUMED.
-%token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP GRID REPEAT.
+%token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP GRID REPEAT LIST INPUT.
 %token LBRACE RBRACE LP RP LBRACKET RBRACKET COMMA COLON DOT DOTDOT ARROW.
 %token ASSIGN EQ NE LT LE GT GE PLUS MINUS STAR SLASH.
 
@@ -333,6 +330,7 @@ type(A) ::= DISTANCE(T).                   { A = new_type(ps, RG_TY_DISTANCE, T.
 type(A) ::= DISTANCE(T) LP unit_name(U) RP. { A = new_type(ps, RG_TY_DISTANCE, T.pos, U.str); }
 type(A) ::= SET(T) NAME(N).                { A = new_type(ps, RG_TY_SET, T.pos, N.str); }
 type(A) ::= NAME(N).                       { A = new_type(ps, RG_TY_NAMED, N.pos, N.str); }
+type(A) ::= LIST(T) type(E).               { A = new_type(ps, RG_TY_LIST, T.pos, NULL); A->elem = E; }
 
 %type type_opt {rg_typeexpr *}
 type_opt(A) ::= .                          { A = NULL; }
@@ -428,6 +426,21 @@ decl_body(A) ::= TEST(T) STRING(S) block(B). {
   A->body = B;
 }
 
+/* ---- chance and inputs ------------------------------------------------
+** decl ::= 'dice' NAME ':' type '=' '{' cell {',' cell} [','] '}'
+**        | 'deck' NAME ':' type '=' '{' cell {',' cell} [','] '}'
+**        | 'input' NAME ':' type '=' expr
+*/
+decl_body(A) ::= DICE_KW(T) NAME(N) COLON type(Y) ASSIGN LBRACE cell_list(C) comma_opt RBRACE. {
+  A = new_decl(ps, RG_DE_DICE, T.pos, N.str); A->type = Y; A->cells = C.head;
+}
+decl_body(A) ::= DECK(T) NAME(N) COLON type(Y) ASSIGN LBRACE cell_list(C) comma_opt RBRACE. {
+  A = new_decl(ps, RG_DE_DECK, T.pos, N.str); A->type = Y; A->cells = C.head;
+}
+decl_body(A) ::= INPUT(T) NAME(N) COLON type(Y) ASSIGN expr(E). {
+  A = new_decl(ps, RG_DE_INPUT, T.pos, N.str); A->type = Y; A->value = E;
+}
+
 %type param_list_opt {rg_paramlist}
 param_list_opt(A) ::= .                    { A.head = A.tail = NULL; }
 param_list_opt(A) ::= param_list(L).       { A = L; }
@@ -471,6 +484,10 @@ stmt(A) ::= if_stmt(X).                    { A = X; }
 stmt(A) ::= FOR(T) NAME(N) IN expr(X) DOTDOT expr(Y) block(B). {
   A = new_stmt(ps, RG_ST_FOR, T.pos); A->name = N.str; A->e = X; A->e2 = Y; A->body = B;
 }
+stmt(A) ::= FOR(T) NAME(N) IN expr(X) block(B). {
+  A = new_stmt(ps, RG_ST_FOREACH, T.pos); A->name = N.str; A->e = X; A->body = B;
+}
+stmt(A) ::= STEP(T) STRING(S) block(B).    { A = new_stmt(ps, RG_ST_STEP, T.pos); A->str = S.str; A->body = B; }
 stmt(A) ::= WHILE(T) expr(E) block(B).     { A = new_stmt(ps, RG_ST_WHILE, T.pos); A->e = E; A->body = B; }
 stmt(A) ::= RETURN(T) expr(E).             { A = new_stmt(ps, RG_ST_RETURN, T.pos); A->e = E; }
 stmt(A) ::= NOTE(T) STRING(S) note_args(X). { A = new_stmt(ps, RG_ST_NOTE, T.pos); A->str = S.str; A->args = X.head; }
@@ -540,9 +557,17 @@ expr(A) ::= LBRACE(T) RBRACE.              { A = new_expr(ps, RG_EX_SET, T.pos);
 expr(A) ::= LBRACE(T) expr_list(L) RBRACE. { A = new_expr(ps, RG_EX_SET, T.pos); A->args = L.head; }
 expr(A) ::= LBRACE(T) fieldinit_list(L) RBRACE. { A = new_expr(ps, RG_EX_RECORD, T.pos); A->fields = L.head; }
 
+expr(A) ::= LBRACKET(T) RBRACKET.          { A = new_expr(ps, RG_EX_LIST, T.pos); }
+expr(A) ::= LBRACKET(T) expr_list(L) RBRACKET. { A = new_expr(ps, RG_EX_LIST, T.pos); A->args = L.head; }
+expr(A) ::= DICE(T).                       { A = new_expr(ps, RG_EX_DICE, T.pos); A->ival = T.ival; A->sides = T.sides; }
+expr(A) ::= ROLL(R) DICE(T).               { A = new_expr(ps, RG_EX_ROLL, R.pos); A->ival = T.ival; A->sides = T.sides; }
+expr(A) ::= ROLL(R) NAME(N).               { A = new_expr(ps, RG_EX_ROLL, R.pos); A->name = N.str; }
+expr(A) ::= DRAW(R) NAME(N).               { A = new_expr(ps, RG_EX_DRAW, R.pos); A->name = N.str; }
+
 %type call {rg_expr *}
 call(A) ::= NAME(N) LP RP.                 { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; }
 call(A) ::= NAME(N) LP expr_list(L) RP.    { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; A->args = L.head; }
+call(A) ::= CHOOSE(N) LP expr_list(L) RP.  { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = "choose"; A->args = L.head; }
 
 %type expr_list {rg_exprlist}
 expr_list(A) ::= expr(X).                  { LIST_ONE(A, X); }

@@ -36,7 +36,8 @@ typedef enum rg_tkind {
   RG_TY_INT, RG_TY_BOOL, RG_TY_PERCENT, RG_TY_TEXT,
   RG_TY_DISTANCE,          /* `distance` or `distance(UNIT)`; unit may be NULL */
   RG_TY_SET,               /* `set NAME`; name is the element enum */
-  RG_TY_NAMED              /* an enum or a record, by name */
+  RG_TY_NAMED,             /* an enum or a record, by name */
+  RG_TY_LIST               /* `list T`; elem is T */
 } rg_tkind;
 
 typedef struct rg_typeexpr {
@@ -44,6 +45,7 @@ typedef struct rg_typeexpr {
   rg_tkind kind;
   const char *name;        /* RG_TY_SET, RG_TY_NAMED: the enum/record name;
                               RG_TY_DISTANCE: the unit or NULL */
+  struct rg_typeexpr *elem; /* RG_TY_LIST: the element type */
 } rg_typeexpr;
 
 /* ---- expressions ------------------------------------------------------ */
@@ -62,6 +64,10 @@ typedef enum rg_ekind {
   RG_EX_CALL,       /* name(args): procedure or builtin */
   RG_EX_SET,        /* { args }: set literal (args may be NULL: empty set) */
   RG_EX_RECORD,     /* { fields }: record literal, type from context */
+  RG_EX_LIST,       /* [ args ]: list literal (args may be NULL: empty list) */
+  RG_EX_DICE,       /* d6, 2d6: ival dice of `sides` sides (an argument of rolls) */
+  RG_EX_ROLL,       /* roll 2d6 (ival, sides) or roll NAME (name: a custom die) */
+  RG_EX_DRAW,       /* draw NAME: a card from a deck */
   RG_EX_ERROR       /* placeholder after a syntax error */
 } rg_ekind;
 
@@ -79,6 +85,7 @@ typedef struct rg_expr {
   rg_ekind kind;
   rg_op op;
   bool starred;                 /* RG_EX_DIST: written with the * marker */
+  int64_t sides;                /* RG_EX_DICE, RG_EX_ROLL of plain dice */
   int64_t ival;
   const char *name;             /* NAME, FIELD, CALL, DIST (unit) */
   const char *str;              /* STR */
@@ -107,7 +114,9 @@ typedef enum rg_skind {
   RG_ST_NOTE,       /* note str [, args] */
   RG_ST_EXPECT,     /* expect e */
   RG_ST_CALL,       /* e is an RG_EX_CALL whose result is dropped */
-  RG_ST_BLOCK       /* body: a nested block (used for else branches) */
+  RG_ST_BLOCK,      /* body: a nested block (used for else branches) */
+  RG_ST_FOREACH,    /* for name in e body: each element of a list or set */
+  RG_ST_STEP        /* step "str" body */
 } rg_skind;
 
 typedef struct rg_stmt {
@@ -192,7 +201,10 @@ typedef enum rg_dkind {
   RG_DE_CONST,      /* const NAME [: type] = e */
   RG_DE_TABLE,      /* table NAME(keys) -> type { cells } | from "file" */
   RG_DE_PROC,       /* procedure NAME(params) [-> type] { body } */
-  RG_DE_TEST        /* test "name" { body } */
+  RG_DE_TEST,       /* test "name" { body } */
+  RG_DE_DICE,       /* dice NAME: type = { face: count, ... }; in cells */
+  RG_DE_DECK,       /* deck NAME: type = { card: count, ... }; in cells */
+  RG_DE_INPUT       /* input NAME: type = e */
 } rg_dkind;
 
 typedef struct rg_decl {

@@ -78,7 +78,11 @@ static void *vec_push(vec *v, bool *oom) {
 ** Symbols
 ** ==================================================================== */
 
-typedef enum symkind { S_UNIT, S_ENUM, S_RECORD, S_CONST, S_TABLE, S_PROC } symkind;
+typedef enum symkind { S_UNIT, S_ENUM, S_RECORD, S_CONST, S_TABLE, S_PROC, S_DICE, S_DECK,
+                       S_INPUT } symkind;
+
+static const char *const symwhat[] = { "a unit", "an enum", "a record type", "a constant",
+                                       "a table", "a procedure", "a die", "a deck", "an input" };
 
 /* A declared name.  index is the module index of the unit/enum/record/
 ** table/proc; a constant keeps its folded value. */
@@ -127,7 +131,8 @@ typedef struct cstate {
   char *pool; uint32_t npool, cappool;
   struct strent { uint32_t off; struct strent *next; } *strhash[NBUCKETS];
   vec units, enums, members_v, records, fields, consts, heap, tables, dims,
-      cells, procs, params, types, notes, expects, tests, code, lines, files;
+      cells, procs, params, types, notes, expects, tests, code, lines, files,
+      dice, faces, decks, cards, choices, inputs;
   rg_value name_v, revision_v, source_v;
 
   /* the procedure being compiled */
@@ -232,12 +237,45 @@ static rg_type mktype(uint32_t kind, uint32_t ref) {
 
 static bool is_err(rg_type t) { return t.kind == K_ERR; }
 
-/* Returns whether a value of type got may stand where want is expected. */
-static bool compatible(rg_type got, rg_type want) {
-  if (is_err(got) || is_err(want)) return true;
+/* Returns whether a value of type got may stand where want is expected.
+** types is the list of element types that list types refer to. */
+static bool compatible_in(const rg_type *types, rg_type got, rg_type want) {
+  if (got.kind == K_ERR || want.kind == K_ERR) return true;
   if (got.kind != want.kind) return false;
-  if (got.kind == RG_K_SET && (got.ref == REF_ANY || want.ref == REF_ANY)) return true;
+  if ((got.kind == RG_K_SET || got.kind == RG_K_LIST) &&
+      (got.ref == REF_ANY || want.ref == REF_ANY)) return true;
+  if (got.kind == RG_K_LIST) return compatible_in(types, types[got.ref], types[want.ref]);
   return got.ref == want.ref;
+}
+
+
+
+#define COMPAT(got, want) compatible_in((const rg_type *)cs->types.items, (got), (want))
+
+/* Returns the index in types[] of type t, adding it once. */
+static uint32_t type_index(cstate *cs, rg_type t) {
+  for (uint32_t i = 0; i < cs->types.n; i++) {
+    rg_type u = AT(cs->types, rg_type, i);
+    if (u.kind == t.kind && u.ref == t.ref) return i;
+  }
+  {
+    rg_type *slot = vec_push(&cs->types, &cs->oom);
+    if (!slot) return 0;
+    *slot = t;
+    return cs->types.n - 1;
+  }
+}
+
+/* Returns the type `list elem`. */
+static rg_type list_of(cstate *cs, rg_type elem) {
+  rg_type t = { RG_K_LIST, type_index(cs, elem) };
+  return t;
+}
+
+/* Returns the element type of list type t (T_ERR for the empty list's). */
+static rg_type elem_of(cstate *cs, rg_type t) {
+  if (t.ref == REF_ANY) return T_ERR;
+  return AT(cs->types, rg_type, t.ref);
 }
 
 /* Writes a readable name of t into buf; returns buf. */
@@ -259,6 +297,13 @@ static const char *tname(cstate *cs, rg_type t, char *buf, size_t size) {
   case RG_K_RECORD:
     snprintf(buf, size, "%s", cs->pool + AT(cs->records, rg_record, t.ref).name);
     break;
+  case RG_K_LIST:
+    if (t.ref == REF_ANY) snprintf(buf, size, "list");
+    else {
+      char inner[96];
+      snprintf(buf, size, "list %s", tname(cs, elem_of(cs, t), inner, sizeof inner));
+    }
+    break;
   default: snprintf(buf, size, "?"); break;
   }
   return buf;
@@ -267,7 +312,7 @@ static const char *tname(cstate *cs, rg_type t, char *buf, size_t size) {
 /* Reports "expected W, found G" at pos when got does not fit want. */
 static bool check_type(cstate *cs, rg_pos pos, rg_type got, rg_type want, const char *what) {
   char a[96], b[96];
-  if (compatible(got, want)) return true;
+  if (COMPAT(got, want)) return true;
   err(cs, pos, "%s must be %s, not %s", what, tname(cs, want, a, sizeof a),
       tname(cs, got, b, sizeof b));
   return false;
@@ -302,6 +347,10 @@ static rg_type resolve_type(cstate *cs, const rg_typeexpr *te) {
       return T_ERR;
     }
     return mktype(RG_K_SET, s->index);
+  case RG_TY_LIST: {
+    rg_type e = resolve_type(cs, te->elem);
+    return is_err(e) ? T_ERR : list_of(cs, e);
+  }
   case RG_TY_NAMED:
     s = lookup(cs, te->name);
     if (s && s->kind == S_ENUM) return mktype(RG_K_ENUM, s->index);
@@ -410,18 +459,18 @@ static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b
   if (is_err(a) || is_err(b)) return T_ERR;
   switch (op) {
   case RG_AOP_ADD: case RG_AOP_SUB:
-    if ((numeric(a) || a.kind == RG_K_SET) && compatible(a, b))
-      return a.kind == RG_K_SET && a.ref == REF_ANY ? b : a;
+    if ((numeric(a) || a.kind == RG_K_SET || (a.kind == RG_K_LIST && op == RG_AOP_ADD)) && COMPAT(a, b))
+      return (a.kind == RG_K_SET || a.kind == RG_K_LIST) && a.ref == REF_ANY ? b : a;
     break;
   case RG_AOP_MUL:
     if (a.kind == RG_K_INT && b.kind == RG_K_INT) return a;
     if (numeric(a) && b.kind == RG_K_INT) return a;
     if (a.kind == RG_K_INT && numeric(b)) return b;
-    if (a.kind == RG_K_SET && compatible(a, b)) return a.ref == REF_ANY ? b : a;
+    if (a.kind == RG_K_SET && COMPAT(a, b)) return a.ref == REF_ANY ? b : a;
     break;
   case RG_AOP_DIV:
     if (numeric(a) && b.kind == RG_K_INT) return a;
-    if (numeric(a) && a.kind != RG_K_INT && compatible(a, b)) return T_INT;
+    if (numeric(a) && a.kind != RG_K_INT && COMPAT(a, b)) return T_INT;
     break;
   case RG_AOP_MOD:
     if (a.kind == RG_K_INT && b.kind == RG_K_INT) return a;
@@ -431,17 +480,21 @@ static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b
       err(cs, pos, "records cannot be compared; compare their fields");
       return T_ERR;
     }
-    if (compatible(a, b)) return T_BOOL;
+    if (a.kind == RG_K_LIST || b.kind == RG_K_LIST) {
+      err(cs, pos, "lists cannot be compared with '%s'; compare their elements", opsym[op]);
+      return T_ERR;
+    }
+    if (COMPAT(a, b)) return T_BOOL;
     break;
   case RG_AOP_LT: case RG_AOP_LE: case RG_AOP_GT: case RG_AOP_GE:
-    if (a.kind == RG_K_ENUM && compatible(a, b)) {
+    if (a.kind == RG_K_ENUM && COMPAT(a, b)) {
       const rg_enum *e = &AT(cs->enums, rg_enum, a.ref);
       if (e->ordered) return T_BOOL;
       err(cs, pos, "'%s' needs an ordered enum; '%s' is declared with commas, not <",
           opsym[op], cs->pool + e->name);
       return T_ERR;
     }
-    if (numeric(a) && compatible(a, b)) return T_BOOL;
+    if (numeric(a) && COMPAT(a, b)) return T_BOOL;
     break;
   case RG_AOP_AND: case RG_AOP_OR:
     if (a.kind == RG_K_BOOL && b.kind == RG_K_BOOL) return T_BOOL;
@@ -449,8 +502,11 @@ static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b
   case RG_AOP_IN:
     if (a.kind == RG_K_ENUM && b.kind == RG_K_SET && (b.ref == REF_ANY || b.ref == a.ref))
       return T_BOOL;
-    if (b.kind != RG_K_SET) {
-      err(cs, pos, "'in' needs a set on its right, not %s", tname(cs, b, y, sizeof y));
+    if (b.kind == RG_K_LIST && (b.ref == REF_ANY || COMPAT(a, elem_of(cs, b))) &&
+        a.kind != RG_K_RECORD && a.kind != RG_K_LIST)
+      return T_BOOL;
+    if (b.kind != RG_K_SET && b.kind != RG_K_LIST) {
+      err(cs, pos, "'in' needs a set or a list on its right, not %s", tname(cs, b, y, sizeof y));
       return T_ERR;
     }
     break;
@@ -474,10 +530,10 @@ static rg_type unop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a) {
 
 /* Scale of a value of type t in a multiplication or division: distances are
 ** thousandths, so dist * dist is not allowed and dist / dist rescales. */
-static rg_opcode binop_code(rg_op op, rg_type ta) {
+static rg_opcode binop_code(rg_op op, rg_type ta, rg_type tb) {
   bool set = ta.kind == RG_K_SET;
   switch (op) {
-  case RG_AOP_ADD: return set ? RG_OP_UNION : RG_OP_ADD;
+  case RG_AOP_ADD: return set ? RG_OP_UNION : ta.kind == RG_K_LIST ? RG_OP_CONCAT : RG_OP_ADD;
   case RG_AOP_SUB: return set ? RG_OP_DIFF : RG_OP_SUB;
   case RG_AOP_MUL: return set ? RG_OP_INTER : RG_OP_MUL;
   case RG_AOP_DIV: return RG_OP_DIV;
@@ -488,7 +544,7 @@ static rg_opcode binop_code(rg_op op, rg_type ta) {
   case RG_AOP_LE: return RG_OP_LE;
   case RG_AOP_GT: return RG_OP_GT;
   case RG_AOP_GE: return RG_OP_GE;
-  case RG_AOP_IN: return RG_OP_INSET;
+  case RG_AOP_IN: return tb.kind == RG_K_LIST ? RG_OP_LISTHAS : RG_OP_INSET;
   default: return RG_OP_NOP;
   }
 }
@@ -716,9 +772,8 @@ static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
     if (s) {
       if (s->kind == S_CONST) return const_value(cs, e->pos, s, v);
       if (find_member(cs, e->name, &en, &ix, NULL, 0) == 0) {
-        static const char *const what[] = { "a unit", "an enum", "a record type", "a constant",
-                                            "a table", "a procedure" };
-        err(cs, e->pos, "'%s' is %s, not a value", e->name, what[s->kind]);
+        err(cs, e->pos, "'%s' is %s, not a %s", e->name, symwhat[s->kind],
+            s->kind == S_INPUT ? "constant (inputs are read when the rules run)" : "value");
         return T_ERR;
       }
     }
@@ -891,6 +946,8 @@ static void end_block(cstate *cs) {
 ** ==================================================================== */
 
 static rg_type expr(cstate *cs, rg_expr *e, rg_type want);
+static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin);
+static bool int_arg(cstate *cs, rg_expr *a);
 
 /* Type-checks e without keeping its code or reporting its errors. */
 static rg_type probe(cstate *cs, rg_expr *e, rg_type want) {
@@ -910,7 +967,7 @@ static bool needs_context(cstate *cs, rg_expr *e) {
   switch (e->kind) {
   case RG_EX_NAME: return !find_local(cs, e->name) && !lookup(cs, e->name);
   case RG_EX_STR: return true;
-  case RG_EX_SET: return e->args == NULL;
+  case RG_EX_SET: case RG_EX_LIST: return e->args == NULL;
   case RG_EX_RECORD: return true;
   default: return false;
   }
@@ -988,6 +1045,7 @@ static rg_type call(cstate *cs, rg_expr *e, rg_type want) {
   bool is_builtin;
   rg_type t = builtin(cs, e, want, &is_builtin);
   sym *s;
+  if (!is_builtin) t = builtin2(cs, e, want, &is_builtin);
   const rg_proc *p;
   uint32_t argc = count_list(e->args), i = 0;
   bool bad = false;
@@ -1018,10 +1076,29 @@ static rg_type call(cstate *cs, rg_expr *e, rg_type want) {
 
 /* t[keys]: a table lookup. */
 static rg_type index_expr(cstate *cs, rg_expr *e) {
-  sym *s = e->a->kind == RG_EX_NAME ? lookup(cs, e->a->name) : NULL;
+  sym *s = e->a->kind == RG_EX_NAME && !find_local(cs, e->a->name) ? lookup(cs, e->a->name) : NULL;
   const rg_table *tb;
   uint32_t argc = count_list(e->args), i = 0;
   bool bad = false;
+  if ((!s || (s->kind != S_TABLE && s->kind != S_INPUT)) && !(e->a->kind == RG_EX_NAME && !s &&
+                                                              !find_local(cs, e->a->name))) {
+    /* An expression that is not a table: a list, indexed from 0. */
+    rg_type l = expr(cs, e->a, T_NONE);
+    char x[96];
+    if (is_err(l)) return T_ERR;
+    if (l.kind != RG_K_LIST) {
+      err(cs, e->a->pos, "only tables and lists can be indexed with [...], not %s", tname(cs, l, x, sizeof x));
+      return T_ERR;
+    }
+    if (argc != 1) {
+      err(cs, e->pos, "a list takes 1 index, not %u", argc);
+      return T_ERR;
+    }
+    if (!int_arg(cs, e->args)) return T_ERR;
+    cs->pos = e->pos;
+    emit(cs, RG_OP_ITEM, 0);
+    return l.ref == REF_ANY ? T_ERR : elem_of(cs, l);
+  }
   if (!s || s->kind != S_TABLE) {
     if (e->a->kind == RG_EX_NAME && !s && !find_local(cs, e->a->name))
       err(cs, e->a->pos, "unknown table '%s'", e->a->name);
@@ -1146,6 +1223,228 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
   return bad ? T_ERR : want;
 }
 
+/* [a, b, ...]: a list literal built on the run heap. */
+static rg_type list_expr(cstate *cs, rg_expr *e, rg_type want) {
+  rg_type elem = want.kind == RG_K_LIST && want.ref != REF_ANY ? elem_of(cs, want) : T_NONE;
+  uint32_t n = 0;
+  bool bad = false;
+  for (rg_expr *a = e->args; a; a = a->next, n++) {
+    rg_type t = expr(cs, a, elem);
+    if (is_err(t)) { bad = true; continue; }
+    if (elem.kind == RG_K_VOID) elem = t;
+    else if (!check_type(cs, a->pos, t, elem, "an element of this list")) bad = true;
+  }
+  cs->pos = e->pos;
+  emit(cs, RG_OP_LIST, n);
+  if (bad) return T_ERR;
+  if (elem.kind == RG_K_VOID) {
+    rg_type any = { RG_K_LIST, REF_ANY };
+    return want.kind == RG_K_LIST ? want : any;
+  }
+  return list_of(cs, elem);
+}
+
+/* Compiles argument a expecting a list; returns its type or T_ERR. */
+static rg_type list_arg(cstate *cs, rg_expr *a, const char *fn, rg_type want) {
+  rg_type t = expr(cs, a, want);
+  char x[96];
+  if (is_err(t)) return t;
+  if (t.kind != RG_K_LIST) {
+    err(cs, a->pos, "%s needs a list, not %s", fn, tname(cs, t, x, sizeof x));
+    return T_ERR;
+  }
+  return t;
+}
+
+/* Compiles argument a expecting an int. */
+static bool int_arg(cstate *cs, rg_expr *a) {
+  rg_type t = expr(cs, a, T_INT);
+  return !is_err(t) && check_type(cs, a->pos, t, T_INT, "this argument");
+}
+
+/* Looks up argument a as the name of a declaration of kind k. */
+static sym *named_arg(cstate *cs, rg_expr *a, symkind k, const char *what) {
+  sym *s = a->kind == RG_EX_NAME ? lookup(cs, a->name) : NULL;
+  if (!s || s->kind != k) {
+    err(cs, a->pos, "this argument must name %s", what);
+    return NULL;
+  }
+  return s;
+}
+
+/* The builtins on lists, decks and choices.  Sets *is_builtin. */
+static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) {
+  const char *n = e->name;
+  uint32_t argc = count_list(e->args);
+  rg_expr *a1 = e->args, *a2 = a1 ? a1->next : NULL;
+  char x[96];
+  static const struct { const char *name; uint32_t argc; } sig[] = {
+    { "len", 1 }, { "append", 2 }, { "without", 2 }, { "sorted", 1 }, { "best", 2 },
+    { "sum", 1 }, { "at_least", 2 }, { "members", 1 }, { "rolls", 2 }, { "draws", 2 },
+    { "left", 1 }, { "nth", 2 }, { "choose", 0 }, { NULL, 0 }
+  };
+  int k;
+  *is_builtin = true;
+  for (k = 0; sig[k].name; k++)
+    if (strcmp(sig[k].name, n) == 0) break;
+  if (!sig[k].name) { *is_builtin = false; return T_ERR; }
+  if (sig[k].argc && argc != sig[k].argc) {
+    err(cs, e->pos, "%s takes %u argument%s, not %u", n, sig[k].argc, sig[k].argc == 1 ? "" : "s", argc);
+    return T_ERR;
+  }
+  if (strcmp(n, "len") == 0) {
+    if (is_err(list_arg(cs, a1, n, T_NONE))) return T_ERR;
+    emit(cs, RG_OP_LEN, 0);
+    return T_INT;
+  }
+  if (strcmp(n, "append") == 0) {
+    rg_type l = list_arg(cs, a1, n, want), t;
+    if (is_err(l)) return T_ERR;
+    t = expr(cs, a2, l.ref == REF_ANY ? T_NONE : elem_of(cs, l));
+    if (is_err(t)) return T_ERR;
+    if (l.ref == REF_ANY) l = list_of(cs, t);
+    else if (!check_type(cs, a2->pos, t, elem_of(cs, l), "the element")) return T_ERR;
+    cs->pos = e->pos;
+    emit(cs, RG_OP_APPEND, 0);
+    return l;
+  }
+  if (strcmp(n, "without") == 0 || strcmp(n, "best") == 0 || strcmp(n, "at_least") == 0) {
+    rg_type l = list_arg(cs, a1, n, want);
+    if (is_err(l)) return T_ERR;
+    if (n[0] == 'a') {
+      rg_type el = elem_of(cs, l), t = expr(cs, a2, el);
+      if (is_err(t) || !check_type(cs, a2->pos, t, el, "the threshold")) return T_ERR;
+    } else if (!int_arg(cs, a2)) return T_ERR;
+    cs->pos = e->pos;
+    emit(cs, n[0] == 'w' ? RG_OP_REMOVE : n[0] == 'b' ? RG_OP_BEST : RG_OP_ATLEAST, 0);
+    return n[0] == 'a' ? T_INT : l;
+  }
+  if (strcmp(n, "sorted") == 0 || strcmp(n, "sum") == 0) {
+    rg_type l = list_arg(cs, a1, n, want), el;
+    if (is_err(l)) return T_ERR;
+    el = elem_of(cs, l);
+    if (!numeric(el) && !(n[1] == 'o' && el.kind == RG_K_ENUM && AT(cs->enums, rg_enum, el.ref).ordered)) {
+      err(cs, a1->pos, "%s needs a list of numbers%s, not %s", n, n[1] == 'o' ? " or ordered members" : "",
+          tname(cs, l, x, sizeof x));
+      return T_ERR;
+    }
+    emit(cs, n[1] == 'o' ? RG_OP_SORT : RG_OP_SUM, 0);
+    return n[1] == 'o' ? l : el;
+  }
+  if (strcmp(n, "members") == 0) {
+    rg_type t = expr(cs, a1, T_NONE);
+    if (is_err(t)) return T_ERR;
+    if (t.kind != RG_K_SET || t.ref == REF_ANY) {
+      err(cs, a1->pos, "members needs a set of a known enum, not %s", tname(cs, t, x, sizeof x));
+      return T_ERR;
+    }
+    emit(cs, RG_OP_SETLIST, 0);
+    return list_of(cs, mktype(RG_K_ENUM, t.ref));
+  }
+  if (strcmp(n, "rolls") == 0) {
+    if (a2->kind != RG_EX_DICE || a2->ival != 1) {
+      err(cs, a2->pos, "the second argument of rolls is one kind of die, like d6");
+      return T_ERR;
+    }
+    if (!int_arg(cs, a1)) return T_ERR;
+    cs->pos = e->pos;
+    emit(cs, RG_OP_ROLLS, (uint32_t)a2->sides);
+    return list_of(cs, T_INT);
+  }
+  if (strcmp(n, "left") == 0) {
+    sym *d = named_arg(cs, a1, S_DECK, "a deck");
+    if (!d) return T_ERR;
+    emit(cs, RG_OP_LEFT, d->index);
+    return T_INT;
+  }
+  if (strcmp(n, "draws") == 0) {
+    /* let l = []; for i in 1..n { l = append(l, draw D) } */
+    sym *d = named_arg(cs, a1, S_DECK, "a deck");
+    uint32_t cnt, acc, top, jexit;
+    if (!d) return T_ERR;
+    cs->depth++;
+    if (!int_arg(cs, a2)) { end_block(cs); return T_ERR; }
+    cnt = add_local(cs, e->pos, " count", T_INT);
+    acc = add_local(cs, e->pos, " list", T_INT);
+    cs->pos = e->pos;
+    emit(cs, RG_OP_STORE, cnt);
+    emit(cs, RG_OP_LIST, 0);
+    emit(cs, RG_OP_STORE, acc);
+    top = here(cs);
+    emit(cs, RG_OP_LOAD, cnt);
+    emit_value(cs, 0);
+    emit(cs, RG_OP_GT, 0);
+    jexit = emit(cs, RG_OP_JMPF, 0);
+    emit(cs, RG_OP_LOAD, acc);
+    emit(cs, RG_OP_DRAW, d->index);
+    emit(cs, RG_OP_APPEND, 0);
+    emit(cs, RG_OP_STORE, acc);
+    emit(cs, RG_OP_LOAD, cnt);
+    emit_value(cs, 1);
+    emit(cs, RG_OP_SUB, 0);
+    emit(cs, RG_OP_STORE, cnt);
+    emit_back(cs, RG_OP_JMP, top);
+    patch(cs, jexit, here(cs));
+    emit(cs, RG_OP_LOAD, acc);
+    end_block(cs);
+    return list_of(cs, AT(cs->decks, rg_deck, d->index).card);
+  }
+  if (strcmp(n, "nth") == 0) {
+    sym *en = named_arg(cs, a1, S_ENUM, "an enum");
+    if (!en || !int_arg(cs, a2)) return T_ERR;
+    cs->pos = e->pos;
+    emit(cs, RG_OP_NTH, en->index);
+    return mktype(RG_K_ENUM, en->index);
+  }
+  /* choose(chooser, "prompt", options) or choose(chooser, "prompt", lo, hi) */
+  {
+    rg_type who, opt, res;
+    rg_choice *c;
+    rg_expr *a3;
+    uint32_t kind;
+    if (argc != 3 && argc != 4) {
+      err(cs, e->pos, "choose takes (chooser, \"prompt\", options) or (chooser, \"prompt\", lo, hi)");
+      return T_ERR;
+    }
+    if (a2->kind != RG_EX_STR) {
+      err(cs, a2->pos, "the second argument of choose is the prompt, a string");
+      return T_ERR;
+    }
+    a3 = a2->next;
+    who = expr(cs, a1, T_NONE);
+    if (is_err(who)) return T_ERR;
+    if (who.kind == RG_K_RECORD || who.kind == RG_K_LIST) {
+      err(cs, a1->pos, "the chooser must be a simple value, such as a side");
+      return T_ERR;
+    }
+    if (argc == 4) {
+      if (!int_arg(cs, a3) || !int_arg(cs, a3->next)) return T_ERR;
+      kind = RG_OPT_RANGE;
+      res = T_INT;
+    } else {
+      rg_type w = T_NONE;
+      if (want.kind == RG_K_ENUM) w = mktype(RG_K_SET, want.ref);
+      opt = expr(cs, a3, w);
+      if (is_err(opt)) return T_ERR;
+      if (opt.kind == RG_K_SET && opt.ref != REF_ANY) { kind = RG_OPT_SET; res = mktype(RG_K_ENUM, opt.ref); }
+      else if (opt.kind == RG_K_LIST && opt.ref != REF_ANY) { kind = RG_OPT_LIST; res = elem_of(cs, opt); }
+      else {
+        err(cs, a3->pos, "the options must be a set, a list or a range lo, hi; not %s", tname(cs, opt, x, sizeof x));
+        return T_ERR;
+      }
+    }
+    c = vec_push(&cs->choices, &cs->oom);
+    if (!c) return T_ERR;
+    c->prompt = intern(cs, a2->str);
+    c->chooser = who;
+    c->option = res;
+    c->kind = kind;
+    cs->pos = e->pos;
+    emit(cs, RG_OP_CHOOSE, cs->choices.n - 1);
+    return res;
+  }
+}
+
 /* a op b, with short-circuit and/or and context passed between operands. */
 static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
   rg_type ta, tb, wa = T_NONE, wb = T_NONE, t;
@@ -1168,17 +1467,21 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
   if (numeric(want) || want.kind == RG_K_SET) wa = want;
   if (needs_context(cs, e->a) && !needs_context(cs, e->b)) {
     rg_type pb = probe(cs, e->b, T_NONE);
-    if (op == RG_AOP_IN) { if (pb.kind == RG_K_SET && pb.ref != REF_ANY) wa = mktype(RG_K_ENUM, pb.ref); }
+    if (op == RG_AOP_IN) {
+      if (pb.kind == RG_K_SET && pb.ref != REF_ANY) wa = mktype(RG_K_ENUM, pb.ref);
+      if (pb.kind == RG_K_LIST && pb.ref != REF_ANY) wa = elem_of(cs, pb);
+    }
     else if (op != RG_AOP_MUL && op != RG_AOP_DIV && op != RG_AOP_MOD) wa = pb;
   }
   ta = expr(cs, e->a, wa);
   if (op == RG_AOP_IN) wb = ta.kind == RG_K_ENUM ? mktype(RG_K_SET, ta.ref) : T_NONE;
+  if (op == RG_AOP_IN && e->b->kind == RG_EX_LIST && !is_err(ta)) wb = list_of(cs, ta);
   else if (op == RG_AOP_MUL || op == RG_AOP_DIV || op == RG_AOP_MOD) wb = ta.kind == RG_K_SET ? ta : T_NONE;
   else wb = ta;
   tb = expr(cs, e->b, wb);
   cs->pos = e->pos;
   t = binop_type(cs, e->pos, op, ta, tb);
-  if (!is_err(t)) emit(cs, binop_code(op, ta), 0);
+  if (!is_err(t)) emit(cs, binop_code(op, ta, tb), 0);
   return t;
 }
 
@@ -1191,7 +1494,14 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
   switch (e->kind) {
   case RG_EX_NAME: {
     local *l = find_local(cs, e->name);
+    sym *g;
     if (l) { emit(cs, RG_OP_LOAD, l->slot); t = l->type; break; }
+    g = lookup(cs, e->name);
+    if (g && g->kind == S_INPUT) {
+      if (!is_err(g->type)) emit(cs, RG_OP_INPUT, g->index);
+      t = g->type;
+      break;
+    }
   }
   /* fall through */
   case RG_EX_INT: case RG_EX_PERCENT: case RG_EX_DIST: case RG_EX_STR: case RG_EX_BOOL: {
@@ -1249,6 +1559,40 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
     break;
   case RG_EX_SET: t = set_expr(cs, e, want); break;
   case RG_EX_RECORD: t = record_expr(cs, e, want); break;
+  case RG_EX_LIST: t = list_expr(cs, e, want); break;
+  case RG_EX_DICE:
+    err(cs, e->pos, "dice are rolled with 'roll %sd%lld' or rolls(n, d%lld)",
+        e->ival > 1 ? "2" : "", (long long)e->sides, (long long)e->sides);
+    break;
+  case RG_EX_ROLL:
+    if (!e->name) {
+      if (e->ival < 1 || e->ival > 1000 || e->sides < 1 || e->sides > RG_A_MAX) {
+        err(cs, e->pos, "cannot roll %lld dice of %lld sides", (long long)e->ival, (long long)e->sides);
+        break;
+      }
+      emit_value(cs, e->ival);
+      emit(cs, RG_OP_ROLL, (uint32_t)e->sides);
+      t = T_INT;
+    } else {
+      sym *d = lookup(cs, e->name);
+      if (!d || d->kind != S_DICE) {
+        err(cs, e->pos, "'%s' is not a die (declare it with 'dice')", e->name);
+        break;
+      }
+      emit(cs, RG_OP_ROLLDIE, d->index);
+      t = AT(cs->dice, rg_dice, d->index).face;
+    }
+    break;
+  case RG_EX_DRAW: {
+    sym *d = lookup(cs, e->name);
+    if (!d || d->kind != S_DECK) {
+      err(cs, e->pos, "'%s' is not a deck (declare it with 'deck')", e->name);
+      break;
+    }
+    emit(cs, RG_OP_DRAW, d->index);
+    t = AT(cs->decks, rg_deck, d->index).card;
+    break;
+  }
   case RG_EX_ERROR: t = T_ERR; break;
   }
   cs->pos = saved;
@@ -1461,6 +1805,56 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     return false;
   }
   case RG_ST_BLOCK: return block(cs, s->body);
+  case RG_ST_STEP:
+    emit(cs, RG_OP_STEP, intern(cs, s->str));
+    return block(cs, s->body);
+  case RG_ST_FOREACH: {
+    /* for x in l: hidden list, index and length; a set becomes its list */
+    rg_type t, el;
+    uint32_t lst, idx, len, var, top, jexit;
+    char x[96];
+    cs->depth++;
+    t = expr(cs, s->e, T_NONE);
+    if (!is_err(t) && t.kind == RG_K_SET && t.ref != REF_ANY) {
+      emit(cs, RG_OP_SETLIST, 0);
+      t = list_of(cs, mktype(RG_K_ENUM, t.ref));
+    }
+    if (!is_err(t) && (t.kind != RG_K_LIST || t.ref == REF_ANY)) {
+      err(cs, s->e->pos, "for ... in needs a list, a set or a range a..b; not %s", tname(cs, t, x, sizeof x));
+      t = T_ERR;
+    }
+    el = is_err(t) ? T_ERR : elem_of(cs, t);
+    lst = add_local(cs, s->pos, " list", t);
+    cs->pos = s->pos;
+    emit(cs, RG_OP_STORE, lst);
+    idx = add_local(cs, s->pos, " index", T_INT);
+    len = add_local(cs, s->pos, " length", T_INT);
+    emit_value(cs, 0);
+    emit(cs, RG_OP_STORE, idx);
+    emit(cs, RG_OP_LOAD, lst);
+    emit(cs, RG_OP_LEN, 0);
+    emit(cs, RG_OP_STORE, len);
+    top = here(cs);
+    emit(cs, RG_OP_LOAD, idx);
+    emit(cs, RG_OP_LOAD, len);
+    emit(cs, RG_OP_LT, 0);
+    jexit = emit(cs, RG_OP_JMPF, 0);
+    var = add_local(cs, s->pos, s->name, el);
+    emit(cs, RG_OP_LOAD, lst);
+    emit(cs, RG_OP_LOAD, idx);
+    emit(cs, RG_OP_ITEM, 0);
+    emit(cs, RG_OP_STORE, var);
+    block(cs, s->body);
+    cs->pos = s->pos;
+    emit(cs, RG_OP_LOAD, idx);
+    emit_value(cs, 1);
+    emit(cs, RG_OP_ADD, 0);
+    emit(cs, RG_OP_STORE, idx);
+    emit_back(cs, RG_OP_JMP, top);
+    patch(cs, jexit, here(cs));
+    end_block(cs);
+    return false;
+  }
   }
   return false;
 }
@@ -1669,7 +2063,9 @@ static void decl_table(cstate *cs, rg_decl *dc) {
   if (bad) AT(cs->tables, rg_table, s->index).value = T_ERR;
 }
 
-static const char *const builtins[] = { "min", "max", "clamp", "abs", "count", "ord", NULL };
+static const char *const builtins[] = { "min", "max", "clamp", "abs", "count", "ord", "len",
+                                        "append", "without", "sorted", "best", "sum", "at_least",
+                                        "members", "rolls", "draws", "left", "nth", NULL };
 
 /* procedure NAME(params) [-> type]: the head. */
 static void decl_proc(cstate *cs, rg_decl *dc) {
@@ -1698,6 +2094,114 @@ static void decl_proc(cstate *cs, rg_decl *dc) {
     pi->type = resolve_type(cs, pa->type);
     AT(cs->procs, rg_proc, s->index).nparams++;
   }
+}
+
+/* Resolves the key of a dice face or a deck card (a member by code or
+** display name, or an integer) against type t. */
+static bool chance_key(cstate *cs, const rg_keypat *k, rg_type t, rg_value *v) {
+  char x[96];
+  if (k->next) {
+    err(cs, k->pos, "a face or card is one value, not several keys");
+    return false;
+  }
+  if (t.kind == RG_K_ENUM && (k->kind == RG_KP_NAME || k->kind == RG_KP_STR)) {
+    int m = k->kind == RG_KP_NAME ? member_by_code(cs, t.ref, k->name) : member_by_text(cs, t.ref, k->name);
+    char list[512];
+    if (m < 0) {
+      err(cs, k->pos, "'%s' is not a member of %s (members: %s)", k->name,
+          cs->pool + AT(cs->enums, rg_enum, t.ref).name, member_list(cs, t.ref, list, sizeof list));
+      return false;
+    }
+    *v = m;
+    return true;
+  }
+  if (t.kind == RG_K_INT && k->kind == RG_KP_INT) {
+    *v = k->lo;
+    return true;
+  }
+  err(cs, k->pos, "faces and cards must be enum members or integers; this one is not a %s",
+      tname(cs, t, x, sizeof x));
+  return false;
+}
+
+/* dice NAME: T = { face: count, ... } and deck NAME: T = { card: count, ...
+** }: both become a flat list of values, one per side or per card. */
+static void decl_chance(cstate *cs, rg_decl *dc) {
+  bool is_dice = dc->kind == RG_DE_DICE;
+  sym *s = declare(cs, dc, is_dice ? S_DICE : S_DECK);
+  rg_type t;
+  vec *values = is_dice ? &cs->faces : &cs->cards;
+  uint32_t first = values->n, total = 0;
+  if (!s) return;
+  t = resolve_type(cs, dc->type);
+  if (!is_err(t) && t.kind != RG_K_ENUM && t.kind != RG_K_INT) {
+    char x[96];
+    err(cs, dc->type->pos, "%s must be an enum or int, not %s",
+        is_dice ? "a die's faces" : "a deck's cards", tname(cs, t, x, sizeof x));
+    t = T_ERR;
+  }
+  for (rg_cell *c = dc->cells; c; c = c->next) {
+    rg_value key, count;
+    rg_type ct;
+    if (!c->keys) { err(cs, c->pos, "'else' has no meaning here"); continue; }
+    if (is_err(t) || !chance_key(cs, c->keys, t, &key)) continue;
+    ct = fold(cs, c->value, T_INT, &count);
+    if (is_err(ct) || !check_type(cs, c->value->pos, ct, T_INT, "a count")) continue;
+    if (count < 0 || count > 100000 || total + count > 1000000) {
+      err(cs, c->value->pos, "a count must be 0..100000 (and 1000000 in all)");
+      continue;
+    }
+    for (rg_value i = 0; i < count; i++) {
+      rg_value *slot = vec_push(values, &cs->oom);
+      if (!slot) return;
+      *slot = key;
+    }
+    total += (uint32_t)count;
+    collect_notes(cs, c->notes, describe(cs, "%s %s: %s", is_dice ? "dice" : "deck", dc->name,
+                                         c->keys->name ? c->keys->name : "?"));
+  }
+  if (total == 0 && !is_err(t)) err(cs, dc->pos, "%s %s has no %s", is_dice ? "die" : "deck",
+                                    dc->name, is_dice ? "faces" : "cards");
+  if (is_dice) {
+    rg_dice *d = vec_push(&cs->dice, &cs->oom);
+    if (!d) return;
+    s->index = cs->dice.n - 1;
+    d->name = intern(cs, dc->name);
+    d->face = is_err(t) ? T_INT : t;
+    d->first = first;
+    d->count = total;
+  } else {
+    rg_deck *d = vec_push(&cs->decks, &cs->oom);
+    if (!d) return;
+    s->index = cs->decks.n - 1;
+    d->name = intern(cs, dc->name);
+    d->card = is_err(t) ? T_INT : t;
+    d->first = first;
+    d->count = total;
+  }
+}
+
+/* input NAME: T = default */
+static void decl_input(cstate *cs, rg_decl *dc) {
+  sym *s = declare(cs, dc, S_INPUT);
+  rg_input *in;
+  rg_type want, t;
+  rg_value v = 0;
+  if (!s) return;
+  want = resolve_type(cs, dc->type);
+  if (!is_err(want) && (want.kind == RG_K_RECORD || want.kind == RG_K_LIST)) {
+    err(cs, dc->type->pos, "an input cannot be a record or a list");
+    want = T_ERR;
+  }
+  t = fold(cs, dc->value, want, &v);
+  if (!is_err(t)) check_type(cs, dc->value->pos, t, want, "the default");
+  in = vec_push(&cs->inputs, &cs->oom);
+  if (!in) return;
+  s->index = cs->inputs.n - 1;
+  s->type = is_err(want) ? T_ERR : want;
+  in->name = intern(cs, dc->name);
+  in->type = is_err(want) ? T_INT : want;
+  in->value = v;
 }
 
 /* The body of procedure or test dc, compiled into procedure index. */
@@ -2325,14 +2829,15 @@ static void table_cells(cstate *cs, rg_decl *dc) {
 ** ==================================================================== */
 
 static const char *const kindname[] = { "unit", "enum", "record", "const", "table",
-                                        "procedure", "test" };
+                                        "procedure", "test", "dice", "deck", "input" };
 
 /* Frees every growable array of cs (after an error). */
 static void free_vecs(cstate *cs) {
   vec *all[] = { &cs->units, &cs->enums, &cs->members_v, &cs->records, &cs->fields,
                  &cs->consts, &cs->heap, &cs->tables, &cs->dims, &cs->cells, &cs->procs,
                  &cs->params, &cs->types, &cs->notes, &cs->expects, &cs->tests, &cs->code,
-                 &cs->lines, &cs->files };
+                 &cs->lines, &cs->files, &cs->dice, &cs->faces, &cs->decks, &cs->cards,
+                 &cs->choices, &cs->inputs };
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
     rg_free(all[i]->items);
     all[i]->items = NULL;
@@ -2364,6 +2869,12 @@ static void build_module(cstate *cs, rg_module *m) {
   MOVE(code, ncode, cs->code);
   MOVE(lines, nlines, cs->lines);
   MOVE(files, nfiles, cs->files);
+  MOVE(dice, ndice, cs->dice);
+  MOVE(faces, nfaces, cs->faces);
+  MOVE(decks, ndecks, cs->decks);
+  MOVE(cards, ncards, cs->cards);
+  MOVE(choices, nchoices, cs->choices);
+  MOVE(inputs, ninputs, cs->inputs);
 #undef MOVE
   m->strings = cs->pool;
   m->nstrings = cs->npool;
@@ -2392,11 +2903,13 @@ int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assum
                    VEC(rg_field_info), VEC(rg_value), VEC(rg_value), VEC(rg_table), VEC(rg_dim),
                    VEC(rg_value), VEC(rg_proc), VEC(rg_param_info), VEC(rg_type),
                    VEC(rg_note_info), VEC(rg_expect), VEC(rg_test), VEC(uint32_t), VEC(rg_line),
-                   VEC(uint32_t) };
+                   VEC(uint32_t), VEC(rg_dice), VEC(rg_value), VEC(rg_deck), VEC(rg_value),
+                   VEC(rg_choice), VEC(rg_input) };
     vec *all[] = { &cs->units, &cs->enums, &cs->members_v, &cs->records, &cs->fields,
                    &cs->consts, &cs->heap, &cs->tables, &cs->dims, &cs->cells, &cs->procs,
                    &cs->params, &cs->types, &cs->notes, &cs->expects, &cs->tests, &cs->code,
-                   &cs->lines, &cs->files };
+                   &cs->lines, &cs->files, &cs->dice, &cs->faces, &cs->decks, &cs->cards,
+                   &cs->choices, &cs->inputs };
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) *all[i] = init[i];
   }
   {
@@ -2430,6 +2943,10 @@ int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assum
   }
   for (rg_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_RECORD) record_fields(cs, dc);
+  for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
+    if (dc->kind == RG_DE_DICE || dc->kind == RG_DE_DECK) decl_chance(cs, dc);
+    else if (dc->kind == RG_DE_INPUT) decl_input(cs, dc);
+  }
   /* Heads of tables and procedures. */
   for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
     if (dc->kind == RG_DE_TABLE) decl_table(cs, dc);

@@ -98,4 +98,7 @@ void rg_parser(void *parser, int kind, rg_token tok);
 size_t rg_parser_size(void);
 void rg_parser_clear_errors(void *parser);
 
+/* Returns whether token kind k starts a declaration (parse.c). */
+int rg_starts_decl(int k);
+
 #endif

@@ -16,10 +16,11 @@
 
 /* Returns whether token kind k starts a declaration: where parsing resumes
 ** after a syntax error. */
-static int starts_decl(int k) {
+int rg_starts_decl(int k) {
   switch (k) {
     case RG_TK_RULESET: case RG_TK_UNIT: case RG_TK_ENUM: case RG_TK_RECORD:
     case RG_TK_CONST: case RG_TK_TABLE: case RG_TK_PROCEDURE: case RG_TK_TEST:
+    case RG_TK_DICE_KW: case RG_TK_DECK: case RG_TK_INPUT:
       return 1;
     default:
       return 0;
@@ -48,13 +49,13 @@ rg_ast_file *rg_parse(rg_diag *d, uint32_t file, rg_arena *arena) {
     lx.quiet = ps->skipping;      /* one error per broken declaration */
     k = rg_lex(&lx, &ps->cur);
     if (ps->skipping) {
-      if (k != 0 && !starts_decl(k)) goto next;
+      if (k != 0 && !rg_starts_decl(k)) goto next;
       ps->skipping = false;
     }
-    if (starts_decl(k)) ps->quiet = false;
+    if (rg_starts_decl(k)) ps->quiet = false;
     rg_parser(parser, k, ps->cur);
     /* A declaration keyword is a fresh start: let the next error speak. */
-    if (starts_decl(k)) rg_parser_clear_errors(parser);
+    if (rg_starts_decl(k)) rg_parser_clear_errors(parser);
     if (ps->failed) {
       /* Lemon emptied its stack (overflow, or no way to recover): start over
       ** with a new parser; the declarations already parsed are kept. */
