@@ -564,8 +564,8 @@ static int call(loaded *l, opts *o) {
   int pi = rg_module_find_proc(m, name);
   const rg_proc *p;
   rg_value *args = NULL, result = 0;
-  run_ctx ctx = { stdout, NULL, NULL, 0 };
-  rg_sink sink = { &ctx, on_note, on_expect_fail };
+  run_ctx ctx = { .out = stdout };
+  rg_sink sink = { .ctx = &ctx, .note = on_note, .expect_fail = on_expect_fail };
   rg_vm *vm;
   rg_status st;
   char err[512], tn[128];
@@ -648,8 +648,8 @@ static int cmd_call(opts *o) {
 ** VM cannot be made. */
 static int run_tests(loaded *l, opts *o, int *passed, int *failed) {
   const rg_module *m = &l->m;
-  run_ctx ctx = { stdout, NULL, NULL, 0 };
-  rg_sink sink = { &ctx, NULL, on_expect_fail };   /* tests print no notes */
+  run_ctx ctx = { .out = stdout };
+  rg_sink sink = { .ctx = &ctx, .expect_fail = on_expect_fail };   /* no notes */
   rg_vm *vm;
   rg_value none = 0, result = 0;
 
