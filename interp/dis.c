@@ -24,9 +24,17 @@ static const unsigned char dis_operand[] = {
 };
 
 /* Writes the name of type t into buf (size n) and returns buf: int, bool,
-** percent, text, distance UNIT, ENUM, set ENUM, RECORD.  Safe on references
-** out of range ("?"). */
+** percent, text, distance UNIT, ENUM, set ENUM, RECORD, list T.  Safe on
+** references out of range ("?") and on cyclic list types (cut after 8). */
 static const char *type_name(char *buf, size_t n, const rg_module *m, rg_type t) {
+  size_t len = 0;
+  for (int depth = 0; t.kind == RG_K_LIST && depth < 8; depth++) {
+    if (len + 6 < n) { memcpy(buf + len, "list ", 5); len += 5; }
+    if (t.ref >= m->ntypes) { t.kind = RG_NKINDS; break; }
+    t = m->types[t.ref];
+  }
+  buf += len;
+  n -= len;
   switch (t.kind) {
   case RG_K_VOID: snprintf(buf, n, "void"); break;
   case RG_K_INT: snprintf(buf, n, "int"); break;
@@ -47,7 +55,7 @@ static const char *type_name(char *buf, size_t n, const rg_module *m, rg_type t)
     break;
   default: snprintf(buf, n, "?"); break;
   }
-  return buf;
+  return buf - len;
 }
 
 /* Appends s to buf (size n, current length *len) as a quoted string with
@@ -105,8 +113,34 @@ static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, u
   case RG_OP_EXPECT: case RG_OP_EXPECTEQ:
     if (a < m->nexpects) quote(buf, n, &len, rg_module_str(m, m->expects[a].text));
     break;
-  case RG_OP_FAIL:
+  case RG_OP_FAIL: case RG_OP_STEP:
     quote(buf, n, &len, rg_module_str(m, a));
+    break;
+  case RG_OP_ROLL: case RG_OP_ROLLS:
+    snprintf(buf, n, "d%u", (unsigned)a);
+    break;
+  case RG_OP_ROLLDIE:
+    if (a < m->ndice) snprintf(buf, n, "%s", rg_module_str(m, m->dice[a].name));
+    break;
+  case RG_OP_DRAW: case RG_OP_LEFT:
+    if (a < m->ndecks) snprintf(buf, n, "%s", rg_module_str(m, m->decks[a].name));
+    break;
+  case RG_OP_INPUT:
+    if (a < m->ninputs) snprintf(buf, n, "%s", rg_module_str(m, m->inputs[a].name));
+    break;
+  case RG_OP_NTH:
+    if (a < m->nenums) snprintf(buf, n, "%s", rg_module_str(m, m->enums[a].name));
+    break;
+  case RG_OP_CHOOSE:
+    if (a < m->nchoices) {
+      static const char *const kinds[] = {"set", "list", "range"};
+      const rg_choice *c = &m->choices[a];
+      quote(buf, n, &len, rg_module_str(m, c->prompt));
+      char tb[96];
+      snprintf(buf + len, n - len, " from %s -> %s",
+               c->kind <= RG_OPT_RANGE ? kinds[c->kind] : "?",
+               type_name(tb, sizeof tb, m, c->option));
+    }
     break;
   default:
     break;

@@ -63,7 +63,8 @@ void rg_module_free(rg_module *m) {
   rg_free(m->consts); rg_free(m->heap); rg_free(m->tables); rg_free(m->dims);
   rg_free(m->cells); rg_free(m->procs); rg_free(m->params); rg_free(m->types);
   rg_free(m->notes); rg_free(m->expects); rg_free(m->tests); rg_free(m->code);
-  rg_free(m->lines);
+  rg_free(m->lines); rg_free(m->dice); rg_free(m->faces); rg_free(m->decks);
+  rg_free(m->cards); rg_free(m->choices); rg_free(m->inputs);
   memset(m, 0, sizeof *m);
 }
 
@@ -126,6 +127,16 @@ int rg_op_effect(const rg_module *m, uint32_t ins, int *pops, int *pushes) {
     if (a >= m->nnotes || m->notes[a].nvals > RG_A_MAX) return -1;
     *pops = (int)m->notes[a].nvals;
     break;
+  case RG_OP_CHOOSE:
+    if (a >= m->nchoices || m->choices[a].kind > RG_OPT_RANGE) return -1;
+    *pops = m->choices[a].kind == RG_OPT_RANGE ? 3 : 2;
+    break;
+  case RG_OP_LIST:
+    *pops = (int)a;
+    break;
+  case RG_OP_ROLL: case RG_OP_ROLLS:
+    if (a < 1) return -1;
+    break;
   default:
     break;
   }
@@ -152,9 +163,9 @@ typedef struct sdesc {
 #define U(T, mem) {F_U32, offsetof(T, mem)}
 #define I(T, mem) {F_I64, offsetof(T, mem)}
 
-enum { SEC_HEADER = 1, RG_NSECTIONS = 21, RG_MAX_SECTIONS = 64 };
+enum { SEC_HEADER = 1, RG_NSECTIONS = 27, RG_MAX_SECTIONS = 64 };
 
-/* Sections 2..21; section 1 (the header strings) is handled apart. */
+/* Sections 2..27 (22..27 since version 2); section 1 (the header strings) is handled apart. */
 static const sdesc sections[] = {
   {SEC(2, strings, nstrings, char), {{F_U8, 0}}},
   {SEC(3, files, nfiles, uint32_t), {{F_U32, 0}}},
@@ -192,6 +203,19 @@ static const sdesc sections[] = {
   {SEC(20, code, ncode, uint32_t), {{F_U32, 0}}},
   {SEC(21, lines, nlines, rg_line),
    {U(rg_line, file), U(rg_line, line), U(rg_line, col)}},
+  {SEC(22, dice, ndice, rg_dice),
+   {U(rg_dice, name), U(rg_dice, face.kind), U(rg_dice, face.ref), U(rg_dice, first),
+    U(rg_dice, count)}},
+  {SEC(23, faces, nfaces, rg_value), {{F_I64, 0}}},
+  {SEC(24, decks, ndecks, rg_deck),
+   {U(rg_deck, name), U(rg_deck, card.kind), U(rg_deck, card.ref), U(rg_deck, first),
+    U(rg_deck, count)}},
+  {SEC(25, cards, ncards, rg_value), {{F_I64, 0}}},
+  {SEC(26, choices, nchoices, rg_choice),
+   {U(rg_choice, prompt), U(rg_choice, chooser.kind), U(rg_choice, chooser.ref),
+    U(rg_choice, option.kind), U(rg_choice, option.ref), U(rg_choice, kind)}},
+  {SEC(27, inputs, ninputs, rg_input),
+   {U(rg_input, name), U(rg_input, type.kind), U(rg_input, type.ref), I(rg_input, value)}},
 };
 #define NSDESC (sizeof sections / sizeof sections[0])
 
@@ -473,6 +497,9 @@ int rg_module_is_rbc(const char *path) {
 ** and a frame must fit the VM's stack). */
 #define RG_MAX_LOCALS 65536u
 
+/* Deepest nesting of list types (list of list of ... T). */
+#define RG_MAX_LIST_NEST 8u
+
 typedef struct vctx {
   rg_module *m;
   char *err;
@@ -484,6 +511,11 @@ static int vstr(vctx *v, uint32_t s, const char *what, uint32_t i) {
   if (s >= v->m->nstrings)
     return fail(v->err, v->errlen, "%s %u: string %u out of range", what, (unsigned)i, (unsigned)s);
   return 0;
+}
+
+/* Checks that [first, first+count) lies within [0, n). */
+static int in_range(uint32_t first, uint32_t count, uint32_t n) {
+  return (uint64_t)first + count <= n;
 }
 
 /* Checks a type: kind known, ref in range for its kind (an enum for sets),
@@ -500,6 +532,7 @@ static int vtype(vctx *v, rg_type t, int allow_void, const char *what, uint32_t 
   case RG_K_DIST: bound = m->nunits; break;
   case RG_K_ENUM: case RG_K_SET: bound = m->nenums; break;
   case RG_K_RECORD: bound = m->nrecords; break;
+  case RG_K_LIST: bound = m->ntypes; break;
   case RG_K_INT: case RG_K_BOOL: case RG_K_PERCENT: case RG_K_TEXT: has_ref = 0; break;
   default:
     return fail(v->err, v->errlen, "%s %u: bad type kind %u", what, (unsigned)i, (unsigned)t.kind);
@@ -507,12 +540,99 @@ static int vtype(vctx *v, rg_type t, int allow_void, const char *what, uint32_t 
   if (has_ref ? t.ref >= bound : t.ref != 0)
     return fail(v->err, v->errlen, "%s %u: type reference %u out of range", what,
                 (unsigned)i, (unsigned)t.ref);
+  /* A list's element chain (list of list of ...) must reach a non-list
+  ** type within RG_MAX_LIST_NEST steps: no cycles through types[]. */
+  for (unsigned depth = 0; t.kind == RG_K_LIST; depth++) {
+    if (depth >= RG_MAX_LIST_NEST)
+      return fail(v->err, v->errlen, "%s %u: list nested too deeply or in a cycle", what, (unsigned)i);
+    if (t.ref >= m->ntypes)
+      return fail(v->err, v->errlen, "%s %u: type reference %u out of range", what,
+                  (unsigned)i, (unsigned)t.ref);
+    t = m->types[t.ref];
+  }
   return 0;
 }
 
-/* Checks that [first, first+count) lies within [0, n). */
-static int in_range(uint32_t first, uint32_t count, uint32_t n) {
-  return (uint64_t)first + count <= n;
+/* Checks that value c fits type t where the verifier can tell without the
+** heap: an enum member below the member count, a set within its enum, a
+** string in the pool.  Returns NULL, or what is wrong. */
+static const char *bad_value(const rg_module *m, rg_type t, rg_value c) {
+  switch (t.kind) {
+  case RG_K_ENUM:
+    if (c < 0 || c >= (rg_value)m->enums[t.ref].count) return "member out of range";
+    break;
+  case RG_K_SET: {
+    uint32_t n = m->enums[t.ref].count;
+    if (n < 64 && ((uint64_t)c >> n) != 0) return "set has members outside the enum";
+    break;
+  }
+  case RG_K_TEXT:
+    if (c < 0 || (uint64_t)c >= m->nstrings) return "string out of range";
+    break;
+  default:
+    break;
+  }
+  return NULL;
+}
+
+/* Checks a type of a face, card or input: valid, and neither a list nor a
+** record. */
+static int vplain(vctx *v, rg_type t, const char *what, uint32_t i) {
+  if (vtype(v, t, 0, what, i)) return -1;
+  if (t.kind == RG_K_LIST || t.kind == RG_K_RECORD)
+    return fail(v->err, v->errlen, "%s %u: a %s type is not allowed here", what, (unsigned)i,
+                t.kind == RG_K_LIST ? "list" : "record");
+  return 0;
+}
+
+/* Checks the dice, decks, choices and inputs (language version 2). */
+static int verify_chance(vctx *v) {
+  const rg_module *m = v->m;
+  for (uint32_t i = 0; i < m->ndice; i++) {
+    const rg_dice *d = &m->dice[i];
+    if (vstr(v, d->name, "dice", i) || vplain(v, d->face, "dice", i)) return -1;
+    const char *n = rg_module_str(m, d->name);
+    if (d->count < 1)
+      return fail(v->err, v->errlen, "dice '%s': no faces", n);
+    if (!in_range(d->first, d->count, m->nfaces))
+      return fail(v->err, v->errlen, "dice '%s': faces out of range", n);
+    for (uint32_t k = 0; k < d->count; k++) {
+      const char *why = bad_value(m, d->face, m->faces[d->first + k]);
+      if (why) return fail(v->err, v->errlen, "dice '%s': face %u: %s", n, (unsigned)k, why);
+    }
+  }
+  for (uint32_t i = 0; i < m->ndecks; i++) {
+    const rg_deck *d = &m->decks[i];
+    if (vstr(v, d->name, "deck", i) || vplain(v, d->card, "deck", i)) return -1;
+    const char *n = rg_module_str(m, d->name);
+    if (d->count < 1)
+      return fail(v->err, v->errlen, "deck '%s': no cards", n);
+    if (!in_range(d->first, d->count, m->ncards))
+      return fail(v->err, v->errlen, "deck '%s': cards out of range", n);
+    for (uint32_t k = 0; k < d->count; k++) {
+      const char *why = bad_value(m, d->card, m->cards[d->first + k]);
+      if (why) return fail(v->err, v->errlen, "deck '%s': card %u: %s", n, (unsigned)k, why);
+    }
+  }
+  for (uint32_t i = 0; i < m->nchoices; i++) {
+    const rg_choice *c = &m->choices[i];
+    if (vstr(v, c->prompt, "choice", i) || vtype(v, c->chooser, 0, "choice", i) ||
+        vtype(v, c->option, 0, "choice", i)) return -1;
+    if (c->kind > RG_OPT_RANGE)
+      return fail(v->err, v->errlen, "choice %u: bad option kind %u", (unsigned)i, (unsigned)c->kind);
+    if (c->kind == RG_OPT_SET && c->option.kind != RG_K_ENUM)
+      return fail(v->err, v->errlen, "choice %u: options from a set must be enum members", (unsigned)i);
+    if (c->kind == RG_OPT_RANGE && c->option.kind != RG_K_INT)
+      return fail(v->err, v->errlen, "choice %u: options from a range must be ints", (unsigned)i);
+  }
+  for (uint32_t i = 0; i < m->ninputs; i++) {
+    const rg_input *in = &m->inputs[i];
+    if (vstr(v, in->name, "input", i) || vplain(v, in->type, "input", i)) return -1;
+    const char *why = bad_value(m, in->type, in->value);
+    if (why)
+      return fail(v->err, v->errlen, "input '%s': default: %s", rg_module_str(m, in->name), why);
+  }
+  return 0;
 }
 
 /* Checks one table cell value c against the table's value type. */
@@ -542,6 +662,12 @@ static int vcell(vctx *v, const rg_table *t, uint32_t ti, uint32_t k, rg_value c
   case RG_K_TEXT:
     if (c < 0 || (uint64_t)c >= m->nstrings)
       return fail(v->err, v->errlen, "table '%s': cell %u: string %lld out of range",
+                  tn, (unsigned)k, (long long)c);
+    break;
+  case RG_K_LIST:
+    if (c < 0 || (uint64_t)c >= m->nheap || m->heap[c] < 0 ||
+        (uint64_t)m->heap[c] > m->nheap - (uint64_t)c - 1)
+      return fail(v->err, v->errlen, "table '%s': cell %u: list offset %lld outside the heap",
                   tn, (unsigned)k, (long long)c);
     break;
   default:
@@ -671,6 +797,7 @@ static int verify_data(vctx *v) {
       return fail(v->err, v->errlen, "test %u: procedure %u out of range", (unsigned)i,
                   (unsigned)m->tests[i].proc);
   }
+  if (verify_chance(v)) return -1;
   if (m->nlines != m->ncode)
     return fail(v->err, v->errlen, "line table has %u entries for %u instructions",
                 (unsigned)m->nlines, (unsigned)m->ncode);
@@ -718,6 +845,12 @@ static int voperand(vctx *v, const rg_proc *p, uint32_t i, uint32_t ins) {
   case RG_A_NOTE: what = "note"; bound = m->nnotes; break;
   case RG_A_EXPECT: what = "expectation"; bound = m->nexpects; break;
   case RG_A_STRING: what = "string"; bound = m->nstrings; break;
+  case RG_A_DICE: what = "dice"; bound = m->ndice; break;
+  case RG_A_DECK: what = "deck"; bound = m->ndecks; break;
+  case RG_A_CHOICE: what = "choice"; bound = m->nchoices; break;
+  case RG_A_INPUT: what = "input"; bound = m->ninputs; break;
+  case RG_A_ENUM: what = "enum"; bound = m->nenums; break;
+  case RG_A_COUNT0: return 0;
   default: return 0;
   }
   if (a >= bound)

@@ -36,7 +36,7 @@
 typedef int64_t rg_value;
 
 #define RG_MODULE_MAGIC   "RGLA"
-#define RG_MODULE_VERSION 1u
+#define RG_MODULE_VERSION 2u
 
 /* The kinds of static types. */
 typedef enum rg_kind {

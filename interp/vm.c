@@ -16,6 +16,7 @@
 #include "vm.h"
 #include "opcodes.h"
 #include "alloc.h"
+#include "rng.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,15 +29,25 @@ typedef struct rg_frame {
   uint32_t proc;
 } rg_frame;
 
+/* Most dice one ROLL or ROLLS may throw, and most options of a range
+** choice: the size of the VM's scratch buffer. */
+#define RG_VM_SCRATCH 1000
+
 struct rg_vm {
   const rg_module *m;
   rg_sink sink;
   uint64_t max_steps;
   rg_value *stack;          /* the value stack: frames of locals and operands */
   size_t nstack;
-  rg_value *heap;           /* module constants, then records built by a run */
+  rg_value *heap;           /* module constants, then records and lists of a run */
   size_t heap_cap;
   uint32_t heap_top;
+  rg_rng rng;               /* every roll and draw not given by sink.chance */
+  rg_value *deck_cards;     /* each deck's cards left, in its own slice */
+  uint32_t *deck_off;       /* deck d's slice starts at deck_cards[deck_off[d]] */
+  uint32_t *deck_left;      /* cards left in deck d */
+  rg_value *inputs;         /* the inputs' values (defaults until set) */
+  rg_value *scratch;        /* RG_VM_SCRATCH values: rolls, range options */
   rg_frame frames[RG_MAX_CALL_DEPTH];
   char err[256];
   uint32_t err_pc;
@@ -68,15 +79,70 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
   if (vm->heap_cap < m->nheap) vm->heap_cap = m->nheap;
   if (vm->heap_cap > UINT32_MAX) vm->heap_cap = UINT32_MAX;
 
+  /* Each deck gets its own slice of the working cards (decks of a crafted
+  ** module may share cards[] entries). */
+  uint64_t ncards = 0;
+  for (uint32_t d = 0; d < m->ndecks; d++) ncards += m->decks[d].count;
+  if (ncards > UINT32_MAX || ncards > SIZE_MAX / sizeof(rg_value)) {
+    rg_free(vm);
+    return NULL;
+  }
+
   vm->stack = rg_malloc(vm->nstack * sizeof(rg_value));
   vm->heap = rg_malloc((vm->heap_cap ? vm->heap_cap : 1) * sizeof(rg_value));
-  if (!vm->stack || !vm->heap) {
+  vm->deck_cards = rg_malloc((ncards ? (size_t)ncards : 1) * sizeof(rg_value));
+  vm->deck_off = rg_malloc((m->ndecks ? (size_t)m->ndecks : 1) * 2 * sizeof(uint32_t));
+  vm->inputs = rg_malloc((m->ninputs ? (size_t)m->ninputs : 1) * sizeof(rg_value));
+  vm->scratch = rg_malloc(RG_VM_SCRATCH * sizeof(rg_value));
+  if (!vm->stack || !vm->heap || !vm->deck_cards || !vm->deck_off || !vm->inputs ||
+      !vm->scratch) {
     rg_vm_free(vm);
     return NULL;
   }
+  vm->deck_left = vm->deck_off + m->ndecks;
+  uint32_t off = 0;
+  for (uint32_t d = 0; d < m->ndecks; d++) {
+    vm->deck_off[d] = off;
+    vm->deck_left[d] = 0;
+    off += m->decks[d].count;
+  }
+  for (uint32_t k = 0; k < m->ninputs; k++) vm->inputs[k] = m->inputs[k].value;
   if (m->nheap) memcpy(vm->heap, m->heap, (size_t)m->nheap * sizeof(rg_value));
   vm->heap_top = m->nheap;
+  rg_rng_stream(&vm->rng, 0, 0);
   return vm;
+}
+
+/* Seeds the VM's generator as stream `stream` of `seed`. */
+void rg_vm_seed(rg_vm *vm, uint64_t seed, uint64_t stream) {
+  rg_rng_stream(&vm->rng, seed, stream);
+}
+
+/* Sets input `input` (ignored when out of range) to v for later calls. */
+void rg_vm_set_input(rg_vm *vm, uint32_t input, rg_value v) {
+  if (input < vm->m->ninputs) vm->inputs[input] = v;
+}
+
+/* Returns the cards left in deck `deck` (owned by the VM) and stores their
+** count in *n; NULL and 0 when deck is out of range. */
+const rg_value *rg_vm_deck_left(const rg_vm *vm, uint32_t deck, uint32_t *n) {
+  if (deck >= vm->m->ndecks) {
+    if (n) *n = 0;
+    return NULL;
+  }
+  if (n) *n = vm->deck_left[deck];
+  return vm->deck_cards + vm->deck_off[deck];
+}
+
+/* Fills every deck again from the module's cards (the start of a run). */
+static void vm_refill_decks(rg_vm *vm) {
+  const rg_module *m = vm->m;
+  for (uint32_t d = 0; d < m->ndecks; d++) {
+    const rg_deck *dk = &m->decks[d];
+    memcpy(vm->deck_cards + vm->deck_off[d], m->cards + dk->first,
+           (size_t)dk->count * sizeof(rg_value));
+    vm->deck_left[d] = dk->count;
+  }
 }
 
 /* Frees the VM, its stack and its heap (not the module). */
@@ -84,6 +150,10 @@ void rg_vm_free(rg_vm *vm) {
   if (!vm) return;
   rg_free(vm->stack);
   rg_free(vm->heap);
+  rg_free(vm->deck_cards);
+  rg_free(vm->deck_off);
+  rg_free(vm->inputs);
+  rg_free(vm->scratch);
   rg_free(vm);
 }
 
@@ -146,6 +216,84 @@ static int popcount64(uint64_t x) {
 #define unlikely(x) (x)
 #endif
 
+/* ---- chance and lists ----------------------------------------------------- */
+
+/* Picks one of n equally likely outcomes (n >= 1) of a roll or draw: asks
+** sink.chance when it is set (what and index as vm.h says), else the VM's
+** generator.  Returns the outcome in 0..n-1, or -1 when the callback gave
+** none or one out of range. */
+static int64_t vm_chance(rg_vm *vm, int what, uint32_t index, uint64_t n, uint32_t pc) {
+  if (!vm->sink.chance) return (int64_t)rg_rng_below(&vm->rng, n);
+  int64_t r = vm->sink.chance(vm->sink.ctx, vm->m, what, index, n, pc);
+  if (r < 0 || (uint64_t)r >= n) return -1;
+  return r;
+}
+
+/* Rolls n plain dice of `sides` sides into out[0..n) (each 1..sides).
+** Returns 0, or -1 when the chance callback gave no result. */
+static int vm_roll_plain(rg_vm *vm, uint32_t sides, uint32_t n, rg_value *out, uint32_t pc) {
+  for (uint32_t k = 0; k < n; k++) {
+    int64_t r = vm_chance(vm, 'd', sides, sides, pc);
+    if (r < 0) return -1;
+    out[k] = r + 1;
+  }
+  return 0;
+}
+
+/* Checks that r is the offset of a list lying wholly inside the live heap
+** (its length word and every element).  Returns a pointer to its first
+** element and stores its length in *len, or returns NULL. */
+static const rg_value *vm_list(const rg_vm *vm, rg_value r, uint32_t *len) {
+  uint32_t top = vm->heap_top;
+  if (r < 0 || (uint64_t)r >= top) return NULL;
+  rg_value n = vm->heap[r];
+  if (n < 0 || (uint64_t)n > (uint64_t)top - (uint64_t)r - 1) return NULL;
+  *len = (uint32_t)n;
+  return vm->heap + r + 1;
+}
+
+/* Reserves a new list of n elements at the top of the heap and writes its
+** length word; the caller fills the elements.  Returns its offset, or -1
+** when the heap is full. */
+static int64_t vm_new_list(rg_vm *vm, uint64_t n) {
+  uint32_t top = vm->heap_top;
+  if ((uint64_t)top + 1 + n > vm->heap_cap) return -1;
+  vm->heap[top] = (rg_value)n;
+  vm->heap_top = top + 1 + (uint32_t)n;
+  return top;
+}
+
+/* Whether b goes before a in the order: least first, or greatest first
+** when desc.  Equal values never do, which keeps the sorts stable. */
+#define VM_BEFORE(b, a, desc) ((desc) ? (b) > (a) : (b) < (a))
+
+/* Sorts a[0..n) stably, least first (greatest first when desc).  With tmp
+** (room for n values) a bottom-up merge sort; without, an insertion sort.
+** Uses no global state. */
+static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
+  if (!tmp) {
+    for (uint32_t k = 1; k < n; k++) {
+      rg_value x = a[k];
+      uint32_t j = k;
+      while (j > 0 && VM_BEFORE(x, a[j - 1], desc)) { a[j] = a[j - 1]; j--; }
+      a[j] = x;
+    }
+    return;
+  }
+  rg_value *src = a, *dst = tmp;
+  for (uint64_t w = 1; w < n; w *= 2) {
+    for (uint64_t lo = 0; lo < n; lo += 2 * w) {
+      uint64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      uint64_t l = lo, r = mid, o = lo;
+      while (l < mid && r < hi) dst[o++] = VM_BEFORE(src[r], src[l], desc) ? src[r++] : src[l++];
+      while (l < mid) dst[o++] = src[l++];
+      while (r < hi) dst[o++] = src[r++];
+    }
+    rg_value *t = src; src = dst; dst = t;
+  }
+  if (src != a) memcpy(a, src, (size_t)n * sizeof(rg_value));
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 #if defined(__GNUC__) && !defined(RG_VM_SWITCH)
@@ -168,6 +316,15 @@ static int popcount64(uint64_t x) {
 #define RTLIMIT(...)   do { return vm_fail(vm, RG_RUN_LIMIT, PCIDX(), __VA_ARGS__); } while (0)
 
 /* Counts one step (a backward jump or a call) against the limit. */
+/* Checks that v is a list inside the live heap: sets ptr and len, else
+** leaves with an error. */
+#define LISTARG(v, ptr, len) do { if (unlikely(!((ptr) = vm_list(vm, (v), &(len))))) \
+                              RTERR("list %lld outside the heap (size %u)", (long long)(v), \
+                                    (unsigned)vm->heap_top); } while (0)
+
+/* Reserves a new list of n elements (offset in l), else the memory limit. */
+#define NEWLIST(l, n)  do { if (unlikely(((l) = vm_new_list(vm, (n))) < 0)) RTLIMIT("memory limit"); } while (0)
+
 #define STEP()         do { if (unlikely(++steps > max_steps)) \
                               RTLIMIT("step limit of %llu reached", (unsigned long long)max_steps); } while (0)
 
@@ -188,6 +345,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
   vm->err[0] = '\0';
   vm->err_pc = 0;
   vm->heap_top = m->nheap;
+  vm_refill_decks(vm);
   if (proc >= m->nprocs)
     return vm_fail(vm, RG_RUN_ERROR, 0, "no procedure %u", (unsigned)proc);
   const rg_proc *p = &m->procs[proc];
@@ -526,6 +684,309 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         sp -= 2;
         if (a != b && vm->sink.expect_fail)
           vm->sink.expect_fail(vm->sink.ctx, m, RG_INS_A(i), a, b, PCIDX());
+        vmbreak;
+      }
+
+      /* Opcode SETLIST: set -> a new list of its members' indexes, in
+      ** declaration order. */
+      vmcase(RG_OP_SETLIST) {
+        uint64_t set = (uint64_t)sp[-1];
+        int64_t l;
+        NEWLIST(l, (uint64_t)popcount64(set));
+        rg_value *e = H + l + 1;
+        for (int k = 0; k < 64; k++)
+          if ((set >> k) & 1u) *e++ = k;
+        sp[-1] = l;
+        vmbreak;
+      }
+
+      /* Opcode ROLL A: n -> the sum of n dice of A sides (each 1..A); n must
+      ** be 0..1000, else "cannot roll N dice".  Reports the roll (die -1). */
+      vmcase(RG_OP_ROLL) {
+        uint32_t sides = RG_INS_A(i);
+        rg_value n = sp[-1];
+        if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
+        rg_value *res = vm->scratch;
+        if (unlikely(vm_roll_plain(vm, sides, (uint32_t)n, res, PCIDX()) != 0))
+          RTERR("no result given for the roll");
+        rg_value sum = 0;
+        for (rg_value k = 0; k < n; k++) sum += res[k];
+        if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, -1, sides, res, (uint32_t)n, PCIDX());
+        sp[-1] = sum;
+        vmbreak;
+      }
+
+      /* Opcode ROLLS A: n -> a new list of n dice of A sides, as ROLL. */
+      vmcase(RG_OP_ROLLS) {
+        uint32_t sides = RG_INS_A(i);
+        rg_value n = sp[-1];
+        if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
+        int64_t l;
+        NEWLIST(l, (uint64_t)n);
+        rg_value *res = H + l + 1;
+        if (unlikely(vm_roll_plain(vm, sides, (uint32_t)n, res, PCIDX()) != 0))
+          RTERR("no result given for the roll");
+        if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, -1, sides, res, (uint32_t)n, PCIDX());
+        sp[-1] = l;
+        vmbreak;
+      }
+
+      /* Opcode ROLLDIE A: -> a uniform face of custom die A.  Reports the
+      ** roll (die A, sides its face count). */
+      vmcase(RG_OP_ROLLDIE) {
+        uint32_t a = RG_INS_A(i);
+        const rg_dice *d = &m->dice[a];
+        int64_t k = vm_chance(vm, 'f', a, d->count, PCIDX());
+        if (unlikely(k < 0)) RTERR("no result given for the roll");
+        rg_value face = m->faces[d->first + (uint64_t)k];
+        if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, (int32_t)a, d->count, &face, 1, PCIDX());
+        *sp++ = face;
+        vmbreak;
+      }
+
+      /* Opcode DRAW A: -> a card taken from deck A, uniform among those left
+      ** (swap-removed); "deck NAME is empty" when none is.  Reports it. */
+      vmcase(RG_OP_DRAW) {
+        uint32_t a = RG_INS_A(i);
+        uint32_t left = vm->deck_left[a];
+        if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(m, m->decks[a].name));
+        int64_t k = vm_chance(vm, 'c', a, left, PCIDX());
+        if (unlikely(k < 0)) RTERR("no result given for the draw");
+        rg_value *cards = vm->deck_cards + vm->deck_off[a];
+        rg_value card = cards[k];
+        cards[k] = cards[left - 1];
+        vm->deck_left[a] = left - 1;
+        if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, m, a, card, PCIDX());
+        *sp++ = card;
+        vmbreak;
+      }
+
+      /* Opcode LEFT A: -> the number of cards left in deck A. */
+      vmcase(RG_OP_LEFT) {
+        *sp++ = vm->deck_left[RG_INS_A(i)];
+        vmbreak;
+      }
+
+      /* Opcode CHOOSE A: chooser options -> the option picked at choice site
+      ** A (options: a set, a list, or lo hi for a range of at most 1000
+      ** ints).  sink.choose picks (NULL: the first); no options is "nothing
+      ** to choose from", -1 or an index out of range "no answer for the
+      ** choice". */
+      vmcase(RG_OP_CHOOSE) {
+        uint32_t a = RG_INS_A(i);
+        const rg_choice *c = &m->choices[a];
+        const rg_value *opts = vm->scratch;
+        uint32_t n = 0;
+        rg_value chooser;
+        if (c->kind == RG_OPT_SET) {
+          uint64_t set = (uint64_t)sp[-1];
+          for (int k = 0; k < 64; k++)
+            if ((set >> k) & 1u) vm->scratch[n++] = k;
+          chooser = sp[-2];
+          sp -= 2;
+        } else if (c->kind == RG_OPT_LIST) {
+          LISTARG(sp[-1], opts, n);
+          chooser = sp[-2];
+          sp -= 2;
+        } else {
+          rg_value lo = sp[-2], hi = sp[-1];
+          if (hi >= lo) {
+            uint64_t span = (uint64_t)hi - (uint64_t)lo;
+            if (unlikely(span >= RG_VM_SCRATCH))
+              RTERR("range %lld..%lld has more than %d options", (long long)lo, (long long)hi,
+                    RG_VM_SCRATCH);
+            for (uint64_t k = 0; k <= span; k++) vm->scratch[n++] = lo + (rg_value)k;
+          }
+          chooser = sp[-3];
+          sp -= 3;
+        }
+        if (unlikely(n == 0)) RTERR("nothing to choose from");
+        int64_t pick = 0;
+        if (vm->sink.choose) {
+          pick = vm->sink.choose(vm->sink.ctx, m, a, chooser, opts, n, PCIDX());
+          if (unlikely(pick < 0 || pick >= (int64_t)n)) RTERR("no answer for the choice");
+        }
+        *sp++ = opts[pick];
+        vmbreak;
+      }
+
+      /* Opcode STEP A: reports that step S[A] of the rules begins. */
+      vmcase(RG_OP_STEP) {
+        if (vm->sink.step) vm->sink.step(vm->sink.ctx, m, RG_INS_A(i), PCIDX());
+        vmbreak;
+      }
+
+      /* Opcode INPUT A: -> the value of input A (its default unless set with
+      ** rg_vm_set_input). */
+      vmcase(RG_OP_INPUT) {
+        *sp++ = vm->inputs[RG_INS_A(i)];
+        vmbreak;
+      }
+
+      /* Opcode NTH A: i -> member i of enum A; i outside 0..count-1 is a
+      ** runtime error. */
+      vmcase(RG_OP_NTH) {
+        const rg_enum *e = &m->enums[RG_INS_A(i)];
+        rg_value k = sp[-1];
+        if (unlikely(k < 0 || k >= (rg_value)e->count))
+          RTERR("member %lld outside 0..%u of enum '%s'", (long long)k, (unsigned)(e->count - 1),
+                rg_module_str(m, e->name));
+        vmbreak;
+      }
+
+      /* Opcode LIST A: v1 .. vA -> a new list [v1, .., vA] (A may be 0). */
+      vmcase(RG_OP_LIST) {
+        uint32_t n = RG_INS_A(i);
+        int64_t l;
+        NEWLIST(l, n);
+        sp -= n;
+        if (n) memcpy(H + l + 1, sp, (size_t)n * sizeof(rg_value));
+        *sp++ = l;
+        vmbreak;
+      }
+
+      /* Opcode LEN: list -> its length. */
+      vmcase(RG_OP_LEN) {
+        const rg_value *e;
+        uint32_t n;
+        LISTARG(sp[-1], e, n);
+        sp[-1] = n;
+        vmbreak;
+      }
+
+      /* Opcode ITEM: list k -> element k (from 0); k outside the list is
+      ** "index K outside the list of N". */
+      vmcase(RG_OP_ITEM) {
+        const rg_value *e;
+        uint32_t n;
+        LISTARG(sp[-2], e, n);
+        rg_value k = sp[-1];
+        if (unlikely(k < 0 || k >= (rg_value)n))
+          RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
+        sp[-2] = e[k];
+        sp--;
+        vmbreak;
+      }
+
+      /* Opcode APPEND: list v -> a new list: list's elements, then v. */
+      vmcase(RG_OP_APPEND) {
+        const rg_value *e;
+        uint32_t n;
+        int64_t l;
+        LISTARG(sp[-2], e, n);
+        NEWLIST(l, (uint64_t)n + 1);
+        memcpy(H + l + 1, e, (size_t)n * sizeof(rg_value));
+        H[l + 1 + n] = sp[-1];
+        sp[-2] = l;
+        sp--;
+        vmbreak;
+      }
+
+      /* Opcode REMOVE: list k -> a new list without element k; k outside
+      ** the list is "index K outside the list of N". */
+      vmcase(RG_OP_REMOVE) {
+        const rg_value *e;
+        uint32_t n;
+        int64_t l;
+        LISTARG(sp[-2], e, n);
+        rg_value k = sp[-1];
+        if (unlikely(k < 0 || k >= (rg_value)n))
+          RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
+        NEWLIST(l, (uint64_t)n - 1);
+        memcpy(H + l + 1, e, (size_t)k * sizeof(rg_value));
+        memcpy(H + l + 1 + k, e + k + 1, (size_t)(n - 1 - (uint64_t)k) * sizeof(rg_value));
+        sp[-2] = l;
+        sp--;
+        vmbreak;
+      }
+
+      /* Opcode CONCAT: a b -> a new list: a's elements, then b's. */
+      vmcase(RG_OP_CONCAT) {
+        const rg_value *ea, *eb;
+        uint32_t na, nb;
+        int64_t l;
+        LISTARG(sp[-2], ea, na);
+        LISTARG(sp[-1], eb, nb);
+        NEWLIST(l, (uint64_t)na + nb);
+        memcpy(H + l + 1, ea, (size_t)na * sizeof(rg_value));
+        memcpy(H + l + 1 + na, eb, (size_t)nb * sizeof(rg_value));
+        sp[-2] = l;
+        sp--;
+        vmbreak;
+      }
+
+      /* Opcode ATLEAST: list k -> how many elements are >= k. */
+      vmcase(RG_OP_ATLEAST) {
+        const rg_value *e;
+        uint32_t n;
+        LISTARG(sp[-2], e, n);
+        rg_value k = sp[-1], c = 0;
+        for (uint32_t j = 0; j < n; j++) c += e[j] >= k;
+        sp[-2] = c;
+        sp--;
+        vmbreak;
+      }
+
+      /* Opcode SUM: list -> the sum of its elements; overflow is a runtime
+      ** error. */
+      vmcase(RG_OP_SUM) {
+        const rg_value *e;
+        uint32_t n;
+        LISTARG(sp[-1], e, n);
+        rg_value sum = 0;
+        for (uint32_t j = 0; j < n; j++)
+          if (unlikely(add_ovf(sum, e[j], &sum))) RTERR("integer overflow");
+        sp[-1] = sum;
+        vmbreak;
+      }
+
+      /* Opcode BEST: list b -> a new list of the b greatest elements,
+      ** greatest first, equal ones in list order (all of them when fewer);
+      ** b < 0 is a runtime error. */
+      vmcase(RG_OP_BEST) {
+        const rg_value *e;
+        uint32_t n;
+        int64_t l;
+        LISTARG(sp[-2], e, n);
+        rg_value b = sp[-1];
+        if (unlikely(b < 0)) RTERR("cannot take the best %lld of a list", (long long)b);
+        NEWLIST(l, n);
+        memcpy(H + l + 1, e, (size_t)n * sizeof(rg_value));
+        uint32_t top = vm->heap_top;
+        vm_sort(H + l + 1, n, vm->heap_cap - top >= n ? H + top : NULL, 1);
+        if (b < (rg_value)n) {
+          H[l] = b;
+          vm->heap_top = (uint32_t)(l + 1 + b);
+        }
+        sp[-2] = l;
+        sp--;
+        vmbreak;
+      }
+
+      /* Opcode SORT: list -> a new list of its elements, least first, equal
+      ** ones in list order. */
+      vmcase(RG_OP_SORT) {
+        const rg_value *e;
+        uint32_t n;
+        int64_t l;
+        LISTARG(sp[-1], e, n);
+        NEWLIST(l, n);
+        memcpy(H + l + 1, e, (size_t)n * sizeof(rg_value));
+        uint32_t top = vm->heap_top;
+        vm_sort(H + l + 1, n, vm->heap_cap - top >= n ? H + top : NULL, 0);
+        sp[-1] = l;
+        vmbreak;
+      }
+
+      /* Opcode LISTHAS: v list -> 1 when v occurs in list, else 0. */
+      vmcase(RG_OP_LISTHAS) {
+        const rg_value *e;
+        uint32_t n;
+        LISTARG(sp[-1], e, n);
+        rg_value v = sp[-2], found = 0;
+        for (uint32_t j = 0; j < n && !found; j++) found = e[j] == v;
+        sp[-2] = found;
+        sp--;
         vmbreak;
       }
 

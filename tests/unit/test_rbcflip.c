@@ -126,7 +126,7 @@ static void try_load(const unsigned char *buf, size_t len) {
   accepted++;
   rg_module_dis(&m, devnull);
   rg_value sum = 0;
-  rg_sink sink = {&sum, on_note, on_expect};
+  rg_sink sink = {.ctx = &sum, .note = on_note, .expect_fail = on_expect};
   rg_limits lim = {2000, 1 << 16};
   rg_vm *vm = rg_vm_new(&m, &lim, &sink);
   if (vm) {
@@ -161,7 +161,7 @@ int main(void) {
   /* The module itself runs as intended. */
   {
     rg_value sum = 0, r, args[2] = {9, 2};
-    rg_sink sink = {&sum, on_note, on_expect};
+    rg_sink sink = {.ctx = &sum, .note = on_note, .expect_fail = on_expect};
     rg_vm *vm = rg_vm_new(&b.m, NULL, &sink);
     CHECK(rg_vm_call(vm, 1, args, &r) == RG_RUN_OK && r == 10 * (4 * 3 + 2) + 3 + 10, "look: %lld %s", (long long)r, rg_vm_error(vm, NULL));
     CHECK(rg_vm_call(vm, 3, NULL, &r) == RG_RUN_ERROR && strcmp(rg_vm_error(vm, NULL), "the end") == 0, "t1: %s", rg_vm_error(vm, NULL));

@@ -133,7 +133,7 @@ int main(void) {
           memcmp(buf2, good_buf, good_len) == 0, "round trip");
     rg_free(buf2);
   }
-  CHECK(memcmp(good_buf, "RGLA\1\0\0\0\25\0\0\0", 12) == 0, "header bytes");
+  CHECK(memcmp(good_buf, "RGLA\2\0\0\0\33\0\0\0", 12) == 0, "header bytes");
 
   /* The string pool. */
   fresh(); M.strings[0] = 'x'; EXPECT_MSG("string pool does not start with the empty string");
@@ -163,7 +163,7 @@ int main(void) {
   fresh(); M.fields[0].type = (rg_type){RG_K_RECORD, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
   /* A kind that needs a reference when there is nothing to refer to. */
   fresh(); M.fields[0].type = (rg_type){RG_K_DIST, 0}; M.nunits = 0; EXPECT_MSG("field 0: type reference 0 out of range");
-  fresh(); M.params[0].type.kind = RG_NKINDS; EXPECT_MSG("parameter 0: bad type kind 9");
+  fresh(); M.params[0].type.kind = RG_NKINDS; EXPECT_MSG("parameter 0: bad type kind 10");
   fresh(); M.types[0].kind = 42; EXPECT_MSG("type 0: bad type kind 42");
   fresh(); M.expects[0].type.kind = RG_K_VOID; EXPECT_MSG("expectation 0: void type");
   fresh(); M.procs[0].result.ref = 3; EXPECT_MSG("procedure 0: type reference 3 out of range");
@@ -274,8 +274,8 @@ int main(void) {
     EXPECT_LOAD(buf, 3, "bad magic");
     buf[0] = 'X'; EXPECT_LOAD(buf, good_len, "bad magic"); buf[0] = 'R';
     EXPECT_LOAD(buf, 10, "truncated header");
-    put32(buf + 4, 7); EXPECT_LOAD(buf, good_len, "unsupported version 7"); put32(buf + 4, 1);
-    put32(buf + 8, 1000); EXPECT_LOAD(buf, good_len, "absurd section count 1000"); put32(buf + 8, 21);
+    put32(buf + 4, 7); EXPECT_LOAD(buf, good_len, "unsupported version 7"); put32(buf + 4, RG_MODULE_VERSION);
+    put32(buf + 8, 1000); EXPECT_LOAD(buf, good_len, "absurd section count 1000"); put32(buf + 8, 27);
     EXPECT_LOAD(buf, 100, "section table out of bounds");
     put32(buf + 12 + 12 * 5 + 4, (uint32_t)good_len); EXPECT_LOAD(buf, good_len, "section 5 out of bounds");
     memcpy(buf, good_buf, good_len);

@@ -53,7 +53,7 @@ static char errbuf[256];
 static rg_status run(const char *name, const rg_value *args, rg_value *res, const rg_limits *lim) {
   int p = rg_module_find_proc(&B.m, name);
   if (p < 0) { printf("no procedure %s\n", name); return (rg_status)99; }
-  rg_sink sink = {&S, on_note, on_expect};
+  rg_sink sink = {.ctx = &S, .note = on_note, .expect_fail = on_expect};
   rg_vm *vm = rg_vm_new(&B.m, lim, &sink);
   if (!vm) return (rg_status)98;
   *res = -12345;
