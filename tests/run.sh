@@ -11,9 +11,11 @@
 #                            (before the `exit:` line).
 #   tests/dis/NAME.rules     NAME.dis: the stdout of `regula dis NAME.rules`,
 #                            which must exit 0.
-#   tests/meg/*.expect.tsv   lines `table<TAB>key...<TAB>expected`, each checked
+#   tests/*/*.expect.tsv     lines `table<TAB>key...<TAB>expected`, each checked
 #                            with `regula query` (see tests/meg/README.md).
 #   rules/**/*.rules         `regula test FILE` must exit 0.
+#   README.md                its language reference is docs/language.md
+#                            (tools/sync-readme.sh copies it).
 #
 # A lang or errors file may name another command on its first line:
 #     # run: regula query {} weather 0 D
@@ -134,17 +136,20 @@ for f in tests/dis/*.rules; do
   check "$f" "${f%.rules}.dis" "$tmp/out"
 done
 
-# ---- tests/meg: table expectations checked with `regula query` -----------
+# ---- tests/*/*.expect.tsv: table cells checked with `regula query` ---------
 # Each line: table<TAB>key...<TAB>expected.  The table may be written
 # table.field to check one field of a record cell (its `field: value` line).
 # A line `# rules: PATH` sets the rule file for the lines after it (default
-# rules/meg/maximus.rules).  Blank lines and other # lines are skipped.
+# rules/meg/maximus.rules in tests/meg, none elsewhere).  Blank lines and other # lines are skipped.
 # The rule file is compiled once (`regula build`) and the checks query the
 # module, which answers exactly as the rule file does, only faster.
 tab=$(printf '\t')
-for f in tests/meg/*.expect.tsv; do
+for f in tests/*/*.expect.tsv; do
   [ -f "$f" ] || continue
-  rules=rules/meg/maximus.rules
+  case $f in
+    tests/meg/*) rules=rules/meg/maximus.rules ;;
+    *) rules="" ;;
+  esac
   checked=""
   n=0
   while IFS= read -r line || [ -n "$line" ]; do
@@ -159,7 +164,10 @@ for f in tests/meg/*.expect.tsv; do
     if [ "$rules" != "$checked" ]; then
       checked=$rules
       rules_ok=1
-      if [ ! -f "$rules" ]; then
+      if [ -z "$rules" ]; then
+        rules_ok=0
+        echo "FAIL $f:$n: no '# rules: PATH' line before the checks (they fail)"
+      elif [ ! -f "$rules" ]; then
         rules_ok=0
         echo "FAIL $f:$n: no rule file $rules (its checks fail)"
       else
@@ -226,6 +234,15 @@ for f in tests/meg/*.expect.tsv; do
     fi
   done <"$f"
 done
+
+# ---- README.md carries a copy of docs/language.md -------------------------
+if [ -x tools/sync-readme.sh ]; then
+  if tools/sync-readme.sh --check 2>/dev/null; then
+    pass
+  else
+    fail "README.md: its language reference is not docs/language.md; run tools/sync-readme.sh"
+  fi
+fi
 
 # ---- rules/: every rule file's own tests ---------------------------------
 for f in $(find rules -name '*.rules' 2>/dev/null | LC_ALL=C sort); do

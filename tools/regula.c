@@ -418,7 +418,9 @@ static void print_params(const rg_module *m, const rg_proc *p) {
   }
 }
 
-/* Writes a description of dimension d ("score: 0..14", "territory") to buf. */
+/* Writes a description of dimension d to buf: its label and its enum or
+** range ("score: 0..14", "t: territory"), or only the latter when there is
+** no label or the label is the enum's name ("territory"). */
 static char *dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
   const char *label = rg_module_str(m, d->label);
   char what[128];
@@ -428,7 +430,7 @@ static char *dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *
   else
     snprintf(what, sizeof what, "%lld..%lld", (long long)d->lo,
              (long long)(d->lo + (int64_t)d->size - 1));
-  if (*label) snprintf(buf, size, "%s: %s", label, what);
+  if (*label && strcmp(label, what) != 0) snprintf(buf, size, "%s: %s", label, what);
   else snprintf(buf, size, "%s", what);
   return buf;
 }
@@ -664,6 +666,7 @@ static int run_tests(loaded *l, opts *o, int *passed, int *failed) {
     const rg_test *t = &m->tests[i];
     ctx.test = rg_module_str(m, t->name);
     ctx.failed = 0;
+    rg_vm_seed(vm, 0, 0);   /* each test rolls the same, whatever ran before */
     if (rg_vm_call(vm, t->proc, &none, &result) != RG_RUN_OK) {
       uint32_t pc = UINT32_MAX, line = 0, col = 0;
       const char *path = "?", *msg = rg_vm_error(vm, &pc);
@@ -736,7 +739,7 @@ static const command commands[] = {
     "    note: TEXT VALUE, VALUE, ...\n"
     "A runtime error prints as path:line:col: error: message (on stderr).\n"
     "\n"
-    "Example: regula call rules/meg/maximus.rules initial_weather Desert Summer\n"
+    "Example: regula call tests/lang/note-output.rules scout RED 3\n"
     "Exit: 0, 2 for a bad procedure name or argument, 3 for a runtime error or\n"
     "a limit reached.\n" },
   { "test", OPT_LIMITS, cmd_test, "test [LIMITS] FILE...",
