@@ -203,4 +203,53 @@ static inline uint32_t mb_test(mb *b, const char *name, uint32_t proc) {
   return b->m.ntests - 1;
 }
 
+/* Adds type t to types[] (a list's element type); returns its index. */
+static inline uint32_t mb_type(mb *b, rg_type t) {
+  *MB_PUSH(b->m.types, b->m.ntypes) = t;
+  return b->m.ntypes - 1;
+}
+
+/* The type `list of elem` (elem is added to types[]). */
+static inline rg_type mb_list_of(mb *b, rg_type elem) {
+  rg_type t = {RG_K_LIST, mb_type(b, elem)};
+  return t;
+}
+
+/* Adds die name with faces[0..n) of type t; returns its index. */
+static inline uint32_t mb_dice(mb *b, const char *name, rg_type t, uint32_t n, const rg_value *faces) {
+  rg_dice d = {mb_str(b, name), t, b->m.nfaces, n};
+  for (uint32_t i = 0; i < n; i++) *MB_PUSH(b->m.faces, b->m.nfaces) = faces[i];
+  *MB_PUSH(b->m.dice, b->m.ndice) = d;
+  return b->m.ndice - 1;
+}
+
+/* Adds deck name with cards[0..n) of type t; returns its index. */
+static inline uint32_t mb_deck(mb *b, const char *name, rg_type t, uint32_t n, const rg_value *cards) {
+  rg_deck d = {mb_str(b, name), t, b->m.ncards, n};
+  for (uint32_t i = 0; i < n; i++) *MB_PUSH(b->m.cards, b->m.ncards) = cards[i];
+  *MB_PUSH(b->m.decks, b->m.ndecks) = d;
+  return b->m.ndecks - 1;
+}
+
+/* Adds choice site prompt (options of kind kind, each of type option);
+** returns its index. */
+static inline uint32_t mb_choice(mb *b, const char *prompt, rg_type chooser, rg_type option,
+                                 rg_optkind kind) {
+  rg_choice *c = MB_PUSH(b->m.choices, b->m.nchoices);
+  c->prompt = mb_str(b, prompt);
+  c->chooser = chooser;
+  c->option = option;
+  c->kind = kind;
+  return b->m.nchoices - 1;
+}
+
+/* Adds input name of type t with default v; returns its index. */
+static inline uint32_t mb_input(mb *b, const char *name, rg_type t, rg_value v) {
+  rg_input *in = MB_PUSH(b->m.inputs, b->m.ninputs);
+  in->name = mb_str(b, name);
+  in->type = t;
+  in->value = v;
+  return b->m.ninputs - 1;
+}
+
 #endif

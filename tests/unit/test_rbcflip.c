@@ -2,7 +2,8 @@
 ** test_rbcflip.c: damaged .rbc files never crash the loader or the VM.
 **
 ** Serializes a representative module (loops, calls, a 2-D table, a record
-** table, notes, expectations), then deserializes every variant with one byte
+** table, notes, expectations, dice, a deck, choices, an input, steps and
+** list operations), then deserializes every variant with one byte
 ** flipped (xor 0xFF, and +1), every truncation, and a few thousand seeded
 ** random multi-byte damages.  Whatever is accepted is disassembled and each
 ** of its procedures run with zero arguments under small limits: any status
@@ -33,6 +34,38 @@ static void on_expect(void *ctx, const rg_module *m, uint32_t expect, rg_value a
                       rg_value expected, uint32_t pc) {
   rg_value *sum = ctx;
   *sum += actual - expected + (rg_value)m->expects[expect].text;
+}
+
+static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+  rg_value *sum = ctx;
+  *sum += (rg_value)strlen(rg_module_str(m, name));
+}
+
+static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
+                    const rg_value *results, uint32_t n, uint32_t pc) {
+  rg_value *sum = ctx;
+  for (uint32_t i = 0; i < n; i++) *sum += results[i];
+}
+
+static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
+  rg_value *sum = ctx;
+  *sum += card + (rg_value)strlen(rg_module_str(m, m->decks[deck].name));
+}
+
+/* Picks the last option, after touching every one. */
+static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
+                         const rg_value *options, uint32_t n, uint32_t pc) {
+  rg_value *sum = ctx;
+  for (uint32_t i = 0; i < n; i++) *sum += options[i];
+  return (int64_t)n - 1;
+}
+
+/* Gives the last outcome, or none now and then. */
+static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+                         uint32_t pc) {
+  rg_value *sum = ctx;
+  *sum += what;
+  return (*sum & 15) == 0 ? -1 : (int64_t)n - 1;
 }
 
 /* Builds the representative module. */
@@ -110,6 +143,47 @@ static void build(mb *b) {
   mb_emit(b, RG_OP_EXPECT, (int32_t)ex);
   mb_emit(b, RG_OP_FAIL, (int32_t)mb_str(b, "the end"));
   mb_test(b, "sums", t1);
+
+  /* chance(n, t) -> int: every chance, choice, input, step and list opcode. */
+  rg_type tt = {RG_K_ENUM, terrain};
+  uint32_t red = mb_dice(b, "red", tt, 3, (const rg_value[]){0, 1, 1});
+  uint32_t bag = mb_deck(b, "bag", T_INT, 4, (const rg_value[]){1, 2, 3, 4});
+  uint32_t cset = mb_choice(b, "where?", T_INT, tt, RG_OPT_SET);
+  uint32_t clst = mb_choice(b, "which?", T_INT, T_INT, RG_OPT_LIST);
+  uint32_t crng = mb_choice(b, "how many?", T_INT, T_INT, RG_OPT_RANGE);
+  uint32_t rating = mb_input(b, "rating", T_INT, 3);
+  uint32_t klist = mb_const(b, mb_heap(b, 3, (const rg_value[]){2, 4, 5}));
+  mb_proc(b, "chance", T_INT, 2, pn, pt, 4);
+  mb_emit(b, RG_OP_STEP, (int32_t)mb_str(b, "go"));
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_ROLLS, 6); mb_emit(b, RG_OP_SORT, 0);
+  mb_emit(b, RG_OP_PUSHI, 2); mb_emit(b, RG_OP_BEST, 0); mb_emit(b, RG_OP_STORE, 2);
+  mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_LEN, 0);
+  mb_emit(b, RG_OP_PUSHI, 2); mb_emit(b, RG_OP_ROLL, 6); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_ROLLDIE, (int32_t)red); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_DRAW, (int32_t)bag); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_LEFT, (int32_t)bag); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_CONST, (int32_t)klist);
+  mb_emit(b, RG_OP_CHOOSE, (int32_t)clst); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_PUSHI, 5);
+  mb_emit(b, RG_OP_CHOOSE, (int32_t)cset); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_PUSHI, 1); mb_emit(b, RG_OP_PUSHI, 3);
+  mb_emit(b, RG_OP_CHOOSE, (int32_t)crng); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_INPUT, (int32_t)rating); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_PUSHI, 1); mb_emit(b, RG_OP_NTH, (int32_t)terrain); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_CONST, (int32_t)klist); mb_emit(b, RG_OP_CONCAT, 0);
+  mb_emit(b, RG_OP_PUSHI, 7); mb_emit(b, RG_OP_APPEND, 0); mb_emit(b, RG_OP_PUSHI, 0);
+  mb_emit(b, RG_OP_REMOVE, 0); mb_emit(b, RG_OP_SUM, 0); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_PUSHI, 3); mb_emit(b, RG_OP_ATLEAST, 0);
+  mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_PUSHI, 6); mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_LISTHAS, 0);
+  mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_PUSHI, 5); mb_emit(b, RG_OP_SETLIST, 0); mb_emit(b, RG_OP_LEN, 0);
+  mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_PUSHI, 1); mb_emit(b, RG_OP_PUSHI, 2); mb_emit(b, RG_OP_LIST, 2);
+  mb_emit(b, RG_OP_PUSHI, 1); mb_emit(b, RG_OP_ITEM, 0); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_ITEM, 0);
+  mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_RET, 0);
 }
 
 static FILE *devnull;
@@ -126,7 +200,9 @@ static void try_load(const unsigned char *buf, size_t len) {
   accepted++;
   rg_module_dis(&m, devnull);
   rg_value sum = 0;
-  rg_sink sink = {.ctx = &sum, .note = on_note, .expect_fail = on_expect};
+  rg_sink sink = {.ctx = &sum, .note = on_note, .expect_fail = on_expect, .step = on_step,
+                  .roll = on_roll, .draw = on_draw, .choose = (runs & 1) ? on_choose : NULL,
+                  .chance = (runs & 2) ? on_chance : NULL};
   rg_limits lim = {2000, 1 << 16};
   rg_vm *vm = rg_vm_new(&m, &lim, &sink);
   if (vm) {
@@ -165,6 +241,11 @@ int main(void) {
     rg_vm *vm = rg_vm_new(&b.m, NULL, &sink);
     CHECK(rg_vm_call(vm, 1, args, &r) == RG_RUN_OK && r == 10 * (4 * 3 + 2) + 3 + 10, "look: %lld %s", (long long)r, rg_vm_error(vm, NULL));
     CHECK(rg_vm_call(vm, 3, NULL, &r) == RG_RUN_ERROR && strcmp(rg_vm_error(vm, NULL), "the end") == 0, "t1: %s", rg_vm_error(vm, NULL));
+    args[0] = 3;
+    CHECK(rg_vm_call(vm, 4, args, &r) == RG_RUN_OK && r > 0, "chance: %lld %s", (long long)r, rg_vm_error(vm, NULL));
+    args[0] = 0;
+    CHECK(rg_vm_call(vm, 4, args, &r) == RG_RUN_ERROR && strcmp(rg_vm_error(vm, NULL), "index 0 outside the list of 0") == 0,
+          "chance(0): %s", rg_vm_error(vm, NULL));
     rg_vm_free(vm);
   }
   unsigned char *good;

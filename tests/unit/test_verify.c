@@ -71,6 +71,40 @@ static void build_good(mb *b) {
   mb_emit(b, RG_OP_EXPECTEQ, 0);
   mb_emit(b, RG_OP_RETV, 0);
   mb_test(b, "g works", g);
+
+  /* Language v2: a list type (types[1]), a die, a deck, three choice
+  ** sites (set, list, range), an input, and h() using each new opcode. */
+  rg_type tt = {RG_K_ENUM, terrain};
+  mb_list_of(b, T_INT);
+  mb_dice(b, "red", tt, 3, (const rg_value[]){0, 1, 2});
+  mb_deck(b, "bag", tt, 3, (const rg_value[]){0, 0, 1});
+  mb_choice(b, "where?", T_INT, tt, RG_OPT_SET);
+  mb_choice(b, "which?", T_INT, T_INT, RG_OPT_LIST);
+  mb_choice(b, "how many?", T_INT, T_INT, RG_OPT_RANGE);
+  mb_input(b, "rating", T_INT, 3);
+  mb_proc(b, "h", T_INT, 0, NULL, NULL, 0);
+  mb_emit(b, RG_OP_PUSHI, 1); mb_emit(b, RG_OP_ROLL, 6);              /* 0 1 */
+  mb_emit(b, RG_OP_ROLLDIE, 0); mb_emit(b, RG_OP_ADD, 0);             /* 2 3 */
+  mb_emit(b, RG_OP_DRAW, 0); mb_emit(b, RG_OP_ADD, 0);                /* 4 5 */
+  mb_emit(b, RG_OP_LEFT, 0); mb_emit(b, RG_OP_ADD, 0);                /* 6 7 */
+  mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_PUSHI, 7);             /* 8 9 */
+  mb_emit(b, RG_OP_CHOOSE, 0); mb_emit(b, RG_OP_ADD, 0);              /* 10 11 */
+  mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_PUSHI, 1);             /* 12 13 */
+  mb_emit(b, RG_OP_PUSHI, 2); mb_emit(b, RG_OP_LIST, 2);              /* 14 15 */
+  mb_emit(b, RG_OP_CHOOSE, 1); mb_emit(b, RG_OP_ADD, 0);              /* 16 17 */
+  mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_PUSHI, 1);             /* 18 19 */
+  mb_emit(b, RG_OP_PUSHI, 3); mb_emit(b, RG_OP_CHOOSE, 2);            /* 20 21 */
+  mb_emit(b, RG_OP_ADD, 0); mb_emit(b, RG_OP_INPUT, 0);               /* 22 23 */
+  mb_emit(b, RG_OP_ADD, 0); mb_emit(b, RG_OP_PUSHI, 1);               /* 24 25 */
+  mb_emit(b, RG_OP_NTH, 0); mb_emit(b, RG_OP_ADD, 0);                 /* 26 27 */
+  mb_emit(b, RG_OP_STEP, (int32_t)mb_str(b, "a step"));               /* 28 */
+  mb_emit(b, RG_OP_LIST, 0); mb_emit(b, RG_OP_LEN, 0);                /* 29 30 */
+  mb_emit(b, RG_OP_ADD, 0); mb_emit(b, RG_OP_RET, 0);                 /* 31 32 */
+}
+
+/* Sets instruction rel of procedure 'h' (index 2). */
+static void set_h(uint32_t rel, unsigned op, int32_t a) {
+  M.code[M.procs[2].code + rel] = RG_INS(op, (uint32_t)a & RG_A_MAX);
 }
 
 /* Resets M to a fresh copy of the good module. */
@@ -200,11 +234,11 @@ int main(void) {
   fresh(); M.procs[0].nlocals = 0; EXPECT_MSG("procedure 'f': 0 locals but 1 parameters");
   fresh(); M.procs[0].nlocals = 1u << 20; EXPECT_MSG("procedure 'f': absurd local count 1048576");
   fresh(); M.procs[0].ncode = 0; EXPECT_MSG("procedure 'f': code out of range");
-  fresh(); M.procs[1].ncode = 9; EXPECT_MSG("procedure 'g': code out of range");
+  fresh(); M.procs[2].ncode = 34; EXPECT_MSG("procedure 'h': code out of range");
   fresh(); M.notes[0].nvals = 5; EXPECT_MSG("note 0: value types out of range");
   fresh(); M.notes[0].text = 99999; EXPECT_MSG("note 0: string 99999 out of range");
-  fresh(); M.tests[0].proc = 2; EXPECT_MSG("test 0: procedure 2 out of range");
-  fresh(); M.nlines--; EXPECT_MSG("line table has 15 entries for 16 instructions");
+  fresh(); M.tests[0].proc = 3; EXPECT_MSG("test 0: procedure 3 out of range");
+  fresh(); M.nlines--; EXPECT_MSG("line table has 48 entries for 49 instructions");
   fresh(); M.lines[3].file = 1; EXPECT_MSG("line entry 3: file 1 out of range");
 
   /* Operands. */
@@ -218,13 +252,79 @@ int main(void) {
   fresh(); set_f(4, RG_OP_JMP, -10); EXPECT_MSG("procedure 'f': instruction 4: jump target -5 outside the procedure");
   fresh(); set_f(1, RG_OP_JMPT, RG_SA_MIN); EXPECT_MSG("procedure 'f': instruction 1: jump target -8388606 outside the procedure");
   fresh(); set_f(5, RG_OP_LOOKUP, 9); EXPECT_MSG("procedure 'f': instruction 5: table 9 out of range");
-  fresh(); set_f(5, RG_OP_CALL, 2); EXPECT_MSG("procedure 'f': instruction 5: procedure 2 out of range");
+  fresh(); set_f(5, RG_OP_CALL, 3); EXPECT_MSG("procedure 'f': instruction 5: procedure 3 out of range");
   fresh(); set_f(5, RG_OP_NOTE, 1); EXPECT_MSG("procedure 'f': instruction 5: note 1 out of range");
   fresh(); set_f(5, RG_OP_EXPECT, 1); EXPECT_MSG("procedure 'f': instruction 5: expectation 1 out of range");
   fresh(); set_f(5, RG_OP_MKREC, 1); EXPECT_MSG("procedure 'f': instruction 5: record 1 out of range");
   fresh(); set_f(5, RG_OP_FAIL, 99999); EXPECT_MSG("procedure 'f': instruction 5: string 99999 out of range");
   fresh(); set_f(5, RG_OP_MIN, 0); EXPECT_MSG("procedure 'f': instruction 5: count must be at least 1");
   fresh(); set_f(5, RG_OP_MAX, 0); EXPECT_MSG("procedure 'f': instruction 5: count must be at least 1");
+
+  /* Language v2: dice, decks, choices, inputs, list types. */
+  fresh(); M.dice[0].count = 0; EXPECT_MSG("dice 'red': no faces");
+  fresh(); M.dice[0].first = 1; EXPECT_MSG("dice 'red': faces out of range");
+  fresh(); M.dice[0].first = UINT32_MAX; EXPECT_MSG("dice 'red': faces out of range");
+  fresh(); M.faces[2] = 3; EXPECT_MSG("dice 'red': face 2: member out of range");
+  fresh(); M.faces[0] = -1; EXPECT_MSG("dice 'red': face 0: member out of range");
+  fresh(); M.dice[0].face = (rg_type){RG_K_LIST, 0}; EXPECT_MSG("dice 0: a list type is not allowed here");
+  fresh(); M.dice[0].face = (rg_type){RG_K_RECORD, 0}; EXPECT_MSG("dice 0: a record type is not allowed here");
+  fresh(); M.dice[0].face = (rg_type){RG_K_ENUM, 4}; EXPECT_MSG("dice 0: type reference 4 out of range");
+  fresh(); M.dice[0].face.kind = RG_K_VOID; EXPECT_MSG("dice 0: void type");
+  fresh(); M.dice[0].name = 99999; EXPECT_MSG("dice 0: string 99999 out of range");
+  fresh(); M.decks[0].count = 0; EXPECT_MSG("deck 'bag': no cards");
+  fresh(); M.decks[0].first = 2; EXPECT_MSG("deck 'bag': cards out of range");
+  fresh(); M.cards[1] = 7; EXPECT_MSG("deck 'bag': card 1: member out of range");
+  fresh(); M.decks[0].card = (rg_type){RG_K_RECORD, 0}; EXPECT_MSG("deck 0: a record type is not allowed here");
+  fresh(); M.decks[0].card = (rg_type){RG_K_LIST, 1}; EXPECT_MSG("deck 0: a list type is not allowed here");
+  fresh(); M.decks[0].card = T_TEXT; M.cards[0] = 99999; EXPECT_MSG("deck 'bag': card 0: string out of range");
+  fresh(); M.decks[0].card = (rg_type){RG_K_SET, 0}; M.cards[0] = 8; EXPECT_MSG("deck 'bag': card 0: set has members outside the enum");
+  fresh(); M.choices[0].kind = 3; EXPECT_MSG("choice 0: bad option kind 3");
+  fresh(); M.choices[0].option = T_INT; EXPECT_MSG("choice 0: options from a set must be enum members");
+  fresh(); M.choices[2].option = (rg_type){RG_K_ENUM, 0}; EXPECT_MSG("choice 2: options from a range must be ints");
+  fresh(); M.choices[1].option = T_VOID; EXPECT_MSG("choice 1: void type");
+  fresh(); M.choices[1].option = (rg_type){RG_K_LIST, 9}; EXPECT_MSG("choice 1: type reference 9 out of range");
+  fresh(); M.choices[1].chooser.kind = 77; EXPECT_MSG("choice 1: bad type kind 77");
+  fresh(); M.choices[1].prompt = 99999; EXPECT_MSG("choice 1: string 99999 out of range");
+  fresh(); M.inputs[0].type = (rg_type){RG_K_LIST, 1}; EXPECT_MSG("input 0: a list type is not allowed here");
+  fresh(); M.inputs[0].type = (rg_type){RG_K_RECORD, 0}; EXPECT_MSG("input 0: a record type is not allowed here");
+  fresh(); M.inputs[0].type = (rg_type){RG_K_ENUM, 0}; M.inputs[0].value = 3;
+  EXPECT_MSG("input 'rating': default: member out of range");
+  fresh(); M.inputs[0].name = 99999; EXPECT_MSG("input 0: string 99999 out of range");
+  fresh(); M.types[1] = (rg_type){RG_K_LIST, 1}; EXPECT_MSG("type 1: list nested too deeply or in a cycle");
+  fresh(); M.types[1] = (rg_type){RG_K_LIST, 2}; EXPECT_MSG("type 1: type reference 2 out of range");
+  fresh(); M.types[0] = (rg_type){RG_K_LIST, 1}; M.types[1] = (rg_type){RG_K_LIST, 0};
+  EXPECT_MSG("type 0: list nested too deeply or in a cycle");
+  fresh(); M.params[0].type = (rg_type){RG_K_LIST, 1}; CHECK(rg_module_verify(&M, err, sizeof err) == 0, "list of list: %s", err);
+  fresh(); M.params[0].type = (rg_type){RG_K_LIST, 0}; CHECK(rg_module_verify(&M, err, sizeof err) == 0, "list param: %s", err);
+  /* New operands and stack effects. */
+  fresh(); set_h(2, RG_OP_ROLLDIE, 1); EXPECT_MSG("procedure 'h': instruction 2: dice 1 out of range");
+  fresh(); set_h(4, RG_OP_DRAW, 1); EXPECT_MSG("procedure 'h': instruction 4: deck 1 out of range");
+  fresh(); set_h(6, RG_OP_LEFT, 5); EXPECT_MSG("procedure 'h': instruction 6: deck 5 out of range");
+  fresh(); set_h(10, RG_OP_CHOOSE, 3); EXPECT_MSG("procedure 'h': instruction 10: choice 3 out of range");
+  fresh(); set_h(23, RG_OP_INPUT, 1); EXPECT_MSG("procedure 'h': instruction 23: input 1 out of range");
+  fresh(); set_h(26, RG_OP_NTH, 1); EXPECT_MSG("procedure 'h': instruction 26: enum 1 out of range");
+  fresh(); set_h(1, RG_OP_ROLL, 0); EXPECT_MSG("procedure 'h': instruction 1: count must be at least 1");
+  fresh(); set_h(1, RG_OP_ROLLS, 0); EXPECT_MSG("procedure 'h': instruction 1: count must be at least 1");
+  fresh(); set_h(28, RG_OP_STEP, 99999); EXPECT_MSG("procedure 'h': instruction 28: string 99999 out of range");
+  fresh(); set_h(30, RG_OP_LEN, 1); EXPECT_MSG("procedure 'h': instruction 30: LEN takes no operand (has 1)");
+  /* A range choice pops three, a set choice two. */
+  fresh(); set_h(21, RG_OP_CHOOSE, 0); EXPECT_MSG("procedure 'h': instruction 32: RET needs exactly 1 value on the stack (has 2)");
+  fresh(); set_h(10, RG_OP_CHOOSE, 2); EXPECT_MSG("procedure 'h': instruction 11: stack underflow (ADD needs 2, has 1)");
+  fresh(); set_h(15, RG_OP_LIST, 3); EXPECT_MSG("procedure 'h': instruction 17: stack underflow (ADD needs 2, has 1)");
+  fresh(); set_h(29, RG_OP_LIST, 1); EXPECT_MSG("procedure 'h': instruction 31: stack underflow (ADD needs 2, has 1)");
+  {
+    int pops, pushes;
+    fresh();
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CHOOSE, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect choose set");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CHOOSE, 1), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect choose list");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CHOOSE, 2), &pops, &pushes) == 0 && pops == 3 && pushes == 1, "effect choose range");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CHOOSE, 3), &pops, &pushes) == -1, "effect choose bad");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_LIST, 0), &pops, &pushes) == 0 && pops == 0 && pushes == 1, "effect list 0");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_LIST, 5), &pops, &pushes) == 0 && pops == 5 && pushes == 1, "effect list 5");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_ROLL, 6), &pops, &pushes) == 0 && pops == 1 && pushes == 1, "effect roll");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_ROLLS, 0), &pops, &pushes) == -1, "effect rolls 0");
+    CHECK(rg_op_effect(&M, RG_INS(RG_OP_ITEM, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect item");
+  }
 
   /* Stack heights. */
   fresh(); set_f(0, RG_OP_POP, 0); EXPECT_MSG("procedure 'f': instruction 0: stack underflow (POP needs 1, has 0)");
@@ -261,7 +361,7 @@ int main(void) {
     CHECK(rg_op_effect(&M, RG_INS(RG_OP_MIN, 0), &pops, &pushes) == -1, "effect min 0");
     CHECK(rg_op_effect(&M, RG_INS(250, 0), &pops, &pushes) == -1, "effect bad op");
     CHECK(strcmp(rg_opnames[RG_OP_EXPECTEQ], "EXPECTEQ") == 0 && strcmp(rg_opnames[0], "NOP") == 0, "opnames");
-    CHECK(rg_module_find_proc(&M, "g") == 1 && rg_module_find_proc(&M, "h") == -1, "find proc");
+    CHECK(rg_module_find_proc(&M, "g") == 1 && rg_module_find_proc(&M, "zz") == -1, "find proc");
     CHECK(rg_module_find_table(&M, "tenum") == 3 && rg_module_find_enum(&M, "terrain") == 0 &&
           rg_module_find_enum(&M, "x") == -1, "find table/enum");
     CHECK(strcmp(rg_module_str(&M, 99999), "") == 0, "str out of range");
@@ -295,7 +395,7 @@ int main(void) {
     put32(buf + 12 + 12 * 3 + 8, 7); EXPECT_LOAD(buf, good_len, "section 3: size 7 is not a multiple of 8");
     memcpy(buf, good_buf, good_len);
     /* A verifier failure comes through deserialize too. */
-    put32(buf + 8, 20); EXPECT_LOAD(buf, good_len, "line table has 0 entries for 16 instructions");
+    put32(buf + 8, 20); EXPECT_LOAD(buf, good_len, "line table has 0 entries for 49 instructions");
     memcpy(buf, good_buf, good_len);
     rg_module m;
     CHECK(rg_module_deserialize(&m, buf, good_len, err, sizeof err) == 0, "good loads");
@@ -349,7 +449,7 @@ int main(void) {
   }
 
   /* Out of memory during deserialize fails cleanly. */
-  for (unsigned long k = 1; k < 30; k++) {
+  for (unsigned long k = 1; k < 60; k++) {
     rg_module m;
     rg_alloc_fail_at(k);
     int r = rg_module_deserialize(&m, good_buf, good_len, err, sizeof err);

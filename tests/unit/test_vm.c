@@ -91,6 +91,492 @@ static void binop(const char *name, unsigned op, int unary) {
   mb_emit(&B, RG_OP_RET, 0);
 }
 
+/* ---- chance, choices, inputs, steps and lists ------------------------------ */
+
+/* What the chance tests' sink saw, and how it answers. */
+typedef struct csink {
+  int nsteps;
+  uint32_t step;
+  int nrolls;
+  int32_t die;
+  uint32_t sides, nres;
+  rg_value rollsum;
+  int ndraws;
+  rg_value lastcard;
+  int nchoose;
+  rg_value chooser;
+  uint32_t noptions;
+  rg_value options[8];
+  int64_t answer;           /* what choose returns */
+  int64_t chance;           /* what chance returns: -2 for sides - 1 (last) */
+  int nchance;
+  int what;
+  uint64_t chance_n;
+  uint32_t left_seen;       /* rg_vm_deck_left's count during a 'c' */
+} csink;
+
+static csink CS;
+static mb C;                /* the chance module */
+static rg_vm *V;            /* the VM of the chance tests */
+static uint32_t c_colour, c_bag;
+
+static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+  csink *s = ctx; s->nsteps++; s->step = name;
+}
+
+static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
+                    const rg_value *results, uint32_t n, uint32_t pc) {
+  csink *s = ctx;
+  s->nrolls++; s->die = die; s->sides = sides; s->nres = n; s->rollsum = 0;
+  for (uint32_t k = 0; k < n; k++) s->rollsum += results[k];
+}
+
+static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
+  csink *s = ctx; s->ndraws++; s->lastcard = card;
+}
+
+static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
+                         const rg_value *options, uint32_t n, uint32_t pc) {
+  csink *s = ctx;
+  s->nchoose++; s->chooser = chooser; s->noptions = n;
+  for (uint32_t k = 0; k < n && k < 8; k++) s->options[k] = options[k];
+  return s->answer;
+}
+
+static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+                         uint32_t pc) {
+  csink *s = ctx;
+  s->nchance++; s->what = what; s->chance_n = n;
+  if (what == 'c') rg_vm_deck_left(V, index, &s->left_seen);
+  return s->chance == -2 ? (int64_t)n - 1 : s->chance;
+}
+
+/* Makes V a new VM on C with the given sink callbacks (the tests switch
+** choose and chance on and off). */
+static void cvm(int with_choose, int with_chance, const rg_limits *lim) {
+  rg_vm_free(V);
+  rg_sink sink = {.ctx = &CS, .step = on_step, .roll = on_roll, .draw = on_draw,
+                  .choose = with_choose ? on_choose : NULL,
+                  .chance = with_chance ? on_chance : NULL};
+  V = rg_vm_new(&C.m, lim, &sink);
+  if (!V) { printf("rg_vm_new failed\n"); exit(1); }
+}
+
+/* Runs procedure name of C on V with args; stores the result and the error. */
+static rg_status crun(const char *name, const rg_value *args, rg_value *res) {
+  int p = rg_module_find_proc(&C.m, name);
+  if (p < 0) { printf("no procedure %s\n", name); return (rg_status)99; }
+  *res = -12345;
+  rg_status st = rg_vm_call(V, (uint32_t)p, args, res);
+  snprintf(errbuf, sizeof errbuf, "%s", st == RG_RUN_OK ? "" : rg_vm_error(V, NULL));
+  return st;
+}
+
+/* Runs name(a, b) and returns the result, checking it ran. */
+static rg_value cval(const char *name, rg_value a, rg_value b) {
+  rg_value args[3] = {a, b, 0}, r;
+  rg_status st = crun(name, args, &r);
+  CHECK(st == RG_RUN_OK, "%s(%" PRId64 ", %" PRId64 "): %d %s", name, a, b, st, errbuf);
+  return r;
+}
+
+/* Expects name(a, b) to fail with st and msg. */
+static void cfails(const char *name, rg_value a, rg_value b, rg_status st, const char *msg) {
+  rg_value args[3] = {a, b, 0}, r;
+  rg_status got = crun(name, args, &r);
+  CHECK(got == st && strcmp(errbuf, msg) == 0, "%s(%" PRId64 ", %" PRId64 "): got %d '%s', want %d '%s'",
+        name, a, b, got, errbuf, st, msg);
+}
+
+/* Copies list l of V's heap into out (at most max); returns its length, or
+** -1 when it is not a list in the live heap. */
+static int64_t clist(rg_value l, rg_value *out, uint32_t max) {
+  uint32_t nh;
+  const rg_value *h = rg_vm_heap(V, &nh);
+  if (l < 0 || (uint64_t)l >= nh || h[l] < 0 || (uint64_t)h[l] > nh - (uint64_t)l - 1) return -1;
+  for (rg_value k = 0; k < h[l] && (uint64_t)k < max; k++) out[k] = h[l + 1 + k];
+  return h[l];
+}
+
+/* Checks that name(a, b) returns the list want[0..n). */
+static void clisteq(int line, const char *name, rg_value a, rg_value b, const rg_value *want, uint32_t n) {
+  rg_value got[64];
+  rg_value l = cval(name, a, b);
+  int64_t len = clist(l, got, 64);
+  int ok = len == (int64_t)n;
+  for (uint32_t k = 0; ok && k < n; k++) ok = got[k] == want[k];
+  CHECK(ok, "line %d: %s(%" PRId64 ", %" PRId64 "): list of %lld differs", line, name, a, b, (long long)len);
+}
+#define CLISTEQ(name, a, b, ...) \
+  clisteq(__LINE__, name, a, b, (const rg_value[]){__VA_ARGS__}, \
+          (uint32_t)(sizeof((const rg_value[]){__VA_ARGS__}) / sizeof(rg_value)))
+
+/* Pushes the constant list vals[0..n) with LIST n. */
+static void emit_list(mb *b, uint32_t n, const rg_value *vals) {
+  for (uint32_t k = 0; k < n; k++) mb_emit(b, RG_OP_PUSHI, (int32_t)vals[k]);
+  mb_emit(b, RG_OP_LIST, (int32_t)n);
+}
+#define EMIT_LIST(...) \
+  emit_list(&C, (uint32_t)(sizeof((const rg_value[]){__VA_ARGS__}) / sizeof(rg_value)), \
+            (const rg_value[]){__VA_ARGS__})
+
+/* Starts procedure name(a, b) -> t of C with 3 locals. */
+static void cproc(const char *name, rg_type t) {
+  mb_proc(&C, name, t, 2, AB, INT3, 3);
+}
+
+/* Builds C: an enum, a custom die, two decks, three choice sites, an input,
+** and one small procedure per opcode (and per error). */
+static uint32_t build_chance(void) {
+  mb_init(&C);
+  static const char *const cols[] = {"BLACK", "WHITE", "GREEN"};
+  c_colour = mb_enum(&C, "colour", 3, cols);
+  rg_type col = {RG_K_ENUM, c_colour};
+  rg_type li = mb_list_of(&C, T_INT);
+  mb_dice(&C, "red", col, 4, (const rg_value[]){0, 0, 1, 2});
+  c_bag = mb_deck(&C, "bag", col, 6, (const rg_value[]){0, 0, 0, 1, 1, 2});
+  mb_deck(&C, "tiny", T_INT, 1, (const rg_value[]){7});
+  uint32_t cset = mb_choice(&C, "which colour?", T_INT, col, RG_OPT_SET);
+  uint32_t clst = mb_choice(&C, "which number?", T_INT, T_INT, RG_OPT_LIST);
+  uint32_t crng = mb_choice(&C, "how many?", T_INT, T_INT, RG_OPT_RANGE);
+  mb_input(&C, "rating", T_INT, 3);
+  /* Constant lists: a good one and one whose length runs off the heap. */
+  uint32_t good = mb_heap(&C, 4, (const rg_value[]){3, 1, 2, 3});
+  uint32_t bad = mb_heap(&C, 2, (const rg_value[]){100, 1});
+  uint32_t kmax = mb_const(&C, INT64_MAX);
+
+  cproc("roll", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_ROLL, 6); mb_emit(&C, RG_OP_RET, 0);
+  cproc("rolls", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_ROLLS, 6); mb_emit(&C, RG_OP_RET, 0);
+  cproc("rolldie", col); mb_emit(&C, RG_OP_ROLLDIE, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("draw", col); mb_emit(&C, RG_OP_DRAW, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("drawall", li);
+  for (int k = 0; k < 6; k++) mb_emit(&C, RG_OP_DRAW, 0);
+  mb_emit(&C, RG_OP_LIST, 6); mb_emit(&C, RG_OP_RET, 0);
+  cproc("draw7", T_INT);
+  for (int k = 0; k < 7; k++) { mb_emit(&C, RG_OP_DRAW, 0); mb_emit(&C, RG_OP_POP, 0); }
+  mb_emit(&C, RG_OP_PUSHI, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("left", T_INT);
+  mb_emit(&C, RG_OP_DRAW, 0); mb_emit(&C, RG_OP_POP, 0); mb_emit(&C, RG_OP_DRAW, 0);
+  mb_emit(&C, RG_OP_POP, 0); mb_emit(&C, RG_OP_LEFT, 0); mb_emit(&C, RG_OP_LEFT, 1);
+  mb_emit(&C, RG_OP_PUSHI, 10); mb_emit(&C, RG_OP_MUL, 0); mb_emit(&C, RG_OP_ADD, 0);
+  mb_emit(&C, RG_OP_RET, 0);
+  cproc("cset", col); mb_emit(&C, RG_OP_PUSHI, 9); mb_emit(&C, RG_OP_LOAD, 0);
+  mb_emit(&C, RG_OP_CHOOSE, (int32_t)cset); mb_emit(&C, RG_OP_RET, 0);
+  cproc("clist", T_INT); mb_emit(&C, RG_OP_PUSHI, 9); EMIT_LIST(5, 6, 7);
+  mb_emit(&C, RG_OP_CHOOSE, (int32_t)clst); mb_emit(&C, RG_OP_RET, 0);
+  cproc("clist0", T_INT); mb_emit(&C, RG_OP_PUSHI, 9); mb_emit(&C, RG_OP_LIST, 0);
+  mb_emit(&C, RG_OP_CHOOSE, (int32_t)clst); mb_emit(&C, RG_OP_RET, 0);
+  cproc("crange", T_INT); mb_emit(&C, RG_OP_PUSHI, 9); mb_emit(&C, RG_OP_LOAD, 0);
+  mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_CHOOSE, (int32_t)crng); mb_emit(&C, RG_OP_RET, 0);
+  cproc("step", T_VOID); mb_emit(&C, RG_OP_STEP, (int32_t)mb_str(&C, "Build up"));
+  mb_emit(&C, RG_OP_RETV, 0);
+  cproc("input", T_INT); mb_emit(&C, RG_OP_INPUT, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("nth", col); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_NTH, (int32_t)c_colour);
+  mb_emit(&C, RG_OP_RET, 0);
+  cproc("setlist", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_SETLIST, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("mk", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_LIST, 2);
+  mb_emit(&C, RG_OP_RET, 0);
+  cproc("empty", li); mb_emit(&C, RG_OP_LIST, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("len", T_INT); EMIT_LIST(4, 5, 6); mb_emit(&C, RG_OP_LEN, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("item", T_INT); EMIT_LIST(10, 20, 30); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_ITEM, 0);
+  mb_emit(&C, RG_OP_RET, 0);
+  cproc("append", li); EMIT_LIST(1, 2); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_APPEND, 0);
+  mb_emit(&C, RG_OP_RET, 0);
+  cproc("remove", li); EMIT_LIST(10, 20, 30); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_REMOVE, 0);
+  mb_emit(&C, RG_OP_RET, 0);
+  cproc("concat", li); EMIT_LIST(1, 2); EMIT_LIST(3); mb_emit(&C, RG_OP_CONCAT, 0);
+  mb_emit(&C, RG_OP_RET, 0);
+  cproc("atleast", T_INT); EMIT_LIST(1, 4, 5, 6, 2); mb_emit(&C, RG_OP_LOAD, 0);
+  mb_emit(&C, RG_OP_ATLEAST, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("sum", T_INT); EMIT_LIST(1, -4, 50); mb_emit(&C, RG_OP_SUM, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("sumovf", T_INT); mb_emit(&C, RG_OP_CONST, (int32_t)kmax); mb_emit(&C, RG_OP_PUSHI, 1);
+  mb_emit(&C, RG_OP_LIST, 2); mb_emit(&C, RG_OP_SUM, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("best", li); EMIT_LIST(3, 6, 1, 6, 5); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_BEST, 0);
+  mb_emit(&C, RG_OP_RET, 0);
+  cproc("sort", li); EMIT_LIST(3, 6, 1, 6, -5); mb_emit(&C, RG_OP_SORT, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("sortrolls", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_ROLLS, 6);
+  mb_emit(&C, RG_OP_SORT, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("bestrolls", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_ROLLS, 6);
+  mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_BEST, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("has", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); EMIT_LIST(10, 20, 30);
+  mb_emit(&C, RG_OP_LISTHAS, 0); mb_emit(&C, RG_OP_RET, 0);
+  /* Crafted offsets: lists passed in as plain ints. */
+  cproc("lenof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LEN, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("itemof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_ITEM, 0);
+  mb_emit(&C, RG_OP_RET, 0);
+  cproc("catof", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_CONCAT, 0);
+  mb_emit(&C, RG_OP_RET, 0);
+  cproc("sortof", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_SORT, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("hasof", T_BOOL); mb_emit(&C, RG_OP_PUSHI, 1); mb_emit(&C, RG_OP_LOAD, 0);
+  mb_emit(&C, RG_OP_LISTHAS, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("chooseof", T_INT); mb_emit(&C, RG_OP_PUSHI, 9); mb_emit(&C, RG_OP_LOAD, 0);
+  mb_emit(&C, RG_OP_CHOOSE, (int32_t)clst); mb_emit(&C, RG_OP_RET, 0);
+  /* grow(): l = []; loop { l = append(l, 1) } until the heap is full. */
+  cproc("grow", li); mb_emit(&C, RG_OP_LIST, 0); mb_emit(&C, RG_OP_STORE, 2);
+  int32_t top = mb_here(&C);
+  mb_emit(&C, RG_OP_LOAD, 2); mb_emit(&C, RG_OP_PUSHI, 1); mb_emit(&C, RG_OP_APPEND, 0);
+  mb_emit(&C, RG_OP_STORE, 2); mb_jump(&C, RG_OP_JMP, top);
+  (void)good; (void)bad;
+  return good | (bad << 16);
+}
+
+/* Checks every chance, choice, input, step and list opcode on module C. */
+static void chance_tests(void) {
+  char err[256];
+  uint32_t offs = build_chance();
+  rg_value good = offs & 0xFFFF, bad = offs >> 16;
+  if (rg_module_verify(&C.m, err, sizeof err) != 0) {
+    printf("FAIL chance module rejected: %s\n", err);
+    failed++;
+    return;
+  }
+  /* It survives a trip through the file format. */
+  {
+    unsigned char *buf; size_t len;
+    rg_module m2;
+    CHECK(rg_module_serialize(&C.m, &buf, &len) == 0 &&
+          rg_module_deserialize(&m2, buf, len, err, sizeof err) == 0, "chance round trip: %s", err);
+    CHECK(m2.ndice == 1 && m2.ndecks == 2 && m2.nchoices == 3 && m2.ninputs == 1 &&
+          m2.ncards == 7 && m2.nfaces == 4 && m2.inputs[0].value == 3 &&
+          m2.choices[2].kind == RG_OPT_RANGE, "chance sections");
+    rg_module_free(&m2);
+    rg_free(buf);
+  }
+  memset(&CS, 0, sizeof CS);
+  cvm(0, 0, NULL);
+
+  /* Plain dice: range, sum, report. */
+  for (int k = 0; k < 200; k++) {
+    rg_value r = cval("roll", 2, 0);
+    CHECK(r >= 2 && r <= 12, "2d6 = %lld", (long long)r);
+    CHECK(CS.die == -1 && CS.sides == 6 && CS.nres == 2 && CS.rollsum == r, "roll report");
+  }
+  CHECK(cval("roll", 0, 0) == 0 && CS.nres == 0, "0d6");
+  cfails("roll", -1, 0, RG_RUN_ERROR, "cannot roll -1 dice");
+  cfails("roll", 1001, 0, RG_RUN_ERROR, "cannot roll 1001 dice");
+  cfails("rolls", 1001, 0, RG_RUN_ERROR, "cannot roll 1001 dice");
+  {
+    rg_value l = cval("roll", 1000, 0);
+    CHECK(l >= 1000 && l <= 6000 && CS.nres == 1000, "1000d6");
+  }
+  /* Custom die: its faces, reported with the die's index. */
+  {
+    int seen3[3] = {0, 0, 0};
+    for (int k = 0; k < 400; k++) {
+      rg_value f = cval("rolldie", 0, 0);
+      CHECK(f >= 0 && f <= 2, "face %lld", (long long)f);
+      if (f >= 0 && f <= 2) seen3[f]++;
+      CHECK(CS.die == 0 && CS.sides == 4 && CS.nres == 1 && CS.rollsum == f, "rolldie report");
+    }
+    CHECK(seen3[0] > seen3[1] && seen3[1] > 0 && seen3[2] > 0, "faces %d %d %d", seen3[0], seen3[1], seen3[2]);
+  }
+
+  /* Seeded determinism: the same seed and stream, the same rolls. */
+  {
+    rg_value a[30], b2[30], c2[30];
+    rg_vm_seed(V, 42, 0);
+    CHECK(clist(cval("rolls", 30, 0), a, 30) == 30, "rolls 30");
+    rg_vm_seed(V, 42, 0);
+    CHECK(clist(cval("rolls", 30, 0), b2, 30) == 30, "rolls 30 again");
+    rg_vm_seed(V, 42, 1);
+    CHECK(clist(cval("rolls", 30, 0), c2, 30) == 30, "rolls 30 stream 1");
+    CHECK(memcmp(a, b2, sizeof a) == 0, "same seed, same rolls");
+    CHECK(memcmp(a, c2, sizeof a) != 0, "other stream, other rolls");
+    int ok = 1;
+    for (int k = 0; k < 30; k++) ok &= a[k] >= 1 && a[k] <= 6;
+    CHECK(ok, "rolls in 1..6");
+    /* Two new VMs start alike (seed 0, stream 0). */
+    rg_vm *save = V;
+    V = NULL;
+    cvm(0, 0, NULL);
+    rg_value r1 = cval("roll", 50, 0);
+    cvm(0, 0, NULL);
+    rg_value r2 = cval("roll", 50, 0);
+    rg_vm_free(V);
+    V = save;
+    CHECK(r1 == r2, "fresh VMs agree");
+  }
+
+  /* Decks: without replacement, exactly the composition; full every call. */
+  for (uint64_t seed = 0; seed < 20; seed++) {
+    rg_value got[6];
+    int cnt[3] = {0, 0, 0};
+    rg_vm_seed(V, seed, 7);
+    CS.ndraws = 0;
+    CHECK(clist(cval("drawall", 0, 0), got, 6) == 6 && CS.ndraws == 6, "drawall");
+    for (int k = 0; k < 6; k++) if (got[k] >= 0 && got[k] <= 2) cnt[got[k]]++;
+    CHECK(cnt[0] == 3 && cnt[1] == 2 && cnt[2] == 1, "composition %d %d %d", cnt[0], cnt[1], cnt[2]);
+    uint32_t n;
+    rg_vm_deck_left(V, c_bag, &n);
+    CHECK(n == 0, "bag empty after drawall (%u)", n);
+  }
+  cfails("draw7", 0, 0, RG_RUN_ERROR, "deck bag is empty");
+  CHECK(cval("left", 0, 0) == 4 + 10, "left");
+  {
+    uint32_t n;
+    CHECK(rg_vm_deck_left(V, 9, &n) == NULL && n == 0, "deck_left out of range");
+  }
+
+  /* Choices without a choose callback: the first option. */
+  CHECK(cval("cset", 6, 0) == 1, "cset first");
+  CHECK(cval("clist", 0, 0) == 5, "clist first");
+  CHECK(cval("crange", 3, 5) == 3, "crange first");
+  cfails("cset", 0, 0, RG_RUN_ERROR, "nothing to choose from");
+  cfails("clist0", 0, 0, RG_RUN_ERROR, "nothing to choose from");
+  cfails("crange", 5, 4, RG_RUN_ERROR, "nothing to choose from");
+  cfails("crange", 0, 5000, RG_RUN_ERROR, "range 0..5000 has more than 1000 options");
+  cfails("crange", INT64_MIN, INT64_MAX, RG_RUN_ERROR,
+         "range -9223372036854775808..9223372036854775807 has more than 1000 options");
+  CHECK(cval("crange", 0, 999) == 0, "range of 1000");
+
+  /* Steps and inputs. */
+  CS.nsteps = 0;
+  cval("step", 0, 0);
+  CHECK(CS.nsteps == 1 && strcmp(rg_module_str(&C.m, CS.step), "Build up") == 0, "step");
+  CHECK(cval("input", 0, 0) == 3, "input default");
+  rg_vm_set_input(V, 0, 7);
+  rg_vm_set_input(V, 5, 9);
+  CHECK(cval("input", 0, 0) == 7 && cval("input", 0, 0) == 7, "input set, kept across calls");
+
+  /* NTH. */
+  CHECK(cval("nth", 2, 0) == 2, "nth");
+  cfails("nth", 3, 0, RG_RUN_ERROR, "member 3 outside 0..2 of enum 'colour'");
+  cfails("nth", -1, 0, RG_RUN_ERROR, "member -1 outside 0..2 of enum 'colour'");
+
+  /* Lists. */
+  CLISTEQ("setlist", 5, 0, 0, 2);
+  CLISTEQ("setlist", INT64_MIN, 0, 63);
+  CHECK(clist(cval("setlist", 0, 0), NULL, 0) == 0, "setlist empty");
+  CLISTEQ("mk", 8, -9, 8, -9);
+  CHECK(clist(cval("empty", 0, 0), NULL, 0) == 0, "empty list");
+  CHECK(cval("len", 0, 0) == 3, "len");
+  CHECK(cval("item", 0, 0) == 10 && cval("item", 2, 0) == 30, "item");
+  cfails("item", 3, 0, RG_RUN_ERROR, "index 3 outside the list of 3");
+  cfails("item", -1, 0, RG_RUN_ERROR, "index -1 outside the list of 3");
+  CLISTEQ("append", 3, 0, 1, 2, 3);
+  CLISTEQ("remove", 0, 0, 20, 30);
+  CLISTEQ("remove", 1, 0, 10, 30);
+  CLISTEQ("remove", 2, 0, 10, 20);
+  cfails("remove", 5, 0, RG_RUN_ERROR, "index 5 outside the list of 3");
+  CLISTEQ("concat", 0, 0, 1, 2, 3);
+  CHECK(cval("atleast", 5, 0) == 2 && cval("atleast", 0, 0) == 5 && cval("atleast", 7, 0) == 0, "atleast");
+  CHECK(cval("sum", 0, 0) == 47, "sum");
+  cfails("sumovf", 0, 0, RG_RUN_ERROR, "integer overflow");
+  CLISTEQ("best", 2, 0, 6, 6);
+  CLISTEQ("best", 10, 0, 6, 6, 5, 3, 1);
+  CLISTEQ("best", 3, 0, 6, 6, 5);
+  CHECK(clist(cval("best", 0, 0), NULL, 0) == 0, "best 0");
+  cfails("best", -1, 0, RG_RUN_ERROR, "cannot take the best -1 of a list");
+  CLISTEQ("sort", 0, 0, -5, 1, 3, 6, 6);
+  CHECK(cval("has", 20, 0) == 1 && cval("has", 21, 0) == 0, "listhas");
+  {
+    rg_value s[1000];
+    int64_t n = clist(cval("sortrolls", 1000, 0), s, 1000);
+    int ok = n == 1000;
+    for (int k = 1; ok && k < 1000; k++) ok = s[k - 1] <= s[k];
+    CHECK(ok, "sorted 1000 rolls");
+    n = clist(cval("bestrolls", 500, 3), s, 1000);
+    CHECK(n == 3 && s[0] >= s[1] && s[1] >= s[2], "best 3 of 500");
+  }
+
+  /* Crafted list offsets never read outside the heap. */
+  uint32_t nh;
+  rg_vm_heap(V, &nh);
+  {
+    char want[128];
+    CHECK(cval("lenof", good, 0) == 3 && cval("itemof", good, 2) == 3, "constant list");
+    snprintf(want, sizeof want, "list %lld outside the heap (size %u)", (long long)bad, (unsigned)C.m.nheap);
+    cfails("lenof", bad, 0, RG_RUN_ERROR, want);
+    cfails("itemof", bad, 0, RG_RUN_ERROR, want);
+    cfails("catof", good, bad, RG_RUN_ERROR, want);
+    cfails("sortof", bad, 0, RG_RUN_ERROR, want);
+    cfails("hasof", bad, 0, RG_RUN_ERROR, want);
+    cfails("chooseof", bad, 0, RG_RUN_ERROR, want);
+    snprintf(want, sizeof want, "list -1 outside the heap (size %u)", (unsigned)C.m.nheap);
+    cfails("lenof", -1, 0, RG_RUN_ERROR, want);
+    snprintf(want, sizeof want, "list %lld outside the heap (size %u)", (long long)C.m.nheap, (unsigned)C.m.nheap);
+    cfails("lenof", C.m.nheap, 0, RG_RUN_ERROR, want);
+    snprintf(want, sizeof want, "list 9223372036854775807 outside the heap (size %u)", (unsigned)C.m.nheap);
+    cfails("itemof", INT64_MAX, 0, RG_RUN_ERROR, want);
+    CLISTEQ("catof", good, good, 1, 2, 3, 1, 2, 3);
+    /* Offset 1 of the constant heap is the list [1]: a length word of 1. */
+    CHECK(cval("lenof", 1, 0) == 1, "list inside a list");
+  }
+  (void)nh;
+
+  /* Heap exhaustion is the memory limit. */
+  {
+    rg_limits lim = {0, 1 << 16};
+    cvm(0, 0, &lim);
+    cfails("grow", 0, 0, RG_RUN_LIMIT, "memory limit");
+    cfails("rolls", 1000, 0, RG_RUN_OK, "");
+    cvm(0, 0, NULL);
+  }
+
+  /* A choose callback picks, sees the chooser and the options. */
+  cvm(1, 0, NULL);
+  CS.answer = 1;
+  CHECK(cval("clist", 0, 0) == 6 && CS.chooser == 9 && CS.noptions == 3 && CS.options[2] == 7, "choose list");
+  CHECK(cval("cset", 7, 0) == 1 && CS.noptions == 3 && CS.options[0] == 0 && CS.options[2] == 2, "choose set");
+  CHECK(cval("crange", -2, 2) == -1 && CS.noptions == 5 && CS.options[4] == 2, "choose range");
+  CS.answer = -1;
+  cfails("clist", 0, 0, RG_RUN_ERROR, "no answer for the choice");
+  CS.answer = 3;
+  cfails("clist", 0, 0, RG_RUN_ERROR, "no answer for the choice");
+
+  /* The chance override decides every roll and draw. */
+  cvm(0, 1, NULL);
+  CS.chance = -2;
+  CHECK(cval("roll", 3, 0) == 18 && CS.what == 'd' && CS.chance_n == 6, "chance dice");
+  CHECK(cval("rolldie", 0, 0) == 2 && CS.what == 'f' && CS.chance_n == 4, "chance die");
+  CS.chance = 0;
+  CHECK(cval("draw", 0, 0) == 0 && CS.what == 'c' && CS.chance_n == 6 && CS.left_seen == 6, "chance draw");
+  {
+    /* Always the first card left: swap-removal gives 0, 2, 1, 1, 0, 0. */
+    rg_value got[6];
+    CHECK(clist(cval("drawall", 0, 0), got, 6) == 6, "chance drawall");
+    CHECK(got[0] == 0 && got[1] == 2 && got[2] == 1 && got[3] == 1 && got[4] == 0 && got[5] == 0,
+          "chance draw order %lld %lld %lld %lld %lld %lld", (long long)got[0], (long long)got[1],
+          (long long)got[2], (long long)got[3], (long long)got[4], (long long)got[5]);
+  }
+  CS.chance = -1;
+  cfails("roll", 1, 0, RG_RUN_ERROR, "no result given for the roll");
+  cfails("rolls", 1, 0, RG_RUN_ERROR, "no result given for the roll");
+  cfails("rolldie", 0, 0, RG_RUN_ERROR, "no result given for the roll");
+  cfails("draw", 0, 0, RG_RUN_ERROR, "no result given for the draw");
+  CS.chance = 6;
+  cfails("roll", 1, 0, RG_RUN_ERROR, "no result given for the roll");
+  cfails("draw", 0, 0, RG_RUN_ERROR, "no result given for the draw");
+
+  /* Out of memory while creating the VM fails cleanly. */
+  for (unsigned long k = 1; k <= 7; k++) {
+    rg_alloc_fail_at(k);
+    rg_vm *vm = rg_vm_new(&C.m, NULL, NULL);
+    rg_alloc_fail_at(0);
+    CHECK(vm == NULL, "chance alloc failure %lu", k);
+    rg_vm_free(vm);
+  }
+
+  /* The disassembler names what operands refer to. */
+  {
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&text, &tlen);
+    rg_module_dis(&C.m, f);
+    fclose(f);
+    CHECK(strstr(text, "ROLLDIE  0 ; red") && strstr(text, "DRAW     0 ; bag") &&
+          strstr(text, "LEFT     1 ; tiny") && strstr(text, "INPUT    0 ; rating") &&
+          strstr(text, "NTH      0 ; colour") && strstr(text, "ROLL     6 ; d6") &&
+          strstr(text, "; \"which colour?\" from set -> colour") &&
+          strstr(text, "; \"Build up\"") && strstr(text, "-> list int"), "dis:\n%s", text);
+    free(text);
+  }
+
+  rg_vm_free(V);
+  V = NULL;
+  rg_module_free(&C.m);
+}
+
 int main(void) {
   char err[256];
   mb_init(&B);
@@ -434,6 +920,7 @@ int main(void) {
   }
 
   rg_module_free(&B.m);
+  chance_tests();
   printf("test_vm: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
