@@ -23,6 +23,7 @@
 #include "parse.h"
 #include "opcodes.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,14 +53,14 @@ typedef struct vec {
   size_t size;
 } vec;
 
-/* Appends room for one zeroed item to v; returns it, or NULL (sets *oom). */
-static void *vec_push(vec *v, bool *oom) {
+/* Appends room for one zeroed item to v; returns it, or NULL. */
+static void *vec_grow(vec *v) {
   if (v->n == v->cap) {
     uint32_t cap = v->cap ? v->cap * 2 : 16;
     void *p;
-    if (v->cap > (1u << 30)) { *oom = true; return NULL; }
+    if (v->cap > (1u << 30)) return NULL;
     p = rg_realloc(v->items, (size_t)cap * v->size);
-    if (!p) { *oom = true; return NULL; }
+    if (!p) return NULL;
     v->items = p;
     v->cap = cap;
   }
@@ -71,8 +72,22 @@ static void *vec_push(vec *v, bool *oom) {
   }
 }
 
-#define VEC(type) { NULL, 0, 0, sizeof(type) }
 #define AT(v, type, i) (((type *)(v).items)[i])
+
+/* The module's arrays that the compiler grows: X(field of the compiler state
+** and of the module, count field of the module, item type).  One list says
+** which arrays there are; it declares, initializes, frees and hands them
+** over. */
+#define RG_MODULE_ARRAYS(X) \
+  X(units, nunits, rg_unit) X(enums, nenums, rg_enum) X(members, nmembers, rg_member_info) \
+  X(records, nrecords, rg_record) X(fields, nfields, rg_field_info) \
+  X(consts, nconsts, rg_value) X(heap, nheap, rg_value) X(tables, ntables, rg_table) \
+  X(dims, ndims, rg_dim) X(cells, ncells, rg_value) X(procs, nprocs, rg_proc) \
+  X(params, nparams, rg_param_info) X(types, ntypes, rg_type) X(notes, nnotes, rg_note_info) \
+  X(expects, nexpects, rg_expect) X(tests, ntests, rg_test) X(code, ncode, uint32_t) \
+  X(lines, nlines, rg_line) X(files, nfiles, uint32_t) X(dice, ndice, rg_dice) \
+  X(faces, nfaces, rg_value) X(decks, ndecks, rg_deck) X(cards, ncards, rg_value) \
+  X(choices, nchoices, rg_choice) X(inputs, ninputs, rg_input)
 
 /* ======================================================================
 ** Symbols
@@ -118,21 +133,22 @@ typedef struct local {
 typedef struct cstate {
   rg_diag *d;
   rg_arena *A;
-  bool oom;
+
+  jmp_buf oom_jmp;               /* where running out of memory unwinds to */
   int quiet;                     /* >0: probing; errors are not reported */
   int quiet_errors;              /* errors seen while quiet */
   rg_assumption *assumed, **assumed_tail;
   const char *dir;               /* folder of the rule file */
 
   sym *syms[NBUCKETS];
-  memref *members[NBUCKETS];
+  memref *memhash[NBUCKETS];
 
   /* module under construction */
   char *pool; uint32_t npool, cappool;
   struct strent { uint32_t off; struct strent *next; } *strhash[NBUCKETS];
-  vec units, enums, members_v, records, fields, consts, heap, tables, dims,
-      cells, procs, params, types, notes, expects, tests, code, lines, files,
-      dice, faces, decks, cards, choices, inputs;
+#define RG_X(field, count, type) vec field;
+  RG_MODULE_ARRAYS(RG_X)
+#undef RG_X
   rg_value name_v, revision_v, source_v;
 
   /* the procedure being compiled */
@@ -160,6 +176,36 @@ static void err(cstate *cs, rg_pos pos, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Out of memory: unwinds the whole compile to rg_compile, which frees
+** everything and reports it once (as Lua's parser does with luaD_throw). */
+static _Noreturn void oom(cstate *cs) {
+  longjmp(cs->oom_jmp, 1);
+}
+
+/* vec_grow that unwinds on failure. */
+static void *vpush(cstate *cs, vec *v) {
+  void *p = vec_grow(v);
+  if (!p) oom(cs);
+  return p;
+}
+
+/* Arena allocation that unwinds on failure. */
+static void *xalloc(cstate *cs, size_t n) {
+  void *p = rg_arena_alloc(cs->A, n);
+  if (!p) oom(cs);
+  return p;
+}
+
+static char *xstrndup(cstate *cs, const char *s, size_t n) {
+  char *p = rg_arena_strndup(cs->A, s, n);
+  if (!p) oom(cs);
+  return p;
+}
+
+static char *xstrdup(cstate *cs, const char *s) {
+  return xstrndup(cs, s, strlen(s));
+}
+
 /* Returns the hash bucket of s. */
 static uint32_t hash(const char *s) {
   uint32_t h = 2166136261u;
@@ -182,8 +228,8 @@ static sym *declare(cstate *cs, rg_decl *dc, symkind kind) {
     err(cs, dc->pos, "'%s' is already declared at line %u", dc->name, s->decl->pos.line);
     return NULL;
   }
-  s = rg_arena_alloc(cs->A, sizeof *s);
-  if (!s) { cs->oom = true; return NULL; }
+  s = xalloc(cs, sizeof *s);
+  if (!s) oom(cs);
   s->name = dc->name;
   s->kind = kind;
   s->decl = dc;
@@ -203,20 +249,20 @@ static uint32_t intern(cstate *cs, const char *s) {
   size_t n = strlen(s);
   for (struct strent *e = cs->strhash[h]; e; e = e->next)
     if (strcmp(cs->pool + e->off, s) == 0) return e->off;
-  if (n > (1u << 24) || cs->npool + n + 1 > (1u << 30)) { cs->oom = true; return 0; }
+  if (n > (1u << 24) || cs->npool + n + 1 > (1u << 30)) { oom(cs); return 0; }
   if (cs->npool + n + 1 > cs->cappool) {
     uint32_t cap = cs->cappool ? cs->cappool : 1024;
     char *p;
     while (cap < cs->npool + n + 1) cap *= 2;
     p = rg_realloc(cs->pool, cap);
-    if (!p) { cs->oom = true; return 0; }
+    if (!p) { oom(cs); return 0; }
     cs->pool = p;
     cs->cappool = cap;
   }
   {
-    struct strent *e = rg_arena_alloc(cs->A, sizeof *e);
+    struct strent *e = xalloc(cs, sizeof *e);
     uint32_t off = cs->npool;
-    if (!e) { cs->oom = true; return 0; }
+    if (!e) { oom(cs); return 0; }
     memcpy(cs->pool + off, s, n + 1);
     cs->npool += (uint32_t)n + 1;
     e->off = off;
@@ -259,7 +305,7 @@ static uint32_t type_index(cstate *cs, rg_type t) {
     if (u.kind == t.kind && u.ref == t.ref) return i;
   }
   {
-    rg_type *slot = vec_push(&cs->types, &cs->oom);
+    rg_type *slot = vpush(cs, &cs->types);
     if (!slot) return 0;
     *slot = t;
     return cs->types.n - 1;
@@ -386,7 +432,7 @@ static bool same_folded(const char *a, const char *b) {
 static int member_by_code(cstate *cs, uint32_t en, const char *code) {
   const rg_enum *e = &AT(cs->enums, rg_enum, en);
   for (uint32_t i = 0; i < e->count; i++)
-    if (strcmp(cs->pool + AT(cs->members_v, rg_member_info, e->first + i).code, code) == 0)
+    if (strcmp(cs->pool + AT(cs->members, rg_member_info, e->first + i).code, code) == 0)
       return (int)i;
   return -1;
 }
@@ -398,7 +444,7 @@ static int member_by_text(cstate *cs, uint32_t en, const char *text) {
   int m = member_by_code(cs, en, text);
   if (m >= 0) return m;
   for (uint32_t i = 0; i < e->count; i++) {
-    const rg_member_info *mi = &AT(cs->members_v, rg_member_info, e->first + i);
+    const rg_member_info *mi = &AT(cs->members, rg_member_info, e->first + i);
     if (same_folded(cs->pool + mi->code, text)) return (int)i;
     if (mi->display && same_folded(cs->pool + mi->display, text)) return (int)i;
   }
@@ -412,7 +458,7 @@ static const char *member_list(cstate *cs, uint32_t en, char *buf, size_t size) 
   buf[0] = '\0';
   for (uint32_t i = 0; i < e->count && n + 1 < size; i++) {
     int k = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
-                     cs->pool + AT(cs->members_v, rg_member_info, e->first + i).code);
+                     cs->pool + AT(cs->members, rg_member_info, e->first + i).code);
     if (k < 0) break;
     n += (size_t)k;
   }
@@ -426,7 +472,7 @@ static int find_member(cstate *cs, const char *code, uint32_t *en, uint32_t *ind
   int found = 0;
   size_t n = 0;
   if (enums && size) enums[0] = '\0';
-  for (memref *m = cs->members[hash(code)]; m; m = m->next) {
+  for (memref *m = cs->memhash[hash(code)]; m; m = m->next) {
     if (strcmp(m->code, code) != 0) continue;
     if (!found) { *en = m->en; *index = m->index; }
     if (enums && n + 1 < size) {
@@ -664,7 +710,7 @@ static rg_type const_value(cstate *cs, rg_pos use, sym *s, rg_value *v) {
 static rg_value heap_record(cstate *cs, const rg_value *vals, uint32_t n) {
   uint32_t off = cs->heap.n;
   for (uint32_t i = 0; i < n; i++) {
-    rg_value *slot = vec_push(&cs->heap, &cs->oom);
+    rg_value *slot = vpush(cs, &cs->heap);
     if (!slot) return 0;
     *slot = vals[i];
   }
@@ -675,10 +721,10 @@ static rg_value heap_record(cstate *cs, const rg_value *vals, uint32_t n) {
 static rg_type fold_record(cstate *cs, rg_expr *e, uint32_t r, rg_value *v) {
   const rg_record *rec = &AT(cs->records, rg_record, r);
   uint32_t n = rec->count;
-  rg_value *vals = rg_arena_alloc(cs->A, n * sizeof *vals);
-  bool *seen = rg_arena_alloc(cs->A, n * sizeof *seen);
+  rg_value *vals = xalloc(cs, n * sizeof *vals);
+  bool *seen = xalloc(cs, n * sizeof *seen);
   bool ok = true;
-  if (!vals || !seen) { cs->oom = true; return T_ERR; }
+  if (!vals || !seen) { oom(cs); return T_ERR; }
   for (rg_fieldinit *f = e->fields; f; f = f->next) {
     uint32_t k;
     for (k = 0; k < n; k++)
@@ -843,8 +889,8 @@ static uint32_t emit(cstate *cs, rg_opcode op, uint32_t a) {
     err(cs, cs->pos, "procedure too large (operand %u exceeds the limit)", a);
     a = 0;
   }
-  ins = vec_push(&cs->code, &cs->oom);
-  ln = vec_push(&cs->lines, &cs->oom);
+  ins = vpush(cs, &cs->code);
+  ln = vpush(cs, &cs->lines);
   if (!ins || !ln) return 0;
   *ins = RG_INS(op, a);
   ln->file = cs->pos.file;
@@ -865,7 +911,7 @@ static uint32_t konst(cstate *cs, rg_value v) {
   for (uint32_t i = 0; i < cs->consts.n; i++)
     if (AT(cs->consts, rg_value, i) == v) return i;
   {
-    rg_value *k = vec_push(&cs->consts, &cs->oom);
+    rg_value *k = vpush(cs, &cs->consts);
     if (!k) return 0;
     *k = v;
     return cs->consts.n - 1;
@@ -885,7 +931,6 @@ static uint32_t here(cstate *cs) { return cs->code.n - cs->proc_start; }
 static void patch(cstate *cs, uint32_t at, uint32_t target) {
   int64_t off = (int64_t)target - (int64_t)at - 1;
   uint32_t *ins;
-  if (cs->oom) return;
   if (off < RG_SA_MIN || off > RG_SA_MAX) {
     err(cs, cs->pos, "procedure too large: a jump spans more than %d instructions", RG_SA_MAX);
     return;
@@ -917,8 +962,8 @@ static uint32_t add_local(cstate *cs, rg_pos pos, const char *name, rg_type t) {
   if (l && l->depth == cs->depth) err(cs, pos, "'%s' is already declared in this block", name);
   if (cs->nlocal == cs->caplocal) {
     uint32_t cap = cs->caplocal ? cs->caplocal * 2 : 32;
-    local *p = rg_arena_alloc(cs->A, cap * sizeof *p);
-    if (!p) { cs->oom = true; return 0; }
+    local *p = xalloc(cs, cap * sizeof *p);
+    if (!p) { oom(cs); return 0; }
     if (cs->nlocal) memcpy(p, cs->locals, cs->nlocal * sizeof *p);
     cs->locals = p;
     cs->caplocal = cap;
@@ -1190,8 +1235,8 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
     return t;
   }
   rec = &AT(cs->records, rg_record, want.ref);
-  byfield = rg_arena_alloc(cs->A, rec->count * sizeof *byfield);
-  if (!byfield) { cs->oom = true; return T_ERR; }
+  byfield = xalloc(cs, rec->count * sizeof *byfield);
+  if (!byfield) { oom(cs); return T_ERR; }
   for (rg_fieldinit *f = e->fields; f; f = f->next) {
     uint32_t k;
     for (k = 0; k < rec->count; k++)
@@ -1433,7 +1478,7 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
         return T_ERR;
       }
     }
-    c = vec_push(&cs->choices, &cs->oom);
+    c = vpush(cs, &cs->choices);
     if (!c) return T_ERR;
     c->prompt = intern(cs, a2->str);
     c->chooser = who;
@@ -1642,13 +1687,13 @@ static void note_stmt(cstate *cs, rg_stmt *s) {
   bool bad = false;
   for (rg_expr *a = s->args; a; a = a->next) {
     rg_type t = expr(cs, a, T_NONE);
-    rg_type *slot = vec_push(&cs->types, &cs->oom);
+    rg_type *slot = vpush(cs, &cs->types);
     if (!slot) return;
     if (is_err(t)) bad = true;
     *slot = t;
   }
   if (bad) return;
-  ni = vec_push(&cs->notes, &cs->oom);
+  ni = vpush(cs, &cs->notes);
   if (!ni) return;
   ni->text = intern(cs, s->str);
   ni->first_type = first;
@@ -1669,7 +1714,7 @@ static void expect_stmt(cstate *cs, rg_stmt *s) {
     tb = expr(cs, e->b, ta);
     t = binop_type(cs, e->pos, RG_AOP_EQ, ta, tb);
     if (is_err(t)) return;
-    x = vec_push(&cs->expects, &cs->oom);
+    x = vpush(cs, &cs->expects);
     if (!x) return;
     x->text = source_text(cs, e->pos, s->next);
     x->type = ta.kind == RG_K_SET && ta.ref == REF_ANY ? tb : ta;
@@ -1680,7 +1725,7 @@ static void expect_stmt(cstate *cs, rg_stmt *s) {
   }
   t = expr(cs, e, T_BOOL);
   if (is_err(t) || !check_type(cs, e->pos, t, T_BOOL, "an expectation")) return;
-  x = vec_push(&cs->expects, &cs->oom);
+  x = vpush(cs, &cs->expects);
   if (!x) return;
   x->text = source_text(cs, e->pos, s->next);
   x->type = T_BOOL;
@@ -1884,8 +1929,8 @@ static void collect_notes(cstate *cs, rg_note *n, const char *what) {
   for (; n; n = n->next) {
     rg_assumption *a;
     if (!n->assumed) continue;
-    a = rg_arena_alloc(cs->A, sizeof *a);
-    if (!a) { cs->oom = true; return; }
+    a = xalloc(cs, sizeof *a);
+    if (!a) { oom(cs); return; }
     a->pos = n->pos;
     a->what = what;
     a->text = n->text;
@@ -1902,8 +1947,8 @@ static const char *describe(cstate *cs, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  s = rg_arena_strdup(cs->A, buf);
-  if (!s) cs->oom = true;
+  s = xstrdup(cs, buf);
+  if (!s) oom(cs);
   return s ? s : "";
 }
 
@@ -1912,7 +1957,7 @@ static void decl_unit(cstate *cs, rg_decl *dc) {
   sym *s = declare(cs, dc, S_UNIT);
   rg_unit *u;
   if (!s) return;
-  u = vec_push(&cs->units, &cs->oom);
+  u = vpush(cs, &cs->units);
   if (!u) return;
   s->index = cs->units.n - 1;
   u->name = intern(cs, dc->name);
@@ -1930,11 +1975,11 @@ static void decl_enum(cstate *cs, rg_decl *dc) {
     err(cs, dc->pos, "enum %s has %u members; at most 64 are allowed", dc->name, n);
     return;
   }
-  e = vec_push(&cs->enums, &cs->oom);
+  e = vpush(cs, &cs->enums);
   if (!e) return;
   s->index = cs->enums.n - 1;
   e->name = intern(cs, dc->name);
-  e->first = cs->members_v.n;
+  e->first = cs->members.n;
   e->ordered = dc->ordered;
   for (rg_member *m = dc->members; m; m = m->next) {
     rg_member_info *mi;
@@ -1944,9 +1989,9 @@ static void decl_enum(cstate *cs, rg_decl *dc) {
       err(cs, m->pos, "'%s' is already a member of %s", m->code, dc->name);
       continue;
     }
-    mi = vec_push(&cs->members_v, &cs->oom);
-    r = rg_arena_alloc(cs->A, sizeof *r);
-    if (!mi || !r) { cs->oom = true; return; }
+    mi = vpush(cs, &cs->members);
+    r = xalloc(cs, sizeof *r);
+    if (!mi || !r) { oom(cs); return; }
     mi->code = intern(cs, m->code);
     mi->display = m->display ? intern(cs, m->display) : 0;
     AT(cs->enums, rg_enum, s->index).count++;
@@ -1954,8 +1999,8 @@ static void decl_enum(cstate *cs, rg_decl *dc) {
     r->en = s->index;
     r->index = AT(cs->enums, rg_enum, s->index).count - 1;
     h = hash(m->code);
-    r->next = cs->members[h];
-    cs->members[h] = r;
+    r->next = cs->memhash[h];
+    cs->memhash[h] = r;
     collect_notes(cs, m->notes, describe(cs, "%s.%s", dc->name, m->code));
   }
 }
@@ -1966,7 +2011,7 @@ static void decl_record(cstate *cs, rg_decl *dc) {
   sym *s = declare(cs, dc, S_RECORD);
   rg_record *r;
   if (!s) return;
-  r = vec_push(&cs->records, &cs->oom);
+  r = vpush(cs, &cs->records);
   if (!r) return;
   s->index = cs->records.n - 1;
   r->name = intern(cs, dc->name);
@@ -1986,7 +2031,7 @@ static void record_fields(cstate *cs, rg_decl *dc) {
         err(cs, f->pos, "field '%s' is already declared", f->name);
         goto next;
       }
-    fi = vec_push(&cs->fields, &cs->oom);
+    fi = vpush(cs, &cs->fields);
     if (!fi) return;
     fi->name = intern(cs, f->name);
     fi->type = resolve_type(cs, f->type);
@@ -2003,14 +2048,14 @@ static void decl_table(cstate *cs, rg_decl *dc) {
   uint64_t count = 1;
   bool bad = false;
   if (!s) return;
-  tb = vec_push(&cs->tables, &cs->oom);
+  tb = vpush(cs, &cs->tables);
   if (!tb) return;
   s->index = cs->tables.n - 1;
   tb->name = intern(cs, dc->name);
   tb->first_dim = cs->dims.n;
   tb->value = resolve_type(cs, dc->type);
   for (rg_keyspec *k = dc->keys; k; k = k->next) {
-    rg_dim *dm = vec_push(&cs->dims, &cs->oom);
+    rg_dim *dm = vpush(cs, &cs->dims);
     if (!dm) return;
     AT(cs->tables, rg_table, s->index).ndims++;
     dm->label = k->name ? intern(cs, k->name) : 0;
@@ -2059,7 +2104,7 @@ static void decl_table(cstate *cs, rg_decl *dc) {
   tb->count = bad ? 0 : (uint32_t)count;
   tb->first = cs->cells.n;
   for (uint32_t i = 0; i < tb->count; i++)
-    if (!vec_push(&cs->cells, &cs->oom)) return;
+    if (!vpush(cs, &cs->cells)) return;
   if (bad) AT(cs->tables, rg_table, s->index).value = T_ERR;
 }
 
@@ -2078,7 +2123,7 @@ static void decl_proc(cstate *cs, rg_decl *dc) {
     }
   s = declare(cs, dc, S_PROC);
   if (!s) return;
-  p = vec_push(&cs->procs, &cs->oom);
+  p = vpush(cs, &cs->procs);
   if (!p) return;
   s->index = cs->procs.n - 1;
   p->name = intern(cs, dc->name);
@@ -2088,7 +2133,7 @@ static void decl_proc(cstate *cs, rg_decl *dc) {
     rg_param_info *pi;
     for (rg_param *q = dc->params; q != pa; q = q->next)
       if (strcmp(q->name, pa->name) == 0) err(cs, pa->pos, "parameter '%s' is given twice", pa->name);
-    pi = vec_push(&cs->params, &cs->oom);
+    pi = vpush(cs, &cs->params);
     if (!pi) return;
     pi->name = intern(cs, pa->name);
     pi->type = resolve_type(cs, pa->type);
@@ -2152,7 +2197,7 @@ static void decl_chance(cstate *cs, rg_decl *dc) {
       continue;
     }
     for (rg_value i = 0; i < count; i++) {
-      rg_value *slot = vec_push(values, &cs->oom);
+      rg_value *slot = vpush(cs, values);
       if (!slot) return;
       *slot = key;
     }
@@ -2163,7 +2208,7 @@ static void decl_chance(cstate *cs, rg_decl *dc) {
   if (total == 0 && !is_err(t)) err(cs, dc->pos, "%s %s has no %s", is_dice ? "die" : "deck",
                                     dc->name, is_dice ? "faces" : "cards");
   if (is_dice) {
-    rg_dice *d = vec_push(&cs->dice, &cs->oom);
+    rg_dice *d = vpush(cs, &cs->dice);
     if (!d) return;
     s->index = cs->dice.n - 1;
     d->name = intern(cs, dc->name);
@@ -2171,7 +2216,7 @@ static void decl_chance(cstate *cs, rg_decl *dc) {
     d->first = first;
     d->count = total;
   } else {
-    rg_deck *d = vec_push(&cs->decks, &cs->oom);
+    rg_deck *d = vpush(cs, &cs->decks);
     if (!d) return;
     s->index = cs->decks.n - 1;
     d->name = intern(cs, dc->name);
@@ -2195,7 +2240,7 @@ static void decl_input(cstate *cs, rg_decl *dc) {
   }
   t = fold(cs, dc->value, want, &v);
   if (!is_err(t)) check_type(cs, dc->value->pos, t, want, "the default");
-  in = vec_push(&cs->inputs, &cs->oom);
+  in = vpush(cs, &cs->inputs);
   if (!in) return;
   s->index = cs->inputs.n - 1;
   s->type = is_err(want) ? T_ERR : want;
@@ -2232,7 +2277,7 @@ static void proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
 
 /* test "title" { ... }: a procedure without parameters, and its entry. */
 static void decl_test(cstate *cs, rg_decl *dc) {
-  rg_proc *p = vec_push(&cs->procs, &cs->oom);
+  rg_proc *p = vpush(cs, &cs->procs);
   rg_test *t;
   uint32_t index = cs->procs.n - 1;
   if (!p) return;
@@ -2243,7 +2288,7 @@ static void decl_test(cstate *cs, rg_decl *dc) {
     if (AT(cs->tests, rg_test, i).name == p->name)
       err(cs, dc->pos, "a test named \"%s\" already exists", dc->name);
   proc_body(cs, dc, index);
-  t = vec_push(&cs->tests, &cs->oom);
+  t = vpush(cs, &cs->tests);
   if (!t) return;
   t->name = AT(cs->procs, rg_proc, index).name;
   t->proc = index;
@@ -2264,7 +2309,7 @@ typedef struct filler {
 static const char *key_text(cstate *cs, const rg_dim *dm, uint32_t i, char *buf, size_t size) {
   if (dm->is_enum)
     snprintf(buf, size, "%s",
-             cs->pool + AT(cs->members_v, rg_member_info, AT(cs->enums, rg_enum, dm->ref).first + i).code);
+             cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, dm->ref).first + i).code);
   else snprintf(buf, size, "%lld", (long long)(dm->lo + i));
   return buf;
 }
@@ -2481,8 +2526,8 @@ static uint32_t tsv_split(cstate *cs, uint32_t file, uint32_t lineno, const char
     }
     while (start < end && line[start] == ' ') start++;
     while (end > start && line[end - 1] == ' ') end--;
-    cells[n].text = rg_arena_strndup(cs->A, line + start, end - start);
-    if (!cells[n].text) { cs->oom = true; return n; }
+    cells[n].text = xstrndup(cs, line + start, end - start);
+    if (!cells[n].text) { oom(cs); return n; }
     cells[n].pos.file = file;
     cells[n].pos.line = lineno;
     cells[n].pos.col = (uint32_t)start + 1;
@@ -2636,9 +2681,9 @@ static const char *find_tsv(cstate *cs, const char *from) {
     fp = fopen(buf, "rb");
     if (fp) {
       fclose(fp);
-      return rg_arena_strdup(cs->A, buf);
+      return xstrdup(cs, buf);
     }
-    up = level == 0 ? "../" : rg_arena_strdup(cs->A, describe(cs, "%s../", up));
+    up = level == 0 ? "../" : xstrdup(cs, describe(cs, "%s../", up));
     if (!up) return NULL;
   }
   return NULL;
@@ -2690,7 +2735,7 @@ static void tsv_cells(cstate *cs, filler *f) {
         const char *tag = "# assumed:";
         if (len - i > strlen(tag) && strncmp(line + i, tag, strlen(tag)) == 0) {
           rg_note note = { { file, ln, (uint32_t)i + 1 }, true,
-                           rg_arena_strndup(cs->A, line + i + strlen(tag), len - i - strlen(tag)), NULL };
+                           xstrndup(cs, line + i + strlen(tag), len - i - strlen(tag)), NULL };
           if (note.text) collect_notes(cs, &note, describe(cs, "table %s", dc->name));
         }
         continue;
@@ -2700,8 +2745,8 @@ static void tsv_cells(cstate *cs, filler *f) {
       header = true;
       ncols = tsv_split(cs, file, ln, line, len, head);
       if (rec) {
-        bool *seen = rg_arena_alloc(cs->A, nfields + 1);
-        if (!seen) { cs->oom = true; return; }
+        bool *seen = xalloc(cs, nfields + 1);
+        if (!seen) { oom(cs); return; }
         for (uint32_t c = 1; c < ncols; c++) {
           uint32_t k;
           colfield[c] = -2;
@@ -2756,9 +2801,9 @@ static void tsv_cells(cstate *cs, filler *f) {
       const rg_dim *d1 = &AT(cs->dims, rg_dim, tb->first_dim);
       if (!tsv_key(cs, &row[0], d1, &lo[0], &hi[0])) { bad = true; continue; }
       if (rec) {
-        rg_value *vals = rg_arena_alloc(cs->A, nfields * sizeof *vals);
+        rg_value *vals = xalloc(cs, nfields * sizeof *vals);
         bool ok = true;
-        if (!vals) { cs->oom = true; return; }
+        if (!vals) { oom(cs); return; }
         for (uint32_t c = 1; c < n; c++) {
           if (colfield[c] == -1) {
             if (row[c].text[0]) {
@@ -2818,8 +2863,8 @@ static void table_cells(cstate *cs, rg_decl *dc) {
   if (is_err(tb->value) || tb->count == 0) return;
   f.tix = s->index;
   f.dc = dc;
-  f.by = rg_arena_alloc(cs->A, tb->count * sizeof *f.by);
-  if (!f.by) { cs->oom = true; return; }
+  f.by = xalloc(cs, tb->count * sizeof *f.by);
+  if (!f.by) { oom(cs); return; }
   if (dc->from) tsv_cells(cs, &f);
   else inline_cells(cs, &f);
 }
@@ -2831,51 +2876,21 @@ static void table_cells(cstate *cs, rg_decl *dc) {
 static const char *const kindname[] = { "unit", "enum", "record", "const", "table",
                                         "procedure", "test", "dice", "deck", "input" };
 
-/* Frees every growable array of cs (after an error). */
+/* Frees every growable array of cs (after an error, or the rest after
+** build_module took them). */
 static void free_vecs(cstate *cs) {
-  vec *all[] = { &cs->units, &cs->enums, &cs->members_v, &cs->records, &cs->fields,
-                 &cs->consts, &cs->heap, &cs->tables, &cs->dims, &cs->cells, &cs->procs,
-                 &cs->params, &cs->types, &cs->notes, &cs->expects, &cs->tests, &cs->code,
-                 &cs->lines, &cs->files, &cs->dice, &cs->faces, &cs->decks, &cs->cards,
-                 &cs->choices, &cs->inputs };
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
-    rg_free(all[i]->items);
-    all[i]->items = NULL;
-    all[i]->n = 0;
-  }
+#define RG_X(field, count, type) rg_free(cs->field.items); cs->field.items = NULL; cs->field.n = 0;
+  RG_MODULE_ARRAYS(RG_X)
+#undef RG_X
   rg_free(cs->pool);
   cs->pool = NULL;
 }
 
 /* Moves the arrays of cs into m; cs no longer owns them. */
 static void build_module(cstate *cs, rg_module *m) {
-#define MOVE(field, count, v) do { m->field = (v).items; m->count = (v).n; (v).items = NULL; } while (0)
-  MOVE(units, nunits, cs->units);
-  MOVE(enums, nenums, cs->enums);
-  MOVE(members, nmembers, cs->members_v);
-  MOVE(records, nrecords, cs->records);
-  MOVE(fields, nfields, cs->fields);
-  MOVE(consts, nconsts, cs->consts);
-  MOVE(heap, nheap, cs->heap);
-  MOVE(tables, ntables, cs->tables);
-  MOVE(dims, ndims, cs->dims);
-  MOVE(cells, ncells, cs->cells);
-  MOVE(procs, nprocs, cs->procs);
-  MOVE(params, nparams, cs->params);
-  MOVE(types, ntypes, cs->types);
-  MOVE(notes, nnotes, cs->notes);
-  MOVE(expects, nexpects, cs->expects);
-  MOVE(tests, ntests, cs->tests);
-  MOVE(code, ncode, cs->code);
-  MOVE(lines, nlines, cs->lines);
-  MOVE(files, nfiles, cs->files);
-  MOVE(dice, ndice, cs->dice);
-  MOVE(faces, nfaces, cs->faces);
-  MOVE(decks, ndecks, cs->decks);
-  MOVE(cards, ncards, cs->cards);
-  MOVE(choices, nchoices, cs->choices);
-  MOVE(inputs, ninputs, cs->inputs);
-#undef MOVE
+#define RG_X(field, count, type) m->field = cs->field.items; m->count = cs->field.n; cs->field.items = NULL;
+  RG_MODULE_ARRAYS(RG_X)
+#undef RG_X
   m->strings = cs->pool;
   m->nstrings = cs->npool;
   cs->pool = NULL;
@@ -2884,45 +2899,24 @@ static void build_module(cstate *cs, rg_module *m) {
   m->source = (uint32_t)cs->source_v;
 }
 
-int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assumptions) {
-  cstate *cs;
+/* Compiles the rule file at path into m; out of memory unwinds past it. */
+static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumption **assumptions) {
+  rg_diag *d = cs->d;
   uint32_t file;
   rg_ast_file *ast;
   int errors0 = d->errors;
-  int rc = -1;
-
-  memset(m, 0, sizeof *m);
-  if (assumptions) *assumptions = NULL;
-  cs = rg_arena_alloc(d->arena, sizeof *cs);
-  if (!cs) { rg_error_plain(d, "out of memory"); return -1; }
-  cs->d = d;
-  cs->A = d->arena;
-  cs->assumed_tail = &cs->assumed;
-  {
-    vec init[] = { VEC(rg_unit), VEC(rg_enum), VEC(rg_member_info), VEC(rg_record),
-                   VEC(rg_field_info), VEC(rg_value), VEC(rg_value), VEC(rg_table), VEC(rg_dim),
-                   VEC(rg_value), VEC(rg_proc), VEC(rg_param_info), VEC(rg_type),
-                   VEC(rg_note_info), VEC(rg_expect), VEC(rg_test), VEC(uint32_t), VEC(rg_line),
-                   VEC(uint32_t), VEC(rg_dice), VEC(rg_value), VEC(rg_deck), VEC(rg_value),
-                   VEC(rg_choice), VEC(rg_input) };
-    vec *all[] = { &cs->units, &cs->enums, &cs->members_v, &cs->records, &cs->fields,
-                   &cs->consts, &cs->heap, &cs->tables, &cs->dims, &cs->cells, &cs->procs,
-                   &cs->params, &cs->types, &cs->notes, &cs->expects, &cs->tests, &cs->code,
-                   &cs->lines, &cs->files, &cs->dice, &cs->faces, &cs->decks, &cs->cards,
-                   &cs->choices, &cs->inputs };
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++) *all[i] = init[i];
-  }
   {
     const char *slash = strrchr(path, '/');
-    cs->dir = slash ? rg_arena_strndup(cs->A, path, (size_t)(slash - path)) : "";
-    if (!cs->dir) goto oom;
+    cs->dir = slash ? xstrndup(cs, path, (size_t)(slash - path)) : "";
   }
   intern(cs, "");
-  if (rg_diag_load(d, path, NULL, &file)) goto done;
+  if (rg_diag_load(d, path, NULL, &file)) {
+    if (cs->A->failed) oom(cs);
+    return -1;
+  }
   ast = rg_parse(d, file, cs->A);
-  if (!ast) goto oom;
-  if (d->errors > errors0) goto done;   /* syntax errors: the tree is not worth checking */
-
+  if (!ast) oom(cs);
+  if (d->errors > errors0) return -1;   /* syntax errors: the tree is not worth checking */
   if (ast->header) {
     cs->name_v = intern(cs, ast->header->name ? ast->header->name : "");
     cs->revision_v = ast->header->revision ? intern(cs, ast->header->revision) : 0;
@@ -2969,32 +2963,51 @@ int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assum
       decl_test(cs, dc);
     }
   }
-  if (cs->oom) goto oom;
-
   /* The files the line table refers to. */
   for (uint32_t i = 0; i < d->nfiles; i++) {
-    uint32_t *f = vec_push(&cs->files, &cs->oom);
-    if (!f) goto oom;
+    uint32_t *f = vpush(cs, &cs->files);
     *f = intern(cs, d->files[i]->path);
   }
-  if (cs->oom) goto oom;
-  if (d->errors > errors0) goto done;
+  if (d->errors > errors0) return -1;
 
   build_module(cs, m);
   {
     char msg[256];
     if (rg_module_verify(m, msg, sizeof msg)) {
+      if (strstr(msg, "out of memory")) oom(cs);
       rg_error_plain(d, "internal error: the compiled module fails verification: %s", msg);
       rg_module_free(m);
-      goto done;
+      return -1;
     }
   }
   if (assumptions) *assumptions = cs->assumed;
-  rc = 0;
-  goto done;
-oom:
-  rg_error_plain(d, "out of memory");
-done:
+  return 0;
+}
+
+int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assumptions) {
+  cstate *cs;
+  int rc;
+  memset(m, 0, sizeof *m);
+  if (assumptions) *assumptions = NULL;
+  cs = rg_arena_alloc(d->arena, sizeof *cs);
+  if (!cs) { rg_error_plain(d, "out of memory"); return -1; }
+  cs->d = d;
+  cs->A = d->arena;
+  cs->assumed_tail = &cs->assumed;
+#define RG_X(field, count, type) cs->field.size = sizeof(type);
+  RG_MODULE_ARRAYS(RG_X)
+#undef RG_X
+  if (setjmp(cs->oom_jmp)) {
+    /* The arena's sticky failure flag is how callers tell out of memory
+    ** (exit 3) from bad input (exit 2). */
+    d->arena->failed = true;
+    rg_error_plain(d, "out of memory");
+    free_vecs(cs);
+    rg_module_free(m);
+    if (assumptions) *assumptions = NULL;
+    return -1;
+  }
+  rc = compile_file(cs, path, m, assumptions);
   free_vecs(cs);
   return rc;
 }

@@ -16,6 +16,13 @@ void rg_diag_init(rg_diag *d, FILE *out, rg_arena *arena) {
   d->max_errors = 50;
 }
 
+/* Reports that memory ran out, and marks the arena failed so that callers
+** can tell it from bad input. */
+static void diag_oom(rg_diag *d) {
+  d->arena->failed = true;
+  rg_error_plain(d, "out of memory");
+}
+
 /* Returns the 1-based line and byte column of offset off in raw[0..n). */
 static rg_pos raw_pos(uint32_t file, const char *raw, size_t off) {
   rg_pos p = { file, 1, 1 };
@@ -35,9 +42,9 @@ static int add_file(rg_diag *d, const char *path, char *text, size_t len, uint32
     return -1;
   }
   f = rg_arena_alloc(d->arena, sizeof *f);
-  if (!f) { rg_error_plain(d, "out of memory"); return -1; }
+  if (!f) { diag_oom(d); return -1; }
   f->path = rg_arena_strdup(d->arena, path);
-  if (!f->path) { rg_error_plain(d, "out of memory"); return -1; }
+  if (!f->path) { diag_oom(d); return -1; }
   f->text = text;
   f->len = len;
   d->files[d->nfiles] = f;
@@ -72,10 +79,10 @@ int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
     return -1;
   }
   raw = rg_arena_strndup(d->arena, text, len);
-  if (!raw) { rg_error_plain(d, "out of memory"); return -1; }
+  if (!raw) { diag_oom(d); return -1; }
   if (add_file(d, path, raw, len, &ix)) return -1;
   f = d->files[ix];
-  if (index_lines(d, f)) { rg_error_plain(d, "out of memory"); return -1; }
+  if (index_lines(d, f)) { diag_oom(d); return -1; }
 
   /* Validate: every byte sequence a code point, no NUL. */
   for (size_t i = 0; i < len;) {
@@ -95,7 +102,7 @@ int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
 
   /* Drop a BOM; turn CRLF into LF. */
   clean = rg_arena_alloc(d->arena, len + 1);
-  if (!clean) { rg_error_plain(d, "out of memory"); return -1; }
+  if (!clean) { diag_oom(d); return -1; }
   {
     size_t i = 0;
     if (len >= 3 && memcmp(raw, "\xEF\xBB\xBF", 3) == 0) i = 3;
@@ -115,9 +122,9 @@ int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
   }
   f->text = rg_arena_strndup(d->arena, (const char *)nfc, (size_t)nfclen);
   free(nfc);   /* utf8proc allocates with malloc */
-  if (!f->text) { rg_error_plain(d, "out of memory"); return -1; }
+  if (!f->text) { diag_oom(d); return -1; }
   f->len = (size_t)nfclen;
-  if (index_lines(d, f)) { rg_error_plain(d, "out of memory"); return -1; }
+  if (index_lines(d, f)) { diag_oom(d); return -1; }
   *index = ix;
   return 0;
 }
@@ -147,7 +154,7 @@ int rg_diag_load(rg_diag *d, const char *path, const rg_pos *from, uint32_t *ind
       if (!nb) {
         fclose(fp);
         rg_free(buf);
-        rg_error_plain(d, "out of memory");
+        diag_oom(d);
         return -1;
       }
       buf = nb;

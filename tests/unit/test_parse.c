@@ -70,6 +70,13 @@ static void show_expr(FILE *o, const rg_expr *e) {
         fprintf(o, " %s:", f->name); show_expr(o, f->value);
       }
       fputc(')', o); break;
+    case RG_EX_LIST: fputs("(list", o); show_exprs(o, e->args); fputc(')', o); break;
+    case RG_EX_DICE: fprintf(o, "%" PRId64 "d%" PRId64, e->ival, e->sides); break;
+    case RG_EX_ROLL:
+      if (e->name) fprintf(o, "(roll %s)", e->name);
+      else fprintf(o, "(roll %" PRId64 "d%" PRId64 ")", e->ival, e->sides);
+      break;
+    case RG_EX_DRAW: fprintf(o, "(draw %s)", e->name); break;
     case RG_EX_ERROR: fputs("<error>", o); break;
   }
 }
@@ -85,6 +92,7 @@ static void show_type(FILE *o, const rg_typeexpr *t) {
       break;
     case RG_TY_SET: fprintf(o, "set %s", t->name); break;
     case RG_TY_NAMED: fputs(t->name, o); break;
+    case RG_TY_LIST: fputs("list ", o); show_type(o, t->elem); break;
   }
 }
 
@@ -118,6 +126,12 @@ static void show_stmt(FILE *o, const rg_stmt *s) {
     case RG_ST_EXPECT: fputs("(expect ", o); show_expr(o, s->e); fputc(')', o); break;
     case RG_ST_CALL: fputs("(do ", o); show_expr(o, s->e); fputc(')', o); break;
     case RG_ST_BLOCK: show_stmts(o, s->body); break;
+    case RG_ST_FOREACH:
+      fprintf(o, "(foreach %s ", s->name); show_expr(o, s->e); fputc(' ', o);
+      show_stmts(o, s->body); fputc(')', o); break;
+    case RG_ST_STEP:
+      fputs("(step ", o); show_str(o, s->str); fputc(' ', o); show_stmts(o, s->body);
+      fputc(')', o); break;
   }
 }
 
@@ -162,6 +176,16 @@ static void show_decl(FILE *o, const rg_decl *d) {
       fprintf(o, "(const %s", d->name);
       if (d->type) { fputc(':', o); show_type(o, d->type); }
       fputc(' ', o); show_expr(o, d->value);
+      break;
+    case RG_DE_DICE: case RG_DE_DECK:
+      fprintf(o, "(%s %s:", d->kind == RG_DE_DICE ? "dice" : "deck", d->name);
+      show_type(o, d->type);
+      for (const rg_cell *c = d->cells; c; c = c->next) {
+        fputs(" [", o); show_keypat(o, c->keys); fputs(": ", o); show_expr(o, c->value); fputc(']', o);
+      }
+      break;
+    case RG_DE_INPUT:
+      fprintf(o, "(input %s:", d->name); show_type(o, d->type); fputc(' ', o); show_expr(o, d->value);
       break;
     case RG_DE_TABLE:
       fprintf(o, "(table %s (", d->name);
@@ -361,6 +385,18 @@ static void test_tokens(void) {
 }
 
 static void test_trees(void) {
+  tree_case("tree-v2.dice", "dice RED: face = { skull: 2, blank: 4 }\n",
+    "(dice RED:face [skull: 2] [blank: 4])\n");
+  tree_case("tree-v2.deck", "deck bag: colour = { BLACK: 8, RED: 6, }\n",
+    "(deck bag:colour [BLACK: 8] [RED: 6])\n");
+  tree_case("tree-v2.input", "input a_cards: int = 6\n", "(input a_cards:int 6)\n");
+  tree_case("tree-v2.list-type", "record r { l: list list int }\n", "(record r l:list list int)\n");
+  tree_case("tree-v2.chance", "procedure p() { let a = roll 2d6 let b = roll RED let c = draw bag "
+    "let d = rolls(n, d6) let e = [] let f = [1, a] }\n",
+    "(procedure p () {(let a (roll 2d6)) (let b (roll RED)) (let c (draw bag)) "
+    "(let d (call rolls n 1d6)) (let e (list)) (let f (list 1 a))})\n");
+  tree_case("tree-v2.choose-step-foreach", "procedure p() { step \"S\" { for x in l { let c = choose(x, \"?\", {A}) } } }\n",
+    "(procedure p () {(step \"S\" {(foreach x l {(let c (call choose x \"?\" (set A)))})})})\n");
   tree_case("parse-2.1",
     "ruleset \"MeG\" revision \"2020\" source \"003.txt\"\n"
     "unit BW \"base width\"\nunit in \"inch\" source \"p. 3\"\n",
@@ -542,8 +578,8 @@ static void test_errors(void) {
     "t.rules:1:27: error: syntax error near \",\"\n");
   error_case("parse-4.22", "table t(c) -> int { }",
     "t.rules:1:21: error: syntax error near \"}\"\n");
-  error_case("parse-4.23", "const x = 2d6",
-    "t.rules:1:11: error: syntax error near \"2d6\"\n");
+  error_case("parse-4.23", "const x = roll 2d6 3",
+    "t.rules:1:20: error: syntax error near \"3\"\n");
   error_case("parse-4.24", "const x = \"a long string that goes on and on and on and on\" 1",
     "t.rules:1:61: error: syntax error near \"1\"\n");
   error_case("parse-4.25", "const x = 1 \"a long string that goes on and on and on and on\"",
