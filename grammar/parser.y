@@ -78,9 +78,10 @@ static rg_expr *new_expr(rg_pstate *ps, rg_ekind k, rg_pos pos) {
 }
 
 /* Returns the binary expression `a op b`, positioned at a. */
-static rg_expr *binary(rg_pstate *ps, rg_op op, rg_expr *a, rg_expr *b) {
+static rg_expr *binary(rg_pstate *ps, rg_op op, rg_expr *a, rg_expr *b, rg_pos oppos) {
   rg_expr *e = new_expr(ps, RG_EX_BINARY, a->pos);
   e->op = op;
+  e->oppos = oppos;
   e->a = a;
   e->b = b;
   return e;
@@ -519,21 +520,21 @@ note_args(A) ::= note_args(L) COMMA expr(X). {
 ** call ::= NAME '(' [expr {',' expr}] ')'
 */
 %type expr {rg_expr *}
-expr(A) ::= expr(X) OR expr(Y).            { A = binary(ps, RG_AOP_OR, X, Y); }
-expr(A) ::= expr(X) AND expr(Y).           { A = binary(ps, RG_AOP_AND, X, Y); }
+expr(A) ::= expr(X) OR(O) expr(Y).         { A = binary(ps, RG_AOP_OR, X, Y, O.pos); }
+expr(A) ::= expr(X) AND(O) expr(Y).        { A = binary(ps, RG_AOP_AND, X, Y, O.pos); }
 expr(A) ::= NOT(T) expr(X).                { A = unary(ps, RG_AOP_NOT, T.pos, X); }
-expr(A) ::= expr(X) EQ expr(Y).            { A = binary(ps, RG_AOP_EQ, X, Y); }
-expr(A) ::= expr(X) NE expr(Y).            { A = binary(ps, RG_AOP_NE, X, Y); }
-expr(A) ::= expr(X) LT expr(Y).            { A = binary(ps, RG_AOP_LT, X, Y); }
-expr(A) ::= expr(X) LE expr(Y).            { A = binary(ps, RG_AOP_LE, X, Y); }
-expr(A) ::= expr(X) GT expr(Y).            { A = binary(ps, RG_AOP_GT, X, Y); }
-expr(A) ::= expr(X) GE expr(Y).            { A = binary(ps, RG_AOP_GE, X, Y); }
-expr(A) ::= expr(X) IN expr(Y).            { A = binary(ps, RG_AOP_IN, X, Y); }
-expr(A) ::= expr(X) PLUS expr(Y).          { A = binary(ps, RG_AOP_ADD, X, Y); }
-expr(A) ::= expr(X) MINUS expr(Y).         { A = binary(ps, RG_AOP_SUB, X, Y); }
-expr(A) ::= expr(X) STAR expr(Y).          { A = binary(ps, RG_AOP_MUL, X, Y); }
-expr(A) ::= expr(X) SLASH expr(Y).         { A = binary(ps, RG_AOP_DIV, X, Y); }
-expr(A) ::= expr(X) MOD expr(Y).           { A = binary(ps, RG_AOP_MOD, X, Y); }
+expr(A) ::= expr(X) EQ(O) expr(Y).         { A = binary(ps, RG_AOP_EQ, X, Y, O.pos); }
+expr(A) ::= expr(X) NE(O) expr(Y).         { A = binary(ps, RG_AOP_NE, X, Y, O.pos); }
+expr(A) ::= expr(X) LT(O) expr(Y).         { A = binary(ps, RG_AOP_LT, X, Y, O.pos); }
+expr(A) ::= expr(X) LE(O) expr(Y).         { A = binary(ps, RG_AOP_LE, X, Y, O.pos); }
+expr(A) ::= expr(X) GT(O) expr(Y).         { A = binary(ps, RG_AOP_GT, X, Y, O.pos); }
+expr(A) ::= expr(X) GE(O) expr(Y).         { A = binary(ps, RG_AOP_GE, X, Y, O.pos); }
+expr(A) ::= expr(X) IN(O) expr(Y).         { A = binary(ps, RG_AOP_IN, X, Y, O.pos); }
+expr(A) ::= expr(X) PLUS(O) expr(Y).       { A = binary(ps, RG_AOP_ADD, X, Y, O.pos); }
+expr(A) ::= expr(X) MINUS(O) expr(Y).      { A = binary(ps, RG_AOP_SUB, X, Y, O.pos); }
+expr(A) ::= expr(X) STAR(O) expr(Y).       { A = binary(ps, RG_AOP_MUL, X, Y, O.pos); }
+expr(A) ::= expr(X) SLASH(O) expr(Y).      { A = binary(ps, RG_AOP_DIV, X, Y, O.pos); }
+expr(A) ::= expr(X) MOD(O) expr(Y).        { A = binary(ps, RG_AOP_MOD, X, Y, O.pos); }
 expr(A) ::= MINUS(T) expr(X). [UMINUS]     { A = unary(ps, RG_AOP_NEG, T.pos, X); }
 
 expr(A) ::= expr(X) LBRACKET expr_list(K) RBRACKET. {

@@ -86,6 +86,7 @@ typedef struct rg_expr {
   rg_op op;
   bool starred;                 /* RG_EX_DIST: written with the * marker */
   int64_t sides;                /* RG_EX_DICE, RG_EX_ROLL of plain dice */
+  rg_pos oppos;                 /* RG_EX_BINARY: where the operator is */
   int64_t ival;
   const char *name;             /* NAME, FIELD, CALL, DIST (unit) */
   const char *str;              /* STR */

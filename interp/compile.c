@@ -158,6 +158,7 @@ typedef struct cstate {
   rg_type result;
   uint32_t proc_start;
   rg_pos pos;                    /* position of the code being emitted */
+  bool in_test;                  /* compiling a test block */
   uint32_t line_cache_file, line_cache_line;
   const char *line_cache_text; size_t line_cache_len;
 } cstate;
@@ -857,9 +858,9 @@ static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
     rg_type ta = fold(cs, e->a, numeric(want) || want.kind == RG_K_SET ? want : T_NONE, &a);
     rg_type tb = fold(cs, e->b, e->op == RG_AOP_IN && ta.kind == RG_K_ENUM
                                     ? mktype(RG_K_SET, ta.ref) : ta, &b);
-    rg_type t = binop_type(cs, e->pos, e->op, ta, tb);
+    rg_type t = binop_type(cs, e->oppos, e->op, ta, tb);
     if (is_err(t)) return t;
-    if (!fold_binop(cs, e->pos, e->op, ta, a, b, v)) return T_ERR;
+    if (!fold_binop(cs, e->oppos, e->op, ta, a, b, v)) return T_ERR;
     return t;
   }
   case RG_EX_SET: return fold_set(cs, e, want, v);
@@ -1510,7 +1511,8 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
     return is_err(ta) || is_err(tb) ? T_ERR : T_BOOL;
   }
   if (numeric(want) || want.kind == RG_K_SET) wa = want;
-  if (needs_context(cs, e->a) && !needs_context(cs, e->b)) {
+  if (needs_context(cs, e->a) &&
+      (!needs_context(cs, e->b) || (e->a->kind == RG_EX_STR && e->b->kind == RG_EX_NAME))) {
     rg_type pb = probe(cs, e->b, T_NONE);
     if (op == RG_AOP_IN) {
       if (pb.kind == RG_K_SET && pb.ref != REF_ANY) wa = mktype(RG_K_ENUM, pb.ref);
@@ -1524,8 +1526,8 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
   else if (op == RG_AOP_MUL || op == RG_AOP_DIV || op == RG_AOP_MOD) wb = ta.kind == RG_K_SET ? ta : T_NONE;
   else wb = ta;
   tb = expr(cs, e->b, wb);
-  cs->pos = e->pos;
-  t = binop_type(cs, e->pos, op, ta, tb);
+  cs->pos = e->oppos;
+  t = binop_type(cs, e->oppos, op, ta, tb);
   if (!is_err(t)) emit(cs, binop_code(op, ta, tb), 0);
   return t;
 }
@@ -1709,10 +1711,12 @@ static void expect_stmt(cstate *cs, rg_stmt *s) {
   rg_type t;
   if (e->kind == RG_EX_BINARY && e->op == RG_AOP_EQ) {
     rg_type ta, tb, wa = T_NONE;
-    if (needs_context(cs, e->a) && !needs_context(cs, e->b)) wa = probe(cs, e->b, T_NONE);
+    if (needs_context(cs, e->a) &&
+        (!needs_context(cs, e->b) || (e->a->kind == RG_EX_STR && e->b->kind == RG_EX_NAME)))
+      wa = probe(cs, e->b, T_NONE);
     ta = expr(cs, e->a, wa);
     tb = expr(cs, e->b, ta);
-    t = binop_type(cs, e->pos, RG_AOP_EQ, ta, tb);
+    t = binop_type(cs, e->oppos, RG_AOP_EQ, ta, tb);
     if (is_err(t)) return;
     x = vpush(cs, &cs->expects);
     if (!x) return;
@@ -1830,7 +1834,8 @@ static bool stmt(cstate *cs, rg_stmt *s) {
   case RG_ST_RETURN: {
     rg_type t;
     if (cs->result.kind == RG_K_VOID) {
-      err(cs, s->pos, "this procedure has no result type; declare one with -> TYPE to return a value");
+      if (cs->in_test) err(cs, s->pos, "a test cannot return a value");
+      else err(cs, s->pos, "this procedure has no result type; declare one with -> TYPE to return a value");
       probe(cs, s->e, T_NONE);
       return true;
     }
@@ -1988,6 +1993,15 @@ static void decl_enum(cstate *cs, rg_decl *dc) {
     if (member_by_code(cs, s->index, m->code) >= 0) {
       err(cs, m->pos, "'%s' is already a member of %s", m->code, dc->name);
       continue;
+    }
+    if (m->display) {
+      int other = member_by_text(cs, s->index, m->display);
+      if (other >= 0) {
+        err(cs, m->pos, "display name \"%s\" already names member %s of %s", m->display,
+            cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, s->index).first + other).code,
+            dc->name);
+        continue;
+      }
     }
     mi = vpush(cs, &cs->members);
     r = xalloc(cs, sizeof *r);
@@ -2260,8 +2274,10 @@ static void proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
   cs->result = p->result;
   cs->proc_start = cs->code.n;
   cs->pos = dc->pos;
+  cs->quiet++;                   /* a parameter given twice is reported by decl_proc */
   for (rg_param *pa = dc->params; pa; pa = pa->next, i++)
     add_local(cs, pa->pos, pa->name, AT(cs->params, rg_param_info, p->first_param + i).type);
+  cs->quiet--;
   ends = block(cs, dc->body);
   if (!ends) {
     if (cs->result.kind != RG_K_VOID && !is_err(cs->result))
@@ -2287,7 +2303,9 @@ static void decl_test(cstate *cs, rg_decl *dc) {
   for (uint32_t i = 0; i < cs->tests.n; i++)
     if (AT(cs->tests, rg_test, i).name == p->name)
       err(cs, dc->pos, "a test named \"%s\" already exists", dc->name);
+  cs->in_test = true;
   proc_body(cs, dc, index);
+  cs->in_test = false;
   t = vpush(cs, &cs->tests);
   if (!t) return;
   t->name = AT(cs->procs, rg_proc, index).name;
@@ -2929,7 +2947,16 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
     case RG_DE_UNIT: decl_unit(cs, dc); break;
     case RG_DE_ENUM: decl_enum(cs, dc); break;
     case RG_DE_RECORD: decl_record(cs, dc); break;
-    case RG_DE_CONST: declare(cs, dc, S_CONST); break;
+    case RG_DE_CONST: {
+      uint32_t en, ix;
+      if (find_member(cs, dc->name, &en, &ix, NULL, 0)) {
+        err(cs, dc->pos, "'%s' is already a member of enum %s; choose another name", dc->name,
+            cs->pool + AT(cs->enums, rg_enum, en).name);
+        break;
+      }
+      declare(cs, dc, S_CONST);
+      break;
+    }
     default: break;
     }
     if (dc->kind != RG_DE_TEST)
