@@ -207,17 +207,65 @@ decl_list ::= decl_list decl.
 decl ::= error.
 decl ::= header.
 decl ::= decl_body(D) note_list(N). { D->notes = N.head; add_decl(ps, D); }
+decl ::= OVERRIDE(T) decl_body(D) note_list(N). {
+  D->notes = N.head; D->is_override = true; D->pos = T.pos; add_decl(ps, D);
+}
+decl ::= OVERRIDE(T) change(D) note_list(N).  { D->notes = N.head; D->is_override = true; D->pos = T.pos; add_decl(ps, D); }
+decl ::= REMOVE(T) NAME(N) note_list(L). {
+  rg_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, N.str); d->notes = L.head; add_decl(ps, d);
+}
+decl ::= REMOVE(T) STEP STRING(S) IN NAME(P) note_list(L). {
+  rg_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, S.str); d->target = P.str; d->notes = L.head;
+  add_decl(ps, d);
+}
+
+/* ---- changes of a rule set that extends another --------------------------
+** change ::= NAME '[' keypat {',' keypat} ']' '=' expr     (cells of a table)
+**          | 'step' STRING 'in' NAME block                  (a step of a procedure)
+*/
+%type change {rg_decl *}
+change(A) ::= NAME(N) LBRACKET keypat_list(K) RBRACKET ASSIGN expr(E). {
+  rg_cell *c = NEW(rg_cell);
+  c->pos = K.head->pos; c->keys = K.head; c->value = E;
+  A = new_decl(ps, RG_DE_CELL, N.pos, N.str); A->cells = c;
+}
+change(A) ::= STEP(T) STRING(S) IN NAME(P) block(B). {
+  A = new_decl(ps, RG_DE_STEP, T.pos, S.str); A->target = P.str; A->body = B;
+}
+
+/* ---- scale of starred sizes ----------------------------------------------
+** decl ::= 'scale' '*' '=' INTEGER ['/' INTEGER] ['round' ('up'|'down'|'nearest')]
+*/
+decl_body(A) ::= SCALE(T) STAR ASSIGN INTEGER(N) scale_den(D) scale_round(R). {
+  A = new_decl(ps, RG_DE_SCALE, T.pos, "*"); A->num = N.ival; A->den = D; A->round = R;
+}
+%type scale_den {int64_t}
+scale_den(A) ::= .                         { A = 1; }
+scale_den(A) ::= SLASH INTEGER(D).         { A = D.ival; }
+%type scale_round {int}
+scale_round(A) ::= .                       { A = 0; }
+scale_round(A) ::= NAME(R) NAME(W). {
+  A = -2;
+  if (strcmp(R.str, "round") == 0) {
+    if (strcmp(W.str, "up") == 0) A = 1;
+    else if (strcmp(W.str, "down") == 0) A = -1;
+    else if (strcmp(W.str, "nearest") == 0) A = 2;
+  }
+  if (A == -2) { rg_error(ps->d, R.pos, "write 'round up', 'round down' or 'round nearest'"); A = 0; }
+}
 
 /* ---- header -------------------------------------------------------------
-** header ::= 'ruleset' STRING ['revision' STRING] ['source' STRING]
+** header ::= 'ruleset' STRING ['revision' STRING] ['source' STRING] ['extends' STRING]
 ** At most one, before every declaration.
 */
-header ::= RULESET(T) STRING(N) revision_opt(R) source_opt(S). {
+header ::= RULESET(T) STRING(N) revision_opt(R) source_opt(S) extends_opt(E). {
   rg_header *h = NEW(rg_header);
   h->pos = T.pos;
   h->name = N.str;
   h->revision = R;
   h->source = S;
+  h->extends = E.str;
+  h->extends_pos = E.pos;
   if (ps->ast->header) rg_error(ps->d, T.pos, "a file has one ruleset header");
   else if (ps->ast->decls) rg_error(ps->d, T.pos, "the ruleset header must come first");
   else ps->ast->header = h;
@@ -226,6 +274,10 @@ header ::= RULESET(T) STRING(N) revision_opt(R) source_opt(S). {
 %type revision_opt {const char *}
 revision_opt(A) ::= .                      { A = NULL; }
 revision_opt(A) ::= REVISION STRING(S).    { A = S.str; }
+
+%type extends_opt {rg_token}
+extends_opt(A) ::= .                       { memset(&A, 0, sizeof A); }
+extends_opt(A) ::= EXTENDS STRING(S).      { A = S; }
 
 %type source_opt {const char *}
 source_opt(A) ::= .                        { A = NULL; }

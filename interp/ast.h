@@ -205,7 +205,11 @@ typedef enum rg_dkind {
   RG_DE_TEST,       /* test "name" { body } */
   RG_DE_DICE,       /* dice NAME: type = { face: count, ... }; in cells */
   RG_DE_DECK,       /* deck NAME: type = { card: count, ... }; in cells */
-  RG_DE_INPUT       /* input NAME: type = e */
+  RG_DE_INPUT,      /* input NAME: type = e */
+  RG_DE_SCALE,      /* scale * = num/den [round up|down|nearest] */
+  RG_DE_CELL,       /* override NAME[keys] = e: cells of a table; one cell */
+  RG_DE_STEP,       /* override step "name" in PROC { body } */
+  RG_DE_REMOVE      /* remove NAME, or remove step "name" in PROC (target) */
 } rg_dkind;
 
 typedef struct rg_decl {
@@ -220,11 +224,17 @@ typedef struct rg_decl {
   rg_expr *value;               /* CONST */
   rg_keyspec *keys;             /* TABLE */
   rg_cell *cells;               /* TABLE inline cells */
+  rg_cell *changes;             /* TABLE: cells set by rule sets that extend it */
   const char *from;             /* TABLE: TSV path, relative to the rule file */
   rg_pos from_pos;
   rg_param *params;             /* PROC */
   rg_stmt *body;                /* PROC, TEST */
   rg_note *notes;
+  bool is_override;             /* written `override ...` */
+  const char *target;           /* STEP, REMOVE of a step: the procedure */
+  int64_t num, den;             /* SCALE: the factor num/den */
+  int round;                    /* SCALE: 1 up, -1 down, 2 nearest, 0 exact */
+  const char *dir;              /* folder of the file it comes from (for TSV paths) */
   struct rg_decl *next;
 } rg_decl;
 
@@ -234,6 +244,8 @@ typedef struct rg_header {
   const char *name;
   const char *revision;
   const char *source;
+  const char *extends;          /* path of the base rule set, or NULL */
+  rg_pos extends_pos;
 } rg_header;
 
 /* A parsed file: the header (may be NULL) and its declarations. */

@@ -138,7 +138,6 @@ typedef struct cstate {
   int quiet;                     /* >0: probing; errors are not reported */
   int quiet_errors;              /* errors seen while quiet */
   rg_assumption *assumed, **assumed_tail;
-  const char *dir;               /* folder of the rule file */
 
   sym *syms[NBUCKETS];
   memref *memhash[NBUCKETS];
@@ -159,6 +158,8 @@ typedef struct cstate {
   uint32_t proc_start;
   rg_pos pos;                    /* position of the code being emitted */
   bool in_test;                  /* compiling a test block */
+  int64_t scale_num, scale_den;  /* scale of starred distances (1/1 by default) */
+  int scale_round;               /* 1 up, -1 down, 2 nearest, 0 none */
   uint32_t line_cache_file, line_cache_line;
   const char *line_cache_text; size_t line_cache_len;
 } cstate;
@@ -684,6 +685,25 @@ static int resolve_unit(cstate *cs, rg_pos pos, const char *name) {
 
 static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v);
 
+/* Applies the rule set's scale to a starred distance of v thousandths:
+** v * num / den, rounded to whole units as the scale says. */
+static rg_value scaled(cstate *cs, rg_pos pos, rg_value v) {
+  int64_t x, q, r, unit;
+  if (cs->scale_num == 1 && cs->scale_den == 1) return v;
+  if (__builtin_mul_overflow(v, cs->scale_num, &x)) {
+    err(cs, pos, "integer overflow");
+    return v;
+  }
+  if (!cs->scale_round) return x / cs->scale_den;
+  unit = cs->scale_den * 1000;
+  q = x / unit;
+  r = x % unit;
+  if (r < 0) { q--; r += unit; }          /* floor division */
+  if (cs->scale_round == 1 && r) q++;
+  if (cs->scale_round == 2 && 2 * r >= unit) q++;
+  return q * 1000;
+}
+
 /* Folds constant s on first use; returns its type (T_ERR on failure). */
 static rg_type const_value(cstate *cs, rg_pos use, sym *s, rg_value *v) {
   if (s->state == 1) {
@@ -796,7 +816,7 @@ static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
   case RG_EX_DIST: {
     int u = resolve_unit(cs, e->pos, e->name);
     if (u < 0) return T_ERR;
-    *v = e->ival;
+    *v = e->starred ? scaled(cs, e->pos, e->ival) : e->ival;
     return mktype(RG_K_DIST, (uint32_t)u);
   }
   case RG_EX_STR:
@@ -2689,13 +2709,13 @@ bad:
 
 /* Finds a TSV file: relative to the rule file's folder, then each folder
 ** above it.  Returns an arena path or NULL. */
-static const char *find_tsv(cstate *cs, const char *from) {
+static const char *find_tsv(cstate *cs, const char *dir, const char *from) {
   char buf[4096];
   const char *up = "";
   if (from[0] == '/') return from;
   for (int level = 0; level < 16; level++) {
     FILE *fp;
-    snprintf(buf, sizeof buf, "%s%s%s%s", cs->dir, *cs->dir ? "/" : "", up, from);
+    snprintf(buf, sizeof buf, "%s%s%s%s", dir, *dir ? "/" : "", up, from);
     fp = fopen(buf, "rb");
     if (fp) {
       fclose(fp);
@@ -2711,7 +2731,7 @@ static const char *find_tsv(cstate *cs, const char *from) {
 static void tsv_cells(cstate *cs, filler *f) {
   const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
   rg_decl *dc = f->dc;
-  const char *path = find_tsv(cs, dc->from);
+  const char *path = find_tsv(cs, dc->dir ? dc->dir : "", dc->from);
   uint32_t file, ncols = 0;
   tsvcell head[TSV_MAX_COLS], row[TSV_MAX_COLS];
   int colfield[TSV_MAX_COLS];          /* record tables: field of each column, -1 assumed */
@@ -2885,6 +2905,38 @@ static void table_cells(cstate *cs, rg_decl *dc) {
   if (!f.by) { oom(cs); return; }
   if (dc->from) tsv_cells(cs, &f);
   else inline_cells(cs, &f);
+  /* Cells changed by a rule set that extends this one replace what is there. */
+  for (rg_cell *c = dc->changes; c; c = c->next) {
+    uint32_t lo[8], hi[8], nk = 0, d = 0;
+    rg_value v;
+    rg_type t;
+    bool ok = true;
+    tb = &AT(cs->tables, rg_table, s->index);
+    for (rg_keypat *k = c->keys; k; k = k->next) nk++;
+    if (nk != tb->ndims) {
+      err(cs, c->pos, "table %s takes %u key%s, not %u", dc->name, tb->ndims, tb->ndims == 1 ? "" : "s", nk);
+      continue;
+    }
+    for (rg_keypat *k = c->keys; k; k = k->next, d++)
+      if (!key_range(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
+    t = fold(cs, c->value, tb->value, &v);
+    if (is_err(t) || !check_type(cs, c->value->pos, t, tb->value, "this cell")) ok = false;
+    if (!ok) continue;
+    for (uint32_t i = 0; i < tb->count; i++) {
+      uint32_t flat = i, inside = 1;
+      for (uint32_t k = tb->ndims; k-- > 0;) {
+        const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + k);
+        uint32_t ix = flat % dm->size;
+        flat /= dm->size;
+        inside &= ix >= lo[k] && ix <= hi[k];
+      }
+      if (inside) {
+        f.by[i] = c->pos;
+        AT(cs->cells, rg_value, tb->first + i) = v;
+      }
+    }
+    collect_notes(cs, c->notes, describe(cs, "table %s cell changed at line %u", dc->name, c->pos.line));
+  }
 }
 
 /* ======================================================================
@@ -2892,7 +2944,189 @@ static void table_cells(cstate *cs, rg_decl *dc) {
 ** ==================================================================== */
 
 static const char *const kindname[] = { "unit", "enum", "record", "const", "table",
-                                        "procedure", "test", "dice", "deck", "input" };
+                                        "procedure", "test", "dice", "deck", "input",
+                                        "scale", "cell", "step", "remove" };
+
+/* ======================================================================
+** Extends: a rule set built on another
+** ==================================================================== */
+
+#define MAX_EXTENDS 16
+
+/* Returns whether declaration dc carries a `source` note. */
+static bool has_source(const rg_decl *dc) {
+  for (const rg_note *n = dc->notes; n; n = n->next)
+    if (!n->assumed) return true;
+  return false;
+}
+
+/* Finds the declaration named name (of a kind that has a name) in list;
+** stores the link that points at it in *link.  Returns it or NULL. */
+static rg_decl *find_decl(rg_decl **list, const char *name, rg_decl ***link) {
+  for (rg_decl **l = list; *l; l = &(*l)->next)
+    if ((*l)->kind <= RG_DE_INPUT && (*l)->kind != RG_DE_TEST && strcmp((*l)->name, name) == 0) {
+      if (link) *link = l;
+      return *l;
+    }
+  return NULL;
+}
+
+/* Finds the step named name in the statements at *list (recursively);
+** stores the link pointing at it.  Returns it or NULL. */
+static rg_stmt *find_step(rg_stmt **list, const char *name, rg_stmt ***link) {
+  for (rg_stmt **l = list; *l; l = &(*l)->next) {
+    rg_stmt *s = *l, *hit;
+    if (s->kind == RG_ST_STEP && strcmp(s->str, name) == 0) {
+      *link = l;
+      return s;
+    }
+    if (s->body && (hit = find_step(&s->body, name, link))) return hit;
+    if (s->orelse && (hit = find_step(&s->orelse, name, link))) return hit;
+  }
+  return NULL;
+}
+
+/* Applies the declarations of a derived file to the merged list of its
+** base, in order: new declarations are added, `override` replaces,
+** `remove` drops.  Reports what does not match the base. */
+static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const char *basepath) {
+  rg_decl *next;
+  for (rg_decl *dc = derived; dc; dc = next) {
+    rg_decl **link = NULL, *old;
+    next = dc->next;
+    dc->next = NULL;
+    if ((dc->is_override || dc->kind == RG_DE_REMOVE) && !has_source(dc)) {
+      err(cs, dc->pos, "a change to the base rule set must say where it comes from: add source \"...\"");
+      continue;
+    }
+    switch (dc->kind) {
+    case RG_DE_SCALE:
+      for (rg_decl **l = base; *l; l = &(*l)->next)
+        if ((*l)->kind == RG_DE_SCALE) { link = l; break; }
+      if (link) { dc->next = (*link)->next; *link = dc; continue; }
+      break;
+    case RG_DE_CELL:
+      old = find_decl(base, dc->name, NULL);
+      if (!old || old->kind != RG_DE_TABLE) {
+        err(cs, dc->pos, "there is no table '%s' in %s to override", dc->name, basepath);
+        continue;
+      }
+      {
+        rg_cell **tail = &old->changes;
+        while (*tail) tail = &(*tail)->next;
+        dc->cells->notes = dc->notes;
+        *tail = dc->cells;
+      }
+      continue;
+    case RG_DE_STEP: case RG_DE_REMOVE:
+      if (dc->kind == RG_DE_REMOVE && !dc->target) {
+        old = find_decl(base, dc->name, &link);
+        if (!old) {
+          err(cs, dc->pos, "there is no '%s' in %s to remove", dc->name, basepath);
+          continue;
+        }
+        *link = old->next;
+        continue;
+      }
+      old = find_decl(base, dc->target, NULL);
+      if (!old || old->kind != RG_DE_PROC) {
+        err(cs, dc->pos, "there is no procedure '%s' in %s", dc->target, basepath);
+        continue;
+      }
+      {
+        rg_stmt **sl = NULL, *st = find_step(&old->body, dc->name, &sl);
+        if (!st) {
+          err(cs, dc->pos, "procedure %s has no step \"%s\"", dc->target, dc->name);
+          continue;
+        }
+        if (dc->kind == RG_DE_REMOVE) *sl = st->next;
+        else st->body = dc->body;
+      }
+      continue;
+    default:
+      old = find_decl(base, dc->name, &link);
+      if (dc->is_override) {
+        if (!old) {
+          err(cs, dc->pos, "there is no '%s' in %s to override", dc->name, basepath);
+          continue;
+        }
+        if (old->kind != dc->kind) {
+          err(cs, dc->pos, "'%s' is %s %s in %s; an override must be one too", dc->name,
+              old->kind == RG_DE_ENUM || old->kind == RG_DE_INPUT ? "an" : "a", kindname[old->kind], basepath);
+          continue;
+        }
+        dc->next = old->next;
+        *link = dc;
+        continue;
+      }
+      if (old) {
+        err(cs, dc->pos, "'%s' is already declared in %s (line %u); write override to replace it",
+            dc->name, basepath, old->pos.line);
+        continue;
+      }
+      break;
+    }
+    /* A new declaration: append. */
+    {
+      rg_decl **tail = base;
+      while (*tail) tail = &(*tail)->next;
+      *tail = dc;
+    }
+  }
+}
+
+/* Parses the rule set at path and, when it extends another, the chain of
+** its bases, merged.  chain holds the paths being loaded (for cycles).
+** Returns the merged tree, or NULL after reporting. */
+static rg_ast_file *load_rules(cstate *cs, const char *path, const rg_pos *from,
+                               const char **chain, int depth) {
+  rg_diag *d = cs->d;
+  uint32_t file;
+  rg_ast_file *ast, *base;
+  int errors0 = d->errors;
+  const char *dir, *slash = strrchr(path, '/');
+  for (int i = 0; i < depth; i++)
+    if (strcmp(chain[i], path) == 0) {
+      err(cs, *from, "rule sets extend each other in a cycle: %s extends %s again", chain[depth - 1], path);
+      return NULL;
+    }
+  if (depth >= MAX_EXTENDS) {
+    err(cs, *from, "too many rule sets extend each other (limit %d)", MAX_EXTENDS);
+    return NULL;
+  }
+  chain[depth] = path;
+  if (rg_diag_load(d, path, from, &file)) {
+    if (cs->A->failed) oom(cs);
+    return NULL;
+  }
+  ast = rg_parse(d, file, cs->A);
+  if (!ast) oom(cs);
+  if (d->errors > errors0) return NULL;
+  dir = slash ? xstrndup(cs, path, (size_t)(slash - path)) : "";
+  for (rg_decl *dc = ast->decls; dc; dc = dc->next) dc->dir = dir;
+  if (!ast->header || !ast->header->extends) {
+    for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+      if (dc->is_override || dc->kind == RG_DE_REMOVE || dc->kind == RG_DE_CELL || dc->kind == RG_DE_STEP)
+        err(cs, dc->pos, "only a rule set that extends another can change it: add extends \"BASE\" to the ruleset header");
+    return d->errors > errors0 ? NULL : ast;
+  }
+  {
+    const char *ext = ast->header->extends;
+    char *bpath = xalloc(cs, strlen(dir) + strlen(ext) + 2);
+    if (ext[0] == '/' || !*dir) strcpy(bpath, ext);
+    else sprintf(bpath, "%s/%s", dir, ext);
+    base = load_rules(cs, bpath, &ast->header->extends_pos, chain, depth + 1);
+    if (!base) return NULL;
+    /* The base's tests check the base's sheet; a rule set that changes it
+    ** has tests of its own. */
+    for (rg_decl **l = &base->decls; *l;)
+      if ((*l)->kind == RG_DE_TEST) *l = (*l)->next;
+      else l = &(*l)->next;
+    apply_changes(cs, &base->decls, ast->decls, bpath);
+  }
+  base->header = ast->header;
+  return d->errors > errors0 ? NULL : base;
+}
 
 /* Frees every growable array of cs (after an error, or the rest after
 ** build_module took them). */
@@ -2920,21 +3154,12 @@ static void build_module(cstate *cs, rg_module *m) {
 /* Compiles the rule file at path into m; out of memory unwinds past it. */
 static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumption **assumptions) {
   rg_diag *d = cs->d;
-  uint32_t file;
   rg_ast_file *ast;
   int errors0 = d->errors;
-  {
-    const char *slash = strrchr(path, '/');
-    cs->dir = slash ? xstrndup(cs, path, (size_t)(slash - path)) : "";
-  }
+  const char *chain[MAX_EXTENDS];
   intern(cs, "");
-  if (rg_diag_load(d, path, NULL, &file)) {
-    if (cs->A->failed) oom(cs);
-    return -1;
-  }
-  ast = rg_parse(d, file, cs->A);
-  if (!ast) oom(cs);
-  if (d->errors > errors0) return -1;   /* syntax errors: the tree is not worth checking */
+  ast = load_rules(cs, path, NULL, chain, 0);
+  if (!ast) return -1;                  /* syntax errors: the tree is not worth checking */
   if (ast->header) {
     cs->name_v = intern(cs, ast->header->name ? ast->header->name : "");
     cs->revision_v = ast->header->revision ? intern(cs, ast->header->revision) : 0;
@@ -2947,6 +3172,17 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
     case RG_DE_UNIT: decl_unit(cs, dc); break;
     case RG_DE_ENUM: decl_enum(cs, dc); break;
     case RG_DE_RECORD: decl_record(cs, dc); break;
+    case RG_DE_SCALE:
+      if (dc->num <= 0 || dc->den <= 0 || dc->num > 1000000 || dc->den > 1000000)
+        err(cs, dc->pos, "a scale must be a positive fraction, such as 2/3");
+      else if (cs->scale_den != 1 || cs->scale_num != 1 || cs->scale_round)
+        err(cs, dc->pos, "a rule set has one scale");
+      else {
+        cs->scale_num = dc->num;
+        cs->scale_den = dc->den;
+        cs->scale_round = dc->round;
+      }
+      break;
     case RG_DE_CONST: {
       uint32_t en, ix;
       if (find_member(cs, dc->name, &en, &ix, NULL, 0)) {
@@ -3021,6 +3257,7 @@ int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assum
   cs->d = d;
   cs->A = d->arena;
   cs->assumed_tail = &cs->assumed;
+  cs->scale_num = cs->scale_den = 1;
 #define RG_X(field, count, type) cs->field.size = sizeof(type);
   RG_MODULE_ARRAYS(RG_X)
 #undef RG_X

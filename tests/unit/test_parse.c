@@ -187,6 +187,23 @@ static void show_decl(FILE *o, const rg_decl *d) {
     case RG_DE_INPUT:
       fprintf(o, "(input %s:", d->name); show_type(o, d->type); fputc(' ', o); show_expr(o, d->value);
       break;
+    case RG_DE_SCALE:
+      fprintf(o, "(scale %" PRId64 "/%" PRId64 " round %d", d->num, d->den, d->round);
+      break;
+    case RG_DE_CELL:
+      fprintf(o, "(cell %s [", d->name);
+      for (const rg_keypat *k = d->cells->keys; k; k = k->next) {
+        show_keypat(o, k); if (k->next) fputc(',', o);
+      }
+      fputs("] ", o); show_expr(o, d->cells->value);
+      break;
+    case RG_DE_STEP:
+      fprintf(o, "(step \"%s\" in %s ", d->name, d->target); show_stmts(o, d->body);
+      break;
+    case RG_DE_REMOVE:
+      fprintf(o, "(remove %s", d->name);
+      if (d->target) fprintf(o, " in %s", d->target);
+      break;
     case RG_DE_TABLE:
       fprintf(o, "(table %s (", d->name);
       for (const rg_keyspec *k = d->keys; k; k = k->next) {
@@ -385,6 +402,13 @@ static void test_tokens(void) {
 }
 
 static void test_trees(void) {
+  tree_case("tree-v3.variants",
+    "ruleset \"M\" extends \"base.rules\"\nscale * = 2/3 round up\noverride const a = 2 source \"s\"\n"
+    "override w[1, S] = Snow source \"t\"\noverride step \"Go\" in main { note \"x\" } source \"u\"\n"
+    "remove step \"Camps\" in main source \"v\"\nremove old_table source \"w\"\n",
+    "(ruleset \"M\")\n(scale 2/3 round 1)\n(const a 2 [source \"s\"])\n(cell w [1,S] Snow [source \"t\"])\n"
+    "(step \"Go\" in main {(note \"x\")} [source \"u\"])\n(remove Camps in main [source \"v\"])\n"
+    "(remove old_table [source \"w\"])\n");
   tree_case("tree-v2.dice", "dice RED: face = { skull: 2, blank: 4 }\n",
     "(dice RED:face [skull: 2] [blank: 4])\n");
   tree_case("tree-v2.deck", "deck bag: colour = { BLACK: 8, RED: 6, }\n",
