@@ -87,7 +87,8 @@ static void *vec_grow(vec *v) {
   X(expects, nexpects, rg_expect) X(tests, ntests, rg_test) X(code, ncode, uint32_t) \
   X(lines, nlines, rg_line) X(files, nfiles, uint32_t) X(dice, ndice, rg_dice) \
   X(faces, nfaces, rg_value) X(decks, ndecks, rg_deck) X(cards, ncards, rg_value) \
-  X(choices, nchoices, rg_choice) X(inputs, ninputs, rg_input)
+  X(choices, nchoices, rg_choice) X(inputs, ninputs, rg_input) X(named, nnamed, rg_named) \
+  X(cellsrc, ncellsrc, rg_cellsrc)
 
 /* ======================================================================
 ** Symbols
@@ -2137,8 +2138,10 @@ static void decl_table(cstate *cs, rg_decl *dc) {
   if (bad || is_err(tb->value)) tb->value = is_err(tb->value) ? T_ERR : tb->value;
   tb->count = bad ? 0 : (uint32_t)count;
   tb->first = cs->cells.n;
-  for (uint32_t i = 0; i < tb->count; i++)
-    if (!vpush(cs, &cs->cells)) return;
+  for (uint32_t i = 0; i < tb->count; i++) {
+    vpush(cs, &cs->cells);
+    vpush(cs, &cs->cellsrc);
+  }
   if (bad) AT(cs->tables, rg_table, s->index).value = T_ERR;
 }
 
@@ -2937,6 +2940,12 @@ static void table_cells(cstate *cs, rg_decl *dc) {
     }
     collect_notes(cs, c->notes, describe(cs, "table %s cell changed at line %u", dc->name, c->pos.line));
   }
+  tb = &AT(cs->tables, rg_table, s->index);
+  for (uint32_t i = 0; i < tb->count; i++) {
+    rg_cellsrc *src = &AT(cs->cellsrc, rg_cellsrc, tb->first + i);
+    src->file = f.by[i].file;
+    src->line = f.by[i].line;
+  }
 }
 
 /* ======================================================================
@@ -3214,7 +3223,16 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
     if (dc->kind == RG_DE_CONST) {
       sym *s = lookup(cs, dc->name);
       rg_value v;
-      if (s && s->decl == dc) const_value(cs, dc->pos, s, &v);
+      if (s && s->decl == dc && !is_err(const_value(cs, dc->pos, s, &v)) &&
+          s->type.kind != RG_K_LIST) {
+        rg_named *nm = vpush(cs, &cs->named);
+        nm->name = intern(cs, dc->name);
+        nm->type = s->type;
+        nm->value = v;
+        nm->file = dc->pos.file;
+        nm->line = dc->pos.line;
+        nm->starred = dc->value->kind == RG_EX_DIST && dc->value->starred;
+      }
     }
   for (rg_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_TABLE) table_cells(cs, dc);

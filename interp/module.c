@@ -65,6 +65,7 @@ void rg_module_free(rg_module *m) {
   rg_free(m->notes); rg_free(m->expects); rg_free(m->tests); rg_free(m->code);
   rg_free(m->lines); rg_free(m->dice); rg_free(m->faces); rg_free(m->decks);
   rg_free(m->cards); rg_free(m->choices); rg_free(m->inputs);
+  rg_free(m->named); rg_free(m->cellsrc);
   memset(m, 0, sizeof *m);
 }
 
@@ -163,9 +164,10 @@ typedef struct sdesc {
 #define U(T, mem) {F_U32, offsetof(T, mem)}
 #define I(T, mem) {F_I64, offsetof(T, mem)}
 
-enum { SEC_HEADER = 1, RG_NSECTIONS = 27, RG_MAX_SECTIONS = 64 };
+enum { SEC_HEADER = 1, RG_NSECTIONS = 29, RG_MAX_SECTIONS = 64 };
 
-/* Sections 2..27 (22..27 since version 2); section 1 (the header strings) is handled apart. */
+/* Sections 2..29 (22..27 since version 2, 28..29 since version 3); section 1
+** (the header strings) is handled apart. */
 static const sdesc sections[] = {
   {SEC(2, strings, nstrings, char), {{F_U8, 0}}},
   {SEC(3, files, nfiles, uint32_t), {{F_U32, 0}}},
@@ -216,6 +218,10 @@ static const sdesc sections[] = {
     U(rg_choice, option.kind), U(rg_choice, option.ref), U(rg_choice, kind)}},
   {SEC(27, inputs, ninputs, rg_input),
    {U(rg_input, name), U(rg_input, type.kind), U(rg_input, type.ref), I(rg_input, value)}},
+  {SEC(28, named, nnamed, rg_named),
+   {U(rg_named, name), U(rg_named, type.kind), U(rg_named, type.ref), I(rg_named, value),
+    U(rg_named, file), U(rg_named, line), U(rg_named, starred)}},
+  {SEC(29, cellsrc, ncellsrc, rg_cellsrc), {U(rg_cellsrc, file), U(rg_cellsrc, line)}},
 };
 #define NSDESC (sizeof sections / sizeof sections[0])
 
@@ -632,6 +638,24 @@ static int verify_chance(vctx *v) {
     if (why)
       return fail(v->err, v->errlen, "input '%s': default: %s", rg_module_str(m, in->name), why);
   }
+  /* Provenance (version 3): named constants and where each cell came from. */
+  for (uint32_t i = 0; i < m->nnamed; i++) {
+    const rg_named *nm = &m->named[i];
+    if (vstr(v, nm->name, "constant", i) || vplain(v, nm->type, "constant", i)) return -1;
+    if (nm->type.kind == RG_K_RECORD)
+      return fail(v->err, v->errlen, "constant %u: records are not kept by name", (unsigned)i);
+    const char *why = bad_value(m, nm->type, nm->value);
+    if (why)
+      return fail(v->err, v->errlen, "constant '%s': %s", rg_module_str(m, nm->name), why);
+    if ((nm->file >= m->nfiles && nm->line) || nm->starred > 1)
+      return fail(v->err, v->errlen, "constant '%s': bad source position", rg_module_str(m, nm->name));
+  }
+  if (m->ncellsrc != 0 && m->ncellsrc != m->ncells)
+    return fail(v->err, v->errlen, "cell sources: %u for %u cells", (unsigned)m->ncellsrc,
+                (unsigned)m->ncells);
+  for (uint32_t i = 0; i < m->ncellsrc; i++)
+    if (m->cellsrc[i].file >= m->nfiles && m->cellsrc[i].line)
+      return fail(v->err, v->errlen, "cell %u: source file out of range", (unsigned)i);
   return 0;
 }
 

@@ -36,7 +36,7 @@
 typedef int64_t rg_value;
 
 #define RG_MODULE_MAGIC   "RGLA"
-#define RG_MODULE_VERSION 2u
+#define RG_MODULE_VERSION 3u
 
 /* The kinds of static types. */
 typedef enum rg_kind {
@@ -178,6 +178,22 @@ typedef struct rg_input {
   rg_value value;           /* the default */
 } rg_input;
 
+/* A named constant, kept for people (diff, sheet): the compiled code uses
+** its value directly. */
+typedef struct rg_named {
+  uint32_t name;            /* string */
+  rg_type type;             /* not a list */
+  rg_value value;
+  uint32_t file, line;      /* where it is declared (or last overridden) */
+  uint32_t starred;         /* 1: a distance written with * (scaled) */
+} rg_named;
+
+/* Where a table cell was given: the cell of an inline table, the TSV cell,
+** or the override that changed it.  One per cell, parallel to cells[]. */
+typedef struct rg_cellsrc {
+  uint32_t file, line;
+} rg_cellsrc;
+
 /* Where an instruction came from. */
 typedef struct rg_line {
   uint32_t file;            /* index into files[] */
@@ -215,6 +231,8 @@ typedef struct rg_module {
   rg_value *cards; uint32_t ncards;
   rg_choice *choices; uint32_t nchoices;
   rg_input *inputs; uint32_t ninputs;
+  rg_named *named; uint32_t nnamed;    /* constants by name */
+  rg_cellsrc *cellsrc; uint32_t ncellsrc; /* == ncells */
   uint32_t *code;  uint32_t ncode;
   rg_line *lines;  uint32_t nlines;    /* one per instruction: nlines == ncode */
 } rg_module;

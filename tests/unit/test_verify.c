@@ -167,7 +167,13 @@ int main(void) {
           memcmp(buf2, good_buf, good_len) == 0, "round trip");
     rg_free(buf2);
   }
-  CHECK(memcmp(good_buf, "RGLA\2\0\0\0\33\0\0\0", 12) == 0, "header bytes");
+  CHECK(memcmp(good_buf, "RGLA\3\0\0\0\35\0\0\0", 12) == 0, "header bytes");
+
+  /* Provenance (version 3). */
+  fresh(); M.ncellsrc = 1; M.cellsrc = rg_malloc(sizeof *M.cellsrc); M.cellsrc[0].file = 0; M.cellsrc[0].line = 1;
+  if (M.ncells != 1) EXPECT_MSG("cell sources: 1 for 45 cells");
+  fresh(); M.nnamed = 1; M.named = rg_malloc(sizeof *M.named); memset(M.named, 0, sizeof *M.named);
+  M.named[0].type.kind = RG_K_INT; M.named[0].starred = 2; EXPECT_MSG("constant '': bad source position");
 
   /* The string pool. */
   fresh(); M.strings[0] = 'x'; EXPECT_MSG("string pool does not start with the empty string");
