@@ -1014,6 +1014,7 @@ static void end_block(cstate *cs) {
 
 static rg_type expr(cstate *cs, rg_expr *e, rg_type want);
 static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin);
+static rg_type shape_call(cstate *cs, rg_expr *e, bool *is_shape);
 static bool int_arg(cstate *cs, rg_expr *a);
 
 /* Type-checks e without keeping its code or reporting its errors. */
@@ -1113,6 +1114,7 @@ static rg_type call(cstate *cs, rg_expr *e, rg_type want) {
   rg_type t = builtin(cs, e, want, &is_builtin);
   sym *s;
   if (!is_builtin) t = builtin2(cs, e, want, &is_builtin);
+  if (!is_builtin) t = shape_call(cs, e, &is_builtin);
   const rg_proc *p;
   uint32_t argc = count_list(e->args), i = 0;
   bool bad = false;
@@ -1337,6 +1339,71 @@ static sym *named_arg(cstate *cs, rg_expr *a, symkind k, const char *what) {
     return NULL;
   }
   return s;
+}
+
+/* The shapes a rule file can draw, and their arguments: n a number (int,
+** percent or distance, in the sheet's own units), s a style text, v any
+** value shown as text, L a list of numbers (x1, y1, x2, y2, ...). */
+static const struct { const char *name, *args; } shapes[] = {
+  { "canvas", "vnnv" }, { "rect", "nnnnsv" }, { "line", "nnnns" }, { "circle", "nnnsv" },
+  { "polygon", "Lsv" }, { "label", "nnvs" }, { NULL, NULL }
+};
+
+/* A shape statement: canvas(name, width, height, title), rect(x, y, w, h,
+** style, label), line(x1, y1, x2, y2, style), circle(x, y, r, style,
+** label), polygon(points, style, label), label(x, y, text, style).  Emits
+** SHAPE with a note entry naming the kind and the argument types.  Returns
+** T_NONE, or T_ERR; *is_shape says whether name is a shape. */
+static rg_type shape_call(cstate *cs, rg_expr *e, bool *is_shape) {
+  const char *args;
+  uint32_t argc = count_list(e->args), first = cs->types.n, k = 0;
+  bool bad = false;
+  char x[96];
+  int i;
+  for (i = 0; shapes[i].name; i++)
+    if (strcmp(shapes[i].name, e->name) == 0) break;
+  *is_shape = shapes[i].name != NULL;
+  if (!*is_shape) return T_ERR;
+  args = shapes[i].args;
+  if (argc != strlen(args)) {
+    err(cs, e->pos, "%s takes %zu arguments, not %u", e->name, strlen(args), argc);
+    return T_ERR;
+  }
+  for (rg_expr *a = e->args; a; a = a->next, k++) {
+    rg_type t = expr(cs, a, args[k] == 's' ? T_TEXT : T_NONE);
+    rg_type *slot = vpush(cs, &cs->types);
+    *slot = t;
+    if (is_err(t)) { bad = true; continue; }
+    switch (args[k]) {
+    case 'n':
+      if (!numeric(t)) { err(cs, a->pos, "%s needs a number or a distance here, not %s", e->name, tname(cs, t, x, sizeof x)); bad = true; }
+      break;
+    case 's':
+      if (t.kind != RG_K_TEXT) { err(cs, a->pos, "a style is text, not %s", tname(cs, t, x, sizeof x)); bad = true; }
+      break;
+    case 'L':
+      if (t.kind != RG_K_LIST || !numeric(elem_of(cs, t))) {
+        err(cs, a->pos, "%s needs a list of numbers (x1, y1, x2, y2, ...), not %s", e->name, tname(cs, t, x, sizeof x));
+        bad = true;
+      }
+      break;
+    default:
+      if (t.kind == RG_K_RECORD || t.kind == RG_K_LIST) {
+        err(cs, a->pos, "%s cannot show a %s here", e->name, tname(cs, t, x, sizeof x));
+        bad = true;
+      }
+    }
+  }
+  if (bad) return T_ERR;
+  {
+    rg_note_info *ni = vpush(cs, &cs->notes);
+    ni->text = intern(cs, e->name);
+    ni->first_type = first;
+    ni->nvals = argc;
+  }
+  cs->pos = e->pos;
+  emit(cs, RG_OP_SHAPE, cs->notes.n - 1);
+  return T_NONE;
 }
 
 /* The builtins on lists, decks and choices.  Sets *is_builtin. */
@@ -2147,7 +2214,9 @@ static void decl_table(cstate *cs, rg_decl *dc) {
 
 static const char *const builtins[] = { "min", "max", "clamp", "abs", "count", "ord", "len",
                                         "append", "without", "sorted", "best", "sum", "at_least",
-                                        "members", "rolls", "draws", "left", "nth", NULL };
+                                        "members", "rolls", "draws", "left", "nth", "choose",
+                                        "canvas", "rect", "line", "circle", "polygon", "label",
+                                        NULL };
 
 /* procedure NAME(params) [-> type]: the head. */
 static void decl_proc(cstate *cs, rg_decl *dc) {

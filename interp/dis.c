@@ -107,7 +107,7 @@ static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, u
   case RG_OP_MKREC:
     if (a < m->nrecords) snprintf(buf, n, "%s", rg_module_str(m, m->records[a].name));
     break;
-  case RG_OP_NOTE:
+  case RG_OP_NOTE: case RG_OP_SHAPE:
     if (a < m->nnotes) quote(buf, n, &len, rg_module_str(m, m->notes[a].text));
     break;
   case RG_OP_EXPECT: case RG_OP_EXPECTEQ:

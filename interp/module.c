@@ -124,7 +124,7 @@ int rg_op_effect(const rg_module *m, uint32_t ins, int *pops, int *pushes) {
     *pops = (int)m->procs[a].nparams;
     *pushes = m->procs[a].result.kind != RG_K_VOID;
     break;
-  case RG_OP_NOTE:
+  case RG_OP_NOTE: case RG_OP_SHAPE:
     if (a >= m->nnotes || m->notes[a].nvals > RG_A_MAX) return -1;
     *pops = (int)m->notes[a].nvals;
     break;

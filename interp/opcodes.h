@@ -105,6 +105,10 @@ typedef enum rg_operand {
   X(RETV,     RG_A_NONE,   0, 0, "return, no value") \
   /* Emits note A with its values (first value deepest). */ \
   X(NOTE,     RG_A_NOTE,  -1, 0, "note N[A]") \
+  /* Emits a shape of a picture: N[A]'s text is the shape's kind (canvas, \
+  ** rect, line, circle, polygon, label), its values the shape's numbers \
+  ** and texts (first deepest). */ \
+  X(SHAPE,    RG_A_NOTE,  -1, 0, "shape N[A]") \
   /* Test expectations: a failure is recorded and the test goes on. */ \
   X(EXPECT,   RG_A_EXPECT, 1, 0, "expect pop is true") \
   X(EXPECTEQ, RG_A_EXPECT, 2, 0, "expect a == b") \

@@ -669,6 +669,15 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         vmbreak;
       }
 
+      /* Opcode SHAPE A: v1..vn -> (nothing); reports shape A (a note entry:
+      ** its text is the kind of shape) with its n values to the sink. */
+      vmcase(RG_OP_SHAPE) {
+        uint32_t a = RG_INS_A(i);
+        sp -= m->notes[a].nvals;
+        if (vm->sink.shape) vm->sink.shape(vm->sink.ctx, m, a, sp, PCIDX());
+        vmbreak;
+      }
+
       /* Opcode EXPECT A: v -> (nothing); when v is 0, reports expectation A
       ** failed (actual 0, expected 1) and goes on. */
       vmcase(RG_OP_EXPECT) {

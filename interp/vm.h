@@ -40,6 +40,10 @@ typedef struct rg_sink {
   /* A failed expectation; for EXPECT, actual is 0 and expected is 1. */
   void (*expect_fail)(void *ctx, const rg_module *m, uint32_t expect,
                       rg_value actual, rg_value expected, uint32_t pc);
+  /* A shape of a picture: note entry `shape` names the kind (its text:
+  ** canvas, rect, line, circle, polygon, label) and the types of vals. */
+  void (*shape)(void *ctx, const rg_module *m, uint32_t shape, const rg_value *vals,
+                uint32_t pc);
   /* A named step of the rules begins (name: a string of the module). */
   void (*step)(void *ctx, const rg_module *m, uint32_t name, uint32_t pc);
   /* Dice were rolled: plain dice (die == -1, sides) or custom die `die`
