@@ -19,6 +19,7 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: all deps run test test-quick sanitize unit golden ruletests clean
+.PHONY: fuzz fuzz-build replay faults valgrind
 .SECONDARY:
 
 all: deps $(BUILD)/regula
@@ -57,8 +58,16 @@ $(BUILD)/libregula.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/regula: tools/regula.c $(BUILD)/libregula.a
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $< $(BUILD)/libregula.a $(LDLIBS)
+# The CLI is every tools/*.c (sub-folders such as fuzz/ or bench/ are not).
+CLI_SRC := $(wildcard tools/*.c)
+CLI_OBJ := $(patsubst tools/%.c,$(BUILD)/cli/%.o,$(CLI_SRC))
+
+$(BUILD)/cli/%.o: tools/%.c $(wildcard tools/*.h) $(wildcard interp/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/regula: $(CLI_OBJ) $(BUILD)/libregula.a
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libregula.a $(LDLIBS)
 
 $(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libregula.a
 	@mkdir -p $(@D)
@@ -75,7 +84,7 @@ unit: $(UNIT_BIN)
 golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
 
-test-quick: all unit golden
+test-quick: all unit golden replay faults
 
 # The whole suite, then again under AddressSanitizer and UBSan.
 test: deps
@@ -85,6 +94,54 @@ test: deps
 sanitize: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(SANFLAGS)" \
 	  LDFLAGS="-fsanitize=address,undefined" test-quick
+
+# ---- hardening: fuzzing, fault injection, valgrind -----------------------
+# Each harness tools/fuzz/fuzz_NAME.c is built with libFuzzer by `make fuzz`
+# and, with tools/fuzz/replay.c as its main, by `make test`, which replays
+# the inputs that once crashed it (tests/fuzz/NAME/).  The answers harness
+# needs the CLI's tools/policy.c.
+FUZZ_NAMES := parse compile module tsv $(if $(wildcard tools/policy.c),answers)
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+              -fno-omit-frame-pointer
+FUZZ_EXTRA_answers := tools/policy.c
+FUZZ_COMMON := tools/fuzz/fuzz.c $(wildcard tools/fuzz/*.h)
+
+$(BUILD)/fuzz-replay/fuzz_%: tools/fuzz/fuzz_%.c tools/fuzz/replay.c $(FUZZ_COMMON) \
+                             $(wildcard tools/*.h) $(BUILD)/libregula.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itools -Itools/fuzz $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+	  tools/fuzz/fuzz.c tools/fuzz/replay.c $(FUZZ_EXTRA_$*) $(BUILD)/libregula.a $(LDLIBS)
+
+# Replays tests/fuzz/NAME/ through each harness (quick; part of `make test`).
+replay: $(patsubst %,$(BUILD)/fuzz-replay/fuzz_%,$(FUZZ_NAMES))
+	@for n in $(FUZZ_NAMES); do \
+	  $(BUILD)/fuzz-replay/fuzz_$$n $$(ls -d tests/fuzz/$$n 2>/dev/null) >/dev/null || exit 1; \
+	done; echo "replay: tests/fuzz/ replayed through $(words $(FUZZ_NAMES)) harnesses"
+
+# RG_ALLOC_FAIL_AT=1, 2, ... through whole commands (part of `make test`).
+faults: $(BUILD)/regula
+	@tests/faults.sh $(BUILD)/regula
+
+build/fuzz/bin/fuzz_%: tools/fuzz/fuzz_%.c $(FUZZ_COMMON) $(wildcard tools/*.h) \
+                       build/fuzz/libregula.a
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) -Itools -Itools/fuzz $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
+	  tools/fuzz/fuzz.c $(FUZZ_EXTRA_$*) build/fuzz/libregula.a $(LDLIBS)
+
+fuzz-build: all
+	@tools/fuzz/deps.sh
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
+	  CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build/fuzz/libregula.a
+	@$(MAKE) --no-print-directory $(patsubst %,build/fuzz/bin/fuzz_%,$(FUZZ_NAMES))
+
+# `make fuzz FUZZ_SECONDS=N`: every harness for N seconds (default 60).
+fuzz: fuzz-build
+	@tools/fuzz/run.sh $(BUILD)/regula build/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+# The golden tests with every run of regula under valgrind's memcheck.
+valgrind: all
+	@tests/valgrind.sh $(BUILD)/regula
 
 clean:
 	rm -rf build

@@ -42,9 +42,11 @@ static const char *member_name(const rg_module *m, uint32_t e, uint32_t i) {
   return rg_module_str(m, mi->display ? mi->display : mi->code);
 }
 
-/* Appends v of type t; records inline as {field: value, ...}. */
+/* Appends v of type t; records inline as {field: value, ...}, lists as
+** [a, b, ...].  depth counts the records and lists around v: past 16 (only
+** a crafted module nests so deep) the value prints as "?". */
 static void put_value(sbuf *b, const rg_module *m, const rg_value *heap, uint32_t nheap, rg_type t,
-                      rg_value v) {
+                      rg_value v, int depth) {
   char tmp[48];
   switch (t.kind) {
   case RG_K_INT:
@@ -81,7 +83,7 @@ static void put_value(sbuf *b, const rg_module *m, const rg_value *heap, uint32_
   }
   case RG_K_RECORD: {
     const rg_record *r;
-    if (t.ref >= m->nrecords || v < 0 || (uint64_t)v + m->records[t.ref].count > nheap) {
+    if (depth > 16 || t.ref >= m->nrecords || v < 0 || (uint64_t)v + m->records[t.ref].count > nheap) {
       put(b, "?");
       break;
     }
@@ -92,9 +94,29 @@ static void put_value(sbuf *b, const rg_module *m, const rg_value *heap, uint32_
       if (k) put(b, ", ");
       put(b, rg_module_str(m, f->name));
       put(b, ": ");
-      put_value(b, m, heap, nheap, f->type, heap[v + k]);
+      put_value(b, m, heap, nheap, f->type, heap[v + k], depth + 1);
     }
     put(b, "}");
+    break;
+  }
+  case RG_K_LIST: {
+    /* heap[v] is the length n; the elements follow. */
+    rg_value n;
+    if (t.ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap || depth > 16) {
+      put(b, "?");
+      break;
+    }
+    n = heap[v];
+    if (n < 0 || (uint64_t)n > (uint64_t)nheap - (uint64_t)v - 1) {
+      put(b, "?");
+      break;
+    }
+    put(b, "[");
+    for (rg_value k = 0; k < n; k++) {
+      if (k) put(b, ", ");
+      put_value(b, m, heap, nheap, m->types[t.ref], heap[v + 1 + k], depth + 1);
+    }
+    put(b, "]");
     break;
   }
   default: put(b, "?"); break;
@@ -105,7 +127,7 @@ char *rg_value_format(char *buf, size_t size, const rg_module *m, const rg_value
                       uint32_t nheap, rg_type t, rg_value v) {
   sbuf b = { buf, 0, size };
   if (size) buf[0] = '\0';
-  put_value(&b, m, heap, nheap, t, v);
+  put_value(&b, m, heap, nheap, t, v, 0);
   return buf;
 }
 
@@ -291,6 +313,15 @@ char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t) {
   case RG_K_RECORD:
     snprintf(buf, size, "%s", t.ref < m->nrecords ? rg_module_str(m, m->records[t.ref].name) : "?");
     break;
+  case RG_K_LIST: {
+    char el[112];
+    if (t.ref < m->ntypes && m->types[t.ref].kind != RG_K_LIST)
+      rg_type_name(el, sizeof el, m, m->types[t.ref]);
+    else
+      snprintf(el, sizeof el, "%s", t.ref < m->ntypes ? "list ..." : "?");
+    snprintf(buf, size, "list %s", el);
+    break;
+  }
   default: snprintf(buf, size, "?"); break;
   }
   return buf;

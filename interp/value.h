@@ -4,8 +4,9 @@
 ** Printing: an enum member by its display name (its code when it has none),
 ** a number as digits, a percent with %, a distance with its unit ("6 BW",
 ** "2.5 BW"), a bool as true/false, a set as display names joined by ", "
-** ("none" when empty), text as itself, a record as one "field: value" line
-** per field.
+** ("none" when empty), text as itself, a list as its elements joined by
+** ", " in brackets ("[Standard, Coastal]", "[]"), a record as one
+** "field: value" line per field.
 **
 ** Parsing (command-line arguments and table keys): an enum member by code or
 ** display name, case-insensitive; numbers in decimal; percents with or

@@ -11,6 +11,9 @@
 #                            (before the `exit:` line).
 #   tests/dis/NAME.rules     NAME.dis: the stdout of `regula dis NAME.rules`,
 #                            which must exit 0.
+#   tests/run/NAME.cmd       a `regula run ...` line (stdin from NAME.stdin when
+#                            there); NAME.out: stdout, `--- stderr` and stderr,
+#                            `exit: N`.  Run twice: both must be identical.
 #   tests/*/*.expect.tsv     lines `table<TAB>key...<TAB>expected`, each checked
 #                            with `regula query` (see tests/meg/README.md).
 #   rules/**/*.rules         `regula test FILE` must exit 0.
@@ -24,7 +27,7 @@
 #
 # Prints one line per failure, with a diff, and ends with `N passed, M failed`.
 # Exit 1 on any failure.  REGULA_UPDATE=1 rewrites the expected files of lang,
-# errors and dis tests from the actual output (review the diff before
+# errors, dis and run tests from the actual output (review the diff before
 # committing!).
 
 set -u
@@ -134,6 +137,52 @@ for f in tests/dis/*.rules; do
     continue
   fi
   check "$f" "${f%.rules}.dis" "$tmp/out"
+done
+
+# ---- tests/run: whole runs (regula run) ----------------------------------
+# NAME.cmd holds one command line (`regula run FILE OPTIONS...`, shell words);
+# NAME.stdin, when there, is its stdin (else /dev/null).  NAME.out is its
+# stdout, then `--- stderr` and its stderr when there is any, then `exit: N`.
+# Each command runs twice and both runs must be byte-identical (the same
+# seed, policy and answers give the same output); with --json, every line of
+# stdout must parse as JSON (python3's json module).
+have_python=0
+command -v python3 >/dev/null 2>&1 && have_python=1
+for f in tests/run/*.cmd; do
+  [ -f "$f" ] || continue
+  name=${f%.cmd}
+  words=$(sed -n '1p' "$f")
+  words=${words#"regula "}
+  eval "set -- $words"
+  input=/dev/null
+  [ -f "$name.stdin" ] && input=$name.stdin
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err" <"$input"
+  code=$?
+  {
+    cat "$tmp/out"
+    if [ -s "$tmp/err" ]; then echo "--- stderr"; cat "$tmp/err"; fi
+    echo "exit: $code"
+  } >"$tmp/actual"
+  check "$f" "$name.out" "$tmp/actual"
+  "$bin" "$@" >"$tmp/out2" 2>"$tmp/err2" <"$input"
+  if cmp -s "$tmp/out" "$tmp/out2" && cmp -s "$tmp/err" "$tmp/err2"; then
+    pass
+  else
+    fail "$f: a second run gave other output" "$tmp/out" "$tmp/out2"
+  fi
+  case " $* " in
+    *" --json "*)
+      if [ "$have_python" -eq 1 ]; then
+        if python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' \
+             <"$tmp/out" >/dev/null 2>"$tmp/jerr"; then
+          pass
+        else
+          fail "$f: stdout is not one JSON object a line"
+          sed 's/^/    /' "$tmp/jerr"
+        fi
+      fi
+      ;;
+  esac
 done
 
 # ---- tests/*/*.expect.tsv: table cells checked with `regula query` ---------

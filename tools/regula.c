@@ -7,6 +7,7 @@
 **     regula query FILE TABLE KEY...            look up one table cell
 **     regula call FILE PROCEDURE ARG...         run a procedure
 **     regula test FILE...                       run the tests of rule files
+**     regula run FILE [OPTIONS]                 run a whole procedure (run.c)
 **
 ** FILE is a rule file, or a compiled module (.rbc) which is loaded and
 ** verified instead of compiled.  Exit codes: 0 success, 1 findings (a failed
@@ -19,6 +20,7 @@
 */
 #include "alloc.h"
 #include "arena.h"
+#include "cli.h"
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
@@ -34,30 +36,6 @@
 #include <string.h>
 
 #define REGULA_VERSION "0.1.0"
-
-/* Exit codes. */
-enum {
-  EX_OK = 0,          /* success */
-  EX_FINDINGS = 1,    /* a failed test or expectation */
-  EX_BAD = 2,         /* bad input: rule file, arguments, bytecode */
-  EX_RUNTIME = 3      /* a runtime failure: limit, out of memory, I/O */
-};
-
-/* What a command accepts besides its positional arguments. */
-enum {
-  OPT_LIMITS = 1,      /* --max-steps, --max-memory */
-  OPT_ASSUME = 2,      /* --assumptions */
-  OPT_OUTPUT = 4       /* -o OUT */
-};
-
-/* The options and positional arguments of one command line. */
-typedef struct opts {
-  rg_limits limits;
-  int assumptions;          /* --assumptions given */
-  const char *output;       /* -o OUT, or NULL */
-  char **pos;               /* positional arguments (compacted into argv) */
-  int npos;
-} opts;
 
 typedef int (*cmd_fn)(opts *o);
 
@@ -79,12 +57,7 @@ static int worst(int a, int b) {
 
 /* Prints "regula: error: MSG" and the hint to read the command's help;
 ** returns EX_BAD.  cmd may be NULL for errors before the command. */
-static int usage_error(const char *cmd, const char *fmt, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 2, 3)))
-#endif
-  ;
-static int usage_error(const char *cmd, const char *fmt, ...) {
+int usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   fputs("regula: error: ", stderr);
   va_start(ap, fmt);
@@ -166,7 +139,8 @@ static void print_help(const command *cmd) {
 
 /* Parses the arguments of cmd (argv[0] is the command's name) into *o,
 ** compacting the positional ones to the front of argv.  Returns 0 to run,
-** -1 after printing the help (exit 0), or EX_BAD after a usage error. */
+** -1 after printing the help (exit 0), EX_BAD after a usage error, or
+** EX_RUNTIME when out of memory.  The caller frees o->sets in every case. */
 static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
   int only_pos = 0;
   memset(o, 0, sizeof *o);
@@ -205,6 +179,32 @@ static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
       o->limits.max_memory = (size_t)n;
       continue;
     }
+    if (cmd->accepts & OPT_RUN) {
+      /* The run options: their texts are checked by cmd_run. */
+      static const char *const names[] = { "--seed", "--policy", "--dice", "--inputs", "--proc",
+                                           "--set" };
+      const char **slots[] = { &o->seed, &o->policy, &o->dice, &o->inputs, &o->proc, NULL };
+      size_t k;
+      if (strcmp(a, "--json") == 0) {
+        o->json = 1;
+        continue;
+      }
+      for (k = 0; k < sizeof names / sizeof names[0]; k++)
+        if ((v = option_value(a, names[k], argc, argv, &i, &missing))) break;
+      if (k < sizeof names / sizeof names[0]) {
+        if (missing || !*v) return usage_error(cmd->name, "option %s needs a value", names[k]);
+        if (slots[k]) {
+          *slots[k] = v;
+          continue;
+        }
+        if (!o->sets && !(o->sets = rg_malloc((size_t)argc * sizeof *o->sets))) {
+          fputs("regula: error: out of memory\n", stderr);
+          return EX_RUNTIME;
+        }
+        o->sets[o->nsets++] = v;
+        continue;
+      }
+    }
     return usage_error(cmd->name, "unknown option '%s'", a);
   }
   return 0;
@@ -212,21 +212,11 @@ static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
 
 /* ---- loading a rule set ------------------------------------------------ */
 
-/* A rule set ready to use: the module, and the compile's arena and
-** diagnostics (which own the source files and the assumption notes). */
-typedef struct loaded {
-  rg_module m;
-  rg_arena arena;
-  rg_diag diag;
-  rg_assumption *assumptions;
-  int compiled;             /* 1: from a rule file; 0: from a .rbc */
-} loaded;
-
 /* Compiles (or, for a .rbc, loads and verifies) path into l, reporting
 ** errors on stderr; collects assumption notes when want_assumptions.
 ** Returns EX_OK, EX_BAD, or EX_RUNTIME when memory ran out.  Whatever it
 ** returns, the caller frees l with unload. */
-static int load(loaded *l, const char *path, int want_assumptions) {
+int load(loaded *l, const char *path, int want_assumptions) {
   memset(l, 0, sizeof *l);
   rg_arena_init(&l->arena, 0);
   rg_diag_init(&l->diag, stderr, &l->arena);
@@ -247,7 +237,7 @@ static int load(loaded *l, const char *path, int want_assumptions) {
 }
 
 /* Frees everything load made. */
-static void unload(loaded *l) {
+void unload(loaded *l) {
   rg_module_free(&l->m);
   rg_arena_free(&l->arena);
   l->assumptions = NULL;
@@ -257,7 +247,7 @@ static void unload(loaded *l) {
 
 /* Prints v of type t to out followed by exactly one newline (a record
 ** prints one "field: value" line per field). */
-static void print_value(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+void print_value(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
                         rg_type t, rg_value v) {
   char *buf = NULL;
   size_t len = 0;
@@ -281,7 +271,7 @@ static void print_value(FILE *out, const rg_module *m, const rg_value *heap, uin
 
 /* Finds where instruction pc came from: the source path, line and display
 ** column.  Returns 0, or -1 when the line table does not say. */
-static int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
+int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
                   uint32_t *col) {
   const rg_line *ln;
   if (pc >= m->nlines) return -1;
@@ -295,7 +285,7 @@ static int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *
 /* Reports a runtime error of m at pc on stderr as "path:line:col: error:
 ** msg" with the source line and a caret under the column when the source
 ** file can still be read (as compile errors print), else without them. */
-static void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
+void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
   const char *path;
   uint32_t line, col, ix;
   rg_arena arena;
@@ -401,7 +391,7 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
 }
 
 /* Returns 1 when procedure p of m is the body of a test. */
-static int is_test_proc(const rg_module *m, uint32_t p) {
+int is_test_proc(const rg_module *m, uint32_t p) {
   for (uint32_t i = 0; i < m->ntests; i++)
     if (m->tests[i].proc == p) return 1;
   return 0;
@@ -409,7 +399,7 @@ static int is_test_proc(const rg_module *m, uint32_t p) {
 
 /* Writes "name: type" of every parameter of procedure p, joined by ", ",
 ** to stderr. */
-static void print_params(const rg_module *m, const rg_proc *p) {
+void print_params(const rg_module *m, const rg_proc *p) {
   char tn[128];
   for (uint32_t i = 0; i < p->nparams && p->first_param + i < m->nparams; i++) {
     const rg_param_info *pi = &m->params[p->first_param + i];
@@ -752,6 +742,30 @@ static const command commands[] = {
     "\n"
     "Example: regula test rules/meg/maximus.rules\n"
     "Exit: 0 all passed, 1 a test failed, 2 errors in a rule file.\n" },
+  { "run", OPT_LIMITS | OPT_RUN, cmd_run, "run [OPTIONS] [LIMITS] FILE",
+    "Runs procedure `main` of FILE (or --proc NAME, which takes no parameters)\n"
+    "with its dice, decks and choices, and prints a log grouped by step, each\n"
+    "event with its rule file line, then the result under `== Summary`.\n"
+    "\n"
+    "  --seed N            seed of the dice and decks (default 1); the same\n"
+    "                      seed, options and answers give the same output\n"
+    "  --policy P          who answers the choices: random (default; seeded\n"
+    "                      from N on a stream of its own), first, ask (a person\n"
+    "                      on stdin: a number or an option's name), or\n"
+    "                      answers:FILE (one answer a line, # comments)\n"
+    "  --dice random|ask   ask: a person types each die rolled and each card\n"
+    "                      drawn on stdin (default random)\n"
+    "  --set NAME=VALUE    sets an input of the rules (repeatable)\n"
+    "  --inputs FILE       sets inputs from lines NAME=VALUE (# comments);\n"
+    "                      --set wins over the file\n"
+    "  --proc NAME         runs NAME instead of main\n"
+    "  --json              one JSON object a line per event, then the summary\n"
+    "\n"
+    "Questions and prompts go to stderr; stdout holds only the log.\n"
+    "\n"
+    "Example: regula run rules/meg/maximus.rules --seed 7 --policy first\n"
+    "Exit: 0, 1 an expect failed, 2 bad input (rule file, options, inputs,\n"
+    "answers, no answer), 3 a runtime error or a limit reached.\n" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -818,12 +832,13 @@ int main(int argc, char **argv) {
   cmd = find_command(argv[1]);
   if (!cmd) {
     if (is_option(argv[1])) return usage_error(NULL, "unknown option '%s'", argv[1]);
-    return usage_error(NULL, "no command '%s'; commands: check, build, dis, query, call, test",
+    return usage_error(NULL, "no command '%s'; commands: check, build, dis, query, call, test, run",
                        argv[1]);
   }
   rc = parse_args(cmd, argc - 1, argv + 1, &o);
   if (rc < 0) rc = EX_OK;             /* the help was printed */
   else if (rc == 0) rc = cmd->run(&o);
+  rg_free(o.sets);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "regula: error: cannot write the output: %s\n", strerror(errno));
     rc = worst(rc, EX_RUNTIME);

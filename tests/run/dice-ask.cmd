@@ -1,0 +1,1 @@
+regula run tests/run/skirmish.rules --dice ask --policy first

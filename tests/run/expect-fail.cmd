@@ -1,0 +1,1 @@
+regula run tests/run/checks.rules --proc expecting --seed 4

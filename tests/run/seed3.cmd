@@ -1,0 +1,1 @@
+regula run tests/run/skirmish.rules --seed=3 --policy random

@@ -1,0 +1,112 @@
+/*
+** cli.h: what the modules of the command-line program share.
+**
+** regula.c holds main, the option parser, loading a rule set and the small
+** commands; run.c holds `regula run`; policy.c answers choices (and, with
+** --dice ask, rolls and draws) for a run.  Nothing here knows any game.
+*/
+#ifndef RG_CLI_H
+#define RG_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arena.h"
+#include "compile.h"
+#include "diag.h"
+#include "module.h"
+#include "vm.h"
+
+/* Exit codes. */
+enum {
+  EX_OK = 0,          /* success */
+  EX_FINDINGS = 1,    /* a failed test or expectation */
+  EX_BAD = 2,         /* bad input: rule file, arguments, bytecode, answers */
+  EX_RUNTIME = 3      /* a runtime failure: limit, out of memory, I/O */
+};
+
+/* What a command accepts besides its positional arguments. */
+enum {
+  OPT_LIMITS = 1,      /* --max-steps, --max-memory */
+  OPT_ASSUME = 2,      /* --assumptions */
+  OPT_OUTPUT = 4,      /* -o OUT */
+  OPT_RUN = 8,         /* --seed --policy --dice --set --inputs --json --proc */
+  OPT_ARGS = 16        /* other options are passed on as positional arguments,
+                       ** in order, for the command to parse (odds, sim) */
+};
+
+/* The options and positional arguments of one command line.  Strings point
+** into argv; sets is allocated (argc entries) and freed by main. */
+typedef struct opts {
+  rg_limits limits;
+  int assumptions;          /* --assumptions given */
+  const char *output;       /* -o OUT, or NULL */
+  char **pos;               /* positional arguments (compacted into argv) */
+  int npos;
+  /* regula run: the texts as given, checked by run.c */
+  const char *seed;         /* --seed N, or NULL */
+  const char *policy;       /* --policy P, or NULL */
+  const char *dice;         /* --dice random|ask, or NULL */
+  const char *inputs;       /* --inputs FILE, or NULL */
+  const char *proc;         /* --proc NAME, or NULL */
+  int json;                 /* --json given */
+  const char **sets;        /* each --set NAME=VALUE, in order */
+  int nsets;
+} opts;
+
+/* A rule set ready to use: the module, and the compile's arena and
+** diagnostics (which own the source files and the assumption notes). */
+typedef struct loaded {
+  rg_module m;
+  rg_arena arena;
+  rg_diag diag;
+  rg_assumption *assumptions;
+  int compiled;             /* 1: from a rule file; 0: from a .rbc */
+} loaded;
+
+/* Prints "regula: error: MSG" and the hint to read the command's help (cmd
+** may be NULL); returns EX_BAD. */
+int usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 2, 3)))
+#endif
+  ;
+
+/* Compiles (or loads and verifies a .rbc) path into l, reporting errors on
+** stderr.  Returns EX_OK, EX_BAD or EX_RUNTIME; the caller always unloads. */
+int load(loaded *l, const char *path, int want_assumptions);
+
+/* Frees everything load made. */
+void unload(loaded *l);
+
+/* Prints v of type t followed by exactly one newline (records: one
+** "field: value" line per field). */
+void print_value(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                 rg_type t, rg_value v);
+
+/* Finds the source path, line and display column of instruction pc.
+** Returns 0, or -1 when the line table does not say. */
+int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line, uint32_t *col);
+
+/* Reports a runtime error at pc on stderr as path:line:col: error: msg,
+** with the source line and a caret when the source can be read. */
+void report_runtime(const rg_module *m, const char *msg, uint32_t pc);
+
+/* Returns 1 when procedure p of m is the body of a test. */
+int is_test_proc(const rg_module *m, uint32_t p);
+
+/* Writes "name: type" of every parameter of p, joined by ", ", to stderr. */
+void print_params(const rg_module *m, const rg_proc *p);
+
+/* regula run: runs a procedure with dice, decks and choices (run.c). */
+int cmd_run(opts *o);
+
+/* regula odds: the exact distribution of a procedure's result (odds.c). */
+int cmd_odds(opts *o);
+extern const char odds_help[];
+
+/* regula sim: Monte Carlo tallies of a procedure's result (sim.c). */
+int cmd_sim(opts *o);
+extern const char sim_help[];
+
+#endif
