@@ -21,6 +21,7 @@
 #include "alloc.h"
 #include "arena.h"
 #include "cli.h"
+#include "sheet.h"
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
@@ -205,6 +206,7 @@ static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
         continue;
       }
     }
+    if (cmd->accepts & OPT_ARGS) { o->pos[o->npos++] = argv[i]; continue; }
     return usage_error(cmd->name, "unknown option '%s'", a);
   }
   return 0;
@@ -675,16 +677,21 @@ static int run_tests(loaded *l, opts *o, int *passed, int *failed) {
 /* regula test FILE...: runs the tests of each file; ends with the line
 ** "N passed, M failed". */
 static int cmd_test(opts *o) {
-  int status = EX_OK, passed = 0, failed = 0;
+  int status = EX_OK, passed = 0, failed = 0, loaded_any = 0;
   if (o->npos < 1) return usage_error("test", "no rule file given");
   for (int i = 0; i < o->npos; i++) {
     loaded l;
     int rc = load(&l, o->pos[i], 0);
-    if (rc == EX_OK) rc = run_tests(&l, o, &passed, &failed);
+    if (rc == EX_OK) {
+      loaded_any = 1;
+      rc = run_tests(&l, o, &passed, &failed);
+    }
     status = worst(status, rc);
     unload(&l);
   }
-  printf("%d passed, %d failed\n", passed, failed);
+  /* No summary when nothing could be compiled: "0 passed" would read as a
+  ** success of nothing. */
+  if (loaded_any) printf("%d passed, %d failed\n", passed, failed);
   if (failed) status = worst(status, EX_FINDINGS);
   return status;
 }
@@ -766,6 +773,9 @@ static const command commands[] = {
     "Example: regula run rules/meg/maximus.rules --seed 7 --policy first\n"
     "Exit: 0, 1 an expect failed, 2 bad input (rule file, options, inputs,\n"
     "answers, no answer), 3 a runtime error or a limit reached.\n" },
+  { "odds", OPT_LIMITS | OPT_ARGS, cmd_odds, "odds [OPTIONS] [LIMITS] FILE PROCEDURE ARG...", odds_help },
+  { "sim", OPT_LIMITS | OPT_ARGS, cmd_sim, "sim [OPTIONS] [LIMITS] FILE [PROCEDURE ARG...] --runs N", sim_help },
+  { "sheet", 0, cmd_sheet, sheet_usage, sheet_help },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
