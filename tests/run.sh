@@ -11,6 +11,7 @@
 #                            (before the `exit:` line).
 #   tests/dis/NAME.rules     NAME.dis: the stdout of `regula dis NAME.rules`,
 #                            which must exit 0.
+#   tests/diff/NAME.cmd      a `regula diff ...` line; NAME.out as for tests/run.
 #   tests/run/NAME.cmd       a `regula run ...` line (stdin from NAME.stdin when
 #                            there); NAME.out: stdout, `--- stderr` and stderr,
 #                            `exit: N`.  Run twice: both must be identical.
@@ -282,6 +283,24 @@ for f in tests/*/*.expect.tsv; do
       fail "$label: expected '$want', got '$got'"
     fi
   done <"$f"
+done
+
+# ---- tests/diff: regula diff (see tests/diff/README.md) -------------------
+# NAME.cmd holds one `regula diff ...` line; NAME.out is its stdout, then
+# `--- stderr` and its stderr when there is any, then `exit: N`.
+for f in tests/diff/*.cmd; do
+  [ -f "$f" ] || continue
+  words=$(sed -n '1p' "$f")
+  words=${words#"regula "}
+  eval "set -- $words"
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  code=$?
+  {
+    cat "$tmp/out"
+    if [ -s "$tmp/err" ]; then echo "--- stderr"; cat "$tmp/err"; fi
+    echo "exit: $code"
+  } >"$tmp/actual"
+  check "$f" "${f%.cmd}.out" "$tmp/actual"
 done
 
 # ---- README.md carries a copy of docs/language.md -------------------------

@@ -24,6 +24,7 @@
 #include "sheet.h"
 #include "compile.h"
 #include "diag.h"
+#include "diff.h"
 #include "module.h"
 #include "opcodes.h"
 #include "value.h"
@@ -698,6 +699,8 @@ static int cmd_test(opts *o) {
 
 /* ---- main --------------------------------------------------------------- */
 
+static int cmd_diff(opts *o) { return regula_diff(o->npos, o->pos); }   /* diff.c */
+
 static const command commands[] = {
   { "check", OPT_ASSUME, cmd_check, "check [--assumptions] FILE...",
     "Compiles each rule file (or loads each .rbc) and reports every error as\n"
@@ -776,6 +779,7 @@ static const command commands[] = {
   { "odds", OPT_LIMITS | OPT_ARGS, cmd_odds, "odds [OPTIONS] [LIMITS] FILE PROCEDURE ARG...", odds_help },
   { "sim", OPT_LIMITS | OPT_ARGS, cmd_sim, "sim [OPTIONS] [LIMITS] FILE [PROCEDURE ARG...] --runs N", sim_help },
   { "sheet", 0, cmd_sheet, sheet_usage, sheet_help },
+  { "diff", OPT_ARGS, cmd_diff, RG_DIFF_USAGE, rg_diff_help },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

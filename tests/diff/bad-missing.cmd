@@ -1,0 +1,1 @@
+regula diff rules/meg/maximus.rules rules/meg/nonexistent.rules
