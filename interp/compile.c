@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "parse.h"
 #include "opcodes.h"
+#include "value.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -2648,32 +2649,6 @@ static uint32_t tsv_split(cstate *cs, uint32_t file, uint32_t lineno, const char
   return n;
 }
 
-/* Parses a decimal number with up to 3 decimals into thousandths; returns
-** the characters consumed, or 0. */
-static size_t parse_milli(const char *s, int64_t *out) {
-  size_t i = 0;
-  int64_t v = 0;
-  bool neg = false;
-  int dec = 0;
-  if (s[i] == '-' || s[i] == '+') neg = s[i++] == '-';
-  if (s[i] < '0' || s[i] > '9') return 0;
-  while (s[i] >= '0' && s[i] <= '9') {
-    if (v > (INT64_MAX / 10 - 9) / 1000) return 0;
-    v = v * 10 + (s[i++] - '0');
-  }
-  v *= 1000;
-  if (s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9') {
-    int64_t scale = 100;
-    i++;
-    while (s[i] >= '0' && s[i] <= '9') {
-      if (++dec > 3) return 0;
-      v += (s[i++] - '0') * scale;
-      scale /= 10;
-    }
-  }
-  *out = neg ? -v : v;
-  return i;
-}
 
 /* Parses the text of a TSV cell as a value of type t. */
 static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
@@ -2722,7 +2697,7 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
     if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0) { *v = 0; return true; }
     break;
   case RG_K_INT: case RG_K_PERCENT:
-    k = parse_milli(s, &m);
+    k = rg_parse_milli(s, &m);
     if (k && m % 1000 == 0 && (s[k] == '\0' || (t.kind == RG_K_PERCENT && s[k] == '%' && !s[k + 1]))) {
       *v = m / 1000;
       return true;
@@ -2731,7 +2706,7 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
   case RG_K_DIST: {
     const char *unit = cs->pool + AT(cs->units, rg_unit, t.ref).name;
     size_t ul = strlen(unit);
-    k = parse_milli(s, &m);
+    k = rg_parse_milli(s, &m);
     if (!k) break;
     if (strncmp(s + k, unit, ul) == 0) k += ul;
     else if (s[k] == '"' && strcmp(unit, "in") == 0) k++;

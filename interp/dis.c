@@ -13,6 +13,7 @@
 */
 #include "module.h"
 #include "opcodes.h"
+#include "value.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -23,40 +24,6 @@ static const unsigned char dis_operand[] = {
 #undef RG_X
 };
 
-/* Writes the name of type t into buf (size n) and returns buf: int, bool,
-** percent, text, distance UNIT, ENUM, set ENUM, RECORD, list T.  Safe on
-** references out of range ("?") and on cyclic list types (cut after 8). */
-static const char *type_name(char *buf, size_t n, const rg_module *m, rg_type t) {
-  size_t len = 0;
-  for (int depth = 0; t.kind == RG_K_LIST && depth < 8; depth++) {
-    if (len + 6 < n) { memcpy(buf + len, "list ", 5); len += 5; }
-    if (t.ref >= m->ntypes) { t.kind = RG_NKINDS; break; }
-    t = m->types[t.ref];
-  }
-  buf += len;
-  n -= len;
-  switch (t.kind) {
-  case RG_K_VOID: snprintf(buf, n, "void"); break;
-  case RG_K_INT: snprintf(buf, n, "int"); break;
-  case RG_K_BOOL: snprintf(buf, n, "bool"); break;
-  case RG_K_PERCENT: snprintf(buf, n, "percent"); break;
-  case RG_K_TEXT: snprintf(buf, n, "text"); break;
-  case RG_K_DIST:
-    snprintf(buf, n, "distance %s", t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "?");
-    break;
-  case RG_K_ENUM:
-    snprintf(buf, n, "%s", t.ref < m->nenums ? rg_module_str(m, m->enums[t.ref].name) : "?");
-    break;
-  case RG_K_SET:
-    snprintf(buf, n, "set %s", t.ref < m->nenums ? rg_module_str(m, m->enums[t.ref].name) : "?");
-    break;
-  case RG_K_RECORD:
-    snprintf(buf, n, "%s", t.ref < m->nrecords ? rg_module_str(m, m->records[t.ref].name) : "?");
-    break;
-  default: snprintf(buf, n, "?"); break;
-  }
-  return buf - len;
-}
 
 /* Appends s to buf (size n, current length *len) as a quoted string with
 ** \" \\ \n \t and \xHH escapes, truncated to fit. */
@@ -139,7 +106,7 @@ static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, u
       char tb[96];
       snprintf(buf + len, n - len, " from %s -> %s",
                c->kind <= RG_OPT_RANGE ? kinds[c->kind] : "?",
-               type_name(tb, sizeof tb, m, c->option));
+               rg_type_name(tb, sizeof tb, m, c->option));
     }
     break;
   default:
@@ -156,11 +123,11 @@ static void dis_proc(const rg_module *m, uint32_t pi, FILE *out) {
     if ((uint64_t)p->first_param + k >= m->nparams) break;
     const rg_param_info *pa = &m->params[p->first_param + k];
     fprintf(out, "%s%s: %s", k ? ", " : "", rg_module_str(m, pa->name),
-            type_name(tb, sizeof tb, m, pa->type));
+            rg_type_name(tb, sizeof tb, m, pa->type));
   }
   fputc(')', out);
   if (p->result.kind != RG_K_VOID)
-    fprintf(out, " -> %s", type_name(tb, sizeof tb, m, p->result));
+    fprintf(out, " -> %s", rg_type_name(tb, sizeof tb, m, p->result));
   fprintf(out, "  ; locals %u, stack %u\n", (unsigned)p->nlocals, (unsigned)p->max_stack);
   for (uint32_t rel = 0; rel < p->ncode; rel++) {
     uint64_t at = (uint64_t)p->code + rel;

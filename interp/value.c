@@ -195,9 +195,7 @@ static void list_members(char *buf, size_t size, const rg_module *m, uint32_t e)
   }
 }
 
-/* Parses a decimal with up to 3 decimals into thousandths; returns the
-** characters used, or 0. */
-static size_t parse_milli(const char *s, int64_t *out) {
+size_t rg_parse_milli(const char *s, int64_t *out) {
   size_t i = 0;
   int64_t v = 0;
   bool neg = false;
@@ -228,7 +226,7 @@ int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
   size_t k;
   switch (t.kind) {
   case RG_K_INT: case RG_K_PERCENT:
-    k = parse_milli(text, &x);
+    k = rg_parse_milli(text, &x);
     if (k && x % 1000 == 0 && (!text[k] || (t.kind == RG_K_PERCENT && text[k] == '%' && !text[k + 1]))) {
       *v = x / 1000;
       return 0;
@@ -240,7 +238,7 @@ int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
     break;
   case RG_K_DIST: {
     const char *unit = t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "";
-    k = parse_milli(text, &x);
+    k = rg_parse_milli(text, &x);
     if (!k) break;
     while (text[k] == ' ') k++;
     if (*unit && strncmp(text + k, unit, strlen(unit)) == 0) k += strlen(unit);
@@ -295,6 +293,16 @@ int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
 }
 
 char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t) {
+  size_t len = 0;
+  /* "list " once per level; a chain of lists that does not end within 8
+  ** levels (a crafted module) is cut there. */
+  for (int depth = 0; t.kind == RG_K_LIST && depth < 8; depth++) {
+    if (len + 6 < size) { memcpy(buf + len, "list ", 5); len += 5; }
+    if (t.ref >= m->ntypes) { t.kind = RG_NKINDS; break; }
+    t = m->types[t.ref];
+  }
+  buf += len;
+  size -= len;
   switch (t.kind) {
   case RG_K_VOID: snprintf(buf, size, "nothing"); break;
   case RG_K_INT: snprintf(buf, size, "int"); break;
@@ -313,16 +321,7 @@ char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t) {
   case RG_K_RECORD:
     snprintf(buf, size, "%s", t.ref < m->nrecords ? rg_module_str(m, m->records[t.ref].name) : "?");
     break;
-  case RG_K_LIST: {
-    char el[112];
-    if (t.ref < m->ntypes && m->types[t.ref].kind != RG_K_LIST)
-      rg_type_name(el, sizeof el, m, m->types[t.ref]);
-    else
-      snprintf(el, sizeof el, "%s", t.ref < m->ntypes ? "list ..." : "?");
-    snprintf(buf, size, "list %s", el);
-    break;
-  }
   default: snprintf(buf, size, "?"); break;
   }
-  return buf;
+  return buf - len;
 }

@@ -40,7 +40,13 @@ int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
 ** (NFC, case-folded).  Returns the member's index or -1. */
 int rg_enum_lookup(const rg_module *m, uint32_t e, const char *text);
 
-/* Writes the name of type t ("int", "set territory", "distance BW"). */
+/* Parses a decimal number with up to 3 decimals ("6", "-2.5") into
+** thousandths.  Returns the characters used, or 0 when s does not start with
+** one (or it is too large). */
+size_t rg_parse_milli(const char *s, int64_t *out);
+
+/* Writes the name of type t ("int", "set territory", "distance BW",
+** "list int"); safe on any module, verified or not. */
 char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t);
 
 #endif
