@@ -18,7 +18,7 @@ LIB_OBJ := $(patsubst interp/%.c,$(BUILD)/obj/%.o,$(LIB_SRC)) \
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
-.PHONY: all deps run test test-quick sanitize unit golden ruletests clean
+.PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean
 .PHONY: fuzz fuzz-build replay faults valgrind
 .SECONDARY:
 
@@ -83,6 +83,7 @@ unit: $(UNIT_BIN)
 
 golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
+	@tests/odds-sim.sh $(BUILD)/regula
 
 test-quick: all unit golden replay faults
 
@@ -145,3 +146,8 @@ valgrind: all
 
 clean:
 	rm -rf build
+
+# ---- benchmarks (not part of test) -------------------------------------------
+# regula against C and Lua 5.4 on tools/bench/*.rules; see tools/bench/run.sh.
+bench: all
+	@tools/bench/run.sh $(BUILD)/regula

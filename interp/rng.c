@@ -21,38 +21,9 @@ void rg_rng_seed(rg_rng *r, uint64_t seed) {
 void rg_rng_stream(rg_rng *r, uint64_t seed, uint64_t stream) {
   uint64_t x = seed;
   uint64_t mixed = splitmix64(&x) ^ (stream * 0xD1B54A32D192ED03ull);
-  rg_rng_seed(r, mixed ^ splitmix64(&mixed));
+  /* The counter after the step, xor the step's output: one sequence point,
+  ** so every compiler computes the same (what GCC always did). */
+  uint64_t out = splitmix64(&mixed);
+  rg_rng_seed(r, mixed ^ out);
 }
 
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t rg_rng_next(rg_rng *r) {
-  uint64_t *s = r->s;
-  uint64_t result = rotl(s[1] * 5, 7) * 9;
-  uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return result;
-}
-
-/* Lemire's multiply-shift with rejection: the product's high half is the
-** draw; low halves below the threshold would make some results likelier
-** and are drawn again. */
-uint64_t rg_rng_below(rg_rng *r, uint64_t n) {
-  uint64_t x = rg_rng_next(r);
-  __uint128_t m = (__uint128_t)x * n;
-  uint64_t low = (uint64_t)m;
-  if (low < n) {
-    uint64_t threshold = (0 - n) % n;
-    while (low < threshold) {
-      x = rg_rng_next(r);
-      m = (__uint128_t)x * n;
-      low = (uint64_t)m;
-    }
-  }
-  return (uint64_t)(m >> 64);
-}

@@ -715,6 +715,13 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         uint32_t sides = RG_INS_A(i);
         rg_value n = sp[-1];
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
+        if (likely(!vm->sink.chance && !vm->sink.roll)) {
+          /* Nobody watches: sum straight from the generator. */
+          rg_value sum = n;
+          for (rg_value k = 0; k < n; k++) sum += (rg_value)rg_rng_below(&vm->rng, sides);
+          sp[-1] = sum;
+          vmbreak;
+        }
         rg_value *res = vm->scratch;
         if (unlikely(vm_roll_plain(vm, sides, (uint32_t)n, res, PCIDX()) != 0))
           RTERR("no result given for the roll");

@@ -1,0 +1,245 @@
+/*
+** tally.c: distinct results of many runs (see tally.h).
+*/
+#include "tally.h"
+#include "alloc.h"
+#include "cli.h"
+#include "value.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tally_init(tally *t, const rg_module *m, rg_type ty) {
+  memset(t, 0, sizeof *t);
+  t->m = m;
+  t->type = ty;
+  t->compound = ty.kind == RG_K_LIST || ty.kind == RG_K_RECORD;
+}
+
+void tally_free(tally *t) {
+  for (uint32_t k = 0; k < t->n; k++) {
+    rg_free(t->keys[k].text);
+    rg_free(t->keys[k].vec);
+  }
+  rg_free(t->keys);
+  rg_free(t->hash);
+  memset(t, 0, sizeof *t);
+}
+
+/* FNV-1a over bytes. */
+static uint64_t hash_bytes(const char *s, size_t n, uint64_t h) {
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001B3ull;
+  return h;
+}
+
+static uint64_t key_hash(const tally *t, const tally_key *k) {
+  if (t->compound) return hash_bytes(k->text, strlen(k->text), 0xCBF29CE484222325ull);
+  uint64_t x = (uint64_t)k->v * 0x9E3779B97F4A7C15ull;
+  return x ^ (x >> 29);
+}
+
+static int key_equal(const tally *t, const tally_key *a, const tally_key *b) {
+  return t->compound ? strcmp(a->text, b->text) == 0 : a->v == b->v;
+}
+
+/* Doubles the hash index (or makes the first one). */
+static int rehash(tally *t) {
+  uint32_t ncap = t->hcap ? t->hcap * 2 : 64;
+  uint32_t *h = rg_malloc((size_t)ncap * sizeof *h);
+  if (!h) return -1;
+  memset(h, 0, (size_t)ncap * sizeof *h);
+  for (uint32_t k = 0; k < t->n; k++) {
+    uint32_t i = (uint32_t)key_hash(t, &t->keys[k]) & (ncap - 1);
+    while (h[i]) i = (i + 1) & (ncap - 1);
+    h[i] = k + 1;
+  }
+  rg_free(t->hash);
+  t->hash = h;
+  t->hcap = ncap;
+  return 0;
+}
+
+/* Finds key; when absent, adds it (taking ownership of its text and vec
+** when take, else copying them).  Returns the slot or -1. */
+static int64_t find_or_add(tally *t, tally_key *key, int take) {
+  if (t->n + 1 > t->hcap / 2 && rehash(t) != 0) return -1;
+  if (t->limit && t->n >= t->limit) {
+    uint32_t i = (uint32_t)key_hash(t, key) & (t->hcap - 1);
+    for (; t->hash[i]; i = (i + 1) & (t->hcap - 1))
+      if (key_equal(t, &t->keys[t->hash[i] - 1], key)) return t->hash[i] - 1;
+    return -3;
+  }
+  uint64_t h = key_hash(t, key);
+  uint32_t i = (uint32_t)h & (t->hcap - 1);
+  while (t->hash[i]) {
+    uint32_t k = t->hash[i] - 1;
+    if (key_equal(t, &t->keys[k], key)) return k;
+    i = (i + 1) & (t->hcap - 1);
+  }
+  if (t->n == t->cap) {
+    uint32_t nc = t->cap ? t->cap * 2 : 16;
+    tally_key *nk = rg_realloc(t->keys, (size_t)nc * sizeof *nk);
+    if (!nk) return -1;
+    t->keys = nk;
+    t->cap = nc;
+  }
+  tally_key k = *key;
+  if (!take) {
+    size_t len = strlen(key->text) + 1;
+    k.text = rg_malloc(len);
+    k.vec = NULL;
+    if (key->nvec) k.vec = rg_malloc((size_t)key->nvec * sizeof *k.vec);
+    if (!k.text || (key->nvec && !k.vec)) {
+      rg_free(k.text);
+      rg_free(k.vec);
+      return -1;
+    }
+    memcpy(k.text, key->text, len);
+    if (key->nvec) memcpy(k.vec, key->vec, (size_t)key->nvec * sizeof *k.vec);
+  }
+  t->keys[t->n] = k;
+  t->hash[i] = t->n + 1;
+  return t->n++;
+}
+
+/* Whether values of type ty compare by their number (not text or compound). */
+static int numeric_kind(uint32_t kind) {
+  return kind != RG_K_TEXT && kind != RG_K_LIST && kind != RG_K_RECORD && kind != RG_K_VOID;
+}
+
+int64_t tally_slot(tally *t, const rg_value *heap, uint32_t nheap, rg_value v) {
+  const rg_module *m = t->m;
+  tally_key key = { .v = v };
+  char buf[4096];
+  if (!t->compound) {
+    /* Fast path: a known scalar needs no text. */
+    if (t->hcap) {
+      uint64_t h = key_hash(t, &key);
+      uint32_t i = (uint32_t)h & (t->hcap - 1);
+      while (t->hash[i]) {
+        uint32_t k = t->hash[i] - 1;
+        if (t->keys[k].v == v) return k;
+        i = (i + 1) & (t->hcap - 1);
+      }
+    }
+    rg_value_format(buf, sizeof buf, m, heap, nheap, t->type, v);
+    key.text = buf;
+    return find_or_add(t, &key, 0);
+  }
+  rg_value_format(buf, sizeof buf, m, heap, nheap, t->type, v);
+  key.text = buf;
+  key.v = 0;
+  /* Scalar elements or fields make an order. */
+  if (v >= 0 && (uint64_t)v < nheap) {
+    if (t->type.kind == RG_K_LIST && t->type.ref < m->ntypes &&
+        numeric_kind(m->types[t->type.ref].kind)) {
+      rg_value n = heap[v];
+      if (n >= 0 && (uint64_t)n <= (uint64_t)nheap - (uint64_t)v - 1) {
+        key.vec = (rg_value *)heap + v + 1;
+        key.nvec = (uint32_t)n;
+      }
+    } else if (t->type.kind == RG_K_RECORD && t->type.ref < m->nrecords) {
+      const rg_record *r = &m->records[t->type.ref];
+      int ok = (uint64_t)v + r->count <= nheap;
+      for (uint32_t f = 0; ok && f < r->count; f++)
+        ok = r->first + f < m->nfields && numeric_kind(m->fields[r->first + f].type.kind);
+      if (ok) {
+        key.vec = (rg_value *)heap + v;
+        key.nvec = r->count;
+      }
+    }
+  }
+  return find_or_add(t, &key, 0);
+}
+
+int64_t tally_slot_key(tally *t, const tally_key *key) {
+  tally_key k = *key;
+  return find_or_add(t, &k, 0);
+}
+
+/* qsort has no context argument: the tally being sorted. */
+static const tally *sorting;
+
+static int cmp_slots(const void *pa, const void *pb) {
+  const tally *t = sorting;
+  const tally_key *a = &t->keys[*(const uint32_t *)pa], *b = &t->keys[*(const uint32_t *)pb];
+  if (t->compound) {
+    if (a->vec && b->vec) {
+      for (uint32_t i = 0; i < a->nvec && i < b->nvec; i++)
+        if (a->vec[i] != b->vec[i]) return a->vec[i] < b->vec[i] ? -1 : 1;
+      if (a->nvec != b->nvec) return a->nvec < b->nvec ? -1 : 1;
+    }
+    return strcmp(a->text, b->text);
+  }
+  if (t->type.kind == RG_K_TEXT) return strcmp(a->text, b->text);
+  if (t->type.kind == RG_K_SET) {
+    /* Fewer members first, then by the members' order. */
+    int ca = __builtin_popcountll((uint64_t)a->v), cb = __builtin_popcountll((uint64_t)b->v);
+    if (ca != cb) return ca < cb ? -1 : 1;
+    uint64_t x = (uint64_t)a->v, y = (uint64_t)b->v;
+    while (x != y) {
+      uint64_t lx = x & -x, ly = y & -y;
+      if (lx != ly) return lx < ly ? -1 : 1;
+      x ^= lx;
+      y ^= ly;
+    }
+    return 0;
+  }
+  return a->v < b->v ? -1 : a->v > b->v;
+}
+
+int tally_order(const tally *t, uint32_t *order) {
+  for (uint32_t k = 0; k < t->n; k++) order[k] = k;
+  sorting = t;
+  qsort(order, t->n, sizeof *order, cmp_slots);
+  sorting = NULL;
+  return 0;
+}
+
+int tally_resolve(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
+                  rg_value **out) {
+  int pi = rg_module_find_proc(m, name);
+  char err[512], tn[128];
+  if (pi < 0 || is_test_proc(m, (uint32_t)pi)) {
+    int n = 0;
+    fprintf(stderr, "regula: error: no procedure '%s'; ", name);
+    for (uint32_t i = 0; i < m->nprocs; i++) {
+      if (is_test_proc(m, i)) continue;
+      fprintf(stderr, "%s%s", n++ ? ", " : "procedures: ", rg_module_str(m, m->procs[i].name));
+    }
+    fputs(n ? "\n" : "the rule set has no procedures\n", stderr);
+    return -1;
+  }
+  const rg_proc *p = &m->procs[pi];
+  if ((uint32_t)nargs != p->nparams) {
+    fprintf(stderr, "regula: error: procedure '%s' takes %u argument%s (", name, p->nparams,
+            p->nparams == 1 ? "" : "s");
+    print_params(m, p);
+    fprintf(stderr, "), got %d\ntry 'regula %s --help'\n", nargs, cmd);
+    return -1;
+  }
+  if (p->result.kind == RG_K_VOID) {
+    fprintf(stderr, "regula: error: procedure '%s' has no result to count\n", name);
+    return -1;
+  }
+  rg_value *a = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *a);
+  if (!a) {
+    fputs("regula: error: out of memory\n", stderr);
+    return -2;
+  }
+  a[0] = 0;
+  for (uint32_t i = 0; i < p->nparams; i++) {
+    const rg_param_info *par = &m->params[p->first_param + i];
+    err[0] = '\0';
+    if (rg_value_parse(m, par->type, args[i], &a[i], err, sizeof err) != 0) {
+      fprintf(stderr, "regula: error: argument %u (%s: %s) of '%s': %s\n", i + 1,
+              rg_module_str(m, par->name), rg_type_name(tn, sizeof tn, m, par->type), name,
+              err[0] ? err : "not a valid value");
+      rg_free(a);
+      return -1;
+    }
+  }
+  *out = a;
+  return pi;
+}

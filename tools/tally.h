@@ -1,0 +1,65 @@
+/*
+** tally.h: distinct results of many runs, for `regula odds` and `regula sim`.
+**
+** A tally maps each distinct value of one type to a slot (0, 1, ...).  A
+** scalar (int, bool, percent, text, distance, member, set) is its own key;
+** a list or a record lives on a VM heap that every run resets, so it is
+** keyed by its text (rg_value_format) and, when its elements or fields are
+** all scalars, by a copy of them too, which orders it.  Slots are sorted by
+** the values' natural order: numbers and members by value, text
+** alphabetically, lists and records element by element (then by text).
+*/
+#ifndef RG_TALLY_H
+#define RG_TALLY_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "module.h"
+
+typedef struct tally_key {
+  rg_value v;               /* a scalar's value */
+  char *text;               /* the value as people read it (owned) */
+  rg_value *vec;            /* a list's elements or a record's fields, or NULL */
+  uint32_t nvec;
+} tally_key;
+
+typedef struct tally {
+  const rg_module *m;
+  rg_type type;
+  int compound;             /* 1: a list or a record (keyed by text) */
+  tally_key *keys;          /* slot k's key */
+  uint32_t n, cap;
+  uint32_t *hash;           /* open addressing: slot + 1, 0 empty */
+  uint32_t hcap;            /* a power of two */
+  uint32_t limit;           /* most distinct values kept (0: no limit) */
+} tally;
+
+/* Sets t up for values of type ty of module m. */
+void tally_init(tally *t, const rg_module *m, rg_type ty);
+
+/* Frees what t holds. */
+void tally_free(tally *t);
+
+/* Returns the slot of value v (records and lists read from heap[0..nheap)),
+** adding it when new; -1 when out of memory, -3 when new and the tally
+** already holds `limit` values. */
+int64_t tally_slot(tally *t, const rg_value *heap, uint32_t nheap, rg_value v);
+
+/* Returns the slot of the key with the given text, adding a copy of key
+** (text and vec) when new (for merging tallies); -1 when out of memory. */
+int64_t tally_slot_key(tally *t, const tally_key *key);
+
+/* Stores in order[0..t->n) the slots sorted by their values' natural
+** order.  Returns 0, or -1 when out of memory. */
+int tally_order(const tally *t, uint32_t *order);
+
+/* Resolves procedure `name` of m and parses args[0..nargs) by its
+** parameters' types into *out (allocated with rg_malloc, at least one
+** value).  Returns the procedure's index, or -1 after printing what is
+** wrong (usage errors: exit 2) or -2 when out of memory (exit 3).  Test
+** bodies are not procedures. */
+int tally_resolve(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
+                  rg_value **out);
+
+#endif
