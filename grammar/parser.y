@@ -532,6 +532,9 @@ stmt(A) ::= LET(T) NAME(N) type_opt(Y) ASSIGN expr(E). {
   A = new_stmt(ps, RG_ST_LET, T.pos); A->name = N.str; A->type = Y; A->e = E;
 }
 stmt(A) ::= NAME(N) ASSIGN expr(E).        { A = new_stmt(ps, RG_ST_ASSIGN, N.pos); A->name = N.str; A->e = E; }
+stmt(A) ::= NAME(N) LBRACKET expr(K) RBRACKET ASSIGN expr(E). {
+  A = new_stmt(ps, RG_ST_SETITEM, N.pos); A->name = N.str; A->e = K; A->e2 = E;
+}
 stmt(A) ::= call(C).                       { A = new_stmt(ps, RG_ST_CALL, C->pos); A->e = C; }
 stmt(A) ::= if_stmt(X).                    { A = X; }
 stmt(A) ::= FOR(T) NAME(N) IN expr(X) DOTDOT expr(Y) block(B). {

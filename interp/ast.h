@@ -117,7 +117,8 @@ typedef enum rg_skind {
   RG_ST_CALL,       /* e is an RG_EX_CALL whose result is dropped */
   RG_ST_BLOCK,      /* body: a nested block (used for else branches) */
   RG_ST_FOREACH,    /* for name in e body: each element of a list or set */
-  RG_ST_STEP        /* step "str" body */
+  RG_ST_STEP,       /* step "str" body */
+  RG_ST_SETITEM     /* name[e] = e2: an element of a list variable, in place */
 } rg_skind;
 
 typedef struct rg_stmt {

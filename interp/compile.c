@@ -1443,6 +1443,14 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
     emit(cs, RG_OP_APPEND, 0);
     return l;
   }
+  if (strcmp(n, "at_least") == 0 && a1->kind == RG_EX_CALL && strcmp(a1->name, "rolls") == 0 &&
+      count_list(a1->args) == 2 && a1->args->next->kind == RG_EX_DICE && a1->args->next->ival == 1) {
+    /* at_least(rolls(n, dS), k): count the dice, no list (a dice pool). */
+    if (!int_arg(cs, a1->args) || !int_arg(cs, a2)) return T_ERR;
+    cs->pos = e->pos;
+    emit(cs, RG_OP_ROLLAT, (uint32_t)a1->args->next->sides);
+    return T_INT;
+  }
   if (strcmp(n, "without") == 0 || strcmp(n, "best") == 0 || strcmp(n, "at_least") == 0) {
     rg_type l = list_arg(cs, a1, n, want);
     if (is_err(l)) return T_ERR;
@@ -1933,6 +1941,29 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     cs->pos = s->pos;
     emit(cs, RG_OP_RET, 0);
     return true;
+  }
+  case RG_ST_SETITEM: {
+    /* x[k] = v: LOAD x, k, v, SETITEM */
+    local *l = find_local(cs, s->name);
+    rg_type t;
+    char x[96];
+    if (!l) {
+      err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
+      return false;
+    }
+    if (is_err(l->type)) return false;
+    if (l->type.kind != RG_K_LIST || l->type.ref == REF_ANY) {
+      err(cs, s->pos, "'%s' is %s; only an element of a list can be assigned", s->name,
+          tname(cs, l->type, x, sizeof x));
+      return false;
+    }
+    emit(cs, RG_OP_LOAD, l->slot);
+    if (!int_arg(cs, s->e)) return false;
+    t = expr(cs, s->e2, elem_of(cs, l->type));
+    if (is_err(t) || !check_type(cs, s->e2->pos, t, elem_of(cs, l->type), "the element")) return false;
+    cs->pos = s->pos;
+    emit(cs, RG_OP_SETITEM, 0);
+    return false;
   }
   case RG_ST_NOTE: note_stmt(cs, s); return false;
   case RG_ST_EXPECT: expect_stmt(cs, s); return false;

@@ -83,7 +83,7 @@ static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, u
   case RG_OP_FAIL: case RG_OP_STEP:
     quote(buf, n, &len, rg_module_str(m, a));
     break;
-  case RG_OP_ROLL: case RG_OP_ROLLS:
+  case RG_OP_ROLL: case RG_OP_ROLLS: case RG_OP_ROLLAT:
     snprintf(buf, n, "d%u", (unsigned)a);
     break;
   case RG_OP_ROLLDIE:

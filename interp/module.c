@@ -135,7 +135,7 @@ int rg_op_effect(const rg_module *m, uint32_t ins, int *pops, int *pushes) {
   case RG_OP_LIST:
     *pops = (int)a;
     break;
-  case RG_OP_ROLL: case RG_OP_ROLLS:
+  case RG_OP_ROLL: case RG_OP_ROLLS: case RG_OP_ROLLAT:
     if (a < 1) return -1;
     break;
   default:

@@ -117,6 +117,9 @@ typedef enum rg_operand {
   X(ROLL,     RG_A_COUNT,  1, 1, "push the sum of pop dA") \
   /* Rolls `count` (popped) dice of A sides and pushes the list of results. */ \
   X(ROLLS,    RG_A_COUNT,  1, 1, "push a list of pop dA") \
+  /* Rolls `count` dice of A sides (count deepest, then the threshold k) \
+  ** and pushes how many show k or more: a dice pool without a list. */ \
+  X(ROLLAT,   RG_A_COUNT,  2, 1, "push how many of n dA show >= k") \
   /* Rolls custom die A and pushes the face. */ \
   X(ROLLDIE,  RG_A_DICE,   0, 1, "push a face of die A") \
   /* Draws a card from deck A, without replacement; empty is an error. */ \
@@ -136,6 +139,8 @@ typedef enum rg_operand {
   X(LIST,     RG_A_COUNT0, -1, 1, "push a new list of the A values popped") \
   X(LEN,      RG_A_NONE,   1, 1, "push the length of list a") \
   X(ITEM,     RG_A_NONE,   2, 1, "push element b of list a (from 0)") \
+  /* Changes element b of list a to c, in place (not a constant list). */ \
+  X(SETITEM,  RG_A_NONE,   3, 0, "list a[b] := c") \
   X(APPEND,   RG_A_NONE,   2, 1, "push list a with b added at the end") \
   X(REMOVE,   RG_A_NONE,   2, 1, "push list a without its element b") \
   X(CONCAT,   RG_A_NONE,   2, 1, "push list a followed by list b") \

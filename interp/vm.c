@@ -732,6 +732,26 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         vmbreak;
       }
 
+      /* Opcode ROLLAT A: n k -> how many of n dice of A sides show k or
+      ** more.  Reports the roll like ROLL. */
+      vmcase(RG_OP_ROLLAT) {
+        uint32_t sides = RG_INS_A(i);
+        rg_value n = sp[-2], need = sp[-1], count = 0;
+        if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
+        if (likely(!vm->sink.chance && !vm->sink.roll)) {
+          for (rg_value k = 0; k < n; k++) count += (rg_value)rg_rng_below(&vm->rng, sides) + 1 >= need;
+        } else {
+          rg_value *res = vm->scratch;
+          if (unlikely(vm_roll_plain(vm, sides, (uint32_t)n, res, PCIDX()) != 0))
+            RTERR("no result given for the roll");
+          for (rg_value k = 0; k < n; k++) count += res[k] >= need;
+          if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, -1, sides, res, (uint32_t)n, PCIDX());
+        }
+        sp[-2] = count;
+        sp--;
+        vmbreak;
+      }
+
       /* Opcode ROLLS A: n -> a new list of n dice of A sides, as ROLL. */
       vmcase(RG_OP_ROLLS) {
         uint32_t sides = RG_INS_A(i);
@@ -881,6 +901,21 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
           RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
         sp[-2] = e[k];
         sp--;
+        vmbreak;
+      }
+
+      /* Opcode SETITEM: list k v -> (nothing); element k of list becomes v,
+      ** in place.  Lists of the module's constants cannot change. */
+      vmcase(RG_OP_SETITEM) {
+        const rg_value *e;
+        uint32_t n;
+        LISTARG(sp[-3], e, n);
+        rg_value k = sp[-2];
+        if (unlikely(sp[-3] < (rg_value)m->nheap)) RTERR("a constant list cannot be changed");
+        if (unlikely(k < 0 || k >= (rg_value)n))
+          RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
+        H[sp[-3] + 1 + k] = sp[-1];
+        sp -= 3;
         vmbreak;
       }
 

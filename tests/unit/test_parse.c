@@ -129,6 +129,9 @@ static void show_stmt(FILE *o, const rg_stmt *s) {
     case RG_ST_FOREACH:
       fprintf(o, "(foreach %s ", s->name); show_expr(o, s->e); fputc(' ', o);
       show_stmts(o, s->body); fputc(')', o); break;
+    case RG_ST_SETITEM:
+      fprintf(o, "(set %s ", s->name); show_expr(o, s->e); fputc(' ', o); show_expr(o, s->e2);
+      fputc(')', o); break;
     case RG_ST_STEP:
       fputs("(step ", o); show_str(o, s->str); fputc(' ', o); show_stmts(o, s->body);
       fputc(')', o); break;
