@@ -144,6 +144,11 @@ fuzz: fuzz-build
 valgrind: all
 	@tests/valgrind.sh $(BUILD)/regula
 
+# ---- pictures -------------------------------------------------------------
+# Renders the README's pictures into docs/pictures/ (committed PNGs).
+pictures: all
+	@tools/pictures.sh $(BUILD)/regula
+
 clean:
 	rm -rf build
 

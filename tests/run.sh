@@ -15,6 +15,9 @@
 #   tests/run/NAME.cmd       a `regula run ...` line (stdin from NAME.stdin when
 #                            there); NAME.out: stdout, `--- stderr` and stderr,
 #                            `exit: N`.  Run twice: both must be identical.
+#   tests/svg/NAME.cmd       a `regula draw` or `regula run --svg` line writing
+#                            OUT/FILE.svg: each must equal tests/svg/FILE.svg,
+#                            parse as XML and render with rsvg-convert.
 #   tests/*/*.expect.tsv     lines `table<TAB>key...<TAB>expected`, each checked
 #                            with `regula query` (see tests/meg/README.md).
 #   rules/**/*.rules         `regula test FILE` must exit 0.
@@ -28,7 +31,7 @@
 #
 # Prints one line per failure, with a diff, and ends with `N passed, M failed`.
 # Exit 1 on any failure.  REGULA_UPDATE=1 rewrites the expected files of lang,
-# errors, dis and run tests from the actual output (review the diff before
+# errors, dis, run and svg tests from the actual output (review the diff before
 # committing!).
 
 set -u
@@ -184,6 +187,70 @@ for f in tests/run/*.cmd; do
       fi
       ;;
   esac
+done
+
+# ---- tests/svg: pictures (regula draw, regula run --svg) ------------------
+# NAME.cmd holds one command line whose SVG outputs are written as OUT/FILE;
+# it must exit 0, and each FILE it writes must equal tests/svg/FILE.  Every
+# SVG must parse as XML (python3's xml.etree) with an <svg> root, and render
+# with rsvg-convert (librsvg2-bin, installed by tools/deps.sh) to a PNG of
+# the SVG's width and height.  The SVG text is what is compared: a renderer's
+# PNG bytes change with its version.
+have_rsvg=0
+command -v rsvg-convert >/dev/null 2>&1 && have_rsvg=1
+if [ "$have_rsvg" -eq 0 ]; then
+  echo "SKIP tests/svg renders: rsvg-convert not found (tools/deps.sh installs librsvg2-bin)"
+fi
+for f in tests/svg/*.cmd; do
+  [ -f "$f" ] || continue
+  rm -rf "$tmp/svg"
+  mkdir -p "$tmp/svg"
+  words=$(sed -n '1p' "$f")
+  words=${words#"regula "}
+  words=$(printf '%s\n' "$words" | sed "s|OUT/|'$tmp/svg/'|g")
+  eval "set -- $words"
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  code=$?
+  if [ "$code" -ne 0 ]; then
+    fail "$f: exited $code"
+    sed 's/^/    /' "$tmp/err"
+    continue
+  fi
+  for svg in "$tmp"/svg/*.svg; do
+    [ -f "$svg" ] || { fail "$f: wrote no SVG"; continue; }
+    name=$(basename "$svg")
+    check "$f: $name" "tests/svg/$name" "$svg"
+    if [ "$have_python" -eq 1 ]; then
+      if python3 -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+assert len(root.get("viewBox").split()) == 4
+print(root.get("width"), root.get("height"))' "$svg" >"$tmp/size" 2>"$tmp/xerr"; then
+        pass
+      else
+        fail "$f: $name is not a well-formed SVG document"
+        sed 's/^/    /' "$tmp/xerr"
+        continue
+      fi
+      if [ "$have_rsvg" -eq 1 ]; then
+        if rsvg-convert "$svg" -o "$tmp/render.png" 2>"$tmp/rerr" &&
+           python3 -c '
+import struct, sys
+data = open(sys.argv[1], "rb").read(24)
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+w, h = struct.unpack(">II", data[16:24])
+want = open(sys.argv[2]).read().split()
+assert [str(w), str(h)] == want, "PNG is %dx%d, SVG says %s" % (w, h, "x".join(want))' \
+             "$tmp/render.png" "$tmp/size" 2>>"$tmp/rerr"; then
+          pass
+        else
+          fail "$f: $name does not render to a PNG of its size"
+          sed 's/^/    /' "$tmp/rerr"
+        fi
+      fi
+    fi
+  done
 done
 
 # ---- tests/*/*.expect.tsv: table cells checked with `regula query` ---------

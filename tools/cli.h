@@ -15,6 +15,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
+#include "svg.h"
 #include "vm.h"
 
 /* Exit codes. */
@@ -31,9 +32,16 @@ enum {
   OPT_ASSUME = 2,      /* --assumptions */
   OPT_OUTPUT = 4,      /* -o OUT */
   OPT_RUN = 8,         /* --seed --policy --dice --set --inputs --json --proc */
-  OPT_ARGS = 16        /* other options are passed on as positional arguments,
+  OPT_ARGS = 16,       /* other options are passed on as positional arguments,
                        ** in order, for the command to parse (odds, sim) */
+  OPT_PICTURE = 32     /* --svg OUT, --map-svg OUT, --picture NAME[=OUT] (draw.c) */
 };
+
+/* A picture to write: name NULL for the first one (or --picture NAME's). */
+typedef struct picture_out {
+  const char *name;
+  const char *path;
+} picture_out;
 
 /* The options and positional arguments of one command line.  Strings point
 ** into argv; sets is allocated (argc entries) and freed by main. */
@@ -52,6 +60,10 @@ typedef struct opts {
   int json;                 /* --json given */
   const char **sets;        /* each --set NAME=VALUE, in order */
   int nsets;
+  /* pictures (draw.c): allocated like sets, freed by main */
+  picture_out *pictures;    /* --svg, --map-svg, --picture NAME=OUT, in order */
+  int npictures;
+  const char *picture;      /* --picture NAME: the picture --svg writes */
 } opts;
 
 /* A rule set ready to use: the module, and the compile's arena and
@@ -100,6 +112,29 @@ void print_params(const rg_module *m, const rg_proc *p);
 
 /* regula run: runs a procedure with dice, decks and choices (run.c). */
 int cmd_run(opts *o);
+
+/* regula draw FILE PROCEDURE ARG...: runs a procedure and writes the
+** pictures it drew (draw.c). */
+int cmd_draw(opts *o);
+extern const char draw_help[];
+
+/* Parses argv[*i] when it is a picture option (--svg, --map-svg,
+** --picture), advancing *i past its value: returns 1 when it was one, 0 when
+** not, or EX_BAD / EX_RUNTIME (negated) after saying what is wrong. */
+int picture_option(const char *cmd, int argc, char **argv, int *i, opts *o);
+
+/* The pictures a run draws: the shapes go to svg (NULL when no picture is
+** asked for), read with the VM's heap. */
+void picture_shape(rg_svg *svg, rg_vm *vm, const rg_module *m, uint32_t note,
+                   const rg_value *vals, uint32_t pc);
+
+/* Writes the pictures o asks for from svg after a run; when o names no file,
+** the first picture (or --picture NAME's) goes to stdout if to_stdout, else
+** that is a usage error.  Returns EX_OK, or EX_BAD (no such picture, bad
+** options) / EX_RUNTIME (a shape was wrong, a file could not be written)
+** after saying what is wrong. */
+int write_pictures(rg_svg *svg, const rg_module *m, const opts *o, const char *cmd,
+                   int to_stdout);
 
 /* regula odds: the exact distribution of a procedure's result (odds.c). */
 int cmd_odds(opts *o);

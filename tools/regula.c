@@ -207,6 +207,11 @@ static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
         continue;
       }
     }
+    if (cmd->accepts & OPT_PICTURE) {   /* --svg, --map-svg, --picture (draw.c) */
+      int r = picture_option(cmd->name, argc, argv, &i, o);
+      if (r < 0) return -r;
+      if (r) continue;
+    }
     if (cmd->accepts & OPT_ARGS) { o->pos[o->npos++] = argv[i]; continue; }
     return usage_error(cmd->name, "unknown option '%s'", a);
   }
@@ -752,7 +757,7 @@ static const command commands[] = {
     "\n"
     "Example: regula test rules/meg/maximus.rules\n"
     "Exit: 0 all passed, 1 a test failed, 2 errors in a rule file.\n" },
-  { "run", OPT_LIMITS | OPT_RUN, cmd_run, "run [OPTIONS] [LIMITS] FILE",
+  { "run", OPT_LIMITS | OPT_RUN | OPT_PICTURE, cmd_run, "run [OPTIONS] [LIMITS] FILE",
     "Runs procedure `main` of FILE (or --proc NAME, which takes no parameters)\n"
     "with its dice, decks and choices, and prints a log grouped by step, each\n"
     "event with its rule file line, then the result under `== Summary`.\n"
@@ -770,6 +775,9 @@ static const command commands[] = {
     "                      --set wins over the file\n"
     "  --proc NAME         runs NAME instead of main\n"
     "  --json              one JSON object a line per event, then the summary\n"
+    "  --svg OUT.svg       writes the first picture the run drew (see draw)\n"
+    "  --map-svg OUT.svg   writes the picture called \"map\"\n"
+    "  --picture NAME=OUT.svg  writes the picture called NAME (repeatable)\n"
     "\n"
     "Questions and prompts go to stderr; stdout holds only the log.\n"
     "\n"
@@ -777,6 +785,7 @@ static const command commands[] = {
     "Exit: 0, 1 an expect failed, 2 bad input (rule file, options, inputs,\n"
     "answers, no answer), 3 a runtime error or a limit reached.\n" },
   { "odds", OPT_LIMITS | OPT_ARGS, cmd_odds, "odds [OPTIONS] [LIMITS] FILE PROCEDURE ARG...", odds_help },
+  { "draw", OPT_LIMITS | OPT_PICTURE, cmd_draw, "draw [LIMITS] FILE PROCEDURE ARG... [--svg OUT.svg]", draw_help },
   { "sim", OPT_LIMITS | OPT_ARGS, cmd_sim, "sim [OPTIONS] [LIMITS] FILE [PROCEDURE ARG...] --runs N", sim_help },
   { "sheet", 0, cmd_sheet, sheet_usage, sheet_help },
   { "diff", OPT_ARGS, cmd_diff, RG_DIFF_USAGE, rg_diff_help },
@@ -853,6 +862,7 @@ int main(int argc, char **argv) {
   if (rc < 0) rc = EX_OK;             /* the help was printed */
   else if (rc == 0) rc = cmd->run(&o);
   rg_free(o.sets);
+  rg_free(o.pictures);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "regula: error: cannot write the output: %s\n", strerror(errno));
     rc = worst(rc, EX_RUNTIME);

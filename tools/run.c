@@ -65,6 +65,7 @@ typedef struct runner {
   /* Scratch for --dice ask, sized for the largest die or deck. */
   rg_value *distinct;
   uint32_t *dcount, *dfirst;
+  rg_svg *svg;              /* the pictures (--svg ...), or NULL */
 } runner;
 
 /* ---- small helpers ----------------------------------------------------------- */
@@ -395,6 +396,13 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
   end_line(r, pc);
 }
 
+/* Sink: a shape of a picture, kept when a picture is asked for (draw.c). */
+static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+                     uint32_t pc) {
+  runner *r = ctx;
+  picture_shape(r->svg, r->vm, m, note, vals, pc);
+}
+
 /* Sorts vals[0..n) ascending, with their counts and first indexes. */
 static void sort_distinct(rg_value *vals, uint32_t *counts, uint32_t *first, uint32_t n) {
   for (uint32_t i = 1; i < n; i++)
@@ -659,6 +667,13 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
       rg_free(copy);
     }
   }
+  if (rc == 0 && (o->npictures || o->picture)) {
+    sink.shape = on_shape;
+    if (!(r.svg = rg_svg_new())) {
+      fputs("regula: error: out of memory\n", stderr);
+      rc = EX_RUNTIME;
+    }
+  }
   if (rc == 0 && !(r.vm = rg_vm_new(m, &o->limits, &sink))) {
     fputs("regula: error: out of memory\n", stderr);
     rc = EX_RUNTIME;
@@ -700,9 +715,14 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
         if (t.kind != RG_K_VOID) print_value(stdout, m, heap, nheap, t, result);
       }
       if (r.failed) rc = EX_FINDINGS;
+      if (r.svg) {
+        int prc = write_pictures(r.svg, m, o, "run", 0);
+        if (prc != EX_OK) rc = prc;
+      }
     }
   }
   rg_vm_free(r.vm);
+  rg_svg_free(r.svg);
   rg_free(vals);
   rg_free(r.distinct);
   rg_free(r.dcount);

@@ -1,0 +1,1 @@
+regula draw rules/ninthage/deployment.rules draw_zones Encircle --svg OUT/ninthage-Encircle.svg
