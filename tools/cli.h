@@ -57,6 +57,7 @@ typedef struct opts {
   const char *dice;         /* --dice random|ask, or NULL */
   const char *inputs;       /* --inputs FILE, or NULL */
   const char *proc;         /* --proc NAME, or NULL */
+  const char *variants;     /* --variants A,B,...: rule sets run side by side */
   int json;                 /* --json given */
   const char **sets;        /* each --set NAME=VALUE, in order */
   int nsets;

@@ -183,9 +183,9 @@ static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
     }
     if (cmd->accepts & OPT_RUN) {
       /* The run options: their texts are checked by cmd_run. */
-      static const char *const names[] = { "--seed", "--policy", "--dice", "--inputs", "--proc",
+      static const char *const names[] = { "--seed", "--policy", "--dice", "--inputs", "--proc", "--variants",
                                            "--set" };
-      const char **slots[] = { &o->seed, &o->policy, &o->dice, &o->inputs, &o->proc, NULL };
+      const char **slots[] = { &o->seed, &o->policy, &o->dice, &o->inputs, &o->proc, &o->variants, NULL };
       size_t k;
       if (strcmp(a, "--json") == 0) {
         o->json = 1;
@@ -778,10 +778,17 @@ static const command commands[] = {
     "  --svg OUT.svg       writes the first picture the run drew (see draw)\n"
     "  --map-svg OUT.svg   writes the picture called \"map\"\n"
     "  --picture NAME=OUT.svg  writes the picture called NAME (repeatable)\n"
+    "  --variants A,B,...  runs the same procedure of several rule sets (no\n"
+    "                      FILE) and prints their results side by side, on\n"
+    "                      common random numbers: each step draws from a\n"
+    "                      stream of the seed named by the step, so one\n"
+    "                      variant's extra roll does not shift another step\n"
+    "                      (policy random or first; --set, --json, --proc)\n"
     "\n"
     "Questions and prompts go to stderr; stdout holds only the log.\n"
     "\n"
     "Example: regula run rules/meg/maximus.rules --seed 7 --policy first\n"
+    "         regula run --variants rules/meg/maximus.rules,rules/meg/magna.rules\n"
     "Exit: 0, 1 an expect failed, 2 bad input (rule file, options, inputs,\n"
     "answers, no answer), 3 a runtime error or a limit reached.\n" },
   { "odds", OPT_LIMITS | OPT_ARGS, cmd_odds, "odds [OPTIONS] [LIMITS] FILE PROCEDURE ARG...", odds_help },

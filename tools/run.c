@@ -732,16 +732,280 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   return rc;
 }
 
+/* ---- side by side: --variants ----------------------------------------------------- */
+
+/* One rule set of a side-by-side run. */
+typedef struct variant {
+  const char *path;
+  loaded l;
+  int loaded_ok;
+  int pi;                   /* the procedure run */
+  rg_vm *vm;
+  uint64_t seed;
+  int first;                /* --policy first */
+  rg_rng choices;           /* the random policy's generator */
+  rg_value result;
+} variant;
+
+/* Returns the stream of the draws of the step named name (FNV-1a). */
+static uint64_t step_stream(const char *name) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *name; name++) h = (h ^ (unsigned char)*name) * 1099511628211ull;
+  return h;
+}
+
+/* Sink of a variant: every step draws its dice, cards and random choices
+** from a stream of the seed named by the step.  Variants that share a step
+** name draw the same numbers there, whatever other steps drew before:
+** common random numbers, so differences come from the rules, not the luck. */
+static void var_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+  variant *v = ctx;
+  uint64_t st = step_stream(rg_module_str(m, name));
+  (void)pc;
+  rg_vm_seed(v->vm, v->seed, st);
+  rg_rng_stream(&v->choices, v->seed, st ^ 0x9E3779B97F4A7C15ull);
+}
+
+/* Sink of a variant: a choice, by the first or the random policy. */
+static int64_t var_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
+                          const rg_value *options, uint32_t n, uint32_t pc) {
+  variant *v = ctx;
+  (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
+  return v->first ? 0 : (int64_t)rg_rng_below(&v->choices, n);
+}
+
+/* Returns the display width of s. */
+static size_t text_width(const char *s) {
+  size_t len = strlen(s);
+  return rg_display_col(s, len, (uint32_t)len + 1) - 1;
+}
+
+/* Prints s and pads it with spaces to display width w. */
+static void put_padded(const char *s, size_t w) {
+  size_t have = text_width(s);
+  fputs(s, stdout);
+  for (; have < w; have++) fputc(' ', stdout);
+}
+
+/* Formats field `field` of variant v's result (or its whole result when
+** field is NULL) into buf; "-" when the variant has no such field. */
+static const char *var_field(const variant *v, const char *field, char *buf, size_t size) {
+  const rg_module *m = &v->l.m;
+  rg_type t = m->procs[v->pi].result;
+  uint32_t nheap;
+  const rg_value *heap = rg_vm_heap(v->vm, &nheap);
+  if (!field) return rg_value_format(buf, size, m, heap, nheap, t, v->result);
+  if (t.kind == RG_K_RECORD) {
+    const rg_record *rec = &m->records[t.ref];
+    for (uint32_t k = 0; k < rec->count; k++)
+      if (strcmp(rg_module_str(m, m->fields[rec->first + k].name), field) == 0) {
+        if (v->result < 0 || (uint64_t)v->result + rec->count > nheap) break;
+        return rg_value_format(buf, size, m, heap, nheap, m->fields[rec->first + k].type,
+                               heap[v->result + k]);
+      }
+  }
+  snprintf(buf, size, "-");
+  return buf;
+}
+
+#define VAR_WIDE 30         /* a value wider than this gets lines of its own */
+
+/* Prints the results of the variants side by side: one row per field of
+** the result records (matched by name), a column per variant; a row with a
+** long value is printed as one line per variant instead. */
+static void print_side_by_side(variant *vs, int n) {
+  const char *fields[256];
+  int nfields = 0;
+  size_t namew = 5, colw[64];
+  static char buf[8192];
+  for (int i = 0; i < n; i++) {
+    const rg_module *m = &vs[i].l.m;
+    rg_type t = m->procs[vs[i].pi].result;
+    if (t.kind != RG_K_RECORD) continue;
+    for (uint32_t k = 0; k < m->records[t.ref].count && nfields < 256; k++) {
+      const char *f = rg_module_str(m, m->fields[m->records[t.ref].first + k].name);
+      int seen = 0;
+      for (int j = 0; j < nfields; j++) seen |= strcmp(fields[j], f) == 0;
+      if (!seen) fields[nfields++] = f;
+    }
+  }
+  if (!nfields) fields[nfields++] = NULL;
+  for (int j = 0; j < nfields; j++)
+    if (fields[j] && text_width(fields[j]) > namew) namew = text_width(fields[j]);
+  for (int i = 0; i < n; i++) {
+    colw[i] = text_width(vs[i].path);
+    for (int j = 0; j < nfields; j++) {
+      size_t w = text_width(var_field(&vs[i], fields[j], buf, sizeof buf));
+      if (w <= VAR_WIDE && w > colw[i]) colw[i] = w;
+    }
+  }
+  put_padded("", namew);
+  for (int i = 0; i < n; i++) { fputs("  ", stdout); put_padded(vs[i].path, colw[i]); }
+  fputc('\n', stdout);
+  for (int j = 0; j < nfields; j++) {
+    int wide = 0;
+    for (int i = 0; i < n; i++) wide |= text_width(var_field(&vs[i], fields[j], buf, sizeof buf)) > VAR_WIDE;
+    put_padded(fields[j] ? fields[j] : "result", namew);
+    if (wide) {
+      static char first[8192];
+      int same = 1;
+      var_field(&vs[0], fields[j], first, sizeof first);
+      for (int i = 1; i < n; i++) same &= strcmp(first, var_field(&vs[i], fields[j], buf, sizeof buf)) == 0;
+      fputc('\n', stdout);
+      if (same) printf("    (all): %s\n", first);
+      else
+        for (int i = 0; i < n; i++)
+          printf("    %s: %s\n", vs[i].path, var_field(&vs[i], fields[j], buf, sizeof buf));
+      continue;
+    }
+    for (int i = 0; i < n; i++) {
+      fputs("  ", stdout);
+      if (i == n - 1) fputs(var_field(&vs[i], fields[j], buf, sizeof buf), stdout);
+      else put_padded(var_field(&vs[i], fields[j], buf, sizeof buf), colw[i]);
+    }
+    fputc('\n', stdout);
+  }
+}
+
+/* regula run --variants A,B,...: the same procedure of several rule sets on
+** common random numbers, printed side by side. */
+static int run_variants(opts *o, uint64_t seed) {
+  variant vs[64];
+  char *list = NULL;
+  int n = 0, rc = EX_OK;
+  size_t len = strlen(o->variants);
+  if (o->npos) return usage_error("run", "give the rule sets with --variants, not also as FILE");
+  if (o->policy && strcmp(o->policy, "random") != 0 && strcmp(o->policy, "first") != 0)
+    return usage_error("run", "with --variants, --policy is random or first");
+  if (o->dice && strcmp(o->dice, "random") != 0)
+    return usage_error("run", "with --variants, the dice are random");
+  if (o->npictures || o->picture || o->inputs)
+    return usage_error("run", "--variants takes no pictures and no --inputs; use --set");
+  if (!(list = rg_malloc(len + 1))) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  memcpy(list, o->variants, len + 1);
+  memset(vs, 0, sizeof vs);
+  for (char *p = list, *comma; p && rc == EX_OK; p = comma ? comma + 1 : NULL) {
+    comma = strchr(p, ',');
+    if (comma) *comma = '\0';
+    if (!*p) continue;
+    if (n == 64) { rc = usage_error("run", "at most 64 variants"); break; }
+    vs[n].path = p;
+    vs[n].seed = seed;
+    vs[n].first = o->policy && strcmp(o->policy, "first") == 0;
+    rc = load(&vs[n].l, p, 0);
+    vs[n].loaded_ok = 1;
+    n++;
+    if (rc == EX_OK) {
+      vs[n - 1].pi = find_main(&vs[n - 1].l.m, o->proc ? o->proc : "main");
+      if (vs[n - 1].pi < 0) rc = EX_BAD;
+    }
+  }
+  if (rc == EX_OK && n < 2) rc = usage_error("run", "--variants needs two rule sets or more, A,B");
+  /* --set NAME=VALUE applies to every variant that has the input. */
+  for (int k = 0; rc == EX_OK && k < o->nsets; k++) {
+    int found = 0;
+    for (int i = 0; i < n && rc == EX_OK; i++) {
+      const rg_module *m = &vs[i].l.m;
+      const char *eq = strchr(o->sets[k], '=');
+      char name[256];
+      size_t nl = eq ? (size_t)(eq - o->sets[k]) : 0;
+      if (!eq || nl >= sizeof name) { rc = usage_error("run", "--set needs NAME=VALUE, not '%s'", o->sets[k]); break; }
+      memcpy(name, o->sets[k], nl);
+      name[nl] = '\0';
+      int in = find_input(m, name);
+      if (in < 0) continue;
+      found = 1;
+      {
+        rg_value v;
+        char err[512];
+        if (rg_value_parse(m, m->inputs[in].type, eq + 1, &v, err, sizeof err) != 0) {
+          fprintf(stderr, "regula: error: --set %s: %s\n", o->sets[k], err);
+          rc = EX_BAD;
+        }
+      }
+    }
+    if (rc == EX_OK && !found) rc = usage_error("run", "no variant has an input named in '%s'", o->sets[k]);
+  }
+  for (int i = 0; rc == EX_OK && i < n; i++) {
+    variant *v = &vs[i];
+    const rg_module *m = &v->l.m;
+    rg_sink sink = { .ctx = v, .step = var_step, .choose = var_choose };
+    rg_status st;
+    if (!(v->vm = rg_vm_new(m, &o->limits, &sink))) {
+      fputs("regula: error: out of memory\n", stderr);
+      rc = EX_RUNTIME;
+      break;
+    }
+    rg_vm_seed(v->vm, seed, step_stream(""));
+    rg_rng_stream(&v->choices, seed, step_stream("") ^ 0x9E3779B97F4A7C15ull);
+    for (int k = 0; k < o->nsets; k++) {
+      const char *eq = strchr(o->sets[k], '=');
+      char name[256];
+      size_t nl = (size_t)(eq - o->sets[k]);
+      rg_value val;
+      char err[512];
+      memcpy(name, o->sets[k], nl);
+      name[nl] = '\0';
+      int in = find_input(m, name);
+      if (in >= 0 && rg_value_parse(m, m->inputs[in].type, eq + 1, &val, err, sizeof err) == 0)
+        rg_vm_set_input(v->vm, (uint32_t)in, val);
+    }
+    st = rg_vm_call(v->vm, (uint32_t)v->pi, NULL, &v->result);
+    if (st != RG_RUN_OK) {
+      uint32_t pc = UINT32_MAX;
+      const char *msg = rg_vm_error(v->vm, &pc);
+      report_runtime(m, msg && *msg ? msg : "the run failed", pc);
+      rc = EX_RUNTIME;
+    }
+  }
+  if (rc == EX_OK) {
+    if (o->json) {
+      printf("{\"event\":\"variants\",\"seed\":%llu,\"policy\":\"%s\",\"variants\":[",
+             (unsigned long long)seed, vs[0].first ? "first" : "random");
+      for (int i = 0; i < n; i++) {
+        if (i) fputc(',', stdout);
+        json_str(stdout, vs[i].path);
+      }
+      fputs("]}\n", stdout);
+      for (int i = 0; i < n; i++) {
+        runner r = { .m = &vs[i].l.m, .vm = vs[i].vm, .out = stdout };
+        rg_type t = vs[i].l.m.procs[vs[i].pi].result;
+        fputs("{\"event\":\"summary\",\"variant\":", stdout);
+        json_str(stdout, vs[i].path);
+        fputs(",\"result\":", stdout);
+        if (t.kind == RG_K_VOID) fputs("null", stdout);
+        else json_value(&r, t, vs[i].result, 0);
+        fputs("}\n", stdout);
+      }
+    } else {
+      printf("run %s of %d variants: seed %llu, policy %s, common random numbers by step\n\n",
+             rg_module_str(&vs[0].l.m, vs[0].l.m.procs[vs[0].pi].name), n,
+             (unsigned long long)seed, vs[0].first ? "first" : "random");
+      print_side_by_side(vs, n);
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    rg_vm_free(vs[i].vm);
+    if (vs[i].loaded_ok) unload(&vs[i].l);
+  }
+  rg_free(list);
+  return rc;
+}
+
 /* regula run FILE [options]: checks the options, loads FILE and runs. */
 int cmd_run(opts *o) {
   loaded l;
   uint64_t seed = 1;
   int dice_ask = 0, rc, pi;
-  if (o->npos != 1)
-    return usage_error("run", o->npos ? "run takes one rule file" : "no rule file given");
   if (o->seed && parse_seed(o->seed, &seed) != 0)
     return usage_error("run", "--seed needs a whole number from 0 to 18446744073709551615, not '%s'",
                        o->seed);
+  if (o->variants) return run_variants(o, seed);
+  if (o->npos != 1)
+    return usage_error("run", o->npos ? "run takes one rule file" : "no rule file given");
   if (o->dice && strcmp(o->dice, "ask") == 0) dice_ask = 1;
   else if (o->dice && strcmp(o->dice, "random") != 0)
     return usage_error("run", "--dice must be random or ask, not '%s'", o->dice);

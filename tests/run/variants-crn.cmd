@@ -1,0 +1,1 @@
+regula run --variants tests/run/crn-base.rules,tests/run/crn-extra.rules --seed 1

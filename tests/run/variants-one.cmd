@@ -1,0 +1,1 @@
+regula run --variants tests/run/crn-base.rules --seed 1
