@@ -20,11 +20,75 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* ---- fast code ------------------------------------------------------------
+**
+** rg_vm_new rewrites every procedure's verified code into the VM's private
+** "fast code": one vm_ins per instruction, with its operands decoded (jump
+** targets as absolute fast indexes, a call's entry point resolved), and hot
+** sequences fused into superinstructions (vm_fuse).  The module's code is
+** untouched: the verifier checked it, the disassembler shows it, and every
+** fast instruction keeps the module pc of its original instruction (fmap) so
+** that errors and sink reports name the same place with or without fusion.
+** A sequence is fused only when no jump lands inside it (its first
+** instruction may be a target), so every jump target has a fast index.
+*/
+
+/* One fast instruction: op is an rg_opcode or a vm_fop; a, b, c operands. */
+typedef struct vm_ins {
+  uint32_t op;
+  int32_t a, b, c;
+} vm_ins;
+
+/* Binary operators fused with their operands (x op y -> r). */
+#define VM_BINOPS(X) X(ADD) X(SUB) X(MUL) X(DIV) X(MOD) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE)
+#define VM_CMPS(X) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE)
+
+/* The superinstructions.  For binary operator OP (L: a local, K: an
+** immediate, S: stored into a local):
+**   OP_K k        top := top OP k            (PUSHI k; OP)
+**   OP_L a        top := top OP L[a]         (LOAD a; OP)
+**   OP_LK a k     push L[a] OP k             (LOAD a; PUSHI k; OP)
+**   OP_LL a b     push L[a] OP L[b]          (LOAD a; LOAD b; OP)
+**   OP_LKS a k c  L[c] := L[a] OP k          (LOAD a; PUSHI k; OP; STORE c)
+**   OP_LLS a b c  L[c] := L[a] OP L[b]       (LOAD a; LOAD b; OP; STORE c)
+**   OP_S c        L[c] := x OP y, popped     (OP; STORE c)
+** and for comparison CMP, jumping to fast index t when x CMP y holds (a
+** JMPF after the comparison becomes the negated CMP):
+**   BRCMP_LL a b t  (LOAD a; LOAD b; CMP; JMPF/JMPT t)
+**   BRCMP_LK a k t  (LOAD a; PUSHI k; CMP; JMPF/JMPT t)
+**   BRCMP_SK k t    (PUSHI k; CMP; JMPF/JMPT t), pops x
+**   BRCMP_SS t      (CMP; JMPF/JMPT t), pops x and y
+** Fused conditional jumps are forward only (a backward jump counts a step). */
+typedef enum vm_fop {
+  VM_FOP0 = RG_NOPCODES - 1,
+#define VM_X(o) VM_##o##_K, VM_##o##_L, VM_##o##_LK, VM_##o##_LL, VM_##o##_LKS, VM_##o##_LLS, VM_##o##_S,
+  VM_BINOPS(VM_X)
+#undef VM_X
+#define VM_X(o) VM_BR##o##_LL, VM_BR##o##_LK, VM_BR##o##_SK, VM_BR##o##_SS,
+  VM_CMPS(VM_X)
+#undef VM_X
+  VM_JMPB,        /* JMP backward: counts a step */
+  VM_MOVK,        /* L[a] := b                  (PUSHI b; STORE a) */
+  VM_MOV,         /* L[b] := L[a]               (LOAD a; STORE b) */
+  VM_BRFL,        /* if !L[a] goto b            (LOAD a; JMPF b), forward */
+  VM_BRTL,        /* if L[a] goto b             (LOAD a; JMPT b), forward */
+  VM_ROLLK,       /* push b, then ROLL a        (PUSHI b; ROLL a) */
+  VM_ROLLAT_LL,   /* push L[b] L[c], ROLLAT a   (LOAD b; LOAD c; ROLLAT a) */
+  VM_RETL,        /* return L[a]                (LOAD a; RET) */
+  VM_CLAMPK,      /* top := clamp(top, a, b)    (PUSHI a; PUSHI b; CLAMP) */
+  VM_LOOKUP_LL,   /* push L[b] L[c], LOOKUP a   (LOAD b; LOAD c; LOOKUP a) */
+  VM_INCRJMPB,    /* L[a] += b; step; goto c    (LOAD a; PUSHI b; ADD; STORE a; JMP c), c backward */
+  VM_LISTADD,     /* list L[a], element L[b] += c, in place
+                  ** (LOAD a; LOAD b; LOAD a; LOAD b; ITEM; PUSHI c; ADD; SETITEM) */
+  VM_NFOPS
+} vm_fop;
 
 /* A suspended caller. */
 typedef struct rg_frame {
-  const uint32_t *pc;       /* where to resume */
+  const vm_ins *pc;         /* where to resume (in the fast code) */
   rg_value *base;           /* the caller's locals */
   uint32_t proc;
 } rg_frame;
@@ -48,10 +112,189 @@ struct rg_vm {
   uint32_t *deck_left;      /* cards left in deck d */
   rg_value *inputs;         /* the inputs' values (defaults until set) */
   rg_value *scratch;        /* RG_VM_SCRATCH values: rolls, range options */
+  vm_ins *fcode;            /* the fast code of every procedure */
+  uint32_t *fmap;           /* fast index -> module pc of the instruction that may fail */
+  uint32_t *fentry;         /* procedure -> fast index of its first instruction */
   rg_frame frames[RG_MAX_CALL_DEPTH];
   char err[256];
   uint32_t err_pc;
 };
+
+static const unsigned char vm_operand[] = {
+#define RG_X(name, operand, pops, pushes, doc) operand,
+  RG_OPCODES(RG_X)
+#undef RG_X
+};
+
+/* Index of binary operator op in VM_BINOPS, or -1. */
+static int vm_binop(unsigned op) {
+  if (op >= RG_OP_ADD && op <= RG_OP_MOD) return (int)(op - RG_OP_ADD);
+  if (op >= RG_OP_EQ && op <= RG_OP_GE) return 5 + (int)(op - RG_OP_EQ);
+  return -1;
+}
+
+/* Index of comparison op in VM_CMPS, or -1. */
+static int vm_cmp(unsigned op) {
+  return op >= RG_OP_EQ && op <= RG_OP_GE ? (int)(op - RG_OP_EQ) : -1;
+}
+
+/* The fast op of binary operator b (VM_BINOPS index) in form f (0 K, 1 L,
+** 2 LK, 3 LL, 4 LKS, 5 LLS, 6 S), and of the branch on comparison c (VM_CMPS
+** index; negated when jumping on false) in form f (0 LL, 1 LK, 2 SK, 3 SS). */
+#define VM_BINOP_OP(b, f) ((uint32_t)VM_ADD_K + 7u * (uint32_t)(b) + (f))
+#define VM_BR_OP(c, jmpf, f) \
+  ((uint32_t)VM_BREQ_LL + 4u * (uint32_t)((jmpf) ? vm_negcmp[c] : (c)) + (f))
+static const unsigned char vm_negcmp[6] = {1, 0, 5, 4, 3, 2};  /* EQ NE LT LE GT GE */
+
+/* Matches the longest fusible sequence of code[i..end) (one procedure's
+** code; tgt marks its jump targets) and stores its fast instruction in *out
+** with jump targets as indexes into code and, in *prim, the index of the
+** instruction whose errors and reports it stands for.  Returns its length. */
+static uint32_t vm_match(const uint32_t *code, uint32_t i, uint32_t end,
+                         const unsigned char *tgt, int fuse, vm_ins *out, uint32_t *prim) {
+  uint32_t n = 0;             /* instructions free of inner jump targets */
+  while (n < 8 && i + n < end && (n == 0 || !tgt[i + n])) n++;
+  unsigned op[8];
+  int32_t a[8];
+  for (uint32_t k = 0; k < n; k++) {
+    op[k] = RG_INS_OP(code[i + k]);
+    a[k] = vm_operand[op[k]] == RG_A_IMM || vm_operand[op[k]] == RG_A_JUMP
+               ? RG_INS_SA(code[i + k]) : (int32_t)RG_INS_A(code[i + k]);
+  }
+  /* Forward conditional jump at k: its target (module pc) or -1. */
+#define FWDJ(k) ((op[k] == RG_OP_JMPF || op[k] == RG_OP_JMPT) && a[k] >= 0 \
+                 ? (int32_t)(i + (k) + 1) + a[k] : -1)
+#define EMIT(o, x, y, z, len, p) do { out->op = (o); out->a = (x); out->b = (y); out->c = (z); \
+                                      *prim = i + (p); return (len); } while (0)
+  if (fuse) {
+    if (n >= 8 && op[0] == RG_OP_LOAD && op[1] == RG_OP_LOAD && op[2] == RG_OP_LOAD &&
+        op[3] == RG_OP_LOAD && a[2] == a[0] && a[3] == a[1] && op[4] == RG_OP_ITEM &&
+        op[5] == RG_OP_PUSHI && op[6] == RG_OP_ADD && op[7] == RG_OP_SETITEM)
+      EMIT(VM_LISTADD, a[0], a[1], a[5], 8, 4);
+    if (n >= 5 && op[0] == RG_OP_LOAD && op[1] == RG_OP_PUSHI && op[2] == RG_OP_ADD &&
+        op[3] == RG_OP_STORE && a[3] == a[0] && op[4] == RG_OP_JMP && a[4] < 0)
+      EMIT(VM_INCRJMPB, a[0], a[1], (int32_t)(i + 5) + a[4], 5, 2);
+    if (n >= 4 && op[0] == RG_OP_LOAD && (op[1] == RG_OP_LOAD || op[1] == RG_OP_PUSHI)) {
+      int c = vm_cmp(op[2]), b = vm_binop(op[2]);
+      int32_t t = FWDJ(3);
+      if (c >= 0 && t >= 0)
+        EMIT(VM_BR_OP(c, op[3] == RG_OP_JMPF, op[1] == RG_OP_LOAD ? 0u : 1u), a[0], a[1], t, 4, 2);
+      if (b >= 0 && op[3] == RG_OP_STORE)
+        EMIT(VM_BINOP_OP(b, op[1] == RG_OP_LOAD ? 5u : 4u), a[0], a[1], a[3], 4, 2);
+    }
+    if (n >= 3) {
+      int b = vm_binop(op[2]), c = vm_cmp(op[1]);
+      if (op[0] == RG_OP_LOAD && (op[1] == RG_OP_LOAD || op[1] == RG_OP_PUSHI) && b >= 0)
+        EMIT(VM_BINOP_OP(b, op[1] == RG_OP_LOAD ? 3u : 2u), a[0], a[1], 0, 3, 2);
+      if (op[0] == RG_OP_PUSHI && c >= 0 && FWDJ(2) >= 0)
+        EMIT(VM_BR_OP(c, op[2] == RG_OP_JMPF, 2u), a[0], FWDJ(2), 0, 3, 1);
+      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_LOAD && op[2] == RG_OP_ROLLAT)
+        EMIT(VM_ROLLAT_LL, a[2], a[0], a[1], 3, 2);
+      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_LOAD && op[2] == RG_OP_LOOKUP)
+        EMIT(VM_LOOKUP_LL, a[2], a[0], a[1], 3, 2);
+      if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_PUSHI && op[2] == RG_OP_CLAMP)
+        EMIT(VM_CLAMPK, a[0], a[1], 0, 3, 2);
+    }
+    if (n >= 2) {
+      int b = vm_binop(op[1]), c = vm_cmp(op[0]);
+      if (op[0] == RG_OP_PUSHI && b >= 0) EMIT(VM_BINOP_OP(b, 0u), a[0], 0, 0, 2, 1);
+      if (op[0] == RG_OP_LOAD && b >= 0) EMIT(VM_BINOP_OP(b, 1u), a[0], 0, 0, 2, 1);
+      if (vm_binop(op[0]) >= 0 && op[1] == RG_OP_STORE)
+        EMIT(VM_BINOP_OP(vm_binop(op[0]), 6u), a[1], 0, 0, 2, 0);
+      if (c >= 0 && FWDJ(1) >= 0) EMIT(VM_BR_OP(c, op[1] == RG_OP_JMPF, 3u), FWDJ(1), 0, 0, 2, 0);
+      if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_STORE) EMIT(VM_MOVK, a[1], a[0], 0, 2, 1);
+      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_STORE) EMIT(VM_MOV, a[0], a[1], 0, 2, 1);
+      if (op[0] == RG_OP_LOAD && FWDJ(1) >= 0)
+        EMIT(op[1] == RG_OP_JMPF ? VM_BRFL : VM_BRTL, a[0], FWDJ(1), 0, 2, 1);
+      if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_ROLL) EMIT(VM_ROLLK, a[1], a[0], 0, 2, 1);
+      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_RET) EMIT(VM_RETL, a[0], 0, 0, 2, 1);
+    }
+  }
+  /* One instruction as it is; jumps get their absolute target (and JMPF and
+  ** JMPT a flag in b when backward). */
+  if (vm_operand[op[0]] == RG_A_JUMP) {
+    int32_t t = (int32_t)(i + 1) + a[0];
+    if (op[0] == RG_OP_JMP) EMIT(a[0] < 0 ? (uint32_t)VM_JMPB : op[0], t, 0, 0, 1, 0);
+    EMIT(op[0], t, a[0] < 0, 0, 1, 0);
+  }
+  EMIT(op[0], a[0], 0, 0, 1, 0);
+#undef FWDJ
+#undef EMIT
+}
+
+/* Builds the VM's fast code from the module's (fused unless told not to).
+** Returns 0, or -1 when out of memory. */
+static int vm_build_fast(rg_vm *vm, int fuse) {
+  const rg_module *m = vm->m;
+  /* Procedures of a crafted module may share code: each gets its own copy. */
+  uint64_t total = 1, longest = 1;
+  for (uint32_t pi = 0; pi < m->nprocs; pi++) {
+    total += m->procs[pi].ncode;
+    if (m->procs[pi].ncode > longest) longest = m->procs[pi].ncode;
+  }
+  if (total > INT32_MAX) return -1;
+  vm_ins *fcode = rg_malloc((size_t)total * sizeof(vm_ins));
+  uint32_t *fmap = rg_malloc((size_t)total * sizeof(uint32_t));
+  uint32_t *fentry = rg_malloc((m->nprocs ? m->nprocs : 1) * sizeof(uint32_t));
+  uint32_t *fidx = rg_malloc((size_t)longest * sizeof(uint32_t));
+  unsigned char *tgt = rg_malloc((size_t)longest);
+  if (!fcode || !fmap || !fentry || !fidx || !tgt) {
+    rg_free(fcode);
+    rg_free(fmap);
+    rg_free(fentry);
+    rg_free(fidx);
+    rg_free(tgt);
+    return -1;
+  }
+  uint32_t f = 0;
+  for (uint32_t pi = 0; pi < m->nprocs; pi++) {
+    const rg_proc *p = &m->procs[pi];
+    const uint32_t *code = m->code + p->code;
+    uint32_t n = p->ncode, first = f;
+    memset(tgt, 0, n);
+    for (uint32_t k = 0; k < n; k++)   /* the verifier keeps targets inside */
+      if (vm_operand[RG_INS_OP(code[k])] == RG_A_JUMP) tgt[(int64_t)k + 1 + RG_INS_SA(code[k])] = 1;
+    fentry[pi] = f;
+    for (uint32_t k = 0; k < n;) {
+      uint32_t prim;
+      uint32_t len = vm_match(code, k, n, tgt, fuse, &fcode[f], &prim);
+      fidx[k] = f;
+      fmap[f++] = p->code + prim;
+      k += len;
+    }
+    /* Jump targets (procedure-relative) to fast indexes: a target always
+    ** starts a fast instruction. */
+    for (uint32_t k = first; k < f; k++) {
+      vm_ins *x = &fcode[k];
+      int32_t *t = NULL;
+      if (x->op == RG_OP_JMP || x->op == VM_JMPB || x->op == RG_OP_JMPF || x->op == RG_OP_JMPT)
+        t = &x->a;
+      else if (x->op == VM_BRFL || x->op == VM_BRTL)
+        t = &x->b;
+      else if (x->op == VM_INCRJMPB)
+        t = &x->c;
+      else if (x->op >= VM_BREQ_LL && x->op <= VM_BRGE_SS)
+        switch ((x->op - VM_BREQ_LL) % 4) {
+          case 0: case 1: t = &x->c; break;
+          case 2: t = &x->b; break;
+          default: t = &x->a; break;
+        }
+      if (t) *t = (int32_t)fidx[*t];
+    }
+  }
+  /* Calls get their callee's entry in b. */
+  for (uint32_t k = 0; k < f; k++)
+    if (fcode[k].op == RG_OP_CALL) fcode[k].b = (int32_t)fentry[fcode[k].a];
+  rg_free(fidx);
+  rg_free(tgt);
+  rg_free(vm->fcode);
+  rg_free(vm->fmap);
+  rg_free(vm->fentry);
+  vm->fcode = fcode;
+  vm->fmap = fmap;
+  vm->fentry = fentry;
+  return 0;
+}
 
 /* Creates a VM for the verified module m (borrowed; it must outlive the VM).
 ** Allocates the stack (room for RG_MAX_CALL_DEPTH of the largest frame, or
@@ -94,8 +337,10 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
   vm->deck_off = rg_malloc((m->ndecks ? (size_t)m->ndecks : 1) * 2 * sizeof(uint32_t));
   vm->inputs = rg_malloc((m->ninputs ? (size_t)m->ninputs : 1) * sizeof(rg_value));
   vm->scratch = rg_malloc(RG_VM_SCRATCH * sizeof(rg_value));
+  const char *nofuse = getenv("REGULA_NO_FUSION");
+  int fuse = !(nofuse && *nofuse && strcmp(nofuse, "0") != 0);
   if (!vm->stack || !vm->heap || !vm->deck_cards || !vm->deck_off || !vm->inputs ||
-      !vm->scratch) {
+      !vm->scratch || vm_build_fast(vm, fuse) != 0) {
     rg_vm_free(vm);
     return NULL;
   }
@@ -111,6 +356,11 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
   vm->heap_top = m->nheap;
   rg_rng_stream(&vm->rng, 0, 0);
   return vm;
+}
+
+/* Rebuilds the fast code with or without superinstructions. */
+int rg_vm_set_fusion(rg_vm *vm, int on) {
+  return vm_build_fast(vm, on != 0);
 }
 
 /* Seeds the VM's generator as stream `stream` of `seed`. */
@@ -154,6 +404,9 @@ void rg_vm_free(rg_vm *vm) {
   rg_free(vm->deck_off);
   rg_free(vm->inputs);
   rg_free(vm->scratch);
+  rg_free(vm->fcode);
+  rg_free(vm->fmap);
+  rg_free(vm->fentry);
   rg_free(vm);
 }
 
@@ -299,20 +552,31 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 #if defined(__GNUC__) && !defined(RG_VM_SWITCH)
 #define vmdispatch(o)  goto *disptab[o];
 #define vmcase(l)      L_##l:
-#define vmbreak        vmfetch(); vmdispatch(RG_INS_OP(i));
+#define vmbreak        vmfetch(); vmdispatch(ins->op);
 #else
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wunused-label"
+#endif
 #define vmdispatch(o)  switch (o)
-#define vmcase(l)      case l:
+#define vmcase(l)      case l: L_##l:
 #define vmbreak        break
 #endif
 
-#define vmfetch()      (i = *pc++)
+#define vmfetch()      (ins = pc++)
 
-/* Code index of the instruction being executed. */
-#define PCIDX()        ((uint32_t)(pc - 1 - code))
+/* The operands of the instruction being executed. */
+#define IA             (ins->a)
+#define IB             (ins->b)
+#define IC             (ins->c)
+
+/* Module pc of the instruction being executed (of the one that may fail,
+** for a superinstruction), and d instructions after it. */
+#define PCIDX()        (fmap[ins - fcode])
+#define PCAT(d)        (fmap[ins - fcode] + (d))
 
 /* Leaves the loop with an error at the current instruction. */
 #define RTERR(...)     do { return vm_fail(vm, RG_RUN_ERROR, PCIDX(), __VA_ARGS__); } while (0)
+#define RTERR_AT(d, ...) do { return vm_fail(vm, RG_RUN_ERROR, PCAT(d), __VA_ARGS__); } while (0)
 #define RTLIMIT(...)   do { return vm_fail(vm, RG_RUN_LIMIT, PCIDX(), __VA_ARGS__); } while (0)
 
 /* Counts one step (a backward jump or a call) against the limit. */
@@ -325,8 +589,45 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 /* Reserves a new list of n elements (offset in l), else the memory limit. */
 #define NEWLIST(l, n)  do { if (unlikely(((l) = vm_new_list(vm, (n))) < 0)) RTLIMIT("memory limit"); } while (0)
 
-#define STEP()         do { if (unlikely(++steps > max_steps)) \
-                              RTLIMIT("step limit of %llu reached", (unsigned long long)max_steps); } while (0)
+#define STEP_AT(d)     do { if (unlikely(++steps > max_steps)) \
+                              return vm_fail(vm, RG_RUN_LIMIT, PCAT(d), "step limit of %llu reached", \
+                                             (unsigned long long)max_steps); } while (0)
+#define STEP()         STEP_AT(0)
+
+/* Binary operators on x and y into r, with their runtime errors. */
+#define VM_DO_ADD(x, y, r) do { if (unlikely(add_ovf((x), (y), &(r)))) RTERR("integer overflow"); } while (0)
+#define VM_DO_SUB(x, y, r) do { if (unlikely(sub_ovf((x), (y), &(r)))) RTERR("integer overflow"); } while (0)
+#define VM_DO_MUL(x, y, r) do { if (unlikely(mul_ovf((x), (y), &(r)))) RTERR("integer overflow"); } while (0)
+#define VM_DO_DIV(x, y, r) do { rg_value x_ = (x), y_ = (y); \
+    if (unlikely(y_ == 0)) RTERR("division by zero"); \
+    if (unlikely(y_ == -1 && x_ == INT64_MIN)) RTERR("integer overflow"); \
+    (r) = x_ / y_; } while (0)
+#define VM_DO_MOD(x, y, r) do { rg_value x_ = (x), y_ = (y); \
+    if (unlikely(y_ == 0)) RTERR("division by zero"); \
+    (r) = y_ == -1 ? 0 : x_ % y_; } while (0)
+#define VM_DO_EQ(x, y, r) ((r) = (x) == (y))
+#define VM_DO_NE(x, y, r) ((r) = (x) != (y))
+#define VM_DO_LT(x, y, r) ((r) = (x) < (y))
+#define VM_DO_LE(x, y, r) ((r) = (x) <= (y))
+#define VM_DO_GT(x, y, r) ((r) = (x) > (y))
+#define VM_DO_GE(x, y, r) ((r) = (x) >= (y))
+
+/* The seven fused forms of binary operator o (see vm_fop). */
+#define VM_BINOP_CASES(o) \
+  vmcase(VM_##o##_K)   { rg_value r_; VM_DO_##o(sp[-1], (rg_value)IA, r_); sp[-1] = r_; vmbreak; } \
+  vmcase(VM_##o##_L)   { rg_value r_; VM_DO_##o(sp[-1], base[IA], r_); sp[-1] = r_; vmbreak; } \
+  vmcase(VM_##o##_LK)  { rg_value r_; VM_DO_##o(base[IA], (rg_value)IB, r_); *sp++ = r_; vmbreak; } \
+  vmcase(VM_##o##_LL)  { rg_value r_; VM_DO_##o(base[IA], base[IB], r_); *sp++ = r_; vmbreak; } \
+  vmcase(VM_##o##_LKS) { rg_value r_; VM_DO_##o(base[IA], (rg_value)IB, r_); base[IC] = r_; vmbreak; } \
+  vmcase(VM_##o##_LLS) { rg_value r_; VM_DO_##o(base[IA], base[IB], r_); base[IC] = r_; vmbreak; } \
+  vmcase(VM_##o##_S)   { rg_value r_; VM_DO_##o(sp[-2], sp[-1], r_); sp -= 2; base[IA] = r_; vmbreak; }
+
+/* The four compare-and-branch forms of comparison o (operator cmp). */
+#define VM_BR_CASES(o, cmp) \
+  vmcase(VM_BR##o##_LL) { if (base[IA] cmp base[IB]) pc = fcode + IC; vmbreak; } \
+  vmcase(VM_BR##o##_LK) { if (base[IA] cmp (rg_value)IB) pc = fcode + IC; vmbreak; } \
+  vmcase(VM_BR##o##_SK) { sp--; if (sp[0] cmp (rg_value)IA) pc = fcode + IB; vmbreak; } \
+  vmcase(VM_BR##o##_SS) { sp -= 2; if (sp[0] cmp sp[1]) pc = fcode + IA; vmbreak; }
 
 /* Runs procedure proc of the VM's module with args[0..nparams) (may be NULL
 ** when it has none); stores its result, if any, in *result (may be NULL).
@@ -334,7 +635,6 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 ** Returns RG_RUN_OK, or RG_RUN_ERROR / RG_RUN_LIMIT with rg_vm_error set. */
 rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *result) {
   const rg_module *m = vm->m;
-  const uint32_t *const code = m->code;
   const rg_value *const K = m->consts;
   rg_value *const H = vm->heap;
   rg_value *const stack_end = vm->stack + vm->nstack;
@@ -355,20 +655,32 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
   for (uint32_t k = 0; k < p->nparams; k++) base[k] = args ? args[k] : 0;
   for (uint32_t k = p->nparams; k < p->nlocals; k++) base[k] = 0;
   rg_value *sp = base + p->nlocals;
-  const uint32_t *pc = code + p->code;
-  uint32_t i;
+  const vm_ins *const fcode = vm->fcode;
+  const uint32_t *const fmap = vm->fmap;
+  const vm_ins *pc = fcode + vm->fentry[proc];
+  const vm_ins *ins;
 
 #if defined(__GNUC__) && !defined(RG_VM_SWITCH)
-  static const void *const disptab[RG_NOPCODES] = {
+  static const void *const disptab[VM_NFOPS] = {
 #define RG_X(name, operand, pops, pushes, doc) &&L_RG_OP_##name,
     RG_OPCODES(RG_X)
 #undef RG_X
+#define VM_X(o) &&L_VM_##o##_K, &&L_VM_##o##_L, &&L_VM_##o##_LK, &&L_VM_##o##_LL, \
+                &&L_VM_##o##_LKS, &&L_VM_##o##_LLS, &&L_VM_##o##_S,
+    VM_BINOPS(VM_X)
+#undef VM_X
+#define VM_X(o) &&L_VM_BR##o##_LL, &&L_VM_BR##o##_LK, &&L_VM_BR##o##_SK, &&L_VM_BR##o##_SS,
+    VM_CMPS(VM_X)
+#undef VM_X
+    &&L_VM_JMPB, &&L_VM_MOVK, &&L_VM_MOV, &&L_VM_BRFL, &&L_VM_BRTL, &&L_VM_ROLLK,
+    &&L_VM_ROLLAT_LL, &&L_VM_RETL, &&L_VM_CLAMPK, &&L_VM_LOOKUP_LL, &&L_VM_INCRJMPB,
+    &&L_VM_LISTADD,
   };
 #endif
 
   for (;;) {
     vmfetch();
-    vmdispatch(RG_INS_OP(i)) {
+    vmdispatch(ins->op) {
 
       /* Opcode NOP: Does nothing. */
       vmcase(RG_OP_NOP) {
@@ -377,25 +689,25 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode PUSHI sA: push the sign-extended immediate sA. */
       vmcase(RG_OP_PUSHI) {
-        *sp++ = RG_INS_SA(i);
+        *sp++ = IA;
         vmbreak;
       }
 
       /* Opcode CONST A: push K[A]. */
       vmcase(RG_OP_CONST) {
-        *sp++ = K[RG_INS_A(i)];
+        *sp++ = K[((uint32_t)IA)];
         vmbreak;
       }
 
       /* Opcode LOAD A: push L[A]. */
       vmcase(RG_OP_LOAD) {
-        *sp++ = base[RG_INS_A(i)];
+        *sp++ = base[((uint32_t)IA)];
         vmbreak;
       }
 
       /* Opcode STORE A: L[A] := pop. */
       vmcase(RG_OP_STORE) {
-        base[RG_INS_A(i)] = *--sp;
+        base[((uint32_t)IA)] = *--sp;
         vmbreak;
       }
 
@@ -468,40 +780,91 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(RG_OP_GT) { sp[-2] = sp[-2] > sp[-1]; sp--; vmbreak; }
       vmcase(RG_OP_GE) { sp[-2] = sp[-2] >= sp[-1]; sp--; vmbreak; }
 
-      /* Opcode JMP sA: pc += sA.  A backward jump counts one step. */
+      /* Opcode JMP: a forward jump to fast index A (backward ones are JMPB). */
       vmcase(RG_OP_JMP) {
-        int32_t off = RG_INS_SA(i);
-        if (off < 0) STEP();
-        pc += off;
+        pc = fcode + IA;
         vmbreak;
       }
 
-      /* Opcode JMPF sA: if pop is 0 then pc += sA (a backward jump counts a
-      ** step). */
+      /* JMPB: a backward jump to fast index A; counts one step. */
+      vmcase(VM_JMPB) {
+        STEP();
+        pc = fcode + IA;
+        vmbreak;
+      }
+
+      /* Opcode JMPF: if pop is 0 then go to fast index A (a backward jump,
+      ** B set, counts a step). */
       vmcase(RG_OP_JMPF) {
         if (!*--sp) {
-          int32_t off = RG_INS_SA(i);
-          if (off < 0) STEP();
-          pc += off;
+          if (IB) STEP();
+          pc = fcode + IA;
         }
         vmbreak;
       }
 
-      /* Opcode JMPT sA: if pop is not 0 then pc += sA (a backward jump counts
-      ** a step). */
+      /* Opcode JMPT: if pop is not 0 then go to fast index A (a backward
+      ** jump, B set, counts a step). */
       vmcase(RG_OP_JMPT) {
         if (*--sp) {
-          int32_t off = RG_INS_SA(i);
-          if (off < 0) STEP();
-          pc += off;
+          if (IB) STEP();
+          pc = fcode + IA;
         }
+        vmbreak;
+      }
+
+      /* ---- superinstructions (see vm_fop) ---- */
+      VM_BINOPS(VM_BINOP_CASES)
+      VM_BR_CASES(EQ, ==)
+      VM_BR_CASES(NE, !=)
+      VM_BR_CASES(LT, <)
+      VM_BR_CASES(LE, <=)
+      VM_BR_CASES(GT, >)
+      VM_BR_CASES(GE, >=)
+
+      vmcase(VM_MOVK) { base[IA] = IB; vmbreak; }
+      vmcase(VM_MOV) { base[IB] = base[IA]; vmbreak; }
+      vmcase(VM_BRFL) { if (!base[IA]) pc = fcode + IB; vmbreak; }
+      vmcase(VM_BRTL) { if (base[IA]) pc = fcode + IB; vmbreak; }
+      vmcase(VM_ROLLK) { *sp++ = IB; goto L_RG_OP_ROLL; }
+      vmcase(VM_ROLLAT_LL) { sp[0] = base[IB]; sp[1] = base[IC]; sp += 2; goto L_RG_OP_ROLLAT; }
+      vmcase(VM_LOOKUP_LL) { sp[0] = base[IB]; sp[1] = base[IC]; sp += 2; goto L_RG_OP_LOOKUP; }
+      vmcase(VM_RETL) { *sp++ = base[IA]; goto L_RG_OP_RET; }
+      vmcase(VM_CLAMPK) {
+        rg_value x = sp[-1];
+        sp[-1] = x < IA ? IA : x > IB ? IB : x;
+        vmbreak;
+      }
+
+      /* L[a] += b, then the backward jump to c (a step, at the JMP). */
+      vmcase(VM_INCRJMPB) {
+        rg_value r_;
+        VM_DO_ADD(base[IA], (rg_value)IB, r_);
+        base[IA] = r_;
+        STEP_AT(2);
+        pc = fcode + IC;
+        vmbreak;
+      }
+
+      /* list L[a], element L[b] += c in place: the errors of ITEM (here),
+      ** ADD (+2) and SETITEM (+3), in that order. */
+      vmcase(VM_LISTADD) {
+        const rg_value *e;
+        uint32_t n;
+        rg_value l = base[IA], k = base[IB], r_;
+        LISTARG(l, e, n);
+        if (unlikely(k < 0 || k >= (rg_value)n))
+          RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
+        if (unlikely(add_ovf(e[k], (rg_value)IC, &r_))) RTERR_AT(2, "integer overflow");
+        if (unlikely(l < (rg_value)m->nheap)) RTERR_AT(3, "a constant list cannot be changed");
+        H[l + 1 + k] = r_;
         vmbreak;
       }
 
       /* Opcode LOOKUP A: k1 .. kn -> T[A][k1, .., kn].  Each key must lie in
       ** its dimension, else "key K outside LO..HI of table 'NAME'". */
       vmcase(RG_OP_LOOKUP) {
-        const rg_table *t = &m->tables[RG_INS_A(i)];
+        const rg_table *t = &m->tables[((uint32_t)IA)];
         const rg_dim *d = &m->dims[t->first_dim];
         uint32_t n = t->ndims;
         rg_value *keys = sp - n;
@@ -522,7 +885,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode FIELD A: r -> H[r + A]; r + A must lie in the live heap. */
       vmcase(RG_OP_FIELD) {
         rg_value r = sp[-1];
-        uint32_t a = RG_INS_A(i);
+        uint32_t a = ((uint32_t)IA);
         uint32_t top = vm->heap_top;
         if (unlikely(r < 0 || (uint64_t)r >= top || a >= top - (uint64_t)r))
           RTERR("record field %lld+%u outside the heap (size %u)", (long long)r,
@@ -563,7 +926,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode MIN A: v1 .. vA -> the least of them (A >= 1). */
       vmcase(RG_OP_MIN) {
-        uint32_t n = RG_INS_A(i);
+        uint32_t n = ((uint32_t)IA);
         sp -= n;
         rg_value v = sp[0];
         for (uint32_t k = 1; k < n; k++) if (sp[k] < v) v = sp[k];
@@ -573,7 +936,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode MAX A: v1 .. vA -> the greatest of them (A >= 1). */
       vmcase(RG_OP_MAX) {
-        uint32_t n = RG_INS_A(i);
+        uint32_t n = ((uint32_t)IA);
         sp -= n;
         rg_value v = sp[0];
         for (uint32_t k = 1; k < n; k++) if (sp[k] > v) v = sp[k];
@@ -600,7 +963,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode MKREC A: f1 .. fn -> offset of a new record of type A on the
       ** heap; a full heap is the "memory limit". */
       vmcase(RG_OP_MKREC) {
-        uint32_t n = m->records[RG_INS_A(i)].count;
+        uint32_t n = m->records[((uint32_t)IA)].count;
         uint32_t top = vm->heap_top;
         if (unlikely((uint64_t)top + n > vm->heap_cap)) RTLIMIT("memory limit");
         sp -= n;
@@ -614,7 +977,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** its first locals.  Counts a step; depth beyond RG_MAX_CALL_DEPTH is
       ** the "call depth limit", a frame that does not fit the "memory limit". */
       vmcase(RG_OP_CALL) {
-        uint32_t callee = RG_INS_A(i);
+        uint32_t callee = ((uint32_t)IA);
         const rg_proc *q = &m->procs[callee];
         STEP();
         if (unlikely(depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
@@ -628,8 +991,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         for (rg_value *l = sp, *e = nbase + q->nlocals; l < e; l++) *l = 0;
         base = nbase;
         sp = base + q->nlocals;
-        pc = code + q->code;
         proc = callee;
+        pc = fcode + IB;
         vmbreak;
       }
 
@@ -663,7 +1026,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode NOTE A: v1 .. vn -> (nothing); reports note A with its values
       ** to the sink. */
       vmcase(RG_OP_NOTE) {
-        uint32_t a = RG_INS_A(i);
+        uint32_t a = ((uint32_t)IA);
         sp -= m->notes[a].nvals;
         if (vm->sink.note) vm->sink.note(vm->sink.ctx, m, a, sp, PCIDX());
         vmbreak;
@@ -672,7 +1035,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode SHAPE A: v1..vn -> (nothing); reports shape A (a note entry:
       ** its text is the kind of shape) with its n values to the sink. */
       vmcase(RG_OP_SHAPE) {
-        uint32_t a = RG_INS_A(i);
+        uint32_t a = ((uint32_t)IA);
         sp -= m->notes[a].nvals;
         if (vm->sink.shape) vm->sink.shape(vm->sink.ctx, m, a, sp, PCIDX());
         vmbreak;
@@ -682,7 +1045,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** failed (actual 0, expected 1) and goes on. */
       vmcase(RG_OP_EXPECT) {
         if (!*--sp && vm->sink.expect_fail)
-          vm->sink.expect_fail(vm->sink.ctx, m, RG_INS_A(i), 0, 1, PCIDX());
+          vm->sink.expect_fail(vm->sink.ctx, m, ((uint32_t)IA), 0, 1, PCIDX());
         vmbreak;
       }
 
@@ -692,7 +1055,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         rg_value a = sp[-2], b = sp[-1];
         sp -= 2;
         if (a != b && vm->sink.expect_fail)
-          vm->sink.expect_fail(vm->sink.ctx, m, RG_INS_A(i), a, b, PCIDX());
+          vm->sink.expect_fail(vm->sink.ctx, m, ((uint32_t)IA), a, b, PCIDX());
         vmbreak;
       }
 
@@ -712,7 +1075,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode ROLL A: n -> the sum of n dice of A sides (each 1..A); n must
       ** be 0..1000, else "cannot roll N dice".  Reports the roll (die -1). */
       vmcase(RG_OP_ROLL) {
-        uint32_t sides = RG_INS_A(i);
+        uint32_t sides = ((uint32_t)IA);
         rg_value n = sp[-1];
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
         if (likely(!vm->sink.chance && !vm->sink.roll)) {
@@ -735,7 +1098,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode ROLLAT A: n k -> how many of n dice of A sides show k or
       ** more.  Reports the roll like ROLL. */
       vmcase(RG_OP_ROLLAT) {
-        uint32_t sides = RG_INS_A(i);
+        uint32_t sides = ((uint32_t)IA);
         rg_value n = sp[-2], need = sp[-1], count = 0;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
         if (likely(!vm->sink.chance && !vm->sink.roll)) {
@@ -754,7 +1117,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode ROLLS A: n -> a new list of n dice of A sides, as ROLL. */
       vmcase(RG_OP_ROLLS) {
-        uint32_t sides = RG_INS_A(i);
+        uint32_t sides = ((uint32_t)IA);
         rg_value n = sp[-1];
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
         int64_t l;
@@ -770,7 +1133,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode ROLLDIE A: -> a uniform face of custom die A.  Reports the
       ** roll (die A, sides its face count). */
       vmcase(RG_OP_ROLLDIE) {
-        uint32_t a = RG_INS_A(i);
+        uint32_t a = ((uint32_t)IA);
         const rg_dice *d = &m->dice[a];
         int64_t k = vm_chance(vm, 'f', a, d->count, PCIDX());
         if (unlikely(k < 0)) RTERR("no result given for the roll");
@@ -783,7 +1146,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode DRAW A: -> a card taken from deck A, uniform among those left
       ** (swap-removed); "deck NAME is empty" when none is.  Reports it. */
       vmcase(RG_OP_DRAW) {
-        uint32_t a = RG_INS_A(i);
+        uint32_t a = ((uint32_t)IA);
         uint32_t left = vm->deck_left[a];
         if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(m, m->decks[a].name));
         int64_t k = vm_chance(vm, 'c', a, left, PCIDX());
@@ -799,7 +1162,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode LEFT A: -> the number of cards left in deck A. */
       vmcase(RG_OP_LEFT) {
-        *sp++ = vm->deck_left[RG_INS_A(i)];
+        *sp++ = vm->deck_left[((uint32_t)IA)];
         vmbreak;
       }
 
@@ -809,7 +1172,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** to choose from", -1 or an index out of range "no answer for the
       ** choice". */
       vmcase(RG_OP_CHOOSE) {
-        uint32_t a = RG_INS_A(i);
+        uint32_t a = ((uint32_t)IA);
         const rg_choice *c = &m->choices[a];
         const rg_value *opts = vm->scratch;
         uint32_t n = 0;
@@ -848,21 +1211,21 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode STEP A: reports that step S[A] of the rules begins. */
       vmcase(RG_OP_STEP) {
-        if (vm->sink.step) vm->sink.step(vm->sink.ctx, m, RG_INS_A(i), PCIDX());
+        if (vm->sink.step) vm->sink.step(vm->sink.ctx, m, ((uint32_t)IA), PCIDX());
         vmbreak;
       }
 
       /* Opcode INPUT A: -> the value of input A (its default unless set with
       ** rg_vm_set_input). */
       vmcase(RG_OP_INPUT) {
-        *sp++ = vm->inputs[RG_INS_A(i)];
+        *sp++ = vm->inputs[((uint32_t)IA)];
         vmbreak;
       }
 
       /* Opcode NTH A: i -> member i of enum A; i outside 0..count-1 is a
       ** runtime error. */
       vmcase(RG_OP_NTH) {
-        const rg_enum *e = &m->enums[RG_INS_A(i)];
+        const rg_enum *e = &m->enums[((uint32_t)IA)];
         rg_value k = sp[-1];
         if (unlikely(k < 0 || k >= (rg_value)e->count))
           RTERR("member %lld outside 0..%u of enum '%s'", (long long)k, (unsigned)(e->count - 1),
@@ -872,7 +1235,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode LIST A: v1 .. vA -> a new list [v1, .., vA] (A may be 0). */
       vmcase(RG_OP_LIST) {
-        uint32_t n = RG_INS_A(i);
+        uint32_t n = ((uint32_t)IA);
         int64_t l;
         NEWLIST(l, n);
         sp -= n;
@@ -1043,7 +1406,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode FAIL A: stop with a runtime error whose message is S[A]. */
       vmcase(RG_OP_FAIL) {
-        RTERR("%s", rg_module_str(m, RG_INS_A(i)));
+        RTERR("%s", rg_module_str(m, ((uint32_t)IA)));
       }
     }
   }

@@ -79,6 +79,13 @@ typedef enum rg_status {
 ** when out of memory. */
 rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sink);
 
+/* Runs the code with superinstructions (on, the default) or as compiled,
+** one instruction at a time (off; the environment variable
+** REGULA_NO_FUSION=1 makes that the default of every new VM).  Results,
+** errors and their positions are the same either way; this is for testing
+** that.  Returns 0, or -1 when out of memory (the VM is then unchanged). */
+int rg_vm_set_fusion(rg_vm *vm, int on);
+
 /* Frees the VM and everything it allocated. */
 void rg_vm_free(rg_vm *vm);
 
