@@ -16,11 +16,19 @@ void rg_diag_init(rg_diag *d, FILE *out, rg_arena *arena) {
   d->max_errors = 50;
 }
 
-/* Reports that memory ran out, and marks the arena failed so that callers
-** can tell it from bad input. */
-static void diag_oom(rg_diag *d) {
+/* Reports that memory ran out, once however many layers notice it (the
+** file loader, then the compiler unwinding past it), and marks the arena
+** failed so that callers can tell it from bad input. */
+void rg_diag_oom(rg_diag *d) {
   d->arena->failed = true;
-  rg_error_plain(d, "out of memory");
+  if (d->oom) return;
+  d->oom = 1;
+  d->errors++;
+  fputs("regula: error: out of memory\n", d->out);
+}
+
+static void diag_oom(rg_diag *d) {
+  rg_diag_oom(d);
 }
 
 /* Returns the 1-based line and byte column of offset off in raw[0..n). */
@@ -147,7 +155,8 @@ int rg_diag_load(rg_diag *d, const char *path, const rg_pos *from, uint32_t *ind
       if (cap > (size_t)RG_MAX_SOURCE + 8192) {
         fclose(fp);
         rg_free(buf);
-        rg_error_plain(d, "%s: file too large (limit %u bytes)", path, RG_MAX_SOURCE);
+        if (from) rg_error(d, *from, "%s: file too large (limit %u bytes)", path, RG_MAX_SOURCE);
+        else rg_error_plain(d, "%s: file too large (limit %u bytes)", path, RG_MAX_SOURCE);
         return -1;
       }
       nb = rg_realloc(buf, cap);
@@ -166,7 +175,8 @@ int rg_diag_load(rg_diag *d, const char *path, const rg_pos *from, uint32_t *ind
   if (ferror(fp)) {
     fclose(fp);
     rg_free(buf);
-    rg_error_plain(d, "cannot read %s", path);
+    if (from) rg_error(d, *from, "cannot read %s", path);
+    else rg_error_plain(d, "cannot read %s", path);
     return -1;
   }
   fclose(fp);
@@ -266,6 +276,10 @@ void rg_error(rg_diag *d, rg_pos pos, const char *fmt, ...) {
 
 void rg_error_plain(rg_diag *d, const char *fmt, ...) {
   va_list ap;
+  if (strcmp(fmt, "out of memory") == 0) {
+    rg_diag_oom(d);
+    return;
+  }
   d->errors++;
   if (d->errors > d->max_errors) return;
   fputs("regula: error: ", d->out);

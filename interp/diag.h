@@ -42,6 +42,7 @@ typedef struct rg_diag {
   uint32_t nfiles;
   int errors;              /* errors reported so far */
   int max_errors;          /* stop reporting after this many (0: 50) */
+  int oom;                 /* "out of memory" was reported (it is, once) */
 } rg_diag;
 
 /* Sets up d to print on out, with files kept in arena. */
@@ -66,6 +67,12 @@ void rg_error(rg_diag *d, rg_pos pos, const char *fmt, ...)
 #endif
   ;
 void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap);
+
+/* Reports that memory ran out: marks d->arena failed (so callers tell out
+** of memory, exit 3, from bad input) and prints "regula: error: out of
+** memory" the first time only, even past max_errors.  rg_error_plain(d, "out
+** of memory") does the same. */
+void rg_diag_oom(rg_diag *d);
 
 /* Reports an error that has no source position: "regula: error: message". */
 void rg_error_plain(rg_diag *d, const char *fmt, ...)

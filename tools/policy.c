@@ -78,8 +78,9 @@ static int64_t match(const question *q, const char *answer) {
   if (!*answer) return -1;
   if (q->range) {
     if (parse_int(answer, &v) != 0) return -1;
-    if (v < q->lo || (uint64_t)(v - q->lo) >= q->n) return -1;
-    return v - q->lo;
+    /* Unsigned: v - lo may not fit an int64 (found by fuzz_answers). */
+    if (v < q->lo || (uint64_t)v - (uint64_t)q->lo >= q->n) return -1;
+    return (int64_t)((uint64_t)v - (uint64_t)q->lo);
   }
   want = fold(answer);
   if (want) {

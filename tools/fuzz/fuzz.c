@@ -1,0 +1,172 @@
+/*
+** fuzz.c: the harnesses' shared helpers (see fuzz.h).
+*/
+#include "fuzz.h"
+
+#include "alloc.h"
+#include "module.h"
+#include "vm.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[256];
+static char path[512];
+
+FILE *fuzz_devnull(void) {
+  static FILE *null;
+  if (!null) null = fopen("/dev/null", "w");
+  if (!null) abort();
+  return null;
+}
+
+/* Removes the files the harnesses write, then the folder (at exit). */
+static void cleanup(void) {
+  static const char *const names[] = {"fuzz.rules", "x.tsv", "answers.txt", "shape0.rules",
+                                      "shape1.rules", "shape2.rules", "shape3.rules"};
+  char p[512];
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+    unlink(p);
+  }
+  rmdir(dir);
+}
+
+const char *fuzz_tmpdir(void) {
+  if (!dir[0]) {
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/regula-fuzz.XXXXXX", t && *t ? t : "/tmp");
+    if (!mkdtemp(dir)) abort();
+    atexit(cleanup);
+  }
+  return dir;
+}
+
+const char *fuzz_write(const char *name, const void *data, size_t size) {
+  FILE *f;
+  snprintf(path, sizeof path, "%s/%s", fuzz_tmpdir(), name);
+  f = fopen(path, "wb");
+  if (!f) abort();
+  if (size && fwrite(data, 1, size, f) != size) abort();
+  if (fclose(f) != 0) abort();
+  return path;
+}
+
+/* ---- running a module ------------------------------------------------------ */
+
+/* The sink's state: a sum that every reported value goes into (so a bad
+** pointer shows under ASan), and the input bytes that answer questions. */
+typedef struct answers {
+  const uint8_t *data;
+  size_t size, next;
+  uint64_t sum;             /* unsigned: it wraps */
+  const rg_vm *vm;
+} answers;
+
+/* The next byte of the input (cycling), or 0 for an empty input. */
+static unsigned next_byte(answers *a) {
+  if (!a->size) return 0;
+  return a->data[a->next++ % a->size];
+}
+
+static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals, uint32_t pc) {
+  answers *a = ctx;
+  for (uint32_t i = 0; i < m->notes[note].nvals; i++) a->sum += (uint64_t)vals[i];
+  a->sum += strlen(rg_module_str(m, m->notes[note].text));
+}
+
+static void on_expect(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
+                      rg_value expected, uint32_t pc) {
+  answers *a = ctx;
+  a->sum += (uint64_t)actual - (uint64_t)expected + strlen(rg_module_str(m, m->expects[expect].text));
+}
+
+static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+  answers *a = ctx;
+  a->sum += strlen(rg_module_str(m, name));
+}
+
+static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
+                    const rg_value *results, uint32_t n, uint32_t pc) {
+  answers *a = ctx;
+  for (uint32_t i = 0; i < n; i++) a->sum += (uint64_t)results[i];
+}
+
+static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
+  answers *a = ctx;
+  a->sum += (uint64_t)card + strlen(rg_module_str(m, m->decks[deck].name));
+}
+
+/* Picks an option named by the next input byte; 255 refuses. */
+static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
+                         const rg_value *options, uint32_t n, uint32_t pc) {
+  answers *a = ctx;
+  unsigned b = next_byte(a);
+  for (uint32_t i = 0; i < n; i++) a->sum += (uint64_t)options[i];
+  a->sum += strlen(rg_module_str(m, m->choices[choice].prompt));
+  return b == 255 ? -1 : (int64_t)(b % n);
+}
+
+/* Gives an outcome named by the next input byte; 255 refuses. */
+static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+                         uint32_t pc) {
+  answers *a = ctx;
+  unsigned b = next_byte(a);
+  if (what == 'c') {
+    uint32_t left;
+    const rg_value *cards = rg_vm_deck_left(a->vm, index, &left);
+    for (uint32_t i = 0; i < left; i++) a->sum += (uint64_t)cards[i];
+  }
+  return b == 255 ? -1 : (int64_t)(b % n);
+}
+
+void fuzz_run_module(const rg_module *m, const uint8_t *data, size_t size) {
+  answers a = {data, size, 0, 0, NULL};
+  rg_sink sink = {.ctx = &a, .note = on_note, .expect_fail = on_expect, .step = on_step,
+                  .roll = on_roll, .draw = on_draw, .choose = on_choose,
+                  .chance = size && (data[0] & 1) ? on_chance : NULL};
+  rg_limits lim = {2000, 1 << 16};
+  rg_vm *vm;
+  rg_module_dis(m, fuzz_devnull());
+  vm = rg_vm_new(m, &lim, &sink);
+  if (!vm) return;
+  a.vm = vm;
+  rg_vm_seed(vm, size, 0);
+  for (uint32_t p = 0; p < m->nprocs; p++) {
+    rg_value args[1], *argv = args, r = 0;
+    uint32_t pc, nh;
+    if (m->procs[p].nparams > 0) {
+      argv = calloc(m->procs[p].nparams, sizeof *argv);
+      if (!argv) abort();
+    } else {
+      args[0] = 0;
+    }
+    rg_status st = rg_vm_call(vm, p, argv, &r);
+    if (st != RG_RUN_OK && st != RG_RUN_ERROR && st != RG_RUN_LIMIT) abort();
+    if (st != RG_RUN_OK) a.sum += strlen(rg_vm_error(vm, &pc));
+    (void)rg_vm_heap(vm, &nh);
+    if (argv != args) free(argv);
+  }
+  rg_vm_free(vm);
+}
+
+void fuzz_roundtrip(const rg_module *m) {
+  unsigned char *b1 = NULL, *b2 = NULL;
+  size_t n1, n2;
+  rg_module back;
+  char err[256];
+  if (rg_module_serialize(m, &b1, &n1) != 0) abort();
+  if (rg_module_deserialize(&back, b1, n1, err, sizeof err) != 0) {
+    fprintf(stderr, "fuzz: a module the compiler made is refused: %s\n", err);
+    abort();
+  }
+  if (rg_module_serialize(&back, &b2, &n2) != 0) abort();
+  if (n1 != n2 || memcmp(b1, b2, n1) != 0) {
+    fprintf(stderr, "fuzz: a module changes when saved and loaded again\n");
+    abort();
+  }
+  rg_free(b1);
+  rg_free(b2);
+  rg_module_free(&back);
+}

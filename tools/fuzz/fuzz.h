@@ -1,0 +1,43 @@
+/*
+** fuzz.h: what the fuzz harnesses share.
+**
+** Each harness (fuzz_*.c) defines LLVMFuzzerTestOneInput and is built two
+** ways: with libFuzzer (`make fuzz`: clang -fsanitize=fuzzer,address,
+** undefined) and with replay.c's main, which feeds it the files named on the
+** command line (`make test` replays tests/fuzz/NAME/ so a crash once found
+** stays fixed).  A harness must not leak, must not depend on earlier inputs,
+** and must be quiet: diagnostics go to /dev/null.
+*/
+#ifndef RG_FUZZ_H
+#define RG_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A stream that swallows what is written to it (opened once). */
+FILE *fuzz_devnull(void);
+
+/* The harness's private temporary folder (made once, removed at exit). */
+const char *fuzz_tmpdir(void);
+
+/* Writes data[0..size) to NAME in the temporary folder and returns its path
+** (a static buffer, valid until the next call). Aborts on I/O failure. */
+const char *fuzz_write(const char *name, const void *data, size_t size);
+
+/* Disassembles the verified module m to /dev/null, then runs every one of
+** its procedures with zero arguments under small limits (2000 steps, 64 KiB),
+** with a sink that touches every value reported and answers choices and
+** chances from the bytes of data (the fuzz input), now and then refusing.
+** Any status is fine. */
+struct rg_module;
+void fuzz_run_module(const struct rg_module *m, const uint8_t *data, size_t size);
+
+/* Serializes m, deserializes the bytes, and serializes that again: both
+** must succeed and give the same bytes (aborts otherwise: the writer and
+** the verifier disagree). */
+void fuzz_roundtrip(const struct rg_module *m);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+** fuzz_parse.c: the lexer and parser on arbitrary bytes.
+**
+** The input is a rule file's text: validated and normalized by
+** rg_diag_add_text, then parsed by rg_parse.  Errors are expected; crashes,
+** reads out of bounds, undefined behaviour and leaks are not.
+*/
+#include "fuzz.h"
+
+#include "arena.h"
+#include "diag.h"
+#include "parse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  rg_arena arena;
+  rg_diag d;
+  uint32_t file;
+  rg_arena_init(&arena, 0);
+  rg_diag_init(&d, fuzz_devnull(), &arena);
+  if (rg_diag_add_text(&d, "fuzz.rules", (const char *)data, size, &file) == 0) {
+    (void)rg_parse(&d, file, &arena);
+    /* The token dump is the lexer alone, with every literal's value. */
+    (void)rg_dump_tokens(&d, file, &arena, fuzz_devnull());
+  }
+  rg_arena_free(&arena);
+  return 0;
+}

@@ -1,0 +1,78 @@
+/*
+** fuzz_tsv.c: the TSV table reader on arbitrary bytes.
+**
+** The input is written to x.tsv; four fixed rule files import it as a
+** table of each shape: one key and a plain value, one key and a record
+** (every kind of field), two keys with a range, two enum keys.  Each is
+** compiled; one that compiles is run like fuzz_compile's.
+*/
+#include "fuzz.h"
+
+#include "arena.h"
+#include "compile.h"
+#include "diag.h"
+#include "module.h"
+
+#include <string.h>
+
+#define HEAD \
+  "ruleset \"fuzz\"\n" \
+  "unit BW \"base width\"\n" \
+  "unit in \"inch\"\n" \
+  "enum territory { S \"Standard\", C \"Coastal\", D \"Désert\" }\n" \
+  "enum colour { BLACK < WHITE < RED }\n" \
+  "record info { n: int, t: set territory, d: distance, p: percent, x: text,\n" \
+  "              c: colour, b: bool, i: distance(in) }\n"
+
+/* One rule file per shape of table, each with a procedure that reads it. */
+static const char *const rules[] = {
+  HEAD
+  "table plain(colour) -> percent from \"x.tsv\"\n"
+  "procedure main() -> percent {\n  note \"p\", plain[WHITE]\n  return plain[RED]\n}\n",
+  HEAD
+  "table rec(territory) -> info from \"x.tsv\"\n"
+  "procedure main() -> int {\n"
+  "  let r = rec[D]\n"
+  "  note \"r\", r.x, r.d, r.i, r.p, r.c, r.b\n"
+  "  return r.n + count(r.t)\n"
+  "}\n",
+  HEAD
+  "table g2(score: 0..9, t: territory) -> colour from \"x.tsv\"\n"
+  "procedure main() -> int {\n"
+  "  let n = 0\n"
+  "  for s in 0..9 { n = n + ord(g2[s, C]) }\n"
+  "  return n\n"
+  "}\n",
+  HEAD
+  "table sets(c: colour, t: territory) -> set territory from \"x.tsv\"\n"
+  "procedure main() -> int { return count(sets[WHITE, S] + sets[RED, D]) }\n",
+};
+#define NRULES (sizeof rules / sizeof *rules)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static char paths[NRULES][512];
+  static int written;
+  if (!written) {
+    for (size_t i = 0; i < NRULES; i++) {
+      char name[32];
+      snprintf(name, sizeof name, "shape%zu.rules", i);
+      snprintf(paths[i], sizeof paths[i], "%s", fuzz_write(name, rules[i], strlen(rules[i])));
+    }
+    written = 1;
+  }
+  fuzz_write("x.tsv", data, size);
+  for (size_t i = 0; i < NRULES; i++) {
+    rg_arena arena;
+    rg_diag d;
+    rg_module m;
+    rg_arena_init(&arena, 0);
+    rg_diag_init(&d, fuzz_devnull(), &arena);
+    if (rg_compile(&d, paths[i], &m, NULL) == 0) {
+      fuzz_roundtrip(&m);
+      fuzz_run_module(&m, data, size);
+      rg_module_free(&m);
+    }
+    rg_arena_free(&arena);
+  }
+  return 0;
+}

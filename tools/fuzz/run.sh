@@ -1,0 +1,88 @@
+#!/bin/sh
+# tools/fuzz/run.sh REGULA DIR SECONDS NAME...: builds each harness's seed
+# corpus and runs it for SECONDS under libFuzzer (`make fuzz` calls it).
+#
+# The harnesses are DIR/bin/fuzz_NAME.  Seeds go to DIR/corpus/NAME/:
+#   parse, compile  every rule file of rules/ and tests/
+#   tsv             every .tsv of tables/ and tests/
+#   module          an .rbc built by REGULA from each rule file that compiles
+#   answers         the answers files of tests/ (*.answers) and a few made here
+# plus the regression inputs of tests/fuzz/NAME/.  The corpus grows as the
+# fuzzer finds new paths and is kept between runs.  A crash is written to
+# DIR/crashes/NAME/; minimize it with
+#   DIR/bin/fuzz_NAME -minimize_crash=1 -runs=20000 CRASH
+# and keep the result in tests/fuzz/NAME/ (make test replays it).
+#
+# Prints, per harness, the executions and seconds, and ends with the crashes
+# found; exit 1 when any.
+
+set -u
+if [ $# -lt 4 ]; then
+  echo "usage: tools/fuzz/run.sh REGULA DIR SECONDS NAME..." >&2
+  exit 2
+fi
+regula=$1 dir=$2 seconds=$3
+shift 3
+cd "$(dirname "$0")/../.." || exit 2
+
+# seed NAME: fills DIR/corpus/NAME with the seeds of harness NAME.
+seed() {
+  c=$dir/corpus/$1
+  mkdir -p "$c"
+  case $1 in
+    parse|compile)
+      find rules tests -name '*.rules' | while read -r f; do
+        cp "$f" "$c/seed-$(echo "$f" | tr / _)"
+      done ;;
+    tsv)
+      find tables tests -name '*.tsv' | while read -r f; do
+        cp "$f" "$c/seed-$(echo "$f" | tr / _)"
+      done ;;
+    module)
+      find rules tests/lang tests/dis -name '*.rules' | while read -r f; do
+        "$regula" build "$f" -o "$c/seed-$(echo "$f" | tr / _).rbc" >/dev/null 2>&1 </dev/null || :
+      done ;;
+    answers)
+      find tests -name '*.answers' | while read -r f; do
+        cp "$f" "$c/seed-$(echo "$f" | tr / _)"
+      done
+      printf '# answers\nS\n2\n-3\nD\xc3\xa9sert\n\n  coastal  \n4\n' >"$c/seed-mixed"
+      printf '1\r\n4\r\n0\r\nonly one\r\n' >"$c/seed-crlf"
+      printf 'Standard\n9223372036854775807\n3\nS\n-2000000000\n' >"$c/seed-numbers" ;;
+  esac
+  if [ -d "tests/fuzz/$1" ]; then
+    for f in "tests/fuzz/$1"/*; do
+      [ -f "$f" ] && [ "${f##*/}" != README.md ] && cp "$f" "$c/"
+    done
+  fi
+}
+
+crashes=0
+summary=""
+for name in "$@"; do
+  bin=$dir/bin/fuzz_$name
+  seed "$name"
+  mkdir -p "$dir/crashes/$name" "$dir/logs"
+  log=$dir/logs/$name.log
+  echo "fuzz: $name for ${seconds}s ($(ls "$dir/corpus/$name" | wc -l) inputs in the corpus)"
+  start=$(date +%s)
+  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -dict=tools/fuzz/regula.dict -print_final_stats=1 \
+    -artifact_prefix="$dir/crashes/$name/" "$dir/corpus/$name" >"$log" 2>&1 </dev/null
+  code=$?
+  took=$(( $(date +%s) - start ))
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  found=$(find "$dir/crashes/$name" -type f | wc -l)
+  line=$(printf '%-8s %10s execs %5ss  %s crash file(s)' "$name" "${execs:-?}" "$took" "$found")
+  if [ "$code" -ne 0 ]; then
+    crashes=$((crashes + 1))
+    line="$line  FAILED (exit $code; see $log)"
+    grep -m3 -E 'ERROR|runtime error|SUMMARY' "$log" | sed 's/^/    /'
+  fi
+  echo "$line"
+  summary="$summary$line
+"
+done
+echo "---- fuzz summary (${seconds}s each)"
+printf '%s' "$summary"
+[ "$crashes" -eq 0 ]
