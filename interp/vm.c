@@ -81,6 +81,16 @@ typedef enum vm_fop {
   VM_CLAMPK,      /* top := clamp(top, a, b)    (PUSHI a; PUSHI b; CLAMP) */
   VM_LOOKUP_LL,   /* push L[b] L[c], LOOKUP a   (LOAD b; LOAD c; LOOKUP a) */
   VM_INCRJMPB,    /* L[a] += b; step; goto c    (LOAD a; PUSHI b; ADD; STORE a; JMP c), c backward */
+  VM_FORLOOP,     /* INCRJMPB whose target c is a BRGT_LL, the loop's test: runs it too */
+  VM_DRAWAPPEND,  /* L[b] := L[b] + [DRAW a]    (LOAD b; DRAW a; APPEND; STORE b) */
+  VM_ITEM_LL,     /* push L[a] L[b], ITEM       (LOAD a; LOAD b; ITEM) */
+  VM_JMPF2,       /* if !pop goto a else goto b (JMP to a forward JMPF: threaded) */
+  VM_JMPT2,       /* if pop goto a else goto b  (JMP to a forward JMPT: threaded) */
+  VM_MAX2,        /* MAX 2 */
+  VM_MIN2,        /* MIN 2 */
+  VM_MODU_K,      /* MOD_K, MOD_LK, MOD_LKS by a constant k >= 1: x mod k by */
+  VM_MODU_LK,     /* multiplication (fmagic) when 0 <= x < 2^32 */
+  VM_MODU_LKS,
   VM_LISTADD,     /* list L[a], element L[b] += c, in place
                   ** (LOAD a; LOAD b; LOAD a; LOAD b; ITEM; PUSHI c; ADD; SETITEM) */
   VM_NFOPS
@@ -115,6 +125,7 @@ struct rg_vm {
   vm_ins *fcode;            /* the fast code of every procedure */
   uint32_t *fmap;           /* fast index -> module pc of the instruction that may fail */
   uint32_t *fentry;         /* procedure -> fast index of its first instruction */
+  uint64_t *fmagic;         /* fast index -> multiplier of a MODU_* (else unset) */
   rg_frame frames[RG_MAX_CALL_DEPTH];
   char err[256];
   uint32_t err_pc;
@@ -171,9 +182,13 @@ static uint32_t vm_match(const uint32_t *code, uint32_t i, uint32_t end,
         op[3] == RG_OP_LOAD && a[2] == a[0] && a[3] == a[1] && op[4] == RG_OP_ITEM &&
         op[5] == RG_OP_PUSHI && op[6] == RG_OP_ADD && op[7] == RG_OP_SETITEM)
       EMIT(VM_LISTADD, a[0], a[1], a[5], 8, 4);
-    if (n >= 5 && op[0] == RG_OP_LOAD && op[1] == RG_OP_PUSHI && op[2] == RG_OP_ADD &&
-        op[3] == RG_OP_STORE && a[3] == a[0] && op[4] == RG_OP_JMP && a[4] < 0)
-      EMIT(VM_INCRJMPB, a[0], a[1], (int32_t)(i + 5) + a[4], 5, 2);
+    if (n >= 5 && op[0] == RG_OP_LOAD && op[1] == RG_OP_PUSHI &&
+        (op[2] == RG_OP_ADD || op[2] == RG_OP_SUB) && op[3] == RG_OP_STORE && a[3] == a[0] &&
+        op[4] == RG_OP_JMP && a[4] < 0)   /* x - k overflows when x + -k does (k is 24-bit) */
+      EMIT(VM_INCRJMPB, a[0], op[2] == RG_OP_ADD ? a[1] : -a[1], (int32_t)(i + 5) + a[4], 5, 2);
+    if (n >= 4 && op[0] == RG_OP_LOAD && op[1] == RG_OP_DRAW && op[2] == RG_OP_APPEND &&
+        op[3] == RG_OP_STORE && a[3] == a[0])
+      EMIT(VM_DRAWAPPEND, a[1], a[0], 0, 4, 1);
     if (n >= 4 && op[0] == RG_OP_LOAD && (op[1] == RG_OP_LOAD || op[1] == RG_OP_PUSHI)) {
       int c = vm_cmp(op[2]), b = vm_binop(op[2]);
       int32_t t = FWDJ(3);
@@ -190,6 +205,8 @@ static uint32_t vm_match(const uint32_t *code, uint32_t i, uint32_t end,
         EMIT(VM_BR_OP(c, op[2] == RG_OP_JMPF, 2u), a[0], FWDJ(2), 0, 3, 1);
       if (op[0] == RG_OP_LOAD && op[1] == RG_OP_LOAD && op[2] == RG_OP_ROLLAT)
         EMIT(VM_ROLLAT_LL, a[2], a[0], a[1], 3, 2);
+      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_LOAD && op[2] == RG_OP_ITEM)
+        EMIT(VM_ITEM_LL, a[0], a[1], 0, 3, 2);
       if (op[0] == RG_OP_LOAD && op[1] == RG_OP_LOAD && op[2] == RG_OP_LOOKUP)
         EMIT(VM_LOOKUP_LL, a[2], a[0], a[1], 3, 2);
       if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_PUSHI && op[2] == RG_OP_CLAMP)
@@ -210,6 +227,23 @@ static uint32_t vm_match(const uint32_t *code, uint32_t i, uint32_t end,
       if (op[0] == RG_OP_LOAD && op[1] == RG_OP_RET) EMIT(VM_RETL, a[0], 0, 0, 2, 1);
     }
   }
+  /* One instruction, looking through to the next or to its target when that
+  ** is a forward JMPF or JMPT (which keeps its own fast instruction: it may
+  ** be a jump target). */
+  if (fuse && i + 1 < end) {
+    uint32_t t = op[0] == RG_OP_JMP && a[0] >= 0 ? i + 1 + (uint32_t)a[0] : i + 1;
+    unsigned top = RG_INS_OP(code[t]);
+    int32_t ta = RG_INS_SA(code[t]);
+    if ((top == RG_OP_JMPF || top == RG_OP_JMPT) && ta >= 0) {
+      int32_t taken = (int32_t)(t + 1) + ta, fall = (int32_t)(t + 1);
+      /* PUSHI k; JMPF/JMPT: decided now. */
+      if (op[0] == RG_OP_PUSHI && t == i + 1)
+        EMIT(RG_OP_JMP, (a[0] == 0) == (top == RG_OP_JMPF) ? taken : fall, 0, 0, 1, 0);
+      /* JMP to JMPF/JMPT: both ways at once. */
+      if (op[0] == RG_OP_JMP && a[0] >= 0)
+        EMIT(top == RG_OP_JMPF ? VM_JMPF2 : VM_JMPT2, taken, fall, 0, 1, 0);
+    }
+  }
   /* One instruction as it is; jumps get their absolute target (and JMPF and
   ** JMPT a flag in b when backward). */
   if (vm_operand[op[0]] == RG_A_JUMP) {
@@ -217,6 +251,8 @@ static uint32_t vm_match(const uint32_t *code, uint32_t i, uint32_t end,
     if (op[0] == RG_OP_JMP) EMIT(a[0] < 0 ? (uint32_t)VM_JMPB : op[0], t, 0, 0, 1, 0);
     EMIT(op[0], t, a[0] < 0, 0, 1, 0);
   }
+  if (fuse && (op[0] == RG_OP_MAX || op[0] == RG_OP_MIN) && a[0] == 2)
+    EMIT(op[0] == RG_OP_MAX ? VM_MAX2 : VM_MIN2, 0, 0, 0, 1, 0);
   EMIT(op[0], a[0], 0, 0, 1, 0);
 #undef FWDJ
 #undef EMIT
@@ -236,9 +272,11 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
   vm_ins *fcode = rg_malloc((size_t)total * sizeof(vm_ins));
   uint32_t *fmap = rg_malloc((size_t)total * sizeof(uint32_t));
   uint32_t *fentry = rg_malloc((m->nprocs ? m->nprocs : 1) * sizeof(uint32_t));
+  uint64_t *fmagic = rg_malloc((size_t)total * sizeof(uint64_t));
   uint32_t *fidx = rg_malloc((size_t)longest * sizeof(uint32_t));
   unsigned char *tgt = rg_malloc((size_t)longest);
-  if (!fcode || !fmap || !fentry || !fidx || !tgt) {
+  if (!fcode || !fmap || !fentry || !fmagic || !fidx || !tgt) {
+    rg_free(fmagic);
     rg_free(fcode);
     rg_free(fmap);
     rg_free(fentry);
@@ -273,6 +311,10 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
         t = &x->b;
       else if (x->op == VM_INCRJMPB)
         t = &x->c;
+      else if (x->op == VM_JMPF2 || x->op == VM_JMPT2) {
+        x->b = (int32_t)fidx[x->b];
+        t = &x->a;
+      }
       else if (x->op >= VM_BREQ_LL && x->op <= VM_BRGE_SS)
         switch ((x->op - VM_BREQ_LL) % 4) {
           case 0: case 1: t = &x->c; break;
@@ -282,14 +324,25 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
       if (t) *t = (int32_t)fidx[*t];
     }
   }
-  /* Calls get their callee's entry in b. */
-  for (uint32_t k = 0; k < f; k++)
-    if (fcode[k].op == RG_OP_CALL) fcode[k].b = (int32_t)fentry[fcode[k].a];
+  /* Calls get their callee's entry in b; a loop's increment takes its test
+  ** along; x mod k for a constant k >= 1 gets its multiplier. */
+  for (uint32_t k = 0; k < f; k++) {
+    vm_ins *x = &fcode[k];
+    if (x->op == RG_OP_CALL) x->b = (int32_t)fentry[x->a];
+    if (x->op == VM_INCRJMPB && fcode[x->c].op == VM_BRGT_LL) x->op = VM_FORLOOP;
+    int32_t d = x->op == VM_MOD_K ? x->a : x->op == VM_MOD_LK || x->op == VM_MOD_LKS ? x->b : 0;
+    if (d >= 1) {
+      x->op = x->op == VM_MOD_K ? VM_MODU_K : x->op == VM_MOD_LK ? VM_MODU_LK : VM_MODU_LKS;
+      fmagic[k] = UINT64_MAX / (uint64_t)d + 1;
+    }
+  }
   rg_free(fidx);
   rg_free(tgt);
   rg_free(vm->fcode);
   rg_free(vm->fmap);
   rg_free(vm->fentry);
+  rg_free(vm->fmagic);
+  vm->fmagic = fmagic;
   vm->fcode = fcode;
   vm->fmap = fmap;
   vm->fentry = fentry;
@@ -407,6 +460,7 @@ void rg_vm_free(rg_vm *vm) {
   rg_free(vm->fcode);
   rg_free(vm->fmap);
   rg_free(vm->fentry);
+  rg_free(vm->fmagic);
   rg_free(vm);
 }
 
@@ -622,6 +676,13 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
   vmcase(VM_##o##_LLS) { rg_value r_; VM_DO_##o(base[IA], base[IB], r_); base[IC] = r_; vmbreak; } \
   vmcase(VM_##o##_S)   { rg_value r_; VM_DO_##o(sp[-2], sp[-1], r_); sp -= 2; base[IA] = r_; vmbreak; }
 
+/* x mod k into r, for a constant k >= 1 with multiplier fmagic (Lemire's
+** fastmod) when 0 <= x < 2^32; the sign of x otherwise, like MOD. */
+#define VM_FASTMOD(x, k, r) do { rg_value x_ = (x); \
+    if (likely((uint64_t)x_ <= UINT32_MAX)) \
+      (r) = (rg_value)(uint64_t)(((__uint128_t)(fmagic[ins - fcode] * (uint64_t)x_) * (uint64_t)(k)) >> 64); \
+    else (r) = x_ % (rg_value)(k); } while (0)
+
 /* The four compare-and-branch forms of comparison o (operator cmp). */
 #define VM_BR_CASES(o, cmp) \
   vmcase(VM_BR##o##_LL) { if (base[IA] cmp base[IB]) pc = fcode + IC; vmbreak; } \
@@ -657,6 +718,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
   rg_value *sp = base + p->nlocals;
   const vm_ins *const fcode = vm->fcode;
   const uint32_t *const fmap = vm->fmap;
+  const uint64_t *const fmagic = vm->fmagic;
   const vm_ins *pc = fcode + vm->fentry[proc];
   const vm_ins *ins;
 
@@ -674,6 +736,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 #undef VM_X
     &&L_VM_JMPB, &&L_VM_MOVK, &&L_VM_MOV, &&L_VM_BRFL, &&L_VM_BRTL, &&L_VM_ROLLK,
     &&L_VM_ROLLAT_LL, &&L_VM_RETL, &&L_VM_CLAMPK, &&L_VM_LOOKUP_LL, &&L_VM_INCRJMPB,
+    &&L_VM_FORLOOP, &&L_VM_DRAWAPPEND, &&L_VM_ITEM_LL, &&L_VM_JMPF2, &&L_VM_JMPT2,
+    &&L_VM_MAX2, &&L_VM_MIN2, &&L_VM_MODU_K, &&L_VM_MODU_LK, &&L_VM_MODU_LKS,
     &&L_VM_LISTADD,
   };
 #endif
@@ -845,6 +909,27 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         pc = fcode + IC;
         vmbreak;
       }
+
+      /* INCRJMPB, then the loop's test (BRGT_LL at c) in place. */
+      vmcase(VM_FORLOOP) {
+        rg_value r_;
+        VM_DO_ADD(base[IA], (rg_value)IB, r_);
+        base[IA] = r_;
+        STEP_AT(2);
+        const vm_ins *h = fcode + IC;
+        pc = base[h->a] > base[h->b] ? fcode + h->c : h + 1;
+        vmbreak;
+      }
+
+      vmcase(VM_DRAWAPPEND) { *sp++ = base[IB]; goto L_RG_OP_DRAW; }
+      vmcase(VM_ITEM_LL) { sp[0] = base[IA]; sp[1] = base[IB]; sp += 2; goto L_RG_OP_ITEM; }
+      vmcase(VM_JMPF2) { pc = fcode + (*--sp ? IB : IA); vmbreak; }
+      vmcase(VM_JMPT2) { pc = fcode + (*--sp ? IA : IB); vmbreak; }
+      vmcase(VM_MAX2) { sp--; if (sp[0] > sp[-1]) sp[-1] = sp[0]; vmbreak; }
+      vmcase(VM_MIN2) { sp--; if (sp[0] < sp[-1]) sp[-1] = sp[0]; vmbreak; }
+      vmcase(VM_MODU_K) { VM_FASTMOD(sp[-1], IA, sp[-1]); vmbreak; }
+      vmcase(VM_MODU_LK) { VM_FASTMOD(base[IA], IB, *sp); sp++; vmbreak; }
+      vmcase(VM_MODU_LKS) { VM_FASTMOD(base[IA], IB, base[IC]); vmbreak; }
 
       /* list L[a], element L[b] += c in place: the errors of ITEM (here),
       ** ADD (+2) and SETITEM (+3), in that order. */
@@ -1157,6 +1242,21 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         vm->deck_left[a] = left - 1;
         if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, m, a, card, PCIDX());
         *sp++ = card;
+        if (ins->op == VM_DRAWAPPEND) {
+          /* The APPEND (+1) and STORE of DRAWAPPEND: list card -> L[b]. */
+          const rg_value *e;
+          uint32_t n;
+          int64_t l;
+          rg_value lv = sp[-2];
+          if (unlikely(!(e = vm_list(vm, lv, &n))))
+            RTERR_AT(1, "list %lld outside the heap (size %u)", (long long)lv, (unsigned)vm->heap_top);
+          if (unlikely((l = vm_new_list(vm, (uint64_t)n + 1)) < 0))
+            return vm_fail(vm, RG_RUN_LIMIT, PCAT(1), "memory limit");
+          memcpy(H + l + 1, e, (size_t)n * sizeof(rg_value));
+          H[l + 1 + n] = card;
+          sp -= 2;
+          base[IB] = l;
+        }
         vmbreak;
       }
 
