@@ -34,7 +34,8 @@
 
 #define K_ERR 255u                /* the type of an expression in error */
 #define REF_ANY 0xFFFFFFFFu       /* the empty set {} before context: any set */
-#define MAX_TABLE_CELLS (1u << 22)
+#define MAX_TABLE_CELLS (1u << 22)     /* cells of one table */
+#define MAX_MODULE_CELLS (1u << 23)    /* cells of all the tables of a rule set */
 #define MAX_LOCALS 65535
 
 static const rg_type T_NONE = { RG_K_VOID, 0 };
@@ -2229,6 +2230,11 @@ static void decl_table(cstate *cs, rg_decl *dc) {
       count = 1;
     }
   }
+  if (!bad && cs->cells.n + count > MAX_MODULE_CELLS) {
+    err(cs, dc->pos, "the tables of this rule set have too many cells in all (limit %u)",
+        MAX_MODULE_CELLS);
+    bad = true;
+  }
   tb = &AT(cs->tables, rg_table, s->index);
   if (tb->ndims > 8) {
     err(cs, dc->pos, "table %s has %u keys; at most 8 are allowed", dc->name, tb->ndims);
@@ -2651,8 +2657,8 @@ typedef struct tsvcell {
 
 #define TSV_MAX_COLS 256
 
-/* Splits line[0..len) of file at tabs into cells; returns the count (cells
-** past TSV_MAX_COLS are reported). */
+/* Splits line[0..len) of file at tabs into cells; returns the count, or
+** UINT32_MAX after reporting a line of more than TSV_MAX_COLS cells. */
 static uint32_t tsv_split(cstate *cs, uint32_t file, uint32_t lineno, const char *line, size_t len,
                           tsvcell *cells) {
   uint32_t n = 0;
@@ -2664,7 +2670,7 @@ static uint32_t tsv_split(cstate *cs, uint32_t file, uint32_t lineno, const char
     if (n == TSV_MAX_COLS) {
       rg_pos p = { file, lineno, (uint32_t)start + 1 };
       err(cs, p, "too many columns (limit %d)", TSV_MAX_COLS);
-      return n;
+      return UINT32_MAX;
     }
     while (start < end && line[start] == ' ') start++;
     while (end > start && line[end - 1] == ' ') end--;
@@ -2860,6 +2866,7 @@ static void tsv_cells(cstate *cs, filler *f) {
     if (!header) {
       header = true;
       ncols = tsv_split(cs, file, ln, line, len, head);
+      if (ncols == UINT32_MAX) return;
       if (rec) {
         bool *seen = xalloc(cs, nfields + 1);
         if (!seen) { oom(cs); return; }
@@ -2906,6 +2913,7 @@ static void tsv_cells(cstate *cs, filler *f) {
       continue;
     }
     n = tsv_split(cs, file, ln, line, len, row);
+    if (n == UINT32_MAX) { bad = true; continue; }
     if (n != ncols) {
       rg_pos p = { file, ln, 1 };
       err(cs, p, "this row has %u cell%s; the header has %u", n, n == 1 ? "" : "s", ncols);
