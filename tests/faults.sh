@@ -116,5 +116,5 @@ if "$bin" run --help >/dev/null 2>&1; then
 fi
 
 [ -n "${FAULTS_VERBOSE:-}" ] && cat "$tmp/summary"
-echo "faults: $cases cases, $failed failed"
+echo "faults: $((cases - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
