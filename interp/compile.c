@@ -688,6 +688,26 @@ static int resolve_unit(cstate *cs, rg_pos pos, const char *name) {
 
 static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v);
 
+/* Returns whether e's value depends on a starred distance: a starred
+** literal, or a constant that does (so `regula diff` marks it as scaled). */
+static bool expr_starred(cstate *cs, const rg_expr *e, int depth) {
+  if (!e || depth > 32) return false;
+  switch (e->kind) {
+  case RG_EX_DIST: return e->starred;
+  case RG_EX_NAME: {
+    sym *s = lookup(cs, e->name);
+    return s && s->kind == S_CONST && expr_starred(cs, s->decl->value, depth + 1);
+  }
+  case RG_EX_UNARY: return expr_starred(cs, e->a, depth + 1);
+  case RG_EX_BINARY: return expr_starred(cs, e->a, depth + 1) || expr_starred(cs, e->b, depth + 1);
+  case RG_EX_CALL: case RG_EX_SET: case RG_EX_LIST:
+    for (const rg_expr *a = e->args; a; a = a->next)
+      if (expr_starred(cs, a, depth + 1)) return true;
+    return false;
+  default: return false;
+  }
+}
+
 /* Applies the rule set's scale to a starred distance of v thousandths:
 ** v * num / den, rounded to whole units as the scale says. */
 static rg_value scaled(cstate *cs, rg_pos pos, rg_value v) {
@@ -3314,7 +3334,7 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
         nm->value = v;
         nm->file = dc->pos.file;
         nm->line = dc->pos.line;
-        nm->starred = dc->value->kind == RG_EX_DIST && dc->value->starred;
+        nm->starred = expr_starred(cs, dc->value, 0);
       }
     }
   for (rg_decl *dc = ast->decls; dc; dc = dc->next)
