@@ -7,7 +7,11 @@
 **   table and procedure heads  so bodies may refer to anything
 **   constants                  folded to values, on first use
 **   table cells                flattened, with coverage and overlap checks
+**                              (tables.c)
 **   procedure and test bodies  type-checked and turned into bytecode
+**
+** A rule set that extends another is merged into one tree first
+** (extends.c).  compile_int.h holds what the three parts share.
 **
 ** Every expression is checked against the type its context wants (a table
 ** key wants the key's enum, a record field its field's type), which is how a
@@ -18,42 +22,15 @@
 ** Module arrays grow with rg_realloc (module.h owns them once built); the
 ** syntax tree, symbols and scratch space live in the diagnostics' arena.
 */
-#include "compile.h"
-#include "alloc.h"
-#include "parse.h"
+#include "compile_int.h"
 #include "opcodes.h"
 #include "value.h"
 
-#include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 #include <stdio.h>
 #include <limits.h>
 #include <utf8proc.h>
-
-#define K_ERR 255u                /* the type of an expression in error */
-#define REF_ANY 0xFFFFFFFFu       /* the empty set {} before context: any set */
-#define MAX_TABLE_CELLS (1u << 22)     /* cells of one table */
-#define MAX_MODULE_CELLS (1u << 23)    /* cells of all the tables of a rule set */
-#define MAX_LOCALS 65535
-
-static const rg_type T_NONE = { RG_K_VOID, 0 };
-static const rg_type T_ERR = { K_ERR, 0 };
-static const rg_type T_INT = { RG_K_INT, 0 };
-static const rg_type T_BOOL = { RG_K_BOOL, 0 };
-static const rg_type T_TEXT = { RG_K_TEXT, 0 };
-
-/* ======================================================================
-** Growable arrays
-** ==================================================================== */
-
-/* A growable array of fixed-size items, backed by rg_realloc. */
-typedef struct vec {
-  void *items;
-  uint32_t n, cap;
-  size_t size;
-} vec;
 
 /* Appends room for one zeroed item to v; returns it, or NULL. */
 static void *vec_grow(vec *v) {
@@ -74,106 +51,13 @@ static void *vec_grow(vec *v) {
   }
 }
 
-#define AT(v, type, i) (((type *)(v).items)[i])
-
-/* The module's arrays that the compiler grows: X(field of the compiler state
-** and of the module, count field of the module, item type).  One list says
-** which arrays there are; it declares, initializes, frees and hands them
-** over. */
-#define RG_MODULE_ARRAYS(X) \
-  X(units, nunits, rg_unit) X(enums, nenums, rg_enum) X(members, nmembers, rg_member_info) \
-  X(records, nrecords, rg_record) X(fields, nfields, rg_field_info) \
-  X(consts, nconsts, rg_value) X(heap, nheap, rg_value) X(tables, ntables, rg_table) \
-  X(dims, ndims, rg_dim) X(cells, ncells, rg_value) X(procs, nprocs, rg_proc) \
-  X(params, nparams, rg_param_info) X(types, ntypes, rg_type) X(notes, nnotes, rg_note_info) \
-  X(expects, nexpects, rg_expect) X(tests, ntests, rg_test) X(code, ncode, uint32_t) \
-  X(lines, nlines, rg_line) X(files, nfiles, uint32_t) X(dice, ndice, rg_dice) \
-  X(faces, nfaces, rg_value) X(decks, ndecks, rg_deck) X(cards, ncards, rg_value) \
-  X(choices, nchoices, rg_choice) X(inputs, ninputs, rg_input) X(named, nnamed, rg_named) \
-  X(cellsrc, ncellsrc, rg_cellsrc)
-
-/* ======================================================================
-** Symbols
-** ==================================================================== */
-
-typedef enum symkind { S_UNIT, S_ENUM, S_RECORD, S_CONST, S_TABLE, S_PROC, S_DICE, S_DECK,
-                       S_INPUT } symkind;
 
 static const char *const symwhat[] = { "a unit", "an enum", "a record type", "a constant",
                                        "a table", "a procedure", "a die", "a deck", "an input" };
 
-/* A declared name.  index is the module index of the unit/enum/record/
-** table/proc; a constant keeps its folded value. */
-typedef struct sym {
-  const char *name;
-  symkind kind;
-  rg_decl *decl;
-  uint32_t index;
-  rg_type type;                  /* CONST: its type */
-  rg_value value;                /* CONST: its value */
-  int state;                     /* CONST: 0 new, 1 folding, 2 done, 3 failed */
-  struct sym *next;              /* hash chain */
-} sym;
-
-/* A member code, for finding bare member names: which enums have it. */
-typedef struct memref {
-  const char *code;
-  uint32_t en, index;
-  struct memref *next;
-} memref;
-
-/* A local variable of the procedure being compiled. */
-typedef struct local {
-  const char *name;
-  uint32_t slot;
-  rg_type type;
-  int depth;
-} local;
-
-#define NBUCKETS 1024
-
-/* The compiler state. */
-typedef struct cstate {
-  rg_diag *d;
-  rg_arena *A;
-
-  jmp_buf oom_jmp;               /* where running out of memory unwinds to */
-  int quiet;                     /* >0: probing; errors are not reported */
-  int quiet_errors;              /* errors seen while quiet */
-  rg_assumption *assumed, **assumed_tail;
-
-  sym *syms[NBUCKETS];
-  memref *memhash[NBUCKETS];
-
-  /* module under construction */
-  char *pool; uint32_t npool, cappool;
-  struct strent { uint32_t off; struct strent *next; } *strhash[NBUCKETS];
-#define RG_X(field, count, type) vec field;
-  RG_MODULE_ARRAYS(RG_X)
-#undef RG_X
-  rg_value name_v, revision_v, source_v;
-
-  /* the procedure being compiled */
-  local *locals; uint32_t nlocal, caplocal;
-  uint32_t nslots;
-  int depth;
-  rg_type result;
-  uint32_t proc_start;
-  rg_pos pos;                    /* position of the code being emitted */
-  bool in_test;                  /* compiling a test block */
-  int64_t scale_num, scale_den;  /* scale of starred distances (1/1 by default) */
-  int scale_round;               /* 1 up, -1 down, 2 nearest, 0 none */
-  uint32_t line_cache_file, line_cache_line;
-  const char *line_cache_text; size_t line_cache_len;
-} cstate;
 
 /* Reports an error at pos unless probing. */
-static void err(cstate *cs, rg_pos pos, const char *fmt, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 3, 4)))
-#endif
-  ;
-static void err(cstate *cs, rg_pos pos, const char *fmt, ...) {
+void rgc_err(cstate *cs, rg_pos pos, const char *fmt, ...) {
   va_list ap;
   if (cs->quiet) { cs->quiet_errors++; return; }
   va_start(ap, fmt);
@@ -183,32 +67,32 @@ static void err(cstate *cs, rg_pos pos, const char *fmt, ...) {
 
 /* Out of memory: unwinds the whole compile to rg_compile, which frees
 ** everything and reports it once (as Lua's parser does with luaD_throw). */
-static _Noreturn void oom(cstate *cs) {
+_Noreturn void rgc_oom(cstate *cs) {
   longjmp(cs->oom_jmp, 1);
 }
 
 /* vec_grow that unwinds on failure. */
-static void *vpush(cstate *cs, vec *v) {
+void *rgc_push(cstate *cs, vec *v) {
   void *p = vec_grow(v);
-  if (!p) oom(cs);
+  if (!p) rgc_oom(cs);
   return p;
 }
 
 /* Arena allocation that unwinds on failure. */
-static void *xalloc(cstate *cs, size_t n) {
+void *rgc_alloc(cstate *cs, size_t n) {
   void *p = rg_arena_alloc(cs->A, n);
-  if (!p) oom(cs);
+  if (!p) rgc_oom(cs);
   return p;
 }
 
-static char *xstrndup(cstate *cs, const char *s, size_t n) {
+char *rgc_strndup(cstate *cs, const char *s, size_t n) {
   char *p = rg_arena_strndup(cs->A, s, n);
-  if (!p) oom(cs);
+  if (!p) rgc_oom(cs);
   return p;
 }
 
-static char *xstrdup(cstate *cs, const char *s) {
-  return xstrndup(cs, s, strlen(s));
+char *rgc_strdup(cstate *cs, const char *s) {
+  return rgc_strndup(cs, s, strlen(s));
 }
 
 /* Returns the hash bucket of s. */
@@ -219,7 +103,7 @@ static uint32_t hash(const char *s) {
 }
 
 /* Returns the symbol named name, or NULL. */
-static sym *lookup(cstate *cs, const char *name) {
+sym *rgc_lookup(cstate *cs, const char *name) {
   for (sym *s = cs->syms[hash(name)]; s; s = s->next)
     if (strcmp(s->name, name) == 0) return s;
   return NULL;
@@ -227,14 +111,14 @@ static sym *lookup(cstate *cs, const char *name) {
 
 /* Declares name; reports a duplicate and returns NULL if it exists. */
 static sym *declare(cstate *cs, rg_decl *dc, symkind kind) {
-  sym *s = lookup(cs, dc->name);
+  sym *s = rgc_lookup(cs, dc->name);
   uint32_t h;
   if (s) {
-    err(cs, dc->pos, "'%s' is already declared at line %u", dc->name, s->decl->pos.line);
+    rgc_err(cs, dc->pos, "'%s' is already declared at line %u", dc->name, s->decl->pos.line);
     return NULL;
   }
-  s = xalloc(cs, sizeof *s);
-  if (!s) oom(cs);
+  s = rgc_alloc(cs, sizeof *s);
+  if (!s) rgc_oom(cs);
   s->name = dc->name;
   s->kind = kind;
   s->decl = dc;
@@ -249,25 +133,25 @@ static sym *declare(cstate *cs, rg_decl *dc, symkind kind) {
 ** ==================================================================== */
 
 /* Returns the pool offset of s, adding it once. */
-static uint32_t intern(cstate *cs, const char *s) {
+uint32_t rgc_intern(cstate *cs, const char *s) {
   uint32_t h = hash(s);
   size_t n = strlen(s);
   for (struct strent *e = cs->strhash[h]; e; e = e->next)
     if (strcmp(cs->pool + e->off, s) == 0) return e->off;
-  if (n > (1u << 24) || cs->npool + n + 1 > (1u << 30)) { oom(cs); return 0; }
+  if (n > (1u << 24) || cs->npool + n + 1 > (1u << 30)) { rgc_oom(cs); return 0; }
   if (cs->npool + n + 1 > cs->cappool) {
     uint32_t cap = cs->cappool ? cs->cappool : 1024;
     char *p;
     while (cap < cs->npool + n + 1) cap *= 2;
     p = rg_realloc(cs->pool, cap);
-    if (!p) { oom(cs); return 0; }
+    if (!p) { rgc_oom(cs); return 0; }
     cs->pool = p;
     cs->cappool = cap;
   }
   {
-    struct strent *e = xalloc(cs, sizeof *e);
+    struct strent *e = rgc_alloc(cs, sizeof *e);
     uint32_t off = cs->npool;
-    if (!e) { oom(cs); return 0; }
+    if (!e) { rgc_oom(cs); return 0; }
     memcpy(cs->pool + off, s, n + 1);
     cs->npool += (uint32_t)n + 1;
     e->off = off;
@@ -286,7 +170,6 @@ static rg_type mktype(uint32_t kind, uint32_t ref) {
   return t;
 }
 
-static bool is_err(rg_type t) { return t.kind == K_ERR; }
 
 /* Returns whether a value of type got may stand where want is expected.
 ** types is the list of element types that list types refer to. */
@@ -310,7 +193,7 @@ static uint32_t type_index(cstate *cs, rg_type t) {
     if (u.kind == t.kind && u.ref == t.ref) return i;
   }
   {
-    rg_type *slot = vpush(cs, &cs->types);
+    rg_type *slot = rgc_push(cs, &cs->types);
     if (!slot) return 0;
     *slot = t;
     return cs->types.n - 1;
@@ -330,7 +213,7 @@ static rg_type elem_of(cstate *cs, rg_type t) {
 }
 
 /* Writes a readable name of t into buf; returns buf. */
-static const char *tname(cstate *cs, rg_type t, char *buf, size_t size) {
+const char *rgc_tname(cstate *cs, rg_type t, char *buf, size_t size) {
   switch (t.kind) {
   case RG_K_VOID: snprintf(buf, size, "nothing"); break;
   case RG_K_INT: snprintf(buf, size, "int"); break;
@@ -352,7 +235,7 @@ static const char *tname(cstate *cs, rg_type t, char *buf, size_t size) {
     if (t.ref == REF_ANY) snprintf(buf, size, "list");
     else {
       char inner[96];
-      snprintf(buf, size, "list %s", tname(cs, elem_of(cs, t), inner, sizeof inner));
+      snprintf(buf, size, "list %s", rgc_tname(cs, elem_of(cs, t), inner, sizeof inner));
     }
     break;
   default: snprintf(buf, size, "?"); break;
@@ -361,11 +244,11 @@ static const char *tname(cstate *cs, rg_type t, char *buf, size_t size) {
 }
 
 /* Reports "expected W, found G" at pos when got does not fit want. */
-static bool check_type(cstate *cs, rg_pos pos, rg_type got, rg_type want, const char *what) {
+bool rgc_check_type(cstate *cs, rg_pos pos, rg_type got, rg_type want, const char *what) {
   char a[96], b[96];
   if (COMPAT(got, want)) return true;
-  err(cs, pos, "%s must be %s, not %s", what, tname(cs, want, a, sizeof a),
-      tname(cs, got, b, sizeof b));
+  rgc_err(cs, pos, "%s must be %s, not %s", what, rgc_tname(cs, want, a, sizeof a),
+      rgc_tname(cs, got, b, sizeof b));
   return false;
 }
 
@@ -380,33 +263,33 @@ static rg_type resolve_type(cstate *cs, const rg_typeexpr *te) {
   case RG_TY_DISTANCE:
     if (!te->name) {
       if (cs->units.n == 0) {
-        err(cs, te->pos, "distance needs a unit: declare one with 'unit'");
+        rgc_err(cs, te->pos, "distance needs a unit: declare one with 'unit'");
         return T_ERR;
       }
       return mktype(RG_K_DIST, 0);
     }
-    s = lookup(cs, te->name);
+    s = rgc_lookup(cs, te->name);
     if (!s || s->kind != S_UNIT) {
-      err(cs, te->pos, "unknown unit '%s'", te->name);
+      rgc_err(cs, te->pos, "unknown unit '%s'", te->name);
       return T_ERR;
     }
     return mktype(RG_K_DIST, s->index);
   case RG_TY_SET:
-    s = lookup(cs, te->name);
+    s = rgc_lookup(cs, te->name);
     if (!s || s->kind != S_ENUM) {
-      err(cs, te->pos, "a set's members must be an enum; '%s' is not one", te->name);
+      rgc_err(cs, te->pos, "a set's members must be an enum; '%s' is not one", te->name);
       return T_ERR;
     }
     return mktype(RG_K_SET, s->index);
   case RG_TY_LIST: {
     rg_type e = resolve_type(cs, te->elem);
-    return is_err(e) ? T_ERR : list_of(cs, e);
+    return rgc_is_err(e) ? T_ERR : list_of(cs, e);
   }
   case RG_TY_NAMED:
-    s = lookup(cs, te->name);
+    s = rgc_lookup(cs, te->name);
     if (s && s->kind == S_ENUM) return mktype(RG_K_ENUM, s->index);
     if (s && s->kind == S_RECORD) return mktype(RG_K_RECORD, s->index);
-    err(cs, te->pos, "unknown type '%s'", te->name);
+    rgc_err(cs, te->pos, "unknown type '%s'", te->name);
     return T_ERR;
   }
   return T_ERR;
@@ -434,7 +317,7 @@ static bool same_folded(const char *a, const char *b) {
 }
 
 /* Returns the member of enum en whose code is code (exactly), or -1. */
-static int member_by_code(cstate *cs, uint32_t en, const char *code) {
+int rgc_member_by_code(cstate *cs, uint32_t en, const char *code) {
   const rg_enum *e = &AT(cs->enums, rg_enum, en);
   for (uint32_t i = 0; i < e->count; i++)
     if (strcmp(cs->pool + AT(cs->members, rg_member_info, e->first + i).code, code) == 0)
@@ -444,9 +327,9 @@ static int member_by_code(cstate *cs, uint32_t en, const char *code) {
 
 /* Returns the member of en named text by code or display name, ignoring
 ** case; or -1. */
-static int member_by_text(cstate *cs, uint32_t en, const char *text) {
+int rgc_member_by_text(cstate *cs, uint32_t en, const char *text) {
   const rg_enum *e = &AT(cs->enums, rg_enum, en);
-  int m = member_by_code(cs, en, text);
+  int m = rgc_member_by_code(cs, en, text);
   if (m >= 0) return m;
   for (uint32_t i = 0; i < e->count; i++) {
     const rg_member_info *mi = &AT(cs->members, rg_member_info, e->first + i);
@@ -457,7 +340,7 @@ static int member_by_text(cstate *cs, uint32_t en, const char *text) {
 }
 
 /* Writes the codes of en's members, comma-separated, into buf. */
-static const char *member_list(cstate *cs, uint32_t en, char *buf, size_t size) {
+const char *rgc_member_list(cstate *cs, uint32_t en, char *buf, size_t size) {
   const rg_enum *e = &AT(cs->enums, rg_enum, en);
   size_t n = 0;
   buf[0] = '\0';
@@ -507,7 +390,7 @@ static bool numeric(rg_type t) {
 ** reporting why the operator does not apply. */
 static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b) {
   char x[96], y[96];
-  if (is_err(a) || is_err(b)) return T_ERR;
+  if (rgc_is_err(a) || rgc_is_err(b)) return T_ERR;
   switch (op) {
   case RG_AOP_ADD: case RG_AOP_SUB:
     if ((numeric(a) || a.kind == RG_K_SET || (a.kind == RG_K_LIST && op == RG_AOP_ADD)) && COMPAT(a, b))
@@ -528,11 +411,11 @@ static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b
     break;
   case RG_AOP_EQ: case RG_AOP_NE:
     if (a.kind == RG_K_RECORD || b.kind == RG_K_RECORD) {
-      err(cs, pos, "records cannot be compared; compare their fields");
+      rgc_err(cs, pos, "records cannot be compared; compare their fields");
       return T_ERR;
     }
     if (a.kind == RG_K_LIST || b.kind == RG_K_LIST) {
-      err(cs, pos, "lists cannot be compared with '%s'; compare their elements", opsym[op]);
+      rgc_err(cs, pos, "lists cannot be compared with '%s'; compare their elements", opsym[op]);
       return T_ERR;
     }
     if (COMPAT(a, b)) return T_BOOL;
@@ -541,7 +424,7 @@ static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b
     if (a.kind == RG_K_ENUM && COMPAT(a, b)) {
       const rg_enum *e = &AT(cs->enums, rg_enum, a.ref);
       if (e->ordered) return T_BOOL;
-      err(cs, pos, "'%s' needs an ordered enum; '%s' is declared with commas, not <",
+      rgc_err(cs, pos, "'%s' needs an ordered enum; '%s' is declared with commas, not <",
           opsym[op], cs->pool + e->name);
       return T_ERR;
     }
@@ -557,25 +440,25 @@ static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b
         a.kind != RG_K_RECORD && a.kind != RG_K_LIST)
       return T_BOOL;
     if (b.kind != RG_K_SET && b.kind != RG_K_LIST) {
-      err(cs, pos, "'in' needs a set or a list on its right, not %s", tname(cs, b, y, sizeof y));
+      rgc_err(cs, pos, "'in' needs a set or a list on its right, not %s", rgc_tname(cs, b, y, sizeof y));
       return T_ERR;
     }
     break;
   default:
     break;
   }
-  err(cs, pos, "'%s' cannot combine %s and %s", opsym[op], tname(cs, a, x, sizeof x),
-      tname(cs, b, y, sizeof y));
+  rgc_err(cs, pos, "'%s' cannot combine %s and %s", opsym[op], rgc_tname(cs, a, x, sizeof x),
+      rgc_tname(cs, b, y, sizeof y));
   return T_ERR;
 }
 
 /* Returns the type of `op a` or T_ERR after reporting. */
 static rg_type unop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a) {
   char x[96];
-  if (is_err(a)) return T_ERR;
+  if (rgc_is_err(a)) return T_ERR;
   if (op == RG_AOP_NEG && numeric(a)) return a;
   if (op == RG_AOP_NOT && a.kind == RG_K_BOOL) return a;
-  err(cs, pos, "'%s' cannot apply to %s", opsym[op], tname(cs, a, x, sizeof x));
+  rgc_err(cs, pos, "'%s' cannot apply to %s", opsym[op], rgc_tname(cs, a, x, sizeof x));
   return T_ERR;
 }
 
@@ -619,7 +502,7 @@ static bool fold_binop(cstate *cs, rg_pos pos, rg_op op, rg_type ta, rg_value a,
     if (__builtin_mul_overflow(a, b, out)) goto overflow;
     return true;
   case RG_AOP_DIV: case RG_AOP_MOD:
-    if (b == 0) { err(cs, pos, "division by zero"); return false; }
+    if (b == 0) { rgc_err(cs, pos, "division by zero"); return false; }
     if (a == INT64_MIN && b == -1) goto overflow;
     *out = op == RG_AOP_DIV ? a / b : a % b;
     return true;
@@ -636,7 +519,7 @@ static bool fold_binop(cstate *cs, rg_pos pos, rg_op op, rg_type ta, rg_value a,
   }
   return false;
 overflow:
-  err(cs, pos, "integer overflow");
+  rgc_err(cs, pos, "integer overflow");
   return false;
 }
 
@@ -654,11 +537,11 @@ static bool resolve_member(cstate *cs, rg_pos pos, const char *text, bool quoted
   if (want.kind == RG_K_ENUM || (want.kind == RG_K_SET && want.ref != REF_ANY))
     ctx = want.ref;
   if (ctx != UINT32_MAX) {
-    int m = quoted ? member_by_text(cs, ctx, text) : member_by_code(cs, ctx, text);
+    int m = quoted ? rgc_member_by_text(cs, ctx, text) : rgc_member_by_code(cs, ctx, text);
     if (m >= 0) { *en = ctx; *index = (uint32_t)m; return true; }
     if (quoted || !find_member(cs, text, en, index, NULL, 0)) {
-      err(cs, pos, "'%s' is not a member of %s (members: %s)", text,
-          cs->pool + AT(cs->enums, rg_enum, ctx).name, member_list(cs, ctx, list, sizeof list));
+      rgc_err(cs, pos, "'%s' is not a member of %s (members: %s)", text,
+          cs->pool + AT(cs->enums, rg_enum, ctx).name, rgc_member_list(cs, ctx, list, sizeof list));
       return false;
     }
     /* A member of another enum: let the type check say so. */
@@ -668,25 +551,23 @@ static bool resolve_member(cstate *cs, rg_pos pos, const char *text, bool quoted
     int n = find_member(cs, text, en, index, list, sizeof list);
     if (n == 1 || (n > 1 && ctx != UINT32_MAX)) return true;
     if (n > 1) {
-      err(cs, pos, "'%s' is a member of several enums (%s); write ENUM.%s", text, list, text);
+      rgc_err(cs, pos, "'%s' is a member of several enums (%s); write ENUM.%s", text, list, text);
       return false;
     }
   }
-  err(cs, pos, "unknown name '%s'", text);
+  rgc_err(cs, pos, "unknown name '%s'", text);
   return false;
 }
 
 /* Finds the unit of a distance literal ("in" for inches); returns its index
 ** or -1 after reporting. */
 static int resolve_unit(cstate *cs, rg_pos pos, const char *name) {
-  sym *s = lookup(cs, name);
+  sym *s = rgc_lookup(cs, name);
   if (s && s->kind == S_UNIT) return (int)s->index;
-  err(cs, pos, "unknown unit '%s'%s", name,
+  rgc_err(cs, pos, "unknown unit '%s'%s", name,
       cs->units.n ? "" : " (declare it with 'unit')");
   return -1;
 }
-
-static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v);
 
 /* Returns whether e's value depends on a starred distance: a starred
 ** literal, or a constant that does (so `regula diff` marks it as scaled). */
@@ -695,7 +576,7 @@ static bool expr_starred(cstate *cs, const rg_expr *e, int depth) {
   switch (e->kind) {
   case RG_EX_DIST: return e->starred;
   case RG_EX_NAME: {
-    sym *s = lookup(cs, e->name);
+    sym *s = rgc_lookup(cs, e->name);
     return s && s->kind == S_CONST && expr_starred(cs, s->decl->value, depth + 1);
   }
   case RG_EX_UNARY: return expr_starred(cs, e->a, depth + 1);
@@ -714,7 +595,7 @@ static rg_value scaled(cstate *cs, rg_pos pos, rg_value v) {
   int64_t x, q, r, unit;
   if (cs->scale_num == 1 && cs->scale_den == 1) return v;
   if (__builtin_mul_overflow(v, cs->scale_num, &x)) {
-    err(cs, pos, "integer overflow");
+    rgc_err(cs, pos, "integer overflow");
     return v;
   }
   if (!cs->scale_round) return x / cs->scale_den;
@@ -730,7 +611,7 @@ static rg_value scaled(cstate *cs, rg_pos pos, rg_value v) {
 /* Folds constant s on first use; returns its type (T_ERR on failure). */
 static rg_type const_value(cstate *cs, rg_pos use, sym *s, rg_value *v) {
   if (s->state == 1) {
-    err(cs, use, "constant '%s' depends on itself", s->name);
+    rgc_err(cs, use, "constant '%s' depends on itself", s->name);
     s->state = 3;
     return T_ERR;
   }
@@ -739,22 +620,22 @@ static rg_type const_value(cstate *cs, rg_pos use, sym *s, rg_value *v) {
     rg_type t;
     s->state = 1;
     if (s->decl->type) want = resolve_type(cs, s->decl->type);
-    t = fold(cs, s->decl->value, want, &s->value);
-    if (s->decl->type && !is_err(t) && !check_type(cs, s->decl->value->pos, t, want, "the value"))
+    t = rgc_fold(cs, s->decl->value, want, &s->value);
+    if (s->decl->type && !rgc_is_err(t) && !rgc_check_type(cs, s->decl->value->pos, t, want, "the value"))
       t = T_ERR;
     if (s->state == 3) t = T_ERR;
-    s->type = s->decl->type && !is_err(want) && !is_err(t) ? want : t;
-    s->state = is_err(t) ? 3 : 2;
+    s->type = s->decl->type && !rgc_is_err(want) && !rgc_is_err(t) ? want : t;
+    s->state = rgc_is_err(t) ? 3 : 2;
   }
   *v = s->value;
   return s->state == 2 ? s->type : T_ERR;
 }
 
 /* Appends a record's fields to the constant heap; returns its offset. */
-static rg_value heap_record(cstate *cs, const rg_value *vals, uint32_t n) {
+rg_value rgc_heap_record(cstate *cs, const rg_value *vals, uint32_t n) {
   uint32_t off = cs->heap.n;
   for (uint32_t i = 0; i < n; i++) {
-    rg_value *slot = vpush(cs, &cs->heap);
+    rg_value *slot = rgc_push(cs, &cs->heap);
     if (!slot) return 0;
     *slot = vals[i];
   }
@@ -765,40 +646,40 @@ static rg_value heap_record(cstate *cs, const rg_value *vals, uint32_t n) {
 static rg_type fold_record(cstate *cs, rg_expr *e, uint32_t r, rg_value *v) {
   const rg_record *rec = &AT(cs->records, rg_record, r);
   uint32_t n = rec->count;
-  rg_value *vals = xalloc(cs, n * sizeof *vals);
-  bool *seen = xalloc(cs, n * sizeof *seen);
+  rg_value *vals = rgc_alloc(cs, n * sizeof *vals);
+  bool *seen = rgc_alloc(cs, n * sizeof *seen);
   bool ok = true;
-  if (!vals || !seen) { oom(cs); return T_ERR; }
+  if (!vals || !seen) { rgc_oom(cs); return T_ERR; }
   for (rg_fieldinit *f = e->fields; f; f = f->next) {
     uint32_t k;
     for (k = 0; k < n; k++)
       if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, f->name) == 0)
         break;
     if (k == n) {
-      err(cs, f->pos, "record %s has no field '%s'", cs->pool + rec->name, f->name);
+      rgc_err(cs, f->pos, "record %s has no field '%s'", cs->pool + rec->name, f->name);
       ok = false;
       continue;
     }
     if (seen[k]) {
-      err(cs, f->pos, "field '%s' is given twice", f->name);
+      rgc_err(cs, f->pos, "field '%s' is given twice", f->name);
       ok = false;
       continue;
     }
     seen[k] = true;
     {
       rg_type ft = AT(cs->fields, rg_field_info, rec->first + k).type;
-      rg_type t = fold(cs, f->value, ft, &vals[k]);
-      if (is_err(t) || !check_type(cs, f->value->pos, t, ft, "this field")) ok = false;
+      rg_type t = rgc_fold(cs, f->value, ft, &vals[k]);
+      if (rgc_is_err(t) || !rgc_check_type(cs, f->value->pos, t, ft, "this field")) ok = false;
     }
   }
   for (uint32_t k = 0; k < n && ok; k++)
     if (!seen[k]) {
-      err(cs, e->pos, "field '%s' of %s is missing",
+      rgc_err(cs, e->pos, "field '%s' of %s is missing",
           cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, cs->pool + rec->name);
       ok = false;
     }
   if (!ok) return T_ERR;
-  *v = heap_record(cs, vals, n);
+  *v = rgc_heap_record(cs, vals, n);
   return mktype(RG_K_RECORD, r);
 }
 
@@ -811,16 +692,16 @@ static rg_type fold_set(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
   if (!e->args) { *v = 0; return want.kind == RG_K_SET ? want : mktype(RG_K_SET, REF_ANY); }
   for (rg_expr *m = e->args; m; m = m->next) {
     rg_value mv;
-    rg_type t = fold(cs, m, elem, &mv);
-    if (is_err(t)) { ok = false; continue; }
+    rg_type t = rgc_fold(cs, m, elem, &mv);
+    if (rgc_is_err(t)) { ok = false; continue; }
     if (t.kind != RG_K_ENUM) {
       char x[96];
-      err(cs, m->pos, "a set's members must be enum members, not %s", tname(cs, t, x, sizeof x));
+      rgc_err(cs, m->pos, "a set's members must be enum members, not %s", rgc_tname(cs, t, x, sizeof x));
       ok = false;
       continue;
     }
     if (elem.kind == RG_K_VOID) elem = t;
-    else if (!check_type(cs, m->pos, t, elem, "a member of this set")) { ok = false; continue; }
+    else if (!rgc_check_type(cs, m->pos, t, elem, "a member of this set")) { ok = false; continue; }
     mask |= (uint64_t)1 << (mv & 63);
   }
   if (!ok) return T_ERR;
@@ -830,7 +711,7 @@ static rg_type fold_set(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
 
 /* Folds the constant expression e in the context of want.  Returns its
 ** type and stores its value; T_ERR after reporting. */
-static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
+rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
   *v = 0;
   switch (e->kind) {
   case RG_EX_INT: *v = e->ival; return T_INT;
@@ -849,20 +730,20 @@ static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
       *v = ix;
       return mktype(RG_K_ENUM, en);
     }
-    *v = intern(cs, e->str);
+    *v = rgc_intern(cs, e->str);
     return T_TEXT;
   case RG_EX_NAME: {
-    sym *s = lookup(cs, e->name);
+    sym *s = rgc_lookup(cs, e->name);
     uint32_t en, ix;
-    if (want.kind == RG_K_ENUM && member_by_code(cs, want.ref, e->name) >= 0 &&
+    if (want.kind == RG_K_ENUM && rgc_member_by_code(cs, want.ref, e->name) >= 0 &&
         !(s && s->kind == S_CONST)) {
-      *v = member_by_code(cs, want.ref, e->name);
+      *v = rgc_member_by_code(cs, want.ref, e->name);
       return want;
     }
     if (s) {
       if (s->kind == S_CONST) return const_value(cs, e->pos, s, v);
       if (find_member(cs, e->name, &en, &ix, NULL, 0) == 0) {
-        err(cs, e->pos, "'%s' is %s, not a %s", e->name, symwhat[s->kind],
+        rgc_err(cs, e->pos, "'%s' is %s, not a %s", e->name, symwhat[s->kind],
             s->kind == S_INPUT ? "constant (inputs are read when the rules run)" : "value");
         return T_ERR;
       }
@@ -873,13 +754,13 @@ static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
   }
   case RG_EX_FIELD:
     if (e->a->kind == RG_EX_NAME) {
-      sym *s = lookup(cs, e->a->name);
+      sym *s = rgc_lookup(cs, e->a->name);
       if (s && s->kind == S_ENUM) {
-        int m = member_by_code(cs, s->index, e->name);
+        int m = rgc_member_by_code(cs, s->index, e->name);
         char list[512];
         if (m < 0) {
-          err(cs, e->pos, "'%s' is not a member of %s (members: %s)", e->name, s->name,
-              member_list(cs, s->index, list, sizeof list));
+          rgc_err(cs, e->pos, "'%s' is not a member of %s (members: %s)", e->name, s->name,
+              rgc_member_list(cs, s->index, list, sizeof list));
           return T_ERR;
         }
         *v = m;
@@ -888,35 +769,35 @@ static rg_type fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
     }
     break;
   case RG_EX_UNARY: {
-    rg_type t = fold(cs, e->a, want, v);
+    rg_type t = rgc_fold(cs, e->a, want, v);
     t = unop_type(cs, e->pos, e->op, t);
-    if (is_err(t)) return t;
+    if (rgc_is_err(t)) return t;
     if (e->op == RG_AOP_NOT) *v = !*v;
-    else if (*v == INT64_MIN) { err(cs, e->pos, "integer overflow"); return T_ERR; }
+    else if (*v == INT64_MIN) { rgc_err(cs, e->pos, "integer overflow"); return T_ERR; }
     else *v = -*v;
     return t;
   }
   case RG_EX_BINARY: {
     rg_value a, b;
-    rg_type ta = fold(cs, e->a, numeric(want) || want.kind == RG_K_SET ? want : T_NONE, &a);
-    rg_type tb = fold(cs, e->b, e->op == RG_AOP_IN && ta.kind == RG_K_ENUM
+    rg_type ta = rgc_fold(cs, e->a, numeric(want) || want.kind == RG_K_SET ? want : T_NONE, &a);
+    rg_type tb = rgc_fold(cs, e->b, e->op == RG_AOP_IN && ta.kind == RG_K_ENUM
                                     ? mktype(RG_K_SET, ta.ref) : ta, &b);
     rg_type t = binop_type(cs, e->oppos, e->op, ta, tb);
-    if (is_err(t)) return t;
+    if (rgc_is_err(t)) return t;
     if (!fold_binop(cs, e->oppos, e->op, ta, a, b, v)) return T_ERR;
     return t;
   }
   case RG_EX_SET: return fold_set(cs, e, want, v);
   case RG_EX_RECORD:
     if (want.kind != RG_K_RECORD) {
-      if (!is_err(want)) err(cs, e->pos, "a record literal needs a record type from its context");
+      if (!rgc_is_err(want)) rgc_err(cs, e->pos, "a record literal needs a record type from its context");
       return T_ERR;
     }
     return fold_record(cs, e, want.ref, v);
   case RG_EX_ERROR: return T_ERR;
   default: break;
   }
-  err(cs, e->pos, "not a constant: only literals, members, constants and operators on them");
+  rgc_err(cs, e->pos, "not a constant: only literals, members, constants and operators on them");
   return T_ERR;
 }
 
@@ -930,11 +811,11 @@ static uint32_t emit(cstate *cs, rg_opcode op, uint32_t a) {
   uint32_t *ins;
   rg_line *ln;
   if (a > RG_A_MAX) {
-    err(cs, cs->pos, "procedure too large (operand %u exceeds the limit)", a);
+    rgc_err(cs, cs->pos, "procedure too large (operand %u exceeds the limit)", a);
     a = 0;
   }
-  ins = vpush(cs, &cs->code);
-  ln = vpush(cs, &cs->lines);
+  ins = rgc_push(cs, &cs->code);
+  ln = rgc_push(cs, &cs->lines);
   if (!ins || !ln) return 0;
   *ins = RG_INS(op, a);
   ln->file = cs->pos.file;
@@ -955,7 +836,7 @@ static uint32_t konst(cstate *cs, rg_value v) {
   for (uint32_t i = 0; i < cs->consts.n; i++)
     if (AT(cs->consts, rg_value, i) == v) return i;
   {
-    rg_value *k = vpush(cs, &cs->consts);
+    rg_value *k = rgc_push(cs, &cs->consts);
     if (!k) return 0;
     *k = v;
     return cs->consts.n - 1;
@@ -976,7 +857,7 @@ static void patch(cstate *cs, uint32_t at, uint32_t target) {
   int64_t off = (int64_t)target - (int64_t)at - 1;
   uint32_t *ins;
   if (off < RG_SA_MIN || off > RG_SA_MAX) {
-    err(cs, cs->pos, "procedure too large: a jump spans more than %d instructions", RG_SA_MAX);
+    rgc_err(cs, cs->pos, "procedure too large: a jump spans more than %d instructions", RG_SA_MAX);
     return;
   }
   ins = &AT(cs->code, uint32_t, cs->proc_start + at);
@@ -1003,17 +884,17 @@ static local *find_local(cstate *cs, const char *name) {
 /* Adds a local of type t in the current block; returns its slot. */
 static uint32_t add_local(cstate *cs, rg_pos pos, const char *name, rg_type t) {
   local *l = find_local(cs, name);
-  if (l && l->depth == cs->depth) err(cs, pos, "'%s' is already declared in this block", name);
+  if (l && l->depth == cs->depth) rgc_err(cs, pos, "'%s' is already declared in this block", name);
   if (cs->nlocal == cs->caplocal) {
     uint32_t cap = cs->caplocal ? cs->caplocal * 2 : 32;
-    local *p = xalloc(cs, cap * sizeof *p);
-    if (!p) { oom(cs); return 0; }
+    local *p = rgc_alloc(cs, cap * sizeof *p);
+    if (!p) { rgc_oom(cs); return 0; }
     if (cs->nlocal) memcpy(p, cs->locals, cs->nlocal * sizeof *p);
     cs->locals = p;
     cs->caplocal = cap;
   }
   if (cs->nslots >= MAX_LOCALS) {
-    err(cs, pos, "too many local variables (limit %d)", MAX_LOCALS);
+    rgc_err(cs, pos, "too many local variables (limit %d)", MAX_LOCALS);
     return 0;
   }
   l = &cs->locals[cs->nlocal++];
@@ -1055,7 +936,7 @@ static rg_type probe(cstate *cs, rg_expr *e, rg_type want) {
 ** quoted display name, an empty set or a record literal. */
 static bool needs_context(cstate *cs, rg_expr *e) {
   switch (e->kind) {
-  case RG_EX_NAME: return !find_local(cs, e->name) && !lookup(cs, e->name);
+  case RG_EX_NAME: return !find_local(cs, e->name) && !rgc_lookup(cs, e->name);
   case RG_EX_STR: return true;
   case RG_EX_SET: case RG_EX_LIST: return e->args == NULL;
   case RG_EX_RECORD: return true;
@@ -1082,23 +963,23 @@ static rg_type builtin(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) {
     rg_type t = T_NONE;
     bool bad = false;
     if (clamp && argc != 3) {
-      err(cs, e->pos, "clamp takes 3 arguments (x, lo, hi), not %u", argc);
+      rgc_err(cs, e->pos, "clamp takes 3 arguments (x, lo, hi), not %u", argc);
       return T_ERR;
     }
     if (!clamp && argc < 2) {
-      err(cs, e->pos, "%s takes at least 2 arguments, not %u", n, argc);
+      rgc_err(cs, e->pos, "%s takes at least 2 arguments, not %u", n, argc);
       return T_ERR;
     }
     for (rg_expr *a = e->args; a; a = a->next) {
       rg_type ta = expr(cs, a, t.kind == RG_K_VOID ? want : t);
-      if (is_err(ta)) { bad = true; continue; }
+      if (rgc_is_err(ta)) { bad = true; continue; }
       if (!numeric(ta) && !(ta.kind == RG_K_ENUM && AT(cs->enums, rg_enum, ta.ref).ordered)) {
-        err(cs, a->pos, "%s needs numbers or an ordered enum, not %s", n, tname(cs, ta, x, sizeof x));
+        rgc_err(cs, a->pos, "%s needs numbers or an ordered enum, not %s", n, rgc_tname(cs, ta, x, sizeof x));
         bad = true;
         continue;
       }
       if (t.kind == RG_K_VOID) t = ta;
-      else if (!check_type(cs, a->pos, ta, t, "this argument")) bad = true;
+      else if (!rgc_check_type(cs, a->pos, ta, t, "this argument")) bad = true;
     }
     if (bad) return T_ERR;
     if (clamp) emit(cs, RG_OP_CLAMP, 0);
@@ -1108,22 +989,22 @@ static rg_type builtin(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) {
   if (strcmp(n, "abs") == 0 || strcmp(n, "count") == 0 || strcmp(n, "ord") == 0) {
     rg_type ta;
     if (argc != 1) {
-      err(cs, e->pos, "%s takes 1 argument, not %u", n, argc);
+      rgc_err(cs, e->pos, "%s takes 1 argument, not %u", n, argc);
       return T_ERR;
     }
     ta = expr(cs, e->args, T_NONE);
-    if (is_err(ta)) return T_ERR;
+    if (rgc_is_err(ta)) return T_ERR;
     if (n[0] == 'a') {
-      if (!numeric(ta)) { err(cs, e->args->pos, "abs needs a number, not %s", tname(cs, ta, x, sizeof x)); return T_ERR; }
+      if (!numeric(ta)) { rgc_err(cs, e->args->pos, "abs needs a number, not %s", rgc_tname(cs, ta, x, sizeof x)); return T_ERR; }
       emit(cs, RG_OP_ABS, 0);
       return ta;
     }
     if (n[0] == 'c') {
-      if (ta.kind != RG_K_SET) { err(cs, e->args->pos, "count needs a set, not %s", tname(cs, ta, x, sizeof x)); return T_ERR; }
+      if (ta.kind != RG_K_SET) { rgc_err(cs, e->args->pos, "count needs a set, not %s", rgc_tname(cs, ta, x, sizeof x)); return T_ERR; }
       emit(cs, RG_OP_COUNT, 0);
       return T_INT;
     }
-    if (ta.kind != RG_K_ENUM) { err(cs, e->args->pos, "ord needs an enum member, not %s", tname(cs, ta, x, sizeof x)); return T_ERR; }
+    if (ta.kind != RG_K_ENUM) { rgc_err(cs, e->args->pos, "ord needs an enum member, not %s", rgc_tname(cs, ta, x, sizeof x)); return T_ERR; }
     return T_INT;
   }
   *is_builtin = false;
@@ -1141,24 +1022,24 @@ static rg_type call(cstate *cs, rg_expr *e, rg_type want) {
   uint32_t argc = count_list(e->args), i = 0;
   bool bad = false;
   if (is_builtin) return t;
-  s = lookup(cs, e->name);
+  s = rgc_lookup(cs, e->name);
   if (!s || s->kind != S_PROC) {
-    if (s) err(cs, e->pos, "'%s' is not a procedure", e->name);
-    else err(cs, e->pos, "unknown procedure '%s'", e->name);
+    if (s) rgc_err(cs, e->pos, "'%s' is not a procedure", e->name);
+    else rgc_err(cs, e->pos, "unknown procedure '%s'", e->name);
     for (rg_expr *a = e->args; a; a = a->next) probe(cs, a, T_NONE);
     return T_ERR;
   }
   p = &AT(cs->procs, rg_proc, s->index);
   if (argc != p->nparams) {
-    err(cs, e->pos, "%s takes %u argument%s, not %u", e->name, p->nparams,
+    rgc_err(cs, e->pos, "%s takes %u argument%s, not %u", e->name, p->nparams,
         p->nparams == 1 ? "" : "s", argc);
     return T_ERR;
   }
   for (rg_expr *a = e->args; a; a = a->next, i++) {
     rg_type pt = AT(cs->params, rg_param_info, p->first_param + i).type;
     rg_type ta = expr(cs, a, pt);
-    if (!check_type(cs, a->pos, ta, pt, "this argument")) bad = true;
-    if (is_err(ta)) bad = true;
+    if (!rgc_check_type(cs, a->pos, ta, pt, "this argument")) bad = true;
+    if (rgc_is_err(ta)) bad = true;
   }
   cs->pos = e->pos;
   emit(cs, RG_OP_CALL, s->index);
@@ -1167,7 +1048,7 @@ static rg_type call(cstate *cs, rg_expr *e, rg_type want) {
 
 /* t[keys]: a table lookup. */
 static rg_type index_expr(cstate *cs, rg_expr *e) {
-  sym *s = e->a->kind == RG_EX_NAME && !find_local(cs, e->a->name) ? lookup(cs, e->a->name) : NULL;
+  sym *s = e->a->kind == RG_EX_NAME && !find_local(cs, e->a->name) ? rgc_lookup(cs, e->a->name) : NULL;
   const rg_table *tb;
   uint32_t argc = count_list(e->args), i = 0;
   bool bad = false;
@@ -1176,13 +1057,13 @@ static rg_type index_expr(cstate *cs, rg_expr *e) {
     /* An expression that is not a table: a list, indexed from 0. */
     rg_type l = expr(cs, e->a, T_NONE);
     char x[96];
-    if (is_err(l)) return T_ERR;
+    if (rgc_is_err(l)) return T_ERR;
     if (l.kind != RG_K_LIST) {
-      err(cs, e->a->pos, "only tables and lists can be indexed with [...], not %s", tname(cs, l, x, sizeof x));
+      rgc_err(cs, e->a->pos, "only tables and lists can be indexed with [...], not %s", rgc_tname(cs, l, x, sizeof x));
       return T_ERR;
     }
     if (argc != 1) {
-      err(cs, e->pos, "a list takes 1 index, not %u", argc);
+      rgc_err(cs, e->pos, "a list takes 1 index, not %u", argc);
       return T_ERR;
     }
     if (!int_arg(cs, e->args)) return T_ERR;
@@ -1192,13 +1073,13 @@ static rg_type index_expr(cstate *cs, rg_expr *e) {
   }
   if (!s || s->kind != S_TABLE) {
     if (e->a->kind == RG_EX_NAME && !s && !find_local(cs, e->a->name))
-      err(cs, e->a->pos, "unknown table '%s'", e->a->name);
-    else err(cs, e->a->pos, "only tables can be indexed with [...]");
+      rgc_err(cs, e->a->pos, "unknown table '%s'", e->a->name);
+    else rgc_err(cs, e->a->pos, "only tables can be indexed with [...]");
     return T_ERR;
   }
   tb = &AT(cs->tables, rg_table, s->index);
   if (argc != tb->ndims) {
-    err(cs, e->pos, "table %s takes %u key%s, not %u", s->name, tb->ndims,
+    rgc_err(cs, e->pos, "table %s takes %u key%s, not %u", s->name, tb->ndims,
         tb->ndims == 1 ? "" : "s", argc);
     return T_ERR;
   }
@@ -1206,7 +1087,7 @@ static rg_type index_expr(cstate *cs, rg_expr *e) {
     const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + i);
     rg_type kt = dm->is_enum ? mktype(RG_K_ENUM, dm->ref) : T_INT;
     rg_type t = expr(cs, k, kt);
-    if (is_err(t) || !check_type(cs, k->pos, t, kt, "this key")) bad = true;
+    if (rgc_is_err(t) || !rgc_check_type(cs, k->pos, t, kt, "this key")) bad = true;
   }
   cs->pos = e->pos;
   emit(cs, RG_OP_LOOKUP, s->index);
@@ -1241,23 +1122,23 @@ static rg_type set_expr(cstate *cs, rg_expr *e, rg_type want) {
   bool bad = false;
   if (foldable(cs, e->args)) {
     rg_value v;
-    rg_type t = fold(cs, e, want, &v);
-    if (!is_err(t)) emit_value(cs, v);
+    rg_type t = rgc_fold(cs, e, want, &v);
+    if (!rgc_is_err(t)) emit_value(cs, v);
     return t;
   }
   if (want.kind == RG_K_SET && want.ref != REF_ANY) elem = mktype(RG_K_ENUM, want.ref);
   emit_value(cs, 0);
   for (rg_expr *m = e->args; m; m = m->next) {
     rg_type t = expr(cs, m, elem);
-    if (is_err(t)) { bad = true; continue; }
+    if (rgc_is_err(t)) { bad = true; continue; }
     if (t.kind != RG_K_ENUM) {
       char x[96];
-      err(cs, m->pos, "a set's members must be enum members, not %s", tname(cs, t, x, sizeof x));
+      rgc_err(cs, m->pos, "a set's members must be enum members, not %s", rgc_tname(cs, t, x, sizeof x));
       bad = true;
       continue;
     }
     if (elem.kind == RG_K_VOID) elem = t;
-    else if (!check_type(cs, m->pos, t, elem, "a member of this set")) { bad = true; continue; }
+    else if (!rgc_check_type(cs, m->pos, t, elem, "a member of this set")) { bad = true; continue; }
     emit(cs, RG_OP_SETADD, 0);
   }
   if (bad) return T_ERR;
@@ -1271,28 +1152,28 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
   rg_expr **byfield;
   bool bad = false;
   if (want.kind != RG_K_RECORD) {
-    if (!is_err(want)) err(cs, e->pos, "a record literal needs a record type from its context");
+    if (!rgc_is_err(want)) rgc_err(cs, e->pos, "a record literal needs a record type from its context");
     return T_ERR;
   }
   if (foldable(cs, e)) {
     rg_value v;
-    rg_type t = fold(cs, e, want, &v);
-    if (!is_err(t)) emit_value(cs, v);
+    rg_type t = rgc_fold(cs, e, want, &v);
+    if (!rgc_is_err(t)) emit_value(cs, v);
     return t;
   }
   rec = &AT(cs->records, rg_record, want.ref);
-  byfield = xalloc(cs, rec->count * sizeof *byfield);
-  if (!byfield) { oom(cs); return T_ERR; }
+  byfield = rgc_alloc(cs, rec->count * sizeof *byfield);
+  if (!byfield) { rgc_oom(cs); return T_ERR; }
   for (rg_fieldinit *f = e->fields; f; f = f->next) {
     uint32_t k;
     for (k = 0; k < rec->count; k++)
       if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, f->name) == 0)
         break;
     if (k == rec->count) {
-      err(cs, f->pos, "record %s has no field '%s'", cs->pool + rec->name, f->name);
+      rgc_err(cs, f->pos, "record %s has no field '%s'", cs->pool + rec->name, f->name);
       bad = true;
     } else if (byfield[k]) {
-      err(cs, f->pos, "field '%s' is given twice", f->name);
+      rgc_err(cs, f->pos, "field '%s' is given twice", f->name);
       bad = true;
     } else byfield[k] = f->value;
   }
@@ -1300,14 +1181,14 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
     rg_type ft = AT(cs->fields, rg_field_info, rec->first + k).type;
     rg_type t;
     if (!byfield[k]) {
-      if (!bad) err(cs, e->pos, "field '%s' of %s is missing",
+      if (!bad) rgc_err(cs, e->pos, "field '%s' of %s is missing",
                     cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name,
                     cs->pool + rec->name);
       bad = true;
       continue;
     }
     t = expr(cs, byfield[k], ft);
-    if (is_err(t) || !check_type(cs, byfield[k]->pos, t, ft, "this field")) bad = true;
+    if (rgc_is_err(t) || !rgc_check_type(cs, byfield[k]->pos, t, ft, "this field")) bad = true;
   }
   cs->pos = e->pos;
   emit(cs, RG_OP_MKREC, want.ref);
@@ -1321,9 +1202,9 @@ static rg_type list_expr(cstate *cs, rg_expr *e, rg_type want) {
   bool bad = false;
   for (rg_expr *a = e->args; a; a = a->next, n++) {
     rg_type t = expr(cs, a, elem);
-    if (is_err(t)) { bad = true; continue; }
+    if (rgc_is_err(t)) { bad = true; continue; }
     if (elem.kind == RG_K_VOID) elem = t;
-    else if (!check_type(cs, a->pos, t, elem, "an element of this list")) bad = true;
+    else if (!rgc_check_type(cs, a->pos, t, elem, "an element of this list")) bad = true;
   }
   cs->pos = e->pos;
   emit(cs, RG_OP_LIST, n);
@@ -1339,9 +1220,9 @@ static rg_type list_expr(cstate *cs, rg_expr *e, rg_type want) {
 static rg_type list_arg(cstate *cs, rg_expr *a, const char *fn, rg_type want) {
   rg_type t = expr(cs, a, want);
   char x[96];
-  if (is_err(t)) return t;
+  if (rgc_is_err(t)) return t;
   if (t.kind != RG_K_LIST) {
-    err(cs, a->pos, "%s needs a list, not %s", fn, tname(cs, t, x, sizeof x));
+    rgc_err(cs, a->pos, "%s needs a list, not %s", fn, rgc_tname(cs, t, x, sizeof x));
     return T_ERR;
   }
   return t;
@@ -1350,14 +1231,14 @@ static rg_type list_arg(cstate *cs, rg_expr *a, const char *fn, rg_type want) {
 /* Compiles argument a expecting an int. */
 static bool int_arg(cstate *cs, rg_expr *a) {
   rg_type t = expr(cs, a, T_INT);
-  return !is_err(t) && check_type(cs, a->pos, t, T_INT, "this argument");
+  return !rgc_is_err(t) && rgc_check_type(cs, a->pos, t, T_INT, "this argument");
 }
 
 /* Looks up argument a as the name of a declaration of kind k. */
 static sym *named_arg(cstate *cs, rg_expr *a, symkind k, const char *what) {
-  sym *s = a->kind == RG_EX_NAME ? lookup(cs, a->name) : NULL;
+  sym *s = a->kind == RG_EX_NAME ? rgc_lookup(cs, a->name) : NULL;
   if (!s || s->kind != k) {
-    err(cs, a->pos, "this argument must name %s", what);
+    rgc_err(cs, a->pos, "this argument must name %s", what);
     return NULL;
   }
   return s;
@@ -1388,38 +1269,38 @@ static rg_type shape_call(cstate *cs, rg_expr *e, bool *is_shape) {
   if (!*is_shape) return T_ERR;
   args = shapes[i].args;
   if (argc != strlen(args)) {
-    err(cs, e->pos, "%s takes %zu arguments, not %u", e->name, strlen(args), argc);
+    rgc_err(cs, e->pos, "%s takes %zu arguments, not %u", e->name, strlen(args), argc);
     return T_ERR;
   }
   for (rg_expr *a = e->args; a; a = a->next, k++) {
     rg_type t = expr(cs, a, args[k] == 's' ? T_TEXT : T_NONE);
-    rg_type *slot = vpush(cs, &cs->types);
+    rg_type *slot = rgc_push(cs, &cs->types);
     *slot = t;
-    if (is_err(t)) { bad = true; continue; }
+    if (rgc_is_err(t)) { bad = true; continue; }
     switch (args[k]) {
     case 'n':
-      if (!numeric(t)) { err(cs, a->pos, "%s needs a number or a distance here, not %s", e->name, tname(cs, t, x, sizeof x)); bad = true; }
+      if (!numeric(t)) { rgc_err(cs, a->pos, "%s needs a number or a distance here, not %s", e->name, rgc_tname(cs, t, x, sizeof x)); bad = true; }
       break;
     case 's':
-      if (t.kind != RG_K_TEXT) { err(cs, a->pos, "a style is text, not %s", tname(cs, t, x, sizeof x)); bad = true; }
+      if (t.kind != RG_K_TEXT) { rgc_err(cs, a->pos, "a style is text, not %s", rgc_tname(cs, t, x, sizeof x)); bad = true; }
       break;
     case 'L':
       if (t.kind != RG_K_LIST || !numeric(elem_of(cs, t))) {
-        err(cs, a->pos, "%s needs a list of numbers (x1, y1, x2, y2, ...), not %s", e->name, tname(cs, t, x, sizeof x));
+        rgc_err(cs, a->pos, "%s needs a list of numbers (x1, y1, x2, y2, ...), not %s", e->name, rgc_tname(cs, t, x, sizeof x));
         bad = true;
       }
       break;
     default:
       if (t.kind == RG_K_RECORD || t.kind == RG_K_LIST) {
-        err(cs, a->pos, "%s cannot show a %s here", e->name, tname(cs, t, x, sizeof x));
+        rgc_err(cs, a->pos, "%s cannot show a %s here", e->name, rgc_tname(cs, t, x, sizeof x));
         bad = true;
       }
     }
   }
   if (bad) return T_ERR;
   {
-    rg_note_info *ni = vpush(cs, &cs->notes);
-    ni->text = intern(cs, e->name);
+    rg_note_info *ni = rgc_push(cs, &cs->notes);
+    ni->text = rgc_intern(cs, e->name);
     ni->first_type = first;
     ni->nvals = argc;
   }
@@ -1445,21 +1326,21 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
     if (strcmp(sig[k].name, n) == 0) break;
   if (!sig[k].name) { *is_builtin = false; return T_ERR; }
   if (sig[k].argc && argc != sig[k].argc) {
-    err(cs, e->pos, "%s takes %u argument%s, not %u", n, sig[k].argc, sig[k].argc == 1 ? "" : "s", argc);
+    rgc_err(cs, e->pos, "%s takes %u argument%s, not %u", n, sig[k].argc, sig[k].argc == 1 ? "" : "s", argc);
     return T_ERR;
   }
   if (strcmp(n, "len") == 0) {
-    if (is_err(list_arg(cs, a1, n, T_NONE))) return T_ERR;
+    if (rgc_is_err(list_arg(cs, a1, n, T_NONE))) return T_ERR;
     emit(cs, RG_OP_LEN, 0);
     return T_INT;
   }
   if (strcmp(n, "append") == 0) {
     rg_type l = list_arg(cs, a1, n, want), t;
-    if (is_err(l)) return T_ERR;
+    if (rgc_is_err(l)) return T_ERR;
     t = expr(cs, a2, l.ref == REF_ANY ? T_NONE : elem_of(cs, l));
-    if (is_err(t)) return T_ERR;
+    if (rgc_is_err(t)) return T_ERR;
     if (l.ref == REF_ANY) l = list_of(cs, t);
-    else if (!check_type(cs, a2->pos, t, elem_of(cs, l), "the element")) return T_ERR;
+    else if (!rgc_check_type(cs, a2->pos, t, elem_of(cs, l), "the element")) return T_ERR;
     cs->pos = e->pos;
     emit(cs, RG_OP_APPEND, 0);
     return l;
@@ -1474,10 +1355,10 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
   }
   if (strcmp(n, "without") == 0 || strcmp(n, "best") == 0 || strcmp(n, "at_least") == 0) {
     rg_type l = list_arg(cs, a1, n, want);
-    if (is_err(l)) return T_ERR;
+    if (rgc_is_err(l)) return T_ERR;
     if (n[0] == 'a') {
       rg_type el = elem_of(cs, l), t = expr(cs, a2, el);
-      if (is_err(t) || !check_type(cs, a2->pos, t, el, "the threshold")) return T_ERR;
+      if (rgc_is_err(t) || !rgc_check_type(cs, a2->pos, t, el, "the threshold")) return T_ERR;
     } else if (!int_arg(cs, a2)) return T_ERR;
     cs->pos = e->pos;
     emit(cs, n[0] == 'w' ? RG_OP_REMOVE : n[0] == 'b' ? RG_OP_BEST : RG_OP_ATLEAST, 0);
@@ -1485,11 +1366,11 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
   }
   if (strcmp(n, "sorted") == 0 || strcmp(n, "sum") == 0) {
     rg_type l = list_arg(cs, a1, n, want), el;
-    if (is_err(l)) return T_ERR;
+    if (rgc_is_err(l)) return T_ERR;
     el = elem_of(cs, l);
     if (!numeric(el) && !(n[1] == 'o' && el.kind == RG_K_ENUM && AT(cs->enums, rg_enum, el.ref).ordered)) {
-      err(cs, a1->pos, "%s needs a list of numbers%s, not %s", n, n[1] == 'o' ? " or ordered members" : "",
-          tname(cs, l, x, sizeof x));
+      rgc_err(cs, a1->pos, "%s needs a list of numbers%s, not %s", n, n[1] == 'o' ? " or ordered members" : "",
+          rgc_tname(cs, l, x, sizeof x));
       return T_ERR;
     }
     emit(cs, n[1] == 'o' ? RG_OP_SORT : RG_OP_SUM, 0);
@@ -1497,9 +1378,9 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
   }
   if (strcmp(n, "members") == 0) {
     rg_type t = expr(cs, a1, T_NONE);
-    if (is_err(t)) return T_ERR;
+    if (rgc_is_err(t)) return T_ERR;
     if (t.kind != RG_K_SET || t.ref == REF_ANY) {
-      err(cs, a1->pos, "members needs a set of a known enum, not %s", tname(cs, t, x, sizeof x));
+      rgc_err(cs, a1->pos, "members needs a set of a known enum, not %s", rgc_tname(cs, t, x, sizeof x));
       return T_ERR;
     }
     emit(cs, RG_OP_SETLIST, 0);
@@ -1507,7 +1388,7 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
   }
   if (strcmp(n, "rolls") == 0) {
     if (a2->kind != RG_EX_DICE || a2->ival != 1) {
-      err(cs, a2->pos, "the second argument of rolls is one kind of die, like d6");
+      rgc_err(cs, a2->pos, "the second argument of rolls is one kind of die, like d6");
       return T_ERR;
     }
     if (!int_arg(cs, a1)) return T_ERR;
@@ -1567,18 +1448,18 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
     rg_expr *a3;
     uint32_t kind;
     if (argc != 3 && argc != 4) {
-      err(cs, e->pos, "choose takes (chooser, \"prompt\", options) or (chooser, \"prompt\", lo, hi)");
+      rgc_err(cs, e->pos, "choose takes (chooser, \"prompt\", options) or (chooser, \"prompt\", lo, hi)");
       return T_ERR;
     }
     if (a2->kind != RG_EX_STR) {
-      err(cs, a2->pos, "the second argument of choose is the prompt, a string");
+      rgc_err(cs, a2->pos, "the second argument of choose is the prompt, a string");
       return T_ERR;
     }
     a3 = a2->next;
     who = expr(cs, a1, T_NONE);
-    if (is_err(who)) return T_ERR;
+    if (rgc_is_err(who)) return T_ERR;
     if (who.kind == RG_K_RECORD || who.kind == RG_K_LIST) {
-      err(cs, a1->pos, "the chooser must be a simple value, such as a side");
+      rgc_err(cs, a1->pos, "the chooser must be a simple value, such as a side");
       return T_ERR;
     }
     if (argc == 4) {
@@ -1589,17 +1470,17 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
       rg_type w = T_NONE;
       if (want.kind == RG_K_ENUM) w = mktype(RG_K_SET, want.ref);
       opt = expr(cs, a3, w);
-      if (is_err(opt)) return T_ERR;
+      if (rgc_is_err(opt)) return T_ERR;
       if (opt.kind == RG_K_SET && opt.ref != REF_ANY) { kind = RG_OPT_SET; res = mktype(RG_K_ENUM, opt.ref); }
       else if (opt.kind == RG_K_LIST && opt.ref != REF_ANY) { kind = RG_OPT_LIST; res = elem_of(cs, opt); }
       else {
-        err(cs, a3->pos, "the options must be a set, a list or a range lo, hi; not %s", tname(cs, opt, x, sizeof x));
+        rgc_err(cs, a3->pos, "the options must be a set, a list or a range lo, hi; not %s", rgc_tname(cs, opt, x, sizeof x));
         return T_ERR;
       }
     }
-    c = vpush(cs, &cs->choices);
+    c = rgc_push(cs, &cs->choices);
     if (!c) return T_ERR;
-    c->prompt = intern(cs, a2->str);
+    c->prompt = rgc_intern(cs, a2->str);
     c->chooser = who;
     c->option = res;
     c->kind = kind;
@@ -1616,17 +1497,17 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
   if (op == RG_AOP_AND || op == RG_AOP_OR) {
     uint32_t j1, j2;
     ta = expr(cs, e->a, T_BOOL);
-    check_type(cs, e->a->pos, ta, T_BOOL, op == RG_AOP_AND ? "'and' operand" : "'or' operand");
+    rgc_check_type(cs, e->a->pos, ta, T_BOOL, op == RG_AOP_AND ? "'and' operand" : "'or' operand");
     cs->pos = e->pos;
     j1 = emit(cs, op == RG_AOP_AND ? RG_OP_JMPF : RG_OP_JMPT, 0);
     tb = expr(cs, e->b, T_BOOL);
-    check_type(cs, e->b->pos, tb, T_BOOL, op == RG_AOP_AND ? "'and' operand" : "'or' operand");
+    rgc_check_type(cs, e->b->pos, tb, T_BOOL, op == RG_AOP_AND ? "'and' operand" : "'or' operand");
     cs->pos = e->pos;
     j2 = emit(cs, RG_OP_JMP, 0);
     patch(cs, j1, here(cs));
     emit_value(cs, op == RG_AOP_OR);
     patch(cs, j2, here(cs));
-    return is_err(ta) || is_err(tb) ? T_ERR : T_BOOL;
+    return rgc_is_err(ta) || rgc_is_err(tb) ? T_ERR : T_BOOL;
   }
   if (numeric(want) || want.kind == RG_K_SET) wa = want;
   if (needs_context(cs, e->a) &&
@@ -1640,13 +1521,13 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
   }
   ta = expr(cs, e->a, wa);
   if (op == RG_AOP_IN) wb = ta.kind == RG_K_ENUM ? mktype(RG_K_SET, ta.ref) : T_NONE;
-  if (op == RG_AOP_IN && e->b->kind == RG_EX_LIST && !is_err(ta)) wb = list_of(cs, ta);
+  if (op == RG_AOP_IN && e->b->kind == RG_EX_LIST && !rgc_is_err(ta)) wb = list_of(cs, ta);
   else if (op == RG_AOP_MUL || op == RG_AOP_DIV || op == RG_AOP_MOD) wb = ta.kind == RG_K_SET ? ta : T_NONE;
   else wb = ta;
   tb = expr(cs, e->b, wb);
   cs->pos = e->oppos;
   t = binop_type(cs, e->oppos, op, ta, tb);
-  if (!is_err(t)) emit(cs, binop_code(op, ta, tb), 0);
+  if (!rgc_is_err(t)) emit(cs, binop_code(op, ta, tb), 0);
   return t;
 }
 
@@ -1661,9 +1542,9 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
     local *l = find_local(cs, e->name);
     sym *g;
     if (l) { emit(cs, RG_OP_LOAD, l->slot); t = l->type; break; }
-    g = lookup(cs, e->name);
+    g = rgc_lookup(cs, e->name);
     if (g && g->kind == S_INPUT) {
-      if (!is_err(g->type)) emit(cs, RG_OP_INPUT, g->index);
+      if (!rgc_is_err(g->type)) emit(cs, RG_OP_INPUT, g->index);
       t = g->type;
       break;
     }
@@ -1671,17 +1552,17 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
   /* fall through */
   case RG_EX_INT: case RG_EX_PERCENT: case RG_EX_DIST: case RG_EX_STR: case RG_EX_BOOL: {
     rg_value v;
-    t = fold(cs, e, want, &v);
-    if (!is_err(t)) emit_value(cs, v);
+    t = rgc_fold(cs, e, want, &v);
+    if (!rgc_is_err(t)) emit_value(cs, v);
     break;
   }
   case RG_EX_FIELD: {
     if (e->a->kind == RG_EX_NAME && !find_local(cs, e->a->name)) {
-      sym *s = lookup(cs, e->a->name);
+      sym *s = rgc_lookup(cs, e->a->name);
       if (s && s->kind == S_ENUM) {
         rg_value v;
-        t = fold(cs, e, want, &v);
-        if (!is_err(t)) emit_value(cs, v);
+        t = rgc_fold(cs, e, want, &v);
+        if (!rgc_is_err(t)) emit_value(cs, v);
         break;
       }
     }
@@ -1689,9 +1570,9 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
       rg_type rt = expr(cs, e->a, T_NONE);
       const rg_record *rec;
       char x[96];
-      if (is_err(rt)) break;
+      if (rgc_is_err(rt)) break;
       if (rt.kind != RG_K_RECORD) {
-        err(cs, e->pos, "'.%s' needs a record, not %s", e->name, tname(cs, rt, x, sizeof x));
+        rgc_err(cs, e->pos, "'.%s' needs a record, not %s", e->name, rgc_tname(cs, rt, x, sizeof x));
         break;
       }
       rec = &AT(cs->records, rg_record, rt.ref);
@@ -1702,7 +1583,7 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
           t = AT(cs->fields, rg_field_info, rec->first + k).type;
           break;
         }
-      if (is_err(t)) err(cs, e->pos, "record %s has no field '%s'", cs->pool + rec->name, e->name);
+      if (rgc_is_err(t)) rgc_err(cs, e->pos, "record %s has no field '%s'", cs->pool + rec->name, e->name);
     }
     break;
   }
@@ -1710,7 +1591,7 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
     rg_type ta = expr(cs, e->a, e->op == RG_AOP_NOT ? T_BOOL : want);
     t = unop_type(cs, e->pos, e->op, ta);
     cs->pos = e->pos;
-    if (!is_err(t)) emit(cs, e->op == RG_AOP_NOT ? RG_OP_NOT : RG_OP_NEG, 0);
+    if (!rgc_is_err(t)) emit(cs, e->op == RG_AOP_NOT ? RG_OP_NOT : RG_OP_NEG, 0);
     break;
   }
   case RG_EX_BINARY: t = binary(cs, e, want); break;
@@ -1718,7 +1599,7 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
   case RG_EX_CALL:
     t = call(cs, e, want);
     if (t.kind == RG_K_VOID) {
-      err(cs, e->pos, "%s gives no value", e->name);
+      rgc_err(cs, e->pos, "%s gives no value", e->name);
       t = T_ERR;
     }
     break;
@@ -1726,22 +1607,22 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
   case RG_EX_RECORD: t = record_expr(cs, e, want); break;
   case RG_EX_LIST: t = list_expr(cs, e, want); break;
   case RG_EX_DICE:
-    err(cs, e->pos, "dice are rolled with 'roll %sd%lld' or rolls(n, d%lld)",
+    rgc_err(cs, e->pos, "dice are rolled with 'roll %sd%lld' or rolls(n, d%lld)",
         e->ival > 1 ? "2" : "", (long long)e->sides, (long long)e->sides);
     break;
   case RG_EX_ROLL:
     if (!e->name) {
       if (e->ival < 1 || e->ival > 1000 || e->sides < 1 || e->sides > RG_A_MAX) {
-        err(cs, e->pos, "cannot roll %lld dice of %lld sides", (long long)e->ival, (long long)e->sides);
+        rgc_err(cs, e->pos, "cannot roll %lld dice of %lld sides", (long long)e->ival, (long long)e->sides);
         break;
       }
       emit_value(cs, e->ival);
       emit(cs, RG_OP_ROLL, (uint32_t)e->sides);
       t = T_INT;
     } else {
-      sym *d = lookup(cs, e->name);
+      sym *d = rgc_lookup(cs, e->name);
       if (!d || d->kind != S_DICE) {
-        err(cs, e->pos, "'%s' is not a die (declare it with 'dice')", e->name);
+        rgc_err(cs, e->pos, "'%s' is not a die (declare it with 'dice')", e->name);
         break;
       }
       emit(cs, RG_OP_ROLLDIE, d->index);
@@ -1749,9 +1630,9 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
     }
     break;
   case RG_EX_DRAW: {
-    sym *d = lookup(cs, e->name);
+    sym *d = rgc_lookup(cs, e->name);
     if (!d || d->kind != S_DECK) {
-      err(cs, e->pos, "'%s' is not a deck (declare it with 'deck')", e->name);
+      rgc_err(cs, e->pos, "'%s' is not a deck (declare it with 'deck')", e->name);
       break;
     }
     emit(cs, RG_OP_DRAW, d->index);
@@ -1797,7 +1678,7 @@ static uint32_t source_text(cstate *cs, rg_pos pos, const rg_stmt *stop) {
   if (end - i >= sizeof buf) end = i + sizeof buf - 1;
   memcpy(buf, line + i, end - i);
   buf[end - i] = '\0';
-  return intern(cs, buf);
+  return rgc_intern(cs, buf);
 }
 
 /* note "text", values: an event with the types of its values recorded. */
@@ -1807,15 +1688,15 @@ static void note_stmt(cstate *cs, rg_stmt *s) {
   bool bad = false;
   for (rg_expr *a = s->args; a; a = a->next) {
     rg_type t = expr(cs, a, T_NONE);
-    rg_type *slot = vpush(cs, &cs->types);
+    rg_type *slot = rgc_push(cs, &cs->types);
     if (!slot) return;
-    if (is_err(t)) bad = true;
+    if (rgc_is_err(t)) bad = true;
     *slot = t;
   }
   if (bad) return;
-  ni = vpush(cs, &cs->notes);
+  ni = rgc_push(cs, &cs->notes);
   if (!ni) return;
-  ni->text = intern(cs, s->str);
+  ni->text = rgc_intern(cs, s->str);
   ni->first_type = first;
   ni->nvals = n;
   cs->pos = s->pos;
@@ -1835,8 +1716,8 @@ static void expect_stmt(cstate *cs, rg_stmt *s) {
     ta = expr(cs, e->a, wa);
     tb = expr(cs, e->b, ta);
     t = binop_type(cs, e->oppos, RG_AOP_EQ, ta, tb);
-    if (is_err(t)) return;
-    x = vpush(cs, &cs->expects);
+    if (rgc_is_err(t)) return;
+    x = rgc_push(cs, &cs->expects);
     if (!x) return;
     x->text = source_text(cs, e->pos, s->next);
     x->type = ta.kind == RG_K_SET && ta.ref == REF_ANY ? tb : ta;
@@ -1846,8 +1727,8 @@ static void expect_stmt(cstate *cs, rg_stmt *s) {
     return;
   }
   t = expr(cs, e, T_BOOL);
-  if (is_err(t) || !check_type(cs, e->pos, t, T_BOOL, "an expectation")) return;
-  x = vpush(cs, &cs->expects);
+  if (rgc_is_err(t) || !rgc_check_type(cs, e->pos, t, T_BOOL, "an expectation")) return;
+  x = rgc_push(cs, &cs->expects);
   if (!x) return;
   x->text = source_text(cs, e->pos, s->next);
   x->type = T_BOOL;
@@ -1863,9 +1744,9 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     rg_type want = s->type ? resolve_type(cs, s->type) : T_NONE;
     rg_type t = expr(cs, s->e, want);
     uint32_t slot;
-    if (s->type) check_type(cs, s->e->pos, t, want, "the value");
+    if (s->type) rgc_check_type(cs, s->e->pos, t, want, "the value");
     else if (t.kind == RG_K_SET && t.ref == REF_ANY) {
-      err(cs, s->e->pos, "the type of {} is not known here; write let %s: set ENUM = {}", s->name);
+      rgc_err(cs, s->e->pos, "the type of {} is not known here; write let %s: set ENUM = {}", s->name);
       t = T_ERR;
     }
     slot = add_local(cs, s->pos, s->name, s->type ? want : t);
@@ -1877,14 +1758,14 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     local *l = find_local(cs, s->name);
     rg_type t;
     if (!l) {
-      sym *g = lookup(cs, s->name);
-      if (g) err(cs, s->pos, "'%s' cannot be assigned: only variables and parameters can", s->name);
-      else err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
+      sym *g = rgc_lookup(cs, s->name);
+      if (g) rgc_err(cs, s->pos, "'%s' cannot be assigned: only variables and parameters can", s->name);
+      else rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
       probe(cs, s->e, T_NONE);
       return false;
     }
     t = expr(cs, s->e, l->type);
-    check_type(cs, s->e->pos, t, l->type, "the value");
+    rgc_check_type(cs, s->e->pos, t, l->type, "the value");
     cs->pos = s->pos;
     emit(cs, RG_OP_STORE, l->slot);
     return false;
@@ -1893,7 +1774,7 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     rg_type t = expr(cs, s->e, T_BOOL);
     uint32_t jf, jend = 0;
     bool then_ends, else_ends = false;
-    check_type(cs, s->e->pos, t, T_BOOL, "the condition");
+    rgc_check_type(cs, s->e->pos, t, T_BOOL, "the condition");
     cs->pos = s->pos;
     jf = emit(cs, RG_OP_JMPF, 0);
     then_ends = block(cs, s->body);
@@ -1913,11 +1794,11 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     uint32_t var, end, top, jexit;
     cs->depth++;
     ta = expr(cs, s->e, T_INT);
-    check_type(cs, s->e->pos, ta, T_INT, "the start of the range");
+    rgc_check_type(cs, s->e->pos, ta, T_INT, "the start of the range");
     var = add_local(cs, s->pos, s->name, T_INT);
     emit(cs, RG_OP_STORE, var);
     tb = expr(cs, s->e2, T_INT);
-    check_type(cs, s->e2->pos, tb, T_INT, "the end of the range");
+    rgc_check_type(cs, s->e2->pos, tb, T_INT, "the end of the range");
     end = add_local(cs, s->pos, " end", T_INT);
     cs->pos = s->pos;
     emit(cs, RG_OP_STORE, end);
@@ -1940,7 +1821,7 @@ static bool stmt(cstate *cs, rg_stmt *s) {
   case RG_ST_WHILE: {
     uint32_t top = here(cs), jexit;
     rg_type t = expr(cs, s->e, T_BOOL);
-    check_type(cs, s->e->pos, t, T_BOOL, "the condition");
+    rgc_check_type(cs, s->e->pos, t, T_BOOL, "the condition");
     cs->pos = s->pos;
     jexit = emit(cs, RG_OP_JMPF, 0);
     block(cs, s->body);
@@ -1952,13 +1833,13 @@ static bool stmt(cstate *cs, rg_stmt *s) {
   case RG_ST_RETURN: {
     rg_type t;
     if (cs->result.kind == RG_K_VOID) {
-      if (cs->in_test) err(cs, s->pos, "a test cannot return a value");
-      else err(cs, s->pos, "this procedure has no result type; declare one with -> TYPE to return a value");
+      if (cs->in_test) rgc_err(cs, s->pos, "a test cannot return a value");
+      else rgc_err(cs, s->pos, "this procedure has no result type; declare one with -> TYPE to return a value");
       probe(cs, s->e, T_NONE);
       return true;
     }
     t = expr(cs, s->e, cs->result);
-    check_type(cs, s->e->pos, t, cs->result, "the result");
+    rgc_check_type(cs, s->e->pos, t, cs->result, "the result");
     cs->pos = s->pos;
     emit(cs, RG_OP_RET, 0);
     return true;
@@ -1969,19 +1850,19 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     rg_type t;
     char x[96];
     if (!l) {
-      err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
+      rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
       return false;
     }
-    if (is_err(l->type)) return false;
+    if (rgc_is_err(l->type)) return false;
     if (l->type.kind != RG_K_LIST || l->type.ref == REF_ANY) {
-      err(cs, s->pos, "'%s' is %s; only an element of a list can be assigned", s->name,
-          tname(cs, l->type, x, sizeof x));
+      rgc_err(cs, s->pos, "'%s' is %s; only an element of a list can be assigned", s->name,
+          rgc_tname(cs, l->type, x, sizeof x));
       return false;
     }
     emit(cs, RG_OP_LOAD, l->slot);
     if (!int_arg(cs, s->e)) return false;
     t = expr(cs, s->e2, elem_of(cs, l->type));
-    if (is_err(t) || !check_type(cs, s->e2->pos, t, elem_of(cs, l->type), "the element")) return false;
+    if (rgc_is_err(t) || !rgc_check_type(cs, s->e2->pos, t, elem_of(cs, l->type), "the element")) return false;
     cs->pos = s->pos;
     emit(cs, RG_OP_SETITEM, 0);
     return false;
@@ -1992,12 +1873,12 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     rg_type t = call(cs, s->e, T_NONE);
     cs->pos = s->pos;
     /* A procedure called for its notes: drop its result. */
-    if (!is_err(t) && t.kind != RG_K_VOID) emit(cs, RG_OP_POP, 0);
+    if (!rgc_is_err(t) && t.kind != RG_K_VOID) emit(cs, RG_OP_POP, 0);
     return false;
   }
   case RG_ST_BLOCK: return block(cs, s->body);
   case RG_ST_STEP:
-    emit(cs, RG_OP_STEP, intern(cs, s->str));
+    emit(cs, RG_OP_STEP, rgc_intern(cs, s->str));
     return block(cs, s->body);
   case RG_ST_FOREACH: {
     /* for x in l: hidden list, index and length; a set becomes its list */
@@ -2006,15 +1887,15 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     char x[96];
     cs->depth++;
     t = expr(cs, s->e, T_NONE);
-    if (!is_err(t) && t.kind == RG_K_SET && t.ref != REF_ANY) {
+    if (!rgc_is_err(t) && t.kind == RG_K_SET && t.ref != REF_ANY) {
       emit(cs, RG_OP_SETLIST, 0);
       t = list_of(cs, mktype(RG_K_ENUM, t.ref));
     }
-    if (!is_err(t) && (t.kind != RG_K_LIST || t.ref == REF_ANY)) {
-      err(cs, s->e->pos, "for ... in needs a list, a set or a range a..b; not %s", tname(cs, t, x, sizeof x));
+    if (!rgc_is_err(t) && (t.kind != RG_K_LIST || t.ref == REF_ANY)) {
+      rgc_err(cs, s->e->pos, "for ... in needs a list, a set or a range a..b; not %s", rgc_tname(cs, t, x, sizeof x));
       t = T_ERR;
     }
-    el = is_err(t) ? T_ERR : elem_of(cs, t);
+    el = rgc_is_err(t) ? T_ERR : elem_of(cs, t);
     lst = add_local(cs, s->pos, " list", t);
     cs->pos = s->pos;
     emit(cs, RG_OP_STORE, lst);
@@ -2057,7 +1938,7 @@ static bool block(cstate *cs, rg_stmt *s) {
   cs->depth++;
   for (; s; s = s->next) {
     if (ends) {
-      err(cs, s->pos, "this statement is never reached");
+      rgc_err(cs, s->pos, "this statement is never reached");
       break;
     }
     ends = stmt(cs, s);
@@ -2071,12 +1952,12 @@ static bool block(cstate *cs, rg_stmt *s) {
 ** ==================================================================== */
 
 /* Records the assumed notes in list for `regula check --assumptions`. */
-static void collect_notes(cstate *cs, rg_note *n, const char *what) {
+void rgc_collect_notes(cstate *cs, rg_note *n, const char *what) {
   for (; n; n = n->next) {
     rg_assumption *a;
     if (!n->assumed) continue;
-    a = xalloc(cs, sizeof *a);
-    if (!a) { oom(cs); return; }
+    a = rgc_alloc(cs, sizeof *a);
+    if (!a) { rgc_oom(cs); return; }
     a->pos = n->pos;
     a->what = what;
     a->text = n->text;
@@ -2086,15 +1967,15 @@ static void collect_notes(cstate *cs, rg_note *n, const char *what) {
 }
 
 /* Returns an arena string "fmt..." for describing what a note annotates. */
-static const char *describe(cstate *cs, const char *fmt, ...) {
+const char *rgc_describe(cstate *cs, const char *fmt, ...) {
   char buf[256];
   va_list ap;
   const char *s;
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  s = xstrdup(cs, buf);
-  if (!s) oom(cs);
+  s = rgc_strdup(cs, buf);
+  if (!s) rgc_oom(cs);
   return s ? s : "";
 }
 
@@ -2103,11 +1984,11 @@ static void decl_unit(cstate *cs, rg_decl *dc) {
   sym *s = declare(cs, dc, S_UNIT);
   rg_unit *u;
   if (!s) return;
-  u = vpush(cs, &cs->units);
+  u = rgc_push(cs, &cs->units);
   if (!u) return;
   s->index = cs->units.n - 1;
-  u->name = intern(cs, dc->name);
-  u->display = dc->display ? intern(cs, dc->display) : 0;
+  u->name = rgc_intern(cs, dc->name);
+  u->display = dc->display ? rgc_intern(cs, dc->display) : 0;
 }
 
 /* enum NAME { CODE ["display"], ... } */
@@ -2118,37 +1999,37 @@ static void decl_enum(cstate *cs, rg_decl *dc) {
   if (!s) return;
   for (rg_member *m = dc->members; m; m = m->next) n++;
   if (n > 64) {
-    err(cs, dc->pos, "enum %s has %u members; at most 64 are allowed", dc->name, n);
+    rgc_err(cs, dc->pos, "enum %s has %u members; at most 64 are allowed", dc->name, n);
     return;
   }
-  e = vpush(cs, &cs->enums);
+  e = rgc_push(cs, &cs->enums);
   if (!e) return;
   s->index = cs->enums.n - 1;
-  e->name = intern(cs, dc->name);
+  e->name = rgc_intern(cs, dc->name);
   e->first = cs->members.n;
   e->ordered = dc->ordered;
   for (rg_member *m = dc->members; m; m = m->next) {
     rg_member_info *mi;
     memref *r;
     uint32_t h;
-    if (member_by_code(cs, s->index, m->code) >= 0) {
-      err(cs, m->pos, "'%s' is already a member of %s", m->code, dc->name);
+    if (rgc_member_by_code(cs, s->index, m->code) >= 0) {
+      rgc_err(cs, m->pos, "'%s' is already a member of %s", m->code, dc->name);
       continue;
     }
     if (m->display) {
-      int other = member_by_text(cs, s->index, m->display);
+      int other = rgc_member_by_text(cs, s->index, m->display);
       if (other >= 0) {
-        err(cs, m->pos, "display name \"%s\" already names member %s of %s", m->display,
+        rgc_err(cs, m->pos, "display name \"%s\" already names member %s of %s", m->display,
             cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, s->index).first + other).code,
             dc->name);
         continue;
       }
     }
-    mi = vpush(cs, &cs->members);
-    r = xalloc(cs, sizeof *r);
-    if (!mi || !r) { oom(cs); return; }
-    mi->code = intern(cs, m->code);
-    mi->display = m->display ? intern(cs, m->display) : 0;
+    mi = rgc_push(cs, &cs->members);
+    r = rgc_alloc(cs, sizeof *r);
+    if (!mi || !r) { rgc_oom(cs); return; }
+    mi->code = rgc_intern(cs, m->code);
+    mi->display = m->display ? rgc_intern(cs, m->display) : 0;
     AT(cs->enums, rg_enum, s->index).count++;
     r->code = m->code;
     r->en = s->index;
@@ -2156,7 +2037,7 @@ static void decl_enum(cstate *cs, rg_decl *dc) {
     h = hash(m->code);
     r->next = cs->memhash[h];
     cs->memhash[h] = r;
-    collect_notes(cs, m->notes, describe(cs, "%s.%s", dc->name, m->code));
+    rgc_collect_notes(cs, m->notes, rgc_describe(cs, "%s.%s", dc->name, m->code));
   }
 }
 
@@ -2166,15 +2047,15 @@ static void decl_record(cstate *cs, rg_decl *dc) {
   sym *s = declare(cs, dc, S_RECORD);
   rg_record *r;
   if (!s) return;
-  r = vpush(cs, &cs->records);
+  r = rgc_push(cs, &cs->records);
   if (!r) return;
   s->index = cs->records.n - 1;
-  r->name = intern(cs, dc->name);
+  r->name = rgc_intern(cs, dc->name);
 }
 
 /* The fields of a record. */
 static void record_fields(cstate *cs, rg_decl *dc) {
-  sym *s = lookup(cs, dc->name);
+  sym *s = rgc_lookup(cs, dc->name);
   rg_record *r;
   if (!s || s->decl != dc) return;
   AT(cs->records, rg_record, s->index).first = cs->fields.n;
@@ -2183,14 +2064,14 @@ static void record_fields(cstate *cs, rg_decl *dc) {
     r = &AT(cs->records, rg_record, s->index);
     for (uint32_t k = 0; k < r->count; k++)
       if (strcmp(cs->pool + AT(cs->fields, rg_field_info, r->first + k).name, f->name) == 0) {
-        err(cs, f->pos, "field '%s' is already declared", f->name);
+        rgc_err(cs, f->pos, "field '%s' is already declared", f->name);
         goto next;
       }
-    fi = vpush(cs, &cs->fields);
+    fi = rgc_push(cs, &cs->fields);
     if (!fi) return;
-    fi->name = intern(cs, f->name);
+    fi->name = rgc_intern(cs, f->name);
     fi->type = resolve_type(cs, f->type);
-    if (is_err(fi->type)) fi->type = T_INT;     /* reported; keep the layout */
+    if (rgc_is_err(fi->type)) fi->type = T_INT;     /* reported; keep the layout */
     AT(cs->records, rg_record, s->index).count++;
   next:;
   }
@@ -2203,21 +2084,21 @@ static void decl_table(cstate *cs, rg_decl *dc) {
   uint64_t count = 1;
   bool bad = false;
   if (!s) return;
-  tb = vpush(cs, &cs->tables);
+  tb = rgc_push(cs, &cs->tables);
   if (!tb) return;
   s->index = cs->tables.n - 1;
-  tb->name = intern(cs, dc->name);
+  tb->name = rgc_intern(cs, dc->name);
   tb->first_dim = cs->dims.n;
   tb->value = resolve_type(cs, dc->type);
   for (rg_keyspec *k = dc->keys; k; k = k->next) {
-    rg_dim *dm = vpush(cs, &cs->dims);
+    rg_dim *dm = rgc_push(cs, &cs->dims);
     if (!dm) return;
     AT(cs->tables, rg_table, s->index).ndims++;
-    dm->label = k->name ? intern(cs, k->name) : 0;
+    dm->label = k->name ? rgc_intern(cs, k->name) : 0;
     if (k->enum_name) {
-      sym *e = lookup(cs, k->enum_name);
+      sym *e = rgc_lookup(cs, k->enum_name);
       if (!e || e->kind != S_ENUM) {
-        err(cs, k->pos, "a table key must be an enum or a range lo..hi; '%s' is not an enum",
+        rgc_err(cs, k->pos, "a table key must be an enum or a range lo..hi; '%s' is not an enum",
             k->enum_name);
         bad = true;
         dm->size = 1;
@@ -2226,16 +2107,16 @@ static void decl_table(cstate *cs, rg_decl *dc) {
       dm->is_enum = 1;
       dm->ref = e->index;
       dm->size = AT(cs->enums, rg_enum, e->index).count;
-      if (!dm->label) dm->label = intern(cs, k->enum_name);
+      if (!dm->label) dm->label = rgc_intern(cs, k->enum_name);
     } else {
       if (k->lo > k->hi) {
-        err(cs, k->pos, "range %lld..%lld is empty", (long long)k->lo, (long long)k->hi);
+        rgc_err(cs, k->pos, "range %lld..%lld is empty", (long long)k->lo, (long long)k->hi);
         bad = true;
         dm->size = 1;
         continue;
       }
       if ((uint64_t)(k->hi - k->lo) >= MAX_TABLE_CELLS) {
-        err(cs, k->pos, "range %lld..%lld is too large", (long long)k->lo, (long long)k->hi);
+        rgc_err(cs, k->pos, "range %lld..%lld is too large", (long long)k->lo, (long long)k->hi);
         bad = true;
         dm->size = 1;
         continue;
@@ -2245,27 +2126,27 @@ static void decl_table(cstate *cs, rg_decl *dc) {
     }
     count *= AT(cs->dims, rg_dim, cs->dims.n - 1).size;
     if (count > MAX_TABLE_CELLS) {
-      err(cs, dc->pos, "table %s has too many cells (limit %u)", dc->name, MAX_TABLE_CELLS);
+      rgc_err(cs, dc->pos, "table %s has too many cells (limit %u)", dc->name, MAX_TABLE_CELLS);
       bad = true;
       count = 1;
     }
   }
   if (!bad && cs->cells.n + count > MAX_MODULE_CELLS) {
-    err(cs, dc->pos, "the tables of this rule set have too many cells in all (limit %u)",
+    rgc_err(cs, dc->pos, "the tables of this rule set have too many cells in all (limit %u)",
         MAX_MODULE_CELLS);
     bad = true;
   }
   tb = &AT(cs->tables, rg_table, s->index);
   if (tb->ndims > 8) {
-    err(cs, dc->pos, "table %s has %u keys; at most 8 are allowed", dc->name, tb->ndims);
+    rgc_err(cs, dc->pos, "table %s has %u keys; at most 8 are allowed", dc->name, tb->ndims);
     bad = true;
   }
-  if (bad || is_err(tb->value)) tb->value = is_err(tb->value) ? T_ERR : tb->value;
+  if (bad || rgc_is_err(tb->value)) tb->value = rgc_is_err(tb->value) ? T_ERR : tb->value;
   tb->count = bad ? 0 : (uint32_t)count;
   tb->first = cs->cells.n;
   for (uint32_t i = 0; i < tb->count; i++) {
-    vpush(cs, &cs->cells);
-    vpush(cs, &cs->cellsrc);
+    rgc_push(cs, &cs->cells);
+    rgc_push(cs, &cs->cellsrc);
   }
   if (bad) AT(cs->tables, rg_table, s->index).value = T_ERR;
 }
@@ -2282,24 +2163,24 @@ static void decl_proc(cstate *cs, rg_decl *dc) {
   rg_proc *p;
   for (int i = 0; builtins[i]; i++)
     if (strcmp(dc->name, builtins[i]) == 0) {
-      err(cs, dc->pos, "'%s' is a builtin; choose another name", dc->name);
+      rgc_err(cs, dc->pos, "'%s' is a builtin; choose another name", dc->name);
       return;
     }
   s = declare(cs, dc, S_PROC);
   if (!s) return;
-  p = vpush(cs, &cs->procs);
+  p = rgc_push(cs, &cs->procs);
   if (!p) return;
   s->index = cs->procs.n - 1;
-  p->name = intern(cs, dc->name);
+  p->name = rgc_intern(cs, dc->name);
   p->first_param = cs->params.n;
   p->result = dc->type ? resolve_type(cs, dc->type) : T_NONE;
   for (rg_param *pa = dc->params; pa; pa = pa->next) {
     rg_param_info *pi;
     for (rg_param *q = dc->params; q != pa; q = q->next)
-      if (strcmp(q->name, pa->name) == 0) err(cs, pa->pos, "parameter '%s' is given twice", pa->name);
-    pi = vpush(cs, &cs->params);
+      if (strcmp(q->name, pa->name) == 0) rgc_err(cs, pa->pos, "parameter '%s' is given twice", pa->name);
+    pi = rgc_push(cs, &cs->params);
     if (!pi) return;
-    pi->name = intern(cs, pa->name);
+    pi->name = rgc_intern(cs, pa->name);
     pi->type = resolve_type(cs, pa->type);
     AT(cs->procs, rg_proc, s->index).nparams++;
   }
@@ -2310,15 +2191,15 @@ static void decl_proc(cstate *cs, rg_decl *dc) {
 static bool chance_key(cstate *cs, const rg_keypat *k, rg_type t, rg_value *v) {
   char x[96];
   if (k->next) {
-    err(cs, k->pos, "a face or card is one value, not several keys");
+    rgc_err(cs, k->pos, "a face or card is one value, not several keys");
     return false;
   }
   if (t.kind == RG_K_ENUM && (k->kind == RG_KP_NAME || k->kind == RG_KP_STR)) {
-    int m = k->kind == RG_KP_NAME ? member_by_code(cs, t.ref, k->name) : member_by_text(cs, t.ref, k->name);
+    int m = k->kind == RG_KP_NAME ? rgc_member_by_code(cs, t.ref, k->name) : rgc_member_by_text(cs, t.ref, k->name);
     char list[512];
     if (m < 0) {
-      err(cs, k->pos, "'%s' is not a member of %s (members: %s)", k->name,
-          cs->pool + AT(cs->enums, rg_enum, t.ref).name, member_list(cs, t.ref, list, sizeof list));
+      rgc_err(cs, k->pos, "'%s' is not a member of %s (members: %s)", k->name,
+          cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list));
       return false;
     }
     *v = m;
@@ -2328,8 +2209,8 @@ static bool chance_key(cstate *cs, const rg_keypat *k, rg_type t, rg_value *v) {
     *v = k->lo;
     return true;
   }
-  err(cs, k->pos, "faces and cards must be enum members or integers; this one is not a %s",
-      tname(cs, t, x, sizeof x));
+  rgc_err(cs, k->pos, "faces and cards must be enum members or integers; this one is not a %s",
+      rgc_tname(cs, t, x, sizeof x));
   return false;
 }
 
@@ -2343,48 +2224,48 @@ static void decl_chance(cstate *cs, rg_decl *dc) {
   uint32_t first = values->n, total = 0;
   if (!s) return;
   t = resolve_type(cs, dc->type);
-  if (!is_err(t) && t.kind != RG_K_ENUM && t.kind != RG_K_INT) {
+  if (!rgc_is_err(t) && t.kind != RG_K_ENUM && t.kind != RG_K_INT) {
     char x[96];
-    err(cs, dc->type->pos, "%s must be an enum or int, not %s",
-        is_dice ? "a die's faces" : "a deck's cards", tname(cs, t, x, sizeof x));
+    rgc_err(cs, dc->type->pos, "%s must be an enum or int, not %s",
+        is_dice ? "a die's faces" : "a deck's cards", rgc_tname(cs, t, x, sizeof x));
     t = T_ERR;
   }
   for (rg_cell *c = dc->cells; c; c = c->next) {
     rg_value key, count;
     rg_type ct;
-    if (!c->keys) { err(cs, c->pos, "'else' has no meaning here"); continue; }
-    if (is_err(t) || !chance_key(cs, c->keys, t, &key)) continue;
-    ct = fold(cs, c->value, T_INT, &count);
-    if (is_err(ct) || !check_type(cs, c->value->pos, ct, T_INT, "a count")) continue;
+    if (!c->keys) { rgc_err(cs, c->pos, "'else' has no meaning here"); continue; }
+    if (rgc_is_err(t) || !chance_key(cs, c->keys, t, &key)) continue;
+    ct = rgc_fold(cs, c->value, T_INT, &count);
+    if (rgc_is_err(ct) || !rgc_check_type(cs, c->value->pos, ct, T_INT, "a count")) continue;
     if (count < 0 || count > 100000 || total + count > 1000000) {
-      err(cs, c->value->pos, "a count must be 0..100000 (and 1000000 in all)");
+      rgc_err(cs, c->value->pos, "a count must be 0..100000 (and 1000000 in all)");
       continue;
     }
     for (rg_value i = 0; i < count; i++) {
-      rg_value *slot = vpush(cs, values);
+      rg_value *slot = rgc_push(cs, values);
       if (!slot) return;
       *slot = key;
     }
     total += (uint32_t)count;
-    collect_notes(cs, c->notes, describe(cs, "%s %s: %s", is_dice ? "dice" : "deck", dc->name,
+    rgc_collect_notes(cs, c->notes, rgc_describe(cs, "%s %s: %s", is_dice ? "dice" : "deck", dc->name,
                                          c->keys->name ? c->keys->name : "?"));
   }
-  if (total == 0 && !is_err(t)) err(cs, dc->pos, "%s %s has no %s", is_dice ? "die" : "deck",
+  if (total == 0 && !rgc_is_err(t)) rgc_err(cs, dc->pos, "%s %s has no %s", is_dice ? "die" : "deck",
                                     dc->name, is_dice ? "faces" : "cards");
   if (is_dice) {
-    rg_dice *d = vpush(cs, &cs->dice);
+    rg_dice *d = rgc_push(cs, &cs->dice);
     if (!d) return;
     s->index = cs->dice.n - 1;
-    d->name = intern(cs, dc->name);
-    d->face = is_err(t) ? T_INT : t;
+    d->name = rgc_intern(cs, dc->name);
+    d->face = rgc_is_err(t) ? T_INT : t;
     d->first = first;
     d->count = total;
   } else {
-    rg_deck *d = vpush(cs, &cs->decks);
+    rg_deck *d = rgc_push(cs, &cs->decks);
     if (!d) return;
     s->index = cs->decks.n - 1;
-    d->name = intern(cs, dc->name);
-    d->card = is_err(t) ? T_INT : t;
+    d->name = rgc_intern(cs, dc->name);
+    d->card = rgc_is_err(t) ? T_INT : t;
     d->first = first;
     d->count = total;
   }
@@ -2398,18 +2279,18 @@ static void decl_input(cstate *cs, rg_decl *dc) {
   rg_value v = 0;
   if (!s) return;
   want = resolve_type(cs, dc->type);
-  if (!is_err(want) && (want.kind == RG_K_RECORD || want.kind == RG_K_LIST)) {
-    err(cs, dc->type->pos, "an input cannot be a record or a list");
+  if (!rgc_is_err(want) && (want.kind == RG_K_RECORD || want.kind == RG_K_LIST)) {
+    rgc_err(cs, dc->type->pos, "an input cannot be a record or a list");
     want = T_ERR;
   }
-  t = fold(cs, dc->value, want, &v);
-  if (!is_err(t)) check_type(cs, dc->value->pos, t, want, "the default");
-  in = vpush(cs, &cs->inputs);
+  t = rgc_fold(cs, dc->value, want, &v);
+  if (!rgc_is_err(t)) rgc_check_type(cs, dc->value->pos, t, want, "the default");
+  in = rgc_push(cs, &cs->inputs);
   if (!in) return;
   s->index = cs->inputs.n - 1;
-  s->type = is_err(want) ? T_ERR : want;
-  in->name = intern(cs, dc->name);
-  in->type = is_err(want) ? T_INT : want;
+  s->type = rgc_is_err(want) ? T_ERR : want;
+  in->name = rgc_intern(cs, dc->name);
+  in->type = rgc_is_err(want) ? T_INT : want;
   in->value = v;
 }
 
@@ -2430,8 +2311,8 @@ static void proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
   cs->quiet--;
   ends = block(cs, dc->body);
   if (!ends) {
-    if (cs->result.kind != RG_K_VOID && !is_err(cs->result))
-      err(cs, dc->pos, "procedure %s can end without returning a value", dc->name);
+    if (cs->result.kind != RG_K_VOID && !rgc_is_err(cs->result))
+      rgc_err(cs, dc->pos, "procedure %s can end without returning a value", dc->name);
     cs->pos = dc->pos;
     emit(cs, RG_OP_RETV, 0);
   }
@@ -2443,802 +2324,32 @@ static void proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
 
 /* test "title" { ... }: a procedure without parameters, and its entry. */
 static void decl_test(cstate *cs, rg_decl *dc) {
-  rg_proc *p = vpush(cs, &cs->procs);
+  rg_proc *p = rgc_push(cs, &cs->procs);
   rg_test *t;
   uint32_t index = cs->procs.n - 1;
   if (!p) return;
-  p->name = intern(cs, dc->name);
+  p->name = rgc_intern(cs, dc->name);
   p->first_param = cs->params.n;
   p->result = T_NONE;
   for (uint32_t i = 0; i < cs->tests.n; i++)
     if (AT(cs->tests, rg_test, i).name == p->name)
-      err(cs, dc->pos, "a test named \"%s\" already exists", dc->name);
+      rgc_err(cs, dc->pos, "a test named \"%s\" already exists", dc->name);
   cs->in_test = true;
   proc_body(cs, dc, index);
   cs->in_test = false;
-  t = vpush(cs, &cs->tests);
+  t = rgc_push(cs, &cs->tests);
   if (!t) return;
   t->name = AT(cs->procs, rg_proc, index).name;
   t->proc = index;
 }
 
 /* ======================================================================
-** Table cells: flattening, overlap and coverage
-** ==================================================================== */
-
-/* Filling one table: which cells are set, and by which source line. */
-typedef struct filler {
-  uint32_t tix;                 /* table index */
-  rg_pos *by;                   /* per cell: who set it (line 0: nobody) */
-  rg_decl *dc;
-} filler;
-
-/* Writes the key of index i in dimension dm ("S", "14") into buf. */
-static const char *key_text(cstate *cs, const rg_dim *dm, uint32_t i, char *buf, size_t size) {
-  if (dm->is_enum)
-    snprintf(buf, size, "%s",
-             cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, dm->ref).first + i).code);
-  else snprintf(buf, size, "%lld", (long long)(dm->lo + i));
-  return buf;
-}
-
-/* Writes "[k1, k2]" for flat cell index flat of table tb. */
-static const char *cell_text(cstate *cs, const rg_table *tb, uint32_t flat, char *buf, size_t size) {
-  uint32_t idx[8];
-  size_t n = 0;
-  for (uint32_t d = tb->ndims; d-- > 0;) {
-    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
-    idx[d] = flat % dm->size;
-    flat /= dm->size;
-  }
-  buf[n++] = '[';
-  for (uint32_t d = 0; d < tb->ndims && n + 2 < size; d++) {
-    char k[128];
-    int w = snprintf(buf + n, size - n, "%s%s", d ? ", " : "",
-                     key_text(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), idx[d], k, sizeof k));
-    if (w > 0) n += (size_t)w;
-  }
-  if (n + 2 <= size) { buf[n++] = ']'; buf[n] = '\0'; } else buf[size - 1] = '\0';
-  return buf;
-}
-
-/* Sets the cells in the box lo[d]..hi[d] of every dimension to v; reports
-** the first cell already set (once).  Returns false on an overlap. */
-static bool fill_box(cstate *cs, filler *f, rg_pos pos, const uint32_t *lo, const uint32_t *hi,
-                     rg_value v) {
-  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
-  uint32_t idx[8];
-  bool ok = true;
-  for (uint32_t d = 0; d < tb->ndims; d++) idx[d] = lo[d];
-  for (;;) {
-    uint32_t flat = 0;
-    for (uint32_t d = 0; d < tb->ndims; d++)
-      flat = flat * AT(cs->dims, rg_dim, tb->first_dim + d).size + idx[d];
-    if (f->by[flat].line) {
-      if (ok) {
-        char c[256];
-        err(cs, pos, "cell %s of table %s is already given at line %u",
-            cell_text(cs, tb, flat, c, sizeof c), cs->pool + tb->name, f->by[flat].line);
-      }
-      ok = false;
-    } else {
-      f->by[flat] = pos;
-      AT(cs->cells, rg_value, tb->first + flat) = v;
-    }
-    {
-      uint32_t d = tb->ndims;
-      while (d-- > 0) {
-        if (idx[d] < hi[d]) { idx[d]++; break; }
-        idx[d] = lo[d];
-      }
-      if (d == UINT32_MAX) break;
-    }
-  }
-  return ok;
-}
-
-/* Resolves one key pattern of dimension dm to the index range lo..hi. */
-static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t *lo, uint32_t *hi) {
-  char list[512];
-  switch (k->kind) {
-  case RG_KP_ANY:
-    *lo = 0;
-    *hi = dm->size - 1;
-    return true;
-  case RG_KP_NAME: case RG_KP_STR:
-    if (k->enum_name && dm->is_enum &&
-        strcmp(k->enum_name, cs->pool + AT(cs->enums, rg_enum, dm->ref).name) != 0) {
-      err(cs, k->pos, "this key must be a member of %s, not of %s",
-          cs->pool + AT(cs->enums, rg_enum, dm->ref).name, k->enum_name);
-      return false;
-    }
-    if (!dm->is_enum) {
-      err(cs, k->pos, "this key must be a number in %lld..%lld", (long long)dm->lo,
-          (long long)(dm->lo + dm->size - 1));
-      return false;
-    } else {
-      int m = k->kind == RG_KP_NAME ? member_by_code(cs, dm->ref, k->name)
-                                    : member_by_text(cs, dm->ref, k->name);
-      if (m < 0) {
-        err(cs, k->pos, "'%s' is not a member of %s (members: %s)", k->name,
-            cs->pool + AT(cs->enums, rg_enum, dm->ref).name, member_list(cs, dm->ref, list, sizeof list));
-        return false;
-      }
-      *lo = *hi = (uint32_t)m;
-      return true;
-    }
-  case RG_KP_INT: case RG_KP_RANGE: {
-    int64_t top = dm->lo + (int64_t)dm->size - 1;
-    if (dm->is_enum) {
-      err(cs, k->pos, "this key must be a member of %s, not a number",
-          cs->pool + AT(cs->enums, rg_enum, dm->ref).name);
-      return false;
-    }
-    if (k->lo > k->hi) {
-      err(cs, k->pos, "range %lld..%lld is empty", (long long)k->lo, (long long)k->hi);
-      return false;
-    }
-    if (k->lo < dm->lo || k->hi > top) {
-      if (k->kind == RG_KP_INT)
-        err(cs, k->pos, "key %lld is outside %lld..%lld", (long long)k->lo, (long long)dm->lo, (long long)top);
-      else
-        err(cs, k->pos, "range %lld..%lld is outside %lld..%lld", (long long)k->lo,
-            (long long)k->hi, (long long)dm->lo, (long long)top);
-      return false;
-    }
-    *lo = (uint32_t)(k->lo - dm->lo);
-    *hi = (uint32_t)(k->hi - dm->lo);
-    return true;
-  }
-  }
-  return false;
-}
-
-/* Reports the cells nobody set, or fills them with the else value. */
-static void check_coverage(cstate *cs, filler *f, rg_pos pos) {
-  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
-  uint32_t missing = 0;
-  char list[512], c[256];
-  size_t n = 0;
-  list[0] = '\0';
-  for (uint32_t i = 0; i < tb->count; i++) {
-    if (f->by[i].line) continue;
-    if (missing < 6 && n + 1 < sizeof list) {
-      int w = snprintf(list + n, sizeof list - n, "%s%s", missing ? ", " : "",
-                       cell_text(cs, tb, i, c, sizeof c));
-      if (w > 0) n += (size_t)w;
-    }
-    missing++;
-  }
-  if (missing)
-    err(cs, pos, "table %s leaves %u cell%s uncovered: %s%s", cs->pool + tb->name, missing,
-        missing == 1 ? "" : "s", list, missing > 6 ? ", ..." : "");
-}
-
-/* The inline cells of table dc. */
-static void inline_cells(cstate *cs, filler *f) {
-  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
-  rg_cell *other = NULL;
-  rg_value otherv = 0;
-  bool bad = false;
-  for (rg_cell *c = f->dc->cells; c; c = c->next) {
-    uint32_t lo[8], hi[8], nk = 0, d = 0;
-    rg_value v;
-    rg_type t;
-    bool ok = true;
-    tb = &AT(cs->tables, rg_table, f->tix);
-    if (!c->keys) {
-      if (other) err(cs, c->pos, "table %s has two else cells (the first at line %u)",
-                     f->dc->name, other->pos.line);
-      else {
-        t = fold(cs, c->value, tb->value, &otherv);
-        if (!is_err(t) && check_type(cs, c->value->pos, t, tb->value, "this cell")) other = c;
-        else bad = true;
-      }
-      continue;
-    }
-    for (rg_keypat *k = c->keys; k; k = k->next) nk++;
-    if (nk != tb->ndims) {
-      err(cs, c->pos, "this cell has %u key%s; table %s has %u", nk, nk == 1 ? "" : "s",
-          f->dc->name, tb->ndims);
-      bad = true;
-      continue;
-    }
-    for (rg_keypat *k = c->keys; k; k = k->next, d++)
-      if (!key_range(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
-    t = fold(cs, c->value, tb->value, &v);
-    if (is_err(t) || !check_type(cs, c->value->pos, t, tb->value, "this cell")) ok = false;
-    if (!ok) { bad = true; continue; }
-    if (!fill_box(cs, f, c->pos, lo, hi, v)) bad = true;
-    collect_notes(cs, c->notes, describe(cs, "table %s cell at line %u", f->dc->name, c->pos.line));
-  }
-  tb = &AT(cs->tables, rg_table, f->tix);
-  if (other) {
-    for (uint32_t i = 0; i < tb->count; i++)
-      if (!f->by[i].line) {
-        f->by[i] = other->pos;
-        AT(cs->cells, rg_value, tb->first + i) = otherv;
-      }
-    collect_notes(cs, other->notes, describe(cs, "table %s else cell", f->dc->name));
-  }
-  if (!bad) check_coverage(cs, f, f->dc->pos);
-}
-
-/* ======================================================================
-** TSV tables
-** ==================================================================== */
-
-/* A cell of a TSV line: its text (trimmed, NUL-terminated copy) and where
-** it starts. */
-typedef struct tsvcell {
-  char *text;
-  rg_pos pos;
-} tsvcell;
-
-#define TSV_MAX_COLS 256
-
-/* Splits line[0..len) of file at tabs into cells; returns the count, or
-** UINT32_MAX after reporting a line of more than TSV_MAX_COLS cells. */
-static uint32_t tsv_split(cstate *cs, uint32_t file, uint32_t lineno, const char *line, size_t len,
-                          tsvcell *cells) {
-  uint32_t n = 0;
-  size_t i = 0;
-  for (;;) {
-    size_t start = i, end;
-    while (i < len && line[i] != '\t') i++;
-    end = i;
-    if (n == TSV_MAX_COLS) {
-      rg_pos p = { file, lineno, (uint32_t)start + 1 };
-      err(cs, p, "too many columns (limit %d)", TSV_MAX_COLS);
-      return UINT32_MAX;
-    }
-    while (start < end && line[start] == ' ') start++;
-    while (end > start && line[end - 1] == ' ') end--;
-    cells[n].text = xstrndup(cs, line + start, end - start);
-    if (!cells[n].text) { oom(cs); return n; }
-    cells[n].pos.file = file;
-    cells[n].pos.line = lineno;
-    cells[n].pos.col = (uint32_t)start + 1;
-    n++;
-    if (i >= len) break;
-    i++;
-  }
-  return n;
-}
-
-
-/* Parses the text of a TSV cell as a value of type t. */
-static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
-  const char *s = c->text;
-  char list[512], x[96];
-  int64_t m;
-  size_t k;
-  switch (t.kind) {
-  case RG_K_TEXT:
-    *v = intern(cs, s);
-    return true;
-  case RG_K_ENUM: {
-    int i = member_by_text(cs, t.ref, s);
-    if (i >= 0) { *v = i; return true; }
-    err(cs, c->pos, "'%s' is not a member of %s (members: %s)", s,
-        cs->pool + AT(cs->enums, rg_enum, t.ref).name, member_list(cs, t.ref, list, sizeof list));
-    return false;
-  }
-  case RG_K_SET: {
-    uint64_t mask = 0;
-    int whole;
-    if (!*s || strcmp(s, "-") == 0) { *v = 0; return true; }
-    whole = member_by_text(cs, t.ref, s);
-    if (whole >= 0) { *v = (rg_value)((uint64_t)1 << whole); return true; }
-    for (const char *p = s; *p;) {
-      char word[256];
-      size_t n = 0;
-      int i;
-      while (*p == ' ' || *p == ',') p++;
-      if (!*p) break;
-      while (*p && *p != ' ' && *p != ',' && n + 1 < sizeof word) word[n++] = *p++;
-      word[n] = '\0';
-      i = member_by_text(cs, t.ref, word);
-      if (i < 0) {
-        err(cs, c->pos, "'%s' is not a member of %s (members: %s)", word,
-            cs->pool + AT(cs->enums, rg_enum, t.ref).name, member_list(cs, t.ref, list, sizeof list));
-        return false;
-      }
-      mask |= (uint64_t)1 << i;
-    }
-    *v = (rg_value)mask;
-    return true;
-  }
-  case RG_K_BOOL:
-    if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0) { *v = 1; return true; }
-    if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0) { *v = 0; return true; }
-    break;
-  case RG_K_INT: case RG_K_PERCENT:
-    k = rg_parse_milli(s, &m);
-    if (k && m % 1000 == 0 && (s[k] == '\0' || (t.kind == RG_K_PERCENT && s[k] == '%' && !s[k + 1]))) {
-      *v = m / 1000;
-      return true;
-    }
-    break;
-  case RG_K_DIST: {
-    const char *unit = cs->pool + AT(cs->units, rg_unit, t.ref).name;
-    size_t ul = strlen(unit);
-    k = rg_parse_milli(s, &m);
-    if (!k) break;
-    if (strncmp(s + k, unit, ul) == 0) k += ul;
-    else if (s[k] == '"' && strcmp(unit, "in") == 0) k++;
-    if (s[k] == '*') k++;
-    if (s[k]) break;
-    *v = m;
-    return true;
-  }
-  default:
-    err(cs, c->pos, "a TSV cell cannot hold a %s", tname(cs, t, x, sizeof x));
-    return false;
-  }
-  err(cs, c->pos, "'%s' is not a valid %s", s, tname(cs, t, x, sizeof x));
-  return false;
-}
-
-/* Parses a TSV key cell of dimension dm into the index range lo..hi. */
-static bool tsv_key(cstate *cs, const tsvcell *c, const rg_dim *dm, uint32_t *lo, uint32_t *hi) {
-  rg_keypat k;
-  memset(&k, 0, sizeof k);
-  k.pos = c->pos;
-  if (dm->is_enum) {
-    k.kind = RG_KP_STR;
-    k.name = c->text;
-  } else {
-    char *end;
-    long long a, b;
-    a = strtoll(c->text, &end, 10);
-    if (end == c->text) goto bad;
-    b = a;
-    if (end[0] == '.' && end[1] == '.') {
-      char *e2;
-      b = strtoll(end + 2, &e2, 10);
-      if (e2 == end + 2) goto bad;
-      end = e2;
-    }
-    if (*end) goto bad;
-    k.kind = a == b ? RG_KP_INT : RG_KP_RANGE;
-    k.lo = a;
-    k.hi = b;
-  }
-  return key_range(cs, dm, &k, lo, hi);
-bad:
-  err(cs, c->pos, "'%s' is not a key: write a number or a range lo..hi", c->text);
-  return false;
-}
-
-/* Finds a TSV file: relative to the rule file's folder, then each folder
-** above it.  Returns an arena path or NULL. */
-static const char *find_tsv(cstate *cs, const char *dir, const char *from) {
-  char buf[4096];
-  const char *up = "";
-  if (from[0] == '/') return from;
-  for (int level = 0; level < 16; level++) {
-    FILE *fp;
-    snprintf(buf, sizeof buf, "%s%s%s%s", dir, *dir ? "/" : "", up, from);
-    fp = fopen(buf, "rb");
-    if (fp) {
-      fclose(fp);
-      return xstrdup(cs, buf);
-    }
-    up = level == 0 ? "../" : xstrdup(cs, describe(cs, "%s../", up));
-    if (!up) return NULL;
-  }
-  return NULL;
-}
-
-/* The cells of table f->dc, read from its TSV file. */
-static void tsv_cells(cstate *cs, filler *f) {
-  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
-  rg_decl *dc = f->dc;
-  const char *path = find_tsv(cs, dc->dir ? dc->dir : "", dc->from);
-  uint32_t file, ncols = 0;
-  tsvcell head[TSV_MAX_COLS], row[TSV_MAX_COLS];
-  int colfield[TSV_MAX_COLS];          /* record tables: field of each column, -1 assumed */
-  rg_value prev[TSV_MAX_COLS];
-  bool hasprev[TSV_MAX_COLS];
-  bool bad = false, header = false;
-  const rg_record *rec = NULL;
-  uint32_t nfields = 0;
-
-  if (!path) {
-    err(cs, dc->from_pos, "cannot find %s (looked beside the rule file and in the folders above)",
-        dc->from);
-    return;
-  }
-  if (rg_diag_load(cs->d, path, &dc->from_pos, &file)) return;
-  if (tb->ndims > 2) {
-    err(cs, dc->pos, "a TSV table has one or two keys, not %u", tb->ndims);
-    return;
-  }
-  if (tb->value.kind == RG_K_RECORD) {
-    if (tb->ndims != 1) {
-      err(cs, dc->pos, "a TSV table of records has one key");
-      return;
-    }
-    rec = &AT(cs->records, rg_record, tb->value.ref);
-    nfields = rec->count;
-  }
-  memset(hasprev, 0, sizeof hasprev);
-  for (uint32_t ln = 1; ln <= cs->d->files[file]->nlines; ln++) {
-    size_t len;
-    const char *line = rg_diag_line(cs->d, file, ln, &len);
-    uint32_t n;
-    if (!line) break;
-    {
-      size_t i = 0;
-      while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
-      if (i == len) continue;
-      if (line[i] == '#') {
-        const char *tag = "# assumed:";
-        if (len - i > strlen(tag) && strncmp(line + i, tag, strlen(tag)) == 0) {
-          rg_note note = { { file, ln, (uint32_t)i + 1 }, true,
-                           xstrndup(cs, line + i + strlen(tag), len - i - strlen(tag)), NULL };
-          if (note.text) collect_notes(cs, &note, describe(cs, "table %s", dc->name));
-        }
-        continue;
-      }
-    }
-    if (!header) {
-      header = true;
-      ncols = tsv_split(cs, file, ln, line, len, head);
-      if (ncols == UINT32_MAX) return;
-      if (rec) {
-        bool *seen = xalloc(cs, nfields + 1);
-        if (!seen) { oom(cs); return; }
-        for (uint32_t c = 1; c < ncols; c++) {
-          uint32_t k;
-          colfield[c] = -2;
-          if (strcmp(head[c].text, "assumed") == 0) { colfield[c] = -1; continue; }
-          for (k = 0; k < nfields; k++)
-            if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, head[c].text) == 0)
-              break;
-          if (k == nfields) {
-            err(cs, head[c].pos, "record %s has no field '%s'", cs->pool + rec->name, head[c].text);
-            bad = true;
-          } else if (seen[k]) {
-            err(cs, head[c].pos, "field '%s' is given twice", head[c].text);
-            bad = true;
-          } else {
-            seen[k] = true;
-            colfield[c] = (int)k;
-          }
-        }
-        for (uint32_t k = 0; k < nfields && !bad; k++)
-          if (!seen[k]) {
-            err(cs, head[0].pos, "the header lacks field '%s' of %s",
-                cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, cs->pool + rec->name);
-            bad = true;
-          }
-        if (bad) return;
-      } else if (tb->ndims == 1) {
-        if (ncols != 2) {
-          err(cs, head[0].pos, "this table has one key and one value: the header needs 2 columns, not %u", ncols);
-          return;
-        }
-      } else {
-        const rg_dim *d2 = &AT(cs->dims, rg_dim, tb->first_dim + 1);
-        for (uint32_t c = 1; c < ncols; c++) {
-          uint32_t lo, hi;
-          if (!tsv_key(cs, &head[c], d2, &lo, &hi)) { bad = true; continue; }
-          if (lo != hi) { err(cs, head[c].pos, "a column is one key, not a range"); bad = true; continue; }
-          colfield[c] = (int)lo;
-        }
-        if (bad) return;
-      }
-      continue;
-    }
-    n = tsv_split(cs, file, ln, line, len, row);
-    if (n == UINT32_MAX) { bad = true; continue; }
-    if (n != ncols) {
-      rg_pos p = { file, ln, 1 };
-      err(cs, p, "this row has %u cell%s; the header has %u", n, n == 1 ? "" : "s", ncols);
-      bad = true;
-      continue;
-    }
-    {
-      uint32_t lo[2], hi[2];
-      const rg_dim *d1 = &AT(cs->dims, rg_dim, tb->first_dim);
-      if (!tsv_key(cs, &row[0], d1, &lo[0], &hi[0])) { bad = true; continue; }
-      if (rec) {
-        rg_value *vals = xalloc(cs, nfields * sizeof *vals);
-        bool ok = true;
-        if (!vals) { oom(cs); return; }
-        for (uint32_t c = 1; c < n; c++) {
-          if (colfield[c] == -1) {
-            if (row[c].text[0]) {
-              rg_note note = { row[c].pos, true, row[c].text, NULL };
-              collect_notes(cs, &note, describe(cs, "table %s row %s", dc->name, row[0].text));
-            }
-            continue;
-          }
-          if (!tsv_value(cs, &row[c], AT(cs->fields, rg_field_info, rec->first + colfield[c]).type,
-                         &vals[colfield[c]]))
-            ok = false;
-        }
-        if (!ok) { bad = true; continue; }
-        if (!fill_box(cs, f, row[0].pos, lo, hi, heap_record(cs, vals, nfields))) bad = true;
-      } else if (tb->ndims == 1) {
-        rg_value v;
-        if (!tsv_value(cs, &row[1], tb->value, &v)) { bad = true; continue; }
-        if (!fill_box(cs, f, row[1].pos, lo, hi, v)) bad = true;
-      } else {
-        for (uint32_t c = 1; c < n; c++) {
-          rg_value v;
-          if (strcmp(row[c].text, "^") == 0) {
-            if (!hasprev[c]) {
-              err(cs, row[c].pos, "'^' repeats the cell above, but there is none");
-              bad = true;
-              continue;
-            }
-            v = prev[c];
-          } else if (!tsv_value(cs, &row[c], tb->value, &v)) {
-            bad = true;
-            hasprev[c] = false;
-            continue;
-          }
-          prev[c] = v;
-          hasprev[c] = true;
-          lo[1] = hi[1] = (uint32_t)colfield[c];
-          if (!fill_box(cs, f, row[c].pos, lo, hi, v)) bad = true;
-        }
-      }
-    }
-  }
-  if (!header) {
-    rg_pos p = { file, 1, 1 };
-    err(cs, p, "this TSV file has no header line");
-    return;
-  }
-  if (!bad) check_coverage(cs, f, dc->pos);
-}
-
-/* Fills the cells of table declaration dc. */
-static void table_cells(cstate *cs, rg_decl *dc) {
-  sym *s = lookup(cs, dc->name);
-  filler f;
-  const rg_table *tb;
-  if (!s || s->decl != dc) return;
-  tb = &AT(cs->tables, rg_table, s->index);
-  if (is_err(tb->value) || tb->count == 0) return;
-  f.tix = s->index;
-  f.dc = dc;
-  f.by = xalloc(cs, tb->count * sizeof *f.by);
-  if (!f.by) { oom(cs); return; }
-  if (dc->from) tsv_cells(cs, &f);
-  else inline_cells(cs, &f);
-  /* Cells changed by a rule set that extends this one replace what is there. */
-  for (rg_cell *c = dc->changes; c; c = c->next) {
-    uint32_t lo[8], hi[8], nk = 0, d = 0;
-    rg_value v;
-    rg_type t;
-    bool ok = true;
-    tb = &AT(cs->tables, rg_table, s->index);
-    for (rg_keypat *k = c->keys; k; k = k->next) nk++;
-    if (nk != tb->ndims) {
-      err(cs, c->pos, "table %s takes %u key%s, not %u", dc->name, tb->ndims, tb->ndims == 1 ? "" : "s", nk);
-      continue;
-    }
-    for (rg_keypat *k = c->keys; k; k = k->next, d++)
-      if (!key_range(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
-    t = fold(cs, c->value, tb->value, &v);
-    if (is_err(t) || !check_type(cs, c->value->pos, t, tb->value, "this cell")) ok = false;
-    if (!ok) continue;
-    for (uint32_t i = 0; i < tb->count; i++) {
-      uint32_t flat = i, inside = 1;
-      for (uint32_t k = tb->ndims; k-- > 0;) {
-        const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + k);
-        uint32_t ix = flat % dm->size;
-        flat /= dm->size;
-        inside &= ix >= lo[k] && ix <= hi[k];
-      }
-      if (inside) {
-        f.by[i] = c->pos;
-        AT(cs->cells, rg_value, tb->first + i) = v;
-      }
-    }
-    collect_notes(cs, c->notes, describe(cs, "table %s cell changed at line %u", dc->name, c->pos.line));
-  }
-  tb = &AT(cs->tables, rg_table, s->index);
-  for (uint32_t i = 0; i < tb->count; i++) {
-    rg_cellsrc *src = &AT(cs->cellsrc, rg_cellsrc, tb->first + i);
-    src->file = f.by[i].file;
-    src->line = f.by[i].line;
-  }
-}
-
-/* ======================================================================
 ** The driver
 ** ==================================================================== */
 
-static const char *const kindname[] = { "unit", "enum", "record", "const", "table",
+const char *const rgc_kindname[] = { "unit", "enum", "record", "const", "table",
                                         "procedure", "test", "dice", "deck", "input",
                                         "scale", "cell", "step", "remove" };
-
-/* ======================================================================
-** Extends: a rule set built on another
-** ==================================================================== */
-
-#define MAX_EXTENDS 16
-
-/* Returns whether declaration dc carries a `source` note. */
-static bool has_source(const rg_decl *dc) {
-  for (const rg_note *n = dc->notes; n; n = n->next)
-    if (!n->assumed) return true;
-  return false;
-}
-
-/* Finds the declaration named name (of a kind that has a name) in list;
-** stores the link that points at it in *link.  Returns it or NULL. */
-static rg_decl *find_decl(rg_decl **list, const char *name, rg_decl ***link) {
-  for (rg_decl **l = list; *l; l = &(*l)->next)
-    if ((*l)->kind <= RG_DE_INPUT && (*l)->kind != RG_DE_TEST && strcmp((*l)->name, name) == 0) {
-      if (link) *link = l;
-      return *l;
-    }
-  return NULL;
-}
-
-/* Finds the step named name in the statements at *list (recursively);
-** stores the link pointing at it.  Returns it or NULL. */
-static rg_stmt *find_step(rg_stmt **list, const char *name, rg_stmt ***link) {
-  for (rg_stmt **l = list; *l; l = &(*l)->next) {
-    rg_stmt *s = *l, *hit;
-    if (s->kind == RG_ST_STEP && strcmp(s->str, name) == 0) {
-      *link = l;
-      return s;
-    }
-    if (s->body && (hit = find_step(&s->body, name, link))) return hit;
-    if (s->orelse && (hit = find_step(&s->orelse, name, link))) return hit;
-  }
-  return NULL;
-}
-
-/* Applies the declarations of a derived file to the merged list of its
-** base, in order: new declarations are added, `override` replaces,
-** `remove` drops.  Reports what does not match the base. */
-static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const char *basepath) {
-  rg_decl *next;
-  for (rg_decl *dc = derived; dc; dc = next) {
-    rg_decl **link = NULL, *old;
-    next = dc->next;
-    dc->next = NULL;
-    if ((dc->is_override || dc->kind == RG_DE_REMOVE) && !has_source(dc)) {
-      err(cs, dc->pos, "a change to the base rule set must say where it comes from: add source \"...\"");
-      continue;
-    }
-    switch (dc->kind) {
-    case RG_DE_SCALE:
-      for (rg_decl **l = base; *l; l = &(*l)->next)
-        if ((*l)->kind == RG_DE_SCALE) { link = l; break; }
-      if (link) { dc->next = (*link)->next; *link = dc; continue; }
-      break;
-    case RG_DE_CELL:
-      old = find_decl(base, dc->name, NULL);
-      if (!old || old->kind != RG_DE_TABLE) {
-        err(cs, dc->pos, "there is no table '%s' in %s to override", dc->name, basepath);
-        continue;
-      }
-      {
-        rg_cell **tail = &old->changes;
-        while (*tail) tail = &(*tail)->next;
-        dc->cells->notes = dc->notes;
-        *tail = dc->cells;
-      }
-      continue;
-    case RG_DE_STEP: case RG_DE_REMOVE:
-      if (dc->kind == RG_DE_REMOVE && !dc->target) {
-        old = find_decl(base, dc->name, &link);
-        if (!old) {
-          err(cs, dc->pos, "there is no '%s' in %s to remove", dc->name, basepath);
-          continue;
-        }
-        *link = old->next;
-        continue;
-      }
-      old = find_decl(base, dc->target, NULL);
-      if (!old || old->kind != RG_DE_PROC) {
-        err(cs, dc->pos, "there is no procedure '%s' in %s", dc->target, basepath);
-        continue;
-      }
-      {
-        rg_stmt **sl = NULL, *st = find_step(&old->body, dc->name, &sl);
-        if (!st) {
-          err(cs, dc->pos, "procedure %s has no step \"%s\"", dc->target, dc->name);
-          continue;
-        }
-        if (dc->kind == RG_DE_REMOVE) *sl = st->next;
-        else st->body = dc->body;
-      }
-      continue;
-    default:
-      old = find_decl(base, dc->name, &link);
-      if (dc->is_override) {
-        if (!old) {
-          err(cs, dc->pos, "there is no '%s' in %s to override", dc->name, basepath);
-          continue;
-        }
-        if (old->kind != dc->kind) {
-          err(cs, dc->pos, "'%s' is %s %s in %s; an override must be one too", dc->name,
-              old->kind == RG_DE_ENUM || old->kind == RG_DE_INPUT ? "an" : "a", kindname[old->kind], basepath);
-          continue;
-        }
-        dc->next = old->next;
-        *link = dc;
-        continue;
-      }
-      if (old) {
-        err(cs, dc->pos, "'%s' is already declared in %s (line %u); write override to replace it",
-            dc->name, basepath, old->pos.line);
-        continue;
-      }
-      break;
-    }
-    /* A new declaration: append. */
-    {
-      rg_decl **tail = base;
-      while (*tail) tail = &(*tail)->next;
-      *tail = dc;
-    }
-  }
-}
-
-/* Parses the rule set at path and, when it extends another, the chain of
-** its bases, merged.  chain holds the paths being loaded (for cycles).
-** Returns the merged tree, or NULL after reporting. */
-static rg_ast_file *load_rules(cstate *cs, const char *path, const rg_pos *from,
-                               const char **chain, int depth) {
-  rg_diag *d = cs->d;
-  uint32_t file;
-  rg_ast_file *ast, *base;
-  int errors0 = d->errors;
-  const char *dir, *slash = strrchr(path, '/');
-  for (int i = 0; i < depth; i++)
-    if (strcmp(chain[i], path) == 0) {
-      err(cs, *from, "rule sets extend each other in a cycle: %s extends %s again", chain[depth - 1], path);
-      return NULL;
-    }
-  if (depth >= MAX_EXTENDS) {
-    err(cs, *from, "too many rule sets extend each other (limit %d)", MAX_EXTENDS);
-    return NULL;
-  }
-  chain[depth] = path;
-  if (rg_diag_load(d, path, from, &file)) {
-    if (cs->A->failed) oom(cs);
-    return NULL;
-  }
-  ast = rg_parse(d, file, cs->A);
-  if (!ast) oom(cs);
-  if (d->errors > errors0) return NULL;
-  dir = slash ? xstrndup(cs, path, (size_t)(slash - path)) : "";
-  for (rg_decl *dc = ast->decls; dc; dc = dc->next) dc->dir = dir;
-  if (!ast->header || !ast->header->extends) {
-    for (rg_decl *dc = ast->decls; dc; dc = dc->next)
-      if (dc->is_override || dc->kind == RG_DE_REMOVE || dc->kind == RG_DE_CELL || dc->kind == RG_DE_STEP)
-        err(cs, dc->pos, "only a rule set that extends another can change it: add extends \"BASE\" to the ruleset header");
-    return d->errors > errors0 ? NULL : ast;
-  }
-  {
-    const char *ext = ast->header->extends;
-    char *bpath = xalloc(cs, strlen(dir) + strlen(ext) + 2);
-    if (ext[0] == '/' || !*dir) strcpy(bpath, ext);
-    else sprintf(bpath, "%s/%s", dir, ext);
-    base = load_rules(cs, bpath, &ast->header->extends_pos, chain, depth + 1);
-    if (!base) return NULL;
-    /* The base's tests check the base's sheet; a rule set that changes it
-    ** has tests of its own. */
-    for (rg_decl **l = &base->decls; *l;)
-      if ((*l)->kind == RG_DE_TEST) *l = (*l)->next;
-      else l = &(*l)->next;
-    apply_changes(cs, &base->decls, ast->decls, bpath);
-  }
-  base->header = ast->header;
-  return d->errors > errors0 ? NULL : base;
-}
 
 /* Frees every growable array of cs (after an error, or the rest after
 ** build_module took them). */
@@ -3269,13 +2380,13 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
   rg_ast_file *ast;
   int errors0 = d->errors;
   const char *chain[MAX_EXTENDS];
-  intern(cs, "");
-  ast = load_rules(cs, path, NULL, chain, 0);
+  rgc_intern(cs, "");
+  ast = rgc_load_rules(cs, path, NULL, chain, 0);
   if (!ast) return -1;                  /* syntax errors: the tree is not worth checking */
   if (ast->header) {
-    cs->name_v = intern(cs, ast->header->name ? ast->header->name : "");
-    cs->revision_v = ast->header->revision ? intern(cs, ast->header->revision) : 0;
-    cs->source_v = ast->header->source ? intern(cs, ast->header->source) : 0;
+    cs->name_v = rgc_intern(cs, ast->header->name ? ast->header->name : "");
+    cs->revision_v = ast->header->revision ? rgc_intern(cs, ast->header->revision) : 0;
+    cs->source_v = ast->header->source ? rgc_intern(cs, ast->header->source) : 0;
   }
 
   /* The vocabulary: units, enums, record and constant names. */
@@ -3286,9 +2397,9 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
     case RG_DE_RECORD: decl_record(cs, dc); break;
     case RG_DE_SCALE:
       if (dc->num <= 0 || dc->den <= 0 || dc->num > 1000000 || dc->den > 1000000)
-        err(cs, dc->pos, "a scale must be a positive fraction, such as 2/3");
+        rgc_err(cs, dc->pos, "a scale must be a positive fraction, such as 2/3");
       else if (cs->scale_den != 1 || cs->scale_num != 1 || cs->scale_round)
-        err(cs, dc->pos, "a rule set has one scale");
+        rgc_err(cs, dc->pos, "a rule set has one scale");
       else {
         cs->scale_num = dc->num;
         cs->scale_den = dc->den;
@@ -3298,7 +2409,7 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
     case RG_DE_CONST: {
       uint32_t en, ix;
       if (find_member(cs, dc->name, &en, &ix, NULL, 0)) {
-        err(cs, dc->pos, "'%s' is already a member of enum %s; choose another name", dc->name,
+        rgc_err(cs, dc->pos, "'%s' is already a member of enum %s; choose another name", dc->name,
             cs->pool + AT(cs->enums, rg_enum, en).name);
         break;
       }
@@ -3308,7 +2419,7 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
     default: break;
     }
     if (dc->kind != RG_DE_TEST)
-      collect_notes(cs, dc->notes, describe(cs, "%s %s", kindname[dc->kind], dc->name));
+      rgc_collect_notes(cs, dc->notes, rgc_describe(cs, "%s %s", rgc_kindname[dc->kind], dc->name));
   }
   for (rg_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_RECORD) record_fields(cs, dc);
@@ -3324,12 +2435,12 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
   /* Constants, then table cells, then code. */
   for (rg_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_CONST) {
-      sym *s = lookup(cs, dc->name);
+      sym *s = rgc_lookup(cs, dc->name);
       rg_value v;
-      if (s && s->decl == dc && !is_err(const_value(cs, dc->pos, s, &v)) &&
+      if (s && s->decl == dc && !rgc_is_err(const_value(cs, dc->pos, s, &v)) &&
           s->type.kind != RG_K_LIST) {
-        rg_named *nm = vpush(cs, &cs->named);
-        nm->name = intern(cs, dc->name);
+        rg_named *nm = rgc_push(cs, &cs->named);
+        nm->name = rgc_intern(cs, dc->name);
         nm->type = s->type;
         nm->value = v;
         nm->file = dc->pos.file;
@@ -3338,10 +2449,10 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
       }
     }
   for (rg_decl *dc = ast->decls; dc; dc = dc->next)
-    if (dc->kind == RG_DE_TABLE) table_cells(cs, dc);
+    if (dc->kind == RG_DE_TABLE) rgc_table_cells(cs, dc);
   for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
     if (dc->kind == RG_DE_PROC) {
-      sym *s = lookup(cs, dc->name);
+      sym *s = rgc_lookup(cs, dc->name);
       if (s && s->decl == dc) proc_body(cs, dc, s->index);
     } else if (dc->kind == RG_DE_TEST) {
       decl_test(cs, dc);
@@ -3349,8 +2460,8 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
   }
   /* The files the line table refers to. */
   for (uint32_t i = 0; i < d->nfiles; i++) {
-    uint32_t *f = vpush(cs, &cs->files);
-    *f = intern(cs, d->files[i]->path);
+    uint32_t *f = rgc_push(cs, &cs->files);
+    *f = rgc_intern(cs, d->files[i]->path);
   }
   if (d->errors > errors0) return -1;
 
@@ -3358,7 +2469,7 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
   {
     char msg[256];
     if (rg_module_verify(m, msg, sizeof msg)) {
-      if (strstr(msg, "out of memory")) oom(cs);
+      if (strstr(msg, "out of memory")) rgc_oom(cs);
       rg_error_plain(d, "internal error: the compiled module fails verification: %s", msg);
       rg_module_free(m);
       return -1;

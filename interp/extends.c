@@ -1,0 +1,197 @@
+/*
+** extends.c: a rule set built on another (part of the compiler; see
+** compile_int.h).
+**
+** The base is parsed first (and its base, up to MAX_EXTENDS deep; a cycle
+** is an error), then the derived file's declarations are applied to its
+** list in order: new ones are added, `override` replaces one of the same
+** name and kind (or cells of a table, or the body of a step), `remove`
+** drops one; each change must say where it comes from.  The merged tree
+** is then checked as if it were one file.
+*/
+#include "compile_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ======================================================================
+** Extends: a rule set built on another
+** ==================================================================== */
+
+#define MAX_EXTENDS 16
+
+/* Returns whether declaration dc carries a `source` note. */
+static bool has_source(const rg_decl *dc) {
+  for (const rg_note *n = dc->notes; n; n = n->next)
+    if (!n->assumed) return true;
+  return false;
+}
+
+/* Finds the declaration named name (of a kind that has a name) in list;
+** stores the link that points at it in *link.  Returns it or NULL. */
+static rg_decl *find_decl(rg_decl **list, const char *name, rg_decl ***link) {
+  for (rg_decl **l = list; *l; l = &(*l)->next)
+    if ((*l)->kind <= RG_DE_INPUT && (*l)->kind != RG_DE_TEST && strcmp((*l)->name, name) == 0) {
+      if (link) *link = l;
+      return *l;
+    }
+  return NULL;
+}
+
+/* Finds the step named name in the statements at *list (recursively);
+** stores the link pointing at it.  Returns it or NULL. */
+static rg_stmt *find_step(rg_stmt **list, const char *name, rg_stmt ***link) {
+  for (rg_stmt **l = list; *l; l = &(*l)->next) {
+    rg_stmt *s = *l, *hit;
+    if (s->kind == RG_ST_STEP && strcmp(s->str, name) == 0) {
+      *link = l;
+      return s;
+    }
+    if (s->body && (hit = find_step(&s->body, name, link))) return hit;
+    if (s->orelse && (hit = find_step(&s->orelse, name, link))) return hit;
+  }
+  return NULL;
+}
+
+/* Applies the declarations of a derived file to the merged list of its
+** base, in order: new declarations are added, `override` replaces,
+** `remove` drops.  Reports what does not match the base. */
+static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const char *basepath) {
+  rg_decl *next;
+  for (rg_decl *dc = derived; dc; dc = next) {
+    rg_decl **link = NULL, *old;
+    next = dc->next;
+    dc->next = NULL;
+    if ((dc->is_override || dc->kind == RG_DE_REMOVE) && !has_source(dc)) {
+      rgc_err(cs, dc->pos, "a change to the base rule set must say where it comes from: add source \"...\"");
+      continue;
+    }
+    switch (dc->kind) {
+    case RG_DE_SCALE:
+      for (rg_decl **l = base; *l; l = &(*l)->next)
+        if ((*l)->kind == RG_DE_SCALE) { link = l; break; }
+      if (link) { dc->next = (*link)->next; *link = dc; continue; }
+      break;
+    case RG_DE_CELL:
+      old = find_decl(base, dc->name, NULL);
+      if (!old || old->kind != RG_DE_TABLE) {
+        rgc_err(cs, dc->pos, "there is no table '%s' in %s to override", dc->name, basepath);
+        continue;
+      }
+      {
+        rg_cell **tail = &old->changes;
+        while (*tail) tail = &(*tail)->next;
+        dc->cells->notes = dc->notes;
+        *tail = dc->cells;
+      }
+      continue;
+    case RG_DE_STEP: case RG_DE_REMOVE:
+      if (dc->kind == RG_DE_REMOVE && !dc->target) {
+        old = find_decl(base, dc->name, &link);
+        if (!old) {
+          rgc_err(cs, dc->pos, "there is no '%s' in %s to remove", dc->name, basepath);
+          continue;
+        }
+        *link = old->next;
+        continue;
+      }
+      old = find_decl(base, dc->target, NULL);
+      if (!old || old->kind != RG_DE_PROC) {
+        rgc_err(cs, dc->pos, "there is no procedure '%s' in %s", dc->target, basepath);
+        continue;
+      }
+      {
+        rg_stmt **sl = NULL, *st = find_step(&old->body, dc->name, &sl);
+        if (!st) {
+          rgc_err(cs, dc->pos, "procedure %s has no step \"%s\"", dc->target, dc->name);
+          continue;
+        }
+        if (dc->kind == RG_DE_REMOVE) *sl = st->next;
+        else st->body = dc->body;
+      }
+      continue;
+    default:
+      old = find_decl(base, dc->name, &link);
+      if (dc->is_override) {
+        if (!old) {
+          rgc_err(cs, dc->pos, "there is no '%s' in %s to override", dc->name, basepath);
+          continue;
+        }
+        if (old->kind != dc->kind) {
+          rgc_err(cs, dc->pos, "'%s' is %s %s in %s; an override must be one too", dc->name,
+              old->kind == RG_DE_ENUM || old->kind == RG_DE_INPUT ? "an" : "a", rgc_kindname[old->kind], basepath);
+          continue;
+        }
+        dc->next = old->next;
+        *link = dc;
+        continue;
+      }
+      if (old) {
+        rgc_err(cs, dc->pos, "'%s' is already declared in %s (line %u); write override to replace it",
+            dc->name, basepath, old->pos.line);
+        continue;
+      }
+      break;
+    }
+    /* A new declaration: append. */
+    {
+      rg_decl **tail = base;
+      while (*tail) tail = &(*tail)->next;
+      *tail = dc;
+    }
+  }
+}
+
+/* Parses the rule set at path and, when it extends another, the chain of
+** its bases, merged.  chain holds the paths being loaded (for cycles).
+** Returns the merged tree, or NULL after reporting. */
+rg_ast_file *rgc_load_rules(cstate *cs, const char *path, const rg_pos *from,
+                               const char **chain, int depth) {
+  rg_diag *d = cs->d;
+  uint32_t file;
+  rg_ast_file *ast, *base;
+  int errors0 = d->errors;
+  const char *dir, *slash = strrchr(path, '/');
+  for (int i = 0; i < depth; i++)
+    if (strcmp(chain[i], path) == 0) {
+      rgc_err(cs, *from, "rule sets extend each other in a cycle: %s extends %s again", chain[depth - 1], path);
+      return NULL;
+    }
+  if (depth >= MAX_EXTENDS) {
+    rgc_err(cs, *from, "too many rule sets extend each other (limit %d)", MAX_EXTENDS);
+    return NULL;
+  }
+  chain[depth] = path;
+  if (rg_diag_load(d, path, from, &file)) {
+    if (cs->A->failed) rgc_oom(cs);
+    return NULL;
+  }
+  ast = rg_parse(d, file, cs->A);
+  if (!ast) rgc_oom(cs);
+  if (d->errors > errors0) return NULL;
+  dir = slash ? rgc_strndup(cs, path, (size_t)(slash - path)) : "";
+  for (rg_decl *dc = ast->decls; dc; dc = dc->next) dc->dir = dir;
+  if (!ast->header || !ast->header->extends) {
+    for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+      if (dc->is_override || dc->kind == RG_DE_REMOVE || dc->kind == RG_DE_CELL || dc->kind == RG_DE_STEP)
+        rgc_err(cs, dc->pos, "only a rule set that extends another can change it: add extends \"BASE\" to the ruleset header");
+    return d->errors > errors0 ? NULL : ast;
+  }
+  {
+    const char *ext = ast->header->extends;
+    char *bpath = rgc_alloc(cs, strlen(dir) + strlen(ext) + 2);
+    if (ext[0] == '/' || !*dir) strcpy(bpath, ext);
+    else sprintf(bpath, "%s/%s", dir, ext);
+    base = rgc_load_rules(cs, bpath, &ast->header->extends_pos, chain, depth + 1);
+    if (!base) return NULL;
+    /* The base's tests check the base's sheet; a rule set that changes it
+    ** has tests of its own. */
+    for (rg_decl **l = &base->decls; *l;)
+      if ((*l)->kind == RG_DE_TEST) *l = (*l)->next;
+      else l = &(*l)->next;
+    apply_changes(cs, &base->decls, ast->decls, bpath);
+  }
+  base->header = ast->header;
+  return d->errors > errors0 ? NULL : base;
+}
+
