@@ -111,6 +111,17 @@ int is_test_proc(const rg_module *m, uint32_t p);
 /* Writes "name: type" of every parameter of p, joined by ", ", to stderr. */
 void print_params(const rg_module *m, const rg_proc *p);
 
+/* Resolves procedure `name` of m (not a test) and parses args[0..nargs)
+** by its parameters' types into *out (rg_malloc'd, at least one value; the
+** caller frees it).  Returns the procedure's index, or -1 after printing
+** what is wrong (exit 2), or -2 when out of memory (exit 3).  cmd names the
+** command for the hint to its help. */
+int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
+                     rg_value **out);
+
+/* Prints "no table NAME; tables: ..." and returns EX_BAD. */
+int cli_no_table(const rg_module *m, const char *name);
+
 /* regula run: runs a procedure with dice, decks and choices (run.c). */
 int cmd_run(opts *o);
 

@@ -177,48 +177,14 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
 static int draw(loaded *l, opts *o) {
   const rg_module *m = &l->m;
   const char *name = o->pos[1];
-  int pi = rg_module_find_proc(m, name);
-  const rg_proc *p;
-  rg_value *args, result = 0;
+  int pi;
+  rg_value *args = NULL, result = 0;
   draw_ctx ctx = { 0 };
   rg_sink sink = { .ctx = &ctx, .shape = on_shape, .expect_fail = on_expect_fail };
-  char err[512], tn[128];
   int rc = EX_OK;
 
-  if (pi < 0 || is_test_proc(m, (uint32_t)pi)) {
-    int n = 0;
-    fprintf(stderr, "regula: error: no procedure '%s'; ", name);
-    for (uint32_t i = 0; i < m->nprocs; i++) {
-      if (is_test_proc(m, i)) continue;
-      fprintf(stderr, "%s%s", n++ ? ", " : "procedures: ", rg_module_str(m, m->procs[i].name));
-    }
-    fputs(n ? "\n" : "the rule set has no procedures\n", stderr);
-    return EX_BAD;
-  }
-  p = &m->procs[pi];
-  if ((uint32_t)(o->npos - 2) != p->nparams) {
-    fprintf(stderr, "regula: error: procedure '%s' takes %u argument%s (", name, p->nparams,
-            p->nparams == 1 ? "" : "s");
-    print_params(m, p);
-    fprintf(stderr, "), got %d\ntry 'regula draw --help'\n", o->npos - 2);
-    return EX_BAD;
-  }
-  args = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *args);
-  if (!args) {
-    fputs("regula: error: out of memory\n", stderr);
-    return EX_RUNTIME;
-  }
-  for (uint32_t i = 0; i < p->nparams; i++) {
-    const rg_param_info *par = &m->params[p->first_param + i];
-    err[0] = '\0';
-    if (rg_value_parse(m, par->type, o->pos[2 + i], &args[i], err, sizeof err) != 0) {
-      fprintf(stderr, "regula: error: argument %u (%s: %s) of '%s': %s\n", i + 1,
-              rg_module_str(m, par->name), rg_type_name(tn, sizeof tn, m, par->type), name,
-              err[0] ? err : "not a valid value");
-      rg_free(args);
-      return EX_BAD;
-    }
-  }
+  pi = cli_resolve_proc(m, "draw", name, o->pos + 2, o->npos - 2, &args);
+  if (pi < 0) return pi == -2 ? EX_RUNTIME : EX_BAD;
   ctx.svg = rg_svg_new();
   ctx.vm = ctx.svg ? rg_vm_new(m, &o->limits, &sink) : NULL;
   if (!ctx.vm) {

@@ -496,17 +496,7 @@ static int query(loaded *l, opts *o) {
   uint64_t index = 0;
   char err[512], dn[160];
 
-  if (ti < 0) {
-    fprintf(stderr, "regula: error: no table '%s'; ", name);
-    if (m->ntables == 0) fputs("the rule set has no tables\n", stderr);
-    else {
-      fputs("tables: ", stderr);
-      for (uint32_t i = 0; i < m->ntables; i++)
-        fprintf(stderr, "%s%s", i ? ", " : "", rg_module_str(m, m->tables[i].name));
-      fputc('\n', stderr);
-    }
-    return EX_BAD;
-  }
+  if (ti < 0) return cli_no_table(m, name);
   t = &m->tables[ti];
   if ((uint32_t)(o->npos - 2) != t->ndims || t->first_dim + t->ndims > m->ndims) {
     fprintf(stderr, "regula: error: table '%s' takes %u key%s (", name, t->ndims,
@@ -556,21 +546,10 @@ static int cmd_query(opts *o) {
   return rc;
 }
 
-/* Runs procedure o->pos[1] of l's module with the arguments o->pos[2..],
-** printing its notes and its result on stdout.  Returns an exit code. */
-static int call(loaded *l, opts *o) {
-  const rg_module *m = &l->m;
-  const char *name = o->pos[1];
+int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
+                  rg_value **out) {
   int pi = rg_module_find_proc(m, name);
-  const rg_proc *p;
-  rg_value *args = NULL, result = 0;
-  run_ctx ctx = { .out = stdout };
-  rg_sink sink = { .ctx = &ctx, .note = on_note, .expect_fail = on_expect_fail };
-  rg_vm *vm;
-  rg_status st;
   char err[512], tn[128];
-  int rc = EX_OK;
-
   if (pi < 0 || is_test_proc(m, (uint32_t)pi)) {
     int n = 0;
     fprintf(stderr, "regula: error: no procedure '%s'; ", name);
@@ -579,32 +558,66 @@ static int call(loaded *l, opts *o) {
       fprintf(stderr, "%s%s", n++ ? ", " : "procedures: ", rg_module_str(m, m->procs[i].name));
     }
     fputs(n ? "\n" : "the rule set has no procedures\n", stderr);
-    return EX_BAD;
+    return -1;
   }
-  p = &m->procs[pi];
-  if ((uint32_t)(o->npos - 2) != p->nparams) {
+  const rg_proc *p = &m->procs[pi];
+  if ((uint32_t)nargs != p->nparams) {
     fprintf(stderr, "regula: error: procedure '%s' takes %u argument%s (", name, p->nparams,
             p->nparams == 1 ? "" : "s");
     print_params(m, p);
-    fprintf(stderr, "), got %d\ntry 'regula call --help'\n", o->npos - 2);
-    return EX_BAD;
+    fprintf(stderr, "), got %d\ntry 'regula %s --help'\n", nargs, cmd);
+    return -1;
   }
-  args = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *args);
-  if (!args) {
+  rg_value *a = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *a);
+  if (!a) {
     fputs("regula: error: out of memory\n", stderr);
-    return EX_RUNTIME;
+    return -2;
   }
+  a[0] = 0;
   for (uint32_t i = 0; i < p->nparams; i++) {
     const rg_param_info *par = &m->params[p->first_param + i];
     err[0] = '\0';
-    if (rg_value_parse(m, par->type, o->pos[2 + i], &args[i], err, sizeof err) != 0) {
+    if (rg_value_parse(m, par->type, args[i], &a[i], err, sizeof err) != 0) {
       fprintf(stderr, "regula: error: argument %u (%s: %s) of '%s': %s\n", i + 1,
               rg_module_str(m, par->name), rg_type_name(tn, sizeof tn, m, par->type), name,
               err[0] ? err : "not a valid value");
-      rg_free(args);
-      return EX_BAD;
+      rg_free(a);
+      return -1;
     }
   }
+  *out = a;
+  return pi;
+}
+
+int cli_no_table(const rg_module *m, const char *name) {
+  fprintf(stderr, "regula: error: no table '%s'; ", name);
+  if (m->ntables == 0) fputs("the rule set has no tables\n", stderr);
+  else {
+    fputs("tables: ", stderr);
+    for (uint32_t i = 0; i < m->ntables; i++)
+      fprintf(stderr, "%s%s", i ? ", " : "", rg_module_str(m, m->tables[i].name));
+    fputc('\n', stderr);
+  }
+  return EX_BAD;
+}
+
+/* Runs procedure o->pos[1] of l's module with the arguments o->pos[2..],
+** printing its notes and its result on stdout.  Returns an exit code. */
+static int call(loaded *l, opts *o) {
+  const rg_module *m = &l->m;
+  const char *name = o->pos[1];
+  int pi;
+  const rg_proc *p;
+  rg_value *args = NULL, result = 0;
+  run_ctx ctx = { .out = stdout };
+  rg_sink sink = { .ctx = &ctx, .note = on_note, .expect_fail = on_expect_fail };
+  rg_vm *vm;
+  rg_status st;
+  int rc = EX_OK;
+
+  pi = cli_resolve_proc(m, "call", name, o->pos + 2, o->npos - 2, &args);
+  if (pi < 0) return pi == -2 ? EX_RUNTIME : EX_BAD;
+  p = &m->procs[pi];
   vm = rg_vm_new(m, &o->limits, &sink);
   if (!vm) {
     fputs("regula: error: out of memory\n", stderr);

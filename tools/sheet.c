@@ -783,17 +783,7 @@ static int print_sheet(const loaded *l, char **names, int n) {
   const rg_module *m = &l->m;
   int first = 1;
   for (int i = 0; i < n; i++)
-    if (rg_module_find_table(m, names[i]) < 0) {
-      fprintf(stderr, "regula: error: no table '%s'; ", names[i]);
-      if (m->ntables == 0) fputs("the rule set has no tables\n", stderr);
-      else {
-        fputs("tables: ", stderr);
-        for (uint32_t k = 0; k < m->ntables; k++)
-          fprintf(stderr, "%s%s", k ? ", " : "", rg_module_str(m, m->tables[k].name));
-        fputc('\n', stderr);
-      }
-      return EX_BAD;
-    }
+    if (rg_module_find_table(m, names[i]) < 0) return cli_no_table(m, names[i]);
   if (m->name) {
     printf("%s", rg_module_str(m, m->name));
     if (m->revision) printf(", revision %s", rg_module_str(m, m->revision));

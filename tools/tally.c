@@ -200,46 +200,10 @@ int tally_order(const tally *t, uint32_t *order) {
 int tally_resolve(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
                   rg_value **out) {
   int pi = rg_module_find_proc(m, name);
-  char err[512], tn[128];
-  if (pi < 0 || is_test_proc(m, (uint32_t)pi)) {
-    int n = 0;
-    fprintf(stderr, "regula: error: no procedure '%s'; ", name);
-    for (uint32_t i = 0; i < m->nprocs; i++) {
-      if (is_test_proc(m, i)) continue;
-      fprintf(stderr, "%s%s", n++ ? ", " : "procedures: ", rg_module_str(m, m->procs[i].name));
-    }
-    fputs(n ? "\n" : "the rule set has no procedures\n", stderr);
-    return -1;
-  }
-  const rg_proc *p = &m->procs[pi];
-  if ((uint32_t)nargs != p->nparams) {
-    fprintf(stderr, "regula: error: procedure '%s' takes %u argument%s (", name, p->nparams,
-            p->nparams == 1 ? "" : "s");
-    print_params(m, p);
-    fprintf(stderr, "), got %d\ntry 'regula %s --help'\n", nargs, cmd);
-    return -1;
-  }
-  if (p->result.kind == RG_K_VOID) {
+  if (pi >= 0 && !is_test_proc(m, (uint32_t)pi) && (uint32_t)nargs == m->procs[pi].nparams &&
+      m->procs[pi].result.kind == RG_K_VOID) {
     fprintf(stderr, "regula: error: procedure '%s' has no result to count\n", name);
     return -1;
   }
-  rg_value *a = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *a);
-  if (!a) {
-    fputs("regula: error: out of memory\n", stderr);
-    return -2;
-  }
-  a[0] = 0;
-  for (uint32_t i = 0; i < p->nparams; i++) {
-    const rg_param_info *par = &m->params[p->first_param + i];
-    err[0] = '\0';
-    if (rg_value_parse(m, par->type, args[i], &a[i], err, sizeof err) != 0) {
-      fprintf(stderr, "regula: error: argument %u (%s: %s) of '%s': %s\n", i + 1,
-              rg_module_str(m, par->name), rg_type_name(tn, sizeof tn, m, par->type), name,
-              err[0] ? err : "not a valid value");
-      rg_free(a);
-      return -1;
-    }
-  }
-  *out = a;
-  return pi;
+  return cli_resolve_proc(m, cmd, name, args, nargs, out);
 }
