@@ -11,7 +11,8 @@
 ** The dispatch loop is written once with Lua's vmdispatch/vmcase/vmbreak
 ** macros: with GCC or Clang each instruction jumps straight to the next one
 ** through a table of label addresses; other compilers get a switch.
-** pc, sp and the frame base live in locals of rg_vm_call.
+** pc (the fast instruction being run), sp and the frame base live in locals
+** of rg_vm_call, which GCC keeps in registers (see the note at rg_vm_call).
 */
 #include "vm.h"
 #include "opcodes.h"
@@ -27,7 +28,8 @@
 **
 ** rg_vm_new rewrites every procedure's verified code into the VM's private
 ** "fast code": one vm_ins per instruction, with its operands decoded (jump
-** targets as absolute fast indexes, a call's entry point resolved), and hot
+** targets as fast offsets from the jump, so that the dispatch loop needs no
+** base pointer; a call's entry point as an absolute fast index), and hot
 ** sequences fused into superinstructions (vm_fuse).  The module's code is
 ** untouched: the verifier checked it, the disassembler shows it, and every
 ** fast instruction keeps the module pc of its original instruction (fmap) so
@@ -55,6 +57,7 @@ typedef struct vm_ins {
 **   OP_LKS a k c  L[c] := L[a] OP k          (LOAD a; PUSHI k; OP; STORE c)
 **   OP_LLS a b c  L[c] := L[a] OP L[b]       (LOAD a; LOAD b; OP; STORE c)
 **   OP_S c        L[c] := x OP y, popped     (OP; STORE c)
+**   OP_KS k c     L[c] := pop OP k           (PUSHI k; OP; STORE c)
 ** and for comparison CMP, jumping to fast index t when x CMP y holds (a
 ** JMPF after the comparison becomes the negated CMP):
 **   BRCMP_LL a b t  (LOAD a; LOAD b; CMP; JMPF/JMPT t)
@@ -64,7 +67,8 @@ typedef struct vm_ins {
 ** Fused conditional jumps are forward only (a backward jump counts a step). */
 typedef enum vm_fop {
   VM_FOP0 = RG_NOPCODES - 1,
-#define VM_X(o) VM_##o##_K, VM_##o##_L, VM_##o##_LK, VM_##o##_LL, VM_##o##_LKS, VM_##o##_LLS, VM_##o##_S,
+#define VM_X(o) VM_##o##_K, VM_##o##_L, VM_##o##_LK, VM_##o##_LL, VM_##o##_LKS, VM_##o##_LLS, \
+                VM_##o##_S, VM_##o##_KS,
   VM_BINOPS(VM_X)
 #undef VM_X
 #define VM_X(o) VM_BR##o##_LL, VM_BR##o##_LK, VM_BR##o##_SK, VM_BR##o##_SS,
@@ -88,11 +92,16 @@ typedef enum vm_fop {
   VM_JMPT2,       /* if pop goto a else goto b  (JMP to a forward JMPT: threaded) */
   VM_MAX2,        /* MAX 2 */
   VM_MIN2,        /* MIN 2 */
-  VM_MODU_K,      /* MOD_K, MOD_LK, MOD_LKS by a constant k >= 1: x mod k by */
-  VM_MODU_LK,     /* multiplication (fmagic) when 0 <= x < 2^32 */
+  VM_MODU_K,      /* MOD_K, MOD_LK, MOD_LKS, MOD_KS by a constant k >= 1: */
+  VM_MODU_LK,     /* x mod k by multiplication (fmagic) when 0 <= x < 2^32 */
   VM_MODU_LKS,
+  VM_MODU_KS,
   VM_LISTADD,     /* list L[a], element L[b] += c, in place
                   ** (LOAD a; LOAD b; LOAD a; LOAD b; ITEM; PUSHI c; ADD; SETITEM) */
+  VM_ABS_L,       /* push |L[a]|                (LOAD a; ABS) */
+  VM_BRL2,        /* if L[a] goto b else goto c (LOAD a [NOT]; JMP to a forward JMPF/JMPT) */
+  VM_LOOPLE_LK,   /* INCRJMPB whose target c is a BRLE_LK or BRLT_LK (`while n > 0`, */
+  VM_LOOPLT_LK,   /* `while k >= 1`): runs the test too */
   VM_NFOPS
 } vm_fop;
 
@@ -150,9 +159,10 @@ static int vm_cmp(unsigned op) {
 }
 
 /* The fast op of binary operator b (VM_BINOPS index) in form f (0 K, 1 L,
-** 2 LK, 3 LL, 4 LKS, 5 LLS, 6 S), and of the branch on comparison c (VM_CMPS
-** index; negated when jumping on false) in form f (0 LL, 1 LK, 2 SK, 3 SS). */
-#define VM_BINOP_OP(b, f) ((uint32_t)VM_ADD_K + 7u * (uint32_t)(b) + (f))
+** 2 LK, 3 LL, 4 LKS, 5 LLS, 6 S, 7 KS), and of the branch on comparison c
+** (VM_CMPS index; negated when jumping on false) in form f (0 LL, 1 LK, 2 SK,
+** 3 SS). */
+#define VM_BINOP_OP(b, f) ((uint32_t)VM_ADD_K + 8u * (uint32_t)(b) + (f))
 #define VM_BR_OP(c, jmpf, f) \
   ((uint32_t)VM_BREQ_LL + 4u * (uint32_t)((jmpf) ? vm_negcmp[c] : (c)) + (f))
 static const unsigned char vm_negcmp[6] = {1, 0, 5, 4, 3, 2};  /* EQ NE LT LE GT GE */
@@ -199,6 +209,25 @@ static uint32_t vm_match(const uint32_t *code, uint32_t i, uint32_t end,
     }
     if (n >= 3) {
       int b = vm_binop(op[2]), c = vm_cmp(op[1]);
+      /* LOAD a [NOT]; JMP to a forward JMPF/JMPT: both ways on L[a]. */
+      int nt = op[1] == RG_OP_NOT;
+      if (op[0] == RG_OP_LOAD && (nt || op[1] == RG_OP_JMP) && op[1 + nt] == RG_OP_JMP &&
+          a[1 + nt] >= 0) {
+        uint32_t t = i + 2 + nt + (uint32_t)a[1 + nt];
+        unsigned top = t < end ? RG_INS_OP(code[t]) : RG_OP_NOP;
+        int32_t ta = t < end ? RG_INS_SA(code[t]) : -1;
+        if ((top == RG_OP_JMPF || top == RG_OP_JMPT) && ta >= 0) {
+          int32_t taken = (int32_t)(t + 1) + ta, fall = (int32_t)(t + 1);
+          /* the value tested is L[a] (NOT: !L[a]); JMPF jumps when it is 0 */
+          int on_true_taken = (top == RG_OP_JMPT) != nt;
+          EMIT(VM_BRL2, a[0], on_true_taken ? taken : fall, on_true_taken ? fall : taken,
+               2 + (uint32_t)nt, 0);
+        }
+      }
+      if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_NEG && op[2] == RG_OP_STORE)
+        EMIT(VM_MOVK, a[2], -a[0], 0, 3, 1);   /* -k of a 24-bit k: no overflow */
+      if (op[0] == RG_OP_PUSHI && vm_binop(op[1]) >= 0 && op[2] == RG_OP_STORE)
+        EMIT(VM_BINOP_OP(vm_binop(op[1]), 7u), a[0], a[2], 0, 3, 1);
       if (op[0] == RG_OP_LOAD && (op[1] == RG_OP_LOAD || op[1] == RG_OP_PUSHI) && b >= 0)
         EMIT(VM_BINOP_OP(b, op[1] == RG_OP_LOAD ? 3u : 2u), a[0], a[1], 0, 3, 2);
       if (op[0] == RG_OP_PUSHI && c >= 0 && FWDJ(2) >= 0)
@@ -225,6 +254,8 @@ static uint32_t vm_match(const uint32_t *code, uint32_t i, uint32_t end,
         EMIT(op[1] == RG_OP_JMPF ? VM_BRFL : VM_BRTL, a[0], FWDJ(1), 0, 2, 1);
       if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_ROLL) EMIT(VM_ROLLK, a[1], a[0], 0, 2, 1);
       if (op[0] == RG_OP_LOAD && op[1] == RG_OP_RET) EMIT(VM_RETL, a[0], 0, 0, 2, 1);
+      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_ABS) EMIT(VM_ABS_L, a[0], 0, 0, 2, 1);
+      if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_NEG) EMIT(RG_OP_PUSHI, -a[0], 0, 0, 2, 1);
     }
   }
   /* One instruction, looking through to the next or to its target when that
@@ -256,6 +287,27 @@ static uint32_t vm_match(const uint32_t *code, uint32_t i, uint32_t end,
   EMIT(op[0], a[0], 0, 0, 1, 0);
 #undef FWDJ
 #undef EMIT
+}
+
+/* Stores in t[0..) the jump targets (fast indexes) of fast instruction x;
+** returns how many. */
+static int vm_targets(vm_ins *x, int32_t **t) {
+  uint32_t op = x->op;
+  if (op == RG_OP_JMP || op == VM_JMPB || op == RG_OP_JMPF || op == RG_OP_JMPT) { t[0] = &x->a; return 1; }
+  if (op == VM_BRFL || op == VM_BRTL) { t[0] = &x->b; return 1; }
+  if (op == VM_INCRJMPB || op == VM_FORLOOP || op == VM_LOOPLE_LK || op == VM_LOOPLT_LK) {
+    t[0] = &x->c;
+    return 1;
+  }
+  if (op == VM_JMPF2 || op == VM_JMPT2) { t[0] = &x->a; t[1] = &x->b; return 2; }
+  if (op == VM_BRL2) { t[0] = &x->b; t[1] = &x->c; return 2; }
+  if (op >= VM_BREQ_LL && op <= VM_BRGE_SS)
+    switch ((op - VM_BREQ_LL) % 4) {
+      case 0: case 1: t[0] = &x->c; return 1;
+      case 2: t[0] = &x->b; return 1;
+      default: t[0] = &x->a; return 1;
+    }
+  return 0;
 }
 
 /* Builds the VM's fast code from the module's (fused unless told not to).
@@ -303,38 +355,38 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
     /* Jump targets (procedure-relative) to fast indexes: a target always
     ** starts a fast instruction. */
     for (uint32_t k = first; k < f; k++) {
-      vm_ins *x = &fcode[k];
-      int32_t *t = NULL;
-      if (x->op == RG_OP_JMP || x->op == VM_JMPB || x->op == RG_OP_JMPF || x->op == RG_OP_JMPT)
-        t = &x->a;
-      else if (x->op == VM_BRFL || x->op == VM_BRTL)
-        t = &x->b;
-      else if (x->op == VM_INCRJMPB)
-        t = &x->c;
-      else if (x->op == VM_JMPF2 || x->op == VM_JMPT2) {
-        x->b = (int32_t)fidx[x->b];
-        t = &x->a;
-      }
-      else if (x->op >= VM_BREQ_LL && x->op <= VM_BRGE_SS)
-        switch ((x->op - VM_BREQ_LL) % 4) {
-          case 0: case 1: t = &x->c; break;
-          case 2: t = &x->b; break;
-          default: t = &x->a; break;
-        }
-      if (t) *t = (int32_t)fidx[*t];
+      int32_t *t[2];
+      for (int j = vm_targets(&fcode[k], t); j-- > 0;) *t[j] = (int32_t)fidx[*t[j]];
     }
+  }
+  /* A jump onto a (forward) JMP goes straight to the JMP's target. */
+  for (uint32_t k = 0; fuse && k < f; k++) {
+    int32_t *t[2];
+    for (int j = vm_targets(&fcode[k], t); j-- > 0;)
+      while (fcode[*t[j]].op == RG_OP_JMP) *t[j] = fcode[*t[j]].a;
   }
   /* Calls get their callee's entry in b; a loop's increment takes its test
   ** along; x mod k for a constant k >= 1 gets its multiplier. */
   for (uint32_t k = 0; k < f; k++) {
     vm_ins *x = &fcode[k];
     if (x->op == RG_OP_CALL) x->b = (int32_t)fentry[x->a];
-    if (x->op == VM_INCRJMPB && fcode[x->c].op == VM_BRGT_LL) x->op = VM_FORLOOP;
-    int32_t d = x->op == VM_MOD_K ? x->a : x->op == VM_MOD_LK || x->op == VM_MOD_LKS ? x->b : 0;
+    if (x->op == VM_INCRJMPB) {
+      uint32_t top = fcode[x->c].op;
+      x->op = top == VM_BRGT_LL ? VM_FORLOOP : top == VM_BRLE_LK ? VM_LOOPLE_LK
+            : top == VM_BRLT_LK ? VM_LOOPLT_LK : VM_INCRJMPB;
+    }
+    int32_t d = x->op == VM_MOD_K || x->op == VM_MOD_KS ? x->a
+              : x->op == VM_MOD_LK || x->op == VM_MOD_LKS ? x->b : 0;
     if (d >= 1) {
-      x->op = x->op == VM_MOD_K ? VM_MODU_K : x->op == VM_MOD_LK ? VM_MODU_LK : VM_MODU_LKS;
+      x->op = x->op == VM_MOD_K ? VM_MODU_K : x->op == VM_MOD_LK ? VM_MODU_LK
+            : x->op == VM_MOD_KS ? VM_MODU_KS : VM_MODU_LKS;
       fmagic[k] = UINT64_MAX / (uint64_t)d + 1;
     }
+  }
+  /* Jump targets relative to the jump (the dispatch loop needs no fcode). */
+  for (uint32_t k = 0; k < f; k++) {
+    int32_t *t[2];
+    for (int j = vm_targets(&fcode[k], t); j-- > 0;) *t[j] -= (int32_t)k;
   }
   rg_free(fidx);
   rg_free(tgt);
@@ -437,11 +489,14 @@ const rg_value *rg_vm_deck_left(const rg_vm *vm, uint32_t deck, uint32_t *n) {
   return vm->deck_cards + vm->deck_off[deck];
 }
 
-/* Fills every deck again from the module's cards (the start of a run). */
+/* Fills every deck again from the module's cards (the start of a run).  A
+** deck is only ever changed by a draw, which takes a card, so a deck with
+** all its cards left is as it was filled and is skipped. */
 static void vm_refill_decks(rg_vm *vm) {
   const rg_module *m = vm->m;
   for (uint32_t d = 0; d < m->ndecks; d++) {
     const rg_deck *dk = &m->decks[d];
+    if (vm->deck_left[d] == dk->count) continue;
     memcpy(vm->deck_cards + vm->deck_off[d], m->cards + dk->first,
            (size_t)dk->count * sizeof(rg_value));
     vm->deck_left[d] = dk->count;
@@ -529,8 +584,8 @@ static int popcount64(uint64_t x) {
 ** sink.chance when it is set (what and index as vm.h says), else the VM's
 ** generator.  Returns the outcome in 0..n-1, or -1 when the callback gave
 ** none or one out of range. */
-static int64_t vm_chance(rg_vm *vm, int what, uint32_t index, uint64_t n, uint32_t pc) {
-  if (!vm->sink.chance) return (int64_t)rg_rng_below(&vm->rng, n);
+static inline int64_t vm_chance(rg_vm *vm, int what, uint32_t index, uint64_t n, uint32_t pc) {
+  if (likely(!vm->sink.chance)) return (int64_t)rg_rng_below(&vm->rng, n);
   int64_t r = vm->sink.chance(vm->sink.ctx, vm->m, what, index, n, pc);
   if (r < 0 || (uint64_t)r >= n) return -1;
   return r;
@@ -603,30 +658,32 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 
 /* ---- dispatch ------------------------------------------------------------- */
 
+/* pc points at the instruction being executed: vmbreak goes on to the
+** next one, vmjump(t) to fast instruction t (a pointer into the fast code). */
 #if defined(__GNUC__) && !defined(RG_VM_SWITCH)
 #define vmdispatch(o)  goto *disptab[o];
 #define vmcase(l)      L_##l:
-#define vmbreak        vmfetch(); vmdispatch(ins->op);
+#define vmbreak        do { pc++; goto *disptab[pc->op]; } while (0)
+#define vmjump(t)      do { pc = (t); goto *disptab[pc->op]; } while (0)
 #else
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-label"
 #endif
 #define vmdispatch(o)  switch (o)
 #define vmcase(l)      case l: L_##l:
-#define vmbreak        break
+#define vmbreak        do { pc++; goto vm_top; } while (0)
+#define vmjump(t)      do { pc = (t); goto vm_top; } while (0)
 #endif
 
-#define vmfetch()      (ins = pc++)
-
 /* The operands of the instruction being executed. */
-#define IA             (ins->a)
-#define IB             (ins->b)
-#define IC             (ins->c)
+#define IA             (pc->a)
+#define IB             (pc->b)
+#define IC             (pc->c)
 
 /* Module pc of the instruction being executed (of the one that may fail,
 ** for a superinstruction), and d instructions after it. */
-#define PCIDX()        (fmap[ins - fcode])
-#define PCAT(d)        (fmap[ins - fcode] + (d))
+#define PCIDX()        (FMAP[pc - FCODE])
+#define PCAT(d)        (FMAP[pc - FCODE] + (d))
 
 /* Leaves the loop with an error at the current instruction. */
 #define RTERR(...)     do { return vm_fail(vm, RG_RUN_ERROR, PCIDX(), __VA_ARGS__); } while (0)
@@ -643,9 +700,9 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 /* Reserves a new list of n elements (offset in l), else the memory limit. */
 #define NEWLIST(l, n)  do { if (unlikely(((l) = vm_new_list(vm, (n))) < 0)) RTLIMIT("memory limit"); } while (0)
 
-#define STEP_AT(d)     do { if (unlikely(++steps > max_steps)) \
+#define STEP_AT(d)     do { if (unlikely(steps_left-- == 0)) \
                               return vm_fail(vm, RG_RUN_LIMIT, PCAT(d), "step limit of %llu reached", \
-                                             (unsigned long long)max_steps); } while (0)
+                                             (unsigned long long)MAX_STEPS); } while (0)
 #define STEP()         STEP_AT(0)
 
 /* Binary operators on x and y into r, with their runtime errors. */
@@ -666,7 +723,7 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 #define VM_DO_GT(x, y, r) ((r) = (x) > (y))
 #define VM_DO_GE(x, y, r) ((r) = (x) >= (y))
 
-/* The seven fused forms of binary operator o (see vm_fop). */
+/* The eight fused forms of binary operator o (see vm_fop). */
 #define VM_BINOP_CASES(o) \
   vmcase(VM_##o##_K)   { rg_value r_; VM_DO_##o(sp[-1], (rg_value)IA, r_); sp[-1] = r_; vmbreak; } \
   vmcase(VM_##o##_L)   { rg_value r_; VM_DO_##o(sp[-1], base[IA], r_); sp[-1] = r_; vmbreak; } \
@@ -674,33 +731,47 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
   vmcase(VM_##o##_LL)  { rg_value r_; VM_DO_##o(base[IA], base[IB], r_); *sp++ = r_; vmbreak; } \
   vmcase(VM_##o##_LKS) { rg_value r_; VM_DO_##o(base[IA], (rg_value)IB, r_); base[IC] = r_; vmbreak; } \
   vmcase(VM_##o##_LLS) { rg_value r_; VM_DO_##o(base[IA], base[IB], r_); base[IC] = r_; vmbreak; } \
-  vmcase(VM_##o##_S)   { rg_value r_; VM_DO_##o(sp[-2], sp[-1], r_); sp -= 2; base[IA] = r_; vmbreak; }
+  vmcase(VM_##o##_S)   { rg_value r_; VM_DO_##o(sp[-2], sp[-1], r_); sp -= 2; base[IA] = r_; vmbreak; } \
+  vmcase(VM_##o##_KS)  { rg_value r_; VM_DO_##o(sp[-1], (rg_value)IA, r_); sp--; base[IB] = r_; vmbreak; }
 
 /* x mod k into r, for a constant k >= 1 with multiplier fmagic (Lemire's
 ** fastmod) when 0 <= x < 2^32; the sign of x otherwise, like MOD. */
 #define VM_FASTMOD(x, k, r) do { rg_value x_ = (x); \
     if (likely((uint64_t)x_ <= UINT32_MAX)) \
-      (r) = (rg_value)(uint64_t)(((__uint128_t)(fmagic[ins - fcode] * (uint64_t)x_) * (uint64_t)(k)) >> 64); \
+      (r) = (rg_value)(uint64_t)(((__uint128_t)(FMAGIC[pc - FCODE] * (uint64_t)x_) * (uint64_t)(k)) >> 64); \
     else (r) = x_ % (rg_value)(k); } while (0)
 
 /* The four compare-and-branch forms of comparison o (operator cmp). */
 #define VM_BR_CASES(o, cmp) \
-  vmcase(VM_BR##o##_LL) { if (base[IA] cmp base[IB]) pc = fcode + IC; vmbreak; } \
-  vmcase(VM_BR##o##_LK) { if (base[IA] cmp (rg_value)IB) pc = fcode + IC; vmbreak; } \
-  vmcase(VM_BR##o##_SK) { sp--; if (sp[0] cmp (rg_value)IA) pc = fcode + IB; vmbreak; } \
-  vmcase(VM_BR##o##_SS) { sp -= 2; if (sp[0] cmp sp[1]) pc = fcode + IA; vmbreak; }
+  vmcase(VM_BR##o##_LL) { if (base[IA] cmp base[IB]) vmjump(pc + IC); vmbreak; } \
+  vmcase(VM_BR##o##_LK) { if (base[IA] cmp (rg_value)IB) vmjump(pc + IC); vmbreak; } \
+  vmcase(VM_BR##o##_SK) { sp--; if (sp[0] cmp (rg_value)IA) vmjump(pc + IB); vmbreak; } \
+  vmcase(VM_BR##o##_SS) { sp -= 2; if (sp[0] cmp sp[1]) vmjump(pc + IA); vmbreak; }
 
 /* Runs procedure proc of the VM's module with args[0..nparams) (may be NULL
 ** when it has none); stores its result, if any, in *result (may be NULL).
 ** Resets the heap to the module's constants first.  Allocates nothing.
 ** Returns RG_RUN_OK, or RG_RUN_ERROR / RG_RUN_LIMIT with rg_vm_error set. */
+/* What the dispatch loop reads through vm, not from locals of its own: the
+** fewer locals, the likelier pc, sp, base and the dispatch table stay in
+** registers (GCC spills otherwise). */
+#define K          (m->consts)
+#define H          (vm->heap)
+#define STACK_END  (vm->stack + vm->nstack)
+#define MAX_STEPS  (vm->max_steps)
+#define FCODE      (vm->fcode)
+#define FMAP       (vm->fmap)
+#define FMAGIC     (vm->fmagic)
+
+/* GCC's global common subexpression elimination hoists loads out of the
+** handlers into spilled locals and keeps pc and base out of registers in a
+** computed-goto loop (GCC's manual says as much for -fno-gcse): off here. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-gcse")))
+#endif
 rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *result) {
   const rg_module *m = vm->m;
-  const rg_value *const K = m->consts;
-  rg_value *const H = vm->heap;
-  rg_value *const stack_end = vm->stack + vm->nstack;
-  const uint64_t max_steps = vm->max_steps;
-  uint64_t steps = 0;
+  uint64_t steps_left = MAX_STEPS;   /* steps (backward jumps, calls) still allowed */
   int depth = 0;
 
   vm->err[0] = '\0';
@@ -716,11 +787,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
   for (uint32_t k = 0; k < p->nparams; k++) base[k] = args ? args[k] : 0;
   for (uint32_t k = p->nparams; k < p->nlocals; k++) base[k] = 0;
   rg_value *sp = base + p->nlocals;
-  const vm_ins *const fcode = vm->fcode;
-  const uint32_t *const fmap = vm->fmap;
-  const uint64_t *const fmagic = vm->fmagic;
-  const vm_ins *pc = fcode + vm->fentry[proc];
-  const vm_ins *ins;
+  const vm_ins *pc = FCODE + vm->fentry[proc];
 
 #if defined(__GNUC__) && !defined(RG_VM_SWITCH)
   static const void *const disptab[VM_NFOPS] = {
@@ -728,7 +795,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
     RG_OPCODES(RG_X)
 #undef RG_X
 #define VM_X(o) &&L_VM_##o##_K, &&L_VM_##o##_L, &&L_VM_##o##_LK, &&L_VM_##o##_LL, \
-                &&L_VM_##o##_LKS, &&L_VM_##o##_LLS, &&L_VM_##o##_S,
+                &&L_VM_##o##_LKS, &&L_VM_##o##_LLS, &&L_VM_##o##_S, &&L_VM_##o##_KS,
     VM_BINOPS(VM_X)
 #undef VM_X
 #define VM_X(o) &&L_VM_BR##o##_LL, &&L_VM_BR##o##_LK, &&L_VM_BR##o##_SK, &&L_VM_BR##o##_SS,
@@ -738,13 +805,16 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
     &&L_VM_ROLLAT_LL, &&L_VM_RETL, &&L_VM_CLAMPK, &&L_VM_LOOKUP_LL, &&L_VM_INCRJMPB,
     &&L_VM_FORLOOP, &&L_VM_DRAWAPPEND, &&L_VM_ITEM_LL, &&L_VM_JMPF2, &&L_VM_JMPT2,
     &&L_VM_MAX2, &&L_VM_MIN2, &&L_VM_MODU_K, &&L_VM_MODU_LK, &&L_VM_MODU_LKS,
-    &&L_VM_LISTADD,
+    &&L_VM_MODU_KS, &&L_VM_LISTADD, &&L_VM_ABS_L, &&L_VM_BRL2, &&L_VM_LOOPLE_LK,
+    &&L_VM_LOOPLT_LK,
   };
 #endif
 
   for (;;) {
-    vmfetch();
-    vmdispatch(ins->op) {
+#if !defined(__GNUC__) || defined(RG_VM_SWITCH)
+  vm_top:
+#endif
+    vmdispatch(pc->op) {
 
       /* Opcode NOP: Does nothing. */
       vmcase(RG_OP_NOP) {
@@ -846,15 +916,13 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode JMP: a forward jump to fast index A (backward ones are JMPB). */
       vmcase(RG_OP_JMP) {
-        pc = fcode + IA;
-        vmbreak;
+        vmjump(pc + IA);
       }
 
       /* JMPB: a backward jump to fast index A; counts one step. */
       vmcase(VM_JMPB) {
         STEP();
-        pc = fcode + IA;
-        vmbreak;
+        vmjump(pc + IA);
       }
 
       /* Opcode JMPF: if pop is 0 then go to fast index A (a backward jump,
@@ -862,7 +930,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(RG_OP_JMPF) {
         if (!*--sp) {
           if (IB) STEP();
-          pc = fcode + IA;
+          vmjump(pc + IA);
         }
         vmbreak;
       }
@@ -872,7 +940,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(RG_OP_JMPT) {
         if (*--sp) {
           if (IB) STEP();
-          pc = fcode + IA;
+          vmjump(pc + IA);
         }
         vmbreak;
       }
@@ -888,8 +956,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       vmcase(VM_MOVK) { base[IA] = IB; vmbreak; }
       vmcase(VM_MOV) { base[IB] = base[IA]; vmbreak; }
-      vmcase(VM_BRFL) { if (!base[IA]) pc = fcode + IB; vmbreak; }
-      vmcase(VM_BRTL) { if (base[IA]) pc = fcode + IB; vmbreak; }
+      vmcase(VM_BRFL) { if (!base[IA]) vmjump(pc + IB); vmbreak; }
+      vmcase(VM_BRTL) { if (base[IA]) vmjump(pc + IB); vmbreak; }
       vmcase(VM_ROLLK) { *sp++ = IB; goto L_RG_OP_ROLL; }
       vmcase(VM_ROLLAT_LL) { sp[0] = base[IB]; sp[1] = base[IC]; sp += 2; goto L_RG_OP_ROLLAT; }
       vmcase(VM_LOOKUP_LL) { sp[0] = base[IB]; sp[1] = base[IC]; sp += 2; goto L_RG_OP_LOOKUP; }
@@ -906,8 +974,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         VM_DO_ADD(base[IA], (rg_value)IB, r_);
         base[IA] = r_;
         STEP_AT(2);
-        pc = fcode + IC;
-        vmbreak;
+        vmjump(pc + IC);
       }
 
       /* INCRJMPB, then the loop's test (BRGT_LL at c) in place. */
@@ -916,20 +983,51 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         VM_DO_ADD(base[IA], (rg_value)IB, r_);
         base[IA] = r_;
         STEP_AT(2);
-        const vm_ins *h = fcode + IC;
-        pc = base[h->a] > base[h->b] ? fcode + h->c : h + 1;
-        vmbreak;
+        const vm_ins *h = pc + IC;
+        if (base[h->a] > base[h->b]) vmjump(h + h->c);
+        vmjump(h + 1);
       }
 
       vmcase(VM_DRAWAPPEND) { *sp++ = base[IB]; goto L_RG_OP_DRAW; }
       vmcase(VM_ITEM_LL) { sp[0] = base[IA]; sp[1] = base[IB]; sp += 2; goto L_RG_OP_ITEM; }
-      vmcase(VM_JMPF2) { pc = fcode + (*--sp ? IB : IA); vmbreak; }
-      vmcase(VM_JMPT2) { pc = fcode + (*--sp ? IA : IB); vmbreak; }
+      vmcase(VM_JMPF2) { vmjump(pc + (*--sp ? IB : IA)); }
+      vmcase(VM_JMPT2) { vmjump(pc + (*--sp ? IA : IB)); }
       vmcase(VM_MAX2) { sp--; if (sp[0] > sp[-1]) sp[-1] = sp[0]; vmbreak; }
       vmcase(VM_MIN2) { sp--; if (sp[0] < sp[-1]) sp[-1] = sp[0]; vmbreak; }
       vmcase(VM_MODU_K) { VM_FASTMOD(sp[-1], IA, sp[-1]); vmbreak; }
       vmcase(VM_MODU_LK) { VM_FASTMOD(base[IA], IB, *sp); sp++; vmbreak; }
       vmcase(VM_MODU_LKS) { VM_FASTMOD(base[IA], IB, base[IC]); vmbreak; }
+      vmcase(VM_MODU_KS) { VM_FASTMOD(sp[-1], IA, base[IB]); sp--; vmbreak; }
+
+      /* |L[a]|: the error of ABS (+1). */
+      vmcase(VM_ABS_L) {
+        rg_value a = base[IA];
+        if (unlikely(a == INT64_MIN)) RTERR("integer overflow");
+        *sp++ = a < 0 ? -a : a;
+        vmbreak;
+      }
+
+      vmcase(VM_BRL2) { vmjump(pc + (base[IA] ? IB : IC)); }
+
+      /* INCRJMPB, then the loop's test (BRLE_LK or BRLT_LK at c) in place. */
+      vmcase(VM_LOOPLE_LK) {
+        rg_value r_;
+        VM_DO_ADD(base[IA], (rg_value)IB, r_);
+        base[IA] = r_;
+        STEP_AT(2);
+        const vm_ins *h = pc + IC;
+        if (base[h->a] <= (rg_value)h->b) vmjump(h + h->c);
+        vmjump(h + 1);
+      }
+      vmcase(VM_LOOPLT_LK) {
+        rg_value r_;
+        VM_DO_ADD(base[IA], (rg_value)IB, r_);
+        base[IA] = r_;
+        STEP_AT(2);
+        const vm_ins *h = pc + IC;
+        if (base[h->a] < (rg_value)h->b) vmjump(h + h->c);
+        vmjump(h + 1);
+      }
 
       /* list L[a], element L[b] += c in place: the errors of ITEM (here),
       ** ADD (+2) and SETITEM (+3), in that order. */
@@ -1067,18 +1165,17 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         STEP();
         if (unlikely(depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
         rg_value *nbase = sp - q->nparams;
-        if (unlikely((size_t)(stack_end - nbase) < (size_t)q->nlocals + q->max_stack))
+        if (unlikely((size_t)(STACK_END - nbase) < (size_t)q->nlocals + q->max_stack))
           RTLIMIT("memory limit");
         rg_frame *f = &vm->frames[depth++];
-        f->pc = pc;
+        f->pc = pc + 1;
         f->base = base;
         f->proc = proc;
         for (rg_value *l = sp, *e = nbase + q->nlocals; l < e; l++) *l = 0;
         base = nbase;
         sp = base + q->nlocals;
         proc = callee;
-        pc = fcode + IB;
-        vmbreak;
+        vmjump(vm->fcode + IB);
       }
 
       /* Opcode RET: return pop to the caller (or to rg_vm_call's *result). */
@@ -1091,10 +1188,9 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         sp = base;
         *sp++ = v;
         rg_frame *f = &vm->frames[--depth];
-        pc = f->pc;
         base = f->base;
         proc = f->proc;
-        vmbreak;
+        vmjump(f->pc);
       }
 
       /* Opcode RETV: return without a value. */
@@ -1102,10 +1198,9 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         if (depth == 0) return RG_RUN_OK;
         sp = base;
         rg_frame *f = &vm->frames[--depth];
-        pc = f->pc;
         base = f->base;
         proc = f->proc;
-        vmbreak;
+        vmjump(f->pc);
       }
 
       /* Opcode NOTE A: v1 .. vn -> (nothing); reports note A with its values
@@ -1242,7 +1337,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         vm->deck_left[a] = left - 1;
         if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, m, a, card, PCIDX());
         *sp++ = card;
-        if (ins->op == VM_DRAWAPPEND) {
+        if (pc->op == VM_DRAWAPPEND) {
           /* The APPEND (+1) and STORE of DRAWAPPEND: list card -> L[b]. */
           const rg_value *e;
           uint32_t n;
@@ -1511,3 +1606,11 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
     }
   }
 }
+
+#undef K
+#undef H
+#undef STACK_END
+#undef MAX_STEPS
+#undef FCODE
+#undef FMAP
+#undef FMAGIC

@@ -69,7 +69,9 @@ typedef struct worker {
   uint32_t *ncounts;
   uint8_t *overflow;        /* [ntallies]: more than SIM_MAX_DISTINCT values */
   atomic_uint_fast64_t *done;
-  rg_rng choice_rng;
+  rg_rng choice_rng;        /* seeded at the run's first choice */
+  uint64_t run;             /* the run under way */
+  int choice_seeded;
   /* the first failure */
   int failed;               /* 0, EX_RUNTIME */
   uint64_t fail_run;
@@ -82,6 +84,10 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
                          const rg_value *options, uint32_t n, uint32_t pc) {
   (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
   worker *w = ctx;
+  if (!w->choice_seeded) {
+    rg_rng_stream(&w->choice_rng, w->seed, w->run | (1ull << 63));
+    w->choice_seeded = 1;
+  }
   return (int64_t)rg_rng_below(&w->choice_rng, n);
 }
 
@@ -118,7 +124,8 @@ static void *work(void *arg) {
   for (uint64_t i = w->lo; i < w->hi; i++) {
     rg_value result = 0;
     rg_vm_seed(vm, w->seed, i);
-    rg_rng_stream(&w->choice_rng, w->seed, i | (1ull << 63));
+    w->run = i;
+    w->choice_seeded = 0;
     if (rg_vm_call(vm, w->proc, w->args, &result) != RG_RUN_OK) {
       const char *msg = rg_vm_error(vm, &w->fail_pc);
       snprintf(w->msg, sizeof w->msg, "%s", msg && *msg ? msg : "the run failed");

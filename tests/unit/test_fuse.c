@@ -82,6 +82,19 @@ static const char source[] =
   "procedure look(r: int, c: int) -> int {\n"
   "  return board[r, c] + one[c + 1]\n"
   "}\n"
+  "procedure whiles(n: int, y: int) -> int {\n"
+  "  let s = 0\n"
+  "  let k = n\n"
+  "  while k > 0 { s = s + k\n k = k - 1 }\n"
+  "  let j = y\n"
+  "  while j >= 1 and not (s > 40) { s = s + abs(j) mod 3\n j = j - 1 }\n"
+  "  let d = -1\n"
+  "  if s < 0 { d = 1 }\n"
+  "  let e = (abs(y) + 1) / 2\n"
+  "  let f = abs(y) mod 2 == 0\n"
+  "  if f and n > 3 { s = s + 1 }\n"
+  "  return s * d + e\n"
+  "}\n"
   "procedure helper(x: int) -> int {\n"
   "  return x\n"
   "}\n"
@@ -199,10 +212,10 @@ static void build_forms(mb *b) {
   mb_init(b);
   for (unsigned o = 0; o < sizeof binops / sizeof binops[0]; o++)
     for (unsigned k = 0; k < sizeof ks / sizeof ks[0]; k++)
-      for (int form = 0; form < 11; form++) {
+      for (int form = 0; form < 12; form++) {
         unsigned op = binops[o];
         int cmp = op >= RG_OP_EQ;
-        if (form >= 7 && !cmp) continue;
+        if (form >= 7 && form <= 10 && !cmp) continue;
         snprintf(name, sizeof name, "op%u_k%d_form%d", op, ks[k], form);
         mb_proc(b, name, T_INT, 2, names, types, 3);
         b->line = form + 1;
@@ -236,6 +249,11 @@ static void build_forms(mb *b) {
             mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_ADD, 0);
             mb_emit(b, op, 0); mb_emit(b, RG_OP_STORE, 2); mb_emit(b, RG_OP_LOAD, 2);
             mb_emit(b, RG_OP_RET, 0);
+            break;
+          case 11:  /* OP_KS */
+            mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_ADD, 0);
+            mb_emit(b, RG_OP_PUSHI, ks[k]); mb_emit(b, op, 0); mb_emit(b, RG_OP_STORE, 2);
+            mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_RET, 0);
             break;
           default: {  /* BR_LL, BR_LK, BR_SK, BR_SS; JMPF for even k, JMPT for odd */
             unsigned j = k % 2 ? RG_OP_JMPT : RG_OP_JMPF;
@@ -275,6 +293,30 @@ static void build_forms(mb *b) {
   mb_emit(b, RG_OP_PUSHI, 4); mb_emit(b, RG_OP_RET, 0);
   mb_patch(b, j4, mb_here(b));
   mb_emit(b, RG_OP_PUSHI, 5); mb_emit(b, RG_OP_RET, 0);
+  /* `x > 0 and [not] y` jumping on false or true: LOAD [NOT]; JMP onto a
+  ** JMPF/JMPT (BRL2), for each of the four. */
+  for (int form = 0; form < 4; form++) {
+    snprintf(name, sizeof name, "brl2_%d", form);
+    mb_proc(b, name, T_INT, 2, names, types, 3);
+    mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_GT, 0);
+    int32_t f1 = mb_emit(b, RG_OP_JMPF, 0);
+    mb_emit(b, RG_OP_LOAD, 1);
+    if (form & 1) mb_emit(b, RG_OP_NOT, 0);
+    int32_t f2 = mb_emit(b, RG_OP_JMP, 0);
+    mb_patch(b, f1, mb_here(b));
+    mb_emit(b, RG_OP_PUSHI, 0);
+    mb_patch(b, f2, mb_here(b));
+    int32_t f3 = mb_emit(b, form & 2 ? RG_OP_JMPT : RG_OP_JMPF, 0);
+    mb_emit(b, RG_OP_PUSHI, 3); mb_emit(b, RG_OP_RET, 0);
+    mb_patch(b, f3, mb_here(b));
+    mb_emit(b, RG_OP_PUSHI, 4); mb_emit(b, RG_OP_RET, 0);
+  }
+  /* LOAD; ABS (ABS_L), PUSHI k; NEG (folded) with and without a STORE. */
+  mb_proc(b, "abs_neg", T_INT, 2, names, types, 3);
+  mb_emit(b, RG_OP_PUSHI, 7); mb_emit(b, RG_OP_NEG, 0); mb_emit(b, RG_OP_STORE, 2);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_ABS, 0);
+  mb_emit(b, RG_OP_PUSHI, -8388608); mb_emit(b, RG_OP_NEG, 0); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_ADD, 0); mb_emit(b, RG_OP_RET, 0);
 }
 
 int main(void) {
@@ -311,7 +353,8 @@ int main(void) {
         for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++)
           for (int watch = 0; watch < 2; watch++) {
             rg_value x = vals[i], y = vals[j];
-            if (strcmp(name, "loops") == 0 || strcmp(name, "tally") == 0 || strcmp(name, "calls") == 0)
+            if (strcmp(name, "loops") == 0 || strcmp(name, "tally") == 0 || strcmp(name, "calls") == 0 ||
+                strcmp(name, "whiles") == 0)
               if (x > 1000) x = 1000 + (x & 7);  /* keep the loops short */
             if (s > 0 && watch) continue;
             outcome a, b;
