@@ -1403,35 +1403,10 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
     return T_INT;
   }
   if (strcmp(n, "draws") == 0) {
-    /* let l = []; for i in 1..n { l = append(l, draw D) } */
     sym *d = named_arg(cs, a1, S_DECK, "a deck");
-    uint32_t cnt, acc, top, jexit;
-    if (!d) return T_ERR;
-    cs->depth++;
-    if (!int_arg(cs, a2)) { end_block(cs); return T_ERR; }
-    cnt = add_local(cs, e->pos, " count", T_INT);
-    acc = add_local(cs, e->pos, " list", T_INT);
+    if (!d || !int_arg(cs, a2)) return T_ERR;
     cs->pos = e->pos;
-    emit(cs, RG_OP_STORE, cnt);
-    emit(cs, RG_OP_LIST, 0);
-    emit(cs, RG_OP_STORE, acc);
-    top = here(cs);
-    emit(cs, RG_OP_LOAD, cnt);
-    emit_value(cs, 0);
-    emit(cs, RG_OP_GT, 0);
-    jexit = emit(cs, RG_OP_JMPF, 0);
-    emit(cs, RG_OP_LOAD, acc);
-    emit(cs, RG_OP_DRAW, d->index);
-    emit(cs, RG_OP_APPEND, 0);
-    emit(cs, RG_OP_STORE, acc);
-    emit(cs, RG_OP_LOAD, cnt);
-    emit_value(cs, 1);
-    emit(cs, RG_OP_SUB, 0);
-    emit(cs, RG_OP_STORE, cnt);
-    emit_back(cs, RG_OP_JMP, top);
-    patch(cs, jexit, here(cs));
-    emit(cs, RG_OP_LOAD, acc);
-    end_block(cs);
+    emit(cs, RG_OP_DRAWS, d->index);
     return list_of(cs, AT(cs->decks, rg_deck, d->index).card);
   }
   if (strcmp(n, "nth") == 0) {

@@ -89,7 +89,7 @@ static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, u
   case RG_OP_ROLLDIE:
     if (a < m->ndice) snprintf(buf, n, "%s", rg_module_str(m, m->dice[a].name));
     break;
-  case RG_OP_DRAW: case RG_OP_LEFT:
+  case RG_OP_DRAW: case RG_OP_DRAWS: case RG_OP_LEFT:
     if (a < m->ndecks) snprintf(buf, n, "%s", rg_module_str(m, m->decks[a].name));
     break;
   case RG_OP_INPUT:

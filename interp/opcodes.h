@@ -124,6 +124,8 @@ typedef enum rg_operand {
   X(ROLLDIE,  RG_A_DICE,   0, 1, "push a face of die A") \
   /* Draws a card from deck A, without replacement; empty is an error. */ \
   X(DRAW,     RG_A_DECK,   0, 1, "push a card drawn from deck A") \
+  /* Draws `count` (popped) cards from deck A, as DRAW, into a new list. */ \
+  X(DRAWS,    RG_A_DECK,   1, 1, "push a list of pop cards drawn from deck A") \
   /* Pushes the number of cards left in deck A. */ \
   X(LEFT,     RG_A_DECK,   0, 1, "push the cards left in deck A") \
   /* Choice site A: pops the options (a set, a list, or lo and hi for a \

@@ -1356,6 +1356,30 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       }
 
       /* Opcode LEFT A: -> the number of cards left in deck A. */
+      /* Opcode DRAWS A: n -> a new list of n cards drawn from deck A, one by
+      ** one as DRAW (each reported); "deck NAME is empty" when it runs out. */
+      vmcase(RG_OP_DRAWS) {
+        uint32_t a = ((uint32_t)IA);
+        rg_value n = sp[-1];
+        int64_t l;
+        if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot draw %lld cards", (long long)n);
+        NEWLIST(l, (uint64_t)n);
+        rg_value *cards = vm->deck_cards + vm->deck_off[a];
+        for (rg_value j = 0; j < n; j++) {
+          uint32_t left = vm->deck_left[a];
+          if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(m, m->decks[a].name));
+          int64_t k = vm_chance(vm, 'c', a, left, PCIDX());
+          if (unlikely(k < 0)) RTERR("no result given for the draw");
+          rg_value card = cards[k];
+          cards[k] = cards[left - 1];
+          vm->deck_left[a] = left - 1;
+          H[l + 1 + j] = card;
+          if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, m, a, card, PCIDX());
+        }
+        sp[-1] = l;
+        vmbreak;
+      }
+
       vmcase(RG_OP_LEFT) {
         *sp++ = vm->deck_left[((uint32_t)IA)];
         vmbreak;

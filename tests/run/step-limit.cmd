@@ -1,1 +1,1 @@
-regula run tests/run/skirmish.rules --max-steps 3
+regula run tests/run/skirmish.rules --max-steps 2
