@@ -85,12 +85,15 @@ void *rgc_alloc(cstate *cs, size_t n) {
   return p;
 }
 
+/* Copies s[0..n) into the arena cs->A, NUL-terminated (the arena owns it);
+** unwinds through rgc_oom when out of memory. */
 char *rgc_strndup(cstate *cs, const char *s, size_t n) {
   char *p = rg_arena_strndup(cs->A, s, n);
   if (!p) rgc_oom(cs);
   return p;
 }
 
+/* Copies the string s into the arena cs->A (see rgc_strndup). */
 char *rgc_strdup(cstate *cs, const char *s) {
   return rgc_strndup(cs, s, strlen(s));
 }
@@ -165,6 +168,8 @@ uint32_t rgc_intern(cstate *cs, const char *s) {
 ** Types
 ** ==================================================================== */
 
+/* Returns the type of kind `kind` (an rg_kind) with reference ref (see
+** rg_kind; 0 when unused). */
 static rg_type mktype(uint32_t kind, uint32_t ref) {
   rg_type t = { kind, ref };
   return t;
@@ -382,6 +387,7 @@ static const char *const opsym[] = {
   "and", "or", "in"
 };
 
+/* Returns whether t is a numeric type: int, percent or distance. */
 static bool numeric(rg_type t) {
   return t.kind == RG_K_INT || t.kind == RG_K_PERCENT || t.kind == RG_K_DIST;
 }

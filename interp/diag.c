@@ -27,6 +27,8 @@ void rg_diag_oom(rg_diag *d) {
   fputs("regula: error: out of memory\n", d->out);
 }
 
+/* Reports out of memory with rg_diag_oom (arena marked failed, the message
+** printed once). */
 static void diag_oom(rg_diag *d) {
   rg_diag_oom(d);
 }
@@ -250,6 +252,9 @@ static void show_caret(rg_diag *d, rg_pos pos) {
   fputs("^\n", d->out);
 }
 
+/* rg_error with a va_list (consumed): counts the error and, while within
+** d->max_errors, prints path:line:col (display column), the message, the
+** source line and a caret; says so when the limit is reached. */
 void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap) {
   size_t len;
   const char *line;

@@ -233,21 +233,25 @@ static size_t disk_size(const sdesc *s) {
   return n;
 }
 
+/* Stores v at p[0..4), little-endian. */
 static void put_u32(unsigned char *p, uint32_t v) {
   p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8);
   p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
 }
 
+/* Returns the little-endian uint32 at p[0..4). */
 static uint32_t get_u32(const unsigned char *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* Stores v at p[0..8), two's complement, little-endian. */
 static void put_i64(unsigned char *p, int64_t v) {
   uint64_t u = (uint64_t)v;
   put_u32(p, (uint32_t)u);
   put_u32(p + 4, (uint32_t)(u >> 32));
 }
 
+/* Returns the little-endian two's complement int64 at p[0..8). */
 static int64_t get_i64(const unsigned char *p) {
   uint64_t u = (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
   /* Two's complement without implementation-defined conversion. */

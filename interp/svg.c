@@ -45,6 +45,8 @@ struct rg_svg {
 
 /* ---- text ------------------------------------------------------------------ */
 
+/* Appends s[0..n) to b, kept NUL-terminated, growing b->s (rg_realloc).
+** When that fails, sets b->failed: this and every later append are dropped. */
 static void put_n(sbuf *b, const char *s, size_t n) {
   if (b->failed) return;
   if (b->n + n + 1 > b->cap) {
@@ -64,6 +66,7 @@ static void put_n(sbuf *b, const char *s, size_t n) {
   b->s[b->n] = '\0';
 }
 
+/* Appends the string s to b (see put_n). */
 static void put(sbuf *b, const char *s) {
   put_n(b, s, strlen(s));
 }
@@ -118,6 +121,8 @@ static void put_xml(sbuf *b, const char *s) {
   }
 }
 
+/* Returns a copy of s from rg_malloc (the caller frees it with rg_free), or
+** NULL when out of memory. */
 static char *dup_str(const char *s) {
   size_t n = strlen(s) + 1;
   char *d = rg_malloc(n);
@@ -133,6 +138,8 @@ static int fail(rg_svg *s, uint32_t pc, const char *fmt, ...)
   __attribute__((format(printf, 3, 4)))
 #endif
   ;
+/* Formats fmt into s->err and keeps pc, unless an error is kept already.
+** Returns -1. */
 static int fail(rg_svg *s, uint32_t pc, const char *fmt, ...) {
   va_list ap;
   if (s->err[0]) return -1;
@@ -186,11 +193,14 @@ static void put_style(sbuf *b, const char *st) {
   put(b, "\"");
 }
 
-/* The default stroke width and font size of picture p (thousandths). */
+/* The default stroke width of picture p: 1/400 of its shorter side, at least
+** 1 (thousandths). */
 static int64_t stroke_of(const picture *p) {
   int64_t s = (p->w < p->h ? p->w : p->h) / 400;
   return s > 0 ? s : 1;
 }
+/* The default font size of picture p: 1/32 of its shorter side, at least 1
+** (thousandths). */
 static int64_t font_of(const picture *p) {
   int64_t s = (p->w < p->h ? p->w : p->h) / 32;
   return s > 0 ? s : 1;

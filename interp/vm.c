@@ -558,10 +558,12 @@ static int add_ovf(int64_t a, int64_t b, int64_t *r) {
   if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return 1;
   *r = a + b; return 0;
 }
+/* *r = a - b; returns 1 (r untouched) when that overflows int64. */
 static int sub_ovf(int64_t a, int64_t b, int64_t *r) {
   if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) return 1;
   *r = a - b; return 0;
 }
+/* *r = a * b; returns 1 (r untouched) when that overflows int64. */
 static int mul_ovf(int64_t a, int64_t b, int64_t *r) {
   if (a == 0 || b == 0) { *r = 0; return 0; }
   if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN)) return 1;
@@ -569,6 +571,7 @@ static int mul_ovf(int64_t a, int64_t b, int64_t *r) {
             : (b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b)) return 1;
   *r = a * b; return 0;
 }
+/* Returns the number of bits set in x. */
 static int popcount64(uint64_t x) {
   int n = 0;
   while (x) { x &= x - 1; n++; }

@@ -96,8 +96,12 @@ static int differ = 0;            /* something was printed */
 static size_t strip_len = 0;      /* the shared folder, stripped from paths */
 static char strip_dir[1024];
 
+/* Returns string s of m's pool ("" when out of range; owned by m). */
 static const char *S(const rg_module *m, uint32_t s) { return rg_module_str(m, s); }
 
+/* Sets sd up (arena, diagnostics on stderr) and loads path into sd->m: a
+** .rbc is loaded, anything else compiled.  Returns 0, 2 bad input or 3 out
+** of memory, the error printed; free_side(sd) in every case. */
 static int load_side(side *sd, const char *path) {
   memset(sd, 0, sizeof *sd);
   sd->path = path;
@@ -118,6 +122,7 @@ static int load_side(side *sd, const char *path) {
   return 0;
 }
 
+/* Frees sd's module and arena (not sd itself). */
 static void free_side(side *sd) {
   rg_module_free(&sd->m);
   rg_arena_free(&sd->arena);
@@ -175,10 +180,13 @@ static const char *loc_pc(char *buf, size_t size, const rg_module *m, uint32_t p
   return loc(buf, size, m, m->lines[pc].file, m->lines[pc].line);
 }
 
+/* Prints an item's source on both sides, `    A | B`; NULL prints "-". */
 static void both(const char *a, const char *b) {
   printf("    %s | %s\n", a ? a : "-", b ? b : "-");
 }
 
+/* Writes value v of type t of m into buf[0..size): a text in double quotes,
+** anything else as rg_value_format writes it. */
 static void fmtv(char *buf, size_t size, const rg_module *m, rg_type t, rg_value v) {
   if (t.kind == RG_K_TEXT) {
     snprintf(buf, size, "\"%s\"", S(m, (uint32_t)v));
@@ -187,6 +195,8 @@ static void fmtv(char *buf, size_t size, const rg_module *m, rg_type t, rg_value
   rg_value_format(buf, size, m, m->heap, m->nheap, t, v);
 }
 
+/* Prints the heading `== name` unless *printed, then sets *printed; records
+** that the sides differ. */
 static void section(const char *name, int *printed) {
   if (!*printed) printf("== %s\n", name);
   *printed = 1;
@@ -195,6 +205,7 @@ static void section(const char *name, int *printed) {
 
 /* ---- header, units, enums, records ----------------------------------- */
 
+/* Prints the changes of the ruleset's name, revision and source. */
 static void diff_header(const rg_module *a, const rg_module *b) {
   int pr = 0;
   if (strcmp(S(a, a->name), S(b, b->name)) != 0) {
@@ -211,12 +222,14 @@ static void diff_header(const rg_module *a, const rg_module *b) {
   }
 }
 
+/* Returns the index of unit `name` in m, or -1. */
 static int find_unit(const rg_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nunits; i++)
     if (strcmp(S(m, m->units[i].name), name) == 0) return (int)i;
   return -1;
 }
 
+/* Prints the units only in a (-) and only in b (+), matched by name. */
 static void diff_units(const rg_module *a, const rg_module *b) {
   int pr = 0;
   for (uint32_t i = 0; i < a->nunits; i++)
@@ -231,6 +244,7 @@ static void diff_units(const rg_module *a, const rg_module *b) {
     }
 }
 
+/* Returns the position in enum e of m of the member with code `code`, or -1. */
 static int find_member(const rg_module *m, uint32_t e, const char *code) {
   const rg_enum *en = &m->enums[e];
   for (uint32_t k = 0; k < en->count; k++)
@@ -238,6 +252,7 @@ static int find_member(const rg_module *m, uint32_t e, const char *code) {
   return -1;
 }
 
+/* Prints enum e of m as `NAME { A, B }` (`A < B` when ordered), no newline. */
 static void print_enum(const rg_module *m, uint32_t e) {
   const rg_enum *en = &m->enums[e];
   printf("%s {", S(m, en->name));
@@ -246,6 +261,8 @@ static void print_enum(const rg_module *m, uint32_t e) {
   printf(" }");
 }
 
+/* Prints the enums added and removed, and of enums on both sides the
+** members added, removed or shown differently, and a change of order. */
 static void diff_enums(const rg_module *a, const rg_module *b) {
   int pr = 0;
   for (uint32_t i = 0; i < a->nenums; i++) {
@@ -293,12 +310,15 @@ static void diff_enums(const rg_module *a, const rg_module *b) {
     }
 }
 
+/* Returns the index of record type `name` in m, or -1. */
 static int find_record(const rg_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nrecords; i++)
     if (strcmp(S(m, m->records[i].name), name) == 0) return (int)i;
   return -1;
 }
 
+/* Prints the record types added and removed, and of those on both sides the
+** fields added, removed or retyped (compared by type name). */
 static void diff_records(const rg_module *a, const rg_module *b) {
   int pr = 0;
   char ta[128], tb[128];
@@ -346,17 +366,22 @@ static void diff_records(const rg_module *a, const rg_module *b) {
 
 /* ---- constants and inputs --------------------------------------------- */
 
+/* Returns the index of named constant `name` in m, or -1. */
 static int find_named(const rg_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nnamed; i++)
     if (strcmp(S(m, m->named[i].name), name) == 0) return (int)i;
   return -1;
 }
 
+/* Writes named constant n of m into buf[0..size) (see fmtv), with a `*`
+** after a starred value. */
 static void fmt_named(char *buf, size_t size, const rg_module *m, const rg_named *n) {
   fmtv(buf, size, m, n->type, n->value);
   if (n->starred && strlen(buf) + 2 < size) strcat(buf, "*");
 }
 
+/* Prints the named constants added, removed or changed, with their sources,
+** then the inputs added, removed or with another default. */
 static void diff_consts(const rg_module *a, const rg_module *b) {
   int pr = 0;
   char va[512], vb[512], la[512], lb[512];
@@ -438,6 +463,8 @@ static int64_t map_key(const rg_module *a, const rg_dim *da, uint32_t k, const r
   return v - db->lo;
 }
 
+/* Writes table t's dimensions into buf[0..size) as `(label: Enum, lo..hi)`,
+** cut short when it does not fit. */
 static void dim_text(char *buf, size_t size, const rg_module *m, const rg_table *t) {
   size_t o = 0;
   o += (size_t)snprintf(buf + o, size - o, "(");
@@ -471,6 +498,9 @@ static dicekey find_dice(const rg_module *m, const char *tname);
 
 static void print_odds(const side *sa, const side *sb, int ta, int tb);
 
+/* Prints the tables added and removed, and of tables on both sides changed
+** dimensions or cell type and every cell changed, only in a or only in b
+** (matched by key names), then their odds (print_odds). */
 static void diff_tables(const side *sa, const side *sb) {
   const rg_module *a = &sa->m, *b = &sb->m;
   int pr = 0;
@@ -610,13 +640,16 @@ static uint64_t dice_counts(int n, int sides, uint64_t *counts, int max) {
   return total;
 }
 
-/* Prints, for each column of table index t of m along dimension dk, the
-** chance of each value: into names/counts arrays. */
+/* A value of a table column and the outcomes of the dice that give it,
+** before (in a) and after (in b). */
 typedef struct odds_row {
   char value[256];
   uint64_t before, after;
 } odds_row;
 
+/* Adds into rows[0..*nrows) (at most 64) the outcomes of the dice counts[]
+** that give each value of column colkeys of table t of m, the score along
+** dimension dk->dim: to .after when `after`, else to .before. */
 static void column_odds(const rg_module *m, const rg_table *t, const dicekey *dk,
                         const uint32_t *colkeys, const uint64_t *counts, odds_row *rows,
                         int *nrows, int after) {
@@ -649,6 +682,9 @@ static void column_odds(const rg_module *m, const rg_table *t, const dicekey *dk
   }
 }
 
+/* When a dice key for table ita of a (itb of b) is found and the sides agree
+** on it, prints per column each value whose chance changed, before and
+** after. */
 static void print_odds(const side *sa, const side *sb, int ita, int itb) {
   const rg_module *a = &sa->m, *b = &sb->m;
   const rg_table *ta = &a->tables[ita], *tb = &b->tables[itb];
@@ -763,6 +799,8 @@ static int is_roll(const rg_module *m, const rg_proc *p, int64_t pc, int *n, int
   return 1;
 }
 
+/* Returns the dice key of table tname of m (dim -1 when none): a --odds hint
+** first, then a LOOKUP whose integer key comes from `roll NdS`. */
 static dicekey find_dice(const rg_module *m, const char *tname) {
   dicekey k;
   memset(&k, 0, sizeof k);
@@ -900,6 +938,9 @@ static int same_ins(const rg_module *a, uint32_t ia, const rg_module *b, uint32_
   }
 }
 
+/* Returns whether a's code [sa, ea) of pa and b's [sb, eb) of pb match
+** instruction by instruction (same_ins, locals renamed); 0 when out of memory.
+** RG_DIFF_DEBUG=1 prints the first difference on stderr. */
 static int same_code(const rg_module *a, const rg_proc *pa, uint32_t sa, uint32_t ea,
                      const rg_module *b, const rg_proc *pb, uint32_t sb, uint32_t eb) {
   if (ea - sa != eb - sb) return 0;
@@ -919,13 +960,15 @@ static int same_code(const rg_module *a, const rg_proc *pa, uint32_t sa, uint32_
   return same;
 }
 
-/* The steps of procedure p: starts[i] (code index of the STEP, or p->code
-** for the part before the first step), names, count. */
+/* A step of a procedure: code [start, end) from its STEP (or from the
+** procedure's start) to the next STEP or the end. */
 typedef struct seg {
   uint32_t start, end;
   const char *name;         /* NULL: before the first step */
 } seg;
 
+/* Splits procedure p of m into out[0..max) at its STEPs (the part before the
+** first step only when not empty).  Returns the count. */
 static int segments(const rg_module *m, const rg_proc *p, seg *out, int max) {
   int n = 0;
   uint32_t s = p->code;
@@ -950,18 +993,22 @@ static const char *step_loc(char *buf, size_t size, const rg_module *m, const se
   return loc_pc(buf, size, m, pc);
 }
 
+/* Returns whether procedure p of m is the body of a test. */
 static int is_test(const rg_module *m, uint32_t p) {
   for (uint32_t i = 0; i < m->ntests; i++)
     if (m->tests[i].proc == p) return 1;
   return 0;
 }
 
+/* Returns the index of procedure `name` in m, tests left out, or -1. */
 static int find_proc(const rg_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nprocs; i++)
     if (!is_test(m, i) && strcmp(S(m, m->procs[i].name), name) == 0) return (int)i;
   return -1;
 }
 
+/* Prints the procedures added, removed or changed (not tests), and of a
+** changed one with steps the steps added, removed or changed, by name. */
 static void diff_procs(const rg_module *a, const rg_module *b) {
   int pr = 0;
   char la[512], lb[512];

@@ -159,12 +159,15 @@ typedef struct draw_ctx {
   int failed;               /* expectations failed */
 } draw_ctx;
 
+/* rg_sink shape: hands the shape to picture_shape with the draw_ctx ctx's
+** collection and VM. */
 static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
                      uint32_t pc) {
   draw_ctx *c = ctx;
   picture_shape(c->svg, c->vm, m, note, vals, pc);
 }
 
+/* rg_sink expect_fail: counts the failed expectation in draw_ctx ctx. */
 static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
                            rg_value expected, uint32_t pc) {
   draw_ctx *c = ctx;

@@ -59,6 +59,7 @@ typedef struct frac {
   u128 num, den;
 } frac;
 
+/* Returns the greatest common divisor of a and b (a when b is 0). */
 static u128 gcd128(u128 a, u128 b) {
   while (b) {
     u128 t = a % b;
@@ -99,6 +100,7 @@ static char *u128_str(char *buf, u128 x) {
   return buf;
 }
 
+/* Returns f as a long double (0 when f is 0). */
 static long double frac_value(const frac *f) {
   return f->num ? (long double)f->num / (long double)f->den : 0.0L;
 }
@@ -142,12 +144,16 @@ static int64_t walk_next(walk *w, uint64_t n) {
   return 0;
 }
 
+/* rg_sink chance: a roll or a card is the next draw of walk ctx over its n
+** outcomes (walk_next). */
 static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
                          uint32_t pc) {
   (void)m; (void)what; (void)index; (void)pc;
   return walk_next(ctx, n);
 }
 
+/* rg_sink choose (--choices all): a choice is the next draw of walk ctx over
+** its n options (walk_next). */
 static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
                          const rg_value *options, uint32_t n, uint32_t pc) {
   (void)m; (void)choice; (void)chooser; (void)options; (void)pc;

@@ -717,6 +717,8 @@ static int cmd_test(opts *o) {
 
 /* ---- main --------------------------------------------------------------- */
 
+/* regula diff: hands the positional arguments to regula_diff; returns its
+** exit code. */
 static int cmd_diff(opts *o) { return regula_diff(o->npos, o->pos); }   /* diff.c */
 
 static const command commands[] = {

@@ -71,6 +71,8 @@ typedef struct sheet {
 
 /* ---- memory and text ---------------------------------------------------- */
 
+/* rg_malloc of n bytes (at least 1), owned by the caller; NULL with s->oom
+** set when it fails, and NULL once s->oom is set. */
 static void *xmalloc(sheet *s, size_t n) {
   void *p;
   if (s->oom) return NULL;
@@ -79,12 +81,15 @@ static void *xmalloc(sheet *s, size_t n) {
   return p;
 }
 
+/* xmalloc of n * size bytes, zeroed; NULL when out of memory (s->oom). */
 static void *xcalloc(sheet *s, size_t n, size_t size) {
   void *p = xmalloc(s, n * size);
   if (p) memset(p, 0, n * size);
   return p;
 }
 
+/* Returns a NUL-terminated copy of t[0..n) from xmalloc (caller frees), or
+** NULL. */
 static char *xstrndup(sheet *s, const char *t, size_t n) {
   char *p = xmalloc(s, n + 1);
   if (!p) return NULL;
@@ -93,6 +98,7 @@ static char *xstrndup(sheet *s, const char *t, size_t n) {
   return p;
 }
 
+/* Returns a copy of t from xmalloc (caller frees), or NULL. */
 static char *xstrdup(sheet *s, const char *t) {
   return xstrndup(s, t, strlen(t));
 }
@@ -129,6 +135,7 @@ static size_t width_n(const char *t, size_t n) {
   return w;
 }
 
+/* The display width of the string t. */
 static size_t width(const char *t) {
   return width_n(t, strlen(t));
 }
@@ -139,6 +146,8 @@ typedef struct strs {
   size_t n, cap;
 } strs;
 
+/* Appends t to l, which takes it over (NULL ignored); when out of memory
+** sets s->oom and frees t. */
 static void strs_push(sheet *s, strs *l, char *t) {
   if (!t) return;
   if (l->n == l->cap) {
@@ -151,6 +160,7 @@ static void strs_push(sheet *s, strs *l, char *t) {
   l->v[l->n++] = t;
 }
 
+/* Frees l's strings and array; l is left empty. */
 static void strs_free(strs *l) {
   for (size_t i = 0; i < l->n; i++) rg_free(l->v[i]);
   rg_free(l->v);
@@ -239,6 +249,8 @@ typedef struct grid {
   int header;
 } grid;
 
+/* Sets g up with nrows x ncols empty cells (row 0 the header when `header`).
+** Returns 0, or -1 when out of memory (s->oom); grid_free(g) either way. */
 static int grid_init(sheet *s, grid *g, size_t nrows, size_t ncols, int header) {
   g->nrows = nrows;
   g->ncols = ncols;
@@ -253,6 +265,7 @@ static void grid_take(grid *g, size_t r, size_t c, char *text) {
   g->cell[r * g->ncols + c] = text;
 }
 
+/* Frees g's cells and their texts; g is left empty. */
 static void grid_free(grid *g) {
   if (g->cell)
     for (size_t i = 0; i < g->nrows * g->ncols; i++) rg_free(g->cell[i]);

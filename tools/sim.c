@@ -80,6 +80,8 @@ typedef struct worker {
   int nomem;
 } worker;
 
+/* rg_sink choose for worker ctx: picks one of the n options at random from
+** w->choice_rng, seeded from the seed and the run at the run's first choice. */
 static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
                          const rg_value *options, uint32_t n, uint32_t pc) {
   (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
@@ -112,6 +114,9 @@ static int count_value(worker *w, uint32_t f, const rg_value *heap, uint32_t nhe
   return 0;
 }
 
+/* Thread body for worker arg: runs w->lo..w->hi-1 on a VM of its own,
+** counting results into w's tallies; stops at the first failure (w->failed)
+** or out of memory (w->nomem).  Adds to *w->done per 1024 runs.  Returns NULL. */
 static void *work(void *arg) {
   worker *w = arg;
   const rg_module *m = w->m;
@@ -161,6 +166,7 @@ static void wilson(uint64_t c, uint64_t n, double *lo, double *hi) {
   *hi = mid + half > 1 ? 1 : mid + half;
 }
 
+/* Prints s on stdout as a JSON string, quotes included. */
 static void json_string(const char *s) {
   putchar('"');
   for (; *s; s++) {
@@ -173,6 +179,7 @@ static void json_string(const char *s) {
   putchar('"');
 }
 
+/* Draws a bar of done out of total runs on stderr; `final` erases it. */
 static void progress(uint64_t done, uint64_t total, int final) {
   int width = 40, fill = total ? (int)((double)done / (double)total * width) : width;
   fputc('\r', stderr);
@@ -190,6 +197,8 @@ static void *zalloc(size_t n) {
   return p;
 }
 
+/* Parses s (may be NULL) as a whole decimal number into *out, 0 refused
+** unless zero_ok.  Returns 0 or -1. */
 static int parse_num(const char *s, uint64_t *out, int zero_ok) {
   char *end;
   if (!s || *s < '0' || *s > '9') return -1;

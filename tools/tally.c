@@ -33,12 +33,16 @@ static uint64_t hash_bytes(const char *s, size_t n, uint64_t h) {
   return h;
 }
 
+/* Hashes key k of t: FNV-1a of its text for a list or record, else a mix
+** of its value. */
 static uint64_t key_hash(const tally *t, const tally_key *k) {
   if (t->compound) return hash_bytes(k->text, strlen(k->text), 0xCBF29CE484222325ull);
   uint64_t x = (uint64_t)k->v * 0x9E3779B97F4A7C15ull;
   return x ^ (x >> 29);
 }
 
+/* Returns whether keys a and b of t are equal: by text for a list or
+** record, else by value. */
 static int key_equal(const tally *t, const tally_key *a, const tally_key *b) {
   return t->compound ? strcmp(a->text, b->text) == 0 : a->v == b->v;
 }
@@ -161,6 +165,9 @@ int64_t tally_slot_key(tally *t, const tally_key *key) {
 /* qsort has no context argument: the tally being sorted. */
 static const tally *sorting;
 
+/* qsort comparison of two slot indexes of `sorting`, by natural order:
+** lists and records element-wise (then text), texts bytewise, sets by size
+** then members, other values by value. */
 static int cmp_slots(const void *pa, const void *pb) {
   const tally *t = sorting;
   const tally_key *a = &t->keys[*(const uint32_t *)pa], *b = &t->keys[*(const uint32_t *)pb];
