@@ -1,7 +1,7 @@
 /*
 ** dis.c: the disassembler, in the manner of `luac -l`.
 **
-**     procedure initial_weather(t: territory, s: season) -> weather  ; locals 3, stack 4
+**     procedure initial_weather(g: ground, s: season) -> weather  ; locals 3, stack 4
 **     0000 [12] LOAD     0 ; t
 **     0001 [12] LOOKUP   2 ; season_mod
 **     0002 [13] JMPF     7

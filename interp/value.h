@@ -45,7 +45,7 @@ int rg_enum_lookup(const rg_module *m, uint32_t e, const char *text);
 ** one (or it is too large). */
 size_t rg_parse_milli(const char *s, int64_t *out);
 
-/* Writes the name of type t ("int", "set territory", "distance BW",
+/* Writes the name of type t ("int", "set colour", "distance BW",
 ** "list int"); safe on any module, verified or not. */
 char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t);
 

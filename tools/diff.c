@@ -80,7 +80,7 @@ const char rg_diff_help[] =
   "is NdS+K; repeatable).  Only that score is counted: modifiers and clamps applied\n"
   "elsewhere in the rules are not.\n"
   "\n"
-  "Example: regula diff rules/meg/maximus.rules rules/meg/revised/maximus.rules\n"
+  "Example: regula diff SHEET.rules SHEET-revised.rules\n"
   "Exit: 0 equal, 1 different, 2 bad input, 3 out of memory.\n";
 
 /* ---- a side ---------------------------------------------------------- */

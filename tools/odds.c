@@ -50,7 +50,7 @@ const char odds_help[] =
   "  --choices first|all  a choice takes its first option (default), or every\n"
   "                     option in turn, each equally likely\n"
   "\n"
-  "Example: regula odds rules/meg/maximus.rules weather_score 7 Summer\n"
+  "Example: regula odds SHEET.rules weather_score 7 Summer\n"
   "Exit: 0, 2 bad arguments, 3 a runtime error on some path, the path limit\n"
   "reached or a denominator too large.\n";
 

@@ -417,8 +417,8 @@ void print_params(const rg_module *m, const rg_proc *p) {
 }
 
 /* Writes a description of dimension d to buf: its label and its enum or
-** range ("score: 0..14", "t: territory"), or only the latter when there is
-** no label or the label is the enum's name ("territory"). */
+** range ("score: 0..14", "g: ground"), or only the latter when there is
+** no label or the label is the enum's name ("ground"). */
 static char *dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
   const char *label = rg_module_str(m, d->label);
   char what[128];
@@ -728,7 +728,7 @@ static const command commands[] = {
     "\n"
     "  --assumptions   also print every `assumed` note, as path:line: what: text\n"
     "\n"
-    "Example: regula check --assumptions rules/meg/maximus.rules\n"
+    "Example: regula check --assumptions SHEET.rules\n"
     "Exit: 0 all files are fine, 2 errors were found.\n" },
   { "build", OPT_OUTPUT, cmd_build, "build FILE -o OUT.rbc",
     "Compiles a rule file to a bytecode module, which every command accepts in\n"
@@ -737,13 +737,13 @@ static const command commands[] = {
     "\n"
     "  -o, --output OUT   the module to write\n"
     "\n"
-    "Example: regula build rules/meg/maximus.rules -o maximus.rbc\n"
+    "Example: regula build SHEET.rules -o SHEET.rbc\n"
     "Exit: 0 written, 2 errors in the rule file, 3 cannot write OUT.\n" },
   { "dis", 0, cmd_dis, "dis FILE",
     "Prints the bytecode of every procedure, one instruction a line:\n"
     "    addr [line] OPNAME operands ; comment\n"
     "\n"
-    "Example: regula dis rules/meg/maximus.rules\n"
+    "Example: regula dis SHEET.rules\n"
     "Exit: 0, or 2 for errors in FILE.\n" },
   { "query", 0, cmd_query, "query FILE TABLE KEY...",
     "Prints the cell of TABLE at the given keys, one key per dimension.  Enum\n"
@@ -751,7 +751,7 @@ static const command commands[] = {
     "integers inside the range.  A record prints one `field: value` line per\n"
     "field.\n"
     "\n"
-    "Example: regula query rules/meg/maximus.rules weather 0 Desert\n"
+    "Example: regula query SHEET.rules weather 0 Desert\n"
     "Exit: 0, or 2 for an unknown table, a wrong number of keys or a bad key.\n" },
   { "call", OPT_LIMITS, cmd_call, "call [LIMITS] FILE PROCEDURE ARG...",
     "Runs PROCEDURE with the arguments, parsed by the parameters' types, and\n"
@@ -770,7 +770,7 @@ static const command commands[] = {
     "    path:line: FAIL test \"NAME\": error: message\n"
     "The last line counts the tests: N passed, M failed.\n"
     "\n"
-    "Example: regula test rules/meg/maximus.rules\n"
+    "Example: regula test SHEET.rules\n"
     "Exit: 0 all passed, 1 a test failed, 2 errors in a rule file.\n" },
   { "run", OPT_LIMITS | OPT_RUN | OPT_PICTURE, cmd_run, "run [OPTIONS] [LIMITS] FILE",
     "Runs procedure `main` of FILE (or --proc NAME, which takes no parameters)\n"
@@ -802,8 +802,8 @@ static const command commands[] = {
     "\n"
     "Questions and prompts go to stderr; stdout holds only the log.\n"
     "\n"
-    "Example: regula run rules/meg/maximus.rules --seed 7 --policy first\n"
-    "         regula run --variants rules/meg/maximus.rules,rules/meg/magna.rules\n"
+    "Example: regula run SHEET.rules --seed 7 --policy first\n"
+    "         regula run --variants SHEET.rules,VARIANT.rules\n"
     "Exit: 0, 1 an expect failed, 2 bad input (rule file, options, inputs,\n"
     "answers, no answer), 3 a runtime error or a limit reached.\n" },
   { "odds", OPT_LIMITS | OPT_ARGS, cmd_odds, "odds [OPTIONS] [LIMITS] FILE PROCEDURE ARG...", odds_help },

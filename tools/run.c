@@ -225,7 +225,7 @@ static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
 }
 
 /* Sink: dice rolled: "roll 2d6: 3 + 5 = 8", "roll 3d6: 2, 6, 1" (a list of
-** rolls), "roll RED: skull". */
+** rolls), "roll RED: hit". */
 static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
                     const rg_value *results, uint32_t n, uint32_t pc) {
   runner *r = ctx;

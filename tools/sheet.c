@@ -60,7 +60,7 @@ const char sheet_help[] =
   "    distance as `6 BW*`) and their assumptions.\n"
   "A .rbc module keeps no assumptions: none are marked then.\n"
   "\n"
-  "Example: regula sheet rules/meg/maximus.rules weather\n"
+  "Example: regula sheet SHEET.rules weather\n"
   "Exit: 0, or 2 for errors in FILE or an unknown table (the tables are listed).\n";
 
 typedef struct sheet {
@@ -372,7 +372,7 @@ static char *key_text(char *buf, size_t size, const rg_module *m, const rg_dim *
 }
 
 /* Writes dimension d as the table's declaration names it: "score: 0..14",
-** "territory" (the label only when it says more than the enum's name). */
+** "ground" (the label only when it says more than the enum's name). */
 static char *dim_text(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
   const char *label = rg_module_str(m, d->label);
   char what[128];

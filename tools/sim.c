@@ -51,7 +51,7 @@ const char sim_help[] =
   "\n"
   "A progress bar shows on stderr when it is a terminal.\n"
   "\n"
-  "Example: regula sim rules/meg/maximus.rules --runs 100000 --seed 7\n"
+  "Example: regula sim SHEET.rules --runs 100000 --seed 7\n"
   "Exit: 0, 2 bad arguments, 3 a runtime error in a run (its number and\n"
   "seed are printed) or out of memory.\n";
 

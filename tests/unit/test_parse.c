@@ -412,8 +412,8 @@ static void test_trees(void) {
     "(ruleset \"M\")\n(scale 2/3 round 1)\n(const a 2 [source \"s\"])\n(cell w [1,S] Snow [source \"t\"])\n"
     "(step \"Go\" in main {(note \"x\")} [source \"u\"])\n(remove Camps in main [source \"v\"])\n"
     "(remove old_table [source \"w\"])\n");
-  tree_case("tree-v2.dice", "dice RED: face = { skull: 2, blank: 4 }\n",
-    "(dice RED:face [skull: 2] [blank: 4])\n");
+  tree_case("tree-v2.dice", "dice RED: face = { hit: 2, blank: 4 }\n",
+    "(dice RED:face [hit: 2] [blank: 4])\n");
   tree_case("tree-v2.deck", "deck bag: colour = { BLACK: 8, RED: 6, }\n",
     "(deck bag:colour [BLACK: 8] [RED: 6])\n");
   tree_case("tree-v2.input", "input a_cards: int = 6\n", "(input a_cards:int 6)\n");
@@ -431,30 +431,30 @@ static void test_trees(void) {
     "(unit BW \"base width\")\n(unit in \"inch\" [source \"p. 3\"])\n");
   tree_case("parse-2.2",
     "enum colour { BLACK < WHITE < GREEN }\n"
-    "enum territory { S \"Standard\" assumed \"why\", C \"Coastal\" source \"p\" source \"q\", D }\n"
+    "enum ground { S \"Standard\" assumed \"why\", C \"Coastal\" source \"p\" source \"q\", D }\n"
     "  assumed \"whole enum\"\n"
     "enum one { A }",
     "(enum colour < BLACK WHITE GREEN)\n"
-    "(enum territory , S=\"Standard\" [assumed \"why\"] C=\"Coastal\" [source \"p\"] [source \"q\"] D [assumed \"whole enum\"])\n"
+    "(enum ground , S=\"Standard\" [assumed \"why\"] C=\"Coastal\" [source \"p\"] [source \"q\"] D [assumed \"whole enum\"])\n"
     "(enum one , A)\n");
   tree_case("parse-2.3",
-    "record terrain_info { territories: set territory, going: going, visibility: text,\n"
+    "record terrain_info { grounds: set ground, going: going, visibility: text,\n"
     "  d: distance, e: distance(HBW), f: distance(in), p: percent, b: bool, i: int }",
-    "(record terrain_info territories:set territory going:going visibility:text "
+    "(record terrain_info grounds:set ground going:going visibility:text "
     "d:distance e:distance(HBW) f:distance(in) p:percent b:bool i:int)\n");
   tree_case("parse-2.4",
     "const max_days = 5\nconst sector_width: distance = 10BW*\nconst flanks = {S, C}\n"
-    "const none = {}\nconst r: info = { territories: {S}, going: Rough, visibility: \"x\" }",
+    "const none = {}\nconst r: info = { grounds: {S}, going: Rough, visibility: \"x\" }",
     "(const max_days 5)\n(const sector_width:distance 10000/BW*)\n(const flanks (set S C))\n"
-    "(const none (set))\n(const r:info (record territories:(set S) going:Rough visibility:\"x\"))\n");
+    "(const none (set))\n(const r:info (record grounds:(set S) going:Rough visibility:\"x\"))\n");
   tree_case("parse-2.5",
     "table scouting(colour) -> percent { RED: 40%, YELLOW: 20% assumed \"a\", else: 0%, }",
     "(table scouting (colour) percent [RED: 40%] [YELLOW: 20% [assumed \"a\"]] [else: 0%])\n");
   tree_case("parse-2.6",
-    "table weather(score: 0..14, t: territory) -> weather {\n"
-    "  0..1, D: DustStorms, _, Winter: -2, territory.S, \"Coastal\": Fog, -3..-1, _: x\n}",
-    "(table weather (score:0..14 t:territory) weather [0..1,D: DustStorms] "
-    "[_,Winter: (neg 2)] [territory.S,\"Coastal\": Fog] [-3..-1,_: x])\n");
+    "table weather(score: 0..14, t: ground) -> weather {\n"
+    "  0..1, D: DustStorms, _, Winter: -2, ground.S, \"Coastal\": Fog, -3..-1, _: x\n}",
+    "(table weather (score:0..14 t:ground) weather [0..1,D: DustStorms] "
+    "[_,Winter: (neg 2)] [ground.S,\"Coastal\": Fog] [-3..-1,_: x])\n");
   tree_case("parse-2.7",
     "table w(m: -3..3, colour) -> info from \"tables/meg/w.tsv\" source \"sheet\"",
     "(table w (m:-3..3 colour) info from \"tables/meg/w.tsv\" [source \"sheet\"])\n");
@@ -464,7 +464,7 @@ static void test_trees(void) {
     "(procedure better (a:colour b:colour) -> int {(return (call abs (- (call ord a) (call ord b))))})\n"
     "(procedure p () {})\n");
   tree_case("parse-2.9",
-    "procedure w(t: territory, s: season) -> weather {\n"
+    "procedure w(t: ground, s: season) -> weather {\n"
     "  let score = clamp(7 + season_mod[s], 0, 14)\n"
     "  let d: distance = 6BW\n"
     "  if score == 0 and t == D { note \"dust\" } else { note \"score\", score, t }\n"
@@ -472,7 +472,7 @@ static void test_trees(void) {
     "  while not done(score) { log() }\n"
     "  if a { } else if b { x = 1 } else { x = 2 }\n"
     "  return weather[score, t]\n}",
-    "(procedure w (t:territory s:season) -> weather {"
+    "(procedure w (t:ground s:season) -> weather {"
     "(let score (call clamp (+ 7 (index season_mod s)) 0 14)) "
     "(let d:distance 6000/BW) "
     "(if (and (== score 0) (== t D)) {(note \"dust\")} else {(note \"score\" score t)}) "
@@ -481,9 +481,9 @@ static void test_trees(void) {
     "(if a {} else (if b {(= x 1)} else {(= x 2)})) "
     "(return (index weather score t))})\n");
   tree_case("parse-2.10",
-    "test \"scouting\" { expect scouting[RED] == 40% expect a.b.c != territory.S }",
+    "test \"scouting\" { expect scouting[RED] == 40% expect a.b.c != ground.S }",
     "(test \"scouting\" {(expect (== (index scouting RED) 40%)) "
-    "(expect (!= (. (. a b) c) (. territory S)))})\n");
+    "(expect (!= (. (. a b) c) (. ground S)))})\n");
   /* Precedence: or < and < not < comparisons < + - < * / mod < unary - < postfix. */
   tree_case("parse-2.11",
     "const a = x or y and not b == c + d * -e[1] mod f\n"
@@ -498,8 +498,8 @@ static void test_trees(void) {
   tree_case("parse-2.12",
     "# a comment\nconst\n  x\n  =\n  1 # trailing\nunit BW", "(const x 1)\n(unit BW)\n");
   tree_case("parse-2.13", "", "");
-  tree_case("parse-2.14", "const s = \"Standard\"\nconst m = {\"Standard\", territory.C}",
-    "(const s \"Standard\")\n(const m (set \"Standard\" (. territory C)))\n");
+  tree_case("parse-2.14", "const s = \"Standard\"\nconst m = {\"Standard\", ground.C}",
+    "(const s \"Standard\")\n(const m (set \"Standard\" (. ground C)))\n");
 }
 
 /* Positions: every node carries its first token's position. */

@@ -581,7 +581,7 @@ int main(void) {
   char err[256];
   mb_init(&B);
   static const char *const terr[] = {"S", "C", "D"};
-  uint32_t territory = mb_enum(&B, "territory", 3, terr);
+  uint32_t ground = mb_enum(&B, "ground", 3, terr);
 
   /* Arithmetic and friends, one procedure per opcode. */
   static const struct { const char *name; unsigned op; int unary; } ops[] = {
@@ -672,8 +672,8 @@ int main(void) {
   mb_emit(&B, RG_OP_NOP, 0);
   mb_emit(&B, RG_OP_FAIL, (int32_t)mb_str(&B, "no rule for this case"));
 
-  /* weather(score: 2..12, t: territory) -> int = 100 * score + ord(t) */
-  rg_dim wd[2] = {mb_dim_range(2, 11), mb_dim_enum(&B, territory)};
+  /* weather(score: 2..12, t: ground) -> int = 100 * score + ord(t) */
+  rg_dim wd[2] = {mb_dim_range(2, 11), mb_dim_enum(&B, ground)};
   rg_value wc[33];
   for (int s = 0; s < 11; s++) for (int t = 0; t < 3; t++) wc[s * 3 + t] = 100 * (s + 2) + t;
   uint32_t weather = mb_table(&B, "weather", 2, wd, T_INT, wc);
@@ -689,12 +689,12 @@ int main(void) {
   mb_proc(&B, "mods", T_INT, 1, AB, INT3, 1);
   mb_emit(&B, RG_OP_LOAD, 0); mb_emit(&B, RG_OP_LOOKUP, (int32_t)mods); mb_emit(&B, RG_OP_RET, 0);
 
-  /* Records: info { a: int, b: int }; recs(territory) -> info */
+  /* Records: info { a: int, b: int }; recs(ground) -> info */
   static const char *const fnames[] = {"a", "b"};
   uint32_t info = mb_record(&B, "info", 2, fnames, two);
   static const rg_value hv[] = {1, 2, 3, 4, 5, 6};
   mb_heap(&B, 6, hv);
-  rg_dim rd[1] = {mb_dim_enum(&B, territory)};
+  rg_dim rd[1] = {mb_dim_enum(&B, ground)};
   static const rg_value rc[] = {4, 2, 0};
   uint32_t recs = mb_table(&B, "recs", 1, rd, (rg_type){RG_K_RECORD, info}, rc);
   mb_proc(&B, "getb", T_INT, 1, AB, INT3, 1);

@@ -46,7 +46,7 @@ static int remark_of(void *ctx, uint32_t k, char *buf, size_t size) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const question qs[] = {
-    {"player A", "which territory?", 6, 0, 0, 0, name_of, remark_of, (void *)names},
+    {"player A", "which ground?", 6, 0, 0, 0, name_of, remark_of, (void *)names},
     {NULL, "how many?", 4, 1, 0, 0, name_of, NULL, (void *)numbers},
     {"player B", "a score", 7, 1, 1, -3, NULL, NULL, NULL},
     {"", "only one", 1, 0, 0, 0, name_of, NULL, (void *)codes},

@@ -19,9 +19,9 @@
   "ruleset \"fuzz\"\n" \
   "unit BW \"base width\"\n" \
   "unit in \"inch\"\n" \
-  "enum territory { S \"Standard\", C \"Coastal\", D \"Désert\" }\n" \
+  "enum ground { S \"Standard\", C \"Coastal\", D \"Désert\" }\n" \
   "enum colour { BLACK < WHITE < RED }\n" \
-  "record info { n: int, t: set territory, d: distance, p: percent, x: text,\n" \
+  "record info { n: int, t: set ground, d: distance, p: percent, x: text,\n" \
   "              c: colour, b: bool, i: distance(in) }\n"
 
 /* One rule file per shape of table, each with a procedure that reads it. */
@@ -30,21 +30,21 @@ static const char *const rules[] = {
   "table plain(colour) -> percent from \"x.tsv\"\n"
   "procedure main() -> percent {\n  note \"p\", plain[WHITE]\n  return plain[RED]\n}\n",
   HEAD
-  "table rec(territory) -> info from \"x.tsv\"\n"
+  "table rec(ground) -> info from \"x.tsv\"\n"
   "procedure main() -> int {\n"
   "  let r = rec[D]\n"
   "  note \"r\", r.x, r.d, r.i, r.p, r.c, r.b\n"
   "  return r.n + count(r.t)\n"
   "}\n",
   HEAD
-  "table g2(score: 0..9, t: territory) -> colour from \"x.tsv\"\n"
+  "table g2(score: 0..9, t: ground) -> colour from \"x.tsv\"\n"
   "procedure main() -> int {\n"
   "  let n = 0\n"
   "  for s in 0..9 { n = n + ord(g2[s, C]) }\n"
   "  return n\n"
   "}\n",
   HEAD
-  "table sets(c: colour, t: territory) -> set territory from \"x.tsv\"\n"
+  "table sets(c: colour, t: ground) -> set ground from \"x.tsv\"\n"
   "procedure main() -> int { return count(sets[WHITE, S] + sets[RED, D]) }\n",
 };
 #define NRULES (sizeof rules / sizeof *rules)

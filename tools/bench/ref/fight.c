@@ -1,6 +1,6 @@
 /* Benchmark "fight" by hand in C (see tools/bench/README.md); the same
 ** generator and draws as the VM.
-** usage: fight N   -> [routs, waverers, defenders' courage lost, attackers'] */
+** usage: fight N   -> [routs, waverers, courage lost by side B, by side A] */
 #include "rng.c"
 #include <stdio.h>
 #include <stdlib.h>
