@@ -219,33 +219,25 @@ static rg_type elem_of(cstate *cs, rg_type t) {
 
 /* Writes a readable name of t into buf; returns buf. */
 const char *rgc_tname(cstate *cs, rg_type t, char *buf, size_t size) {
-  switch (t.kind) {
-  case RG_K_VOID: snprintf(buf, size, "nothing"); break;
-  case RG_K_INT: snprintf(buf, size, "int"); break;
-  case RG_K_BOOL: snprintf(buf, size, "bool"); break;
-  case RG_K_PERCENT: snprintf(buf, size, "percent"); break;
-  case RG_K_TEXT: snprintf(buf, size, "text"); break;
-  case RG_K_DIST:
-    snprintf(buf, size, "distance %s", cs->pool + AT(cs->units, rg_unit, t.ref).name);
-    break;
-  case RG_K_ENUM: snprintf(buf, size, "%s", cs->pool + AT(cs->enums, rg_enum, t.ref).name); break;
-  case RG_K_SET:
-    if (t.ref == REF_ANY) snprintf(buf, size, "set");
-    else snprintf(buf, size, "set %s", cs->pool + AT(cs->enums, rg_enum, t.ref).name);
-    break;
-  case RG_K_RECORD:
-    snprintf(buf, size, "%s", cs->pool + AT(cs->records, rg_record, t.ref).name);
-    break;
-  case RG_K_LIST:
-    if (t.ref == REF_ANY) snprintf(buf, size, "list");
-    else {
-      char inner[96];
-      snprintf(buf, size, "list %s", rgc_tname(cs, elem_of(cs, t), inner, sizeof inner));
-    }
-    break;
-  default: snprintf(buf, size, "?"); break;
+  /* The module's own printer, on a view of the arrays being built; only the
+  ** compiler's "any set" and "any list" (the types of {} and []) are its own. */
+  rg_module view;
+  if ((t.kind == RG_K_SET || t.kind == RG_K_LIST) && t.ref == REF_ANY) {
+    snprintf(buf, size, "%s", t.kind == RG_K_SET ? "set" : "list");
+    return buf;
   }
-  return buf;
+  memset(&view, 0, sizeof view);
+  view.strings = cs->pool;
+  view.nstrings = cs->npool;
+  view.units = cs->units.items;
+  view.nunits = cs->units.n;
+  view.enums = cs->enums.items;
+  view.nenums = cs->enums.n;
+  view.records = cs->records.items;
+  view.nrecords = cs->records.n;
+  view.types = cs->types.items;
+  view.ntypes = cs->types.n;
+  return rg_type_name(buf, size, &view, t);
 }
 
 /* Reports "expected W, found G" at pos when got does not fit want. */
