@@ -119,6 +119,11 @@ void print_params(const rg_module *m, const rg_proc *p);
 int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
                      rg_value **out);
 
+/* Parses s as a whole number in 0..2^64-1 (digits only; 0 refused unless
+** zero_ok) into *out.  Returns 0, or -1 for anything else (sign, junk,
+** overflow). */
+int cli_parse_count(const char *s, uint64_t *out, int zero_ok);
+
 /* Prints "no table NAME; tables: ..." and returns EX_BAD. */
 int cli_no_table(const rg_module *m, const char *name);
 

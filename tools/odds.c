@@ -160,15 +160,6 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   return walk_next(ctx, n);
 }
 
-/* Parses a positive count; returns 0 or -1. */
-static int parse_u64(const char *s, uint64_t *out) {
-  char *end;
-  if (!s || *s < '0' || *s > '9') return -1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || v == 0) return -1;
-  *out = v;
-  return 0;
-}
 
 int cmd_odds(opts *o) {
   uint64_t limit = ODDS_DEFAULT_LIMIT, depth = ODDS_DEFAULT_DEPTH;
@@ -185,9 +176,9 @@ int cmd_odds(opts *o) {
     if (eq) v = eq + 1;
     else if (i + 1 < o->npos) v = o->pos[i + 1];
     if (len == 7 && strncmp(a, "--limit", 7) == 0) {
-      if (parse_u64(v, &limit)) return usage_error("odds", "--limit needs a positive whole number");
+      if (cli_parse_count(v, &limit, 0)) return usage_error("odds", "--limit needs a positive whole number");
     } else if (len == 7 && strncmp(a, "--depth", 7) == 0) {
-      if (parse_u64(v, &depth) || depth > 100000)
+      if (cli_parse_count(v, &depth, 0) || depth > 100000)
         return usage_error("odds", "--depth needs a whole number in 1..100000");
     } else if (len == 9 && strncmp(a, "--choices", 9) == 0) {
       if (v && strcmp(v, "all") == 0) all_choices = 1;

@@ -589,6 +589,17 @@ int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char
   return pi;
 }
 
+int cli_parse_count(const char *s, uint64_t *out, int zero_ok) {
+  char *end;
+  unsigned long long v;
+  if (!s || *s < '0' || *s > '9') return -1;
+  errno = 0;
+  v = strtoull(s, &end, 10);
+  if (*end || errno == ERANGE || (!zero_ok && v == 0)) return -1;
+  *out = v;
+  return 0;
+}
+
 int cli_no_table(const rg_module *m, const char *name) {
   fprintf(stderr, "regula: error: no table '%s'; ", name);
   if (m->ntables == 0) fputs("the rule set has no tables\n", stderr);

@@ -197,16 +197,6 @@ static void *zalloc(size_t n) {
   return p;
 }
 
-/* Parses s (may be NULL) as a whole decimal number into *out, 0 refused
-** unless zero_ok.  Returns 0 or -1. */
-static int parse_num(const char *s, uint64_t *out, int zero_ok) {
-  char *end;
-  if (!s || *s < '0' || *s > '9') return -1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || (!zero_ok && v == 0)) return -1;
-  *out = v;
-  return 0;
-}
 
 int cmd_sim(opts *o) {
   uint64_t runs = 10000, seed = 1, threads = 0;
@@ -224,11 +214,11 @@ int cmd_sim(opts *o) {
     if (eq) v = eq + 1;
     else if (i + 1 < o->npos) v = o->pos[i + 1];
     if (len == 6 && strncmp(a, "--runs", 6) == 0) {
-      if (parse_num(v, &runs, 0)) return usage_error("sim", "--runs needs a positive whole number");
+      if (cli_parse_count(v, &runs, 0)) return usage_error("sim", "--runs needs a positive whole number");
     } else if (len == 6 && strncmp(a, "--seed", 6) == 0) {
-      if (parse_num(v, &seed, 1)) return usage_error("sim", "--seed needs a whole number");
+      if (cli_parse_count(v, &seed, 1)) return usage_error("sim", "--seed needs a whole number");
     } else if (len == 9 && strncmp(a, "--threads", 9) == 0) {
-      if (parse_num(v, &threads, 0) || threads > SIM_MAX_THREADS)
+      if (cli_parse_count(v, &threads, 0) || threads > SIM_MAX_THREADS)
         return usage_error("sim", "--threads needs a whole number in 1..%d", SIM_MAX_THREADS);
     } else {
       return usage_error("sim", "unknown option '%s'", a);
