@@ -282,10 +282,11 @@ static void pad(size_t n) {
 ** dashes under the header; columns are narrowed (wrapping their text) while
 ** the grid is wider than SHEET_WIDTH. */
 static void grid_print(sheet *s, const grid *g) {
-  size_t *w = xcalloc(s, 2 * g->ncols, sizeof *w), *least = w + g->ncols, total = 2;
+  size_t *w = xcalloc(s, 2 * g->ncols, sizeof *w), *least, total = 2;
   strs *lines = xcalloc(s, g->ncols, sizeof *lines);
   int wraps = 0;
   if (!w || !lines) goto done;
+  least = w + g->ncols;
   /* Each column as wide as its widest cell; least: as narrow as it may be
   ** made, MIN_COL or its widest uncut piece, whichever is more (the key
   ** column: never narrower). */
