@@ -139,8 +139,19 @@ void rg_value_print(FILE *out, const rg_module *m, const rg_value *heap, uint32_
     const rg_record *r = &m->records[t.ref];
     for (uint32_t k = 0; k < r->count; k++) {
       const rg_field_info *f = &m->fields[r->first + k];
+      rg_value fv = heap[v + k];
+      /* A list of records reads better one element a line. */
+      if (f->type.kind == RG_K_LIST && f->type.ref < m->ntypes &&
+          m->types[f->type.ref].kind == RG_K_RECORD && fv >= 0 && (uint64_t)fv < nheap &&
+          heap[fv] > 0 && (uint64_t)heap[fv] < nheap - (uint64_t)fv) {
+        fprintf(out, "%s:\n", rg_module_str(m, f->name));
+        for (rg_value i = 0; i < heap[fv]; i++)
+          fprintf(out, "  - %s\n", rg_value_format(buf, sizeof buf, m, heap, nheap,
+                                                  m->types[f->type.ref], heap[fv + 1 + i]));
+        continue;
+      }
       fprintf(out, "%s: %s\n", rg_module_str(m, f->name),
-              rg_value_format(buf, sizeof buf, m, heap, nheap, f->type, heap[v + k]));
+              rg_value_format(buf, sizeof buf, m, heap, nheap, f->type, fv));
     }
     return;
   }

@@ -6,7 +6,8 @@
 ** "2.5 BW"), a bool as true/false, a set as display names joined by ", "
 ** ("none" when empty), text as itself, a list as its elements joined by
 ** ", " in brackets ("[Standard, Coastal]", "[]"), a record as one
-** "field: value" line per field.
+** "field: value" line per field (a field holding a non-empty list of
+** records as "field:" and then one "  - {...}" line per element).
 **
 ** Parsing (command-line arguments and table keys): an enum member by code or
 ** display name, case-insensitive; numbers in decimal; percents with or
