@@ -916,6 +916,7 @@ static void end_block(cstate *cs) {
 static rg_type expr(cstate *cs, rg_expr *e, rg_type want);
 static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin);
 static rg_type shape_call(cstate *cs, rg_expr *e, bool *is_shape);
+static bool foldable(cstate *cs, rg_expr *e);
 static bool int_arg(cstate *cs, rg_expr *a);
 
 /* Type-checks e without keeping its code or reporting its errors. */
@@ -983,6 +984,54 @@ static rg_type builtin(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) {
     if (clamp) emit(cs, RG_OP_CLAMP, 0);
     else emit(cs, n[1] == 'i' ? RG_OP_MIN : RG_OP_MAX, argc);
     return t;
+  }
+  if (strcmp(n, "wrap") == 0) {
+    /* wrap(x, lo, hi): x brought into lo..hi by wrapping around, as the rows
+    ** of a map whose top and bottom lines meet: lo + (x - lo) mod n, never
+    ** negative.  lo and hi are constants; x is evaluated once. */
+    rg_value lo, hi, span;
+    rg_type tl, th, tx;
+    if (argc != 3) {
+      rgc_err(cs, e->pos, "wrap takes 3 arguments (x, lo, hi), not %u", argc);
+      return T_ERR;
+    }
+    {
+      rg_expr *lo_e = e->args->next, *hi_e = lo_e->next;
+      bool lo_ok;
+      lo_e->next = NULL;             /* foldable() checks a whole list */
+      lo_ok = foldable(cs, lo_e);
+      lo_e->next = hi_e;
+      if (!lo_ok || !foldable(cs, hi_e)) {
+        rgc_err(cs, lo_ok ? hi_e->pos : lo_e->pos, "the bounds of wrap must be constants");
+        return T_ERR;
+      }
+    }
+    tl = rgc_fold(cs, e->args->next, T_INT, &lo);
+    th = rgc_fold(cs, e->args->next->next, T_INT, &hi);
+    if (rgc_is_err(tl) || rgc_is_err(th) ||
+        !rgc_check_type(cs, e->args->next->pos, tl, T_INT, "a bound of wrap") ||
+        !rgc_check_type(cs, e->args->next->next->pos, th, T_INT, "a bound of wrap"))
+      return T_ERR;
+    if (hi < lo || hi - lo >= RG_SA_MAX) {
+      rgc_err(cs, e->args->next->pos, "wrap needs lo <= hi (and a span below %d)", RG_SA_MAX);
+      return T_ERR;
+    }
+    span = hi - lo + 1;
+    tx = expr(cs, e->args, T_INT);
+    if (rgc_is_err(tx) || !rgc_check_type(cs, e->args->pos, tx, T_INT, "the value of wrap"))
+      return T_ERR;
+    cs->pos = e->pos;
+    emit_value(cs, lo);
+    emit(cs, RG_OP_SUB, 0);
+    emit_value(cs, span);
+    emit(cs, RG_OP_MOD, 0);
+    emit_value(cs, span);
+    emit(cs, RG_OP_ADD, 0);
+    emit_value(cs, span);
+    emit(cs, RG_OP_MOD, 0);
+    emit_value(cs, lo);
+    emit(cs, RG_OP_ADD, 0);
+    return T_INT;
   }
   if (strcmp(n, "abs") == 0 || strcmp(n, "count") == 0 || strcmp(n, "ord") == 0) {
     rg_type ta;
@@ -2124,7 +2173,7 @@ static void decl_table(cstate *cs, rg_decl *dc) {
   if (bad) AT(cs->tables, rg_table, s->index).value = T_ERR;
 }
 
-static const char *const builtins[] = { "min", "max", "clamp", "abs", "count", "ord", "len",
+static const char *const builtins[] = { "min", "max", "clamp", "abs", "count", "ord", "wrap", "len",
                                         "append", "without", "sorted", "best", "sum", "at_least",
                                         "members", "rolls", "draws", "left", "nth", "choose",
                                         "canvas", "rect", "line", "circle", "polygon", "label",
