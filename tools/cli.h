@@ -124,6 +124,12 @@ int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char
 ** overflow). */
 int cli_parse_count(const char *s, uint64_t *out, int zero_ok);
 
+/* For commands that parse their own options (OPT_ARGS): returns 1 when
+** pos[*i] is option `name` ("--limit"), written `--limit=V` or `--limit V`,
+** with the value in *value (NULL when missing) and *i past a separate value;
+** returns 0, changing nothing, for any other argument. */
+int cli_option(char **pos, int npos, int *i, const char *name, const char **value);
+
 /* Prints "no table NAME; tables: ..." and returns EX_BAD. */
 int cli_no_table(const rg_module *m, const char *name);
 

@@ -160,7 +160,8 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   return walk_next(ctx, n);
 }
 
-
+/* regula odds FILE PROCEDURE ARG... [--limit N] [--depth N] [--choices
+** first|all]: the exact distribution of the procedure's result. */
 int cmd_odds(opts *o) {
   uint64_t limit = ODDS_DEFAULT_LIMIT, depth = ODDS_DEFAULT_DEPTH;
   int all_choices = 0;
@@ -171,23 +172,18 @@ int cmd_odds(opts *o) {
     const char *a = o->pos[i];
     const char *v = NULL;
     if (strncmp(a, "--", 2) != 0 || !a[2]) { pos[npos++] = o->pos[i]; continue; }
-    const char *eq = strchr(a, '=');
-    size_t len = eq ? (size_t)(eq - a) : strlen(a);
-    if (eq) v = eq + 1;
-    else if (i + 1 < o->npos) v = o->pos[i + 1];
-    if (len == 7 && strncmp(a, "--limit", 7) == 0) {
+    if (cli_option(o->pos, o->npos, &i, "--limit", &v)) {
       if (cli_parse_count(v, &limit, 0)) return usage_error("odds", "--limit needs a positive whole number");
-    } else if (len == 7 && strncmp(a, "--depth", 7) == 0) {
+    } else if (cli_option(o->pos, o->npos, &i, "--depth", &v)) {
       if (cli_parse_count(v, &depth, 0) || depth > 100000)
         return usage_error("odds", "--depth needs a whole number in 1..100000");
-    } else if (len == 9 && strncmp(a, "--choices", 9) == 0) {
+    } else if (cli_option(o->pos, o->npos, &i, "--choices", &v)) {
       if (v && strcmp(v, "all") == 0) all_choices = 1;
       else if (v && strcmp(v, "first") == 0) all_choices = 0;
       else return usage_error("odds", "--choices is first or all");
     } else {
       return usage_error("odds", "unknown option '%s'", a);
     }
-    if (!eq) i++;
   }
   if (npos < 2) return usage_error("odds", npos ? "no procedure given" : "no rule file given");
 

@@ -600,6 +600,19 @@ int cli_parse_count(const char *s, uint64_t *out, int zero_ok) {
   return 0;
 }
 
+int cli_option(char **pos, int npos, int *i, const char *name, const char **value) {
+  const char *a = pos[*i];
+  size_t len = strlen(name);
+  if (strncmp(a, name, len) != 0) return 0;
+  if (a[len] == '=') {
+    *value = a + len + 1;
+    return 1;
+  }
+  if (a[len]) return 0;
+  *value = *i + 1 < npos ? pos[++*i] : NULL;
+  return 1;
+}
+
 int cli_no_table(const rg_module *m, const char *name) {
   fprintf(stderr, "regula: error: no table '%s'; ", name);
   if (m->ntables == 0) fputs("the rule set has no tables\n", stderr);

@@ -197,7 +197,8 @@ static void *zalloc(size_t n) {
   return p;
 }
 
-
+/* regula sim FILE [PROCEDURE ARG...] --runs N [--seed S] [--threads K]
+** [--json]: Monte Carlo tallies of a procedure's result. */
 int cmd_sim(opts *o) {
   uint64_t runs = 10000, seed = 1, threads = 0;
   int json = 0;
@@ -209,21 +210,16 @@ int cmd_sim(opts *o) {
     const char *v = NULL;
     if (strncmp(a, "--", 2) != 0 || !a[2]) { pos[npos++] = o->pos[i]; continue; }
     if (strcmp(a, "--json") == 0) { json = 1; continue; }
-    const char *eq = strchr(a, '=');
-    size_t len = eq ? (size_t)(eq - a) : strlen(a);
-    if (eq) v = eq + 1;
-    else if (i + 1 < o->npos) v = o->pos[i + 1];
-    if (len == 6 && strncmp(a, "--runs", 6) == 0) {
+    if (cli_option(o->pos, o->npos, &i, "--runs", &v)) {
       if (cli_parse_count(v, &runs, 0)) return usage_error("sim", "--runs needs a positive whole number");
-    } else if (len == 6 && strncmp(a, "--seed", 6) == 0) {
+    } else if (cli_option(o->pos, o->npos, &i, "--seed", &v)) {
       if (cli_parse_count(v, &seed, 1)) return usage_error("sim", "--seed needs a whole number");
-    } else if (len == 9 && strncmp(a, "--threads", 9) == 0) {
+    } else if (cli_option(o->pos, o->npos, &i, "--threads", &v)) {
       if (cli_parse_count(v, &threads, 0) || threads > SIM_MAX_THREADS)
         return usage_error("sim", "--threads needs a whole number in 1..%d", SIM_MAX_THREADS);
     } else {
       return usage_error("sim", "unknown option '%s'", a);
     }
-    if (!eq) i++;
   }
   if (npos < 1) return usage_error("sim", "no rule file given");
   if (threads == 0) {
