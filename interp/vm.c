@@ -2,17 +2,17 @@
 ** vm.c: the virtual machine (see vm.h and opcodes.h).
 **
 ** The operand stack and the locals share one array of values allocated in
-** rg_vm_new.  A frame is [locals | operands]: a call leaves its arguments
-** where the caller pushed them, and they become the callee's first locals,
-** so a call copies nothing.  The verifier has proved every procedure's
-** deepest stack (max_stack), so the only stack check is at a call: the new
-** frame's locals plus its max_stack must fit.
+** rg_vm_new.  A frame is [locals | constants | operands] (see "fast code"
+** below): a call leaves its arguments where the caller pushed them, and
+** they become the callee's first locals.  The verifier has proved every
+** procedure's deepest stack (max_stack), so the only stack check is at a
+** call: the new frame must fit.
 **
 ** The dispatch loop is written once with Lua's vmdispatch/vmcase/vmbreak
 ** macros: with GCC or Clang each instruction jumps straight to the next one
 ** through a table of label addresses; other compilers get a switch.
-** pc (the fast instruction being run), sp and the frame base live in locals
-** of rg_vm_call, which GCC keeps in registers (see the note at rg_vm_call).
+** pc (the fast instruction being run) and the frame base live in locals of
+** rg_vm_call, which GCC keeps in registers (see the note at rg_vm_call).
 */
 #include "vm.h"
 #include "opcodes.h"
@@ -26,84 +26,95 @@
 
 /* ---- fast code ------------------------------------------------------------
 **
-** rg_vm_new rewrites every procedure's verified code into the VM's private
-** "fast code": one vm_ins per instruction, with its operands decoded (jump
-** targets as fast offsets from the jump, so that the dispatch loop needs no
-** base pointer; a call's entry point as an absolute fast index), and hot
-** sequences fused into superinstructions (vm_fuse).  The module's code is
-** untouched: the verifier checked it, the disassembler shows it, and every
-** fast instruction keeps the module pc of its original instruction (fmap) so
-** that errors and sink reports name the same place with or without fusion.
-** A sequence is fused only when no jump lands inside it (its first
-** instruction may be a target), so every jump target has a fast index.
+** rg_vm_new translates every procedure's verified stack code into the VM's
+** private "fast code", in register form.  The verifier proved the stack
+** height before every instruction, so stack entry d of a procedure always
+** lives in the same frame slot, and every instruction can name the slots of
+** its operands and of its result.  A frame is
+**
+**     base: [ locals (parameters first) | constants | stack entries ]
+**             0 ..                        nlocals ..  t0 = nlocals + ncon ..
+**
+** where the constants are the procedure's immediates (PUSHI, CONST), copied
+** into the frame by each call, so that every operand is a slot base[x].
+**
+** The translation keeps a lazy operand stack (lz): LOAD, PUSHI and CONST
+** emit nothing and only remember the slot that holds the value, so that
+** `LOAD a; PUSHI 1; ADD; STORE a` becomes the single ADD a <- a, k1.  A value
+** is copied into its stack slot ("materialized") only where the stack code
+** needs it there: at jumps and jump targets (paths meet with every entry in
+** its slot), for calls (the arguments become the callee's first locals), and
+** for the instructions kept in stack form (those with a variable number of
+** operands, which find them below base + d).  A comparison followed by a
+** conditional jump becomes one compare-and-branch; a result stored at once
+** into a local is computed straight into it.  With fusion off, every
+** instruction is translated on its own and its values are materialized at
+** once: the same handlers, one fast instruction per instruction.
+**
+** The module's code is untouched: the verifier checked it, the disassembler
+** shows it, and every fast instruction keeps the module pc of the
+** instruction whose errors and reports it stands for (fmap), so that errors
+** name the same place with or without fusion.
 */
 
-/* One fast instruction: op is an rg_opcode or a vm_fop; a, b, c operands. */
+/* One fast instruction: op is an rg_opcode (kept in stack form) or a
+** vm_fop; a, b, c, d its operands (slots, immediates, targets as offsets
+** from the instruction itself). */
 typedef struct vm_ins {
   uint32_t op;
-  int32_t a, b, c;
+  int32_t a, b, c, d;
 } vm_ins;
 
-/* Binary operators fused with their operands (x op y -> r). */
-#define VM_BINOPS(X) X(ADD) X(SUB) X(MUL) X(DIV) X(MOD) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE)
-#define VM_CMPS(X) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE)
+/* The register instructions.  x, y: operand slots; r: the result slot;
+** t: a jump target; back: 1 when the jump goes backward (it counts a step).
+**   R_op      r x y       r := x op y  (arithmetic, comparison, sets)
+**   R_MODK    r x k       r := x mod k, k >= 1 an immediate (fmagic)
+**   R_unary   r x         r := op x
+**   BR_cmp    x y t back  if x cmp y goto t
+**   BRF, BRT  x t . back  if !x / if x goto t
+**   JMPB      t           goto t, backward (a step)
+**   MOV       r x         r := x
+**   R_MIN2, R_MAX2 r x y; R_CLAMP r x lo hi
+**   R_LOOKUP1 r k T;      R_LOOKUP2 r k1 k2 T
+**   R_FIELD   r x field;  R_ITEM r list k;  R_SETITEM list k v
+**   LISTADD   list k imm  list[k] += imm in place (LOAD a; LOAD b; LOAD a;
+**                         LOAD b; ITEM; PUSHI c; ADD; SETITEM)
+**   R_ROLL r n sides; R_ROLLAT r n need sides; R_ROLLDIE r . die;
+**   R_DRAW r . deck;  R_DRAWS r n deck; R_LEFT r . deck; R_INPUT r . input;
+**   R_NTH r x enum;   R_RET x
+**   UNREACHABLE       stands for code no path reaches
+** The stack-form instructions (rg_opcode) keep their operand A in a and
+** have d = the slot just above their operands (their sp). */
+#define VM_RBINOPS(X) X(ADD) X(SUB) X(MUL) X(DIV) X(MOD) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
+                      X(INSET) X(SETADD) X(UNION) X(INTER) X(DIFF)
+#define VM_RUNOPS(X)  X(NEG) X(NOT) X(ABS) X(COUNT) X(LEN)
+#define VM_CMPS(X)    X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE)
+#define VM_OTHER_FOPS(X) X(R_MODK) X(BRF) X(BRT) X(JMPB) X(MOV) X(R_MIN2) X(R_MAX2) \
+  X(R_CLAMP) X(R_LOOKUP1) X(R_LOOKUP2) X(R_FIELD) X(R_ITEM) X(R_SETITEM) X(LISTADD) \
+  X(R_ROLL) X(R_ROLLAT) X(R_ROLLDIE) X(R_DRAW) X(R_DRAWS) X(R_LEFT) X(R_INPUT) X(R_NTH) \
+  X(R_RET) X(UNREACHABLE)
 
-/* The superinstructions.  For binary operator OP (L: a local, K: an
-** immediate, S: stored into a local):
-**   OP_K k        top := top OP k            (PUSHI k; OP)
-**   OP_L a        top := top OP L[a]         (LOAD a; OP)
-**   OP_LK a k     push L[a] OP k             (LOAD a; PUSHI k; OP)
-**   OP_LL a b     push L[a] OP L[b]          (LOAD a; LOAD b; OP)
-**   OP_LKS a k c  L[c] := L[a] OP k          (LOAD a; PUSHI k; OP; STORE c)
-**   OP_LLS a b c  L[c] := L[a] OP L[b]       (LOAD a; LOAD b; OP; STORE c)
-**   OP_S c        L[c] := x OP y, popped     (OP; STORE c)
-**   OP_KS k c     L[c] := pop OP k           (PUSHI k; OP; STORE c)
-** and for comparison CMP, jumping to fast index t when x CMP y holds (a
-** JMPF after the comparison becomes the negated CMP):
-**   BRCMP_LL a b t  (LOAD a; LOAD b; CMP; JMPF/JMPT t)
-**   BRCMP_LK a k t  (LOAD a; PUSHI k; CMP; JMPF/JMPT t)
-**   BRCMP_SK k t    (PUSHI k; CMP; JMPF/JMPT t), pops x
-**   BRCMP_SS t      (CMP; JMPF/JMPT t), pops x and y
-** Fused conditional jumps are forward only (a backward jump counts a step). */
 typedef enum vm_fop {
   VM_FOP0 = RG_NOPCODES - 1,
-#define VM_X(o) VM_##o##_K, VM_##o##_L, VM_##o##_LK, VM_##o##_LL, VM_##o##_LKS, VM_##o##_LLS, \
-                VM_##o##_S, VM_##o##_KS,
-  VM_BINOPS(VM_X)
+#define VM_X(o) VM_R_##o,
+  VM_RBINOPS(VM_X)
+  VM_RUNOPS(VM_X)
 #undef VM_X
-#define VM_X(o) VM_BR##o##_LL, VM_BR##o##_LK, VM_BR##o##_SK, VM_BR##o##_SS,
+#define VM_X(o) VM_BR_##o,
   VM_CMPS(VM_X)
 #undef VM_X
-  VM_JMPB,        /* JMP backward: counts a step */
-  VM_MOVK,        /* L[a] := b                  (PUSHI b; STORE a) */
-  VM_MOV,         /* L[b] := L[a]               (LOAD a; STORE b) */
-  VM_BRFL,        /* if !L[a] goto b            (LOAD a; JMPF b), forward */
-  VM_BRTL,        /* if L[a] goto b             (LOAD a; JMPT b), forward */
-  VM_ROLLK,       /* push b, then ROLL a        (PUSHI b; ROLL a) */
-  VM_ROLLAT_LL,   /* push L[b] L[c], ROLLAT a   (LOAD b; LOAD c; ROLLAT a) */
-  VM_RETL,        /* return L[a]                (LOAD a; RET) */
-  VM_CLAMPK,      /* top := clamp(top, a, b)    (PUSHI a; PUSHI b; CLAMP) */
-  VM_LOOKUP_LL,   /* push L[b] L[c], LOOKUP a   (LOAD b; LOAD c; LOOKUP a) */
-  VM_INCRJMPB,    /* L[a] += b; step; goto c    (LOAD a; PUSHI b; ADD; STORE a; JMP c), c backward */
-  VM_FORLOOP,     /* INCRJMPB whose target c is a BRGT_LL, the loop's test: runs it too */
-  VM_DRAWAPPEND,  /* L[b] := L[b] + [DRAW a]    (LOAD b; DRAW a; APPEND; STORE b) */
-  VM_ITEM_LL,     /* push L[a] L[b], ITEM       (LOAD a; LOAD b; ITEM) */
-  VM_JMPF2,       /* if !pop goto a else goto b (JMP to a forward JMPF: threaded) */
-  VM_JMPT2,       /* if pop goto a else goto b  (JMP to a forward JMPT: threaded) */
-  VM_MAX2,        /* MAX 2 */
-  VM_MIN2,        /* MIN 2 */
-  VM_MODU_K,      /* MOD_K, MOD_LK, MOD_LKS, MOD_KS by a constant k >= 1: */
-  VM_MODU_LK,     /* x mod k by multiplication (fmagic) when 0 <= x < 2^32 */
-  VM_MODU_LKS,
-  VM_MODU_KS,
-  VM_LISTADD,     /* list L[a], element L[b] += c, in place
-                  ** (LOAD a; LOAD b; LOAD a; LOAD b; ITEM; PUSHI c; ADD; SETITEM) */
-  VM_ABS_L,       /* push |L[a]|                (LOAD a; ABS) */
-  VM_BRL2,        /* if L[a] goto b else goto c (LOAD a [NOT]; JMP to a forward JMPF/JMPT) */
-  VM_LOOPLE_LK,   /* INCRJMPB whose target c is a BRLE_LK or BRLT_LK (`while n > 0`, */
-  VM_LOOPLT_LK,   /* `while k >= 1`): runs the test too */
+#define VM_X(o) VM_##o,
+  VM_OTHER_FOPS(VM_X)
+#undef VM_X
   VM_NFOPS
 } vm_fop;
+
+/* What a call needs of procedure p's frame: its fast entry, its constants
+** (fconst[con .. con + ncon)) and the frame's size in slots. */
+typedef struct vm_fproc {
+  uint32_t entry, con, ncon;
+  uint64_t size;
+} vm_fproc;
 
 /* A suspended caller. */
 typedef struct rg_frame {
@@ -120,7 +131,7 @@ struct rg_vm {
   const rg_module *m;
   rg_sink sink;
   uint64_t max_steps;
-  rg_value *stack;          /* the value stack: frames of locals and operands */
+  rg_value *stack;          /* the value stack: frames of locals, constants, operands */
   size_t nstack;
   rg_value *heap;           /* module constants, then records and lists of a run */
   size_t heap_cap;
@@ -133,8 +144,11 @@ struct rg_vm {
   rg_value *scratch;        /* RG_VM_SCRATCH values: rolls, range options */
   vm_ins *fcode;            /* the fast code of every procedure */
   uint32_t *fmap;           /* fast index -> module pc of the instruction that may fail */
-  uint32_t *fentry;         /* procedure -> fast index of its first instruction */
-  uint64_t *fmagic;         /* fast index -> multiplier of a MODU_* (else unset) */
+  uint64_t *fmagic;         /* fast index -> multiplier of an R_MODK (else unset) */
+  vm_fproc *fproc;          /* per procedure: entry, constants, frame size */
+  rg_value *fconst;         /* the constants of every procedure */
+  uint64_t max_frame;       /* the largest frame, in slots */
+  uint32_t nfcode;          /* fast instructions in all */
   rg_frame frames[RG_MAX_CALL_DEPTH];
   char err[256];
   uint32_t err_pc;
@@ -146,259 +160,501 @@ static const unsigned char vm_operand[] = {
 #undef RG_X
 };
 
-/* Index of binary operator op in VM_BINOPS, or -1. */
-static int vm_binop(unsigned op) {
-  if (op >= RG_OP_ADD && op <= RG_OP_MOD) return (int)(op - RG_OP_ADD);
-  if (op >= RG_OP_EQ && op <= RG_OP_GE) return 5 + (int)(op - RG_OP_EQ);
-  return -1;
+/* The register form of binary opcode op, or 0 when it has none. */
+static uint32_t vm_rbinop(unsigned op) {
+  switch (op) {
+#define VM_X(o) case RG_OP_##o: return VM_R_##o;
+  VM_RBINOPS(VM_X)
+#undef VM_X
+  default: return 0;
+  }
 }
 
-/* Index of comparison op in VM_CMPS, or -1. */
-static int vm_cmp(unsigned op) {
-  return op >= RG_OP_EQ && op <= RG_OP_GE ? (int)(op - RG_OP_EQ) : -1;
+/* The register form of unary opcode op, or 0. */
+static uint32_t vm_runop(unsigned op) {
+  switch (op) {
+#define VM_X(o) case RG_OP_##o: return VM_R_##o;
+  VM_RUNOPS(VM_X)
+#undef VM_X
+  default: return 0;
+  }
 }
 
-/* The fast op of binary operator b (VM_BINOPS index) in form f (0 K, 1 L,
-** 2 LK, 3 LL, 4 LKS, 5 LLS, 6 S, 7 KS), and of the branch on comparison c
-** (VM_CMPS index; negated when jumping on false) in form f (0 LL, 1 LK, 2 SK,
-** 3 SS). */
-#define VM_BINOP_OP(b, f) ((uint32_t)VM_ADD_K + 8u * (uint32_t)(b) + (f))
-#define VM_BR_OP(c, jmpf, f) \
-  ((uint32_t)VM_BREQ_LL + 4u * (uint32_t)((jmpf) ? vm_negcmp[c] : (c)) + (f))
-static const unsigned char vm_negcmp[6] = {1, 0, 5, 4, 3, 2};  /* EQ NE LT LE GT GE */
-
-/* Matches the longest fusible sequence of code[i..end) (one procedure's
-** code; tgt marks its jump targets) and stores its fast instruction in *out
-** with jump targets as indexes into code and, in *prim, the index of the
-** instruction whose errors and reports it stands for.  Returns its length. */
-static uint32_t vm_match(const uint32_t *code, uint32_t i, uint32_t end,
-                         const unsigned char *tgt, int fuse, vm_ins *out, uint32_t *prim) {
-  uint32_t n = 0;             /* instructions free of inner jump targets */
-  while (n < 8 && i + n < end && (n == 0 || !tgt[i + n])) n++;
-  unsigned op[8];
-  int32_t a[8];
-  for (uint32_t k = 0; k < n; k++) {
-    op[k] = RG_INS_OP(code[i + k]);
-    a[k] = vm_operand[op[k]] == RG_A_IMM || vm_operand[op[k]] == RG_A_JUMP
-               ? RG_INS_SA(code[i + k]) : (int32_t)RG_INS_A(code[i + k]);
-  }
-  /* Forward conditional jump at k: its target (module pc) or -1. */
-#define FWDJ(k) ((op[k] == RG_OP_JMPF || op[k] == RG_OP_JMPT) && a[k] >= 0 \
-                 ? (int32_t)(i + (k) + 1) + a[k] : -1)
-#define EMIT(o, x, y, z, len, p) do { out->op = (o); out->a = (x); out->b = (y); out->c = (z); \
-                                      *prim = i + (p); return (len); } while (0)
-  if (fuse) {
-    if (n >= 8 && op[0] == RG_OP_LOAD && op[1] == RG_OP_LOAD && op[2] == RG_OP_LOAD &&
-        op[3] == RG_OP_LOAD && a[2] == a[0] && a[3] == a[1] && op[4] == RG_OP_ITEM &&
-        op[5] == RG_OP_PUSHI && op[6] == RG_OP_ADD && op[7] == RG_OP_SETITEM)
-      EMIT(VM_LISTADD, a[0], a[1], a[5], 8, 4);
-    if (n >= 5 && op[0] == RG_OP_LOAD && op[1] == RG_OP_PUSHI &&
-        (op[2] == RG_OP_ADD || op[2] == RG_OP_SUB) && op[3] == RG_OP_STORE && a[3] == a[0] &&
-        op[4] == RG_OP_JMP && a[4] < 0)   /* x - k overflows when x + -k does (k is 24-bit) */
-      EMIT(VM_INCRJMPB, a[0], op[2] == RG_OP_ADD ? a[1] : -a[1], (int32_t)(i + 5) + a[4], 5, 2);
-    if (n >= 4 && op[0] == RG_OP_LOAD && op[1] == RG_OP_DRAW && op[2] == RG_OP_APPEND &&
-        op[3] == RG_OP_STORE && a[3] == a[0])
-      EMIT(VM_DRAWAPPEND, a[1], a[0], 0, 4, 1);
-    if (n >= 4 && op[0] == RG_OP_LOAD && (op[1] == RG_OP_LOAD || op[1] == RG_OP_PUSHI)) {
-      int c = vm_cmp(op[2]), b = vm_binop(op[2]);
-      int32_t t = FWDJ(3);
-      if (c >= 0 && t >= 0)
-        EMIT(VM_BR_OP(c, op[3] == RG_OP_JMPF, op[1] == RG_OP_LOAD ? 0u : 1u), a[0], a[1], t, 4, 2);
-      if (b >= 0 && op[3] == RG_OP_STORE)
-        EMIT(VM_BINOP_OP(b, op[1] == RG_OP_LOAD ? 5u : 4u), a[0], a[1], a[3], 4, 2);
-    }
-    if (n >= 3) {
-      int b = vm_binop(op[2]), c = vm_cmp(op[1]);
-      /* LOAD a [NOT]; JMP to a forward JMPF/JMPT: both ways on L[a]. */
-      int nt = op[1] == RG_OP_NOT;
-      if (op[0] == RG_OP_LOAD && (nt || op[1] == RG_OP_JMP) && op[1 + nt] == RG_OP_JMP &&
-          a[1 + nt] >= 0) {
-        uint32_t t = i + 2 + nt + (uint32_t)a[1 + nt];
-        unsigned top = t < end ? RG_INS_OP(code[t]) : RG_OP_NOP;
-        int32_t ta = t < end ? RG_INS_SA(code[t]) : -1;
-        if ((top == RG_OP_JMPF || top == RG_OP_JMPT) && ta >= 0) {
-          int32_t taken = (int32_t)(t + 1) + ta, fall = (int32_t)(t + 1);
-          /* the value tested is L[a] (NOT: !L[a]); JMPF jumps when it is 0 */
-          int on_true_taken = (top == RG_OP_JMPT) != nt;
-          EMIT(VM_BRL2, a[0], on_true_taken ? taken : fall, on_true_taken ? fall : taken,
-               2 + (uint32_t)nt, 0);
-        }
-      }
-      if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_NEG && op[2] == RG_OP_STORE)
-        EMIT(VM_MOVK, a[2], -a[0], 0, 3, 1);   /* -k of a 24-bit k: no overflow */
-      if (op[0] == RG_OP_PUSHI && vm_binop(op[1]) >= 0 && op[2] == RG_OP_STORE)
-        EMIT(VM_BINOP_OP(vm_binop(op[1]), 7u), a[0], a[2], 0, 3, 1);
-      if (op[0] == RG_OP_LOAD && (op[1] == RG_OP_LOAD || op[1] == RG_OP_PUSHI) && b >= 0)
-        EMIT(VM_BINOP_OP(b, op[1] == RG_OP_LOAD ? 3u : 2u), a[0], a[1], 0, 3, 2);
-      if (op[0] == RG_OP_PUSHI && c >= 0 && FWDJ(2) >= 0)
-        EMIT(VM_BR_OP(c, op[2] == RG_OP_JMPF, 2u), a[0], FWDJ(2), 0, 3, 1);
-      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_LOAD && op[2] == RG_OP_ROLLAT)
-        EMIT(VM_ROLLAT_LL, a[2], a[0], a[1], 3, 2);
-      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_LOAD && op[2] == RG_OP_ITEM)
-        EMIT(VM_ITEM_LL, a[0], a[1], 0, 3, 2);
-      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_LOAD && op[2] == RG_OP_LOOKUP)
-        EMIT(VM_LOOKUP_LL, a[2], a[0], a[1], 3, 2);
-      if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_PUSHI && op[2] == RG_OP_CLAMP)
-        EMIT(VM_CLAMPK, a[0], a[1], 0, 3, 2);
-    }
-    if (n >= 2) {
-      int b = vm_binop(op[1]), c = vm_cmp(op[0]);
-      if (op[0] == RG_OP_PUSHI && b >= 0) EMIT(VM_BINOP_OP(b, 0u), a[0], 0, 0, 2, 1);
-      if (op[0] == RG_OP_LOAD && b >= 0) EMIT(VM_BINOP_OP(b, 1u), a[0], 0, 0, 2, 1);
-      if (vm_binop(op[0]) >= 0 && op[1] == RG_OP_STORE)
-        EMIT(VM_BINOP_OP(vm_binop(op[0]), 6u), a[1], 0, 0, 2, 0);
-      if (c >= 0 && FWDJ(1) >= 0) EMIT(VM_BR_OP(c, op[1] == RG_OP_JMPF, 3u), FWDJ(1), 0, 0, 2, 0);
-      if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_STORE) EMIT(VM_MOVK, a[1], a[0], 0, 2, 1);
-      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_STORE) EMIT(VM_MOV, a[0], a[1], 0, 2, 1);
-      if (op[0] == RG_OP_LOAD && FWDJ(1) >= 0)
-        EMIT(op[1] == RG_OP_JMPF ? VM_BRFL : VM_BRTL, a[0], FWDJ(1), 0, 2, 1);
-      if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_ROLL) EMIT(VM_ROLLK, a[1], a[0], 0, 2, 1);
-      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_RET) EMIT(VM_RETL, a[0], 0, 0, 2, 1);
-      if (op[0] == RG_OP_LOAD && op[1] == RG_OP_ABS) EMIT(VM_ABS_L, a[0], 0, 0, 2, 1);
-      if (op[0] == RG_OP_PUSHI && op[1] == RG_OP_NEG) EMIT(RG_OP_PUSHI, -a[0], 0, 0, 2, 1);
-    }
-  }
-  /* One instruction, looking through to the next or to its target when that
-  ** is a forward JMPF or JMPT (which keeps its own fast instruction: it may
-  ** be a jump target). */
-  if (fuse && i + 1 < end) {
-    uint32_t t = op[0] == RG_OP_JMP && a[0] >= 0 ? i + 1 + (uint32_t)a[0] : i + 1;
-    unsigned top = RG_INS_OP(code[t]);
-    int32_t ta = RG_INS_SA(code[t]);
-    if ((top == RG_OP_JMPF || top == RG_OP_JMPT) && ta >= 0) {
-      int32_t taken = (int32_t)(t + 1) + ta, fall = (int32_t)(t + 1);
-      /* PUSHI k; JMPF/JMPT: decided now. */
-      if (op[0] == RG_OP_PUSHI && t == i + 1)
-        EMIT(RG_OP_JMP, (a[0] == 0) == (top == RG_OP_JMPF) ? taken : fall, 0, 0, 1, 0);
-      /* JMP to JMPF/JMPT: both ways at once. */
-      if (op[0] == RG_OP_JMP && a[0] >= 0)
-        EMIT(top == RG_OP_JMPF ? VM_JMPF2 : VM_JMPT2, taken, fall, 0, 1, 0);
-    }
-  }
-  /* One instruction as it is; jumps get their absolute target (and JMPF and
-  ** JMPT a flag in b when backward). */
-  if (vm_operand[op[0]] == RG_A_JUMP) {
-    int32_t t = (int32_t)(i + 1) + a[0];
-    if (op[0] == RG_OP_JMP) EMIT(a[0] < 0 ? (uint32_t)VM_JMPB : op[0], t, 0, 0, 1, 0);
-    EMIT(op[0], t, a[0] < 0, 0, 1, 0);
-  }
-  if (fuse && (op[0] == RG_OP_MAX || op[0] == RG_OP_MIN) && a[0] == 2)
-    EMIT(op[0] == RG_OP_MAX ? VM_MAX2 : VM_MIN2, 0, 0, 0, 1, 0);
-  EMIT(op[0], a[0], 0, 0, 1, 0);
-#undef FWDJ
-#undef EMIT
+/* The compare-and-branch of comparison opcode op, negated when the branch
+** is taken on false (jmpf), or 0 when op is not a comparison. */
+static uint32_t vm_brcmp(unsigned op, int jmpf) {
+  static const unsigned char neg[6] = {1, 0, 5, 4, 3, 2};   /* EQ NE LT LE GT GE */
+  if (op < RG_OP_EQ || op > RG_OP_GE) return 0;
+  unsigned c = op - RG_OP_EQ;
+  return (uint32_t)VM_BR_EQ + (jmpf ? neg[c] : c);
 }
 
-/* Stores in t[0..) the jump targets (fast indexes) of fast instruction x;
-** returns how many. */
-static int vm_targets(vm_ins *x, int32_t **t) {
-  uint32_t op = x->op;
-  if (op == RG_OP_JMP || op == VM_JMPB || op == RG_OP_JMPF || op == RG_OP_JMPT) { t[0] = &x->a; return 1; }
-  if (op == VM_BRFL || op == VM_BRTL) { t[0] = &x->b; return 1; }
-  if (op == VM_INCRJMPB || op == VM_FORLOOP || op == VM_LOOPLE_LK || op == VM_LOOPLT_LK) {
-    t[0] = &x->c;
-    return 1;
-  }
-  if (op == VM_JMPF2 || op == VM_JMPT2) { t[0] = &x->a; t[1] = &x->b; return 2; }
-  if (op == VM_BRL2) { t[0] = &x->b; t[1] = &x->c; return 2; }
-  if (op >= VM_BREQ_LL && op <= VM_BRGE_SS)
-    switch ((op - VM_BREQ_LL) % 4) {
-      case 0: case 1: t[0] = &x->c; return 1;
-      case 2: t[0] = &x->b; return 1;
-      default: t[0] = &x->a; return 1;
+/* The translation of one procedure (see the comment at the top). */
+typedef struct vm_tr {
+  const rg_module *m;
+  const uint32_t *code;     /* the procedure's module code, n instructions */
+  uint32_t n, pc0;          /* its length; the module pc of its first */
+  int fuse;
+  vm_ins *out;              /* the fast code being written, at out[f] */
+  uint32_t *fmap;
+  uint32_t f;
+  int32_t *lz;              /* lz[d]: the slot holding stack entry d */
+  uint32_t nlocals;         /* the slot of the first constant */
+  const rg_value *kval;     /* the constants' values */
+  uint32_t t0;              /* the slot of stack entry 0 */
+  int64_t last;             /* fast index of the instruction whose result
+                            ** slot (a) a following STORE may take over, or -1 */
+} vm_tr;
+
+/* Appends fast instruction (op a b c d) standing for instruction pc of the
+** procedure; returns its fast index.  The caller sized out. */
+static uint32_t tr_emit(vm_tr *t, uint32_t op, int32_t a, int32_t b, int32_t c, int32_t d,
+                        uint32_t pc) {
+  vm_ins *x = &t->out[t->f];
+  x->op = op;
+  x->a = a;
+  x->b = b;
+  x->c = c;
+  x->d = d;
+  t->fmap[t->f] = t->pc0 + pc;
+  t->last = -1;
+  return t->f++;
+}
+
+/* Emits a register instruction whose result goes to stack entry d; a STORE
+** right after it may have it write the local instead. */
+static void tr_result(vm_tr *t, uint32_t op, uint32_t d, int32_t b, int32_t c, int32_t e,
+                      uint32_t pc) {
+  uint32_t k = tr_emit(t, op, (int32_t)(t->t0 + d), b, c, e, pc);
+  t->lz[d] = (int32_t)(t->t0 + d);
+  t->last = k;
+}
+
+/* Materializes stack entries lo..hi-1 (copies each lazy one into its slot). */
+static void tr_flush(vm_tr *t, uint32_t lo, uint32_t hi, uint32_t pc) {
+  for (uint32_t e = lo; e < hi; e++)
+    if (t->lz[e] != (int32_t)(t->t0 + e)) {
+      tr_emit(t, VM_MOV, (int32_t)(t->t0 + e), t->lz[e], 0, 0, pc);
+      t->lz[e] = (int32_t)(t->t0 + e);
     }
+}
+
+/* Materializes the entries of 0..hi-1 that read local a (before a write). */
+static void tr_flush_local(vm_tr *t, int32_t a, uint32_t hi, uint32_t pc) {
+  for (uint32_t e = 0; e < hi; e++)
+    if (t->lz[e] == a) {
+      tr_emit(t, VM_MOV, (int32_t)(t->t0 + e), a, 0, 0, pc);
+      t->lz[e] = (int32_t)(t->t0 + e);
+    }
+}
+
+/* Whether entries 0..hi-1 include a lazy read of local a. */
+static int tr_reads(const vm_tr *t, int32_t a, uint32_t hi) {
+  for (uint32_t e = 0; e < hi; e++)
+    if (t->lz[e] == a) return 1;
   return 0;
 }
 
-/* Builds the VM's fast code from the module's (fused unless told not to).
-** Returns 0, or -1 when out of memory. */
+/* Operand A of instruction ins: sign-extended for immediates and jumps. */
+static int32_t tr_arg(uint32_t ins) {
+  unsigned o = vm_operand[RG_INS_OP(ins)];
+  return o == RG_A_IMM || o == RG_A_JUMP ? RG_INS_SA(ins) : (int32_t)RG_INS_A(ins);
+}
+
+/* The value an immediate instruction (PUSHI or CONST) pushes. */
+static rg_value tr_imm(const rg_module *m, uint32_t ins) {
+  return RG_INS_OP(ins) == RG_OP_PUSHI ? (rg_value)RG_INS_SA(ins) : m->consts[RG_INS_A(ins)];
+}
+
+/* Computes in depth[0..n) the stack height before each instruction of the
+** verified procedure code[0..n), -1 where no path reaches; work has room
+** for n entries. */
+static void vm_depths(const rg_module *m, const uint32_t *code, uint32_t n, int64_t *depth,
+                      uint32_t *work) {
+  uint32_t nw = 0;
+  for (uint32_t k = 0; k < n; k++) depth[k] = -1;
+  if (n == 0) return;
+  depth[0] = 0;
+  work[nw++] = 0;
+  while (nw) {
+    uint32_t i = work[--nw];
+    int pops, pushes;
+    unsigned op = RG_INS_OP(code[i]);
+    rg_op_effect(m, code[i], &pops, &pushes);
+    int64_t h = depth[i] - pops + pushes;
+    uint32_t next[2];
+    int nn = 0;
+    if (op == RG_OP_JMP || op == RG_OP_JMPF || op == RG_OP_JMPT)
+      next[nn++] = (uint32_t)((int64_t)i + 1 + RG_INS_SA(code[i]));
+    if (op != RG_OP_JMP && op != RG_OP_RET && op != RG_OP_RETV && op != RG_OP_FAIL && i + 1 < n)
+      next[nn++] = i + 1;
+    for (int j = 0; j < nn; j++)
+      if (depth[next[j]] < 0) {
+        depth[next[j]] = h;
+        work[nw++] = next[j];
+      }
+  }
+}
+
+/* Looks for the in-place tally `l[k] = l[k] + c` (LOAD a; LOAD b; LOAD a;
+** LOAD b; ITEM; PUSHI c; ADD; SETITEM) at instruction i with no jump target
+** inside; stores a, b and c.  Returns 1 when found. */
+static int tr_listadd(const vm_tr *t, uint32_t i, const unsigned char *tgt, int32_t abc[3]) {
+  static const unsigned char pat[8] = {RG_OP_LOAD, RG_OP_LOAD, RG_OP_LOAD, RG_OP_LOAD,
+                                       RG_OP_ITEM, RG_OP_PUSHI, RG_OP_ADD, RG_OP_SETITEM};
+  if (i + 8 > t->n) return 0;
+  for (uint32_t k = 0; k < 8; k++)
+    if (RG_INS_OP(t->code[i + k]) != pat[k] || (k && tgt[i + k])) return 0;
+  abc[0] = tr_arg(t->code[i]);
+  abc[1] = tr_arg(t->code[i + 1]);
+  abc[2] = tr_arg(t->code[i + 5]);
+  return tr_arg(t->code[i + 2]) == abc[0] && tr_arg(t->code[i + 3]) == abc[1];
+}
+
+/* Translates instruction i (stack height d before it) and returns how many
+** module instructions it consumed (2 when it fused with the next).  cslot
+** maps each PUSHI/CONST instruction to its constant's slot. */
+static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tgt,
+                       const uint32_t *cslot, uint64_t *fmagic) {
+  const rg_module *m = t->m;
+  uint32_t ins = t->code[i];
+  unsigned op = RG_INS_OP(ins);
+  int32_t a = tr_arg(ins);
+  int32_t *lz = t->lz;
+  uint32_t t0 = t->t0;
+  /* the next instruction, when it runs only after this one */
+  int chain = t->fuse && i + 1 < t->n && !tgt[i + 1];
+  unsigned nop = chain ? RG_INS_OP(t->code[i + 1]) : RG_OP_NOP;
+  int32_t na = chain ? tr_arg(t->code[i + 1]) : 0;
+  int32_t abc[3];
+  uint32_t r;
+
+  if (t->fuse && op == RG_OP_LOAD && tr_listadd(t, i, tgt, abc)) {
+    tr_emit(t, VM_LISTADD, abc[0], abc[1], abc[2], 0, i + 4);
+    return 8;
+  }
+  switch (op) {
+  case RG_OP_NOP:
+    return 1;
+  case RG_OP_PUSHI: case RG_OP_CONST: case RG_OP_LOAD:
+    lz[d] = op == RG_OP_LOAD ? a : (int32_t)cslot[i];
+    if (!t->fuse) tr_flush(t, d, d + 1, i);
+    return 1;
+  case RG_OP_STORE: {
+    int32_t v = lz[d - 1];
+    if (t->fuse && v == (int32_t)(t0 + d - 1) && t->last >= 0 && !tgt[i] &&
+        !tr_reads(t, a, d - 1)) {
+      t->out[t->last].a = a;   /* the value is computed straight into L[a] */
+      t->last = -1;
+      return 1;
+    }
+    tr_flush_local(t, a, d - 1, i);
+    if (v != a) tr_emit(t, VM_MOV, a, v, 0, 0, i);
+    return 1;
+  }
+  case RG_OP_POP:
+    return 1;
+  case RG_OP_JMP:
+    tr_flush(t, 0, d, i);
+    tr_emit(t, a < 0 ? VM_JMPB : RG_OP_JMP, (int32_t)(i + 1) + a, 0, 0, 0, i);
+    return 1;
+  case RG_OP_JMPF: case RG_OP_JMPT:
+    tr_flush(t, 0, d - 1, i);
+    tr_emit(t, op == RG_OP_JMPF ? VM_BRF : VM_BRT, lz[d - 1], (int32_t)(i + 1) + a, 0, a < 0, i);
+    return 1;
+  case RG_OP_RET:
+    tr_emit(t, VM_R_RET, lz[d - 1], 0, 0, 0, i);
+    return 1;
+  case RG_OP_NOT:
+    if (nop == RG_OP_JMPF || nop == RG_OP_JMPT) {   /* branch on the operand, reversed */
+      tr_flush(t, 0, d - 1, i + 1);
+      tr_emit(t, nop == RG_OP_JMPF ? VM_BRT : VM_BRF, lz[d - 1], (int32_t)(i + 2) + na, 0,
+              na < 0, i + 1);
+      return 2;
+    }
+    break;
+  case RG_OP_CLAMP:
+    tr_result(t, VM_R_CLAMP, d - 3, lz[d - 3], lz[d - 2], lz[d - 1], i);
+    return 1;
+  case RG_OP_MIN: case RG_OP_MAX:
+    if (a != 2) break;
+    tr_result(t, op == RG_OP_MIN ? VM_R_MIN2 : VM_R_MAX2, d - 2, lz[d - 2], lz[d - 1], 0, i);
+    return 1;
+  case RG_OP_LOOKUP:
+    if (m->tables[a].ndims == 1) {
+      tr_result(t, VM_R_LOOKUP1, d - 1, lz[d - 1], a, 0, i);
+      return 1;
+    }
+    if (m->tables[a].ndims == 2) {
+      tr_result(t, VM_R_LOOKUP2, d - 2, lz[d - 2], lz[d - 1], a, i);
+      return 1;
+    }
+    break;
+  case RG_OP_FIELD:
+    tr_result(t, VM_R_FIELD, d - 1, lz[d - 1], a, 0, i);
+    return 1;
+  case RG_OP_ITEM:
+    tr_result(t, VM_R_ITEM, d - 2, lz[d - 2], lz[d - 1], 0, i);
+    return 1;
+  case RG_OP_SETITEM:
+    tr_emit(t, VM_R_SETITEM, lz[d - 3], lz[d - 2], lz[d - 1], 0, i);
+    return 1;
+  case RG_OP_ROLL:
+    tr_result(t, VM_R_ROLL, d - 1, lz[d - 1], a, 0, i);
+    return 1;
+  case RG_OP_ROLLAT:
+    tr_result(t, VM_R_ROLLAT, d - 2, lz[d - 2], lz[d - 1], a, i);
+    return 1;
+  case RG_OP_ROLLDIE:
+    tr_result(t, VM_R_ROLLDIE, d, 0, a, 0, i);
+    return 1;
+  case RG_OP_DRAW:
+    tr_result(t, VM_R_DRAW, d, 0, a, 0, i);
+    return 1;
+  case RG_OP_DRAWS:
+    tr_result(t, VM_R_DRAWS, d - 1, lz[d - 1], a, 0, i);
+    return 1;
+  case RG_OP_LEFT:
+    tr_result(t, VM_R_LEFT, d, 0, a, 0, i);
+    return 1;
+  case RG_OP_INPUT:
+    tr_result(t, VM_R_INPUT, d, 0, a, 0, i);
+    return 1;
+  case RG_OP_NTH:
+    tr_result(t, VM_R_NTH, d - 1, lz[d - 1], a, 0, i);
+    return 1;
+  case RG_OP_CALL: {
+    uint32_t np = m->procs[a].nparams;
+    tr_flush(t, d - np, d, i);
+    tr_emit(t, RG_OP_CALL, a, 0, 0, (int32_t)(t0 + d), i);
+    if (m->procs[a].result.kind != RG_K_VOID) lz[d - np] = (int32_t)(t0 + d - np);
+    return 1;
+  }
+  default:
+    break;
+  }
+  if ((r = vm_rbinop(op)) != 0) {
+    uint32_t br = vm_brcmp(op, nop == RG_OP_JMPF);
+    if (br && (nop == RG_OP_JMPF || nop == RG_OP_JMPT)) {   /* compare and branch */
+      tr_flush(t, 0, d - 2, i + 1);
+      tr_emit(t, br, lz[d - 2], lz[d - 1], (int32_t)(i + 2) + na, na < 0, i + 1);
+      return 2;
+    }
+    int32_t s = lz[d - 1];
+    if (op == RG_OP_MOD && s >= (int32_t)t->nlocals && s < (int32_t)t0 &&
+        t->kval[s - (int32_t)t->nlocals] >= 1 && t->kval[s - (int32_t)t->nlocals] <= INT32_MAX) {
+      int32_t k = (int32_t)t->kval[s - (int32_t)t->nlocals];   /* x mod a constant */
+      tr_result(t, VM_R_MODK, d - 2, lz[d - 2], k, 0, i);
+      fmagic[t->f - 1] = UINT64_MAX / (uint64_t)k + 1;
+      return 1;
+    }
+    tr_result(t, r, d - 2, lz[d - 2], lz[d - 1], 0, i);
+    return 1;
+  }
+  if ((r = vm_runop(op)) != 0) {
+    tr_result(t, r, d - 1, lz[d - 1], 0, 0, i);
+    return 1;
+  }
+  /* Stack form: operands materialized below base + d, results in place. */
+  int pops, pushes;
+  rg_op_effect(m, ins, &pops, &pushes);
+  tr_flush(t, d - (uint32_t)pops, d, i);
+  tr_emit(t, op, a, 0, 0, (int32_t)(t0 + d), i);
+  for (uint32_t e = d - (uint32_t)pops; e < d - (uint32_t)pops + (uint32_t)pushes; e++)
+    lz[e] = (int32_t)(t0 + e);
+  return 1;
+}
+
+/* Stores in t[0..) the jump targets of fast instruction x; returns how many. */
+static int vm_targets(vm_ins *x, int32_t **t) {
+  uint32_t op = x->op;
+  if (op == RG_OP_JMP || op == VM_JMPB) { t[0] = &x->a; return 1; }
+  if (op == VM_BRF || op == VM_BRT) { t[0] = &x->b; return 1; }
+  if (op >= VM_BR_EQ && op <= VM_BR_GE) { t[0] = &x->c; return 1; }
+  return 0;
+}
+
+/* Builds the VM's fast code from the module's (fused unless told not to),
+** with each procedure's constants and frame size.  Returns 0, or -1 when
+** out of memory. */
 static int vm_build_fast(rg_vm *vm, int fuse) {
   const rg_module *m = vm->m;
-  /* Procedures of a crafted module may share code: each gets its own copy. */
-  uint64_t total = 1, longest = 1;
+  /* Procedures of a crafted module may share code: each gets its own copy.
+  ** An instruction becomes at most one fast instruction and one copy (a
+  ** STORE's, or the materializing of the one lazy entry it made): two. */
+  uint64_t total = 1, longest = 1, ncodes = 1;
   for (uint32_t pi = 0; pi < m->nprocs; pi++) {
-    total += m->procs[pi].ncode;
-    if (m->procs[pi].ncode > longest) longest = m->procs[pi].ncode;
+    const rg_proc *p = &m->procs[pi];
+    total += 2 * (uint64_t)p->ncode;
+    ncodes += p->ncode;
+    if (p->ncode > longest) longest = p->ncode;
   }
-  if (total > INT32_MAX) return -1;
+  if (total > INT32_MAX / 2) return -1;
   vm_ins *fcode = rg_malloc((size_t)total * sizeof(vm_ins));
   uint32_t *fmap = rg_malloc((size_t)total * sizeof(uint32_t));
-  uint32_t *fentry = rg_malloc((m->nprocs ? m->nprocs : 1) * sizeof(uint32_t));
   uint64_t *fmagic = rg_malloc((size_t)total * sizeof(uint64_t));
+  vm_fproc *fproc = rg_malloc((m->nprocs ? m->nprocs : 1) * sizeof(vm_fproc));
+  rg_value *fconst = rg_malloc((size_t)ncodes * sizeof(rg_value));
   uint32_t *fidx = rg_malloc((size_t)longest * sizeof(uint32_t));
+  uint32_t *cslot = rg_malloc((size_t)longest * sizeof(uint32_t));
+  uint32_t *work = rg_malloc((size_t)longest * sizeof(uint32_t));
+  int64_t *depth = rg_malloc((size_t)longest * sizeof(int64_t));
   unsigned char *tgt = rg_malloc((size_t)longest);
-  if (!fcode || !fmap || !fentry || !fmagic || !fidx || !tgt) {
-    rg_free(fmagic);
-    rg_free(fcode);
-    rg_free(fmap);
-    rg_free(fentry);
-    rg_free(fidx);
-    rg_free(tgt);
-    return -1;
-  }
-  uint32_t f = 0;
+  uint32_t hmask = 1;   /* the constants' hash: a power of two over twice the longest */
+  while (hmask < 2 * longest) hmask *= 2;
+  uint32_t *hash = rg_malloc((size_t)hmask * sizeof(uint32_t));
+  hmask--;
+  int32_t *lz = NULL;
+  uint64_t max_stack = 1;
+  for (uint32_t pi = 0; pi < m->nprocs; pi++)
+    if (m->procs[pi].max_stack > max_stack) max_stack = m->procs[pi].max_stack;
+  lz = rg_malloc((size_t)max_stack * sizeof(int32_t));
+  int rc = -1;
+  if (!fcode || !fmap || !fmagic || !fproc || !fconst || !fidx || !cslot || !work || !depth ||
+      !tgt || !lz || !hash)
+    goto done;
+  uint32_t f = 0, nconst = 0;
+  uint64_t max_frame = 1;
   for (uint32_t pi = 0; pi < m->nprocs; pi++) {
     const rg_proc *p = &m->procs[pi];
     const uint32_t *code = m->code + p->code;
     uint32_t n = p->ncode, first = f;
+    /* The constants, each value once, in the order first pushed (a linear
+    ** search among this procedure's: procedures are short). */
+    vm_fproc *fp = &fproc[pi];
+    fp->con = nconst;
+    fp->ncon = 0;
+    memset(hash, 0xFF, (size_t)hmask * sizeof(uint32_t) + sizeof(uint32_t));
+    for (uint32_t k = 0; k < n; k++) {
+      unsigned op = RG_INS_OP(code[k]);
+      if (op != RG_OP_PUSHI && op != RG_OP_CONST) continue;
+      rg_value v = tr_imm(m, code[k]);
+      uint32_t h = (uint32_t)(((uint64_t)v * 0x9E3779B97F4A7C15ull) >> 40) & hmask;
+      while (hash[h] != UINT32_MAX && fconst[fp->con + hash[h]] != v) h = (h + 1) & hmask;
+      if (hash[h] == UINT32_MAX) {
+        hash[h] = fp->ncon++;
+        fconst[nconst++] = v;
+      }
+      cslot[k] = p->nlocals + hash[h];
+    }
+    fp->size = (uint64_t)p->nlocals + fp->ncon + p->max_stack;
+    if (fp->size > max_frame) max_frame = fp->size;
+    if ((uint64_t)p->nlocals + fp->ncon + p->max_stack > INT32_MAX / 2) goto done;
     memset(tgt, 0, n);
     for (uint32_t k = 0; k < n; k++)   /* the verifier keeps targets inside */
       if (vm_operand[RG_INS_OP(code[k])] == RG_A_JUMP) tgt[(int64_t)k + 1 + RG_INS_SA(code[k])] = 1;
-    fentry[pi] = f;
+    vm_depths(m, code, n, depth, work);
+    vm_tr t = { m, code, n, p->code, fuse, fcode, fmap, f, lz, p->nlocals, fconst + fp->con,
+                p->nlocals + fp->ncon, -1 };
+    fp->entry = f;
     for (uint32_t k = 0; k < n;) {
-      uint32_t prim;
-      uint32_t len = vm_match(code, k, n, tgt, fuse, &fcode[f], &prim);
-      fidx[k] = f;
-      fmap[f++] = p->code + prim;
+      if (depth[k] < 0) {   /* no path reaches it */
+        fidx[k] = t.f;
+        tr_emit(&t, VM_UNREACHABLE, 0, 0, 0, 0, k);
+        k++;
+        continue;
+      }
+      uint32_t d = (uint32_t)depth[k];
+      if (tgt[k]) {   /* paths meet here: every entry in its slot */
+        tr_flush(&t, 0, d, k);
+        t.last = -1;
+      }
+      if (k == 0 || tgt[k]) for (uint32_t e = 0; e < d; e++) lz[e] = (int32_t)(t.t0 + e);
+      fidx[k] = t.f;
+      uint32_t len = tr_ins(&t, k, d, tgt, cslot, fmagic);
+      for (uint32_t j = 1; j < len; j++) fidx[k + j] = t.f;   /* never targets */
       k += len;
     }
-    /* Jump targets (procedure-relative) to fast indexes: a target always
-    ** starts a fast instruction. */
+    f = t.f;
+    /* Jump targets (procedure-relative) to fast indexes. */
     for (uint32_t k = first; k < f; k++) {
-      int32_t *t[2];
-      for (int j = vm_targets(&fcode[k], t); j-- > 0;) *t[j] = (int32_t)fidx[*t[j]];
+      int32_t *tg[1];
+      if (vm_targets(&fcode[k], tg)) *tg[0] = (int32_t)fidx[*tg[0]];
     }
   }
-  /* A jump onto a (forward) JMP goes straight to the JMP's target. */
+  /* A jump onto a forward JMP goes straight to the JMP's target. */
   for (uint32_t k = 0; fuse && k < f; k++) {
-    int32_t *t[2];
-    for (int j = vm_targets(&fcode[k], t); j-- > 0;)
-      while (fcode[*t[j]].op == RG_OP_JMP) *t[j] = fcode[*t[j]].a;
+    int32_t *tg[1];
+    if (vm_targets(&fcode[k], tg))
+      while (fcode[*tg[0]].op == RG_OP_JMP) *tg[0] = fcode[*tg[0]].a;
   }
-  /* Calls get their callee's entry in b; a loop's increment takes its test
-  ** along; x mod k for a constant k >= 1 gets its multiplier. */
+  /* Calls get their callee's entry in b; targets become relative. */
   for (uint32_t k = 0; k < f; k++) {
     vm_ins *x = &fcode[k];
-    if (x->op == RG_OP_CALL) x->b = (int32_t)fentry[x->a];
-    if (x->op == VM_INCRJMPB) {
-      uint32_t top = fcode[x->c].op;
-      x->op = top == VM_BRGT_LL ? VM_FORLOOP : top == VM_BRLE_LK ? VM_LOOPLE_LK
-            : top == VM_BRLT_LK ? VM_LOOPLT_LK : VM_INCRJMPB;
-    }
-    int32_t d = x->op == VM_MOD_K || x->op == VM_MOD_KS ? x->a
-              : x->op == VM_MOD_LK || x->op == VM_MOD_LKS ? x->b : 0;
-    if (d >= 1) {
-      x->op = x->op == VM_MOD_K ? VM_MODU_K : x->op == VM_MOD_LK ? VM_MODU_LK
-            : x->op == VM_MOD_KS ? VM_MODU_KS : VM_MODU_LKS;
-      fmagic[k] = UINT64_MAX / (uint64_t)d + 1;
-    }
+    int32_t *tg[1];
+    if (x->op == RG_OP_CALL) x->b = (int32_t)fproc[x->a].entry;
+    if (vm_targets(x, tg)) *tg[0] -= (int32_t)k;
   }
-  /* Jump targets relative to the jump (the dispatch loop needs no fcode). */
-  for (uint32_t k = 0; k < f; k++) {
-    int32_t *t[2];
-    for (int j = vm_targets(&fcode[k], t); j-- > 0;) *t[j] -= (int32_t)k;
-  }
-  rg_free(fidx);
-  rg_free(tgt);
   rg_free(vm->fcode);
   rg_free(vm->fmap);
-  rg_free(vm->fentry);
   rg_free(vm->fmagic);
-  vm->fmagic = fmagic;
+  rg_free(vm->fproc);
+  rg_free(vm->fconst);
   vm->fcode = fcode;
   vm->fmap = fmap;
-  vm->fentry = fentry;
-  return 0;
+  vm->fmagic = fmagic;
+  vm->fproc = fproc;
+  vm->fconst = fconst;
+  vm->max_frame = max_frame;
+  vm->nfcode = f;
+  fcode = NULL;
+  fmap = NULL;
+  fmagic = NULL;
+  fproc = NULL;
+  fconst = NULL;
+  rc = 0;
+done:
+  rg_free(fcode);
+  rg_free(fmap);
+  rg_free(fmagic);
+  rg_free(fproc);
+  rg_free(fconst);
+  rg_free(fidx);
+  rg_free(cslot);
+  rg_free(work);
+  rg_free(depth);
+  rg_free(tgt);
+  rg_free(lz);
+  rg_free(hash);
+  return rc;
+}
+
+/* The names of the fast-only instructions, for rg_vm_dis_fast. */
+static const char *const vm_fopnames[] = {
+#define VM_X(o) "R_" #o,
+  VM_RBINOPS(VM_X)
+  VM_RUNOPS(VM_X)
+#undef VM_X
+#define VM_X(o) "BR_" #o,
+  VM_CMPS(VM_X)
+#undef VM_X
+#define VM_X(o) #o,
+  VM_OTHER_FOPS(VM_X)
+#undef VM_X
+};
+
+/* Prints the fast code of every procedure to out: per procedure its frame
+** (locals, constants and their values, stack slots), then one line per
+** fast instruction: fast index, the module pc it reports, name, operands. */
+void rg_vm_dis_fast(const rg_vm *vm, FILE *out) {
+  const rg_module *m = vm->m;
+  for (uint32_t pi = 0; pi < m->nprocs; pi++) {
+    const rg_proc *p = &m->procs[pi];
+    const vm_fproc *fp = &vm->fproc[pi];
+    uint32_t end = pi + 1 < m->nprocs ? vm->fproc[pi + 1].entry : vm->nfcode;
+    fprintf(out, "procedure %s  ; locals 0..%u, constants %u..%u, stack from %u\n",
+            rg_module_str(m, p->name), (unsigned)p->nlocals,
+            (unsigned)p->nlocals, (unsigned)(p->nlocals + fp->ncon),
+            (unsigned)(p->nlocals + fp->ncon));
+    for (uint32_t c = 0; c < fp->ncon; c++)
+      fprintf(out, "  K%u = %lld\n", (unsigned)(p->nlocals + c), (long long)vm->fconst[fp->con + c]);
+    for (uint32_t k = fp->entry; k < end; k++) {
+      const vm_ins *x = &vm->fcode[k];
+      const char *name = x->op < RG_NOPCODES ? rg_opnames[x->op] : vm_fopnames[x->op - RG_NOPCODES];
+      fprintf(out, "%5u [%04u] %-12s %d %d %d %d\n", (unsigned)(k - fp->entry),
+              (unsigned)(vm->fmap[k] - p->code), name, x->a, x->b, x->c, x->d);
+    }
+  }
 }
 
 /* Creates a VM for the verified module m (borrowed; it must outlive the VM).
@@ -415,12 +671,13 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
   size_t mem = limits && limits->max_memory ? limits->max_memory : RG_DEFAULT_MAX_MEMORY;
   size_t budget = mem / sizeof(rg_value);
 
-  size_t frame = 1;
-  for (uint32_t i = 0; i < m->nprocs; i++) {
-    size_t f = (size_t)m->procs[i].nlocals + m->procs[i].max_stack;
-    if (f > frame) frame = f;
+  const char *nofuse = getenv("REGULA_NO_FUSION");
+  int fuse = !(nofuse && *nofuse && strcmp(nofuse, "0") != 0);
+  if (vm_build_fast(vm, fuse) != 0) {
+    rg_vm_free(vm);
+    return NULL;
   }
-  size_t need = frame * RG_MAX_CALL_DEPTH;
+  size_t need = vm->max_frame < budget ? (size_t)vm->max_frame * RG_MAX_CALL_DEPTH : budget;
   vm->nstack = need < budget / 2 ? need : budget / 2;
   if (vm->nstack < 1) vm->nstack = 1;
   vm->heap_cap = budget > vm->nstack ? budget - vm->nstack : 0;
@@ -432,7 +689,7 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
   uint64_t ncards = 0;
   for (uint32_t d = 0; d < m->ndecks; d++) ncards += m->decks[d].count;
   if (ncards > UINT32_MAX || ncards > SIZE_MAX / sizeof(rg_value)) {
-    rg_free(vm);
+    rg_vm_free(vm);
     return NULL;
   }
 
@@ -442,10 +699,8 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
   vm->deck_off = rg_malloc((m->ndecks ? (size_t)m->ndecks : 1) * 2 * sizeof(uint32_t));
   vm->inputs = rg_malloc((m->ninputs ? (size_t)m->ninputs : 1) * sizeof(rg_value));
   vm->scratch = rg_malloc(RG_VM_SCRATCH * sizeof(rg_value));
-  const char *nofuse = getenv("REGULA_NO_FUSION");
-  int fuse = !(nofuse && *nofuse && strcmp(nofuse, "0") != 0);
   if (!vm->stack || !vm->heap || !vm->deck_cards || !vm->deck_off || !vm->inputs ||
-      !vm->scratch || vm_build_fast(vm, fuse) != 0) {
+      !vm->scratch) {
     rg_vm_free(vm);
     return NULL;
   }
@@ -514,8 +769,9 @@ void rg_vm_free(rg_vm *vm) {
   rg_free(vm->scratch);
   rg_free(vm->fcode);
   rg_free(vm->fmap);
-  rg_free(vm->fentry);
   rg_free(vm->fmagic);
+  rg_free(vm->fproc);
+  rg_free(vm->fconst);
   rg_free(vm);
 }
 
@@ -678,10 +934,18 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 #define vmjump(t)      do { pc = (t); goto vm_top; } while (0)
 #endif
 
-/* The operands of the instruction being executed. */
+/* The operands of the instruction being executed, and the slots they name. */
 #define IA             (pc->a)
 #define IB             (pc->b)
 #define IC             (pc->c)
+#define ID             (pc->d)
+#define RA             base[IA]
+#define RB             base[IB]
+#define RC             base[IC]
+#define RD             base[ID]
+
+/* A stack-form instruction's operands lie just below sp = base + d. */
+#define STACKOP()      rg_value *sp = base + ID
 
 /* Module pc of the instruction being executed (of the one that may fail,
 ** for a superinstruction), and d instructions after it. */
@@ -693,7 +957,6 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 #define RTERR_AT(d, ...) do { return vm_fail(vm, RG_RUN_ERROR, PCAT(d), __VA_ARGS__); } while (0)
 #define RTLIMIT(...)   do { return vm_fail(vm, RG_RUN_LIMIT, PCIDX(), __VA_ARGS__); } while (0)
 
-/* Counts one step (a backward jump or a call) against the limit. */
 /* Checks that v is a list inside the live heap: sets ptr and len, else
 ** leaves with an error. */
 #define LISTARG(v, ptr, len) do { if (unlikely(!((ptr) = vm_list(vm, (v), &(len))))) \
@@ -703,6 +966,7 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 /* Reserves a new list of n elements (offset in l), else the memory limit. */
 #define NEWLIST(l, n)  do { if (unlikely(((l) = vm_new_list(vm, (n))) < 0)) RTLIMIT("memory limit"); } while (0)
 
+/* Counts one step (a backward jump or a call) against the limit. */
 #define STEP_AT(d)     do { if (unlikely(steps_left-- == 0)) \
                               return vm_fail(vm, RG_RUN_LIMIT, PCAT(d), "step limit of %llu reached", \
                                              (unsigned long long)MAX_STEPS); } while (0)
@@ -725,17 +989,37 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 #define VM_DO_LE(x, y, r) ((r) = (x) <= (y))
 #define VM_DO_GT(x, y, r) ((r) = (x) > (y))
 #define VM_DO_GE(x, y, r) ((r) = (x) >= (y))
+/* Sets are 64-bit masks; a member must be 0..63. */
+#define VM_DO_INSET(x, y, r) do { rg_value e_ = (x); \
+    if (unlikely(e_ < 0 || e_ > 63)) RTERR("set member %lld outside 0..63", (long long)e_); \
+    (r) = (rg_value)(((uint64_t)(y) >> e_) & 1u); } while (0)
+#define VM_DO_SETADD(x, y, r) do { rg_value e_ = (y); \
+    if (unlikely(e_ < 0 || e_ > 63)) RTERR("set member %lld outside 0..63", (long long)e_); \
+    (r) = (rg_value)((uint64_t)(x) | ((uint64_t)1 << e_)); } while (0)
+#define VM_DO_UNION(x, y, r) ((r) = (x) | (y))
+#define VM_DO_INTER(x, y, r) ((r) = (x) & (y))
+#define VM_DO_DIFF(x, y, r)  ((r) = (x) & ~(y))
 
-/* The eight fused forms of binary operator o (see vm_fop). */
-#define VM_BINOP_CASES(o) \
-  vmcase(VM_##o##_K)   { rg_value r_; VM_DO_##o(sp[-1], (rg_value)IA, r_); sp[-1] = r_; vmbreak; } \
-  vmcase(VM_##o##_L)   { rg_value r_; VM_DO_##o(sp[-1], base[IA], r_); sp[-1] = r_; vmbreak; } \
-  vmcase(VM_##o##_LK)  { rg_value r_; VM_DO_##o(base[IA], (rg_value)IB, r_); *sp++ = r_; vmbreak; } \
-  vmcase(VM_##o##_LL)  { rg_value r_; VM_DO_##o(base[IA], base[IB], r_); *sp++ = r_; vmbreak; } \
-  vmcase(VM_##o##_LKS) { rg_value r_; VM_DO_##o(base[IA], (rg_value)IB, r_); base[IC] = r_; vmbreak; } \
-  vmcase(VM_##o##_LLS) { rg_value r_; VM_DO_##o(base[IA], base[IB], r_); base[IC] = r_; vmbreak; } \
-  vmcase(VM_##o##_S)   { rg_value r_; VM_DO_##o(sp[-2], sp[-1], r_); sp -= 2; base[IA] = r_; vmbreak; } \
-  vmcase(VM_##o##_KS)  { rg_value r_; VM_DO_##o(sp[-1], (rg_value)IA, r_); sp--; base[IB] = r_; vmbreak; }
+/* Unary operators on x into r. */
+#define VM_DO_NEG(x, r) do { rg_value x_ = (x); \
+    if (unlikely(x_ == INT64_MIN)) RTERR("integer overflow"); \
+    (r) = -x_; } while (0)
+#define VM_DO_NOT(x, r) ((r) = !(x))
+#define VM_DO_ABS(x, r) do { rg_value x_ = (x); \
+    if (unlikely(x_ == INT64_MIN)) RTERR("integer overflow"); \
+    (r) = x_ < 0 ? -x_ : x_; } while (0)
+#define VM_DO_COUNT(x, r) ((r) = popcount64((uint64_t)(x)))
+#define VM_DO_LEN(x, r) do { const rg_value *e_; uint32_t n_; LISTARG((x), e_, n_); (void)e_; \
+    (r) = n_; } while (0)
+
+/* The register forms: r := x op y, r := op x, and compare-and-branch (a
+** backward branch counts a step when taken). */
+#define VM_RBIN_CASE(o) \
+  vmcase(VM_R_##o) { rg_value r_; VM_DO_##o(RB, RC, r_); RA = r_; vmbreak; }
+#define VM_RUN_CASE(o) \
+  vmcase(VM_R_##o) { rg_value r_; VM_DO_##o(RB, r_); RA = r_; vmbreak; }
+#define VM_BR_CASE(o, cmp) \
+  vmcase(VM_BR_##o) { if (RA cmp RB) { if (ID) STEP(); vmjump(pc + IC); } vmbreak; }
 
 /* x mod k into r, for a constant k >= 1 with multiplier fmagic (Lemire's
 ** fastmod) when 0 <= x < 2^32; the sign of x otherwise, like MOD. */
@@ -744,19 +1028,20 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
       (r) = (rg_value)(uint64_t)(((__uint128_t)(FMAGIC[pc - FCODE] * (uint64_t)x_) * (uint64_t)(k)) >> 64); \
     else (r) = x_ % (rg_value)(k); } while (0)
 
-/* The four compare-and-branch forms of comparison o (operator cmp). */
-#define VM_BR_CASES(o, cmp) \
-  vmcase(VM_BR##o##_LL) { if (base[IA] cmp base[IB]) vmjump(pc + IC); vmbreak; } \
-  vmcase(VM_BR##o##_LK) { if (base[IA] cmp (rg_value)IB) vmjump(pc + IC); vmbreak; } \
-  vmcase(VM_BR##o##_SK) { sp--; if (sp[0] cmp (rg_value)IA) vmjump(pc + IB); vmbreak; } \
-  vmcase(VM_BR##o##_SS) { sp -= 2; if (sp[0] cmp sp[1]) vmjump(pc + IA); vmbreak; }
+/* Key k of dimension dm of table t into *idx (idx * size + k - lo), or
+** leaves with "key K outside LO..HI of table 'NAME'". */
+#define VM_KEY(t, dm, k, idx) do { rg_value k_ = (k); \
+    if (unlikely(k_ < (dm)->lo || (uint64_t)k_ - (uint64_t)(dm)->lo >= (dm)->size)) \
+      RTERR("key %lld outside %lld..%lld of table '%s'", (long long)k_, (long long)(dm)->lo, \
+            (long long)((dm)->lo + (rg_value)((dm)->size - 1)), rg_module_str(m, (t)->name)); \
+    (idx) = (idx) * (dm)->size + ((uint64_t)k_ - (uint64_t)(dm)->lo); } while (0)
 
 /* Runs procedure proc of the VM's module with args[0..nparams) (may be NULL
 ** when it has none); stores its result, if any, in *result (may be NULL).
 ** Resets the heap to the module's constants first.  Allocates nothing.
 ** Returns RG_RUN_OK, or RG_RUN_ERROR / RG_RUN_LIMIT with rg_vm_error set. */
 /* What the dispatch loop reads through vm, not from locals of its own: the
-** fewer locals, the likelier pc, sp, base and the dispatch table stay in
+** fewer locals, the likelier pc, base and the dispatch table stay in
 ** registers (GCC spills otherwise). */
 #define K          (m->consts)
 #define H          (vm->heap)
@@ -770,7 +1055,7 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 ** handlers into spilled locals and keeps pc and base out of registers in a
 ** computed-goto loop (GCC's manual says as much for -fno-gcse): off here. */
 #if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-gcse")))
+__attribute__((optimize("no-gcse", "no-crossjumping")))
 #endif
 rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *result) {
   const rg_module *m = vm->m;
@@ -784,32 +1069,30 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
   if (proc >= m->nprocs)
     return vm_fail(vm, RG_RUN_ERROR, 0, "no procedure %u", (unsigned)proc);
   const rg_proc *p = &m->procs[proc];
-  if ((size_t)p->nlocals + p->max_stack > vm->nstack)
+  const vm_fproc *fp = &vm->fproc[proc];
+  if (fp->size > vm->nstack)
     return vm_fail(vm, RG_RUN_LIMIT, p->code, "memory limit");
   rg_value *base = vm->stack;
   for (uint32_t k = 0; k < p->nparams; k++) base[k] = args ? args[k] : 0;
   for (uint32_t k = p->nparams; k < p->nlocals; k++) base[k] = 0;
-  rg_value *sp = base + p->nlocals;
-  const vm_ins *pc = FCODE + vm->fentry[proc];
+  if (fp->ncon) memcpy(base + p->nlocals, vm->fconst + fp->con, fp->ncon * sizeof(rg_value));
+  const vm_ins *pc = FCODE + fp->entry;
 
 #if defined(__GNUC__) && !defined(RG_VM_SWITCH)
   static const void *const disptab[VM_NFOPS] = {
 #define RG_X(name, operand, pops, pushes, doc) &&L_RG_OP_##name,
     RG_OPCODES(RG_X)
 #undef RG_X
-#define VM_X(o) &&L_VM_##o##_K, &&L_VM_##o##_L, &&L_VM_##o##_LK, &&L_VM_##o##_LL, \
-                &&L_VM_##o##_LKS, &&L_VM_##o##_LLS, &&L_VM_##o##_S, &&L_VM_##o##_KS,
-    VM_BINOPS(VM_X)
+#define VM_X(o) &&L_VM_R_##o,
+    VM_RBINOPS(VM_X)
+    VM_RUNOPS(VM_X)
 #undef VM_X
-#define VM_X(o) &&L_VM_BR##o##_LL, &&L_VM_BR##o##_LK, &&L_VM_BR##o##_SK, &&L_VM_BR##o##_SS,
+#define VM_X(o) &&L_VM_BR_##o,
     VM_CMPS(VM_X)
 #undef VM_X
-    &&L_VM_JMPB, &&L_VM_MOVK, &&L_VM_MOV, &&L_VM_BRFL, &&L_VM_BRTL, &&L_VM_ROLLK,
-    &&L_VM_ROLLAT_LL, &&L_VM_RETL, &&L_VM_CLAMPK, &&L_VM_LOOKUP_LL, &&L_VM_INCRJMPB,
-    &&L_VM_FORLOOP, &&L_VM_DRAWAPPEND, &&L_VM_ITEM_LL, &&L_VM_JMPF2, &&L_VM_JMPT2,
-    &&L_VM_MAX2, &&L_VM_MIN2, &&L_VM_MODU_K, &&L_VM_MODU_LK, &&L_VM_MODU_LKS,
-    &&L_VM_MODU_KS, &&L_VM_LISTADD, &&L_VM_ABS_L, &&L_VM_BRL2, &&L_VM_LOOPLE_LK,
-    &&L_VM_LOOPLT_LK,
+#define VM_X(o) &&L_VM_##o,
+    VM_OTHER_FOPS(VM_X)
+#undef VM_X
   };
 #endif
 
@@ -819,103 +1102,49 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 #endif
     vmdispatch(pc->op) {
 
+      /* Never in the fast code: the stack opcodes that always get their
+      ** register form, and code no path reaches. */
+      vmcase(RG_OP_PUSHI) vmcase(RG_OP_CONST) vmcase(RG_OP_LOAD) vmcase(RG_OP_STORE)
+      vmcase(RG_OP_POP) vmcase(RG_OP_ADD) vmcase(RG_OP_SUB) vmcase(RG_OP_MUL)
+      vmcase(RG_OP_DIV) vmcase(RG_OP_MOD) vmcase(RG_OP_NEG) vmcase(RG_OP_NOT)
+      vmcase(RG_OP_EQ) vmcase(RG_OP_NE) vmcase(RG_OP_LT) vmcase(RG_OP_LE)
+      vmcase(RG_OP_GT) vmcase(RG_OP_GE) vmcase(RG_OP_JMPF) vmcase(RG_OP_JMPT)
+      vmcase(RG_OP_FIELD) vmcase(RG_OP_INSET) vmcase(RG_OP_SETADD) vmcase(RG_OP_UNION)
+      vmcase(RG_OP_INTER) vmcase(RG_OP_DIFF) vmcase(RG_OP_COUNT) vmcase(RG_OP_CLAMP)
+      vmcase(RG_OP_ABS) vmcase(RG_OP_RET) vmcase(RG_OP_ROLL) vmcase(RG_OP_ROLLAT)
+      vmcase(RG_OP_ROLLDIE) vmcase(RG_OP_DRAW) vmcase(RG_OP_DRAWS) vmcase(RG_OP_LEFT)
+      vmcase(RG_OP_INPUT) vmcase(RG_OP_NTH) vmcase(RG_OP_LEN) vmcase(RG_OP_ITEM)
+      vmcase(RG_OP_SETITEM) vmcase(VM_UNREACHABLE) {
+        RTERR("internal error: instruction %u has no fast form", (unsigned)pc->op);
+      }
+
       /* Opcode NOP: Does nothing. */
       vmcase(RG_OP_NOP) {
         vmbreak;
       }
 
-      /* Opcode PUSHI sA: push the sign-extended immediate sA. */
-      vmcase(RG_OP_PUSHI) {
-        *sp++ = IA;
+      /* Register arithmetic, comparisons and sets; compare and branch. */
+      VM_RBINOPS(VM_RBIN_CASE)
+      VM_RUNOPS(VM_RUN_CASE)
+      VM_BR_CASE(EQ, ==)
+      VM_BR_CASE(NE, !=)
+      VM_BR_CASE(LT, <)
+      VM_BR_CASE(LE, <=)
+      VM_BR_CASE(GT, >)
+      VM_BR_CASE(GE, >=)
+      vmcase(VM_R_MODK) { VM_FASTMOD(RB, IC, RA); vmbreak; }
+      vmcase(VM_BRF) { if (!RA) { if (ID) STEP(); vmjump(pc + IB); } vmbreak; }
+      vmcase(VM_BRT) { if (RA) { if (ID) STEP(); vmjump(pc + IB); } vmbreak; }
+      vmcase(VM_MOV) { RA = RB; vmbreak; }
+      vmcase(VM_R_MIN2) { rg_value x = RB, y = RC; RA = y < x ? y : x; vmbreak; }
+      vmcase(VM_R_MAX2) { rg_value x = RB, y = RC; RA = y > x ? y : x; vmbreak; }
+
+      /* Opcode CLAMP: x lo hi -> lo when x < lo, hi when x > hi, else x. */
+      vmcase(VM_R_CLAMP) {
+        rg_value x = RB, lo = RC, hi = RD;
+        RA = x < lo ? lo : x > hi ? hi : x;
         vmbreak;
       }
-
-      /* Opcode CONST A: push K[A]. */
-      vmcase(RG_OP_CONST) {
-        *sp++ = K[((uint32_t)IA)];
-        vmbreak;
-      }
-
-      /* Opcode LOAD A: push L[A]. */
-      vmcase(RG_OP_LOAD) {
-        *sp++ = base[((uint32_t)IA)];
-        vmbreak;
-      }
-
-      /* Opcode STORE A: L[A] := pop. */
-      vmcase(RG_OP_STORE) {
-        base[((uint32_t)IA)] = *--sp;
-        vmbreak;
-      }
-
-      /* Opcode POP: drop the top value. */
-      vmcase(RG_OP_POP) {
-        sp--;
-        vmbreak;
-      }
-
-      /* Opcode ADD: a b -> a + b; overflow is a runtime error. */
-      vmcase(RG_OP_ADD) {
-        if (unlikely(add_ovf(sp[-2], sp[-1], &sp[-2]))) RTERR("integer overflow");
-        sp--;
-        vmbreak;
-      }
-
-      /* Opcode SUB: a b -> a - b; overflow is a runtime error. */
-      vmcase(RG_OP_SUB) {
-        if (unlikely(sub_ovf(sp[-2], sp[-1], &sp[-2]))) RTERR("integer overflow");
-        sp--;
-        vmbreak;
-      }
-
-      /* Opcode MUL: a b -> a * b; overflow is a runtime error. */
-      vmcase(RG_OP_MUL) {
-        if (unlikely(mul_ovf(sp[-2], sp[-1], &sp[-2]))) RTERR("integer overflow");
-        sp--;
-        vmbreak;
-      }
-
-      /* Opcode DIV: a b -> a / b rounded toward zero; b == 0 is "division by
-      ** zero", INT64_MIN / -1 is "integer overflow". */
-      vmcase(RG_OP_DIV) {
-        rg_value a = sp[-2], b = sp[-1];
-        if (unlikely(b == 0)) RTERR("division by zero");
-        if (unlikely(b == -1 && a == INT64_MIN)) RTERR("integer overflow");
-        sp[-2] = a / b;
-        sp--;
-        vmbreak;
-      }
-
-      /* Opcode MOD: a b -> a mod b with the sign of a; b == 0 is "division
-      ** by zero". */
-      vmcase(RG_OP_MOD) {
-        rg_value a = sp[-2], b = sp[-1];
-        if (unlikely(b == 0)) RTERR("division by zero");
-        sp[-2] = b == -1 ? 0 : a % b;
-        sp--;
-        vmbreak;
-      }
-
-      /* Opcode NEG: a -> -a; -INT64_MIN is "integer overflow". */
-      vmcase(RG_OP_NEG) {
-        if (unlikely(sp[-1] == INT64_MIN)) RTERR("integer overflow");
-        sp[-1] = -sp[-1];
-        vmbreak;
-      }
-
-      /* Opcode NOT: a -> !a. */
-      vmcase(RG_OP_NOT) {
-        sp[-1] = !sp[-1];
-        vmbreak;
-      }
-
-      /* Opcodes EQ NE LT LE GT GE: a b -> 1 when the comparison holds, else 0. */
-      vmcase(RG_OP_EQ) { sp[-2] = sp[-2] == sp[-1]; sp--; vmbreak; }
-      vmcase(RG_OP_NE) { sp[-2] = sp[-2] != sp[-1]; sp--; vmbreak; }
-      vmcase(RG_OP_LT) { sp[-2] = sp[-2] < sp[-1]; sp--; vmbreak; }
-      vmcase(RG_OP_LE) { sp[-2] = sp[-2] <= sp[-1]; sp--; vmbreak; }
-      vmcase(RG_OP_GT) { sp[-2] = sp[-2] > sp[-1]; sp--; vmbreak; }
-      vmcase(RG_OP_GE) { sp[-2] = sp[-2] >= sp[-1]; sp--; vmbreak; }
 
       /* Opcode JMP: a forward jump to fast index A (backward ones are JMPB). */
       vmcase(RG_OP_JMP) {
@@ -928,116 +1157,12 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         vmjump(pc + IA);
       }
 
-      /* Opcode JMPF: if pop is 0 then go to fast index A (a backward jump,
-      ** B set, counts a step). */
-      vmcase(RG_OP_JMPF) {
-        if (!*--sp) {
-          if (IB) STEP();
-          vmjump(pc + IA);
-        }
-        vmbreak;
-      }
-
-      /* Opcode JMPT: if pop is not 0 then go to fast index A (a backward
-      ** jump, B set, counts a step). */
-      vmcase(RG_OP_JMPT) {
-        if (*--sp) {
-          if (IB) STEP();
-          vmjump(pc + IA);
-        }
-        vmbreak;
-      }
-
-      /* ---- superinstructions (see vm_fop) ---- */
-      VM_BINOPS(VM_BINOP_CASES)
-      VM_BR_CASES(EQ, ==)
-      VM_BR_CASES(NE, !=)
-      VM_BR_CASES(LT, <)
-      VM_BR_CASES(LE, <=)
-      VM_BR_CASES(GT, >)
-      VM_BR_CASES(GE, >=)
-
-      vmcase(VM_MOVK) { base[IA] = IB; vmbreak; }
-      vmcase(VM_MOV) { base[IB] = base[IA]; vmbreak; }
-      vmcase(VM_BRFL) { if (!base[IA]) vmjump(pc + IB); vmbreak; }
-      vmcase(VM_BRTL) { if (base[IA]) vmjump(pc + IB); vmbreak; }
-      vmcase(VM_ROLLK) { *sp++ = IB; goto L_RG_OP_ROLL; }
-      vmcase(VM_ROLLAT_LL) { sp[0] = base[IB]; sp[1] = base[IC]; sp += 2; goto L_RG_OP_ROLLAT; }
-      vmcase(VM_LOOKUP_LL) { sp[0] = base[IB]; sp[1] = base[IC]; sp += 2; goto L_RG_OP_LOOKUP; }
-      vmcase(VM_RETL) { *sp++ = base[IA]; goto L_RG_OP_RET; }
-      vmcase(VM_CLAMPK) {
-        rg_value x = sp[-1];
-        sp[-1] = x < IA ? IA : x > IB ? IB : x;
-        vmbreak;
-      }
-
-      /* L[a] += b, then the backward jump to c (a step, at the JMP). */
-      vmcase(VM_INCRJMPB) {
-        rg_value r_;
-        VM_DO_ADD(base[IA], (rg_value)IB, r_);
-        base[IA] = r_;
-        STEP_AT(2);
-        vmjump(pc + IC);
-      }
-
-      /* INCRJMPB, then the loop's test (BRGT_LL at c) in place. */
-      vmcase(VM_FORLOOP) {
-        rg_value r_;
-        VM_DO_ADD(base[IA], (rg_value)IB, r_);
-        base[IA] = r_;
-        STEP_AT(2);
-        const vm_ins *h = pc + IC;
-        if (base[h->a] > base[h->b]) vmjump(h + h->c);
-        vmjump(h + 1);
-      }
-
-      vmcase(VM_DRAWAPPEND) { *sp++ = base[IB]; goto L_RG_OP_DRAW; }
-      vmcase(VM_ITEM_LL) { sp[0] = base[IA]; sp[1] = base[IB]; sp += 2; goto L_RG_OP_ITEM; }
-      vmcase(VM_JMPF2) { vmjump(pc + (*--sp ? IB : IA)); }
-      vmcase(VM_JMPT2) { vmjump(pc + (*--sp ? IA : IB)); }
-      vmcase(VM_MAX2) { sp--; if (sp[0] > sp[-1]) sp[-1] = sp[0]; vmbreak; }
-      vmcase(VM_MIN2) { sp--; if (sp[0] < sp[-1]) sp[-1] = sp[0]; vmbreak; }
-      vmcase(VM_MODU_K) { VM_FASTMOD(sp[-1], IA, sp[-1]); vmbreak; }
-      vmcase(VM_MODU_LK) { VM_FASTMOD(base[IA], IB, *sp); sp++; vmbreak; }
-      vmcase(VM_MODU_LKS) { VM_FASTMOD(base[IA], IB, base[IC]); vmbreak; }
-      vmcase(VM_MODU_KS) { VM_FASTMOD(sp[-1], IA, base[IB]); sp--; vmbreak; }
-
-      /* |L[a]|: the error of ABS (+1). */
-      vmcase(VM_ABS_L) {
-        rg_value a = base[IA];
-        if (unlikely(a == INT64_MIN)) RTERR("integer overflow");
-        *sp++ = a < 0 ? -a : a;
-        vmbreak;
-      }
-
-      vmcase(VM_BRL2) { vmjump(pc + (base[IA] ? IB : IC)); }
-
-      /* INCRJMPB, then the loop's test (BRLE_LK or BRLT_LK at c) in place. */
-      vmcase(VM_LOOPLE_LK) {
-        rg_value r_;
-        VM_DO_ADD(base[IA], (rg_value)IB, r_);
-        base[IA] = r_;
-        STEP_AT(2);
-        const vm_ins *h = pc + IC;
-        if (base[h->a] <= (rg_value)h->b) vmjump(h + h->c);
-        vmjump(h + 1);
-      }
-      vmcase(VM_LOOPLT_LK) {
-        rg_value r_;
-        VM_DO_ADD(base[IA], (rg_value)IB, r_);
-        base[IA] = r_;
-        STEP_AT(2);
-        const vm_ins *h = pc + IC;
-        if (base[h->a] < (rg_value)h->b) vmjump(h + h->c);
-        vmjump(h + 1);
-      }
-
       /* list L[a], element L[b] += c in place: the errors of ITEM (here),
       ** ADD (+2) and SETITEM (+3), in that order. */
       vmcase(VM_LISTADD) {
         const rg_value *e;
         uint32_t n;
-        rg_value l = base[IA], k = base[IB], r_;
+        rg_value l = RA, k = RB, r_;
         LISTARG(l, e, n);
         if (unlikely(k < 0 || k >= (rg_value)n))
           RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
@@ -1047,71 +1172,55 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         vmbreak;
       }
 
+      /* Opcode LOOKUP of a table of one or two dimensions: r := T[c][b] or
+      ** T[d][b, c].  Each key must lie in its dimension. */
+      vmcase(VM_R_LOOKUP1) {
+        const rg_table *t = &m->tables[(uint32_t)IC];
+        uint64_t idx = 0;
+        VM_KEY(t, &m->dims[t->first_dim], RB, idx);
+        RA = m->cells[t->first + idx];
+        vmbreak;
+      }
+      vmcase(VM_R_LOOKUP2) {
+        const rg_table *t = &m->tables[(uint32_t)ID];
+        const rg_dim *dm = &m->dims[t->first_dim];
+        uint64_t idx = 0;
+        VM_KEY(t, dm, RB, idx);
+        VM_KEY(t, dm + 1, RC, idx);
+        RA = m->cells[t->first + idx];
+        vmbreak;
+      }
+
       /* Opcode LOOKUP A: k1 .. kn -> T[A][k1, .., kn].  Each key must lie in
       ** its dimension, else "key K outside LO..HI of table 'NAME'". */
       vmcase(RG_OP_LOOKUP) {
+        STACKOP();
         const rg_table *t = &m->tables[((uint32_t)IA)];
         const rg_dim *d = &m->dims[t->first_dim];
         uint32_t n = t->ndims;
         rg_value *keys = sp - n;
         uint64_t idx = 0;
-        for (uint32_t k = 0; k < n; k++) {
-          rg_value key = keys[k];
-          rg_value hi = d[k].lo + (rg_value)(d[k].size - 1);
-          if (unlikely(key < d[k].lo || key > hi))
-            RTERR("key %lld outside %lld..%lld of table '%s'", (long long)key,
-                  (long long)d[k].lo, (long long)hi, rg_module_str(m, t->name));
-          idx = idx * d[k].size + (uint64_t)(key - d[k].lo);
-        }
-        sp = keys;
-        *sp++ = m->cells[t->first + idx];
+        for (uint32_t k = 0; k < n; k++) VM_KEY(t, &d[k], keys[k], idx);
+        keys[0] = m->cells[t->first + idx];
         vmbreak;
       }
 
-      /* Opcode FIELD A: r -> H[r + A]; r + A must lie in the live heap. */
-      vmcase(RG_OP_FIELD) {
-        rg_value r = sp[-1];
-        uint32_t a = ((uint32_t)IA);
+      /* Opcode FIELD A: r -> H[r + A]; r + A must lie in the live heap
+      ** (here x := H[b + c]). */
+      vmcase(VM_R_FIELD) {
+        rg_value r = RB;
+        uint32_t a = ((uint32_t)IC);
         uint32_t top = vm->heap_top;
         if (unlikely(r < 0 || (uint64_t)r >= top || a >= top - (uint64_t)r))
           RTERR("record field %lld+%u outside the heap (size %u)", (long long)r,
                 (unsigned)a, (unsigned)top);
-        sp[-1] = H[r + a];
-        vmbreak;
-      }
-
-      /* Opcode INSET: member set -> 1 when bit member of set is set; the
-      ** member must be 0..63. */
-      vmcase(RG_OP_INSET) {
-        rg_value e = sp[-2];
-        if (unlikely(e < 0 || e > 63)) RTERR("set member %lld outside 0..63", (long long)e);
-        sp[-2] = (rg_value)(((uint64_t)sp[-1] >> e) & 1u);
-        sp--;
-        vmbreak;
-      }
-
-      /* Opcode SETADD: set member -> set with member added (0..63). */
-      vmcase(RG_OP_SETADD) {
-        rg_value e = sp[-1];
-        if (unlikely(e < 0 || e > 63)) RTERR("set member %lld outside 0..63", (long long)e);
-        sp[-2] = (rg_value)((uint64_t)sp[-2] | ((uint64_t)1 << e));
-        sp--;
-        vmbreak;
-      }
-
-      /* Opcodes UNION INTER DIFF: a b -> a | b, a & b, a & ~b. */
-      vmcase(RG_OP_UNION) { sp[-2] = sp[-2] | sp[-1]; sp--; vmbreak; }
-      vmcase(RG_OP_INTER) { sp[-2] = sp[-2] & sp[-1]; sp--; vmbreak; }
-      vmcase(RG_OP_DIFF)  { sp[-2] = sp[-2] & ~sp[-1]; sp--; vmbreak; }
-
-      /* Opcode COUNT: set -> its number of members. */
-      vmcase(RG_OP_COUNT) {
-        sp[-1] = popcount64((uint64_t)sp[-1]);
+        RA = H[r + a];
         vmbreak;
       }
 
       /* Opcode MIN A: v1 .. vA -> the least of them (A >= 1). */
       vmcase(RG_OP_MIN) {
+        STACKOP();
         uint32_t n = ((uint32_t)IA);
         sp -= n;
         rg_value v = sp[0];
@@ -1122,6 +1231,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode MAX A: v1 .. vA -> the greatest of them (A >= 1). */
       vmcase(RG_OP_MAX) {
+        STACKOP();
         uint32_t n = ((uint32_t)IA);
         sp -= n;
         rg_value v = sp[0];
@@ -1130,25 +1240,10 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         vmbreak;
       }
 
-      /* Opcode CLAMP: x lo hi -> lo when x < lo, hi when x > hi, else x. */
-      vmcase(RG_OP_CLAMP) {
-        rg_value x = sp[-3], lo = sp[-2], hi = sp[-1];
-        sp[-3] = x < lo ? lo : x > hi ? hi : x;
-        sp -= 2;
-        vmbreak;
-      }
-
-      /* Opcode ABS: a -> |a|; |INT64_MIN| is "integer overflow". */
-      vmcase(RG_OP_ABS) {
-        rg_value a = sp[-1];
-        if (unlikely(a == INT64_MIN)) RTERR("integer overflow");
-        sp[-1] = a < 0 ? -a : a;
-        vmbreak;
-      }
-
       /* Opcode MKREC A: f1 .. fn -> offset of a new record of type A on the
       ** heap; a full heap is the "memory limit". */
       vmcase(RG_OP_MKREC) {
+        STACKOP();
         uint32_t n = m->records[((uint32_t)IA)].count;
         uint32_t top = vm->heap_top;
         if (unlikely((uint64_t)top + n > vm->heap_cap)) RTLIMIT("memory limit");
@@ -1160,36 +1255,38 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       }
 
       /* Opcode CALL A: call procedure A; its parameters, on the stack, become
-      ** its first locals.  Counts a step; depth beyond RG_MAX_CALL_DEPTH is
-      ** the "call depth limit", a frame that does not fit the "memory limit". */
+      ** its first locals, then come its constants.  Counts a step; depth
+      ** beyond RG_MAX_CALL_DEPTH is the "call depth limit", a frame that does
+      ** not fit the "memory limit". */
       vmcase(RG_OP_CALL) {
+        STACKOP();
         uint32_t callee = ((uint32_t)IA);
         const rg_proc *q = &m->procs[callee];
+        const vm_fproc *fq = &vm->fproc[callee];
         STEP();
         if (unlikely(depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
         rg_value *nbase = sp - q->nparams;
-        if (unlikely((size_t)(STACK_END - nbase) < (size_t)q->nlocals + q->max_stack))
-          RTLIMIT("memory limit");
+        if (unlikely((uint64_t)(STACK_END - nbase) < fq->size)) RTLIMIT("memory limit");
         rg_frame *f = &vm->frames[depth++];
         f->pc = pc + 1;
         f->base = base;
         f->proc = proc;
         for (rg_value *l = sp, *e = nbase + q->nlocals; l < e; l++) *l = 0;
+        if (fq->ncon) memcpy(nbase + q->nlocals, vm->fconst + fq->con, fq->ncon * sizeof(rg_value));
         base = nbase;
-        sp = base + q->nlocals;
         proc = callee;
         vmjump(vm->fcode + IB);
       }
 
-      /* Opcode RET: return pop to the caller (or to rg_vm_call's *result). */
-      vmcase(RG_OP_RET) {
-        rg_value v = sp[-1];
+      /* Opcode RET: return x to the caller, in the slot of the callee's first
+      ** local (where the caller pushed the arguments), or to *result. */
+      vmcase(VM_R_RET) {
+        rg_value v = RA;
         if (depth == 0) {
           if (result) *result = v;
           return RG_RUN_OK;
         }
-        sp = base;
-        *sp++ = v;
+        base[0] = v;
         rg_frame *f = &vm->frames[--depth];
         base = f->base;
         proc = f->proc;
@@ -1199,7 +1296,6 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode RETV: return without a value. */
       vmcase(RG_OP_RETV) {
         if (depth == 0) return RG_RUN_OK;
-        sp = base;
         rg_frame *f = &vm->frames[--depth];
         base = f->base;
         proc = f->proc;
@@ -1209,6 +1305,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode NOTE A: v1 .. vn -> (nothing); reports note A with its values
       ** to the sink. */
       vmcase(RG_OP_NOTE) {
+        STACKOP();
         uint32_t a = ((uint32_t)IA);
         sp -= m->notes[a].nvals;
         if (vm->sink.note) vm->sink.note(vm->sink.ctx, m, a, sp, PCIDX());
@@ -1218,6 +1315,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode SHAPE A: v1..vn -> (nothing); reports shape A (a note entry:
       ** its text is the kind of shape) with its n values to the sink. */
       vmcase(RG_OP_SHAPE) {
+        STACKOP();
         uint32_t a = ((uint32_t)IA);
         sp -= m->notes[a].nvals;
         if (vm->sink.shape) vm->sink.shape(vm->sink.ctx, m, a, sp, PCIDX());
@@ -1227,6 +1325,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode EXPECT A: v -> (nothing); when v is 0, reports expectation A
       ** failed (actual 0, expected 1) and goes on. */
       vmcase(RG_OP_EXPECT) {
+        STACKOP();
         if (!*--sp && vm->sink.expect_fail)
           vm->sink.expect_fail(vm->sink.ctx, m, ((uint32_t)IA), 0, 1, PCIDX());
         vmbreak;
@@ -1235,6 +1334,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode EXPECTEQ A: a b -> (nothing); when a != b, reports expectation
       ** A failed (actual a, expected b) and goes on. */
       vmcase(RG_OP_EXPECTEQ) {
+        STACKOP();
         rg_value a = sp[-2], b = sp[-1];
         sp -= 2;
         if (a != b && vm->sink.expect_fail)
@@ -1245,6 +1345,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode SETLIST: set -> a new list of its members' indexes, in
       ** declaration order. */
       vmcase(RG_OP_SETLIST) {
+        STACKOP();
         uint64_t set = (uint64_t)sp[-1];
         int64_t l;
         NEWLIST(l, (uint64_t)popcount64(set));
@@ -1257,15 +1358,15 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode ROLL A: n -> the sum of n dice of A sides (each 1..A); n must
       ** be 0..1000, else "cannot roll N dice".  Reports the roll (die -1). */
-      vmcase(RG_OP_ROLL) {
-        uint32_t sides = ((uint32_t)IA);
-        rg_value n = sp[-1];
+      vmcase(VM_R_ROLL) {
+        uint32_t sides = ((uint32_t)IC);
+        rg_value n = RB;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
         if (likely(!vm->sink.chance && !vm->sink.roll)) {
           /* Nobody watches: sum straight from the generator. */
           rg_value sum = n;
           for (rg_value k = 0; k < n; k++) sum += (rg_value)rg_rng_below(&vm->rng, sides);
-          sp[-1] = sum;
+          RA = sum;
           vmbreak;
         }
         rg_value *res = vm->scratch;
@@ -1274,15 +1375,15 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         rg_value sum = 0;
         for (rg_value k = 0; k < n; k++) sum += res[k];
         if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, -1, sides, res, (uint32_t)n, PCIDX());
-        sp[-1] = sum;
+        RA = sum;
         vmbreak;
       }
 
       /* Opcode ROLLAT A: n k -> how many of n dice of A sides show k or
       ** more.  Reports the roll like ROLL. */
-      vmcase(RG_OP_ROLLAT) {
-        uint32_t sides = ((uint32_t)IA);
-        rg_value n = sp[-2], need = sp[-1], count = 0;
+      vmcase(VM_R_ROLLAT) {
+        uint32_t sides = ((uint32_t)ID);
+        rg_value n = RB, need = RC, count = 0;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
         if (likely(!vm->sink.chance && !vm->sink.roll)) {
           for (rg_value k = 0; k < n; k++) count += (rg_value)rg_rng_below(&vm->rng, sides) + 1 >= need;
@@ -1293,13 +1394,13 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
           for (rg_value k = 0; k < n; k++) count += res[k] >= need;
           if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, -1, sides, res, (uint32_t)n, PCIDX());
         }
-        sp[-2] = count;
-        sp--;
+        RA = count;
         vmbreak;
       }
 
       /* Opcode ROLLS A: n -> a new list of n dice of A sides, as ROLL. */
       vmcase(RG_OP_ROLLS) {
+        STACKOP();
         uint32_t sides = ((uint32_t)IA);
         rg_value n = sp[-1];
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
@@ -1315,21 +1416,21 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode ROLLDIE A: -> a uniform face of custom die A.  Reports the
       ** roll (die A, sides its face count). */
-      vmcase(RG_OP_ROLLDIE) {
-        uint32_t a = ((uint32_t)IA);
+      vmcase(VM_R_ROLLDIE) {
+        uint32_t a = ((uint32_t)IC);
         const rg_dice *d = &m->dice[a];
         int64_t k = vm_chance(vm, 'f', a, d->count, PCIDX());
         if (unlikely(k < 0)) RTERR("no result given for the roll");
         rg_value face = m->faces[d->first + (uint64_t)k];
         if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, (int32_t)a, d->count, &face, 1, PCIDX());
-        *sp++ = face;
+        RA = face;
         vmbreak;
       }
 
       /* Opcode DRAW A: -> a card taken from deck A, uniform among those left
       ** (swap-removed); "deck NAME is empty" when none is.  Reports it. */
-      vmcase(RG_OP_DRAW) {
-        uint32_t a = ((uint32_t)IA);
+      vmcase(VM_R_DRAW) {
+        uint32_t a = ((uint32_t)IC);
         uint32_t left = vm->deck_left[a];
         if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(m, m->decks[a].name));
         int64_t k = vm_chance(vm, 'c', a, left, PCIDX());
@@ -1339,31 +1440,15 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         cards[k] = cards[left - 1];
         vm->deck_left[a] = left - 1;
         if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, m, a, card, PCIDX());
-        *sp++ = card;
-        if (pc->op == VM_DRAWAPPEND) {
-          /* The APPEND (+1) and STORE of DRAWAPPEND: list card -> L[b]. */
-          const rg_value *e;
-          uint32_t n;
-          int64_t l;
-          rg_value lv = sp[-2];
-          if (unlikely(!(e = vm_list(vm, lv, &n))))
-            RTERR_AT(1, "list %lld outside the heap (size %u)", (long long)lv, (unsigned)vm->heap_top);
-          if (unlikely((l = vm_new_list(vm, (uint64_t)n + 1)) < 0))
-            return vm_fail(vm, RG_RUN_LIMIT, PCAT(1), "memory limit");
-          memcpy(H + l + 1, e, (size_t)n * sizeof(rg_value));
-          H[l + 1 + n] = card;
-          sp -= 2;
-          base[IB] = l;
-        }
+        RA = card;
         vmbreak;
       }
 
-      /* Opcode LEFT A: -> the number of cards left in deck A. */
       /* Opcode DRAWS A: n -> a new list of n cards drawn from deck A, one by
       ** one as DRAW (each reported); "deck NAME is empty" when it runs out. */
-      vmcase(RG_OP_DRAWS) {
-        uint32_t a = ((uint32_t)IA);
-        rg_value n = sp[-1];
+      vmcase(VM_R_DRAWS) {
+        uint32_t a = ((uint32_t)IC);
+        rg_value n = RB;
         int64_t l;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot draw %lld cards", (long long)n);
         NEWLIST(l, (uint64_t)n);
@@ -1379,12 +1464,13 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
           H[l + 1 + j] = card;
           if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, m, a, card, PCIDX());
         }
-        sp[-1] = l;
+        RA = l;
         vmbreak;
       }
 
-      vmcase(RG_OP_LEFT) {
-        *sp++ = vm->deck_left[((uint32_t)IA)];
+      /* Opcode LEFT A: -> the number of cards left in deck A. */
+      vmcase(VM_R_LEFT) {
+        RA = vm->deck_left[((uint32_t)IC)];
         vmbreak;
       }
 
@@ -1394,6 +1480,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** to choose from", -1 or an index out of range "no answer for the
       ** choice". */
       vmcase(RG_OP_CHOOSE) {
+        STACKOP();
         uint32_t a = ((uint32_t)IA);
         const rg_choice *c = &m->choices[a];
         const rg_value *opts = vm->scratch;
@@ -1439,24 +1526,26 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode INPUT A: -> the value of input A (its default unless set with
       ** rg_vm_set_input). */
-      vmcase(RG_OP_INPUT) {
-        *sp++ = vm->inputs[((uint32_t)IA)];
+      vmcase(VM_R_INPUT) {
+        RA = vm->inputs[((uint32_t)IC)];
         vmbreak;
       }
 
       /* Opcode NTH A: i -> member i of enum A; i outside 0..count-1 is a
       ** runtime error. */
-      vmcase(RG_OP_NTH) {
-        const rg_enum *e = &m->enums[((uint32_t)IA)];
-        rg_value k = sp[-1];
+      vmcase(VM_R_NTH) {
+        const rg_enum *e = &m->enums[((uint32_t)IC)];
+        rg_value k = RB;
         if (unlikely(k < 0 || k >= (rg_value)e->count))
           RTERR("member %lld outside 0..%u of enum '%s'", (long long)k, (unsigned)(e->count - 1),
                 rg_module_str(m, e->name));
+        RA = k;
         vmbreak;
       }
 
       /* Opcode LIST A: v1 .. vA -> a new list [v1, .., vA] (A may be 0). */
       vmcase(RG_OP_LIST) {
+        STACKOP();
         uint32_t n = ((uint32_t)IA);
         int64_t l;
         NEWLIST(l, n);
@@ -1466,46 +1555,36 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         vmbreak;
       }
 
-      /* Opcode LEN: list -> its length. */
-      vmcase(RG_OP_LEN) {
-        const rg_value *e;
-        uint32_t n;
-        LISTARG(sp[-1], e, n);
-        sp[-1] = n;
-        vmbreak;
-      }
-
       /* Opcode ITEM: list k -> element k (from 0); k outside the list is
       ** "index K outside the list of N". */
-      vmcase(RG_OP_ITEM) {
+      vmcase(VM_R_ITEM) {
         const rg_value *e;
         uint32_t n;
-        LISTARG(sp[-2], e, n);
-        rg_value k = sp[-1];
+        LISTARG(RB, e, n);
+        rg_value k = RC;
         if (unlikely(k < 0 || k >= (rg_value)n))
           RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
-        sp[-2] = e[k];
-        sp--;
+        RA = e[k];
         vmbreak;
       }
 
       /* Opcode SETITEM: list k v -> (nothing); element k of list becomes v,
       ** in place.  Lists of the module's constants cannot change. */
-      vmcase(RG_OP_SETITEM) {
+      vmcase(VM_R_SETITEM) {
         const rg_value *e;
         uint32_t n;
-        LISTARG(sp[-3], e, n);
-        rg_value k = sp[-2];
-        if (unlikely(sp[-3] < (rg_value)m->nheap)) RTERR("a constant list cannot be changed");
+        rg_value l = RA, k = RB;
+        LISTARG(l, e, n);
+        if (unlikely(l < (rg_value)m->nheap)) RTERR("a constant list cannot be changed");
         if (unlikely(k < 0 || k >= (rg_value)n))
           RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
-        H[sp[-3] + 1 + k] = sp[-1];
-        sp -= 3;
+        H[l + 1 + k] = RC;
         vmbreak;
       }
 
       /* Opcode APPEND: list v -> a new list: list's elements, then v. */
       vmcase(RG_OP_APPEND) {
+        STACKOP();
         const rg_value *e;
         uint32_t n;
         int64_t l;
@@ -1521,6 +1600,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode REMOVE: list k -> a new list without element k; k outside
       ** the list is "index K outside the list of N". */
       vmcase(RG_OP_REMOVE) {
+        STACKOP();
         const rg_value *e;
         uint32_t n;
         int64_t l;
@@ -1538,6 +1618,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode CONCAT: a b -> a new list: a's elements, then b's. */
       vmcase(RG_OP_CONCAT) {
+        STACKOP();
         const rg_value *ea, *eb;
         uint32_t na, nb;
         int64_t l;
@@ -1553,6 +1634,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode ATLEAST: list k -> how many elements are >= k. */
       vmcase(RG_OP_ATLEAST) {
+        STACKOP();
         const rg_value *e;
         uint32_t n;
         LISTARG(sp[-2], e, n);
@@ -1566,6 +1648,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode SUM: list -> the sum of its elements; overflow is a runtime
       ** error. */
       vmcase(RG_OP_SUM) {
+        STACKOP();
         const rg_value *e;
         uint32_t n;
         LISTARG(sp[-1], e, n);
@@ -1580,6 +1663,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** greatest first, equal ones in list order (all of them when fewer);
       ** b < 0 is a runtime error. */
       vmcase(RG_OP_BEST) {
+        STACKOP();
         const rg_value *e;
         uint32_t n;
         int64_t l;
@@ -1602,6 +1686,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode SORT: list -> a new list of its elements, least first, equal
       ** ones in list order. */
       vmcase(RG_OP_SORT) {
+        STACKOP();
         const rg_value *e;
         uint32_t n;
         int64_t l;
@@ -1616,6 +1701,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode LISTHAS: v list -> 1 when v occurs in list, else 0. */
       vmcase(RG_OP_LISTHAS) {
+        STACKOP();
         const rg_value *e;
         uint32_t n;
         LISTARG(sp[-1], e, n);

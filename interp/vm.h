@@ -15,6 +15,7 @@
 #define RG_VM_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "module.h"
@@ -85,6 +86,10 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
 ** errors and their positions are the same either way; this is for testing
 ** that.  Returns 0, or -1 when out of memory (the VM is then unchanged). */
 int rg_vm_set_fusion(rg_vm *vm, int on);
+
+/* Prints the VM's private fast code (see vm.c) to out: a tool for people
+** working on the VM (`regula dis --fast`). */
+void rg_vm_dis_fast(const rg_vm *vm, FILE *out);
 
 /* Frees the VM and everything it allocated. */
 void rg_vm_free(rg_vm *vm);

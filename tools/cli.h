@@ -34,7 +34,8 @@ enum {
   OPT_RUN = 8,         /* --seed --policy --dice --set --inputs --json --proc */
   OPT_ARGS = 16,       /* other options are passed on as positional arguments,
                        ** in order, for the command to parse (odds, sim) */
-  OPT_PICTURE = 32     /* --svg OUT, --map-svg OUT, --picture NAME[=OUT] (draw.c) */
+  OPT_PICTURE = 32,    /* --svg OUT, --map-svg OUT, --picture NAME[=OUT] (draw.c) */
+  OPT_FAST = 64        /* --fast (dis) */
 };
 
 /* A picture to write: name NULL for the first one (or --picture NAME's). */
@@ -48,6 +49,7 @@ typedef struct picture_out {
 typedef struct opts {
   rg_limits limits;
   int assumptions;          /* --assumptions given */
+  int fast;                 /* --fast given */
   const char *output;       /* -o OUT, or NULL */
   char **pos;               /* positional arguments (compacted into argv) */
   int npos;

@@ -158,6 +158,10 @@ static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
       o->assumptions = 1;
       continue;
     }
+    if ((cmd->accepts & OPT_FAST) && strcmp(a, "--fast") == 0) {
+      o->fast = 1;
+      continue;
+    }
     if ((cmd->accepts & OPT_OUTPUT) &&
         ((v = option_value(a, "-o", argc, argv, &i, &missing)) ||
          (v = option_value(a, "--output", argc, argv, &i, &missing)))) {
@@ -474,14 +478,24 @@ static int cmd_build(opts *o) {
   return rc;
 }
 
-/* regula dis FILE: prints the disassembly of the module. */
+/* regula dis [--fast] FILE: prints the disassembly of the module, or with
+** --fast the VM's private fast code built from it. */
 static int cmd_dis(opts *o) {
   loaded l;
   int rc;
   if (o->npos != 1)
     return usage_error("dis", o->npos ? "dis takes one rule file" : "no rule file given");
   rc = load(&l, o->pos[0], 0);
-  if (rc == EX_OK) rg_module_dis(&l.m, stdout);
+  if (rc == EX_OK && !o->fast) rg_module_dis(&l.m, stdout);
+  if (rc == EX_OK && o->fast) {
+    rg_vm *vm = rg_vm_new(&l.m, NULL, NULL);
+    if (vm) rg_vm_dis_fast(vm, stdout);
+    else {
+      fputs("regula: error: out of memory\n", stderr);
+      rc = EX_RUNTIME;
+    }
+    rg_vm_free(vm);
+  }
   unload(&l);
   return rc;
 }
@@ -763,9 +777,13 @@ static const command commands[] = {
     "\n"
     "Example: regula build SHEET.rules -o SHEET.rbc\n"
     "Exit: 0 written, 2 errors in the rule file, 3 cannot write OUT.\n" },
-  { "dis", 0, cmd_dis, "dis FILE",
+  { "dis", OPT_FAST, cmd_dis, "dis [--fast] FILE",
     "Prints the bytecode of every procedure, one instruction a line:\n"
     "    addr [line] OPNAME operands ; comment\n"
+    "\n"
+    "  --fast   print instead the VM's private register code built from the\n"
+    "           bytecode (for people working on the VM): per procedure its\n"
+    "           constants, then `index [bytecode addr] NAME a b c d`\n"
     "\n"
     "Example: regula dis SHEET.rules\n"
     "Exit: 0, or 2 for errors in FILE.\n" },
