@@ -153,6 +153,6 @@ clean:
 	rm -rf build
 
 # ---- benchmarks (not part of test) -------------------------------------------
-# regula against C and Lua 5.4 on tools/bench/*.rules; see tools/bench/run.sh.
+# regula against C, Lua 5.4 and LuaJIT on tools/bench/*.rules; see tools/bench/run.sh.
 bench: all
 	@tools/bench/run.sh $(BUILD)/regula

@@ -1,10 +1,10 @@
 #!/bin/sh
 # tools/bench/run.sh [REGULA]: `make bench`.  Runs each workload (weather,
-# buildup, fight; see tools/bench/README.md) in regula, in C (-O2) and in
-# Lua 5.4 (LuaJIT too when installed: the references need 64-bit integers,
-# so LuaJIT is reported as skipped), RUNS times each (default 5), checks
-# that all of them print the same tallies, and prints the median wall times
-# and the ratios.  Then full Maximus pre-battles per second (regula sim) and
+# buildup, fight; see tools/bench/README.md) in regula, in C (-O2), in
+# Lua 5.4 and in LuaJIT (ref/*_jit.lua; installed if missing, the column
+# skipped if that fails), RUNS times each (default 5), checks that all of
+# them print the same tallies, and prints the median wall times and the
+# ratios.  Then full Maximus pre-battles per second (regula sim) and
 # the peak memory (max RSS) of `regula sim` for 1 and 1,000,000 runs.
 #   N=iterations (default 1000000)  RUNS=repetitions (default 5)
 set -u
@@ -15,11 +15,23 @@ reps=${RUNS:-5}
 out=build/bench
 mkdir -p "$out"
 
-if ! command -v lua5.4 >/dev/null 2>&1; then
-  echo "bench: installing lua5.4 from Debian's packages" >&2
+# apt_install PKG: installs Debian's package PKG (quietly); fails if it cannot.
+apt_install() {
+  echo "bench: installing $1 from Debian's packages" >&2
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
-  $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq lua5.4 >/dev/null ||
-    { echo "bench: cannot install lua5.4" >&2; exit 1; }
+  $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq "$1" >/dev/null
+}
+if ! command -v lua5.4 >/dev/null 2>&1; then
+  apt_install lua5.4 || { echo "bench: cannot install lua5.4" >&2; exit 1; }
+fi
+# LuaJIT is best effort: without it the LuaJIT columns show "-".
+jit=luajit
+if ! command -v luajit >/dev/null 2>&1; then
+  apt_install luajit
+  if ! command -v luajit >/dev/null 2>&1; then
+    echo "bench: cannot install luajit; the LuaJIT column is skipped" >&2
+    jit=""
+  fi
 fi
 for w in weather buildup fight; do
   ${CC:-cc} -O2 -Iinterp -o "$out/$w" "tools/bench/ref/$w.c" || exit 1
@@ -46,31 +58,39 @@ median_time() {
 # regula's tallies of a sim run, as "value count" lines.
 sim_tallies() { awk '/^  value/ { on = 1; next } on && NF >= 2 { print $1, $2 }'; }
 
-printf '%-9s %10s %10s %10s %10s %10s\n' workload regula C "Lua 5.4" regula/C Lua/regula
+printf '%-9s %9s %9s %9s %9s %9s %11s %14s\n' workload regula C "Lua 5.4" LuaJIT regula/C Lua/regula LuaJIT/regula
 status=0
 for w in weather buildup fight; do
+  case $w in buildup) args="$n 1" ;; *) args=$n ;; esac
   case $w in
     buildup)
       tr=$(median_time "$regula" sim tools/bench/buildup.rules --runs "$n" --threads 1)
-      sim_tallies < "$out/last" > "$out/$w.regula"
-      tc=$(median_time "$out/$w" "$n" 1); cp "$out/last" "$out/$w.c"
-      tl=$(median_time lua5.4 tools/bench/ref/$w.lua "$n" 1); cp "$out/last" "$out/$w.lua" ;;
+      sim_tallies < "$out/last" > "$out/$w.regula" ;;
     *)
-      tr=$(median_time "$regula" call tools/bench/$w.rules main "$n"); cp "$out/last" "$out/$w.regula"
-      tc=$(median_time "$out/$w" "$n"); cp "$out/last" "$out/$w.c"
-      tl=$(median_time lua5.4 tools/bench/ref/$w.lua "$n"); cp "$out/last" "$out/$w.lua" ;;
+      tr=$(median_time "$regula" call tools/bench/$w.rules main "$n"); cp "$out/last" "$out/$w.regula" ;;
   esac
-  same=ok
+  # shellcheck disable=SC2086 # $args: N, or N and the seed
+  tc=$(median_time "$out/$w" $args); cp "$out/last" "$out/$w.c"
+  # shellcheck disable=SC2086
+  tl=$(median_time lua5.4 tools/bench/ref/$w.lua $args); cp "$out/last" "$out/$w.lua"
+  tj=-
+  if [ -n "$jit" ]; then
+    # shellcheck disable=SC2086
+    tj=$(median_time "$jit" tools/bench/ref/${w}_jit.lua $args); cp "$out/last" "$out/$w.luajit"
+  fi
+  same=""
   cmp -s "$out/$w.regula" "$out/$w.c" || same="DIFFERENT(C)"
   cmp -s "$out/$w.regula" "$out/$w.lua" || same="$same DIFFERENT(Lua)"
-  [ "$same" = ok ] || status=1
-  awk -v w=$w -v r="$tr" -v c="$tc" -v l="$tl" -v s="$same" 'BEGIN {
-    printf "%-9s %9.3fs %9.3fs %9.3fs %9.1fx %9.1fx  tallies %s\n", w, r, c, l, r / c, l / r, s }'
+  [ -z "$jit" ] || cmp -s "$out/$w.c" "$out/$w.luajit" || same="$same DIFFERENT(LuaJIT)"
+  if [ -n "$same" ]; then status=1; same=${same# }; else same=ok; fi
+  awk -v w=$w -v r="$tr" -v c="$tc" -v l="$tl" -v j="$tj" -v s="$same" 'BEGIN {
+    if (j == "-") { js = "-"; jr = "-" } else { js = sprintf("%.3fs", j); jr = sprintf("%.1fx", j / r) }
+    printf "%-9s %8.3fs %8.3fs %8.3fs %9s %8.1fx %10.1fx %14s  tallies %s\n", w, r, c, l, js, r / c, l / r, jr, s }'
 done
-if command -v luajit >/dev/null 2>&1; then
-  echo "LuaJIT: present but skipped (the references use Lua 5.3+ 64-bit integers)"
+if [ -n "$jit" ]; then
+  echo "LuaJIT: $($jit -v | cut -d' ' -f1-2) (tallies checked against C's)"
 else
-  echo "LuaJIT: not installed"
+  echo "LuaJIT: not installed (column skipped)"
 fi
 echo "(N = $n iterations or runs; median of $reps; 1 thread; times include compiling the rule file)"
 
