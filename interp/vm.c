@@ -63,19 +63,21 @@
 typedef struct vm_ins {
   uint32_t op;
   int32_t a, b, c, d;
+  uint32_t e;               /* R_MODK: the high half of its multiplier (low in d) */
 } vm_ins;
 
 /* The register instructions.  x, y: operand slots; r: the result slot;
 ** t: a jump target; back: 1 when the jump goes backward (it counts a step).
 **   R_op      r x y       r := x op y  (arithmetic, comparison, sets)
-**   R_MODK    r x k       r := x mod k, k >= 1 an immediate (fmagic)
+**   R_MODK    r x k m     r := x mod k, k >= 1 an immediate, m (d, e) its
+**                         multiplier (Lemire's fastmod)
 **   R_unary   r x         r := op x
 **   BR_cmp    x y t back  if x cmp y goto t
 **   BRF, BRT  x t . back  if !x / if x goto t
 **   JMPB      t           goto t, backward (a step)
 **   MOV       r x         r := x
 **   R_MIN2, R_MAX2 r x y; R_CLAMP r x lo hi
-**   R_LOOKUP1 r k T;      R_LOOKUP2 r k1 k2 T
+**   R_LOOKUP1 r k lo size first;  R_LOOKUP2 r k1 k2 first + DATA lo1 size1 lo2 size2
 **   R_FIELD   r x field;  R_ITEM r list k;  R_SETITEM list k v
 **   LISTADD   list k imm  list[k] += imm in place (LOAD a; LOAD b; LOAD a;
 **                         LOAD b; ITEM; PUSHI c; ADD; SETITEM)
@@ -83,6 +85,7 @@ typedef struct vm_ins {
 **   R_DRAW r . deck;  R_DRAWS r n deck; R_LEFT r . deck; R_INPUT r . input;
 **   R_NTH r x enum;   R_RET x
 **   UNREACHABLE       stands for code no path reaches
+**   DATA              operands of the instruction before it (never run)
 ** The stack-form instructions (rg_opcode) keep their operand A in a and
 ** have d = the slot just above their operands (their sp). */
 #define VM_RBINOPS(X) X(ADD) X(SUB) X(MUL) X(DIV) X(MOD) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
@@ -92,7 +95,7 @@ typedef struct vm_ins {
 #define VM_OTHER_FOPS(X) X(R_MODK) X(BRF) X(BRT) X(JMPB) X(MOV) X(R_MIN2) X(R_MAX2) \
   X(R_CLAMP) X(R_LOOKUP1) X(R_LOOKUP2) X(R_FIELD) X(R_ITEM) X(R_SETITEM) X(LISTADD) \
   X(R_ROLL) X(R_ROLLAT) X(R_ROLLDIE) X(R_DRAW) X(R_DRAWS) X(R_LEFT) X(R_INPUT) X(R_NTH) \
-  X(R_RET) X(UNREACHABLE)
+  X(R_RET) X(UNREACHABLE) X(DATA)
 
 typedef enum vm_fop {
   VM_FOP0 = RG_NOPCODES - 1,
@@ -144,7 +147,6 @@ struct rg_vm {
   rg_value *scratch;        /* RG_VM_SCRATCH values: rolls, range options */
   vm_ins *fcode;            /* the fast code of every procedure */
   uint32_t *fmap;           /* fast index -> module pc of the instruction that may fail */
-  uint64_t *fmagic;         /* fast index -> multiplier of an R_MODK (else unset) */
   vm_fproc *fproc;          /* per procedure: entry, constants, frame size */
   rg_value *fconst;         /* the constants of every procedure */
   uint64_t max_frame;       /* the largest frame, in slots */
@@ -216,6 +218,7 @@ static uint32_t tr_emit(vm_tr *t, uint32_t op, int32_t a, int32_t b, int32_t c, 
   x->b = b;
   x->c = c;
   x->d = d;
+  x->e = 0;
   t->fmap[t->f] = t->pc0 + pc;
   t->last = -1;
   return t->f++;
@@ -315,7 +318,7 @@ static int tr_listadd(const vm_tr *t, uint32_t i, const unsigned char *tgt, int3
 ** module instructions it consumed (2 when it fused with the next).  cslot
 ** maps each PUSHI/CONST instruction to its constant's slot. */
 static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tgt,
-                       const uint32_t *cslot, uint64_t *fmagic) {
+                       const uint32_t *cslot) {
   const rg_module *m = t->m;
   uint32_t ins = t->code[i];
   unsigned op = RG_INS_OP(ins);
@@ -380,16 +383,27 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     if (a != 2) break;
     tr_result(t, op == RG_OP_MIN ? VM_R_MIN2 : VM_R_MAX2, d - 2, lz[d - 2], lz[d - 1], 0, i);
     return 1;
-  case RG_OP_LOOKUP:
-    if (m->tables[a].ndims == 1) {
-      tr_result(t, VM_R_LOOKUP1, d - 1, lz[d - 1], a, 0, i);
+  case RG_OP_LOOKUP: {
+    const rg_table *tb = &m->tables[a];
+    const rg_dim *dm = &m->dims[tb->first_dim];
+    int small = tb->first <= INT32_MAX;   /* lo, size and first fit the fields */
+    for (uint32_t k = 0; k < tb->ndims && k < 2; k++)
+      small = small && dm[k].lo >= INT32_MIN && dm[k].lo <= INT32_MAX && dm[k].size <= INT32_MAX;
+    if (small && tb->ndims == 1) {
+      tr_result(t, VM_R_LOOKUP1, d - 1, lz[d - 1], (int32_t)dm[0].lo, (int32_t)dm[0].size, i);
+      t->out[t->f - 1].e = tb->first;
       return 1;
     }
-    if (m->tables[a].ndims == 2) {
-      tr_result(t, VM_R_LOOKUP2, d - 2, lz[d - 2], lz[d - 1], a, i);
+    if (small && tb->ndims == 2) {
+      tr_result(t, VM_R_LOOKUP2, d - 2, lz[d - 2], lz[d - 1], (int32_t)tb->first, i);
+      int64_t k = t->last;
+      tr_emit(t, VM_DATA, (int32_t)dm[0].lo, (int32_t)dm[0].size, (int32_t)dm[1].lo,
+              (int32_t)dm[1].size, i);
+      t->last = k;
       return 1;
     }
     break;
+  }
   case RG_OP_FIELD:
     tr_result(t, VM_R_FIELD, d - 1, lz[d - 1], a, 0, i);
     return 1;
@@ -445,7 +459,9 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
         t->kval[s - (int32_t)t->nlocals] >= 1 && t->kval[s - (int32_t)t->nlocals] <= INT32_MAX) {
       int32_t k = (int32_t)t->kval[s - (int32_t)t->nlocals];   /* x mod a constant */
       tr_result(t, VM_R_MODK, d - 2, lz[d - 2], k, 0, i);
-      fmagic[t->f - 1] = UINT64_MAX / (uint64_t)k + 1;
+      uint64_t mult = UINT64_MAX / (uint64_t)k + 1;
+      t->out[t->f - 1].d = (int32_t)(uint32_t)mult;
+      t->out[t->f - 1].e = (uint32_t)(mult >> 32);
       return 1;
     }
     tr_result(t, r, d - 2, lz[d - 2], lz[d - 1], 0, i);
@@ -480,19 +496,19 @@ static int vm_targets(vm_ins *x, int32_t **t) {
 static int vm_build_fast(rg_vm *vm, int fuse) {
   const rg_module *m = vm->m;
   /* Procedures of a crafted module may share code: each gets its own copy.
-  ** An instruction becomes at most one fast instruction and one copy (a
-  ** STORE's, or the materializing of the one lazy entry it made): two. */
+  ** An instruction becomes at most two fast instructions (LOOKUP2 and its
+  ** DATA) and one copy (a STORE's, or the materializing of the one lazy
+  ** entry it made): three. */
   uint64_t total = 1, longest = 1, ncodes = 1;
   for (uint32_t pi = 0; pi < m->nprocs; pi++) {
     const rg_proc *p = &m->procs[pi];
-    total += 2 * (uint64_t)p->ncode;
+    total += 3 * (uint64_t)p->ncode;
     ncodes += p->ncode;
     if (p->ncode > longest) longest = p->ncode;
   }
   if (total > INT32_MAX / 2) return -1;
   vm_ins *fcode = rg_malloc((size_t)total * sizeof(vm_ins));
   uint32_t *fmap = rg_malloc((size_t)total * sizeof(uint32_t));
-  uint64_t *fmagic = rg_malloc((size_t)total * sizeof(uint64_t));
   vm_fproc *fproc = rg_malloc((m->nprocs ? m->nprocs : 1) * sizeof(vm_fproc));
   rg_value *fconst = rg_malloc((size_t)ncodes * sizeof(rg_value));
   uint32_t *fidx = rg_malloc((size_t)longest * sizeof(uint32_t));
@@ -510,7 +526,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
     if (m->procs[pi].max_stack > max_stack) max_stack = m->procs[pi].max_stack;
   lz = rg_malloc((size_t)max_stack * sizeof(int32_t));
   int rc = -1;
-  if (!fcode || !fmap || !fmagic || !fproc || !fconst || !fidx || !cslot || !work || !depth ||
+  if (!fcode || !fmap || !fproc || !fconst || !fidx || !cslot || !work || !depth ||
       !tgt || !lz || !hash)
     goto done;
   uint32_t f = 0, nconst = 0;
@@ -561,7 +577,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
       }
       if (k == 0 || tgt[k]) for (uint32_t e = 0; e < d; e++) lz[e] = (int32_t)(t.t0 + e);
       fidx[k] = t.f;
-      uint32_t len = tr_ins(&t, k, d, tgt, cslot, fmagic);
+      uint32_t len = tr_ins(&t, k, d, tgt, cslot);
       for (uint32_t j = 1; j < len; j++) fidx[k + j] = t.f;   /* never targets */
       k += len;
     }
@@ -587,26 +603,22 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
   }
   rg_free(vm->fcode);
   rg_free(vm->fmap);
-  rg_free(vm->fmagic);
   rg_free(vm->fproc);
   rg_free(vm->fconst);
   vm->fcode = fcode;
   vm->fmap = fmap;
-  vm->fmagic = fmagic;
   vm->fproc = fproc;
   vm->fconst = fconst;
   vm->max_frame = max_frame;
   vm->nfcode = f;
   fcode = NULL;
   fmap = NULL;
-  fmagic = NULL;
   fproc = NULL;
   fconst = NULL;
   rc = 0;
 done:
   rg_free(fcode);
   rg_free(fmap);
-  rg_free(fmagic);
   rg_free(fproc);
   rg_free(fconst);
   rg_free(fidx);
@@ -769,7 +781,6 @@ void rg_vm_free(rg_vm *vm) {
   rg_free(vm->scratch);
   rg_free(vm->fcode);
   rg_free(vm->fmap);
-  rg_free(vm->fmagic);
   rg_free(vm->fproc);
   rg_free(vm->fconst);
   rg_free(vm);
@@ -915,6 +926,20 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
   if (src != a) memcpy(a, src, (size_t)n * sizeof(rg_value));
 }
 
+/* Leaves a lookup whose key is out of range: the LOOKUP at module pc (its
+** operand names the table) with keys[0..ndims); reports the first key
+** outside its dimension as "key K outside LO..HI of table 'NAME'". */
+static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
+  const rg_module *m = vm->m;
+  const rg_table *t = &m->tables[RG_INS_A(m->code[pc])];
+  const rg_dim *d = &m->dims[t->first_dim];
+  uint32_t k = 0;
+  while (k + 1 < t->ndims && (uint64_t)keys[k] - (uint64_t)d[k].lo < d[k].size) k++;
+  return vm_fail(vm, RG_RUN_ERROR, pc, "key %lld outside %lld..%lld of table '%s'",
+                 (long long)keys[k], (long long)d[k].lo,
+                 (long long)(d[k].lo + (rg_value)(d[k].size - 1)), rg_module_str(m, t->name));
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 /* pc points at the instruction being executed: vmbreak goes on to the
@@ -1021,20 +1046,12 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 #define VM_BR_CASE(o, cmp) \
   vmcase(VM_BR_##o) { if (RA cmp RB) { if (ID) STEP(); vmjump(pc + IC); } vmbreak; }
 
-/* x mod k into r, for a constant k >= 1 with multiplier fmagic (Lemire's
-** fastmod) when 0 <= x < 2^32; the sign of x otherwise, like MOD. */
+/* x mod k into r, for a constant k >= 1 with its multiplier in d and e
+** (Lemire's fastmod) when 0 <= x < 2^32; the sign of x otherwise, like MOD. */
 #define VM_FASTMOD(x, k, r) do { rg_value x_ = (x); \
     if (likely((uint64_t)x_ <= UINT32_MAX)) \
-      (r) = (rg_value)(uint64_t)(((__uint128_t)(FMAGIC[pc - FCODE] * (uint64_t)x_) * (uint64_t)(k)) >> 64); \
+      (r) = (rg_value)(uint64_t)(((__uint128_t)(((uint64_t)pc->e << 32 | (uint32_t)pc->d) * (uint64_t)x_) * (uint64_t)(k)) >> 64); \
     else (r) = x_ % (rg_value)(k); } while (0)
-
-/* Key k of dimension dm of table t into *idx (idx * size + k - lo), or
-** leaves with "key K outside LO..HI of table 'NAME'". */
-#define VM_KEY(t, dm, k, idx) do { rg_value k_ = (k); \
-    if (unlikely(k_ < (dm)->lo || (uint64_t)k_ - (uint64_t)(dm)->lo >= (dm)->size)) \
-      RTERR("key %lld outside %lld..%lld of table '%s'", (long long)k_, (long long)(dm)->lo, \
-            (long long)((dm)->lo + (rg_value)((dm)->size - 1)), rg_module_str(m, (t)->name)); \
-    (idx) = (idx) * (dm)->size + ((uint64_t)k_ - (uint64_t)(dm)->lo); } while (0)
 
 /* Runs procedure proc of the VM's module with args[0..nparams) (may be NULL
 ** when it has none); stores its result, if any, in *result (may be NULL).
@@ -1043,13 +1060,12 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 /* What the dispatch loop reads through vm, not from locals of its own: the
 ** fewer locals, the likelier pc, base and the dispatch table stay in
 ** registers (GCC spills otherwise). */
-#define K          (m->consts)
+#define M          (vm->m)
 #define H          (vm->heap)
 #define STACK_END  (vm->stack + vm->nstack)
 #define MAX_STEPS  (vm->max_steps)
 #define FCODE      (vm->fcode)
 #define FMAP       (vm->fmap)
-#define FMAGIC     (vm->fmagic)
 
 /* GCC's global common subexpression elimination hoists loads out of the
 ** handlers into spilled locals and keeps pc and base out of registers in a
@@ -1058,17 +1074,16 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
 __attribute__((optimize("no-gcse", "no-crossjumping")))
 #endif
 rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *result) {
-  const rg_module *m = vm->m;
   uint64_t steps_left = MAX_STEPS;   /* steps (backward jumps, calls) still allowed */
   int depth = 0;
 
   vm->err[0] = '\0';
   vm->err_pc = 0;
-  vm->heap_top = m->nheap;
+  vm->heap_top = M->nheap;
   vm_refill_decks(vm);
-  if (proc >= m->nprocs)
+  if (proc >= M->nprocs)
     return vm_fail(vm, RG_RUN_ERROR, 0, "no procedure %u", (unsigned)proc);
-  const rg_proc *p = &m->procs[proc];
+  const rg_proc *p = &M->procs[proc];
   const vm_fproc *fp = &vm->fproc[proc];
   if (fp->size > vm->nstack)
     return vm_fail(vm, RG_RUN_LIMIT, p->code, "memory limit");
@@ -1114,7 +1129,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(RG_OP_ABS) vmcase(RG_OP_RET) vmcase(RG_OP_ROLL) vmcase(RG_OP_ROLLAT)
       vmcase(RG_OP_ROLLDIE) vmcase(RG_OP_DRAW) vmcase(RG_OP_DRAWS) vmcase(RG_OP_LEFT)
       vmcase(RG_OP_INPUT) vmcase(RG_OP_NTH) vmcase(RG_OP_LEN) vmcase(RG_OP_ITEM)
-      vmcase(RG_OP_SETITEM) vmcase(VM_UNREACHABLE) {
+      vmcase(RG_OP_SETITEM) vmcase(VM_UNREACHABLE) vmcase(VM_DATA) {
         RTERR("internal error: instruction %u has no fast form", (unsigned)pc->op);
       }
 
@@ -1167,27 +1182,30 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         if (unlikely(k < 0 || k >= (rg_value)n))
           RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
         if (unlikely(add_ovf(e[k], (rg_value)IC, &r_))) RTERR_AT(2, "integer overflow");
-        if (unlikely(l < (rg_value)m->nheap)) RTERR_AT(3, "a constant list cannot be changed");
+        if (unlikely(l < (rg_value)M->nheap)) RTERR_AT(3, "a constant list cannot be changed");
         H[l + 1 + k] = r_;
         vmbreak;
       }
 
-      /* Opcode LOOKUP of a table of one or two dimensions: r := T[c][b] or
-      ** T[d][b, c].  Each key must lie in its dimension. */
+      /* Opcode LOOKUP of a table of one or two dimensions, with the table's
+      ** cells and dimensions in the instruction: r := T[b] (c: lo, d: size,
+      ** e: the table's first cell), or r := T[b, c] (d: first cell; the data
+      ** word after it: lo and size of each dimension in a b and c d). */
       vmcase(VM_R_LOOKUP1) {
-        const rg_table *t = &m->tables[(uint32_t)IC];
-        uint64_t idx = 0;
-        VM_KEY(t, &m->dims[t->first_dim], RB, idx);
-        RA = m->cells[t->first + idx];
+        rg_value k = RB;
+        uint64_t i = (uint64_t)k - (uint64_t)(rg_value)IC;
+        if (unlikely(i >= (uint32_t)ID)) return vm_lookup_fail(vm, PCIDX(), &k);
+        RA = M->cells[pc->e + i];
         vmbreak;
       }
       vmcase(VM_R_LOOKUP2) {
-        const rg_table *t = &m->tables[(uint32_t)ID];
-        const rg_dim *dm = &m->dims[t->first_dim];
-        uint64_t idx = 0;
-        VM_KEY(t, dm, RB, idx);
-        VM_KEY(t, dm + 1, RC, idx);
-        RA = m->cells[t->first + idx];
+        const vm_ins *x = pc + 1;
+        rg_value k[2] = { RB, RC };
+        uint64_t i = (uint64_t)k[0] - (uint64_t)(rg_value)x->a;
+        uint64_t j = (uint64_t)k[1] - (uint64_t)(rg_value)x->c;
+        if (unlikely(i >= (uint32_t)x->b || j >= (uint32_t)x->d)) return vm_lookup_fail(vm, PCIDX(), k);
+        RA = M->cells[(uint32_t)ID + i * (uint32_t)x->d + j];
+        pc++;
         vmbreak;
       }
 
@@ -1195,13 +1213,17 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** its dimension, else "key K outside LO..HI of table 'NAME'". */
       vmcase(RG_OP_LOOKUP) {
         STACKOP();
-        const rg_table *t = &m->tables[((uint32_t)IA)];
-        const rg_dim *d = &m->dims[t->first_dim];
+        const rg_table *t = &M->tables[((uint32_t)IA)];
+        const rg_dim *d = &M->dims[t->first_dim];
         uint32_t n = t->ndims;
         rg_value *keys = sp - n;
         uint64_t idx = 0;
-        for (uint32_t k = 0; k < n; k++) VM_KEY(t, &d[k], keys[k], idx);
-        keys[0] = m->cells[t->first + idx];
+        for (uint32_t k = 0; k < n; k++) {
+          uint64_t i = (uint64_t)keys[k] - (uint64_t)d[k].lo;
+          if (unlikely(i >= d[k].size)) return vm_lookup_fail(vm, PCIDX(), keys);
+          idx = idx * d[k].size + i;
+        }
+        keys[0] = M->cells[t->first + idx];
         vmbreak;
       }
 
@@ -1244,7 +1266,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** heap; a full heap is the "memory limit". */
       vmcase(RG_OP_MKREC) {
         STACKOP();
-        uint32_t n = m->records[((uint32_t)IA)].count;
+        uint32_t n = M->records[((uint32_t)IA)].count;
         uint32_t top = vm->heap_top;
         if (unlikely((uint64_t)top + n > vm->heap_cap)) RTLIMIT("memory limit");
         sp -= n;
@@ -1261,7 +1283,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(RG_OP_CALL) {
         STACKOP();
         uint32_t callee = ((uint32_t)IA);
-        const rg_proc *q = &m->procs[callee];
+        const rg_proc *q = &M->procs[callee];
         const vm_fproc *fq = &vm->fproc[callee];
         STEP();
         if (unlikely(depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
@@ -1307,8 +1329,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(RG_OP_NOTE) {
         STACKOP();
         uint32_t a = ((uint32_t)IA);
-        sp -= m->notes[a].nvals;
-        if (vm->sink.note) vm->sink.note(vm->sink.ctx, m, a, sp, PCIDX());
+        sp -= M->notes[a].nvals;
+        if (vm->sink.note) vm->sink.note(vm->sink.ctx, M, a, sp, PCIDX());
         vmbreak;
       }
 
@@ -1317,8 +1339,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(RG_OP_SHAPE) {
         STACKOP();
         uint32_t a = ((uint32_t)IA);
-        sp -= m->notes[a].nvals;
-        if (vm->sink.shape) vm->sink.shape(vm->sink.ctx, m, a, sp, PCIDX());
+        sp -= M->notes[a].nvals;
+        if (vm->sink.shape) vm->sink.shape(vm->sink.ctx, M, a, sp, PCIDX());
         vmbreak;
       }
 
@@ -1327,7 +1349,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(RG_OP_EXPECT) {
         STACKOP();
         if (!*--sp && vm->sink.expect_fail)
-          vm->sink.expect_fail(vm->sink.ctx, m, ((uint32_t)IA), 0, 1, PCIDX());
+          vm->sink.expect_fail(vm->sink.ctx, M, ((uint32_t)IA), 0, 1, PCIDX());
         vmbreak;
       }
 
@@ -1338,7 +1360,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         rg_value a = sp[-2], b = sp[-1];
         sp -= 2;
         if (a != b && vm->sink.expect_fail)
-          vm->sink.expect_fail(vm->sink.ctx, m, ((uint32_t)IA), a, b, PCIDX());
+          vm->sink.expect_fail(vm->sink.ctx, M, ((uint32_t)IA), a, b, PCIDX());
         vmbreak;
       }
 
@@ -1374,7 +1396,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
           RTERR("no result given for the roll");
         rg_value sum = 0;
         for (rg_value k = 0; k < n; k++) sum += res[k];
-        if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, -1, sides, res, (uint32_t)n, PCIDX());
+        if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, M, -1, sides, res, (uint32_t)n, PCIDX());
         RA = sum;
         vmbreak;
       }
@@ -1392,7 +1414,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
           if (unlikely(vm_roll_plain(vm, sides, (uint32_t)n, res, PCIDX()) != 0))
             RTERR("no result given for the roll");
           for (rg_value k = 0; k < n; k++) count += res[k] >= need;
-          if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, -1, sides, res, (uint32_t)n, PCIDX());
+          if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, M, -1, sides, res, (uint32_t)n, PCIDX());
         }
         RA = count;
         vmbreak;
@@ -1409,7 +1431,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         rg_value *res = H + l + 1;
         if (unlikely(vm_roll_plain(vm, sides, (uint32_t)n, res, PCIDX()) != 0))
           RTERR("no result given for the roll");
-        if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, -1, sides, res, (uint32_t)n, PCIDX());
+        if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, M, -1, sides, res, (uint32_t)n, PCIDX());
         sp[-1] = l;
         vmbreak;
       }
@@ -1418,11 +1440,11 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** roll (die A, sides its face count). */
       vmcase(VM_R_ROLLDIE) {
         uint32_t a = ((uint32_t)IC);
-        const rg_dice *d = &m->dice[a];
+        const rg_dice *d = &M->dice[a];
         int64_t k = vm_chance(vm, 'f', a, d->count, PCIDX());
         if (unlikely(k < 0)) RTERR("no result given for the roll");
-        rg_value face = m->faces[d->first + (uint64_t)k];
-        if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, m, (int32_t)a, d->count, &face, 1, PCIDX());
+        rg_value face = M->faces[d->first + (uint64_t)k];
+        if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, M, (int32_t)a, d->count, &face, 1, PCIDX());
         RA = face;
         vmbreak;
       }
@@ -1432,14 +1454,14 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(VM_R_DRAW) {
         uint32_t a = ((uint32_t)IC);
         uint32_t left = vm->deck_left[a];
-        if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(m, m->decks[a].name));
+        if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(M, M->decks[a].name));
         int64_t k = vm_chance(vm, 'c', a, left, PCIDX());
         if (unlikely(k < 0)) RTERR("no result given for the draw");
         rg_value *cards = vm->deck_cards + vm->deck_off[a];
         rg_value card = cards[k];
         cards[k] = cards[left - 1];
         vm->deck_left[a] = left - 1;
-        if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, m, a, card, PCIDX());
+        if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, M, a, card, PCIDX());
         RA = card;
         vmbreak;
       }
@@ -1455,14 +1477,14 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         rg_value *cards = vm->deck_cards + vm->deck_off[a];
         for (rg_value j = 0; j < n; j++) {
           uint32_t left = vm->deck_left[a];
-          if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(m, m->decks[a].name));
+          if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(M, M->decks[a].name));
           int64_t k = vm_chance(vm, 'c', a, left, PCIDX());
           if (unlikely(k < 0)) RTERR("no result given for the draw");
           rg_value card = cards[k];
           cards[k] = cards[left - 1];
           vm->deck_left[a] = left - 1;
           H[l + 1 + j] = card;
-          if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, m, a, card, PCIDX());
+          if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, M, a, card, PCIDX());
         }
         RA = l;
         vmbreak;
@@ -1482,7 +1504,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(RG_OP_CHOOSE) {
         STACKOP();
         uint32_t a = ((uint32_t)IA);
-        const rg_choice *c = &m->choices[a];
+        const rg_choice *c = &M->choices[a];
         const rg_value *opts = vm->scratch;
         uint32_t n = 0;
         rg_value chooser;
@@ -1511,7 +1533,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         if (unlikely(n == 0)) RTERR("nothing to choose from");
         int64_t pick = 0;
         if (vm->sink.choose) {
-          pick = vm->sink.choose(vm->sink.ctx, m, a, chooser, opts, n, PCIDX());
+          pick = vm->sink.choose(vm->sink.ctx, M, a, chooser, opts, n, PCIDX());
           if (unlikely(pick < 0 || pick >= (int64_t)n)) RTERR("no answer for the choice");
         }
         *sp++ = opts[pick];
@@ -1520,7 +1542,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode STEP A: reports that step S[A] of the rules begins. */
       vmcase(RG_OP_STEP) {
-        if (vm->sink.step) vm->sink.step(vm->sink.ctx, m, ((uint32_t)IA), PCIDX());
+        if (vm->sink.step) vm->sink.step(vm->sink.ctx, M, ((uint32_t)IA), PCIDX());
         vmbreak;
       }
 
@@ -1534,11 +1556,11 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       /* Opcode NTH A: i -> member i of enum A; i outside 0..count-1 is a
       ** runtime error. */
       vmcase(VM_R_NTH) {
-        const rg_enum *e = &m->enums[((uint32_t)IC)];
+        const rg_enum *e = &M->enums[((uint32_t)IC)];
         rg_value k = RB;
         if (unlikely(k < 0 || k >= (rg_value)e->count))
           RTERR("member %lld outside 0..%u of enum '%s'", (long long)k, (unsigned)(e->count - 1),
-                rg_module_str(m, e->name));
+                rg_module_str(M, e->name));
         RA = k;
         vmbreak;
       }
@@ -1575,7 +1597,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         uint32_t n;
         rg_value l = RA, k = RB;
         LISTARG(l, e, n);
-        if (unlikely(l < (rg_value)m->nheap)) RTERR("a constant list cannot be changed");
+        if (unlikely(l < (rg_value)M->nheap)) RTERR("a constant list cannot be changed");
         if (unlikely(k < 0 || k >= (rg_value)n))
           RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
         H[l + 1 + k] = RC;
@@ -1714,16 +1736,15 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode FAIL A: stop with a runtime error whose message is S[A]. */
       vmcase(RG_OP_FAIL) {
-        RTERR("%s", rg_module_str(m, ((uint32_t)IA)));
+        RTERR("%s", rg_module_str(M, ((uint32_t)IA)));
       }
     }
   }
 }
 
-#undef K
+#undef M
 #undef H
 #undef STACK_END
 #undef MAX_STEPS
 #undef FCODE
 #undef FMAP
-#undef FMAGIC
