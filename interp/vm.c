@@ -73,6 +73,9 @@ typedef struct vm_ins {
 **                         multiplier (Lemire's fastmod)
 **   R_unary   r x         r := op x
 **   BR_cmp    x y t back  if x cmp y goto t
+**   INCBR_cmp x y t z dpc x := x + y; if x cmp z goto t, backward: a loop's
+**                         step and test (the branch's module pc is dpc
+**                         after the add's, for the step it counts)
 **   BRF, BRT  x t . back  if !x / if x goto t
 **   JMPB      t           goto t, backward (a step)
 **   MOV       r x         r := x
@@ -104,6 +107,9 @@ typedef enum vm_fop {
   VM_RUNOPS(VM_X)
 #undef VM_X
 #define VM_X(o) VM_BR_##o,
+  VM_CMPS(VM_X)
+#undef VM_X
+#define VM_X(o) VM_INCBR_##o,
   VM_CMPS(VM_X)
 #undef VM_X
 #define VM_X(o) VM_##o,
@@ -206,6 +212,8 @@ typedef struct vm_tr {
   uint32_t t0;              /* the slot of stack entry 0 */
   int64_t last;             /* fast index of the instruction whose result
                             ** slot (a) a following STORE may take over, or -1 */
+  int64_t incr;             /* fast index of the R_ADD x <- x + y just emitted
+                            ** (a loop's step), or -1 */
 } vm_tr;
 
 /* Appends fast instruction (op a b c d) standing for instruction pc of the
@@ -221,6 +229,7 @@ static uint32_t tr_emit(vm_tr *t, uint32_t op, int32_t a, int32_t b, int32_t c, 
   x->e = 0;
   t->fmap[t->f] = t->pc0 + pc;
   t->last = -1;
+  t->incr = -1;
   return t->f++;
 }
 
@@ -347,7 +356,9 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     int32_t v = lz[d - 1];
     if (t->fuse && v == (int32_t)(t0 + d - 1) && t->last >= 0 && !tgt[i] &&
         !tr_reads(t, a, d - 1)) {
-      t->out[t->last].a = a;   /* the value is computed straight into L[a] */
+      vm_ins *x = &t->out[t->last];
+      x->a = a;   /* the value is computed straight into L[a] */
+      t->incr = x->op == VM_R_ADD && x->b == a ? t->last : -1;
       t->last = -1;
       return 1;
     }
@@ -451,6 +462,21 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     uint32_t br = vm_brcmp(op, nop == RG_OP_JMPF);
     if (br && (nop == RG_OP_JMPF || nop == RG_OP_JMPT)) {   /* compare and branch */
       tr_flush(t, 0, d - 2, i + 1);
+      int64_t k = t->incr;
+      vm_ins *x = k >= 0 ? &t->out[k] : NULL;
+      if (x && na < 0 && (lz[d - 2] == x->a || lz[d - 1] == x->a)) {
+        /* x := x + y then a backward branch on x: a loop's step and test */
+        static const unsigned char swap[6] = {0, 1, 4, 5, 2, 3};   /* a < b is b > a */
+        uint32_t c = br - VM_BR_EQ;
+        int first = lz[d - 2] == x->a;
+        x->op = VM_INCBR_EQ + (first ? c : swap[c]);
+        x->b = x->c;   /* the increment */
+        x->d = first ? lz[d - 1] : lz[d - 2];
+        x->e = t->pc0 + i + 1 - t->fmap[k];
+        x->c = (int32_t)(i + 2) + na;
+        t->incr = -1;
+        return 2;
+      }
       tr_emit(t, br, lz[d - 2], lz[d - 1], (int32_t)(i + 2) + na, na < 0, i + 1);
       return 2;
     }
@@ -487,6 +513,7 @@ static int vm_targets(vm_ins *x, int32_t **t) {
   if (op == RG_OP_JMP || op == VM_JMPB) { t[0] = &x->a; return 1; }
   if (op == VM_BRF || op == VM_BRT) { t[0] = &x->b; return 1; }
   if (op >= VM_BR_EQ && op <= VM_BR_GE) { t[0] = &x->c; return 1; }
+  if (op >= VM_INCBR_EQ && op <= VM_INCBR_GE) { t[0] = &x->c; return 1; }
   return 0;
 }
 
@@ -561,7 +588,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
       if (vm_operand[RG_INS_OP(code[k])] == RG_A_JUMP) tgt[(int64_t)k + 1 + RG_INS_SA(code[k])] = 1;
     vm_depths(m, code, n, depth, work);
     vm_tr t = { m, code, n, p->code, fuse, fcode, fmap, f, lz, p->nlocals, fconst + fp->con,
-                p->nlocals + fp->ncon, -1 };
+                p->nlocals + fp->ncon, -1, -1 };
     fp->entry = f;
     for (uint32_t k = 0; k < n;) {
       if (depth[k] < 0) {   /* no path reaches it */
@@ -574,6 +601,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
       if (tgt[k]) {   /* paths meet here: every entry in its slot */
         tr_flush(&t, 0, d, k);
         t.last = -1;
+        t.incr = -1;
       }
       if (k == 0 || tgt[k]) for (uint32_t e = 0; e < d; e++) lz[e] = (int32_t)(t.t0 + e);
       fidx[k] = t.f;
@@ -638,6 +666,9 @@ static const char *const vm_fopnames[] = {
   VM_RUNOPS(VM_X)
 #undef VM_X
 #define VM_X(o) "BR_" #o,
+  VM_CMPS(VM_X)
+#undef VM_X
+#define VM_X(o) "INCBR_" #o,
   VM_CMPS(VM_X)
 #undef VM_X
 #define VM_X(o) #o,
@@ -1044,7 +1075,9 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 #define VM_RUN_CASE(o) \
   vmcase(VM_R_##o) { rg_value r_; VM_DO_##o(RB, r_); RA = r_; vmbreak; }
 #define VM_BR_CASE(o, cmp) \
-  vmcase(VM_BR_##o) { if (RA cmp RB) { if (ID) STEP(); vmjump(pc + IC); } vmbreak; }
+  vmcase(VM_BR_##o) { if (RA cmp RB) { if (ID) STEP(); vmjump(pc + IC); } vmbreak; } \
+  vmcase(VM_INCBR_##o) { rg_value r_; VM_DO_ADD(RA, RB, r_); RA = r_; \
+    if (r_ cmp RD) { STEP_AT(pc->e); vmjump(pc + IC); } vmbreak; }
 
 /* x mod k into r, for a constant k >= 1 with its multiplier in d and e
 ** (Lemire's fastmod) when 0 <= x < 2^32; the sign of x otherwise, like MOD. */
@@ -1103,6 +1136,9 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
     VM_RUNOPS(VM_X)
 #undef VM_X
 #define VM_X(o) &&L_VM_BR_##o,
+    VM_CMPS(VM_X)
+#undef VM_X
+#define VM_X(o) &&L_VM_INCBR_##o,
     VM_CMPS(VM_X)
 #undef VM_X
 #define VM_X(o) &&L_VM_##o,
