@@ -868,6 +868,28 @@ static void emit_back(cstate *cs, rg_opcode op, uint32_t target) {
   patch(cs, at, target);
 }
 
+/* A list of forward jumps whose target is not known yet: the instruction
+** indexes (relative to the procedure) of JMP, JMPF or JMPT instructions
+** emitted with operand 0, linked in the arena.  NULL is the empty list. */
+typedef struct jumps {
+  uint32_t at;
+  struct jumps *next;
+} jumps;
+
+/* Emits jump op (JMP, JMPF or JMPT) with its target still to come, and adds
+** it to *list. */
+static void emit_jump(cstate *cs, rg_opcode op, jumps **list) {
+  jumps *j = rgc_alloc(cs, sizeof *j);
+  j->at = emit(cs, op, 0);
+  j->next = *list;
+  *list = j;
+}
+
+/* Points every jump of list at target (relative to the procedure). */
+static void patch_list(cstate *cs, jumps *list, uint32_t target) {
+  for (; list; list = list->next) patch(cs, list->at, target);
+}
+
 /* ======================================================================
 ** Locals
 ** ==================================================================== */
@@ -1512,23 +1534,72 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
   }
 }
 
-/* a op b, with short-circuit and/or and context passed between operands. */
+/* Compiles boolean expression e as jumping code (nothing is pushed): control
+** leaves through a jump added to *list, for the caller to patch, when the
+** value of e is jump_when, and falls through when it is not.
+**
+**   a and b    jump_when false: a, then b, each jumping to *list when false;
+**              jump_when true: a jumping past b when false, then b as e
+**   a or b     the same with true and false swapped
+**   not a      a with jump_when flipped: no NOT
+**   true/false JMP to *list when the literal is jump_when, else nothing
+**   other      e's value, then JMPT (jump_when true) or JMPF
+**
+** Short circuit as in a value: b runs only when a does not decide.  The
+** jumps carry cs->pos (the caller's position).  Returns the type of e with
+** the errors expr would report (the caller reports a type other than bool;
+** T_ERR after reporting). */
+static rg_type cond(cstate *cs, rg_expr *e, bool jump_when, jumps **list) {
+  if (e->kind == RG_EX_BINARY && (e->op == RG_AOP_AND || e->op == RG_AOP_OR)) {
+    bool decides = e->op == RG_AOP_OR;   /* the value of a that decides e */
+    const char *what = e->op == RG_AOP_AND ? "'and' operand" : "'or' operand";
+    jumps *skip = NULL;
+    rg_type ta, tb;
+    ta = cond(cs, e->a, decides, decides == jump_when ? list : &skip);
+    rgc_check_type(cs, e->a->pos, ta, T_BOOL, what);
+    tb = cond(cs, e->b, jump_when, list);
+    rgc_check_type(cs, e->b->pos, tb, T_BOOL, what);
+    patch_list(cs, skip, here(cs));
+    return rgc_is_err(ta) || rgc_is_err(tb) ? T_ERR : T_BOOL;
+  }
+  if (e->kind == RG_EX_UNARY && e->op == RG_AOP_NOT) {
+    rg_type ta = cond(cs, e->a, !jump_when, list);
+    return unop_type(cs, e->pos, e->op, ta);
+  }
+  if (e->kind == RG_EX_BOOL) {
+    rg_value v;
+    rg_type t = rgc_fold(cs, e, T_BOOL, &v);
+    if (!rgc_is_err(t) && (v != 0) == jump_when) emit_jump(cs, RG_OP_JMP, list);
+    return t;
+  }
+  {
+    rg_type t = expr(cs, e, T_BOOL);
+    emit_jump(cs, jump_when ? RG_OP_JMPT : RG_OP_JMPF, list);
+    return t;
+  }
+}
+
+/* a op b, with short-circuit and/or and context passed between operands.
+** The value of `a and b` is a as a condition, jumping to PUSHI 0 when
+** false, else b's value (`a or b`: to PUSHI 1 when a is true). */
 static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
   rg_type ta, tb, wa = T_NONE, wb = T_NONE, t;
   rg_op op = e->op;
   if (op == RG_AOP_AND || op == RG_AOP_OR) {
-    uint32_t j1, j2;
-    ta = expr(cs, e->a, T_BOOL);
-    rgc_check_type(cs, e->a->pos, ta, T_BOOL, op == RG_AOP_AND ? "'and' operand" : "'or' operand");
+    jumps *decided = NULL;   /* where a alone decides the value */
     cs->pos = e->pos;
-    j1 = emit(cs, op == RG_AOP_AND ? RG_OP_JMPF : RG_OP_JMPT, 0);
+    ta = cond(cs, e->a, op == RG_AOP_OR, &decided);
+    rgc_check_type(cs, e->a->pos, ta, T_BOOL, op == RG_AOP_AND ? "'and' operand" : "'or' operand");
     tb = expr(cs, e->b, T_BOOL);
     rgc_check_type(cs, e->b->pos, tb, T_BOOL, op == RG_AOP_AND ? "'and' operand" : "'or' operand");
-    cs->pos = e->pos;
-    j2 = emit(cs, RG_OP_JMP, 0);
-    patch(cs, j1, here(cs));
-    emit_value(cs, op == RG_AOP_OR);
-    patch(cs, j2, here(cs));
+    if (decided) {
+      uint32_t jend;
+      cs->pos = e->pos;
+      jend = emit(cs, RG_OP_JMP, 0);
+      patch_list(cs, decided, here(cs));
+      emit_value(cs, op == RG_AOP_OR);
+      patch(cs, jend, here(cs));
+    }
     return rgc_is_err(ta) || rgc_is_err(tb) ? T_ERR : T_BOOL;
   }
   if (numeric(want) || want.kind == RG_K_SET) wa = want;
@@ -1793,22 +1864,21 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     return false;
   }
   case RG_ST_IF: {
-    rg_type t = expr(cs, s->e, T_BOOL);
-    uint32_t jf, jend = 0;
+    jumps *jf = NULL;
+    rg_type t = cond(cs, s->e, false, &jf);
+    uint32_t jend = 0;
     bool then_ends, else_ends = false;
     rgc_check_type(cs, s->e->pos, t, T_BOOL, "the condition");
-    cs->pos = s->pos;
-    jf = emit(cs, RG_OP_JMPF, 0);
     then_ends = block(cs, s->body);
     if (s->orelse) {
       cs->pos = s->pos;
       if (!then_ends) jend = emit(cs, RG_OP_JMP, 0);
-      patch(cs, jf, here(cs));
+      patch_list(cs, jf, here(cs));
       else_ends = s->orelse->kind == RG_ST_IF ? stmt(cs, s->orelse) : block(cs, s->orelse->body);
       if (!then_ends) patch(cs, jend, here(cs));
       return then_ends && else_ends;
     }
-    patch(cs, jf, here(cs));
+    patch_list(cs, jf, here(cs));
     return false;
   }
   case RG_ST_FOR: {
@@ -1841,15 +1911,14 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     return false;
   }
   case RG_ST_WHILE: {
-    uint32_t top = here(cs), jexit;
-    rg_type t = expr(cs, s->e, T_BOOL);
+    uint32_t top = here(cs);
+    jumps *jexit = NULL;
+    rg_type t = cond(cs, s->e, false, &jexit);
     rgc_check_type(cs, s->e->pos, t, T_BOOL, "the condition");
-    cs->pos = s->pos;
-    jexit = emit(cs, RG_OP_JMPF, 0);
     block(cs, s->body);
     cs->pos = s->pos;
     emit_back(cs, RG_OP_JMP, top);
-    patch(cs, jexit, here(cs));
+    patch_list(cs, jexit, here(cs));
     return false;
   }
   case RG_ST_RETURN: {
