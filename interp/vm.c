@@ -73,9 +73,11 @@ typedef struct vm_ins {
 **                         multiplier (Lemire's fastmod)
 **   R_unary   r x         r := op x
 **   BR_cmp    x y t back  if x cmp y goto t
-**   INCBR_cmp x y t z dpc x := x + y; if x cmp z goto t, backward: a loop's
-**                         step and test (the branch's module pc is dpc
-**                         after the add's, for the step it counts)
+**   JBR_cmp   x y t       a loop's backward jump onto its test: count a
+**                         step, then if x cmp y goto t (the body)
+**   INCBR_cmp x y t z dpc x := x + y, then JBR_cmp x z t: a for loop's
+**                         step, jump back and test (dpc: the module pc of
+**                         the jump, after the add's, for the step)
 **   BRF, BRT  x t . back  if !x / if x goto t
 **   JMPB      t           goto t, backward (a step)
 **   MOV       r x         r := x
@@ -110,6 +112,9 @@ typedef enum vm_fop {
   VM_CMPS(VM_X)
 #undef VM_X
 #define VM_X(o) VM_INCBR_##o,
+  VM_CMPS(VM_X)
+#undef VM_X
+#define VM_X(o) VM_JBR_##o,
   VM_CMPS(VM_X)
 #undef VM_X
 #define VM_X(o) VM_##o,
@@ -212,8 +217,6 @@ typedef struct vm_tr {
   uint32_t t0;              /* the slot of stack entry 0 */
   int64_t last;             /* fast index of the instruction whose result
                             ** slot (a) a following STORE may take over, or -1 */
-  int64_t incr;             /* fast index of the R_ADD x <- x + y just emitted
-                            ** (a loop's step), or -1 */
 } vm_tr;
 
 /* Appends fast instruction (op a b c d) standing for instruction pc of the
@@ -229,7 +232,6 @@ static uint32_t tr_emit(vm_tr *t, uint32_t op, int32_t a, int32_t b, int32_t c, 
   x->e = 0;
   t->fmap[t->f] = t->pc0 + pc;
   t->last = -1;
-  t->incr = -1;
   return t->f++;
 }
 
@@ -358,7 +360,6 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
         !tr_reads(t, a, d - 1)) {
       vm_ins *x = &t->out[t->last];
       x->a = a;   /* the value is computed straight into L[a] */
-      t->incr = x->op == VM_R_ADD && x->b == a ? t->last : -1;
       t->last = -1;
       return 1;
     }
@@ -462,21 +463,6 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     uint32_t br = vm_brcmp(op, nop == RG_OP_JMPF);
     if (br && (nop == RG_OP_JMPF || nop == RG_OP_JMPT)) {   /* compare and branch */
       tr_flush(t, 0, d - 2, i + 1);
-      int64_t k = t->incr;
-      vm_ins *x = k >= 0 ? &t->out[k] : NULL;
-      if (x && na < 0 && (lz[d - 2] == x->a || lz[d - 1] == x->a)) {
-        /* x := x + y then a backward branch on x: a loop's step and test */
-        static const unsigned char swap[6] = {0, 1, 4, 5, 2, 3};   /* a < b is b > a */
-        uint32_t c = br - VM_BR_EQ;
-        int first = lz[d - 2] == x->a;
-        x->op = VM_INCBR_EQ + (first ? c : swap[c]);
-        x->b = x->c;   /* the increment */
-        x->d = first ? lz[d - 1] : lz[d - 2];
-        x->e = t->pc0 + i + 1 - t->fmap[k];
-        x->c = (int32_t)(i + 2) + na;
-        t->incr = -1;
-        return 2;
-      }
       tr_emit(t, br, lz[d - 2], lz[d - 1], (int32_t)(i + 2) + na, na < 0, i + 1);
       return 2;
     }
@@ -513,8 +499,50 @@ static int vm_targets(vm_ins *x, int32_t **t) {
   if (op == RG_OP_JMP || op == VM_JMPB) { t[0] = &x->a; return 1; }
   if (op == VM_BRF || op == VM_BRT) { t[0] = &x->b; return 1; }
   if (op >= VM_BR_EQ && op <= VM_BR_GE) { t[0] = &x->c; return 1; }
-  if (op >= VM_INCBR_EQ && op <= VM_INCBR_GE) { t[0] = &x->c; return 1; }
+  if (op >= VM_INCBR_EQ && op <= VM_JBR_GE) { t[0] = &x->c; return 1; }
   return 0;
+}
+
+/* Rewrites the loops of the fast code fcode[0..f) (targets absolute):
+** a backward JMPB onto a compare-and-branch that leaves the loop to the
+** instruction right after the JMPB becomes JBR, the jump and the test in
+** one (the loop goes on when the test fails); with the loop's step
+** x := x + y just before it (and the JMPB no jump target), INCBR, all three
+** (the JMPB becomes a NOP).  Steps are counted as before, at the jump.
+** tgt is scratch for f flags. */
+static void vm_loops(vm_ins *fcode, const uint32_t *fmap, uint32_t f, const vm_fproc *fproc,
+                     uint32_t nprocs, unsigned char *tgt) {
+  static const unsigned char neg[6] = {1, 0, 5, 4, 3, 2};    /* EQ NE LT LE GT GE */
+  static const unsigned char swap[6] = {0, 1, 4, 5, 2, 3};   /* a < b is b > a */
+  memset(tgt, 0, f);
+  for (uint32_t k = 0; k < f; k++) {
+    int32_t *tg[1];
+    if (vm_targets(&fcode[k], tg)) tgt[*tg[0]] = 1;
+  }
+  for (uint32_t p = 0; p < nprocs; p++) tgt[fproc[p].entry] = 1;
+  for (uint32_t k = 0; k < f; k++) {
+    vm_ins *j = &fcode[k];
+    if (j->op != VM_JMPB) continue;
+    const vm_ins *h = &fcode[j->a];
+    if (h->op < VM_BR_EQ || h->op > VM_BR_GE || h->d || h->c != (int32_t)k + 1) continue;
+    uint32_t c = neg[h->op - VM_BR_EQ];   /* the loop goes on when h's test fails */
+    vm_ins *x = k > 0 && !tgt[k] ? &fcode[k - 1] : NULL;
+    if (x && x->op == VM_R_ADD && x->a == x->b && (h->a == x->a || h->b == x->a)) {
+      int first = h->a == x->a;
+      x->op = VM_INCBR_EQ + (first ? c : swap[c]);
+      x->b = x->c;
+      x->d = first ? h->b : h->a;
+      x->e = fmap[k] - fmap[k - 1];
+      x->c = j->a + 1;
+      j->op = RG_OP_NOP;
+      continue;
+    }
+    j->op = VM_JBR_EQ + c;
+    int32_t body = j->a + 1;
+    j->a = h->a;
+    j->b = h->b;
+    j->c = body;
+  }
 }
 
 /* Builds the VM's fast code from the module's (fused unless told not to),
@@ -542,7 +570,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
   uint32_t *cslot = rg_malloc((size_t)longest * sizeof(uint32_t));
   uint32_t *work = rg_malloc((size_t)longest * sizeof(uint32_t));
   int64_t *depth = rg_malloc((size_t)longest * sizeof(int64_t));
-  unsigned char *tgt = rg_malloc((size_t)longest);
+  unsigned char *tgt = rg_malloc((size_t)(total > longest ? total : longest));
   uint32_t hmask = 1;   /* the constants' hash: a power of two over twice the longest */
   while (hmask < 2 * longest) hmask *= 2;
   uint32_t *hash = rg_malloc((size_t)hmask * sizeof(uint32_t));
@@ -588,7 +616,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
       if (vm_operand[RG_INS_OP(code[k])] == RG_A_JUMP) tgt[(int64_t)k + 1 + RG_INS_SA(code[k])] = 1;
     vm_depths(m, code, n, depth, work);
     vm_tr t = { m, code, n, p->code, fuse, fcode, fmap, f, lz, p->nlocals, fconst + fp->con,
-                p->nlocals + fp->ncon, -1, -1 };
+                p->nlocals + fp->ncon, -1 };
     fp->entry = f;
     for (uint32_t k = 0; k < n;) {
       if (depth[k] < 0) {   /* no path reaches it */
@@ -601,7 +629,6 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
       if (tgt[k]) {   /* paths meet here: every entry in its slot */
         tr_flush(&t, 0, d, k);
         t.last = -1;
-        t.incr = -1;
       }
       if (k == 0 || tgt[k]) for (uint32_t e = 0; e < d; e++) lz[e] = (int32_t)(t.t0 + e);
       fidx[k] = t.f;
@@ -622,6 +649,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
     if (vm_targets(&fcode[k], tg))
       while (fcode[*tg[0]].op == RG_OP_JMP) *tg[0] = fcode[*tg[0]].a;
   }
+  if (fuse) vm_loops(fcode, fmap, f, fproc, m->nprocs, tgt);
   /* Calls get their callee's entry in b; targets become relative. */
   for (uint32_t k = 0; k < f; k++) {
     vm_ins *x = &fcode[k];
@@ -669,6 +697,9 @@ static const char *const vm_fopnames[] = {
   VM_CMPS(VM_X)
 #undef VM_X
 #define VM_X(o) "INCBR_" #o,
+  VM_CMPS(VM_X)
+#undef VM_X
+#define VM_X(o) "JBR_" #o,
   VM_CMPS(VM_X)
 #undef VM_X
 #define VM_X(o) #o,
@@ -1076,8 +1107,12 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
   vmcase(VM_R_##o) { rg_value r_; VM_DO_##o(RB, r_); RA = r_; vmbreak; }
 #define VM_BR_CASE(o, cmp) \
   vmcase(VM_BR_##o) { if (RA cmp RB) { if (ID) STEP(); vmjump(pc + IC); } vmbreak; } \
-  vmcase(VM_INCBR_##o) { rg_value r_; VM_DO_ADD(RA, RB, r_); RA = r_; \
-    if (r_ cmp RD) { STEP_AT(pc->e); vmjump(pc + IC); } vmbreak; }
+  vmcase(VM_JBR_##o) { STEP(); \
+                       if (RA cmp RB) vmjump(pc + IC); \
+                       vmbreak; } \
+  vmcase(VM_INCBR_##o) { rg_value r_; VM_DO_ADD(RA, RB, r_); RA = r_; STEP_AT(pc->e); \
+                         if (r_ cmp RD) vmjump(pc + IC); \
+                         vmbreak; }
 
 /* x mod k into r, for a constant k >= 1 with its multiplier in d and e
 ** (Lemire's fastmod) when 0 <= x < 2^32; the sign of x otherwise, like MOD. */
@@ -1139,6 +1174,9 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
     VM_CMPS(VM_X)
 #undef VM_X
 #define VM_X(o) &&L_VM_INCBR_##o,
+    VM_CMPS(VM_X)
+#undef VM_X
+#define VM_X(o) &&L_VM_JBR_##o,
     VM_CMPS(VM_X)
 #undef VM_X
 #define VM_X(o) &&L_VM_##o,
