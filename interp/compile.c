@@ -847,6 +847,19 @@ static void emit_value(cstate *cs, rg_value v) {
   else emit(cs, RG_OP_CONST, konst(cs, v));
 }
 
+/* -a for a number written out (a literal just compiled to PUSHI k): turns
+** that PUSHI into PUSHI -k and returns true; false when a is anything else
+** (the caller emits NEG). */
+static bool fold_neg(cstate *cs, const rg_expr *a) {
+  uint32_t *last;
+  if (a->kind != RG_EX_INT && a->kind != RG_EX_PERCENT && a->kind != RG_EX_DIST) return false;
+  if (cs->code.n == 0) return false;
+  last = &AT(cs->code, uint32_t, cs->code.n - 1);
+  if (RG_INS_OP(*last) != RG_OP_PUSHI || RG_INS_SA(*last) == RG_SA_MIN) return false;
+  *last = RG_INS(RG_OP_PUSHI, (uint32_t)-RG_INS_SA(*last) & RG_A_MAX);
+  return true;
+}
+
 /* Returns the index of the next instruction, relative to the procedure. */
 static uint32_t here(cstate *cs) { return cs->code.n - cs->proc_start; }
 
@@ -1684,6 +1697,7 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
     rg_type ta = expr(cs, e->a, e->op == RG_AOP_NOT ? T_BOOL : want);
     t = unop_type(cs, e->pos, e->op, ta);
     cs->pos = e->pos;
+    if (!rgc_is_err(t) && e->op == RG_AOP_NEG && fold_neg(cs, e->a)) break;
     if (!rgc_is_err(t)) emit(cs, e->op == RG_AOP_NOT ? RG_OP_NOT : RG_OP_NEG, 0);
     break;
   }

@@ -280,6 +280,20 @@ static rg_value tr_imm(const rg_module *m, uint32_t ins) {
   return RG_INS_OP(ins) == RG_OP_PUSHI ? (rg_value)RG_INS_SA(ins) : m->consts[RG_INS_A(ins)];
 }
 
+/* The index among procedure fp's constants (fconst[fp->con ..]) of value v,
+** added when new (*nconst counts all procedures' constants); hash[0..hmask]
+** maps values to indexes, UINT32_MAX where free. */
+static uint32_t tr_const(uint32_t *hash, uint32_t hmask, rg_value *fconst, vm_fproc *fp,
+                         uint32_t *nconst, rg_value v) {
+  uint32_t h = (uint32_t)(((uint64_t)v * 0x9E3779B97F4A7C15ull) >> 40) & hmask;
+  while (hash[h] != UINT32_MAX && fconst[fp->con + hash[h]] != v) h = (h + 1) & hmask;
+  if (hash[h] == UINT32_MAX) {
+    hash[h] = fp->ncon++;
+    fconst[(*nconst)++] = v;
+  }
+  return hash[h];
+}
+
 /* Computes in depth[0..n) the stack height before each instruction of the
 ** verified procedure code[0..n), -1 where no path reaches; work has room
 ** for n entries. */
@@ -476,6 +490,11 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
       t->out[t->f - 1].e = (uint32_t)(mult >> 32);
       return 1;
     }
+    if (op == RG_OP_SUB && t->fuse && i > 0 && RG_INS_OP(t->code[i - 1]) == RG_OP_PUSHI &&
+        s == (int32_t)cslot[i - 1] && cslot[i] != UINT32_MAX) {
+      tr_result(t, VM_R_ADD, d - 2, lz[d - 2], (int32_t)cslot[i], 0, i);   /* x + -k */
+      return 1;
+    }
     tr_result(t, r, d - 2, lz[d - 2], lz[d - 1], 0, i);
     return 1;
   }
@@ -600,13 +619,12 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
       unsigned op = RG_INS_OP(code[k]);
       if (op != RG_OP_PUSHI && op != RG_OP_CONST) continue;
       rg_value v = tr_imm(m, code[k]);
-      uint32_t h = (uint32_t)(((uint64_t)v * 0x9E3779B97F4A7C15ull) >> 40) & hmask;
-      while (hash[h] != UINT32_MAX && fconst[fp->con + hash[h]] != v) h = (h + 1) & hmask;
-      if (hash[h] == UINT32_MAX) {
-        hash[h] = fp->ncon++;
-        fconst[nconst++] = v;
+      cslot[k] = p->nlocals + tr_const(hash, hmask, fconst, fp, &nconst, v);
+      /* x - k is x + -k: a SUB right after gets -k's slot (for INCBR) */
+      if (k + 1 < n && RG_INS_OP(code[k + 1]) == RG_OP_SUB) {
+        cslot[k + 1] = UINT32_MAX;
+        if (v != INT64_MIN) cslot[k + 1] = p->nlocals + tr_const(hash, hmask, fconst, fp, &nconst, -v);
       }
-      cslot[k] = p->nlocals + hash[h];
     }
     fp->size = (uint64_t)p->nlocals + fp->ncon + p->max_stack;
     if (fp->size > max_frame) max_frame = fp->size;
