@@ -89,6 +89,9 @@ typedef struct vm_ins {
 **   R_ROLL r n sides; R_ROLLAT r n need sides; R_ROLLDIE r . die;
 **   R_DRAW r . deck;  R_DRAWS r n deck; R_LEFT r . deck; R_INPUT r . input;
 **   R_NTH r x enum;   R_RET x
+**   CALLCK    p . . sp    the checks of a CALL of leaf procedure p (a step,
+**                         the call depth, the frame): the callee's one
+**                         instruction follows, inlined
 **   UNREACHABLE       stands for code no path reaches
 **   DATA              operands of the instruction before it (never run)
 ** The stack-form instructions (rg_opcode) keep their operand A in a and
@@ -100,7 +103,7 @@ typedef struct vm_ins {
 #define VM_OTHER_FOPS(X) X(R_MODK) X(BRF) X(BRT) X(JMPB) X(MOV) X(R_MIN2) X(R_MAX2) \
   X(R_CLAMP) X(R_LOOKUP1) X(R_LOOKUP2) X(R_FIELD) X(R_ITEM) X(R_SETITEM) X(LISTADD) \
   X(R_ROLL) X(R_ROLLAT) X(R_ROLLDIE) X(R_DRAW) X(R_DRAWS) X(R_LEFT) X(R_INPUT) X(R_NTH) \
-  X(R_RET) X(UNREACHABLE) X(DATA)
+  X(R_RET) X(CALLCK) X(UNREACHABLE) X(DATA)
 
 typedef enum vm_fop {
   VM_FOP0 = RG_NOPCODES - 1,
@@ -339,6 +342,114 @@ static int tr_listadd(const vm_tr *t, uint32_t i, const unsigned char *tgt, int3
   return tr_arg(t->code[i + 2]) == abc[0] && tr_arg(t->code[i + 3]) == abc[1];
 }
 
+/* Whether procedure q is a leaf `return OP(p1, .., pn)`: its code pushes its
+** parameters in order, runs one instruction OP that takes all of them and
+** gives one value, and returns that value (so that a call may run OP on the
+** caller's arguments in place). */
+static int tr_leaf(const rg_module *m, const rg_proc *q) {
+  const uint32_t *code = m->code + q->code;
+  int pops, pushes;
+  if (q->ncode != q->nparams + 2 || q->nlocals != q->nparams) return 0;
+  for (uint32_t k = 0; k < q->nparams; k++)
+    if (RG_INS_OP(code[k]) != RG_OP_LOAD || RG_INS_A(code[k]) != k) return 0;
+  if (RG_INS_OP(code[q->nparams + 1]) != RG_OP_RET) return 0;
+  if (rg_op_effect(m, code[q->nparams], &pops, &pushes) != 0) return 0;
+  return pops == (int)q->nparams && pushes == 1;
+}
+
+/* Emits the register form of instruction ins (an operator, a lookup, a
+** roll or draw, ...: one that only reads its operands and writes its result)
+** at stack height d, standing for pc; returns 1, or 0 when ins has none
+** (nothing emitted). */
+static int tr_reg(vm_tr *t, uint32_t ins, uint32_t d, uint32_t pc) {
+  const rg_module *m = t->m;
+  unsigned op = RG_INS_OP(ins);
+  int32_t a = tr_arg(ins);
+  int32_t *lz = t->lz;
+  uint32_t t0 = t->t0, i = pc, r;
+  switch (op) {
+  case RG_OP_CLAMP:
+    tr_result(t, VM_R_CLAMP, d - 3, lz[d - 3], lz[d - 2], lz[d - 1], i);
+    return 1;
+  case RG_OP_MIN: case RG_OP_MAX:
+    if (a != 2) return 0;
+    tr_result(t, op == RG_OP_MIN ? VM_R_MIN2 : VM_R_MAX2, d - 2, lz[d - 2], lz[d - 1], 0, i);
+    return 1;
+  case RG_OP_LOOKUP: {
+    const rg_table *tb = &m->tables[a];
+    const rg_dim *dm = &m->dims[tb->first_dim];
+    int small = tb->first <= INT32_MAX;   /* lo, size and first fit the fields */
+    for (uint32_t k = 0; k < tb->ndims && k < 2; k++)
+      small = small && dm[k].lo >= INT32_MIN && dm[k].lo <= INT32_MAX && dm[k].size <= INT32_MAX;
+    if (small && tb->ndims == 1) {
+      tr_result(t, VM_R_LOOKUP1, d - 1, lz[d - 1], (int32_t)dm[0].lo, (int32_t)dm[0].size, i);
+      t->out[t->f - 1].e = tb->first;
+      return 1;
+    }
+    if (small && tb->ndims == 2) {
+      tr_result(t, VM_R_LOOKUP2, d - 2, lz[d - 2], lz[d - 1], (int32_t)tb->first, i);
+      int64_t k = t->last;
+      tr_emit(t, VM_DATA, (int32_t)dm[0].lo, (int32_t)dm[0].size, (int32_t)dm[1].lo,
+              (int32_t)dm[1].size, i);
+      t->last = k;
+      return 1;
+    }
+    return 0;
+  }
+  case RG_OP_FIELD:
+    tr_result(t, VM_R_FIELD, d - 1, lz[d - 1], a, 0, i);
+    return 1;
+  case RG_OP_ITEM:
+    tr_result(t, VM_R_ITEM, d - 2, lz[d - 2], lz[d - 1], 0, i);
+    return 1;
+  case RG_OP_ROLL:
+    tr_result(t, VM_R_ROLL, d - 1, lz[d - 1], a, 0, i);
+    return 1;
+  case RG_OP_ROLLAT:
+    tr_result(t, VM_R_ROLLAT, d - 2, lz[d - 2], lz[d - 1], a, i);
+    return 1;
+  case RG_OP_ROLLDIE:
+    tr_result(t, VM_R_ROLLDIE, d, 0, a, 0, i);
+    return 1;
+  case RG_OP_DRAW:
+    tr_result(t, VM_R_DRAW, d, 0, a, 0, i);
+    return 1;
+  case RG_OP_DRAWS:
+    tr_result(t, VM_R_DRAWS, d - 1, lz[d - 1], a, 0, i);
+    return 1;
+  case RG_OP_LEFT:
+    tr_result(t, VM_R_LEFT, d, 0, a, 0, i);
+    return 1;
+  case RG_OP_INPUT:
+    tr_result(t, VM_R_INPUT, d, 0, a, 0, i);
+    return 1;
+  case RG_OP_NTH:
+    tr_result(t, VM_R_NTH, d - 1, lz[d - 1], a, 0, i);
+    return 1;
+  default:
+    break;
+  }
+  if ((r = vm_rbinop(op)) != 0) {
+    int32_t s = lz[d - 1];
+    if (op == RG_OP_MOD && s >= (int32_t)t->nlocals && s < (int32_t)t0 &&
+        t->kval[s - (int32_t)t->nlocals] >= 1 && t->kval[s - (int32_t)t->nlocals] <= INT32_MAX) {
+      int32_t k = (int32_t)t->kval[s - (int32_t)t->nlocals];   /* x mod a constant */
+      tr_result(t, VM_R_MODK, d - 2, lz[d - 2], k, 0, i);
+      uint64_t mult = UINT64_MAX / (uint64_t)k + 1;
+      t->out[t->f - 1].d = (int32_t)(uint32_t)mult;
+      t->out[t->f - 1].e = (uint32_t)(mult >> 32);
+      return 1;
+    }
+    tr_result(t, r, d - 2, lz[d - 2], lz[d - 1], 0, i);
+    return 1;
+  }
+  if ((r = vm_runop(op)) != 0) {
+    tr_result(t, r, d - 1, lz[d - 1], 0, 0, i);
+    return 1;
+  }
+  return 0;
+}
+
 /* Translates instruction i (stack height d before it) and returns how many
 ** module instructions it consumed (2 when it fused with the next).  cslot
 ** maps each PUSHI/CONST instruction to its constant's slot. */
@@ -402,69 +513,19 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
       return 2;
     }
     break;
-  case RG_OP_CLAMP:
-    tr_result(t, VM_R_CLAMP, d - 3, lz[d - 3], lz[d - 2], lz[d - 1], i);
-    return 1;
-  case RG_OP_MIN: case RG_OP_MAX:
-    if (a != 2) break;
-    tr_result(t, op == RG_OP_MIN ? VM_R_MIN2 : VM_R_MAX2, d - 2, lz[d - 2], lz[d - 1], 0, i);
-    return 1;
-  case RG_OP_LOOKUP: {
-    const rg_table *tb = &m->tables[a];
-    const rg_dim *dm = &m->dims[tb->first_dim];
-    int small = tb->first <= INT32_MAX;   /* lo, size and first fit the fields */
-    for (uint32_t k = 0; k < tb->ndims && k < 2; k++)
-      small = small && dm[k].lo >= INT32_MIN && dm[k].lo <= INT32_MAX && dm[k].size <= INT32_MAX;
-    if (small && tb->ndims == 1) {
-      tr_result(t, VM_R_LOOKUP1, d - 1, lz[d - 1], (int32_t)dm[0].lo, (int32_t)dm[0].size, i);
-      t->out[t->f - 1].e = tb->first;
-      return 1;
-    }
-    if (small && tb->ndims == 2) {
-      tr_result(t, VM_R_LOOKUP2, d - 2, lz[d - 2], lz[d - 1], (int32_t)tb->first, i);
-      int64_t k = t->last;
-      tr_emit(t, VM_DATA, (int32_t)dm[0].lo, (int32_t)dm[0].size, (int32_t)dm[1].lo,
-              (int32_t)dm[1].size, i);
-      t->last = k;
-      return 1;
-    }
-    break;
-  }
-  case RG_OP_FIELD:
-    tr_result(t, VM_R_FIELD, d - 1, lz[d - 1], a, 0, i);
-    return 1;
-  case RG_OP_ITEM:
-    tr_result(t, VM_R_ITEM, d - 2, lz[d - 2], lz[d - 1], 0, i);
-    return 1;
   case RG_OP_SETITEM:
     tr_emit(t, VM_R_SETITEM, lz[d - 3], lz[d - 2], lz[d - 1], 0, i);
     return 1;
-  case RG_OP_ROLL:
-    tr_result(t, VM_R_ROLL, d - 1, lz[d - 1], a, 0, i);
-    return 1;
-  case RG_OP_ROLLAT:
-    tr_result(t, VM_R_ROLLAT, d - 2, lz[d - 2], lz[d - 1], a, i);
-    return 1;
-  case RG_OP_ROLLDIE:
-    tr_result(t, VM_R_ROLLDIE, d, 0, a, 0, i);
-    return 1;
-  case RG_OP_DRAW:
-    tr_result(t, VM_R_DRAW, d, 0, a, 0, i);
-    return 1;
-  case RG_OP_DRAWS:
-    tr_result(t, VM_R_DRAWS, d - 1, lz[d - 1], a, 0, i);
-    return 1;
-  case RG_OP_LEFT:
-    tr_result(t, VM_R_LEFT, d, 0, a, 0, i);
-    return 1;
-  case RG_OP_INPUT:
-    tr_result(t, VM_R_INPUT, d, 0, a, 0, i);
-    return 1;
-  case RG_OP_NTH:
-    tr_result(t, VM_R_NTH, d - 1, lz[d - 1], a, 0, i);
-    return 1;
   case RG_OP_CALL: {
-    uint32_t np = m->procs[a].nparams;
+    const rg_proc *q = &m->procs[a];
+    uint32_t np = q->nparams;
+    if (t->fuse && tr_leaf(m, q)) {
+      /* A leaf `return OP(parameters in order)`: the call's checks, then OP
+      ** on the arguments where they are, reporting from the callee. */
+      uint32_t k = tr_emit(t, VM_CALLCK, a, 0, 0, (int32_t)(t0 + d), i);
+      if (tr_reg(t, m->code[q->code + np], d, q->code + np - t->pc0)) return 1;
+      t->f = k;   /* OP has no register form after all: a real call */
+    }
     tr_flush(t, d - np, d, i);
     tr_emit(t, RG_OP_CALL, a, 0, 0, (int32_t)(t0 + d), i);
     if (m->procs[a].result.kind != RG_K_VOID) lz[d - np] = (int32_t)(t0 + d - np);
@@ -480,28 +541,13 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
       tr_emit(t, br, lz[d - 2], lz[d - 1], (int32_t)(i + 2) + na, na < 0, i + 1);
       return 2;
     }
-    int32_t s = lz[d - 1];
-    if (op == RG_OP_MOD && s >= (int32_t)t->nlocals && s < (int32_t)t0 &&
-        t->kval[s - (int32_t)t->nlocals] >= 1 && t->kval[s - (int32_t)t->nlocals] <= INT32_MAX) {
-      int32_t k = (int32_t)t->kval[s - (int32_t)t->nlocals];   /* x mod a constant */
-      tr_result(t, VM_R_MODK, d - 2, lz[d - 2], k, 0, i);
-      uint64_t mult = UINT64_MAX / (uint64_t)k + 1;
-      t->out[t->f - 1].d = (int32_t)(uint32_t)mult;
-      t->out[t->f - 1].e = (uint32_t)(mult >> 32);
-      return 1;
-    }
     if (op == RG_OP_SUB && t->fuse && i > 0 && RG_INS_OP(t->code[i - 1]) == RG_OP_PUSHI &&
-        s == (int32_t)cslot[i - 1] && cslot[i] != UINT32_MAX) {
+        lz[d - 1] == (int32_t)cslot[i - 1] && cslot[i] != UINT32_MAX) {
       tr_result(t, VM_R_ADD, d - 2, lz[d - 2], (int32_t)cslot[i], 0, i);   /* x + -k */
       return 1;
     }
-    tr_result(t, r, d - 2, lz[d - 2], lz[d - 1], 0, i);
-    return 1;
   }
-  if ((r = vm_runop(op)) != 0) {
-    tr_result(t, r, d - 1, lz[d - 1], 0, 0, i);
-    return 1;
-  }
+  if (tr_reg(t, ins, d, i)) return 1;
   /* Stack form: operands materialized below base + d, results in place. */
   int pops, pushes;
   rg_op_effect(m, ins, &pops, &pushes);
@@ -727,7 +773,8 @@ static const char *const vm_fopnames[] = {
 
 /* Prints the fast code of every procedure to out: per procedure its frame
 ** (locals, constants and their values, stack slots), then one line per
-** fast instruction: fast index, the module pc it reports, name, operands. */
+** fast instruction: fast index, the module pc it reports (relative to the
+** procedure, or @absolute for an inlined callee's), name, operands. */
 void rg_vm_dis_fast(const rg_vm *vm, FILE *out) {
   const rg_module *m = vm->m;
   for (uint32_t pi = 0; pi < m->nprocs; pi++) {
@@ -743,8 +790,12 @@ void rg_vm_dis_fast(const rg_vm *vm, FILE *out) {
     for (uint32_t k = fp->entry; k < end; k++) {
       const vm_ins *x = &vm->fcode[k];
       const char *name = x->op < RG_NOPCODES ? rg_opnames[x->op] : vm_fopnames[x->op - RG_NOPCODES];
-      fprintf(out, "%5u [%04u] %-12s %d %d %d %d\n", (unsigned)(k - fp->entry),
-              (unsigned)(vm->fmap[k] - p->code), name, x->a, x->b, x->c, x->d);
+      uint32_t at = vm->fmap[k];   /* another procedure's when inlined: @ its module pc */
+      if (at >= p->code && at - p->code < p->ncode)
+        fprintf(out, "%5u [%04u] ", (unsigned)(k - fp->entry), (unsigned)(at - p->code));
+      else
+        fprintf(out, "%5u [@%04u] ", (unsigned)(k - fp->entry), (unsigned)at);
+      fprintf(out, "%-12s %d %d %d %d\n", name, x->a, x->b, x->c, x->d);
     }
   }
 }
@@ -1405,6 +1456,15 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         base = f->base;
         proc = f->proc;
         vmjump(f->pc);
+      }
+
+      /* The checks of a call whose callee follows inlined (see tr_leaf). */
+      vmcase(VM_CALLCK) {
+        STEP();
+        if (unlikely(depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
+        rg_value *nbase = base + ID - M->procs[IA].nparams;
+        if (unlikely((uint64_t)(STACK_END - nbase) < vm->fproc[IA].size)) RTLIMIT("memory limit");
+        vmbreak;
       }
 
       /* Opcode RETV: return without a value. */

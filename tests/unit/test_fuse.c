@@ -4,7 +4,8 @@
 ** Compiles a rule file whose procedures contain every fused sequence (see
 ** vm_fop in interp/vm.c), runs each procedure on many arguments, including
 ** ones that fail inside a fused instruction (overflow, division by zero,
-** index and key out of range, an empty deck, the step limit), with fusion on
+** index and key out of range, an empty deck, the step limit; inside a leaf
+** procedure that a call runs in place, too), with fusion on
 ** and off, and checks that both give the same status, result (and list
 ** contents), error message, error pc, and the same rolls and draws reported
 ** at the same pcs.
@@ -97,6 +98,20 @@ static const char source[] =
   "}\n"
   "procedure helper(x: int) -> int {\n"
   "  return x\n"
+  "}\n"
+  "procedure quot(x: int, y: int) -> int {\n"
+  "  return x / y\n"
+  "}\n"
+  "procedure pool(n: int, k: int) -> int {\n"
+  "  return at_least(rolls(n, d6), k)\n"
+  "}\n"
+  "procedure item(l: list int, k: int) -> int {\n"
+  "  return l[k]\n"
+  "}\n"
+  "procedure leaves(n: int, y: int) -> int {\n"
+  "  let s = 0\n"
+  "  for i in 1..n { s = s + pool(i, 4) + quot(100, y) + item([1, 2, 3], i) }\n"
+  "  return s\n"
   "}\n"
   "procedure calls(n: int, y: int) -> int {\n"
   "  let s = 0\n"
