@@ -137,7 +137,6 @@ typedef struct vm_fproc {
 typedef struct rg_frame {
   const vm_ins *pc;         /* where to resume (in the fast code) */
   rg_value *base;           /* the caller's locals */
-  uint32_t proc;
 } rg_frame;
 
 /* Most dice one ROLL or ROLLS may throw, and most options of a range
@@ -165,6 +164,7 @@ struct rg_vm {
   rg_value *fconst;         /* the constants of every procedure */
   uint64_t max_frame;       /* the largest frame, in slots */
   uint32_t nfcode;          /* fast instructions in all */
+  int depth;                /* frames[0..depth) are suspended callers */
   rg_frame frames[RG_MAX_CALL_DEPTH];
   char err[256];
   uint32_t err_pc;
@@ -1212,8 +1212,8 @@ __attribute__((optimize("no-gcse", "no-crossjumping")))
 #endif
 rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *result) {
   uint64_t steps_left = MAX_STEPS;   /* steps (backward jumps, calls) still allowed */
-  int depth = 0;
 
+  vm->depth = 0;
   vm->err[0] = '\0';
   vm->err_pc = 0;
   vm->heap_top = M->nheap;
@@ -1429,17 +1429,15 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         const rg_proc *q = &M->procs[callee];
         const vm_fproc *fq = &vm->fproc[callee];
         STEP();
-        if (unlikely(depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
+        if (unlikely(vm->depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
         rg_value *nbase = sp - q->nparams;
         if (unlikely((uint64_t)(STACK_END - nbase) < fq->size)) RTLIMIT("memory limit");
-        rg_frame *f = &vm->frames[depth++];
+        rg_frame *f = &vm->frames[vm->depth++];
         f->pc = pc + 1;
         f->base = base;
-        f->proc = proc;
         for (rg_value *l = sp, *e = nbase + q->nlocals; l < e; l++) *l = 0;
         if (fq->ncon) memcpy(nbase + q->nlocals, vm->fconst + fq->con, fq->ncon * sizeof(rg_value));
         base = nbase;
-        proc = callee;
         vmjump(vm->fcode + IB);
       }
 
@@ -1447,21 +1445,20 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** local (where the caller pushed the arguments), or to *result. */
       vmcase(VM_R_RET) {
         rg_value v = RA;
-        if (depth == 0) {
+        if (vm->depth == 0) {
           if (result) *result = v;
           return RG_RUN_OK;
         }
         base[0] = v;
-        rg_frame *f = &vm->frames[--depth];
+        rg_frame *f = &vm->frames[--vm->depth];
         base = f->base;
-        proc = f->proc;
         vmjump(f->pc);
       }
 
       /* The checks of a call whose callee follows inlined (see tr_leaf). */
       vmcase(VM_CALLCK) {
         STEP();
-        if (unlikely(depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
+        if (unlikely(vm->depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
         rg_value *nbase = base + ID - M->procs[IA].nparams;
         if (unlikely((uint64_t)(STACK_END - nbase) < vm->fproc[IA].size)) RTLIMIT("memory limit");
         vmbreak;
@@ -1469,10 +1466,9 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* Opcode RETV: return without a value. */
       vmcase(RG_OP_RETV) {
-        if (depth == 0) return RG_RUN_OK;
-        rg_frame *f = &vm->frames[--depth];
+        if (vm->depth == 0) return RG_RUN_OK;
+        rg_frame *f = &vm->frames[--vm->depth];
         base = f->base;
-        proc = f->proc;
         vmjump(f->pc);
       }
 
