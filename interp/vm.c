@@ -1534,8 +1534,10 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
         if (likely(!vm->sink.chance && !vm->sink.roll)) {
           /* Nobody watches: sum straight from the generator. */
+          rg_rng r = vm->rng;   /* in registers for the loop */
           rg_value sum = n;
-          for (rg_value k = 0; k < n; k++) sum += (rg_value)rg_rng_below(&vm->rng, sides);
+          for (rg_value k = 0; k < n; k++) sum += (rg_value)rg_rng_below(&r, sides);
+          vm->rng = r;
           RA = sum;
           vmbreak;
         }
@@ -1556,7 +1558,9 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         rg_value n = RB, need = RC, count = 0;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
         if (likely(!vm->sink.chance && !vm->sink.roll)) {
-          for (rg_value k = 0; k < n; k++) count += (rg_value)rg_rng_below(&vm->rng, sides) + 1 >= need;
+          rg_rng r = vm->rng;
+          for (rg_value k = 0; k < n; k++) count += (rg_value)rg_rng_below(&r, sides) + 1 >= need;
+          vm->rng = r;
         } else {
           rg_value *res = vm->scratch;
           if (unlikely(vm_roll_plain(vm, sides, (uint32_t)n, res, PCIDX()) != 0))
@@ -1622,9 +1626,23 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         int64_t l;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot draw %lld cards", (long long)n);
         NEWLIST(l, (uint64_t)n);
-        rg_value *cards = vm->deck_cards + vm->deck_off[a];
+        rg_value *cards = vm->deck_cards + vm->deck_off[a], *out = H + l + 1;
+        uint32_t left = vm->deck_left[a];
+        if (likely(!vm->sink.chance && !vm->sink.draw && (uint64_t)n <= left)) {
+          /* Nobody watches and the deck suffices: draw straight from the generator. */
+          rg_rng r = vm->rng;   /* in registers for the loop */
+          for (rg_value j = 0; j < n; j++) {
+            uint32_t k = (uint32_t)rg_rng_below(&r, left);
+            out[j] = cards[k];
+            cards[k] = cards[--left];
+          }
+          vm->rng = r;
+          vm->deck_left[a] = left;
+          RA = l;
+          vmbreak;
+        }
         for (rg_value j = 0; j < n; j++) {
-          uint32_t left = vm->deck_left[a];
+          left = vm->deck_left[a];
           if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(M, M->decks[a].name));
           int64_t k = vm_chance(vm, 'c', a, left, PCIDX());
           if (unlikely(k < 0)) RTERR("no result given for the draw");
