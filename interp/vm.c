@@ -89,6 +89,8 @@ typedef struct vm_ins {
 **   R_ROLL r n sides; R_ROLLAT r n need sides; R_ROLLDIE r . die;
 **   R_DRAW r . deck;  R_DRAWS r n deck; R_LEFT r . deck; R_INPUT r . input;
 **   R_NTH r x enum;   R_RET x
+**   CALL      p entry r sp  (stack form) the result goes to slot r
+**   MOV2      r x s y     r := x; s := y (two MOVs; the second is skipped)
 **   CALLCK    p . . sp    the checks of a CALL of leaf procedure p (a step,
 **                         the call depth, the frame): the callee's one
 **                         instruction follows, inlined
@@ -103,7 +105,7 @@ typedef struct vm_ins {
 #define VM_OTHER_FOPS(X) X(R_MODK) X(BRF) X(BRT) X(JMPB) X(MOV) X(R_MIN2) X(R_MAX2) \
   X(R_CLAMP) X(R_LOOKUP1) X(R_LOOKUP2) X(R_FIELD) X(R_ITEM) X(R_SETITEM) X(LISTADD) \
   X(R_ROLL) X(R_ROLLAT) X(R_ROLLDIE) X(R_DRAW) X(R_DRAWS) X(R_LEFT) X(R_INPUT) X(R_NTH) \
-  X(R_RET) X(CALLCK) X(UNREACHABLE) X(DATA)
+  X(R_RET) X(MOV2) X(CALLCK) X(UNREACHABLE) X(DATA)
 
 typedef enum vm_fop {
   VM_FOP0 = RG_NOPCODES - 1,
@@ -137,6 +139,7 @@ typedef struct vm_fproc {
 typedef struct rg_frame {
   const vm_ins *pc;         /* where to resume (in the fast code) */
   rg_value *base;           /* the caller's locals */
+  int32_t ret;              /* the caller's slot for the result */
 } rg_frame;
 
 /* Most dice one ROLL or ROLLS may throw, and most options of a range
@@ -219,7 +222,8 @@ typedef struct vm_tr {
   const rg_value *kval;     /* the constants' values */
   uint32_t t0;              /* the slot of stack entry 0 */
   int64_t last;             /* fast index of the instruction whose result
-                            ** slot (a) a following STORE may take over, or -1 */
+                            ** slot a following STORE may take over, or -1 */
+  int lastc;                /* that slot is its c (a CALL's), not its a */
 } vm_tr;
 
 /* Appends fast instruction (op a b c d) standing for instruction pc of the
@@ -245,6 +249,7 @@ static void tr_result(vm_tr *t, uint32_t op, uint32_t d, int32_t b, int32_t c, i
   uint32_t k = tr_emit(t, op, (int32_t)(t->t0 + d), b, c, e, pc);
   t->lz[d] = (int32_t)(t->t0 + d);
   t->last = k;
+  t->lastc = 0;
 }
 
 /* Materializes stack entries lo..hi-1 (copies each lazy one into its slot). */
@@ -484,7 +489,7 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     if (t->fuse && v == (int32_t)(t0 + d - 1) && t->last >= 0 && !tgt[i] &&
         !tr_reads(t, a, d - 1)) {
       vm_ins *x = &t->out[t->last];
-      x->a = a;   /* the value is computed straight into L[a] */
+      *(t->lastc ? &x->c : &x->a) = a;   /* the value is computed straight into L[a] */
       t->last = -1;
       return 1;
     }
@@ -527,8 +532,12 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
       t->f = k;   /* OP has no register form after all: a real call */
     }
     tr_flush(t, d - np, d, i);
-    tr_emit(t, RG_OP_CALL, a, 0, 0, (int32_t)(t0 + d), i);
-    if (m->procs[a].result.kind != RG_K_VOID) lz[d - np] = (int32_t)(t0 + d - np);
+    uint32_t k = tr_emit(t, RG_OP_CALL, a, 0, (int32_t)(t0 + d - np), (int32_t)(t0 + d), i);
+    if (q->result.kind != RG_K_VOID) {
+      lz[d - np] = (int32_t)(t0 + d - np);
+      t->last = k;   /* the result's slot, c, may become a local */
+      t->lastc = 1;
+    }
     return 1;
   }
   default:
@@ -568,14 +577,15 @@ static int vm_targets(vm_ins *x, int32_t **t) {
   return 0;
 }
 
-/* Rewrites the loops of the fast code fcode[0..f) (targets absolute):
-** a backward JMPB onto a compare-and-branch that leaves the loop to the
+/* The last rewrites of the fast code fcode[0..f) (targets absolute): two
+** MOVs in a row become one MOV2 (the second no jump target); a loop's
+** backward JMPB onto a compare-and-branch that leaves the loop to the
 ** instruction right after the JMPB becomes JBR, the jump and the test in
 ** one (the loop goes on when the test fails); with the loop's step
 ** x := x + y just before it (and the JMPB no jump target), INCBR, all three
 ** (the JMPB becomes a NOP).  Steps are counted as before, at the jump.
 ** tgt is scratch for f flags. */
-static void vm_loops(vm_ins *fcode, const uint32_t *fmap, uint32_t f, const vm_fproc *fproc,
+static void vm_peephole(vm_ins *fcode, const uint32_t *fmap, uint32_t f, const vm_fproc *fproc,
                      uint32_t nprocs, unsigned char *tgt) {
   static const unsigned char neg[6] = {1, 0, 5, 4, 3, 2};    /* EQ NE LT LE GT GE */
   static const unsigned char swap[6] = {0, 1, 4, 5, 2, 3};   /* a < b is b > a */
@@ -585,6 +595,13 @@ static void vm_loops(vm_ins *fcode, const uint32_t *fmap, uint32_t f, const vm_f
     if (vm_targets(&fcode[k], tg)) tgt[*tg[0]] = 1;
   }
   for (uint32_t p = 0; p < nprocs; p++) tgt[fproc[p].entry] = 1;
+  for (uint32_t k = 0; k + 1 < f; k++)   /* two MOVs in a row: one dispatch */
+    if (fcode[k].op == VM_MOV && fcode[k + 1].op == VM_MOV && !tgt[k + 1]) {
+      fcode[k].op = VM_MOV2;
+      fcode[k].c = fcode[k + 1].a;
+      fcode[k].d = fcode[k + 1].b;
+      k++;
+    }
   for (uint32_t k = 0; k < f; k++) {
     vm_ins *j = &fcode[k];
     if (j->op != VM_JMPB) continue;
@@ -680,7 +697,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
       if (vm_operand[RG_INS_OP(code[k])] == RG_A_JUMP) tgt[(int64_t)k + 1 + RG_INS_SA(code[k])] = 1;
     vm_depths(m, code, n, depth, work);
     vm_tr t = { m, code, n, p->code, fuse, fcode, fmap, f, lz, p->nlocals, fconst + fp->con,
-                p->nlocals + fp->ncon, -1 };
+                p->nlocals + fp->ncon, -1, 0 };
     fp->entry = f;
     for (uint32_t k = 0; k < n;) {
       if (depth[k] < 0) {   /* no path reaches it */
@@ -713,7 +730,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
     if (vm_targets(&fcode[k], tg))
       while (fcode[*tg[0]].op == RG_OP_JMP) *tg[0] = fcode[*tg[0]].a;
   }
-  if (fuse) vm_loops(fcode, fmap, f, fproc, m->nprocs, tgt);
+  if (fuse) vm_peephole(fcode, fmap, f, fproc, m->nprocs, tgt);
   /* Calls get their callee's entry in b; targets become relative. */
   for (uint32_t k = 0; k < f; k++) {
     vm_ins *x = &fcode[k];
@@ -1294,6 +1311,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(VM_BRF) { if (!RA) { if (ID) STEP(); vmjump(pc + IB); } vmbreak; }
       vmcase(VM_BRT) { if (RA) { if (ID) STEP(); vmjump(pc + IB); } vmbreak; }
       vmcase(VM_MOV) { RA = RB; vmbreak; }
+      vmcase(VM_MOV2) { RA = RB; RC = RD; pc++; vmbreak; }
       vmcase(VM_R_MIN2) { rg_value x = RB, y = RC; RA = y < x ? y : x; vmbreak; }
       vmcase(VM_R_MAX2) { rg_value x = RB, y = RC; RA = y > x ? y : x; vmbreak; }
 
@@ -1435,23 +1453,24 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         rg_frame *f = &vm->frames[vm->depth++];
         f->pc = pc + 1;
         f->base = base;
+        f->ret = IC;
         for (rg_value *l = sp, *e = nbase + q->nlocals; l < e; l++) *l = 0;
         if (fq->ncon) memcpy(nbase + q->nlocals, vm->fconst + fq->con, fq->ncon * sizeof(rg_value));
         base = nbase;
         vmjump(vm->fcode + IB);
       }
 
-      /* Opcode RET: return x to the caller, in the slot of the callee's first
-      ** local (where the caller pushed the arguments), or to *result. */
+      /* Opcode RET: return x to the caller, in the slot its CALL names (where
+      ** it pushed the arguments, or a local), or to *result. */
       vmcase(VM_R_RET) {
         rg_value v = RA;
         if (vm->depth == 0) {
           if (result) *result = v;
           return RG_RUN_OK;
         }
-        base[0] = v;
         rg_frame *f = &vm->frames[--vm->depth];
         base = f->base;
+        base[f->ret] = v;
         vmjump(f->pc);
       }
 

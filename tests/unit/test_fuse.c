@@ -115,7 +115,7 @@ static const char source[] =
   "}\n"
   "procedure calls(n: int, y: int) -> int {\n"
   "  let s = 0\n"
-  "  for i in 1..n { s = s + helper(i) - helper(y) }\n"
+  "  for i in 1..n { let h = helper(i)\n s = s + h - helper(y) }\n"
   "  return s\n"
   "}\n";
 
