@@ -583,7 +583,7 @@ static int vm_targets(vm_ins *x, int32_t **t) {
 ** instruction right after the JMPB becomes JBR, the jump and the test in
 ** one (the loop goes on when the test fails); with the loop's step
 ** x := x + y just before it (and the JMPB no jump target), INCBR, all three
-** (the JMPB becomes a NOP).  Steps are counted as before, at the jump.
+** (the JMPB becomes a NOP that INCBR steps over).  Steps are counted as before, at the jump.
 ** tgt is scratch for f flags. */
 static void vm_peephole(vm_ins *fcode, const uint32_t *fmap, uint32_t f, const vm_fproc *fproc,
                      uint32_t nprocs, unsigned char *tgt) {
@@ -1198,7 +1198,7 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
                        vmbreak; } \
   vmcase(VM_INCBR_##o) { rg_value r_; VM_DO_ADD(RA, RB, r_); RA = r_; STEP_AT(pc->e); \
                          if (r_ cmp RD) vmjump(pc + IC); \
-                         vmbreak; }
+                         vmjump(pc + 2); }   /* over the NOP the JMPB left */
 
 /* x mod k into r, for a constant k >= 1 with its multiplier in d and e
 ** (Lemire's fastmod) when 0 <= x < 2^32; the sign of x otherwise, like MOD. */
@@ -1455,7 +1455,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         f->base = base;
         f->ret = IC;
         for (rg_value *l = sp, *e = nbase + q->nlocals; l < e; l++) *l = 0;
-        if (fq->ncon) memcpy(nbase + q->nlocals, vm->fconst + fq->con, fq->ncon * sizeof(rg_value));
+        const rg_value *kv = vm->fconst + fq->con;
+        for (rg_value *l = nbase + q->nlocals, *e = l + fq->ncon; l < e; l++) *l = *kv++;
         base = nbase;
         vmjump(vm->fcode + IB);
       }
