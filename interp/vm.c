@@ -9,8 +9,10 @@
 ** call: the new frame must fit.
 **
 ** The dispatch loop is written once with Lua's vmdispatch/vmcase/vmbreak
-** macros: with GCC or Clang each instruction jumps straight to the next one
-** through a table of label addresses; other compilers get a switch.
+** macros: with GCC or Clang each fast instruction carries the address of
+** its handler (direct threading; the first call fills them in from the
+** table of label addresses) and each handler jumps straight to the next;
+** other compilers, or -DRG_VM_SWITCH, get a switch.
 ** pc (the fast instruction being run) and the frame base live in locals of
 ** rg_vm_call, which GCC keeps in registers (see the note at rg_vm_call).
 */
@@ -61,6 +63,9 @@
 ** vm_fop; a, b, c, d its operands (slots, immediates, targets as offsets
 ** from the instruction itself). */
 typedef struct vm_ins {
+#if defined(__GNUC__) && !defined(RG_VM_SWITCH)
+  const void *h;            /* the handler's address (set by rg_vm_call) */
+#endif
   uint32_t op;
   int32_t a, b, c, d;
   uint32_t e;               /* R_MODK: the high half of its multiplier (low in d) */
@@ -167,6 +172,7 @@ struct rg_vm {
   rg_value *fconst;         /* the constants of every procedure */
   uint64_t max_frame;       /* the largest frame, in slots */
   uint32_t nfcode;          /* fast instructions in all */
+  int threaded;             /* each fast instruction has its handler's address */
   int depth;                /* frames[0..depth) are suspended callers */
   rg_frame frames[RG_MAX_CALL_DEPTH];
   char err[256];
@@ -748,6 +754,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
   vm->fconst = fconst;
   vm->max_frame = max_frame;
   vm->nfcode = f;
+  vm->threaded = 0;
   fcode = NULL;
   fmap = NULL;
   fproc = NULL;
@@ -1093,10 +1100,10 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 /* pc points at the instruction being executed: vmbreak goes on to the
 ** next one, vmjump(t) to fast instruction t (a pointer into the fast code). */
 #if defined(__GNUC__) && !defined(RG_VM_SWITCH)
-#define vmdispatch(o)  goto *disptab[o];
+#define vmdispatch(o)  goto *pc->h;
 #define vmcase(l)      L_##l:
-#define vmbreak        do { pc++; goto *disptab[pc->op]; } while (0)
-#define vmjump(t)      do { pc = (t); goto *disptab[pc->op]; } while (0)
+#define vmbreak        do { pc++; goto *pc->h; } while (0)
+#define vmjump(t)      do { pc = (t); goto *pc->h; } while (0)
 #else
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-label"
@@ -1269,6 +1276,10 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
     VM_OTHER_FOPS(VM_X)
 #undef VM_X
   };
+  if (unlikely(!vm->threaded)) {   /* direct threading: each instruction knows its handler */
+    for (uint32_t k = 0; k < vm->nfcode; k++) vm->fcode[k].h = disptab[vm->fcode[k].op];
+    vm->threaded = 1;
+  }
 #endif
 
   for (;;) {
