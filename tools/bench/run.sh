@@ -6,11 +6,13 @@
 # them print the same tallies, and prints the median wall times and the
 # ratios.  Then full Maximus pre-battles per second (regula sim) and
 # the peak memory (max RSS) of `regula sim` for 1 and 1,000,000 runs.
-#   N=iterations (default 1000000)  RUNS=repetitions (default 5)
+#   N=iterations or runs of every workload (default: weather 10000000,
+#   buildup 1000000, fight 2000000: each long enough that starting a
+#   process and compiling the rule file do not count)
+#   RUNS=repetitions (default 5)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 regula=${1:-build/regula}
-n=${N:-1000000}
 reps=${RUNS:-5}
 out=build/bench
 mkdir -p "$out"
@@ -61,6 +63,7 @@ sim_tallies() { awk '/^  value/ { on = 1; next } on && NF >= 2 { print $1, $2 }'
 printf '%-9s %9s %9s %9s %9s %9s %11s %14s\n' workload regula C "Lua 5.4" LuaJIT regula/C Lua/regula LuaJIT/regula
 status=0
 for w in weather buildup fight; do
+  case $w in weather) n=${N:-10000000} ;; buildup) n=${N:-1000000} ;; *) n=${N:-2000000} ;; esac
   case $w in buildup) args="$n 1" ;; *) args=$n ;; esac
   case $w in
     buildup)
@@ -83,16 +86,16 @@ for w in weather buildup fight; do
   cmp -s "$out/$w.regula" "$out/$w.lua" || same="$same DIFFERENT(Lua)"
   [ -z "$jit" ] || cmp -s "$out/$w.c" "$out/$w.luajit" || same="$same DIFFERENT(LuaJIT)"
   if [ -n "$same" ]; then status=1; same=${same# }; else same=ok; fi
-  awk -v w=$w -v r="$tr" -v c="$tc" -v l="$tl" -v j="$tj" -v s="$same" 'BEGIN {
+  awk -v w=$w -v n="$n" -v r="$tr" -v c="$tc" -v l="$tl" -v j="$tj" -v s="$same" 'BEGIN {
     if (j == "-") { js = "-"; jr = "-" } else { js = sprintf("%.3fs", j); jr = sprintf("%.1fx", j / r) }
-    printf "%-9s %8.3fs %8.3fs %8.3fs %9s %8.1fx %10.1fx %14s  tallies %s\n", w, r, c, l, js, r / c, l / r, jr, s }'
+    printf "%-9s %8.3fs %8.3fs %8.3fs %9s %8.1fx %10.1fx %14s  tallies %s  (N = %s)\n", w, r, c, l, js, r / c, l / r, jr, s, n }'
 done
 if [ -n "$jit" ]; then
   echo "LuaJIT: $($jit -v | cut -d' ' -f1-2) (tallies checked against C's)"
 else
   echo "LuaJIT: not installed (column skipped)"
 fi
-echo "(N = $n iterations or runs; median of $reps; 1 thread; times include compiling the rule file)"
+echo "(N iterations or runs; median of $reps; 1 thread; times include starting the process and compiling the rule file)"
 
 # Full pre-battles per second, and memory flat in the number of runs.
 pb=100000
