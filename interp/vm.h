@@ -80,11 +80,14 @@ typedef enum rg_status {
 ** when out of memory. */
 rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sink);
 
-/* Runs the code with superinstructions (on, the default) or as compiled,
-** one instruction at a time (off; the environment variable
-** REGULA_NO_FUSION=1 makes that the default of every new VM).  Results,
-** errors and their positions are the same either way; this is for testing
-** that.  Returns 0, or -1 when out of memory (the VM is then unchanged). */
+/* Runs the code fused (on, the default: operands folded into the
+** instructions that use them, compare-and-branch, loops, calls of one-line
+** procedures in place; see vm.c) or one fast instruction per bytecode
+** instruction (off; the environment variable REGULA_NO_FUSION=1 makes that
+** the default of every new VM).  Results, errors and their positions, step
+** counts and the order of rolls are the same either way; this is for
+** testing that.  Returns 0, or -1 when out of memory (the VM is then
+** unchanged). */
 int rg_vm_set_fusion(rg_vm *vm, int on);
 
 /* Prints the VM's private fast code (see vm.c) to out: a tool for people

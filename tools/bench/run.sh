@@ -4,12 +4,13 @@
 # Lua 5.4 and in LuaJIT (ref/*_jit.lua; installed if missing, the column
 # skipped if that fails), RUNS times each (default 5), checks that all of
 # them print the same tallies, and prints the median wall times and the
-# ratios.  Then full Maximus pre-battles per second (regula sim) and
-# the peak memory (max RSS) of `regula sim` for 1 and 1,000,000 runs.
+# ratios.  Then full Maximus pre-battles per second (regula sim, PB runs,
+# default 1000000) and the peak memory (max RSS) of `regula sim` for 1 and
+# for PB runs of Maximus, 1 and 1,000,000 of buildup.
 #   N=iterations or runs of every workload (default: weather 10000000,
 #   buildup 1000000, fight 2000000: each long enough that starting a
 #   process and compiling the rule file do not count)
-#   RUNS=repetitions (default 5)
+#   RUNS=repetitions (default 5)  PB=Maximus pre-battles (default 1000000)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 regula=${1:-build/regula}
@@ -97,16 +98,19 @@ else
 fi
 echo "(N iterations or runs; median of $reps; 1 thread; times include starting the process and compiling the rule file)"
 
-# Full pre-battles per second, and memory flat in the number of runs.
-pb=100000
+# Full pre-battles per second, and memory flat in the number of runs: one
+# Maximus pre-battle, then PB of them (default 1,000,000), and buildup's
+# sim for 1 and 1,000,000 runs.
+pb=${PB:-1000000}
+/usr/bin/time -f %M -o "$out/rss" "$regula" sim rules/meg/maximus.rules --runs 1 --threads 1 > /dev/null || status=1
+rss1=$(cat "$out/rss")
 t0=$(now_ns)
-/usr/bin/time -f %M -o "$out/rss.pb" "$regula" sim rules/meg/maximus.rules --runs $pb --threads 1 > /dev/null || status=1
+/usr/bin/time -f %M -o "$out/rss.pb" "$regula" sim rules/meg/maximus.rules --runs "$pb" --threads 1 > /dev/null || status=1
 t1=$(now_ns)
-awk -v n=$pb -v ns=$((t1 - t0)) 'BEGIN { printf "maximus pre-battles: %d runs in %.2fs = %.0f per second (1 thread)\n", n, ns / 1e9, n / (ns / 1e9) }'
+awk -v n="$pb" -v ns=$((t1 - t0)) 'BEGIN { printf "maximus pre-battles: %d runs in %.2fs = %.0f per second (1 thread)\n", n, ns / 1e9, n / (ns / 1e9) }'
+echo "peak memory, regula sim maximus --runs 1: $rss1 KB; --runs $pb: $(cat "$out/rss.pb") KB"
 for runs in 1 1000000; do
   /usr/bin/time -f %M -o "$out/rss" "$regula" sim tools/bench/buildup.rules --runs $runs --threads 1 > /dev/null || status=1
   echo "peak memory, regula sim buildup --runs $runs: $(cat "$out/rss") KB"
 done
-/usr/bin/time -f %M -o "$out/rss" "$regula" sim rules/meg/maximus.rules --runs 1 --threads 1 > /dev/null || status=1
-echo "peak memory, regula sim maximus --runs 1: $(cat "$out/rss") KB; --runs $pb: $(cat "$out/rss.pb") KB"
 exit $status
