@@ -492,9 +492,9 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     return 1;
   case RG_OP_STORE: {
     int32_t v = lz[d - 1];
-    if (t->fuse && v == (int32_t)(t0 + d - 1) && t->last >= 0 && !tgt[i] &&
-        !tr_reads(t, a, d - 1)) {
-      vm_ins *x = &t->out[t->last];
+    vm_ins *x = t->last >= 0 ? &t->out[t->last] : NULL;
+    if (t->fuse && v == (int32_t)(t0 + d - 1) && x && !tgt[i] &&
+        (t->lastc ? x->c : x->a) == v && !tr_reads(t, a, d - 1)) {
       *(t->lastc ? &x->c : &x->a) = a;   /* the value is computed straight into L[a] */
       t->last = -1;
       return 1;
@@ -504,6 +504,7 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     return 1;
   }
   case RG_OP_POP:
+    t->last = -1;   /* the value popped is no STORE's */
     return 1;
   case RG_OP_JMP:
     tr_flush(t, 0, d, i);
@@ -662,7 +663,6 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
   uint32_t hmask = 1;   /* the constants' hash: a power of two over twice the longest */
   while (hmask < 2 * longest) hmask *= 2;
   uint32_t *hash = rg_malloc((size_t)hmask * sizeof(uint32_t));
-  hmask--;
   int32_t *lz = NULL;
   uint64_t max_stack = 1;
   for (uint32_t pi = 0; pi < m->nprocs; pi++)
@@ -678,12 +678,15 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
     const rg_proc *p = &m->procs[pi];
     const uint32_t *code = m->code + p->code;
     uint32_t n = p->ncode, first = f;
-    /* The constants, each value once, in the order first pushed (a linear
-    ** search among this procedure's: procedures are short). */
+    /* The constants, each value once, in the order first pushed (found
+    ** through a hash of this procedure's, cleared per procedure). */
     vm_fproc *fp = &fproc[pi];
     fp->con = nconst;
     fp->ncon = 0;
-    memset(hash, 0xFF, (size_t)hmask * sizeof(uint32_t) + sizeof(uint32_t));
+    hmask = 1;   /* this procedure's part of the hash: over twice its length */
+    while (hmask < 2 * n) hmask *= 2;
+    memset(hash, 0xFF, (size_t)hmask * sizeof(uint32_t));
+    hmask--;
     for (uint32_t k = 0; k < n; k++) {
       unsigned op = RG_INS_OP(code[k]);
       if (op != RG_OP_PUSHI && op != RG_OP_CONST) continue;
@@ -705,23 +708,27 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
     vm_tr t = { m, code, n, p->code, fuse, fcode, fmap, f, lz, p->nlocals, fconst + fp->con,
                 p->nlocals + fp->ncon, -1, 0 };
     fp->entry = f;
+    int falls = 0;   /* whether the instruction before k runs on into k */
     for (uint32_t k = 0; k < n;) {
       if (depth[k] < 0) {   /* no path reaches it */
         fidx[k] = t.f;
         tr_emit(&t, VM_UNREACHABLE, 0, 0, 0, 0, k);
         k++;
+        falls = 0;
         continue;
       }
       uint32_t d = (uint32_t)depth[k];
-      if (tgt[k]) {   /* paths meet here: every entry in its slot */
-        tr_flush(&t, 0, d, k);
+      if (tgt[k] || !falls) {   /* paths meet here: every entry in its slot */
+        if (falls) tr_flush(&t, 0, d, k);
+        for (uint32_t e = 0; e < d; e++) lz[e] = (int32_t)(t.t0 + e);
         t.last = -1;
       }
-      if (k == 0 || tgt[k]) for (uint32_t e = 0; e < d; e++) lz[e] = (int32_t)(t.t0 + e);
       fidx[k] = t.f;
       uint32_t len = tr_ins(&t, k, d, tgt, cslot);
       for (uint32_t j = 1; j < len; j++) fidx[k + j] = t.f;   /* never targets */
       k += len;
+      unsigned lop = RG_INS_OP(code[k - 1]);
+      falls = lop != RG_OP_JMP && lop != RG_OP_RET && lop != RG_OP_RETV && lop != RG_OP_FAIL;
     }
     f = t.f;
     /* Jump targets (procedure-relative) to fast indexes. */

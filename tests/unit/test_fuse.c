@@ -332,6 +332,18 @@ static void build_forms(mb *b) {
   mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_ABS, 0);
   mb_emit(b, RG_OP_PUSHI, -8388608); mb_emit(b, RG_OP_NEG, 0); mb_emit(b, RG_OP_ADD, 0);
   mb_emit(b, RG_OP_LOAD, 2); mb_emit(b, RG_OP_ADD, 0); mb_emit(b, RG_OP_RET, 0);
+  /* A STORE after a POP stores the value below, not the one popped. */
+  mb_proc(b, "pop_store", T_INT, 2, names, types, 3);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_MUL, 0);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_ADD, 0);
+  mb_emit(b, RG_OP_POP, 0); mb_emit(b, RG_OP_STORE, 2); mb_emit(b, RG_OP_LOAD, 2);
+  mb_emit(b, RG_OP_RET, 0);
+  /* A jump target after a jump: nothing falls into it (the loop runs until
+  ** the step limit, then returns x from the stack). */
+  mb_proc(b, "after_jump", T_INT, 2, names, types, 3);
+  mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_JMP, 2); mb_emit(b, RG_OP_RET, 0);
+  mb_emit(b, RG_OP_NOP, 0); mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_JMPT, -4);
+  mb_emit(b, RG_OP_RET, 0);
 }
 
 int main(void) {
