@@ -122,32 +122,55 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
 }
 
 void fuzz_run_module(const rg_module *m, const uint8_t *data, size_t size) {
-  answers a = {data, size, 0, 0, NULL};
+  answers a = {data, size, 0, 0, NULL}, b = {data, size, 0, 0, NULL};
   rg_sink sink = {.ctx = &a, .note = on_note, .expect_fail = on_expect, .step = on_step,
                   .roll = on_roll, .draw = on_draw, .choose = on_choose,
                   .chance = size && (data[0] & 1) ? on_chance : NULL};
   rg_limits lim = {2000, 1 << 16};
-  rg_vm *vm;
+  rg_vm *vm, *plain;
   rg_module_dis(m, fuzz_devnull());
   vm = rg_vm_new(m, &lim, &sink);
   if (!vm) return;
+  /* The same runs without fusion: the same outcome, or the VM is wrong. */
+  sink.ctx = &b;
+  plain = rg_vm_new(m, &lim, &sink);
+  if (!plain || rg_vm_set_fusion(plain, 0) != 0) {
+    rg_vm_free(plain);
+    rg_vm_free(vm);
+    return;
+  }
   a.vm = vm;
+  b.vm = plain;
+  rg_vm_dis_fast(vm, fuzz_devnull());
   rg_vm_seed(vm, size, 0);
+  rg_vm_seed(plain, size, 0);
   for (uint32_t p = 0; p < m->nprocs; p++) {
-    rg_value args[1], *argv = args, r = 0;
-    uint32_t pc, nh;
+    rg_value args[1], *argv = args, r = 0, rb = 0;
+    uint32_t pc, pcb, nh;
     if (m->procs[p].nparams > 0) {
       argv = calloc(m->procs[p].nparams, sizeof *argv);
       if (!argv) abort();
     } else {
       args[0] = 0;
     }
+    b.next = a.next;
     rg_status st = rg_vm_call(vm, p, argv, &r);
+    rg_status stb = rg_vm_call(plain, p, argv, &rb);
     if (st != RG_RUN_OK && st != RG_RUN_ERROR && st != RG_RUN_LIMIT) abort();
-    if (st != RG_RUN_OK) a.sum += strlen(rg_vm_error(vm, &pc));
+    const char *ea = rg_vm_error(vm, &pc), *eb = rg_vm_error(plain, &pcb);
+    rg_kind k = m->procs[p].result.kind;
+    if (st != stb || strcmp(ea, eb) != 0 || (st != RG_RUN_OK && pc != pcb) ||
+        (st == RG_RUN_OK && (k == RG_K_INT || k == RG_K_BOOL || k == RG_K_ENUM) && r != rb)) {
+      fprintf(stderr, "fuzz: procedure %u fused: %d %lld '%s' at %u; plain: %d %lld '%s' at %u\n",
+              (unsigned)p, (int)st, (long long)r, ea, (unsigned)pc, (int)stb, (long long)rb, eb,
+              (unsigned)pcb);
+      abort();
+    }
+    if (st != RG_RUN_OK) a.sum += strlen(ea);
     (void)rg_vm_heap(vm, &nh);
     if (argv != args) free(argv);
   }
+  rg_vm_free(plain);
   rg_vm_free(vm);
 }
 

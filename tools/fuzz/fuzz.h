@@ -31,7 +31,9 @@ const char *fuzz_write(const char *name, const void *data, size_t size);
 ** its procedures with zero arguments under small limits (2000 steps, 64 KiB),
 ** with a sink that touches every value reported and answers choices and
 ** chances from the bytes of data (the fuzz input), now and then refusing.
-** Any status is fine. */
+** Any status is fine, but each run is made again with fusion off (see
+** rg_vm_set_fusion) and must end the same way: status, error message and
+** pc, and a scalar result; a difference aborts. */
 struct rg_module;
 void fuzz_run_module(const struct rg_module *m, const uint8_t *data, size_t size);
 
