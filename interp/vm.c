@@ -49,7 +49,10 @@
 ** for the instructions kept in stack form (those with a variable number of
 ** operands, which find them below base + d).  A comparison followed by a
 ** conditional jump becomes one compare-and-branch; a result stored at once
-** into a local is computed straight into it.  With fusion off, every
+** into a local is computed straight into it; a call of a procedure that is
+** one instruction (tr_leaf) runs that instruction in place after the call's
+** checks; a last pass (vm_peephole) joins a loop's backward jump with its
+** test and step, and pairs of copies.  With fusion off, every
 ** instruction is translated on its own and its values are materialized at
 ** once: the same handlers, one fast instruction per instruction.
 **
