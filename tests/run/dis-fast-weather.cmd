@@ -1,0 +1,1 @@
+regula dis --fast tools/bench/weather.rules
