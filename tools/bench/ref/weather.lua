@@ -1,7 +1,8 @@
--- Benchmark "weather" by hand in Lua 5.4 (see tools/bench/README.md).
--- usage: lua5.4 weather.lua N
+-- Benchmark "weather" by hand in Lua 5.4 and LuaJIT 2.1 (see
+-- tools/bench/README.md): the same code, with LuaJIT's uint64_t generator.
+-- usage: lua5.4 weather.lua N   or   luajit weather.lua N
 package.path = (arg[0]:match("(.*/)") or "./") .. "?.lua;" .. package.path
-local rng = require("rng")
+local rng = require(jit and "rng_jit" or "rng")
 local below = rng.below
 local grid = {
   {0, 0, 0, 0, 0, 1, 7},
