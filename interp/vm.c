@@ -208,13 +208,18 @@ static uint32_t vm_runop(unsigned op) {
   }
 }
 
+/* Comparisons in VM_CMPS order (EQ NE LT LE GT GE): the one that holds
+** exactly when c does not (negated), and the one with its operands swapped
+** (a < b is b > a). */
+static const unsigned char vm_negcmp[6] = {1, 0, 5, 4, 3, 2};
+static const unsigned char vm_swapcmp[6] = {0, 1, 4, 5, 2, 3};
+
 /* The compare-and-branch of comparison opcode op, negated when the branch
 ** is taken on false (jmpf), or 0 when op is not a comparison. */
 static uint32_t vm_brcmp(unsigned op, int jmpf) {
-  static const unsigned char neg[6] = {1, 0, 5, 4, 3, 2};   /* EQ NE LT LE GT GE */
   if (op < RG_OP_EQ || op > RG_OP_GE) return 0;
   unsigned c = op - RG_OP_EQ;
-  return (uint32_t)VM_BR_EQ + (jmpf ? neg[c] : c);
+  return (uint32_t)VM_BR_EQ + (jmpf ? vm_negcmp[c] : c);
 }
 
 /* The translation of one procedure (see the comment at the top). */
@@ -597,8 +602,6 @@ static int vm_targets(vm_ins *x, int32_t **t) {
 ** tgt is scratch for f flags. */
 static void vm_peephole(vm_ins *fcode, const uint32_t *fmap, uint32_t f, const vm_fproc *fproc,
                      uint32_t nprocs, unsigned char *tgt) {
-  static const unsigned char neg[6] = {1, 0, 5, 4, 3, 2};    /* EQ NE LT LE GT GE */
-  static const unsigned char swap[6] = {0, 1, 4, 5, 2, 3};   /* a < b is b > a */
   memset(tgt, 0, f);
   for (uint32_t k = 0; k < f; k++) {
     int32_t *tg[1];
@@ -617,11 +620,11 @@ static void vm_peephole(vm_ins *fcode, const uint32_t *fmap, uint32_t f, const v
     if (j->op != VM_JMPB) continue;
     const vm_ins *h = &fcode[j->a];
     if (h->op < VM_BR_EQ || h->op > VM_BR_GE || h->d || h->c != (int32_t)k + 1) continue;
-    uint32_t c = neg[h->op - VM_BR_EQ];   /* the loop goes on when h's test fails */
+    uint32_t c = vm_negcmp[h->op - VM_BR_EQ];   /* the loop goes on when h's test fails */
     vm_ins *x = k > 0 && !tgt[k] ? &fcode[k - 1] : NULL;
     if (x && x->op == VM_R_ADD && x->a == x->b && (h->a == x->a || h->b == x->a)) {
       int first = h->a == x->a;
-      x->op = VM_INCBR_EQ + (first ? c : swap[c]);
+      x->op = VM_INCBR_EQ + (first ? c : vm_swapcmp[c]);
       x->b = x->c;
       x->d = first ? h->b : h->a;
       x->e = fmap[k] - fmap[k - 1];
@@ -1156,6 +1159,13 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 /* Reserves a new list of n elements (offset in l), else the memory limit. */
 #define NEWLIST(l, n)  do { if (unlikely(((l) = vm_new_list(vm, (n))) < 0)) RTLIMIT("memory limit"); } while (0)
 
+/* The checks of a call of procedure p whose frame would start at nbase:
+** a step, the call depth, the frame's room on the stack. */
+#define CALL_CHECKS(p, nbase) do { STEP(); \
+    if (unlikely(vm->depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit"); \
+    if (unlikely((uint64_t)(STACK_END - (nbase)) < vm->fproc[p].size)) RTLIMIT("memory limit"); \
+  } while (0)
+
 /* Counts one step (a backward jump or a call) against the limit. */
 #define STEP_AT(d)     do { if (unlikely(steps_left-- == 0)) \
                               return vm_fail(vm, RG_RUN_LIMIT, PCAT(d), "step limit of %llu reached", \
@@ -1467,10 +1477,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         uint32_t callee = ((uint32_t)IA);
         const rg_proc *q = &M->procs[callee];
         const vm_fproc *fq = &vm->fproc[callee];
-        STEP();
-        if (unlikely(vm->depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
         rg_value *nbase = sp - q->nparams;
-        if (unlikely((uint64_t)(STACK_END - nbase) < fq->size)) RTLIMIT("memory limit");
+        CALL_CHECKS(callee, nbase);
         rg_frame *f = &vm->frames[vm->depth++];
         f->pc = pc + 1;
         f->base = base;
@@ -1498,10 +1506,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
       /* The checks of a call whose callee follows inlined (see tr_leaf). */
       vmcase(VM_CALLCK) {
-        STEP();
-        if (unlikely(vm->depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit");
-        rg_value *nbase = base + ID - M->procs[IA].nparams;
-        if (unlikely((uint64_t)(STACK_END - nbase) < vm->fproc[IA].size)) RTLIMIT("memory limit");
+        CALL_CHECKS(IA, base + ID - M->procs[IA].nparams);
         vmbreak;
       }
 
