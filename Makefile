@@ -25,23 +25,25 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 all: deps $(BUILD)/regula
 
 # ---- dependencies -----------------------------------------------------
-# Installs re2c, lemon and libutf8proc-dev from Debian when missing.
+# Installs re2c, lemon and libutf8proc-dev from Debian when missing.  Every
+# rule that runs a generator or the compiler has `| deps` (order-only), so
+# that `make -j` never starts one before the packages are there.
 deps:
 	@tools/deps.sh
 
 # ---- generated front end ----------------------------------------------
-$(BUILD)/gen/lexer.c: grammar/lexer.re $(BUILD)/gen/parser.h
+$(BUILD)/gen/lexer.c: grammar/lexer.re $(BUILD)/gen/parser.h | deps
 	@mkdir -p $(@D)
 	re2c -W -Werror --no-generation-date --no-version -8 -i -I /usr/share/re2c/stdlib -o $@ $<
 
-$(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: grammar/parser.y
+$(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: grammar/parser.y | deps
 	@mkdir -p $(BUILD)/gen
 	cp grammar/parser.y $(BUILD)/gen/parser.y
 	lemon -q -T/usr/share/lemon/lempar.c -d$(BUILD)/gen $(BUILD)/gen/parser.y \
 	  || { rm -f $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h; exit 1; }
 
 # ---- library and CLI --------------------------------------------------
-$(BUILD)/obj/%.o: interp/%.c $(wildcard interp/*.h) $(BUILD)/gen/parser.h
+$(BUILD)/obj/%.o: interp/%.c $(wildcard interp/*.h) $(BUILD)/gen/parser.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 
@@ -62,7 +64,7 @@ $(BUILD)/libregula.a: $(LIB_OBJ)
 CLI_SRC := $(wildcard tools/*.c)
 CLI_OBJ := $(patsubst tools/%.c,$(BUILD)/cli/%.o,$(CLI_SRC))
 
-$(BUILD)/cli/%.o: tools/%.c $(wildcard tools/*.h) $(wildcard interp/*.h)
+$(BUILD)/cli/%.o: tools/%.c $(wildcard tools/*.h) $(wildcard interp/*.h) | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 
