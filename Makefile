@@ -19,7 +19,7 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean
-.PHONY: fuzz fuzz-build replay faults valgrind
+.PHONY: fuzz fuzz-build replay faults valgrind editors install uninstall
 .SECONDARY:
 
 all: deps $(BUILD)/regula
@@ -87,11 +87,16 @@ golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 
-test-quick: all unit golden replay faults
+test-quick: all unit golden replay faults editors
+
+# The editor files (editors/) know exactly the lexer's keywords.
+editors:
+	@tests/editors.sh
 
 # The whole suite, then again under AddressSanitizer and UBSan.
 test: deps
 	@$(MAKE) --no-print-directory test-quick
+	@tests/install.sh
 	@$(MAKE) --no-print-directory sanitize
 
 sanitize: deps
@@ -150,6 +155,41 @@ valgrind: all
 # Renders the README's pictures into docs/pictures/ (committed PNGs).
 pictures: all
 	@tools/pictures.sh $(BUILD)/regula
+
+# ---- installing ------------------------------------------------------------
+# `make install PREFIX=DIR DESTDIR=STAGE`: the program, its manual page (made
+# from its --help texts by tools/man.sh), bash completion, the editor files
+# and the bundled rule files with their tables (share/regula/).
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(DESTDIR)$(PREFIX)/bin
+MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
+SHARE   := $(DESTDIR)$(PREFIX)/share
+VIMDIR  := $(SHARE)/vim/vimfiles
+
+$(BUILD)/regula.1: $(BUILD)/regula tools/man.sh
+	tools/man.sh $(BUILD)/regula >$@.tmp && mv $@.tmp $@
+
+install: all $(BUILD)/regula.1
+	install -d $(BINDIR) $(MANDIR) $(SHARE)/bash-completion/completions \
+	  $(VIMDIR)/syntax $(VIMDIR)/ftdetect $(VIMDIR)/ftplugin \
+	  $(SHARE)/regula/editors/vscode/syntaxes
+	install -m 0755 $(BUILD)/regula $(BINDIR)/regula
+	install -m 0644 $(BUILD)/regula.1 $(MANDIR)/regula.1
+	install -m 0644 editors/bash/regula $(SHARE)/bash-completion/completions/regula
+	for d in syntax ftdetect ftplugin; do \
+	  install -m 0644 editors/vim/$$d/regula.vim $(VIMDIR)/$$d/regula.vim || exit 1; done
+	install -m 0644 editors/vscode/package.json editors/vscode/language-configuration.json \
+	  $(SHARE)/regula/editors/vscode/
+	install -m 0644 editors/vscode/syntaxes/regula.tmLanguage.json \
+	  $(SHARE)/regula/editors/vscode/syntaxes/
+	for f in $$(find rules tables -type f); do \
+	  install -D -m 0644 $$f $(SHARE)/regula/$$f || exit 1; done
+
+uninstall:
+	rm -f $(BINDIR)/regula $(MANDIR)/regula.1 $(SHARE)/bash-completion/completions/regula
+	for d in syntax ftdetect ftplugin; do rm -f $(VIMDIR)/$$d/regula.vim; done
+	rm -rf $(SHARE)/regula
 
 clean:
 	rm -rf build

@@ -1,0 +1,2 @@
+" regula rule files
+autocmd BufRead,BufNewFile *.rules setfiletype regula

@@ -1,0 +1,54 @@
+#!/bin/sh
+# tools/man.sh BINARY: writes the manual page regula(1) to stdout, made from
+# the program's own help texts (`regula --help` and `regula COMMAND --help`
+# for every command it lists), so that the page and --help are one source.
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+  echo "usage: tools/man.sh BINARY" >&2
+  exit 2
+fi
+bin=$1
+set -e
+version=$("$bin" --version | sed 's/^regula //')
+help=$("$bin" --help)
+cmds=$(printf '%s\n' "$help" | sed -n 's/^  regula \([a-z]*\).*/\1/p')
+
+# roff: escape backslashes, and a leading dot or quote on a line
+esc() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }
+
+cat <<EOT
+.TH REGULA 1 "" "regula $version" "User Commands"
+.SH NAME
+regula \\- run wargame quick reference sheets transcribed as rule files
+.SH SYNOPSIS
+.nf
+EOT
+printf '%s\n' "$help" | sed -n 's/^  \(regula .*\)/\1/p' | esc
+cat <<EOT
+.fi
+.SH DESCRIPTION
+EOT
+# the paragraphs of --help after the usage line, minus the command list
+printf '%s\n' "$help" | sed -e '1d' -e '/^Commands:/,/^$/d' -e '/^  regula /d' | esc |
+  sed 's/^$/.PP/'
+echo ".SH COMMANDS"
+for c in $cmds; do
+  echo ".SS $c"
+  echo ".nf"
+  "$bin" "$c" --help | esc
+  echo ".fi"
+done
+cat <<EOT
+.SH FILES
+.TP
+.I *.rules
+rule files: a sheet transcribed in the regula language
+.TP
+.I *.rbc
+compiled modules (regula build), verified again when loaded
+.SH EXIT STATUS
+0 success, 1 findings (a failed test, a non-empty diff), 2 bad input (rule
+file, arguments, bytecode), 3 a runtime failure (a limit reached, I/O).
+.SH SEE ALSO
+The README of the regula sources: the language, every command with an
+example, and how to add a sheet.
+EOT
