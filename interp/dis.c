@@ -13,9 +13,11 @@
 */
 #include "module.h"
 #include "opcodes.h"
+#include "out.h"
 #include "value.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static const unsigned char dis_operand[] = {
@@ -115,20 +117,20 @@ static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, u
 }
 
 /* Writes the header line and the instructions of procedure pi to out. */
-static void dis_proc(const rg_module *m, uint32_t pi, FILE *out) {
+static void dis_proc(const rg_module *m, uint32_t pi, rg_out *out) {
   const rg_proc *p = &m->procs[pi];
   char tb[160], cb[256];
-  fprintf(out, "procedure %s(", rg_module_str(m, p->name));
+  rg_printf(out, "procedure %s(", rg_module_str(m, p->name));
   for (uint32_t k = 0; k < p->nparams; k++) {
     if ((uint64_t)p->first_param + k >= m->nparams) break;
     const rg_param_info *pa = &m->params[p->first_param + k];
-    fprintf(out, "%s%s: %s", k ? ", " : "", rg_module_str(m, pa->name),
+    rg_printf(out, "%s%s: %s", k ? ", " : "", rg_module_str(m, pa->name),
             rg_type_name(tb, sizeof tb, m, pa->type));
   }
-  fputc(')', out);
+  rg_putc(out, ')');
   if (p->result.kind != RG_K_VOID)
-    fprintf(out, " -> %s", rg_type_name(tb, sizeof tb, m, p->result));
-  fprintf(out, "  ; locals %u, stack %u\n", (unsigned)p->nlocals, (unsigned)p->max_stack);
+    rg_printf(out, " -> %s", rg_type_name(tb, sizeof tb, m, p->result));
+  rg_printf(out, "  ; locals %u, stack %u\n", (unsigned)p->nlocals, (unsigned)p->max_stack);
   for (uint32_t rel = 0; rel < p->ncode; rel++) {
     uint64_t at = (uint64_t)p->code + rel;
     if (at >= m->ncode) break;
@@ -136,35 +138,35 @@ static void dis_proc(const rg_module *m, uint32_t pi, FILE *out) {
     unsigned op = RG_INS_OP(ins);
     uint32_t line = at < m->nlines ? m->lines[at].line : 0;
     if (op >= RG_NOPCODES) {
-      fprintf(out, "%04u [%u] ??? 0x%08X\n", (unsigned)rel, (unsigned)line, (unsigned)ins);
+      rg_printf(out, "%04u [%u] ??? 0x%08X\n", (unsigned)rel, (unsigned)line, (unsigned)ins);
       continue;
     }
-    fprintf(out, "%04u [%u] ", (unsigned)rel, (unsigned)line);
+    rg_printf(out, "%04u [%u] ", (unsigned)rel, (unsigned)line);
     switch (dis_operand[op]) {
     case RG_A_NONE:
-      fprintf(out, "%s", rg_opnames[op]);
+      rg_puts(out, rg_opnames[op]);
       break;
     case RG_A_IMM:
-      fprintf(out, "%-8s %d", rg_opnames[op], (int)RG_INS_SA(ins));
+      rg_printf(out, "%-8s %d", rg_opnames[op], (int)RG_INS_SA(ins));
       break;
     case RG_A_JUMP:
-      fprintf(out, "%-8s %04lld", rg_opnames[op], (long long)rel + 1 + RG_INS_SA(ins));
+      rg_printf(out, "%-8s %04lld", rg_opnames[op], (long long)rel + 1 + RG_INS_SA(ins));
       break;
     default:
-      fprintf(out, "%-8s %u", rg_opnames[op], (unsigned)RG_INS_A(ins));
+      rg_printf(out, "%-8s %u", rg_opnames[op], (unsigned)RG_INS_A(ins));
       break;
     }
     comment(cb, sizeof cb, m, p, ins);
-    if (cb[0]) fprintf(out, " ; %s", cb);
-    fputc('\n', out);
+    if (cb[0]) rg_printf(out, " ; %s", cb);
+    rg_putc(out, '\n');
   }
 }
 
 /* Writes a disassembly of every procedure of m to out, procedures separated
 ** by a blank line. */
-void rg_module_dis(const rg_module *m, FILE *out) {
+void rg_module_dis(const rg_module *m, rg_out *out) {
   for (uint32_t i = 0; i < m->nprocs; i++) {
-    if (i) fputc('\n', out);
+    if (i) rg_putc(out, '\n');
     dis_proc(m, i, out);
   }
 }

@@ -33,6 +33,8 @@
 #include <stdio.h>
 #include <stddef.h>
 
+#include "out.h"
+
 typedef int64_t rg_value;
 
 #define RG_MODULE_MAGIC   "RGLA"
@@ -289,6 +291,6 @@ extern const char *const rg_opnames[];
 **     procedure NAME(params) -> type   ; nlocals N, stack S
 **     addr [line] OPNAME operands ; comment
 */
-void rg_module_dis(const rg_module *m, FILE *out);
+void rg_module_dis(const rg_module *m, rg_out *out);
 
 #endif

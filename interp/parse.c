@@ -75,31 +75,31 @@ rg_ast_file *rg_parse(rg_diag *d, uint32_t file, rg_arena *arena) {
   return arena->failed ? NULL : ps->ast;
 }
 
-int rg_dump_tokens(rg_diag *d, uint32_t file, rg_arena *arena, FILE *out) {
+int rg_dump_tokens(rg_diag *d, uint32_t file, rg_arena *arena, rg_out *out) {
   rg_lexer lx;
   rg_token t;
   int n = 0;
   rg_lex_init(&lx, d, file, arena);
   while (rg_lex(&lx, &t) != 0) {
-    fprintf(out, "%u:%u %s %.*s", t.pos.line, t.pos.col, rg_token_name(t.kind),
+    rg_printf(out, "%u:%u %s %.*s", t.pos.line, t.pos.col, rg_token_name(t.kind),
             (int)t.len, t.text);
     switch (t.kind) {
       case RG_TK_INTEGER: case RG_TK_PCT:
-        fprintf(out, " =%" PRId64, t.ival);
+        rg_printf(out, " =%" PRId64, t.ival);
         break;
       case RG_TK_DIST:
-        fprintf(out, " =%" PRId64 "/1000 %s%s", t.ival, t.str, t.starred ? " *" : "");
+        rg_printf(out, " =%" PRId64 "/1000 %s%s", t.ival, t.str, t.starred ? " *" : "");
         break;
       case RG_TK_DICE:
-        fprintf(out, " =%" PRId64 "d%" PRId64, t.ival, t.sides);
+        rg_printf(out, " =%" PRId64 "d%" PRId64, t.ival, t.sides);
         break;
       case RG_TK_NAME: case RG_TK_STRING:
-        fprintf(out, " =[%s]", t.str);
+        rg_printf(out, " =[%s]", t.str);
         break;
       default:
         break;
     }
-    fputc('\n', out);
+    rg_putc(out, '\n');
     n++;
   }
   return n;

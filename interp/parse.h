@@ -15,6 +15,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
+#include "out.h"
 
 /* Parses d->files[file]->text (NFC, LF line ends, NUL-terminated, as loaded
 ** by rg_diag_load or rg_diag_add_text).  The tree, its names and strings live
@@ -29,6 +30,6 @@ rg_ast_file *rg_parse(rg_diag *d, uint32_t file, rg_arena *arena);
 ** `LINE:COL KIND text` plus the value of literals (for tests and debugging).
 ** Lexical errors are reported through d.  Copies go to arena.  Returns the
 ** number of tokens written. */
-int rg_dump_tokens(rg_diag *d, uint32_t file, rg_arena *arena, FILE *out);
+int rg_dump_tokens(rg_diag *d, uint32_t file, rg_arena *arena, rg_out *out);
 
 #endif

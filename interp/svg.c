@@ -469,12 +469,13 @@ static void render(const rg_svg *s, uint32_t i, sbuf *b) {
   put(b, "</svg>\n");
 }
 
-int rg_svg_write(const rg_svg *s, uint32_t i, FILE *out) {
+int rg_svg_write(const rg_svg *s, uint32_t i, rg_out *out) {
   sbuf b = { 0 };
   int rc = 0;
   if (i >= s->n) return -1;
   render(s, i, &b);
-  if (b.failed || fwrite(b.s, 1, b.n, out) != b.n) rc = -1;
+  if (!b.failed) rg_write(out, b.s, b.n);
+  if (b.failed || out->failed) rc = -1;
   rg_free(b.s);
   return rc;
 }

@@ -29,6 +29,7 @@
 #include <stddef.h>
 
 #include "module.h"
+#include "out.h"
 
 /* The longer side of every picture, in pixels. */
 #define RG_SVG_PIXELS 960
@@ -62,8 +63,8 @@ const char *rg_svg_name(const rg_svg *s, uint32_t i);
 int rg_svg_find(const rg_svg *s, const char *name);
 
 /* Writes picture i as an SVG document to out.  Returns 0, or -1 when out
-** of memory or the write failed. */
-int rg_svg_write(const rg_svg *s, uint32_t i, FILE *out);
+** of memory or out has failed. */
+int rg_svg_write(const rg_svg *s, uint32_t i, rg_out *out);
 
 /* Writes picture i to path through a temporary file in the same folder,
 ** renamed into place: a failure never leaves a partial file.  Returns 0, or

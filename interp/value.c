@@ -3,35 +3,47 @@
 */
 #include "value.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
-/* A bounded string builder: appends never overflow, the text is truncated. */
+/* A bounded buffer as an rg_out: writes as much as fits, never fails, and
+** keeps the text NUL-terminated (truncated to size - 1 bytes). */
 typedef struct sbuf {
   char *p;
   size_t n, size;
 } sbuf;
 
-/* Appends s to b. */
-static void put(sbuf *b, const char *s) {
-  while (*s && b->n + 1 < b->size) b->p[b->n++] = *s++;
+/* rg_out callback of an sbuf: appends s[0..n), truncated; returns 0. */
+static int sbuf_write(void *ctx, const char *s, size_t n) {
+  sbuf *b = ctx;
+  while (n-- && b->n + 1 < b->size) b->p[b->n++] = *s++;
   if (b->size) b->p[b->n < b->size ? b->n : b->size - 1] = '\0';
+  return 0;
 }
 
-/* Appends a number of thousandths as a decimal ("6", "2.5", "-0.125"). */
-static void put_milli(sbuf *b, rg_value v) {
-  char tmp[48];
+/* Makes an rg_out writing into b (buf of size bytes, emptied). */
+static rg_out sbuf_out(sbuf *b, char *buf, size_t size) {
+  rg_out o = { sbuf_write, b, 0 };
+  b->p = buf;
+  b->n = 0;
+  b->size = size;
+  if (size) buf[0] = '\0';
+  return o;
+}
+
+/* Writes a number of thousandths as a decimal ("6", "2.5", "-0.125"). */
+static void put_milli(rg_out *o, rg_value v) {
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   uint64_t whole = u / 1000, frac = u % 1000;
-  if (frac == 0) snprintf(tmp, sizeof tmp, "%s%llu", v < 0 ? "-" : "", (unsigned long long)whole);
+  if (frac == 0) rg_printf(o, "%s%llu", v < 0 ? "-" : "", (unsigned long long)whole);
   else {
     int digits = 3;
     while (frac % 10 == 0) { frac /= 10; digits--; }
-    snprintf(tmp, sizeof tmp, "%s%llu.%0*llu", v < 0 ? "-" : "", (unsigned long long)whole, digits,
-             (unsigned long long)frac);
+    rg_printf(o, "%s%llu.%0*llu", v < 0 ? "-" : "", (unsigned long long)whole, digits,
+              (unsigned long long)frac);
   }
-  put(b, tmp);
 }
 
 /* Returns the name people see for member i of enum e. */
@@ -42,98 +54,95 @@ static const char *member_name(const rg_module *m, uint32_t e, uint32_t i) {
   return rg_module_str(m, mi->display ? mi->display : mi->code);
 }
 
-/* Appends v of type t; records inline as {field: value, ...}, lists as
+/* Writes v of type t to o; records inline as {field: value, ...}, lists as
 ** [a, b, ...].  depth counts the records and lists around v: past 16 (only
 ** a crafted module nests so deep) the value prints as "?". */
-static void put_value(sbuf *b, const rg_module *m, const rg_value *heap, uint32_t nheap, rg_type t,
-                      rg_value v, int depth) {
-  char tmp[48];
+static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                      rg_type t, rg_value v, int depth) {
   switch (t.kind) {
-  case RG_K_INT:
-    snprintf(tmp, sizeof tmp, "%lld", (long long)v);
-    put(b, tmp);
-    break;
-  case RG_K_BOOL: put(b, v ? "true" : "false"); break;
-  case RG_K_PERCENT:
-    snprintf(tmp, sizeof tmp, "%lld%%", (long long)v);
-    put(b, tmp);
-    break;
+  case RG_K_INT: rg_printf(o, "%lld", (long long)v); break;
+  case RG_K_BOOL: rg_puts(o, v ? "true" : "false"); break;
+  case RG_K_PERCENT: rg_printf(o, "%lld%%", (long long)v); break;
   case RG_K_TEXT:
-    put(b, v >= 0 && (uint64_t)v < m->nstrings ? rg_module_str(m, (uint32_t)v) : "?");
+    rg_puts(o, v >= 0 && (uint64_t)v < m->nstrings ? rg_module_str(m, (uint32_t)v) : "?");
     break;
   case RG_K_DIST:
-    put_milli(b, v);
-    put(b, " ");
-    put(b, t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "?");
+    put_milli(o, v);
+    rg_putc(o, ' ');
+    rg_puts(o, t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "?");
     break;
   case RG_K_ENUM:
-    put(b, v >= 0 && v < 64 ? member_name(m, t.ref, (uint32_t)v) : "?");
+    rg_puts(o, v >= 0 && v < 64 ? member_name(m, t.ref, (uint32_t)v) : "?");
     break;
   case RG_K_SET: {
     bool first = true;
     uint32_t count = t.ref < m->nenums ? m->enums[t.ref].count : 0;
     for (uint32_t i = 0; i < count; i++)
       if (((uint64_t)v >> i) & 1) {
-        if (!first) put(b, ", ");
-        put(b, member_name(m, t.ref, i));
+        if (!first) rg_puts(o, ", ");
+        rg_puts(o, member_name(m, t.ref, i));
         first = false;
       }
-    if (first) put(b, "none");
+    if (first) rg_puts(o, "none");
     break;
   }
   case RG_K_RECORD: {
     const rg_record *r;
     if (depth > 16 || t.ref >= m->nrecords || v < 0 || (uint64_t)v + m->records[t.ref].count > nheap) {
-      put(b, "?");
+      rg_putc(o, '?');
       break;
     }
     r = &m->records[t.ref];
-    put(b, "{");
+    rg_putc(o, '{');
     for (uint32_t k = 0; k < r->count; k++) {
       const rg_field_info *f = &m->fields[r->first + k];
-      if (k) put(b, ", ");
-      put(b, rg_module_str(m, f->name));
-      put(b, ": ");
-      put_value(b, m, heap, nheap, f->type, heap[v + k], depth + 1);
+      if (k) rg_puts(o, ", ");
+      rg_puts(o, rg_module_str(m, f->name));
+      rg_puts(o, ": ");
+      put_value(o, m, heap, nheap, f->type, heap[v + k], depth + 1);
     }
-    put(b, "}");
+    rg_putc(o, '}');
     break;
   }
   case RG_K_LIST: {
     /* heap[v] is the length n; the elements follow. */
     rg_value n;
     if (t.ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap || depth > 16) {
-      put(b, "?");
+      rg_putc(o, '?');
       break;
     }
     n = heap[v];
     if (n < 0 || (uint64_t)n > (uint64_t)nheap - (uint64_t)v - 1) {
-      put(b, "?");
+      rg_putc(o, '?');
       break;
     }
-    put(b, "[");
-    for (rg_value k = 0; k < n; k++) {
-      if (k) put(b, ", ");
-      put_value(b, m, heap, nheap, m->types[t.ref], heap[v + 1 + k], depth + 1);
+    rg_putc(o, '[');
+    for (rg_value k = 0; k < n && !o->failed; k++) {
+      if (k) rg_puts(o, ", ");
+      put_value(o, m, heap, nheap, m->types[t.ref], heap[v + 1 + k], depth + 1);
     }
-    put(b, "]");
+    rg_putc(o, ']');
     break;
   }
-  default: put(b, "?"); break;
+  default: rg_putc(o, '?'); break;
   }
+}
+
+void rg_value_write(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                    rg_type t, rg_value v) {
+  put_value(out, m, heap, nheap, t, v, 0);
 }
 
 char *rg_value_format(char *buf, size_t size, const rg_module *m, const rg_value *heap,
                       uint32_t nheap, rg_type t, rg_value v) {
-  sbuf b = { buf, 0, size };
-  if (size) buf[0] = '\0';
-  put_value(&b, m, heap, nheap, t, v, 0);
+  sbuf b;
+  rg_out o = sbuf_out(&b, buf, size);
+  put_value(&o, m, heap, nheap, t, v, 0);
   return buf;
 }
 
-void rg_value_print(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+void rg_value_print(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
                     rg_type t, rg_value v) {
-  char buf[8192];
   if (t.kind == RG_K_RECORD && t.ref < m->nrecords && v >= 0 &&
       (uint64_t)v + m->records[t.ref].count <= nheap) {
     const rg_record *r = &m->records[t.ref];
@@ -144,18 +153,22 @@ void rg_value_print(FILE *out, const rg_module *m, const rg_value *heap, uint32_
       if (f->type.kind == RG_K_LIST && f->type.ref < m->ntypes &&
           m->types[f->type.ref].kind == RG_K_RECORD && fv >= 0 && (uint64_t)fv < nheap &&
           heap[fv] > 0 && (uint64_t)heap[fv] < nheap - (uint64_t)fv) {
-        fprintf(out, "%s:\n", rg_module_str(m, f->name));
-        for (rg_value i = 0; i < heap[fv]; i++)
-          fprintf(out, "  - %s\n", rg_value_format(buf, sizeof buf, m, heap, nheap,
-                                                  m->types[f->type.ref], heap[fv + 1 + i]));
+        rg_printf(out, "%s:\n", rg_module_str(m, f->name));
+        for (rg_value i = 0; i < heap[fv]; i++) {
+          rg_puts(out, "  - ");
+          put_value(out, m, heap, nheap, m->types[f->type.ref], heap[fv + 1 + i], 0);
+          rg_putc(out, '\n');
+        }
         continue;
       }
-      fprintf(out, "%s: %s\n", rg_module_str(m, f->name),
-              rg_value_format(buf, sizeof buf, m, heap, nheap, f->type, fv));
+      rg_printf(out, "%s: ", rg_module_str(m, f->name));
+      put_value(out, m, heap, nheap, f->type, fv, 0);
+      rg_putc(out, '\n');
     }
-    return;
+    if (r->count) return;
   }
-  fprintf(out, "%s\n", rg_value_format(buf, sizeof buf, m, heap, nheap, t, v));
+  put_value(out, m, heap, nheap, t, v, 0);
+  rg_putc(out, '\n');
 }
 
 /* Returns a malloc'd case-folded NFC copy of s, or NULL. */
@@ -192,17 +205,13 @@ int rg_enum_lookup(const rg_module *m, uint32_t e, const char *text) {
 
 /* Writes "Standard (S), Coastal (C), ..." for enum e into buf. */
 static void list_members(char *buf, size_t size, const rg_module *m, uint32_t e) {
-  sbuf b = { buf, 0, size };
-  if (size) buf[0] = '\0';
+  sbuf b;
+  rg_out o = sbuf_out(&b, buf, size);
   for (uint32_t i = 0; i < m->enums[e].count; i++) {
     const rg_member_info *mi = &m->members[m->enums[e].first + i];
-    if (i) put(&b, ", ");
-    put(&b, rg_module_str(m, mi->code));
-    if (mi->display) {
-      put(&b, " (");
-      put(&b, rg_module_str(m, mi->display));
-      put(&b, ")");
-    }
+    if (i) rg_puts(&o, ", ");
+    rg_puts(&o, rg_module_str(m, mi->code));
+    if (mi->display) rg_printf(&o, " (%s)", rg_module_str(m, mi->display));
   }
 }
 

@@ -17,18 +17,25 @@
 #ifndef RG_VALUE_H
 #define RG_VALUE_H
 
-#include <stdio.h>
 #include <stddef.h>
 
 #include "module.h"
+#include "out.h"
 
-/* Prints v of type t to out.  Records are read from heap[0..nheap) (pass
-** the VM's heap for records built at run time, else the module's). */
-void rg_value_print(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+/* Writes v of type t to out as a block that ends with exactly one newline:
+** a record as one "field: value" line per field, anything else as one line.
+** Records and lists are read from heap[0..nheap) (pass the VM's heap for
+** values built at run time, else the module's). */
+void rg_value_print(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
                     rg_type t, rg_value v);
 
-/* Writes v of type t into buf (like rg_value_print, records on one line as
-** "{field: value, ...}"); returns buf.  Truncates to size. */
+/* Writes v of type t to out inline, without a newline: records on one line
+** as "{field: value, ...}", lists as "[a, b]". */
+void rg_value_write(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                    rg_type t, rg_value v);
+
+/* Writes v of type t into buf as rg_value_write does; returns buf.
+** Truncates to size (always NUL-terminated when size > 0). */
 char *rg_value_format(char *buf, size_t size, const rg_module *m, const rg_value *heap,
                       uint32_t nheap, rg_type t, rg_value v);
 

@@ -812,27 +812,27 @@ static const char *const vm_fopnames[] = {
 ** (locals, constants and their values, stack slots), then one line per
 ** fast instruction: fast index, the module pc it reports (relative to the
 ** procedure, or @absolute for an inlined callee's), name, operands. */
-void rg_vm_dis_fast(const rg_vm *vm, FILE *out) {
+void rg_vm_dis_fast(const rg_vm *vm, rg_out *out) {
   const rg_module *m = vm->m;
   for (uint32_t pi = 0; pi < m->nprocs; pi++) {
     const rg_proc *p = &m->procs[pi];
     const vm_fproc *fp = &vm->fproc[pi];
     uint32_t end = pi + 1 < m->nprocs ? vm->fproc[pi + 1].entry : vm->nfcode;
-    fprintf(out, "procedure %s  ; locals 0..%u, constants %u..%u, stack from %u\n",
+    rg_printf(out, "procedure %s  ; locals 0..%u, constants %u..%u, stack from %u\n",
             rg_module_str(m, p->name), (unsigned)p->nlocals,
             (unsigned)p->nlocals, (unsigned)(p->nlocals + fp->ncon),
             (unsigned)(p->nlocals + fp->ncon));
     for (uint32_t c = 0; c < fp->ncon; c++)
-      fprintf(out, "  K%u = %lld\n", (unsigned)(p->nlocals + c), (long long)vm->fconst[fp->con + c]);
+      rg_printf(out, "  K%u = %lld\n", (unsigned)(p->nlocals + c), (long long)vm->fconst[fp->con + c]);
     for (uint32_t k = fp->entry; k < end; k++) {
       const vm_ins *x = &vm->fcode[k];
       const char *name = x->op < RG_NOPCODES ? rg_opnames[x->op] : vm_fopnames[x->op - RG_NOPCODES];
       uint32_t at = vm->fmap[k];   /* another procedure's when inlined: @ its module pc */
       if (at >= p->code && at - p->code < p->ncode)
-        fprintf(out, "%5u [%04u] ", (unsigned)(k - fp->entry), (unsigned)(at - p->code));
+        rg_printf(out, "%5u [%04u] ", (unsigned)(k - fp->entry), (unsigned)(at - p->code));
       else
-        fprintf(out, "%5u [@%04u] ", (unsigned)(k - fp->entry), (unsigned)at);
-      fprintf(out, "%-12s %d %d %d %d\n", name, x->a, x->b, x->c, x->d);
+        rg_printf(out, "%5u [@%04u] ", (unsigned)(k - fp->entry), (unsigned)at);
+      rg_printf(out, "%-12s %d %d %d %d\n", name, x->a, x->b, x->c, x->d);
     }
   }
 }

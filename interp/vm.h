@@ -92,7 +92,7 @@ int rg_vm_set_fusion(rg_vm *vm, int on);
 
 /* Prints the VM's private fast code (see vm.c) to out: a tool for people
 ** working on the VM (`regula dis --fast`). */
-void rg_vm_dis_fast(const rg_vm *vm, FILE *out);
+void rg_vm_dis_fast(const rg_vm *vm, rg_out *out);
 
 /* Frees the VM and everything it allocated. */
 void rg_vm_free(rg_vm *vm);

@@ -7,6 +7,7 @@
 */
 #include "alloc.h"
 #include "cli.h"
+#include "fileout.h"
 #include "svg.h"
 #include "value.h"
 #include "vm.h"
@@ -131,8 +132,9 @@ int write_pictures(rg_svg *svg, const rg_module *m, const opts *o, const char *c
   if (o->npictures == 0) {
     if (!to_stdout)
       return usage_error(cmd, "--picture NAME chooses the picture of --svg OUT.svg; give one, or --picture NAME=OUT.svg");
+    rg_out out = cli_file_out(stdout);
     if ((i = pick(svg, o, NULL)) < 0) return EX_BAD;
-    if (rg_svg_write(svg, (uint32_t)i, stdout) != 0) {
+    if (rg_svg_write(svg, (uint32_t)i, &out) != 0) {
       fputs("regula: error: cannot write the picture\n", stderr);
       return EX_RUNTIME;
     }

@@ -25,6 +25,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "diff.h"
+#include "fileout.h"
 #include "module.h"
 #include "opcodes.h"
 #include "value.h"
@@ -261,24 +262,8 @@ void unload(loaded *l) {
 ** prints one "field: value" line per field). */
 void print_value(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
                         rg_type t, rg_value v) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&buf, &len);
-  if (!mem) {
-    rg_value_print(out, m, heap, nheap, t, v);
-    fputc('\n', out);
-    return;
-  }
-  rg_value_print(mem, m, heap, nheap, t, v);
-  if (fclose(mem) != 0 || !buf) {
-    free(buf);
-    rg_value_print(out, m, heap, nheap, t, v);
-    fputc('\n', out);
-    return;
-  }
-  fwrite(buf, 1, len, out);
-  if (len == 0 || buf[len - 1] != '\n') fputc('\n', out);
-  free(buf);   /* open_memstream allocates with malloc */
+  rg_out o = cli_file_out(out);
+  rg_value_print(&o, m, heap, nheap, t, v);
 }
 
 /* Finds where instruction pc came from: the source path, line and display
@@ -482,14 +467,15 @@ static int cmd_build(opts *o) {
 ** --fast the VM's private fast code built from it. */
 static int cmd_dis(opts *o) {
   loaded l;
+  rg_out out = cli_file_out(stdout);
   int rc;
   if (o->npos != 1)
     return usage_error("dis", o->npos ? "dis takes one rule file" : "no rule file given");
   rc = load(&l, o->pos[0], 0);
-  if (rc == EX_OK && !o->fast) rg_module_dis(&l.m, stdout);
+  if (rc == EX_OK && !o->fast) rg_module_dis(&l.m, &out);
   if (rc == EX_OK && o->fast) {
     rg_vm *vm = rg_vm_new(&l.m, NULL, NULL);
-    if (vm) rg_vm_dis_fast(vm, stdout);
+    if (vm) rg_vm_dis_fast(vm, &out);
     else {
       fputs("regula: error: out of memory\n", stderr);
       rc = EX_RUNTIME;

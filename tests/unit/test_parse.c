@@ -349,20 +349,20 @@ static void token_case(const char *name, const char *src, const char *want) {
   rg_arena a;
   rg_diag d;
   uint32_t ix;
-  char *diag = NULL, *toks = NULL;
-  size_t dn = 0, tn = 0;
+  char *diag = NULL;
+  size_t dn = 0;
   FILE *dout = open_memstream(&diag, &dn);
-  FILE *tout = open_memstream(&toks, &tn);
+  rg_buf toks;
+  rg_buf_init(&toks);
   rg_arena_init(&a, 0);
   rg_diag_init(&d, dout, &a);
   if (rg_diag_add_text(&d, "t.rules", src, strlen(src), &ix) == 0)
-    rg_dump_tokens(&d, ix, &a, tout);
+    rg_dump_tokens(&d, ix, &a, &toks.out);
   fclose(dout);
-  fclose(tout);
   check(name, "diagnostics", diag, "");
-  check(name, "tokens", toks, want);
+  check(name, "tokens", toks.data ? toks.data : "", want);
   free(diag);
-  free(toks);
+  rg_buf_free(&toks);
   rg_arena_free(&a);
 }
 

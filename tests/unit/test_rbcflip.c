@@ -198,7 +198,12 @@ static void try_load(const unsigned char *buf, size_t len) {
     return;
   }
   accepted++;
-  rg_module_dis(&m, devnull);
+  {
+    rg_buf text;
+    rg_buf_init(&text);
+    rg_module_dis(&m, &text.out);
+    rg_buf_free(&text);
+  }
   rg_value sum = 0;
   rg_sink sink = {.ctx = &sum, .note = on_note, .expect_fail = on_expect, .step = on_step,
                   .roll = on_roll, .draw = on_draw, .choose = (runs & 1) ? on_choose : NULL,

@@ -559,17 +559,16 @@ static void chance_tests(void) {
 
   /* The disassembler names what operands refer to. */
   {
-    char *text = NULL;
-    size_t tlen = 0;
-    FILE *f = open_memstream(&text, &tlen);
-    rg_module_dis(&C.m, f);
-    fclose(f);
+    rg_buf buf;
+    rg_buf_init(&buf);
+    rg_module_dis(&C.m, &buf.out);
+    const char *text = buf.data ? buf.data : "";
     CHECK(strstr(text, "ROLLDIE  0 ; red") && strstr(text, "DRAW     0 ; bag") &&
           strstr(text, "LEFT     1 ; tiny") && strstr(text, "INPUT    0 ; rating") &&
           strstr(text, "NTH      0 ; colour") && strstr(text, "ROLL     6 ; d6") &&
           strstr(text, "; \"which colour?\" from set -> colour") &&
           strstr(text, "; \"Build up\"") && strstr(text, "-> list int"), "dis:\n%s", text);
-    free(text);
+    rg_buf_free(&buf);
   }
 
   rg_vm_free(V);

@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "module.h"
+#include "out.h"
 #include "vm.h"
 
 #include <stdlib.h>
@@ -19,6 +20,17 @@ FILE *fuzz_devnull(void) {
   if (!null) null = fopen("/dev/null", "w");
   if (!null) abort();
   return null;
+}
+
+/* rg_out callback: drops the text; returns 0. */
+static int null_write(void *ctx, const char *s, size_t n) {
+  (void)ctx, (void)s, (void)n;
+  return 0;
+}
+
+struct rg_out *fuzz_null_out(void) {
+  static rg_out null = { null_write, NULL, 0 };
+  return &null;
 }
 
 /* Removes the files the harnesses write, then the folder (at exit). */
@@ -128,7 +140,7 @@ void fuzz_run_module(const rg_module *m, const uint8_t *data, size_t size) {
                   .chance = size && (data[0] & 1) ? on_chance : NULL};
   rg_limits lim = {2000, 1 << 16};
   rg_vm *vm, *plain;
-  rg_module_dis(m, fuzz_devnull());
+  rg_module_dis(m, fuzz_null_out());
   vm = rg_vm_new(m, &lim, &sink);
   if (!vm) return;
   /* The same runs without fusion: the same outcome, or the VM is wrong. */
@@ -141,7 +153,7 @@ void fuzz_run_module(const rg_module *m, const uint8_t *data, size_t size) {
   }
   a.vm = vm;
   b.vm = plain;
-  rg_vm_dis_fast(vm, fuzz_devnull());
+  rg_vm_dis_fast(vm, fuzz_null_out());
   rg_vm_seed(vm, size, 0);
   rg_vm_seed(plain, size, 0);
   for (uint32_t p = 0; p < m->nprocs; p++) {

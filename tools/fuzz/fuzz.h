@@ -20,6 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* A stream that swallows what is written to it (opened once). */
 FILE *fuzz_devnull(void);
 
+/* An rg_out that swallows what is written to it (the library's printers). */
+struct rg_out;
+struct rg_out *fuzz_null_out(void);
+
 /* The harness's private temporary folder (made once, removed at exit). */
 const char *fuzz_tmpdir(void);
 
