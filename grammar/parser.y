@@ -510,8 +510,9 @@ result_opt(A) ::= .                        { A = NULL; }
 result_opt(A) ::= ARROW type(T).           { A = T; }
 
 /* ---- statements ---------------------------------------------------------
-** block ::= '{' {stmt} '}'
+** block ::= '{' {stmt note_list} '}'      (notes trail a statement)
 ** stmt ::= 'let' NAME [':' type] '=' expr | NAME '=' expr | call
+**        | 'step' STRING note_list block   (notes on the step, before its block)
 **        | 'if' expr block ['else' (block | ifstmt)]
 **        | 'for' NAME 'in' expr '..' expr block | 'while' expr block
 **        | 'return' expr | 'note' STRING {',' expr} | 'expect' expr
@@ -521,8 +522,13 @@ block(A) ::= LBRACE stmt_list(L) RBRACE.   { A = L.head; }
 
 %type stmt_list {rg_stmtlist}
 stmt_list(A) ::= .                         { A.head = A.tail = NULL; }
-stmt_list(A) ::= stmt_list(L) stmt(X).     {
+stmt_list(A) ::= stmt_list(L) stmt(X) note_list(N). {
   A = L;
+  if (N.head) {                            /* after the notes a step has before its block */
+    rg_note **end = &X->notes;
+    while (*end) end = &(*end)->next;
+    *end = N.head;
+  }
   if (A.tail) A.tail->next = X; else A.head = X;
   A.tail = X;
 }
@@ -543,7 +549,9 @@ stmt(A) ::= FOR(T) NAME(N) IN expr(X) DOTDOT expr(Y) block(B). {
 stmt(A) ::= FOR(T) NAME(N) IN expr(X) block(B). {
   A = new_stmt(ps, RG_ST_FOREACH, T.pos); A->name = N.str; A->e = X; A->body = B;
 }
-stmt(A) ::= STEP(T) STRING(S) block(B).    { A = new_stmt(ps, RG_ST_STEP, T.pos); A->str = S.str; A->body = B; }
+stmt(A) ::= STEP(T) STRING(S) note_list(N) block(B). {
+  A = new_stmt(ps, RG_ST_STEP, T.pos); A->str = S.str; A->notes = N.head; A->body = B;
+}
 stmt(A) ::= WHILE(T) expr(E) block(B).     { A = new_stmt(ps, RG_ST_WHILE, T.pos); A->e = E; A->body = B; }
 stmt(A) ::= RETURN(T) expr(E).             { A = new_stmt(ps, RG_ST_RETURN, T.pos); A->e = E; }
 stmt(A) ::= NOTE(T) STRING(S) note_args(X). { A = new_stmt(ps, RG_ST_NOTE, T.pos); A->str = S.str; A->args = X.head; }

@@ -21,8 +21,9 @@ typedef struct rg_pos {
   uint32_t col;
 } rg_pos;
 
-/* Provenance notes that may trail a declaration, an enum member or a table
-** cell: `assumed "..."` and `source "..."`. */
+/* Provenance notes that may trail a declaration, an enum member, a table
+** cell or a statement (and follow a step's name): `assumed "..."` and
+** `source "..."`. */
 typedef struct rg_note {
   rg_pos pos;
   bool assumed;            /* true: assumed "..."; false: source "..." */
@@ -131,6 +132,7 @@ typedef struct rg_stmt {
   rg_expr *args;                /* NOTE values */
   struct rg_stmt *body;         /* IF then-block, FOR/WHILE body, BLOCK */
   struct rg_stmt *orelse;       /* IF: else branch (BLOCK or IF) or NULL */
+  rg_note *notes;               /* provenance: trailing it, or (STEP) before its block */
   struct rg_stmt *next;
 } rg_stmt;
 

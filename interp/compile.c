@@ -2399,6 +2399,28 @@ static void decl_input(cstate *cs, rg_decl *dc) {
   in->value = v;
 }
 
+/* Records the `assumed` notes of the statements of block s, and of the
+** blocks inside them, for `regula check --assumptions`: a step's as
+** `step "NAME" in procedure P`, any other's as `statement in procedure P`
+** (`statement in step "NAME" of procedure P` inside a step; `test "T"` for
+** a test).  dc is the procedure or test; step the enclosing step or NULL. */
+static void stmt_notes(cstate *cs, const rg_decl *dc, rg_stmt *s, const char *step) {
+  for (; s; s = s->next) {
+    if (s->notes) {
+      char where[300];
+      snprintf(where, sizeof where, dc->kind == RG_DE_TEST ? "test \"%s\"" : "procedure %s", dc->name);
+      if (s->kind == RG_ST_STEP)
+        rgc_collect_notes(cs, s->notes, rgc_describe(cs, "step \"%s\" in %s", s->str, where));
+      else if (step)
+        rgc_collect_notes(cs, s->notes, rgc_describe(cs, "statement in step \"%s\" of %s", step, where));
+      else
+        rgc_collect_notes(cs, s->notes, rgc_describe(cs, "statement in %s", where));
+    }
+    stmt_notes(cs, dc, s->body, s->kind == RG_ST_STEP ? s->str : step);
+    stmt_notes(cs, dc, s->orelse, step);
+  }
+}
+
 /* The body of procedure or test dc, compiled into procedure index. */
 static void proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
   rg_proc *p = &AT(cs->procs, rg_proc, index);
@@ -2414,6 +2436,7 @@ static void proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
   for (rg_param *pa = dc->params; pa; pa = pa->next, i++)
     add_local(cs, pa->pos, pa->name, AT(cs->params, rg_param_info, p->first_param + i).type);
   cs->quiet--;
+  stmt_notes(cs, dc, dc->body, NULL);
   ends = block(cs, dc->body);
   if (!ends) {
     if (cs->result.kind != RG_K_VOID && !rgc_is_err(cs->result))
