@@ -106,13 +106,11 @@ sanitize: deps
 # ---- hardening: fuzzing, fault injection, valgrind -----------------------
 # Each harness tools/fuzz/fuzz_NAME.c is built with libFuzzer by `make fuzz`
 # and, with tools/fuzz/replay.c as its main, by `make test`, which replays
-# the inputs that once crashed it (tests/fuzz/NAME/).  The answers harness
-# needs the CLI's tools/policy.c.
-FUZZ_NAMES := parse compile module tsv $(if $(wildcard tools/policy.c),answers)
+# the inputs that once crashed it (tests/fuzz/NAME/).
+FUZZ_NAMES := parse compile module tsv answers
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
               -fno-omit-frame-pointer
-FUZZ_EXTRA_answers := tools/policy.c
 FUZZ_COMMON := tools/fuzz/fuzz.c $(wildcard tools/fuzz/*.h)
 
 $(BUILD)/fuzz-replay/fuzz_%: tools/fuzz/fuzz_%.c tools/fuzz/replay.c $(FUZZ_COMMON) \

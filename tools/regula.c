@@ -28,6 +28,7 @@
 #include "fileout.h"
 #include "module.h"
 #include "opcodes.h"
+#include "seed.h"
 #include "value.h"
 #include "vm.h"
 
@@ -701,7 +702,7 @@ static int run_tests(loaded *l, opts *o, int *passed, int *failed) {
     const rg_test *t = &m->tests[i];
     ctx.test = rg_module_str(m, t->name);
     ctx.failed = 0;
-    rg_vm_seed(vm, 0, 0);   /* each test rolls the same, whatever ran before */
+    rg_seed_test(vm);   /* each test rolls the same, whatever ran before */
     if (rg_vm_call(vm, t->proc, &none, &result) != RG_RUN_OK) {
       uint32_t pc = UINT32_MAX, line = 0, col = 0;
       const char *path = "?", *msg = rg_vm_error(vm, &pc);

@@ -33,8 +33,9 @@
 #include "alloc.h"
 #include "cli.h"
 #include "opcodes.h"
-#include "policy.h"
+#include "ask.h"
 #include "rng.h"
+#include "seed.h"
 #include "value.h"
 #include "vm.h"
 
@@ -53,7 +54,7 @@ typedef struct runner {
   FILE *out;
   int json;                 /* --json */
   int dice_ask;             /* --dice ask */
-  policy *pol;              /* answers choices */
+  rg_policy *pol;           /* answers choices */
   reader *in;               /* stdin, for a person */
   int stopped;              /* a question went unanswered: exit 2 */
   int failed;               /* expectations failed */
@@ -296,7 +297,7 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   runner *r = ctx;
   const rg_choice *c = &m->choices[choice];
   char who[1024], buf[8192];
-  question q = { 0 };
+  rg_question q = { 0 };
   int64_t k;
   fmt(r, c->chooser, chooser, who, sizeof who);
   r->opt_type = c->option;
@@ -444,7 +445,7 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
                          uint32_t pc) {
   runner *r = ctx;
   char prompt[512];
-  question q = { 0 };
+  rg_question q = { 0 };
   int64_t k;
   uint32_t d;
   q.ctx = r;
@@ -627,7 +628,7 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   const rg_module *m = &l->m;
   rg_value *vals = NULL, result = 0;
   reader in = { stdin, NULL, 0 };
-  policy pol;
+  rg_policy pol;
   runner r = { .m = m, .out = stdout, .json = o->json, .dice_ask = dice_ask, .pol = &pol,
                .in = &in };
   rg_sink sink = { .ctx = &r, .note = on_note, .expect_fail = on_expect_fail, .step = on_step,
@@ -681,7 +682,7 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   if (rc == 0) {
     const char *name = rg_module_str(m, m->procs[pi].name);
     const char *pname = o->policy ? o->policy : "random";
-    rg_vm_seed(r.vm, seed, 0);
+    rg_seed_run_dice(r.vm, seed);
     for (uint32_t i = 0; i < m->ninputs; i++) rg_vm_set_input(r.vm, i, vals[i]);
     if (r.json) {
       fputs("{\"event\":\"run\",\"proc\":", stdout);
@@ -727,7 +728,7 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   rg_free(r.distinct);
   rg_free(r.dcount);
   rg_free(r.dfirst);
-  policy_close(&pol);
+  rg_policy_free(&pol);
   reader_free(&in);
   return rc;
 }
@@ -747,23 +748,16 @@ typedef struct variant {
   rg_value result;
 } variant;
 
-/* Returns the stream of the draws of the step named name (FNV-1a). */
-static uint64_t step_stream(const char *name) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *name; name++) h = (h ^ (unsigned char)*name) * 1099511628211ull;
-  return h;
-}
-
 /* Sink of a variant: every step draws its dice, cards and random choices
 ** from a stream of the seed named by the step.  Variants that share a step
 ** name draw the same numbers there, whatever other steps drew before:
 ** common random numbers, so differences come from the rules, not the luck. */
 static void var_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
   variant *v = ctx;
-  uint64_t st = step_stream(rg_module_str(m, name));
+  uint64_t st = rg_seed_step_stream(rg_module_str(m, name));
   (void)pc;
-  rg_vm_seed(v->vm, v->seed, st);
-  rg_rng_stream(&v->choices, v->seed, st ^ 0x9E3779B97F4A7C15ull);
+  rg_seed_step_dice(v->vm, v->seed, st);
+  rg_seed_step_choices(&v->choices, v->seed, st);
 }
 
 /* Sink of a variant: a choice, by the first or the random policy. */
@@ -939,8 +933,8 @@ static int run_variants(opts *o, uint64_t seed) {
       rc = EX_RUNTIME;
       break;
     }
-    rg_vm_seed(v->vm, seed, step_stream(""));
-    rg_rng_stream(&v->choices, seed, step_stream("") ^ 0x9E3779B97F4A7C15ull);
+    rg_seed_step_dice(v->vm, seed, rg_seed_step_stream(""));
+    rg_seed_step_choices(&v->choices, seed, rg_seed_step_stream(""));
     for (int k = 0; k < o->nsets; k++) {
       const char *eq = strchr(o->sets[k], '=');
       char name[256];

@@ -16,6 +16,7 @@
 #include "alloc.h"
 #include "cli.h"
 #include "rng.h"
+#include "seed.h"
 #include "tally.h"
 #include "value.h"
 #include "vm.h"
@@ -87,7 +88,7 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
   worker *w = ctx;
   if (!w->choice_seeded) {
-    rg_rng_stream(&w->choice_rng, w->seed, w->run | (1ull << 63));
+    rg_seed_sim_choices(&w->choice_rng, w->seed, w->run);
     w->choice_seeded = 1;
   }
   return (int64_t)rg_rng_below(&w->choice_rng, n);
@@ -128,7 +129,7 @@ static void *work(void *arg) {
   }
   for (uint64_t i = w->lo; i < w->hi; i++) {
     rg_value result = 0;
-    rg_vm_seed(vm, w->seed, i);
+    rg_seed_sim_dice(vm, w->seed, i);
     w->run = i;
     w->choice_seeded = 0;
     if (rg_vm_call(vm, w->proc, w->args, &result) != RG_RUN_OK) {

@@ -1,28 +1,18 @@
 /*
-** fuzz_answers.c: the answers-file reader of `regula run --policy
-** answers:FILE` (tools/policy.c) on arbitrary bytes.
+** fuzz_answers.c: the answers reader of the library's policies
+** (interp/policy.c, what `regula run --policy answers:FILE` uses) on
+** arbitrary bytes.
 **
-** The input is written to answers.txt and opened as a policy; then it
+** The input is handed to rg_policy_answers from memory; then the policy
 ** answers questions of every kind in turn (named options with codes and
 ** display names, Unicode among them; numbers; a range; a single option)
-** until it runs out or gives a bad answer.  Its messages go to /dev/null.
+** until it runs out or gives a bad answer.  The library prints nothing.
 */
 #include "fuzz.h"
 
-#include "cli.h"
 #include "policy.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
-
-/* policy.c reports a bad --policy through the CLI's usage_error. */
-int usage_error(const char *cmd, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(fuzz_devnull(), fmt, ap);
-  va_end(ap);
-  return EX_BAD;
-}
 
 static const char *const names[] = {"Standard", "Coastal", "Désert", "Forêt", "ＷＩＤＥ", "ǅungle"};
 static const char *const codes[] = {"S", "C", "D", "F", "W", "J"};
@@ -45,27 +35,25 @@ static int remark_of(void *ctx, uint32_t k, char *buf, size_t size) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  const question qs[] = {
+  const rg_question qs[] = {
     {"player A", "which ground?", 6, 0, 0, 0, name_of, remark_of, (void *)names},
     {NULL, "how many?", 4, 1, 0, 0, name_of, NULL, (void *)numbers},
     {"player B", "a score", 7, 1, 1, -3, NULL, NULL, NULL},
     {"", "only one", 1, 0, 0, 0, name_of, NULL, (void *)codes},
     {"player A", "huge range", 4000000000u, 1, 1, -2000000000, NULL, NULL, NULL},
   };
-  char spec[600];
-  policy p;
-  FILE *saved = stderr;
-  snprintf(spec, sizeof spec, "answers:%s", fuzz_write("answers.txt", data, size));
-  stderr = fuzz_devnull();
-  if (policy_open(&p, spec, 1, NULL) == 0) {
+  rg_policy p;
+  if (rg_policy_answers(&p, "answers.txt", (const char *)data, size) == 0) {
     for (unsigned i = 0; i < 256; i++) {
-      const question *q = &qs[i % (sizeof qs / sizeof *qs)];
-      int64_t k = policy_choose(&p, q);
-      if (k < 0) break;
+      const rg_question *q = &qs[i % (sizeof qs / sizeof *qs)];
+      int64_t k = rg_policy_choose(&p, q);
+      if (k < 0) {
+        if (!*rg_policy_error(&p)) abort();   /* a stop must say why */
+        break;
+      }
       if ((uint64_t)k >= q->n) abort();      /* an answer outside the options */
     }
   }
-  policy_close(&p);
-  stderr = saved;
+  rg_policy_free(&p);
   return 0;
 }

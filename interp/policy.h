@@ -1,0 +1,117 @@
+/*
+** policy.h: who answers a run's questions.
+**
+** A `choose` of the rules is a question with numbered options; so is each
+** die rolled and card drawn when a person reads real dice (see play.h).  A
+** policy answers questions:
+**
+**   random     uniform over the options, from a generator of its own (seeded
+**              by the caller; seed.h says from which stream)
+**   first      always the first option
+**   answers    one answer a line from a text in memory (blank lines and
+**              lines starting with # skipped); a missing or invalid answer
+**              stops the run with an error naming NAME:LINE
+**   callback   the caller's function (a person at a terminal, a button in
+**              a page)
+**
+** An answer is an option's name (case-insensitive, NFC and Unicode case
+** folding) or its number in the list (1..n).  When the options are
+** themselves numbers (a range, a list of ints), the answer is the number
+** itself.  Nothing here prints or knows a game: the options come named by
+** the caller, and errors are kept as text for the caller to show.
+*/
+#ifndef RG_POLICY_H
+#define RG_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "out.h"
+#include "rng.h"
+
+/* One question with n options. */
+typedef struct rg_question {
+  const char *who;          /* who answers, as shown ("player A"), or NULL */
+  const char *prompt;       /* what is asked */
+  uint32_t n;               /* options, >= 1 */
+  int numeric;              /* the options are numbers: answers are values */
+  int range;                /* the options are the ints lo .. lo + n - 1 */
+  int64_t lo;
+  /* Writes the name of option k into buf (alt 0), or another name it also
+  ** answers to (alt 1: an enum member's code); returns 0 when there is no
+  ** such name.  Not called for a range. */
+  int (*name)(void *ctx, uint32_t k, int alt, char *buf, size_t size);
+  /* Optional: writes a remark shown after option k in a list ("2 left");
+  ** returns 0 for none. */
+  int (*remark)(void *ctx, uint32_t k, char *buf, size_t size);
+  void *ctx;
+} rg_question;
+
+/* Returns the index of the option that answer names (see the top of the
+** file; spaces around it are not trimmed here), or -1. */
+int64_t rg_question_match(const rg_question *q, const char *answer);
+
+/* Returns s without the spaces, tabs and CRs around it (cut in place). */
+char *rg_policy_trim(char *s);
+
+/* Writes "WHO, PROMPT" (or PROMPT alone) to o. */
+void rg_question_write(rg_out *o, const rg_question *q);
+
+/* Writes q's options to o joined by ", " (at most max, then ", ..."), or
+** "lo..hi" for a range. */
+void rg_question_options(rg_out *o, const rg_question *q, uint32_t max);
+
+/* A caller's policy: returns the option's index in 0..q->n-1, or -1 to
+** stop the run, after writing why to err (or nothing, when it told the
+** user itself). */
+typedef int64_t (*rg_policy_fn)(void *ctx, const rg_question *q, rg_out *err);
+
+typedef enum rg_policy_kind {
+  RG_POLICY_RANDOM, RG_POLICY_FIRST, RG_POLICY_ANSWERS, RG_POLICY_CALLBACK
+} rg_policy_kind;
+
+/* A policy and its state.  Set up by one of the rg_policy_* makers below;
+** freed by rg_policy_free. */
+typedef struct rg_policy {
+  rg_policy_kind kind;
+  const char *name;         /* as shown in a log header ("random", "ask") */
+  rg_rng rng;               /* random */
+  rg_policy_fn fn;          /* callback */
+  void *fn_ctx;
+  const char *source;       /* answers: the name errors give (a path) */
+  char *text;               /* answers: a copy of the text, NUL-terminated */
+  size_t pos;               /* answers: where the next line starts */
+  unsigned line;            /* answers: lines consumed so far */
+  rg_buf err;               /* why the last question went unanswered */
+} rg_policy;
+
+/* Sets p up as the random policy, its generator seeded by the caller
+** (rg_seed_run_choices for a run). */
+void rg_policy_random(rg_policy *p);
+
+/* Sets p up as the first-option policy. */
+void rg_policy_first(rg_policy *p);
+
+/* Sets p up to answer from text[0..len) (copied), one answer a line; source
+** names it in errors ("answers.txt" gives "answers.txt:3: ...").  Returns 0;
+** -1 when text holds a NUL byte (rg_policy_error says so); -2 when out of
+** memory.  p must be freed whatever this returns. */
+int rg_policy_answers(rg_policy *p, const char *source, const char *text, size_t len);
+
+/* Sets p up to ask fn(ctx, ...) each question; name is shown in logs
+** ("ask"). */
+void rg_policy_callback(rg_policy *p, const char *name, rg_policy_fn fn, void *ctx);
+
+/* Frees what p holds (not p). */
+void rg_policy_free(rg_policy *p);
+
+/* Answers q: returns the option's index in 0..q->n-1, or -1 when the run
+** must stop (rg_policy_error then says why, or is empty when a callback
+** told the user itself). */
+int64_t rg_policy_choose(rg_policy *p, const rg_question *q);
+
+/* Why the last rg_policy_choose (or rg_policy_answers) failed: a message
+** without "error: " ("answers.txt:3: 'x' is not an option of: ..."), or "". */
+const char *rg_policy_error(const rg_policy *p);
+
+#endif

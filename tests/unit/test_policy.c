@@ -1,0 +1,158 @@
+/*
+** test_policy.c: the library's policies (interp/policy.h), linked against
+** the library only.  Every expectation below is worked out by hand from
+** the questions and answers written here:
+**
+**   - first: always option 0;
+**   - random: the same seed gives the same 200 choices, another seed other
+**     ones, and every choice lies among the options;
+**   - answers: blank and # lines skipped, spaces trimmed, an option by its
+**     name in any case (Unicode case folding: "DÉSERT"), by its code, by
+**     its number in the list; numeric options by value only; a range by
+**     value; a wrong answer and the end of the answers name NAME:LINE;
+**     a NUL byte is refused;
+**   - callback: its answer, its refusal with its reason, an answer outside
+**     the options refused.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "policy.h"
+#include "seed.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do { \
+    if (cond) passed++; \
+    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+  } while (0)
+
+static const char *const grounds[] = { "Standard", "Coastal", "Désert" };
+static const char *const codes[] = { "S", "C", "D" };
+static const char *const numbers[] = { "2", "4", "6" };
+
+/* rg_question.name over a list of names (codes as alt names for grounds). */
+static int name_of(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
+  const char *const *names = ctx;
+  if (alt) {
+    if (names != grounds) return 0;
+    snprintf(buf, size, "%s", codes[k]);
+    return 1;
+  }
+  snprintf(buf, size, "%s", names[k]);
+  return 1;
+}
+
+static const rg_question ground = { "Bravo", "which ground?", 3, 0, 0, 0, name_of, NULL,
+                                    (void *)grounds };
+static const rg_question count = { "Alpha", "how many?", 3, 1, 0, 0, name_of, NULL,
+                                   (void *)numbers };
+static const rg_question score = { NULL, "score", 7, 1, 1, -3, NULL, NULL, NULL };
+
+/* A callback policy: answers *ctx, refusing with a reason when it is -1. */
+static int64_t answer_with(void *ctx, const rg_question *q, rg_out *err) {
+  int64_t k = *(int64_t *)ctx;
+  (void)q;
+  if (k < 0) rg_puts(err, "gave up");
+  return k;
+}
+
+int main(void) {
+  rg_policy p, a, b;
+
+  /* first */
+  rg_policy_first(&p);
+  CHECK(rg_policy_choose(&p, &ground) == 0, "first: option 0");
+  CHECK(rg_policy_choose(&p, &score) == 0, "first: option 0 of a range");
+  CHECK(strcmp(p.name, "first") == 0, "first: its name");
+  rg_policy_free(&p);
+
+  /* random: reproducible for a seed */
+  {
+    int same = 1, differ = 0, inside = 1;
+    rg_policy_random(&a);
+    rg_policy_random(&b);
+    rg_policy_random(&p);
+    rg_seed_run_choices(&a.rng, 7);
+    rg_seed_run_choices(&b.rng, 7);
+    rg_seed_run_choices(&p.rng, 8);
+    for (int i = 0; i < 200; i++) {
+      int64_t x = rg_policy_choose(&a, &score), y = rg_policy_choose(&b, &score),
+              z = rg_policy_choose(&p, &score);
+      same &= x == y;
+      differ |= x != z;
+      inside &= x >= 0 && x < 7 && z >= 0 && z < 7;
+    }
+    CHECK(same, "random: seed 7 twice gives the same choices");
+    CHECK(differ, "random: seeds 7 and 8 give different choices");
+    CHECK(inside, "random: every choice is one of the 7 options");
+    rg_policy_free(&a);
+    rg_policy_free(&b);
+    rg_policy_free(&p);
+  }
+
+  /* answers */
+  {
+    static const char text[] =
+      "# who answers\n"          /* 1 */
+      "\n"                        /* 2 */
+      "  coastal \n"              /* 3: Coastal by name, any case, trimmed */
+      "3\n"                       /* 4: the third option, by number */
+      "d\n"                       /* 5: Désert by its code */
+      "DÉSERT\n"                  /* 6: by name, Unicode case folding */
+      "4\n"                       /* 7: count: the value 4 is option 1 */
+      "3\n"                       /* 8: count: 3 is not a value (no numbering) */
+      "-3\n"                      /* 9: score: lo is option 0 */
+      "3\n"                       /* 10: score: -3 + 6 = 3 is option 6 */
+      "retreat\n";                /* 11: not an option */
+    CHECK(rg_policy_answers(&p, "answers.txt", text, sizeof text - 1) == 0, "answers: set up");
+    CHECK(rg_policy_choose(&p, &ground) == 1, "answers: by name (line 3)");
+    CHECK(rg_policy_choose(&p, &ground) == 2, "answers: by number (line 4)");
+    CHECK(rg_policy_choose(&p, &ground) == 2, "answers: by code (line 5)");
+    CHECK(rg_policy_choose(&p, &ground) == 2, "answers: by folded name (line 6)");
+    CHECK(rg_policy_choose(&p, &count) == 1, "answers: numeric by value (line 7)");
+    CHECK(rg_policy_choose(&p, &count) == -1, "answers: numeric options are not numbered (line 8)");
+    CHECK(strcmp(rg_policy_error(&p),
+                 "answers.txt:8: '3' is not an option of: Alpha, how many?; options: 2, 4, 6") == 0,
+          "answers: line 8's error: %s", rg_policy_error(&p));
+    CHECK(rg_policy_choose(&p, &score) == 0, "answers: range lo (line 9)");
+    CHECK(rg_policy_choose(&p, &score) == 6, "answers: range hi (line 10)");
+    CHECK(*rg_policy_error(&p) == '\0', "answers: a good answer clears the error");
+    CHECK(rg_policy_choose(&p, &ground) == -1, "answers: 'retreat' (line 11)");
+    CHECK(strcmp(rg_policy_error(&p), "answers.txt:11: 'retreat' is not an option of: Bravo, "
+                                      "which ground?; options: Standard, Coastal, Désert") == 0,
+          "answers: line 11's error: %s", rg_policy_error(&p));
+    CHECK(rg_policy_choose(&p, &score) == -1, "answers: none left");
+    CHECK(strcmp(rg_policy_error(&p),
+                 "answers.txt:12: no answer for: score (the answers ran out)") == 0,
+          "answers: the end's error: %s", rg_policy_error(&p));
+    rg_policy_free(&p);
+
+    CHECK(rg_policy_answers(&p, "nul.txt", "1\0002\n", 4) == -1, "answers: a NUL byte refused");
+    CHECK(strcmp(rg_policy_error(&p), "nul.txt: a NUL byte in the answers") == 0,
+          "answers: the NUL's error: %s", rg_policy_error(&p));
+    rg_policy_free(&p);
+  }
+
+  /* callback */
+  {
+    int64_t k = 2;
+    rg_policy_callback(&p, "ask", answer_with, &k);
+    CHECK(rg_policy_choose(&p, &ground) == 2, "callback: its answer");
+    k = -1;
+    CHECK(rg_policy_choose(&p, &ground) == -1, "callback: its refusal");
+    CHECK(strcmp(rg_policy_error(&p), "gave up") == 0, "callback: its reason");
+    k = 3;
+    CHECK(rg_policy_choose(&p, &ground) == -1, "callback: an answer outside 0..2");
+    rg_policy_free(&p);
+  }
+
+  /* matching on its own */
+  CHECK(rg_question_match(&ground, "standard") == 0, "match: name");
+  CHECK(rg_question_match(&ground, "0") == -1, "match: 0 is no number of the list");
+  CHECK(rg_question_match(&ground, "4") == -1, "match: 4 is past the list");
+  CHECK(rg_question_match(&score, "4") == -1, "match: 4 is outside -3..3");
+
+  printf("test_policy: %d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}

@@ -1,0 +1,192 @@
+/*
+** ask.c: the CLI's side of answering a run's questions (see ask.h): a
+** person at a terminal, and answers files read from disk.
+*/
+#include "ask.h"
+
+#include "alloc.h"
+#include "cli.h"
+#include "seed.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Most options an error message lists before "...". */
+#define LIST_MAX 40
+
+/* ---- reading lines -------------------------------------------------------- */
+
+/* Reads the next line of r->f into r->buf (line end removed). */
+int reader_line(reader *r, char **line) {
+  ssize_t n;
+  if (!r || !r->f) return -1;
+  n = getline(&r->buf, &r->cap, r->f);
+  if (n < 0) return -1;
+  while (n > 0 && (r->buf[n - 1] == '\n' || r->buf[n - 1] == '\r')) r->buf[--n] = '\0';
+  *line = r->buf;
+  return 0;
+}
+
+/* Frees the buffer getline allocated (with malloc). */
+void reader_free(reader *r) {
+  if (!r) return;
+  free(r->buf);
+  r->buf = NULL;
+  r->cap = 0;
+}
+
+/* Writes what rg_question_write / rg_question_options (which = 0 / 1) write
+** to stderr. */
+static void put_q(const rg_question *q, int which) {
+  rg_buf b;
+  rg_buf_init(&b);
+  if (which) rg_question_options(&b.out, q, LIST_MAX);
+  else rg_question_write(&b.out, q);
+  if (b.data) fputs(b.data, stderr);
+  rg_buf_free(&b);
+}
+
+/* ---- a person -------------------------------------------------------------- */
+
+/* Prints q for a person on stderr: numbers inline ("PROMPT (1..6): "),
+** other options one a line ("  1) Standard") then "> ". */
+static void show_question(const rg_question *q) {
+  char buf[1024], rem[256];
+  put_q(q, 0);
+  if (q->range && !(q->who && *q->who)) {
+    fputs(": ", stderr);
+  } else if (q->numeric) {
+    fputs(q->range ? " (" : " (one of ", stderr);
+    put_q(q, 1);
+    fputs("): ", stderr);
+  } else {
+    fputc('\n', stderr);
+    for (uint32_t k = 0; k < q->n; k++) {
+      q->name(q->ctx, k, 0, buf, sizeof buf);
+      fprintf(stderr, "  %u) %s", k + 1, buf);
+      if (q->remark && q->remark(q->ctx, k, rem, sizeof rem)) fprintf(stderr, "  (%s)", rem);
+      fputc('\n', stderr);
+    }
+    fputs("> ", stderr);
+  }
+  fflush(stderr);
+}
+
+int64_t ask_person(reader *in, const rg_question *q) {
+  char *line;
+  show_question(q);
+  for (;;) {
+    int64_t k;
+    if (reader_line(in, &line) != 0) {
+      fputs("\nregula: error: no answer (end of input) for: ", stderr);
+      put_q(q, 0);
+      fputc('\n', stderr);
+      return -1;
+    }
+    line = rg_policy_trim(line);
+    /* Piped answers are not echoed by a terminal: echo them, so that the
+    ** transcript on stderr reads as a dialogue. */
+    if (!isatty(fileno(in->f))) fprintf(stderr, "%s\n", line);
+    k = rg_question_match(q, line);
+    if (k >= 0) return k;
+    fprintf(stderr, "'%s' is not an option; answer ", line);
+    if (q->range) fprintf(stderr, "a number from %lld to %lld", (long long)q->lo,
+                          (long long)(q->lo + (int64_t)q->n - 1));
+    else if (q->numeric) fputs("one of the numbers listed", stderr);
+    else fprintf(stderr, "a number from 1 to %u or an option's name", q->n);
+    fputs("\n", stderr);
+    show_question(q);
+  }
+}
+
+/* ---- policies -------------------------------------------------------------- */
+
+/* Reads the whole of path into an rg_malloc'd NUL-terminated buffer (*text,
+** its length in *size).  Returns 0, EX_BAD (cannot read: said on stderr) or
+** EX_RUNTIME. */
+static int read_file(const char *path, char **text, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  size_t len = 0, cap = 4096;
+  char *buf;
+  *text = NULL;
+  if (!f) {
+    fprintf(stderr, "regula: error: %s: %s\n", path, strerror(errno));
+    return EX_BAD;
+  }
+  buf = rg_malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + len, 1, cap - len - 1, f);
+    len += got;
+    if (len + 1 < cap) break;
+    char *more = rg_realloc(buf, cap * 2);
+    if (!more) {
+      rg_free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = more;
+    cap *= 2;
+  }
+  if (!buf) {
+    fclose(f);
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  if (ferror(f)) {
+    fprintf(stderr, "regula: error: %s: cannot read\n", path);
+    fclose(f);
+    rg_free(buf);
+    return EX_BAD;
+  }
+  fclose(f);
+  buf[len] = '\0';
+  *text = buf;
+  *size = len;
+  return 0;
+}
+
+/* rg_policy_fn of `--policy ask`: a person answers through reader ctx
+** (ask_person, which tells them when the input ends). */
+static int64_t ask_fn(void *ctx, const rg_question *q, rg_out *err) {
+  (void)err;
+  return ask_person(ctx, q);
+}
+
+int policy_open(rg_policy *p, const char *spec, uint64_t seed, reader *in) {
+  char *text;
+  int rc;
+  rg_policy_first(p);
+  if (!spec || strcmp(spec, "random") == 0) {
+    rg_policy_random(p);
+    rg_seed_run_choices(&p->rng, seed);
+  } else if (strcmp(spec, "first") == 0) {
+    /* set up above */
+  } else if (strcmp(spec, "ask") == 0) {
+    rg_policy_callback(p, "ask", ask_fn, in);
+  } else if (strncmp(spec, "answers:", 8) == 0 && spec[8]) {
+    size_t len;
+    if ((rc = read_file(spec + 8, &text, &len)) != 0) return rc;
+    rc = rg_policy_answers(p, spec + 8, text, len);
+    rg_free(text);
+    if (rc == -2) {
+      fputs("regula: error: out of memory\n", stderr);
+      return EX_RUNTIME;
+    }
+    if (rc != 0) {
+      fprintf(stderr, "regula: error: %s\n", rg_policy_error(p));
+      return EX_BAD;
+    }
+  } else {
+    return usage_error("run", "--policy must be random, first, ask or answers:FILE, not '%s'",
+                       spec);
+  }
+  return 0;
+}
+
+int64_t policy_choose(rg_policy *p, const rg_question *q) {
+  int64_t k = rg_policy_choose(p, q);
+  if (k < 0 && *rg_policy_error(p)) fprintf(stderr, "regula: error: %s\n", rg_policy_error(p));
+  return k;
+}
