@@ -184,9 +184,3 @@ int policy_open(rg_policy *p, const char *spec, uint64_t seed, reader *in) {
   }
   return 0;
 }
-
-int64_t policy_choose(rg_policy *p, const rg_question *q) {
-  int64_t k = rg_policy_choose(p, q);
-  if (k < 0 && *rg_policy_error(p)) fprintf(stderr, "regula: error: %s\n", rg_policy_error(p));
-  return k;
-}

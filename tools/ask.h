@@ -37,10 +37,6 @@ void reader_free(reader *r);
 ** caller frees p with rg_policy_free whatever it returns. */
 int policy_open(rg_policy *p, const char *spec, uint64_t seed, reader *in);
 
-/* Answers q with p: the option's index, or -1 after printing why the run
-** must stop (a person has been told already). */
-int64_t policy_choose(rg_policy *p, const rg_question *q);
-
 /* Asks a person q through in, on stderr, until a valid answer comes.
 ** Returns the option's index, or -1 at the end of input (after saying so). */
 int64_t ask_person(reader *in, const rg_question *q);

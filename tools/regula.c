@@ -25,6 +25,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "diff.h"
+#include "evlog.h"
 #include "fileout.h"
 #include "module.h"
 #include "opcodes.h"
@@ -271,13 +272,7 @@ void print_value(FILE *out, const rg_module *m, const rg_value *heap, uint32_t n
 ** column.  Returns 0, or -1 when the line table does not say. */
 int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
                   uint32_t *col) {
-  const rg_line *ln;
-  if (pc >= m->nlines) return -1;
-  ln = &m->lines[pc];
-  *path = ln->file < m->nfiles ? rg_module_str(m, m->files[ln->file]) : "?";
-  *line = ln->line;
-  *col = ln->col;
-  return 0;
+  return rg_log_locate(m, pc, path, line, col);
 }
 
 /* Reports a runtime error of m at pc on stderr as "path:line:col: error:
@@ -342,25 +337,17 @@ static char *format_value(char *buf, size_t size, const run_ctx *c, const rg_mod
   return rg_value_format(buf, size, m, heap, nheap, t, v);
 }
 
-/* Sink: prints a note as "note: TEXT" followed by its values, the first
-** after a space and the others after ", ": `note: weather is changeable`,
-** `note: score 7`, `note: dice 3, 4`. */
+/* Sink: prints a note as the run's log does, without the place:
+** `note weather is changeable`, `note score: 7`, `note dice: 3, 4`. */
 static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
                     uint32_t pc) {
   run_ctx *c = ctx;
-  const rg_note_info *n;
-  const char *text;
-  char buf[1024];
+  rg_out out = cli_file_out(c->out);
+  uint32_t nheap = 0;
+  const rg_value *heap = rg_vm_heap(c->vm, &nheap);
   (void)pc;
-  if (note >= m->nnotes) return;
-  n = &m->notes[note];
-  text = rg_module_str(m, n->text);
-  fprintf(c->out, "note: %s", text);
-  for (uint32_t i = 0; i < n->nvals && n->first_type + i < m->ntypes; i++) {
-    format_value(buf, sizeof buf, c, m, m->types[n->first_type + i], vals[i]);
-    fprintf(c->out, "%s%s", i ? ", " : *text ? " " : "", buf);
-  }
-  fputc('\n', c->out);
+  rg_log_note_text(&out, m, heap, nheap, note, vals);
+  rg_putc(&out, '\n');
 }
 
 /* Sink: prints a failed expectation as
@@ -785,7 +772,7 @@ static const command commands[] = {
   { "call", OPT_LIMITS, cmd_call, "call [LIMITS] FILE PROCEDURE ARG...",
     "Runs PROCEDURE with the arguments, parsed by the parameters' types, and\n"
     "prints its result.  Notes print as they happen, one a line, as\n"
-    "    note: TEXT VALUE, VALUE, ...\n"
+    "    note TEXT: VALUE, VALUE, ...\n"
     "A runtime error prints as path:line:col: error: message (on stderr).\n"
     "\n"
     "Example: regula call tests/lang/note-output.rules scout RED 3\n"

@@ -1,0 +1,103 @@
+/*
+** evlog.h: the event log of a run, as text or as JSON lines, written to an
+** rg_out.
+**
+** Text: the run's settings, a heading per step, one indented line per event
+** ending with the rule file and line it comes from, then the result:
+**
+**     run main: seed 1, policy random, dice random
+**
+**     == Roll-off
+**       roll 2d6: 3 + 5 = 8  [skirmish.rules:31]
+**       roll 3d6: 2, 6, 1  [skirmish.rules:32]         (a list of rolls)
+**       roll RED: hit  [skirmish.rules:33]
+**       draw bag: RED (4 left)  [skirmish.rules:50]
+**       Alpha chooses Standard (which ground?)  [skirmish.rules:42]
+**       note cards drawn: RED, 2  [skirmish.rules:53]
+**       FAIL expected 7, got 5  [skirmish.rules:20]
+**
+**     == Summary
+**     winner: Bravo
+**
+** JSON (one object a line, keys in a fixed order):
+**
+**     {"event":"run","proc":"main","seed":1,"policy":"random","dice":"random"}
+**     {"event":"step","name":"Roll-off","line":30}
+**     {"event":"roll","dice":"2d6","results":[3,5],"total":8,"line":31}
+**     {"event":"draw","deck":"bag","card":"RED","left":4,"line":50}
+**     {"event":"choice","chooser":"Alpha","prompt":"...","options":[...],"chosen":"...","line":42}
+**     {"event":"note","text":"...","values":[...],"line":44}
+**     {"event":"expect_fail","text":"...","expected":...,"actual":...,"line":9}
+**     {"event":"summary","result":...}
+**
+** Values in JSON: ints as numbers, bools as booleans, lists as arrays,
+** records as objects (fields in declaration order), everything else as its
+** display string.  A note has one format everywhere, `note TEXT: v1, v2`
+** (`note TEXT` without values), in the log and in `regula call`.
+** Nothing here knows a game.
+*/
+#ifndef RG_EVLOG_H
+#define RG_EVLOG_H
+
+#include <stdint.h>
+
+#include "module.h"
+#include "out.h"
+#include "vm.h"
+
+/* Where a log goes and what it reads values from. */
+typedef struct rg_log {
+  rg_out *out;
+  const rg_module *m;
+  const rg_vm *vm;          /* the run's VM (its heap, its decks); may be set late */
+  int json;                 /* JSON lines instead of text */
+} rg_log;
+
+/* Sets lg up to write m's events to out, as JSON when json. */
+void rg_log_init(rg_log *lg, rg_out *out, const rg_module *m, int json);
+
+/* The first line: the procedure run, the seed, who answers the choices
+** (policy) and the dice ("random" or "ask"). */
+void rg_log_run(rg_log *lg, const char *proc, uint64_t seed, const char *policy,
+                const char *dice);
+
+/* The events, as the VM's sink reports them (see rg_sink in vm.h); pc is
+** the instruction, which names the rule file's line. */
+void rg_log_step(rg_log *lg, uint32_t name, uint32_t pc);
+void rg_log_roll(rg_log *lg, int32_t die, uint32_t sides, const rg_value *results, uint32_t n,
+                 uint32_t pc);
+void rg_log_draw(rg_log *lg, uint32_t deck, rg_value card, uint32_t pc);
+/* Option k of options[0..n) was chosen by chooser at choice site `choice`. */
+void rg_log_choice(rg_log *lg, uint32_t choice, rg_value chooser, const rg_value *options,
+                   uint32_t n, uint32_t k, uint32_t pc);
+void rg_log_note(rg_log *lg, uint32_t note, const rg_value *vals, uint32_t pc);
+void rg_log_expect_fail(rg_log *lg, uint32_t expect, rg_value actual, rg_value expected,
+                        uint32_t pc);
+
+/* The end: "== Summary" and the result v of type t (RG_K_VOID: none). */
+void rg_log_summary(rg_log *lg, rg_type t, rg_value v);
+
+/* Writes note `note` with its values as `note TEXT: v1, v2` (no newline);
+** values are read from heap[0..nheap). */
+void rg_log_note_text(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                      uint32_t note, const rg_value *vals);
+
+/* Writes what failed expectation `expect` at pc says, without newline:
+** "expected X, got Y" (expect a == b) or "expected true: TEXT". */
+void rg_log_expect_text(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                        uint32_t expect, rg_value actual, rg_value expected, uint32_t pc);
+
+/* Writes s as a JSON string: quotes, backslashes and control characters
+** escaped, UTF-8 passed through, an invalid byte written as U+FFFD. */
+void rg_log_json_str(rg_out *o, const char *s);
+
+/* Writes v of type t as a JSON value (see the top of the file). */
+void rg_log_json_value(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                       rg_type t, rg_value v);
+
+/* Finds the source path, line and display column of instruction pc of m.
+** Returns 0, or -1 when the line table does not say. */
+int rg_log_locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
+                  uint32_t *col);
+
+#endif

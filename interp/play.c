@@ -1,0 +1,275 @@
+/*
+** play.c: a run's sink with policies and a log (see play.h).
+*/
+#include "play.h"
+
+#include "alloc.h"
+#include "value.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- naming options for questions ---------------------------------------------- */
+
+/* Formats v of type t as people read it, into buf. */
+static char *fmt(const rg_play *p, rg_type t, rg_value v, char *buf, size_t size) {
+  uint32_t nheap;
+  const rg_value *heap = rg_vm_heap(p->vm, &nheap);
+  return rg_value_format(buf, size, p->m, heap, nheap, t, v);
+}
+
+/* rg_question.name: option k of the current question by its display name
+** (alt 0) or, for an enum member with a display name, by its code (alt 1). */
+static int name_option(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
+  rg_play *p = ctx;
+  const rg_module *m = p->m;
+  rg_value v = p->opts[k];
+  if (alt == 0) {
+    fmt(p, p->opt_type, v, buf, size);
+    return 1;
+  }
+  if (p->opt_type.kind == RG_K_ENUM && p->opt_type.ref < m->nenums && v >= 0 &&
+      (uint64_t)v < m->enums[p->opt_type.ref].count) {
+    const rg_member_info *mi = &m->members[m->enums[p->opt_type.ref].first + (uint32_t)v];
+    if (!mi->display) return 0;
+    snprintf(buf, size, "%s", rg_module_str(m, mi->code));
+    return 1;
+  }
+  return 0;
+}
+
+/* rg_question.remark: how many of option k there are ("2 sides", "3 left"). */
+static int remark_option(void *ctx, uint32_t k, char *buf, size_t size) {
+  rg_play *p = ctx;
+  if (!p->counts) return 0;
+  if (strcmp(p->count_word, "side") == 0)
+    snprintf(buf, size, "%u side%s", p->counts[k], p->counts[k] == 1 ? "" : "s");
+  else snprintf(buf, size, "%u %s", p->counts[k], p->count_word);
+  return 1;
+}
+
+/* Returns the rule file line of instruction pc (0 when unknown). */
+static uint32_t line_of(const rg_play *p, uint32_t pc) {
+  const char *path;
+  uint32_t line = 0, col;
+  if (rg_log_locate(p->m, pc, &path, &line, &col) != 0) return 0;
+  return line;
+}
+
+/* Puts q to policy pol (NULL: the first option); a refusal stops the run. */
+static int64_t ask(rg_play *p, rg_policy *pol, const rg_question *q) {
+  int64_t k = pol ? rg_policy_choose(pol, q) : 0;
+  if (k < 0 || (uint64_t)k >= q->n) {
+    p->stopped = 1;
+    p->stopped_by = pol;
+    return -1;
+  }
+  return k;
+}
+
+/* ---- sink callbacks --------------------------------------------------------------- */
+
+/* Sink: a step begins. */
+static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+  rg_play *p = ctx;
+  (void)m;
+  if (p->log) rg_log_step(p->log, name, pc);
+}
+
+/* Sink: dice rolled. */
+static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
+                    const rg_value *results, uint32_t n, uint32_t pc) {
+  rg_play *p = ctx;
+  (void)m;
+  if (p->log) rg_log_roll(p->log, die, sides, results, n, pc);
+}
+
+/* Sink: a card drawn. */
+static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
+  rg_play *p = ctx;
+  (void)m;
+  if (p->log) rg_log_draw(p->log, deck, card, pc);
+}
+
+/* Sink: a note. */
+static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+                    uint32_t pc) {
+  rg_play *p = ctx;
+  (void)m;
+  if (p->log) rg_log_note(p->log, note, vals, pc);
+}
+
+/* Sink: a failed expect, counted and logged. */
+static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
+                           rg_value expected, uint32_t pc) {
+  rg_play *p = ctx;
+  (void)m;
+  p->failed++;
+  if (p->log) rg_log_expect_fail(p->log, expect, actual, expected, pc);
+}
+
+/* Sink: a shape, passed on. */
+static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+                     uint32_t pc) {
+  rg_play *p = ctx;
+  if (p->shape) p->shape(p->shape_ctx, m, note, vals, pc);
+}
+
+/* Sink: a choice: the policy picks, then it is logged.  Returns the index,
+** or -1 (unanswered). */
+static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
+                         const rg_value *options, uint32_t n, uint32_t pc) {
+  rg_play *p = ctx;
+  const rg_choice *c = &m->choices[choice];
+  char who[1024];
+  rg_question q = { 0 };
+  int64_t k;
+  p->opt_type = c->option;
+  p->opts = options;
+  p->counts = NULL;
+  q.who = fmt(p, c->chooser, chooser, who, sizeof who);
+  q.prompt = rg_module_str(m, c->prompt);
+  q.n = n;
+  q.numeric = c->option.kind == RG_K_INT;
+  q.range = c->kind == RG_OPT_RANGE;
+  q.lo = options[0];
+  q.name = name_option;
+  q.ctx = p;
+  k = ask(p, p->choices, &q);
+  if (k >= 0 && p->log) rg_log_choice(p->log, choice, chooser, options, n, (uint32_t)k, pc);
+  return k;
+}
+
+/* Sorts vals[0..n) ascending, with their counts and first indexes. */
+static void sort_distinct(rg_value *vals, uint32_t *counts, uint32_t *first, uint32_t n) {
+  for (uint32_t i = 1; i < n; i++)
+    for (uint32_t j = i; j > 0 && vals[j - 1] > vals[j]; j--) {
+      rg_value tv = vals[j];
+      uint32_t tc = counts[j], tf = first[j];
+      vals[j] = vals[j - 1];
+      counts[j] = counts[j - 1];
+      first[j] = first[j - 1];
+      vals[j - 1] = tv;
+      counts[j - 1] = tc;
+      first[j - 1] = tf;
+    }
+}
+
+/* Collects the distinct values of vals[0..n) into p's scratch, with how
+** many of each and where each first occurs.  Returns how many. */
+static uint32_t collect_distinct(rg_play *p, const rg_value *vals, uint32_t n) {
+  uint32_t d = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = 0;
+    while (i < d && p->distinct[i] != vals[k]) i++;
+    if (i == d) {
+      p->distinct[d] = vals[k];
+      p->dcount[d] = 0;
+      p->dfirst[d] = k;
+      d++;
+    }
+    p->dcount[i]++;
+  }
+  return d;
+}
+
+/* Sink (a dice policy): a die or card read by the dice policy.  Plain die:
+** "roll dN (line L)" over 1..N; custom die: its distinct faces; deck: the
+** distinct cards left, in order, with how many are left.  Returns the
+** outcome's index, or -1 (unanswered). */
+static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+                         uint32_t pc) {
+  rg_play *p = ctx;
+  char prompt[512];
+  rg_question q = { 0 };
+  int64_t k;
+  uint32_t d;
+  q.ctx = p;
+  q.name = name_option;
+  q.remark = remark_option;
+  if (what == 'd') {
+    snprintf(prompt, sizeof prompt, "roll d%u (line %u)", index, line_of(p, pc));
+    q.prompt = prompt;
+    q.n = (uint32_t)n;
+    q.numeric = q.range = 1;
+    q.lo = 1;
+    return ask(p, p->dice, &q);
+  }
+  if (what == 'f' && index < m->ndice) {
+    const rg_dice *die = &m->dice[index];
+    d = collect_distinct(p, m->faces + die->first, die->count);
+    p->opt_type = die->face;
+    p->count_word = "side";
+    snprintf(prompt, sizeof prompt, "roll %s (line %u)", rg_module_str(m, die->name),
+             line_of(p, pc));
+  } else if (what == 'c' && index < m->ndecks) {
+    uint32_t left = 0;
+    const rg_value *cards = rg_vm_deck_left(p->vm, index, &left);
+    d = collect_distinct(p, cards, left);
+    sort_distinct(p->distinct, p->dcount, p->dfirst, d);
+    p->opt_type = m->decks[index].card;
+    p->count_word = "left";
+    snprintf(prompt, sizeof prompt, "draw from %s (line %u)",
+             rg_module_str(m, m->decks[index].name), line_of(p, pc));
+  } else {
+    p->stopped = 1;
+    return -1;
+  }
+  p->opts = p->distinct;
+  p->counts = p->dcount;
+  q.prompt = prompt;
+  q.n = d;
+  q.numeric = p->opt_type.kind == RG_K_INT;
+  k = ask(p, p->dice, &q);
+  p->counts = NULL;
+  return k < 0 ? -1 : (int64_t)p->dfirst[k];
+}
+
+/* ---- the play ---------------------------------------------------------------------- */
+
+int rg_play_init(rg_play *p, const rg_module *m, rg_log *log, rg_policy *choices,
+                 rg_policy *dice) {
+  uint32_t most = 1;
+  memset(p, 0, sizeof *p);
+  p->m = m;
+  p->log = log;
+  p->choices = choices;
+  p->dice = dice;
+  if (!dice) return 0;
+  for (uint32_t i = 0; i < m->ndice; i++) if (m->dice[i].count > most) most = m->dice[i].count;
+  for (uint32_t i = 0; i < m->ndecks; i++) if (m->decks[i].count > most) most = m->decks[i].count;
+  p->distinct = rg_malloc(most * sizeof *p->distinct);
+  p->dcount = rg_malloc(most * sizeof *p->dcount);
+  p->dfirst = rg_malloc(most * sizeof *p->dfirst);
+  return p->distinct && p->dcount && p->dfirst ? 0 : -1;
+}
+
+void rg_play_sink(rg_play *p, rg_sink *sink) {
+  memset(sink, 0, sizeof *sink);
+  sink->ctx = p;
+  sink->step = on_step;
+  sink->roll = on_roll;
+  sink->draw = on_draw;
+  sink->note = on_note;
+  sink->expect_fail = on_expect_fail;
+  sink->choose = on_choose;
+  sink->shape = p->shape ? on_shape : NULL;
+  sink->chance = p->dice ? on_chance : NULL;
+}
+
+void rg_play_attach(rg_play *p, rg_vm *vm) {
+  p->vm = vm;
+  if (p->log) p->log->vm = vm;
+}
+
+void rg_play_free(rg_play *p) {
+  rg_free(p->distinct);
+  rg_free(p->dcount);
+  rg_free(p->dfirst);
+  p->distinct = NULL;
+  p->dcount = p->dfirst = NULL;
+}
+
+const char *rg_play_error(const rg_play *p) {
+  return p->stopped_by ? rg_policy_error(p->stopped_by) : "";
+}

@@ -1,0 +1,65 @@
+/*
+** play.h: a run with its choices answered by a policy, its dice and cards
+** optionally read by another (a person with real dice), and its events
+** logged.
+**
+** rg_play fills an rg_sink for rg_vm_new: each `choose` becomes a question
+** (the options named as people read them; an enum member also answers to
+** its code) put to the choices policy, then logged; each roll, draw, step,
+** note and failed expect is logged; with a dice policy, each die rolled
+** and each card drawn is a question too: a plain die "roll d6 (line 34)"
+** over 1..6, a custom die its distinct faces ("hit", remark "2 sides"), a
+** deck the distinct cards left, in order ("RED", remark "3 left").  A
+** question left unanswered stops the run (rg_vm_call then fails) and sets
+** `stopped`; the policy's error says why.
+*/
+#ifndef RG_PLAY_H
+#define RG_PLAY_H
+
+#include <stdint.h>
+
+#include "evlog.h"
+#include "module.h"
+#include "policy.h"
+#include "vm.h"
+
+typedef struct rg_play {
+  const rg_module *m;
+  rg_vm *vm;                /* set by rg_play_attach */
+  rg_log *log;              /* NULL: nothing logged */
+  rg_policy *choices;       /* answers `choose`; NULL: the first option */
+  rg_policy *dice;          /* reads dice and cards; NULL: the VM's generator */
+  /* A picture's shapes, passed on as the sink's shape callback (or NULL). */
+  void (*shape)(void *ctx, const rg_module *m, uint32_t shape, const rg_value *vals,
+                uint32_t pc);
+  void *shape_ctx;
+  int stopped;              /* a question went unanswered */
+  rg_policy *stopped_by;    /* the policy that did not answer */
+  int failed;               /* expectations failed so far */
+  /* private: the question being asked (see the option namer in play.c) */
+  rg_type opt_type;
+  const rg_value *opts;
+  const uint32_t *counts;
+  const char *count_word;
+  rg_value *distinct;       /* scratch for dice questions, sized for the */
+  uint32_t *dcount, *dfirst;/* largest die or deck */
+} rg_play;
+
+/* Sets p up for module m.  Returns 0, or -1 when out of memory; free p
+** with rg_play_free whatever it returns. */
+int rg_play_init(rg_play *p, const rg_module *m, rg_log *log, rg_policy *choices,
+                 rg_policy *dice);
+
+/* Fills *sink with p's callbacks, for rg_vm_new. */
+void rg_play_sink(rg_play *p, rg_sink *sink);
+
+/* Tells p (and its log) the VM made with its sink. */
+void rg_play_attach(rg_play *p, rg_vm *vm);
+
+/* Frees p's scratch (not its VM, log or policies). */
+void rg_play_free(rg_play *p);
+
+/* After a stopped run: why (the stopping policy's error, or ""). */
+const char *rg_play_error(const rg_play *p);
+
+#endif
