@@ -21,10 +21,9 @@
 #include "alloc.h"
 #include "arena.h"
 #include "cli.h"
-#include "sheet.h"
 #include "compile.h"
 #include "diag.h"
-#include "diff.h"
+#include "cmd_render.h"
 #include "evlog.h"
 #include "fileout.h"
 #include "module.h"
@@ -729,10 +728,6 @@ static int cmd_test(opts *o) {
 
 /* ---- main --------------------------------------------------------------- */
 
-/* regula diff: hands the positional arguments to regula_diff; returns its
-** exit code. */
-static int cmd_diff(opts *o) { return regula_diff(o->npos, o->pos); }   /* diff.c */
-
 static const command commands[] = {
   { "check", OPT_ASSUME, cmd_check, "check [--assumptions] FILE...",
     "Compiles each rule file (or loads each .rbc) and reports every error as\n"
@@ -826,7 +821,7 @@ static const command commands[] = {
   { "draw", OPT_LIMITS | OPT_PICTURE, cmd_draw, "draw [LIMITS] FILE PROCEDURE ARG... [--svg OUT.svg]", draw_help },
   { "sim", OPT_LIMITS | OPT_ARGS, cmd_sim, "sim [OPTIONS] [LIMITS] FILE [PROCEDURE ARG...] --runs N", sim_help },
   { "sheet", 0, cmd_sheet, sheet_usage, sheet_help },
-  { "diff", OPT_ARGS, cmd_diff, RG_DIFF_USAGE, rg_diff_help },
+  { "diff", OPT_ARGS, cmd_diff, diff_usage, diff_help },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -28,7 +28,7 @@
 ** Widths are display columns (utf8proc_charwidth), so accented and wide
 ** characters line up.  A .rbc module keeps no assumptions: a line says so.
 */
-#include "sheet.h"
+#include "cmd_render.h"
 
 #include "alloc.h"
 #include "compile.h"

@@ -1,0 +1,1057 @@
+/*
+** diff.c: comparing two modules into a change list (see diff.h).
+**
+** Each section has one function that walks both modules and appends its
+** changes in print order: first what is in a (removed or changed, in a's
+** order), then what is only in b.  An item with changes inside it (an enum,
+** a record, a table, a procedure) is appended lazily, at its first inner
+** change, so that an item without any is never listed.
+*/
+#include "diff.h"
+
+#include "alloc.h"
+#include "opcodes.h"
+#include "value.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The comparison's state: the list it fills and the two modules. */
+typedef struct dctx {
+  rg_diff *d;
+  const rg_module *a, *b;
+  const rg_diff_hint *hints;
+  int nhints;
+  int oom;                  /* an allocation failed: the list is dropped */
+  rg_change scratch;        /* what add() hands out once oom is set */
+} dctx;
+
+/* Returns string s of m's pool ("" when out of range; owned by m). */
+static const char *S(const rg_module *m, uint32_t s) { return rg_module_str(m, s); }
+
+/* Returns the change at index i of c's list (the scratch once oom: i may be
+** RG_DIFF_NONE then). */
+static rg_change *at(dctx *c, uint32_t i) {
+  return c->oom || i >= c->d->n ? &c->scratch : &c->d->changes[i];
+}
+
+/* Appends a change (both sides empty, no cause) and returns its index, or
+** RG_DIFF_NONE with c->oom set when memory ran out. */
+static uint32_t add(dctx *c, int kind, int what, int section, uint32_t parent, const char *name) {
+  rg_diff *d = c->d;
+  rg_change *ch;
+  if (c->oom) return RG_DIFF_NONE;
+  if (d->n == d->cap) {
+    uint32_t cap = d->cap ? d->cap * 2 : 64;
+    rg_change *p = cap > d->cap ? rg_realloc(d->changes, (size_t)cap * sizeof *p) : NULL;
+    if (!p) {
+      c->oom = 1;
+      return RG_DIFF_NONE;
+    }
+    d->changes = p;
+    d->cap = cap;
+  }
+  ch = &d->changes[d->n];
+  memset(ch, 0, sizeof *ch);
+  ch->kind = (uint8_t)kind;
+  ch->what = (uint8_t)what;
+  ch->section = (uint8_t)section;
+  ch->parent = parent;
+  ch->cause = RG_DIFF_NONE;
+  ch->name = name;
+  ch->a.index = ch->b.index = RG_DIFF_NONE;
+  return d->n++;
+}
+
+/* Returns an arena copy of s (NULL stays NULL), or "" with c->oom set. */
+static const char *keep(dctx *c, const char *s) {
+  char *p;
+  if (!s) return NULL;
+  p = rg_arena_strdup(&c->d->arena, s);
+  if (!p) {
+    c->oom = 1;
+    return "";
+  }
+  return p;
+}
+
+/* Sets the place of side s: file index `file` of m at `line` ("" when the
+** module does not name the file, which reads as unknown). */
+static void place(rg_diff_side *s, const rg_module *m, uint32_t file, uint32_t line) {
+  s->file = file < m->nfiles ? S(m, m->files[file]) : "";
+  s->line = file < m->nfiles ? line : 0;
+}
+
+/* Sets the place of side s to the source line of instruction pc of m. */
+static void place_pc(rg_diff_side *s, const rg_module *m, uint32_t pc) {
+  if (pc >= m->nlines) {
+    s->file = "";
+    s->line = 0;
+    return;
+  }
+  place(s, m, m->lines[pc].file, m->lines[pc].line);
+}
+
+/* Writes value v of type t of m into buf[0..size): a text in double quotes,
+** anything else as rg_value_format writes it. */
+static void fmtv(char *buf, size_t size, const rg_module *m, rg_type t, rg_value v) {
+  if (t.kind == RG_K_TEXT) {
+    snprintf(buf, size, "\"%s\"", S(m, (uint32_t)v));
+    return;
+  }
+  rg_value_format(buf, size, m, m->heap, m->nheap, t, v);
+}
+
+/* Sets side s's typed value and its text (fmtv). */
+static void set_value(dctx *c, rg_diff_side *s, rg_type t, rg_value v, const char *text) {
+  s->type = t;
+  s->value = v;
+  s->text = keep(c, text);
+}
+
+/* ---- header, units, enums, records ----------------------------------- */
+
+/* The changes of the ruleset's name, revision and source. */
+static void diff_header(dctx *c) {
+  static const char *const what[] = { "name", "revision", "source" };
+  const rg_module *a = c->a, *b = c->b;
+  uint32_t sa[3] = { a->name, a->revision, a->source }, sb[3] = { b->name, b->revision, b->source };
+  for (int k = 0; k < 3; k++)
+    if (strcmp(S(a, sa[k]), S(b, sb[k])) != 0) {
+      uint32_t i = add(c, '~', RG_DW_HEADER, RG_DS_RULESET, RG_DIFF_NONE, what[k]);
+      at(c, i)->a.text = S(a, sa[k]);
+      at(c, i)->b.text = S(b, sb[k]);
+    }
+}
+
+/* Returns the index of unit `name` in m, or -1. */
+static int find_unit(const rg_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->nunits; i++)
+    if (strcmp(S(m, m->units[i].name), name) == 0) return (int)i;
+  return -1;
+}
+
+/* The units only in a (-) and only in b (+), matched by name. */
+static void diff_units(dctx *c) {
+  const rg_module *a = c->a, *b = c->b;
+  for (uint32_t i = 0; i < a->nunits; i++)
+    if (find_unit(b, S(a, a->units[i].name)) < 0) {
+      rg_change *ch = at(c, add(c, '-', RG_DW_UNIT, RG_DS_UNITS, RG_DIFF_NONE, S(a, a->units[i].name)));
+      ch->a.index = i;
+      ch->a.text = S(a, a->units[i].display);
+    }
+  for (uint32_t i = 0; i < b->nunits; i++)
+    if (find_unit(a, S(b, b->units[i].name)) < 0) {
+      rg_change *ch = at(c, add(c, '+', RG_DW_UNIT, RG_DS_UNITS, RG_DIFF_NONE, S(b, b->units[i].name)));
+      ch->b.index = i;
+      ch->b.text = S(b, b->units[i].display);
+    }
+}
+
+/* Returns the position in enum e of m of the member with code `code`, or -1. */
+static int find_member(const rg_module *m, uint32_t e, const char *code) {
+  const rg_enum *en = &m->enums[e];
+  for (uint32_t k = 0; k < en->count; k++)
+    if (strcmp(S(m, m->members[en->first + k].code), code) == 0) return (int)k;
+  return -1;
+}
+
+/* Returns enum e of m as "{ A, B }" ("{ A < B }" when ordered), kept in
+** c's arena. */
+static const char *enum_text(dctx *c, const rg_module *m, uint32_t e) {
+  const rg_enum *en = &m->enums[e];
+  rg_buf t;
+  const char *r;
+  rg_buf_init(&t);
+  rg_puts(&t.out, "{");
+  for (uint32_t k = 0; k < en->count; k++)
+    rg_printf(&t.out, "%s %s", k ? (en->ordered ? " <" : ",") : "", S(m, m->members[en->first + k].code));
+  rg_puts(&t.out, " }");
+  if (t.out.failed) c->oom = 1;
+  r = keep(c, t.data ? t.data : "");
+  rg_buf_free(&t);
+  return r;
+}
+
+/* Returns *head, first appending the `~` change of the item (what, name,
+** indexes ia and ib) when *head is RG_DIFF_NONE. */
+static uint32_t head_of(dctx *c, uint32_t *head, int what, int section, const char *name,
+                        uint32_t ia, uint32_t ib) {
+  if (*head == RG_DIFF_NONE && !c->oom) {
+    *head = add(c, '~', what, section, RG_DIFF_NONE, name);
+    at(c, *head)->a.index = ia;
+    at(c, *head)->b.index = ib;
+  }
+  return *head;
+}
+
+/* The enums added and removed, and of enums on both sides the members
+** added, removed or shown differently, and a change of order. */
+static void diff_enums(dctx *c) {
+  const rg_module *a = c->a, *b = c->b;
+  for (uint32_t i = 0; i < a->nenums; i++) {
+    int j = rg_module_find_enum(b, S(a, a->enums[i].name));
+    if (j < 0) {
+      rg_change *ch = at(c, add(c, '-', RG_DW_ENUM, RG_DS_ENUMS, RG_DIFF_NONE, S(a, a->enums[i].name)));
+      ch->a.index = i;
+      ch->a.text = enum_text(c, a, i);
+      continue;
+    }
+    const rg_enum *ea = &a->enums[i], *eb = &b->enums[j];
+    uint32_t head = RG_DIFF_NONE;
+#define ENUM_HEAD() head_of(c, &head, RG_DW_ENUM, RG_DS_ENUMS, S(a, ea->name), i, (uint32_t)j)
+    for (uint32_t k = 0; k < ea->count; k++) {
+      const rg_member_info *ma = &a->members[ea->first + k];
+      int kb = find_member(b, (uint32_t)j, S(a, ma->code));
+      if (kb < 0) {
+        rg_change *ch = at(c, add(c, '-', RG_DW_MEMBER, RG_DS_ENUMS, ENUM_HEAD(), S(a, ma->code)));
+        ch->a.index = ea->first + k;
+        ch->a.text = S(a, ma->display);
+      } else if (strcmp(S(a, ma->display), S(b, b->members[eb->first + kb].display)) != 0) {
+        rg_change *ch = at(c, add(c, '~', RG_DW_MEMBER, RG_DS_ENUMS, ENUM_HEAD(), S(a, ma->code)));
+        ch->a.index = ea->first + k;
+        ch->a.text = S(a, ma->display);
+        ch->b.index = eb->first + (uint32_t)kb;
+        ch->b.text = S(b, b->members[eb->first + kb].display);
+      }
+    }
+    for (uint32_t k = 0; k < eb->count; k++)
+      if (find_member(a, i, S(b, b->members[eb->first + k].code)) < 0) {
+        rg_change *ch = at(c, add(c, '+', RG_DW_MEMBER, RG_DS_ENUMS, ENUM_HEAD(),
+                                  S(b, b->members[eb->first + k].code)));
+        ch->b.index = eb->first + k;
+        ch->b.text = S(b, b->members[eb->first + k].display);
+      }
+    if (ea->ordered != eb->ordered) {
+      rg_change *ch = at(c, add(c, '~', RG_DW_ORDER, RG_DS_ENUMS, ENUM_HEAD(), S(a, ea->name)));
+      ch->a.text = ea->ordered ? "ordered" : "unordered";
+      ch->b.text = eb->ordered ? "ordered" : "unordered";
+    }
+#undef ENUM_HEAD
+  }
+  for (uint32_t j = 0; j < b->nenums; j++)
+    if (rg_module_find_enum(a, S(b, b->enums[j].name)) < 0) {
+      rg_change *ch = at(c, add(c, '+', RG_DW_ENUM, RG_DS_ENUMS, RG_DIFF_NONE, S(b, b->enums[j].name)));
+      ch->b.index = j;
+      ch->b.text = enum_text(c, b, j);
+    }
+}
+
+/* Returns the index of record type `name` in m, or -1. */
+static int find_record(const rg_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->nrecords; i++)
+    if (strcmp(S(m, m->records[i].name), name) == 0) return (int)i;
+  return -1;
+}
+
+/* Returns the position of field `name` in record r of m, or -1. */
+static int find_field(const rg_module *m, const rg_record *r, const char *name) {
+  for (uint32_t l = 0; l < r->count; l++)
+    if (strcmp(name, S(m, m->fields[r->first + l].name)) == 0) return (int)l;
+  return -1;
+}
+
+/* The record types added and removed, and of those on both sides the fields
+** added, removed or retyped (compared by type name). */
+static void diff_records(dctx *c) {
+  const rg_module *a = c->a, *b = c->b;
+  char ta[128], tb[128];
+  for (uint32_t i = 0; i < a->nrecords; i++) {
+    const rg_record *ra = &a->records[i];
+    int j = find_record(b, S(a, ra->name));
+    if (j < 0) {
+      at(c, add(c, '-', RG_DW_RECORD, RG_DS_RECORDS, RG_DIFF_NONE, S(a, ra->name)))->a.index = i;
+      continue;
+    }
+    const rg_record *rb = &b->records[j];
+    uint32_t head = RG_DIFF_NONE;
+    for (uint32_t k = 0; k < ra->count; k++) {
+      const rg_field_info *fa = &a->fields[ra->first + k];
+      int found = find_field(b, rb, S(a, fa->name));
+      rg_type_name(ta, sizeof ta, a, fa->type);
+      if (found >= 0) rg_type_name(tb, sizeof tb, b, b->fields[rb->first + found].type);
+      if (found >= 0 && strcmp(ta, tb) == 0) continue;
+      head_of(c, &head, RG_DW_RECORD, RG_DS_RECORDS, S(a, ra->name), i, (uint32_t)j);
+      rg_change *ch = at(c, add(c, found < 0 ? '-' : '~', RG_DW_FIELD, RG_DS_RECORDS, head, S(a, fa->name)));
+      ch->a.index = ra->first + k;
+      ch->a.text = keep(c, ta);
+      if (found >= 0) {
+        ch->b.index = rb->first + (uint32_t)found;
+        ch->b.text = keep(c, tb);
+      }
+    }
+    for (uint32_t l = 0; l < rb->count; l++) {
+      const rg_field_info *fb = &b->fields[rb->first + l];
+      if (find_field(a, ra, S(b, fb->name)) >= 0) continue;
+      head_of(c, &head, RG_DW_RECORD, RG_DS_RECORDS, S(a, ra->name), i, (uint32_t)j);
+      rg_type_name(tb, sizeof tb, b, fb->type);
+      rg_change *ch = at(c, add(c, '+', RG_DW_FIELD, RG_DS_RECORDS, head, S(b, fb->name)));
+      ch->b.index = rb->first + l;
+      ch->b.text = keep(c, tb);
+    }
+  }
+  for (uint32_t j = 0; j < b->nrecords; j++)
+    if (find_record(a, S(b, b->records[j].name)) < 0)
+      at(c, add(c, '+', RG_DW_RECORD, RG_DS_RECORDS, RG_DIFF_NONE, S(b, b->records[j].name)))->b.index = j;
+}
+
+/* ---- constants and inputs --------------------------------------------- */
+
+/* Returns the index of named constant `name` in m, or -1. */
+static int find_named(const rg_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->nnamed; i++)
+    if (strcmp(S(m, m->named[i].name), name) == 0) return (int)i;
+  return -1;
+}
+
+/* Returns the index of input `name` in m, or -1. */
+static int find_input(const rg_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->ninputs; i++)
+    if (strcmp(S(m, m->inputs[i].name), name) == 0) return (int)i;
+  return -1;
+}
+
+/* Writes named constant n of m into buf[0..size) (see fmtv), with a `*`
+** after a starred value. */
+static void fmt_named(char *buf, size_t size, const rg_module *m, const rg_named *n) {
+  fmtv(buf, size, m, n->type, n->value);
+  if (n->starred && strlen(buf) + 2 < size) strcat(buf, "*");
+}
+
+/* Fills side s with named constant i of m: index, value, text, place. */
+static void named_side(dctx *c, rg_diff_side *s, const rg_module *m, uint32_t i, const char *text) {
+  const rg_named *n = &m->named[i];
+  s->index = i;
+  set_value(c, s, n->type, n->value, text);
+  place(s, m, n->file, n->line);
+}
+
+/* The named constants added, removed or changed (compared by their text),
+** then the inputs added, removed or with another default. */
+static void diff_consts(dctx *c) {
+  const rg_module *a = c->a, *b = c->b;
+  char va[512], vb[512];
+  for (uint32_t i = 0; i < a->nnamed; i++) {
+    const rg_named *na = &a->named[i];
+    int j = find_named(b, S(a, na->name));
+    fmt_named(va, sizeof va, a, na);
+    if (j >= 0) fmt_named(vb, sizeof vb, b, &b->named[j]);
+    if (j >= 0 && strcmp(va, vb) == 0) continue;
+    rg_change *ch = at(c, add(c, j < 0 ? '-' : '~', RG_DW_CONST, RG_DS_CONSTANTS, RG_DIFF_NONE, S(a, na->name)));
+    named_side(c, &ch->a, a, i, va);
+    if (j >= 0) named_side(c, &ch->b, b, (uint32_t)j, vb);
+  }
+  for (uint32_t j = 0; j < b->nnamed; j++)
+    if (find_named(a, S(b, b->named[j].name)) < 0) {
+      rg_change *ch = at(c, add(c, '+', RG_DW_CONST, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->named[j].name)));
+      fmt_named(vb, sizeof vb, b, &b->named[j]);
+      named_side(c, &ch->b, b, j, vb);
+    }
+  for (uint32_t i = 0; i < a->ninputs; i++) {
+    const rg_input *ia = &a->inputs[i];
+    int j = find_input(b, S(a, ia->name));
+    fmtv(va, sizeof va, a, ia->type, ia->value);
+    if (j >= 0) fmtv(vb, sizeof vb, b, b->inputs[j].type, b->inputs[j].value);
+    if (j >= 0 && strcmp(va, vb) == 0) continue;
+    rg_change *ch = at(c, add(c, j < 0 ? '-' : '~', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(a, ia->name)));
+    ch->a.index = i;
+    set_value(c, &ch->a, ia->type, ia->value, va);
+    if (j >= 0) {
+      ch->b.index = (uint32_t)j;
+      set_value(c, &ch->b, b->inputs[j].type, b->inputs[j].value, vb);
+    }
+  }
+  for (uint32_t k = 0; k < b->ninputs; k++)
+    if (find_input(a, S(b, b->inputs[k].name)) < 0) {
+      rg_change *ch = at(c, add(c, '+', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->inputs[k].name)));
+      fmtv(vb, sizeof vb, b, b->inputs[k].type, b->inputs[k].value);
+      ch->b.index = k;
+      set_value(c, &ch->b, b->inputs[k].type, b->inputs[k].value, vb);
+    }
+}
+
+/* ---- tables ---------------------------------------------------------- */
+
+/* The name of key index k (0-based) of dimension d. */
+static void key_name(char *buf, size_t size, const rg_module *m, const rg_dim *d, uint32_t k) {
+  if (d->is_enum) {
+    const rg_member_info *mi = &m->members[m->enums[d->ref].first + k];
+    snprintf(buf, size, "%s", S(m, mi->display ? mi->display : mi->code));
+  } else {
+    snprintf(buf, size, "%lld", (long long)(d->lo + (int64_t)k));
+  }
+}
+
+/* Finds the index in dimension db of b of key k of dimension da of a, by
+** member code or integer; -1 when b has no such key. */
+static int64_t map_key(const rg_module *a, const rg_dim *da, uint32_t k, const rg_module *b,
+                       const rg_dim *db) {
+  if (da->is_enum != db->is_enum) return -1;
+  if (da->is_enum) return find_member(b, db->ref, S(a, a->members[a->enums[da->ref].first + k].code));
+  int64_t v = da->lo + (int64_t)k;
+  if (v < db->lo || v >= db->lo + (int64_t)db->size) return -1;
+  return v - db->lo;
+}
+
+/* Writes table t's dimensions into buf[0..size) as `(label: Enum, lo..hi)`,
+** cut short when it does not fit. */
+static void dim_text(char *buf, size_t size, const rg_module *m, const rg_table *t) {
+  size_t o = 0;
+  o += (size_t)snprintf(buf + o, size - o, "(");
+  for (uint32_t i = 0; i < t->ndims && o < size; i++) {
+    const rg_dim *d = &m->dims[t->first_dim + i];
+    const char *lab = S(m, d->label);
+    if (i) o += (size_t)snprintf(buf + o, size - o, ", ");
+    if (o >= size) break;
+    if (*lab) o += (size_t)snprintf(buf + o, size - o, "%s: ", lab);
+    if (o >= size) break;
+    if (d->is_enum) o += (size_t)snprintf(buf + o, size - o, "%s", S(m, m->enums[d->ref].name));
+    else o += (size_t)snprintf(buf + o, size - o, "%lld..%lld", (long long)d->lo,
+                               (long long)(d->lo + (int64_t)d->size - 1));
+  }
+  if (o < size) snprintf(buf + o, size - o, ")");
+}
+
+/* Splits cell c (0-based within table t of m) into its key indexes. */
+static void cell_keys(const rg_module *m, const rg_table *t, uint32_t c, uint32_t *keys) {
+  for (int d = (int)t->ndims - 1; d >= 0; d--) {
+    uint32_t size = m->dims[t->first_dim + d].size;
+    keys[d] = c % size;
+    c /= size;
+  }
+}
+
+/* Appends cell c of table t of m (side a when on_a, else b) as a change of
+** kind under the table change `head`: its keys, value and place. */
+static uint32_t add_cell(dctx *c, int kind, uint32_t head, const rg_module *m, const rg_table *t,
+                         uint32_t cell, int on_a) {
+  char row[256], key[512], v[1024];
+  uint32_t keys[8];
+  cell_keys(m, t, cell, keys);
+  key_name(row, sizeof row, m, &m->dims[t->first_dim], keys[0]);
+  key[0] = '\0';
+  for (uint32_t d = 1; d < t->ndims; d++) {
+    char k1[128];
+    key_name(k1, sizeof k1, m, &m->dims[t->first_dim + d], keys[d]);
+    if (d > 1) strncat(key, ", ", sizeof key - strlen(key) - 1);
+    strncat(key, k1, sizeof key - strlen(key) - 1);
+  }
+  uint32_t i = add(c, kind, RG_DW_CELL, RG_DS_TABLES, head, keep(c, t->ndims > 1 ? key : row));
+  rg_change *ch = at(c, i);
+  rg_diff_side *s = on_a ? &ch->a : &ch->b;
+  ch->row = t->ndims > 1 ? keep(c, row) : NULL;
+  fmtv(v, sizeof v, m, t->value, m->cells[t->first + cell]);
+  s->index = t->first + cell;
+  set_value(c, s, t->value, m->cells[t->first + cell], v);
+  place(s, m, m->cellsrc[t->first + cell].file, m->cellsrc[t->first + cell].line);
+  return i;
+}
+
+static void diff_odds(dctx *c, uint32_t head, int ita, int itb);
+
+/* The tables added and removed, and of tables on both sides changed
+** dimensions or cell type and every cell changed, only in a or only in b
+** (matched by key names), then their odds (diff_odds). */
+static void diff_tables(dctx *c) {
+  const rg_module *a = c->a, *b = c->b;
+  char da[512], db[512], va[1024], vb[1024];
+  for (uint32_t i = 0; i < a->ntables && !c->oom; i++) {
+    const rg_table *ta = &a->tables[i];
+    int j = rg_module_find_table(b, S(a, ta->name));
+    dim_text(da, sizeof da, a, ta);
+    if (j < 0) {
+      rg_change *ch = at(c, add(c, '-', RG_DW_TABLE, RG_DS_TABLES, RG_DIFF_NONE, S(a, ta->name)));
+      ch->a.index = i;
+      ch->a.text = keep(c, da);
+      place(&ch->a, a, a->cellsrc[ta->first].file, a->cellsrc[ta->first].line);
+      continue;
+    }
+    const rg_table *tb = &b->tables[j];
+    uint32_t head = RG_DIFF_NONE;
+    char tya[128], tyb[128];
+    dim_text(db, sizeof db, b, tb);
+    rg_type_name(tya, sizeof tya, a, ta->value);
+    rg_type_name(tyb, sizeof tyb, b, tb->value);
+#define TABLE_HEAD() head_of(c, &head, RG_DW_TABLE, RG_DS_TABLES, S(a, ta->name), i, (uint32_t)j)
+    if (TABLE_HEAD() != RG_DIFF_NONE) {
+      /* The head's texts are its dimensions; it is dropped again below when
+      ** nothing inside it changed. */
+      at(c, head)->a.text = keep(c, da);
+      at(c, head)->b.text = keep(c, db);
+      place(&at(c, head)->a, a, a->cellsrc[ta->first].file, a->cellsrc[ta->first].line);
+      place(&at(c, head)->b, b, b->cellsrc[tb->first].file, b->cellsrc[tb->first].line);
+    }
+    if (strcmp(da, db) != 0) {
+      rg_change *ch = at(c, add(c, '~', RG_DW_DIMS, RG_DS_TABLES, head, S(a, ta->name)));
+      ch->a.text = keep(c, da);
+      ch->b.text = keep(c, db);
+    }
+    if (strcmp(tya, tyb) != 0) {
+      rg_change *ch = at(c, add(c, '~', RG_DW_CELLTYPE, RG_DS_TABLES, head, S(a, ta->name)));
+      ch->a.text = keep(c, tya);
+      ch->b.text = keep(c, tyb);
+    }
+    int same_ndims = ta->ndims == tb->ndims;
+    /* Cells of a, in order: changed or only in a. */
+    for (uint32_t cell = 0; cell < ta->count && !c->oom; cell++) {
+      uint32_t keys[8];
+      int64_t cb = -1;
+      cell_keys(a, ta, cell, keys);
+      if (same_ndims) {
+        cb = 0;
+        for (uint32_t d = 0; d < ta->ndims; d++) {
+          const rg_dim *dda = &a->dims[ta->first_dim + d], *ddb = &b->dims[tb->first_dim + d];
+          int64_t kb = map_key(a, dda, keys[d], b, ddb);
+          if (kb < 0) { cb = -1; break; }
+          cb = cb * ddb->size + kb;
+        }
+      }
+      fmtv(va, sizeof va, a, ta->value, a->cells[ta->first + cell]);
+      if (cb >= 0) fmtv(vb, sizeof vb, b, tb->value, b->cells[tb->first + (uint32_t)cb]);
+      if (cb >= 0 && strcmp(va, vb) == 0) continue;
+      uint32_t k = add_cell(c, cb < 0 ? '-' : '~', head, a, ta, cell, 1);
+      if (cb >= 0) {
+        rg_diff_side *s = &at(c, k)->b;
+        uint32_t x = tb->first + (uint32_t)cb;
+        s->index = x;
+        set_value(c, s, tb->value, b->cells[x], vb);
+        place(s, b, b->cellsrc[x].file, b->cellsrc[x].line);
+      }
+    }
+    /* Cells only in b. */
+    for (uint32_t cell = 0; cell < tb->count && !c->oom; cell++) {
+      uint32_t keys[8];
+      int in_a = same_ndims;
+      cell_keys(b, tb, cell, keys);
+      for (uint32_t d = 0; in_a && d < tb->ndims; d++)
+        if (map_key(b, &b->dims[tb->first_dim + d], keys[d], a, &a->dims[ta->first_dim + d]) < 0)
+          in_a = 0;
+      if (!in_a) add_cell(c, '+', head, b, tb, cell, 0);
+    }
+#undef TABLE_HEAD
+    if (!c->oom && head == c->d->n - 1) c->d->n--;   /* nothing changed inside */
+    else diff_odds(c, head, (int)i, j);
+  }
+  for (uint32_t j = 0; j < b->ntables; j++)
+    if (rg_module_find_table(a, S(b, b->tables[j].name)) < 0) {
+      const rg_table *tb = &b->tables[j];
+      rg_change *ch = at(c, add(c, '+', RG_DW_TABLE, RG_DS_TABLES, RG_DIFF_NONE, S(b, tb->name)));
+      dim_text(db, sizeof db, b, tb);
+      ch->b.index = j;
+      ch->b.text = keep(c, db);
+      place(&ch->b, b, b->cellsrc[tb->first].file, b->cellsrc[tb->first].line);
+    }
+}
+
+/* ---- odds -------------------------------------------------------------- */
+
+/* The distribution of NdS: counts[s] for sums s = n..n*S; returns the total
+** (S^n), or 0 when too large. */
+static uint64_t dice_counts(int n, int sides, uint64_t *counts, int max) {
+  uint64_t total = 1;
+  if (n < 1 || n > 6 || sides < 2 || sides > 20 || n * sides >= max) return 0;
+  memset(counts, 0, (size_t)max * sizeof *counts);
+  counts[0] = 1;
+  for (int i = 0; i < n; i++) {
+    uint64_t next[128] = {0};
+    for (int s = 0; s < max; s++)
+      if (counts[s])
+        for (int f = 1; f <= sides && s + f < max; f++) next[s + f] += counts[s];
+    memcpy(counts, next, (size_t)max * sizeof *counts);
+    total *= (uint64_t)sides;
+  }
+  return total;
+}
+
+int rg_diff_hint_parse(const char *text, rg_diff_hint *h) {
+  const char *eq = strchr(text, '='), *s;
+  char *end;
+  long v = 1;
+  uint64_t counts[128];
+  if (!eq || eq == text || (size_t)(eq - text) >= sizeof h->table) return -1;
+  memcpy(h->table, text, (size_t)(eq - text));
+  h->table[eq - text] = '\0';
+  s = eq + 1;
+  if (*s != 'd' && *s != 'D') {
+    v = strtol(s, &end, 10);
+    s = end;
+  }
+  if (*s != 'd' && *s != 'D') return -1;
+  h->n = (int)v;
+  v = strtol(s + 1, &end, 10);
+  if (end == s + 1) return -1;
+  h->sides = (int)v;
+  h->plus = 0;
+  if (*end == '+' || *end == '-') {
+    char *e2;
+    long k = strtol(end, &e2, 10);
+    if (e2 == end + 1) return -1;
+    h->plus = (int)k;
+    end = e2;
+  }
+  if (*end) return -1;
+  return dice_counts(h->n, h->sides, counts, 128) ? 0 : -1;
+}
+
+/* A dice key of a table: which dimension is NdS+plus, and where the roll is
+** (rollpc in m; m NULL when a hint gave it). */
+typedef struct dicekey {
+  int dim;                  /* -1: none */
+  int n, sides, plus;
+  const rg_module *m;
+  uint32_t rollpc;
+} dicekey;
+
+/* A value of a table column and the outcomes of the dice that give it,
+** before (in a) and after (in b). */
+typedef struct odds_row {
+  char value[256];
+  uint64_t before, after;
+} odds_row;
+
+/* Adds into rows[0..*nrows) (at most 64) the outcomes of the dice counts[]
+** that give each value of column colkeys of table t of m, the score along
+** dimension dk->dim: to .after when `after`, else to .before. */
+static void column_odds(const rg_module *m, const rg_table *t, const dicekey *dk,
+                        const uint32_t *colkeys, const uint64_t *counts, odds_row *rows,
+                        int *nrows, int after) {
+  const rg_dim *d = &m->dims[t->first_dim + dk->dim];
+  for (int s = 0; s < 128; s++) {
+    if (!counts[s]) continue;
+    int64_t score = s + dk->plus;
+    char v[256];
+    if (score < d->lo || score >= d->lo + (int64_t)d->size) {
+      snprintf(v, sizeof v, "(outside %lld..%lld)", (long long)d->lo,
+               (long long)(d->lo + (int64_t)d->size - 1));
+    } else {
+      uint32_t keys[8], cell = 0;
+      for (uint32_t i = 0; i < t->ndims; i++) keys[i] = colkeys[i];
+      keys[dk->dim] = (uint32_t)(score - d->lo);
+      for (uint32_t i = 0; i < t->ndims; i++) cell = cell * m->dims[t->first_dim + i].size + keys[i];
+      fmtv(v, sizeof v, m, t->value, m->cells[t->first + cell]);
+    }
+    int r;
+    for (r = 0; r < *nrows; r++)
+      if (strcmp(rows[r].value, v) == 0) break;
+    if (r == *nrows) {
+      if (*nrows >= 64) continue;
+      memset(&rows[r], 0, sizeof rows[r]);
+      snprintf(rows[r].value, sizeof rows[r].value, "%s", v);
+      (*nrows)++;
+    }
+    if (after) rows[r].after += counts[s];
+    else rows[r].before += counts[s];
+  }
+}
+
+/* The instruction that pushed the value `depth` below the top of the stack
+** just before pc, walking back through straight-line code; -1 when unknown. */
+static int64_t producer(const rg_module *m, const rg_proc *p, uint32_t pc, int depth) {
+  uint32_t start = p->code;
+  while (pc > start) {
+    uint32_t ins = m->code[--pc];
+    unsigned op = RG_INS_OP(ins);
+    int pops, pushes;
+    if (op == RG_OP_JMP || op == RG_OP_JMPF || op == RG_OP_JMPT || op == RG_OP_RET ||
+        op == RG_OP_RETV)
+      return -1;
+    if (rg_op_effect(m, ins, &pops, &pushes) != 0) return -1;
+    if (depth < pushes) return depth == 0 && pushes == 1 ? (int64_t)pc : -1;
+    depth = depth - pushes + pops;
+  }
+  return -1;
+}
+
+/* When instruction pc is a `roll NdS` (PUSHI n; ROLL S), sets n and sides. */
+static int is_roll(const rg_module *m, const rg_proc *p, int64_t pc, int *n, int *sides) {
+  if (pc < 0 || RG_INS_OP(m->code[pc]) != RG_OP_ROLL) return 0;
+  int64_t c = producer(m, p, (uint32_t)pc, 0);
+  if (c < 0 || RG_INS_OP(m->code[c]) != RG_OP_PUSHI) return 0;
+  *n = RG_INS_SA(m->code[c]);
+  *sides = (int)RG_INS_A(m->code[pc]);
+  return 1;
+}
+
+/* Returns 1 when procedure p of m is the body of a test. */
+static int is_test(const rg_module *m, uint32_t p) {
+  for (uint32_t i = 0; i < m->ntests; i++)
+    if (m->tests[i].proc == p) return 1;
+  return 0;
+}
+
+/* Returns the dice key of table tname of m (dim -1 when none): a hint
+** first, then a LOOKUP whose integer key comes from `roll NdS`. */
+static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
+  dicekey k;
+  memset(&k, 0, sizeof k);
+  k.dim = -1;
+  int t = rg_module_find_table(m, tname);
+  if (t < 0) return k;
+  const rg_table *tab = &m->tables[t];
+  for (int h = 0; h < c->nhints; h++) {
+    if (strcmp(c->hints[h].table, tname) != 0) continue;
+    for (uint32_t d = 0; d < tab->ndims; d++)
+      if (!m->dims[tab->first_dim + d].is_enum) {
+        k.dim = (int)d;
+        k.n = c->hints[h].n;
+        k.sides = c->hints[h].sides;
+        k.plus = c->hints[h].plus;
+        return k;
+      }
+  }
+  /* Heuristic: a LOOKUP of the table whose integer key is a roll, directly
+  ** or through a local stored from a roll. */
+  for (uint32_t pi = 0; pi < m->nprocs; pi++) {
+    const rg_proc *p = &m->procs[pi];
+    if (is_test(m, pi)) continue;
+    for (uint32_t pc = p->code; pc < p->code + p->ncode; pc++) {
+      uint32_t ins = m->code[pc];
+      if (RG_INS_OP(ins) != RG_OP_LOOKUP || RG_INS_A(ins) != (uint32_t)t) continue;
+      for (uint32_t d = 0; d < tab->ndims; d++) {
+        if (m->dims[tab->first_dim + d].is_enum) continue;
+        int64_t src = producer(m, p, pc, (int)(tab->ndims - 1 - d));
+        int n, sides;
+        int64_t rollpc = -1;
+        if (src >= 0 && RG_INS_OP(m->code[src]) == RG_OP_LOAD) {
+          /* the last STORE to that local before src, in straight-line order */
+          uint32_t local = RG_INS_A(m->code[src]);
+          for (int64_t q = src - 1; q >= p->code; q--) {
+            uint32_t iq = m->code[q];
+            if (RG_INS_OP(iq) == RG_OP_STORE && RG_INS_A(iq) == local) {
+              rollpc = producer(m, p, (uint32_t)q, 0);
+              break;
+            }
+          }
+        } else {
+          rollpc = src;
+        }
+        if (is_roll(m, p, rollpc, &n, &sides)) {
+          k.dim = (int)d;
+          k.n = n;
+          k.sides = sides;
+          k.plus = 0;
+          k.m = m;
+          k.rollpc = (uint32_t)rollpc;
+          return k;
+        }
+      }
+    }
+  }
+  return k;
+}
+
+/* When a dice key for table ita of a (itb of b) is found and the sides agree
+** on it, appends under `head` the key (RG_DW_ODDS) and per column each value
+** whose chance changed, before and after (RG_DW_ODDS_VALUE). */
+static void diff_odds(dctx *c, uint32_t head, int ita, int itb) {
+  const rg_module *a = c->a, *b = c->b;
+  const rg_table *ta = &a->tables[ita], *tb = &b->tables[itb];
+  const char *name = S(a, ta->name);
+  dicekey ka = find_dice(c, a, name), kb = find_dice(c, b, name);
+  if (ka.dim < 0 && kb.dim < 0) return;
+  if (ka.dim < 0) ka = kb;
+  if (kb.dim < 0) kb = ka;
+  if (ta->ndims != tb->ndims || ka.dim >= (int)ta->ndims || kb.dim >= (int)tb->ndims ||
+      ka.n != kb.n || ka.sides != kb.sides || ka.plus != kb.plus)
+    return;
+  uint64_t counts[128];
+  uint64_t total = dice_counts(ka.n, ka.sides, counts, 128);
+  if (!total) return;
+  const char *label = S(a, a->dims[ta->first_dim + ka.dim].label);
+  rg_change *ch = at(c, add(c, '~', RG_DW_ODDS, RG_DS_TABLES, head, *label ? label : "key"));
+  ch->odds.n = ka.n;
+  ch->odds.sides = ka.sides;
+  ch->odds.plus = ka.plus;
+  if (ka.m) place_pc(&ch->a, ka.m, ka.rollpc);
+  /* Every column of a (keys other than the dice dimension) that maps to b. */
+  uint32_t ncols = 1;
+  for (uint32_t d = 0; d < ta->ndims; d++)
+    if ((int)d != ka.dim) ncols *= a->dims[ta->first_dim + d].size;
+  for (uint32_t col = 0; col < ncols && !c->oom; col++) {
+    uint32_t keysa[8] = {0}, keysb[8] = {0}, rest = col;
+    int ok = 1;
+    for (int d = (int)ta->ndims - 1; d >= 0; d--) {
+      if (d == ka.dim) continue;
+      uint32_t size = a->dims[ta->first_dim + d].size;
+      keysa[d] = rest % size;
+      rest /= size;
+      int64_t k = map_key(a, &a->dims[ta->first_dim + d], keysa[d], b, &b->dims[tb->first_dim + d]);
+      if (k < 0) ok = 0;
+      else keysb[d] = (uint32_t)k;
+    }
+    if (!ok) continue;
+    odds_row rows[64];
+    int nrows = 0;
+    column_odds(a, ta, &ka, keysa, counts, rows, &nrows, 0);
+    column_odds(b, tb, &kb, keysb, counts, rows, &nrows, 1);
+    char colname[256] = "";
+    for (uint32_t d = 0; d < ta->ndims; d++) {
+      char k1[128];
+      if ((int)d == ka.dim) continue;
+      key_name(k1, sizeof k1, a, &a->dims[ta->first_dim + d], keysa[d]);
+      if (colname[0]) strncat(colname, ", ", sizeof colname - strlen(colname) - 1);
+      strncat(colname, k1, sizeof colname - strlen(colname) - 1);
+    }
+    const char *col_text = NULL;
+    for (int r = 0; r < nrows; r++) {
+      if (rows[r].before == rows[r].after) continue;
+      if (!col_text) col_text = keep(c, colname);
+      ch = at(c, add(c, '~', RG_DW_ODDS_VALUE, RG_DS_TABLES, head, keep(c, rows[r].value)));
+      ch->row = col_text;
+      ch->odds.before = rows[r].before;
+      ch->odds.after = rows[r].after;
+      ch->odds.total = total;
+    }
+  }
+}
+
+/* ---- procedures and steps -------------------------------------------- */
+
+/* Whether the values va (pushed in a) and vb (in b) are the same. */
+static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_value vb) {
+  if (va == vb) return 1;
+  if (va > 0 && vb > 0 && (uint64_t)va < a->nstrings && (uint64_t)vb < b->nstrings &&
+      a->strings[va - 1] == '\0' && b->strings[vb - 1] == '\0' &&
+      strcmp(a->strings + va, b->strings + vb) == 0)
+    return 1;
+  /* Constant records and lists live in the module heap, whose offsets shift
+  ** when the other side adds constants: equal when the words there match. */
+  if (va >= 0 && vb >= 0 && (uint64_t)va < a->nheap && (uint64_t)vb < b->nheap) {
+    uint32_t n = 0, k;
+    while (n < 4 && (uint64_t)va + n < a->nheap && (uint64_t)vb + n < b->nheap) n++;
+    for (k = 0; k < n; k++) {
+      rg_value x = a->heap[va + k], y = b->heap[vb + k];
+      if (x == y) continue;
+      if (x > 0 && y > 0 && (uint64_t)x < a->nstrings && (uint64_t)y < b->nstrings &&
+          a->strings[x - 1] == '\0' && b->strings[y - 1] == '\0' &&
+          strcmp(a->strings + x, b->strings + y) == 0)
+        continue;
+      break;
+    }
+    if (n > 0 && k == n) return 1;
+  }
+  for (uint32_t i = 0; i < a->nnamed; i++) {
+    if (a->named[i].value != va) continue;
+    int j = find_named(b, S(a, a->named[i].name));
+    if (j >= 0 && b->named[j].value == vb) return 1;
+  }
+  return 0;
+}
+
+/* Compares one instruction of each side; lmap_a/lmap_b rename locals by
+** order of first use (arrays of size nlocals, -1 unused), *next the next
+** canonical number. */
+static int same_ins(const rg_module *a, uint32_t ia, const rg_module *b, uint32_t ib,
+                    int *lmap_a, uint32_t na, int *lmap_b, uint32_t nb, int *next) {
+  unsigned op = RG_INS_OP(ia);
+  uint32_t A = RG_INS_A(ia), B = RG_INS_A(ib);
+  if (op != RG_INS_OP(ib)) return 0;
+  switch (op) {
+  case RG_OP_PUSHI: return same_value(a, RG_INS_SA(ia), b, RG_INS_SA(ib));
+  case RG_OP_CONST: return same_value(a, a->consts[A], b, b->consts[B]);
+  case RG_OP_LOAD: case RG_OP_STORE:
+    if (A >= na || B >= nb) return A == B;
+    if (lmap_a[A] < 0 && lmap_b[B] < 0) { lmap_a[A] = lmap_b[B] = (*next)++; return 1; }
+    return lmap_a[A] == lmap_b[B];
+  case RG_OP_LOOKUP: return strcmp(S(a, a->tables[A].name), S(b, b->tables[B].name)) == 0;
+  case RG_OP_MKREC: return strcmp(S(a, a->records[A].name), S(b, b->records[B].name)) == 0;
+  case RG_OP_CALL: return strcmp(S(a, a->procs[A].name), S(b, b->procs[B].name)) == 0;
+  case RG_OP_NOTE:
+    return a->notes[A].nvals == b->notes[B].nvals &&
+           strcmp(S(a, a->notes[A].text), S(b, b->notes[B].text)) == 0;
+  case RG_OP_EXPECT: case RG_OP_EXPECTEQ:
+    return strcmp(S(a, a->expects[A].text), S(b, b->expects[B].text)) == 0;
+  case RG_OP_STEP: case RG_OP_FAIL: return strcmp(S(a, A), S(b, B)) == 0;
+  case RG_OP_ROLLDIE: return strcmp(S(a, a->dice[A].name), S(b, b->dice[B].name)) == 0;
+  case RG_OP_DRAW: case RG_OP_LEFT:
+    return strcmp(S(a, a->decks[A].name), S(b, b->decks[B].name)) == 0;
+  case RG_OP_CHOOSE:
+    return a->choices[A].kind == b->choices[B].kind &&
+           strcmp(S(a, a->choices[A].prompt), S(b, b->choices[B].prompt)) == 0;
+  case RG_OP_INPUT: return strcmp(S(a, a->inputs[A].name), S(b, b->inputs[B].name)) == 0;
+  case RG_OP_NTH: return strcmp(S(a, a->enums[A].name), S(b, b->enums[B].name)) == 0;
+  default: return ia == ib;
+  }
+}
+
+/* Returns whether a's code [sa, ea) of pa and b's [sb, eb) of pb match
+** instruction by instruction (same_ins, locals renamed); 0 with c->oom set
+** when out of memory. */
+static int same_code(dctx *c, const rg_proc *pa, uint32_t sa, uint32_t ea, const rg_proc *pb,
+                     uint32_t sb, uint32_t eb) {
+  const rg_module *a = c->a, *b = c->b;
+  if (ea - sa != eb - sb) return 0;
+  int *ma = rg_malloc(((size_t)pa->nlocals + 1) * sizeof *ma);
+  int *mb = rg_malloc(((size_t)pb->nlocals + 1) * sizeof *mb);
+  int next = 0, same = 1;
+  if (!ma || !mb) {
+    rg_free(ma);
+    rg_free(mb);
+    c->oom = 1;
+    return 0;
+  }
+  for (uint32_t i = 0; i <= pa->nlocals; i++) ma[i] = -1;
+  for (uint32_t i = 0; i <= pb->nlocals; i++) mb[i] = -1;
+  for (uint32_t k = 0; same && k < ea - sa; k++)
+    same = same_ins(a, a->code[sa + k], b, b->code[sb + k], ma, pa->nlocals, mb, pb->nlocals, &next);
+  rg_free(ma);
+  rg_free(mb);
+  return same;
+}
+
+/* A step of a procedure: code [start, end) from its STEP (or from the
+** procedure's start) to the next STEP or the end. */
+typedef struct seg {
+  uint32_t start, end;
+  const char *name;         /* NULL: before the first step */
+} seg;
+
+enum { MAXSEG = 256 };
+
+/* Splits procedure p of m into out[0..MAXSEG) at its STEPs (the part before
+** the first step only when not empty).  Returns the count. */
+static int segments(const rg_module *m, const rg_proc *p, seg *out) {
+  int n = 0;
+  uint32_t s = p->code;
+  const char *name = NULL;
+  for (uint32_t pc = p->code; pc < p->code + p->ncode; pc++) {
+    if (RG_INS_OP(m->code[pc]) != RG_OP_STEP) continue;
+    if (n < MAXSEG && (pc > s || name)) out[n++] = (seg){ s, pc, name };
+    s = pc;
+    name = S(m, RG_INS_A(m->code[pc]));
+  }
+  if (n < MAXSEG) out[n++] = (seg){ s, p->code + p->ncode, name };
+  return n;
+}
+
+/* Sets side s to step sg of m: its code, and its place: the line of its
+** STEP, or of its body's first instruction when that comes from another
+** file (an `override step`); at the STEP itself when `at_step`. */
+static void step_side(rg_diff_side *s, const rg_module *m, const seg *sg, int at_step) {
+  uint32_t pc = sg->start;
+  s->code = sg->start;
+  s->ncode = sg->end - sg->start;
+  if (!at_step && sg->name && pc + 1 < sg->end && pc + 1 < m->nlines &&
+      m->lines[pc + 1].file != m->lines[pc].file)
+    pc++;
+  place_pc(s, m, pc);
+}
+
+/* Returns the index of procedure `name` in m, tests left out, or -1. */
+static int find_proc(const rg_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->nprocs; i++)
+    if (!is_test(m, i) && strcmp(S(m, m->procs[i].name), name) == 0) return (int)i;
+  return -1;
+}
+
+/* Returns the position in s[0..n) of the step named like t (both NULL: the
+** code before the first step), or n. */
+static int find_seg(const seg *s, int n, const seg *t) {
+  int y;
+  for (y = 0; y < n; y++)
+    if ((s[y].name == NULL) == (t->name == NULL) && (!t->name || strcmp(t->name, s[y].name) == 0))
+      break;
+  return y;
+}
+
+/* Sets side s to procedure i of m: index, code, place. */
+static void proc_side(rg_diff_side *s, const rg_module *m, uint32_t i) {
+  s->index = i;
+  s->code = m->procs[i].code;
+  s->ncode = m->procs[i].ncode;
+  place_pc(s, m, m->procs[i].code);
+}
+
+/* The procedures added, removed or changed (not tests), and of a changed
+** one with steps the steps added, removed or changed, by name. */
+static void diff_procs(dctx *c) {
+  const rg_module *a = c->a, *b = c->b;
+  seg *sa = rg_malloc(2 * MAXSEG * sizeof *sa), *sb = sa + MAXSEG;
+  if (!sa) {
+    c->oom = 1;
+    return;
+  }
+  for (uint32_t i = 0; i < a->nprocs && !c->oom; i++) {
+    if (is_test(a, i)) continue;
+    const rg_proc *pa = &a->procs[i];
+    int j = find_proc(b, S(a, pa->name));
+    if (j < 0) {
+      proc_side(&at(c, add(c, '-', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(a, pa->name)))->a, a, i);
+      continue;
+    }
+    const rg_proc *pb = &b->procs[j];
+    if (same_code(c, pa, pa->code, pa->code + pa->ncode, pb, pb->code, pb->code + pb->ncode))
+      continue;
+    int na = segments(a, pa, sa), nb = segments(b, pb, sb);
+    uint32_t head = add(c, '~', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(a, pa->name));
+    proc_side(&at(c, head)->a, a, i);
+    proc_side(&at(c, head)->b, b, (uint32_t)j);
+    if (na == 1 && nb == 1 && !sa[0].name && !sb[0].name) continue;
+    for (int x = 0; x < na; x++) {
+      int y = find_seg(sb, nb, &sa[x]);
+      if (y == nb) {
+        step_side(&at(c, add(c, '-', RG_DW_STEP, RG_DS_PROCEDURES, head, sa[x].name))->a, a, &sa[x], 1);
+        continue;
+      }
+      if (same_code(c, pa, sa[x].start, sa[x].end, pb, sb[y].start, sb[y].end)) continue;
+      rg_change *ch = at(c, add(c, '~', RG_DW_STEP, RG_DS_PROCEDURES, head, sa[x].name));
+      step_side(&ch->a, a, &sa[x], 0);
+      step_side(&ch->b, b, &sb[y], 0);
+    }
+    for (int y = 0; y < nb; y++)
+      if (find_seg(sa, na, &sb[y]) == na)
+        step_side(&at(c, add(c, '+', RG_DW_STEP, RG_DS_PROCEDURES, head, sb[y].name))->b, b, &sb[y], 0);
+  }
+  for (uint32_t j = 0; j < b->nprocs && !c->oom; j++) {
+    if (is_test(b, j) || find_proc(a, S(b, b->procs[j].name)) >= 0) continue;
+    proc_side(&at(c, add(c, '+', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(b, b->procs[j].name)))->b, b, j);
+  }
+  rg_free(sa);
+}
+
+/* ---- the list ---------------------------------------------------------- */
+
+const char *rg_diff_section_name(uint32_t s) {
+  static const char *const names[] = {
+#define RG_X(id, name) name,
+    RG_DIFF_SECTIONS(RG_X)
+#undef RG_X
+  };
+  return s < RG_NDIFF_SECTIONS ? names[s] : "?";
+}
+
+int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *hints,
+                    int nhints, rg_diff *d) {
+  dctx c;
+  memset(d, 0, sizeof *d);
+  d->a = a;
+  d->b = b;
+  rg_arena_init(&d->arena, 0);
+  memset(&c, 0, sizeof c);
+  c.d = d;
+  c.a = a;
+  c.b = b;
+  c.hints = hints;
+  c.nhints = nhints;
+  diff_header(&c);
+  diff_units(&c);
+  diff_enums(&c);
+  diff_records(&c);
+  diff_consts(&c);
+  diff_tables(&c);
+  diff_procs(&c);
+  if (c.oom || d->arena.failed) {
+    rg_diff_free(d);
+    d->a = a;
+    d->b = b;
+    return -1;
+  }
+  return 0;
+}
+
+void rg_diff_free(rg_diff *d) {
+  rg_free(d->changes);
+  rg_arena_free(&d->arena);
+  memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,183 @@
+/*
+** diff.h: what changed between two rule sets, as a list of changes.
+**
+** rg_diff_modules compares two compiled modules (extends already resolved)
+** by name, never by index or line, and returns a change list: data, not
+** text.  Printing it is a separate renderer (rg_diff_print, the text of
+** `regula diff`); another renderer (JSON, a page) reads the same list.
+**
+** The list is flat and in print order.  Every change has a kind (added,
+** removed, changed), a section (ruleset, units, enums, records, constants,
+** tables, procedures), what it is about (a table, a cell of it, a step...),
+** and a parent: the change it belongs under (a cell under its table, a
+** member under its enum, a step under its procedure), or RG_DIFF_NONE at
+** the top.  Each side (a, b) says where the item is given in its module (the
+** source file and line, the item's index in the module's arrays, the span
+** of code of a procedure or step) and its value, typed and as text.
+**
+** What the comparison sees:
+**
+**   ruleset     name, revision, source
+**   units       added / removed
+**   enums       added / removed; members added / removed / shown otherwise;
+**               order
+**   records     added / removed; fields added / removed / retyped
+**   constants   named constants (rg_named) and inputs: their values
+**   tables      added / removed; dimensions; cell type; cells matched by
+**               their keys' names (member codes, ints)
+**   odds        where a changed table is looked up under a dice score, the
+**               chance of each value of each column, before and after
+**   procedures  added / removed / changed; steps added / removed / changed
+**
+** Code is compared instruction by instruction, by opcode and operand, with
+** operands that name things compared by name, locals renamed by order of
+** first use, and lines ignored; a value pushed is equal when equal, when
+** both are equal texts, when both are constant records or lists with the
+** same first words, or when they are the values of the same named constant
+** (whose change is then listed once, as a constant).  These are heuristics
+** over untyped operands: an int equal to such an offset on both sides could
+** hide a change of that int.
+**
+** Odds: a table's key is a dice score when a hint names it (TABLE=NdS+K),
+** or when the code computes it from `roll NdS` directly or through a local
+** assigned from one (straight-line code only).  The odds count that score
+** alone: modifiers and clamps applied elsewhere are not followed.
+*/
+#ifndef RG_DIFF_H
+#define RG_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "module.h"
+#include "out.h"
+
+/* No index: a top-level change's parent, an item not on one side. */
+#define RG_DIFF_NONE UINT32_MAX
+
+typedef enum rg_change_kind {
+  RG_CHANGE_ADDED = '+',    /* only in b */
+  RG_CHANGE_REMOVED = '-',  /* only in a */
+  RG_CHANGE_CHANGED = '~'   /* on both sides, different */
+} rg_change_kind;
+
+/* The sections, in the order the list holds them. */
+#define RG_DIFF_SECTIONS(X) \
+  X(RULESET, "ruleset") X(UNITS, "units") X(ENUMS, "enums") X(RECORDS, "records") \
+  X(CONSTANTS, "constants") X(TABLES, "tables") X(PROCEDURES, "procedures")
+
+typedef enum rg_diff_section {
+#define RG_X(id, name) RG_DS_##id,
+  RG_DIFF_SECTIONS(RG_X)
+#undef RG_X
+  RG_NDIFF_SECTIONS
+} rg_diff_section;
+
+/* The name of section s ("tables"). */
+const char *rg_diff_section_name(uint32_t s);
+
+/* What a change is about, with what its fields hold.  `index` is the item's
+** index on that side, in the module array named in brackets. */
+typedef enum rg_diff_what {
+  RG_DW_HEADER,     /* name: "name", "revision" or "source"; text: the strings */
+  RG_DW_UNIT,       /* [units] name: the symbol; text: its display name */
+  RG_DW_ENUM,       /* [enums] name; text: "{ A, B }" ("{ A < B }" ordered) */
+  RG_DW_MEMBER,     /* [members] under its enum; name: the code; text: display */
+  RG_DW_ORDER,      /* under its enum; text: "ordered" / "unordered" */
+  RG_DW_RECORD,     /* [records] name */
+  RG_DW_FIELD,      /* [fields] under its record; name; text: its type */
+  RG_DW_CONST,      /* [named] name; text: the value (texts quoted, `*` when
+                    ** starred); file, line */
+  RG_DW_INPUT,      /* [inputs] name; text: the default */
+  RG_DW_TABLE,      /* [tables] name; text: its dimensions "(score: 0..14,
+                    ** territory)"; file, line: its first cell */
+  RG_DW_DIMS,       /* under its table; text: the dimensions */
+  RG_DW_CELLTYPE,   /* under its table; text: the cell type's name */
+  RG_DW_CELL,       /* [cells] under its table; row: the first key, name: the
+                    ** others joined by ", " (one key: name is the first key,
+                    ** row NULL); text: the value; file, line */
+  RG_DW_ODDS,       /* under its table: a dice key found; name: the key's
+                    ** label; odds.n/sides/plus; a: where the roll is (file
+                    ** NULL: given as a hint) */
+  RG_DW_ODDS_VALUE, /* under its table, after its RG_DW_ODDS: row: the
+                    ** column (the other keys, "" for none), name: the value;
+                    ** odds.before/after out of odds.total outcomes */
+  RG_DW_PROC,       /* [procs] name; code: its instructions; file, line */
+  RG_DW_STEP,       /* under its procedure; name: the step's (NULL: the code
+                    ** before the first step); code: its instructions */
+  RG_NDIFF_WHAT
+} rg_diff_what;
+
+/* One side of a change. */
+typedef struct rg_diff_side {
+  const char *file;         /* source path as the module has it (NULL: the item
+                            ** is not on this side or has no place) */
+  uint32_t line;            /* 0: the place is not known */
+  uint32_t index;           /* see rg_diff_what; RG_DIFF_NONE when none */
+  uint32_t code, ncode;     /* procedures and steps: code[code .. code+ncode) */
+  const char *text;         /* as people read it; NULL when not on this side */
+  rg_type type;             /* constants, inputs, cells: the value's type */
+  rg_value value;
+} rg_diff_side;
+
+typedef struct rg_change {
+  uint8_t kind;             /* rg_change_kind */
+  uint8_t what;             /* rg_diff_what */
+  uint8_t section;          /* rg_diff_section */
+  uint32_t parent;          /* index in the list, or RG_DIFF_NONE */
+  uint32_t cause;           /* a change this one follows from (RG_DIFF_NONE:
+                            ** none known) */
+  const char *name;
+  const char *row;
+  rg_diff_side a, b;
+  struct {
+    int n, sides, plus;     /* RG_DW_ODDS: the score is NdS+plus */
+    uint64_t before, after, total;   /* RG_DW_ODDS_VALUE */
+  } odds;
+} rg_change;
+
+/* A change list.  It borrows both modules (they must outlive it): texts and
+** paths point into their string pools or into the list's arena. */
+typedef struct rg_diff {
+  const rg_module *a, *b;
+  rg_change *changes;       /* rg_malloc'd */
+  uint32_t n, cap;
+  rg_arena arena;           /* the texts the list made */
+} rg_diff;
+
+/* A dice score given by hand: the first integer key of table `table` is
+** NdS+plus (`--odds TABLE=NdS+K`). */
+typedef struct rg_diff_hint {
+  char table[128];
+  int n, sides, plus;
+} rg_diff_hint;
+
+/* Parses "TABLE=NdS", "TABLE=dS", "TABLE=NdS+K" or "TABLE=NdS-K" into *h.
+** Returns 0, or -1 when text is not such a hint or the dice are outside
+** 1..6 dice of 2..20 sides. */
+int rg_diff_hint_parse(const char *text, rg_diff_hint *h);
+
+/* Compares a with b (both verified) into *d, using hints[0..nhints) for
+** odds.  Returns 0, or -1 when out of memory (d is then empty).  Free d with
+** rg_diff_free in every case. */
+int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *hints,
+                    int nhints, rg_diff *d);
+
+/* Frees the changes and texts of d (not the modules). */
+void rg_diff_free(rg_diff *d);
+
+/* Writes the folder that paths a and b share ("rules/meg/" for
+** rules/meg/x.rules and rules/meg/revised/y.rules, after dropping "./" and
+** folding "dir/.."), "" when none, into buf. */
+void rg_diff_shared_dir(const char *a, const char *b, char *buf, size_t size);
+
+/* Writes d as the text of `regula diff`: a `== SECTION` heading before each
+** section's first change, one line per change (`~ name: old -> new`,
+** `+ table NAME(...)`), and under each item its place on both sides
+** (`    A-FILE:LINE | B-FILE:LINE`, `-` for a side without it, `?` when not
+** known), paths normalized and the folder `base` ("" or NULL: none)
+** stripped.  An empty list writes `no differences`. */
+void rg_diff_print(rg_out *out, const rg_diff *d, const char *base);
+
+#endif
