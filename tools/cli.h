@@ -148,11 +148,6 @@ extern const char draw_help[];
 ** not, or EX_BAD / EX_RUNTIME (negated) after saying what is wrong. */
 int picture_option(const char *cmd, int argc, char **argv, int *i, opts *o);
 
-/* The pictures a run draws: the shapes go to svg (NULL when no picture is
-** asked for), read with the VM's heap. */
-void picture_shape(rg_svg *svg, rg_vm *vm, const rg_module *m, uint32_t note,
-                   const rg_value *vals, uint32_t pc);
-
 /* Writes the pictures o asks for from svg after a run; when o names no file,
 ** the first picture (or --picture NAME's) goes to stdout if to_stdout, else
 ** that is a usage error.  Returns EX_OK, or EX_BAD (no such picture, bad

@@ -78,14 +78,7 @@ int picture_option(const char *cmd, int argc, char **argv, int *i, opts *o) {
   }
 }
 
-/* ---- collecting shapes ------------------------------------------------------ */
-
-void picture_shape(rg_svg *svg, rg_vm *vm, const rg_module *m, uint32_t note,
-                   const rg_value *vals, uint32_t pc) {
-  uint32_t nheap = 0;
-  const rg_value *heap = rg_vm_heap(vm, &nheap);
-  if (svg) rg_svg_add(svg, m, note, vals, heap, nheap, pc);
-}
+/* ---- choosing and writing pictures ----------------------------------------- */
 
 /* Writes the names of the pictures to stderr. */
 static void list_pictures(const rg_svg *svg) {
@@ -161,12 +154,11 @@ typedef struct draw_ctx {
   int failed;               /* expectations failed */
 } draw_ctx;
 
-/* rg_sink shape: hands the shape to picture_shape with the draw_ctx ctx's
-** collection and VM. */
+/* rg_sink shape: adds the shape to the draw_ctx ctx's collection. */
 static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
                      uint32_t pc) {
   draw_ctx *c = ctx;
-  picture_shape(c->svg, c->vm, m, note, vals, pc);
+  rg_svg_add_run(c->svg, c->vm, m, note, vals, pc);
 }
 
 /* rg_sink expect_fail: counts the failed expectation in draw_ctx ctx. */

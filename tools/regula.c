@@ -848,6 +848,17 @@ static const command *find_command(const char *name) {
   return NULL;
 }
 
+/* Says that there is no command `name`, listing the commands of the table;
+** returns EX_BAD. */
+static int no_command(const char *name) {
+  char list[512];
+  size_t n = 0;
+  list[0] = '\0';
+  for (size_t i = 0; i < NCOMMANDS && n < sizeof list; i++)
+    n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", commands[i].name);
+  return usage_error(NULL, "no command '%s'; commands: %s", name, list);
+}
+
 /* Entry point: sets up fault injection, dispatches to the command, and
 ** turns a failure to write stdout into exit 3. */
 int main(int argc, char **argv) {
@@ -880,16 +891,14 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "help") == 0) {
     if (argc == 2) { print_usage(stdout); return EX_OK; }
-    if (!(cmd = find_command(argv[2])))
-      return usage_error(NULL, "no command '%s'", argv[2]);
+    if (!(cmd = find_command(argv[2]))) return no_command(argv[2]);
     print_help(cmd);
     return EX_OK;
   }
   cmd = find_command(argv[1]);
   if (!cmd) {
     if (is_option(argv[1])) return usage_error(NULL, "unknown option '%s'", argv[1]);
-    return usage_error(NULL, "no command '%s'; commands: check, build, dis, query, call, test, run",
-                       argv[1]);
+    return no_command(argv[1]);
   }
   rc = parse_args(cmd, argc - 1, argv + 1, &o);
   if (rc < 0) rc = EX_OK;             /* the help was printed */

@@ -33,7 +33,7 @@ typedef struct runner {
 static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
                      uint32_t pc) {
   runner *r = ctx;
-  picture_shape(r->svg, r->vm, m, note, vals, pc);
+  rg_svg_add_run(r->svg, r->vm, m, note, vals, pc);
 }
 
 /* ---- inputs ---------------------------------------------------------------------- */

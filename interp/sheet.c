@@ -1,0 +1,812 @@
+/*
+** sheet.c: the tables of a rule set in the layout of the printed sheet (see
+** sheet.h; `regula sheet FILE [TABLE...]`).
+**
+** Prints the tables of a rule set (every one, or the named ones) back in the
+** layout of the printed sheet, so that a proofreader can lay the output
+** beside the original:
+**
+**   - a title line per table: NAME(KEY, ...) -> TYPE, with `*` when an
+**     assumption covers the whole table;
+**   - a table of two keys as a grid: one column per member (display name) or
+**     integer of the second key, one row per key of the first; a cell equal
+**     to the one above it prints `|`, so a vertically merged cell of the
+**     sheet reads as its value once, at the top of the run, with `|` below;
+**     every row key keeps its own line, as on the sheet (more keys: one grid
+**     per combination of the leading ones);
+**   - a table of one key as `key  value` lines, runs of equal values over an
+**     integer key folded into one `lo..hi` line; a record table as a grid
+**     with one column per field;
+**   - text wider than the page (SHEET_WIDTH display columns) is wrapped
+**     inside its column; rows that wrap are separated by a blank line;
+**   - a cell given on a source line that carries an `assumed` note is marked
+**     ` *`, and the notes are listed under the table as
+**         * TABLE[KEYS]: text        (* TABLE: text for the whole table)
+**   - finally (when no table is named) a Constants section: every named
+**     constant with its value, a starred distance as `6 BW*`, and the
+**     assumption on it, if any.
+**
+** Widths are display columns (utf8proc_charwidth), so accented and wide
+** characters line up.  A .rbc module keeps no assumptions: a line says so.
+*/
+#include "sheet.h"
+
+#include "alloc.h"
+#include "module.h"
+#include "value.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#define SHEET_WIDTH 120     /* a grid wider than this wraps its widest columns */
+#define MIN_COL 12          /* but no column narrower than this */
+#define VALBUF 8192
+
+typedef struct sheet {
+  rg_out *out;
+  const rg_module *m;
+  const rg_diag *src;       /* the compile's files, or NULL (a .rbc) */
+  const rg_assumption *assumptions;
+  int oom;                  /* an allocation failed */
+} sheet;
+
+/* ---- memory and text ---------------------------------------------------- */
+
+/* rg_malloc of n bytes (at least 1), owned by the caller; NULL with s->oom
+** set when it fails, and NULL once s->oom is set. */
+static void *xmalloc(sheet *s, size_t n) {
+  void *p;
+  if (s->oom) return NULL;
+  p = rg_malloc(n ? n : 1);
+  if (!p) s->oom = 1;
+  return p;
+}
+
+/* xmalloc of n * size bytes, zeroed; NULL when out of memory (s->oom). */
+static void *xcalloc(sheet *s, size_t n, size_t size) {
+  void *p = xmalloc(s, n * size);
+  if (p) memset(p, 0, n * size);
+  return p;
+}
+
+/* Returns a NUL-terminated copy of t[0..n) from xmalloc (caller frees), or
+** NULL. */
+static char *xstrndup(sheet *s, const char *t, size_t n) {
+  char *p = xmalloc(s, n + 1);
+  if (!p) return NULL;
+  memcpy(p, t, n);
+  p[n] = '\0';
+  return p;
+}
+
+/* Returns a copy of t from xmalloc (caller frees), or NULL. */
+static char *xstrdup(sheet *s, const char *t) {
+  return xstrndup(s, t, strlen(t));
+}
+
+/* Returns a new string: a followed by b. */
+static char *xconcat(sheet *s, const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b);
+  char *p = xmalloc(s, na + nb + 1);
+  if (!p) return NULL;
+  memcpy(p, a, na);
+  memcpy(p + na, b, nb + 1);
+  return p;
+}
+
+/* Decodes the character at t (at most n bytes); stores its display width in
+** *w and returns its length in bytes (1 for an invalid byte, width 1). */
+static size_t next_char(const char *t, size_t n, size_t *w) {
+  utf8proc_int32_t c;
+  utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)t, (utf8proc_ssize_t)n, &c);
+  int cw;
+  if (k <= 0) { *w = 1; return 1; }
+  cw = utf8proc_charwidth(c);
+  *w = cw > 0 ? (size_t)cw : 0;
+  return (size_t)k;
+}
+
+/* The display width of the first n bytes of t. */
+static size_t width_n(const char *t, size_t n) {
+  size_t w = 0, cw;
+  for (size_t i = 0; i < n;) {
+    i += next_char(t + i, n - i, &cw);
+    w += cw;
+  }
+  return w;
+}
+
+/* The display width of the string t. */
+static size_t width(const char *t) {
+  return width_n(t, strlen(t));
+}
+
+/* A growing list of strings (owned). */
+typedef struct strs {
+  char **v;
+  size_t n, cap;
+} strs;
+
+/* Appends t to l, which takes it over (NULL ignored); when out of memory
+** sets s->oom and frees t. */
+static void strs_push(sheet *s, strs *l, char *t) {
+  if (!t) return;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 8;
+    char **v = s->oom ? NULL : rg_realloc(l->v, cap * sizeof *v);
+    if (!v) { s->oom = 1; rg_free(t); return; }
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = t;
+}
+
+/* Frees l's strings and array; l is left empty. */
+static void strs_free(strs *l) {
+  for (size_t i = 0; i < l->n; i++) rg_free(l->v[i]);
+  rg_free(l->v);
+  memset(l, 0, sizeof *l);
+}
+
+/* Wraps t into lines of at most w display columns, breaking at spaces (a
+** word wider than w is cut) and at newlines.  Always at least one line. */
+static void wrap(sheet *s, const char *t, size_t w, strs *out) {
+  char *cur = xmalloc(s, strlen(t) + 1);
+  size_t len = 0, curw = 0;
+  if (!cur) return;
+  if (w < 1) w = 1;
+  for (const char *p = t; *p;) {
+    const char *q;
+    size_t ww;
+    if (*p == '\n') {
+      strs_push(s, out, xstrndup(s, cur, len));
+      len = curw = 0;
+      p++;
+      continue;
+    }
+    if (*p == ' ' || *p == '\t') { p++; continue; }
+    for (q = p; *q && *q != ' ' && *q != '\t' && *q != '\n'; q++) {}
+    ww = width_n(p, (size_t)(q - p));
+    if (len && curw + 1 + ww <= w) {
+      cur[len++] = ' ';
+      memcpy(cur + len, p, (size_t)(q - p));
+      len += (size_t)(q - p);
+      curw += 1 + ww;
+      p = q;
+      continue;
+    }
+    if (len) {
+      strs_push(s, out, xstrndup(s, cur, len));
+      len = curw = 0;
+    }
+    /* The word starts a line; while it is too wide, cut it after the last
+    ** `_`, `/` or `-` that fits, else where the line is full. */
+    while (p < q) {
+      const char *r = p, *cut = NULL;
+      size_t rw = 0, cw;
+      while (r < q) {
+        size_t k = next_char(r, (size_t)(q - r), &cw);
+        if (rw + cw > w && r > p) break;
+        rw += cw;
+        r += k;
+        if (r < q && (r[-1] == '_' || r[-1] == '/' || r[-1] == '-')) cut = r;
+      }
+      if (r < q && cut) r = cut;
+      memcpy(cur, p, (size_t)(r - p));
+      len = (size_t)(r - p);
+      curw = width_n(p, len);
+      p = r;
+      if (p < q) {
+        strs_push(s, out, xstrndup(s, cur, len));
+        len = curw = 0;
+      }
+    }
+  }
+  if (len || out->n == 0) strs_push(s, out, xstrndup(s, cur, len));
+  rg_free(cur);
+}
+
+/* The widest piece of t that wrap never cuts: a word, or a part of one
+** ending in `_`, `/` or `-`. */
+static size_t longest_piece(const char *t) {
+  size_t best = 0, cur = 0, cw;
+  for (size_t i = 0, n = strlen(t); i < n;) {
+    char c = t[i];
+    i += next_char(t + i, n - i, &cw);
+    if (c == ' ' || c == '\t' || c == '\n') { cur = 0; continue; }
+    cur += cw;
+    if (cur > best) best = cur;
+    if (c == '_' || c == '/' || c == '-') cur = 0;
+  }
+  return best;
+}
+
+/* ---- grids ---------------------------------------------------------------- */
+
+/* A grid of text cells, row 0 the header when `header`. */
+typedef struct grid {
+  size_t nrows, ncols;
+  char **cell;              /* nrows * ncols, owned, NULL is empty */
+  int header;
+} grid;
+
+/* Sets g up with nrows x ncols empty cells (row 0 the header when `header`).
+** Returns 0, or -1 when out of memory (s->oom); grid_free(g) either way. */
+static int grid_init(sheet *s, grid *g, size_t nrows, size_t ncols, int header) {
+  g->nrows = nrows;
+  g->ncols = ncols;
+  g->header = header;
+  g->cell = xcalloc(s, nrows * ncols, sizeof *g->cell);
+  return g->cell ? 0 : -1;
+}
+
+/* Sets a cell to text (taken over: the grid frees it). */
+static void grid_take(grid *g, size_t r, size_t c, char *text) {
+  rg_free(g->cell[r * g->ncols + c]);
+  g->cell[r * g->ncols + c] = text;
+}
+
+/* Frees g's cells and their texts; g is left empty. */
+static void grid_free(grid *g) {
+  if (g->cell)
+    for (size_t i = 0; i < g->nrows * g->ncols; i++) rg_free(g->cell[i]);
+  rg_free(g->cell);
+  memset(g, 0, sizeof *g);
+}
+
+/* Writes n spaces to o. */
+static void pad(rg_out *o, size_t n) {
+  while (n--) rg_putc(o, ' ');
+}
+
+/* Prints g indented by two spaces, columns two spaces apart, a rule of
+** dashes under the header; columns are narrowed (wrapping their text) while
+** the grid is wider than SHEET_WIDTH. */
+static void grid_print(sheet *s, const grid *g) {
+  size_t *w = xcalloc(s, 2 * g->ncols, sizeof *w), *least, total = 2;
+  strs *lines = xcalloc(s, g->ncols, sizeof *lines);
+  int wraps = 0;
+  if (!w || !lines) goto done;
+  least = w + g->ncols;
+  /* Each column as wide as its widest cell; least: as narrow as it may be
+  ** made, MIN_COL or its widest uncut piece, whichever is more (the key
+  ** column: never narrower). */
+  for (size_t c = 0; c < g->ncols; c++) {
+    least[c] = MIN_COL;
+    for (size_t r = 0; r < g->nrows; r++) {
+      const char *t = g->cell[r * g->ncols + c];
+      size_t tw = t ? width(t) : 0, pw = t ? longest_piece(t) : 0;
+      if (tw > w[c]) w[c] = tw;
+      if (pw > least[c]) least[c] = pw;
+    }
+    if (least[c] > w[c] || c == 0) least[c] = w[c];   /* keys are never wrapped */
+    total += w[c] + (c ? 2 : 0);
+  }
+  /* Too wide: narrow the widest column that may be, one column at a time. */
+  while (total > SHEET_WIDTH) {
+    size_t widest = g->ncols;
+    for (size_t c = 0; c < g->ncols; c++)
+      if (w[c] > least[c] && (widest == g->ncols || w[c] > w[widest])) widest = c;
+    if (widest == g->ncols) break;
+    w[widest]--;
+    total--;
+  }
+  /* Rows that wrap are set apart by blank lines. */
+  for (size_t r = g->header ? 1 : 0; r < g->nrows && !wraps; r++)
+    for (size_t c = 0; c < g->ncols; c++) {
+      const char *t = g->cell[r * g->ncols + c];
+      if (t && (width(t) > w[c] || strchr(t, '\n'))) wraps = 1;
+    }
+  for (size_t r = 0; r < g->nrows && !s->oom; r++) {
+    size_t height = 1;
+    if (wraps && r > (g->header ? 1u : 0u)) rg_putc(s->out, '\n');
+    for (size_t c = 0; c < g->ncols; c++) {
+      const char *t = g->cell[r * g->ncols + c];
+      wrap(s, t ? t : "", w[c], &lines[c]);
+      if (lines[c].n > height) height = lines[c].n;
+    }
+    for (size_t i = 0; i < height && !s->oom; i++) {
+      size_t last = 0;
+      for (size_t c = 0; c < g->ncols; c++)
+        if (i < lines[c].n && lines[c].v[i][0]) last = c + 1;
+      rg_puts(s->out, "  ");
+      for (size_t c = 0; c < last; c++) {
+        const char *t = i < lines[c].n ? lines[c].v[i] : "";
+        rg_puts(s->out, t);
+        if (c + 1 < last) pad(s->out, w[c] - width(t) + 2);
+      }
+      rg_putc(s->out, '\n');
+    }
+    for (size_t c = 0; c < g->ncols; c++) strs_free(&lines[c]);
+    if (r == 0 && g->header) {
+      rg_puts(s->out, "  ");
+      for (size_t c = 0; c < g->ncols; c++) {
+        for (size_t k = 0; k < w[c]; k++) rg_putc(s->out, '-');
+        if (c + 1 < g->ncols) pad(s->out, 2);
+      }
+      rg_putc(s->out, '\n');
+    }
+  }
+done:
+  if (lines)
+    for (size_t c = 0; c < g->ncols; c++) strs_free(&lines[c]);
+  rg_free(lines);
+  rg_free(w);
+}
+
+/* ---- values and keys -------------------------------------------------------- */
+
+/* Returns v of type t as a new string. */
+static char *fmt(sheet *s, rg_type t, rg_value v) {
+  char buf[VALBUF];
+  return xstrdup(s, rg_value_format(buf, sizeof buf, s->m, s->m->heap, s->m->nheap, t, v));
+}
+
+/* Writes key ix (0-based) of dimension d: the integer, or the member's
+** display name. */
+static char *key_text(char *buf, size_t size, const rg_module *m, const rg_dim *d, uint32_t ix) {
+  if (d->is_enum) {
+    rg_type t = { RG_K_ENUM, d->ref };
+    return rg_value_format(buf, size, m, m->heap, m->nheap, t, ix);
+  }
+  snprintf(buf, size, "%lld", (long long)(d->lo + (int64_t)ix));
+  return buf;
+}
+
+/* Writes dimension d as the table's declaration names it: "score: 0..14",
+** "ground" (the label only when it says more than the enum's name). */
+static char *dim_text(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
+  const char *label = rg_module_str(m, d->label);
+  char what[128];
+  if (d->is_enum)
+    snprintf(what, sizeof what, "%s", d->ref < m->nenums ? rg_module_str(m, m->enums[d->ref].name) : "?");
+  else
+    snprintf(what, sizeof what, "%lld..%lld", (long long)d->lo,
+             (long long)(d->lo + (int64_t)d->size - 1));
+  if (*label && strcmp(label, what) != 0) snprintf(buf, size, "%s: %s", label, what);
+  else snprintf(buf, size, "%s", what);
+  return buf;
+}
+
+/* The heading of a key column: its label, else its enum's name. */
+static const char *dim_head(const rg_module *m, const rg_dim *d) {
+  const char *label = rg_module_str(m, d->label);
+  if (*label) return label;
+  if (d->is_enum && d->ref < m->nenums) return rg_module_str(m, m->enums[d->ref].name);
+  return "key";
+}
+
+/* ---- the sheet's order ------------------------------------------------------ */
+
+/* Returns the TSV file every cell of t comes from (an index into the
+** compile's files), or -1: the rows and columns of a TSV table are printed
+** in the file's order, which is the sheet's (declaration order otherwise). */
+static int tsv_file(const sheet *s, const rg_table *t) {
+  const rg_module *m = s->m;
+  uint32_t f;
+  size_t n;
+  const char *path;
+  if (!s->src || t->count == 0 || t->ndims > 2) return -1;
+  f = m->cellsrc[t->first].file;
+  for (uint32_t i = 1; i < t->count; i++)
+    if (m->cellsrc[t->first + i].file != f) return -1;
+  if (f >= s->src->nfiles) return -1;
+  path = s->src->files[f]->path;
+  n = strlen(path);
+  return n > 4 && strcmp(path + n - 4, ".tsv") == 0 ? (int)f : -1;
+}
+
+/* Sets perm[0..size) to the order of the keys of dimension k of table t:
+** declaration order, or for a TSV table the order of the file: rows by the
+** line they are given on, the columns of a two-key table by its header. */
+static void key_order(sheet *s, const rg_table *t, uint32_t k, uint32_t *perm) {
+  const rg_module *m = s->m;
+  const rg_dim *d = &m->dims[t->first_dim + k];
+  int f = tsv_file(s, t);
+  for (uint32_t i = 0; i < d->size; i++) perm[i] = i;
+  if (f < 0) return;
+  if (k == 0) {
+    /* Rows: by the first line of each key's cells (a stable sort). */
+    uint32_t per = t->count / d->size;
+    for (uint32_t i = 1; i < d->size; i++) {
+      uint32_t x = perm[i], j = i;
+      uint32_t lx = m->cellsrc[t->first + x * per].line;
+      while (j > 0 && m->cellsrc[t->first + perm[j - 1] * per].line > lx) {
+        perm[j] = perm[j - 1];
+        j--;
+      }
+      perm[j] = x;
+    }
+    return;
+  }
+  if (d->is_enum) {
+    /* Columns: the header line, the first that is not blank or a comment. */
+    const rg_file *file = s->src->files[f];
+    for (uint32_t ln = 1; ln <= file->nlines; ln++) {
+      size_t len, i = 0;
+      const char *line = rg_diag_line(s->src, (uint32_t)f, ln, &len);
+      uint32_t *got, n = 0, col = 0;
+      unsigned char *seen;
+      if (!line) return;
+      while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+      if (i == len || line[i] == '#') continue;
+      got = xcalloc(s, d->size, sizeof *got);
+      seen = xcalloc(s, d->size, 1);
+      for (i = 0; got && seen && i <= len;) {
+        size_t j = i, a, b;
+        while (j < len && line[j] != '\t') j++;
+        for (a = i; a < j && line[a] == ' '; a++) {}
+        for (b = j; b > a && line[b - 1] == ' '; b--) {}
+        if (col++ > 0) {
+          char *text = xstrndup(s, line + a, b - a);
+          int mi = text ? rg_enum_lookup(m, d->ref, text) : -1;
+          rg_free(text);
+          if (mi < 0 || (uint32_t)mi >= d->size || seen[mi] || n == d->size) { n = 0; break; }
+          seen[mi] = 1;
+          got[n++] = (uint32_t)mi;
+        }
+        i = j + 1;
+      }
+      if (n == d->size) memcpy(perm, got, d->size * sizeof *perm);
+      rg_free(got);
+      rg_free(seen);
+      return;
+    }
+  }
+}
+
+/* ---- assumptions ---------------------------------------------------------- */
+
+/* An assumption on a table: the whole table, or the cells it marks. */
+typedef struct tnote {
+  const rg_assumption *a;
+  char *where;              /* "weather[3, Standard]", or the table's name */
+} tnote;
+
+/* Returns 1 when what ("table NAME ...") is about table name. */
+static int about_table(const char *what, const char *name) {
+  size_t n = strlen(name);
+  if (!what || strncmp(what, "table ", 6) != 0) return 0;
+  what += 6;
+  return strncmp(what, name, n) == 0 && (what[n] == '\0' || what[n] == ' ');
+}
+
+/* Describes the matched cells of table t (mark[i] == 2 for this note) as
+** TABLE[KEYS], each key one member or integer, `lo..hi` for a run of
+** integers, `_` for every key of its dimension, `{a, b}` otherwise. */
+static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit) {
+  const rg_module *m = s->m;
+  char out[1024], kb[256];
+  size_t n = (size_t)snprintf(out, sizeof out, "%s[", rg_module_str(m, t->name));
+  for (uint32_t k = 0; k < t->ndims; k++) {
+    const rg_dim *d = &m->dims[t->first_dim + k];
+    unsigned char *seen = xcalloc(s, d->size, 1);
+    uint32_t lo = UINT32_MAX, hi = 0, distinct = 0;
+    if (!seen) return NULL;
+    for (uint32_t i = 0; i < t->count; i++) {
+      uint32_t flat = i, ix = 0;
+      if (!hit[i]) continue;
+      for (uint32_t j = t->ndims; j-- > 0;) {
+        const rg_dim *dj = &m->dims[t->first_dim + j];
+        if (j == k) ix = flat % dj->size;
+        flat /= dj->size;
+      }
+      if (!seen[ix]) { seen[ix] = 1; distinct++; }
+      if (ix < lo) lo = ix;
+      if (ix > hi) hi = ix;
+    }
+    if (k && n < sizeof out) n += (size_t)snprintf(out + n, sizeof out - n, ", ");
+    if (n >= sizeof out) { rg_free(seen); break; }
+    if (distinct == 1)
+      n += (size_t)snprintf(out + n, sizeof out - n, "%s", key_text(kb, sizeof kb, m, d, lo));
+    else if (distinct == d->size)
+      n += (size_t)snprintf(out + n, sizeof out - n, "_");
+    else if (!d->is_enum && distinct == hi - lo + 1)
+      n += (size_t)snprintf(out + n, sizeof out - n, "%lld..%lld", (long long)(d->lo + lo),
+                            (long long)(d->lo + hi));
+    else {
+      int first = 1;
+      n += (size_t)snprintf(out + n, sizeof out - n, "{");
+      for (uint32_t ix = 0; ix < d->size && n < sizeof out; ix++)
+        if (seen[ix]) {
+          n += (size_t)snprintf(out + n, sizeof out - n, "%s%s", first ? "" : ", ",
+                                key_text(kb, sizeof kb, m, d, ix));
+          first = 0;
+        }
+      if (n < sizeof out) n += (size_t)snprintf(out + n, sizeof out - n, "}");
+    }
+    rg_free(seen);
+    if (n >= sizeof out) break;
+  }
+  if (n < sizeof out) snprintf(out + n, sizeof out - n, "]");
+  return xstrdup(s, out);
+}
+
+/* Finds the assumptions on table t: marks the cells they cover in mark[]
+** (1), and lists them in *notes (*nnotes); sets *whole when one covers the
+** whole table.  A note names its cell's line ("cell at line N"), else it
+** sits on it (a TSV row) or just after it (an else cell): the nearest cell
+** line at or before the note.  A note that matches no cell, or one on the
+** declaration, is about the whole table. */
+static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote **notes,
+                        size_t *nnotes, int *whole) {
+  const rg_module *m = s->m;
+  const char *name = rg_module_str(m, t->name);
+  size_t cap = 0;
+  unsigned char *hit = xcalloc(s, t->count, 1);
+  *notes = NULL;
+  *nnotes = 0;
+  *whole = 0;
+  if (!hit) return;
+  for (const rg_assumption *a = s->assumptions; a && !s->oom; a = a->next) {
+    const char *rest, *at;
+    uint32_t file = a->pos.file, line = 0, matched = 0;
+    char *where = NULL;
+    if (!about_table(a->what, name)) continue;
+    rest = a->what + 6 + strlen(name);
+    if (*rest) {
+      if ((at = strstr(rest, " at line ")) != NULL) line = (uint32_t)strtoul(at + 9, NULL, 10);
+      else
+        for (uint32_t i = 0; i < t->count; i++) {
+          const rg_cellsrc *cs = &m->cellsrc[t->first + i];
+          if (cs->file == file && cs->line <= a->pos.line && cs->line > line) line = cs->line;
+        }
+    }
+    memset(hit, 0, t->count);
+    if (line)
+      for (uint32_t i = 0; i < t->count; i++) {
+        const rg_cellsrc *cs = &m->cellsrc[t->first + i];
+        if (cs->file == file && cs->line == line) { hit[i] = 1; matched++; }
+      }
+    if (matched) {
+      for (uint32_t i = 0; i < t->count; i++)
+        if (hit[i]) mark[i] = 1;
+      where = cells_text(s, t, hit);
+    } else {
+      *whole = 1;
+      where = xstrdup(s, name);
+    }
+    if (!where) break;
+    if (*nnotes == cap) {
+      size_t nc = cap ? 2 * cap : 4;
+      tnote *v = rg_realloc(*notes, nc * sizeof *v);
+      if (!v) { s->oom = 1; rg_free(where); break; }
+      *notes = v;
+      cap = nc;
+    }
+    (*notes)[*nnotes].a = a;
+    (*notes)[(*nnotes)++].where = where;
+  }
+  rg_free(hit);
+}
+
+/* ---- tables --------------------------------------------------------------- */
+
+/* Returns the cell text: the value (or `|` when same_as_above), then ` *`
+** when marked. */
+static char *cell_text(sheet *s, rg_type t, rg_value v, int same_as_above, int marked) {
+  char *text = same_as_above ? xstrdup(s, "|") : fmt(s, t, v), *both;
+  if (!text || !marked) return text;
+  both = xconcat(s, text, " *");
+  rg_free(text);
+  return both;
+}
+
+/* A table of two (or more) keys: one grid per combination of the keys
+** before the last two. */
+static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
+  const rg_module *m = s->m;
+  const rg_dim *dr = &m->dims[t->first_dim + t->ndims - 2];
+  const rg_dim *dc = &m->dims[t->first_dim + t->ndims - 1];
+  uint32_t block = dr->size * dc->size;
+  char kb[256];
+  uint32_t *rp = xcalloc(s, dr->size, sizeof *rp), *cp = xcalloc(s, dc->size, sizeof *cp);
+  if (!rp || !cp) { rg_free(rp); rg_free(cp); return; }
+  key_order(s, t, t->ndims - 2, rp);
+  key_order(s, t, t->ndims - 1, cp);
+  for (uint32_t b = 0; b * block < t->count && !s->oom; b++) {
+    grid g;
+    if (t->ndims > 2) {
+      /* The leading keys of this block. */
+      uint32_t flat = b;
+      char line[1024] = "";
+      size_t n = 0;
+      uint32_t ix[8] = { 0 };
+      for (uint32_t j = t->ndims - 2; j-- > 0;) {
+        ix[j] = flat % m->dims[t->first_dim + j].size;
+        flat /= m->dims[t->first_dim + j].size;
+      }
+      for (uint32_t j = 0; j + 2 < t->ndims && n < sizeof line; j++) {
+        const rg_dim *d = &m->dims[t->first_dim + j];
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s%s = %s", j ? ", " : "",
+                              dim_head(m, d), key_text(kb, sizeof kb, m, d, ix[j]));
+      }
+      rg_printf(s->out, "  %s:\n", line);
+    }
+    if (grid_init(s, &g, dr->size + 1, dc->size + 1, 1) != 0) break;
+    grid_take(&g, 0, 0, xstrdup(s, dim_head(m, dr)));
+    for (uint32_t c = 0; c < dc->size; c++)
+      grid_take(&g, 0, c + 1, xstrdup(s, key_text(kb, sizeof kb, m, dc, cp[c])));
+    for (uint32_t r = 0; r < dr->size; r++) {
+      grid_take(&g, r + 1, 0, xstrdup(s, key_text(kb, sizeof kb, m, dr, rp[r])));
+      for (uint32_t c = 0; c < dc->size; c++) {
+        uint32_t i = b * block + rp[r] * dc->size + cp[c];
+        rg_value v = m->cells[t->first + i];
+        int same = r > 0 && m->cells[t->first + b * block + rp[r - 1] * dc->size + cp[c]] == v;
+        grid_take(&g, r + 1, c + 1, cell_text(s, t->value, v, same, mark[i]));
+      }
+    }
+    grid_print(s, &g);
+    grid_free(&g);
+  }
+  rg_free(rp);
+  rg_free(cp);
+}
+
+/* A table of one key: `key  value` lines, or a grid of records. */
+static void print_list(sheet *s, const rg_table *t, const unsigned char *mark) {
+  const rg_module *m = s->m;
+  const rg_dim *d = &m->dims[t->first_dim];
+  const rg_value *cells = m->cells + t->first;
+  char kb[256];
+  grid g = { 0 };
+  uint32_t *p = xcalloc(s, d->size, sizeof *p);
+  if (!p) return;
+  key_order(s, t, 0, p);
+  if (t->value.kind == RG_K_RECORD && t->value.ref < m->nrecords) {
+    const rg_record *rec = &m->records[t->value.ref];
+    if (grid_init(s, &g, t->count + 1, rec->count + 1, 1) == 0) {
+      grid_take(&g, 0, 0, xstrdup(s, dim_head(m, d)));
+      for (uint32_t k = 0; k < rec->count; k++)
+        grid_take(&g, 0, k + 1, xstrdup(s, rg_module_str(m, m->fields[rec->first + k].name)));
+      for (uint32_t r = 0; r < t->count; r++) {
+        uint32_t i = p[r];
+        rg_value off = cells[i];
+        char *key = xstrdup(s, key_text(kb, sizeof kb, m, d, i));
+        if (key && mark[i]) {
+          char *k2 = xconcat(s, key, " *");
+          rg_free(key);
+          key = k2;
+        }
+        grid_take(&g, r + 1, 0, key);
+        for (uint32_t k = 0; k < rec->count; k++) {
+          rg_value v = off >= 0 && (uint64_t)off + rec->count <= m->nheap ? m->heap[off + k] : 0;
+          grid_take(&g, r + 1, k + 1, fmt(s, m->fields[rec->first + k].type, v));
+        }
+      }
+      grid_print(s, &g);
+    }
+  } else {
+    /* Plain values: a run of equal cells over consecutive integer keys folds
+    ** into one lo..hi line. */
+    uint32_t rows = 0, r = 0;
+#define FOLDS(j) (!d->is_enum && p[j] == p[(j) - 1] + 1 && cells[p[j]] == cells[p[(j) - 1]] && \
+                  mark[p[j]] == mark[p[(j) - 1]])
+    for (uint32_t j = 0; j < t->count; j++)
+      if (j == 0 || !FOLDS(j)) rows++;
+    if (grid_init(s, &g, rows, 2, 0) == 0) {
+      for (uint32_t j = 0; j < t->count; r++) {
+        uint32_t e = j + 1, i = p[j];
+        char range[128];
+        while (e < t->count && FOLDS(e)) e++;
+        if (e - j > 1)
+          snprintf(range, sizeof range, "%lld..%lld", (long long)(d->lo + i),
+                   (long long)(d->lo + p[e - 1]));
+        else
+          key_text(range, sizeof range, m, d, i);
+        grid_take(&g, r, 0, xstrdup(s, range));
+        grid_take(&g, r, 1, cell_text(s, t->value, cells[i], 0, mark[i]));
+        j = e;
+      }
+      grid_print(s, &g);
+    }
+#undef FOLDS
+  }
+  grid_free(&g);
+  rg_free(p);
+}
+
+/* Prints table ti: title, layout, assumptions. */
+static void print_table(sheet *s, uint32_t ti) {
+  const rg_module *m = s->m;
+  const rg_table *t = &m->tables[ti];
+  unsigned char *mark = xcalloc(s, t->count, 1);
+  tnote *notes = NULL;
+  size_t nnotes = 0;
+  int whole = 0;
+  char buf[256];
+  if (!mark) return;
+  if (s->src) table_notes(s, t, mark, &notes, &nnotes, &whole);
+  rg_printf(s->out, "%s(", rg_module_str(m, t->name));
+  for (uint32_t k = 0; k < t->ndims; k++)
+    rg_printf(s->out, "%s%s", k ? ", " : "", dim_text(buf, sizeof buf, m, &m->dims[t->first_dim + k]));
+  rg_printf(s->out, ") -> %s%s\n", rg_type_name(buf, sizeof buf, m, t->value), whole ? " *" : "");
+  if (t->ndims >= 2) print_grid(s, t, mark);
+  else print_list(s, t, mark);
+  for (size_t i = 0; i < nnotes; i++) {
+    rg_printf(s->out, "  * %s: %s\n", notes[i].where, notes[i].a->text ? notes[i].a->text : "");
+    rg_free(notes[i].where);
+  }
+  rg_free(notes);
+  rg_free(mark);
+}
+
+/* The named constants, with their assumptions. */
+static void print_constants(sheet *s) {
+  const rg_module *m = s->m;
+  int any = 0;
+  grid g;
+  for (uint32_t i = 0; i < m->nnamed && !any; i++)
+    for (const rg_assumption *a = s->assumptions; a; a = a->next)
+      if (a->what && strncmp(a->what, "const ", 6) == 0 &&
+          strcmp(a->what + 6, rg_module_str(m, m->named[i].name)) == 0)
+        any = 1;
+  rg_puts(s->out, "Constants\n");
+  if (grid_init(s, &g, m->nnamed + 1, any ? 3 : 2, 1) != 0) return;
+  grid_take(&g, 0, 0, xstrdup(s, "name"));
+  grid_take(&g, 0, 1, xstrdup(s, "value"));
+  if (any) grid_take(&g, 0, 2, xstrdup(s, "assumed"));
+  for (uint32_t i = 0; i < m->nnamed; i++) {
+    const rg_named *c = &m->named[i];
+    const char *name = rg_module_str(m, c->name);
+    char *v = fmt(s, c->type, c->value);
+    if (v && c->starred) {
+      char *v2 = xconcat(s, v, "*");
+      rg_free(v);
+      v = v2;
+    }
+    grid_take(&g, i + 1, 0, xstrdup(s, name));
+    grid_take(&g, i + 1, 1, v);
+    if (!any) continue;
+    for (const rg_assumption *a = s->assumptions; a; a = a->next)
+      if (a->what && strncmp(a->what, "const ", 6) == 0 && strcmp(a->what + 6, name) == 0) {
+        char *prev = g.cell[(i + 1) * g.ncols + 2];
+        char *text = prev ? xconcat(s, prev, "; ") : xstrdup(s, "");
+        char *all = text ? xconcat(s, text, a->text ? a->text : "") : NULL;
+        rg_free(text);
+        grid_take(&g, i + 1, 2, all);
+      }
+  }
+  grid_print(s, &g);
+  grid_free(&g);
+}
+
+int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
+                   const rg_assumption *assumptions, const char *const *names, int n) {
+  sheet sh = { out, m, src, assumptions, 0 }, *s = &sh;
+  int first = 1;
+  if (m->name) {
+    rg_printf(s->out, "%s", rg_module_str(m, m->name));
+    if (m->revision) rg_printf(s->out, ", revision %s", rg_module_str(m, m->revision));
+    if (m->source) rg_printf(s->out, ", from %s", rg_module_str(m, m->source));
+    rg_putc(s->out, '\n');
+    first = 0;
+  }
+  if (!src) {
+    rg_puts(s->out, "(a compiled module keeps no assumptions: none are marked)\n");
+    first = 0;
+  }
+  if (n) {
+    for (int i = 0; i < n && !s->oom; i++) {
+      int ti = rg_module_find_table(m, names[i]);
+      if (ti < 0) continue;
+      if (!first) rg_putc(s->out, '\n');
+      print_table(s, (uint32_t)ti);
+      first = 0;
+    }
+  } else {
+    for (uint32_t i = 0; i < m->ntables && !s->oom; i++) {
+      if (!first) rg_putc(s->out, '\n');
+      print_table(s, i);
+      first = 0;
+    }
+    if (m->nnamed && !s->oom) {
+      if (!first) rg_putc(s->out, '\n');
+      print_constants(s);
+    }
+  }
+  return s->oom ? -1 : 0;
+}
