@@ -46,21 +46,10 @@ typedef struct vec {
 
 #define AT(v, type, i) (((type *)(v).items)[i])
 
-/* The module's arrays that the compiler grows: X(field of the compiler state
-** and of the module, count field of the module, item type).  One list says
-** which arrays there are; it declares, initializes, frees and hands them
-** over. */
-#define RG_MODULE_ARRAYS(X) \
-  X(units, nunits, rg_unit) X(enums, nenums, rg_enum) X(members, nmembers, rg_member_info) \
-  X(records, nrecords, rg_record) X(fields, nfields, rg_field_info) \
-  X(consts, nconsts, rg_value) X(heap, nheap, rg_value) X(tables, ntables, rg_table) \
-  X(dims, ndims, rg_dim) X(cells, ncells, rg_value) X(procs, nprocs, rg_proc) \
-  X(params, nparams, rg_param_info) X(types, ntypes, rg_type) X(notes, nnotes, rg_note_info) \
-  X(expects, nexpects, rg_expect) X(tests, ntests, rg_test) X(code, ncode, uint32_t) \
-  X(lines, nlines, rg_line) X(files, nfiles, uint32_t) X(dice, ndice, rg_dice) \
-  X(faces, nfaces, rg_value) X(decks, ndecks, rg_deck) X(cards, ncards, rg_value) \
-  X(choices, nchoices, rg_choice) X(inputs, ninputs, rg_input) X(named, nnamed, rg_named) \
-  X(cellsrc, ncellsrc, rg_cellsrc)
+/* The module's arrays that the compiler grows are module.h's
+** RG_MODULE_ARRAYS(X): X(field of the compiler state and of the module,
+** count field of the module, item type).  That one list declares,
+** initializes, frees and hands them over. */
 
 /* ======================================================================
 ** Symbols

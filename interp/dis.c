@@ -20,12 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const unsigned char dis_operand[] = {
-#define RG_X(name, operand, pops, pushes, doc) operand,
-  RG_OPCODES(RG_X)
-#undef RG_X
-};
-
 
 /* Appends s to buf (size n, current length *len) as a quoted string with
 ** \" \\ \n \t and \xHH escapes, truncated to fit. */
@@ -142,7 +136,7 @@ static void dis_proc(const rg_module *m, uint32_t pi, rg_out *out) {
       continue;
     }
     rg_printf(out, "%04u [%u] ", (unsigned)rel, (unsigned)line);
-    switch (dis_operand[op]) {
+    switch (rg_op_operand[op]) {
     case RG_A_NONE:
       rg_puts(out, rg_opnames[op]);
       break;

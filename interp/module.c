@@ -35,7 +35,7 @@ const char *const rg_opnames[] = {
 #undef RG_X
 };
 
-static const unsigned char op_operand[] = {
+const unsigned char rg_op_operand[] = {
 #define RG_X(name, operand, pops, pushes, doc) operand,
   RG_OPCODES(RG_X)
 #undef RG_X
@@ -58,14 +58,10 @@ static const signed char op_pushes[] = {
 /* Frees every array of m and zeroes the struct; m itself stays the caller's. */
 void rg_module_free(rg_module *m) {
   if (!m) return;
-  rg_free(m->strings); rg_free(m->files); rg_free(m->units); rg_free(m->enums);
-  rg_free(m->members); rg_free(m->records); rg_free(m->fields);
-  rg_free(m->consts); rg_free(m->heap); rg_free(m->tables); rg_free(m->dims);
-  rg_free(m->cells); rg_free(m->procs); rg_free(m->params); rg_free(m->types);
-  rg_free(m->notes); rg_free(m->expects); rg_free(m->tests); rg_free(m->code);
-  rg_free(m->lines); rg_free(m->dice); rg_free(m->faces); rg_free(m->decks);
-  rg_free(m->cards); rg_free(m->choices); rg_free(m->inputs);
-  rg_free(m->named); rg_free(m->cellsrc);
+  rg_free(m->strings);
+#define RG_X(field, count, type) rg_free(m->field);
+  RG_MODULE_ARRAYS(RG_X)
+#undef RG_X
   memset(m, 0, sizeof *m);
 }
 
@@ -155,74 +151,76 @@ typedef struct fdesc { unsigned char kind; unsigned short off; } fdesc;
 /* One section: the module's pointer and count members it fills, the size of
 ** an element in memory, and its fields in order on disk. */
 typedef struct sdesc {
-  uint32_t id;
   size_t ptr_off, count_off, size;
   fdesc f[10];
 } sdesc;
 
-#define SEC(id, arr, cnt, T) id, offsetof(rg_module, arr), offsetof(rg_module, cnt), sizeof(T)
 #define U(T, mem) {F_U32, offsetof(T, mem)}
 #define I(T, mem) {F_I64, offsetof(T, mem)}
 
-enum { SEC_HEADER = 1, RG_NSECTIONS = 29, RG_MAX_SECTIONS = 64 };
+/* How each element type is laid out on disk (DISK_ plus the type's name, as
+** RG_MODULE_ARRAYS names it). */
+#define DISK_char {{F_U8, 0}}
+#define DISK_uint32_t {{F_U32, 0}}
+#define DISK_rg_value {{F_I64, 0}}
+#define DISK_rg_unit {U(rg_unit, name), U(rg_unit, display)}
+#define DISK_rg_enum {U(rg_enum, name), U(rg_enum, first), U(rg_enum, count), U(rg_enum, ordered)}
+#define DISK_rg_member_info {U(rg_member_info, code), U(rg_member_info, display)}
+#define DISK_rg_record {U(rg_record, name), U(rg_record, first), U(rg_record, count)}
+#define DISK_rg_field_info \
+  {U(rg_field_info, name), U(rg_field_info, type.kind), U(rg_field_info, type.ref)}
+#define DISK_rg_table \
+  {U(rg_table, name), U(rg_table, first_dim), U(rg_table, ndims), U(rg_table, value.kind), \
+   U(rg_table, value.ref), U(rg_table, first), U(rg_table, count)}
+#define DISK_rg_dim \
+  {U(rg_dim, label), U(rg_dim, is_enum), U(rg_dim, ref), I(rg_dim, lo), U(rg_dim, size)}
+#define DISK_rg_proc \
+  {U(rg_proc, name), U(rg_proc, nparams), U(rg_proc, first_param), U(rg_proc, nlocals), \
+   U(rg_proc, result.kind), U(rg_proc, result.ref), U(rg_proc, code), U(rg_proc, ncode), \
+   U(rg_proc, max_stack)}
+#define DISK_rg_param_info \
+  {U(rg_param_info, name), U(rg_param_info, type.kind), U(rg_param_info, type.ref)}
+#define DISK_rg_type {U(rg_type, kind), U(rg_type, ref)}
+#define DISK_rg_note_info \
+  {U(rg_note_info, text), U(rg_note_info, first_type), U(rg_note_info, nvals)}
+#define DISK_rg_expect {U(rg_expect, text), U(rg_expect, type.kind), U(rg_expect, type.ref)}
+#define DISK_rg_test {U(rg_test, name), U(rg_test, proc)}
+#define DISK_rg_line {U(rg_line, file), U(rg_line, line), U(rg_line, col)}
+#define DISK_rg_dice \
+  {U(rg_dice, name), U(rg_dice, face.kind), U(rg_dice, face.ref), U(rg_dice, first), \
+   U(rg_dice, count)}
+#define DISK_rg_deck \
+  {U(rg_deck, name), U(rg_deck, card.kind), U(rg_deck, card.ref), U(rg_deck, first), \
+   U(rg_deck, count)}
+#define DISK_rg_choice \
+  {U(rg_choice, prompt), U(rg_choice, chooser.kind), U(rg_choice, chooser.ref), \
+   U(rg_choice, option.kind), U(rg_choice, option.ref), U(rg_choice, kind)}
+#define DISK_rg_input \
+  {U(rg_input, name), U(rg_input, type.kind), U(rg_input, type.ref), I(rg_input, value)}
+#define DISK_rg_named \
+  {U(rg_named, name), U(rg_named, type.kind), U(rg_named, type.ref), I(rg_named, value), \
+   U(rg_named, file), U(rg_named, line), U(rg_named, starred)}
+#define DISK_rg_cellsrc {U(rg_cellsrc, file), U(rg_cellsrc, line)}
 
-/* Sections 2..29 (22..27 since version 2, 28..29 since version 3); section 1
-** (the header strings) is handled apart. */
+/* Sections 2.. in id order: the pool, then RG_MODULE_ARRAYS in its order
+** (section 1, the header strings, is handled apart). */
+#define SEC(field, count, type) \
+  {offsetof(rg_module, field), offsetof(rg_module, count), sizeof(type), DISK_##type},
 static const sdesc sections[] = {
-  {SEC(2, strings, nstrings, char), {{F_U8, 0}}},
-  {SEC(3, files, nfiles, uint32_t), {{F_U32, 0}}},
-  {SEC(4, units, nunits, rg_unit), {U(rg_unit, name), U(rg_unit, display)}},
-  {SEC(5, enums, nenums, rg_enum),
-   {U(rg_enum, name), U(rg_enum, first), U(rg_enum, count), U(rg_enum, ordered)}},
-  {SEC(6, members, nmembers, rg_member_info),
-   {U(rg_member_info, code), U(rg_member_info, display)}},
-  {SEC(7, records, nrecords, rg_record),
-   {U(rg_record, name), U(rg_record, first), U(rg_record, count)}},
-  {SEC(8, fields, nfields, rg_field_info),
-   {U(rg_field_info, name), U(rg_field_info, type.kind), U(rg_field_info, type.ref)}},
-  {SEC(9, consts, nconsts, rg_value), {{F_I64, 0}}},
-  {SEC(10, heap, nheap, rg_value), {{F_I64, 0}}},
-  {SEC(11, tables, ntables, rg_table),
-   {U(rg_table, name), U(rg_table, first_dim), U(rg_table, ndims),
-    U(rg_table, value.kind), U(rg_table, value.ref), U(rg_table, first),
-    U(rg_table, count)}},
-  {SEC(12, dims, ndims, rg_dim),
-   {U(rg_dim, label), U(rg_dim, is_enum), U(rg_dim, ref), I(rg_dim, lo),
-    U(rg_dim, size)}},
-  {SEC(13, cells, ncells, rg_value), {{F_I64, 0}}},
-  {SEC(14, procs, nprocs, rg_proc),
-   {U(rg_proc, name), U(rg_proc, nparams), U(rg_proc, first_param),
-    U(rg_proc, nlocals), U(rg_proc, result.kind), U(rg_proc, result.ref),
-    U(rg_proc, code), U(rg_proc, ncode), U(rg_proc, max_stack)}},
-  {SEC(15, params, nparams, rg_param_info),
-   {U(rg_param_info, name), U(rg_param_info, type.kind), U(rg_param_info, type.ref)}},
-  {SEC(16, types, ntypes, rg_type), {U(rg_type, kind), U(rg_type, ref)}},
-  {SEC(17, notes, nnotes, rg_note_info),
-   {U(rg_note_info, text), U(rg_note_info, first_type), U(rg_note_info, nvals)}},
-  {SEC(18, expects, nexpects, rg_expect),
-   {U(rg_expect, text), U(rg_expect, type.kind), U(rg_expect, type.ref)}},
-  {SEC(19, tests, ntests, rg_test), {U(rg_test, name), U(rg_test, proc)}},
-  {SEC(20, code, ncode, uint32_t), {{F_U32, 0}}},
-  {SEC(21, lines, nlines, rg_line),
-   {U(rg_line, file), U(rg_line, line), U(rg_line, col)}},
-  {SEC(22, dice, ndice, rg_dice),
-   {U(rg_dice, name), U(rg_dice, face.kind), U(rg_dice, face.ref), U(rg_dice, first),
-    U(rg_dice, count)}},
-  {SEC(23, faces, nfaces, rg_value), {{F_I64, 0}}},
-  {SEC(24, decks, ndecks, rg_deck),
-   {U(rg_deck, name), U(rg_deck, card.kind), U(rg_deck, card.ref), U(rg_deck, first),
-    U(rg_deck, count)}},
-  {SEC(25, cards, ncards, rg_value), {{F_I64, 0}}},
-  {SEC(26, choices, nchoices, rg_choice),
-   {U(rg_choice, prompt), U(rg_choice, chooser.kind), U(rg_choice, chooser.ref),
-    U(rg_choice, option.kind), U(rg_choice, option.ref), U(rg_choice, kind)}},
-  {SEC(27, inputs, ninputs, rg_input),
-   {U(rg_input, name), U(rg_input, type.kind), U(rg_input, type.ref), I(rg_input, value)}},
-  {SEC(28, named, nnamed, rg_named),
-   {U(rg_named, name), U(rg_named, type.kind), U(rg_named, type.ref), I(rg_named, value),
-    U(rg_named, file), U(rg_named, line), U(rg_named, starred)}},
-  {SEC(29, cellsrc, ncellsrc, rg_cellsrc), {U(rg_cellsrc, file), U(rg_cellsrc, line)}},
+  SEC(strings, nstrings, char)
+  RG_MODULE_ARRAYS(SEC)
 };
+#undef SEC
+
+/* The number of arrays, then of sections: the header, the pool and the
+** arrays. */
+enum {
+#define RG_X(field, count, type) SECPOS_##field,
+  RG_MODULE_ARRAYS(RG_X)
+#undef RG_X
+  NARRAYS
+};
+enum { SEC_HEADER = 1, RG_NSECTIONS = NARRAYS + 2, RG_MAX_SECTIONS = 64 };
 #define NSDESC (sizeof sections / sizeof sections[0])
 
 /* Returns the size on disk of one element of section s. */
@@ -270,8 +268,8 @@ int rg_module_serialize(const rg_module *m, unsigned char **buf, size_t *len) {
   for (size_t i = 0; i < NSDESC; i++) {
     const sdesc *s = &sections[i];
     uint32_t count = *(const uint32_t *)((const char *)m + s->count_off);
-    sizes[s->id] = (uint64_t)count * disk_size(s);
-    total += sizes[s->id];
+    sizes[i + 2] = (uint64_t)count * disk_size(s);
+    total += sizes[i + 2];
   }
   if (total > UINT32_MAX) return -1;
   unsigned char *out = rg_malloc((size_t)total);
@@ -847,7 +845,7 @@ static int voperand(vctx *v, const rg_proc *p, uint32_t i, uint32_t ins) {
   uint32_t bound = 0;
   if (op >= RG_NOPCODES)
     return fail(v->err, v->errlen, "procedure '%s': instruction %u: bad opcode %u", n, (unsigned)i, op);
-  switch (op_operand[op]) {
+  switch (rg_op_operand[op]) {
   case RG_A_NONE:
     if (a != 0)
       return fail(v->err, v->errlen, "procedure '%s': instruction %u: %s takes no operand (has %u)",

@@ -203,40 +203,49 @@ typedef struct rg_line {
   uint32_t col;             /* display column */
 } rg_line;
 
-/* A module.  Every array is owned by the module (one malloc each) and freed
-** by rg_module_free. */
-typedef struct rg_module {
-  /* header */
-  uint32_t name, revision, source;     /* strings: the ruleset header */
+/* The arrays of a module after its string pool, one X(field, count, type)
+** each: `type *field` with `count` elements.  This list is the one place
+** that names them: it declares them in rg_module, frees them, lays out the
+** sections of a .rbc (the pool is section 2, the array in position k of this
+** list section 3 + k, so new arrays go at the end), and declares, grows and
+** hands over the compiler's copies (compile_int.h). */
+#define RG_MODULE_ARRAYS(X) \
+  X(files, nfiles, uint32_t)            /* strings: source file paths */ \
+  X(units, nunits, rg_unit) \
+  X(enums, nenums, rg_enum) \
+  X(members, nmembers, rg_member_info) \
+  X(records, nrecords, rg_record) \
+  X(fields, nfields, rg_field_info) \
+  X(consts, nconsts, rg_value)          /* K[] */ \
+  X(heap, nheap, rg_value)              /* H[]: constant records and lists */ \
+  X(tables, ntables, rg_table) \
+  X(dims, ndims, rg_dim) \
+  X(cells, ncells, rg_value)            /* every table's cells */ \
+  X(procs, nprocs, rg_proc) \
+  X(params, nparams, rg_param_info) \
+  X(types, ntypes, rg_type)             /* value types of notes, list elements */ \
+  X(notes, nnotes, rg_note_info) \
+  X(expects, nexpects, rg_expect) \
+  X(tests, ntests, rg_test) \
+  X(code, ncode, uint32_t) \
+  X(lines, nlines, rg_line)             /* one per instruction: nlines == ncode */ \
+  X(dice, ndice, rg_dice)               /* since version 2 */ \
+  X(faces, nfaces, rg_value) \
+  X(decks, ndecks, rg_deck) \
+  X(cards, ncards, rg_value) \
+  X(choices, nchoices, rg_choice) \
+  X(inputs, ninputs, rg_input) \
+  X(named, nnamed, rg_named)            /* since version 3: constants by name */ \
+  X(cellsrc, ncellsrc, rg_cellsrc)      /* == ncells */
 
+/* A module.  Every array is owned by the module (one rg_malloc each) and
+** freed by rg_module_free. */
+typedef struct rg_module {
+  uint32_t name, revision, source;     /* strings: the ruleset header */
   char *strings;   uint32_t nstrings;  /* the pool, nstrings bytes */
-  uint32_t *files; uint32_t nfiles;    /* strings: source file paths */
-  rg_unit *units;  uint32_t nunits;
-  rg_enum *enums;  uint32_t nenums;
-  rg_member_info *members; uint32_t nmembers;
-  rg_record *records; uint32_t nrecords;
-  rg_field_info *fields; uint32_t nfields;
-  rg_value *consts; uint32_t nconsts;  /* K[] */
-  rg_value *heap;  uint32_t nheap;     /* H[]: constant records */
-  rg_table *tables; uint32_t ntables;
-  rg_dim *dims;    uint32_t ndims;
-  rg_value *cells; uint32_t ncells;    /* every table's cells */
-  rg_proc *procs;  uint32_t nprocs;
-  rg_param_info *params; uint32_t nparams;
-  rg_type *types;  uint32_t ntypes;    /* value types of notes */
-  rg_note_info *notes; uint32_t nnotes;
-  rg_expect *expects; uint32_t nexpects;
-  rg_test *tests;  uint32_t ntests;
-  rg_dice *dice;   uint32_t ndice;
-  rg_value *faces; uint32_t nfaces;
-  rg_deck *decks;  uint32_t ndecks;
-  rg_value *cards; uint32_t ncards;
-  rg_choice *choices; uint32_t nchoices;
-  rg_input *inputs; uint32_t ninputs;
-  rg_named *named; uint32_t nnamed;    /* constants by name */
-  rg_cellsrc *cellsrc; uint32_t ncellsrc; /* == ncells */
-  uint32_t *code;  uint32_t ncode;
-  rg_line *lines;  uint32_t nlines;    /* one per instruction: nlines == ncode */
+#define RG_X(field, count, type) type *field; uint32_t count;
+  RG_MODULE_ARRAYS(RG_X)
+#undef RG_X
 } rg_module;
 
 /* Frees every array of m and zeroes it; m itself is the caller's. */
@@ -284,8 +293,11 @@ int rg_module_is_rbc(const char *path);
 ** or -1 when an operand is out of range. */
 int rg_op_effect(const rg_module *m, uint32_t ins, int *pops, int *pushes);
 
-/* Opcode names, indexed by opcode. */
+/* Opcode names, and what each opcode's operand A is (rg_operand), indexed
+** by opcode: the one expansion of opcodes.h's list that the verifier, the
+** disassembler and the VM's translator share. */
 extern const char *const rg_opnames[];
+extern const unsigned char rg_op_operand[];
 
 /* Writes a disassembly of every procedure of m to out:
 **     procedure NAME(params) -> type   ; nlocals N, stack S

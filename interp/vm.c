@@ -182,12 +182,6 @@ struct rg_vm {
   uint32_t err_pc;
 };
 
-static const unsigned char vm_operand[] = {
-#define RG_X(name, operand, pops, pushes, doc) operand,
-  RG_OPCODES(RG_X)
-#undef RG_X
-};
-
 /* The register form of binary opcode op, or 0 when it has none. */
 static uint32_t vm_rbinop(unsigned op) {
   switch (op) {
@@ -293,7 +287,7 @@ static int tr_reads(const vm_tr *t, int32_t a, uint32_t hi) {
 
 /* Operand A of instruction ins: sign-extended for immediates and jumps. */
 static int32_t tr_arg(uint32_t ins) {
-  unsigned o = vm_operand[RG_INS_OP(ins)];
+  unsigned o = rg_op_operand[RG_INS_OP(ins)];
   return o == RG_A_IMM || o == RG_A_JUMP ? RG_INS_SA(ins) : (int32_t)RG_INS_A(ins);
 }
 
@@ -709,7 +703,7 @@ static int vm_build_fast(rg_vm *vm, int fuse) {
     if ((uint64_t)p->nlocals + fp->ncon + p->max_stack > INT32_MAX / 2) goto done;
     memset(tgt, 0, n);
     for (uint32_t k = 0; k < n; k++)   /* the verifier keeps targets inside */
-      if (vm_operand[RG_INS_OP(code[k])] == RG_A_JUMP) tgt[(int64_t)k + 1 + RG_INS_SA(code[k])] = 1;
+      if (rg_op_operand[RG_INS_OP(code[k])] == RG_A_JUMP) tgt[(int64_t)k + 1 + RG_INS_SA(code[k])] = 1;
     vm_depths(m, code, n, depth, work);
     vm_tr t = { m, code, n, p->code, fuse, fcode, fmap, f, lz, p->nlocals, fconst + fp->con,
                 p->nlocals + fp->ncon, -1, 0 };
