@@ -19,7 +19,7 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean
-.PHONY: fuzz fuzz-build replay faults valgrind editors install uninstall
+.PHONY: fuzz fuzz-build replay faults valgrind editors tokens install uninstall
 .SECONDARY:
 
 all: deps $(BUILD)/regula
@@ -87,11 +87,15 @@ golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 
-test-quick: all unit golden replay faults editors
+test-quick: all unit golden replay faults editors tokens
 
 # The editor files (editors/) know exactly the lexer's keywords.
 editors:
 	@tests/editors.sh
+
+# The lexer's token names agree with parser.y's %token list.
+tokens:
+	@tests/tokens.sh
 
 # The whole suite, then again under AddressSanitizer and UBSan.
 test: deps
