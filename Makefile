@@ -19,7 +19,7 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean
-.PHONY: fuzz fuzz-build replay faults valgrind editors tokens install uninstall
+.PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall
 .SECONDARY:
 
 all: deps $(BUILD)/regula
@@ -87,7 +87,7 @@ golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 
-test-quick: all unit golden replay faults editors tokens
+test-quick: all unit golden replay faults editors tokens builtins
 
 # The editor files (editors/) know exactly the lexer's keywords.
 editors:
@@ -96,6 +96,10 @@ editors:
 # The lexer's token names agree with parser.y's %token list.
 tokens:
 	@tests/tokens.sh
+
+# docs/language.md documents every builtin of interp/builtins.h.
+builtins:
+	@tests/builtins.sh
 
 # The whole suite, then again under AddressSanitizer and UBSan.
 test: deps

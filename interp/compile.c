@@ -22,6 +22,7 @@
 ** Module arrays grow with rg_realloc (module.h owns them once built); the
 ** syntax tree, symbols and scratch space live in the diagnostics' arena.
 */
+#include "builtins.h"
 #include "compile_int.h"
 #include "opcodes.h"
 #include "value.h"
@@ -1330,8 +1331,10 @@ static sym *named_arg(cstate *cs, rg_expr *a, symkind k, const char *what) {
 ** percent or distance, in the sheet's own units), s a style text, v any
 ** value shown as text, L a list of numbers (x1, y1, x2, y2, ...). */
 static const struct { const char *name, *args; } shapes[] = {
-  { "canvas", "vnnv" }, { "rect", "nnnnsv" }, { "line", "nnnns" }, { "circle", "nnnsv" },
-  { "polygon", "Lsv" }, { "label", "nnvs" }, { NULL, NULL }
+#define RG_X(n, kind, argc, args) RG_BUILTIN_IF_SHAPE_##kind({ #n, args },)
+  RG_BUILTINS(RG_X)
+#undef RG_X
+  { NULL, NULL }
 };
 
 /* A shape statement: canvas(name, width, height, title), rect(x, y, w, h,
@@ -1398,9 +1401,10 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
   rg_expr *a1 = e->args, *a2 = a1 ? a1->next : NULL;
   char x[96];
   static const struct { const char *name; uint32_t argc; } sig[] = {
-    { "len", 1 }, { "append", 2 }, { "without", 2 }, { "sorted", 1 }, { "best", 2 },
-    { "sum", 1 }, { "at_least", 2 }, { "members", 1 }, { "rolls", 2 }, { "draws", 2 },
-    { "left", 1 }, { "nth", 2 }, { "choose", 0 }, { NULL, 0 }
+#define RG_X(n, kind, argc, args) RG_BUILTIN_IF_LIST_##kind({ #n, argc },)
+    RG_BUILTINS(RG_X)
+#undef RG_X
+    { NULL, 0 }
   };
   int k;
   *is_builtin = true;
@@ -2256,11 +2260,12 @@ static void decl_table(cstate *cs, rg_decl *dc) {
   if (bad) AT(cs->tables, rg_table, s->index).value = T_ERR;
 }
 
-static const char *const builtins[] = { "min", "max", "clamp", "abs", "count", "ord", "wrap", "len",
-                                        "append", "without", "sorted", "best", "sum", "at_least",
-                                        "members", "rolls", "draws", "left", "nth", "choose",
-                                        "canvas", "rect", "line", "circle", "polygon", "label",
-                                        NULL };
+static const char *const builtins[] = {
+#define RG_X(n, kind, argc, args) #n,
+  RG_BUILTINS(RG_X)
+#undef RG_X
+  NULL
+};
 
 /* procedure NAME(params) [-> type]: the head. */
 static void decl_proc(cstate *cs, rg_decl *dc) {

@@ -7,6 +7,7 @@
 #include "svg.h"
 
 #include "alloc.h"
+#include "builtins.h"
 #include "value.h"
 #include "vm.h"
 
@@ -292,6 +293,15 @@ static int add_canvas(rg_svg *s, const char *name, int64_t w, int64_t h, const c
   return 0;
 }
 
+/* Returns the argument kinds of shape `kind` (builtins.h: "nnnnsv" for
+** rect), or NULL when kind is not a shape. */
+static const char *shape_args(const char *kind) {
+#define RG_X(n, kind_, argc, args) RG_BUILTIN_IF_SHAPE_##kind_(if (strcmp(kind, #n) == 0) return args;)
+  RG_BUILTINS(RG_X)
+#undef RG_X
+  return NULL;
+}
+
 int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *vals,
                const rg_value *heap, uint32_t nheap, uint32_t pc) {
   const rg_note_info *ni;
@@ -300,7 +310,7 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
   int64_t num[4] = { 0, 0, 0, 0 };
   char text[1024], name[1024];
   unsigned char bad = 0;
-  const char *style = "";
+  const char *style = "", *args;
   picture *p;
   sbuf *b;
   uint32_t nn = 0;
@@ -312,8 +322,9 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
   if ((uint64_t)ni->first_type + ni->nvals > m->ntypes) return fail(s, pc, "a shape of bad types");
   ty = &m->types[ni->first_type];
 
+  args = shape_args(kind);
   if (strcmp(kind, "canvas") == 0) {
-    if (ni->nvals != 4) return fail(s, pc, "canvas takes 4 values");
+    if (!args || ni->nvals != strlen(args)) return fail(s, pc, "canvas takes 4 values");
     rg_value_format(name, sizeof name, m, heap, nheap, ty[0], vals[0]);
     rg_value_format(text, sizeof text, m, heap, nheap, ty[3], vals[3]);
     if (milli_of(ty[1], vals[1], &num[0]) || milli_of(ty[2], vals[2], &num[1]))
@@ -324,18 +335,16 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
   p = &s->pics[s->n - 1];
   b = &p->body;
 
-  /* The leading numbers, the style, the label: per kind (see compile.c). */
-  if (strcmp(kind, "rect") == 0 && ni->nvals == 6) nn = 4;
-  else if (strcmp(kind, "line") == 0 && ni->nvals == 5) nn = 4;
-  else if (strcmp(kind, "circle") == 0 && ni->nvals == 5) nn = 3;
-  else if (strcmp(kind, "label") == 0 && ni->nvals == 4) nn = 2;
-  else if (strcmp(kind, "polygon") == 0 && ni->nvals == 3) nn = 0;
-  else return fail(s, pc, "a shape '%s' with %u values", kind, ni->nvals);
+  /* The leading numbers, the style, the label: as builtins.h lists the
+  ** shape's arguments. */
+  if (!args || ni->nvals != strlen(args) || !strchr(args, 's'))
+    return fail(s, pc, "a shape '%s' with %u values", kind, ni->nvals);
+  while (args[nn] == 'n') nn++;
   for (uint32_t i = 0; i < nn; i++)
     if (milli_of(ty[i], vals[i], &num[i])) return fail(s, pc, "%s: value %u is not a number", kind, i + 1);
   {
     /* The style: the value after the numbers (label: the last). */
-    uint32_t si = strcmp(kind, "label") == 0 ? 3 : strcmp(kind, "polygon") == 0 ? 1 : nn;
+    uint32_t si = (uint32_t)(strchr(args, 's') - args);
     if (ty[si].kind != RG_K_TEXT) return fail(s, pc, "%s: the style is not text", kind);
     style = vals[si] >= 0 && (uint64_t)vals[si] < m->nstrings ? rg_module_str(m, (uint32_t)vals[si]) : "";
     switch (style_check(style, &bad)) {
