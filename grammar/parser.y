@@ -182,7 +182,7 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
 %token LET IF ELSE FOR IN WHILE RETURN NOTE EXPECT.
 %token AND OR NOT MOD TRUE FALSE.
 %token SET INT BOOL PERCENT TEXT DISTANCE ASSUMED.
-%token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP GRID REPEAT LIST INPUT.
+%token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP GRID REPEAT LIST INPUT WITH.
 %token LBRACE RBRACE LP RP LBRACKET RBRACKET COMMA COLON DOT DOTDOT ARROW.
 %token ASSIGN EQ NE LT LE GT GE PLUS MINUS STAR SLASH.
 
@@ -620,6 +620,10 @@ expr(A) ::= NAME(T).                       { A = new_expr(ps, RG_EX_NAME, T.pos)
 expr(A) ::= LBRACE(T) RBRACE.              { A = new_expr(ps, RG_EX_SET, T.pos); }
 expr(A) ::= LBRACE(T) expr_list(L) RBRACE. { A = new_expr(ps, RG_EX_SET, T.pos); A->args = L.head; }
 expr(A) ::= LBRACE(T) fieldinit_list(L) RBRACE. { A = new_expr(ps, RG_EX_RECORD, T.pos); A->fields = L.head; }
+/* A record update: a copy of X with the fields given changed. */
+expr(A) ::= LBRACE(T) expr(X) WITH fieldinit_list(L) RBRACE. {
+  A = new_expr(ps, RG_EX_RECORD, T.pos); A->a = X; A->fields = L.head;
+}
 
 expr(A) ::= LBRACKET(T) RBRACKET.          { A = new_expr(ps, RG_EX_LIST, T.pos); }
 expr(A) ::= LBRACKET(T) expr_list(L) RBRACKET. { A = new_expr(ps, RG_EX_LIST, T.pos); A->args = L.head; }

@@ -64,7 +64,8 @@ typedef enum rg_ekind {
   RG_EX_FIELD,      /* a.name: record field, or ENUM.member when a is a name */
   RG_EX_CALL,       /* name(args): procedure or builtin */
   RG_EX_SET,        /* { args }: set literal (args may be NULL: empty set) */
-  RG_EX_RECORD,     /* { fields }: record literal, type from context */
+  RG_EX_RECORD,     /* { fields }: record literal, type from context;
+                    ** with a: { a with fields }, a copy of record a */
   RG_EX_LIST,       /* [ args ]: list literal (args may be NULL: empty list) */
   RG_EX_DICE,       /* d6, 2d6: ival dice of `sides` sides (an argument of rolls) */
   RG_EX_ROLL,       /* roll 2d6 (ival, sides) or roll NAME (name: a custom die) */

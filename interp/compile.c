@@ -741,6 +741,12 @@ rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
     }
     if (s) {
       if (s->kind == S_CONST) return const_value(cs, e->pos, s, v);
+      if (s->kind == S_ENUM && find_member(cs, e->name, &en, &ix, NULL, 0) == 0) {
+        /* an enum's name as a value: the set of all its members */
+        uint32_t n = AT(cs->enums, rg_enum, s->index).count;
+        *v = (rg_value)(n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1);
+        return mktype(RG_K_SET, s->index);
+      }
       if (find_member(cs, e->name, &en, &ix, NULL, 0) == 0) {
         rgc_err(cs, e->pos, "'%s' is %s, not a %s", e->name, symwhat[s->kind],
             s->kind == S_INPUT ? "constant (inputs are read when the rules run)" : "value");
@@ -788,6 +794,10 @@ rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
   }
   case RG_EX_SET: return fold_set(cs, e, want, v);
   case RG_EX_RECORD:
+    if (e->a) {
+      rgc_err(cs, e->pos, "'{ ... with ... }' is computed when the rules run; it cannot be a constant");
+      return T_ERR;
+    }
     if (want.kind != RG_K_RECORD) {
       if (!rgc_is_err(want)) rgc_err(cs, e->pos, "a record literal needs a record type from its context");
       return T_ERR;
@@ -1190,6 +1200,7 @@ static bool foldable(cstate *cs, rg_expr *e) {
     case RG_EX_BINARY: if (!foldable(cs, e->a) || !foldable(cs, e->b)) return false; break;
     case RG_EX_SET: if (!foldable(cs, e->args)) return false; break;
     case RG_EX_RECORD:
+      if (e->a) return false;   /* { a with ... } is built when the rules run */
       for (rg_fieldinit *f = e->fields; f; f = f->next)
         if (f->value->next || !foldable(cs, f->value)) return false;
       break;
@@ -1234,6 +1245,24 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
   const rg_record *rec;
   rg_expr **byfield;
   bool bad = false;
+  uint32_t base = 0;
+  if (e->a) {
+    /* { a with f: v, ... }: a is stored in a hidden local, the fields not
+    ** given are read from it */
+    char x[96];
+    rg_type bt = expr(cs, e->a, want);
+    if (rgc_is_err(bt)) return T_ERR;
+    if (bt.kind != RG_K_RECORD) {
+      rgc_err(cs, e->a->pos, "'with' needs a record to copy, not %s", rgc_tname(cs, bt, x, sizeof x));
+      return T_ERR;
+    }
+    if (!rgc_is_err(want) && want.kind != RG_K_VOID && !rgc_check_type(cs, e->pos, bt, want, "the record"))
+      return T_ERR;
+    want = bt;
+    base = add_local(cs, e->pos, " with", bt);
+    cs->pos = e->pos;
+    emit(cs, RG_OP_STORE, base);
+  }
   if (want.kind != RG_K_RECORD) {
     if (!rgc_is_err(want)) rgc_err(cs, e->pos, "a record literal needs a record type from its context");
     return T_ERR;
@@ -1263,6 +1292,12 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
   for (uint32_t k = 0; k < rec->count; k++) {
     rg_type ft = AT(cs->fields, rg_field_info, rec->first + k).type;
     rg_type t;
+    if (!byfield[k] && e->a) {
+      cs->pos = e->pos;
+      emit(cs, RG_OP_LOAD, base);
+      emit(cs, RG_OP_FIELD, k);
+      continue;
+    }
     if (!byfield[k]) {
       if (!bad) rgc_err(cs, e->pos, "field '%s' of %s is missing",
                     cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name,
@@ -1643,6 +1678,61 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
 
 /* Compiles e so that it pushes one value; returns its type (T_ERR after
 ** reporting).  want is the type the context expects, or T_NONE. */
+/* roll NAME, NAME a local of enum type E: rolls the die named by NAME's
+** value.  Every member of E must name a die (a die declared with the
+** member's code as its name), all with one face type.  Compiles to a chain
+**     LOAD x; PUSH k; EQ; JMPF next; ROLLDIE die(k); JMP end; next: ...
+** ending with the last member's die (the value is always a member).
+** Returns the face type. */
+static rg_type roll_by_value(cstate *cs, rg_expr *e, local *l) {
+  uint32_t en, n, die[64];
+  rg_type face = T_NONE;
+  jumps *ends = NULL;
+  char x[96];
+  if (l->type.kind != RG_K_ENUM) {
+    rgc_err(cs, e->pos, "roll %s: '%s' is %s; roll takes a die, or a member naming a die",
+        e->name, e->name, rgc_tname(cs, l->type, x, sizeof x));
+    return T_ERR;
+  }
+  en = l->type.ref;
+  n = AT(cs->enums, rg_enum, en).count;
+  for (uint32_t k = 0; k < n; k++) {
+    const char *code = cs->pool + AT(cs->members, rg_member_info,
+                                     AT(cs->enums, rg_enum, en).first + k).code;
+    sym *d = rgc_lookup(cs, code);
+    rg_type f;
+    if (!d || d->kind != S_DICE) {
+      rgc_err(cs, e->pos, "roll %s: member %s of %s names no die (declare 'dice %s')",
+          e->name, code, cs->pool + AT(cs->enums, rg_enum, en).name, code);
+      return T_ERR;
+    }
+    f = AT(cs->dice, rg_dice, d->index).face;
+    if (k > 0 && !(f.kind == face.kind && f.ref == face.ref)) {
+      char y[96];
+      rgc_err(cs, e->pos, "roll %s: die %s has faces of %s, die %s of %s; the dice must match",
+          e->name, code, rgc_tname(cs, f, x, sizeof x),
+          cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, en).first).code,
+          rgc_tname(cs, face, y, sizeof y));
+      return T_ERR;
+    }
+    face = f;
+    die[k] = d->index;
+  }
+  for (uint32_t k = 0; k + 1 < n; k++) {
+    uint32_t next;
+    emit(cs, RG_OP_LOAD, l->slot);
+    emit_value(cs, k);
+    emit(cs, RG_OP_EQ, 0);
+    next = emit(cs, RG_OP_JMPF, 0);
+    emit(cs, RG_OP_ROLLDIE, die[k]);
+    emit_jump(cs, RG_OP_JMP, &ends);
+    patch(cs, next, here(cs));
+  }
+  emit(cs, RG_OP_ROLLDIE, die[n - 1]);
+  patch_list(cs, ends, here(cs));
+  return face;
+}
+
 static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
   rg_pos saved = cs->pos;
   rg_type t = T_ERR;
@@ -1730,6 +1820,8 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
       emit_value(cs, e->ival);
       emit(cs, RG_OP_ROLL, (uint32_t)e->sides);
       t = T_INT;
+    } else if (find_local(cs, e->name)) {
+      t = roll_by_value(cs, e, find_local(cs, e->name));
     } else {
       sym *d = rgc_lookup(cs, e->name);
       if (!d || d->kind != S_DICE) {
@@ -2565,13 +2657,14 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
     if (dc->kind == RG_DE_TABLE) decl_table(cs, dc);
     else if (dc->kind == RG_DE_PROC) decl_proc(cs, dc);
   }
-  /* Constants, then table cells, then code. */
+  /* Constants, then table cells, then code.  Constants are kept by name for
+  ** diff and sheet, but for lists and records (the verifier refuses them). */
   for (rg_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_CONST) {
       sym *s = rgc_lookup(cs, dc->name);
       rg_value v;
       if (s && s->decl == dc && !rgc_is_err(const_value(cs, dc->pos, s, &v)) &&
-          s->type.kind != RG_K_LIST) {
+          s->type.kind != RG_K_LIST && s->type.kind != RG_K_RECORD) {
         rg_named *nm = rgc_push(cs, &cs->named);
         nm->name = rgc_intern(cs, dc->name);
         nm->type = s->type;

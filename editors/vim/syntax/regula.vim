@@ -11,7 +11,7 @@ syn keyword regulaStmt let if else for in while return note expect step repeat r
 " keywords: variants and provenance
 syn keyword regulaVariant override remove assumed
 " keywords: operators
-syn keyword regulaOperator and or not mod
+syn keyword regulaOperator and or not mod with
 " keywords: types
 syn keyword regulaType set int bool percent text distance list
 " keywords: constants
