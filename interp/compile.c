@@ -392,7 +392,7 @@ static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b
   if (rgc_is_err(a) || rgc_is_err(b)) return T_ERR;
   switch (op) {
   case RG_AOP_ADD: case RG_AOP_SUB:
-    if ((numeric(a) || a.kind == RG_K_SET || (a.kind == RG_K_LIST && op == RG_AOP_ADD)) && COMPAT(a, b))
+    if ((numeric(a) || a.kind == RG_K_SET || a.kind == RG_K_LIST) && COMPAT(a, b))
       return (a.kind == RG_K_SET || a.kind == RG_K_LIST) && a.ref == REF_ANY ? b : a;
     break;
   case RG_AOP_MUL:
@@ -409,14 +409,7 @@ static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b
     if (a.kind == RG_K_INT && b.kind == RG_K_INT) return a;
     break;
   case RG_AOP_EQ: case RG_AOP_NE:
-    if (a.kind == RG_K_RECORD || b.kind == RG_K_RECORD) {
-      rgc_err(cs, pos, "records cannot be compared; compare their fields");
-      return T_ERR;
-    }
-    if (a.kind == RG_K_LIST || b.kind == RG_K_LIST) {
-      rgc_err(cs, pos, "lists cannot be compared with '%s'; compare their elements", opsym[op]);
-      return T_ERR;
-    }
+    /* records field by field, lists element by element (EQV) */
     if (COMPAT(a, b)) return T_BOOL;
     break;
   case RG_AOP_LT: case RG_AOP_LE: case RG_AOP_GT: case RG_AOP_GE:
@@ -435,8 +428,7 @@ static rg_type binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b
   case RG_AOP_IN:
     if (a.kind == RG_K_ENUM && b.kind == RG_K_SET && (b.ref == REF_ANY || b.ref == a.ref))
       return T_BOOL;
-    if (b.kind == RG_K_LIST && (b.ref == REF_ANY || COMPAT(a, elem_of(cs, b))) &&
-        a.kind != RG_K_RECORD && a.kind != RG_K_LIST)
+    if (b.kind == RG_K_LIST && (b.ref == REF_ANY || COMPAT(a, elem_of(cs, b))))
       return T_BOOL;
     if (b.kind != RG_K_SET && b.kind != RG_K_LIST) {
       rgc_err(cs, pos, "'in' needs a set or a list on its right, not %s", rgc_tname(cs, b, y, sizeof y));
@@ -710,6 +702,22 @@ static rg_type fold_set(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
 
 /* Folds the constant expression e in the context of want.  Returns its
 ** type and stores its value; T_ERR after reporting. */
+/* Whether constant values a and b of type t are equal: records (on the
+** constant heap) field by field, anything else as numbers.  (Constant
+** records hold no lists: list literals are not constants.) */
+static bool fold_equal(cstate *cs, rg_type t, rg_value a, rg_value b) {
+  if (a == b) return true;
+  if (t.kind != RG_K_RECORD) return false;
+  {
+    const rg_record *rec = &AT(cs->records, rg_record, t.ref);
+    for (uint32_t k = 0; k < rec->count; k++)
+      if (!fold_equal(cs, AT(cs->fields, rg_field_info, rec->first + k).type,
+                      AT(cs->heap, rg_value, (uint32_t)a + k), AT(cs->heap, rg_value, (uint32_t)b + k)))
+        return false;
+  }
+  return true;
+}
+
 rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
   *v = 0;
   switch (e->kind) {
@@ -789,6 +797,10 @@ rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
                                     ? mktype(RG_K_SET, ta.ref) : ta, &b);
     rg_type t = binop_type(cs, e->oppos, e->op, ta, tb);
     if (rgc_is_err(t)) return t;
+    if (ta.kind == RG_K_RECORD) {        /* == or != of constant records */
+      *v = fold_equal(cs, ta, a, b) == (e->op == RG_AOP_EQ);
+      return t;
+    }
     if (!fold_binop(cs, e->oppos, e->op, ta, a, b, v)) return T_ERR;
     return t;
   }
@@ -1634,6 +1646,33 @@ static rg_type cond(cstate *cs, rg_expr *e, bool jump_when, jumps **list) {
 /* a op b, with short-circuit and/or and context passed between operands.
 ** The value of `a and b` is a as a condition, jumping to PUSHI 0 when
 ** false, else b's value (`a or b`: to PUSHI 1 when a is true). */
+/* The type of values compared by a value operation (EQV, LISTHASV,
+** LISTSUB) on a and b: the one that is not an empty literal's `list of
+** anything` (int when both are: no element is ever compared). */
+static rg_type value_type(rg_type a, rg_type b) {
+  if (a.kind == RG_K_LIST && a.ref == REF_ANY) a = b;
+  if (a.kind == RG_K_LIST && a.ref == REF_ANY) return T_INT;
+  return a;
+}
+
+/* Emits the code of binary operator op on values of types ta and tb (both
+** on the stack): records and lists compare as values (EQV), `x in l` over
+** records or lists and `l - m` go element by element as values. */
+static void emit_binop(cstate *cs, rg_op op, rg_type ta, rg_type tb) {
+  bool compound = ta.kind == RG_K_RECORD || ta.kind == RG_K_LIST;
+  if ((op == RG_AOP_EQ || op == RG_AOP_NE) && compound) {
+    emit(cs, RG_OP_EQV, type_index(cs, value_type(ta, tb)));
+    if (op == RG_AOP_NE) emit(cs, RG_OP_NOT, 0);
+  } else if (op == RG_AOP_IN && tb.kind == RG_K_LIST && compound) {
+    emit(cs, RG_OP_LISTHASV, type_index(cs, ta));
+  } else if (op == RG_AOP_SUB && ta.kind == RG_K_LIST) {
+    rg_type t = value_type(ta, tb);
+    emit(cs, RG_OP_LISTSUB, t.kind == RG_K_LIST ? type_index(cs, elem_of(cs, t)) : type_index(cs, t));
+  } else {
+    emit(cs, binop_code(op, ta, tb), 0);
+  }
+}
+
 static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
   rg_type ta, tb, wa = T_NONE, wb = T_NONE, t;
   rg_op op = e->op;
@@ -1672,7 +1711,7 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
   tb = expr(cs, e->b, wb);
   cs->pos = e->oppos;
   t = binop_type(cs, e->oppos, op, ta, tb);
-  if (!rgc_is_err(t)) emit(cs, binop_code(op, ta, tb), 0);
+  if (!rgc_is_err(t)) emit_binop(cs, op, ta, tb);
   return t;
 }
 

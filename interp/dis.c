@@ -94,6 +94,9 @@ static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, u
   case RG_OP_NTH:
     if (a < m->nenums) snprintf(buf, n, "%s", rg_module_str(m, m->enums[a].name));
     break;
+  case RG_OP_EQV: case RG_OP_LISTHASV: case RG_OP_LISTSUB:
+    if (a < m->ntypes) rg_type_name(buf, n, m, m->types[a]);
+    break;
   case RG_OP_CHOOSE:
     if (a < m->nchoices) {
       static const char *const kinds[] = {"set", "list", "range"};

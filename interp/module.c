@@ -877,6 +877,7 @@ static int voperand(vctx *v, const rg_proc *p, uint32_t i, uint32_t ins) {
   case RG_A_INPUT: what = "input"; bound = m->ninputs; break;
   case RG_A_ENUM: what = "enum"; bound = m->nenums; break;
   case RG_A_COUNT0: return 0;
+  case RG_A_TYPE: what = "type"; bound = m->ntypes; break;
   default: return 0;
   }
   if (a >= bound)

@@ -43,7 +43,8 @@ typedef enum rg_operand {
   RG_A_CHOICE,   /* index into the choice list */
   RG_A_INPUT,    /* index into the input list */
   RG_A_ENUM,     /* index into the enum list */
-  RG_A_COUNT0    /* a count of operands, may be 0 */
+  RG_A_COUNT0,   /* a count of operands, may be 0 */
+  RG_A_TYPE      /* index into the type list types[] */
 } rg_operand;
 
 #define RG_OPCODES(X) \
@@ -151,6 +152,11 @@ typedef enum rg_operand {
   X(BEST,     RG_A_NONE,   2, 1, "push the b greatest elements of a, greatest first") \
   X(SORT,     RG_A_NONE,   1, 1, "push list a sorted, least first") \
   X(LISTHAS,  RG_A_NONE,   2, 1, "push whether a occurs in list b") \
+  /* Values compared as values (records field by field, lists element by \
+  ** element) of the type types[A]: a nesting deeper than 64 is a limit. */ \
+  X(EQV,      RG_A_TYPE,   2, 1, "push a == b, values of type types[A]") \
+  X(LISTHASV, RG_A_TYPE,   2, 1, "push whether a occurs in list b (elements of types[A])") \
+  X(LISTSUB,  RG_A_TYPE,   2, 1, "push list a without one occurrence of each element of b") \
   /* Stops the run with a runtime error; A is a message in the string pool. */ \
   X(FAIL,     RG_A_STRING, 0, 0, "runtime error S[A]")
 

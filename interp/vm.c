@@ -1046,6 +1046,39 @@ static const rg_value *vm_list(const rg_vm *vm, rg_value r, uint32_t *len) {
   return vm->heap + r + 1;
 }
 
+/* Compares a and b as values of type t (records field by field, lists
+** element by element, anything else as numbers), following the live heap.
+** Returns 1 equal, 0 different, -1 when a record or list lies outside the
+** heap, -2 when values nest deeper than 64 (a list that holds itself). */
+static int vm_equal(const rg_vm *vm, rg_type t, rg_value a, rg_value b, int depth) {
+  const rg_module *m = vm->m;
+  if (a == b) return 1;
+  if (t.kind != RG_K_RECORD && t.kind != RG_K_LIST) return 0;
+  if (depth >= 64) return -2;
+  if (t.kind == RG_K_RECORD) {
+    uint32_t n = m->records[t.ref].count, top = vm->heap_top;
+    if (a < 0 || b < 0 || (uint64_t)a + n > top || (uint64_t)b + n > top) return -1;
+    for (uint32_t k = 0; k < n; k++) {
+      int r = vm_equal(vm, m->fields[m->records[t.ref].first + k].type, vm->heap[a + k],
+                       vm->heap[b + k], depth + 1);
+      if (r != 1) return r;
+    }
+    return 1;
+  }
+  {
+    uint32_t na = 0, nb = 0;
+    const rg_value *ea = vm_list(vm, a, &na), *eb = vm_list(vm, b, &nb);
+    rg_type el = m->types[t.ref];
+    if (!ea || !eb) return -1;
+    if (na != nb) return 0;
+    for (uint32_t k = 0; k < na; k++) {
+      int r = vm_equal(vm, el, ea[k], eb[k], depth + 1);
+      if (r != 1) return r;
+    }
+    return 1;
+  }
+}
+
 /* Reserves a new list of n elements at the top of the heap and writes its
 ** length word; the caller fills the elements.  Returns its offset, or -1
 ** when the heap is full. */
@@ -1143,6 +1176,9 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 #define RTERR(...)     do { return vm_fail(vm, RG_RUN_ERROR, PCIDX(), __VA_ARGS__); } while (0)
 #define RTERR_AT(d, ...) do { return vm_fail(vm, RG_RUN_ERROR, PCAT(d), __VA_ARGS__); } while (0)
 #define RTLIMIT(...)   do { return vm_fail(vm, RG_RUN_LIMIT, PCIDX(), __VA_ARGS__); } while (0)
+/* Leaves with vm_equal's failure r (-1 or -2). */
+#define VM_EQUAL_FAIL(r) do { if ((r) == -2) RTLIMIT("values nest deeper than 64"); \
+                              RTERR("a record or list outside the heap"); } while (0)
 
 /* Checks that v is a list inside the live heap: sets ptr and len, else
 ** leaves with an error. */
@@ -1546,7 +1582,13 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       vmcase(RG_OP_EXPECTEQ) {
         STACKOP();
         rg_value a = sp[-2], b = sp[-1];
+        rg_type t = M->expects[IA].type;
         sp -= 2;
+        if (a != b && (t.kind == RG_K_RECORD || t.kind == RG_K_LIST)) {
+          int r = vm_equal(vm, t, a, b, 0);
+          if (unlikely(r < 0)) VM_EQUAL_FAIL(r);
+          if (r) b = a;                      /* equal as values */
+        }
         if (a != b && vm->sink.expect_fail)
           vm->sink.expect_fail(vm->sink.ctx, M, ((uint32_t)IA), a, b, PCIDX());
         vmbreak;
@@ -1936,6 +1978,67 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         rg_value v = sp[-2], found = 0;
         for (uint32_t j = 0; j < n && !found; j++) found = e[j] == v;
         sp[-2] = found;
+        sp--;
+        vmbreak;
+      }
+
+      /* Opcode EQV A: a b -> a == b, compared as values of type T[A]. */
+      vmcase(RG_OP_EQV) {
+        STACKOP();
+        int r = vm_equal(vm, M->types[IA], sp[-2], sp[-1], 0);
+        if (unlikely(r < 0)) VM_EQUAL_FAIL(r);
+        sp[-2] = r;
+        sp--;
+        vmbreak;
+      }
+
+      /* Opcode LISTHASV A: a l -> whether a occurs in list l, whose
+      ** elements are compared as values of type T[A]. */
+      vmcase(RG_OP_LISTHASV) {
+        STACKOP();
+        const rg_value *e;
+        uint32_t n;
+        int r = 0;
+        LISTARG(sp[-1], e, n);
+        for (uint32_t j = 0; j < n && r == 0; j++) r = vm_equal(vm, M->types[IA], sp[-2], e[j], 0);
+        if (unlikely(r < 0)) VM_EQUAL_FAIL(r);
+        sp[-2] = r;
+        sp--;
+        vmbreak;
+      }
+
+      /* Opcode LISTSUB A: a b -> a new list: a without the first
+      ** occurrence of each element of b (compared as values of T[A]); an
+      ** element of b that is not in a removes nothing. */
+      vmcase(RG_OP_LISTSUB) {
+        STACKOP();
+        const rg_value *ea, *eb;
+        uint32_t na, nb, kept = 0;
+        int64_t l;
+        LISTARG(sp[-2], ea, na);
+        LISTARG(sp[-1], eb, nb);
+        NEWLIST(l, na);                      /* at most na kept; shortened below */
+        {
+          /* taken[j]: element j of b has removed one element already; the
+          ** flags live past the new list, in the heap's free room */
+          uint64_t need = (uint64_t)l + 1 + na + nb;
+          if (unlikely(need > vm->heap_cap)) RTLIMIT("memory limit");
+          rg_value *taken = H + l + 1 + na;
+          for (uint32_t j = 0; j < nb; j++) taken[j] = 0;
+          for (uint32_t k = 0; k < na; k++) {
+            int drop = 0;
+            for (uint32_t j = 0; j < nb && !drop; j++) {
+              if (taken[j]) continue;
+              int r = vm_equal(vm, M->types[IA], ea[k], eb[j], 0);
+              if (unlikely(r < 0)) VM_EQUAL_FAIL(r);
+              if (r) { taken[j] = 1; drop = 1; }
+            }
+            if (!drop) H[l + 1 + kept++] = ea[k];
+          }
+        }
+        H[l] = kept;
+        vm->heap_top = (uint32_t)(l + 1 + kept);
+        sp[-2] = l;
         sp--;
         vmbreak;
       }
