@@ -1,0 +1,176 @@
+/*
+** vm_int.h: what the VM's two files share (vm.c runs the fast code that
+** vmtrans.c translates from a module's verified bytecode).  Private to the
+** VM: nothing outside vm.c and vmtrans.c includes it.
+*/
+#ifndef RG_VM_INT_H
+#define RG_VM_INT_H
+
+#include <stdint.h>
+
+#include "vm.h"
+#include "opcodes.h"
+#include "rng.h"
+
+/* ---- fast code ------------------------------------------------------------
+**
+** rg_vm_new translates every procedure's verified stack code into the VM's
+** private "fast code", in register form.  The verifier proved the stack
+** height before every instruction, so stack entry d of a procedure always
+** lives in the same frame slot, and every instruction can name the slots of
+** its operands and of its result.  A frame is
+**
+**     base: [ locals (parameters first) | constants | stack entries ]
+**             0 ..                        nlocals ..  t0 = nlocals + ncon ..
+**
+** where the constants are the procedure's immediates (PUSHI, CONST), copied
+** into the frame by each call, so that every operand is a slot base[x].
+**
+** The translation keeps a lazy operand stack (lz): LOAD, PUSHI and CONST
+** emit nothing and only remember the slot that holds the value, so that
+** `LOAD a; PUSHI 1; ADD; STORE a` becomes the single ADD a <- a, k1.  A value
+** is copied into its stack slot ("materialized") only where the stack code
+** needs it there: at jumps and jump targets (paths meet with every entry in
+** its slot), for calls (the arguments become the callee's first locals), and
+** for the instructions kept in stack form (those with a variable number of
+** operands, which find them below base + d).  A comparison followed by a
+** conditional jump becomes one compare-and-branch; a result stored at once
+** into a local is computed straight into it; a call of a procedure that is
+** one instruction (tr_leaf) runs that instruction in place after the call's
+** checks; a last pass (vm_peephole) joins a loop's backward jump with its
+** test and step, and pairs of copies.  With fusion off, every
+** instruction is translated on its own and its values are materialized at
+** once: the same handlers, one fast instruction per instruction.
+**
+** The module's code is untouched: the verifier checked it, the disassembler
+** shows it, and every fast instruction keeps the module pc of the
+** instruction whose errors and reports it stands for (fmap), so that errors
+** name the same place with or without fusion.
+*/
+
+/* One fast instruction: op is an rg_opcode (kept in stack form) or a
+** vm_fop; a, b, c, d its operands (slots, immediates, targets as offsets
+** from the instruction itself). */
+typedef struct vm_ins {
+#if defined(__GNUC__) && !defined(RG_VM_SWITCH)
+  const void *h;            /* the handler's address (set by rg_vm_call) */
+#endif
+  uint32_t op;
+  int32_t a, b, c, d;
+  uint32_t e;               /* R_MODK: the high half of its multiplier (low in d) */
+} vm_ins;
+
+/* The register instructions.  x, y: operand slots; r: the result slot;
+** t: a jump target; back: 1 when the jump goes backward (it counts a step).
+**   R_op      r x y       r := x op y  (arithmetic, comparison, sets)
+**   R_MODK    r x k m     r := x mod k, k >= 1 an immediate, m (d, e) its
+**                         multiplier (Lemire's fastmod)
+**   R_unary   r x         r := op x
+**   BR_cmp    x y t back  if x cmp y goto t
+**   JBR_cmp   x y t       a loop's backward jump onto its test: count a
+**                         step, then if x cmp y goto t (the body)
+**   INCBR_cmp x y t z dpc x := x + y, then JBR_cmp x z t: a for loop's
+**                         step, jump back and test (dpc: the module pc of
+**                         the jump, after the add's, for the step)
+**   BRF, BRT  x t . back  if !x / if x goto t
+**   JMPB      t           goto t, backward (a step)
+**   MOV       r x         r := x
+**   R_MIN2, R_MAX2 r x y; R_CLAMP r x lo hi
+**   R_LOOKUP1 r k lo size first;  R_LOOKUP2 r k1 k2 first + DATA lo1 size1 lo2 size2
+**   R_FIELD   r x field;  R_ITEM r list k;  R_SETITEM list k v
+**   LISTADD   list k imm  list[k] += imm in place (LOAD a; LOAD b; LOAD a;
+**                         LOAD b; ITEM; PUSHI c; ADD; SETITEM)
+**   R_ROLL r n sides; R_ROLLAT r n need sides; R_ROLLDIE r . die;
+**   R_DRAW r . deck;  R_DRAWS r n deck; R_LEFT r . deck; R_INPUT r . input;
+**   R_NTH r x enum;   R_RET x
+**   CALL      p entry r sp  (stack form) the result goes to slot r
+**   MOV2      r x s y     r := x; s := y (two MOVs; the second is skipped)
+**   CALLCK    p . . sp    the checks of a CALL of leaf procedure p (a step,
+**                         the call depth, the frame): the callee's one
+**                         instruction follows, inlined
+**   UNREACHABLE       stands for code no path reaches
+**   DATA              operands of the instruction before it (never run)
+** The stack-form instructions (rg_opcode) keep their operand A in a and
+** have d = the slot just above their operands (their sp). */
+#define VM_RBINOPS(X) X(ADD) X(SUB) X(MUL) X(DIV) X(MOD) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
+                      X(INSET) X(SETADD) X(UNION) X(INTER) X(DIFF)
+#define VM_RUNOPS(X)  X(NEG) X(NOT) X(ABS) X(COUNT) X(LEN)
+#define VM_CMPS(X)    X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE)
+#define VM_OTHER_FOPS(X) X(R_MODK) X(BRF) X(BRT) X(JMPB) X(MOV) X(R_MIN2) X(R_MAX2) \
+  X(R_CLAMP) X(R_LOOKUP1) X(R_LOOKUP2) X(R_FIELD) X(R_ITEM) X(R_SETITEM) X(LISTADD) \
+  X(R_ROLL) X(R_ROLLAT) X(R_ROLLDIE) X(R_DRAW) X(R_DRAWS) X(R_LEFT) X(R_INPUT) X(R_NTH) \
+  X(R_RET) X(MOV2) X(CALLCK) X(UNREACHABLE) X(DATA)
+
+typedef enum vm_fop {
+  VM_FOP0 = RG_NOPCODES - 1,
+#define VM_X(o) VM_R_##o,
+  VM_RBINOPS(VM_X)
+  VM_RUNOPS(VM_X)
+#undef VM_X
+#define VM_X(o) VM_BR_##o,
+  VM_CMPS(VM_X)
+#undef VM_X
+#define VM_X(o) VM_INCBR_##o,
+  VM_CMPS(VM_X)
+#undef VM_X
+#define VM_X(o) VM_JBR_##o,
+  VM_CMPS(VM_X)
+#undef VM_X
+#define VM_X(o) VM_##o,
+  VM_OTHER_FOPS(VM_X)
+#undef VM_X
+  VM_NFOPS
+} vm_fop;
+
+/* What a call needs of procedure p's frame: its fast entry, its constants
+** (fconst[con .. con + ncon)) and the frame's size in slots. */
+typedef struct vm_fproc {
+  uint32_t entry, con, ncon;
+  uint64_t size;
+} vm_fproc;
+
+/* A suspended caller. */
+typedef struct rg_frame {
+  const vm_ins *pc;         /* where to resume (in the fast code) */
+  rg_value *base;           /* the caller's locals */
+  int32_t ret;              /* the caller's slot for the result */
+} rg_frame;
+
+/* Most dice one ROLL or ROLLS may throw, and most options of a range
+** choice: the size of the VM's scratch buffer. */
+#define RG_VM_SCRATCH 1000
+
+struct rg_vm {
+  const rg_module *m;
+  rg_sink sink;
+  uint64_t max_steps;
+  rg_value *stack;          /* the value stack: frames of locals, constants, operands */
+  size_t nstack;
+  rg_value *heap;           /* module constants, then records and lists of a run */
+  size_t heap_cap;
+  uint32_t heap_top;
+  rg_rng rng;               /* every roll and draw not given by sink.chance */
+  rg_value *deck_cards;     /* each deck's cards left, in its own slice */
+  uint32_t *deck_off;       /* deck d's slice starts at deck_cards[deck_off[d]] */
+  uint32_t *deck_left;      /* cards left in deck d */
+  rg_value *inputs;         /* the inputs' values (defaults until set) */
+  rg_value *scratch;        /* RG_VM_SCRATCH values: rolls, range options */
+  vm_ins *fcode;            /* the fast code of every procedure */
+  uint32_t *fmap;           /* fast index -> module pc of the instruction that may fail */
+  vm_fproc *fproc;          /* per procedure: entry, constants, frame size */
+  rg_value *fconst;         /* the constants of every procedure */
+  uint64_t max_frame;       /* the largest frame, in slots */
+  uint32_t nfcode;          /* fast instructions in all */
+  int threaded;             /* each fast instruction has its handler's address */
+  int depth;                /* frames[0..depth) are suspended callers */
+  rg_frame frames[RG_MAX_CALL_DEPTH];
+  char err[256];
+  uint32_t err_pc;
+};
+
+/* Builds vm's fast code from its module's (fused unless fuse is 0), with
+** each procedure's constants and frame size (vmtrans.c).  Returns 0, or -1
+** when out of memory. */
+int vm_build_fast(rg_vm *vm, int fuse);
+
+#endif
