@@ -6,6 +6,8 @@
 #include "alloc.h"
 #include "module.h"
 #include "out.h"
+#include "evlog.h"
+#include "value.h"
 #include "vm.h"
 
 #include <stdlib.h>
@@ -74,7 +76,19 @@ typedef struct answers {
   size_t size, next;
   uint64_t sum;             /* unsigned: it wraps */
   const rg_vm *vm;
+  rg_log *log;              /* every event also goes through the event log, or NULL */
 } answers;
+
+/* The options of a module's runs, each from its own bits of a hash of the
+** whole input (a module's first bytes are its fixed magic, so no single
+** byte of it would vary): chance answered by the input or by the
+** generator, the log as text or JSON, whether events are logged at all. */
+enum { FUZZ_CHANCE = 1, FUZZ_JSON = 2, FUZZ_LOG = 4 };
+static unsigned input_flags(const uint8_t *data, size_t size) {
+  uint64_t h = 14695981039346656037ull;              /* FNV-1a 64 */
+  for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 1099511628211ull;
+  return (unsigned)(h >> 61);
+}
 
 /* The next byte of the input (cycling), or 0 for an empty input. */
 static unsigned next_byte(answers *a) {
@@ -86,28 +100,33 @@ static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value
   answers *a = ctx;
   for (uint32_t i = 0; i < m->notes[note].nvals; i++) a->sum += (uint64_t)vals[i];
   a->sum += strlen(rg_module_str(m, m->notes[note].text));
+  if (a->log) rg_log_note(a->log, note, vals, pc);
 }
 
 static void on_expect(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
                       rg_value expected, uint32_t pc) {
   answers *a = ctx;
   a->sum += (uint64_t)actual - (uint64_t)expected + strlen(rg_module_str(m, m->expects[expect].text));
+  if (a->log) rg_log_expect_fail(a->log, expect, actual, expected, pc);
 }
 
 static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
   answers *a = ctx;
   a->sum += strlen(rg_module_str(m, name));
+  if (a->log) rg_log_step(a->log, name, pc);
 }
 
 static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
                     const rg_value *results, uint32_t n, uint32_t pc) {
   answers *a = ctx;
   for (uint32_t i = 0; i < n; i++) a->sum += (uint64_t)results[i];
+  if (a->log) rg_log_roll(a->log, die, sides, results, n, pc);
 }
 
 static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
   answers *a = ctx;
   a->sum += (uint64_t)card + strlen(rg_module_str(m, m->decks[deck].name));
+  if (a->log) rg_log_draw(a->log, deck, card, pc);
 }
 
 /* Picks an option named by the next input byte; 255 refuses. */
@@ -117,7 +136,9 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   unsigned b = next_byte(a);
   for (uint32_t i = 0; i < n; i++) a->sum += (uint64_t)options[i];
   a->sum += strlen(rg_module_str(m, m->choices[choice].prompt));
-  return b == 255 ? -1 : (int64_t)(b % n);
+  if (b == 255) return -1;
+  if (a->log) rg_log_choice(a->log, choice, chooser, options, n, b % n, pc);
+  return (int64_t)(b % n);
 }
 
 /* Gives an outcome named by the next input byte; 255 refuses. */
@@ -134,10 +155,12 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
 }
 
 void fuzz_run_module(const rg_module *m, const uint8_t *data, size_t size) {
-  answers a = {data, size, 0, 0, NULL}, b = {data, size, 0, 0, NULL};
+  unsigned flags = input_flags(data, size);
+  rg_log log;
+  answers a = {data, size, 0, 0, NULL, NULL}, b = {data, size, 0, 0, NULL, NULL};
   rg_sink sink = {.ctx = &a, .note = on_note, .expect_fail = on_expect, .step = on_step,
                   .roll = on_roll, .draw = on_draw, .choose = on_choose,
-                  .chance = size && (data[0] & 1) ? on_chance : NULL};
+                  .chance = flags & FUZZ_CHANCE ? on_chance : NULL};
   rg_limits lim = {2000, 1 << 16};
   rg_vm *vm, *plain;
   rg_module_dis(m, fuzz_null_out());
@@ -153,6 +176,14 @@ void fuzz_run_module(const rg_module *m, const uint8_t *data, size_t size) {
   }
   a.vm = vm;
   b.vm = plain;
+  if (flags & FUZZ_LOG) {
+    /* the fused VM's events go through the event log too: value printing,
+    ** text or JSON, on whatever the module's runs build */
+    rg_log_init(&log, fuzz_null_out(), m, (flags & FUZZ_JSON) != 0);
+    log.vm = vm;
+    a.log = &log;
+    rg_log_run(&log, "fuzz", size, "input", flags & FUZZ_CHANCE ? "input" : "random");
+  }
   rg_vm_dis_fast(vm, fuzz_null_out());
   rg_vm_seed(vm, size, 0);
   rg_vm_seed(plain, size, 0);
@@ -180,6 +211,7 @@ void fuzz_run_module(const rg_module *m, const uint8_t *data, size_t size) {
     }
     if (st != RG_RUN_OK) a.sum += strlen(ea);
     (void)rg_vm_heap(vm, &nh);
+    if (st == RG_RUN_OK && a.log) rg_log_summary(a.log, m->procs[p].result, r);
     if (argv != args) free(argv);
   }
   rg_vm_free(plain);
