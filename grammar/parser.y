@@ -493,6 +493,10 @@ decl_body(A) ::= DECK(T) NAME(N) COLON type(Y) ASSIGN LBRACE cell_list(C) comma_
 decl_body(A) ::= INPUT(T) NAME(N) COLON type(Y) ASSIGN expr(E). {
   A = new_decl(ps, RG_DE_INPUT, T.pos, N.str); A->type = Y; A->value = E;
 }
+/* An input per member of enum X (one per player): input rating[side]: ... */
+decl_body(A) ::= INPUT(T) NAME(N) LBRACKET type(X) RBRACKET COLON type(Y) ASSIGN expr(E). {
+  A = new_decl(ps, RG_DE_INPUT, T.pos, N.str); A->index = X; A->type = Y; A->value = E;
+}
 
 %type param_list_opt {rg_paramlist}
 param_list_opt(A) ::= .                    { A.head = A.tail = NULL; }

@@ -224,7 +224,8 @@ typedef struct rg_decl {
   bool ordered;                 /* ENUM: members separated by < */
   rg_member *members;           /* ENUM */
   rg_field *fields;             /* RECORD */
-  rg_typeexpr *type;            /* CONST (optional), TABLE value, PROC result */
+  rg_typeexpr *type;            /* CONST (optional), TABLE value, PROC result, INPUT */
+  rg_typeexpr *index;           /* INPUT NAME[E]: the enum E it is indexed by, or NULL */
   rg_expr *value;               /* CONST */
   rg_keyspec *keys;             /* TABLE */
   rg_cell *cells;               /* TABLE inline cells */

@@ -937,9 +937,11 @@ static local *find_local(cstate *cs, const char *name) {
   return NULL;
 }
 
-/* Adds a local of type t in the current block; returns its slot. */
+/* Adds a local of type t in the current block; returns its slot.  A name
+** that starts with a space is the compiler's own (a hidden local): never
+** written in a rule file, it may be added again in the same block. */
 static uint32_t add_local(cstate *cs, rg_pos pos, const char *name, rg_type t) {
-  local *l = find_local(cs, name);
+  local *l = name[0] == ' ' ? NULL : find_local(cs, name);   /* " x": hidden, never clashes */
   if (l && l->depth == cs->depth) rgc_err(cs, pos, "'%s' is already declared in this block", name);
   if (cs->nlocal == cs->caplocal) {
     uint32_t cap = cs->caplocal ? cs->caplocal * 2 : 32;
@@ -1151,6 +1153,52 @@ static rg_type call(cstate *cs, rg_expr *e, rg_type want) {
   return bad ? T_ERR : p->result;
 }
 
+/* NAME[k] of an input indexed by enum E (input NAME[E]): the input of
+** member k.  A constant k reads its input directly; otherwise k goes to a
+** hidden local and a chain picks the input:
+**     LOAD k; PUSH i; EQ; JMPF next; INPUT first + i; JMP end; next: ...
+** ending with the last member's input. */
+static rg_type input_index(cstate *cs, rg_expr *e, sym *s) {
+  rg_type it = resolve_type(cs, s->decl->index), kt;
+  const rg_enum *en;
+  uint32_t key, n;
+  jumps *ends = NULL;
+  if (rgc_is_err(it) || rgc_is_err(s->type)) return T_ERR;
+  if (count_list(e->args) != 1) {
+    rgc_err(cs, e->pos, "input %s takes 1 key (a %s), not %u", s->name, s->decl->index->name,
+        count_list(e->args));
+    return T_ERR;
+  }
+  en = &AT(cs->enums, rg_enum, it.ref);
+  n = en->count;
+  if (foldable(cs, e->args)) {
+    rg_value v;
+    kt = rgc_fold(cs, e->args, it, &v);
+    if (rgc_is_err(kt) || !rgc_check_type(cs, e->args->pos, kt, it, "this key")) return T_ERR;
+    cs->pos = e->pos;
+    emit(cs, RG_OP_INPUT, s->index + (uint32_t)v);
+    return s->type;
+  }
+  kt = expr(cs, e->args, it);
+  if (rgc_is_err(kt) || !rgc_check_type(cs, e->args->pos, kt, it, "this key")) return T_ERR;
+  key = add_local(cs, e->pos, " key", it);
+  cs->pos = e->pos;
+  emit(cs, RG_OP_STORE, key);
+  for (uint32_t k = 0; k + 1 < n; k++) {
+    uint32_t next;
+    emit(cs, RG_OP_LOAD, key);
+    emit_value(cs, k);
+    emit(cs, RG_OP_EQ, 0);
+    next = emit(cs, RG_OP_JMPF, 0);
+    emit(cs, RG_OP_INPUT, s->index + k);
+    emit_jump(cs, RG_OP_JMP, &ends);
+    patch(cs, next, here(cs));
+  }
+  emit(cs, RG_OP_INPUT, s->index + n - 1);
+  patch_list(cs, ends, here(cs));
+  return s->type;
+}
+
 /* t[keys]: a table lookup. */
 static rg_type index_expr(cstate *cs, rg_expr *e) {
   sym *s = e->a->kind == RG_EX_NAME && !find_local(cs, e->a->name) ? rgc_lookup(cs, e->a->name) : NULL;
@@ -1176,6 +1224,7 @@ static rg_type index_expr(cstate *cs, rg_expr *e) {
     emit(cs, RG_OP_ITEM, 0);
     return l.ref == REF_ANY ? T_ERR : elem_of(cs, l);
   }
+  if (s && s->kind == S_INPUT && s->decl->index) return input_index(cs, e, s);
   if (!s || s->kind != S_TABLE) {
     if (e->a->kind == RG_EX_NAME && !s && !find_local(cs, e->a->name))
       rgc_err(cs, e->a->pos, "unknown table '%s'", e->a->name);
@@ -1783,6 +1832,11 @@ static rg_type expr(cstate *cs, rg_expr *e, rg_type want) {
     if (l) { emit(cs, RG_OP_LOAD, l->slot); t = l->type; break; }
     g = rgc_lookup(cs, e->name);
     if (g && g->kind == S_INPUT) {
+      if (g->decl->index) {
+        rgc_err(cs, e->pos, "input '%s' has one value per %s: write %s[KEY]", e->name,
+            g->decl->index->name, e->name);
+        break;
+      }
       if (!rgc_is_err(g->type)) emit(cs, RG_OP_INPUT, g->index);
       t = g->type;
       break;
@@ -2526,10 +2580,36 @@ static void decl_input(cstate *cs, rg_decl *dc) {
   }
   t = rgc_fold(cs, dc->value, want, &v);
   if (!rgc_is_err(t)) rgc_check_type(cs, dc->value->pos, t, want, "the default");
+  s->index = cs->inputs.n;
+  s->type = rgc_is_err(want) ? T_ERR : want;
+  if (dc->index) {
+    /* input NAME[E]: one input per member of E, named NAME[CODE], in the
+    ** members' order; NAME[k] picks one (input_index) */
+    rg_type it = resolve_type(cs, dc->index);
+    const rg_enum *en;
+    if (rgc_is_err(it)) { s->type = T_ERR; return; }
+    if (it.kind != RG_K_ENUM) {
+      char x[96];
+      rgc_err(cs, dc->index->pos, "an input is indexed by an enum, not %s", rgc_tname(cs, it, x, sizeof x));
+      s->type = T_ERR;
+      return;
+    }
+    en = &AT(cs->enums, rg_enum, it.ref);
+    for (uint32_t k = 0; k < en->count; k++) {
+      const char *code = cs->pool + AT(cs->members, rg_member_info, en->first + k).code;
+      char *name = rgc_alloc(cs, strlen(dc->name) + strlen(code) + 3);
+      if (!name) return;
+      sprintf(name, "%s[%s]", dc->name, code);
+      in = rgc_push(cs, &cs->inputs);
+      if (!in) return;
+      in->name = rgc_intern(cs, name);
+      in->type = rgc_is_err(want) ? T_INT : want;
+      in->value = v;
+    }
+    return;
+  }
   in = rgc_push(cs, &cs->inputs);
   if (!in) return;
-  s->index = cs->inputs.n - 1;
-  s->type = rgc_is_err(want) ? T_ERR : want;
   in->name = rgc_intern(cs, dc->name);
   in->type = rgc_is_err(want) ? T_INT : want;
   in->value = v;
