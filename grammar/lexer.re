@@ -263,8 +263,6 @@ loop:
   "draw"                { TOK(DRAW); }
   "choose"              { TOK(CHOOSE); }
   "step"                { TOK(STEP); }
-  "grid"                { TOK(GRID); }
-  "repeat"              { TOK(REPEAT); }
   "list"                { TOK(LIST); }
   "input"               { TOK(INPUT); }
   "with"                { TOK(WITH); }
@@ -408,8 +406,6 @@ const char *rg_token_name(int kind) {
     case RG_TK_DRAW: return "'draw'";
     case RG_TK_CHOOSE: return "'choose'";
     case RG_TK_STEP: return "'step'";
-    case RG_TK_GRID: return "'grid'";
-    case RG_TK_REPEAT: return "'repeat'";
     case RG_TK_LIST: return "'list'";
     case RG_TK_INPUT: return "'input'";
     case RG_TK_WITH: return "'with'";

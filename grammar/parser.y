@@ -174,15 +174,15 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
 }
 
 /* ---- tokens -------------------------------------------------------------
-** Listed first so that their codes stay stable.  The reserved words from
-** EXTENDS on are keywords without a grammar yet.  DICE is a dice literal
-** (`2d6`); DICE_KW is the keyword `dice`. */
+** Listed first so that their codes stay stable.  DICE is a dice literal
+** (`2d6`); DICE_KW is the keyword `dice`.  (`grid` and `repeat`, reserved
+** once for a grammar no sheet needed, are ordinary names.) */
 %token NAME INTEGER PCT DIST STRING DICE UNDERSCORE ILLEGAL.
 %token RULESET REVISION SOURCE UNIT ENUM RECORD CONST TABLE FROM PROCEDURE TEST.
 %token LET IF ELSE FOR IN WHILE RETURN NOTE EXPECT.
 %token AND OR NOT MOD TRUE FALSE.
 %token SET INT BOOL PERCENT TEXT DISTANCE ASSUMED.
-%token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP GRID REPEAT LIST INPUT WITH.
+%token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP LIST INPUT WITH.
 %token LBRACE RBRACE LP RP LBRACKET RBRACKET COMMA COLON DOT DOTDOT ARROW.
 %token ASSIGN EQ NE LT LE GT GE PLUS MINUS STAR SLASH.
 

@@ -5,9 +5,9 @@
 if exists('b:current_syntax') | finish | endif
 
 " keywords: declarations
-syn keyword regulaDecl ruleset revision source extends unit scale enum record const table from procedure test input dice deck grid
+syn keyword regulaDecl ruleset revision source extends unit scale enum record const table from procedure test input dice deck
 " keywords: statements
-syn keyword regulaStmt let if else for in while return note expect step repeat roll draw choose
+syn keyword regulaStmt let if else for in while return note expect step roll draw choose
 " keywords: variants and provenance
 syn keyword regulaVariant override remove assumed
 " keywords: operators
