@@ -43,6 +43,22 @@
 ** assigned from one (straight-line code only).  The odds count that score
 ** alone: modifiers and clamps applied elsewhere are not followed.
 */
+/*
+** Growing it (issue 19).  The list is data in print order, so each item of
+** a readable diff is a change or a renderer over the same list:
+**   - rows aligned by content: the comparison appends RG_DW_CELL changes as
+**     an LCS of the rows decides (a removed row is `-` cells of a, then the
+**     rows after it pair up); the renderers need no change;
+**   - a procedure's or step's statements as source: each side's `code` and
+**     `ncode` span and `file`/`line` place it, and the module's line table
+**     maps the span to source lines; a renderer reads them and prints a
+**     unified diff (a new what, RG_DW_SOURCE, can carry the hunks);
+**   - grouping by cause: `cause` is the index of the change a change
+**     follows from (a `scale` line for every derived distance); a renderer
+**     groups by it;
+**   - --json: a second renderer writes each change's fields as an object;
+**     the sections, kinds and whats have names (rg_diff_section_name).
+*/
 #ifndef RG_DIFF_H
 #define RG_DIFF_H
 
