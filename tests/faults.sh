@@ -110,6 +110,13 @@ inject "query maximus.rbc (record)" query "$mod" terrain Woods
 inject "call maximus.rbc squares_allowing" call "$mod" squares_allowing D
 inject "call maximus.rbc draw_cards" call "$mod" draw_cards A 3
 inject "dis maximus.rbc" dis "$mod"
+inject "sheet maximus.rbc weather" sheet "$mod" weather
+if "$bin" build rules/meg/magna.rules -o "$tmp/magna.rbc" >/dev/null 2>&1; then
+  inject "diff maximus.rbc magna.rbc" diff "$mod" "$tmp/magna.rbc"
+else
+  echo "FAIL faults: regula build rules/meg/magna.rules"
+  failed=$((failed + 1))
+fi
 if "$bin" run --help >/dev/null 2>&1; then
   inject "run $rules" run "$rules" --seed 3 --policy first
   inject "run maximus.rbc --json" run "$mod" --seed 5 --json
