@@ -473,10 +473,9 @@ static void diff_tables(dctx *c) {
     dim_text(db, sizeof db, b, tb);
     rg_type_name(tya, sizeof tya, a, ta->value);
     rg_type_name(tyb, sizeof tyb, b, tb->value);
-#define TABLE_HEAD() head_of(c, &head, RG_DW_TABLE, RG_DS_TABLES, S(a, ta->name), i, (uint32_t)j)
-    if (TABLE_HEAD() != RG_DIFF_NONE) {
-      /* The head's texts are its dimensions; it is dropped again below when
-      ** nothing inside it changed. */
+    /* The table's `~` item comes first, with its dimensions as its texts; it
+    ** is dropped again below when nothing inside it changed. */
+    if (head_of(c, &head, RG_DW_TABLE, RG_DS_TABLES, S(a, ta->name), i, (uint32_t)j) != RG_DIFF_NONE) {
       at(c, head)->a.text = keep(c, da);
       at(c, head)->b.text = keep(c, db);
       place(&at(c, head)->a, a, a->cellsrc[ta->first].file, a->cellsrc[ta->first].line);
@@ -529,7 +528,6 @@ static void diff_tables(dctx *c) {
           in_a = 0;
       if (!in_a) add_cell(c, '+', head, b, tb, cell, 0);
     }
-#undef TABLE_HEAD
     if (!c->oom && head == c->d->n - 1) c->d->n--;   /* nothing changed inside */
     else diff_odds(c, head, (int)i, j);
   }
