@@ -10,6 +10,10 @@
 **           its keys, values, indexes and places on both sides
 **   diff-3  an added table: one `+` item, on side b only
 **   diff-4  a changed named constant and a removed unit, in section order
+**   diff-5  every allocation failing in turn: -1 and an empty list
+**   diff-6  a procedure whose second step pushes another number: the
+**           procedure's `~` item and the step's under it, with both sides'
+**           code spans; its first step, unchanged, is not listed
 */
 #include <stdio.h>
 #include <string.h>
@@ -25,13 +29,15 @@ static int passed, failed;
     else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
   } while (0)
 
-enum { CHANGE_CELL = 1, ADD_TABLE = 2, CHANGE_CONST = 4, DROP_UNIT = 8 };
+enum { CHANGE_CELL = 1, ADD_TABLE = 2, CHANGE_CONST = 4, DROP_UNIT = 8, CHANGE_STEP = 16 };
 
 /* Builds the test module into b: unit BW (unless DROP_UNIT), enum ground
 ** {S "Standard", C "Coastal"}, table weather(score: 0..2, ground) -> int with
 ** cell [1, C] = 5 (7 with CHANGE_CELL), a named constant reach = 6 (8 with
 ** CHANGE_CONST), and with ADD_TABLE a table bonus(score: 1..2) -> int.
-** Every cell is given on line 10 + its index, the constant on line 3. */
+** Every cell is given on line 10 + its index, the constant on line 3.  A
+** procedure main (line 20 on) has steps "A" (push 1, pop) and "B" (push 2,
+** or 3 with CHANGE_STEP, pop), then returns. */
 static void build(mb *b, unsigned how) {
   mb_init(b);
   mb_unit(b, "HBW");
@@ -53,6 +59,16 @@ static void build(mb *b, unsigned how) {
   n->value = (how & CHANGE_CONST) ? 8 : 6;
   n->line = 3;
   for (uint32_t i = 0; i < b->m.ncells; i++) MB_PUSH(b->m.cellsrc, b->m.ncellsrc)->line = 10 + i;
+  b->line = 20;
+  mb_proc(b, "main", T_VOID, 0, NULL, NULL, 0);
+  mb_emit(b, RG_OP_STEP, (int32_t)mb_str(b, "A"));
+  mb_emit(b, RG_OP_PUSHI, 1);
+  mb_emit(b, RG_OP_POP, 0);
+  b->line = 24;
+  mb_emit(b, RG_OP_STEP, (int32_t)mb_str(b, "B"));
+  mb_emit(b, RG_OP_PUSHI, (how & CHANGE_STEP) ? 3 : 2);
+  mb_emit(b, RG_OP_POP, 0);
+  mb_emit(b, RG_OP_RETV, 0);
 }
 
 /* Renders d as text into a buffer the caller frees with rg_buf_free. */
@@ -133,8 +149,32 @@ int main(void) {
     rg_alloc_fail_at(k);
     int rc = rg_diff_modules(&base.m, &cell.m, NULL, 0, &d);
     rg_alloc_fail_at(0);
-    CHECK(rc == 0 ? d.n == 2 : d.n == 0, "diff-5: allocation %lu", k);
+    CHECK(rc == 0 ? d.n == 2 : rc == -1 && d.n == 0, "diff-5: allocation %lu", k);
     rg_diff_free(&d);
+  }
+
+  /* diff-6 */
+  {
+    mb step;
+    build(&step, CHANGE_STEP);
+    CHECK(rg_diff_modules(&base.m, &step.m, NULL, 0, &d) == 0, "diff-6: out of memory");
+    CHECK(d.n == 2, "diff-6: %u changes, want the procedure and one step", d.n);
+    if (d.n == 2) {
+      const rg_change *p = &d.changes[0], *st = &d.changes[1];
+      CHECK(p->what == RG_DW_PROC && p->kind == RG_CHANGE_CHANGED && strcmp(p->name, "main") == 0 &&
+            p->a.code == 0 && p->a.ncode == 7 && p->b.ncode == 7 && p->a.line == 20,
+            "diff-6: the procedure item");
+      CHECK(st->what == RG_DW_STEP && st->parent == 0 && strcmp(st->name, "B") == 0 &&
+            st->a.code == 3 && st->a.ncode == 4 && st->b.code == 3 && st->b.ncode == 4 &&
+            st->a.line == 24 && st->b.line == 24, "diff-6: the step item");
+      render(&d, &t);
+      CHECK(t.data && strcmp(t.data, "== procedures\n~ procedure main\n    test.rules:20 | test.rules:20\n"
+                                     "    ~ step \"B\"\n        test.rules:24 | test.rules:24\n") == 0,
+            "diff-6: text [%s]", t.data);
+      rg_buf_free(&t);
+    }
+    rg_diff_free(&d);
+    rg_module_free(&step.m);
   }
 
   rg_module_free(&base.m);
