@@ -671,13 +671,6 @@ static int is_roll(const rg_module *m, const rg_proc *p, int64_t pc, int *n, int
   return 1;
 }
 
-/* Returns 1 when procedure p of m is the body of a test. */
-static int is_test(const rg_module *m, uint32_t p) {
-  for (uint32_t i = 0; i < m->ntests; i++)
-    if (m->tests[i].proc == p) return 1;
-  return 0;
-}
-
 /* Returns the dice key of table tname of m (dim -1 when none): a hint
 ** first, then a LOOKUP whose integer key comes from `roll NdS`. */
 static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
@@ -702,7 +695,7 @@ static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
   ** or through a local stored from a roll. */
   for (uint32_t pi = 0; pi < m->nprocs; pi++) {
     const rg_proc *p = &m->procs[pi];
-    if (is_test(m, pi)) continue;
+    if (rg_module_is_test(m, pi)) continue;
     for (uint32_t pc = p->code; pc < p->code + p->ncode; pc++) {
       uint32_t ins = m->code[pc];
       if (RG_INS_OP(ins) != RG_OP_LOOKUP || RG_INS_A(ins) != (uint32_t)t) continue;
@@ -939,7 +932,7 @@ static void step_side(rg_diff_side *s, const rg_module *m, const seg *sg, int at
 /* Returns the index of procedure `name` in m, tests left out, or -1. */
 static int find_proc(const rg_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nprocs; i++)
-    if (!is_test(m, i) && strcmp(S(m, m->procs[i].name), name) == 0) return (int)i;
+    if (!rg_module_is_test(m, i) && strcmp(S(m, m->procs[i].name), name) == 0) return (int)i;
   return -1;
 }
 
@@ -971,7 +964,7 @@ static void diff_procs(dctx *c) {
     return;
   }
   for (uint32_t i = 0; i < a->nprocs && !c->oom; i++) {
-    if (is_test(a, i)) continue;
+    if (rg_module_is_test(a, i)) continue;
     const rg_proc *pa = &a->procs[i];
     int j = find_proc(b, S(a, pa->name));
     if (j < 0) {
@@ -1002,7 +995,7 @@ static void diff_procs(dctx *c) {
         step_side(&at(c, add(c, '+', RG_DW_STEP, RG_DS_PROCEDURES, head, sb[y].name))->b, b, &sb[y], 0);
   }
   for (uint32_t j = 0; j < b->nprocs && !c->oom; j++) {
-    if (is_test(b, j) || find_proc(a, S(b, b->procs[j].name)) >= 0) continue;
+    if (rg_module_is_test(b, j) || find_proc(a, S(b, b->procs[j].name)) >= 0) continue;
     proc_side(&at(c, add(c, '+', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(b, b->procs[j].name)))->b, b, j);
   }
   rg_free(sa);

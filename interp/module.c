@@ -72,6 +72,12 @@ const char *rg_module_str(const rg_module *m, uint32_t s) {
   return m->strings + s;
 }
 
+int rg_module_is_test(const rg_module *m, uint32_t p) {
+  for (uint32_t i = 0; i < m->ntests; i++)
+    if (m->tests[i].proc == p) return 1;
+  return 0;
+}
+
 /* Returns the index of the procedure named name, or -1. */
 int rg_module_find_proc(const rg_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nprocs; i++)

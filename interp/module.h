@@ -254,6 +254,9 @@ void rg_module_free(rg_module *m);
 /* Returns the string at offset s of the pool ("" when out of range). */
 const char *rg_module_str(const rg_module *m, uint32_t s);
 
+/* Returns 1 when procedure p of m is the body of a `test` block, else 0. */
+int rg_module_is_test(const rg_module *m, uint32_t p);
+
 /* Finds a procedure / table / enum by name; returns its index or -1. */
 int rg_module_find_proc(const rg_module *m, const char *name);
 int rg_module_find_table(const rg_module *m, const char *name);

@@ -376,9 +376,7 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
 
 /* Returns 1 when procedure p of m is the body of a test. */
 int is_test_proc(const rg_module *m, uint32_t p) {
-  for (uint32_t i = 0; i < m->ntests; i++)
-    if (m->tests[i].proc == p) return 1;
-  return 0;
+  return rg_module_is_test(m, p);
 }
 
 /* Writes "name: type" of every parameter of procedure p, joined by ", ",
