@@ -356,21 +356,6 @@ static char *key_text(char *buf, size_t size, const rg_module *m, const rg_dim *
   return buf;
 }
 
-/* Writes dimension d as the table's declaration names it: "score: 0..14",
-** "ground" (the label only when it says more than the enum's name). */
-static char *dim_text(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
-  const char *label = rg_module_str(m, d->label);
-  char what[128];
-  if (d->is_enum)
-    snprintf(what, sizeof what, "%s", d->ref < m->nenums ? rg_module_str(m, m->enums[d->ref].name) : "?");
-  else
-    snprintf(what, sizeof what, "%lld..%lld", (long long)d->lo,
-             (long long)(d->lo + (int64_t)d->size - 1));
-  if (*label && strcmp(label, what) != 0) snprintf(buf, size, "%s: %s", label, what);
-  else snprintf(buf, size, "%s", what);
-  return buf;
-}
-
 /* The heading of a key column: its label, else its enum's name. */
 static const char *dim_head(const rg_module *m, const rg_dim *d) {
   const char *label = rg_module_str(m, d->label);
@@ -722,7 +707,7 @@ static void print_table(sheet *s, uint32_t ti) {
   if (s->src) table_notes(s, t, mark, &notes, &nnotes, &whole);
   rg_printf(s->out, "%s(", rg_module_str(m, t->name));
   for (uint32_t k = 0; k < t->ndims; k++)
-    rg_printf(s->out, "%s%s", k ? ", " : "", dim_text(buf, sizeof buf, m, &m->dims[t->first_dim + k]));
+    rg_printf(s->out, "%s%s", k ? ", " : "", rg_dim_name(buf, sizeof buf, m, &m->dims[t->first_dim + k]));
   rg_printf(s->out, ") -> %s%s\n", rg_type_name(buf, sizeof buf, m, t->value), whole ? " *" : "");
   if (t->ndims >= 2) print_grid(s, t, mark);
   else print_list(s, t, mark);

@@ -345,3 +345,16 @@ char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t) {
   }
   return buf - len;
 }
+
+char *rg_dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
+  const char *label = rg_module_str(m, d->label);
+  char what[128];
+  if (d->is_enum)
+    snprintf(what, sizeof what, "%s", d->ref < m->nenums ? rg_module_str(m, m->enums[d->ref].name) : "?");
+  else
+    snprintf(what, sizeof what, "%lld..%lld", (long long)d->lo,
+             (long long)(d->lo + (int64_t)d->size - 1));
+  if (*label && strcmp(label, what) != 0) snprintf(buf, size, "%s: %s", label, what);
+  else snprintf(buf, size, "%s", what);
+  return buf;
+}

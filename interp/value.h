@@ -57,4 +57,9 @@ size_t rg_parse_milli(const char *s, int64_t *out);
 ** "list int"); safe on any module, verified or not. */
 char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t);
 
+/* Writes dimension d of a table as its declaration names it into buf and
+** returns buf: "score: 0..14", "ground" (the label only when it says more
+** than the enum's name or the range). */
+char *rg_dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *d);
+
 #endif

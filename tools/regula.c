@@ -390,23 +390,6 @@ void print_params(const rg_module *m, const rg_proc *p) {
   }
 }
 
-/* Writes a description of dimension d to buf: its label and its enum or
-** range ("score: 0..14", "g: ground"), or only the latter when there is
-** no label or the label is the enum's name ("ground"). */
-static char *dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
-  const char *label = rg_module_str(m, d->label);
-  char what[128];
-  if (d->is_enum)
-    snprintf(what, sizeof what, "%s",
-             d->ref < m->nenums ? rg_module_str(m, m->enums[d->ref].name) : "?");
-  else
-    snprintf(what, sizeof what, "%lld..%lld", (long long)d->lo,
-             (long long)(d->lo + (int64_t)d->size - 1));
-  if (*label && strcmp(label, what) != 0) snprintf(buf, size, "%s: %s", label, what);
-  else snprintf(buf, size, "%s", what);
-  return buf;
-}
-
 /* ---- commands ------------------------------------------------------------ */
 
 /* regula check [--assumptions] FILE...: compiles each file; with
@@ -487,7 +470,7 @@ static int query(loaded *l, opts *o) {
     fprintf(stderr, "regula: error: table '%s' takes %u key%s (", name, t->ndims,
             t->ndims == 1 ? "" : "s");
     for (uint32_t i = 0; i < t->ndims && t->first_dim + i < m->ndims; i++)
-      fprintf(stderr, "%s%s", i ? ", " : "", dim_name(dn, sizeof dn, m, &m->dims[t->first_dim + i]));
+      fprintf(stderr, "%s%s", i ? ", " : "", rg_dim_name(dn, sizeof dn, m, &m->dims[t->first_dim + i]));
     fprintf(stderr, "), got %d\ntry 'regula query --help'\n", o->npos - 2);
     return EX_BAD;
   }
@@ -500,12 +483,12 @@ static int query(loaded *l, opts *o) {
     err[0] = '\0';
     if (rg_value_parse(m, kt, key, &k, err, sizeof err) != 0) {
       fprintf(stderr, "regula: error: key %u of table '%s' (%s): %s\n", i + 1, name,
-              dim_name(dn, sizeof dn, m, d), err[0] ? err : "not a valid key");
+              rg_dim_name(dn, sizeof dn, m, d), err[0] ? err : "not a valid key");
       return EX_BAD;
     }
     if (k < d->lo || k - d->lo >= (rg_value)d->size) {
       fprintf(stderr, "regula: error: key %u of table '%s' (%s): %s is outside %lld..%lld\n",
-              i + 1, name, dim_name(dn, sizeof dn, m, d), key, (long long)d->lo,
+              i + 1, name, rg_dim_name(dn, sizeof dn, m, d), key, (long long)d->lo,
               (long long)(d->lo + (int64_t)d->size - 1));
       return EX_BAD;
     }
