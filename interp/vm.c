@@ -398,6 +398,18 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
                               return vm_fail(vm, RG_RUN_LIMIT, PCAT(d), "step limit of %llu reached", \
                                              (unsigned long long)MAX_STEPS); } while (0)
 #define STEP()         STEP_AT(0)
+/* Counts w units of work: an instruction that reads n values without
+** building anything (n dice rolled, a list of n scanned) costs n, against a
+** budget of its own as large as the step limit (kept in the VM, not with
+** steps_left, so that the loop's registers stay as they are).
+** Instructions that build lists need no such count: what they build stays
+** on the heap until the call ends, so the memory limit bounds them.  With
+** both, the limits bound the time of a call whatever it does. */
+#define WORK(w)        do { uint64_t w_ = (uint64_t)(w); \
+                            if (unlikely(w_ > vm->work_left)) \
+                              return vm_fail(vm, RG_RUN_LIMIT, PCIDX(), "step limit of %llu reached", \
+                                             (unsigned long long)MAX_STEPS); \
+                            vm->work_left -= w_; } while (0)
 
 /* Binary operators on x and y into r, with their runtime errors. */
 #define VM_DO_ADD(x, y, r) do { if (unlikely(add_ovf((x), (y), &(r)))) RTERR("integer overflow"); } while (0)
@@ -483,6 +495,7 @@ __attribute__((optimize("no-gcse", "no-crossjumping")))
 #endif
 rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *result) {
   uint64_t steps_left = MAX_STEPS;   /* steps (backward jumps, calls) still allowed */
+  vm->work_left = MAX_STEPS;         /* WORK: dice rolled, list elements read */
 
   vm->depth = 0;
   vm->err[0] = '\0';
@@ -811,6 +824,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         uint32_t sides = ((uint32_t)IC);
         rg_value n = RB;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
+        WORK(n);
         if (likely(!vm->sink.chance && !vm->sink.roll)) {
           /* Nobody watches: sum straight from the generator. */
           rg_rng r = vm->rng;   /* in registers for the loop */
@@ -836,6 +850,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         uint32_t sides = ((uint32_t)ID);
         rg_value n = RB, need = RC, count = 0;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
+        WORK(n);
         if (likely(!vm->sink.chance && !vm->sink.roll)) {
           rg_rng r = vm->rng;
           for (rg_value k = 0; k < n; k++) count += (rg_value)rg_rng_below(&r, sides) + 1 >= need;
@@ -1105,6 +1120,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         const rg_value *e;
         uint32_t n;
         LISTARG(sp[-2], e, n);
+        WORK(n);
         rg_value k = sp[-1], c = 0;
         for (uint32_t j = 0; j < n; j++) c += e[j] >= k;
         sp[-2] = c;
@@ -1119,6 +1135,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         const rg_value *e;
         uint32_t n;
         LISTARG(sp[-1], e, n);
+        WORK(n);
         rg_value sum = 0;
         for (uint32_t j = 0; j < n; j++)
           if (unlikely(add_ovf(sum, e[j], &sum))) RTERR("integer overflow");
@@ -1172,6 +1189,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         const rg_value *e;
         uint32_t n;
         LISTARG(sp[-1], e, n);
+        WORK(n);
         rg_value v = sp[-2], found = 0;
         for (uint32_t j = 0; j < n && !found; j++) found = e[j] == v;
         sp[-2] = found;

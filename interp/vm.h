@@ -24,7 +24,8 @@ typedef struct rg_vm rg_vm;
 
 /* Safety limits of a run. */
 typedef struct rg_limits {
-  uint64_t max_steps;       /* backward jumps plus calls; 0: the default */
+  uint64_t max_steps;       /* backward jumps plus calls; apart, against the same
+                            ** number, dice rolled and list elements scanned; 0: the default */
   size_t max_memory;        /* bytes for the stack and heap; 0: the default */
 } rg_limits;
 

@@ -144,6 +144,7 @@ struct rg_vm {
   const rg_module *m;
   rg_sink sink;
   uint64_t max_steps;
+  uint64_t work_left;       /* of this call: dice and list elements (see WORK in vm.c) */
   rg_value *stack;          /* the value stack: frames of locals, constants, operands */
   size_t nstack;
   rg_value *heap;           /* module constants, then records and lists of a run */
