@@ -86,6 +86,7 @@ unit: $(UNIT_BIN)
 golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
+	@tests/limits.sh $(BUILD)/regula
 
 test-quick: all unit golden replay faults editors tokens builtins
 

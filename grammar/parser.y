@@ -74,6 +74,47 @@ static rg_expr *new_expr(rg_pstate *ps, rg_ekind k, rg_pos pos) {
   rg_expr *e = NEW(rg_expr);
   e->kind = k;
   e->pos = pos;
+  e->depth = 1;
+  return e;
+}
+
+/* Returns the node that stands for an expression deeper than
+** RG_MAX_EXPR_DEPTH, whose deepest part is `deepest`, built at pos: an
+** RG_EX_ERROR of depth RG_MAX_EXPR_DEPTH + 1.  The error is reported once,
+** where the limit is crossed; a node built on that one stays that one, so the
+** tree stays bounded however long the chain goes on. */
+static rg_expr *too_deep(rg_pstate *ps, rg_expr *deepest, rg_pos pos) {
+  rg_expr *e;
+  if (deepest->depth > RG_MAX_EXPR_DEPTH) return deepest;
+  rg_error(ps->d, pos, "expression too deep (more than %d levels of operators, "
+           "brackets and calls); split it with let or const", RG_MAX_EXPR_DEPTH);
+  e = new_expr(ps, RG_EX_ERROR, pos);
+  e->depth = RG_MAX_EXPR_DEPTH + 1;
+  return e;
+}
+
+/* Returns the deepest expression of the list that starts at l, or NULL for
+** an empty list. */
+static rg_expr *deepest_of(rg_expr *l) {
+  rg_expr *m = NULL;
+  for (; l; l = l->next) if (!m || l->depth > m->depth) m = l;
+  return m;
+}
+
+/* Returns the deepest of m (may be NULL) and the values of the field list
+** that starts at f. */
+static rg_expr *deepest_field(rg_fieldinit *f, rg_expr *m) {
+  for (; f; f = f->next) if (!m || f->value->depth > m->depth) m = f->value;
+  return m;
+}
+
+/* Returns e made the parent of child (the deepest of its children, or NULL
+** for none): e's depth is one more than child's.  When that passes
+** RG_MAX_EXPR_DEPTH, returns the error node of too_deep (at pos) instead. */
+static rg_expr *parent(rg_pstate *ps, rg_expr *e, rg_expr *child, rg_pos pos) {
+  if (!child) return e;
+  if (child->depth >= RG_MAX_EXPR_DEPTH) return too_deep(ps, child, pos);
+  e->depth = child->depth + 1;
   return e;
 }
 
@@ -84,7 +125,7 @@ static rg_expr *binary(rg_pstate *ps, rg_op op, rg_expr *a, rg_expr *b, rg_pos o
   e->oppos = oppos;
   e->a = a;
   e->b = b;
-  return e;
+  return parent(ps, e, a->depth >= b->depth ? a : b, oppos);
 }
 
 /* Returns the unary expression `op a`, positioned at the operator. */
@@ -92,7 +133,7 @@ static rg_expr *unary(rg_pstate *ps, rg_op op, rg_pos pos, rg_expr *a) {
   rg_expr *e = new_expr(ps, RG_EX_UNARY, pos);
   e->op = op;
   e->a = a;
-  return e;
+  return parent(ps, e, a, pos);
 }
 
 /* Returns a new statement of kind k at pos. */
@@ -605,9 +646,13 @@ expr(A) ::= expr(X) MOD(O) expr(Y).        { A = binary(ps, RG_AOP_MOD, X, Y, O.
 expr(A) ::= MINUS(T) expr(X). [UMINUS]     { A = unary(ps, RG_AOP_NEG, T.pos, X); }
 
 expr(A) ::= expr(X) LBRACKET expr_list(K) RBRACKET. {
+  rg_expr *k = deepest_of(K.head);
   A = new_expr(ps, RG_EX_INDEX, X->pos); A->a = X; A->args = K.head;
+  A = parent(ps, A, k->depth > X->depth ? k : X, X->pos);
 }
-expr(A) ::= expr(X) DOT NAME(N).           { A = new_expr(ps, RG_EX_FIELD, X->pos); A->a = X; A->name = N.str; }
+expr(A) ::= expr(X) DOT(D) NAME(N).        {
+  A = new_expr(ps, RG_EX_FIELD, X->pos); A->a = X; A->name = N.str; A = parent(ps, A, X, D.pos);
+}
 expr(A) ::= call(C).                       { A = C; }
 expr(A) ::= LP expr(X) RP.                 { A = X; }
 
@@ -622,15 +667,23 @@ expr(A) ::= FALSE(T).                      { A = new_expr(ps, RG_EX_BOOL, T.pos)
 expr(A) ::= NAME(T).                       { A = new_expr(ps, RG_EX_NAME, T.pos); A->name = T.str; }
 
 expr(A) ::= LBRACE(T) RBRACE.              { A = new_expr(ps, RG_EX_SET, T.pos); }
-expr(A) ::= LBRACE(T) expr_list(L) RBRACE. { A = new_expr(ps, RG_EX_SET, T.pos); A->args = L.head; }
-expr(A) ::= LBRACE(T) fieldinit_list(L) RBRACE. { A = new_expr(ps, RG_EX_RECORD, T.pos); A->fields = L.head; }
+expr(A) ::= LBRACE(T) expr_list(L) RBRACE. {
+  A = new_expr(ps, RG_EX_SET, T.pos); A->args = L.head; A = parent(ps, A, deepest_of(L.head), T.pos);
+}
+expr(A) ::= LBRACE(T) fieldinit_list(L) RBRACE. {
+  A = new_expr(ps, RG_EX_RECORD, T.pos); A->fields = L.head;
+  A = parent(ps, A, deepest_field(L.head, NULL), T.pos);
+}
 /* A record update: a copy of X with the fields given changed. */
 expr(A) ::= LBRACE(T) expr(X) WITH fieldinit_list(L) RBRACE. {
   A = new_expr(ps, RG_EX_RECORD, T.pos); A->a = X; A->fields = L.head;
+  A = parent(ps, A, deepest_field(L.head, X), T.pos);
 }
 
 expr(A) ::= LBRACKET(T) RBRACKET.          { A = new_expr(ps, RG_EX_LIST, T.pos); }
-expr(A) ::= LBRACKET(T) expr_list(L) RBRACKET. { A = new_expr(ps, RG_EX_LIST, T.pos); A->args = L.head; }
+expr(A) ::= LBRACKET(T) expr_list(L) RBRACKET. {
+  A = new_expr(ps, RG_EX_LIST, T.pos); A->args = L.head; A = parent(ps, A, deepest_of(L.head), T.pos);
+}
 expr(A) ::= DICE(T).                       { A = new_expr(ps, RG_EX_DICE, T.pos); A->ival = T.ival; A->sides = T.sides; }
 expr(A) ::= ROLL(R) DICE(T).               { A = new_expr(ps, RG_EX_ROLL, R.pos); A->ival = T.ival; A->sides = T.sides; }
 expr(A) ::= ROLL(R) NAME(N).               { A = new_expr(ps, RG_EX_ROLL, R.pos); A->name = N.str; }
@@ -638,8 +691,14 @@ expr(A) ::= DRAW(R) NAME(N).               { A = new_expr(ps, RG_EX_DRAW, R.pos)
 
 %type call {rg_expr *}
 call(A) ::= NAME(N) LP RP.                 { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; }
-call(A) ::= NAME(N) LP expr_list(L) RP.    { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; A->args = L.head; }
-call(A) ::= CHOOSE(N) LP expr_list(L) RP.  { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = "choose"; A->args = L.head; }
+call(A) ::= NAME(N) LP expr_list(L) RP.    {
+  A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; A->args = L.head;
+  A = parent(ps, A, deepest_of(L.head), N.pos);
+}
+call(A) ::= CHOOSE(N) LP expr_list(L) RP.  {
+  A = new_expr(ps, RG_EX_CALL, N.pos); A->name = "choose"; A->args = L.head;
+  A = parent(ps, A, deepest_of(L.head), N.pos);
+}
 
 %type expr_list {rg_exprlist}
 expr_list(A) ::= expr(X).                  { LIST_ONE(A, X); }

@@ -96,7 +96,14 @@ typedef struct rg_expr {
   struct rg_expr *args;         /* INDEX keys, CALL args, SET members */
   rg_fieldinit *fields;         /* RECORD */
   struct rg_expr *next;         /* next in an argument/member list */
+  uint32_t depth;               /* levels of the tree under and with it (parser.y
+                                   bounds it: the checker and compiler recurse) */
 } rg_expr;
+
+/* The deepest expression tree the parser builds (parser.y): operator chains
+** such as 1+1+...+1 are left-deep, so every walk of the tree recurses once
+** per operator; deeper is an error at the operator. */
+#define RG_MAX_EXPR_DEPTH 1000
 
 struct rg_fieldinit {
   rg_pos pos;
