@@ -48,6 +48,13 @@ typedef struct { rg_param *head, *tail; } rg_paramlist;
 typedef struct { rg_stmt *head, *tail; } rg_stmtlist;
 typedef struct { rg_expr *head, *tail; } rg_exprlist;
 typedef struct { rg_fieldinit *head, *tail; } rg_fieldinitlist;
+/* An else-if chain under construction: its first and last IF, and how many. */
+typedef struct { rg_stmt *head, *tail; uint32_t n; } rg_ifchain;
+
+/* The most branches of one else-if chain: the compiler walks a chain in a
+** loop, but other walks of the tree (extends.c's search for a step) recurse
+** along it. */
+#define RG_MAX_ELSE_IF 10000
 
 /* A signed integer of a range bound or a key pattern. */
 typedef struct { rg_pos pos; int64_t v; } rg_sint;
@@ -602,15 +609,35 @@ stmt(A) ::= RETURN(T) expr(E).             { A = new_stmt(ps, RG_ST_RETURN, T.po
 stmt(A) ::= NOTE(T) STRING(S) note_args(X). { A = new_stmt(ps, RG_ST_NOTE, T.pos); A->str = S.str; A->args = X.head; }
 stmt(A) ::= EXPECT(T) expr(E).             { A = new_stmt(ps, RG_ST_EXPECT, T.pos); A->e = E; }
 
+/* if_stmt ::= 'if' expr block {'else' 'if' expr block} ['else' block]
+** An else-if chain is a list, built left to right: it does not nest (a chain
+** of any length leaves the parser's stack as it found it).  Each IF's orelse
+** is the next IF of the chain, the last one's the else block or NULL. */
 %type if_stmt {rg_stmt *}
-if_stmt(A) ::= IF(T) expr(E) block(B) else_opt(O). {
-  A = new_stmt(ps, RG_ST_IF, T.pos); A->e = E; A->body = B; A->orelse = O;
+if_stmt(A) ::= if_chain(C).                { A = C.head; }
+if_stmt(A) ::= if_chain(C) ELSE LBRACE(T) stmt_list(L) RBRACE. {
+  rg_stmt *b = new_stmt(ps, RG_ST_BLOCK, T.pos);
+  b->body = L.head;
+  C.tail->orelse = b;
+  A = C.head;
 }
 
-%type else_opt {rg_stmt *}
-else_opt(A) ::= .                          { A = NULL; }
-else_opt(A) ::= ELSE LBRACE(T) stmt_list(L) RBRACE. { A = new_stmt(ps, RG_ST_BLOCK, T.pos); A->body = L.head; }
-else_opt(A) ::= ELSE if_stmt(X).           { A = X; }
+%type if_chain {rg_ifchain}
+if_chain(A) ::= IF(T) expr(E) block(B).    {
+  A.head = A.tail = new_stmt(ps, RG_ST_IF, T.pos); A.head->e = E; A.head->body = B; A.n = 1;
+}
+if_chain(A) ::= if_chain(C) ELSE IF(T) expr(E) block(B). {
+  A = C;
+  if (A.n < RG_MAX_ELSE_IF) {
+    rg_stmt *s = new_stmt(ps, RG_ST_IF, T.pos);
+    s->e = E; s->body = B;
+    A.tail->orelse = s;
+    A.tail = s;
+  } else if (A.n == RG_MAX_ELSE_IF) {
+    rg_error(ps->d, T.pos, "too many branches in an else-if chain (limit %d)", RG_MAX_ELSE_IF);
+  }
+  if (A.n <= RG_MAX_ELSE_IF) A.n++;
+}
 
 %type note_args {rg_exprlist}
 note_args(A) ::= .                         { A.head = A.tail = NULL; }

@@ -208,7 +208,15 @@ static uint32_t type_index(cstate *cs, rg_type t) {
 
 /* Returns the type `list elem`. */
 static rg_type list_of(cstate *cs, rg_type elem) {
-  rg_type t = { RG_K_LIST, type_index(cs, elem) };
+  rg_type t = { RG_K_LIST, 0 };
+  unsigned depth = 1;
+  for (rg_type e = elem; e.kind == RG_K_LIST && e.ref != REF_ANY; e = AT(cs->types, rg_type, e.ref))
+    depth++;
+  if (depth > RG_MAX_LIST_NEST) {
+    rgc_err(cs, cs->pos, "lists nested too deeply (at most %u levels of list)", RG_MAX_LIST_NEST);
+    return T_ERR;
+  }
+  t.ref = type_index(cs, elem);
   return t;
 }
 
@@ -280,7 +288,14 @@ static rg_type resolve_type(cstate *cs, const rg_typeexpr *te) {
     }
     return mktype(RG_K_SET, s->index);
   case RG_TY_LIST: {
-    rg_type e = resolve_type(cs, te->elem);
+    rg_type e;
+    unsigned depth = 0;
+    for (const rg_typeexpr *l = te; l->kind == RG_TY_LIST; l = l->elem) depth++;
+    if (depth > RG_MAX_LIST_NEST) {
+      rgc_err(cs, te->pos, "lists nested too deeply (at most %u levels of list)", RG_MAX_LIST_NEST);
+      return T_ERR;
+    }
+    e = resolve_type(cs, te->elem);
     return rgc_is_err(e) ? T_ERR : list_of(cs, e);
   }
   case RG_TY_NAMED:
@@ -2067,22 +2082,36 @@ static bool stmt(cstate *cs, rg_stmt *s) {
     return false;
   }
   case RG_ST_IF: {
-    jumps *jf = NULL;
-    rg_type t = cond(cs, s->e, false, &jf);
-    uint32_t jend = 0;
-    bool then_ends, else_ends = false;
-    rgc_check_type(cs, s->e->pos, t, T_BOOL, "the condition");
-    then_ends = block(cs, s->body);
-    if (s->orelse) {
-      cs->pos = s->pos;
-      if (!then_ends) jend = emit(cs, RG_OP_JMP, 0);
+    /* An else-if chain is compiled in a loop, one branch at a time (it is
+    ** a list, however long); jend collects the jumps from the end of each
+    ** branch past the chain.  The chain ends (returns) when every branch
+    ** does and there is a final else. */
+    jumps *jend = NULL;
+    bool ends = true;
+    for (const rg_stmt *b = s;; b = b->orelse) {
+      jumps *jf = NULL;
+      rg_type t;
+      bool then_ends;
+      cs->pos = b->pos;
+      t = cond(cs, b->e, false, &jf);
+      rgc_check_type(cs, b->e->pos, t, T_BOOL, "the condition");
+      then_ends = block(cs, b->body);
+      ends = ends && then_ends;
+      if (!b->orelse) {
+        patch_list(cs, jf, here(cs));
+        ends = false;
+        break;
+      }
+      cs->pos = b->pos;
+      if (!then_ends) emit_jump(cs, RG_OP_JMP, &jend);
       patch_list(cs, jf, here(cs));
-      else_ends = s->orelse->kind == RG_ST_IF ? stmt(cs, s->orelse) : block(cs, s->orelse->body);
-      if (!then_ends) patch(cs, jend, here(cs));
-      return then_ends && else_ends;
+      if (b->orelse->kind != RG_ST_IF) {
+        ends = block(cs, b->orelse->body) && ends;
+        break;
+      }
     }
-    patch_list(cs, jf, here(cs));
-    return false;
+    patch_list(cs, jend, here(cs));
+    return ends;
   }
   case RG_ST_FOR: {
     rg_type ta, tb;
@@ -2471,6 +2500,10 @@ static void decl_proc(cstate *cs, rg_decl *dc) {
   p->result = dc->type ? resolve_type(cs, dc->type) : T_NONE;
   for (rg_param *pa = dc->params; pa; pa = pa->next) {
     rg_param_info *pi;
+    if (AT(cs->procs, rg_proc, s->index).nparams == MAX_PARAMS) {
+      rgc_err(cs, pa->pos, "too many parameters (limit %d)", MAX_PARAMS);
+      return;
+    }
     for (rg_param *q = dc->params; q != pa; q = q->next)
       if (strcmp(q->name, pa->name) == 0) rgc_err(cs, pa->pos, "parameter '%s' is given twice", pa->name);
     pi = rgc_push(cs, &cs->params);
@@ -2649,7 +2682,7 @@ static void proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
   cs->proc_start = cs->code.n;
   cs->pos = dc->pos;
   cs->quiet++;                   /* a parameter given twice is reported by decl_proc */
-  for (rg_param *pa = dc->params; pa; pa = pa->next, i++)
+  for (rg_param *pa = dc->params; pa && i < p->nparams; pa = pa->next, i++)
     add_local(cs, pa->pos, pa->name, AT(cs->params, rg_param_info, p->first_param + i).type);
   cs->quiet--;
   stmt_notes(cs, dc, dc->body, NULL);

@@ -25,6 +25,7 @@
 #define MAX_TABLE_CELLS (1u << 22)     /* cells of one table */
 #define MAX_MODULE_CELLS (1u << 23)    /* cells of all the tables of a rule set */
 #define MAX_LOCALS 65535
+#define MAX_PARAMS 255            /* parameters of a procedure */
 
 /* Types every part uses (compound literals, so each is a value). */
 #define T_NONE ((rg_type){ RG_K_VOID, 0 })

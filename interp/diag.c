@@ -44,11 +44,17 @@ static rg_pos raw_pos(uint32_t file, const char *raw, size_t off) {
 }
 
 /* Registers a file with raw text as its display text, so that an error in
-** validation can show the offending line.  Returns the new index. */
-static int add_file(rg_diag *d, const char *path, char *text, size_t len, uint32_t *index) {
+** validation can show the offending line; from is where it was asked for
+** (NULL: the command line).  Returns 0 and the new index in *index, or -1
+** after reporting. */
+static int add_file(rg_diag *d, const char *path, const rg_pos *from, char *text,
+                    size_t len, uint32_t *index) {
   rg_file *f;
   if (d->nfiles >= RG_MAX_FILES) {
-    rg_error_plain(d, "too many source files (limit %d)", RG_MAX_FILES);
+    /* Said once, at the first clause that asks for one more. */
+    if (d->full++) d->errors++;
+    else if (from) rg_error(d, *from, "too many source files (limit %d)", RG_MAX_FILES);
+    else rg_error_plain(d, "too many source files (limit %d)", RG_MAX_FILES);
     return -1;
   }
   f = rg_arena_alloc(d->arena, sizeof *f);
@@ -75,8 +81,9 @@ static int index_lines(rg_diag *d, rg_file *f) {
   return 0;
 }
 
-int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
-                     uint32_t *index) {
+/* rg_diag_add_text for a file asked for at from (NULL: not from a file). */
+static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char *text,
+                    size_t len, uint32_t *index) {
   char *raw, *clean;
   size_t n = 0;
   uint32_t ix;
@@ -90,7 +97,7 @@ int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
   }
   raw = rg_arena_strndup(d->arena, text, len);
   if (!raw) { diag_oom(d); return -1; }
-  if (add_file(d, path, raw, len, &ix)) return -1;
+  if (add_file(d, path, from, raw, len, &ix)) return -1;
   f = d->files[ix];
   if (index_lines(d, f)) { diag_oom(d); return -1; }
 
@@ -139,6 +146,11 @@ int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
   return 0;
 }
 
+int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
+                     uint32_t *index) {
+  return add_text(d, path, NULL, text, len, index);
+}
+
 int rg_diag_load(rg_diag *d, const char *path, const rg_pos *from, uint32_t *index) {
   FILE *fp = fopen(path, "rb");
   char *buf = NULL;
@@ -182,7 +194,7 @@ int rg_diag_load(rg_diag *d, const char *path, const rg_pos *from, uint32_t *ind
     return -1;
   }
   fclose(fp);
-  rc = rg_diag_add_text(d, path, buf ? buf : "", len, index);
+  rc = add_text(d, path, from, buf ? buf : "", len, index);
   rg_free(buf);
   return rc;
 }

@@ -43,6 +43,7 @@ typedef struct rg_diag {
   int errors;              /* errors reported so far */
   int max_errors;          /* stop reporting after this many (0: 50) */
   int oom;                 /* "out of memory" was reported (it is, once) */
+  int full;                /* "too many source files" was reported (once) */
 } rg_diag;
 
 /* Sets up d to print on out, with files kept in arena. */

@@ -511,8 +511,6 @@ int rg_module_is_rbc(const char *path) {
 ** and a frame must fit the VM's stack). */
 #define RG_MAX_LOCALS 65536u
 
-/* Deepest nesting of list types (list of list of ... T). */
-#define RG_MAX_LIST_NEST 8u
 
 typedef struct vctx {
   rg_module *m;

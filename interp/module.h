@@ -40,6 +40,10 @@ typedef int64_t rg_value;
 #define RG_MODULE_MAGIC   "RGLA"
 #define RG_MODULE_VERSION 3u
 
+/* Deepest nesting of list types (list of list of ... T): the verifier
+** refuses more, so the compiler reports it where the type is written. */
+#define RG_MAX_LIST_NEST 8u
+
 /* The kinds of static types. */
 typedef enum rg_kind {
   RG_K_VOID,      /* no value (procedures without a result) */

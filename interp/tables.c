@@ -403,7 +403,11 @@ static void tsv_cells(cstate *cs, filler *f) {
         dc->from);
     return;
   }
-  if (rg_diag_load(cs->d, path, &dc->from_pos, &file)) return;
+  /* A TSV file already read (another table from the same file) is read
+  ** once: it counts once against RG_MAX_FILES. */
+  for (file = 0; file < cs->d->nfiles; file++)
+    if (strcmp(cs->d->files[file]->path, path) == 0) break;
+  if (file == cs->d->nfiles && rg_diag_load(cs->d, path, &dc->from_pos, &file)) return;
   if (tb->ndims > 2) {
     rgc_err(cs, dc->pos, "a TSV table has one or two keys, not %u", tb->ndims);
     return;

@@ -52,5 +52,25 @@ expect chain-cell 2 'error: expression too deep' "$bin" check "$tmp/cell.rules"
 expect chain-diff 2 'error: expression too deep' "$bin" diff "$tmp/plus.rules" "$tmp/plus.rules"
 expect chain-sheet 2 'error: expression too deep' "$bin" sheet "$tmp/cell.rules"
 
+# ---- 5. compiler limits that tell the truth -------------------------------
+{ printf 'procedure p(x: int) -> int {\n  if x == 0 { return 0 }\n'
+  awk 'BEGIN { for (i = 1; i <= 10001; i++) printf "  else if x == %d { return %d }\n", i, i }'
+  printf '  return -1\n}\n'; } >"$tmp/elif.rules"
+expect else-if-limit 2 'elif.rules:10002:8: error: too many branches in an else-if chain \(limit 10000\)' \
+  "$bin" check "$tmp/elif.rules"
+
+mkdir -p "$tmp/tsv"
+printf 'n\tv\n1\t2\n' >"$tmp/tsv/t.tsv"
+awk 'BEGIN { for (i = 0; i < 300; i++) printf "table t%d(n: 1..1) -> int from \"tsv/t.tsv\"\n", i }' >"$tmp/same.rules"
+expect from-same-file 0 '' "$bin" check "$tmp/same.rules"
+for i in $(seq 0 299); do cp "$tmp/tsv/t.tsv" "$tmp/tsv/u$i.tsv"; done
+awk 'BEGIN { for (i = 0; i < 300; i++) printf "table u%d(n: 1..1) -> int from \"tsv/u%d.tsv\"\n", i, i }' >"$tmp/many.rules"
+expect from-many-files 2 '^[^ ]*many.rules:256:33: error: too many source files \(limit 256\)' \
+  "$bin" check "$tmp/many.rules"
+n=$(grep -c 'too many source files' "$tmp/err")
+if [ "$n" -eq 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits from-many-files: said $n times"; fi
+{ printf 'procedure p('; awk 'BEGIN { for (i = 0; i < 70000; i++) printf "a%d: int, ", i }'; printf 'z: int) -> int { return z }\n'; } >"$tmp/params.rules"
+expect params 2 'params.rules:1:[0-9]+: error: too many parameters \(limit 255\)' "$bin" check "$tmp/params.rules"
+
 echo "limits: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
