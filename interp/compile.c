@@ -856,14 +856,7 @@ static uint32_t emit(cstate *cs, rg_opcode op, uint32_t a) {
   *ins = RG_INS(op, a);
   ln->file = cs->pos.file;
   ln->line = cs->pos.line;
-  if (cs->pos.file != cs->line_cache_file || cs->pos.line != cs->line_cache_line) {
-    cs->line_cache_file = cs->pos.file;
-    cs->line_cache_line = cs->pos.line;
-    cs->line_cache_text = rg_diag_line(cs->d, cs->pos.file, cs->pos.line, &cs->line_cache_len);
-  }
-  ln->col = cs->line_cache_text
-              ? rg_display_col(cs->line_cache_text, cs->line_cache_len, cs->pos.col)
-              : cs->pos.col;
+  ln->col = rg_diag_col(cs->d, cs->pos.file, cs->pos.line, cs->pos.col);
   return cs->code.n - 1 - cs->proc_start;
 }
 

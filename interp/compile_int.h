@@ -120,8 +120,6 @@ typedef struct cstate {
   bool in_test;                  /* compiling a test block */
   int64_t scale_num, scale_den;  /* scale of starred distances (1/1 by default) */
   int scale_round;               /* 1 up, -1 down, 2 nearest, 0 none */
-  uint32_t line_cache_file, line_cache_line;
-  const char *line_cache_text; size_t line_cache_len;
 } cstate;
 
 /* ---- shared between the parts (defined in compile.c unless said) ---- */

@@ -75,6 +75,7 @@ static int index_lines(rg_diag *d, rg_file *f) {
   f->line_start = rg_arena_alloc(d->arena, n * sizeof *f->line_start);
   if (!f->line_start) return -1;
   f->nlines = 0;
+  f->col_marks = NULL;
   f->line_start[f->nlines++] = 0;
   for (size_t i = 0; i < f->len; i++)
     if (f->text[i] == '\n') f->line_start[f->nlines++] = (uint32_t)(i + 1);
@@ -101,7 +102,8 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
   f = d->files[ix];
   if (index_lines(d, f)) { diag_oom(d); return -1; }
 
-  /* Validate: every byte sequence a code point, no NUL. */
+  /* Validate: every byte sequence a code point, no NUL, nothing unsafe
+  ** (rg_unsafe_char; CR only before LF). */
   for (size_t i = 0; i < len;) {
     utf8proc_int32_t cp;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)raw + i,
@@ -112,6 +114,13 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
     }
     if (cp == 0) {
       rg_error(d, raw_pos(ix, raw, i), "NUL byte in source");
+      return -1;
+    }
+    /* Nothing that could change what a terminal shows gets in: no string
+    ** or comment can hold it, so no message or output prints it. */
+    if (rg_unsafe_char(cp) && !(cp == '\r' && i + 1 < len && raw[i + 1] == '\n')) {
+      rg_error(d, raw_pos(ix, raw, i), "unexpected character U+%04X (control and "
+               "bidirectional formatting characters are not allowed)", (unsigned)cp);
       return -1;
     }
     i += (size_t)k;
@@ -206,61 +215,148 @@ const char *rg_diag_line(const rg_diag *d, uint32_t file, uint32_t line, size_t 
   f = d->files[file];
   if (!f->line_start || line > f->nlines) return NULL;
   start = f->line_start[line - 1];
-  end = start;
-  while (end < f->len && f->text[end] != '\n') end++;
+  end = line < f->nlines ? f->line_start[line] - 1 : f->len;   /* its '\n' */
   *len = end - start;
   return f->text + start;
 }
 
-uint32_t rg_display_col(const char *line, size_t len, uint32_t col) {
-  uint32_t w = 1;
-  size_t i = 0, stop = col > 0 ? col - 1 : 0;
-  if (stop > len) stop = len;
-  while (i < stop) {
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)line + i,
-                                          (utf8proc_ssize_t)(len - i), &cp);
-    if (k <= 0) { w++; i++; continue; }
-    if (cp == '\t') w++;
-    else {
-      int cw = utf8proc_charwidth(cp);
-      w += (uint32_t)(cw > 0 ? cw : 0);
-    }
-    i += (size_t)k;
-  }
+int rg_unsafe_char(int32_t cp) {
+  if (cp == '\t' || cp == '\n') return 0;
+  return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || (cp >= 0x202A && cp <= 0x202E)
+      || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Returns the display width of the character at s[0..n) (n > 0) and stores
+** its length in bytes in *k: bad UTF-8 (one byte), a tab and an unsafe
+** character (shown as '?') are 1 wide. */
+static uint32_t char_width(const char *s, size_t n, size_t *k) {
+  utf8proc_int32_t cp;
+  utf8proc_ssize_t m = utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &cp);
+  int cw;
+  if (m <= 0) { *k = 1; return 1; }
+  *k = (size_t)m;
+  if (cp == '\t' || rg_unsafe_char(cp)) return 1;
+  cw = utf8proc_charwidth(cp);
+  return cw > 0 ? (uint32_t)cw : 0;
+}
+
+/* Returns w plus the display width of s[from..to), where the line ends at
+** s[end] (to <= end). */
+static uint32_t advance(const char *s, size_t from, size_t to, size_t end, uint32_t w) {
+  for (size_t i = from, k; i < to; i += k) w += char_width(s + i, end - i, &k);
   return w;
 }
 
-/* Prints the source line and a caret under display column of byte col. */
+uint32_t rg_display_col(const char *line, size_t len, uint32_t col) {
+  size_t stop = col > 0 ? col - 1 : 0;
+  return advance(line, 0, stop < len ? stop : len, len, 1);
+}
+
+/* Marks f's text for rg_diag_col: for each k, f->col_marks[2k] is the offset
+** of the first character at or after byte k * RG_COL_STEP (or f->len) and
+** f->col_marks[2k + 1] its display column in its line.  Returns 0, or -1
+** when out of memory (reported). */
+static int mark_cols(rg_diag *d, rg_file *f) {
+  size_t n = f->len / RG_COL_STEP + 1, k = 0, i = 0;
+  uint32_t w = 1, *m = rg_arena_alloc(d->arena, 2 * n * sizeof *m);
+  if (!m) { diag_oom(d); return -1; }
+  while (i < f->len) {
+    size_t c;
+    for (; k < n && k * RG_COL_STEP <= i; k++) { m[2 * k] = (uint32_t)i; m[2 * k + 1] = w; }
+    if (f->text[i] == '\n') { w = 1; i++; continue; }
+    w += char_width(f->text + i, f->len - i, &c);
+    i += c;
+  }
+  for (; k < n; k++) { m[2 * k] = (uint32_t)f->len; m[2 * k + 1] = w; }
+  f->col_marks = m;
+  return 0;
+}
+
+uint32_t rg_diag_col(rg_diag *d, uint32_t file, uint32_t line, uint32_t col) {
+  rg_file *f;
+  size_t start, end, off, from;
+  uint32_t w = 1;
+  if (file >= d->nfiles || line == 0) return col;
+  f = d->files[file];
+  if (!f->line_start || line > f->nlines) return col;
+  start = f->line_start[line - 1];
+  end = line < f->nlines ? f->line_start[line] - 1 : f->len;
+  off = start + (col > 0 ? col - 1 : 0);
+  if (off > end) off = end;
+  from = start;
+  if (off - start >= RG_COL_STEP && (f->col_marks || mark_cols(d, f) == 0)) {
+    /* The mark at or before off (the one of off's step, else the step
+    ** before: off may be inside a character), when it is on this line. */
+    size_t k = off / RG_COL_STEP;
+    if (f->col_marks[2 * k] > off && k > 0) k--;
+    if (f->col_marks[2 * k] <= off && f->col_marks[2 * k] >= start) {
+      from = f->col_marks[2 * k];
+      w = f->col_marks[2 * k + 1];
+    }
+  }
+  return advance(f->text, from, off, end, w);
+}
+
+uint32_t rg_byte_col(const char *line, size_t len, uint32_t dcol) {
+  uint32_t w = 1;
+  size_t i = 0, k;
+  while (w < dcol && i < len) {
+    w += char_width(line + i, len - i, &k);
+    i += k;
+  }
+  return w == dcol ? (uint32_t)i + 1 : 0;
+}
+
+/* A line longer than 2 * RG_CARET_SIDE bytes is shown from RG_CARET_SIDE
+** characters before the caret to RG_CARET_SIDE after it, with "..." where
+** it is cut: an error on a long line prints a bounded excerpt. */
+#define RG_CARET_SIDE 80
+
+/* Writes line[from..to) (the line ends at line[len]), each unsafe character
+** (rg_unsafe_char) or byte of bad UTF-8 as '?'. */
+static void put_text(FILE *out, const char *line, size_t from, size_t to, size_t len) {
+  for (size_t i = from; i < to;) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)line + i,
+                                          (utf8proc_ssize_t)(len - i), &cp);
+    if (k <= 0 || rg_unsafe_char(cp)) { fputc('?', out); i += k > 0 ? (size_t)k : 1; continue; }
+    fwrite(line + i, 1, (size_t)k, out);
+    i += (size_t)k;
+  }
+}
+
+/* Writes the blanks under line[from..to) as put_text shows it: a tab under
+** a tab, a space per display column of everything else. */
+static void put_blank(FILE *out, const char *line, size_t from, size_t to, size_t len) {
+  for (size_t i = from, k; i < to; i += k) {
+    uint32_t w = char_width(line + i, len - i, &k);
+    if (line[i] == '\t') fputc('\t', out);
+    else while (w--) fputc(' ', out);
+  }
+}
+
+/* Prints the source line (or its excerpt around the caret, for a long one)
+** and a caret under the display column of byte col. */
 static void show_caret(rg_diag *d, rg_pos pos) {
-  size_t len, i = 0, stop;
+  size_t len, from = 0, to, c;
   const char *line = rg_diag_line(d, pos.file, pos.line, &len);
   if (!line) return;
-  fputs("    ", d->out);
-  /* Print the line, replacing bytes that are not valid UTF-8 with '?'. */
-  while (i < len) {
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)line + i,
-                                          (utf8proc_ssize_t)(len - i), &cp);
-    if (k <= 0 || cp == 0) { fputc('?', d->out); i++; continue; }
-    fwrite(line + i, 1, (size_t)k, d->out);
-    i += (size_t)k;
+  c = pos.col > 0 ? pos.col - 1 : 0;
+  if (c > len) c = len;
+  to = len;
+  if (len > 2 * RG_CARET_SIDE) {
+    from = c;
+    for (int n = 0; n < RG_CARET_SIDE && from > 0; n++)
+      do from--; while (from > 0 && (line[from] & 0xC0) == 0x80);
+    to = c;
+    for (int n = 0; n < RG_CARET_SIDE && to < len; n++)
+      do to++; while (to < len && (line[to] & 0xC0) == 0x80);
   }
-  fputs("\n    ", d->out);
-  stop = pos.col > 0 ? pos.col - 1 : 0;
-  if (stop > len) stop = len;
-  for (i = 0; i < stop;) {
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)line + i,
-                                          (utf8proc_ssize_t)(len - i), &cp);
-    if (k <= 0) { fputc(' ', d->out); i++; continue; }
-    if (cp == '\t') fputc('\t', d->out);
-    else {
-      int cw = utf8proc_charwidth(cp);
-      for (int j = 0; j < cw; j++) fputc(' ', d->out);
-    }
-    i += (size_t)k;
-  }
+  fputs(from > 0 ? "    ..." : "    ", d->out);
+  put_text(d->out, line, from, to, len);
+  fputs(to < len ? "...\n    " : "\n    ", d->out);
+  if (from > 0) fputs("   ", d->out);
+  put_blank(d->out, line, from, c, len);
   fputs("^\n", d->out);
 }
 
@@ -274,7 +370,7 @@ void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap) {
   d->errors++;
   if (d->errors > d->max_errors) return;
   line = rg_diag_line(d, pos.file, pos.line, &len);
-  if (line) col = rg_display_col(line, len, pos.col);
+  if (line) col = rg_diag_col(d, pos.file, pos.line, pos.col);
   fprintf(d->out, "%s:%u:%u: error: ",
           pos.file < d->nfiles ? d->files[pos.file]->path : "?", pos.line, col);
   vfprintf(d->out, fmt, ap);

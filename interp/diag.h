@@ -29,7 +29,11 @@ typedef struct rg_file {
   size_t len;
   uint32_t *line_start;    /* byte offset of each line; nlines entries */
   uint32_t nlines;
+  uint32_t *col_marks;     /* every RG_COL_STEP bytes of text: a character's
+                              offset and display column (rg_diag_col), or NULL */
 } rg_file;
+
+#define RG_COL_STEP 256u    /* bytes between two col_marks */
 
 #define RG_MAX_FILES 256
 #define RG_MAX_SOURCE (16u << 20)   /* largest source file, bytes */
@@ -85,7 +89,28 @@ void rg_error_plain(rg_diag *d, const char *fmt, ...)
 /* Returns the text of line (1-based) of file, and its length in *len; or NULL. */
 const char *rg_diag_line(const rg_diag *d, uint32_t file, uint32_t line, size_t *len);
 
-/* Returns the display column (1-based) of byte column col in the given line. */
+/* Returns the display column (1-based) of byte column col in the given line:
+** tab and every other character count their width (utf8proc_charwidth), a
+** character shown as '?' (rg_unsafe_char, bad UTF-8) counts 1.  Takes time
+** in proportion to col. */
 uint32_t rg_display_col(const char *line, size_t len, uint32_t col);
+
+/* Returns the display column of byte column col of line `line` of file,
+** like rg_display_col, in time bounded by RG_COL_STEP whatever the line's
+** length: the first call on a file marks its text every RG_COL_STEP bytes
+** (in d's arena; when that fails, it counts from the line's start). */
+uint32_t rg_diag_col(rg_diag *d, uint32_t file, uint32_t line, uint32_t col);
+
+/* Returns the byte column (1-based) of display column dcol in the given line,
+** the inverse of rg_display_col, in one pass; or 0 when no character starts
+** at that display column. */
+uint32_t rg_byte_col(const char *line, size_t len, uint32_t dcol);
+
+/* Returns whether code point cp must never reach a terminal raw: a control
+** character other than tab and newline (C0, DEL, C1) or a bidirectional
+** override or isolate (U+202A..U+202E, U+2066..U+2069), which could make a
+** line look other than it is.  Source files may not hold them; diagnostics
+** show them as '?'. */
+int rg_unsafe_char(int32_t cp);
 
 #endif

@@ -19,6 +19,7 @@
 #include "module.h"
 #include "opcodes.h"
 #include "alloc.h"
+#include "diag.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <utf8proc.h>
 
 /* ---- tables expanded from the opcode list ------------------------------ */
 
@@ -716,6 +718,18 @@ static int verify_data(vctx *v) {
     return fail(v->err, v->errlen, "string pool does not start with the empty string");
   if (m->strings[m->nstrings - 1] != '\0')
     return fail(v->err, v->errlen, "string pool does not end with NUL");
+  /* Text that is printed: valid UTF-8 with nothing that could change what
+  ** a terminal shows (diag.c refuses the same in source files). */
+  for (uint32_t i = 0; i < m->nstrings;) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)m->strings + i,
+                                          (utf8proc_ssize_t)(m->nstrings - i), &cp);
+    if (k <= 0 || (cp != 0 && rg_unsafe_char(cp)))
+      return fail(v->err, v->errlen, "string pool: %s at byte %u",
+                  k <= 0 ? "bad UTF-8" : "a control or bidirectional formatting character",
+                  (unsigned)i);
+    i += (uint32_t)k;
+  }
   if (vstr(v, m->name, "header", 0) || vstr(v, m->revision, "header", 1) ||
       vstr(v, m->source, "header", 2)) return -1;
   for (uint32_t i = 0; i < m->nfiles; i++)

@@ -14,9 +14,10 @@
 ** test), 2 bad input (rule file, arguments, bytecode), 3 a runtime failure
 ** (a limit reached, out of memory, I/O).
 **
-** The program keeps no state outside main's locals: every command takes its
-** options and arguments, and frees the arena, the module and the VM it made
-** on every path before returning its exit code.
+** The program keeps no state outside main's locals but one table (sources,
+** below): every command takes its options and arguments, and frees the
+** arena, the module and the VM it made on every path before returning its
+** exit code.
 */
 #include "alloc.h"
 #include "arena.h"
@@ -226,6 +227,24 @@ static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
 
 /* ---- loading a rule set ------------------------------------------------ */
 
+/* The rule sets this process compiled, each with the diagnostics that keep
+** the text of every source file it read: a runtime error shows its source
+** line from these only.  A module loaded from a .rbc names source paths
+** that are only data: they are never opened (a crafted module could name
+** any file, a FIFO or a terminal).  Filled by load, emptied by unload. */
+enum { MAX_SOURCES = 16 };
+static struct { const rg_module *m; const rg_diag *d; } sources[MAX_SOURCES];
+
+/* Adds (m, d) to sources (d NULL: removes m's entry). */
+static void set_sources(const rg_module *m, const rg_diag *d) {
+  for (int i = 0; i < MAX_SOURCES; i++)
+    if (d ? !sources[i].m : sources[i].m == m) {
+      sources[i].m = d ? m : NULL;
+      sources[i].d = d;
+      return;
+    }
+}
+
 /* Compiles (or, for a .rbc, loads and verifies) path into l, reporting
 ** errors on stderr; collects assumption notes when want_assumptions.
 ** Returns EX_OK, EX_BAD, or EX_RUNTIME when memory ran out.  Whatever it
@@ -247,11 +266,13 @@ int load(loaded *l, const char *path, int want_assumptions) {
     if (l->diag.errors == 0) fprintf(stderr, "regula: error: %s: cannot compile\n", path);
     return l->arena.failed ? EX_RUNTIME : EX_BAD;
   }
+  set_sources(&l->m, &l->diag);
   return EX_OK;
 }
 
 /* Frees everything load made. */
 void unload(loaded *l) {
+  if (l->compiled) set_sources(&l->m, NULL);
   rg_module_free(&l->m);
   rg_arena_free(&l->arena);
   l->assumptions = NULL;
@@ -275,48 +296,39 @@ int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
 }
 
 /* Reports a runtime error of m at pc on stderr as "path:line:col: error:
-** msg" with the source line and a caret under the column when the source
-** file can still be read (as compile errors print), else without them. */
+** msg", with the source line and a caret under the column (as compile
+** errors print) when m was compiled by this process from that source, else
+** without them. */
 void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
-  const char *path;
-  uint32_t line, col, ix;
-  rg_arena arena;
-  rg_diag d;
-  FILE *null;
-  int shown = 0;
+  const char *path, *text = NULL;
+  uint32_t line, col, ix = 0, b = 0;
+  const rg_diag *src = NULL;
+  size_t len;
 
   fflush(stdout);
   if (locate(m, pc, &path, &line, &col) != 0) {
     fprintf(stderr, "regula: error: %s\n", msg);
     return;
   }
-  /* Load the source quietly: a source that moved or changed only loses
-  ** the caret. */
-  rg_arena_init(&arena, 0);
-  null = fopen("/dev/null", "w");
-  if (null) {
-    rg_diag_init(&d, null, &arena);
-    if (rg_diag_load(&d, path, NULL, &ix) == 0) {
-      size_t len;
-      const char *text = rg_diag_line(&d, ix, line, &len);
-      if (text) {
-        /* The line table holds a display column; the diagnostics take a
-        ** byte column and print the display one. */
-        uint32_t b = 1;
-        while (b <= len && rg_display_col(text, len, b) < col) b++;
-        if (rg_display_col(text, len, b) == col) {
-          rg_pos pos = { ix, line, b };
-          d.out = stderr;
-          d.errors = 0;
-          rg_error(&d, pos, "%s", msg);
-          shown = 1;
-        }
-      }
-    }
-    fclose(null);
+  for (int i = 0; i < MAX_SOURCES && !src; i++)
+    if (sources[i].m == m) src = sources[i].d;
+  if (src)
+    for (ix = 0; ix < src->nfiles; ix++)
+      if (strcmp(src->files[ix]->path, path) == 0) break;
+  if (src && ix < src->nfiles) text = rg_diag_line(src, ix, line, &len);
+  /* The line table holds a display column; the diagnostics take a byte
+  ** column and print the display one. */
+  if (text) b = rg_byte_col(text, len, col);
+  if (b) {
+    rg_diag d = *src;          /* a copy, to print one error on stderr */
+    rg_pos pos = { ix, line, b };
+    d.out = stderr;
+    d.errors = 0;
+    d.max_errors = 2;
+    rg_error(&d, pos, "%s", msg);
+  } else {
+    fprintf(stderr, "%s:%u:%u: error: %s\n", path, line, col, msg);
   }
-  rg_arena_free(&arena);
-  if (!shown) fprintf(stderr, "%s:%u:%u: error: %s\n", path, line, col, msg);
 }
 
 /* What the sink callbacks need while a procedure or a test runs. */

@@ -614,7 +614,8 @@ static void test_errors(void) {
   error_case("parse-4.26", "const x = 1 € 2",
     "t.rules:1:13: error: unexpected character '€'\n");
   error_case("parse-4.27", "const x = 1 \x01",
-    "t.rules:1:13: error: unexpected character U+0001\n");
+    "t.rules:1:13: error: unexpected character U+0001 (control and bidirectional "
+    "formatting characters are not allowed)\n");
   error_case("parse-4.28", "const x = 1 'a'",
     "t.rules:1:13: error: unexpected character \"'\"\n");
   error_case("parse-4.29", "const x = _",
