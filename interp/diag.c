@@ -172,16 +172,19 @@ int rg_diag_load(rg_diag *d, const char *path, const rg_pos *from, uint32_t *ind
   }
   for (;;) {
     size_t got;
-    if (cap - len < 4096) {
+    if (len == cap) {
       char *nb;
-      cap = cap ? cap * 2 : 8192;
-      if (cap > (size_t)RG_MAX_SOURCE + 8192) {
+      /* Room for RG_MAX_SOURCE + 1 bytes at most: one byte more than the
+      ** limit tells a file too large from one of exactly the limit. */
+      if (cap > (size_t)RG_MAX_SOURCE) {
         fclose(fp);
         rg_free(buf);
         if (from) rg_error(d, *from, "%s: file too large (limit %u bytes)", path, RG_MAX_SOURCE);
         else rg_error_plain(d, "%s: file too large (limit %u bytes)", path, RG_MAX_SOURCE);
         return -1;
       }
+      cap = cap ? cap * 2 : 8192;
+      if (cap > (size_t)RG_MAX_SOURCE + 1) cap = (size_t)RG_MAX_SOURCE + 1;
       nb = rg_realloc(buf, cap);
       if (!nb) {
         fclose(fp);

@@ -24,11 +24,11 @@ expect() {
   if [ "$code" -ne "$want" ]; then
     failed=$((failed + 1))
     echo "FAIL limits $name: exit $code, expected $want"
-    head -c 600 "$tmp/err" | sed 's/^/    /'
+    head -c 600 "$tmp/err" | sed 's/^/    /'; echo
   elif [ -n "$pat" ] && ! grep -Eq -- "$pat" "$tmp/err"; then
     failed=$((failed + 1))
     echo "FAIL limits $name: stderr does not match '$pat'"
-    head -c 600 "$tmp/err" | sed 's/^/    /'
+    head -c 600 "$tmp/err" | sed 's/^/    /'; echo
   else
     passed=$((passed + 1))
   fi
@@ -71,6 +71,31 @@ n=$(grep -c 'too many source files' "$tmp/err")
 if [ "$n" -eq 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits from-many-files: said $n times"; fi
 { printf 'procedure p('; awk 'BEGIN { for (i = 0; i < 70000; i++) printf "a%d: int, ", i }'; printf 'z: int) -> int { return z }\n'; } >"$tmp/params.rules"
 expect params 2 'params.rules:1:[0-9]+: error: too many parameters \(limit 255\)' "$bin" check "$tmp/params.rules"
+
+
+# ---- 3. a module's source paths are never opened --------------------------
+printf 'table t(n: 1..2) -> int { 1: 1, 2: 2 }\nprocedure p(k: int) -> int {\n  return t[k]\n}\n' >"$tmp/src.rules"
+expect rbc-source-line 3 '^      return t\[k\]$' "$bin" call "$tmp/src.rules" p 5
+expect rbc-build 0 '' "$bin" build "$tmp/src.rules" -o "$tmp/src.rbc"
+# The path the module names now holds something else (a crafted module
+# could name any file): the error gives the position, never that text.
+printf 'SECRET 1\nSECRET 2\n  SECRET 3 SECRET 3 SECRET 3\n' >"$tmp/src.rules"
+expect rbc-no-reopen 3 'src.rules:3:10: error: key 5 outside 1..2' "$bin" call "$tmp/src.rbc" p 5
+if grep -q SECRET "$tmp/err"; then failed=$((failed + 1)); echo "FAIL limits rbc-no-reopen: printed the file the module names"; else passed=$((passed + 1)); fi
+
+# ---- 10. promises ---------------------------------------------------------
+for a in --help --version "help run" "check --help"; do
+  # shellcheck disable=SC2086
+  expect "help-full $a" 3 'cannot write the output' sh -c "exec \"\$0\" $a >/dev/full" "$bin"
+done
+printf 'procedure r() -> int {\n  let x = roll d6\n  expect x < 6\n  return x\n}\n' >"$tmp/exp.rules"
+expect sim-expect 1 'exp.rules:3: an expectation failed in run' "$bin" sim "$tmp/exp.rules" r --runs 200
+expect odds-expect 1 'exp.rules:3: an expectation failed' "$bin" odds "$tmp/exp.rules" r
+# A file of exactly 16 MiB is read; one byte more is too large.
+{ printf '# '; repeat 16777213 x; echo; } >"$tmp/max.rules"
+expect source-16mib 0 '' "$bin" check "$tmp/max.rules"
+printf 'x' >>"$tmp/max.rules"
+expect source-16mib-plus-1 2 'file too large \(limit 16777216 bytes\)' "$bin" check "$tmp/max.rules"
 
 echo "limits: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

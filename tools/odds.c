@@ -51,8 +51,9 @@ const char odds_help[] =
   "                     option in turn, each equally likely\n"
   "\n"
   "Example: regula odds SHEET.rules weather_score 7 Summer\n"
-  "Exit: 0, 2 bad arguments, 3 a runtime error on some path, the path limit\n"
-  "reached or a denominator too large.\n";
+  "Exit: 0, 1 an expectation failed on some path (the first is named), 2 bad\n"
+  "arguments, 3 a runtime error on some path, the path limit reached or a\n"
+  "denominator too large.\n";
 
 /* A fraction num/den, den > 0, always reduced. */
 typedef struct frac {
@@ -115,7 +116,21 @@ typedef struct walk {
   uint32_t depth;           /* most draws a path may have */
   int cut;                  /* this run reached the depth */
   int nomem;
+  uint64_t expect_paths;    /* paths on which an expectation failed */
+  uint32_t expect_pc;       /* where it first did */
+  int expect_this;          /* this run failed one already */
 } walk;
+
+/* rg_sink expect_fail for walk ctx: counts the path (once) and keeps the
+** first failure's pc. */
+static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
+                           rg_value expected, uint32_t pc) {
+  walk *w = ctx;
+  (void)m; (void)expect; (void)actual; (void)expected;
+  if (w->expect_this) return;
+  w->expect_this = 1;
+  if (w->expect_paths++ == 0) w->expect_pc = pc;
+}
 
 /* One draw of n outcomes: forced while inside the prefix, else outcome 0. */
 static int64_t walk_next(walk *w, uint64_t n) {
@@ -203,7 +218,8 @@ int cmd_odds(opts *o) {
   const rg_proc *p = &m->procs[pi];
 
   walk w = { .depth = (uint32_t)depth };
-  rg_sink sink = { .ctx = &w, .chance = on_chance, .choose = all_choices ? on_choose : NULL };
+  rg_sink sink = { .ctx = &w, .chance = on_chance, .choose = all_choices ? on_choose : NULL,
+                   .expect_fail = on_expect_fail };
   rg_vm *vm = rg_vm_new(m, &o->limits, &sink);
   tally t;
   tally_init(&t, m, p->result);
@@ -221,6 +237,7 @@ int cmd_odds(opts *o) {
     rg_value result = 0;
     w.d = 0;
     w.cut = 0;
+    w.expect_this = 0;
     if (paths == limit) {
       fprintf(stderr,
               "regula: error: more than %llu paths of outcomes to enumerate; raise --limit or "
@@ -340,6 +357,17 @@ int cmd_odds(opts *o) {
     rg_free(order);
   }
   rc = EX_OK;
+  if (w.expect_paths) {
+    /* A failed expectation is a finding (exit 1), as in every command. */
+    const char *path;
+    uint32_t line, col;
+    fflush(stdout);
+    if (locate(m, w.expect_pc, &path, &line, &col) == 0)
+      fprintf(stderr, "%s:%u: an expectation failed\n", path, line);
+    fprintf(stderr, "regula: expectations failed on %llu of %llu paths\n",
+            (unsigned long long)w.expect_paths, (unsigned long long)paths);
+    rc = EX_FINDINGS;
+  }
   goto done;
 
 overflow:

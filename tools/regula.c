@@ -854,7 +854,8 @@ static int no_command(const char *name) {
 
 /* Entry point: sets up fault injection, dispatches to the command, and
 ** turns a failure to write stdout into exit 3. */
-int main(int argc, char **argv) {
+/* Runs the command argv names; returns its exit code. */
+static int dispatch(int argc, char **argv) {
   const char *fail_at = getenv("RG_ALLOC_FAIL_AT");
   const command *cmd;
   opts o;
@@ -898,6 +899,13 @@ int main(int argc, char **argv) {
   else if (rc == 0) rc = cmd->run(&o);
   rg_free(o.sets);
   rg_free(o.pictures);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  int rc = dispatch(argc, argv);
+  /* Every command, the help and the version alike: output that could not
+  ** be written is a failure (exit 3), not a success. */
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "regula: error: cannot write the output: %s\n", strerror(errno));
     rc = worst(rc, EX_RUNTIME);

@@ -53,8 +53,9 @@ const char sim_help[] =
   "A progress bar shows on stderr when it is a terminal.\n"
   "\n"
   "Example: regula sim SHEET.rules --runs 100000 --seed 7\n"
-  "Exit: 0, 2 bad arguments, 3 a runtime error in a run (its number and\n"
-  "seed are printed) or out of memory.\n";
+  "Exit: 0, 1 an expectation failed in a run (the first is named), 2 bad\n"
+  "arguments, 3 a runtime error in a run (its number and seed are printed)\n"
+  "or out of memory.\n";
 
 /* One thread's share of the runs. */
 typedef struct worker {
@@ -79,7 +80,25 @@ typedef struct worker {
   char msg[256];
   uint32_t fail_pc;
   int nomem;
+  /* runs where an expectation failed: how many, the first one and where */
+  uint64_t expect_runs, expect_run;
+  uint32_t expect_pc;
+  int expect_this_run;      /* the run under way failed one already */
 } worker;
+
+/* rg_sink expect_fail for worker ctx: counts the run (once) and keeps the
+** first failure's run and pc. */
+static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
+                           rg_value expected, uint32_t pc) {
+  (void)m; (void)expect; (void)actual; (void)expected;
+  worker *w = ctx;
+  if (w->expect_this_run) return;
+  w->expect_this_run = 1;
+  if (w->expect_runs++ == 0) {
+    w->expect_run = w->run;
+    w->expect_pc = pc;
+  }
+}
 
 /* rg_sink choose for worker ctx: picks one of the n options at random from
 ** w->choice_rng, seeded from the seed and the run at the run's first choice. */
@@ -121,7 +140,7 @@ static int count_value(worker *w, uint32_t f, const rg_value *heap, uint32_t nhe
 static void *work(void *arg) {
   worker *w = arg;
   const rg_module *m = w->m;
-  rg_sink sink = { .ctx = w, .choose = on_choose };
+  rg_sink sink = { .ctx = w, .choose = on_choose, .expect_fail = on_expect_fail };
   rg_vm *vm = rg_vm_new(m, w->limits, &sink);
   if (!vm) {
     w->nomem = 1;
@@ -132,6 +151,7 @@ static void *work(void *arg) {
     rg_seed_sim_dice(vm, w->seed, i);
     w->run = i;
     w->choice_seeded = 0;
+    w->expect_this_run = 0;
     if (rg_vm_call(vm, w->proc, w->args, &result) != RG_RUN_OK) {
       const char *msg = rg_vm_error(vm, &w->fail_pc);
       snprintf(w->msg, sizeof w->msg, "%s", msg && *msg ? msg : "the run failed");
@@ -406,6 +426,24 @@ int cmd_sim(opts *o) {
   }
   if (json) printf("]}\n");
   rc = EX_OK;
+  /* A failed expectation is a finding (exit 1), as in every command. */
+  uint64_t expect_runs = 0;
+  for (uint32_t k = 0; k < nw; k++) {
+    if (ws[k].expect_runs && !expect_runs) {
+      const char *path;
+      uint32_t line, col;
+      fflush(stdout);
+      if (locate(m, ws[k].expect_pc, &path, &line, &col) == 0)
+        fprintf(stderr, "%s:%u: an expectation failed in run %llu of seed %llu\n", path, line,
+                (unsigned long long)ws[k].expect_run, (unsigned long long)seed);
+    }
+    expect_runs += ws[k].expect_runs;
+  }
+  if (expect_runs) {
+    fprintf(stderr, "regula: expectations failed in %llu of %llu runs\n",
+            (unsigned long long)expect_runs, (unsigned long long)runs);
+    rc = EX_FINDINGS;
+  }
   goto out;
 
 nomem:
