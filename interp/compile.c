@@ -1080,7 +1080,7 @@ static rg_type builtin(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) {
         !rgc_check_type(cs, e->args->next->pos, tl, T_INT, "a bound of wrap") ||
         !rgc_check_type(cs, e->args->next->next->pos, th, T_INT, "a bound of wrap"))
       return T_ERR;
-    if (hi < lo || hi - lo >= RG_SA_MAX) {
+    if (hi < lo || (uint64_t)hi - (uint64_t)lo >= RG_SA_MAX) {   /* hi - lo may not fit */
       rgc_err(cs, e->args->next->pos, "wrap needs lo <= hi (and a span below %d)", RG_SA_MAX);
       return T_ERR;
     }

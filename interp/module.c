@@ -368,8 +368,10 @@ int rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
   for (uint32_t i = 0; i < nsec; i++) {
     const unsigned char *p = buf + off[i];
     if (id[i] == SEC_HEADER) {
-      if (size[i] != 12)
+      if (size[i] != 12) {
+        rg_module_free(m);   /* the sections before it may hold arrays */
         return fail(err, errlen, "section %u: header size %u is not 12", (unsigned)i, (unsigned)size[i]);
+      }
       m->name = get_u32(p); m->revision = get_u32(p + 4); m->source = get_u32(p + 8);
       continue;
     }

@@ -307,9 +307,9 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
     if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0) { *v = 0; return true; }
     break;
   case RG_K_INT: case RG_K_PERCENT:
-    k = rg_parse_milli(s, &m);
-    if (k && m % 1000 == 0 && (s[k] == '\0' || (t.kind == RG_K_PERCENT && s[k] == '%' && !s[k + 1]))) {
-      *v = m / 1000;
+    k = rg_parse_int(s, &m);
+    if (k && (s[k] == '\0' || (t.kind == RG_K_PERCENT && s[k] == '%' && !s[k + 1]))) {
+      *v = m;
       return true;
     }
     break;

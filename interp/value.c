@@ -239,6 +239,27 @@ size_t rg_parse_milli(const char *s, int64_t *out) {
   return i;
 }
 
+size_t rg_parse_int(const char *s, int64_t *out) {
+  size_t i = 0;
+  uint64_t v = 0, max;
+  bool neg = false;
+  if (s[i] == '-' || s[i] == '+') neg = s[i++] == '-';
+  if (s[i] < '0' || s[i] > '9') return 0;
+  max = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+  while (s[i] >= '0' && s[i] <= '9') {
+    unsigned d = (unsigned)(s[i++] - '0');
+    if (v > (max - d) / 10) return 0;
+    v = v * 10 + d;
+  }
+  if (s[i] == '.' && s[i + 1] == '0') {      /* "6.0", "6.000": whole */
+    size_t j = i + 1;
+    while (s[j] == '0') j++;
+    if (s[j] < '0' || s[j] > '9') i = j;
+  }
+  *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+  return i;
+}
+
 int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
                    char *err, size_t errlen) {
   char list[2048], tn[128];
@@ -246,9 +267,9 @@ int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
   size_t k;
   switch (t.kind) {
   case RG_K_INT: case RG_K_PERCENT:
-    k = rg_parse_milli(text, &x);
-    if (k && x % 1000 == 0 && (!text[k] || (t.kind == RG_K_PERCENT && text[k] == '%' && !text[k + 1]))) {
-      *v = x / 1000;
+    k = rg_parse_int(text, &x);
+    if (k && (!text[k] || (t.kind == RG_K_PERCENT && text[k] == '%' && !text[k + 1]))) {
+      *v = x;
       return 0;
     }
     break;

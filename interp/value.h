@@ -53,6 +53,11 @@ int rg_enum_lookup(const rg_module *m, uint32_t e, const char *text);
 ** one (or it is too large). */
 size_t rg_parse_milli(const char *s, int64_t *out);
 
+/* Parses a whole number ("-12", "+3", "6.0") of the full int64_t range into
+** *out.  Returns the characters used, or 0 when s does not start with one
+** (or it does not fit). */
+size_t rg_parse_int(const char *s, int64_t *out);
+
 /* Writes the name of type t ("int", "set colour", "distance BW",
 ** "list int"); safe on any module, verified or not. */
 char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t);

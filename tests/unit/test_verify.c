@@ -179,6 +179,7 @@ int main(void) {
   fresh(); M.strings[0] = 'x'; EXPECT_MSG("string pool does not start with the empty string");
   fresh(); M.strings[M.nstrings - 1] = 'x'; EXPECT_MSG("string pool does not end with NUL");
   fresh(); M.nstrings = 0; EXPECT_MSG("string pool is empty");
+  fresh(); M.strings[1] = 0x1B; EXPECT_MSG("string pool: a control or bidirectional formatting character at byte 1");
   fresh(); M.name = M.nstrings; { char w[64]; snprintf(w, sizeof w, "header 0: string %u out of range", M.nstrings); EXPECT_MSG(w); }
   fresh(); M.files[0] = 99999; EXPECT_MSG("file 0: string 99999 out of range");
   fresh(); M.members[1].display = 99999; EXPECT_MSG("member 1: string 99999 out of range");
@@ -398,6 +399,17 @@ int main(void) {
     memcpy(buf, good_buf, good_len);
     put32(buf + 12 + 12 * 0 + 8, 8); EXPECT_LOAD(buf, good_len, "section 0: header size 8 is not 12");
     memcpy(buf, good_buf, good_len);
+    /* The header entry moved after the string pool's, with a bad size: the
+    ** pool read before it is freed (LeakSanitizer under make sanitize). */
+    {
+      unsigned char e[12];
+      memcpy(e, buf + 12, 12);
+      memcpy(buf + 12, buf + 24, 12);
+      memcpy(buf + 24, e, 12);
+      put32(buf + 12 + 12 * 1 + 8, 8);
+      EXPECT_LOAD(buf, good_len, "section 1: header size 8 is not 12");
+      memcpy(buf, good_buf, good_len);
+    }
     put32(buf + 12 + 12 * 3 + 8, 7); EXPECT_LOAD(buf, good_len, "section 3: size 7 is not a multiple of 8");
     memcpy(buf, good_buf, good_len);
     /* A verifier failure comes through deserialize too. */
