@@ -83,6 +83,23 @@ printf 'SECRET 1\nSECRET 2\n  SECRET 3 SECRET 3 SECRET 3\n' >"$tmp/src.rules"
 expect rbc-no-reopen 3 'src.rules:3:10: error: key 5 outside 1..2' "$bin" call "$tmp/src.rbc" p 5
 if grep -q SECRET "$tmp/err"; then failed=$((failed + 1)); echo "FAIL limits rbc-no-reopen: printed the file the module names"; else passed=$((passed + 1)); fi
 
+# ---- 6. line readers are bounded --------------------------------------------
+printf 'cards=2\0junk\n' >"$tmp/nul.inputs"
+expect inputs-nul 2 'nul.inputs:1: a NUL byte in the line' \
+  "$bin" run tests/run/skirmish.rules --policy first --inputs "$tmp/nul.inputs"
+expect inputs-dev-zero 2 'zero:1: a NUL byte in the line' \
+  "$bin" run tests/run/skirmish.rules --policy first --inputs /dev/zero
+{ printf 'cards='; repeat 70000 1; echo; } >"$tmp/long.inputs"
+expect inputs-long 2 'long.inputs:1: line too long \(limit 65536 bytes\)' \
+  "$bin" run tests/run/skirmish.rules --policy first --inputs "$tmp/long.inputs"
+expect answers-dev-zero 2 'zero:1: a NUL byte in the line' \
+  "$bin" run tests/run/skirmish.rules --policy answers:/dev/zero
+{ echo 2; repeat 70000 x; echo; } >"$tmp/long.answers"
+expect answers-long 2 'long.answers:2: line too long' \
+  "$bin" run tests/run/skirmish.rules --policy "answers:$tmp/long.answers"
+expect ask-long 2 'stdin:1: line too long' \
+  sh -c '"$0" run tests/run/skirmish.rules --policy ask <"$1"' "$bin" "$tmp/long.inputs"
+
 # ---- 10. promises ---------------------------------------------------------
 for a in --help --version "help run" "check --help"; do
   # shellcheck disable=SC2086

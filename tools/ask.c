@@ -18,21 +18,66 @@
 
 /* ---- reading lines -------------------------------------------------------- */
 
-/* Reads the next line of r->f into r->buf (line end removed). */
+/* Reads the next line of r->f into r->buf (line end removed), at most
+** READER_LINE_MAX bytes and no NUL: an endless stream cannot grow it. */
 int reader_line(reader *r, char **line) {
-  ssize_t n;
-  if (!r || !r->f) return -1;
-  n = getline(&r->buf, &r->cap, r->f);
-  if (n < 0) return -1;
-  while (n > 0 && (r->buf[n - 1] == '\n' || r->buf[n - 1] == '\r')) r->buf[--n] = '\0';
+  size_t n = 0;
+  int c;
+  if (!r || !r->f) return READ_END;
+  while ((c = getc(r->f)) != EOF && c != '\n') {
+    if (c == '\0') { r->line++; return READ_NUL; }
+    if (n == READER_LINE_MAX) { r->line++; return READ_LONG; }
+    if (n + 1 >= r->cap) {
+      size_t cap = r->cap ? r->cap * 2 : 256;
+      char *b;
+      if (cap > READER_LINE_MAX + 1) cap = READER_LINE_MAX + 1;
+      if (!(b = rg_realloc(r->buf, cap))) { r->nomem = 1; return READ_NOMEM; }
+      r->buf = b;
+      r->cap = cap;
+    }
+    r->buf[n++] = (char)c;
+  }
+  if (c == EOF && n == 0) return READ_END;
+  if (!r->buf) {
+    if (!(r->buf = rg_malloc(1))) { r->nomem = 1; return READ_NOMEM; }
+    r->cap = 1;
+  }
+  if (n > 0 && r->buf[n - 1] == '\r') n--;
+  r->buf[n] = '\0';
+  r->line++;
   *line = r->buf;
   return 0;
 }
 
-/* Frees the buffer getline allocated (with malloc). */
+int reader_status(const reader *r, int rc, const char *path) {
+  if (rc == READ_NOMEM) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  if (rc != READ_END) {
+    fprintf(stderr, "regula: error: %s:%u: %s\n", path, r->line, reader_error(rc));
+    return EX_BAD;
+  }
+  if (ferror(r->f)) {
+    fprintf(stderr, "regula: error: %s: cannot read\n", path);
+    return EX_BAD;
+  }
+  return 0;
+}
+
+const char *reader_error(int rc) {
+  switch (rc) {
+  case READ_LONG: return "line too long (limit 65536 bytes)";
+  case READ_NUL: return "a NUL byte in the line";
+  case READ_NOMEM: return "out of memory";
+  default: return "cannot read";
+  }
+}
+
+/* Frees the reader's line buffer. */
 void reader_free(reader *r) {
   if (!r) return;
-  free(r->buf);
+  rg_free(r->buf);
   r->buf = NULL;
   r->cap = 0;
 }
@@ -79,7 +124,16 @@ int64_t ask_person(reader *in, const rg_question *q) {
   show_question(q);
   for (;;) {
     int64_t k;
-    if (reader_line(in, &line) != 0) {
+    int rc = reader_line(in, &line);
+    if (rc == READ_NOMEM) {
+      fputs("\nregula: error: out of memory\n", stderr);
+      return -1;
+    }
+    if (rc != 0 && rc != READ_END) {
+      fprintf(stderr, "\nregula: error: stdin:%u: %s\n", in->line, reader_error(rc));
+      return -1;
+    }
+    if (rc != 0) {
       fputs("\nregula: error: no answer (end of input) for: ", stderr);
       put_q(q, 0);
       fputc('\n', stderr);
@@ -103,44 +157,54 @@ int64_t ask_person(reader *in, const rg_question *q) {
 
 /* ---- policies -------------------------------------------------------------- */
 
-/* Reads the whole of path into an rg_malloc'd NUL-terminated buffer (*text,
-** its length in *size).  Returns 0, EX_BAD (cannot read: said on stderr) or
-** EX_RUNTIME. */
+/* The largest answers file, in bytes. */
+#define ANSWERS_MAX (16u << 20)
+
+/* Reads the lines of path (reader_line: each at most READER_LINE_MAX bytes,
+** no NUL) into an rg_malloc'd NUL-terminated buffer (*text, its length in
+** *size), each ended by LF, ANSWERS_MAX bytes at most.  Returns 0, EX_BAD
+** (said on stderr, naming FILE:LINE) or EX_RUNTIME (out of memory). */
 static int read_file(const char *path, char **text, size_t *size) {
   FILE *f = fopen(path, "rb");
-  size_t len = 0, cap = 4096;
-  char *buf;
+  reader rd = { f, NULL, 0, 0, 0 };
+  char *buf = NULL, *line;
+  size_t len = 0, cap = 0;
+  int rc = 0, k;
   *text = NULL;
   if (!f) {
     fprintf(stderr, "regula: error: %s: %s\n", path, strerror(errno));
     return EX_BAD;
   }
-  buf = rg_malloc(cap);
-  while (buf) {
-    size_t got = fread(buf + len, 1, cap - len - 1, f);
-    len += got;
-    if (len + 1 < cap) break;
-    char *more = rg_realloc(buf, cap * 2);
-    if (!more) {
-      rg_free(buf);
-      buf = NULL;
+  while ((k = reader_line(&rd, &line)) == 0) {
+    size_t n = strlen(line);
+    if (len + n + 2 > ANSWERS_MAX) {
+      fprintf(stderr, "regula: error: %s: file too large (limit %u bytes)\n", path, ANSWERS_MAX);
+      rc = EX_BAD;
       break;
     }
-    buf = more;
-    cap *= 2;
+    if (len + n + 2 > cap) {
+      size_t nc = cap ? cap * 2 : 4096;
+      char *more;
+      while (nc < len + n + 2) nc *= 2;
+      if (!(more = rg_realloc(buf, nc))) { k = READ_NOMEM; break; }
+      buf = more;
+      cap = nc;
+    }
+    memcpy(buf + len, line, n);
+    len += n;
+    buf[len++] = '\n';
   }
-  if (!buf) {
-    fclose(f);
+  if (rc == 0) rc = reader_status(&rd, k, path);
+  if (rc == 0 && !buf && !(buf = rg_malloc(1))) {
     fputs("regula: error: out of memory\n", stderr);
-    return EX_RUNTIME;
+    rc = EX_RUNTIME;
   }
-  if (ferror(f)) {
-    fprintf(stderr, "regula: error: %s: cannot read\n", path);
-    fclose(f);
-    rg_free(buf);
-    return EX_BAD;
-  }
+  reader_free(&rd);
   fclose(f);
+  if (rc != 0) {
+    rg_free(buf);
+    return rc;
+  }
   buf[len] = '\0';
   *text = buf;
   *size = len;

@@ -17,16 +17,34 @@
 
 #include "policy.h"
 
-/* Lines read from a stream (stdin for a person). */
+/* Lines read from a stream (stdin for a person, an inputs file). */
 typedef struct reader {
   FILE *f;
-  char *buf;                /* getline's buffer, freed by reader_free */
+  char *buf;                /* the line, rg_malloc'd, freed by reader_free */
   size_t cap;
+  unsigned line;            /* lines read so far */
+  int nomem;                /* reading ran out of memory */
 } reader;
 
-/* Reads the next line into *line (without its line end).  Returns 0, or -1
-** at the end of input or on a read error. */
+/* The longest line reader_line and an answers file take, in bytes. */
+#define READER_LINE_MAX 65536u
+
+/* What reader_line returns besides 0 (a line). */
+enum { READ_END = -1, READ_LONG = -2, READ_NUL = -3, READ_NOMEM = -4 };
+
+/* Reads the next line into *line (without its line end, LF or CRLF).
+** Returns 0; READ_END at the end of input or on a read error; READ_LONG for
+** a line longer than READER_LINE_MAX; READ_NUL for a NUL byte in it;
+** READ_NOMEM (r->nomem set) when out of memory. */
 int reader_line(reader *r, char **line);
+
+/* Returns what reader_line's error rc means, for "FILE:LINE: ..." */
+const char *reader_error(int rc);
+
+/* After the last reader_line of r on path returned rc: says on stderr what
+** went wrong (FILE:LINE for a long line or a NUL) and returns EX_BAD or
+** EX_RUNTIME (out of memory); returns 0 at a clean end of input. */
+int reader_status(const reader *r, int rc, const char *path);
 
 /* Frees the reader's buffer (not its stream). */
 void reader_free(reader *r);

@@ -96,26 +96,21 @@ static int apply_input(const rg_module *m, rg_value *vals, char *text, const cha
 ** skipped) into vals.  Returns 0, EX_BAD or EX_RUNTIME. */
 static int read_inputs(const rg_module *m, rg_value *vals, const char *path) {
   FILE *f = fopen(path, "r");
-  reader rd = { f, NULL, 0 };
+  reader rd = { f, NULL, 0, 0, 0 };
   char *line, where[1100];
-  unsigned n = 0;
-  int rc = 0;
+  int rc = 0, k = READ_END;
   if (!f) {
     fprintf(stderr, "regula: error: %s: %s\n", path, strerror(errno));
     return EX_BAD;
   }
-  while (rc == 0 && reader_line(&rd, &line) == 0) {
+  while (rc == 0 && (k = reader_line(&rd, &line)) == 0) {
     char *s = line;
-    n++;
     while (*s == ' ' || *s == '\t') s++;
     if (!*s || *s == '#') continue;
-    snprintf(where, sizeof where, "%s:%u", path, n);
+    snprintf(where, sizeof where, "%s:%u", path, rd.line);
     rc = apply_input(m, vals, s, where);
   }
-  if (rc == 0 && ferror(f)) {
-    fprintf(stderr, "regula: error: %s: cannot read\n", path);
-    rc = EX_BAD;
-  }
+  if (rc == 0) rc = reader_status(&rd, k, path);
   reader_free(&rd);
   fclose(f);
   return rc;
@@ -168,7 +163,7 @@ static int find_main(const rg_module *m, const char *name) {
 static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   const rg_module *m = &l->m;
   rg_value *vals = NULL, result = 0;
-  reader in = { stdin, NULL, 0 };
+  reader in = { stdin, NULL, 0, 0, 0 };
   rg_policy pol, dice;
   rg_out out = cli_file_out(stdout);
   rg_log lg;
@@ -229,7 +224,7 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
     st = rg_vm_call(r.vm, (uint32_t)pi, &result, &result);   /* no arguments */
     if (play.stopped) {
       if (*rg_play_error(&play)) fprintf(stderr, "regula: error: %s\n", rg_play_error(&play));
-      rc = EX_BAD;
+      rc = in.nomem ? EX_RUNTIME : EX_BAD;     /* out of memory reading an answer: 3 */
     } else if (st != RG_RUN_OK) {
       uint32_t pc = UINT32_MAX;
       const char *msg = rg_vm_error(r.vm, &pc);
