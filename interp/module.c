@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <utf8proc.h>
 
 /* ---- tables expanded from the opcode list ------------------------------ */
@@ -413,43 +415,69 @@ int rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
   return 0;
 }
 
-/* Writes m to path through a temporary file in the same directory, renamed
-** into place; on any failure the temporary is removed and path untouched.
-** Returns 0, or -1 with a message in err. */
-int rg_module_save(const rg_module *m, const char *path, char *err, size_t errlen) {
-  unsigned char *buf = NULL;
-  size_t len = 0;
-  if (rg_module_serialize(m, &buf, &len) != 0)
-    return fail(err, errlen, "%s: out of memory or module too large", path);
-  size_t plen = strlen(path);
-  char *tmp = rg_malloc(plen + 16);
-  if (!tmp) { rg_free(buf); return fail(err, errlen, "%s: out of memory", path); }
-  memcpy(tmp, path, plen);
-  memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    int e = errno;
-    rg_free(tmp); rg_free(buf);
-    return fail(err, errlen, "%s: cannot create temporary file: %s", path, strerror(e));
-  }
+/* Writes data[0..len) to fd; returns 0 or the errno of the failure (EFBIG
+** past a file size limit when SIGXFSZ is ignored, as the CLI does). */
+static int write_all(int fd, const unsigned char *data, size_t len) {
   size_t done = 0;
-  int e = 0;
   while (done < len) {
-    ssize_t n = write(fd, buf + done, len - done);
+    ssize_t n = write(fd, data + done, len - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      e = errno; break;
+      return errno;
     }
     done += (size_t)n;
   }
+  return 0;
+}
+
+int rg_file_save(const char *path, const void *data, size_t len, int mode, char *err,
+                 size_t errlen) {
+  struct stat st;
+  int fd, e;
+  /* A path that is there and is not a regular file (a device, a FIFO,
+  ** /dev/stdout) is written straight to: renaming a file over it would
+  ** replace the device (as root) instead of writing to it. */
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if ((fd = open(path, O_WRONLY)) < 0) {
+      e = errno;
+      return fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
+    }
+    e = write_all(fd, data, len);
+    if (close(fd) != 0 && !e) e = errno;
+    return e ? fail(err, errlen, "%s: cannot write: %s", path, strerror(e)) : 0;
+  }
+  size_t plen = strlen(path);
+  char *tmp = rg_malloc(plen + 16);
+  if (!tmp) return fail(err, errlen, "%s: out of memory", path);
+  memcpy(tmp, path, plen);
+  memcpy(tmp + plen, ".tmp.XXXXXX", 12);
+  fd = mkstemp(tmp);
+  if (fd < 0) {
+    e = errno;
+    rg_free(tmp);
+    return fail(err, errlen, "%s: cannot create a temporary file: %s", path, strerror(e));
+  }
+  e = write_all(fd, data, len);
+  if (!e && mode && fchmod(fd, (mode_t)mode) != 0) e = errno;
   if (!e && fsync(fd) != 0) e = errno;
   if (close(fd) != 0 && !e) e = errno;
   if (!e && rename(tmp, path) != 0) e = errno;
   if (e) unlink(tmp);
   rg_free(tmp);
+  return e ? fail(err, errlen, "%s: cannot write: %s", path, strerror(e)) : 0;
+}
+
+/* Writes m to path with rg_file_save.  Returns 0, or -1 with a message in
+** err. */
+int rg_module_save(const rg_module *m, const char *path, char *err, size_t errlen) {
+  unsigned char *buf = NULL;
+  size_t len = 0;
+  int rc;
+  if (rg_module_serialize(m, &buf, &len) != 0)
+    return fail(err, errlen, "%s: out of memory or module too large", path);
+  rc = rg_file_save(path, buf, len, 0, err, errlen);
   rg_free(buf);
-  if (e) return fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
-  return 0;
+  return rc;
 }
 
 /* Reads the whole file at path into a new buffer (caller frees).  Returns 0,

@@ -501,49 +501,19 @@ int rg_svg_write(const rg_svg *s, uint32_t i, rg_out *out) {
 
 int rg_svg_save(const rg_svg *s, uint32_t i, const char *path, char *err, size_t errlen) {
   sbuf b = { 0 };
-  size_t plen = strlen(path), done = 0;
-  char *tmp;
-  int fd, e = 0;
+  int rc;
   if (i >= s->n) {
     snprintf(err, errlen, "%s: no such picture", path);
     return -1;
   }
   render(s, i, &b);
-  tmp = b.failed ? NULL : rg_malloc(plen + 16);
-  if (!tmp) {
+  if (b.failed) {
     rg_free(b.s);
     snprintf(err, errlen, "%s: out of memory", path);
     return -1;
   }
-  memcpy(tmp, path, plen);
-  memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-  fd = mkstemp(tmp);
-  if (fd < 0) {
-    e = errno;
-    snprintf(err, errlen, "%s: cannot create a temporary file: %s", path, strerror(e));
-    rg_free(tmp);
-    rg_free(b.s);
-    return -1;
-  }
-  while (done < b.n) {
-    ssize_t n = write(fd, b.s + done, b.n - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      e = errno;
-      break;
-    }
-    done += (size_t)n;
-  }
-  /* mkstemp makes the file private; a picture is for everyone to read. */
-  if (!e && fchmod(fd, 0644) != 0) e = errno;
-  if (!e && fsync(fd) != 0) e = errno;
-  if (close(fd) != 0 && !e) e = errno;
-  if (!e && rename(tmp, path) != 0) e = errno;
-  if (e) {
-    unlink(tmp);
-    snprintf(err, errlen, "%s: cannot write: %s", path, strerror(e));
-  }
-  rg_free(tmp);
+  /* a picture is for everyone to read */
+  rc = rg_file_save(path, b.s, b.n, 0644, err, errlen);
   rg_free(b.s);
-  return e ? -1 : 0;
+  return rc;
 }

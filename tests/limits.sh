@@ -100,6 +100,23 @@ expect answers-long 2 'long.answers:2: line too long' \
 expect ask-long 2 'stdin:1: line too long' \
   sh -c '"$0" run tests/run/skirmish.rules --policy ask <"$1"' "$bin" "$tmp/long.inputs"
 
+# ---- 7. output files --------------------------------------------------------
+# A device is written to, never replaced by a regular file (as root, the
+# rename of the temporary file used to replace /dev/full).
+if [ -c /dev/full ] && [ -w /dev/full ]; then
+  expect build-dev-full 3 '/dev/full: cannot write: No space left on device' \
+    "$bin" build tests/lang/else-if-chain.rules -o /dev/full
+  expect draw-dev-full 3 '/dev/full: cannot write: No space left on device' \
+    "$bin" draw rules/ninthage/deployment.rules draw_zones Counterthrust --svg /dev/full
+  if [ -c /dev/full ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits: /dev/full is no longer a device"; fi
+fi
+# Past a file size limit the write fails (EFBIG, not SIGXFSZ) and the
+# temporary file is removed.
+mkdir -p "$tmp/fsize"
+expect build-fsize 3 'big.rbc: cannot write: File too large' \
+  sh -c 'ulimit -f 4 && exec "$0" build rules/meg/maximus.rules -o "$1"' "$bin" "$tmp/fsize/big.rbc"
+if [ -z "$(ls "$tmp/fsize")" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits build-fsize: left $(ls "$tmp/fsize")"; fi
+
 # ---- 10. promises ---------------------------------------------------------
 for a in --help --version "help run" "check --help"; do
   # shellcheck disable=SC2086

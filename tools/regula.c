@@ -34,6 +34,7 @@
 #include "vm.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -903,7 +904,12 @@ static int dispatch(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  int rc = dispatch(argc, argv);
+  int rc;
+  /* Past a file size limit (ulimit -f) a write fails with EFBIG instead of
+  ** the signal killing the process: the failure is reported and a
+  ** temporary output file removed. */
+  signal(SIGXFSZ, SIG_IGN);
+  rc = dispatch(argc, argv);
   /* Every command, the help and the version alike: output that could not
   ** be written is a failure (exit 3), not a success. */
   if (fflush(stdout) != 0 || ferror(stdout)) {
