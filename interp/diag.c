@@ -103,8 +103,10 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
   if (index_lines(d, f)) { diag_oom(d); return -1; }
 
   /* Validate: every byte sequence a code point, no NUL, nothing unsafe
-  ** (rg_unsafe_char; CR only before LF). */
-  for (size_t i = 0; i < len;) {
+  ** (rg_unsafe_char; CR only before LF), at most RG_MAX_MARKS combining
+  ** marks in a row (utf8proc's NFC sorts a run of them in quadratic time;
+  ** Unicode's stream-safe text has at most 30). */
+  for (size_t i = 0, marks = 0; i < len;) {
     utf8proc_int32_t cp;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)raw + i,
                                           (utf8proc_ssize_t)(len - i), &cp);
@@ -121,6 +123,11 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
     if (rg_unsafe_char(cp) && !(cp == '\r' && i + 1 < len && raw[i + 1] == '\n')) {
       rg_error(d, raw_pos(ix, raw, i), "unexpected character U+%04X (control and "
                "bidirectional formatting characters are not allowed)", (unsigned)cp);
+      return -1;
+    }
+    marks = utf8proc_get_property(cp)->combining_class ? marks + 1 : 0;
+    if (marks > RG_MAX_MARKS) {
+      rg_error(d, raw_pos(ix, raw, i), "more than %d combining marks in a row", RG_MAX_MARKS);
       return -1;
     }
     i += (size_t)k;

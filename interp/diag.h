@@ -37,6 +37,7 @@ typedef struct rg_file {
 
 #define RG_MAX_FILES 256
 #define RG_MAX_SOURCE (16u << 20)   /* largest source file, bytes */
+#define RG_MAX_MARKS 30             /* combining marks in a row in a source file */
 
 /* The diagnostics of one compile, and the files they refer to. */
 typedef struct rg_diag {

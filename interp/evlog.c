@@ -96,10 +96,16 @@ void rg_log_json_str(rg_out *o, const char *s) {
   rg_putc(o, '"');
 }
 
-/* rg_log_json_value at nesting depth `depth`. */
+/* rg_log_json_value at nesting depth `depth`, with *left values still
+** allowed (RG_PRINT_MAX_VALUES for one value): past it a value is the
+** string "...", and the lists and records around it stop. */
 static void json_at(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                    rg_type t, rg_value v, int depth) {
+                    rg_type t, rg_value v, int depth, long *left) {
   char buf[8192];
+  if (*left <= 0 || --*left == 0) {
+    if (*left == 0) { rg_puts(o, "\"...\""); *left = -1; }
+    return;
+  }
   if (t.kind == RG_K_INT) {
     rg_printf(o, "%lld", (long long)v);
     return;
@@ -112,9 +118,9 @@ static void json_at(rg_out *o, const rg_module *m, const rg_value *heap, uint32_
       (uint64_t)v < nheap && heap[v] >= 0 && (uint64_t)heap[v] <= nheap - (uint64_t)v - 1) {
     rg_value n = heap[v];
     rg_putc(o, '[');
-    for (rg_value k = 0; k < n; k++) {
+    for (rg_value k = 0; k < n && *left > 0; k++) {
       if (k) rg_putc(o, ',');
-      json_at(o, m, heap, nheap, m->types[t.ref], heap[v + 1 + k], depth + 1);
+      json_at(o, m, heap, nheap, m->types[t.ref], heap[v + 1 + k], depth + 1, left);
     }
     rg_putc(o, ']');
     return;
@@ -123,14 +129,18 @@ static void json_at(rg_out *o, const rg_module *m, const rg_value *heap, uint32_
       (uint64_t)v + m->records[t.ref].count <= nheap) {
     const rg_record *rec = &m->records[t.ref];
     rg_putc(o, '{');
-    for (uint32_t k = 0; k < rec->count; k++) {
+    for (uint32_t k = 0; k < rec->count && *left > 0; k++) {
       const rg_field_info *f = &m->fields[rec->first + k];
       if (k) rg_putc(o, ',');
       rg_log_json_str(o, rg_module_str(m, f->name));
       rg_putc(o, ':');
-      json_at(o, m, heap, nheap, f->type, heap[v + k], depth + 1);
+      json_at(o, m, heap, nheap, f->type, heap[v + k], depth + 1, left);
     }
     rg_putc(o, '}');
+    return;
+  }
+  if ((t.kind == RG_K_LIST || t.kind == RG_K_RECORD) && depth >= JSON_DEPTH) {
+    rg_puts(o, "\"...\"");       /* past JSON_DEPTH: only a value that holds itself */
     return;
   }
   rg_log_json_str(o, rg_value_format(buf, sizeof buf, m, heap, nheap, t, v));
@@ -138,7 +148,8 @@ static void json_at(rg_out *o, const rg_module *m, const rg_value *heap, uint32_
 
 void rg_log_json_value(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
                        rg_type t, rg_value v) {
-  json_at(o, m, heap, nheap, t, v, 0);
+  long left = RG_PRINT_MAX_VALUES;
+  json_at(o, m, heap, nheap, t, v, 0, &left);
 }
 
 /* ---- events ---------------------------------------------------------------------- */

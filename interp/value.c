@@ -56,9 +56,16 @@ static const char *member_name(const rg_module *m, uint32_t e, uint32_t i) {
 
 /* Writes v of type t to o; records inline as {field: value, ...}, lists as
 ** [a, b, ...].  depth counts the records and lists around v: past 16 (only
-** a crafted module nests so deep) the value prints as "?". */
+** a crafted module nests so deep) the value prints as "?".  *left counts
+** the values still allowed (RG_PRINT_MAX_VALUES for one print): a value
+** past it prints as "..." and the lists and records around it stop, so a
+** value that holds itself (l[i] = {a: l}) prints in bounded time. */
 static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                      rg_type t, rg_value v, int depth) {
+                      rg_type t, rg_value v, int depth, long *left) {
+  if (*left <= 0 || --*left == 0) {
+    if (*left == 0) { rg_puts(o, "..."); *left = -1; }
+    return;
+  }
   switch (t.kind) {
   case RG_K_INT: rg_printf(o, "%lld", (long long)v); break;
   case RG_K_BOOL: rg_puts(o, v ? "true" : "false"); break;
@@ -94,12 +101,12 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
     }
     r = &m->records[t.ref];
     rg_putc(o, '{');
-    for (uint32_t k = 0; k < r->count; k++) {
+    for (uint32_t k = 0; k < r->count && *left > 0; k++) {
       const rg_field_info *f = &m->fields[r->first + k];
       if (k) rg_puts(o, ", ");
       rg_puts(o, rg_module_str(m, f->name));
       rg_puts(o, ": ");
-      put_value(o, m, heap, nheap, f->type, heap[v + k], depth + 1);
+      put_value(o, m, heap, nheap, f->type, heap[v + k], depth + 1, left);
     }
     rg_putc(o, '}');
     break;
@@ -117,9 +124,9 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
       break;
     }
     rg_putc(o, '[');
-    for (rg_value k = 0; k < n && !o->failed; k++) {
+    for (rg_value k = 0; k < n && !o->failed && *left > 0; k++) {
       if (k) rg_puts(o, ", ");
-      put_value(o, m, heap, nheap, m->types[t.ref], heap[v + 1 + k], depth + 1);
+      put_value(o, m, heap, nheap, m->types[t.ref], heap[v + 1 + k], depth + 1, left);
     }
     rg_putc(o, ']');
     break;
@@ -130,19 +137,22 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
 
 void rg_value_write(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
                     rg_type t, rg_value v) {
-  put_value(out, m, heap, nheap, t, v, 0);
+  long left = RG_PRINT_MAX_VALUES;
+  put_value(out, m, heap, nheap, t, v, 0, &left);
 }
 
 char *rg_value_format(char *buf, size_t size, const rg_module *m, const rg_value *heap,
                       uint32_t nheap, rg_type t, rg_value v) {
   sbuf b;
   rg_out o = sbuf_out(&b, buf, size);
-  put_value(&o, m, heap, nheap, t, v, 0);
+  long left = RG_PRINT_MAX_VALUES;
+  put_value(&o, m, heap, nheap, t, v, 0, &left);
   return buf;
 }
 
 void rg_value_print(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
                     rg_type t, rg_value v) {
+  long left = RG_PRINT_MAX_VALUES;
   if (t.kind == RG_K_RECORD && t.ref < m->nrecords && v >= 0 &&
       (uint64_t)v + m->records[t.ref].count <= nheap) {
     const rg_record *r = &m->records[t.ref];
@@ -154,20 +164,20 @@ void rg_value_print(rg_out *out, const rg_module *m, const rg_value *heap, uint3
           m->types[f->type.ref].kind == RG_K_RECORD && fv >= 0 && (uint64_t)fv < nheap &&
           heap[fv] > 0 && (uint64_t)heap[fv] < nheap - (uint64_t)fv) {
         rg_printf(out, "%s:\n", rg_module_str(m, f->name));
-        for (rg_value i = 0; i < heap[fv]; i++) {
+        for (rg_value i = 0; i < heap[fv] && left > 0; i++) {
           rg_puts(out, "  - ");
-          put_value(out, m, heap, nheap, m->types[f->type.ref], heap[fv + 1 + i], 0);
+          put_value(out, m, heap, nheap, m->types[f->type.ref], heap[fv + 1 + i], 0, &left);
           rg_putc(out, '\n');
         }
         continue;
       }
       rg_printf(out, "%s: ", rg_module_str(m, f->name));
-      put_value(out, m, heap, nheap, f->type, fv, 0);
+      put_value(out, m, heap, nheap, f->type, fv, 0, &left);
       rg_putc(out, '\n');
     }
     if (r->count) return;
   }
-  put_value(out, m, heap, nheap, t, v, 0);
+  put_value(out, m, heap, nheap, t, v, 0, &left);
   rg_putc(out, '\n');
 }
 

@@ -22,6 +22,10 @@
 #include "module.h"
 #include "out.h"
 
+/* The most values one print of a value shows (each list, record and scalar
+** in it counts one); past it the printers write "..." and stop. */
+#define RG_PRINT_MAX_VALUES 100000L
+
 /* Writes v of type t to out as a block that ends with exactly one newline:
 ** a record as one "field: value" line per field, anything else as one line.
 ** Records and lists are read from heap[0..nheap) (pass the VM's heap for

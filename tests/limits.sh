@@ -73,6 +73,20 @@ if [ "$n" -eq 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); ech
 expect params 2 'params.rules:1:[0-9]+: error: too many parameters \(limit 255\)' "$bin" check "$tmp/params.rules"
 
 
+# ---- 2. work bounded by the input -----------------------------------------
+# NFC of a long run of combining marks is quadratic in utf8proc: a run is
+# at most 30 marks (stream-safe text).
+{ printf 'const a = "e'; repeat 100000 "$(printf '\314\201')"; printf '"\n'; } >"$tmp/marks.rules"
+expect combining-marks 2 'marks.rules:1:13: error: more than 30 combining marks in a row' \
+  "$bin" check "$tmp/marks.rules"
+# A value that holds itself prints in bounded time and size.
+expect cyclic-call 0 '' timeout 60 "$bin" call tests/run/cyclic.rules cyc
+size=$(wc -c <"$tmp/out")
+if [ "$size" -lt 4000000 ] && grep -q '\.\.\.' "$tmp/out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits cyclic-call: $size bytes"; fi
+expect cyclic-json 0 '' timeout 60 "$bin" run tests/run/cyclic.rules --json
+size=$(wc -c <"$tmp/out")
+if [ "$size" -lt 4000000 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits cyclic-json: $size bytes"; fi
+
 # ---- 3. a module's source paths are never opened --------------------------
 printf 'table t(n: 1..2) -> int { 1: 1, 2: 2 }\nprocedure p(k: int) -> int {\n  return t[k]\n}\n' >"$tmp/src.rules"
 expect rbc-source-line 3 '^      return t\[k\]$' "$bin" call "$tmp/src.rules" p 5
