@@ -253,7 +253,11 @@ static uint32_t char_width(const char *s, size_t n, size_t *k) {
 /* Returns w plus the display width of s[from..to), where the line ends at
 ** s[end] (to <= end). */
 static uint32_t advance(const char *s, size_t from, size_t to, size_t end, uint32_t w) {
-  for (size_t i = from, k; i < to; i += k) w += char_width(s + i, end - i, &k);
+  for (size_t i = from, k; i < to; i += k) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 0x20 && c < 0x7F) { w++; k = 1; continue; }   /* printable ASCII */
+    w += char_width(s + i, end - i, &k);
+  }
   return w;
 }
 

@@ -33,7 +33,7 @@ typedef struct rg_file {
                               offset and display column (rg_diag_col), or NULL */
 } rg_file;
 
-#define RG_COL_STEP 256u    /* bytes between two col_marks */
+#define RG_COL_STEP 128u    /* bytes between two col_marks */
 
 #define RG_MAX_FILES 256
 #define RG_MAX_SOURCE (16u << 20)   /* largest source file, bytes */

@@ -115,4 +115,7 @@ for runs in 1 1000000; do
   /usr/bin/time -f %M -o "$out/rss" "$regula" sim tools/bench/buildup.rules --runs $runs --threads 1 > /dev/null || status=1
   echo "peak memory, regula sim buildup --runs $runs: $(cat "$out/rss") KB"
 done
+# Work in proportion to the input: long lines, far columns, cyclic values.
+echo
+tools/bench/linear.sh "$regula" || status=1
 exit $status
