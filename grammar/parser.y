@@ -101,16 +101,19 @@ static rg_expr *too_deep(rg_pstate *ps, rg_expr *deepest, rg_pos pos) {
 }
 
 /* Returns the deepest expression of the list that starts at l, or NULL for
-** an empty list. */
-static rg_expr *deepest_of(rg_expr *l) {
+** an empty list, or after running out of memory (the lists may then hold
+** the scratch node, even in a cycle: they are not walked). */
+static rg_expr *deepest_of(rg_pstate *ps, rg_expr *l) {
   rg_expr *m = NULL;
+  if (ps->arena->failed) return NULL;
   for (; l; l = l->next) if (!m || l->depth > m->depth) m = l;
   return m;
 }
 
 /* Returns the deepest of m (may be NULL) and the values of the field list
-** that starts at f. */
-static rg_expr *deepest_field(rg_fieldinit *f, rg_expr *m) {
+** that starts at f; NULL after running out of memory (as deepest_of). */
+static rg_expr *deepest_field(rg_pstate *ps, rg_fieldinit *f, rg_expr *m) {
+  if (ps->arena->failed) return NULL;
   for (; f; f = f->next) if (!m || f->value->depth > m->depth) m = f->value;
   return m;
 }
@@ -673,9 +676,9 @@ expr(A) ::= expr(X) MOD(O) expr(Y).        { A = binary(ps, RG_AOP_MOD, X, Y, O.
 expr(A) ::= MINUS(T) expr(X). [UMINUS]     { A = unary(ps, RG_AOP_NEG, T.pos, X); }
 
 expr(A) ::= expr(X) LBRACKET expr_list(K) RBRACKET. {
-  rg_expr *k = deepest_of(K.head);
+  rg_expr *k = deepest_of(ps, K.head);
   A = new_expr(ps, RG_EX_INDEX, X->pos); A->a = X; A->args = K.head;
-  A = parent(ps, A, k->depth > X->depth ? k : X, X->pos);
+  A = parent(ps, A, k && k->depth > X->depth ? k : X, X->pos);
 }
 expr(A) ::= expr(X) DOT(D) NAME(N).        {
   A = new_expr(ps, RG_EX_FIELD, X->pos); A->a = X; A->name = N.str; A = parent(ps, A, X, D.pos);
@@ -695,21 +698,21 @@ expr(A) ::= NAME(T).                       { A = new_expr(ps, RG_EX_NAME, T.pos)
 
 expr(A) ::= LBRACE(T) RBRACE.              { A = new_expr(ps, RG_EX_SET, T.pos); }
 expr(A) ::= LBRACE(T) expr_list(L) RBRACE. {
-  A = new_expr(ps, RG_EX_SET, T.pos); A->args = L.head; A = parent(ps, A, deepest_of(L.head), T.pos);
+  A = new_expr(ps, RG_EX_SET, T.pos); A->args = L.head; A = parent(ps, A, deepest_of(ps, L.head), T.pos);
 }
 expr(A) ::= LBRACE(T) fieldinit_list(L) RBRACE. {
   A = new_expr(ps, RG_EX_RECORD, T.pos); A->fields = L.head;
-  A = parent(ps, A, deepest_field(L.head, NULL), T.pos);
+  A = parent(ps, A, deepest_field(ps, L.head, NULL), T.pos);
 }
 /* A record update: a copy of X with the fields given changed. */
 expr(A) ::= LBRACE(T) expr(X) WITH fieldinit_list(L) RBRACE. {
   A = new_expr(ps, RG_EX_RECORD, T.pos); A->a = X; A->fields = L.head;
-  A = parent(ps, A, deepest_field(L.head, X), T.pos);
+  A = parent(ps, A, deepest_field(ps, L.head, X), T.pos);
 }
 
 expr(A) ::= LBRACKET(T) RBRACKET.          { A = new_expr(ps, RG_EX_LIST, T.pos); }
 expr(A) ::= LBRACKET(T) expr_list(L) RBRACKET. {
-  A = new_expr(ps, RG_EX_LIST, T.pos); A->args = L.head; A = parent(ps, A, deepest_of(L.head), T.pos);
+  A = new_expr(ps, RG_EX_LIST, T.pos); A->args = L.head; A = parent(ps, A, deepest_of(ps, L.head), T.pos);
 }
 expr(A) ::= DICE(T).                       { A = new_expr(ps, RG_EX_DICE, T.pos); A->ival = T.ival; A->sides = T.sides; }
 expr(A) ::= ROLL(R) DICE(T).               { A = new_expr(ps, RG_EX_ROLL, R.pos); A->ival = T.ival; A->sides = T.sides; }
@@ -720,11 +723,11 @@ expr(A) ::= DRAW(R) NAME(N).               { A = new_expr(ps, RG_EX_DRAW, R.pos)
 call(A) ::= NAME(N) LP RP.                 { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; }
 call(A) ::= NAME(N) LP expr_list(L) RP.    {
   A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; A->args = L.head;
-  A = parent(ps, A, deepest_of(L.head), N.pos);
+  A = parent(ps, A, deepest_of(ps, L.head), N.pos);
 }
 call(A) ::= CHOOSE(N) LP expr_list(L) RP.  {
   A = new_expr(ps, RG_EX_CALL, N.pos); A->name = "choose"; A->args = L.head;
-  A = parent(ps, A, deepest_of(L.head), N.pos);
+  A = parent(ps, A, deepest_of(ps, L.head), N.pos);
 }
 
 %type expr_list {rg_exprlist}
