@@ -20,6 +20,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall
+.PHONY: web serve test-web
 .SECONDARY:
 
 all: deps $(BUILD)/regula
@@ -157,6 +158,53 @@ fuzz: fuzz-build
 # The golden tests with every run of regula under valgrind's memcheck.
 valgrind: all
 	@tests/valgrind.sh $(BUILD)/regula
+
+# ---- the page (web/) ----------------------------------------------------------
+# `make web` compiles the library (and, until the library has a public API,
+# the CLI it calls: see web/glue.c) with Debian's emscripten into one
+# static site, $(BUILD)/web: index.html, app.js, style.css, regula.js,
+# regula.wasm and regula.data (rules/ and tables/, preloaded into the
+# page's in-memory file system).  utf8proc is compiled from Debian's source
+# of the version the native build links (web/deps.sh fetches it).  One emcc
+# invocation, -O2; the VM runs its switch dispatch (a wasm br_table).
+WEB      := $(BUILD)/web
+WEB_DEPS := $(BUILD)/web-deps
+WEB_PAGE := $(patsubst web/%,$(WEB)/%,$(wildcard web/*.html web/*.js web/*.css))
+WEB_DATA := $(shell find rules tables -type f)
+# Emscripten's optimizer needs Debian's acorn, which another node may not see.
+EMCC     := NODE_PATH=/usr/share/nodejs emcc
+EMFLAGS  := -O2 -sENVIRONMENT=web -sMODULARIZE -sEXPORT_NAME=createRegula \
+            -sALLOW_MEMORY_GROWTH -sEXPORTED_FUNCTIONS=_rgw_check,_rgw_run,_rgw_free \
+            -sEXPORTED_RUNTIME_METHODS=ccall,FS,UTF8ToString \
+            --preload-file rules@/rules --preload-file tables@/tables
+# Lemon's template has unused variables (as for parser.o above).
+WEB_CPP  := $(CPPFLAGS) -I$(WEB_DEPS)/utf8proc -DUTF8PROC_STATIC -DRG_VM_SWITCH -Dmain=rg_cli_main
+WEB_WARN := $(WARN) -Wno-unused-variable -Wno-unused-but-set-variable
+
+web: $(WEB)/regula.js $(WEB_PAGE)
+
+$(WEB)/regula.js: $(LIB_SRC) $(GEN_SRC) $(CLI_SRC) web/glue.c $(wildcard interp/*.h tools/*.h) \
+                  $(WEB_DATA) web/deps.sh | deps
+	@web/deps.sh build $(WEB_DEPS)
+	@mkdir -p $(@D)
+	$(EMCC) $(WEB_CPP) $(WEB_WARN) $(EMFLAGS) -o $@ $(LIB_SRC) $(GEN_SRC) $(CLI_SRC) web/glue.c \
+	  $(WEB_DEPS)/utf8proc/utf8proc.c
+
+$(WEB)/%: web/%
+	@mkdir -p $(@D)
+	cp $< $@
+
+# Serves the page on 127.0.0.1, on a free port (the URL is printed).
+serve: web
+	@echo "regula: serving $(WEB) (Ctrl-C stops)"
+	@python3 -u -m http.server 0 --bind 127.0.0.1 --directory $(WEB)
+
+# The page in headless Chromium (web/test/page.mjs): a Maximus run equals the
+# CLI's byte for byte, a playground error equals `regula check`'s, and
+# screenshots at phone and desktop width go to build/web-shots/.
+test-web: all web
+	@web/deps.sh test
+	@node web/test/page.mjs $(BUILD)/regula $(WEB) build/web-shots
 
 # ---- pictures -------------------------------------------------------------
 # Renders the README's pictures into docs/pictures/ (committed PNGs).

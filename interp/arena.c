@@ -4,6 +4,7 @@
 #include "arena.h"
 #include "alloc.h"
 
+#include <stdint.h>
 #include <string.h>
 
 struct rg_block {
@@ -34,7 +35,8 @@ void rg_arena_free(rg_arena *a) {
 void *rg_arena_alloc(rg_arena *a, size_t n) {
   const size_t align = sizeof(max_align_t);
   if (a->failed) return NULL;
-  if (n > ((size_t)1 << 40)) { a->failed = true; return NULL; }
+  /* 1 TiB on 64-bit hosts; half the address space on 32-bit ones (wasm) */
+  if ((uint64_t)n > ((uint64_t)1 << 40) || n > SIZE_MAX / 2) { a->failed = true; return NULL; }
   n = (n + align - 1) & ~(align - 1);
   if (n == 0) n = align;
   if (!a->head || a->head->size - a->used < n) {

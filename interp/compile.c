@@ -180,12 +180,20 @@ static rg_type mktype(uint32_t kind, uint32_t ref) {
 /* Returns whether a value of type got may stand where want is expected.
 ** types is the list of element types that list types refer to. */
 static bool compatible_in(const rg_type *types, rg_type got, rg_type want) {
-  if (got.kind == K_ERR || want.kind == K_ERR) return true;
-  if (got.kind != want.kind) return false;
-  if ((got.kind == RG_K_SET || got.kind == RG_K_LIST) &&
-      (got.ref == REF_ANY || want.ref == REF_ANY)) return true;
-  if (got.kind == RG_K_LIST) return compatible_in(types, types[got.ref], types[want.ref]);
-  return got.ref == want.ref;
+  /* A loop over copies, not a recursive call: the parameters are never
+  ** written (clang 14 for wasm32, turning the recursion into a loop at -O2,
+  ** wrote the element type over the caller's struct argument). */
+  uint32_t gk = got.kind, gr = got.ref, wk = want.kind, wr = want.ref;
+  for (;;) {
+    if (gk == K_ERR || wk == K_ERR) return true;
+    if (gk != wk) return false;
+    if ((gk == RG_K_SET || gk == RG_K_LIST) && (gr == REF_ANY || wr == REF_ANY)) return true;
+    if (gk != RG_K_LIST) return gr == wr;
+    gk = types[gr].kind;
+    wk = types[wr].kind;
+    gr = types[gr].ref;
+    wr = types[wr].ref;
+  }
 }
 
 
