@@ -42,6 +42,7 @@ $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: grammar/parser.y | deps
 	cp grammar/parser.y $(BUILD)/gen/parser.y
 	lemon -q -T/usr/share/lemon/lempar.c -d$(BUILD)/gen $(BUILD)/gen/parser.y \
 	  || { rm -f $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h; exit 1; }
+	@touch $(BUILD)/gen/parser.h   # lemon leaves an unchanged header's old date
 
 # ---- library and CLI --------------------------------------------------
 $(BUILD)/obj/%.o: interp/%.c $(wildcard interp/*.h) $(BUILD)/gen/parser.h | deps
@@ -160,9 +161,8 @@ valgrind: all
 	@tests/valgrind.sh $(BUILD)/regula
 
 # ---- the page (web/) ----------------------------------------------------------
-# `make web` compiles the library (and, until the library has a public API,
-# the CLI it calls: see web/glue.c) with Debian's emscripten into one
-# static site, $(BUILD)/web: index.html, app.js, style.css, regula.js,
+# `make web` compiles the library and web/glue.c (what the page calls) with
+# Debian's emscripten into one static site, $(BUILD)/web: index.html, app.js, style.css, regula.js,
 # regula.wasm and regula.data (rules/ and tables/, preloaded into the
 # page's in-memory file system).  utf8proc is compiled from Debian's source
 # of the version the native build links (web/deps.sh fetches it).  One emcc
@@ -178,16 +178,16 @@ EMFLAGS  := -O2 -sENVIRONMENT=web -sMODULARIZE -sEXPORT_NAME=createRegula \
             -sEXPORTED_RUNTIME_METHODS=ccall,FS,UTF8ToString \
             --preload-file rules@/rules --preload-file tables@/tables
 # Lemon's template has unused variables (as for parser.o above).
-WEB_CPP  := $(CPPFLAGS) -I$(WEB_DEPS)/utf8proc -DUTF8PROC_STATIC -DRG_VM_SWITCH -Dmain=rg_cli_main
+WEB_CPP  := $(CPPFLAGS) -I$(WEB_DEPS)/utf8proc -DUTF8PROC_STATIC -DRG_VM_SWITCH
 WEB_WARN := $(WARN) -Wno-unused-variable -Wno-unused-but-set-variable
 
 web: $(WEB)/regula.js $(WEB_PAGE)
 
-$(WEB)/regula.js: $(LIB_SRC) $(GEN_SRC) $(CLI_SRC) web/glue.c $(wildcard interp/*.h tools/*.h) \
+$(WEB)/regula.js: $(LIB_SRC) $(GEN_SRC) web/glue.c $(wildcard interp/*.h) \
                   $(WEB_DATA) web/deps.sh | deps
 	@web/deps.sh build $(WEB_DEPS)
 	@mkdir -p $(@D)
-	$(EMCC) $(WEB_CPP) $(WEB_WARN) $(EMFLAGS) -o $@ $(LIB_SRC) $(GEN_SRC) $(CLI_SRC) web/glue.c \
+	$(EMCC) $(WEB_CPP) $(WEB_WARN) $(EMFLAGS) -o $@ $(LIB_SRC) $(GEN_SRC) web/glue.c \
 	  $(WEB_DEPS)/utf8proc/utf8proc.c
 
 $(WEB)/%: web/%

@@ -65,7 +65,8 @@
       const opt = document.createElement('option');
       const title = titleOf(path);
       opt.value = path;
-      opt.textContent = title ? `${title} (${path.replace(/^rules\//, '')})` : path;
+      const short = path.replace(/^rules\//, '');
+      opt.textContent = title ? `${short}: ${title}` : short;
       select.appendChild(opt);
     }
     if (files.includes(chosen)) select.value = chosen;

@@ -7,10 +7,12 @@
 **                           {"file","line","col","message","text"}
 **                           ("text": the block exactly as the CLI prints it)
 **   rgw_run(path, seed, policy)
-**                           runs `main` as `regula run PATH --seed SEED
-**                           --policy POLICY` does and returns
-**                           {"exit":N,"out":"...","err":"..."}: the exit code
-**                           and the text the CLI writes on stdout and stderr
+**                           runs procedure `main` as `regula run PATH --seed
+**                           SEED --policy POLICY` does (policy: random or
+**                           first) and returns {"exit":N,"out":"...",
+**                           "err":"..."}: the exit code, the run's text log
+**                           (the same bytes the CLI prints on stdout) and
+**                           what went wrong
 **   rgw_free(s)             frees a string returned by the two above
 **
 ** The files live in Emscripten's in-memory file system: the bundled rules/
@@ -20,27 +22,25 @@
 ** working directory), so messages name files as the CLI run from the
 ** repository does.
 **
-** Until the library has a public API (interp/regula.h) and the event log,
-** rgw_run calls the CLI's own main (tools/regula.c, compiled with
-** -Dmain=rg_cli_main) with its stdout and stderr sent to files of the
-** in-memory file system: the page runs the very code the CLI runs.
-** rgw_check compiles through the library and reads its diagnostics back
-** from the text rg_diag prints (see parse_diags).
+** A run goes through the library's play layer (policy.h, seed.h, play.h,
+** evlog.h), as tools/run.c's does.  Until the library hands diagnostics over
+** as records (interp/regula.h), they are read back from the text rg_diag
+** prints (see parse_diags).
 */
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"
+#include "evlog.h"
 #include "module.h"
+#include "out.h"
+#include "play.h"
+#include "policy.h"
+#include "seed.h"
+#include "vm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The CLI's main (tools/regula.c, renamed when compiled for the page). */
-int rg_cli_main(int argc, char **argv);
-
-#define OUT_PATH "/tmp/rgw-stdout"
-#define ERR_PATH "/tmp/rgw-stderr"
 
 /* A growable string.  data is malloc'd (NULL when out of memory: every
 ** append after that is ignored and the caller sees NULL). */
@@ -97,16 +97,6 @@ static void str_json(str *b, const char *s, size_t n) {
     }
   }
   str_add(b, "\"", 1);
-}
-
-/* Reads the whole file at path into b (nothing when it cannot be read). */
-static void str_file(str *b, const char *path) {
-  FILE *f = fopen(path, "rb");
-  char buf[4096];
-  size_t n;
-  if (!f) return;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) str_add(b, buf, n);
-  fclose(f);
 }
 
 /* Returns b's text (an empty string when nothing was added), or NULL when
@@ -184,54 +174,159 @@ static void parse_diags(str *out, const char *text, size_t n) {
   str_puts(out, "]");
 }
 
+/* Compiles the rule file at path into *m with the diagnostics printed as
+** the CLI prints them into *text (malloc'd, *len bytes; the caller frees
+** it).  Returns 0, -1 for errors in the file, or -2 when out of memory (no
+** text then). */
+static int compile_at(const char *path, rg_module *m, char **text, size_t *len) {
+  rg_arena arena;
+  rg_diag d;
+  FILE *mem = open_memstream(text, len);
+  int rc;
+  if (!mem) return -2;
+  rg_arena_init(&arena, 0);
+  rg_diag_init(&d, mem, &arena);
+  rc = rg_compile(&d, path, m, NULL);
+  if (rc != 0 && d.errors == 0) fprintf(mem, "regula: error: %s: cannot compile\n", path);
+  rg_arena_free(&arena);
+  fclose(mem);
+  return rc == 0 ? 0 : -1;
+}
+
 /* Compiles the rule file at path (in the in-memory file system) and returns
 ** its diagnostics as a JSON array (empty when it compiles), or NULL when out
 ** of memory.  The caller frees the result with rgw_free. */
 char *rgw_check(const char *path) {
-  rg_arena arena;
-  rg_diag d;
   rg_module m;
   char *text = NULL;
   size_t len = 0;
-  FILE *mem = open_memstream(&text, &len);
   str out = { 0 };
-  if (!mem) return NULL;
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, mem, &arena);
-  if (rg_compile(&d, path, &m, NULL) == 0) rg_module_free(&m);
-  else if (d.errors == 0) fprintf(mem, "regula: error: %s: cannot compile\n", path);
-  rg_arena_free(&arena);
-  fclose(mem);
+  int rc = compile_at(path, &m, &text, &len);
+  if (rc == -2) return NULL;
+  if (rc == 0) rg_module_free(&m);
   parse_diags(&out, text, len);
   free(text);
   return str_take(&out);
 }
 
-/* Runs `regula run PATH --seed SEED --policy POLICY` and returns
-** {"exit":N,"out":STDOUT,"err":STDERR} as JSON, or NULL when out of memory.
-** The caller frees the result with rgw_free. */
+/* An rg_out that appends to the str ctx. */
+static int str_write(void *ctx, const char *s, size_t n) {
+  str *b = ctx;
+  str_add(b, s, n);
+  return b->data || !b->cap ? 0 : -1;
+}
+
+/* Parses s (digits only, 0..2^64-1) into *v; returns 0 or -1. */
+static int parse_seed(const char *s, uint64_t *v) {
+  *v = 0;
+  if (!*s) return -1;
+  for (; *s; s++) {
+    unsigned d = (unsigned)(*s - '0');
+    if (*s < '0' || *s > '9' || *v > (UINT64_MAX - d) / 10) return -1;
+    *v = *v * 10 + d;
+  }
+  return 0;
+}
+
+/* Runs procedure main of the compiled module m with seed and policy
+** ("random" or "first"), writing the text log to log and what went wrong to
+** err.  Returns the CLI's exit code. */
+static int run_main(const rg_module *m, uint64_t seed, const char *policy, rg_out *log, str *err) {
+  int pi = rg_module_find_proc(m, "main"), rc = 0;
+  rg_policy pol;
+  rg_log lg;
+  rg_play play;
+  rg_sink sink;
+  rg_vm *vm = NULL;
+  rg_value result = 0;
+  if (pi < 0 || m->procs[pi].nparams) {
+    str_puts(err, "regula: error: the rule set has no procedure 'main' without parameters\n");
+    return 2;
+  }
+  if (strcmp(policy, "first") == 0) {
+    rg_policy_first(&pol);
+  } else {
+    rg_policy_random(&pol);
+    rg_seed_run_choices(&pol.rng, seed);
+  }
+  rg_log_init(&lg, log, m, 0);
+  if (rg_play_init(&play, m, &lg, &pol, NULL) == 0) {
+    rg_play_sink(&play, &sink);
+    vm = rg_vm_new(m, NULL, &sink);
+  }
+  if (!vm) {
+    str_puts(err, "regula: error: out of memory\n");
+    rc = 3;
+  } else {
+    rg_status st;
+    rg_play_attach(&play, vm);
+    rg_seed_run_dice(vm, seed);
+    for (uint32_t i = 0; i < m->ninputs; i++) rg_vm_set_input(vm, i, m->inputs[i].value);
+    rg_log_run(&lg, rg_module_str(m, m->procs[pi].name), seed, policy, "random");
+    st = rg_vm_call(vm, (uint32_t)pi, &result, &result);   /* no arguments */
+    if (play.stopped) {
+      str_puts(err, "regula: error: ");
+      str_puts(err, rg_play_error(&play));
+      str_puts(err, "\n");
+      rc = 2;
+    } else if (st != RG_RUN_OK) {
+      uint32_t pc = UINT32_MAX, line, col;
+      const char *msg = rg_vm_error(vm, &pc), *path;
+      char where[64];
+      if (rg_log_locate(m, pc, &path, &line, &col) == 0) {
+        str_puts(err, path);
+        snprintf(where, sizeof where, ":%u:%u: error: ", line, col);
+        str_puts(err, where);
+      } else {
+        str_puts(err, "regula: error: ");
+      }
+      str_puts(err, msg && *msg ? msg : "the run failed");
+      str_puts(err, "\n");
+      rc = 3;
+    } else {
+      rg_log_summary(&lg, m->procs[pi].result, result);
+      if (play.failed) rc = 1;
+    }
+  }
+  rg_vm_free(vm);
+  rg_play_free(&play);
+  rg_policy_free(&pol);
+  return rc;
+}
+
+/* Runs `regula run PATH --seed SEED --policy POLICY` (policy: random or
+** first) and returns {"exit":N,"out":LOG,"err":ERRORS} as JSON, or NULL when
+** out of memory.  The caller frees the result with rgw_free. */
 char *rgw_run(const char *path, const char *seed, const char *policy) {
-  char *argv[] = { "regula", "run", (char *)path, "--seed", (char *)seed, "--policy",
-                   (char *)policy, NULL };
-  str out = { 0 }, text = { 0 };
-  char num[32];
+  str out = { 0 }, log = { 0 }, err = { 0 };
+  rg_out lo = { str_write, &log, 0 };
+  rg_module m;
+  uint64_t s;
+  char *text = NULL, num[32];
+  size_t len = 0;
   int rc;
-  fflush(stdout);
-  fflush(stderr);
-  if (!freopen(OUT_PATH, "w", stdout) || !freopen(ERR_PATH, "w", stderr)) return NULL;
-  rc = rg_cli_main(7, argv);
-  fflush(stdout);
-  fflush(stderr);
+  if (parse_seed(seed, &s) != 0) {
+    str_puts(&err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
+    rc = 2;
+  } else if (strcmp(policy, "random") != 0 && strcmp(policy, "first") != 0) {
+    str_puts(&err, "regula: error: --policy must be random or first here\n");
+    rc = 2;
+  } else if ((rc = compile_at(path, &m, &text, &len)) != 0) {
+    if (text) str_add(&err, text, len);
+    rc = rc == -2 ? 3 : 2;
+  } else {
+    rc = run_main(&m, s, policy, &lo, &err);
+    rg_module_free(&m);
+  }
+  free(text);
   snprintf(num, sizeof num, "{\"exit\":%d,\"out\":", rc);
   str_puts(&out, num);
-  str_file(&text, OUT_PATH);
-  str_json(&out, text.data ? text.data : "", text.len);
-  text.len = 0;
+  str_json(&out, log.data ? log.data : "", log.len);
   str_puts(&out, ",\"err\":");
-  str_file(&text, ERR_PATH);
-  str_json(&out, text.data ? text.data : "", text.len);
-  free(text.data);
+  str_json(&out, err.data ? err.data : "", err.len);
   str_puts(&out, "}");
+  free(log.data);
+  free(err.data);
   return str_take(&out);
 }
 

@@ -8,6 +8,7 @@
 //   - a run of Maximus with seed 1 and policy first shows, as its log, exactly
 //     the bytes `REGULA run rules/meg/maximus.rules --seed 1 --policy first`
 //     prints, and its summary is the lines after "== Summary";
+//   - so does every bundled rule file with seeds 2 and 1000 (policy random);
 //   - an error typed into the playground is listed with the line, column
 //     and message, and the text, that `REGULA check` gives for the same
 //     text, and its line is marked in the gutter;
@@ -137,6 +138,27 @@ try {
   const want7 = cli(['run', RULES, '--seed', '7', '--policy', 'random'], process.cwd());
   check(log7 === want7.out, 'seed 7, policy random: the same log as the CLI',
         log7 === want7.out ? '' : firstDifference(log7, want7.out));
+
+  // ---- every bundled rule file, two seeds: the page's log is the CLI's ----
+  const files = await page.$$eval('#run-file option', (os) => os.map((o) => o.value));
+  let same = 0;
+  const differ = [];
+  for (const f of files) {
+    for (const seed of ['2', '1000']) {
+      await page.selectOption('#run-file', f);
+      await page.fill('#run-seed', seed);
+      await page.click('#run-go');
+      await page.waitForFunction(([f, seed]) => document.querySelector('#run-status').textContent.includes(`${f} with seed ${seed}`) ||
+        document.querySelector('#run-status').textContent.includes(`run of ${f} failed`), [f, seed]);
+      const got = await page.textContent('#run-log');
+      const cliRun = cli(['run', f, '--seed', seed], process.cwd());
+      const pageFailed = await page.isVisible('#run-error');
+      if (got === cliRun.out && pageFailed === (cliRun.code !== 0)) same++;
+      else differ.push(`${f} --seed ${seed}: ${firstDifference(got, cliRun.out)}`);
+    }
+  }
+  check(differ.length === 0 && same === files.length * 2,
+        `all ${files.length} bundled rule files, seeds 2 and 1000: the page's log is the CLI's`, differ.join('\n'));
 
   // ---- the playground: an error typed in, as `regula check` reports it ----
   await page.setViewportSize({ width: 1280, height: 800 });
