@@ -27,6 +27,7 @@
 ** as records (interp/regula.h), they are read back from the text rg_diag
 ** prints (see parse_diags).
 */
+#include "alloc.h"
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"
@@ -42,77 +43,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growable string.  data is malloc'd (NULL when out of memory: every
-** append after that is ignored and the caller sees NULL). */
-typedef struct str {
-  char *data;
-  size_t len, cap;
-} str;
-
-/* Appends s[0..n) to b. */
-static void str_add(str *b, const char *s, size_t n) {
-  if (!b->data && b->cap) return;                /* failed before */
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    char *p;
-    while (cap < b->len + n + 1) cap *= 2;
-    p = realloc(b->data, cap);
-    if (!p) {
-      free(b->data);
-      b->data = NULL;
-      b->cap = 1;
-      return;
-    }
-    b->data = p;
-    b->cap = cap;
+/* Writes s[0..n) to o as a JSON string (rg_log_json_str's escaping; s
+** has no NUL byte).  s[n] is set to NUL for the call and put back. */
+static void json_text(rg_out *o, char *s, size_t n) {
+  char keep;
+  if (!s) {
+    rg_puts(o, "\"\"");
+    return;
   }
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
+  keep = s[n];
+  s[n] = '\0';
+  rg_log_json_str(o, s);
+  s[n] = keep;
 }
 
-/* Appends the NUL-terminated s to b. */
-static void str_puts(str *b, const char *s) {
-  str_add(b, s, strlen(s));
-}
-
-/* Appends s[0..n) to b as a JSON string: quotes, backslashes and control
-** characters escaped; other bytes (UTF-8) copied. */
-static void str_json(str *b, const char *s, size_t n) {
-  str_add(b, "\"", 1);
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    char esc[8];
-    if (c == '"' || c == '\\') {
-      esc[0] = '\\';
-      esc[1] = (char)c;
-      str_add(b, esc, 2);
-    } else if (c == '\n') {
-      str_add(b, "\\n", 2);
-    } else if (c < 0x20 || c == 0x7f) {
-      snprintf(esc, sizeof esc, "\\u%04x", c);
-      str_add(b, esc, 6);
-    } else {
-      str_add(b, s + i, 1);
-    }
+/* Returns b's text, or NULL when a write failed (out of memory); the caller
+** frees it with rg_free. */
+static char *buf_take(rg_buf *b) {
+  if (b->out.failed) {
+    rg_buf_free(b);
+    return NULL;
   }
-  str_add(b, "\"", 1);
-}
-
-/* Returns b's text (an empty string when nothing was added), or NULL when
-** memory ran out.  The caller frees it. */
-static char *str_take(str *b) {
-  if (!b->data && !b->cap) str_add(b, "", 0);
   return b->data;
 }
 
 /* Appends one diagnostic block (a header line "path:line:col: error:
 ** message" or "regula: error: message", then its indented source and caret
 ** lines) to the JSON array in out.  text[0..n) is the block. */
-static void diag_json(str *out, const char *text, size_t n, int first) {
+static void diag_json(rg_out *out, char *text, size_t n, int first) {
   const char *end = memchr(text, '\n', n), *err;
   size_t hlen = end ? (size_t)(end - text) : n;
-  char head[4096], num[64];
+  char head[4096];
   const char *file = "", *msg;
   unsigned long line = 0, col = 0;
   if (hlen >= sizeof head) hlen = sizeof head - 1;
@@ -143,24 +104,23 @@ static void diag_json(str *out, const char *text, size_t n, int first) {
       }
     }
   }
-  if (!first) str_puts(out, ",");
-  str_puts(out, "{\"file\":");
-  str_json(out, file, strlen(file));
-  snprintf(num, sizeof num, ",\"line\":%lu,\"col\":%lu,\"message\":", line, col);
-  str_puts(out, num);
-  str_json(out, msg, strlen(msg));
-  str_puts(out, ",\"text\":");
-  str_json(out, text, n);
-  str_puts(out, "}");
+  if (!first) rg_putc(out, ',');
+  rg_puts(out, "{\"file\":");
+  rg_log_json_str(out, file);
+  rg_printf(out, ",\"line\":%lu,\"col\":%lu,\"message\":", line, col);
+  rg_log_json_str(out, msg);
+  rg_puts(out, ",\"text\":");
+  json_text(out, text, n);
+  rg_putc(out, '}');
 }
 
 /* Splits the diagnostics text[0..n) that rg_diag printed into blocks (a
 ** block starts at a line that is not indented) and appends them to out as
 ** a JSON array. */
-static void parse_diags(str *out, const char *text, size_t n) {
+static void parse_diags(rg_out *out, char *text, size_t n) {
   size_t start = 0;
   int first = 1;
-  str_puts(out, "[");
+  rg_putc(out, '[');
   while (start < n) {
     size_t end = start;
     do {
@@ -171,7 +131,7 @@ static void parse_diags(str *out, const char *text, size_t n) {
     first = 0;
     start = end;
   }
-  str_puts(out, "]");
+  rg_putc(out, ']');
 }
 
 /* Compiles the rule file at path into *m with the diagnostics printed as
@@ -200,20 +160,14 @@ char *rgw_check(const char *path) {
   rg_module m;
   char *text = NULL;
   size_t len = 0;
-  str out = { 0 };
+  rg_buf out;
   int rc = compile_at(path, &m, &text, &len);
   if (rc == -2) return NULL;
   if (rc == 0) rg_module_free(&m);
-  parse_diags(&out, text, len);
+  rg_buf_init(&out);
+  parse_diags(&out.out, text, len);
   free(text);
-  return str_take(&out);
-}
-
-/* An rg_out that appends to the str ctx. */
-static int str_write(void *ctx, const char *s, size_t n) {
-  str *b = ctx;
-  str_add(b, s, n);
-  return b->data || !b->cap ? 0 : -1;
+  return buf_take(&out);
 }
 
 /* Parses s (digits only, 0..2^64-1) into *v; returns 0 or -1. */
@@ -231,7 +185,8 @@ static int parse_seed(const char *s, uint64_t *v) {
 /* Runs procedure main of the compiled module m with seed and policy
 ** ("random" or "first"), writing the text log to log and what went wrong to
 ** err.  Returns the CLI's exit code. */
-static int run_main(const rg_module *m, uint64_t seed, const char *policy, rg_out *log, str *err) {
+static int run_main(const rg_module *m, uint64_t seed, const char *policy, rg_out *log,
+                    rg_out *err) {
   int pi = rg_module_find_proc(m, "main"), rc = 0;
   rg_policy pol;
   rg_log lg;
@@ -240,7 +195,7 @@ static int run_main(const rg_module *m, uint64_t seed, const char *policy, rg_ou
   rg_vm *vm = NULL;
   rg_value result = 0;
   if (pi < 0 || m->procs[pi].nparams) {
-    str_puts(err, "regula: error: the rule set has no procedure 'main' without parameters\n");
+    rg_puts(err, "regula: error: the rule set has no procedure 'main' without parameters\n");
     return 2;
   }
   if (strcmp(policy, "first") == 0) {
@@ -255,7 +210,7 @@ static int run_main(const rg_module *m, uint64_t seed, const char *policy, rg_ou
     vm = rg_vm_new(m, NULL, &sink);
   }
   if (!vm) {
-    str_puts(err, "regula: error: out of memory\n");
+    rg_puts(err, "regula: error: out of memory\n");
     rc = 3;
   } else {
     rg_status st;
@@ -265,23 +220,20 @@ static int run_main(const rg_module *m, uint64_t seed, const char *policy, rg_ou
     rg_log_run(&lg, rg_module_str(m, m->procs[pi].name), seed, policy, "random");
     st = rg_vm_call(vm, (uint32_t)pi, &result, &result);   /* no arguments */
     if (play.stopped) {
-      str_puts(err, "regula: error: ");
-      str_puts(err, rg_play_error(&play));
-      str_puts(err, "\n");
+      rg_puts(err, "regula: error: ");
+      rg_puts(err, rg_play_error(&play));
+      rg_puts(err, "\n");
       rc = 2;
     } else if (st != RG_RUN_OK) {
       uint32_t pc = UINT32_MAX, line, col;
       const char *msg = rg_vm_error(vm, &pc), *path;
-      char where[64];
       if (rg_log_locate(m, pc, &path, &line, &col) == 0) {
-        str_puts(err, path);
-        snprintf(where, sizeof where, ":%u:%u: error: ", line, col);
-        str_puts(err, where);
+        rg_printf(err, "%s:%u:%u: error: ", path, line, col);
       } else {
-        str_puts(err, "regula: error: ");
+        rg_puts(err, "regula: error: ");
       }
-      str_puts(err, msg && *msg ? msg : "the run failed");
-      str_puts(err, "\n");
+      rg_puts(err, msg && *msg ? msg : "the run failed");
+      rg_puts(err, "\n");
       rc = 3;
     } else {
       rg_log_summary(&lg, m->procs[pi].result, result);
@@ -298,39 +250,40 @@ static int run_main(const rg_module *m, uint64_t seed, const char *policy, rg_ou
 ** first) and returns {"exit":N,"out":LOG,"err":ERRORS} as JSON, or NULL when
 ** out of memory.  The caller frees the result with rgw_free. */
 char *rgw_run(const char *path, const char *seed, const char *policy) {
-  str out = { 0 }, log = { 0 }, err = { 0 };
-  rg_out lo = { str_write, &log, 0 };
+  rg_buf out, log, err;
   rg_module m;
   uint64_t s;
-  char *text = NULL, num[32];
+  char *text = NULL;
   size_t len = 0;
   int rc;
+  rg_buf_init(&out);
+  rg_buf_init(&log);
+  rg_buf_init(&err);
   if (parse_seed(seed, &s) != 0) {
-    str_puts(&err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
+    rg_puts(&err.out, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
     rc = 2;
   } else if (strcmp(policy, "random") != 0 && strcmp(policy, "first") != 0) {
-    str_puts(&err, "regula: error: --policy must be random or first here\n");
+    rg_puts(&err.out, "regula: error: --policy must be random or first here\n");
     rc = 2;
   } else if ((rc = compile_at(path, &m, &text, &len)) != 0) {
-    if (text) str_add(&err, text, len);
+    if (text) rg_write(&err.out, text, len);
     rc = rc == -2 ? 3 : 2;
   } else {
-    rc = run_main(&m, s, policy, &lo, &err);
+    rc = run_main(&m, s, policy, &log.out, &err.out);
     rg_module_free(&m);
   }
   free(text);
-  snprintf(num, sizeof num, "{\"exit\":%d,\"out\":", rc);
-  str_puts(&out, num);
-  str_json(&out, log.data ? log.data : "", log.len);
-  str_puts(&out, ",\"err\":");
-  str_json(&out, err.data ? err.data : "", err.len);
-  str_puts(&out, "}");
-  free(log.data);
-  free(err.data);
-  return str_take(&out);
+  rg_printf(&out.out, "{\"exit\":%d,\"out\":", log.out.failed || err.out.failed ? 3 : rc);
+  json_text(&out.out, log.data, log.len);
+  rg_puts(&out.out, ",\"err\":");
+  json_text(&out.out, err.data, err.len);
+  rg_putc(&out.out, '}');
+  rg_buf_free(&log);
+  rg_buf_free(&err);
+  return buf_take(&out);
 }
 
 /* Frees a string returned by rgw_check or rgw_run. */
 void rgw_free(char *s) {
-  free(s);
+  rg_free(s);
 }
