@@ -59,8 +59,9 @@ typedef struct { rg_stmt *head, *tail; uint32_t n; } rg_ifchain;
 /* A signed integer of a range bound or a key pattern. */
 typedef struct { rg_pos pos; int64_t v; } rg_sint;
 
-/* The body of a table: inline cells, or the path of a TSV file. */
-typedef struct { rg_cell *cells; const char *from; rg_pos from_pos; } rg_tablebody;
+/* The body of a table: inline cells, or the path of a TSV file and the notes
+** on its cells. */
+typedef struct { rg_cell *cells; const char *from; rg_pos from_pos; rg_cell *cell_notes; } rg_tablebody;
 
 #define LIST_ONE(L, X) do { (L).head = (L).tail = (X); } while (0)
 #define LIST_ADD(A, L, X) do { (A) = (L); (A).tail->next = (X); (A).tail = (X); } while (0)
@@ -452,7 +453,8 @@ decl_body(A) ::= CONST(T) NAME(N) type_opt(Y) ASSIGN expr(E). {
 /* ---- tables -------------------------------------------------------------
 ** decl_body ::= 'table' NAME '(' keyspec {',' keyspec} ')' '->' type tablebody
 ** keyspec ::= [NAME ':'] NAME | [NAME ':'] sint '..' sint
-** tablebody ::= '{' cell {',' cell} [','] '}' | 'from' STRING
+** tablebody ::= '{' cell {',' cell} [','] '}' | 'from' STRING ['{' cellnote {',' cellnote} [','] '}']
+** cellnote ::= keypat {',' keypat} ':' note note_list      (notes on cells of the file)
 ** cell ::= keypat {',' keypat} ':' expr note_list | 'else' ':' expr note_list
 ** keypat ::= NAME | NAME '.' NAME | STRING | sint | sint '..' sint | '_'
 */
@@ -463,6 +465,7 @@ decl_body(A) ::= TABLE(T) NAME(N) LP keyspec_list(K) RP ARROW type(Y) table_body
   A->cells = B.cells;
   A->from = B.from;
   A->from_pos = B.from_pos;
+  A->cell_notes = B.cell_notes;
 }
 
 %type keyspec_list {rg_keyspeclist}
@@ -482,8 +485,20 @@ sint(A) ::= INTEGER(I).                    { A.pos = I.pos; A.v = I.ival; }
 sint(A) ::= MINUS(M) INTEGER(I).           { A.pos = M.pos; A.v = -I.ival; }
 
 %type table_body {rg_tablebody}
-table_body(A) ::= LBRACE cell_list(C) comma_opt RBRACE. { A.cells = C.head; A.from = NULL; memset(&A.from_pos, 0, sizeof A.from_pos); }
-table_body(A) ::= FROM STRING(S).          { A.cells = NULL; A.from = S.str; A.from_pos = S.pos; }
+table_body(A) ::= LBRACE cell_list(C) comma_opt RBRACE. { memset(&A, 0, sizeof A); A.cells = C.head; }
+table_body(A) ::= FROM STRING(S).          { memset(&A, 0, sizeof A); A.from = S.str; A.from_pos = S.pos; }
+table_body(A) ::= FROM STRING(S) LBRACE cellnote_list(N) comma_opt RBRACE. {
+  memset(&A, 0, sizeof A); A.from = S.str; A.from_pos = S.pos; A.cell_notes = N.head;
+}
+
+%type cellnote_list {rg_celllist}
+cellnote_list(A) ::= cellnote(X).          { LIST_ONE(A, X); }
+cellnote_list(A) ::= cellnote_list(L) COMMA cellnote(X). { LIST_ADD(A, L, X); }
+
+%type cellnote {rg_cell *}
+cellnote(A) ::= keypat_list(K) COLON note(X) note_list(N). {
+  A = NEW(rg_cell); A->pos = K.head->pos; A->keys = K.head; A->notes = X; X->next = N.head;
+}
 
 comma_opt ::= .
 comma_opt ::= COMMA.

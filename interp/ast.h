@@ -190,7 +190,8 @@ typedef struct rg_keypat {
   struct rg_keypat *next;
 } rg_keypat;
 
-/* One cell of an inline table: `keys: value` or `else: value` (keys NULL). */
+/* One cell of an inline table: `keys: value` or `else: value` (keys NULL);
+** or notes on cells of a TSV table: `keys: assumed "..."` (value NULL). */
 typedef struct rg_cell {
   rg_pos pos;
   rg_keypat *keys;              /* NULL for the else cell */
@@ -239,6 +240,7 @@ typedef struct rg_decl {
   rg_cell *changes;             /* TABLE: cells set by rule sets that extend it */
   const char *from;             /* TABLE: TSV path, relative to the rule file */
   rg_pos from_pos;
+  rg_cell *cell_notes;          /* TABLE from a TSV: notes on its cells (no values) */
   rg_param *params;             /* PROC */
   rg_stmt *body;                /* PROC, TEST */
   rg_note *notes;

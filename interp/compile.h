@@ -17,6 +17,8 @@ typedef struct rg_assumption {
   rg_pos pos;
   const char *what;         /* what it annotates: "enum colour", "table weather [3, S]" */
   const char *text;
+  uint32_t table;           /* a note on cells of a TSV table: the table's index + 1; else 0 */
+  uint32_t lo[8], hi[8];    /* those cells: key k runs from index lo[k] to hi[k] */
   struct rg_assumption *next;
 } rg_assumption;
 

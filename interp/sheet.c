@@ -514,8 +514,9 @@ static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit) {
 ** (1), and lists them in *notes (*nnotes); sets *whole when one covers the
 ** whole table.  A note names its cell's line ("cell at line N"), else it
 ** sits on it (a TSV row) or just after it (an else cell): the nearest cell
-** line at or before the note.  A note that matches no cell, or one on the
-** declaration, is about the whole table. */
+** line at or before the note; a note on cells of a TSV table carries its box
+** of cells.  A note that matches no cell, or one on the declaration, is
+** about the whole table. */
 static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote **notes,
                         size_t *nnotes, int *whole) {
   const rg_module *m = s->m;
@@ -532,7 +533,20 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
     char *where = NULL;
     if (!about_table(a->what, name)) continue;
     rest = a->what + 6 + strlen(name);
-    if (*rest) {
+    memset(hit, 0, t->count);
+    if (a->table == (uint32_t)(t - m->tables) + 1) {
+      /* a note on a box of cells (cells of a TSV table, from the rule file) */
+      for (uint32_t i = 0; i < t->count; i++) {
+        uint32_t flat = i, inside = 1;
+        for (uint32_t k = t->ndims; k-- > 0;) {
+          const rg_dim *d = &m->dims[t->first_dim + k];
+          uint32_t ix = flat % d->size;
+          flat /= d->size;
+          inside &= k < 8 && ix >= a->lo[k] && ix <= a->hi[k];
+        }
+        if (inside) { hit[i] = 1; matched++; }
+      }
+    } else if (*rest) {
       if ((at = strstr(rest, " at line ")) != NULL) line = (uint32_t)strtoul(at + 9, NULL, 10);
       else
         for (uint32_t i = 0; i < t->count; i++) {
@@ -540,7 +554,6 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
           if (cs->file == file && cs->line <= a->pos.line && cs->line > line) line = cs->line;
         }
     }
-    memset(hit, 0, t->count);
     if (line)
       for (uint32_t i = 0; i < t->count; i++) {
         const rg_cellsrc *cs = &m->cellsrc[t->first + i];

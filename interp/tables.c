@@ -554,6 +554,45 @@ static void tsv_cells(cstate *cs, filler *f) {
   if (!bad) check_coverage(cs, f, dc->pos);
 }
 
+/* The notes on cells of a TSV table, written in the rule file (`from "F" {
+** 1..4, S: assumed "..." }`): each note is listed as on `table NAME cells
+** [KEYS]` and remembers its box of cells, so that `regula sheet` marks
+** exactly those cells. */
+static void tsv_cell_notes(cstate *cs, filler *f) {
+  for (rg_cell *c = f->dc->cell_notes; c; c = c->next) {
+    const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+    uint32_t lo[8], hi[8], nk = 0, d = 0;
+    rg_assumption **first = cs->assumed_tail;
+    char keys[256];
+    size_t n = 0;
+    bool ok = true;
+    for (rg_keypat *k = c->keys; k; k = k->next) nk++;
+    if (nk != tb->ndims) {
+      rgc_err(cs, c->pos, "this cell has %u key%s; table %s has %u", nk, nk == 1 ? "" : "s",
+          f->dc->name, tb->ndims);
+      continue;
+    }
+    keys[0] = '\0';
+    for (rg_keypat *k = c->keys; k; k = k->next, d++) {
+      const char *sep = d ? ", " : "";
+      if (!key_range(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
+      if (n >= sizeof keys) continue;
+      if (k->kind == RG_KP_ANY) n += (size_t)snprintf(keys + n, sizeof keys - n, "%s_", sep);
+      else if (k->kind == RG_KP_INT) n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%lld", sep, (long long)k->lo);
+      else if (k->kind == RG_KP_RANGE)
+        n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%lld..%lld", sep, (long long)k->lo, (long long)k->hi);
+      else n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", sep, k->name);
+    }
+    if (!ok) continue;
+    rgc_collect_notes(cs, c->notes, rgc_describe(cs, "table %s cells [%s]", f->dc->name, keys));
+    for (rg_assumption *a = *first; a; a = a->next) {
+      a->table = f->tix + 1;
+      memcpy(a->lo, lo, sizeof lo);
+      memcpy(a->hi, hi, sizeof hi);
+    }
+  }
+}
+
 /* Fills the cells of table declaration dc. */
 void rgc_table_cells(cstate *cs, rg_decl *dc) {
   sym *s = rgc_lookup(cs, dc->name);
@@ -566,8 +605,10 @@ void rgc_table_cells(cstate *cs, rg_decl *dc) {
   f.dc = dc;
   f.by = rgc_alloc(cs, tb->count * sizeof *f.by);
   if (!f.by) { rgc_oom(cs); return; }
-  if (dc->from) tsv_cells(cs, &f);
-  else inline_cells(cs, &f);
+  if (dc->from) {
+    tsv_cells(cs, &f);
+    tsv_cell_notes(cs, &f);
+  } else inline_cells(cs, &f);
   /* Cells changed by a rule set that extends this one replace what is there. */
   for (rg_cell *c = dc->changes; c; c = c->next) {
     uint32_t lo[8], hi[8], nk = 0, d = 0;

@@ -55,8 +55,10 @@ FORMAT = """# Format (read by tests/run.sh): one check per line,
 WEATHER_RUNS = {
     "Standard":  [(0, "Snow"), (1, "Heavy Rain"), (2, "Light Rain"), (5, "Strong Winds"),
                   (6, "Good Weather"), (11, "Heat")],
+    # Plains: line 210 prints "13 | | Heat" (Heat in the Plains column) and
+    # line 211 "14 | Heat | Extreme Heat": Extreme Heat from 14, read as printed.
     "Plains":    [(0, "Snow"), (1, "Heavy Rain"), (2, "Light Rain"), (3, "Strong Winds"),
-                  (5, "Good Weather"), (10, "Heat"), (13, "Extreme Heat")],
+                  (5, "Good Weather"), (10, "Heat"), (14, "Extreme Heat")],
     "Coastal":   [(0, "Snow"), (1, "Heavy Rain"), (2, "Light Rain"), (5, "Strong Winds"),
                   (7, "Good Weather"), (11, "Heat")],
     "Mountains": [(0, "Snow"), (2, "Heavy Rain"), (3, "Light Rain"), (5, "Strong Winds"),
