@@ -1,19 +1,57 @@
 /*
-** diag.c: loading source files and printing diagnostics (see diag.h).
+** diag.c: loading source files and reporting diagnostics as records (see
+** diag.h); rendering a record as text (see regula.h).
 */
 #include "diag.h"
 #include "alloc.h"
+#include "out.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 #include <utf8proc.h>
 
-void rg_diag_init(rg_diag *d, FILE *out, rg_arena *arena) {
+void rg_diag_init(rg_diag *d, rg_arena *arena, rg_diagnostic_fn report, void *ctx) {
   memset(d, 0, sizeof *d);
-  d->out = out;
+  d->report = report;
+  d->report_ctx = ctx;
+  d->kept_tail = &d->kept;
   d->arena = arena;
   d->max_errors = 50;
+}
+
+/* Hands record r to d's callback, or keeps a copy of it in d's arena (its
+** message copied; the path and line live there already).  A copy that
+** cannot be made is dropped and the arena marked failed. */
+static void emit(rg_diag *d, const rg_diagnostic *r) {
+  rg_diag_kept *k;
+  if (d->report) {
+    d->report(d->report_ctx, r);
+    return;
+  }
+  k = rg_arena_alloc(d->arena, sizeof *k);
+  if (k) {
+    k->rec = *r;
+    k->rec.message = rg_arena_strdup(d->arena, r->message);
+  }
+  if (!k || !k->rec.message) {
+    d->arena->failed = true;
+    return;
+  }
+  k->next = NULL;
+  *d->kept_tail = k;
+  d->kept_tail = &k->next;
+}
+
+/* Emits a diagnostic without a position: severity sev, message msg. */
+static void emit_plain(rg_diag *d, rg_severity sev, const char *msg) {
+  rg_diagnostic r;
+  memset(&r, 0, sizeof r);
+  r.severity = sev;
+  r.path = "?";
+  r.message = msg;
+  emit(d, &r);
 }
 
 /* Reports that memory ran out, once however many layers notice it (the
@@ -24,7 +62,7 @@ void rg_diag_oom(rg_diag *d) {
   if (d->oom) return;
   d->oom = 1;
   d->errors++;
-  fputs("regula: error: out of memory\n", d->out);
+  emit_plain(d, RG_SEVERITY_ERROR, "out of memory");
 }
 
 /* Reports out of memory with rg_diag_oom (arena marked failed, the message
@@ -328,70 +366,110 @@ uint32_t rg_byte_col(const char *line, size_t len, uint32_t dcol) {
 
 /* Writes line[from..to) (the line ends at line[len]), each unsafe character
 ** (rg_unsafe_char) or byte of bad UTF-8 as '?'. */
-static void put_text(FILE *out, const char *line, size_t from, size_t to, size_t len) {
+static void put_text(rg_out *out, const char *line, size_t from, size_t to, size_t len) {
   for (size_t i = from; i < to;) {
     utf8proc_int32_t cp;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)line + i,
                                           (utf8proc_ssize_t)(len - i), &cp);
-    if (k <= 0 || rg_unsafe_char(cp)) { fputc('?', out); i += k > 0 ? (size_t)k : 1; continue; }
-    fwrite(line + i, 1, (size_t)k, out);
+    if (k <= 0 || rg_unsafe_char(cp)) { rg_putc(out, '?'); i += k > 0 ? (size_t)k : 1; continue; }
+    rg_write(out, line + i, (size_t)k);
     i += (size_t)k;
   }
 }
 
 /* Writes the blanks under line[from..to) as put_text shows it: a tab under
 ** a tab, a space per display column of everything else. */
-static void put_blank(FILE *out, const char *line, size_t from, size_t to, size_t len) {
+static void put_blank(rg_out *out, const char *line, size_t from, size_t to, size_t len) {
   for (size_t i = from, k; i < to; i += k) {
     uint32_t w = char_width(line + i, len - i, &k);
-    if (line[i] == '\t') fputc('\t', out);
-    else while (w--) fputc(' ', out);
+    if (line[i] == '\t') rg_putc(out, '\t');
+    else while (w--) rg_putc(out, ' ');
   }
 }
 
-/* Prints the source line (or its excerpt around the caret, for a long one)
-** and a caret under the display column of byte col. */
-static void show_caret(rg_diag *d, rg_pos pos) {
-  size_t len, from = 0, to, c;
-  const char *line = rg_diag_line(d, pos.file, pos.line, &len);
-  if (!line) return;
-  c = pos.col > 0 ? pos.col - 1 : 0;
-  if (c > len) c = len;
-  to = len;
-  if (len > 2 * RG_CARET_SIDE) {
-    from = c;
-    for (int n = 0; n < RG_CARET_SIDE && from > 0; n++)
-      do from--; while (from > 0 && (line[from] & 0xC0) == 0x80);
-    to = c;
-    for (int n = 0; n < RG_CARET_SIDE && to < len; n++)
-      do to++; while (to < len && (line[to] & 0xC0) == 0x80);
+/* Returns the byte offset just past the token that starts at byte offset
+** i of line[0..len): a name or number (letters, digits, '_', '.', and any
+** byte of a multibyte character), a string up to its closing quote, or else
+** one character. */
+static size_t token_end(const char *line, size_t len, size_t i) {
+  unsigned char c;
+  if (i >= len) return i;
+  c = (unsigned char)line[i];
+  if (c == '"') {
+    for (i++; i < len && line[i] != '"'; i++)
+      if (line[i] == '\\' && i + 1 < len) i++;
+    return i < len ? i + 1 : len;
   }
-  fputs(from > 0 ? "    ..." : "    ", d->out);
-  put_text(d->out, line, from, to, len);
-  fputs(to < len ? "...\n    " : "\n    ", d->out);
-  if (from > 0) fputs("   ", d->out);
-  put_blank(d->out, line, from, c, len);
-  fputs("^\n", d->out);
+  if (c == '_' || c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) {
+    while (i < len) {
+      c = (unsigned char)line[i];
+      if (!(c == '_' || c == '.' || c >= 0x80 || (c >= '0' && c <= '9') ||
+            ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')))
+        break;
+      i++;
+    }
+    return i;
+  }
+  {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)line + i,
+                                          (utf8proc_ssize_t)(len - i), &cp);
+    return i + (k > 0 ? (size_t)k : 1);
+  }
+}
+
+/* Formats fmt/ap into buf[0..size) or, when longer, into an rg_malloc'd
+** string stored in *big (the caller frees it).  Returns the text, or NULL
+** when out of memory. */
+static const char *format(char *buf, size_t size, char **big, const char *fmt, va_list ap) {
+  va_list again;
+  int n;
+  *big = NULL;
+  va_copy(again, ap);
+  n = vsnprintf(buf, size, fmt, ap);
+  if (n >= 0 && (size_t)n >= size && (*big = rg_malloc((size_t)n + 1)) != NULL)
+    vsnprintf(*big, (size_t)n + 1, fmt, again);
+  va_end(again);
+  if (n < 0) return "?";
+  return (size_t)n < size ? buf : *big;
 }
 
 /* rg_error with a va_list (consumed): counts the error and, while within
-** d->max_errors, prints path:line:col (display column), the message, the
-** source line and a caret; says so when the limit is reached. */
+** d->max_errors, emits its record (columns in display width, the source
+** line); emits the note "too many errors, stopping here" after the last. */
 void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap) {
-  size_t len;
+  char buf[1024], *big;
+  rg_diagnostic r;
+  size_t len = 0;
   const char *line;
-  uint32_t col = pos.col;
   d->errors++;
   if (d->errors > d->max_errors) return;
+  memset(&r, 0, sizeof r);
+  r.severity = RG_SEVERITY_ERROR;
+  r.located = 1;
+  r.file = pos.file;
+  r.path = pos.file < d->nfiles ? d->files[pos.file]->path : "?";
+  r.line = pos.line;
+  r.col = r.end_col = pos.col;
+  r.byte_col = pos.col;
   line = rg_diag_line(d, pos.file, pos.line, &len);
-  if (line) col = rg_diag_col(d, pos.file, pos.line, pos.col);
-  fprintf(d->out, "%s:%u:%u: error: ",
-          pos.file < d->nfiles ? d->files[pos.file]->path : "?", pos.line, col);
-  vfprintf(d->out, fmt, ap);
-  fputc('\n', d->out);
-  show_caret(d, pos);
-  if (d->errors == d->max_errors)
-    fprintf(d->out, "regula: too many errors, stopping here\n");
+  if (line) {
+    size_t b = pos.col > 0 ? pos.col - 1 : 0;
+    size_t t = token_end(line, len, b < len ? b : len);
+    r.col = rg_diag_col(d, pos.file, pos.line, pos.col);   /* linear on long lines */
+    r.end_col = advance(line, b < len ? b : len, t, len, r.col);
+    r.source_line = line;
+    r.source_len = len;
+  }
+  if (r.end_col <= r.col) r.end_col = r.col + 1;
+  r.message = format(buf, sizeof buf, &big, fmt, ap);
+  if (!r.message) {
+    rg_diag_oom(d);
+    return;
+  }
+  emit(d, &r);
+  rg_free(big);
+  if (d->errors == d->max_errors) emit_plain(d, RG_SEVERITY_NOTE, "too many errors, stopping here");
 }
 
 void rg_error(rg_diag *d, rg_pos pos, const char *fmt, ...) {
@@ -402,6 +480,8 @@ void rg_error(rg_diag *d, rg_pos pos, const char *fmt, ...) {
 }
 
 void rg_error_plain(rg_diag *d, const char *fmt, ...) {
+  char buf[1024], *big;
+  const char *msg;
   va_list ap;
   if (strcmp(fmt, "out of memory") == 0) {
     rg_diag_oom(d);
@@ -409,9 +489,53 @@ void rg_error_plain(rg_diag *d, const char *fmt, ...) {
   }
   d->errors++;
   if (d->errors > d->max_errors) return;
-  fputs("regula: error: ", d->out);
   va_start(ap, fmt);
-  vfprintf(d->out, fmt, ap);
+  msg = format(buf, sizeof buf, &big, fmt, ap);
   va_end(ap);
-  fputc('\n', d->out);
+  if (!msg) {
+    rg_diag_oom(d);
+    return;
+  }
+  emit_plain(d, RG_SEVERITY_ERROR, msg);
+  rg_free(big);
+}
+
+/* Writes the source line of r (or, for a long line, its excerpt around the
+** caret: RG_CARET_SIDE characters either side, "..." where it is cut), each
+** unsafe character or bad byte as '?', then a caret under r's column. */
+static void show_caret(const rg_diagnostic *r, rg_out *o) {
+  const char *line = r->source_line;
+  size_t len = r->source_len, from = 0, to, c;
+  c = r->byte_col > 0 ? r->byte_col - 1 : 0;
+  if (c > len) c = len;
+  to = len;
+  if (len > 2 * RG_CARET_SIDE) {
+    from = c;
+    for (int n = 0; n < RG_CARET_SIDE && from > 0; n++)
+      do from--; while (from > 0 && (line[from] & 0xC0) == 0x80);
+    to = c;
+    for (int n = 0; n < RG_CARET_SIDE && to < len; n++)
+      do to++; while (to < len && (line[to] & 0xC0) == 0x80);
+  }
+  rg_puts(o, from > 0 ? "    ..." : "    ");
+  put_text(o, line, from, to, len);
+  rg_puts(o, to < len ? "...\n    " : "\n    ");
+  if (from > 0) rg_puts(o, "   ");
+  put_blank(o, line, from, c, len);
+  rg_puts(o, "^\n");
+}
+
+void rg_diagnostic_render(const rg_diagnostic *r, rg_out *o) {
+  const char *sev = r->severity == RG_SEVERITY_NOTE ? "note" : "error";
+  if (!r->located) {
+    if (r->severity == RG_SEVERITY_NOTE) rg_printf(o, "regula: %s\n", r->message);
+    else rg_printf(o, "regula: %s: %s\n", sev, r->message);
+    return;
+  }
+  rg_printf(o, "%s:%u:%u: %s: %s\n", r->path ? r->path : "?", r->line, r->col, sev, r->message);
+  if (r->source_line) show_caret(r, o);
+}
+
+void rg_diagnostic_print(void *ctx, const rg_diagnostic *r) {
+  rg_diagnostic_render(r, ctx);
 }

@@ -4,7 +4,12 @@
 ** A compile reads one or more files (the rule file, the TSV tables it
 ** imports).  Each is loaded here: checked for valid UTF-8 and NUL bytes,
 ** stripped of a BOM, CRLF turned to LF, and normalized to NFC, so that the
-** lexer sees clean text.  Diagnostics name a file by its index and print as
+** lexer sees clean text.
+**
+** Diagnostics are records (rg_diagnostic, regula.h): each is handed to the
+** callback d->report as it is found, or, when there is none, kept in a list
+** (d->kept) in the arena.  Nothing here prints; rg_diagnostic_render writes
+** a record as the program shows it,
 **
 **     path:line:col: error: message
 **         the source line
@@ -15,12 +20,12 @@
 #ifndef RG_DIAG_H
 #define RG_DIAG_H
 
-#include <stdio.h>
 #include <stdint.h>
 #include <stdarg.h>
 
 #include "arena.h"
 #include "ast.h"
+#include "regula.h"
 
 /* A loaded source file.  text is NFC, LF line ends, NUL-terminated. */
 typedef struct rg_file {
@@ -39,10 +44,18 @@ typedef struct rg_file {
 #define RG_MAX_SOURCE (16u << 20)   /* largest source file, bytes */
 #define RG_MAX_MARKS 30             /* combining marks in a row in a source file */
 
+/* A diagnostic kept by the library (when no callback is set). */
+typedef struct rg_diag_kept {
+  rg_diagnostic rec;        /* message copied into the arena */
+  struct rg_diag_kept *next;
+} rg_diag_kept;
+
 /* The diagnostics of one compile, and the files they refer to. */
 typedef struct rg_diag {
-  FILE *out;               /* where messages go (stderr in the CLI) */
-  rg_arena *arena;         /* owns the files */
+  rg_diagnostic_fn report;  /* receives each diagnostic; NULL: kept */
+  void *report_ctx;
+  rg_diag_kept *kept, **kept_tail;   /* the records, when report is NULL */
+  rg_arena *arena;          /* owns the files (and kept records) */
   rg_file *files[RG_MAX_FILES];
   uint32_t nfiles;
   int errors;              /* errors reported so far */
@@ -51,8 +64,9 @@ typedef struct rg_diag {
   int full;                /* "too many source files" was reported (once) */
 } rg_diag;
 
-/* Sets up d to print on out, with files kept in arena. */
-void rg_diag_init(rg_diag *d, FILE *out, rg_arena *arena);
+/* Sets up d with files kept in arena; diagnostics go to report(ctx, ...),
+** or, when report is NULL, are kept in d->kept (in the arena). */
+void rg_diag_init(rg_diag *d, rg_arena *arena, rg_diagnostic_fn report, void *ctx);
 
 /* Loads path as a source file.  On success stores its index in *index and
 ** returns 0.  On failure reports an error (at `from` when given, e.g. the
@@ -66,7 +80,9 @@ int rg_diag_load(rg_diag *d, const char *path, const rg_pos *from, uint32_t *ind
 int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
                      uint32_t *index);
 
-/* Reports an error at pos with a printf-style message. */
+/* Reports an error at pos with a printf-style message: counts it and,
+** while within d->max_errors, hands a record to d->report (after the last
+** one, a note "too many errors, stopping here"). */
 void rg_error(rg_diag *d, rg_pos pos, const char *fmt, ...)
 #if defined(__GNUC__)
   __attribute__((format(printf, 3, 4)))
@@ -75,12 +91,13 @@ void rg_error(rg_diag *d, rg_pos pos, const char *fmt, ...)
 void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap);
 
 /* Reports that memory ran out: marks d->arena failed (so callers tell out
-** of memory, exit 3, from bad input) and prints "regula: error: out of
-** memory" the first time only, even past max_errors.  rg_error_plain(d, "out
+** of memory, exit 3, from bad input) and reports "out of memory" (an error
+** without a position) the first time only, even past max_errors.  rg_error_plain(d, "out
 ** of memory") does the same. */
 void rg_diag_oom(rg_diag *d);
 
-/* Reports an error that has no source position: "regula: error: message". */
+/* Reports an error that has no source position (rendered "regula: error:
+** message"). */
 void rg_error_plain(rg_diag *d, const char *fmt, ...)
 #if defined(__GNUC__)
   __attribute__((format(printf, 2, 3)))

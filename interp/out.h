@@ -16,12 +16,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-typedef struct rg_out {
-  /* Writes s[0..n); returns 0, or -1 when the text could not be written. */
-  int (*write)(void *ctx, const char *s, size_t n);
-  void *ctx;
-  int failed;               /* a write failed (set by the functions below) */
-} rg_out;
+#include "regula.h"
+
+/* rg_out itself (a write callback, its context, a failed flag) is public:
+** see regula.h. */
 
 /* Writes s[0..n) to o (nothing once o has failed). */
 void rg_write(rg_out *o, const char *s, size_t n);

@@ -87,6 +87,11 @@ int usage_error(const char *cmd, const char *fmt, ...)
 #endif
   ;
 
+/* Diagnostic callback (rg_diag_init): prints d on stderr as
+** "path:line:col: error: message", the source line and a caret, or
+** "regula: error: message" (ctx is unused). */
+void cli_report(void *ctx, const rg_diagnostic *d);
+
 /* Compiles (or loads and verifies a .rbc) path into l, reporting errors on
 ** stderr.  Returns EX_OK, EX_BAD or EX_RUNTIME; the caller always unloads. */
 int load(loaded *l, const char *path, int want_assumptions);

@@ -83,6 +83,14 @@ static void path_error(const char *path, const char *msg) {
   else fprintf(stderr, "regula: error: %s: %s\n", path, msg);
 }
 
+/* Diagnostic callback: prints d on stderr as the program shows it (ctx is
+** unused). */
+void cli_report(void *ctx, const rg_diagnostic *d) {
+  rg_out err = cli_file_out(stderr);
+  (void)ctx;
+  rg_diagnostic_render(d, &err);
+}
+
 /* Parses a decimal count with an optional K, M or G suffix (powers of 1024,
 ** only when suffixes is set) into *out.  Returns 0, or -1 when the text is
 ** not such a number, is 0, or exceeds max. */
@@ -253,7 +261,7 @@ static void set_sources(const rg_module *m, const rg_diag *d) {
 int load(loaded *l, const char *path, int want_assumptions) {
   memset(l, 0, sizeof *l);
   rg_arena_init(&l->arena, 0);
-  rg_diag_init(&l->diag, stderr, &l->arena);
+  rg_diag_init(&l->diag, &l->arena, cli_report, NULL);
   if (rg_module_is_rbc(path)) {
     char err[256] = "";
     if (rg_module_load(&l->m, path, err, sizeof err) != 0) {
@@ -323,7 +331,8 @@ void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
   if (b) {
     rg_diag d = *src;          /* a copy, to print one error on stderr */
     rg_pos pos = { ix, line, b };
-    d.out = stderr;
+    d.report = cli_report;
+    d.report_ctx = NULL;
     d.errors = 0;
     d.max_errors = 2;
     rg_error(&d, pos, "%s", msg);

@@ -15,6 +15,11 @@
 
 static int passed, failed;
 
+/* rg_out's write callback for the FILE *ctx (the diagnostics, rendered). */
+static int file_write(void *ctx, const char *s, size_t n) {
+  return fwrite(s, 1, n, ctx) == n ? 0 : -1;
+}
+
 /* ---- printing the tree ------------------------------------------------ */
 
 static void show_expr(FILE *o, const rg_expr *e);
@@ -262,7 +267,8 @@ static void run(rg_arena *arena, const char *src, size_t len, result *r) {
   FILE *dout = open_memstream(&diag, &dn);
   FILE *tout = open_memstream(&tree, &tn);
   memset(r, 0, sizeof *r);
-  rg_diag_init(&d, dout, arena);
+  rg_out dsink = { file_write, dout, 0 };
+  rg_diag_init(&d, arena, rg_diagnostic_print, &dsink);
   if (rg_diag_add_text(&d, "t.rules", src, len, &ix) == 0) {
     r->ast = rg_parse(&d, ix, arena);
     if (r->ast) {
@@ -355,7 +361,8 @@ static void token_case(const char *name, const char *src, const char *want) {
   rg_buf toks;
   rg_buf_init(&toks);
   rg_arena_init(&a, 0);
-  rg_diag_init(&d, dout, &a);
+  rg_out dsink = { file_write, dout, 0 };
+  rg_diag_init(&d, &a, rg_diagnostic_print, &dsink);
   if (rg_diag_add_text(&d, "t.rules", src, strlen(src), &ix) == 0)
     rg_dump_tokens(&d, ix, &a, &toks.out);
   fclose(dout);
@@ -715,7 +722,8 @@ static void test_limits(void) {
     FILE *dout = open_memstream(&diag, &dn);
     const char *text = "enum e { A, B, C }\nconst x = {A, B}\n";
     rg_arena_init(&big, 0);
-    rg_diag_init(&d, dout, &big);
+    rg_out dsink = { file_write, dout, 0 };
+    rg_diag_init(&d, &big, rg_diagnostic_print, &dsink);
     rg_diag_add_text(&d, "t.rules", text, strlen(text), &ix);
     rg_arena_init(&a, 1);   /* every allocation fails */
     check("parse-5.7", "oom", rg_parse(&d, ix, &a) == NULL ? "NULL" : "tree", "NULL");

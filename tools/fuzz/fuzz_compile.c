@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rg_assumption *assumed = NULL;
   const char *path = fuzz_write("fuzz.rules", data, size);
   rg_arena_init(&arena, 0);
-  rg_diag_init(&d, fuzz_devnull(), &arena);
+  rg_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
   if (rg_compile(&d, path, &m, &assumed) == 0) {
     fuzz_roundtrip(&m);
     fuzz_run_module(&m, data, size);

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rg_diag d;
   uint32_t file;
   rg_arena_init(&arena, 0);
-  rg_diag_init(&d, fuzz_devnull(), &arena);
+  rg_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
   if (rg_diag_add_text(&d, "fuzz.rules", (const char *)data, size, &file) == 0) {
     (void)rg_parse(&d, file, &arena);
     /* The token dump is the lexer alone, with every literal's value. */

@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rg_diag d;
     rg_module m;
     rg_arena_init(&arena, 0);
-    rg_diag_init(&d, fuzz_devnull(), &arena);
+    rg_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
     if (rg_compile(&d, paths[i], &m, NULL) == 0) {
       fuzz_roundtrip(&m);
       fuzz_run_module(&m, data, size);
