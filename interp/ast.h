@@ -248,7 +248,6 @@ typedef struct rg_decl {
   const char *target;           /* STEP, REMOVE of a step: the procedure */
   int64_t num, den;             /* SCALE: the factor num/den */
   int round;                    /* SCALE: 1 up, -1 down, 2 nearest, 0 exact */
-  const char *dir;              /* folder of the file it comes from (for TSV paths) */
   struct rg_decl *next;
 } rg_decl;
 

@@ -2752,14 +2752,15 @@ static void build_module(cstate *cs, rg_module *m) {
   m->source = (uint32_t)cs->source_v;
 }
 
-/* Compiles the rule file at path into m; out of memory unwinds past it. */
-static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumption **assumptions) {
+/* Compiles the rule file in source file `file` into m; out of memory
+** unwinds past it. */
+static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption **assumptions) {
   rg_diag *d = cs->d;
   rg_ast_file *ast;
   int errors0 = d->errors;
   const char *chain[MAX_EXTENDS];
   rgc_intern(cs, "");
-  ast = rgc_load_rules(cs, path, NULL, chain, 0);
+  ast = rgc_load_rules(cs, file, chain, 0);
   if (!ast) return -1;                  /* syntax errors: the tree is not worth checking */
   if (ast->header) {
     cs->name_v = rgc_intern(cs, ast->header->name ? ast->header->name : "");
@@ -2847,8 +2848,9 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
   build_module(cs, m);
   {
     char msg[256];
-    if (rg_module_verify(m, msg, sizeof msg)) {
-      if (strstr(msg, "out of memory")) rgc_oom(cs);
+    rg_status st = rg_module_verify(m, msg, sizeof msg);
+    if (st != RG_OK) {
+      if (st == RG_NOMEM) rgc_oom(cs);
       rg_error_plain(d, "internal error: the compiled module fails verification: %s", msg);
       rg_module_free(m);
       return -1;
@@ -2858,15 +2860,18 @@ static int compile_file(cstate *cs, const char *path, rg_module *m, rg_assumptio
   return 0;
 }
 
-int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assumptions) {
+/* Compiles source file `file` of d (loaded) into m, with the files it
+** names from ld: sets up the compiler state, and frees what it built when
+** errors or out of memory stop it.  Returns 0 or -1 (rg_compile_source). */
+static int compile_loaded(rg_diag *d, uint32_t file, const rg_loader *ld, rg_module *m,
+                          rg_assumption **assumptions) {
   cstate *cs;
   int rc;
-  memset(m, 0, sizeof *m);
-  if (assumptions) *assumptions = NULL;
   cs = rg_arena_alloc(d->arena, sizeof *cs);
   if (!cs) { rg_error_plain(d, "out of memory"); return -1; }
   cs->d = d;
   cs->A = d->arena;
+  cs->loader = ld;
   cs->assumed_tail = &cs->assumed;
   cs->scale_num = cs->scale_den = 1;
 #define RG_X(field, count, type) cs->field.size = sizeof(type);
@@ -2882,7 +2887,30 @@ int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assum
     if (assumptions) *assumptions = NULL;
     return -1;
   }
-  rc = compile_file(cs, path, m, assumptions);
+  rc = compile_rules(cs, file, m, assumptions);
   free_vecs(cs);
   return rc;
+}
+
+int rg_compile_source(rg_diag *d, const char *name, const char *text, size_t len,
+                      const rg_loader *ld, rg_module *m, rg_assumption **assumptions) {
+  uint32_t file;
+  memset(m, 0, sizeof *m);
+  if (assumptions) *assumptions = NULL;
+  if (rg_diag_add_text(d, name, text, len, &file)) return -1;
+  return compile_loaded(d, file, ld ? ld : &rg_file_loader, m, assumptions);
+}
+
+int rg_compile_path(rg_diag *d, const char *path, const rg_loader *ld, rg_module *m,
+                    rg_assumption **assumptions) {
+  uint32_t file;
+  memset(m, 0, sizeof *m);
+  if (assumptions) *assumptions = NULL;
+  if (!ld) ld = &rg_file_loader;
+  if (rg_diag_fetch(d, ld, NULL, path, RG_LOAD_RULES, NULL, &file)) return -1;
+  return compile_loaded(d, file, ld, m, assumptions);
+}
+
+int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assumptions) {
+  return rg_compile_path(d, path, NULL, m, assumptions);
 }

@@ -1,7 +1,8 @@
 /*
 ** compile.h: from a rule file to a module.
 **
-** rg_compile reads the rule file and the TSV tables it imports, parses it,
+** rg_compile reads the rule file and the TSV tables it imports (through a
+** loader, regula.h), parses it,
 ** checks it (names, types, arity, table keys and coverage), and generates
 ** the module.  All errors found are reported through the diagnostics; the
 ** compiler goes on after an error to find more, without cascades.
@@ -22,10 +23,22 @@ typedef struct rg_assumption {
   struct rg_assumption *next;
 } rg_assumption;
 
-/* Compiles the rule file at path into *m (zeroed first).  Diagnostics go to
-** d; memory for the syntax tree comes from d->arena.  When assumptions is not
-** NULL, stores the list of `assumed` notes there (in d->arena).  Returns 0,
-** or -1 when errors were reported (m is then freed). */
+/* Compiles the rule file text[0..len), named name (in diagnostics, and as
+** the file its `extends` and `from` are resolved against), into *m (zeroed
+** first).  The files it names come from loader ld (NULL: rg_file_loader,
+** the disk).  Diagnostics go to d; memory for the syntax tree comes from
+** d->arena.  When assumptions is not NULL, stores the list of `assumed`
+** notes there (in d->arena).  Returns 0, or -1 when errors were reported
+** (m is then freed; d->arena->failed tells out of memory). */
+int rg_compile_source(rg_diag *d, const char *name, const char *text, size_t len,
+                      const rg_loader *ld, rg_module *m, rg_assumption **assumptions);
+
+/* rg_compile_source on the file `path` as loader ld (NULL: the disk) finds
+** it, asked with no including file. */
+int rg_compile_path(rg_diag *d, const char *path, const rg_loader *ld, rg_module *m,
+                    rg_assumption **assumptions);
+
+/* rg_compile_path from the disk. */
 int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assumptions);
 
 #endif

@@ -93,6 +93,7 @@ typedef struct local {
 typedef struct cstate {
   rg_diag *d;
   rg_arena *A;
+  const rg_loader *loader;       /* where `extends` and `from` files come from */
 
   jmp_buf oom_jmp;               /* where running out of memory unwinds to */
   int quiet;                     /* >0: probing; errors are not reported */
@@ -172,10 +173,11 @@ extern const char *const rgc_kindname[];
 ** the changes of rule sets that extend it). */
 void rgc_table_cells(cstate *cs, rg_decl *dc);
 
-/* extends.c: parses the rule set at path and, when it extends another, its
-** chain of bases, merged; NULL after reporting. */
+/* extends.c: parses the rule set in source file `file` (loaded) and, when
+** it extends another, its chain of bases (from the loader), merged; chain
+** holds the paths of the files that extend it (depth of them).  NULL after
+** reporting. */
 #define MAX_EXTENDS 16
-rg_ast_file *rgc_load_rules(cstate *cs, const char *path, const rg_pos *from,
-                            const char **chain, int depth);
+rg_ast_file *rgc_load_rules(cstate *cs, uint32_t file, const char **chain, int depth);
 
 #endif

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
 #include <utf8proc.h>
 
 void rg_diag_init(rg_diag *d, rg_arena *arena, rg_diagnostic_fn report, void *ctx) {
@@ -205,55 +204,44 @@ int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
   return add_text(d, path, NULL, text, len, index);
 }
 
-int rg_diag_load(rg_diag *d, const char *path, const rg_pos *from, uint32_t *index) {
-  FILE *fp = fopen(path, "rb");
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
+int rg_diag_fetch(rg_diag *d, const rg_loader *ld, const char *from, const char *name,
+                  rg_load_kind kind, const rg_pos *at, uint32_t *index) {
+  rg_source src;
+  char err[1024] = "";
+  rg_status st;
   int rc;
-  if (!fp) {
-    if (from) rg_error(d, *from, "cannot open %s: %s", path, strerror(errno));
-    else rg_error_plain(d, "cannot open %s: %s", path, strerror(errno));
+  memset(&src, 0, sizeof src);
+  st = ld->load(ld->ctx, from, name, kind, &src, err, sizeof err);
+  if (st == RG_NOMEM) {
+    diag_oom(d);
     return -1;
   }
-  for (;;) {
-    size_t got;
-    if (len == cap) {
-      char *nb;
-      /* Room for RG_MAX_SOURCE + 1 bytes at most: one byte more than the
-      ** limit tells a file too large from one of exactly the limit. */
-      if (cap > (size_t)RG_MAX_SOURCE) {
-        fclose(fp);
-        rg_free(buf);
-        if (from) rg_error(d, *from, "%s: file too large (limit %u bytes)", path, RG_MAX_SOURCE);
-        else rg_error_plain(d, "%s: file too large (limit %u bytes)", path, RG_MAX_SOURCE);
-        return -1;
-      }
-      cap = cap ? cap * 2 : 8192;
-      if (cap > (size_t)RG_MAX_SOURCE + 1) cap = (size_t)RG_MAX_SOURCE + 1;
-      nb = rg_realloc(buf, cap);
-      if (!nb) {
-        fclose(fp);
-        rg_free(buf);
-        diag_oom(d);
-        return -1;
-      }
-      buf = nb;
+  if (st != RG_OK) {
+    if (!err[0]) snprintf(err, sizeof err, "cannot load %s: %s", name, rg_status_name(st));
+    if (at) rg_error(d, *at, "%s", err);
+    else rg_error_plain(d, "%s", err);
+    return -1;
+  }
+  {
+    /* A file already read (another table from the same TSV) is read once:
+    ** it counts once against RG_MAX_FILES. */
+    const char *path = src.path ? src.path : name;
+    uint32_t f;
+    for (f = 0; f < d->nfiles; f++)
+      if (strcmp(d->files[f]->path, path) == 0) break;
+    if (f < d->nfiles && kind == RG_LOAD_TABLE) {
+      *index = f;
+      rc = 0;
+    } else {
+      rc = add_text(d, path, at, src.text ? src.text : "", src.len, index);
     }
-    got = fread(buf + len, 1, cap - len, fp);
-    len += got;
-    if (got == 0) break;
   }
-  if (ferror(fp)) {
-    fclose(fp);
-    rg_free(buf);
-    if (from) rg_error(d, *from, "cannot read %s", path);
-    else rg_error_plain(d, "cannot read %s", path);
-    return -1;
-  }
-  fclose(fp);
-  rc = add_text(d, path, from, buf ? buf : "", len, index);
-  rg_free(buf);
+  if (ld->release) ld->release(ld->ctx, &src);
   return rc;
+}
+
+int rg_diag_load(rg_diag *d, const char *path, const rg_pos *at, uint32_t *index) {
+  return rg_diag_fetch(d, &rg_file_loader, NULL, path, RG_LOAD_RULES, at, index);
 }
 
 const char *rg_diag_line(const rg_diag *d, uint32_t file, uint32_t line, size_t *len) {

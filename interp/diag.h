@@ -68,11 +68,18 @@ typedef struct rg_diag {
 ** or, when report is NULL, are kept in d->kept (in the arena). */
 void rg_diag_init(rg_diag *d, rg_arena *arena, rg_diagnostic_fn report, void *ctx);
 
-/* Loads path as a source file.  On success stores its index in *index and
-** returns 0.  On failure reports an error (at `from` when given, e.g. the
-** `from "x.tsv"` clause; at the bad byte for invalid UTF-8 or NUL) and
-** returns -1. */
-int rg_diag_load(rg_diag *d, const char *path, const rg_pos *from, uint32_t *index);
+/* Asks loader ld for `name` as written in the file `from` (NULL for the
+** file compiled first) and adds what it gives as a source file (see
+** rg_diag_add_text).  On success stores its index in *index and returns 0.
+** On failure reports the loader's message (at `at` when given, e.g. the
+** `from "x.tsv"` clause; else without a position; out of memory through
+** rg_diag_oom) and returns -1. */
+int rg_diag_fetch(rg_diag *d, const rg_loader *ld, const char *from, const char *name,
+                  rg_load_kind kind, const rg_pos *at, uint32_t *index);
+
+/* Loads the file at path from the disk (rg_diag_fetch with rg_file_loader);
+** errors are reported at `at` when given. */
+int rg_diag_load(rg_diag *d, const char *path, const rg_pos *at, uint32_t *index);
 
 /* Adds text already in memory as a file named path (for tests and for
 ** command-line arguments); the text is validated and normalized the same way.

@@ -11,14 +11,11 @@
 */
 #include "compile_int.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* ======================================================================
 ** Extends: a rule set built on another
 ** ==================================================================== */
-
-#define MAX_EXTENDS 16
 
 /* Returns whether declaration dc carries a `source` note. */
 static bool has_source(const rg_decl *dc) {
@@ -142,56 +139,50 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
   }
 }
 
-/* Parses the rule set at path and, when it extends another, the chain of
-** its bases, merged.  chain holds the paths being loaded (for cycles).
-** Returns the merged tree, or NULL after reporting. */
-rg_ast_file *rgc_load_rules(cstate *cs, const char *path, const rg_pos *from,
-                               const char **chain, int depth) {
+/* Parses the rule set in source file `file` and, when it extends another,
+** the chain of its bases (asked of the loader), merged.  chain holds the
+** paths of the files that extend it, depth of them (for cycles).  Returns
+** the merged tree, or NULL after reporting. */
+rg_ast_file *rgc_load_rules(cstate *cs, uint32_t file, const char **chain, int depth) {
   rg_diag *d = cs->d;
-  uint32_t file;
+  const char *path = d->files[file]->path, *bpath;
   rg_ast_file *ast, *base;
   int errors0 = d->errors;
-  const char *dir, *slash = strrchr(path, '/');
-  for (int i = 0; i < depth; i++)
-    if (strcmp(chain[i], path) == 0) {
-      rgc_err(cs, *from, "rule sets extend each other in a cycle: %s extends %s again", chain[depth - 1], path);
-      return NULL;
-    }
-  if (depth >= MAX_EXTENDS) {
-    rgc_err(cs, *from, "too many rule sets extend each other (limit %d)", MAX_EXTENDS);
-    return NULL;
-  }
+  uint32_t bfile;
+  const rg_pos *at;
   chain[depth] = path;
-  if (rg_diag_load(d, path, from, &file)) {
-    if (cs->A->failed) rgc_oom(cs);
-    return NULL;
-  }
   ast = rg_parse(d, file, cs->A);
   if (!ast) rgc_oom(cs);
   if (d->errors > errors0) return NULL;
-  dir = slash ? rgc_strndup(cs, path, (size_t)(slash - path)) : "";
-  for (rg_decl *dc = ast->decls; dc; dc = dc->next) dc->dir = dir;
   if (!ast->header || !ast->header->extends) {
     for (rg_decl *dc = ast->decls; dc; dc = dc->next)
       if (dc->is_override || dc->kind == RG_DE_REMOVE || dc->kind == RG_DE_CELL || dc->kind == RG_DE_STEP)
         rgc_err(cs, dc->pos, "only a rule set that extends another can change it: add extends \"BASE\" to the ruleset header");
     return d->errors > errors0 ? NULL : ast;
   }
-  {
-    const char *ext = ast->header->extends;
-    char *bpath = rgc_alloc(cs, strlen(dir) + strlen(ext) + 2);
-    if (ext[0] == '/' || !*dir) strcpy(bpath, ext);
-    else sprintf(bpath, "%s/%s", dir, ext);
-    base = rgc_load_rules(cs, bpath, &ast->header->extends_pos, chain, depth + 1);
-    if (!base) return NULL;
-    /* The base's tests check the base's sheet; a rule set that changes it
-    ** has tests of its own. */
-    for (rg_decl **l = &base->decls; *l;)
-      if ((*l)->kind == RG_DE_TEST) *l = (*l)->next;
-      else l = &(*l)->next;
-    apply_changes(cs, &base->decls, ast->decls, bpath);
+  at = &ast->header->extends_pos;
+  if (rg_diag_fetch(d, cs->loader, path, ast->header->extends, RG_LOAD_RULES, at, &bfile)) {
+    if (cs->A->failed) rgc_oom(cs);
+    return NULL;
   }
+  bpath = d->files[bfile]->path;
+  for (int i = 0; i <= depth; i++)
+    if (strcmp(chain[i], bpath) == 0) {
+      rgc_err(cs, *at, "rule sets extend each other in a cycle: %s extends %s again", path, bpath);
+      return NULL;
+    }
+  if (depth + 1 >= MAX_EXTENDS) {
+    rgc_err(cs, *at, "too many rule sets extend each other (limit %d)", MAX_EXTENDS);
+    return NULL;
+  }
+  base = rgc_load_rules(cs, bfile, chain, depth + 1);
+  if (!base) return NULL;
+  /* The base's tests check the base's sheet; a rule set that changes it
+  ** has tests of its own. */
+  for (rg_decl **l = &base->decls; *l;)
+    if ((*l)->kind == RG_DE_TEST) *l = (*l)->next;
+    else l = &(*l)->next;
+  apply_changes(cs, &base->decls, ast->decls, bpath);
   base->header = ast->header;
   return d->errors > errors0 ? NULL : base;
 }
-

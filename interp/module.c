@@ -332,10 +332,10 @@ static int fail(char *err, size_t errlen, const char *fmt, ...) {
 }
 
 /* Reads a module from buf[0..len) into m (zeroed first) and verifies it.
-** Returns 0, or -1 with m freed and the failed check in err.  Never reads
-** outside buf. */
-int rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
-                          char *err, size_t errlen) {
+** Returns 0, -1 with m freed and the failed check in err, or RG_NOMEM /
+** RG_BAD_MODULE (from the verifier) likewise.  Never reads outside buf. */
+static int deserialize(rg_module *m, const unsigned char *buf, size_t len,
+                       char *err, size_t errlen) {
   memset(m, 0, sizeof *m);
   if (len < 4 || memcmp(buf, RG_MODULE_MAGIC, 4) != 0)
     return fail(err, errlen, "bad magic");
@@ -391,7 +391,11 @@ int rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
       return fail(err, errlen, "section %u: absurd count %u", (unsigned)i, (unsigned)count);
     }
     char *arr = rg_malloc((size_t)count * s->size);
-    if (!arr) { rg_module_free(m); return fail(err, errlen, "out of memory"); }
+    if (!arr) {
+      rg_module_free(m);
+      fail(err, errlen, "out of memory");
+      return RG_NOMEM;
+    }
     memset(arr, 0, (size_t)count * s->size);
     *(char **)((char *)m + s->ptr_off) = arr;
     *(uint32_t *)((char *)m + s->count_off) = count;
@@ -408,11 +412,18 @@ int rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
       }
     }
   }
-  if (rg_module_verify(m, err, errlen) != 0) {
+  rg_status st = rg_module_verify(m, err, errlen);
+  if (st != RG_OK) {
     rg_module_free(m);
-    return -1;
+    return (int)st;
   }
   return 0;
+}
+
+rg_status rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
+                                char *err, size_t errlen) {
+  int r = deserialize(m, buf, len, err, errlen);
+  return r == 0 ? RG_OK : r == -1 ? RG_BAD_MODULE : (rg_status)r;
 }
 
 /* Writes data[0..len) to fd; returns 0 or the errno of the failure (EFBIG
@@ -480,23 +491,23 @@ int rg_module_save(const rg_module *m, const char *path, char *err, size_t errle
   return rc;
 }
 
-/* Reads the whole file at path into a new buffer (caller frees).  Returns 0,
-** or -1 with a message. */
-static int read_file(const char *path, unsigned char **out, size_t *outlen,
+/* Reads the whole file at path into a new buffer (caller frees).  Returns
+** RG_OK, or RG_IO / RG_NOMEM with a message. */
+static rg_status read_file(const char *path, unsigned char **out, size_t *outlen,
                      char *err, size_t errlen) {
   FILE *f = fopen(path, "rb");
-  if (!f) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+  if (!f) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno)), RG_IO;
   size_t cap = 1 << 16, len = 0;
   unsigned char *buf = rg_malloc(cap);
-  if (!buf) { fclose(f); return fail(err, errlen, "%s: out of memory", path); }
+  if (!buf) { fclose(f); return fail(err, errlen, "%s: out of memory", path), RG_NOMEM; }
   for (;;) {
     if (len == cap) {
       if (cap > ((size_t)UINT32_MAX)) {
         rg_free(buf); fclose(f);
-        return fail(err, errlen, "%s: file too large", path);
+        return fail(err, errlen, "%s: file too large", path), RG_IO;
       }
       unsigned char *nb = rg_realloc(buf, cap * 2);
-      if (!nb) { rg_free(buf); fclose(f); return fail(err, errlen, "%s: out of memory", path); }
+      if (!nb) { rg_free(buf); fclose(f); return fail(err, errlen, "%s: out of memory", path), RG_NOMEM; }
       buf = nb; cap *= 2;
     }
     size_t n = fread(buf + len, 1, cap - len, f);
@@ -505,24 +516,26 @@ static int read_file(const char *path, unsigned char **out, size_t *outlen,
   }
   int bad = ferror(f);
   fclose(f);
-  if (bad) { rg_free(buf); return fail(err, errlen, "%s: read error", path); }
+  if (bad) { rg_free(buf); return fail(err, errlen, "%s: read error", path), RG_IO; }
   *out = buf;
   *outlen = len;
-  return 0;
+  return RG_OK;
 }
 
-/* Loads and verifies the .rbc file at path into m.  Returns 0, or -1 with
-** m freed and a message ("PATH: bad magic"). */
-int rg_module_load(rg_module *m, const char *path, char *err, size_t errlen) {
+/* Loads and verifies the .rbc file at path into m.  Returns RG_OK, or
+** RG_IO / RG_NOMEM / RG_BAD_MODULE with m freed and a message ("PATH: bad
+** magic"). */
+rg_status rg_module_load(rg_module *m, const char *path, char *err, size_t errlen) {
   unsigned char *buf = NULL;
   size_t len = 0;
   memset(m, 0, sizeof *m);
-  if (read_file(path, &buf, &len, err, errlen) != 0) return -1;
+  rg_status st = read_file(path, &buf, &len, err, errlen);
+  if (st != RG_OK) return st;
   char msg[256];
-  int r = rg_module_deserialize(m, buf, len, msg, sizeof msg);
+  st = rg_module_deserialize(m, buf, len, msg, sizeof msg);
   rg_free(buf);
-  if (r != 0) return fail(err, errlen, "%s: %s", path, msg);
-  return 0;
+  if (st != RG_OK) fail(err, errlen, "%s: %s", path, msg);
+  return st;
 }
 
 /* Returns 1 when path ends in ".rbc" or the file starts with the magic. */
@@ -1013,22 +1026,25 @@ static int verify_proc(vctx *v, uint32_t pi, int64_t *h, uint32_t *work) {
 }
 
 /* Checks every cross-reference of m and the code of every procedure, and
-** computes each procedure's max_stack.  Returns 0, or -1 with a message in
-** err naming the failed check. */
-int rg_module_verify(rg_module *m, char *err, size_t errlen) {
+** computes each procedure's max_stack.  Returns RG_OK, or RG_BAD_MODULE /
+** RG_NOMEM with a message in err naming the failed check. */
+rg_status rg_module_verify(rg_module *m, char *err, size_t errlen) {
   vctx v = {m, err, errlen};
-  if (verify_data(&v)) return -1;
+  if (verify_data(&v)) return RG_BAD_MODULE;
   uint32_t maxcode = 0;
   for (uint32_t i = 0; i < m->nprocs; i++)
     if (m->procs[i].ncode > maxcode) maxcode = m->procs[i].ncode;
-  if (!maxcode) return 0;
+  if (!maxcode) return RG_OK;
   int64_t *h = rg_malloc((size_t)maxcode * sizeof *h);
   uint32_t *work = rg_malloc((size_t)maxcode * sizeof *work);
-  int r = 0;
-  if (!h || !work) r = fail(err, errlen, "out of memory");
-  for (uint32_t i = 0; !r && i < m->nprocs; i++)
-    r = verify_proc(&v, i, h, work);
+  rg_status st = RG_OK;
+  if (!h || !work) {
+    fail(err, errlen, "out of memory");
+    st = RG_NOMEM;
+  }
+  for (uint32_t i = 0; !st && i < m->nprocs; i++)
+    if (verify_proc(&v, i, h, work)) st = RG_BAD_MODULE;
   rg_free(h);
   rg_free(work);
-  return r;
+  return st;
 }

@@ -34,6 +34,7 @@
 #include <stddef.h>
 
 #include "out.h"
+#include "regula.h"
 
 typedef int64_t rg_value;
 
@@ -283,22 +284,25 @@ int rg_module_save(const rg_module *m, const char *path, char *err, size_t errle
 ** -1 when out of memory.  The caller frees *buf with rg_free. */
 int rg_module_serialize(const rg_module *m, unsigned char **buf, size_t *len);
 
-/* Reads a module from buf[0..len) into m and verifies it.  Returns 0, or -1
-** with m freed and a message naming the failed check in err, e.g.
+/* Reads a module from buf[0..len) into m and verifies it.  Returns RG_OK, or
+** RG_BAD_MODULE (RG_NOMEM when memory ran out) with m freed and a message
+** naming the failed check in err, e.g.
 ** "bad magic", "section 3 out of bounds", "procedure 2: jump at 14 into the
 ** middle of nowhere".  Never reads outside buf. */
-int rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
-                          char *err, size_t errlen);
+rg_status rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
+                                char *err, size_t errlen);
 
-/* Loads and verifies a .rbc file.  Same result as rg_module_deserialize. */
-int rg_module_load(rg_module *m, const char *path, char *err, size_t errlen);
+/* Loads and verifies a .rbc file.  Same result as rg_module_deserialize, or
+** RG_IO when the file cannot be read. */
+rg_status rg_module_load(rg_module *m, const char *path, char *err, size_t errlen);
 
 /* Checks every cross-reference of m and the code of every procedure:
 ** opcodes, operand bounds, jump targets inside the procedure, stack heights
 ** equal where paths meet and never below zero, no fall-through off the end,
-** and computes each procedure's max_stack.  Returns 0, or -1 with a message.
-** The compiler runs it too, as a check on itself. */
-int rg_module_verify(rg_module *m, char *err, size_t errlen);
+** and computes each procedure's max_stack.  Returns RG_OK, or RG_BAD_MODULE
+** (RG_NOMEM when memory ran out) with a message.  The compiler runs it too,
+** as a check on itself. */
+rg_status rg_module_verify(rg_module *m, char *err, size_t errlen);
 
 /* Returns 1 when path names a compiled module (ends in .rbc or starts with
 ** the magic), else 0. */

@@ -16,6 +16,68 @@
 #include <stdint.h>
 
 /* ======================================================================
+** Status codes
+** ==================================================================== */
+
+/* What a function of the library returns: RG_OK, or why it failed. */
+typedef enum rg_status {
+  RG_OK = 0,
+  RG_RUN_ERROR = 1,         /* the rules failed at run time: an empty deck, a key
+                            ** outside a table, no answer to a choice */
+  RG_RUN_LIMIT = 2,         /* a step, memory or call-depth limit was reached */
+  RG_NOMEM = 3,             /* out of memory */
+  RG_BAD_RULES = 4,         /* the rule file has errors (the diagnostics say which) */
+  RG_BAD_MODULE = 5,        /* a bytecode module is malformed or fails verification */
+  RG_NOT_FOUND = 6,         /* no such file, procedure, table or input */
+  RG_BAD_VALUE = 7,         /* a value, key or argument is not valid where it is given */
+  RG_IO = 8                 /* a file could not be read or written */
+} rg_status;
+
+/* Returns the name of status s ("ok", "out of memory", ...; "unknown status"
+** for a value that is none of them).  The string is static. */
+const char *rg_status_name(rg_status s);
+
+/* ======================================================================
+** Loading source files
+** ==================================================================== */
+
+/* What a loader is asked for. */
+typedef enum rg_load_kind {
+  RG_LOAD_RULES = 0,        /* a rule file: the one compiled first, or `extends "NAME"` */
+  RG_LOAD_TABLE = 1         /* a table's `from "NAME"` (TSV) */
+} rg_load_kind;
+
+/* A file a loader found: its bytes and the name it goes by. */
+typedef struct rg_source {
+  const char *text;         /* the bytes (UTF-8), valid until release */
+  size_t len;
+  const char *path;         /* the resolved name, used in diagnostics and as
+                            ** `from` for the files it names; NULL: the name
+                            ** as asked */
+  void *handle;             /* the loader's own, for release */
+} rg_source;
+
+/* Where the compiler gets the files a rule file names.  load is asked for
+** `name` as written in the file `from` (the resolved path of the including
+** file; NULL for the file compiled first, when compiling by path); it fills
+** *src and returns RG_OK, or returns RG_NOT_FOUND, RG_IO or RG_NOMEM with a
+** message in err[0..errlen) ("cannot open x.rules: No such file or
+** directory"), which the compiler reports at the `extends` or `from` that
+** asked.  The compiler copies the text at once, then calls release (when
+** not NULL) with the same *src. */
+typedef struct rg_loader {
+  rg_status (*load)(void *ctx, const char *from, const char *name, rg_load_kind kind,
+                    rg_source *src, char *err, size_t errlen);
+  void (*release)(void *ctx, rg_source *src);
+  void *ctx;
+} rg_loader;
+
+/* The default loader: reads files from the disk.  `extends "NAME"` is read
+** relative to the folder of the including file; `from "NAME"` beside it,
+** then in each folder above it (up to 16); the first file as named. */
+extern const rg_loader rg_file_loader;
+
+/* ======================================================================
 ** Text output
 ** ==================================================================== */
 

@@ -364,31 +364,10 @@ bad:
   return false;
 }
 
-/* Finds a TSV file: relative to the rule file's folder, then each folder
-** above it.  Returns an arena path or NULL. */
-static const char *find_tsv(cstate *cs, const char *dir, const char *from) {
-  char buf[4096];
-  const char *up = "";
-  if (from[0] == '/') return from;
-  for (int level = 0; level < 16; level++) {
-    FILE *fp;
-    snprintf(buf, sizeof buf, "%s%s%s%s", dir, *dir ? "/" : "", up, from);
-    fp = fopen(buf, "rb");
-    if (fp) {
-      fclose(fp);
-      return rgc_strdup(cs, buf);
-    }
-    up = level == 0 ? "../" : rgc_strdup(cs, rgc_describe(cs, "%s../", up));
-    if (!up) return NULL;
-  }
-  return NULL;
-}
-
 /* The cells of table f->dc, read from its TSV file. */
 static void tsv_cells(cstate *cs, filler *f) {
   const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
   rg_decl *dc = f->dc;
-  const char *path = find_tsv(cs, dc->dir ? dc->dir : "", dc->from);
   uint32_t file, ncols = 0;
   tsvcell head[TSV_MAX_COLS], row[TSV_MAX_COLS];
   int colfield[TSV_MAX_COLS];          /* record tables: field of each column, -1 assumed */
@@ -398,16 +377,11 @@ static void tsv_cells(cstate *cs, filler *f) {
   const rg_record *rec = NULL;
   uint32_t nfields = 0;
 
-  if (!path) {
-    rgc_err(cs, dc->from_pos, "cannot find %s (looked beside the rule file and in the folders above)",
-        dc->from);
+  /* The loader looks for the file, by default beside the rule file that
+  ** names it and in the folders above. */
+  if (rg_diag_fetch(cs->d, cs->loader, cs->d->files[dc->from_pos.file]->path, dc->from,
+                    RG_LOAD_TABLE, &dc->from_pos, &file))
     return;
-  }
-  /* A TSV file already read (another table from the same file) is read
-  ** once: it counts once against RG_MAX_FILES. */
-  for (file = 0; file < cs->d->nfiles; file++)
-    if (strcmp(cs->d->files[file]->path, path) == 0) break;
-  if (file == cs->d->nfiles && rg_diag_load(cs->d, path, &dc->from_pos, &file)) return;
   if (tb->ndims > 2) {
     rgc_err(cs, dc->pos, "a TSV table has one or two keys, not %u", tb->ndims);
     return;

@@ -69,12 +69,10 @@ typedef struct rg_sink {
                     uint32_t pc);
 } rg_sink;
 
-/* Results of rg_vm_call. */
-typedef enum rg_status {
-  RG_RUN_OK = 0,
-  RG_RUN_ERROR,             /* a runtime error: rg_vm_error says what and where */
-  RG_RUN_LIMIT              /* a step, memory or depth limit was reached */
-} rg_status;
+/* Results of rg_vm_call: RG_RUN_OK (RG_OK), RG_RUN_ERROR (a runtime error:
+** rg_vm_error says what and where) or RG_RUN_LIMIT (a step, memory or depth
+** limit was reached), from rg_status (regula.h). */
+#define RG_RUN_OK RG_OK
 
 /* Creates a VM for the verified module m (which must outlive it), with the
 ** given limits (NULL for defaults) and sink (NULL for none).  Returns NULL

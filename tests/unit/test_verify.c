@@ -121,7 +121,7 @@ static void fresh(void) {
 static void expect_msg(int line, const char *want) {
   char err[256] = "";
   int r = rg_module_verify(&M, err, sizeof err);
-  if (r == -1 && strcmp(err, want) == 0) passed++;
+  if (r == RG_BAD_MODULE && strcmp(err, want) == 0) passed++;
   else { failed++; printf("FAIL line %d: got %d '%s', want '%s'\n", line, r, err, want); }
 }
 #define EXPECT_MSG(want) expect_msg(__LINE__, want)
@@ -136,7 +136,7 @@ static void expect_load(int line, const unsigned char *buf, size_t len, const ch
   char err[256] = "";
   rg_module m;
   int r = rg_module_deserialize(&m, buf, len, err, sizeof err);
-  if (r == -1 && strcmp(err, want) == 0) passed++;
+  if (r == RG_BAD_MODULE && strcmp(err, want) == 0) passed++;
   else { failed++; printf("FAIL line %d: got %d '%s', want '%s'\n", line, r, err, want); }
   if (r == 0) rg_module_free(&m);
 }
@@ -444,7 +444,7 @@ int main(void) {
     CHECK(rename(path, bad) == 0 && rg_module_is_rbc(bad) == 1, "is_rbc by magic");
     CHECK(rg_module_is_rbc("/nonexistent/x.rules") == 0, "is_rbc no");
     FILE *f = fopen(bad, "wb"); fputs("nope", f); fclose(f);
-    CHECK(rg_module_load(&m, bad, err, sizeof err) == -1 && strstr(err, "bad magic"), "load bad: %s", err);
+    CHECK(rg_module_load(&m, bad, err, sizeof err) == RG_BAD_MODULE && strstr(err, "bad magic"), "load bad: %s", err);
     unlink(bad);
     /* Saving into a missing directory fails and leaves nothing behind. */
     snprintf(bad, sizeof bad, "%s/missing/m.rbc", dir);
@@ -463,7 +463,7 @@ int main(void) {
     CHECK(nfiles == 1, "no temporary file left (%d entries)", nfiles);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0, "cleanup");
-    CHECK(rg_module_load(&m, "/nonexistent/m.rbc", err, sizeof err) == -1, "load missing");
+    CHECK(rg_module_load(&m, "/nonexistent/m.rbc", err, sizeof err) == RG_IO, "load missing");
   }
 
   /* Out of memory during deserialize fails cleanly. */
@@ -473,7 +473,7 @@ int main(void) {
     int r = rg_module_deserialize(&m, good_buf, good_len, err, sizeof err);
     rg_alloc_fail_at(0);
     if (r == 0) { rg_module_free(&m); break; }
-    CHECK(strcmp(err, "out of memory") == 0, "oom %lu: %s", k, err);
+    CHECK(r == RG_NOMEM && strcmp(err, "out of memory") == 0, "oom %lu: %d %s", k, r, err);
   }
 
   rg_module_free(&M);

@@ -24,6 +24,16 @@ FILE *fuzz_devnull(void);
 struct rg_out;
 struct rg_out *fuzz_null_out(void);
 
+/* The fuzz input served as files: a loader (rg_loader) whose every file is
+** data[0..size) under the name asked, or, when tables_only, only the
+** tables (`from`), other names being "not in the harness". */
+typedef struct fuzz_input {
+  const uint8_t *data;
+  size_t size;
+  int tables_only;
+} fuzz_input;
+struct rg_loader fuzz_loader(fuzz_input *in);
+
 /* The harness's private temporary folder (made once, removed at exit). */
 const char *fuzz_tmpdir(void);
 

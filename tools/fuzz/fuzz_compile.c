@@ -1,10 +1,11 @@
 /*
 ** fuzz_compile.c: the whole compiler on arbitrary bytes as a rule file.
 **
-** rg_compile reads files by path, so the input is written to fuzz.rules in
-** the harness's temporary folder first.  A rule file that compiles is then
-** saved and loaded again (the bytes must survive unchanged and pass the
-** verifier), disassembled, and every procedure run under small limits.
+** The input is compiled from memory as fuzz.rules; every file it names
+** (`extends`, `from`) is the input again, from a loader of the harness, so
+** the disk is never read.  A rule file that compiles is then saved and
+** loaded again (the bytes must survive unchanged and pass the verifier),
+** disassembled, and every procedure run under small limits.
 */
 #include "fuzz.h"
 
@@ -18,10 +19,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rg_diag d;
   rg_module m;
   rg_assumption *assumed = NULL;
-  const char *path = fuzz_write("fuzz.rules", data, size);
+  fuzz_input in = { data, size, 0 };
+  rg_loader loader = fuzz_loader(&in);
   rg_arena_init(&arena, 0);
   rg_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
-  if (rg_compile(&d, path, &m, &assumed) == 0) {
+  if (rg_compile_source(&d, "fuzz.rules", (const char *)data, size, &loader, &m, &assumed) == 0) {
     fuzz_roundtrip(&m);
     fuzz_run_module(&m, data, size);
     rg_module_free(&m);
