@@ -1,34 +1,56 @@
 /*
-** alloc.c: heap allocation with optional failure injection (see alloc.h).
+** alloc.c: heap allocation through the caller's allocator, with optional
+** failure injection (see alloc.h and rg_set_allocator in regula.h).
+**
+** The allocator is set once, before the library is used (as sqlite3_config
+** does), and only read afterwards.  The failure counter is atomic, so the
+** threads of a simulation count their allocations together.
 */
 #include "alloc.h"
+#include "regula.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
-static unsigned long fail_at;     /* 0: never fail */
-static unsigned long count;
+static rg_alloc_fn alloc_fn;        /* NULL: malloc, realloc, free */
+static void *alloc_ud;
+static atomic_ulong fail_at;        /* 0: never fail */
+static atomic_ulong count;
+
+rg_status rg_set_allocator(rg_alloc_fn fn, void *ud) {
+  alloc_fn = fn;
+  alloc_ud = ud;
+  return RG_OK;
+}
 
 void rg_alloc_fail_at(unsigned long n) {
-  fail_at = n;
-  count = 0;
+  atomic_store(&count, 0);
+  atomic_store(&fail_at, n);
 }
 
 /* Returns 1 when this allocation is the one chosen to fail. */
 static int should_fail(void) {
-  if (!fail_at) return 0;
-  return ++count == fail_at;
+  unsigned long at = atomic_load_explicit(&fail_at, memory_order_relaxed);
+  if (!at) return 0;
+  return atomic_fetch_add(&count, 1) + 1 == at;
 }
 
 void *rg_malloc(size_t n) {
   if (should_fail()) return NULL;
+  if (alloc_fn) return alloc_fn(alloc_ud, NULL, n ? n : 1);
   return malloc(n ? n : 1);
 }
 
 void *rg_realloc(void *p, size_t n) {
   if (should_fail()) return NULL;
+  if (alloc_fn) return alloc_fn(alloc_ud, p, n ? n : 1);
   return realloc(p, n ? n : 1);
 }
 
 void rg_free(void *p) {
+  if (alloc_fn) {
+    if (p) alloc_fn(alloc_ud, p, 0);
+    return;
+  }
   free(p);
 }

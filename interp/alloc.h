@@ -1,11 +1,12 @@
 /*
 ** alloc.h: the one door through which the library asks for heap memory.
 **
-** Every malloc/realloc/free of interp/ goes through these, so a test build can
-** fail the Nth allocation (RG_ALLOC_FAIL_AT in the environment, read by the
-** CLI through rg_alloc_fail_at) and check that each failure ends cleanly.
-** The counter is the only process-wide state of the library, and it is inert
-** unless a test sets it.
+** Every malloc/realloc/free of interp/ goes through these: to the caller's
+** allocator when one is set (rg_set_allocator, regula.h), else to the C
+** library's; and a test can fail the Nth allocation (rg_alloc_fail_at; the
+** CLI reads RG_ALLOC_FAIL_AT) and check that each failure ends cleanly.
+** The allocator, set once before use, and the atomic failure counter, inert
+** unless a test sets it, are the only process-wide state of the library.
 */
 #ifndef RG_ALLOC_H
 #define RG_ALLOC_H
@@ -16,7 +17,7 @@
 void *rg_malloc(size_t n);
 void *rg_realloc(void *p, size_t n);
 void rg_free(void *p);
-/* Makes the nth allocation from now on fail (0 turns injection off). */
-void rg_alloc_fail_at(unsigned long n);
+/* rg_alloc_fail_at and rg_set_allocator: see regula.h. */
+#include "regula.h"
 
 #endif

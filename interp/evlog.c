@@ -15,6 +15,20 @@
 
 /* ---- small helpers ----------------------------------------------------------- */
 
+rg_type rg_log_dice_name(const rg_module *m, int32_t die, uint32_t sides, uint32_t n,
+                         char *buf, size_t size) {
+  rg_type t = { RG_K_INT, 0 };
+  if (die >= 0 && (uint32_t)die < m->ndice) {
+    snprintf(buf, size, "%s", rg_module_str(m, m->dice[die].name));
+    t = m->dice[die].face;
+  } else if (n == 1) {
+    snprintf(buf, size, "d%u", sides);
+  } else {
+    snprintf(buf, size, "%ud%u", n, sides);
+  }
+  return t;
+}
+
 int rg_log_locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
                   uint32_t *col) {
   const rg_line *ln;
@@ -191,16 +205,8 @@ void rg_log_roll(rg_log *lg, int32_t die, uint32_t sides, const rg_value *result
   rg_out *o = lg->out;
   int is_list = pc < m->ncode && RG_INS_OP(m->code[pc]) == RG_OP_ROLLS;
   char name[256], buf[1024];
-  rg_type t = { RG_K_INT, 0 };
+  rg_type t = rg_log_dice_name(m, die, sides, n, name, sizeof name);
   rg_value total = 0;
-  if (die >= 0 && (uint32_t)die < m->ndice) {
-    snprintf(name, sizeof name, "%s", rg_module_str(m, m->dice[die].name));
-    t = m->dice[die].face;
-  } else if (n == 1) {
-    snprintf(name, sizeof name, "d%u", sides);
-  } else {
-    snprintf(name, sizeof name, "%ud%u", n, sides);
-  }
   for (uint32_t k = 0; k < n; k++) total += results[k];
   if (lg->json) {
     rg_puts(o, "{\"event\":\"roll\",\"dice\":");

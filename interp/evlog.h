@@ -95,6 +95,11 @@ void rg_log_json_str(rg_out *o, const char *s);
 void rg_log_json_value(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
                        rg_type t, rg_value v);
 
+/* Writes the name of a roll into buf: a custom die's name, "d6" for one
+** plain die, "2d6" for n of them.  Returns the type of the values rolled. */
+rg_type rg_log_dice_name(const rg_module *m, int32_t die, uint32_t sides, uint32_t n,
+                         char *buf, size_t size);
+
 /* Finds the source path, line and display column of instruction pc of m.
 ** Returns 0, or -1 when the line table does not say. */
 int rg_log_locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,

@@ -139,4 +139,236 @@ void rg_diagnostic_render(const rg_diagnostic *d, rg_out *out);
 /* An rg_diagnostic_fn that renders each diagnostic to the rg_out *ctx. */
 void rg_diagnostic_print(void *ctx, const rg_diagnostic *d);
 
+/* ======================================================================
+** Version
+** ==================================================================== */
+
+#define REGULA_VERSION "0.1.0"
+#define REGULA_VERSION_NUMBER 1000      /* major * 1000000 + minor * 1000 + patch */
+
+/* Returns REGULA_VERSION as the library was built ("0.1.0"). */
+const char *rg_version(void);
+
+/* ======================================================================
+** Memory
+** ==================================================================== */
+
+/* An allocator in the manner of lua_Alloc: with size 0 frees ptr (which may
+** be NULL) and returns NULL; otherwise resizes ptr (NULL: allocates) to
+** size bytes and returns the block, or NULL when out of memory (ptr is then
+** unchanged). */
+typedef void *(*rg_alloc_fn)(void *ud, void *ptr, size_t size);
+
+/* Makes every allocation of the library go through fn(ud, ...) (NULL: back
+** to malloc, realloc and free).  Like sqlite3_config(SQLITE_CONFIG_MALLOC),
+** it must be called once, before any other function of the library, while
+** no other thread uses it: memory allocated by one allocator must not be
+** freed by another.  (utf8proc, which normalizes source text, allocates
+** with malloc, out of its reach.)  Returns RG_OK. */
+rg_status rg_set_allocator(rg_alloc_fn fn, void *ud);
+
+/* Testing: makes the nth allocation from now on fail (0: none fail), so a
+** test can check that each failure ends cleanly with RG_NOMEM.  Counts
+** allocations of every thread (atomically). */
+void rg_alloc_fail_at(unsigned long n);
+
+/* ======================================================================
+** Compiled rules
+** ==================================================================== */
+
+/* A compiled rule set: its procedures, tables and inputs.  Read-only once
+** made, so one may serve many runs, in several threads. */
+typedef struct rg_rules rg_rules;
+
+/* How to compile.  A zeroed struct (or NULL) gives the defaults. */
+typedef struct rg_compile_options {
+  const rg_loader *loader;          /* files that `extends` and `from` name;
+                                    ** NULL: rg_file_loader (the disk) */
+  rg_diagnostic_fn diagnostic;      /* receives each diagnostic; NULL: dropped */
+  void *diagnostic_ctx;
+} rg_compile_options;
+
+/* Compiles the rule file text[0..len), called name in diagnostics and
+** resolved against by the loader.  Returns RG_OK with *out set (free it
+** with rg_rules_free); RG_BAD_RULES after handing each error to the
+** diagnostic callback; RG_NOMEM.  *out is NULL on failure. */
+rg_status rg_rules_compile(const char *name, const char *text, size_t len,
+                           const rg_compile_options *opt, rg_rules **out);
+
+/* rg_rules_compile of the file the loader finds for path (asked with no
+** including file): a rule file, or a compiled module (.rbc, verified; a bad
+** one gives RG_BAD_MODULE with one diagnostic without a position). */
+rg_status rg_rules_compile_path(const char *path, const rg_compile_options *opt, rg_rules **out);
+
+/* Frees rules made by rg_rules_compile (NULL is fine).  No run of them may
+** be left. */
+void rg_rules_free(rg_rules *r);
+
+/* The name in the ruleset header ("" when none).  Owned by r. */
+const char *rg_rules_name(const rg_rules *r);
+
+/* Procedures (tests excluded from find): how many, the index of the one
+** called name (-1 when none), the name of index i.  Names are owned by r. */
+int rg_rules_proc_count(const rg_rules *r);
+int rg_rules_find_proc(const rg_rules *r, const char *name);
+const char *rg_rules_proc_name(const rg_rules *r, int proc);
+
+/* The parameters of procedure proc: how many, the name of the kth, and its
+** type written into buf ("int", "set ground", "distance BW").  Out of
+** range: -1, NULL, NULL. */
+int rg_rules_param_count(const rg_rules *r, int proc);
+const char *rg_rules_param_name(const rg_rules *r, int proc, int k);
+const char *rg_rules_param_type(const rg_rules *r, int proc, int k, char *buf, size_t size);
+
+/* Inputs (`input NAME: T = default`): how many, the index of name (-1),
+** the name of index i, its type into buf. */
+int rg_rules_input_count(const rg_rules *r);
+int rg_rules_find_input(const rg_rules *r, const char *name);
+const char *rg_rules_input_name(const rg_rules *r, int input);
+const char *rg_rules_input_type(const rg_rules *r, int input, char *buf, size_t size);
+
+/* Tables: how many, the index of name (-1), the name of index i, its number
+** of keys. */
+int rg_rules_table_count(const rg_rules *r);
+int rg_rules_find_table(const rg_rules *r, const char *name);
+const char *rg_rules_table_name(const rg_rules *r, int table);
+int rg_rules_table_keys(const rg_rules *r, int table);
+
+/* Looks up the cell of table `table` at keys[0..nkeys) (members by code or
+** display name, any case; integers) and writes it into buf as text
+** ("Dust Storms", "40%"; a record as "{field: value, ...}").  Returns
+** RG_OK; RG_NOT_FOUND (no such table) or RG_BAD_VALUE (wrong number of
+** keys, a bad key) with the reason in buf instead. */
+rg_status rg_rules_query(const rg_rules *r, const char *table, const char *const *keys,
+                         int nkeys, char *buf, size_t size);
+
+/* ======================================================================
+** Runs
+** ==================================================================== */
+
+/* A run: a virtual machine for one rule set, its seed, its inputs, the
+** callbacks that answer choices and receive events.  One thread at a time. */
+typedef struct rg_run rg_run;
+
+/* What happened, in the order the rules say it happens. */
+typedef enum rg_event_kind {
+  RG_EVENT_STEP,            /* a step of the rules begins; name: the step */
+  RG_EVENT_ROLL,            /* dice rolled; name: "2d6" or the die; values: each die */
+  RG_EVENT_DRAW,            /* a card drawn; name: the deck; value: the card */
+  RG_EVENT_CHOICE,          /* a choice made; name: the prompt; values: the
+                            ** option taken, then who chose */
+  RG_EVENT_NOTE,            /* a note; name: its text; values: its values */
+  RG_EVENT_SHAPE,           /* a shape of a picture; name: canvas, rect, ...; values: its arguments */
+  RG_EVENT_EXPECT_FAIL,     /* an expect failed; name: the expression; values:
+                            ** expected, actual (for `expect a == b`) */
+  RG_EVENT_KINDS            /* the number of kinds */
+} rg_event_kind;
+
+/* Returns the name of kind k ("step", "roll", "draw", "choice", "note",
+** "shape", "expect_fail"; "?" out of range).  Static. */
+const char *rg_event_kind_name(rg_event_kind k);
+
+/* One event.  Valid during the callback only. */
+typedef struct rg_event {
+  rg_event_kind kind;
+  const char *name;         /* see rg_event_kind */
+  uint32_t nvalues;         /* values rg_run_event_value can write */
+  const char *path;         /* the rule file and position it comes from
+                            ** ("?" and 0 when unknown) */
+  uint32_t line, col;
+} rg_event;
+
+/* Receives each event of a run. */
+typedef void (*rg_event_fn)(void *ctx, rg_run *run, const rg_event *ev);
+
+/* Writes value i of the event being delivered into buf as text (as
+** rg_rules_query writes cells).  Only during an event callback.  Returns
+** RG_OK, or RG_BAD_VALUE when i is out of range (buf then ""). */
+rg_status rg_run_event_value(const rg_run *run, uint32_t i, char *buf, size_t size);
+
+/* Answers a choice: `chooser` (as text) picks one of noptions options
+** (rg_run_option writes each); returns its index, or -1 to stop the run
+** (rg_run_call then gives RG_RUN_ERROR). */
+typedef int64_t (*rg_choose_fn)(void *ctx, rg_run *run, const char *chooser, const char *prompt,
+                                uint32_t noptions);
+
+/* Writes option i of the choice being asked into buf as text (an enum
+** member by its display name; a number as digits).  Only during a choose
+** callback.  Returns RG_OK or RG_BAD_VALUE. */
+rg_status rg_run_option(const rg_run *run, uint32_t i, char *buf, size_t size);
+
+/* Decides a draw of chance in place of the seeded generator (a person
+** reading real dice): what is 'd' for a plain die (n sides), 'f' for a die
+** with faces (name: the die), 'c' for a card of deck `name` (n cards left);
+** returns 0..n-1, or -1 to stop the run. */
+typedef int64_t (*rg_chance_fn)(void *ctx, rg_run *run, int what, const char *name, uint64_t n);
+
+/* Who answers the choices of a run (interp/policy.h does the work). */
+typedef enum rg_choose_policy {
+  RG_CHOOSE_RANDOM = 0,     /* at random, from stream 1 of the seed (the CLI's
+                            ** default, so a seed gives the CLI's game) */
+  RG_CHOOSE_FIRST = 1,      /* every choice takes its first option */
+  RG_CHOOSE_ANSWERS = 2,    /* answers[0..answers_len), one a line (an
+                            ** option's name or number; # comments), used in
+                            ** order across calls; a missing or wrong one
+                            ** stops the run naming answers_name:LINE */
+  RG_CHOOSE_CALLBACK = 3    /* choose(choose_ctx, ...) answers */
+} rg_choose_policy;
+
+/* How to run.  A zeroed struct (or NULL) gives the defaults. */
+typedef struct rg_run_options {
+  uint64_t seed;            /* the dice and decks draw from stream 0 of it,
+                            ** random choices from stream 1 */
+  uint64_t max_steps;       /* backward jumps plus calls; 0: 100,000,000 */
+  size_t max_memory;        /* bytes for the stack and heap; 0: 64 MiB */
+  rg_choose_policy policy;
+  const char *answers;      /* RG_CHOOSE_ANSWERS: the text (copied) */
+  size_t answers_len;
+  const char *answers_name; /* named in errors ("answers.txt"; NULL: "answers") */
+  rg_choose_fn choose;      /* RG_CHOOSE_CALLBACK */
+  void *choose_ctx;
+  rg_chance_fn chance;      /* NULL: the seeded generator */
+  void *chance_ctx;
+  rg_event_fn event;        /* NULL: events are not delivered */
+  void *event_ctx;
+} rg_run_options;
+
+/* Makes a run of rules r (which must outlive it).  Returns RG_OK with *out
+** set (free it with rg_run_free), or RG_NOMEM, or RG_BAD_VALUE (policy
+** RG_CHOOSE_CALLBACK without choose, answers holding a NUL byte). */
+rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out);
+
+/* Frees a run (NULL is fine). */
+void rg_run_free(rg_run *run);
+
+/* Sets input `name` to value (parsed by its type, as on the command line:
+** "legendary", "S,P,D", "40%") for the calls that follow.  Returns RG_OK,
+** RG_NOT_FOUND or RG_BAD_VALUE, with the reason in err[0..errlen). */
+rg_status rg_run_set_input(rg_run *run, const char *name, const char *value, char *err,
+                           size_t errlen);
+
+/* Runs procedure proc with args[0..nargs) parsed by its parameters' types,
+** from the start of the seed (the same seed, inputs and answers give the
+** same run, and the same as `regula run --seed`).  Events and choices go to the callbacks as they happen.
+** Returns RG_OK; RG_NOT_FOUND (no such procedure) or RG_BAD_VALUE (wrong
+** number of arguments, a bad one), with rg_run_error saying why;
+** RG_RUN_ERROR or RG_RUN_LIMIT when the rules failed, a choice went
+** unanswered or a limit was reached (rg_run_error says what and where);
+** RG_NOMEM. */
+rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, int nargs);
+
+/* After a failed rg_run_call: the message, and where in the rules (path,
+** line, display column; "?" and 0 when not in the rules).  Any pointer may
+** be NULL.  Owned by the run, valid until the next call. */
+const char *rg_run_error(const rg_run *run, const char **path, uint32_t *line, uint32_t *col);
+
+/* After a successful rg_run_call: writes the result into buf as text (a
+** record as "{field: value, ...}"; "" for a procedure without one).
+** Returns RG_OK. */
+rg_status rg_run_result(const rg_run *run, char *buf, size_t size);
+
+/* How many `expect`s failed during the last call (each is also an
+** RG_EVENT_EXPECT_FAIL event). */
+int rg_run_failed_expects(const rg_run *run);
+
 #endif

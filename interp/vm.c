@@ -42,9 +42,7 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
   size_t mem = limits && limits->max_memory ? limits->max_memory : RG_DEFAULT_MAX_MEMORY;
   size_t budget = mem / sizeof(rg_value);
 
-  const char *nofuse = getenv("REGULA_NO_FUSION");
-  int fuse = !(nofuse && *nofuse && strcmp(nofuse, "0") != 0);
-  if (vm_build_fast(vm, fuse) != 0) {
+  if (vm_build_fast(vm, !(limits && limits->no_fusion)) != 0) {
     rg_vm_free(vm);
     return NULL;
   }

@@ -27,6 +27,9 @@ typedef struct rg_limits {
   uint64_t max_steps;       /* backward jumps plus calls; apart, against the same
                             ** number, dice rolled and list elements scanned; 0: the default */
   size_t max_memory;        /* bytes for the stack and heap; 0: the default */
+  int no_fusion;            /* not a limit: 1 makes new VMs start with fusion
+                            ** off (rg_vm_set_fusion; the CLI sets it from
+                            ** REGULA_NO_FUSION=1) */
 } rg_limits;
 
 #define RG_DEFAULT_MAX_STEPS  100000000ull
@@ -82,8 +85,8 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
 /* Runs the code fused (on, the default: operands folded into the
 ** instructions that use them, compare-and-branch, loops, calls of one-line
 ** procedures in place; see vm.c) or one fast instruction per bytecode
-** instruction (off; the environment variable REGULA_NO_FUSION=1 makes that
-** the default of every new VM).  Results, errors and their positions, step
+** instruction (off; limits.no_fusion makes that the default of a new
+** VM).  Results, errors and their positions, step
 ** counts and the order of rolls are the same either way; this is for
 ** testing that.  Returns 0, or -1 when out of memory (the VM is then
 ** unchanged). */

@@ -41,7 +41,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REGULA_VERSION "0.1.0"
 
 typedef int (*cmd_fn)(opts *o);
 
@@ -264,9 +263,10 @@ int load(loaded *l, const char *path, int want_assumptions) {
   rg_diag_init(&l->diag, &l->arena, cli_report, NULL);
   if (rg_module_is_rbc(path)) {
     char err[256] = "";
-    if (rg_module_load(&l->m, path, err, sizeof err) != 0) {
+    rg_status st = rg_module_load(&l->m, path, err, sizeof err);
+    if (st != RG_OK) {
       path_error(path, err[0] ? err : "cannot load the module");
-      return strstr(err, "out of memory") ? EX_RUNTIME : EX_BAD;
+      return st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     }
     return EX_OK;
   }
@@ -464,7 +464,7 @@ static int cmd_dis(opts *o) {
   rc = load(&l, o->pos[0], 0);
   if (rc == EX_OK && !o->fast) rg_module_dis(&l.m, &out);
   if (rc == EX_OK && o->fast) {
-    rg_vm *vm = rg_vm_new(&l.m, NULL, NULL);
+    rg_vm *vm = rg_vm_new(&l.m, &o->limits, NULL);
     if (vm) rg_vm_dis_fast(vm, &out);
     else {
       fputs("regula: error: out of memory\n", stderr);
@@ -867,6 +867,7 @@ static int no_command(const char *name) {
 /* Runs the command argv names; returns its exit code. */
 static int dispatch(int argc, char **argv) {
   const char *fail_at = getenv("RG_ALLOC_FAIL_AT");
+  const char *nofuse = getenv("REGULA_NO_FUSION");   /* 1: run the VM unfused */
   const command *cmd;
   opts o;
   int rc;
@@ -906,7 +907,10 @@ static int dispatch(int argc, char **argv) {
   }
   rc = parse_args(cmd, argc - 1, argv + 1, &o);
   if (rc < 0) rc = EX_OK;             /* the help was printed */
-  else if (rc == 0) rc = cmd->run(&o);
+  else if (rc == 0) {
+    o.limits.no_fusion = nofuse && *nofuse && strcmp(nofuse, "0") != 0;
+    rc = cmd->run(&o);
+  }
   rg_free(o.sets);
   rg_free(o.pictures);
   return rc;

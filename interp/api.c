@@ -1,0 +1,587 @@
+/*
+** api.c: the public interface of regula.h over the library's modules:
+** compiled rules (a module) and runs (a VM, its seed and its callbacks).
+**
+** Runs go through the play layer (play.h: policies, the seeding contract
+** of seed.h), so an embedder's run of a seed is the CLI's.  Values cross
+** the interface as text, parsed and written as on the command
+** line (value.h), so that an embedder needs no knowledge of the module's
+** layout.
+*/
+#include "regula.h"
+#include "alloc.h"
+#include "arena.h"
+#include "compile.h"
+#include "diag.h"
+#include "evlog.h"
+#include "module.h"
+#include "play.h"
+#include "policy.h"
+#include "seed.h"
+#include "value.h"
+#include "vm.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *rg_version(void) {
+  return REGULA_VERSION;
+}
+
+/* ---- compiled rules ------------------------------------------------------ */
+
+struct rg_rules {
+  rg_module m;
+};
+
+/* Compiles (from text when text is not NULL, else the file at name) into a
+** new rg_rules stored in *out.  Returns a status (see rg_rules_compile). */
+static rg_status compile(const char *name, const char *text, size_t len,
+                         const rg_compile_options *opt, rg_rules **out) {
+  rg_compile_options none;
+  rg_arena arena;
+  rg_diag d;
+  rg_rules *r;
+  int rc;
+  *out = NULL;
+  if (!opt) {
+    memset(&none, 0, sizeof none);
+    opt = &none;
+  }
+  r = rg_malloc(sizeof *r);
+  if (!r) return RG_NOMEM;
+  memset(r, 0, sizeof *r);
+  rg_arena_init(&arena, 0);
+  rg_diag_init(&d, &arena, opt->diagnostic, opt->diagnostic_ctx);
+  if (text) {
+    rc = rg_compile_source(&d, name, text, len, opt->loader, &r->m, NULL);
+  } else if (rg_module_is_rbc(name)) {
+    char err[512] = "";
+    rg_status st = rg_module_load(&r->m, name, err, sizeof err);
+    if (st != RG_OK) {
+      if (st == RG_NOMEM) rg_diag_oom(&d);
+      else rg_error_plain(&d, "%s", err);
+      rg_arena_free(&arena);
+      rg_free(r);
+      return st == RG_NOMEM ? RG_NOMEM : RG_BAD_MODULE;
+    }
+    rc = 0;
+  } else {
+    rc = rg_compile_path(&d, name, opt->loader, &r->m, NULL);
+  }
+  if (rc != 0) {
+    rg_status st = arena.failed ? RG_NOMEM : RG_BAD_RULES;
+    rg_arena_free(&arena);
+    rg_module_free(&r->m);
+    rg_free(r);
+    return st;
+  }
+  rg_arena_free(&arena);   /* the module keeps what it needs */
+  *out = r;
+  return RG_OK;
+}
+
+rg_status rg_rules_compile(const char *name, const char *text, size_t len,
+                           const rg_compile_options *opt, rg_rules **out) {
+  return compile(name, text ? text : "", len, opt, out);
+}
+
+rg_status rg_rules_compile_path(const char *path, const rg_compile_options *opt, rg_rules **out) {
+  return compile(path, NULL, 0, opt, out);
+}
+
+void rg_rules_free(rg_rules *r) {
+  if (!r) return;
+  rg_module_free(&r->m);
+  rg_free(r);
+}
+
+const char *rg_rules_name(const rg_rules *r) {
+  return rg_module_str(&r->m, r->m.name);
+}
+
+/* Returns 1 when procedure p of m is the body of a test. */
+static int is_test(const rg_module *m, uint32_t p) {
+  for (uint32_t i = 0; i < m->ntests; i++)
+    if (m->tests[i].proc == p) return 1;
+  return 0;
+}
+
+int rg_rules_proc_count(const rg_rules *r) {
+  return (int)r->m.nprocs;
+}
+
+int rg_rules_find_proc(const rg_rules *r, const char *name) {
+  int p = rg_module_find_proc(&r->m, name);
+  return p >= 0 && is_test(&r->m, (uint32_t)p) ? -1 : p;
+}
+
+const char *rg_rules_proc_name(const rg_rules *r, int proc) {
+  if (proc < 0 || (uint32_t)proc >= r->m.nprocs) return NULL;
+  return rg_module_str(&r->m, r->m.procs[proc].name);
+}
+
+int rg_rules_param_count(const rg_rules *r, int proc) {
+  if (proc < 0 || (uint32_t)proc >= r->m.nprocs) return -1;
+  return (int)r->m.procs[proc].nparams;
+}
+
+/* Returns parameter k of procedure proc, or NULL when out of range. */
+static const rg_param_info *param(const rg_rules *r, int proc, int k) {
+  const rg_proc *p;
+  if (proc < 0 || (uint32_t)proc >= r->m.nprocs || k < 0) return NULL;
+  p = &r->m.procs[proc];
+  if ((uint32_t)k >= p->nparams || p->first_param + (uint32_t)k >= r->m.nparams) return NULL;
+  return &r->m.params[p->first_param + (uint32_t)k];
+}
+
+const char *rg_rules_param_name(const rg_rules *r, int proc, int k) {
+  const rg_param_info *pi = param(r, proc, k);
+  return pi ? rg_module_str(&r->m, pi->name) : NULL;
+}
+
+const char *rg_rules_param_type(const rg_rules *r, int proc, int k, char *buf, size_t size) {
+  const rg_param_info *pi = param(r, proc, k);
+  return pi ? rg_type_name(buf, size, &r->m, pi->type) : NULL;
+}
+
+int rg_rules_input_count(const rg_rules *r) {
+  return (int)r->m.ninputs;
+}
+
+int rg_rules_find_input(const rg_rules *r, const char *name) {
+  for (uint32_t i = 0; i < r->m.ninputs; i++)
+    if (strcmp(rg_module_str(&r->m, r->m.inputs[i].name), name) == 0) return (int)i;
+  return -1;
+}
+
+const char *rg_rules_input_name(const rg_rules *r, int input) {
+  if (input < 0 || (uint32_t)input >= r->m.ninputs) return NULL;
+  return rg_module_str(&r->m, r->m.inputs[input].name);
+}
+
+const char *rg_rules_input_type(const rg_rules *r, int input, char *buf, size_t size) {
+  if (input < 0 || (uint32_t)input >= r->m.ninputs) return NULL;
+  return rg_type_name(buf, size, &r->m, r->m.inputs[input].type);
+}
+
+int rg_rules_table_count(const rg_rules *r) {
+  return (int)r->m.ntables;
+}
+
+int rg_rules_find_table(const rg_rules *r, const char *name) {
+  return rg_module_find_table(&r->m, name);
+}
+
+const char *rg_rules_table_name(const rg_rules *r, int table) {
+  if (table < 0 || (uint32_t)table >= r->m.ntables) return NULL;
+  return rg_module_str(&r->m, r->m.tables[table].name);
+}
+
+int rg_rules_table_keys(const rg_rules *r, int table) {
+  if (table < 0 || (uint32_t)table >= r->m.ntables) return -1;
+  return (int)r->m.tables[table].ndims;
+}
+
+rg_status rg_rules_query(const rg_rules *r, const char *table, const char *const *keys,
+                         int nkeys, char *buf, size_t size) {
+  const rg_module *m = &r->m;
+  int ti = rg_module_find_table(m, table);
+  const rg_table *t;
+  uint64_t index = 0;
+  char err[512];
+  if (ti < 0) {
+    snprintf(buf, size, "no table '%s'", table);
+    return RG_NOT_FOUND;
+  }
+  t = &m->tables[ti];
+  if (nkeys < 0 || (uint32_t)nkeys != t->ndims || t->first_dim + t->ndims > m->ndims) {
+    snprintf(buf, size, "table '%s' takes %u key%s, got %d", table, t->ndims,
+             t->ndims == 1 ? "" : "s", nkeys);
+    return RG_BAD_VALUE;
+  }
+  /* Row-major: the last key varies fastest. */
+  for (uint32_t i = 0; i < t->ndims; i++) {
+    const rg_dim *dm = &m->dims[t->first_dim + i];
+    rg_type kt = { dm->is_enum ? RG_K_ENUM : RG_K_INT, dm->is_enum ? dm->ref : 0 };
+    rg_value k;
+    err[0] = '\0';
+    if (rg_value_parse(m, kt, keys[i], &k, err, sizeof err) != 0) {
+      snprintf(buf, size, "key %u of table '%s': %s", i + 1, table, err[0] ? err : "not a valid key");
+      return RG_BAD_VALUE;
+    }
+    if (k < dm->lo || k - dm->lo >= (rg_value)dm->size) {
+      snprintf(buf, size, "key %u of table '%s': %s is outside %lld..%lld", i + 1, table, keys[i],
+               (long long)dm->lo, (long long)(dm->lo + (int64_t)dm->size - 1));
+      return RG_BAD_VALUE;
+    }
+    index = index * dm->size + (uint64_t)(k - dm->lo);
+  }
+  if (index >= t->count || t->first + index >= m->ncells) {
+    snprintf(buf, size, "table '%s' has no cell there", table);
+    return RG_BAD_VALUE;
+  }
+  rg_value_format(buf, size, m, m->heap, m->nheap, t->value, m->cells[t->first + index]);
+  return RG_OK;
+}
+
+/* ---- runs ------------------------------------------------------------------ */
+
+/* A run wraps the play layer (play.h): its sink answers choices through
+** the policy and is wrapped in turn, so that each event reaches the
+** caller's callback before the play layer sees it. */
+struct rg_run {
+  const rg_rules *r;
+  rg_vm *vm;
+  rg_run_options opt;
+  rg_policy pol;              /* who answers choices */
+  rg_play play;
+  rg_sink inner;              /* the play layer's sink */
+  const rg_question *q;       /* the question being asked of the callback */
+  rg_type rtype;              /* the last call's result type */
+  rg_value result;
+  int failed_expects;
+  char err[1024];             /* the last call's error */
+  const char *err_path;
+  uint32_t err_line, err_col;
+  /* the event being delivered: values, and their types (types[i], or one
+  ** type for all when types is NULL) */
+  const rg_value *vals;
+  const rg_type *types;
+  rg_type type;
+  uint32_t nvals;
+  rg_value pair[2];
+  rg_type pair_types[2];
+};
+
+const char *rg_event_kind_name(rg_event_kind k) {
+  static const char *const names[RG_EVENT_KINDS] = { "step", "roll", "draw", "choice", "note",
+                                                     "shape", "expect_fail" };
+  return (unsigned)k < RG_EVENT_KINDS ? names[k] : "?";
+}
+
+/* Stores the rule file position of instruction pc of m ("?", 0, 0 when
+** the line table does not say). */
+static void locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
+                   uint32_t *col) {
+  if (rg_log_locate(m, pc, path, line, col) != 0) {
+    *path = "?";
+    *line = *col = 0;
+  }
+}
+
+/* Delivers an event of kind k named name, with n values vals typed by
+** types[i] (or all by type when types is NULL), to the caller. */
+static void deliver(rg_run *run, rg_event_kind k, const char *name, const rg_value *vals,
+                    const rg_type *types, rg_type type, uint32_t n, uint32_t pc) {
+  rg_event ev;
+  if (!run->opt.event) return;
+  run->vals = vals;
+  run->types = types;
+  run->type = type;
+  run->nvals = n;
+  ev.kind = k;
+  ev.name = name;
+  ev.nvalues = n;
+  locate(&run->r->m, pc, &ev.path, &ev.line, &ev.col);
+  run->opt.event(run->opt.event_ctx, run, &ev);
+  run->nvals = 0;
+}
+
+rg_status rg_run_event_value(const rg_run *run, uint32_t i, char *buf, size_t size) {
+  uint32_t nheap = 0;
+  const rg_value *heap;
+  if (size) buf[0] = '\0';
+  if (i >= run->nvals) return RG_BAD_VALUE;
+  heap = rg_vm_heap(run->vm, &nheap);
+  rg_value_format(buf, size, &run->r->m, heap, nheap, run->types ? run->types[i] : run->type,
+                  run->vals[i]);
+  return RG_OK;
+}
+
+rg_status rg_run_option(const rg_run *run, uint32_t i, char *buf, size_t size) {
+  const rg_question *q = run->q;
+  if (size) buf[0] = '\0';
+  if (!q || i >= q->n) return RG_BAD_VALUE;
+  if (q->range) snprintf(buf, size, "%lld", (long long)(q->lo + (int64_t)i));
+  else if (q->name) q->name(q->ctx, i, 0, buf, size);
+  return RG_OK;
+}
+
+/* Sink: a step begins. */
+static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+  rg_run *run = ctx;
+  deliver(run, RG_EVENT_STEP, rg_module_str(m, name), NULL, NULL, (rg_type){ RG_K_VOID, 0 }, 0,
+          pc);
+  if (run->inner.step) run->inner.step(run->inner.ctx, m, name, pc);
+}
+
+/* Sink: dice rolled (plain dice are named "d6", "2d6"). */
+static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
+                    const rg_value *results, uint32_t n, uint32_t pc) {
+  rg_run *run = ctx;
+  char name[256];
+  rg_type t = rg_log_dice_name(m, die, sides, n, name, sizeof name);
+  deliver(run, RG_EVENT_ROLL, name, results, NULL, t, n, pc);
+  if (run->inner.roll) run->inner.roll(run->inner.ctx, m, die, sides, results, n, pc);
+}
+
+/* Sink: a card drawn. */
+static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
+  rg_run *run = ctx;
+  if (deck < m->ndecks) {
+    run->pair[0] = card;
+    deliver(run, RG_EVENT_DRAW, rg_module_str(m, m->decks[deck].name), run->pair, NULL,
+            m->decks[deck].card, 1, pc);
+  }
+  if (run->inner.draw) run->inner.draw(run->inner.ctx, m, deck, card, pc);
+}
+
+/* Delivers note entry `note` of m (a note, or a shape named by it). */
+static void deliver_note(rg_run *run, rg_event_kind k, const rg_module *m, uint32_t note,
+                         const rg_value *vals, uint32_t pc) {
+  const rg_note_info *n;
+  if (note >= m->nnotes) return;
+  n = &m->notes[note];
+  if (n->first_type + n->nvals > m->ntypes) return;
+  deliver(run, k, rg_module_str(m, n->text), vals, m->types + n->first_type,
+          (rg_type){ RG_K_VOID, 0 }, n->nvals, pc);
+}
+
+/* Sink: a note. */
+static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+                    uint32_t pc) {
+  rg_run *run = ctx;
+  deliver_note(run, RG_EVENT_NOTE, m, note, vals, pc);
+  if (run->inner.note) run->inner.note(run->inner.ctx, m, note, vals, pc);
+}
+
+/* Sink: a shape of a picture. */
+static void on_shape(void *ctx, const rg_module *m, uint32_t shape, const rg_value *vals,
+                     uint32_t pc) {
+  rg_run *run = ctx;
+  deliver_note(run, RG_EVENT_SHAPE, m, shape, vals, pc);
+  if (run->inner.shape) run->inner.shape(run->inner.ctx, m, shape, vals, pc);
+}
+
+/* Sink: a failed expect is counted and delivered (expected, actual). */
+static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
+                           rg_value expected, uint32_t pc) {
+  rg_run *run = ctx;
+  run->failed_expects++;
+  if (expect < m->nexpects) {
+    run->pair[0] = expected;
+    run->pair[1] = actual;
+    deliver(run, RG_EVENT_EXPECT_FAIL, rg_module_str(m, m->expects[expect].text), run->pair,
+            NULL, m->expects[expect].type, 2, pc);
+  }
+  if (run->inner.expect_fail)
+    run->inner.expect_fail(run->inner.ctx, m, expect, actual, expected, pc);
+}
+
+/* Sink: the play layer puts the choice to the policy; the choice made is
+** then delivered (the option taken, who chose). */
+static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
+                         const rg_value *options, uint32_t n, uint32_t pc) {
+  rg_run *run = ctx;
+  const rg_choice *c = &m->choices[choice];
+  int64_t pick = run->inner.choose(run->inner.ctx, m, choice, chooser, options, n, pc);
+  if (pick >= 0 && pick < (int64_t)n) {
+    run->pair[0] = options[pick];
+    run->pair[1] = chooser;
+    run->pair_types[0] = c->option;
+    run->pair_types[1] = c->chooser;
+    deliver(run, RG_EVENT_CHOICE, rg_module_str(m, c->prompt), run->pair, run->pair_types,
+            (rg_type){ RG_K_VOID, 0 }, 2, pc);
+  }
+  return pick;
+}
+
+/* Sink: chance decided by the caller's rg_chance_fn. */
+static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+                         uint32_t pc) {
+  rg_run *run = ctx;
+  char name[32];
+  const char *nm = name;
+  (void)pc;
+  if (what == 'f' && index < m->ndice) nm = rg_module_str(m, m->dice[index].name);
+  else if (what == 'c' && index < m->ndecks) nm = rg_module_str(m, m->decks[index].name);
+  else snprintf(name, sizeof name, "d%u", index);
+  return run->opt.chance(run->opt.chance_ctx, run, what, nm, n);
+}
+
+/* Policy callback (RG_CHOOSE_CALLBACK): asks the caller's rg_choose_fn,
+** with the question's options readable through rg_run_option. */
+static int64_t ask_caller(void *ctx, const rg_question *q, rg_out *err) {
+  rg_run *run = ctx;
+  int64_t pick;
+  run->q = q;
+  pick = run->opt.choose(run->opt.choose_ctx, run, q->who ? q->who : "", q->prompt, q->n);
+  run->q = NULL;
+  if (pick < 0 || pick >= (int64_t)q->n) {
+    rg_puts(err, "no answer for the choice");
+    return -1;
+  }
+  return pick;
+}
+
+/* Sets up run's policy from its options.  Returns a status. */
+static rg_status policy_init(rg_run *run) {
+  switch (run->opt.policy) {
+  case RG_CHOOSE_FIRST: rg_policy_first(&run->pol); return RG_OK;
+  case RG_CHOOSE_CALLBACK:
+    if (!run->opt.choose) return RG_BAD_VALUE;
+    rg_policy_callback(&run->pol, "callback", ask_caller, run);
+    return RG_OK;
+  case RG_CHOOSE_ANSWERS: {
+    const char *text = run->opt.answers ? run->opt.answers : "";
+    int rc = rg_policy_answers(&run->pol, run->opt.answers_name ? run->opt.answers_name : "answers",
+                               text, run->opt.answers ? run->opt.answers_len : 0);
+    return rc == 0 ? RG_OK : rc == -2 ? RG_NOMEM : RG_BAD_VALUE;
+  }
+  case RG_CHOOSE_RANDOM: rg_policy_random(&run->pol); return RG_OK;
+  }
+  return RG_BAD_VALUE;
+}
+
+rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out) {
+  rg_run *run;
+  rg_sink sink;
+  rg_limits lim;
+  rg_status st;
+  *out = NULL;
+  run = rg_malloc(sizeof *run);
+  if (!run) return RG_NOMEM;
+  memset(run, 0, sizeof *run);
+  run->r = r;
+  if (opt) run->opt = *opt;
+  st = policy_init(run);
+  if (st == RG_OK && rg_play_init(&run->play, &r->m, NULL, &run->pol, NULL) != 0) st = RG_NOMEM;
+  if (st != RG_OK) {
+    rg_run_free(run);
+    return st;
+  }
+  rg_play_sink(&run->play, &run->inner);
+  sink = run->inner;
+  sink.ctx = run;
+  sink.step = on_step;
+  sink.roll = on_roll;
+  sink.draw = on_draw;
+  sink.note = on_note;
+  sink.shape = on_shape;
+  sink.expect_fail = on_expect_fail;
+  sink.choose = on_choose;
+  sink.chance = run->opt.chance ? on_chance : NULL;
+  memset(&lim, 0, sizeof lim);
+  lim.max_steps = run->opt.max_steps;
+  lim.max_memory = run->opt.max_memory;
+  run->vm = rg_vm_new(&r->m, &lim, &sink);
+  if (!run->vm) {
+    rg_run_free(run);
+    return RG_NOMEM;
+  }
+  rg_play_attach(&run->play, run->vm);
+  *out = run;
+  return RG_OK;
+}
+
+void rg_run_free(rg_run *run) {
+  if (!run) return;
+  rg_vm_free(run->vm);
+  rg_play_free(&run->play);
+  rg_policy_free(&run->pol);
+  rg_free(run);
+}
+
+rg_status rg_run_set_input(rg_run *run, const char *name, const char *value, char *err,
+                           size_t errlen) {
+  const rg_module *m = &run->r->m;
+  int i = rg_rules_find_input(run->r, name);
+  rg_value v;
+  if (errlen) err[0] = '\0';
+  if (i < 0) {
+    snprintf(err, errlen, "no input '%s'", name);
+    return RG_NOT_FOUND;
+  }
+  if (rg_value_parse(m, m->inputs[i].type, value, &v, err, errlen) != 0) return RG_BAD_VALUE;
+  rg_vm_set_input(run->vm, (uint32_t)i, v);
+  return RG_OK;
+}
+
+/* Records an error of the call (no position) and returns status st. */
+static rg_status call_fail(rg_run *run, rg_status st, const char *msg) {
+  snprintf(run->err, sizeof run->err, "%s", msg);
+  run->err_path = "?";
+  run->err_line = run->err_col = 0;
+  return st;
+}
+
+rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, int nargs) {
+  const rg_module *m = &run->r->m;
+  int pi = rg_rules_find_proc(run->r, proc);
+  const rg_proc *p;
+  rg_value *a;
+  rg_status st;
+  char err[512], msg[768];
+  run->failed_expects = 0;
+  run->rtype = (rg_type){ RG_K_VOID, 0 };
+  if (pi < 0) {
+    snprintf(msg, sizeof msg, "no procedure '%s'", proc);
+    return call_fail(run, RG_NOT_FOUND, msg);
+  }
+  p = &m->procs[pi];
+  if (nargs < 0 || (uint32_t)nargs != p->nparams) {
+    snprintf(msg, sizeof msg, "procedure '%s' takes %u argument%s, got %d", proc, p->nparams,
+             p->nparams == 1 ? "" : "s", nargs);
+    return call_fail(run, RG_BAD_VALUE, msg);
+  }
+  a = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *a);
+  if (!a) return call_fail(run, RG_NOMEM, "out of memory");
+  a[0] = 0;
+  for (uint32_t i = 0; i < p->nparams; i++) {
+    const rg_param_info *par = &m->params[p->first_param + i];
+    err[0] = '\0';
+    if (rg_value_parse(m, par->type, args[i], &a[i], err, sizeof err) != 0) {
+      snprintf(msg, sizeof msg, "argument %u (%s) of '%s': %s", i + 1,
+               rg_module_str(m, par->name), proc, err[0] ? err : "not a valid value");
+      rg_free(a);
+      return call_fail(run, RG_BAD_VALUE, msg);
+    }
+  }
+  /* The seeding contract (seed.h): dice stream 0, random choices stream 1. */
+  rg_seed_run_dice(run->vm, run->opt.seed);
+  if (run->opt.policy == RG_CHOOSE_RANDOM) rg_seed_run_choices(&run->pol.rng, run->opt.seed);
+  run->play.stopped = 0;
+  st = rg_vm_call(run->vm, (uint32_t)pi, a, &run->result);
+  rg_free(a);
+  if (st != RG_OK) {
+    uint32_t pc = UINT32_MAX;
+    const char *e = rg_vm_error(run->vm, &pc);
+    if (run->play.stopped && *rg_play_error(&run->play)) e = rg_play_error(&run->play);
+    snprintf(run->err, sizeof run->err, "%s", e && *e ? e : "the run failed");
+    locate(m, pc, &run->err_path, &run->err_line, &run->err_col);
+    return st;
+  }
+  run->rtype = p->result;
+  return RG_OK;
+}
+
+const char *rg_run_error(const rg_run *run, const char **path, uint32_t *line, uint32_t *col) {
+  if (path) *path = run->err_path ? run->err_path : "?";
+  if (line) *line = run->err_line;
+  if (col) *col = run->err_col;
+  return run->err;
+}
+
+rg_status rg_run_result(const rg_run *run, char *buf, size_t size) {
+  uint32_t nheap = 0;
+  const rg_value *heap = rg_vm_heap(run->vm, &nheap);
+  if (size) buf[0] = '\0';
+  if (run->rtype.kind != RG_K_VOID)
+    rg_value_format(buf, size, &run->r->m, heap, nheap, run->rtype, run->result);
+  return RG_OK;
+}
+
+int rg_run_failed_expects(const rg_run *run) {
+  return run->failed_expects;
+}
