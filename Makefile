@@ -18,7 +18,7 @@ LIB_OBJ := $(patsubst interp/%.c,$(BUILD)/obj/%.o,$(LIB_SRC)) \
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
-.PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean
+.PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall
 .PHONY: web serve test-web
 .SECONDARY:
@@ -77,6 +77,20 @@ $(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libregula.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $< $(BUILD)/libregula.a $(LDLIBS)
 
+# Programs that embed the library through regula.h alone (examples/*.c):
+# each is built, run, and its output compared with examples/NAME.expected.
+EXAMPLE_BIN := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+
+$(BUILD)/examples/%: examples/%.c interp/regula.h $(BUILD)/libregula.a
+	@mkdir -p $(@D)
+	$(CC) -Iinterp $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libregula.a $(LDLIBS)
+
+examples: $(EXAMPLE_BIN)
+	@for e in $(EXAMPLE_BIN); do \
+	  n=$$(basename $$e); $$e | cmp -s - examples/$$n.expected \
+	    || { echo "FAIL examples: $$n differs from examples/$$n.expected"; exit 1; }; \
+	done; echo "examples: $(words $(EXAMPLE_BIN)) passed"
+
 # ---- running ------------------------------------------------------------
 run: all
 	@tools/run-demo.sh $(BUILD)/regula
@@ -90,7 +104,7 @@ golden: $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
 
-test-quick: all unit golden replay faults editors tokens builtins
+test-quick: all unit golden replay faults editors examples tokens builtins
 
 # The editor files (editors/) know exactly the lexer's keywords.
 editors:
