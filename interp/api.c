@@ -100,20 +100,13 @@ const char *rg_rules_name(const rg_rules *r) {
   return rg_module_str(&r->m, r->m.name);
 }
 
-/* Returns 1 when procedure p of m is the body of a test. */
-static int is_test(const rg_module *m, uint32_t p) {
-  for (uint32_t i = 0; i < m->ntests; i++)
-    if (m->tests[i].proc == p) return 1;
-  return 0;
-}
-
 int rg_rules_proc_count(const rg_rules *r) {
   return (int)r->m.nprocs;
 }
 
 int rg_rules_find_proc(const rg_rules *r, const char *name) {
   int p = rg_module_find_proc(&r->m, name);
-  return p >= 0 && is_test(&r->m, (uint32_t)p) ? -1 : p;
+  return p >= 0 && rg_module_is_test(&r->m, (uint32_t)p) ? -1 : p;
 }
 
 const char *rg_rules_proc_name(const rg_rules *r, int proc) {
