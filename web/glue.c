@@ -134,22 +134,28 @@ static void parse_diags(rg_out *out, char *text, size_t n) {
   rg_putc(out, ']');
 }
 
-/* Compiles the rule file at path into *m with the diagnostics printed as
+/* Compiles the rule file at path into *m with the diagnostics rendered as
 ** the CLI prints them into *text (malloc'd, *len bytes; the caller frees
 ** it).  Returns 0, -1 for errors in the file, or -2 when out of memory (no
 ** text then). */
 static int compile_at(const char *path, rg_module *m, char **text, size_t *len) {
   rg_arena arena;
   rg_diag d;
-  FILE *mem = open_memstream(text, len);
+  rg_buf b;
   int rc;
-  if (!mem) return -2;
+  rg_buf_init(&b);
   rg_arena_init(&arena, 0);
-  rg_diag_init(&d, mem, &arena);
+  rg_diag_init(&d, &arena, rg_diagnostic_print, &b.out);
   rc = rg_compile(&d, path, m, NULL);
-  if (rc != 0 && d.errors == 0) fprintf(mem, "regula: error: %s: cannot compile\n", path);
+  if (rc != 0 && d.errors == 0) rg_printf(&b.out, "regula: error: %s: cannot compile\n", path);
   rg_arena_free(&arena);
-  fclose(mem);
+  if (b.out.failed) { rg_buf_free(&b); return -2; }
+  *len = b.len;
+  *text = malloc(b.len + 1);
+  if (!*text) { rg_buf_free(&b); return -2; }
+  if (b.len) memcpy(*text, b.data, b.len);
+  (*text)[b.len] = '\0';
+  rg_buf_free(&b);
   return rc == 0 ? 0 : -1;
 }
 
