@@ -126,6 +126,11 @@ void print_params(const rg_module *m, const rg_proc *p);
 int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
                      rg_value **out);
 
+/* cli_resolve_proc for a procedure whose result is counted (sim, odds):
+** one without a result is refused too.  Returns as cli_resolve_proc. */
+int cli_resolve_result(const rg_module *m, const char *cmd, const char *name, char **args,
+                       int nargs, rg_value **out);
+
 /* Parses s as a whole number in 0..2^64-1 (digits only; 0 refused unless
 ** zero_ok) into *out.  Returns 0, or -1 for anything else (sign, junk,
 ** overflow). */

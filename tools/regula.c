@@ -29,7 +29,7 @@
 #include "fileout.h"
 #include "module.h"
 #include "opcodes.h"
-#include "seed.h"
+#include "testrun.h"
 #include "value.h"
 #include "vm.h"
 
@@ -341,22 +341,12 @@ void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
   }
 }
 
-/* What the sink callbacks need while a procedure or a test runs. */
+/* What the sink callbacks need while `call` runs a procedure. */
 typedef struct run_ctx {
   FILE *out;                /* where notes and failures go */
   rg_vm *vm;                /* the running VM, for records on its heap */
-  const char *test;         /* the running test's title, or NULL */
   int failed;               /* expectations failed so far in this run */
 } run_ctx;
-
-/* Formats v of type t for a message, with records read from the VM's heap. */
-static char *format_value(char *buf, size_t size, const run_ctx *c, const rg_module *m,
-                          rg_type t, rg_value v) {
-  uint32_t nheap = 0;
-  const rg_value *heap = c->vm ? rg_vm_heap(c->vm, &nheap) : m->heap;
-  if (!c->vm) nheap = m->nheap;
-  return rg_value_format(buf, size, m, heap, nheap, t, v);
-}
 
 /* Sink: prints a note as the run's log does, without the place:
 ** `note weather is changeable`, `note score: 7`, `note dice: 3, 4`. */
@@ -371,29 +361,23 @@ static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value
   rg_putc(&out, '\n');
 }
 
-/* Sink: prints a failed expectation as
-**     path:line: FAIL test "NAME": expected X, got Y     (expect a == b)
-**     path:line: FAIL test "NAME": expected true: TEXT   (expect e)
+/* Sink: prints a failed expectation of `call` as
+**     path:line: FAIL: expected X, got Y     (expect a == b)
+**     path:line: FAIL: expected true: TEXT   (expect e)
 ** and counts it. */
 static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
                            rg_value expected, uint32_t pc) {
   run_ctx *c = ctx;
+  rg_out out = cli_file_out(c->out);
   const char *path = "?";
-  uint32_t line = 0, col = 0;
-  char want[1024], got[1024];
+  uint32_t line = 0, col = 0, nheap = 0;
+  const rg_value *heap = rg_vm_heap(c->vm, &nheap);
   c->failed++;
   if (expect >= m->nexpects) return;
   locate(m, pc, &path, &line, &col);
-  fprintf(c->out, "%s:%u: FAIL", path, line);
-  if (c->test) fprintf(c->out, " test \"%s\"", c->test);
-  if (pc < m->ncode && RG_INS_OP(m->code[pc]) == RG_OP_EXPECTEQ) {
-    rg_type t = m->expects[expect].type;
-    format_value(want, sizeof want, c, m, t, expected);
-    format_value(got, sizeof got, c, m, t, actual);
-    fprintf(c->out, ": expected %s, got %s\n", want, got);
-  } else {
-    fprintf(c->out, ": expected true: %s\n", rg_module_str(m, m->expects[expect].text));
-  }
+  rg_printf(&out, "%s:%u: FAIL: ", path, line);
+  rg_log_expect_text(&out, m, heap, nheap, expect, actual, expected, pc);
+  rg_putc(&out, '\n');
 }
 
 /* Returns 1 when procedure p of m is the body of a test. */
@@ -670,47 +654,31 @@ static int cmd_call(opts *o) {
   return rc;
 }
 
-/* Runs every test of l's module, counting them in *passed and *failed and
-** printing each failure on stdout.  Returns EX_OK, or EX_RUNTIME when the
-** VM cannot be made. */
-static int run_tests(loaded *l, opts *o, int *passed, int *failed) {
-  const rg_module *m = &l->m;
-  run_ctx ctx = { .out = stdout };
-  rg_sink sink = { .ctx = &ctx, .expect_fail = on_expect_fail };   /* no notes */
-  rg_vm *vm;
-  rg_value none = 0, result = 0;
+/* rg_test_fn: prints each failure of test r on stdout as
+** "path:line: FAIL test \"NAME\": MESSAGE". */
+static void print_test(void *ctx, const rg_test_result *r) {
+  (void)ctx;
+  for (uint32_t i = 0; i < r->nfailures; i++)
+    printf("%s:%u: FAIL test \"%s\": %s\n", r->failures[i].path, r->failures[i].line, r->name,
+           r->failures[i].message);
+}
 
-  if (m->ntests == 0) return EX_OK;
-  vm = rg_vm_new(m, &o->limits, &sink);
-  if (!vm) {
+/* Runs every test of l's module (interp/testrun.h), counting them in
+** *passed and *failed and printing each failure on stdout.  Returns EX_OK,
+** or EX_RUNTIME when out of memory. */
+static int run_tests(loaded *l, opts *o, uint32_t *passed, uint32_t *failed) {
+  if (rg_test_run(&l->m, &o->limits, print_test, NULL, passed, failed) != 0) {
     fputs("regula: error: out of memory\n", stderr);
     return EX_RUNTIME;
   }
-  ctx.vm = vm;
-  for (uint32_t i = 0; i < m->ntests; i++) {
-    const rg_test *t = &m->tests[i];
-    ctx.test = rg_module_str(m, t->name);
-    ctx.failed = 0;
-    rg_seed_test(vm);   /* each test rolls the same, whatever ran before */
-    if (rg_vm_call(vm, t->proc, &none, &result) != RG_RUN_OK) {
-      uint32_t pc = UINT32_MAX, line = 0, col = 0;
-      const char *path = "?", *msg = rg_vm_error(vm, &pc);
-      locate(m, pc, &path, &line, &col);
-      printf("%s:%u: FAIL test \"%s\": error: %s\n", path, line, ctx.test,
-             msg && *msg ? msg : "the run failed");
-      ctx.failed++;
-    }
-    if (ctx.failed) ++*failed;
-    else ++*passed;
-  }
-  rg_vm_free(vm);
   return EX_OK;
 }
 
 /* regula test FILE...: runs the tests of each file; ends with the line
 ** "N passed, M failed". */
 static int cmd_test(opts *o) {
-  int status = EX_OK, passed = 0, failed = 0, loaded_any = 0;
+  int status = EX_OK, loaded_any = 0;
+  uint32_t passed = 0, failed = 0;
   if (o->npos < 1) return usage_error("test", "no rule file given");
   for (int i = 0; i < o->npos; i++) {
     loaded l;
@@ -724,7 +692,7 @@ static int cmd_test(opts *o) {
   }
   /* No summary when nothing could be compiled: "0 passed" would read as a
   ** success of nothing. */
-  if (loaded_any) printf("%d passed, %d failed\n", passed, failed);
+  if (loaded_any) printf("%u passed, %u failed\n", passed, failed);
   if (failed) status = worst(status, EX_FINDINGS);
   return status;
 }

@@ -1,5 +1,5 @@
 /*
-** tally.h: distinct results of many runs, for `regula odds` and `regula sim`.
+** tally.h: distinct results of many runs, for exact odds and simulations.
 **
 ** A tally maps each distinct value of one type to a slot (0, 1, ...).  A
 ** scalar (int, bool, percent, text, distance, member, set) is its own key;
@@ -17,49 +17,41 @@
 
 #include "module.h"
 
-typedef struct tally_key {
+typedef struct rg_tally_key {
   rg_value v;               /* a scalar's value */
   char *text;               /* the value as people read it (owned) */
   rg_value *vec;            /* a list's elements or a record's fields, or NULL */
   uint32_t nvec;
-} tally_key;
+} rg_tally_key;
 
-typedef struct tally {
+typedef struct rg_tally {
   const rg_module *m;
   rg_type type;
   int compound;             /* 1: a list or a record (keyed by text) */
-  tally_key *keys;          /* slot k's key */
+  rg_tally_key *keys;       /* slot k's key */
   uint32_t n, cap;
   uint32_t *hash;           /* open addressing: slot + 1, 0 empty */
   uint32_t hcap;            /* a power of two */
   uint32_t limit;           /* most distinct values kept (0: no limit) */
-} tally;
+} rg_tally;
 
 /* Sets t up for values of type ty of module m. */
-void tally_init(tally *t, const rg_module *m, rg_type ty);
+void rg_tally_init(rg_tally *t, const rg_module *m, rg_type ty);
 
 /* Frees what t holds. */
-void tally_free(tally *t);
+void rg_tally_free(rg_tally *t);
 
 /* Returns the slot of value v (records and lists read from heap[0..nheap)),
 ** adding it when new; -1 when out of memory, -3 when new and the tally
 ** already holds `limit` values. */
-int64_t tally_slot(tally *t, const rg_value *heap, uint32_t nheap, rg_value v);
+int64_t rg_tally_slot(rg_tally *t, const rg_value *heap, uint32_t nheap, rg_value v);
 
 /* Returns the slot of the key with the given text, adding a copy of key
 ** (text and vec) when new (for merging tallies); -1 when out of memory. */
-int64_t tally_slot_key(tally *t, const tally_key *key);
+int64_t rg_tally_slot_key(rg_tally *t, const rg_tally_key *key);
 
 /* Stores in order[0..t->n) the slots sorted by their values' natural
 ** order.  Returns 0, or -1 when out of memory. */
-int tally_order(const tally *t, uint32_t *order);
-
-/* Resolves procedure `name` of m and parses args[0..nargs) by its
-** parameters' types into *out (allocated with rg_malloc, at least one
-** value).  Returns the procedure's index, or -1 after printing what is
-** wrong (usage errors: exit 2) or -2 when out of memory (exit 3).  Test
-** bodies are not procedures. */
-int tally_resolve(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
-                  rg_value **out);
+int rg_tally_order(const rg_tally *t, uint32_t *order);
 
 #endif

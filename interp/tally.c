@@ -3,21 +3,20 @@
 */
 #include "tally.h"
 #include "alloc.h"
-#include "cli.h"
 #include "value.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void tally_init(tally *t, const rg_module *m, rg_type ty) {
+void rg_tally_init(rg_tally *t, const rg_module *m, rg_type ty) {
   memset(t, 0, sizeof *t);
   t->m = m;
   t->type = ty;
   t->compound = ty.kind == RG_K_LIST || ty.kind == RG_K_RECORD;
 }
 
-void tally_free(tally *t) {
+void rg_tally_free(rg_tally *t) {
   for (uint32_t k = 0; k < t->n; k++) {
     rg_free(t->keys[k].text);
     rg_free(t->keys[k].vec);
@@ -35,7 +34,7 @@ static uint64_t hash_bytes(const char *s, size_t n, uint64_t h) {
 
 /* Hashes key k of t: FNV-1a of its text for a list or record, else a mix
 ** of its value. */
-static uint64_t key_hash(const tally *t, const tally_key *k) {
+static uint64_t key_hash(const rg_tally *t, const rg_tally_key *k) {
   if (t->compound) return hash_bytes(k->text, strlen(k->text), 0xCBF29CE484222325ull);
   uint64_t x = (uint64_t)k->v * 0x9E3779B97F4A7C15ull;
   return x ^ (x >> 29);
@@ -43,12 +42,12 @@ static uint64_t key_hash(const tally *t, const tally_key *k) {
 
 /* Returns whether keys a and b of t are equal: by text for a list or
 ** record, else by value. */
-static int key_equal(const tally *t, const tally_key *a, const tally_key *b) {
+static int key_equal(const rg_tally *t, const rg_tally_key *a, const rg_tally_key *b) {
   return t->compound ? strcmp(a->text, b->text) == 0 : a->v == b->v;
 }
 
 /* Doubles the hash index (or makes the first one). */
-static int rehash(tally *t) {
+static int rehash(rg_tally *t) {
   uint32_t ncap = t->hcap ? t->hcap * 2 : 64;
   uint32_t *h = rg_malloc((size_t)ncap * sizeof *h);
   if (!h) return -1;
@@ -66,7 +65,7 @@ static int rehash(tally *t) {
 
 /* Finds key; when absent, adds it (taking ownership of its text and vec
 ** when take, else copying them).  Returns the slot or -1. */
-static int64_t find_or_add(tally *t, tally_key *key, int take) {
+static int64_t find_or_add(rg_tally *t, rg_tally_key *key, int take) {
   if (t->n + 1 > t->hcap / 2 && rehash(t) != 0) return -1;
   if (t->limit && t->n >= t->limit) {
     uint32_t i = (uint32_t)key_hash(t, key) & (t->hcap - 1);
@@ -83,12 +82,12 @@ static int64_t find_or_add(tally *t, tally_key *key, int take) {
   }
   if (t->n == t->cap) {
     uint32_t nc = t->cap ? t->cap * 2 : 16;
-    tally_key *nk = rg_realloc(t->keys, (size_t)nc * sizeof *nk);
+    rg_tally_key *nk = rg_realloc(t->keys, (size_t)nc * sizeof *nk);
     if (!nk) return -1;
     t->keys = nk;
     t->cap = nc;
   }
-  tally_key k = *key;
+  rg_tally_key k = *key;
   if (!take) {
     size_t len = strlen(key->text) + 1;
     k.text = rg_malloc(len);
@@ -112,9 +111,9 @@ static int numeric_kind(uint32_t kind) {
   return kind != RG_K_TEXT && kind != RG_K_LIST && kind != RG_K_RECORD && kind != RG_K_VOID;
 }
 
-int64_t tally_slot(tally *t, const rg_value *heap, uint32_t nheap, rg_value v) {
+int64_t rg_tally_slot(rg_tally *t, const rg_value *heap, uint32_t nheap, rg_value v) {
   const rg_module *m = t->m;
-  tally_key key = { .v = v };
+  rg_tally_key key = { .v = v };
   char buf[4096];
   if (!t->compound) {
     /* Fast path: a known scalar needs no text. */
@@ -157,20 +156,16 @@ int64_t tally_slot(tally *t, const rg_value *heap, uint32_t nheap, rg_value v) {
   return find_or_add(t, &key, 0);
 }
 
-int64_t tally_slot_key(tally *t, const tally_key *key) {
-  tally_key k = *key;
+int64_t rg_tally_slot_key(rg_tally *t, const rg_tally_key *key) {
+  rg_tally_key k = *key;
   return find_or_add(t, &k, 0);
 }
 
-/* qsort has no context argument: the tally being sorted. */
-static const tally *sorting;
-
-/* qsort comparison of two slot indexes of `sorting`, by natural order:
-** lists and records element-wise (then text), texts bytewise, sets by size
-** then members, other values by value. */
-static int cmp_slots(const void *pa, const void *pb) {
-  const tally *t = sorting;
-  const tally_key *a = &t->keys[*(const uint32_t *)pa], *b = &t->keys[*(const uint32_t *)pb];
+/* Compares slots sa and sb of t by their values' natural order: lists and
+** records element-wise (then text), texts bytewise, sets by size then
+** members, other values by value.  Returns <0, 0 or >0. */
+static int cmp_slots(const rg_tally *t, uint32_t sa, uint32_t sb) {
+  const rg_tally_key *a = &t->keys[sa], *b = &t->keys[sb];
   if (t->compound) {
     if (a->vec && b->vec) {
       for (uint32_t i = 0; i < a->nvec && i < b->nvec; i++)
@@ -196,21 +191,23 @@ static int cmp_slots(const void *pa, const void *pb) {
   return a->v < b->v ? -1 : a->v > b->v;
 }
 
-int tally_order(const tally *t, uint32_t *order) {
-  for (uint32_t k = 0; k < t->n; k++) order[k] = k;
-  sorting = t;
-  qsort(order, t->n, sizeof *order, cmp_slots);
-  sorting = NULL;
-  return 0;
+/* Sorts order[0..n) by cmp_slots, stable (merge sort through tmp[0..n)). */
+static void sort_slots(const rg_tally *t, uint32_t *order, uint32_t *tmp, uint32_t n) {
+  uint32_t h = n / 2, i = 0, j = h, k = 0;
+  if (n < 2) return;
+  sort_slots(t, order, tmp, h);
+  sort_slots(t, order + h, tmp, n - h);
+  while (i < h && j < n) tmp[k++] = cmp_slots(t, order[j], order[i]) < 0 ? order[j++] : order[i++];
+  while (i < h) tmp[k++] = order[i++];
+  while (j < n) tmp[k++] = order[j++];
+  memcpy(order, tmp, (size_t)n * sizeof *order);
 }
 
-int tally_resolve(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
-                  rg_value **out) {
-  int pi = rg_module_find_proc(m, name);
-  if (pi >= 0 && !is_test_proc(m, (uint32_t)pi) && (uint32_t)nargs == m->procs[pi].nparams &&
-      m->procs[pi].result.kind == RG_K_VOID) {
-    fprintf(stderr, "regula: error: procedure '%s' has no result to count\n", name);
-    return -1;
-  }
-  return cli_resolve_proc(m, cmd, name, args, nargs, out);
+int rg_tally_order(const rg_tally *t, uint32_t *order) {
+  uint32_t *tmp = rg_malloc(((size_t)t->n + 1) * sizeof *tmp);
+  if (!tmp) return -1;
+  for (uint32_t k = 0; k < t->n; k++) order[k] = k;
+  sort_slots(t, order, tmp, t->n);
+  rg_free(tmp);
+  return 0;
 }

@@ -1,0 +1,298 @@
+/*
+** sim.c: Monte Carlo tallies of a procedure's result (see sim.h).
+*/
+#include "sim.h"
+
+#include "alloc.h"
+#include "rng.h"
+#include "seed.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* One thread's share of the runs. */
+typedef struct worker {
+  const rg_module *m;
+  const rg_limits *limits;
+  uint32_t proc;
+  const rg_value *args;
+  uint64_t seed, lo, hi;    /* runs lo .. hi-1 */
+  uint32_t ntallies;        /* 1, or the record's fields */
+  int record;
+  rg_tally *tallies;        /* [ntallies] */
+  uint64_t **counts;        /* counts[f][slot] */
+  uint32_t *ncounts;
+  uint8_t *overflow;        /* [ntallies]: more than RG_SIM_MAX_DISTINCT values */
+  atomic_uint_fast64_t *done;
+  rg_rng choice_rng;        /* seeded at the run's first choice */
+  uint64_t run;             /* the run under way */
+  int choice_seeded;
+  /* the first failure */
+  int failed;
+  uint64_t fail_run;
+  char msg[256];
+  uint32_t fail_pc;
+  int nomem;
+  /* runs where an expectation failed: how many, the first one and where */
+  uint64_t expect_runs, expect_run;
+  uint32_t expect_pc;
+  int expect_this_run;      /* the run under way failed one already */
+} worker;
+
+/* rg_sink expect_fail for worker ctx: counts the run (once) and keeps the
+** first failure's run and pc. */
+static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
+                           rg_value expected, uint32_t pc) {
+  worker *w = ctx;
+  (void)m; (void)expect; (void)actual; (void)expected;
+  if (w->expect_this_run) return;
+  w->expect_this_run = 1;
+  if (w->expect_runs++ == 0) {
+    w->expect_run = w->run;
+    w->expect_pc = pc;
+  }
+}
+
+/* rg_sink choose for worker ctx: picks one of the n options at random from
+** w->choice_rng, seeded from the seed and the run at the run's first choice. */
+static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
+                         const rg_value *options, uint32_t n, uint32_t pc) {
+  (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
+  worker *w = ctx;
+  if (!w->choice_seeded) {
+    rg_seed_sim_choices(&w->choice_rng, w->seed, w->run);
+    w->choice_seeded = 1;
+  }
+  return (int64_t)rg_rng_below(&w->choice_rng, n);
+}
+
+/* Counts value v in tally f of w.  Returns 0, or -1 when out of memory. */
+static int count_value(worker *w, uint32_t f, const rg_value *heap, uint32_t nheap, rg_value v) {
+  if (w->overflow[f]) return 0;
+  int64_t s = rg_tally_slot(&w->tallies[f], heap, nheap, v);
+  if (s == -3) {
+    w->overflow[f] = 1;
+    return 0;
+  }
+  if (s < 0) return -1;
+  if ((uint32_t)s >= w->ncounts[f]) {
+    uint32_t nc = w->tallies[f].cap;
+    uint64_t *c = rg_realloc(w->counts[f], (size_t)nc * sizeof *c);
+    if (!c) return -1;
+    memset(c + w->ncounts[f], 0, (size_t)(nc - w->ncounts[f]) * sizeof *c);
+    w->counts[f] = c;
+    w->ncounts[f] = nc;
+  }
+  w->counts[f][s]++;
+  return 0;
+}
+
+/* Thread body for worker arg: runs w->lo..w->hi-1 on a VM of its own,
+** counting results into w's tallies; stops at the first failure (w->failed)
+** or out of memory (w->nomem).  Adds to *w->done per 1024 runs.  Returns NULL. */
+static void *work(void *arg) {
+  worker *w = arg;
+  const rg_module *m = w->m;
+  rg_sink sink = { .ctx = w, .choose = on_choose, .expect_fail = on_expect_fail };
+  rg_vm *vm = rg_vm_new(m, w->limits, &sink);
+  if (!vm) {
+    w->nomem = 1;
+    return NULL;
+  }
+  for (uint64_t i = w->lo; i < w->hi; i++) {
+    rg_value result = 0;
+    rg_seed_sim_dice(vm, w->seed, i);
+    w->run = i;
+    w->choice_seeded = 0;
+    w->expect_this_run = 0;
+    if (rg_vm_call(vm, w->proc, w->args, &result) != RG_RUN_OK) {
+      const char *msg = rg_vm_error(vm, &w->fail_pc);
+      snprintf(w->msg, sizeof w->msg, "%s", msg && *msg ? msg : "the run failed");
+      w->failed = 1;
+      w->fail_run = i;
+      break;
+    }
+    uint32_t nheap = 0;
+    const rg_value *heap = rg_vm_heap(vm, &nheap);
+    if (w->record) {
+      for (uint32_t f = 0; f < w->ntallies; f++) {
+        rg_value fv = result >= 0 && (uint64_t)result + f < nheap ? heap[result + f] : 0;
+        if (count_value(w, f, heap, nheap, fv) != 0) { w->nomem = 1; break; }
+      }
+    } else if (count_value(w, 0, heap, nheap, result) != 0) {
+      w->nomem = 1;
+    }
+    if (w->nomem) break;
+    if (((i - w->lo) & 1023) == 1023) atomic_fetch_add(w->done, 1024);
+  }
+  rg_vm_free(vm);
+  return NULL;
+}
+
+void rg_sim_wilson(uint64_t c, uint64_t n, double *lo, double *hi) {
+  const double z = 1.959963984540054;
+  double p = (double)c / (double)n, nn = (double)n, z2 = z * z;
+  double den = 1 + z2 / nn;
+  double mid = (p + z2 / (2 * nn)) / den;
+  double half = z / den * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn));
+  *lo = mid - half < 0 ? 0 : mid - half;
+  *hi = mid + half > 1 ? 1 : mid + half;
+}
+
+/* rg_malloc, zeroed. */
+static void *zalloc(size_t n) {
+  void *p = rg_malloc(n ? n : 1);
+  if (p) memset(p, 0, n ? n : 1);
+  return p;
+}
+
+/* Frees the workers ws[0..nw) and what they hold. */
+static void free_workers(worker *ws, uint32_t nw, uint32_t ntallies) {
+  for (uint32_t k = 0; ws && k < nw; k++) {
+    for (uint32_t f = 0; f < ntallies; f++) {
+      if (ws[k].tallies) rg_tally_free(&ws[k].tallies[f]);
+      if (ws[k].counts) rg_free(ws[k].counts[f]);
+    }
+    rg_free(ws[k].tallies);
+    rg_free(ws[k].counts);
+    rg_free(ws[k].ncounts);
+    rg_free(ws[k].overflow);
+  }
+  rg_free(ws);
+}
+
+/* Merges the workers' tallies into r's fields, in run order.  Returns 0,
+** or -1 when out of memory. */
+static int merge(rg_sim_result *r, worker *ws, uint32_t nw) {
+  for (uint32_t f = 0; f < r->nfields; f++) {
+    rg_sim_field *fd = &r->fields[f];
+    uint32_t cap = 0;
+    for (uint32_t k = 0; k < nw && !fd->overflow; k++) {
+      rg_tally *wt = &ws[k].tallies[f];
+      if (ws[k].overflow[f]) fd->overflow = 1;
+      for (uint32_t s = 0; s < wt->n && !fd->overflow; s++) {
+        int64_t g = rg_tally_slot_key(&fd->tally, &wt->keys[s]);
+        if (g == -3) {
+          fd->overflow = 1;
+          break;
+        }
+        if (g < 0) return -1;
+        if (fd->tally.n > cap) {
+          uint32_t nc = fd->tally.cap;
+          uint64_t *c = rg_realloc(fd->counts, (size_t)nc * sizeof *c);
+          if (!c) return -1;
+          memset(c + cap, 0, (size_t)(nc - cap) * sizeof *c);
+          fd->counts = c;
+          cap = nc;
+        }
+        fd->counts[g] += ws[k].counts[f][s];
+      }
+    }
+  }
+  return 0;
+}
+
+rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
+  const rg_module *m = o->m;
+  const rg_proc *p = &m->procs[o->proc];
+  int record = p->result.kind == RG_K_RECORD && p->result.ref < m->nrecords;
+  const rg_record *rec = record ? &m->records[p->result.ref] : NULL;
+  uint32_t ntallies = record ? rec->count : 1;
+  uint64_t threads = o->threads < 1 ? 1 : o->threads;
+  worker *ws = NULL;
+  pthread_t *tids = NULL;
+  atomic_uint_fast64_t done;
+  uint32_t nw = 0, started = 0;
+
+  memset(r, 0, sizeof *r);
+  r->runs = o->runs;
+  r->status = RG_SIM_NOMEM;
+  if (threads > o->runs) threads = o->runs;
+  atomic_init(&done, 0);
+  if (!(r->fields = zalloc((size_t)ntallies * sizeof *r->fields))) return r->status;
+  r->nfields = ntallies;
+  for (uint32_t f = 0; f < ntallies; f++) {
+    rg_sim_field *fd = &r->fields[f];
+    fd->name = record ? rg_module_str(m, m->fields[rec->first + f].name) : "result";
+    rg_tally_init(&fd->tally, m, record ? m->fields[rec->first + f].type : p->result);
+    fd->tally.limit = RG_SIM_MAX_DISTINCT;
+  }
+  ws = zalloc((size_t)threads * sizeof *ws);
+  tids = rg_malloc((size_t)threads * sizeof *tids);
+  if (!ws || !tids) goto out;
+  for (uint64_t k = 0; k < threads; k++) {
+    worker *w = &ws[k];
+    w->m = m;
+    w->limits = o->limits;
+    w->proc = o->proc;
+    w->args = o->args;
+    w->seed = o->seed;
+    w->lo = o->runs * k / threads;
+    w->hi = o->runs * (k + 1) / threads;
+    w->ntallies = ntallies;
+    w->record = record;
+    w->done = &done;
+    w->tallies = zalloc((size_t)ntallies * sizeof *w->tallies);
+    w->counts = zalloc((size_t)ntallies * sizeof *w->counts);
+    w->ncounts = zalloc((size_t)ntallies * sizeof *w->ncounts);
+    w->overflow = zalloc((size_t)ntallies);
+    nw++;
+    if (!w->tallies || !w->counts || !w->ncounts || !w->overflow) goto out;
+    for (uint32_t f = 0; f < ntallies; f++) {
+      rg_tally_init(&w->tallies[f], m, r->fields[f].tally.type);
+      w->tallies[f].limit = RG_SIM_MAX_DISTINCT;
+    }
+  }
+  for (; started < nw; started++)
+    if (pthread_create(&tids[started], NULL, work, &ws[started]) != 0) break;
+  /* Too few threads: this thread runs the rest, one block at a time. */
+  for (uint32_t k = started; k < nw; k++) work(&ws[k]);
+  if (o->progress) {
+    for (;;) {
+      uint64_t d = atomic_load(&done);
+      if (d + 1024 * nw >= o->runs) break;
+      o->progress(o->progress_ctx, d, o->runs);
+      struct timespec ts = { 0, 100000000 };
+      nanosleep(&ts, NULL);
+    }
+  }
+  for (uint32_t k = 0; k < started; k++) pthread_join(tids[k], NULL);
+
+  /* The first failure in run order, if any. */
+  for (uint32_t k = 0; k < nw; k++) {
+    if (ws[k].nomem) goto out;
+    if (ws[k].failed) {
+      r->status = RG_SIM_RUN_FAILED;
+      r->fail_run = ws[k].fail_run;
+      r->fail_pc = ws[k].fail_pc;
+      memcpy(r->msg, ws[k].msg, sizeof r->msg);
+      goto out;
+    }
+  }
+  /* Failed expectations: how many runs, and the first in run order. */
+  for (uint32_t k = 0; k < nw; k++) {
+    if (ws[k].expect_runs && !r->expect_runs) {
+      r->expect_run = ws[k].expect_run;
+      r->expect_pc = ws[k].expect_pc;
+    }
+    r->expect_runs += ws[k].expect_runs;
+  }
+  if (merge(r, ws, nw) == 0) r->status = RG_SIM_OK;
+out:
+  free_workers(ws, nw, ntallies);
+  rg_free(tids);
+  return r->status;
+}
+
+void rg_sim_free(rg_sim_result *r) {
+  for (uint32_t f = 0; r->fields && f < r->nfields; f++) {
+    rg_tally_free(&r->fields[f].tally);
+    rg_free(r->fields[f].counts);
+  }
+  rg_free(r->fields);
+  memset(r, 0, sizeof *r);
+}

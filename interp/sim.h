@@ -1,0 +1,81 @@
+/*
+** sim.h: Monte Carlo tallies of a procedure's result, on threads.
+**
+** Run i (0-based) rolls and draws from stream i of the seed and answers its
+** choices uniformly from a stream of its own (seed.h), so a run's outcome
+** depends only on the seed and i.  The runs are cut into K contiguous
+** blocks, one thread and one VM each; the blocks' tallies are merged in run
+** order, so the result is the same for every K.  Nothing is allocated per
+** run: memory is flat in the number of runs.  The caller's thread waits
+** (and reports progress) while the workers run; nothing here is global.
+**
+** A record result is tallied field by field; any other result as a whole.
+** A field with more than RG_SIM_MAX_DISTINCT distinct values (a list of
+** every square visited) is marked as overflowing and not tallied.
+*/
+#ifndef RG_SIM_H
+#define RG_SIM_H
+
+#include <stdint.h>
+
+#include "module.h"
+#include "tally.h"
+#include "vm.h"
+
+#define RG_SIM_MAX_THREADS 256
+#define RG_SIM_MAX_DISTINCT 1000
+
+/* What to simulate. */
+typedef struct rg_sim_opts {
+  const rg_module *m;       /* verified; outlives the simulation */
+  const rg_limits *limits;  /* of each run (NULL: the defaults) */
+  uint32_t proc;            /* the procedure; it must have a result */
+  const rg_value *args;     /* its arguments (in the module's constant heap) */
+  uint64_t runs;            /* >= 1 */
+  uint64_t seed;
+  uint32_t threads;         /* 1..RG_SIM_MAX_THREADS (at most runs are used) */
+  /* Optional: called on the caller's thread about every 100 ms while the
+  ** workers run, with the runs done so far (in steps of 1024). */
+  void (*progress)(void *ctx, uint64_t done, uint64_t total);
+  void *progress_ctx;
+} rg_sim_opts;
+
+/* One tallied value: the result, or one field of a record result. */
+typedef struct rg_sim_field {
+  const char *name;         /* the field's name, or "result" */
+  rg_tally tally;           /* its distinct values (slots) */
+  uint64_t *counts;         /* counts[slot] */
+  int overflow;             /* more than RG_SIM_MAX_DISTINCT values: not tallied */
+} rg_sim_field;
+
+typedef enum rg_sim_status {
+  RG_SIM_OK = 0,
+  RG_SIM_RUN_FAILED,        /* a run failed: fail_run, msg, pc say which and where */
+  RG_SIM_NOMEM              /* out of memory (or no thread could start) */
+} rg_sim_status;
+
+/* What a simulation found. */
+typedef struct rg_sim_result {
+  rg_sim_status status;
+  uint64_t runs;
+  uint32_t nfields;
+  rg_sim_field *fields;     /* [nfields] */
+  uint64_t fail_run;        /* RG_SIM_RUN_FAILED: the first failed run */
+  char msg[256];            /*   its error message */
+  uint32_t fail_pc;         /*   and where (the module's code index) */
+  uint64_t expect_runs;     /* runs in which an expectation failed */
+  uint64_t expect_run;      /*   the first of them */
+  uint32_t expect_pc;       /*   and where it failed */
+} rg_sim_result;
+
+/* Runs the simulation o describes into *r (which the caller frees with
+** rg_sim_free whatever this returns).  Returns r->status. */
+rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r);
+
+/* Frees what r holds. */
+void rg_sim_free(rg_sim_result *r);
+
+/* The 95% Wilson score interval of c successes in n trials (n >= 1). */
+void rg_sim_wilson(uint64_t c, uint64_t n, double *lo, double *hi);
+
+#endif
