@@ -1,0 +1,129 @@
+/*
+** test_odds.c: exact odds (interp/odds.h), linked against the library
+** only.  Expectations worked out by hand:
+**
+**   - 2d6: 36 paths; P(sum s) = (6 - |s - 7|) / 36, reduced: P(7) = 1/6,
+**     P(2) = P(12) = 1/36, P(4) = 3/36 = 1/12;
+**   - two cards from a bag {BLACK: 2, RED: 1}: 3 * 2 = 6 paths; both
+**     black 2/3 * 1/2 = 1/3, else 2/3;
+**   - a roll-off of d6 against d6 with ties rolled again, cut after 2
+**     draws: each side 15/36 = 5/12, the 6 tied paths unresolved (1/6);
+**     cut after 4 draws: each side 15/36 + 6/36 * 15/36 = 35/72, the
+**     36 paths tied twice unresolved (1/36), 30 + 6 * 36 = 246 paths;
+**   - choose(1..3): with every choice enumerated each 1/3 over 3 paths,
+**     else the first option with probability 1 over 1 path;
+**   - a path limit of 10 stops 2d6 after 10 paths;
+**   - dividing by zero on a 6 fails on the path of outcome 6 of 6.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "odds.h"
+#include "rules_text.h"
+
+static const char *source =
+  "enum colour { BLACK < RED }\n"
+  "deck bag: colour = { BLACK: 2, RED: 1 }\n"
+  "procedure two_d6() -> int { return roll 2d6 }\n"
+  "procedure two_black() -> bool {\n"
+  "  let a = draw bag\n"
+  "  let b = draw bag\n"
+  "  return a == BLACK and b == BLACK\n"
+  "}\n"
+  "procedure roll_off() -> int {\n"
+  "  let a = roll d6\n"
+  "  let b = roll d6\n"
+  "  while a == b {\n"
+  "    a = roll d6\n"
+  "    b = roll d6\n"
+  "  }\n"
+  "  if a > b { return 1 }\n"
+  "  return 2\n"
+  "}\n"
+  "procedure pick() -> int { return choose(1, \"which?\", 1, 3) }\n"
+  "procedure boom() -> int {\n"
+  "  let r = roll d6\n"
+  "  let z = r - 6\n"
+  "  return r / z\n"
+  "}\n";
+
+/* Enumerates procedure name of m into *r; returns the status. */
+static rg_odds_status odds(const rg_module *m, const char *name, uint64_t limit, uint32_t depth,
+                           int all, rg_odds_result *r) {
+  rg_value none = 0;
+  int p = rg_module_find_proc(m, name);
+  rg_odds_opts o = { .m = m, .proc = (uint32_t)p, .args = &none, .limit = limit,
+                     .depth = depth, .all_choices = all };
+  if (p < 0) {
+    memset(r, 0, sizeof *r);
+    return RG_ODDS_NOMEM;
+  }
+  return rg_odds_run(&o, r);
+}
+
+/* Returns 1 when the result written text has probability num/den in r. */
+static int prob_is(const rg_odds_result *r, const char *text, unsigned num, unsigned den) {
+  for (uint32_t s = 0; s < r->tally.n; s++)
+    if (strcmp(r->tally.keys[s].text, text) == 0)
+      return r->probs[s].num == num && r->probs[s].den == den;
+  return 0;
+}
+
+int main(void) {
+  rg_module m;
+  rg_arena arena;
+  rg_odds_result r;
+  char buf[100];
+
+  if (rules_text(source, &m, &arena) != 0) return 1;
+
+  CHECK(odds(&m, "two_d6", 1000, 200, 0, &r) == RG_ODDS_OK, "2d6");
+  CHECK(r.paths == 36 && r.cut_paths == 0, "2d6: 36 paths, none cut");
+  CHECK(r.tally.n == 11, "2d6: 11 sums");
+  CHECK(prob_is(&r, "7", 1, 6), "P(7) = 1/6");
+  CHECK(prob_is(&r, "2", 1, 36) && prob_is(&r, "12", 1, 36), "P(2) = P(12) = 1/36");
+  CHECK(prob_is(&r, "4", 1, 12) && prob_is(&r, "10", 1, 12), "P(4) = P(10) = 1/12");
+  CHECK(prob_is(&r, "6", 5, 36) && prob_is(&r, "8", 5, 36), "P(6) = P(8) = 5/36");
+  for (uint32_t s = 0; s < r.tally.n; s++)
+    if (strcmp(r.tally.keys[s].text, "7") == 0)
+      CHECK(strcmp(rg_frac_str(buf, &r.probs[s]), "1/6") == 0, "1/6 written: %s", buf);
+  rg_odds_free(&r);
+
+  CHECK(odds(&m, "two_black", 1000, 200, 0, &r) == RG_ODDS_OK, "two cards");
+  CHECK(r.paths == 6, "two cards: 6 paths, not %llu", (unsigned long long)r.paths);
+  CHECK(prob_is(&r, "true", 1, 3) && prob_is(&r, "false", 2, 3), "both black 1/3, else 2/3");
+  rg_odds_free(&r);
+
+  CHECK(odds(&m, "roll_off", 1000, 2, 0, &r) == RG_ODDS_OK, "roll-off, depth 2");
+  CHECK(prob_is(&r, "1", 5, 12) && prob_is(&r, "2", 5, 12), "each side 5/12 at depth 2");
+  CHECK(r.cut.num == 1 && r.cut.den == 6 && r.cut_paths == 6 && r.paths == 36,
+        "1/6 unresolved over 6 of 36 paths");
+  rg_odds_free(&r);
+  CHECK(odds(&m, "roll_off", 1000, 4, 0, &r) == RG_ODDS_OK, "roll-off, depth 4");
+  CHECK(prob_is(&r, "1", 35, 72) && prob_is(&r, "2", 35, 72), "each side 35/72 at depth 4");
+  CHECK(r.cut.num == 1 && r.cut.den == 36 && r.cut_paths == 36 && r.paths == 246,
+        "1/36 unresolved over 36 of 246 paths (%llu, %llu)", (unsigned long long)r.cut_paths,
+        (unsigned long long)r.paths);
+  rg_odds_free(&r);
+
+  CHECK(odds(&m, "pick", 1000, 200, 1, &r) == RG_ODDS_OK, "every choice");
+  CHECK(r.paths == 3 && prob_is(&r, "1", 1, 3) && prob_is(&r, "3", 1, 3), "each option 1/3");
+  rg_odds_free(&r);
+  CHECK(odds(&m, "pick", 1000, 200, 0, &r) == RG_ODDS_OK, "the first choice");
+  CHECK(r.paths == 1 && r.tally.n == 1 && prob_is(&r, "1", 1, 1), "option 1 surely");
+  rg_odds_free(&r);
+
+  CHECK(odds(&m, "two_d6", 10, 200, 0, &r) == RG_ODDS_LIMIT, "a limit of 10 paths");
+  CHECK(r.paths == 10, "stopped after 10 paths");
+  rg_odds_free(&r);
+
+  CHECK(odds(&m, "boom", 1000, 200, 0, &r) == RG_ODDS_RUN_FAILED, "division by zero");
+  CHECK(r.draws == 1 && r.idx && r.idx[0] == 5 && r.n[0] == 6, "on outcome 6 of 6");
+  CHECK(strcmp(r.msg, "division by zero") == 0, "the error: %s", r.msg);
+  rg_odds_free(&r);
+
+  rg_module_free(&m);
+  rg_arena_free(&arena);
+  printf("test_odds: %d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
