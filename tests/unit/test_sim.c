@@ -91,7 +91,7 @@ int main(void) {
   {
     uint64_t all = 0, seven = count_of(&r1, 0, "7");
     for (int s = 2; s <= 12; s++) {
-      char t[8];
+      char t[16];
       snprintf(t, sizeof t, "%d", s);
       all += count_of(&r1, 0, t);
     }
