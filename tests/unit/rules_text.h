@@ -2,8 +2,8 @@
 ** rules_text.h: compiles a rule file written in a unit test's source, for
 ** the tests of the play layer (tally, sim, odds, the test runner).
 **
-** The text goes through a temporary file (rg_compile reads a path) that is
-** removed at once; errors print on stdout.  CHECK counts a test program's
+** The text is compiled from memory (rg_compile_source); errors print on
+** stdout.  CHECK counts a test program's
 ** checks in passed and failed, printing each failure.  Header-only
 ** (static), so each test program stays one .c file.
 */
@@ -19,6 +19,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
+#include "regula.h"
 
 static int passed, failed;   /* checks so far */
 
@@ -27,23 +28,29 @@ static int passed, failed;   /* checks so far */
     else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
   } while (0)
 
-/* Compiles source into *m (arena holds the compile's memory; the caller
-** frees both).  Returns 0, or -1 after printing why. */
+/* rg_out write callback: to stdout. */
+static int rules_text_write(void *ctx, const char *s, size_t n) {
+  (void)ctx;
+  return fwrite(s, 1, n, stdout) == n ? 0 : -1;
+}
+
+/* rg_diagnostic_fn: prints a diagnostic on stdout. */
+static void rules_text_report(void *ctx, const rg_diagnostic *r) {
+  rg_out o = { rules_text_write, NULL, 0 };
+  (void)ctx;
+  rg_diagnostic_render(r, &o);
+}
+
+/* Compiles source into *m from memory (arena holds the compile's memory;
+** the caller frees both).  Returns 0, or -1 after printing why (the
+** diagnostics go to stdout, so that a failing test shows them). */
 static int rules_text(const char *source, rg_module *m, rg_arena *arena) {
-  char path[] = "/tmp/regula-unit-XXXXXX";
-  int fd = mkstemp(path), rc;
   rg_diag d;
+  int rc;
   rg_arena_init(arena, 0);
   memset(m, 0, sizeof *m);
-  if (fd < 0 || write(fd, source, strlen(source)) != (ssize_t)strlen(source)) {
-    printf("FAIL %s: cannot write %s\n", __FILE__, path);
-    if (fd >= 0) close(fd);
-    return -1;
-  }
-  close(fd);
-  rg_diag_init(&d, stdout, arena);
-  rc = rg_compile(&d, path, m, NULL);
-  unlink(path);
+  rg_diag_init(&d, arena, rules_text_report, NULL);
+  rc = rg_compile_source(&d, "unit.rules", source, strlen(source), NULL, m, NULL);
   if (rc != 0) printf("FAIL %s: the rule text does not compile\n", __FILE__);
   return rc;
 }
