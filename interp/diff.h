@@ -107,7 +107,7 @@ typedef enum rg_diff_what {
                     ** starred); file, line */
   RG_DW_INPUT,      /* [inputs] name; text: the default */
   RG_DW_TABLE,      /* [tables] name; text: its dimensions "(score: 0..14,
-                    ** territory)"; file, line: its first cell */
+                    ** ground)"; file, line: its first cell */
   RG_DW_DIMS,       /* under its table; text: the dimensions */
   RG_DW_CELLTYPE,   /* under its table; text: the cell type's name */
   RG_DW_CELL,       /* [cells] under its table; row: the first key, name: the

@@ -2,10 +2,10 @@
 ** diff_text.c: a change list as the text of `regula diff` (see diff.h).
 **
 **     == tables
-**     ~ table weather(score: 0..14, territory)
+**     ~ table weather(score: 0..14, ground)
 **         row 3:
 **           ~ [Plains]: Light Rain -> Strong Winds
-**               maximus.rules:300 | revised/maximus.rules:180
+**               base.rules:300 | revised/base.rules:180
 **
 ** Each top-level change is one line (`~ name: old -> new`, `- unit ...`),
 ** items inside it are indented by 4, and the place of an item on both sides
