@@ -1726,7 +1726,10 @@ static rg_type value_type(rg_type a, rg_type b) {
 static void emit_binop(cstate *cs, rg_op op, rg_type ta, rg_type tb) {
   bool compound = ta.kind == RG_K_RECORD || ta.kind == RG_K_LIST;
   if ((op == RG_AOP_EQ || op == RG_AOP_NE) && compound) {
-    emit(cs, RG_OP_EQV, type_index(cs, value_type(ta, tb)));
+    rg_type t = value_type(ta, tb);
+    /* [] == []: two lists of anything, compared as (empty) lists of ints */
+    if (t.kind == RG_K_INT) t = list_of(cs, T_INT);
+    emit(cs, RG_OP_EQV, type_index(cs, t));
     if (op == RG_AOP_NE) emit(cs, RG_OP_NOT, 0);
   } else if (op == RG_AOP_IN && tb.kind == RG_K_LIST && compound) {
     emit(cs, RG_OP_LISTHASV, type_index(cs, ta));

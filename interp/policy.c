@@ -115,7 +115,7 @@ void rg_policy_callback(rg_policy *p, const char *name, rg_policy_fn fn, void *c
 int rg_policy_answers(rg_policy *p, const char *source, const char *text, size_t len) {
   init(p, RG_POLICY_ANSWERS, "answers");
   p->source = source;
-  if (memchr(text, '\0', len)) {
+  if (len && memchr(text, '\0', len)) {
     rg_printf(&p->err.out, "%s: a NUL byte in the answers", source);
     return -1;
   }
