@@ -1,9 +1,16 @@
 /*
-** compile_int.h: the compiler's internals, shared by its three parts:
+** compile_int.h: the compiler's internals, shared by its parts:
 **
-**   compile.c    symbols, types, constants, code for procedures, the driver
-**   tables.c     table cells: flattening, overlap, coverage, TSV import
-**   extends.c    a rule set built on another: merging, override, remove
+**   compile.c        the driver: the order of the passes, the module handed over
+**   compile_names.c  allocation, errors, symbols, the string pool, types, members
+**   compile_fold.c   operators (what each accepts and gives), constant folding
+**   compile_emit.c   emitting instructions and jumps; local variables
+**   compile_expr.c   expressions: values, conditions, operators, literals, rolls
+**   compile_call.c   calls: procedures, builtins, shapes, choose
+**   compile_stmt.c   statements, one function per kind
+**   compile_decl.c   declarations: the vocabulary, heads, procedure bodies, tests
+**   tables.c         table cells: flattening, overlap, coverage, TSV import
+**   extends.c        a rule set built on another: merging, override, remove
 **
 ** Nothing outside the compiler includes this file (compile.h is the API).
 ** Functions shared between the parts carry the prefix rgc_.
@@ -13,6 +20,7 @@
 
 #include "compile.h"
 #include "alloc.h"
+#include "opcodes.h"
 #include "parse.h"
 
 #include <setjmp.h>
@@ -123,7 +131,7 @@ typedef struct cstate {
   int scale_round;               /* 1 up, -1 down, 2 nearest, 0 none */
 } cstate;
 
-/* ---- shared between the parts (defined in compile.c unless said) ---- */
+/* ---- compile_names.c: allocation, errors, symbols, types, members ---- */
 
 /* Reports an error at pos unless probing (cs->quiet). */
 void rgc_err(cstate *cs, rg_pos pos, const char *fmt, ...)
@@ -154,10 +162,128 @@ bool rgc_check_type(cstate *cs, rg_pos pos, rg_type got, rg_type want, const cha
 int rgc_member_by_code(cstate *cs, uint32_t en, const char *code);
 int rgc_member_by_text(cstate *cs, uint32_t en, const char *text);
 const char *rgc_member_list(cstate *cs, uint32_t en, char *buf, size_t size);
+/* Returns the hash bucket (of NBUCKETS) of s. */
+uint32_t rgc_hash(const char *s);
+/* Declares dc's name as a symbol of kind `kind` (the arena owns it);
+** reports a duplicate and returns NULL when the name exists. */
+sym *rgc_declare(cstate *cs, rg_decl *dc, symkind kind);
+/* Returns the type of kind `kind` (an rg_kind) with reference ref (see
+** rg_kind; 0 when unused). */
+static inline rg_type rgc_mktype(uint32_t kind, uint32_t ref) {
+  rg_type t = { kind, ref };
+  return t;
+}
+/* Returns whether a value of type got may stand where want is expected;
+** types is the list of element types that list types refer to. */
+bool rgc_compatible_in(const rg_type *types, rg_type got, rg_type want);
+#define RGC_COMPAT(got, want) rgc_compatible_in((const rg_type *)cs->types.items, (got), (want))
+/* Returns the index in types[] of type t, adding it once. */
+uint32_t rgc_type_index(cstate *cs, rg_type t);
+/* Returns the type `list elem` (T_ERR after reporting lists nested too deeply). */
+rg_type rgc_list_of(cstate *cs, rg_type elem);
+/* Returns the element type of list type t (T_ERR for the empty list's). */
+rg_type rgc_elem_of(cstate *cs, rg_type t);
+/* Resolves a written type; reports unknown names and returns T_ERR. */
+rg_type rgc_resolve_type(cstate *cs, const rg_typeexpr *te);
+/* Looks a bare member name up in every enum: returns how many enums have
+** it, stores the first one's enum and index, and (when enums is not NULL)
+** their names, comma-separated, into enums. */
+int rgc_find_member(cstate *cs, const char *code, uint32_t *en, uint32_t *index,
+                    char *enums, size_t size);
+
+/* ---- compile_fold.c: operators and constant folding ---- */
+
+/* Returns whether t is a numeric type: int, percent or distance. */
+bool rgc_numeric(rg_type t);
+/* Returns the type of `a op b` (of `op a`) for the operand types, or T_ERR
+** after reporting why the operator does not apply. */
+rg_type rgc_binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b);
+rg_type rgc_unop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a);
+/* Returns the opcode of binary operator op on operands of types ta, tb
+** (for values compared as numbers; see compile_expr.c for records, lists). */
+rg_opcode rgc_binop_code(rg_op op, rg_type ta, rg_type tb);
 /* Folds constant expression e in the context of want; T_ERR after reporting. */
 rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v);
 /* Appends a record's field values to the constant heap; returns its offset. */
 rg_value rgc_heap_record(cstate *cs, const rg_value *vals, uint32_t n);
+/* Returns whether e's value depends on a starred distance (depth: the
+** recursion so far, cut at 32). */
+bool rgc_expr_starred(cstate *cs, const rg_expr *e, int depth);
+/* Folds constant s on first use (use: where it is named); stores its value
+** and returns its type (T_ERR on failure). */
+rg_type rgc_const_value(cstate *cs, rg_pos use, sym *s, rg_value *v);
+
+/* ---- compile_emit.c: instructions, jumps, locals ---- */
+
+/* A list of forward jumps whose target is not known yet: the instruction
+** indexes (relative to the procedure) of JMP, JMPF or JMPT instructions
+** emitted with operand 0, linked in the arena.  NULL is the empty list. */
+typedef struct jumps {
+  uint32_t at;
+  struct jumps *next;
+} jumps;
+
+/* Appends instruction op A at cs->pos; returns its index relative to the
+** procedure start. */
+uint32_t rgc_emit(cstate *cs, rg_opcode op, uint32_t a);
+/* Emits code that pushes the value v (PUSHI, or CONST from K[]). */
+void rgc_emit_value(cstate *cs, rg_value v);
+/* Turns the PUSHI k just emitted for number literal a into PUSHI -k;
+** false when it cannot (the caller emits NEG). */
+bool rgc_fold_neg(cstate *cs, const rg_expr *a);
+/* Returns the index of the next instruction, relative to the procedure. */
+uint32_t rgc_here(cstate *cs);
+/* Points the jump at `at` to `target` (both relative to the procedure). */
+void rgc_patch(cstate *cs, uint32_t at, uint32_t target);
+/* Emits jump op back to target. */
+void rgc_emit_back(cstate *cs, rg_opcode op, uint32_t target);
+/* Emits jump op with its target still to come, added to *list (the arena
+** owns the list). */
+void rgc_emit_jump(cstate *cs, rg_opcode op, jumps **list);
+/* Points every jump of list at target. */
+void rgc_patch_list(cstate *cs, jumps *list, uint32_t target);
+/* Returns the innermost local named name, or NULL. */
+local *rgc_find_local(cstate *cs, const char *name);
+/* Adds local name (not copied: the tree owns it) of type t to the current
+** block; returns its slot.  A name starting with a space is hidden. */
+uint32_t rgc_add_local(cstate *cs, rg_pos pos, const char *name, rg_type t);
+/* Leaves a block: forgets its locals. */
+void rgc_end_block(cstate *cs);
+
+/* ---- compile_expr.c: expressions ---- */
+
+/* Compiles e so that it pushes one value; returns its type (T_ERR after
+** reporting).  want is the type the context expects, or T_NONE. */
+rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want);
+/* Type-checks e against want without keeping its code or reporting its errors. */
+rg_type rgc_probe(cstate *cs, rg_expr *e, rg_type want);
+/* Returns whether e takes its type from context (a bare member name, a
+** quoted display name, an empty set or list, a record literal). */
+bool rgc_needs_context(cstate *cs, rg_expr *e);
+/* Returns the length of a list of expressions. */
+uint32_t rgc_count_list(rg_expr *e);
+/* Returns whether every expression of list e can be folded here. */
+bool rgc_foldable(cstate *cs, rg_expr *e);
+/* Compiles boolean e as jumps added to *list, taken when its value is
+** jump_when; returns its type (T_ERR after reporting). */
+rg_type rgc_cond(cstate *cs, rg_expr *e, bool jump_when, jumps **list);
+
+/* ---- compile_call.c: calls ---- */
+
+/* name(args): a procedure, a builtin or a shape.  Pushes the result, if
+** any; returns its type (T_NONE for none, T_ERR after reporting). */
+rg_type rgc_call(cstate *cs, rg_expr *e, rg_type want);
+/* Compiles argument a expecting an int; false after reporting. */
+bool rgc_int_arg(cstate *cs, rg_expr *a);
+
+/* ---- compile_stmt.c: statements ---- */
+
+/* Compiles the statements from s on in a new scope; returns true when the
+** block always returns. */
+bool rgc_block(cstate *cs, rg_stmt *s);
+
+/* ---- compile_decl.c: declarations ---- */
+
 /* Records the `assumed` notes of n for `regula check --assumptions`. */
 void rgc_collect_notes(cstate *cs, rg_note *n, const char *what);
 /* Returns an arena string made with printf. */
@@ -166,8 +292,21 @@ const char *rgc_describe(cstate *cs, const char *fmt, ...)
   __attribute__((format(printf, 2, 3)))
 #endif
   ;
-/* The names of the declaration kinds, indexed by rg_dkind. */
+/* compile.c: the names of the declaration kinds, indexed by rg_dkind. */
 extern const char *const rgc_kindname[];
+/* The declarations, one function each (see compile.c for their order):
+** each takes its declaration, fills the module's arrays and reports errors. */
+void rgc_decl_unit(cstate *cs, rg_decl *dc);
+void rgc_decl_enum(cstate *cs, rg_decl *dc);
+void rgc_decl_record(cstate *cs, rg_decl *dc);
+void rgc_record_fields(cstate *cs, rg_decl *dc);
+void rgc_decl_table(cstate *cs, rg_decl *dc);
+void rgc_decl_proc(cstate *cs, rg_decl *dc);
+void rgc_decl_chance(cstate *cs, rg_decl *dc);
+void rgc_decl_input(cstate *cs, rg_decl *dc);
+void rgc_decl_test(cstate *cs, rg_decl *dc);
+/* Compiles the body of procedure (or test) dc into procedure index. */
+void rgc_proc_body(cstate *cs, rg_decl *dc, uint32_t index);
 
 /* tables.c: fills the cells of table declaration dc (inline or TSV, then
 ** the changes of rule sets that extend it). */

@@ -1,0 +1,462 @@
+/*
+** compile_decl.c: declarations: units, enums, records, tables and
+** procedures (their heads), dice and decks, inputs, procedure bodies and
+** tests; the `assumed` notes they carry.
+*/
+#include "builtins.h"
+#include "compile_int.h"
+#include "opcodes.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* ======================================================================
+** Declarations: the vocabulary
+** ==================================================================== */
+
+/* Records the assumed notes in list for `regula check --assumptions`. */
+void rgc_collect_notes(cstate *cs, rg_note *n, const char *what) {
+  for (; n; n = n->next) {
+    rg_assumption *a;
+    if (!n->assumed) continue;
+    a = rgc_alloc(cs, sizeof *a);
+    if (!a) { rgc_oom(cs); return; }
+    a->pos = n->pos;
+    a->what = what;
+    a->text = n->text;
+    *cs->assumed_tail = a;
+    cs->assumed_tail = &a->next;
+  }
+}
+
+/* Returns an arena string "fmt..." for describing what a note annotates. */
+const char *rgc_describe(cstate *cs, const char *fmt, ...) {
+  char buf[256];
+  va_list ap;
+  const char *s;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  s = rgc_strdup(cs, buf);
+  if (!s) rgc_oom(cs);
+  return s ? s : "";
+}
+
+/* unit NAME ["display"] */
+void rgc_decl_unit(cstate *cs, rg_decl *dc) {
+  sym *s = rgc_declare(cs, dc, S_UNIT);
+  rg_unit *u;
+  if (!s) return;
+  u = rgc_push(cs, &cs->units);
+  if (!u) return;
+  s->index = cs->units.n - 1;
+  u->name = rgc_intern(cs, dc->name);
+  u->display = dc->display ? rgc_intern(cs, dc->display) : 0;
+}
+
+/* enum NAME { CODE ["display"], ... } */
+void rgc_decl_enum(cstate *cs, rg_decl *dc) {
+  sym *s = rgc_declare(cs, dc, S_ENUM);
+  rg_enum *e;
+  uint32_t n = 0;
+  if (!s) return;
+  for (rg_member *m = dc->members; m; m = m->next) n++;
+  if (n > 64) {
+    rgc_err(cs, dc->pos, "enum %s has %u members; at most 64 are allowed", dc->name, n);
+    return;
+  }
+  e = rgc_push(cs, &cs->enums);
+  if (!e) return;
+  s->index = cs->enums.n - 1;
+  e->name = rgc_intern(cs, dc->name);
+  e->first = cs->members.n;
+  e->ordered = dc->ordered;
+  for (rg_member *m = dc->members; m; m = m->next) {
+    rg_member_info *mi;
+    memref *r;
+    uint32_t h;
+    if (rgc_member_by_code(cs, s->index, m->code) >= 0) {
+      rgc_err(cs, m->pos, "'%s' is already a member of %s", m->code, dc->name);
+      continue;
+    }
+    if (m->display) {
+      int other = rgc_member_by_text(cs, s->index, m->display);
+      if (other >= 0) {
+        rgc_err(cs, m->pos, "display name \"%s\" already names member %s of %s", m->display,
+            cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, s->index).first + other).code,
+            dc->name);
+        continue;
+      }
+    }
+    mi = rgc_push(cs, &cs->members);
+    r = rgc_alloc(cs, sizeof *r);
+    if (!mi || !r) { rgc_oom(cs); return; }
+    mi->code = rgc_intern(cs, m->code);
+    mi->display = m->display ? rgc_intern(cs, m->display) : 0;
+    AT(cs->enums, rg_enum, s->index).count++;
+    r->code = m->code;
+    r->en = s->index;
+    r->index = AT(cs->enums, rg_enum, s->index).count - 1;
+    h = rgc_hash(m->code);
+    r->next = cs->memhash[h];
+    cs->memhash[h] = r;
+    rgc_collect_notes(cs, m->notes, rgc_describe(cs, "%s.%s", dc->name, m->code));
+  }
+}
+
+/* record NAME { field: type, ... }: the head; field types come after all
+** records are declared, so records may refer to each other. */
+void rgc_decl_record(cstate *cs, rg_decl *dc) {
+  sym *s = rgc_declare(cs, dc, S_RECORD);
+  rg_record *r;
+  if (!s) return;
+  r = rgc_push(cs, &cs->records);
+  if (!r) return;
+  s->index = cs->records.n - 1;
+  r->name = rgc_intern(cs, dc->name);
+}
+
+/* The fields of a record. */
+void rgc_record_fields(cstate *cs, rg_decl *dc) {
+  sym *s = rgc_lookup(cs, dc->name);
+  rg_record *r;
+  if (!s || s->decl != dc) return;
+  AT(cs->records, rg_record, s->index).first = cs->fields.n;
+  for (rg_field *f = dc->fields; f; f = f->next) {
+    rg_field_info *fi;
+    r = &AT(cs->records, rg_record, s->index);
+    for (uint32_t k = 0; k < r->count; k++)
+      if (strcmp(cs->pool + AT(cs->fields, rg_field_info, r->first + k).name, f->name) == 0) {
+        rgc_err(cs, f->pos, "field '%s' is already declared", f->name);
+        goto next;
+      }
+    fi = rgc_push(cs, &cs->fields);
+    if (!fi) return;
+    fi->name = rgc_intern(cs, f->name);
+    fi->type = rgc_resolve_type(cs, f->type);
+    if (rgc_is_err(fi->type)) fi->type = T_INT;     /* reported; keep the layout */
+    AT(cs->records, rg_record, s->index).count++;
+  next:;
+  }
+}
+
+/* table NAME(keys) -> type: the head (dimensions and cell storage). */
+void rgc_decl_table(cstate *cs, rg_decl *dc) {
+  sym *s = rgc_declare(cs, dc, S_TABLE);
+  rg_table *tb;
+  uint64_t count = 1;
+  bool bad = false;
+  if (!s) return;
+  tb = rgc_push(cs, &cs->tables);
+  if (!tb) return;
+  s->index = cs->tables.n - 1;
+  tb->name = rgc_intern(cs, dc->name);
+  tb->first_dim = cs->dims.n;
+  tb->value = rgc_resolve_type(cs, dc->type);
+  for (rg_keyspec *k = dc->keys; k; k = k->next) {
+    rg_dim *dm = rgc_push(cs, &cs->dims);
+    if (!dm) return;
+    AT(cs->tables, rg_table, s->index).ndims++;
+    dm->label = k->name ? rgc_intern(cs, k->name) : 0;
+    if (k->enum_name) {
+      sym *e = rgc_lookup(cs, k->enum_name);
+      if (!e || e->kind != S_ENUM) {
+        rgc_err(cs, k->pos, "a table key must be an enum or a range lo..hi; '%s' is not an enum",
+            k->enum_name);
+        bad = true;
+        dm->size = 1;
+        continue;
+      }
+      dm->is_enum = 1;
+      dm->ref = e->index;
+      dm->size = AT(cs->enums, rg_enum, e->index).count;
+      if (!dm->label) dm->label = rgc_intern(cs, k->enum_name);
+    } else {
+      if (k->lo > k->hi) {
+        rgc_err(cs, k->pos, "range %lld..%lld is empty", (long long)k->lo, (long long)k->hi);
+        bad = true;
+        dm->size = 1;
+        continue;
+      }
+      if ((uint64_t)(k->hi - k->lo) >= MAX_TABLE_CELLS) {
+        rgc_err(cs, k->pos, "range %lld..%lld is too large", (long long)k->lo, (long long)k->hi);
+        bad = true;
+        dm->size = 1;
+        continue;
+      }
+      dm->lo = k->lo;
+      dm->size = (uint32_t)(k->hi - k->lo + 1);
+    }
+    count *= AT(cs->dims, rg_dim, cs->dims.n - 1).size;
+    if (count > MAX_TABLE_CELLS) {
+      rgc_err(cs, dc->pos, "table %s has too many cells (limit %u)", dc->name, MAX_TABLE_CELLS);
+      bad = true;
+      count = 1;
+    }
+  }
+  if (!bad && cs->cells.n + count > MAX_MODULE_CELLS) {
+    rgc_err(cs, dc->pos, "the tables of this rule set have too many cells in all (limit %u)",
+        MAX_MODULE_CELLS);
+    bad = true;
+  }
+  tb = &AT(cs->tables, rg_table, s->index);
+  if (tb->ndims > 8) {
+    rgc_err(cs, dc->pos, "table %s has %u keys; at most 8 are allowed", dc->name, tb->ndims);
+    bad = true;
+  }
+  if (bad || rgc_is_err(tb->value)) tb->value = rgc_is_err(tb->value) ? T_ERR : tb->value;
+  tb->count = bad ? 0 : (uint32_t)count;
+  tb->first = cs->cells.n;
+  for (uint32_t i = 0; i < tb->count; i++) {
+    rgc_push(cs, &cs->cells);
+    rgc_push(cs, &cs->cellsrc);
+  }
+  if (bad) AT(cs->tables, rg_table, s->index).value = T_ERR;
+}
+
+static const char *const builtins[] = {
+#define RG_X(n, kind, argc, args) #n,
+  RG_BUILTINS(RG_X)
+#undef RG_X
+  NULL
+};
+
+/* procedure NAME(params) [-> type]: the head. */
+void rgc_decl_proc(cstate *cs, rg_decl *dc) {
+  sym *s;
+  rg_proc *p;
+  for (int i = 0; builtins[i]; i++)
+    if (strcmp(dc->name, builtins[i]) == 0) {
+      rgc_err(cs, dc->pos, "'%s' is a builtin; choose another name", dc->name);
+      return;
+    }
+  s = rgc_declare(cs, dc, S_PROC);
+  if (!s) return;
+  p = rgc_push(cs, &cs->procs);
+  if (!p) return;
+  s->index = cs->procs.n - 1;
+  p->name = rgc_intern(cs, dc->name);
+  p->first_param = cs->params.n;
+  p->result = dc->type ? rgc_resolve_type(cs, dc->type) : T_NONE;
+  for (rg_param *pa = dc->params; pa; pa = pa->next) {
+    rg_param_info *pi;
+    if (AT(cs->procs, rg_proc, s->index).nparams == MAX_PARAMS) {
+      rgc_err(cs, pa->pos, "too many parameters (limit %d)", MAX_PARAMS);
+      return;
+    }
+    for (rg_param *q = dc->params; q != pa; q = q->next)
+      if (strcmp(q->name, pa->name) == 0) rgc_err(cs, pa->pos, "parameter '%s' is given twice", pa->name);
+    pi = rgc_push(cs, &cs->params);
+    if (!pi) return;
+    pi->name = rgc_intern(cs, pa->name);
+    pi->type = rgc_resolve_type(cs, pa->type);
+    AT(cs->procs, rg_proc, s->index).nparams++;
+  }
+}
+
+/* Resolves the key of a dice face or a deck card (a member by code or
+** display name, or an integer) against type t. */
+static bool chance_key(cstate *cs, const rg_keypat *k, rg_type t, rg_value *v) {
+  char x[96];
+  if (k->next) {
+    rgc_err(cs, k->pos, "a face or card is one value, not several keys");
+    return false;
+  }
+  if (t.kind == RG_K_ENUM && (k->kind == RG_KP_NAME || k->kind == RG_KP_STR)) {
+    int m = k->kind == RG_KP_NAME ? rgc_member_by_code(cs, t.ref, k->name) : rgc_member_by_text(cs, t.ref, k->name);
+    char list[512];
+    if (m < 0) {
+      rgc_err(cs, k->pos, "'%s' is not a member of %s (members: %s)", k->name,
+          cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list));
+      return false;
+    }
+    *v = m;
+    return true;
+  }
+  if (t.kind == RG_K_INT && k->kind == RG_KP_INT) {
+    *v = k->lo;
+    return true;
+  }
+  rgc_err(cs, k->pos, "faces and cards must be enum members or integers; this one is not a %s",
+      rgc_tname(cs, t, x, sizeof x));
+  return false;
+}
+
+/* dice NAME: T = { face: count, ... } and deck NAME: T = { card: count, ...
+** }: both become a flat list of values, one per side or per card. */
+void rgc_decl_chance(cstate *cs, rg_decl *dc) {
+  bool is_dice = dc->kind == RG_DE_DICE;
+  sym *s = rgc_declare(cs, dc, is_dice ? S_DICE : S_DECK);
+  rg_type t;
+  vec *values = is_dice ? &cs->faces : &cs->cards;
+  uint32_t first = values->n, total = 0;
+  if (!s) return;
+  t = rgc_resolve_type(cs, dc->type);
+  if (!rgc_is_err(t) && t.kind != RG_K_ENUM && t.kind != RG_K_INT) {
+    char x[96];
+    rgc_err(cs, dc->type->pos, "%s must be an enum or int, not %s",
+        is_dice ? "a die's faces" : "a deck's cards", rgc_tname(cs, t, x, sizeof x));
+    t = T_ERR;
+  }
+  for (rg_cell *c = dc->cells; c; c = c->next) {
+    rg_value key, count;
+    rg_type ct;
+    if (!c->keys) { rgc_err(cs, c->pos, "'else' has no meaning here"); continue; }
+    if (rgc_is_err(t) || !chance_key(cs, c->keys, t, &key)) continue;
+    ct = rgc_fold(cs, c->value, T_INT, &count);
+    if (rgc_is_err(ct) || !rgc_check_type(cs, c->value->pos, ct, T_INT, "a count")) continue;
+    if (count < 0 || count > 100000 || total + count > 1000000) {
+      rgc_err(cs, c->value->pos, "a count must be 0..100000 (and 1000000 in all)");
+      continue;
+    }
+    for (rg_value i = 0; i < count; i++) {
+      rg_value *slot = rgc_push(cs, values);
+      if (!slot) return;
+      *slot = key;
+    }
+    total += (uint32_t)count;
+    rgc_collect_notes(cs, c->notes, rgc_describe(cs, "%s %s: %s", is_dice ? "dice" : "deck", dc->name,
+                                         c->keys->name ? c->keys->name : "?"));
+  }
+  if (total == 0 && !rgc_is_err(t)) rgc_err(cs, dc->pos, "%s %s has no %s", is_dice ? "die" : "deck",
+                                    dc->name, is_dice ? "faces" : "cards");
+  if (is_dice) {
+    rg_dice *d = rgc_push(cs, &cs->dice);
+    if (!d) return;
+    s->index = cs->dice.n - 1;
+    d->name = rgc_intern(cs, dc->name);
+    d->face = rgc_is_err(t) ? T_INT : t;
+    d->first = first;
+    d->count = total;
+  } else {
+    rg_deck *d = rgc_push(cs, &cs->decks);
+    if (!d) return;
+    s->index = cs->decks.n - 1;
+    d->name = rgc_intern(cs, dc->name);
+    d->card = rgc_is_err(t) ? T_INT : t;
+    d->first = first;
+    d->count = total;
+  }
+}
+
+/* input NAME: T = default */
+void rgc_decl_input(cstate *cs, rg_decl *dc) {
+  sym *s = rgc_declare(cs, dc, S_INPUT);
+  rg_input *in;
+  rg_type want, t;
+  rg_value v = 0;
+  if (!s) return;
+  want = rgc_resolve_type(cs, dc->type);
+  if (!rgc_is_err(want) && (want.kind == RG_K_RECORD || want.kind == RG_K_LIST)) {
+    rgc_err(cs, dc->type->pos, "an input cannot be a record or a list");
+    want = T_ERR;
+  }
+  t = rgc_fold(cs, dc->value, want, &v);
+  if (!rgc_is_err(t)) rgc_check_type(cs, dc->value->pos, t, want, "the default");
+  s->index = cs->inputs.n;
+  s->type = rgc_is_err(want) ? T_ERR : want;
+  if (dc->index) {
+    /* input NAME[E]: one input per member of E, named NAME[CODE], in the
+    ** members' order; NAME[k] picks one (input_index) */
+    rg_type it = rgc_resolve_type(cs, dc->index);
+    const rg_enum *en;
+    if (rgc_is_err(it)) { s->type = T_ERR; return; }
+    if (it.kind != RG_K_ENUM) {
+      char x[96];
+      rgc_err(cs, dc->index->pos, "an input is indexed by an enum, not %s", rgc_tname(cs, it, x, sizeof x));
+      s->type = T_ERR;
+      return;
+    }
+    en = &AT(cs->enums, rg_enum, it.ref);
+    for (uint32_t k = 0; k < en->count; k++) {
+      const char *code = cs->pool + AT(cs->members, rg_member_info, en->first + k).code;
+      char *name = rgc_alloc(cs, strlen(dc->name) + strlen(code) + 3);
+      if (!name) return;
+      sprintf(name, "%s[%s]", dc->name, code);
+      in = rgc_push(cs, &cs->inputs);
+      if (!in) return;
+      in->name = rgc_intern(cs, name);
+      in->type = rgc_is_err(want) ? T_INT : want;
+      in->value = v;
+    }
+    return;
+  }
+  in = rgc_push(cs, &cs->inputs);
+  if (!in) return;
+  in->name = rgc_intern(cs, dc->name);
+  in->type = rgc_is_err(want) ? T_INT : want;
+  in->value = v;
+}
+
+/* Records the `assumed` notes of the statements of block s, and of the
+** blocks inside them, for `regula check --assumptions`: a step's as
+** `step "NAME" in procedure P`, any other's as `statement in procedure P`
+** (`statement in step "NAME" of procedure P` inside a step; `test "T"` for
+** a test).  dc is the procedure or test; step the enclosing step or NULL. */
+static void stmt_notes(cstate *cs, const rg_decl *dc, rg_stmt *s, const char *step) {
+  for (; s; s = s->next) {
+    if (s->notes) {
+      char where[300];
+      snprintf(where, sizeof where, dc->kind == RG_DE_TEST ? "test \"%s\"" : "procedure %s", dc->name);
+      if (s->kind == RG_ST_STEP)
+        rgc_collect_notes(cs, s->notes, rgc_describe(cs, "step \"%s\" in %s", s->str, where));
+      else if (step)
+        rgc_collect_notes(cs, s->notes, rgc_describe(cs, "statement in step \"%s\" of %s", step, where));
+      else
+        rgc_collect_notes(cs, s->notes, rgc_describe(cs, "statement in %s", where));
+    }
+    stmt_notes(cs, dc, s->body, s->kind == RG_ST_STEP ? s->str : step);
+    stmt_notes(cs, dc, s->orelse, step);
+  }
+}
+
+/* The body of procedure or test dc, compiled into procedure index. */
+void rgc_proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
+  rg_proc *p = &AT(cs->procs, rg_proc, index);
+  bool ends;
+  uint32_t i = 0;
+  cs->nlocal = 0;
+  cs->nslots = 0;
+  cs->depth = 0;
+  cs->result = p->result;
+  cs->proc_start = cs->code.n;
+  cs->pos = dc->pos;
+  cs->quiet++;                   /* a parameter given twice is reported by decl_proc */
+  for (rg_param *pa = dc->params; pa && i < p->nparams; pa = pa->next, i++)
+    rgc_add_local(cs, pa->pos, pa->name, AT(cs->params, rg_param_info, p->first_param + i).type);
+  cs->quiet--;
+  stmt_notes(cs, dc, dc->body, NULL);
+  ends = rgc_block(cs, dc->body);
+  if (!ends) {
+    if (cs->result.kind != RG_K_VOID && !rgc_is_err(cs->result))
+      rgc_err(cs, dc->pos, "procedure %s can end without returning a value", dc->name);
+    cs->pos = dc->pos;
+    rgc_emit(cs, RG_OP_RETV, 0);
+  }
+  p = &AT(cs->procs, rg_proc, index);
+  p->code = cs->proc_start;
+  p->ncode = cs->code.n - cs->proc_start;
+  p->nlocals = cs->nslots;
+}
+
+/* test "title" { ... }: a procedure without parameters, and its entry. */
+void rgc_decl_test(cstate *cs, rg_decl *dc) {
+  rg_proc *p = rgc_push(cs, &cs->procs);
+  rg_test *t;
+  uint32_t index = cs->procs.n - 1;
+  if (!p) return;
+  p->name = rgc_intern(cs, dc->name);
+  p->first_param = cs->params.n;
+  p->result = T_NONE;
+  for (uint32_t i = 0; i < cs->tests.n; i++)
+    if (AT(cs->tests, rg_test, i).name == p->name)
+      rgc_err(cs, dc->pos, "a test named \"%s\" already exists", dc->name);
+  cs->in_test = true;
+  rgc_proc_body(cs, dc, index);
+  cs->in_test = false;
+  t = rgc_push(cs, &cs->tests);
+  if (!t) return;
+  t->name = AT(cs->procs, rg_proc, index).name;
+  t->proc = index;
+}
+

@@ -1,0 +1,140 @@
+/*
+** compile_emit.c: emitting instructions with their source positions,
+** constants, forward and backward jumps; the local variables of the
+** procedure being compiled.
+*/
+#include "compile_int.h"
+#include "opcodes.h"
+
+/* ======================================================================
+** Emitting code
+** ==================================================================== */
+
+/* Appends instruction op A, tagged with the current position; returns its
+** index relative to the procedure start. */
+uint32_t rgc_emit(cstate *cs, rg_opcode op, uint32_t a) {
+  uint32_t *ins;
+  rg_line *ln;
+  if (a > RG_A_MAX) {
+    rgc_err(cs, cs->pos, "procedure too large (operand %u exceeds the limit)", a);
+    a = 0;
+  }
+  ins = rgc_push(cs, &cs->code);
+  ln = rgc_push(cs, &cs->lines);
+  if (!ins || !ln) return 0;
+  *ins = RG_INS(op, a);
+  ln->file = cs->pos.file;
+  ln->line = cs->pos.line;
+  ln->col = rg_diag_col(cs->d, cs->pos.file, cs->pos.line, cs->pos.col);
+  return cs->code.n - 1 - cs->proc_start;
+}
+
+/* Returns the index of constant v in K[], adding it once. */
+static uint32_t konst(cstate *cs, rg_value v) {
+  for (uint32_t i = 0; i < cs->consts.n; i++)
+    if (AT(cs->consts, rg_value, i) == v) return i;
+  {
+    rg_value *k = rgc_push(cs, &cs->consts);
+    if (!k) return 0;
+    *k = v;
+    return cs->consts.n - 1;
+  }
+}
+
+/* Emits code that pushes the value v. */
+void rgc_emit_value(cstate *cs, rg_value v) {
+  if (v >= RG_SA_MIN && v <= RG_SA_MAX) rgc_emit(cs, RG_OP_PUSHI, (uint32_t)v & RG_A_MAX);
+  else rgc_emit(cs, RG_OP_CONST, konst(cs, v));
+}
+
+/* -a for a number written out (a literal just compiled to PUSHI k): turns
+** that PUSHI into PUSHI -k and returns true; false when a is anything else
+** (the caller emits NEG). */
+bool rgc_fold_neg(cstate *cs, const rg_expr *a) {
+  uint32_t *last;
+  if (a->kind != RG_EX_INT && a->kind != RG_EX_PERCENT && a->kind != RG_EX_DIST) return false;
+  if (cs->code.n == 0) return false;
+  last = &AT(cs->code, uint32_t, cs->code.n - 1);
+  if (RG_INS_OP(*last) != RG_OP_PUSHI || RG_INS_SA(*last) == RG_SA_MIN) return false;
+  *last = RG_INS(RG_OP_PUSHI, (uint32_t)-RG_INS_SA(*last) & RG_A_MAX);
+  return true;
+}
+
+/* Returns the index of the next instruction, relative to the procedure. */
+uint32_t rgc_here(cstate *cs) { return cs->code.n - cs->proc_start; }
+
+/* Points the jump at `at` to `target` (both relative to the procedure). */
+void rgc_patch(cstate *cs, uint32_t at, uint32_t target) {
+  int64_t off = (int64_t)target - (int64_t)at - 1;
+  uint32_t *ins;
+  if (off < RG_SA_MIN || off > RG_SA_MAX) {
+    rgc_err(cs, cs->pos, "procedure too large: a jump spans more than %d instructions", RG_SA_MAX);
+    return;
+  }
+  ins = &AT(cs->code, uint32_t, cs->proc_start + at);
+  *ins = RG_INS(RG_INS_OP(*ins), (uint32_t)off & RG_A_MAX);
+}
+
+/* Emits a jump back to target. */
+void rgc_emit_back(cstate *cs, rg_opcode op, uint32_t target) {
+  uint32_t at = rgc_emit(cs, op, 0);
+  rgc_patch(cs, at, target);
+}
+
+/* Emits jump op (JMP, JMPF or JMPT) with its target still to come, and adds
+** it to *list. */
+void rgc_emit_jump(cstate *cs, rg_opcode op, jumps **list) {
+  jumps *j = rgc_alloc(cs, sizeof *j);
+  j->at = rgc_emit(cs, op, 0);
+  j->next = *list;
+  *list = j;
+}
+
+/* Points every jump of list at target (relative to the procedure). */
+void rgc_patch_list(cstate *cs, jumps *list, uint32_t target) {
+  for (; list; list = list->next) rgc_patch(cs, list->at, target);
+}
+
+/* ======================================================================
+** Locals
+** ==================================================================== */
+
+/* Returns the innermost local named name, or NULL. */
+local *rgc_find_local(cstate *cs, const char *name) {
+  for (uint32_t i = cs->nlocal; i-- > 0;)
+    if (strcmp(cs->locals[i].name, name) == 0) return &cs->locals[i];
+  return NULL;
+}
+
+/* Adds a local of type t in the current block; returns its slot.  A name
+** that starts with a space is the compiler's own (a hidden local): never
+** written in a rule file, it may be added again in the same block. */
+uint32_t rgc_add_local(cstate *cs, rg_pos pos, const char *name, rg_type t) {
+  local *l = name[0] == ' ' ? NULL : rgc_find_local(cs, name);   /* " x": hidden, never clashes */
+  if (l && l->depth == cs->depth) rgc_err(cs, pos, "'%s' is already declared in this block", name);
+  if (cs->nlocal == cs->caplocal) {
+    uint32_t cap = cs->caplocal ? cs->caplocal * 2 : 32;
+    local *p = rgc_alloc(cs, cap * sizeof *p);
+    if (!p) { rgc_oom(cs); return 0; }
+    if (cs->nlocal) memcpy(p, cs->locals, cs->nlocal * sizeof *p);
+    cs->locals = p;
+    cs->caplocal = cap;
+  }
+  if (cs->nslots >= MAX_LOCALS) {
+    rgc_err(cs, pos, "too many local variables (limit %d)", MAX_LOCALS);
+    return 0;
+  }
+  l = &cs->locals[cs->nlocal++];
+  l->name = name;
+  l->slot = cs->nslots++;
+  l->type = t;
+  l->depth = cs->depth;
+  return l->slot;
+}
+
+/* Leaves a block: forgets its locals (their slots are not reused). */
+void rgc_end_block(cstate *cs) {
+  while (cs->nlocal && cs->locals[cs->nlocal - 1].depth == cs->depth) cs->nlocal--;
+  cs->depth--;
+}
+

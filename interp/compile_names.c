@@ -1,0 +1,364 @@
+/*
+** compile_names.c: the compiler's foundations: growable arrays, errors,
+** arena copies, the symbol table, the string pool, types (compatibility,
+** list types, written types) and enum members by code or display name.
+*/
+#include "compile_int.h"
+#include "value.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <utf8proc.h>
+
+/* Appends room for one zeroed item to v; returns it, or NULL. */
+static void *vec_grow(vec *v) {
+  if (v->n == v->cap) {
+    uint32_t cap = v->cap ? v->cap * 2 : 16;
+    void *p;
+    if (v->cap > (1u << 30)) return NULL;
+    p = rg_realloc(v->items, (size_t)cap * v->size);
+    if (!p) return NULL;
+    v->items = p;
+    v->cap = cap;
+  }
+  {
+    void *it = (char *)v->items + (size_t)v->n * v->size;
+    memset(it, 0, v->size);
+    v->n++;
+    return it;
+  }
+}
+
+
+
+/* Reports an error at pos unless probing. */
+void rgc_err(cstate *cs, rg_pos pos, const char *fmt, ...) {
+  va_list ap;
+  if (cs->quiet) { cs->quiet_errors++; return; }
+  va_start(ap, fmt);
+  rg_verror(cs->d, pos, fmt, ap);
+  va_end(ap);
+}
+
+/* Out of memory: unwinds the whole compile to rg_compile, which frees
+** everything and reports it once (as Lua's parser does with luaD_throw). */
+_Noreturn void rgc_oom(cstate *cs) {
+  longjmp(cs->oom_jmp, 1);
+}
+
+/* vec_grow that unwinds on failure. */
+void *rgc_push(cstate *cs, vec *v) {
+  void *p = vec_grow(v);
+  if (!p) rgc_oom(cs);
+  return p;
+}
+
+/* Arena allocation that unwinds on failure. */
+void *rgc_alloc(cstate *cs, size_t n) {
+  void *p = rg_arena_alloc(cs->A, n);
+  if (!p) rgc_oom(cs);
+  return p;
+}
+
+/* Copies s[0..n) into the arena cs->A, NUL-terminated (the arena owns it);
+** unwinds through rgc_oom when out of memory. */
+char *rgc_strndup(cstate *cs, const char *s, size_t n) {
+  char *p = rg_arena_strndup(cs->A, s, n);
+  if (!p) rgc_oom(cs);
+  return p;
+}
+
+/* Copies the string s into the arena cs->A (see rgc_strndup). */
+char *rgc_strdup(cstate *cs, const char *s) {
+  return rgc_strndup(cs, s, strlen(s));
+}
+
+/* Returns the hash bucket of s. */
+uint32_t rgc_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  while (*s) h = (h ^ (unsigned char)*s++) * 16777619u;
+  return h % NBUCKETS;
+}
+
+/* Returns the symbol named name, or NULL. */
+sym *rgc_lookup(cstate *cs, const char *name) {
+  for (sym *s = cs->syms[rgc_hash(name)]; s; s = s->next)
+    if (strcmp(s->name, name) == 0) return s;
+  return NULL;
+}
+
+/* Declares name; reports a duplicate and returns NULL if it exists. */
+sym *rgc_declare(cstate *cs, rg_decl *dc, symkind kind) {
+  sym *s = rgc_lookup(cs, dc->name);
+  uint32_t h;
+  if (s) {
+    rgc_err(cs, dc->pos, "'%s' is already declared at line %u", dc->name, s->decl->pos.line);
+    return NULL;
+  }
+  s = rgc_alloc(cs, sizeof *s);
+  if (!s) rgc_oom(cs);
+  s->name = dc->name;
+  s->kind = kind;
+  s->decl = dc;
+  h = rgc_hash(dc->name);
+  s->next = cs->syms[h];
+  cs->syms[h] = s;
+  return s;
+}
+
+/* ======================================================================
+** The string pool
+** ==================================================================== */
+
+/* Returns the pool offset of s, adding it once. */
+uint32_t rgc_intern(cstate *cs, const char *s) {
+  uint32_t h = rgc_hash(s);
+  size_t n = strlen(s);
+  for (struct strent *e = cs->strhash[h]; e; e = e->next)
+    if (strcmp(cs->pool + e->off, s) == 0) return e->off;
+  if (n > (1u << 24) || cs->npool + n + 1 > (1u << 30)) { rgc_oom(cs); return 0; }
+  if (cs->npool + n + 1 > cs->cappool) {
+    uint32_t cap = cs->cappool ? cs->cappool : 1024;
+    char *p;
+    while (cap < cs->npool + n + 1) cap *= 2;
+    p = rg_realloc(cs->pool, cap);
+    if (!p) { rgc_oom(cs); return 0; }
+    cs->pool = p;
+    cs->cappool = cap;
+  }
+  {
+    struct strent *e = rgc_alloc(cs, sizeof *e);
+    uint32_t off = cs->npool;
+    if (!e) { rgc_oom(cs); return 0; }
+    memcpy(cs->pool + off, s, n + 1);
+    cs->npool += (uint32_t)n + 1;
+    e->off = off;
+    e->next = cs->strhash[h];
+    cs->strhash[h] = e;
+    return off;
+  }
+}
+
+/* ======================================================================
+** Types
+** ==================================================================== */
+
+
+
+/* Returns whether a value of type got may stand where want is expected.
+** types is the list of element types that list types refer to. */
+bool rgc_compatible_in(const rg_type *types, rg_type got, rg_type want) {
+  /* A loop over copies, not a recursive call: the parameters are never
+  ** written (clang 14 for wasm32, turning the recursion into a loop at -O2,
+  ** wrote the element type over the caller's struct argument). */
+  uint32_t gk = got.kind, gr = got.ref, wk = want.kind, wr = want.ref;
+  for (;;) {
+    if (gk == K_ERR || wk == K_ERR) return true;
+    if (gk != wk) return false;
+    if ((gk == RG_K_SET || gk == RG_K_LIST) && (gr == REF_ANY || wr == REF_ANY)) return true;
+    if (gk != RG_K_LIST) return gr == wr;
+    gk = types[gr].kind;
+    wk = types[wr].kind;
+    gr = types[gr].ref;
+    wr = types[wr].ref;
+  }
+}
+
+
+
+
+/* Returns the index in types[] of type t, adding it once. */
+uint32_t rgc_type_index(cstate *cs, rg_type t) {
+  for (uint32_t i = 0; i < cs->types.n; i++) {
+    rg_type u = AT(cs->types, rg_type, i);
+    if (u.kind == t.kind && u.ref == t.ref) return i;
+  }
+  {
+    rg_type *slot = rgc_push(cs, &cs->types);
+    if (!slot) return 0;
+    *slot = t;
+    return cs->types.n - 1;
+  }
+}
+
+/* Returns the type `list elem`. */
+rg_type rgc_list_of(cstate *cs, rg_type elem) {
+  rg_type t = { RG_K_LIST, 0 };
+  unsigned depth = 1;
+  for (rg_type e = elem; e.kind == RG_K_LIST && e.ref != REF_ANY; e = AT(cs->types, rg_type, e.ref))
+    depth++;
+  if (depth > RG_MAX_LIST_NEST) {
+    rgc_err(cs, cs->pos, "lists nested too deeply (at most %u levels of list)", RG_MAX_LIST_NEST);
+    return T_ERR;
+  }
+  t.ref = rgc_type_index(cs, elem);
+  return t;
+}
+
+/* Returns the element type of list type t (T_ERR for the empty list's). */
+rg_type rgc_elem_of(cstate *cs, rg_type t) {
+  if (t.ref == REF_ANY) return T_ERR;
+  return AT(cs->types, rg_type, t.ref);
+}
+
+/* Writes a readable name of t into buf; returns buf. */
+const char *rgc_tname(cstate *cs, rg_type t, char *buf, size_t size) {
+  /* The module's own printer, on a view of the arrays being built; only the
+  ** compiler's "any set" and "any list" (the types of {} and []) are its own. */
+  rg_module view;
+  if ((t.kind == RG_K_SET || t.kind == RG_K_LIST) && t.ref == REF_ANY) {
+    snprintf(buf, size, "%s", t.kind == RG_K_SET ? "set" : "list");
+    return buf;
+  }
+  memset(&view, 0, sizeof view);
+  view.strings = cs->pool;
+  view.nstrings = cs->npool;
+  view.units = cs->units.items;
+  view.nunits = cs->units.n;
+  view.enums = cs->enums.items;
+  view.nenums = cs->enums.n;
+  view.records = cs->records.items;
+  view.nrecords = cs->records.n;
+  view.types = cs->types.items;
+  view.ntypes = cs->types.n;
+  return rg_type_name(buf, size, &view, t);
+}
+
+/* Reports "expected W, found G" at pos when got does not fit want. */
+bool rgc_check_type(cstate *cs, rg_pos pos, rg_type got, rg_type want, const char *what) {
+  char a[96], b[96];
+  if (RGC_COMPAT(got, want)) return true;
+  rgc_err(cs, pos, "%s must be %s, not %s", what, rgc_tname(cs, want, a, sizeof a),
+      rgc_tname(cs, got, b, sizeof b));
+  return false;
+}
+
+/* Resolves a written type; reports unknown names and returns T_ERR. */
+rg_type rgc_resolve_type(cstate *cs, const rg_typeexpr *te) {
+  sym *s;
+  switch (te->kind) {
+  case RG_TY_INT: return T_INT;
+  case RG_TY_BOOL: return T_BOOL;
+  case RG_TY_PERCENT: return rgc_mktype(RG_K_PERCENT, 0);
+  case RG_TY_TEXT: return T_TEXT;
+  case RG_TY_DISTANCE:
+    if (!te->name) {
+      if (cs->units.n == 0) {
+        rgc_err(cs, te->pos, "distance needs a unit: declare one with 'unit'");
+        return T_ERR;
+      }
+      return rgc_mktype(RG_K_DIST, 0);
+    }
+    s = rgc_lookup(cs, te->name);
+    if (!s || s->kind != S_UNIT) {
+      rgc_err(cs, te->pos, "unknown unit '%s'", te->name);
+      return T_ERR;
+    }
+    return rgc_mktype(RG_K_DIST, s->index);
+  case RG_TY_SET:
+    s = rgc_lookup(cs, te->name);
+    if (!s || s->kind != S_ENUM) {
+      rgc_err(cs, te->pos, "a set's members must be an enum; '%s' is not one", te->name);
+      return T_ERR;
+    }
+    return rgc_mktype(RG_K_SET, s->index);
+  case RG_TY_LIST: {
+    rg_type e;
+    unsigned depth = 0;
+    for (const rg_typeexpr *l = te; l->kind == RG_TY_LIST; l = l->elem) depth++;
+    if (depth > RG_MAX_LIST_NEST) {
+      rgc_err(cs, te->pos, "lists nested too deeply (at most %u levels of list)", RG_MAX_LIST_NEST);
+      return T_ERR;
+    }
+    e = rgc_resolve_type(cs, te->elem);
+    return rgc_is_err(e) ? T_ERR : rgc_list_of(cs, e);
+  }
+  case RG_TY_NAMED:
+    s = rgc_lookup(cs, te->name);
+    if (s && s->kind == S_ENUM) return rgc_mktype(RG_K_ENUM, s->index);
+    if (s && s->kind == S_RECORD) return rgc_mktype(RG_K_RECORD, s->index);
+    rgc_err(cs, te->pos, "unknown type '%s'", te->name);
+    return T_ERR;
+  }
+  return T_ERR;
+}
+
+/* ======================================================================
+** Enum members
+** ==================================================================== */
+
+/* Compares a and b case-insensitively (NFC case folding). */
+static bool same_folded(const char *a, const char *b) {
+  utf8proc_uint8_t *fa = NULL, *fb = NULL;
+  bool same;
+  if (strcmp(a, b) == 0) return true;
+  if (utf8proc_map((const utf8proc_uint8_t *)a, 0, &fa,
+                   UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD) < 0)
+    fa = NULL;
+  if (utf8proc_map((const utf8proc_uint8_t *)b, 0, &fb,
+                   UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD) < 0)
+    fb = NULL;
+  same = fa && fb && strcmp((const char *)fa, (const char *)fb) == 0;
+  free(fa);
+  free(fb);
+  return same;
+}
+
+/* Returns the member of enum en whose code is code (exactly), or -1. */
+int rgc_member_by_code(cstate *cs, uint32_t en, const char *code) {
+  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  for (uint32_t i = 0; i < e->count; i++)
+    if (strcmp(cs->pool + AT(cs->members, rg_member_info, e->first + i).code, code) == 0)
+      return (int)i;
+  return -1;
+}
+
+/* Returns the member of en named text by code or display name, ignoring
+** case; or -1. */
+int rgc_member_by_text(cstate *cs, uint32_t en, const char *text) {
+  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  int m = rgc_member_by_code(cs, en, text);
+  if (m >= 0) return m;
+  for (uint32_t i = 0; i < e->count; i++) {
+    const rg_member_info *mi = &AT(cs->members, rg_member_info, e->first + i);
+    if (same_folded(cs->pool + mi->code, text)) return (int)i;
+    if (mi->display && same_folded(cs->pool + mi->display, text)) return (int)i;
+  }
+  return -1;
+}
+
+/* Writes the codes of en's members, comma-separated, into buf. */
+const char *rgc_member_list(cstate *cs, uint32_t en, char *buf, size_t size) {
+  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  size_t n = 0;
+  buf[0] = '\0';
+  for (uint32_t i = 0; i < e->count && n + 1 < size; i++) {
+    int k = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+                     cs->pool + AT(cs->members, rg_member_info, e->first + i).code);
+    if (k < 0) break;
+    n += (size_t)k;
+  }
+  return buf;
+}
+
+/* Looks a bare member name up in every enum.  Returns the number of enums
+** that have it, and the first one's enum and index. */
+int rgc_find_member(cstate *cs, const char *code, uint32_t *en, uint32_t *index,
+                       char *enums, size_t size) {
+  int found = 0;
+  size_t n = 0;
+  if (enums && size) enums[0] = '\0';
+  for (memref *m = cs->memhash[rgc_hash(code)]; m; m = m->next) {
+    if (strcmp(m->code, code) != 0) continue;
+    if (!found) { *en = m->en; *index = m->index; }
+    if (enums && n + 1 < size) {
+      int k = snprintf(enums + n, size - n, "%s%s", found ? ", " : "",
+                       cs->pool + AT(cs->enums, rg_enum, m->en).name);
+      if (k > 0) n += (size_t)k;
+    }
+    found++;
+  }
+  return found;
+}
+

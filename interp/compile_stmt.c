@@ -1,0 +1,381 @@
+/*
+** compile_stmt.c: statements, one function per kind, each headed by the
+** grammar production it compiles (grammar/parser.y), dispatched from a
+** table indexed by the statement's kind.
+*/
+#include "compile_int.h"
+#include "opcodes.h"
+
+#include <stdio.h>
+
+/* ======================================================================
+** Statements
+** ==================================================================== */
+
+
+/* Returns the text of the expression at pos up to `stop` (the next
+** statement, when on the same line) or the end of its line, without a
+** trailing comment or closing brace, interned; for test failure messages. */
+static uint32_t source_text(cstate *cs, rg_pos pos, const rg_stmt *stop) {
+  size_t len, i, end;
+  const char *line = rg_diag_line(cs->d, pos.file, pos.line, &len);
+  char buf[256];
+  bool quoted = false;
+  if (!line || pos.col == 0 || pos.col - 1 > len) return 0;
+  i = pos.col - 1;
+  for (end = i; end < len; end++) {
+    if (line[end] == '"' && (end == 0 || line[end - 1] != '\\')) quoted = !quoted;
+    if (!quoted && line[end] == '#') break;
+  }
+  if (stop && stop->pos.file == pos.file && stop->pos.line == pos.line && stop->pos.col > pos.col &&
+      stop->pos.col - 1 < end)
+    end = stop->pos.col - 1;
+  for (;;) {                /* drop a block's closing brace, not a set's */
+    int depth = 0;
+    while (end > i && (line[end - 1] == ' ' || line[end - 1] == '\t')) end--;
+    for (size_t j = i; j < end; j++) depth += (line[j] == '{') - (line[j] == '}');
+    if (depth >= 0 || end == i || line[end - 1] != '}') break;
+    end--;
+  }
+  if (end - i >= sizeof buf) end = i + sizeof buf - 1;
+  memcpy(buf, line + i, end - i);
+  buf[end - i] = '\0';
+  return rgc_intern(cs, buf);
+}
+
+/* stmt ::= 'note' STRING {',' expr}
+**
+** An event with the types of its values recorded. */
+static bool note_stmt(cstate *cs, rg_stmt *s) {
+  uint32_t n = rgc_count_list(s->args), first = cs->types.n;
+  rg_note_info *ni;
+  bool bad = false;
+  for (rg_expr *a = s->args; a; a = a->next) {
+    rg_type t = rgc_expr(cs, a, T_NONE);
+    rg_type *slot = rgc_push(cs, &cs->types);
+    if (!slot) return false;
+    if (rgc_is_err(t)) bad = true;
+    *slot = t;
+  }
+  if (bad) return false;
+  ni = rgc_push(cs, &cs->notes);
+  if (!ni) return false;
+  ni->text = rgc_intern(cs, s->str);
+  ni->first_type = first;
+  ni->nvals = n;
+  cs->pos = s->pos;
+  rgc_emit(cs, RG_OP_NOTE, cs->notes.n - 1);
+  return false;
+}
+
+/* stmt ::= 'expect' expr
+**
+** EXPECTEQ for `a == b` (so both values can be shown), else EXPECT. */
+static bool expect_stmt(cstate *cs, rg_stmt *s) {
+  rg_expr *e = s->e;
+  rg_expect *x;
+  rg_type t;
+  if (e->kind == RG_EX_BINARY && e->op == RG_AOP_EQ) {
+    rg_type ta, tb, wa = T_NONE;
+    if (rgc_needs_context(cs, e->a) &&
+        (!rgc_needs_context(cs, e->b) || (e->a->kind == RG_EX_STR && e->b->kind == RG_EX_NAME)))
+      wa = rgc_probe(cs, e->b, T_NONE);
+    ta = rgc_expr(cs, e->a, wa);
+    tb = rgc_expr(cs, e->b, ta);
+    t = rgc_binop_type(cs, e->oppos, RG_AOP_EQ, ta, tb);
+    if (rgc_is_err(t)) return false;
+    x = rgc_push(cs, &cs->expects);
+    if (!x) return false;
+    x->text = source_text(cs, e->pos, s->next);
+    x->type = ta.kind == RG_K_SET && ta.ref == REF_ANY ? tb : ta;
+    if (x->type.kind == RG_K_SET && x->type.ref == REF_ANY) x->type = rgc_mktype(RG_K_INT, 0);
+    cs->pos = s->pos;
+    rgc_emit(cs, RG_OP_EXPECTEQ, cs->expects.n - 1);
+    return false;
+  }
+  t = rgc_expr(cs, e, T_BOOL);
+  if (rgc_is_err(t) || !rgc_check_type(cs, e->pos, t, T_BOOL, "an expectation")) return false;
+  x = rgc_push(cs, &cs->expects);
+  if (!x) return false;
+  x->text = source_text(cs, e->pos, s->next);
+  x->type = T_BOOL;
+  cs->pos = s->pos;
+  rgc_emit(cs, RG_OP_EXPECT, cs->expects.n - 1);
+  return false;
+}
+
+/* Each statement kind's compiler takes the statement (cs->pos is already
+** at it), emits its code and returns true when it always returns (so that
+** what follows it is unreachable).  The tree owns s; code goes to cs. */
+
+/* stmt ::= 'let' NAME [':' type] '=' expr */
+static bool let_stmt(cstate *cs, rg_stmt *s) {
+  rg_type want = s->type ? rgc_resolve_type(cs, s->type) : T_NONE;
+  rg_type t = rgc_expr(cs, s->e, want);
+  uint32_t slot;
+  if (s->type) rgc_check_type(cs, s->e->pos, t, want, "the value");
+  else if (t.kind == RG_K_SET && t.ref == REF_ANY) {
+    rgc_err(cs, s->e->pos, "the type of {} is not known here; write let %s: set ENUM = {}", s->name);
+    t = T_ERR;
+  }
+  slot = rgc_add_local(cs, s->pos, s->name, s->type ? want : t);
+  cs->pos = s->pos;
+  rgc_emit(cs, RG_OP_STORE, slot);
+  return false;
+}
+
+/* stmt ::= NAME '=' expr */
+static bool assign_stmt(cstate *cs, rg_stmt *s) {
+  local *l = rgc_find_local(cs, s->name);
+  rg_type t;
+  if (!l) {
+    sym *g = rgc_lookup(cs, s->name);
+    if (g) rgc_err(cs, s->pos, "'%s' cannot be assigned: only variables and parameters can", s->name);
+    else rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
+    rgc_probe(cs, s->e, T_NONE);
+    return false;
+  }
+  t = rgc_expr(cs, s->e, l->type);
+  rgc_check_type(cs, s->e->pos, t, l->type, "the value");
+  cs->pos = s->pos;
+  rgc_emit(cs, RG_OP_STORE, l->slot);
+  return false;
+}
+
+/* if_stmt ::= 'if' expr block {'else' 'if' expr block} ['else' block]
+**
+** An else-if chain is compiled in a loop, one branch at a time (it is a
+** list, however long); jend collects the jumps from the end of each branch
+** past the chain.  The chain ends (returns) when every branch does and there
+** is a final else. */
+static bool if_stmt(cstate *cs, rg_stmt *s) {
+  jumps *jend = NULL;
+  bool ends = true;
+  for (const rg_stmt *b = s;; b = b->orelse) {
+    jumps *jf = NULL;
+    rg_type t;
+    bool then_ends;
+    cs->pos = b->pos;
+    t = rgc_cond(cs, b->e, false, &jf);
+    rgc_check_type(cs, b->e->pos, t, T_BOOL, "the condition");
+    then_ends = rgc_block(cs, b->body);
+    ends = ends && then_ends;
+    if (!b->orelse) {
+      rgc_patch_list(cs, jf, rgc_here(cs));
+      ends = false;
+      break;
+    }
+    cs->pos = b->pos;
+    if (!then_ends) rgc_emit_jump(cs, RG_OP_JMP, &jend);
+    rgc_patch_list(cs, jf, rgc_here(cs));
+    if (b->orelse->kind != RG_ST_IF) {
+      ends = rgc_block(cs, b->orelse->body) && ends;
+      break;
+    }
+  }
+  rgc_patch_list(cs, jend, rgc_here(cs));
+  return ends;
+}
+
+/* stmt ::= 'for' NAME 'in' expr '..' expr block
+**
+** The variable and the (hidden) end in locals; the end is evaluated once. */
+static bool for_stmt(cstate *cs, rg_stmt *s) {
+  rg_type ta, tb;
+  uint32_t var, end, top, jexit;
+  cs->depth++;
+  ta = rgc_expr(cs, s->e, T_INT);
+  rgc_check_type(cs, s->e->pos, ta, T_INT, "the start of the range");
+  var = rgc_add_local(cs, s->pos, s->name, T_INT);
+  rgc_emit(cs, RG_OP_STORE, var);
+  tb = rgc_expr(cs, s->e2, T_INT);
+  rgc_check_type(cs, s->e2->pos, tb, T_INT, "the end of the range");
+  end = rgc_add_local(cs, s->pos, " end", T_INT);
+  cs->pos = s->pos;
+  rgc_emit(cs, RG_OP_STORE, end);
+  top = rgc_here(cs);
+  rgc_emit(cs, RG_OP_LOAD, var);
+  rgc_emit(cs, RG_OP_LOAD, end);
+  rgc_emit(cs, RG_OP_GT, 0);
+  jexit = rgc_emit(cs, RG_OP_JMPT, 0);
+  rgc_block(cs, s->body);
+  cs->pos = s->pos;
+  rgc_emit(cs, RG_OP_LOAD, var);
+  rgc_emit_value(cs, 1);
+  rgc_emit(cs, RG_OP_ADD, 0);
+  rgc_emit(cs, RG_OP_STORE, var);
+  rgc_emit_back(cs, RG_OP_JMP, top);
+  rgc_patch(cs, jexit, rgc_here(cs));
+  rgc_end_block(cs);
+  return false;
+}
+
+/* stmt ::= 'while' expr block */
+static bool while_stmt(cstate *cs, rg_stmt *s) {
+  uint32_t top = rgc_here(cs);
+  jumps *jexit = NULL;
+  rg_type t = rgc_cond(cs, s->e, false, &jexit);
+  rgc_check_type(cs, s->e->pos, t, T_BOOL, "the condition");
+  rgc_block(cs, s->body);
+  cs->pos = s->pos;
+  rgc_emit_back(cs, RG_OP_JMP, top);
+  rgc_patch_list(cs, jexit, rgc_here(cs));
+  return false;
+}
+
+/* stmt ::= 'return' expr */
+static bool return_stmt(cstate *cs, rg_stmt *s) {
+  rg_type t;
+  if (cs->result.kind == RG_K_VOID) {
+    if (cs->in_test) rgc_err(cs, s->pos, "a test cannot return a value");
+    else rgc_err(cs, s->pos, "this procedure has no result type; declare one with -> TYPE to return a value");
+    rgc_probe(cs, s->e, T_NONE);
+    return true;
+  }
+  t = rgc_expr(cs, s->e, cs->result);
+  rgc_check_type(cs, s->e->pos, t, cs->result, "the result");
+  cs->pos = s->pos;
+  rgc_emit(cs, RG_OP_RET, 0);
+  return true;
+}
+
+/* stmt ::= NAME '[' expr ']' '=' expr
+**
+** An element of a list variable, in place: LOAD x, k, v, SETITEM. */
+static bool setitem_stmt(cstate *cs, rg_stmt *s) {
+  local *l = rgc_find_local(cs, s->name);
+  rg_type t;
+  char x[96];
+  if (!l) {
+    rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
+    return false;
+  }
+  if (rgc_is_err(l->type)) return false;
+  if (l->type.kind != RG_K_LIST || l->type.ref == REF_ANY) {
+    rgc_err(cs, s->pos, "'%s' is %s; only an element of a list can be assigned", s->name,
+        rgc_tname(cs, l->type, x, sizeof x));
+    return false;
+  }
+  rgc_emit(cs, RG_OP_LOAD, l->slot);
+  if (!rgc_int_arg(cs, s->e)) return false;
+  t = rgc_expr(cs, s->e2, rgc_elem_of(cs, l->type));
+  if (rgc_is_err(t) || !rgc_check_type(cs, s->e2->pos, t, rgc_elem_of(cs, l->type), "the element")) return false;
+  cs->pos = s->pos;
+  rgc_emit(cs, RG_OP_SETITEM, 0);
+  return false;
+}
+
+/* stmt ::= call
+**
+** A procedure called for its notes: its result is dropped. */
+static bool call_stmt(cstate *cs, rg_stmt *s) {
+  rg_type t = rgc_call(cs, s->e, T_NONE);
+  cs->pos = s->pos;
+  if (!rgc_is_err(t) && t.kind != RG_K_VOID) rgc_emit(cs, RG_OP_POP, 0);
+  return false;
+}
+
+/* if_stmt ::= ... 'else' '{' stmt_list '}'   (the final else's block) */
+static bool block_stmt(cstate *cs, rg_stmt *s) {
+  return rgc_block(cs, s->body);
+}
+
+/* stmt ::= 'step' STRING note_list block */
+static bool step_stmt(cstate *cs, rg_stmt *s) {
+  rgc_emit(cs, RG_OP_STEP, rgc_intern(cs, s->str));
+  return rgc_block(cs, s->body);
+}
+
+/* stmt ::= 'for' NAME 'in' expr block
+**
+** Each element of a list (a set becomes its list of members): the list,
+** index and length in hidden locals. */
+static bool foreach_stmt(cstate *cs, rg_stmt *s) {
+  rg_type t, el;
+  uint32_t lst, idx, len, var, top, jexit;
+  char x[96];
+  cs->depth++;
+  t = rgc_expr(cs, s->e, T_NONE);
+  if (!rgc_is_err(t) && t.kind == RG_K_SET && t.ref != REF_ANY) {
+    rgc_emit(cs, RG_OP_SETLIST, 0);
+    t = rgc_list_of(cs, rgc_mktype(RG_K_ENUM, t.ref));
+  }
+  if (!rgc_is_err(t) && (t.kind != RG_K_LIST || t.ref == REF_ANY)) {
+    rgc_err(cs, s->e->pos, "for ... in needs a list, a set or a range a..b; not %s", rgc_tname(cs, t, x, sizeof x));
+    t = T_ERR;
+  }
+  el = rgc_is_err(t) ? T_ERR : rgc_elem_of(cs, t);
+  lst = rgc_add_local(cs, s->pos, " list", t);
+  cs->pos = s->pos;
+  rgc_emit(cs, RG_OP_STORE, lst);
+  idx = rgc_add_local(cs, s->pos, " index", T_INT);
+  len = rgc_add_local(cs, s->pos, " length", T_INT);
+  rgc_emit_value(cs, 0);
+  rgc_emit(cs, RG_OP_STORE, idx);
+  rgc_emit(cs, RG_OP_LOAD, lst);
+  rgc_emit(cs, RG_OP_LEN, 0);
+  rgc_emit(cs, RG_OP_STORE, len);
+  top = rgc_here(cs);
+  rgc_emit(cs, RG_OP_LOAD, idx);
+  rgc_emit(cs, RG_OP_LOAD, len);
+  rgc_emit(cs, RG_OP_LT, 0);
+  jexit = rgc_emit(cs, RG_OP_JMPF, 0);
+  var = rgc_add_local(cs, s->pos, s->name, el);
+  rgc_emit(cs, RG_OP_LOAD, lst);
+  rgc_emit(cs, RG_OP_LOAD, idx);
+  rgc_emit(cs, RG_OP_ITEM, 0);
+  rgc_emit(cs, RG_OP_STORE, var);
+  rgc_block(cs, s->body);
+  cs->pos = s->pos;
+  rgc_emit(cs, RG_OP_LOAD, idx);
+  rgc_emit_value(cs, 1);
+  rgc_emit(cs, RG_OP_ADD, 0);
+  rgc_emit(cs, RG_OP_STORE, idx);
+  rgc_emit_back(cs, RG_OP_JMP, top);
+  rgc_patch(cs, jexit, rgc_here(cs));
+  rgc_end_block(cs);
+  return false;
+}
+
+/* The compiler of each statement kind, indexed by rg_stkind. */
+static bool (*const stmt_kinds[])(cstate *cs, rg_stmt *s) = {
+  [RG_ST_LET] = let_stmt,
+  [RG_ST_ASSIGN] = assign_stmt,
+  [RG_ST_IF] = if_stmt,
+  [RG_ST_FOR] = for_stmt,
+  [RG_ST_WHILE] = while_stmt,
+  [RG_ST_RETURN] = return_stmt,
+  [RG_ST_NOTE] = note_stmt,
+  [RG_ST_EXPECT] = expect_stmt,
+  [RG_ST_CALL] = call_stmt,
+  [RG_ST_BLOCK] = block_stmt,
+  [RG_ST_FOREACH] = foreach_stmt,
+  [RG_ST_STEP] = step_stmt,
+  [RG_ST_SETITEM] = setitem_stmt,
+};
+
+/* Compiles one statement through stmt_kinds.  Returns true when it always
+** returns. */
+static bool stmt(cstate *cs, rg_stmt *s) {
+  cs->pos = s->pos;
+  if ((size_t)s->kind >= sizeof stmt_kinds / sizeof stmt_kinds[0] || !stmt_kinds[s->kind])
+    return false;
+  return stmt_kinds[s->kind](cs, s);
+}
+
+/* Compiles a block in a new scope.  Returns true when it always returns;
+** a statement after one that always returns is an error. */
+bool rgc_block(cstate *cs, rg_stmt *s) {
+  bool ends = false;
+  cs->depth++;
+  for (; s; s = s->next) {
+    if (ends) {
+      rgc_err(cs, s->pos, "this statement is never reached");
+      break;
+    }
+    ends = stmt(cs, s);
+  }
+  rgc_end_block(cs);
+  return ends;
+}
+
