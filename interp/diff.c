@@ -9,6 +9,7 @@
 */
 #include "diff.h"
 
+#include "align.h"
 #include "alloc.h"
 #include "opcodes.h"
 #include "value.h"
@@ -448,6 +449,89 @@ static uint32_t add_cell(dctx *c, int kind, uint32_t head, const rg_module *m, c
   return i;
 }
 
+/* Writes the rows of table t of m (one per key of its first dimension) as
+** spans into rows[]: each row's cells formatted (fmtv) and joined by a
+** separator, in text (which the caller frees with rg_buf_free).  Returns 0,
+** or -1 when out of memory. */
+static int row_texts(const rg_module *m, const rg_table *t, rg_buf *text, rg_span *rows) {
+  uint32_t nrows = m->dims[t->first_dim].size, stride = nrows ? t->count / nrows : 0;
+  size_t *at = rg_malloc(((size_t)nrows + 1) * sizeof *at);
+  char v[1024];
+  if (!at) return -1;
+  rg_buf_init(text);
+  for (uint32_t r = 0; r < nrows; r++) {
+    at[r] = text->len;
+    for (uint32_t k = 0; k < stride; k++) {
+      fmtv(v, sizeof v, m, t->value, m->cells[t->first + r * stride + k]);
+      rg_printf(&text->out, "%s%s", k ? "\x1f" : "", v);
+    }
+  }
+  at[nrows] = text->len;
+  int failed = text->out.failed;
+  for (uint32_t r = 0; r < nrows; r++)
+    rows[r] = (rg_span){ failed || !text->data ? "" : text->data + at[r], failed ? 0 : at[r + 1] - at[r] };
+  rg_free(at);
+  return failed ? -1 : 0;
+}
+
+/* Fills rowmap[0..rows of ta) with the row of tb that each row of ta pairs
+** with (-1: none).  Rows pair by key, except when the first dimension is an
+** integer range whose size differs while the other dimensions agree: then a
+** row is a line of a list, and rows pair by content (rg_align: equal rows
+** along a longest common subsequence, then the most alike of the rows left
+** between them), so that one row removed from the middle is one removal. */
+static void row_map(dctx *c, const rg_table *ta, const rg_table *tb, int64_t *rowmap) {
+  const rg_module *a = c->a, *b = c->b;
+  const rg_dim *da = &a->dims[ta->first_dim], *db = &b->dims[tb->first_dim];
+  int by_content = ta->ndims == tb->ndims && !da->is_enum && !db->is_enum && da->size != db->size;
+  for (uint32_t d = 1; by_content && d < ta->ndims; d++) {
+    const rg_dim *xa = &a->dims[ta->first_dim + d], *xb = &b->dims[tb->first_dim + d];
+    if (xa->is_enum != xb->is_enum || xa->size != xb->size) by_content = 0;
+    for (uint32_t k = 0; by_content && k < xa->size; k++)
+      if (map_key(a, xa, k, b, xb) != (int64_t)k) by_content = 0;
+  }
+  if (by_content) {
+    rg_buf ta_text, tb_text;
+    rg_span *ra = rg_malloc(((size_t)da->size + db->size) * sizeof *ra), *rb = ra ? ra + da->size : NULL;
+    int32_t *match = rg_malloc((size_t)da->size * sizeof *match);
+    int ok = ra && match;
+    if (ok) {
+      int e1 = row_texts(a, ta, &ta_text, ra), e2 = row_texts(b, tb, &tb_text, rb);
+      ok = e1 == 0 && e2 == 0 && rg_align(ra, da->size, rb, db->size, RG_ALIGN_CAP, match) == 0 &&
+           rg_align_gaps(ra, da->size, rb, db->size, match) == 0;
+      rg_buf_free(&ta_text);
+      rg_buf_free(&tb_text);
+    }
+    if (ok)
+      for (uint32_t r = 0; r < da->size; r++) rowmap[r] = match[r];
+    rg_free(ra);
+    rg_free(match);
+    if (ok) return;
+    c->oom = 1;
+  }
+  for (uint32_t r = 0; r < da->size; r++) rowmap[r] = map_key(a, da, r, b, db);
+}
+
+/* Appends under `head` the cells of table tb of b, in its rows from..to-1,
+** that table ta of a lacks (rowof_b[row]: the row of a paired with it, -1
+** none).  Returns `to`. */
+static uint32_t cells_only_in_b(dctx *c, uint32_t head, const rg_table *ta, const rg_table *tb,
+                                const int64_t *rowof_b, uint32_t from, uint32_t to) {
+  const rg_module *a = c->a, *b = c->b;
+  uint32_t stride = tb->count / b->dims[tb->first_dim].size;
+  for (uint32_t cell = from * stride; cell < to * stride && !c->oom; cell++) {
+    uint32_t keys[8];
+    int in_a = ta->ndims == tb->ndims;
+    cell_keys(b, tb, cell, keys);
+    if (rowof_b[keys[0]] < 0) in_a = 0;
+    for (uint32_t d = 1; in_a && d < tb->ndims; d++)
+      if (map_key(b, &b->dims[tb->first_dim + d], keys[d], a, &a->dims[ta->first_dim + d]) < 0)
+        in_a = 0;
+    if (!in_a) add_cell(c, '+', head, b, tb, cell, 0);
+  }
+  return to;
+}
+
 static void diff_odds(dctx *c, uint32_t head, int ita, int itb);
 
 /* The tables added and removed, and of tables on both sides changed
@@ -492,14 +576,29 @@ static void diff_tables(dctx *c) {
       ch->b.text = keep(c, tyb);
     }
     int same_ndims = ta->ndims == tb->ndims;
-    /* Cells of a, in order: changed or only in a. */
+    int64_t *rowmap = rg_malloc(((size_t)a->dims[ta->first_dim].size +
+                                 b->dims[tb->first_dim].size) * sizeof *rowmap);
+    int64_t *rowof_b = rowmap ? rowmap + a->dims[ta->first_dim].size : NULL;
+    if (!rowmap) {
+      c->oom = 1;
+      return;
+    }
+    row_map(c, ta, tb, rowmap);
+    for (uint32_t r = 0; r < b->dims[tb->first_dim].size; r++) rowof_b[r] = -1;
+    for (uint32_t r = 0; r < a->dims[ta->first_dim].size; r++)
+      if (rowmap[r] >= 0) rowof_b[rowmap[r]] = r;
+    /* Cells of a, in order: changed or only in a; before a row paired with
+    ** row y of b, the cells only in b of b's rows before y. */
+    uint32_t nextb = 0;
     for (uint32_t cell = 0; cell < ta->count && !c->oom; cell++) {
       uint32_t keys[8];
       int64_t cb = -1;
       cell_keys(a, ta, cell, keys);
-      if (same_ndims) {
-        cb = 0;
-        for (uint32_t d = 0; d < ta->ndims; d++) {
+      if (rowmap[keys[0]] >= (int64_t)nextb)
+        nextb = cells_only_in_b(c, head, ta, tb, rowof_b, nextb, (uint32_t)rowmap[keys[0]]);
+      if (same_ndims && rowmap[keys[0]] >= 0) {
+        cb = rowmap[keys[0]];
+        for (uint32_t d = 1; d < ta->ndims; d++) {
           const rg_dim *dda = &a->dims[ta->first_dim + d], *ddb = &b->dims[tb->first_dim + d];
           int64_t kb = map_key(a, dda, keys[d], b, ddb);
           if (kb < 0) { cb = -1; break; }
@@ -516,18 +615,15 @@ static void diff_tables(dctx *c) {
         s->index = x;
         set_value(c, s, tb->value, b->cells[x], vb);
         place(s, b, b->cellsrc[x].file, b->cellsrc[x].line);
+        if (rowmap[keys[0]] != map_key(a, &a->dims[ta->first_dim], keys[0], b, &b->dims[tb->first_dim])) {
+          char kb[128];
+          key_name(kb, sizeof kb, b, &b->dims[tb->first_dim], (uint32_t)rowmap[keys[0]]);
+          at(c, k)->b_key = keep(c, kb);
+        }
       }
     }
-    /* Cells only in b. */
-    for (uint32_t cell = 0; cell < tb->count && !c->oom; cell++) {
-      uint32_t keys[8];
-      int in_a = same_ndims;
-      cell_keys(b, tb, cell, keys);
-      for (uint32_t d = 0; in_a && d < tb->ndims; d++)
-        if (map_key(b, &b->dims[tb->first_dim + d], keys[d], a, &a->dims[ta->first_dim + d]) < 0)
-          in_a = 0;
-      if (!in_a) add_cell(c, '+', head, b, tb, cell, 0);
-    }
+    cells_only_in_b(c, head, ta, tb, rowof_b, nextb, b->dims[tb->first_dim].size);
+    rg_free(rowmap);
     if (!c->oom && head == c->d->n - 1) c->d->n--;   /* nothing changed inside */
     else diff_odds(c, head, (int)i, j);
   }
@@ -830,39 +926,60 @@ static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_va
   return 0;
 }
 
-/* Compares one instruction of each side; lmap_a/lmap_b rename locals by
-** order of first use (arrays of size nlocals, -1 unused), *next the next
-** canonical number. */
+/* Whether types ta of a and tb of b have the same name. */
+static int same_type(const rg_module *a, rg_type ta, const rg_module *b, rg_type tb) {
+  char na[128], nb[128];
+  rg_type_name(na, sizeof na, a, ta);
+  rg_type_name(nb, sizeof nb, b, tb);
+  return strcmp(na, nb) == 0;
+}
+
+/* Whether note A of a and note B of b have the same text and value types. */
+static int same_note(const rg_module *a, uint32_t A, const rg_module *b, uint32_t B) {
+  const rg_note_info *na = &a->notes[A], *nb = &b->notes[B];
+  if (na->nvals != nb->nvals || strcmp(S(a, na->text), S(b, nb->text)) != 0) return 0;
+  for (uint32_t k = 0; k < na->nvals; k++)
+    if (!same_type(a, a->types[na->first_type + k], b, b->types[nb->first_type + k])) return 0;
+  return 1;
+}
+
+/* Compares one instruction of each side by opcode, then by what its operand
+** refers to (rg_op_operand, the one list of operand kinds): an index into a
+** module array is compared by the name or text of what it indexes, never as
+** a number, so an opcode added later is compared right without a case here.
+** lmap_a/lmap_b rename locals by order of first use (arrays of size nlocals,
+** -1 unused), *next the next canonical number. */
 static int same_ins(const rg_module *a, uint32_t ia, const rg_module *b, uint32_t ib,
                     int *lmap_a, uint32_t na, int *lmap_b, uint32_t nb, int *next) {
   unsigned op = RG_INS_OP(ia);
   uint32_t A = RG_INS_A(ia), B = RG_INS_A(ib);
   if (op != RG_INS_OP(ib)) return 0;
-  switch (op) {
-  case RG_OP_PUSHI: return same_value(a, RG_INS_SA(ia), b, RG_INS_SA(ib));
-  case RG_OP_CONST: return same_value(a, a->consts[A], b, b->consts[B]);
-  case RG_OP_LOAD: case RG_OP_STORE:
+  if (op >= RG_NOPCODES) return ia == ib;
+  switch (rg_op_operand[op]) {
+  case RG_A_IMM: return same_value(a, RG_INS_SA(ia), b, RG_INS_SA(ib));
+  case RG_A_CONST: return same_value(a, a->consts[A], b, b->consts[B]);
+  case RG_A_LOCAL:
     if (A >= na || B >= nb) return A == B;
     if (lmap_a[A] < 0 && lmap_b[B] < 0) { lmap_a[A] = lmap_b[B] = (*next)++; return 1; }
     return lmap_a[A] == lmap_b[B];
-  case RG_OP_LOOKUP: return strcmp(S(a, a->tables[A].name), S(b, b->tables[B].name)) == 0;
-  case RG_OP_MKREC: return strcmp(S(a, a->records[A].name), S(b, b->records[B].name)) == 0;
-  case RG_OP_CALL: return strcmp(S(a, a->procs[A].name), S(b, b->procs[B].name)) == 0;
-  case RG_OP_NOTE:
-    return a->notes[A].nvals == b->notes[B].nvals &&
-           strcmp(S(a, a->notes[A].text), S(b, b->notes[B].text)) == 0;
-  case RG_OP_EXPECT: case RG_OP_EXPECTEQ:
-    return strcmp(S(a, a->expects[A].text), S(b, b->expects[B].text)) == 0;
-  case RG_OP_STEP: case RG_OP_FAIL: return strcmp(S(a, A), S(b, B)) == 0;
-  case RG_OP_ROLLDIE: return strcmp(S(a, a->dice[A].name), S(b, b->dice[B].name)) == 0;
-  case RG_OP_DRAW: case RG_OP_LEFT:
-    return strcmp(S(a, a->decks[A].name), S(b, b->decks[B].name)) == 0;
-  case RG_OP_CHOOSE:
+  case RG_A_TABLE: return strcmp(S(a, a->tables[A].name), S(b, b->tables[B].name)) == 0;
+  case RG_A_RECORD: return strcmp(S(a, a->records[A].name), S(b, b->records[B].name)) == 0;
+  case RG_A_PROC: return strcmp(S(a, a->procs[A].name), S(b, b->procs[B].name)) == 0;
+  case RG_A_NOTE: return same_note(a, A, b, B);
+  case RG_A_EXPECT:
+    return strcmp(S(a, a->expects[A].text), S(b, b->expects[B].text)) == 0 &&
+           same_type(a, a->expects[A].type, b, b->expects[B].type);
+  case RG_A_STRING: return strcmp(S(a, A), S(b, B)) == 0;
+  case RG_A_DICE: return strcmp(S(a, a->dice[A].name), S(b, b->dice[B].name)) == 0;
+  case RG_A_DECK: return strcmp(S(a, a->decks[A].name), S(b, b->decks[B].name)) == 0;
+  case RG_A_CHOICE:
     return a->choices[A].kind == b->choices[B].kind &&
-           strcmp(S(a, a->choices[A].prompt), S(b, b->choices[B].prompt)) == 0;
-  case RG_OP_INPUT: return strcmp(S(a, a->inputs[A].name), S(b, b->inputs[B].name)) == 0;
-  case RG_OP_NTH: return strcmp(S(a, a->enums[A].name), S(b, b->enums[B].name)) == 0;
-  default: return ia == ib;
+           strcmp(S(a, a->choices[A].prompt), S(b, b->choices[B].prompt)) == 0 &&
+           same_type(a, a->choices[A].option, b, b->choices[B].option);
+  case RG_A_INPUT: return strcmp(S(a, a->inputs[A].name), S(b, b->inputs[B].name)) == 0;
+  case RG_A_ENUM: return strcmp(S(a, a->enums[A].name), S(b, b->enums[B].name)) == 0;
+  case RG_A_TYPE: return same_type(a, a->types[A], b, b->types[B]);
+  default: return ia == ib;   /* NONE, JUMP, FIELD, COUNT, COUNT0: plain numbers */
   }
 }
 

@@ -146,6 +146,10 @@ typedef struct rg_change {
                             ** none known) */
   const char *name;
   const char *row;
+  const char *b_key;        /* RG_DW_CELL paired by content (a row of a list
+                            ** renumbered): the first key on side b, when it
+                            ** differs from a's (row, or name with one key);
+                            ** else NULL */
   rg_diff_side a, b;
   struct {
     int n, sides, plus;     /* RG_DW_ODDS: the score is NdS+plus */

@@ -23,6 +23,7 @@ typedef struct tctx {
   size_t nbase;
   uint32_t section;         /* the section whose heading was written last */
   const char *row;          /* the last row heading written in this table */
+  const char *row_b;        /* its key on side b when paired by content */
   const char *column;       /* the last odds column heading */
 } tctx;
 
@@ -120,16 +121,24 @@ static void put_value_line(tctx *t, const char *indent, const rg_change *ch, con
 }
 
 /* Writes a table cell: its row heading when the table has two keys or more
-** (a cell only in b always repeats it), the cell, its places. */
+** (a cell only in b always repeats it), the cell, its places.  A row paired
+** by content under another key shows both keys: `row 6 -> 5:`, `[6 -> 5]`. */
 static void put_cell(tctx *t, const rg_change *ch) {
   const char *ind = ch->row ? "      " : "    ";
+  const char *arrow = ch->b_key ? " -> " : "", *bk = ch->b_key ? ch->b_key : "";
   char indent[16];
-  if (ch->row && (ch->kind == RG_CHANGE_ADDED || !t->row || strcmp(ch->row, t->row) != 0)) {
-    rg_printf(t->out, "    row %s:\n", ch->row);
-    if (ch->kind != RG_CHANGE_ADDED) t->row = ch->row;
+  if (ch->row && (ch->kind == RG_CHANGE_ADDED || !t->row || strcmp(ch->row, t->row) != 0 ||
+                  (ch->b_key != NULL) != (t->row_b != NULL) ||
+                  (ch->b_key && strcmp(ch->b_key, t->row_b) != 0))) {
+    rg_printf(t->out, "    row %s%s%s:\n", ch->row, arrow, bk);
+    if (ch->kind != RG_CHANGE_ADDED) {
+      t->row = ch->row;
+      t->row_b = ch->b_key;
+    }
   }
+  if (ch->row) arrow = bk = "";
   if (ch->kind == RG_CHANGE_CHANGED)
-    rg_printf(t->out, "%s~ [%s]: %s -> %s\n", ind, ch->name, txt(&ch->a), txt(&ch->b));
+    rg_printf(t->out, "%s~ [%s%s%s]: %s -> %s\n", ind, ch->name, arrow, bk, txt(&ch->a), txt(&ch->b));
   else
     rg_printf(t->out, "%s%c [%s]: %s\n", ind, ch->kind, ch->name, txt(own(ch)));
   snprintf(indent, sizeof indent, "%s    ", ind);
@@ -156,7 +165,7 @@ static void put_change(tctx *t, const rg_change *ch) {
     rg_printf(o, "== %s\n", rg_diff_section_name(ch->section));
     t->section = ch->section;
   }
-  if (ch->parent == RG_DIFF_NONE) t->row = t->column = NULL;
+  if (ch->parent == RG_DIFF_NONE) t->row = t->row_b = t->column = NULL;
   switch (ch->what) {
   case RG_DW_HEADER:
     rg_printf(o, "~ %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
@@ -215,7 +224,7 @@ static void put_change(tctx *t, const rg_change *ch) {
 }
 
 void rg_diff_print(rg_out *out, const rg_diff *d, const char *base) {
-  tctx t = { out, base ? base : "", 0, RG_NDIFF_SECTIONS, NULL, NULL };
+  tctx t = { out, base ? base : "", 0, RG_NDIFF_SECTIONS, NULL, NULL, NULL };
   t.nbase = strlen(t.base);
   if (d->n == 0) {
     rg_puts(out, "no differences\n");

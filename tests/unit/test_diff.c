@@ -14,10 +14,21 @@
 **   diff-6  a procedure whose second step pushes another number: the
 **           procedure's `~` item and the step's under it, with both sides'
 **           code spans; its first step, unchanged, is not listed
+**   diff-7  a list of texts (a table keyed 1..n) with its third row removed:
+**           one removal, the rows after it not listed (aligned by content)
+**   diff-8  the bound of the alignment: a list with a row removed at its top
+**           and two added at its end aligns by content under RG_ALIGN_CAP
+**           (3 changes); past the cap it falls back to pairing by position
+**           (one change per row), and still finishes
+**   diff-9  a procedure drawing a shape whose note is another index in b
+**           (the pool differs) is not listed: operands are compared by what
+**           they name
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "align.h"
 #include "diff.h"
 #include "modbuild.h"
 #include "out.h"
@@ -69,6 +80,38 @@ static void build(mb *b, unsigned how) {
   mb_emit(b, RG_OP_PUSHI, (how & CHANGE_STEP) ? 3 : 2);
   mb_emit(b, RG_OP_POP, 0);
   mb_emit(b, RG_OP_RETV, 0);
+}
+
+/* Builds into b a module with one table `steps(n: 1..count)` of texts: row
+** k is "row K" for K = first + k, except that rows in [skip, skip + nskip)
+** are left out (the numbering goes on) and `extra` rows "extra E" follow. */
+static void build_list(mb *b, uint32_t first, uint32_t count, uint32_t skip, uint32_t nskip,
+                       uint32_t extra) {
+  uint32_t n = 0;
+  rg_value *cells = malloc(((size_t)count + extra) * sizeof *cells);
+  char text[32];
+  mb_init(b);
+  for (uint32_t k = 0; n < count; k++) {
+    if (k >= skip && k < skip + nskip) continue;
+    snprintf(text, sizeof text, "row %u", first + k);
+    cells[n++] = mb_str(b, text);
+  }
+  for (uint32_t e = 0; e < extra; e++) {
+    snprintf(text, sizeof text, "extra %u", e);
+    cells[n++] = mb_str(b, text);
+  }
+  rg_dim d = mb_dim_range(1, n);
+  d.label = mb_str(b, "n");
+  mb_table(b, "steps", 1, &d, T_TEXT, cells);
+  for (uint32_t i = 0; i < b->m.ncells; i++) MB_PUSH(b->m.cellsrc, b->m.ncellsrc)->line = 10 + i;
+  free(cells);
+}
+
+/* Counts the changes of d of kind k that are cells. */
+static uint32_t cells_of(const rg_diff *d, int k) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < d->n; i++) n += d->changes[i].what == RG_DW_CELL && d->changes[i].kind == k;
+  return n;
 }
 
 /* Renders d as text into a buffer the caller frees with rg_buf_free. */
@@ -175,6 +218,69 @@ int main(void) {
     }
     rg_diff_free(&d);
     rg_module_free(&step.m);
+  }
+
+  /* diff-7 */
+  {
+    mb la, lb;
+    build_list(&la, 1, 8, 99, 0, 0);
+    build_list(&lb, 1, 7, 2, 1, 0);
+    CHECK(rg_diff_modules(&la.m, &lb.m, NULL, 0, &d) == 0, "diff-7: out of memory");
+    CHECK(d.n == 3 && cells_of(&d, '-') == 1 && cells_of(&d, '~') == 0 && cells_of(&d, '+') == 0,
+          "diff-7: %u changes, want the table, its dimensions and one removed row", d.n);
+    render(&d, &t);
+    CHECK(t.data && strcmp(t.data, "== tables\n~ table steps(n: 1..8)\n"
+                                   "    dimensions: (n: 1..8) -> (n: 1..7)\n"
+                                   "    - [3]: \"row 3\"\n        test.rules:12 | -\n") == 0,
+          "diff-7: text [%s]", t.data);
+    rg_buf_free(&t);
+    rg_diff_free(&d);
+    rg_module_free(&la.m);
+    rg_module_free(&lb.m);
+  }
+
+  /* diff-8: under the cap (500 rows: 251,502 cells), then past it (1100
+  ** rows: 1,211,102 cells > RG_ALIGN_CAP). */
+  for (int big = 0; big < 2; big++) {
+    mb la, lb;
+    uint32_t n = big ? 1100 : 500;
+    build_list(&la, 1, n, 99999, 0, 0);
+    build_list(&lb, 1, n - 1, 0, 1, 2);   /* row 1 gone, two extra rows: n + 1 */
+    CHECK(((uint64_t)(n + 1) * (n + 2) > RG_ALIGN_CAP) == (big == 1), "diff-8: the sizes straddle the cap");
+    CHECK(rg_diff_modules(&la.m, &lb.m, NULL, 0, &d) == 0, "diff-8: out of memory");
+    if (!big)
+      CHECK(cells_of(&d, '-') == 1 && cells_of(&d, '+') == 2 && cells_of(&d, '~') == 0,
+            "diff-8: %u removed, %u added, %u changed; want 1, 2, 0 under the cap",
+            cells_of(&d, '-'), cells_of(&d, '+'), cells_of(&d, '~'));
+    else
+      CHECK(cells_of(&d, '-') == 0 && cells_of(&d, '+') == 1 && cells_of(&d, '~') == n,
+            "diff-8: %u removed, %u added, %u changed; want 0, 1, %u past the cap",
+            cells_of(&d, '-'), cells_of(&d, '+'), cells_of(&d, '~'), n);
+    rg_diff_free(&d);
+    rg_module_free(&la.m);
+    rg_module_free(&lb.m);
+  }
+
+  /* diff-9 */
+  {
+    mb sa, sb;
+    for (int side = 0; side < 2; side++) {
+      mb *b = side ? &sb : &sa;
+      mb_init(b);
+      if (side) mb_note(b, "an unused note first", 0, NULL);
+      uint32_t note = mb_note(b, "rect", 1, (rg_type[]){ T_INT });
+      b->line = 20;
+      mb_proc(b, "draw", T_VOID, 0, NULL, NULL, 0);
+      mb_emit(b, RG_OP_PUSHI, 4);
+      mb_emit(b, RG_OP_SHAPE, (int32_t)note);
+      mb_emit(b, RG_OP_RETV, 0);
+    }
+    CHECK(sa.m.code[1] != sb.m.code[1], "diff-9: the SHAPE instructions differ as numbers");
+    CHECK(rg_diff_modules(&sa.m, &sb.m, NULL, 0, &d) == 0 && d.n == 0,
+          "diff-9: %u changes, want none", d.n);
+    rg_diff_free(&d);
+    rg_module_free(&sa.m);
+    rg_module_free(&sb.m);
   }
 
   rg_module_free(&base.m);

@@ -1,0 +1,1 @@
+regula diff tests/diff/rows-base.rules tests/diff/rows-variant.rules
