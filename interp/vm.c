@@ -243,9 +243,14 @@ static const rg_value *vm_list(const rg_vm *vm, rg_value r, uint32_t *len) {
 
 /* Compares a and b as values of type t (records field by field, lists
 ** element by element, anything else as numbers), following the live heap.
+** Each record or list visited costs its number of fields or elements from
+** the VM's work budget (vm->work_left), so comparing values that share
+** their parts (a list holding the same list twice, nested) stays bounded.
 ** Returns 1 equal, 0 different, -1 when a record or list lies outside the
-** heap, -2 when values nest deeper than 64 (a list that holds itself). */
-static int vm_equal(const rg_vm *vm, rg_type t, rg_value a, rg_value b, int depth) {
+** heap, -2 when values nest deeper than 64 (a list that holds itself), -3
+** when the work budget runs out. */
+__attribute__((noipa))
+static int vm_equal(rg_vm *vm, rg_type t, rg_value a, rg_value b, int depth) {
   const rg_module *m = vm->m;
   if (a == b) return 1;
   if (t.kind != RG_K_RECORD && t.kind != RG_K_LIST) return 0;
@@ -253,6 +258,8 @@ static int vm_equal(const rg_vm *vm, rg_type t, rg_value a, rg_value b, int dept
   if (t.kind == RG_K_RECORD) {
     uint32_t n = m->records[t.ref].count, top = vm->heap_top;
     if (a < 0 || b < 0 || (uint64_t)a + n > top || (uint64_t)b + n > top) return -1;
+    if ((uint64_t)n + 1 > vm->work_left) return -3;
+    vm->work_left -= (uint64_t)n + 1;
     for (uint32_t k = 0; k < n; k++) {
       int r = vm_equal(vm, m->fields[m->records[t.ref].first + k].type, vm->heap[a + k],
                        vm->heap[b + k], depth + 1);
@@ -266,6 +273,8 @@ static int vm_equal(const rg_vm *vm, rg_type t, rg_value a, rg_value b, int dept
     rg_type el = m->types[t.ref];
     if (!ea || !eb) return -1;
     if (na != nb) return 0;
+    if ((uint64_t)na + 1 > vm->work_left) return -3;
+    vm->work_left -= (uint64_t)na + 1;
     for (uint32_t k = 0; k < na; k++) {
       int r = vm_equal(vm, el, ea[k], eb[k], depth + 1);
       if (r != 1) return r;
@@ -283,6 +292,75 @@ static int64_t vm_new_list(rg_vm *vm, uint64_t n) {
   vm->heap[top] = (rg_value)n;
   vm->heap_top = top + 1 + (uint32_t)n;
   return top;
+}
+
+/* The instructions that compare values of a record or list type T (EQV,
+** LISTHASV, LISTSUB) run outside the dispatch loop, so that the loop's
+** registers stay as they are; each returns 0, or vm_equal's failure (-1,
+** -2, -3), or -4 when a list lies outside the heap, -5 when the heap is
+** full.  vm_value_fail turns that into the run's error at instruction pc. */
+
+/* LISTHASV: sets *has to whether a occurs in list l (elements of type t),
+** counting the elements scanned as work. */
+__attribute__((noipa))
+static int vm_list_has_value(rg_vm *vm, rg_type t, rg_value a, rg_value l, rg_value *has) {
+  uint32_t n = 0, j = 0;
+  const rg_value *e = vm_list(vm, l, &n);
+  int r = 0;
+  if (!e) return -4;
+  for (; j < n && r == 0; j++) r = vm_equal(vm, t, a, e[j], 0);
+  if (r < 0) return r;
+  if (j > vm->work_left) return -3;
+  vm->work_left -= j;
+  *has = r;
+  return 0;
+}
+
+/* LISTSUB: sets *out to a new list: list a without the first occurrence
+** of each element of list b (compared as values of type t); an element of b
+** that is not in a removes nothing.  Counts the elements of b scanned. */
+__attribute__((noipa))
+static int vm_list_sub_values(rg_vm *vm, rg_type t, rg_value a, rg_value b, rg_value *out) {
+  uint32_t na = 0, nb = 0, kept = 0;
+  const rg_value *ea = vm_list(vm, a, &na), *eb = vm_list(vm, b, &nb);
+  int64_t l;
+  if (!ea || !eb) return -4;
+  if ((l = vm_new_list(vm, na)) < 0) return -5;        /* at most na kept */
+  /* taken[j]: element j of b has removed one element already; the flags
+  ** live past the new list, in the heap's free room */
+  if ((uint64_t)l + 1 + na + nb > vm->heap_cap) return -5;
+  rg_value *h = vm->heap, *taken = h + l + 1 + na;
+  for (uint32_t j = 0; j < nb; j++) taken[j] = 0;
+  for (uint32_t k = 0; k < na; k++) {
+    int drop = 0;
+    uint32_t j = 0;
+    for (; j < nb && !drop; j++) {
+      if (taken[j]) continue;
+      int r = vm_equal(vm, t, ea[k], eb[j], 0);
+      if (r < 0) return r;
+      if (r) { taken[j] = 1; drop = 1; }
+    }
+    if (j > vm->work_left) return -3;
+    vm->work_left -= j;
+    if (!drop) h[l + 1 + kept++] = ea[k];
+  }
+  h[l] = kept;
+  vm->heap_top = (uint32_t)(l + 1 + kept);
+  *out = l;
+  return 0;
+}
+
+/* Records the failure r of a value-comparing instruction at pc (see
+** above) and returns the run's status. */
+__attribute__((noipa))
+static rg_status vm_value_fail(rg_vm *vm, int r, uint32_t pc) {
+  switch (r) {
+  case -2: return vm_fail(vm, RG_RUN_LIMIT, pc, "values nest deeper than 64");
+  case -3: return vm_fail(vm, RG_RUN_LIMIT, pc, "step limit of %llu reached",
+                          (unsigned long long)vm->max_steps);
+  case -5: return vm_fail(vm, RG_RUN_LIMIT, pc, "memory limit");
+  default: return vm_fail(vm, RG_RUN_ERROR, pc, "a record or list outside the heap");
+  }
 }
 
 /* Whether b goes before a in the order: least first, or greatest first
@@ -371,9 +449,8 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 #define RTERR(...)     do { return vm_fail(vm, RG_RUN_ERROR, PCIDX(), __VA_ARGS__); } while (0)
 #define RTERR_AT(d, ...) do { return vm_fail(vm, RG_RUN_ERROR, PCAT(d), __VA_ARGS__); } while (0)
 #define RTLIMIT(...)   do { return vm_fail(vm, RG_RUN_LIMIT, PCIDX(), __VA_ARGS__); } while (0)
-/* Leaves with vm_equal's failure r (-1 or -2). */
-#define VM_EQUAL_FAIL(r) do { if ((r) == -2) RTLIMIT("values nest deeper than 64"); \
-                              RTERR("a record or list outside the heap"); } while (0)
+/* Leaves with a value-comparing instruction's failure r (vm_value_fail). */
+#define VM_EQUAL_FAIL(r) do { return vm_value_fail(vm, (r), PCIDX()); } while (0)
 
 /* Checks that v is a list inside the live heap: sets ptr and len, else
 ** leaves with an error. */
@@ -1209,13 +1286,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** elements are compared as values of type T[A]. */
       vmcase(RG_OP_LISTHASV) {
         STACKOP();
-        const rg_value *e;
-        uint32_t n;
-        int r = 0;
-        LISTARG(sp[-1], e, n);
-        for (uint32_t j = 0; j < n && r == 0; j++) r = vm_equal(vm, M->types[IA], sp[-2], e[j], 0);
+        int r = vm_list_has_value(vm, M->types[IA], sp[-2], sp[-1], &sp[-2]);
         if (unlikely(r < 0)) VM_EQUAL_FAIL(r);
-        sp[-2] = r;
         sp--;
         vmbreak;
       }
@@ -1225,33 +1297,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** element of b that is not in a removes nothing. */
       vmcase(RG_OP_LISTSUB) {
         STACKOP();
-        const rg_value *ea, *eb;
-        uint32_t na, nb, kept = 0;
-        int64_t l;
-        LISTARG(sp[-2], ea, na);
-        LISTARG(sp[-1], eb, nb);
-        NEWLIST(l, na);                      /* at most na kept; shortened below */
-        {
-          /* taken[j]: element j of b has removed one element already; the
-          ** flags live past the new list, in the heap's free room */
-          uint64_t need = (uint64_t)l + 1 + na + nb;
-          if (unlikely(need > vm->heap_cap)) RTLIMIT("memory limit");
-          rg_value *taken = H + l + 1 + na;
-          for (uint32_t j = 0; j < nb; j++) taken[j] = 0;
-          for (uint32_t k = 0; k < na; k++) {
-            int drop = 0;
-            for (uint32_t j = 0; j < nb && !drop; j++) {
-              if (taken[j]) continue;
-              int r = vm_equal(vm, M->types[IA], ea[k], eb[j], 0);
-              if (unlikely(r < 0)) VM_EQUAL_FAIL(r);
-              if (r) { taken[j] = 1; drop = 1; }
-            }
-            if (!drop) H[l + 1 + kept++] = ea[k];
-          }
-        }
-        H[l] = kept;
-        vm->heap_top = (uint32_t)(l + 1 + kept);
-        sp[-2] = l;
+        int r = vm_list_sub_values(vm, M->types[IA], sp[-2], sp[-1], &sp[-2]);
+        if (unlikely(r < 0)) VM_EQUAL_FAIL(r);
         sp--;
         vmbreak;
       }
