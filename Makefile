@@ -7,7 +7,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Iinterp -I$(BUILD)/gen
-LDLIBS  := -lutf8proc -lm
+LDLIBS  := -lutf8proc -ljansson -lm
 BUILD   ?= build
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -26,7 +26,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 all: deps $(BUILD)/regula
 
 # ---- dependencies -----------------------------------------------------
-# Installs re2c, lemon and libutf8proc-dev from Debian when missing.  Every
+# Installs re2c, lemon, libutf8proc-dev and libjansson-dev from Debian when missing.  Every
 # rule that runs a generator or the compiler has `| deps` (order-only), so
 # that `make -j` never starts one before the packages are there.
 deps:
@@ -178,8 +178,9 @@ valgrind: all
 # `make web` compiles the library and web/glue.c (what the page calls) with
 # Debian's emscripten into one static site, $(BUILD)/web: index.html, app.js, style.css, regula.js,
 # regula.wasm and regula.data (rules/ and tables/, preloaded into the
-# page's in-memory file system).  utf8proc is compiled from Debian's source
-# of the version the native build links (web/deps.sh fetches it).  One emcc
+# page's in-memory file system).  utf8proc and jansson are compiled from
+# Debian's sources of the versions the native build links (web/deps.sh
+# fetches them; jansson is Debian's code, compiled with its warnings off).  One emcc
 # invocation, -O2; the VM runs its switch dispatch (a wasm br_table).
 WEB      := $(BUILD)/web
 WEB_DEPS := $(BUILD)/web-deps
@@ -192,7 +193,7 @@ EMFLAGS  := -O2 -sENVIRONMENT=web -sMODULARIZE -sEXPORT_NAME=createRegula \
             -sEXPORTED_RUNTIME_METHODS=ccall,FS,UTF8ToString \
             --preload-file rules@/rules --preload-file tables@/tables
 # Lemon's template has unused variables (as for parser.o above).
-WEB_CPP  := $(CPPFLAGS) -I$(WEB_DEPS)/utf8proc -DUTF8PROC_STATIC -DRG_VM_SWITCH
+WEB_CPP  := $(CPPFLAGS) -I$(WEB_DEPS)/utf8proc -I$(WEB_DEPS)/jansson -DUTF8PROC_STATIC -DRG_VM_SWITCH
 WEB_WARN := $(WARN) -Wno-unused-variable -Wno-unused-but-set-variable
 
 web: $(WEB)/regula.js $(WEB_PAGE)
@@ -200,9 +201,13 @@ web: $(WEB)/regula.js $(WEB_PAGE)
 $(WEB)/regula.js: $(LIB_SRC) $(GEN_SRC) web/glue.c $(wildcard interp/*.h) \
                   $(WEB_DATA) web/deps.sh | deps
 	@web/deps.sh build $(WEB_DEPS)
-	@mkdir -p $(@D)
+	@mkdir -p $(@D) $(WEB_DEPS)/jansson-obj
+	for f in $(WEB_DEPS)/jansson/*.c; do \
+	  $(EMCC) -O2 -w -DHAVE_STDINT_H -I$(WEB_DEPS)/jansson -c -o \
+	    $(WEB_DEPS)/jansson-obj/$$(basename $$f .c).o $$f || exit 1; \
+	done
 	$(EMCC) $(WEB_CPP) $(WEB_WARN) $(EMFLAGS) -o $@ $(LIB_SRC) $(GEN_SRC) web/glue.c \
-	  $(WEB_DEPS)/utf8proc/utf8proc.c
+	  $(WEB_DEPS)/utf8proc/utf8proc.c $(WEB_DEPS)/jansson-obj/*.o
 
 $(WEB)/%: web/%
 	@mkdir -p $(@D)

@@ -5,7 +5,7 @@
 ** its tables, sets an input, runs `main` with the first-option policy,
 ** counts the events by kind and prints a summary as one JSON object:
 **
-**     cc -Iinterp examples/embed.c build/libregula.a -lutf8proc -lm
+**     cc -Iinterp examples/embed.c build/libregula.a -lutf8proc -ljansson -lm
 **     ./a.out
 **
 ** (`make test` builds it, runs it and compares its output with

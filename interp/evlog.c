@@ -3,15 +3,12 @@
 */
 #include "evlog.h"
 
+#include "json.h"
 #include "opcodes.h"
 #include "value.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <utf8proc.h>
-
-/* Deepest nesting of lists and records written as JSON. */
-#define JSON_DEPTH 16
 
 /* ---- small helpers ----------------------------------------------------------- */
 
@@ -55,11 +52,17 @@ static char *fmt(const rg_log *lg, rg_type t, rg_value v, char *buf, size_t size
   return rg_value_format(buf, size, lg->m, heap, nheap, t, v);
 }
 
-/* Writes v of type t as JSON, values read from the run's heap. */
-static void json_value(const rg_log *lg, rg_type t, rg_value v) {
+/* Returns v of type t as a new JSON value, read from the run's heap. */
+static json_t *json_value(const rg_log *lg, rg_type t, rg_value v) {
   uint32_t nheap;
   const rg_value *heap = heap_of(lg, &nheap);
-  rg_log_json_value(lg->out, lg->m, heap, nheap, t, v);
+  return rg_json_value(lg->m, heap, nheap, t, v);
+}
+
+/* Starts a JSON event: a new object {"event":kind}; NULL when out of
+** memory. */
+static json_t *json_event(const char *kind) {
+  return json_pack("{s:s}", "event", kind);
 }
 
 /* Returns the last component of path. */
@@ -77,93 +80,27 @@ static void end_line(const rg_log *lg, uint32_t pc) {
   rg_putc(lg->out, '\n');
 }
 
-/* Ends a JSON event with its rule file line: `,"line":N}`. */
-static void json_end(const rg_log *lg, uint32_t pc) {
+/* Ends JSON event ev (NULL: a failed build) with its rule file line
+** ("line":N), writes it as one line and releases it. */
+static void json_end(const rg_log *lg, json_t *ev, uint32_t pc) {
   const char *path;
   uint32_t line = 0, col;
   if (rg_log_locate(lg->m, pc, &path, &line, &col) != 0) line = 0;
-  rg_printf(lg->out, ",\"line\":%u}\n", line);
+  if (ev && json_object_set_new(ev, "line", json_integer(line)) != 0) {
+    json_decref(ev);
+    ev = NULL;
+  }
+  rg_json_put(lg->out, ev, 1);
 }
 
-/* ---- JSON ---------------------------------------------------------------------- */
-
-void rg_log_json_str(rg_out *o, const char *s) {
-  const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
-  rg_putc(o, '"');
-  while (*p) {
-    utf8proc_int32_t c;
-    utf8proc_ssize_t n = utf8proc_iterate(p, -1, &c);
-    if (n <= 0) {
-      rg_puts(o, "\\ufffd");
-      p++;
-      continue;
-    }
-    if (c == '"') rg_puts(o, "\\\"");
-    else if (c == '\\') rg_puts(o, "\\\\");
-    else if (c == '\n') rg_puts(o, "\\n");
-    else if (c == '\t') rg_puts(o, "\\t");
-    else if (c == '\r') rg_puts(o, "\\r");
-    else if (c < 0x20 || c == 0x7f) rg_printf(o, "\\u%04x", (unsigned)c);
-    else rg_write(o, (const char *)p, (size_t)n);
-    p += n;
-  }
-  rg_putc(o, '"');
-}
-
-/* rg_log_json_value at nesting depth `depth`, with *left values still
-** allowed (RG_PRINT_MAX_VALUES for one value): past it a value is the
-** string "...", and the lists and records around it stop. */
-static void json_at(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                    rg_type t, rg_value v, int depth, long *left) {
-  char buf[8192];
-  if (*left <= 0 || --*left == 0) {
-    if (*left == 0) { rg_puts(o, "\"...\""); *left = -1; }
-    return;
-  }
-  if (t.kind == RG_K_INT) {
-    rg_printf(o, "%lld", (long long)v);
-    return;
-  }
-  if (t.kind == RG_K_BOOL) {
-    rg_puts(o, v ? "true" : "false");
-    return;
-  }
-  if (t.kind == RG_K_LIST && depth < JSON_DEPTH && t.ref < m->ntypes && v >= 0 &&
-      (uint64_t)v < nheap && heap[v] >= 0 && (uint64_t)heap[v] <= nheap - (uint64_t)v - 1) {
-    rg_value n = heap[v];
-    rg_putc(o, '[');
-    for (rg_value k = 0; k < n && *left > 0; k++) {
-      if (k) rg_putc(o, ',');
-      json_at(o, m, heap, nheap, m->types[t.ref], heap[v + 1 + k], depth + 1, left);
-    }
-    rg_putc(o, ']');
-    return;
-  }
-  if (t.kind == RG_K_RECORD && depth < JSON_DEPTH && t.ref < m->nrecords && v >= 0 &&
-      (uint64_t)v + m->records[t.ref].count <= nheap) {
-    const rg_record *rec = &m->records[t.ref];
-    rg_putc(o, '{');
-    for (uint32_t k = 0; k < rec->count && *left > 0; k++) {
-      const rg_field_info *f = &m->fields[rec->first + k];
-      if (k) rg_putc(o, ',');
-      rg_log_json_str(o, rg_module_str(m, f->name));
-      rg_putc(o, ':');
-      json_at(o, m, heap, nheap, f->type, heap[v + k], depth + 1, left);
-    }
-    rg_putc(o, '}');
-    return;
-  }
-  if ((t.kind == RG_K_LIST || t.kind == RG_K_RECORD) && depth >= JSON_DEPTH) {
-    rg_puts(o, "\"...\"");       /* past JSON_DEPTH: only a value that holds itself */
-    return;
-  }
-  rg_log_json_str(o, rg_value_format(buf, sizeof buf, m, heap, nheap, t, v));
-}
-
-void rg_log_json_value(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                       rg_type t, rg_value v) {
-  long left = RG_PRINT_MAX_VALUES;
-  json_at(o, m, heap, nheap, t, v, 0, &left);
+/* Sets ev[key] = v (v's reference taken); on failure releases ev and v and
+** returns NULL, else returns ev.  ev NULL stays NULL. */
+static json_t *json_add(json_t *ev, const char *key, json_t *v) {
+  if (ev && v && json_object_set_new(ev, key, v) == 0) return ev;
+  if (ev && v) v = NULL;    /* json_object_set_new released it */
+  json_decref(ev);
+  json_decref(v);
+  return NULL;
 }
 
 /* ---- events ---------------------------------------------------------------------- */
@@ -178,11 +115,15 @@ void rg_log_init(rg_log *lg, rg_out *out, const rg_module *m, int json) {
 void rg_log_run(rg_log *lg, const char *proc, uint64_t seed, const char *policy,
                 const char *dice) {
   if (lg->json) {
-    rg_puts(lg->out, "{\"event\":\"run\",\"proc\":");
-    rg_log_json_str(lg->out, proc);
-    rg_printf(lg->out, ",\"seed\":%llu,\"policy\":", (unsigned long long)seed);
-    rg_log_json_str(lg->out, policy);
-    rg_printf(lg->out, ",\"dice\":\"%s\"}\n", dice);
+    char digits[24];
+    json_t *ev = json_event("run");
+    snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
+    ev = json_add(ev, "format", json_integer(RG_JSON_FORMAT));
+    ev = json_add(ev, "procedure", rg_json_text(proc));
+    ev = json_add(ev, "seed", json_string(digits));
+    ev = json_add(ev, "policy", rg_json_text(policy));
+    ev = json_add(ev, "dice", rg_json_text(dice));
+    rg_json_put(lg->out, ev, 1);
   } else {
     rg_printf(lg->out, "run %s: seed %llu, policy %s, dice %s\n", proc, (unsigned long long)seed,
               policy, dice);
@@ -191,9 +132,8 @@ void rg_log_run(rg_log *lg, const char *proc, uint64_t seed, const char *policy,
 
 void rg_log_step(rg_log *lg, uint32_t name, uint32_t pc) {
   if (lg->json) {
-    rg_puts(lg->out, "{\"event\":\"step\",\"name\":");
-    rg_log_json_str(lg->out, rg_module_str(lg->m, name));
-    json_end(lg, pc);
+    json_end(lg, json_add(json_event("step"), "name", rg_json_text(rg_module_str(lg->m, name))),
+             pc);
     return;
   }
   rg_printf(lg->out, "\n== %s\n", rg_module_str(lg->m, name));
@@ -209,16 +149,16 @@ void rg_log_roll(rg_log *lg, int32_t die, uint32_t sides, const rg_value *result
   rg_value total = 0;
   for (uint32_t k = 0; k < n; k++) total += results[k];
   if (lg->json) {
-    rg_puts(o, "{\"event\":\"roll\",\"dice\":");
-    rg_log_json_str(o, name);
-    rg_puts(o, ",\"results\":[");
-    for (uint32_t k = 0; k < n; k++) {
-      if (k) rg_putc(o, ',');
-      json_value(lg, t, results[k]);
-    }
-    rg_putc(o, ']');
-    if (die < 0 && !is_list) rg_printf(o, ",\"total\":%lld", (long long)total);
-    json_end(lg, pc);
+    json_t *ev = json_add(json_event("roll"), "dice", rg_json_text(name));
+    json_t *rs = json_array();
+    for (uint32_t k = 0; rs && k < n; k++)
+      if (json_array_append_new(rs, json_value(lg, t, results[k])) != 0) {
+        json_decref(rs);
+        rs = NULL;
+      }
+    ev = json_add(ev, "results", rs);
+    if (die < 0 && !is_list) ev = json_add(ev, "total", json_integer(total));
+    json_end(lg, ev, pc);
     return;
   }
   rg_printf(o, "  roll %s:", name);
@@ -243,12 +183,9 @@ void rg_log_draw(rg_log *lg, uint32_t deck, rg_value card, uint32_t pc) {
   const char *name = deck < m->ndecks ? rg_module_str(m, m->decks[deck].name) : "?";
   if (lg->vm) rg_vm_deck_left(lg->vm, deck, &left);
   if (lg->json) {
-    rg_puts(lg->out, "{\"event\":\"draw\",\"deck\":");
-    rg_log_json_str(lg->out, name);
-    rg_puts(lg->out, ",\"card\":");
-    json_value(lg, t, card);
-    rg_printf(lg->out, ",\"left\":%u", left);
-    json_end(lg, pc);
+    json_t *ev = json_add(json_event("draw"), "deck", rg_json_text(name));
+    ev = json_add(ev, "card", json_value(lg, t, card));
+    json_end(lg, json_add(ev, "left", json_integer(left)), pc);
     return;
   }
   rg_printf(lg->out, "  draw %s: %s (%u left)", name, fmt(lg, t, card, buf, sizeof buf), left);
@@ -262,18 +199,17 @@ void rg_log_choice(rg_log *lg, uint32_t choice, rg_value chooser, const rg_value
   const char *prompt = rg_module_str(m, c->prompt);
   char who[1024], buf[8192];
   if (lg->json) {
-    rg_puts(lg->out, "{\"event\":\"choice\",\"chooser\":");
-    json_value(lg, c->chooser, chooser);
-    rg_puts(lg->out, ",\"prompt\":");
-    rg_log_json_str(lg->out, prompt);
-    rg_puts(lg->out, ",\"options\":[");
-    for (uint32_t i = 0; i < n; i++) {
-      if (i) rg_putc(lg->out, ',');
-      json_value(lg, c->option, options[i]);
-    }
-    rg_puts(lg->out, "],\"chosen\":");
-    json_value(lg, c->option, options[k]);
-    json_end(lg, pc);
+    json_t *ev = json_add(json_event("choice"), "chooser", json_value(lg, c->chooser, chooser));
+    json_t *os = json_array();
+    ev = json_add(ev, "prompt", rg_json_text(prompt));
+    for (uint32_t i = 0; os && i < n; i++)
+      if (json_array_append_new(os, json_value(lg, c->option, options[i])) != 0) {
+        json_decref(os);
+        os = NULL;
+      }
+    ev = json_add(ev, "options", os);
+    ev = json_add(ev, "chosen", json_value(lg, c->option, options[k]));
+    json_end(lg, json_add(ev, "index", json_integer(k)), pc);
     return;
   }
   rg_printf(lg->out, "  %s chooses %s (%s)", fmt(lg, c->chooser, chooser, who, sizeof who),
@@ -302,15 +238,14 @@ void rg_log_note(rg_log *lg, uint32_t note, const rg_value *vals, uint32_t pc) {
   if (note >= m->nnotes) return;
   ni = &m->notes[note];
   if (lg->json) {
-    rg_puts(lg->out, "{\"event\":\"note\",\"text\":");
-    rg_log_json_str(lg->out, rg_module_str(m, ni->text));
-    rg_puts(lg->out, ",\"values\":[");
-    for (uint32_t i = 0; i < ni->nvals && ni->first_type + i < m->ntypes; i++) {
-      if (i) rg_putc(lg->out, ',');
-      json_value(lg, m->types[ni->first_type + i], vals[i]);
-    }
-    rg_putc(lg->out, ']');
-    json_end(lg, pc);
+    json_t *ev = json_add(json_event("note"), "text", rg_json_text(rg_module_str(m, ni->text)));
+    json_t *vs = json_array();
+    for (uint32_t i = 0; vs && i < ni->nvals && ni->first_type + i < m->ntypes; i++)
+      if (json_array_append_new(vs, json_value(lg, m->types[ni->first_type + i], vals[i])) != 0) {
+        json_decref(vs);
+        vs = NULL;
+      }
+    json_end(lg, json_add(ev, "values", vs), pc);
     return;
   }
   rg_puts(lg->out, "  ");
@@ -338,15 +273,13 @@ void rg_log_expect_fail(rg_log *lg, uint32_t expect, rg_value actual, rg_value e
   const rg_value *heap = heap_of(lg, &nheap);
   if (expect >= m->nexpects) return;
   if (lg->json) {
-    rg_puts(lg->out, "{\"event\":\"expect_fail\",\"text\":");
-    rg_log_json_str(lg->out, rg_module_str(m, m->expects[expect].text));
+    json_t *ev = json_add(json_event("expect_fail"), "text",
+                          rg_json_text(rg_module_str(m, m->expects[expect].text)));
     if (pc < m->ncode && RG_INS_OP(m->code[pc]) == RG_OP_EXPECTEQ) {
-      rg_puts(lg->out, ",\"expected\":");
-      json_value(lg, m->expects[expect].type, expected);
-      rg_puts(lg->out, ",\"actual\":");
-      json_value(lg, m->expects[expect].type, actual);
+      ev = json_add(ev, "expected", json_value(lg, m->expects[expect].type, expected));
+      ev = json_add(ev, "actual", json_value(lg, m->expects[expect].type, actual));
     }
-    json_end(lg, pc);
+    json_end(lg, ev, pc);
     return;
   }
   rg_puts(lg->out, "  FAIL ");
@@ -358,10 +291,8 @@ void rg_log_summary(rg_log *lg, rg_type t, rg_value v) {
   uint32_t nheap;
   const rg_value *heap = heap_of(lg, &nheap);
   if (lg->json) {
-    rg_puts(lg->out, "{\"event\":\"summary\",\"result\":");
-    if (t.kind == RG_K_VOID) rg_puts(lg->out, "null");
-    else json_value(lg, t, v);
-    rg_puts(lg->out, "}\n");
+    json_t *r = t.kind == RG_K_VOID ? json_null() : json_value(lg, t, v);
+    rg_json_put(lg->out, json_add(json_event("summary"), "result", r), 1);
     return;
   }
   rg_puts(lg->out, "\n== Summary\n");

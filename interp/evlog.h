@@ -19,21 +19,23 @@
 **     == Summary
 **     winner: Bravo
 **
-** JSON (one object a line, keys in a fixed order):
+** JSON (one object a line, built by jansson through json.h, keys in this
+** order; the first line says the format's version):
 **
-**     {"event":"run","proc":"main","seed":1,"policy":"random","dice":"random"}
+**     {"event":"run","format":2,"procedure":"main","seed":"1","policy":"random","dice":"random"}
 **     {"event":"step","name":"Roll-off","line":30}
 **     {"event":"roll","dice":"2d6","results":[3,5],"total":8,"line":31}
-**     {"event":"draw","deck":"bag","card":"RED","left":4,"line":50}
-**     {"event":"choice","chooser":"Alpha","prompt":"...","options":[...],"chosen":"...","line":42}
+**     {"event":"draw","deck":"bag","card":{"code":"RED","name":"RED"},"left":4,"line":50}
+**     {"event":"choice","chooser":..,"prompt":"...","options":[...],"chosen":..,"index":0,"line":42}
 **     {"event":"note","text":"...","values":[...],"line":44}
 **     {"event":"expect_fail","text":"...","expected":...,"actual":...,"line":9}
 **     {"event":"summary","result":...}
 **
-** Values in JSON: ints as numbers, bools as booleans, lists as arrays,
-** records as objects (fields in declaration order), everything else as its
-** display string.  A note has one format everywhere, `note TEXT: v1, v2`
-** (`note TEXT` without values), in the log and in `regula call`.
+** Values are typed as json.h writes them (ints as numbers, members by code
+** with their name beside, distances as numbers with their unit).  The seed
+** is a decimal string: it may exceed 2^53, past which JSON readers round.
+** A note has one format everywhere, `note TEXT: v1, v2` (`note TEXT`
+** without values), in the log and in `regula call`.
 ** Nothing here knows a game.
 */
 #ifndef RG_EVLOG_H
@@ -86,14 +88,6 @@ void rg_log_note_text(rg_out *o, const rg_module *m, const rg_value *heap, uint3
 ** "expected X, got Y" (expect a == b) or "expected true: TEXT". */
 void rg_log_expect_text(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
                         uint32_t expect, rg_value actual, rg_value expected, uint32_t pc);
-
-/* Writes s as a JSON string: quotes, backslashes and control characters
-** escaped, UTF-8 passed through, an invalid byte written as U+FFFD. */
-void rg_log_json_str(rg_out *o, const char *s);
-
-/* Writes v of type t as a JSON value (see the top of the file). */
-void rg_log_json_value(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                       rg_type t, rg_value v);
 
 /* Writes the name of a roll into buf: a custom die's name, "d6" for one
 ** plain die, "2d6" for n of them.  Returns the type of the values rolled. */

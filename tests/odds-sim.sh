@@ -31,11 +31,14 @@ done
 for s in 2 3 4 5 6 7 8 9 10 11 12; do
   d=$((s - 7)); [ $d -lt 0 ] && d=$((-d))
   exact=$(awk -v n=$((6 - d)) 'BEGIN { printf "%.9f", n / 36 }')
-  inside=$(tr '{' '\n' < "$tmp/dice.json" | awk -v v="\"$s\"" -v p="$exact" '
-    index($0, "\"value\": " v ",") == 1 {
-      match($0, /"low": [0-9.]+/); lo = substr($0, RSTART + 7, RLENGTH - 7)
-      match($0, /"high": [0-9.]+/); hi = substr($0, RSTART + 8, RLENGTH - 8)
-      print (p >= lo && p <= hi) ? "yes" : "no " lo " " hi }')
+  inside=$(python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+s, p = int(sys.argv[2]), float(sys.argv[3])
+for v in doc["tallies"][0]["values"]:
+    if v["value"] == s:
+        print("yes" if v["low"] <= p <= v["high"] else "no %s %s" % (v["low"], v["high"]))
+' "$tmp/dice.json" "$s" "$exact")
   if [ "$inside" = yes ]; then ok; else bad "2d6 = $s: exact $exact outside sim's interval ($inside)"; fi
 done
 # and odds agrees with the same fractions

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Installs what regula needs to build, from Debian's packages, when missing:
-# re2c, lemon, libutf8proc-dev, python3 and librsvg2-bin (rsvg-convert, for
+# re2c, lemon, libutf8proc-dev, libjansson-dev (JSON), python3 and librsvg2-bin (rsvg-convert, for
 # the picture tests).  Uses sudo when not root.
 missing=""
 command -v re2c >/dev/null 2>&1 || missing="$missing re2c"
 command -v lemon >/dev/null 2>&1 || missing="$missing lemon"
 [ -f /usr/share/lemon/lempar.c ] || missing="$missing lemon"
 [ -f /usr/include/utf8proc.h ] || missing="$missing libutf8proc-dev"
+[ -f /usr/include/jansson.h ] || missing="$missing libjansson-dev"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 # rsvg-convert renders the pictures in the tests (tests/svg) and `make pictures`
 command -v rsvg-convert >/dev/null 2>&1 || missing="$missing librsvg2-bin"

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "evlog.h"
 #include "fileout.h"
+#include "json.h"
 #include "play.h"
 #include "ask.h"
 #include "rng.h"
@@ -474,25 +475,31 @@ static int run_variants(opts *o, uint64_t seed) {
   if (rc == EX_OK) {
     if (o->json) {
       rg_out out = cli_file_out(stdout);
-      rg_printf(&out, "{\"event\":\"variants\",\"seed\":%llu,\"policy\":\"%s\",\"variants\":[",
-                (unsigned long long)seed, vs[0].first ? "first" : "random");
-      for (int i = 0; i < n; i++) {
-        if (i) rg_putc(&out, ',');
-        rg_log_json_str(&out, vs[i].path);
-      }
-      rg_puts(&out, "]}\n");
+      char digits[24];
+      json_t *paths = json_array();
+      const rg_module *m0 = &vs[0].l.m;
+      snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
+      for (int i = 0; paths && i < n; i++)
+        if (json_array_append_new(paths, rg_json_text(vs[i].path)) != 0) {
+          json_decref(paths);
+          paths = NULL;
+        }
+      rg_json_put(&out, json_pack("{s:s,s:i,s:o,s:s,s:s,s:o}", "event", "variants", "format",
+                                  RG_JSON_FORMAT, "procedure",
+                                  rg_json_text(rg_module_str(m0, m0->procs[vs[0].pi].name)),
+                                  "seed", digits, "policy", vs[0].first ? "first" : "random",
+                                  "variants", paths), 1);
       for (int i = 0; i < n; i++) {
         const rg_module *m = &vs[i].l.m;
         rg_type t = m->procs[vs[i].pi].result;
         uint32_t nheap;
         const rg_value *heap = rg_vm_heap(vs[i].vm, &nheap);
-        rg_puts(&out, "{\"event\":\"summary\",\"variant\":");
-        rg_log_json_str(&out, vs[i].path);
-        rg_puts(&out, ",\"result\":");
-        if (t.kind == RG_K_VOID) rg_puts(&out, "null");
-        else rg_log_json_value(&out, m, heap, nheap, t, vs[i].result);
-        rg_puts(&out, "}\n");
+        json_t *r = t.kind == RG_K_VOID ? json_null()
+                                        : rg_json_value(m, heap, nheap, t, vs[i].result);
+        rg_json_put(&out, json_pack("{s:s,s:o,s:o}", "event", "summary", "variant",
+                                    rg_json_text(vs[i].path), "result", r), 1);
       }
+
     } else {
       printf("run %s of %d variants: seed %llu, policy %s, common random numbers by step\n\n",
              rg_module_str(&vs[0].l.m, vs[0].l.m.procs[vs[0].pi].name), n,

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "evlog.h"
 #include "fileout.h"
+#include "json.h"
 #include "sim.h"
 #include "value.h"
 #include "vm.h"
@@ -30,7 +31,10 @@ const char sim_help[] =
   "  --runs N       how many runs (default 10000)\n"
   "  --seed S       the seed (default 1)\n"
   "  --threads K    worker threads (default: the processors, at most 8)\n"
-  "  --json         one JSON object instead of the table\n"
+  "  --json         one JSON object instead of the table: format, procedure,\n"
+  "                 runs, seed (a string), tallies: [{name, tallied, values:\n"
+  "                 [{text, count, share, low, high, value}]}] (value typed,\n"
+  "                 for a scalar result)\n"
   "\n"
   "A progress bar shows on stderr when it is a terminal.\n"
   "\n"
@@ -67,65 +71,96 @@ int cli_resolve_result(const rg_module *m, const char *cmd, const char *name, ch
   return cli_resolve_proc(m, cmd, name, args, nargs, out);
 }
 
+/* Returns the tallies of r as one new JSON object (see sim_help), or NULL
+** when out of memory.  order[f] holds field f's slots in order. */
+static json_t *sim_json(const rg_sim_result *r, uint32_t **order, const char *pname,
+                        uint64_t seed) {
+  char digits[24];
+  json_t *doc, *fields = json_array();
+  snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
+  doc = json_pack("{s:i,s:o,s:I,s:s,s:o}", "format", RG_JSON_FORMAT, "procedure",
+                  rg_json_text(pname), "runs", (json_int_t)r->runs, "seed", digits,
+                  "tallies", fields);
+  if (!doc) return NULL;
+  for (uint32_t f = 0; f < r->nfields; f++) {
+    const rg_sim_field *fd = &r->fields[f];
+    const rg_tally *t = &fd->tally;
+    json_t *vals = json_array(), *fj;
+    fj = json_pack("{s:o,s:b,s:o}", "name", rg_json_text(fd->name), "tallied", !fd->overflow,
+                   "values", vals);
+    if (!fj || json_array_append_new(fields, fj) != 0) goto fail;
+    for (uint32_t j = 0; !fd->overflow && j < t->n; j++) {
+      uint32_t s = order[f][j];
+      uint64_t c = fd->counts[s];
+      double lo, hi;
+      json_t *vj;
+      rg_sim_wilson(c, r->runs, &lo, &hi);
+      vj = json_pack("{s:o,s:I,s:f,s:f,s:f}", "text", rg_json_text(t->keys[s].text), "count",
+                     (json_int_t)c, "share", (double)c / (double)r->runs, "low", lo, "high", hi);
+      if (vj && !t->compound &&
+          json_object_set_new(vj, "value", rg_json_value(t->m, NULL, 0, t->type,
+                                                         t->keys[s].v)) != 0) {
+        json_decref(vj);
+        vj = NULL;
+      }
+      if (!vj || json_array_append_new(vals, vj) != 0) goto fail;
+    }
+  }
+  return doc;
+fail:
+  json_decref(doc);
+  return NULL;
+}
+
 /* Prints the tallies of r, as a table or (json) one JSON object. */
 static void print_sim(const rg_sim_result *r, const char *pname, uint64_t seed, int json) {
   rg_out out = cli_file_out(stdout);
   uint64_t runs = r->runs;
+  uint32_t **order = rg_malloc(((size_t)r->nfields + 1) * sizeof *order);
+  if (order) memset(order, 0, ((size_t)r->nfields + 1) * sizeof *order);
+  for (uint32_t f = 0; order && f < r->nfields; f++) {
+    const rg_tally *t = &r->fields[f].tally;
+    if (!(order[f] = rg_malloc(((size_t)t->n + 1) * sizeof **order)) ||
+        rg_tally_order(t, order[f]) != 0) {
+      for (uint32_t g = 0; g <= f; g++) rg_free(order[g]);
+      rg_free(order);
+      order = NULL;
+    }
+  }
+  if (!order) {
+    fputs("regula: error: out of memory\n", stderr);
+    return;
+  }
   if (json) {
-    printf("{\"procedure\": ");
-    rg_log_json_str(&out, pname);
-    printf(", \"runs\": %llu, \"seed\": %llu, \"tallies\": [", (unsigned long long)runs,
-           (unsigned long long)seed);
+    rg_json_put(&out, sim_json(r, order, pname, seed), 1);
   } else {
     printf("%s: %llu runs, seed %llu\n", pname, (unsigned long long)runs,
            (unsigned long long)seed);
   }
-  for (uint32_t f = 0; f < r->nfields; f++) {
+  for (uint32_t f = 0; !json && f < r->nfields; f++) {
     const rg_sim_field *fd = &r->fields[f];
     const rg_tally *t = &fd->tally;
-    uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
     size_t wv = 5;
-    if (!order || rg_tally_order(t, order) != 0) {
-      rg_free(order);
-      out.failed = 1;
-      break;
-    }
     for (uint32_t s = 0; s < t->n; s++)
       if (strlen(t->keys[s].text) > wv) wv = strlen(t->keys[s].text);
     if (wv > 40) wv = 40;
-    if (json) {
-      printf("%s{\"name\": ", f ? ", " : "");
-      rg_log_json_str(&out, fd->name);
-    }
     if (fd->overflow) {
-      if (json) printf(", \"distinct\": \"more than %d\", \"values\": []}", RG_SIM_MAX_DISTINCT);
-      else printf("\n%s\n  more than %d distinct values: not tallied\n", fd->name, RG_SIM_MAX_DISTINCT);
-      rg_free(order);
+      printf("\n%s\n  more than %d distinct values: not tallied\n", fd->name, RG_SIM_MAX_DISTINCT);
       continue;
     }
-    if (json) printf(", \"values\": [");
-    else printf("\n%s\n  %-*s  %10s  %7s  %s\n", fd->name, (int)wv, "value", "count", "share",
-                "95% interval");
+    printf("\n%s\n  %-*s  %10s  %7s  %s\n", fd->name, (int)wv, "value", "count", "share",
+           "95% interval");
     for (uint32_t j = 0; j < t->n; j++) {
-      uint32_t s = order[j];
+      uint32_t s = order[f][j];
       uint64_t c = fd->counts[s];
       double lo, hi;
       rg_sim_wilson(c, runs, &lo, &hi);
-      if (json) {
-        printf("%s{\"value\": ", j ? ", " : "");
-        rg_log_json_str(&out, t->keys[s].text);
-        printf(", \"count\": %llu, \"share\": %.6f, \"low\": %.6f, \"high\": %.6f}",
-               (unsigned long long)c, (double)c / (double)runs, lo, hi);
-      } else {
-        printf("  %-*s  %10llu  %6.2f%%  %6.2f%% .. %6.2f%%\n", (int)wv, t->keys[s].text,
-               (unsigned long long)c, 100.0 * (double)c / (double)runs, 100.0 * lo,
-               100.0 * hi);
-      }
+      printf("  %-*s  %10llu  %6.2f%%  %6.2f%% .. %6.2f%%\n", (int)wv, t->keys[s].text,
+             (unsigned long long)c, 100.0 * (double)c / (double)runs, 100.0 * lo, 100.0 * hi);
     }
-    if (json) printf("]}");
-    rg_free(order);
   }
-  if (json) printf("]}\n");
+  for (uint32_t f = 0; f < r->nfields; f++) rg_free(order[f]);
+  rg_free(order);
   if (out.failed) fputs("regula: error: out of memory\n", stderr);
 }
 

@@ -32,6 +32,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "evlog.h"
+#include "json.h"
 #include "module.h"
 #include "out.h"
 #include "play.h"
@@ -43,19 +44,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Writes s[0..n) to o as a JSON string (rg_log_json_str's escaping; s
-** has no NUL byte).  s[n] is set to NUL for the call and put back. */
-static void json_text(rg_out *o, char *s, size_t n) {
-  char keep;
-  if (!s) {
-    rg_puts(o, "\"\"");
-    return;
-  }
-  keep = s[n];
-  s[n] = '\0';
-  rg_log_json_str(o, s);
-  s[n] = keep;
-}
 
 /* Returns b's text, or NULL when a write failed (out of memory); the caller
 ** frees it with rg_free. */
@@ -69,8 +57,9 @@ static char *buf_take(rg_buf *b) {
 
 /* Appends one diagnostic block (a header line "path:line:col: error:
 ** message" or "regula: error: message", then its indented source and caret
-** lines) to the JSON array in out.  text[0..n) is the block. */
-static void diag_json(rg_out *out, char *text, size_t n, int first) {
+** lines) to the JSON array arr.  text[0..n) is the block.  Returns 0, or
+** -1 when out of memory. */
+static int diag_json(json_t *arr, char *text, size_t n) {
   const char *end = memchr(text, '\n', n), *err;
   size_t hlen = end ? (size_t)(end - text) : n;
   char head[4096];
@@ -104,34 +93,31 @@ static void diag_json(rg_out *out, char *text, size_t n, int first) {
       }
     }
   }
-  if (!first) rg_putc(out, ',');
-  rg_puts(out, "{\"file\":");
-  rg_log_json_str(out, file);
-  rg_printf(out, ",\"line\":%lu,\"col\":%lu,\"message\":", line, col);
-  rg_log_json_str(out, msg);
-  rg_puts(out, ",\"text\":");
-  json_text(out, text, n);
-  rg_putc(out, '}');
+  return json_array_append_new(arr, json_pack("{s:o,s:I,s:I,s:o,s:o}", "file", rg_json_text(file),
+                                              "line", (json_int_t)line, "col", (json_int_t)col,
+                                              "message", rg_json_text(msg), "text",
+                                              rg_json_textn(text, n)));
 }
 
 /* Splits the diagnostics text[0..n) that rg_diag printed into blocks (a
-** block starts at a line that is not indented) and appends them to out as
-** a JSON array. */
-static void parse_diags(rg_out *out, char *text, size_t n) {
+** block starts at a line that is not indented) and returns them as a new
+** JSON array, or NULL when out of memory. */
+static json_t *parse_diags(char *text, size_t n) {
   size_t start = 0;
-  int first = 1;
-  rg_putc(out, '[');
-  while (start < n) {
+  json_t *arr = json_array();
+  while (arr && start < n) {
     size_t end = start;
     do {
       const char *nl = memchr(text + end, '\n', n - end);
       end = nl ? (size_t)(nl - text) + 1 : n;
     } while (end < n && text[end] == ' ');
-    diag_json(out, text + start, end - start, first);
-    first = 0;
+    if (diag_json(arr, text + start, end - start) != 0) {
+      json_decref(arr);
+      return NULL;
+    }
     start = end;
   }
-  rg_putc(out, ']');
+  return arr;
 }
 
 /* Compiles the rule file at path into *m with the diagnostics rendered as
@@ -171,7 +157,7 @@ char *rgw_check(const char *path) {
   if (rc == -2) return NULL;
   if (rc == 0) rg_module_free(&m);
   rg_buf_init(&out);
-  parse_diags(&out.out, text, len);
+  rg_json_put(&out.out, parse_diags(text, len), 0);
   free(text);
   return buf_take(&out);
 }
@@ -279,11 +265,10 @@ char *rgw_run(const char *path, const char *seed, const char *policy) {
     rg_module_free(&m);
   }
   free(text);
-  rg_printf(&out.out, "{\"exit\":%d,\"out\":", log.out.failed || err.out.failed ? 3 : rc);
-  json_text(&out.out, log.data, log.len);
-  rg_puts(&out.out, ",\"err\":");
-  json_text(&out.out, err.data, err.len);
-  rg_putc(&out.out, '}');
+  rg_json_put(&out.out, json_pack("{s:i,s:o,s:o}", "exit",
+                                  log.out.failed || err.out.failed ? 3 : rc, "out",
+                                  rg_json_textn(log.data, log.len), "err",
+                                  rg_json_textn(err.data, err.len)), 0);
   rg_buf_free(&log);
   rg_buf_free(&err);
   return buf_take(&out);

@@ -1,0 +1,182 @@
+/*
+** json.c: rule-language values as JSON, through jansson (see json.h).
+*/
+#include "json.h"
+
+#include "alloc.h"
+#include "value.h"
+
+#include <string.h>
+#include <utf8proc.h>
+
+/* Deepest nesting of lists and records written as JSON. */
+#define JSON_DEPTH 16
+
+json_t *rg_json_textn(const char *s, size_t n) {
+  const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
+  char *fixed, *w;
+  json_t *j;
+  size_t i = 0;
+  if (!s) return json_string("");
+  /* the common case: valid already */
+  while (i < n) {
+    utf8proc_int32_t c;
+    utf8proc_ssize_t k = utf8proc_iterate(p + i, (utf8proc_ssize_t)(n - i), &c);
+    if (k <= 0 || c == 0) break;
+    i += (size_t)k;
+  }
+  if (i == n) return json_stringn_nocheck(s, n);
+  /* each bad byte becomes the 3 bytes of U+FFFD; a NUL too */
+  if (n > (SIZE_MAX - 1) / 3 || !(fixed = rg_malloc(3 * n + 1))) return NULL;
+  w = fixed;
+  for (i = 0; i < n;) {
+    utf8proc_int32_t c;
+    utf8proc_ssize_t k = utf8proc_iterate(p + i, (utf8proc_ssize_t)(n - i), &c);
+    if (k <= 0 || c == 0) {
+      memcpy(w, "\xef\xbf\xbd", 3);
+      w += 3;
+      i++;
+    } else {
+      memcpy(w, s + i, (size_t)k);
+      w += k;
+      i += (size_t)k;
+    }
+  }
+  j = json_stringn_nocheck(fixed, (size_t)(w - fixed));
+  rg_free(fixed);
+  return j;
+}
+
+json_t *rg_json_text(const char *s) {
+  return rg_json_textn(s, s ? strlen(s) : 0);
+}
+
+/* Sets obj[key] = v (v's reference taken; key repaired like a text).
+** Returns 0, or -1 (v released) when v is NULL or out of memory. */
+static int set(json_t *obj, const char *key, json_t *v) {
+  json_t *k = rg_json_text(key);
+  int rc = -1;
+  if (k && v) rc = json_object_set_new_nocheck(obj, json_string_value(k), v);
+  else json_decref(v);
+  json_decref(k);
+  return rc;
+}
+
+/* Returns a new {"code":..,"name":..} for member i of enum e. */
+static json_t *member(const rg_module *m, uint32_t e, rg_value i) {
+  const rg_member_info *mi;
+  json_t *o;
+  if (e >= m->nenums || i < 0 || (uint64_t)i >= m->enums[e].count) return json_string("?");
+  mi = &m->members[m->enums[e].first + (uint32_t)i];
+  if (!(o = json_object())) return NULL;
+  if (set(o, "code", rg_json_text(rg_module_str(m, mi->code))) != 0 ||
+      set(o, "name", rg_json_text(rg_module_str(m, mi->display ? mi->display : mi->code))) != 0) {
+    json_decref(o);
+    return NULL;
+  }
+  return o;
+}
+
+/* Returns a number of thousandths as a JSON integer when whole, else a
+** real (exact to the thousandth when printed with 15 digits). */
+static json_t *milli(rg_value v) {
+  if (v % 1000 == 0) return json_integer(v / 1000);
+  return json_real((double)v / 1000.0);
+}
+
+/* rg_json_value at nesting depth `depth`, with *left values still allowed:
+** past it a value is the string "...", and the lists and records around it
+** stop. */
+static json_t *value_at(const rg_module *m, const rg_value *heap, uint32_t nheap, rg_type t,
+                        rg_value v, int depth, long *left) {
+  json_t *o;
+  if (*left <= 0 || --*left == 0) {
+    *left = -1;
+    return json_string("...");
+  }
+  switch (t.kind) {
+  case RG_K_INT: return json_integer(v);
+  case RG_K_BOOL: return json_boolean(v);
+  case RG_K_PERCENT:
+    if (!(o = json_object()) || set(o, "percent", json_integer(v)) != 0) break;
+    return o;
+  case RG_K_DIST:
+    if (!(o = json_object()) || set(o, "distance", milli(v)) != 0 ||
+        set(o, "unit", rg_json_text(t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name)
+                                                      : "?")) != 0)
+      break;
+    return o;
+  case RG_K_TEXT:
+    return rg_json_text(v >= 0 && (uint64_t)v < m->nstrings ? rg_module_str(m, (uint32_t)v) : "?");
+  case RG_K_ENUM: return member(m, t.ref, v);
+  case RG_K_SET: {
+    uint32_t count = t.ref < m->nenums ? m->enums[t.ref].count : 0;
+    if (!(o = json_array())) return NULL;
+    for (uint32_t i = 0; i < count && i < 64; i++)
+      if ((((uint64_t)v >> i) & 1) && json_array_append_new(o, member(m, t.ref, i)) != 0) {
+        json_decref(o);
+        return NULL;
+      }
+    return o;
+  }
+  case RG_K_LIST: {
+    rg_value n;
+    if (depth >= JSON_DEPTH || t.ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap ||
+        (n = heap[v]) < 0 || (uint64_t)n > (uint64_t)nheap - (uint64_t)v - 1)
+      return json_string("...");
+    if (!(o = json_array())) return NULL;
+    for (rg_value k = 0; k < n && *left > 0; k++)
+      if (json_array_append_new(o, value_at(m, heap, nheap, m->types[t.ref], heap[v + 1 + k],
+                                            depth + 1, left)) != 0)
+        break;
+    if (*left > 0 && json_array_size(o) != (size_t)n) break;
+    return o;
+  }
+  case RG_K_RECORD: {
+    const rg_record *rec;
+    if (depth >= JSON_DEPTH || t.ref >= m->nrecords || v < 0 ||
+        (uint64_t)v + m->records[t.ref].count > nheap)
+      return json_string("...");
+    rec = &m->records[t.ref];
+    if (!(o = json_object())) return NULL;
+    for (uint32_t k = 0; k < rec->count && *left > 0; k++) {
+      const rg_field_info *f = &m->fields[rec->first + k];
+      if (set(o, rg_module_str(m, f->name),
+              value_at(m, heap, nheap, f->type, heap[v + k], depth + 1, left)) != 0) {
+        json_decref(o);
+        return NULL;
+      }
+    }
+    return o;
+  }
+  default: return json_string("?");
+  }
+  json_decref(o);
+  return NULL;
+}
+
+json_t *rg_json_value(const rg_module *m, const rg_value *heap, uint32_t nheap, rg_type t,
+                      rg_value v) {
+  long left = RG_PRINT_MAX_VALUES;
+  return value_at(m, heap, nheap, t, v, 0, &left);
+}
+
+/* json_dump_callback's writer: appends to the rg_out in data. */
+static int put_cb(const char *buf, size_t n, void *data) {
+  rg_out *o = data;
+  rg_write(o, buf, n);
+  return o->failed ? -1 : 0;
+}
+
+int rg_json_put(rg_out *o, json_t *j, int nl) {
+  if (!j) {
+    o->failed = 1;
+    return -1;
+  }
+  if (json_dump_callback(j, put_cb, o, JSON_COMPACT | JSON_REAL_PRECISION(15)) != 0)
+    o->failed = 1;
+  else if (nl)
+    rg_putc(o, '\n');
+  json_decref(j);
+  return o->failed ? -1 : 0;
+}
