@@ -199,7 +199,8 @@ static const struct { const char *name, *args; } shapes[] = {
 ** T_NONE, or T_ERR; *is_shape says whether name is a shape. */
 static rg_type shape_call(cstate *cs, rg_expr *e, bool *is_shape) {
   const char *args;
-  uint32_t argc = rgc_count_list(e->args), first = cs->types.n, k = 0;
+  uint32_t argc = rgc_count_list(e->args), k = 0;
+  rg_type *types;
   bool bad = false;
   char x[96];
   int i;
@@ -212,10 +213,10 @@ static rg_type shape_call(cstate *cs, rg_expr *e, bool *is_shape) {
     rgc_err(cs, e->pos, "%s takes %zu arguments, not %u", e->name, strlen(args), argc);
     return T_ERR;
   }
+  types = rgc_alloc(cs, argc * sizeof *types + 1);
   for (rg_expr *a = e->args; a; a = a->next, k++) {
     rg_type t = rgc_expr(cs, a, args[k] == 's' ? T_TEXT : T_NONE);
-    rg_type *slot = rgc_push(cs, &cs->types);
-    *slot = t;
+    types[k] = t;
     if (rgc_is_err(t)) { bad = true; continue; }
     switch (args[k]) {
     case 'n':
@@ -238,14 +239,8 @@ static rg_type shape_call(cstate *cs, rg_expr *e, bool *is_shape) {
     }
   }
   if (bad) return T_ERR;
-  {
-    rg_note_info *ni = rgc_push(cs, &cs->notes);
-    ni->text = rgc_intern(cs, e->name);
-    ni->first_type = first;
-    ni->nvals = argc;
-  }
   cs->pos = e->pos;
-  rgc_emit(cs, RG_OP_SHAPE, cs->notes.n - 1);
+  rgc_emit(cs, RG_OP_SHAPE, rgc_note_entry(cs, e->name, types, argc));
   return T_NONE;
 }
 

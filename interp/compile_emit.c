@@ -60,6 +60,45 @@ bool rgc_fold_neg(cstate *cs, const rg_expr *a) {
   return true;
 }
 
+/* Adds a note entry (for NOTE or SHAPE) named text with the n value types
+** types (the caller's; copied), pushed in one run after every value is
+** compiled (compiling a value may add types of its own).  Returns the
+** entry's index. */
+uint32_t rgc_note_entry(cstate *cs, const char *text, const rg_type *types, uint32_t n) {
+  rg_note_info *ni;
+  uint32_t first = cs->types.n;
+  for (uint32_t k = 0; k < n; k++) {
+    rg_type *slot = rgc_push(cs, &cs->types);
+    *slot = types[k];
+  }
+  ni = rgc_push(cs, &cs->notes);
+  ni->text = rgc_intern(cs, text);
+  ni->first_type = first;
+  ni->nvals = n;
+  return cs->notes.n - 1;
+}
+
+/* Emits op with the operand the member in local slot picks: the slot holds
+** a member of an enum of n members (1..64), member k picks operand[k] (the
+** caller's array).  A chain of compares:
+**     LOAD slot; PUSH k; EQ; JMPF next; OP operand[k]; JMP end; next: ...
+** ending with the last member's OP (the value is always a member). */
+void rgc_emit_by_member(cstate *cs, uint32_t slot, uint32_t n, rg_opcode op, const uint32_t *operand) {
+  jumps *ends = NULL;
+  for (uint32_t k = 0; k + 1 < n; k++) {
+    uint32_t next;
+    rgc_emit(cs, RG_OP_LOAD, slot);
+    rgc_emit_value(cs, k);
+    rgc_emit(cs, RG_OP_EQ, 0);
+    next = rgc_emit(cs, RG_OP_JMPF, 0);
+    rgc_emit(cs, op, operand[k]);
+    rgc_emit_jump(cs, RG_OP_JMP, &ends);
+    rgc_patch(cs, next, rgc_here(cs));
+  }
+  rgc_emit(cs, op, operand[n - 1]);
+  rgc_patch_list(cs, ends, rgc_here(cs));
+}
+
 /* Returns the index of the next instruction, relative to the procedure. */
 uint32_t rgc_here(cstate *cs) { return cs->code.n - cs->proc_start; }
 

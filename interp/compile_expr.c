@@ -31,7 +31,11 @@ bool rgc_needs_context(cstate *cs, rg_expr *e) {
   switch (e->kind) {
   case RG_EX_NAME: return !rgc_find_local(cs, e->name) && !rgc_lookup(cs, e->name);
   case RG_EX_STR: return true;
-  case RG_EX_SET: case RG_EX_LIST: return e->args == NULL;
+  case RG_EX_SET: return e->args == NULL;
+  case RG_EX_LIST:             /* [], and lists of them: [[]], [[], {}] */
+    for (rg_expr *a = e->args; a; a = a->next)
+      if ((a->kind != RG_EX_LIST && a->kind != RG_EX_SET) || !rgc_needs_context(cs, a)) return false;
+    return true;
   case RG_EX_RECORD: return true;
   default: return false;
   }
@@ -52,8 +56,7 @@ uint32_t rgc_count_list(rg_expr *e) {
 static rg_type input_index(cstate *cs, rg_expr *e, sym *s) {
   rg_type it = rgc_resolve_type(cs, s->decl->index), kt;
   const rg_enum *en;
-  uint32_t key, n;
-  jumps *ends = NULL;
+  uint32_t key, n, input[64];
   if (rgc_is_err(it) || rgc_is_err(s->type)) return T_ERR;
   if (rgc_count_list(e->args) != 1) {
     rgc_err(cs, e->pos, "input %s takes 1 key (a %s), not %u", s->name, s->decl->index->name,
@@ -75,18 +78,8 @@ static rg_type input_index(cstate *cs, rg_expr *e, sym *s) {
   key = rgc_add_local(cs, e->pos, " key", it);
   cs->pos = e->pos;
   rgc_emit(cs, RG_OP_STORE, key);
-  for (uint32_t k = 0; k + 1 < n; k++) {
-    uint32_t next;
-    rgc_emit(cs, RG_OP_LOAD, key);
-    rgc_emit_value(cs, k);
-    rgc_emit(cs, RG_OP_EQ, 0);
-    next = rgc_emit(cs, RG_OP_JMPF, 0);
-    rgc_emit(cs, RG_OP_INPUT, s->index + k);
-    rgc_emit_jump(cs, RG_OP_JMP, &ends);
-    rgc_patch(cs, next, rgc_here(cs));
-  }
-  rgc_emit(cs, RG_OP_INPUT, s->index + n - 1);
-  rgc_patch_list(cs, ends, rgc_here(cs));
+  for (uint32_t k = 0; k < n; k++) input[k] = s->index + k;
+  rgc_emit_by_member(cs, key, n, RG_OP_INPUT, input);
   return s->type;
 }
 
@@ -113,7 +106,12 @@ static rg_type index_expr(cstate *cs, rg_expr *e) {
     if (!rgc_int_arg(cs, e->args)) return T_ERR;
     cs->pos = e->pos;
     rgc_emit(cs, RG_OP_ITEM, 0);
-    return l.ref == REF_ANY ? T_ERR : rgc_elem_of(cs, l);
+    if (l.ref == REF_ANY) {
+      rgc_err(cs, e->a->pos, "the elements of [] have no known type here; give the list one, "
+          "such as let x: list T = []");
+      return T_ERR;
+    }
+    return rgc_elem_of(cs, l);
   }
   if (s && s->kind == S_INPUT && s->decl->index) return input_index(cs, e, s);
   if (!s || s->kind != S_TABLE) {
@@ -275,6 +273,7 @@ static rg_type list_expr(cstate *cs, rg_expr *e, rg_type want) {
     if (rgc_is_err(t)) { bad = true; continue; }
     if (elem.kind == RG_K_VOID) elem = t;
     else if (!rgc_check_type(cs, a->pos, t, elem, "an element of this list")) bad = true;
+    else if (rgc_is_any(elem)) elem = t;      /* [[], [1]]: the first [] is a list int */
   }
   cs->pos = e->pos;
   rgc_emit(cs, RG_OP_LIST, n);
@@ -352,7 +351,10 @@ static void emit_binop(cstate *cs, rg_op op, rg_type ta, rg_type tb) {
     rgc_emit(cs, RG_OP_EQV, rgc_type_index(cs, t));
     if (op == RG_AOP_NE) rgc_emit(cs, RG_OP_NOT, 0);
   } else if (op == RG_AOP_IN && tb.kind == RG_K_LIST && compound) {
-    rgc_emit(cs, RG_OP_LISTHASV, rgc_type_index(cs, ta));
+    /* [] in l: the element type of l's elements; [] in []: never compared */
+    rg_type t = value_type(ta, tb.ref == REF_ANY ? ta : rgc_elem_of(cs, tb));
+    if (t.kind == RG_K_INT) t = rgc_list_of(cs, T_INT);
+    rgc_emit(cs, RG_OP_LISTHASV, rgc_type_index(cs, t));
   } else if (op == RG_AOP_SUB && ta.kind == RG_K_LIST) {
     rg_type t = value_type(ta, tb);
     rgc_emit(cs, RG_OP_LISTSUB, t.kind == RG_K_LIST ? rgc_type_index(cs, rgc_elem_of(cs, t)) : rgc_type_index(cs, t));
@@ -415,7 +417,6 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
 static rg_type roll_by_value(cstate *cs, rg_expr *e, local *l) {
   uint32_t en, n, die[64];
   rg_type face = T_NONE;
-  jumps *ends = NULL;
   char x[96];
   if (l->type.kind != RG_K_ENUM) {
     rgc_err(cs, e->pos, "roll %s: '%s' is %s; roll takes a die, or a member naming a die",
@@ -446,18 +447,7 @@ static rg_type roll_by_value(cstate *cs, rg_expr *e, local *l) {
     face = f;
     die[k] = d->index;
   }
-  for (uint32_t k = 0; k + 1 < n; k++) {
-    uint32_t next;
-    rgc_emit(cs, RG_OP_LOAD, l->slot);
-    rgc_emit_value(cs, k);
-    rgc_emit(cs, RG_OP_EQ, 0);
-    next = rgc_emit(cs, RG_OP_JMPF, 0);
-    rgc_emit(cs, RG_OP_ROLLDIE, die[k]);
-    rgc_emit_jump(cs, RG_OP_JMP, &ends);
-    rgc_patch(cs, next, rgc_here(cs));
-  }
-  rgc_emit(cs, RG_OP_ROLLDIE, die[n - 1]);
-  rgc_patch_list(cs, ends, rgc_here(cs));
+  rgc_emit_by_member(cs, l->slot, n, RG_OP_ROLLDIE, die);
   return face;
 }
 

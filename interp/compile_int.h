@@ -179,7 +179,13 @@ bool rgc_compatible_in(const rg_type *types, rg_type got, rg_type want);
 #define RGC_COMPAT(got, want) rgc_compatible_in((const rg_type *)cs->types.items, (got), (want))
 /* Returns the index in types[] of type t, adding it once. */
 uint32_t rgc_type_index(cstate *cs, rg_type t);
-/* Returns the type `list elem` (T_ERR after reporting lists nested too deeply). */
+/* Returns whether t is the type of an empty literal before context: [] is
+** a list of anything, {} a set of anything (no module type is either). */
+static inline bool rgc_is_any(rg_type t) {
+  return (t.kind == RG_K_LIST || t.kind == RG_K_SET) && t.ref == REF_ANY;
+}
+/* Returns the type `list elem` (T_ERR after reporting lists nested too
+** deeply, or an elem that is rgc_is_any). */
 rg_type rgc_list_of(cstate *cs, rg_type elem);
 /* Returns the element type of list type t (T_ERR for the empty list's). */
 rg_type rgc_elem_of(cstate *cs, rg_type t);
@@ -231,6 +237,9 @@ void rgc_emit_value(cstate *cs, rg_value v);
 /* Turns the PUSHI k just emitted for number literal a into PUSHI -k;
 ** false when it cannot (the caller emits NEG). */
 bool rgc_fold_neg(cstate *cs, const rg_expr *a);
+/* Adds a NOTE or SHAPE entry named text whose n values have the types
+** types (copied, contiguously); returns its index. */
+uint32_t rgc_note_entry(cstate *cs, const char *text, const rg_type *types, uint32_t n);
 /* Returns the index of the next instruction, relative to the procedure. */
 uint32_t rgc_here(cstate *cs);
 /* Points the jump at `at` to `target` (both relative to the procedure). */
@@ -242,6 +251,9 @@ void rgc_emit_back(cstate *cs, rg_opcode op, uint32_t target);
 void rgc_emit_jump(cstate *cs, rg_opcode op, jumps **list);
 /* Points every jump of list at target. */
 void rgc_patch_list(cstate *cs, jumps *list, uint32_t target);
+/* Emits op with operand[k] for the member k held in local slot (an enum of
+** n members): a chain of compares (roll by value, an input by key). */
+void rgc_emit_by_member(cstate *cs, uint32_t slot, uint32_t n, rg_opcode op, const uint32_t *operand);
 /* Returns the innermost local named name, or NULL. */
 local *rgc_find_local(cstate *cs, const char *name);
 /* Adds local name (not copied: the tree owns it) of type t to the current

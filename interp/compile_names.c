@@ -182,10 +182,17 @@ uint32_t rgc_type_index(cstate *cs, rg_type t) {
   }
 }
 
-/* Returns the type `list elem`. */
+/* Returns the type `list elem`: T_ERR after reporting when elem is the
+** type of an empty literal ([] or {}) that its context did not give a type
+** (the module's types never hold "any"). */
 rg_type rgc_list_of(cstate *cs, rg_type elem) {
   rg_type t = { RG_K_LIST, 0 };
   unsigned depth = 1;
+  if (rgc_is_any(elem)) {
+    rgc_err(cs, cs->pos, "the type of %s is not known here; give it one from its context, "
+        "such as let x: list T = ...", elem.kind == RG_K_SET ? "{}" : "[]");
+    return T_ERR;
+  }
   for (rg_type e = elem; e.kind == RG_K_LIST && e.ref != REF_ANY; e = AT(cs->types, rg_type, e.ref))
     depth++;
   if (depth > RG_MAX_LIST_NEST) {

@@ -47,24 +47,22 @@ static uint32_t source_text(cstate *cs, rg_pos pos, const rg_stmt *stop) {
 **
 ** An event with the types of its values recorded. */
 static bool note_stmt(cstate *cs, rg_stmt *s) {
-  uint32_t n = rgc_count_list(s->args), first = cs->types.n;
-  rg_note_info *ni;
+  uint32_t n = rgc_count_list(s->args), k = 0;
+  rg_type *types = rgc_alloc(cs, n * sizeof *types + 1);
   bool bad = false;
-  for (rg_expr *a = s->args; a; a = a->next) {
+  for (rg_expr *a = s->args; a; a = a->next, k++) {
     rg_type t = rgc_expr(cs, a, T_NONE);
-    rg_type *slot = rgc_push(cs, &cs->types);
-    if (!slot) return false;
+    if (t.kind == RG_K_SET && t.ref == REF_ANY) {
+      rgc_err(cs, a->pos, "the type of {} is not known here; give it a set type (let x: set ENUM = {})");
+      t = T_ERR;
+    }
+    if (t.kind == RG_K_LIST && t.ref == REF_ANY) t = rgc_list_of(cs, T_INT);  /* [] shows as [] */
     if (rgc_is_err(t)) bad = true;
-    *slot = t;
+    types[k] = t;
   }
   if (bad) return false;
-  ni = rgc_push(cs, &cs->notes);
-  if (!ni) return false;
-  ni->text = rgc_intern(cs, s->str);
-  ni->first_type = first;
-  ni->nvals = n;
   cs->pos = s->pos;
-  rgc_emit(cs, RG_OP_NOTE, cs->notes.n - 1);
+  rgc_emit(cs, RG_OP_NOTE, rgc_note_entry(cs, s->str, types, n));
   return false;
 }
 
@@ -87,8 +85,11 @@ static bool expect_stmt(cstate *cs, rg_stmt *s) {
     x = rgc_push(cs, &cs->expects);
     if (!x) return false;
     x->text = source_text(cs, e->pos, s->next);
-    x->type = ta.kind == RG_K_SET && ta.ref == REF_ANY ? tb : ta;
+    /* the side whose type is known; [] == [] compares lists of ints, and
+    ** {} == {} the ints of two empty sets */
+    x->type = rgc_is_any(ta) ? tb : ta;
     if (x->type.kind == RG_K_SET && x->type.ref == REF_ANY) x->type = rgc_mktype(RG_K_INT, 0);
+    if (x->type.kind == RG_K_LIST && x->type.ref == REF_ANY) x->type = rgc_list_of(cs, T_INT);
     cs->pos = s->pos;
     rgc_emit(cs, RG_OP_EXPECTEQ, cs->expects.n - 1);
     return false;
