@@ -101,6 +101,7 @@ unit: $(UNIT_BIN)
 
 golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
+	@tests/fmt.sh $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
 

@@ -371,4 +371,18 @@ rg_status rg_run_result(const rg_run *run, char *buf, size_t size);
 ** RG_EVENT_EXPECT_FAIL event). */
 int rg_run_failed_expects(const rg_run *run);
 
+/* ======================================================================
+** Formatting (interp/fmt.c)
+** ==================================================================== */
+
+/* Writes the rule file text[0..len), called name in diagnostics, to out in
+** regula's canonical layout (`regula fmt`): every token on its line,
+** indentation and spaces between tokens by rule, comments kept, blank lines
+** at most one in a row.  The file is parsed, not compiled: only the file
+** itself is read (opt's loader is not used).  Returns RG_OK; RG_BAD_RULES
+** after handing each syntax error to opt's diagnostic callback (nothing is
+** written then); RG_NOMEM; RG_IO when out failed. */
+rg_status rg_rules_format(const char *name, const char *text, size_t len,
+                          const rg_compile_options *opt, rg_out *out);
+
 #endif

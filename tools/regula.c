@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "compile.h"
 #include "diag.h"
+#include "cmd_edit.h"
 #include "cmd_render.h"
 #include "evlog.h"
 #include "fileout.h"
@@ -793,6 +794,7 @@ static const command commands[] = {
   { "sim", OPT_LIMITS | OPT_ARGS, cmd_sim, "sim [OPTIONS] [LIMITS] FILE [PROCEDURE ARG...] --runs N", sim_help },
   { "sheet", 0, cmd_sheet, sheet_usage, sheet_help },
   { "diff", OPT_ARGS, cmd_diff, diff_usage, diff_help },
+  { "fmt", OPT_ARGS, cmd_fmt, fmt_usage, fmt_help },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

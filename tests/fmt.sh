@@ -1,0 +1,47 @@
+#!/bin/sh
+# tests/fmt.sh BINARY: `regula fmt` as a command (the layout itself, its
+# idempotence and the unchanged modules are tests/unit/test_fmt.c's):
+# --check lists what would change and exits 1 without writing; a write
+# replaces the file keeping its mode; syntax errors exit 2 with a located
+# error and leave the file alone; `-` is standard input.
+bin=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/regula-fmt.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "fmt.sh: FAIL $*"; }
+
+printf 'enum  c {A<B}\nconst x=-1   # one\n' > "$tmp/a.rules"
+printf 'enum c { A < B }\nconst x = -1  # one\n' > "$tmp/want"
+printf 'const = 1\n' > "$tmp/bad.rules"
+cp "$tmp/want" "$tmp/good.rules"
+chmod 0640 "$tmp/a.rules"
+
+out=$("$bin" fmt --check "$tmp/a.rules" "$tmp/good.rules"); rc=$?
+[ $rc = 1 ] && [ "$out" = "$tmp/a.rules" ] && ok || bad "--check: exit $rc, listed '$out'"
+cmp -s "$tmp/a.rules" "$tmp/want" && bad "--check wrote the file" || ok
+
+"$bin" fmt "$tmp/a.rules" "$tmp/good.rules" && ok || bad "fmt: exit $?"
+cmp -s "$tmp/a.rules" "$tmp/want" && ok || bad "fmt: $(diff "$tmp/a.rules" "$tmp/want")"
+[ "$(stat -c %a "$tmp/a.rules")" = 640 ] && ok || bad "fmt: mode $(stat -c %a "$tmp/a.rules"), not 640"
+[ -z "$(ls "$tmp" | grep -v -e '^a.rules$' -e '^want$' -e '^bad.rules$' -e '^good.rules$')" ] && ok ||
+  bad "fmt left files: $(ls "$tmp")"
+
+out=$("$bin" fmt --check "$tmp/a.rules"); rc=$?
+[ $rc = 0 ] && [ -z "$out" ] && ok || bad "--check of a formatted file: exit $rc, '$out'"
+
+err=$("$bin" fmt "$tmp/bad.rules" 2>&1); rc=$?
+[ $rc = 2 ] && ok || bad "syntax error: exit $rc"
+case $err in "$tmp/bad.rules:1:7: error: "*) ok ;; *) bad "syntax error: '$err'" ;; esac
+[ "$(cat "$tmp/bad.rules")" = "const = 1" ] && ok || bad "a file with errors was changed"
+
+printf 'const  y=2\n' | "$bin" fmt - > "$tmp/out" && [ "$(cat "$tmp/out")" = "const y = 2" ] && ok ||
+  bad "fmt -: '$(cat "$tmp/out")'"
+out=$(printf 'const  y=2\n' | "$bin" fmt --check -); rc=$?
+[ $rc = 1 ] && [ "$out" = "-" ] && ok || bad "fmt --check -: exit $rc, '$out'"
+"$bin" fmt > /dev/null 2>&1; rc=$?
+[ $rc = 2 ] && ok || bad "fmt without a file: exit $rc"
+
+echo "fmt: $passed passed, $failed failed"
+[ $failed = 0 ]

@@ -1,0 +1,169 @@
+/*
+** test_fmt.c: `regula fmt` (rg_rules_format) on every rule file of rules/
+** and tests/ (run from the repository's root):
+**
+**   - formatting is idempotent: format(format(x)) == format(x);
+**   - a file that compiles compiles to the same module after formatting,
+**     byte for byte once the display columns of the line table are zeroed
+**     (re-indenting moves columns by design; every line stays);
+**   - a file that does not compile gives as many errors after formatting;
+**   - a file with syntax errors is refused (RG_BAD_RULES), nothing written.
+**
+** Plus a few layouts worked out by hand.
+*/
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "arena.h"
+#include "compile.h"
+#include "diag.h"
+#include "module.h"
+#include "out.h"
+#include "regula.h"
+
+static int passed, failed, files, compiled;
+
+#define CHECK(cond, ...) do { \
+    if (cond) passed++; \
+    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+  } while (0)
+
+/* Reads the file at path into a malloc'd NUL-terminated buffer; NULL when
+** it cannot. */
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  long n;
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  buf = malloc((size_t)n + 1);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+  if (buf) buf[n] = '\0';
+  fclose(f);
+  *len = (size_t)n;
+  return buf;
+}
+
+/* Formats text[0..len) called name into *b (initialised here).  Returns the
+** status. */
+static rg_status format(const char *name, const char *text, size_t len, rg_buf *b) {
+  rg_buf_init(b);
+  return rg_rules_format(name, text, len, NULL, &b->out);
+}
+
+/* Compiles text as the file `name` (its extends and tables from the disk)
+** and serialises the module with the columns of its line table zeroed into
+** *out (rg_malloc'd).  Returns the number of errors (0: compiled), or -1
+** when out of memory. */
+static int module_bytes(const char *name, const char *text, size_t len, unsigned char **out,
+                        size_t *outlen) {
+  rg_arena arena;
+  rg_diag d;
+  rg_module m;
+  int rc, errors;
+  *out = NULL;
+  memset(&m, 0, sizeof m);
+  rg_arena_init(&arena, 0);
+  rg_diag_init(&d, &arena, NULL, NULL);
+  rc = rg_compile_source(&d, name, text, len, NULL, &m, NULL);
+  errors = d.errors;
+  if (rc == 0) {
+    for (uint32_t i = 0; i < m.nlines; i++) m.lines[i].col = 0;
+    if (rg_module_serialize(&m, out, outlen) != 0) errors = -1;
+    rg_module_free(&m);
+  } else if (!errors) {
+    errors = -1;
+  }
+  rg_arena_free(&arena);
+  return errors;
+}
+
+/* nftw callback: checks one .rules file. */
+static int visit(const char *path, const struct stat *sb, int type, struct FTW *ftw) {
+  size_t len, n = strlen(path);
+  char *text;
+  rg_buf once, twice;
+  rg_status st;
+  (void)sb;
+  (void)ftw;
+  if (type != FTW_F || n < 6 || strcmp(path + n - 6, ".rules") != 0) return 0;
+  if (!(text = slurp(path, &len))) {
+    CHECK(0, "%s: cannot read", path);
+    return 0;
+  }
+  files++;
+  st = format(path, text, len, &once);
+  if (st == RG_BAD_RULES) {
+    CHECK(once.len == 0, "%s: syntax errors, yet output was written", path);
+  } else if (st != RG_OK) {
+    CHECK(0, "%s: format failed: %s", path, rg_status_name(st));
+  } else {
+    unsigned char *a = NULL, *b = NULL;
+    size_t alen = 0, blen = 0;
+    int ea, eb;
+    CHECK(format(path, once.data ? once.data : "", once.len, &twice) == RG_OK &&
+              twice.len == once.len && memcmp(twice.data, once.data, once.len) == 0,
+          "%s: formatting twice differs from once", path);
+    rg_buf_free(&twice);
+    ea = module_bytes(path, text, len, &a, &alen);
+    eb = module_bytes(path, once.data ? once.data : "", once.len, &b, &blen);
+    if (ea == 0) {
+      compiled++;
+      CHECK(eb == 0 && alen == blen && memcmp(a, b, alen) == 0,
+            "%s: the module changes when formatted (%d errors; %zu vs %zu bytes)", path, eb, alen,
+            blen);
+    } else {
+      CHECK(eb == ea, "%s: %d errors before formatting, %d after", path, ea, eb);
+    }
+    rg_free(a);
+    rg_free(b);
+  }
+  rg_buf_free(&once);
+  free(text);
+  return 0;
+}
+
+/* Checks that src formats to want. */
+static void layout(const char *src, const char *want) {
+  rg_buf b;
+  rg_status st = format("layout.rules", src, strlen(src), &b);
+  CHECK(st == RG_OK && b.len == strlen(want) && memcmp(b.data, want, b.len) == 0,
+        "layout of:\n%s\ngot:\n%.*s\nwant:\n%s", src, (int)b.len, b.data ? b.data : "", want);
+  rg_buf_free(&b);
+}
+
+int main(void) {
+  /* hand-made layouts */
+  layout("enum  c {A<B}\n\n\n\nconst x=-1# one\nconst yy = {A,B}   # two\n",
+         "enum c { A < B }\n\nconst x = -1  # one\nconst yy = {A, B}  # two\n");
+  layout("procedure f(a: int,\n  b: int) -> int {\n if a>b { return a-b }\n"
+         "    return f(b,\n    a)\n}\n",
+         "procedure f(a: int,\n            b: int) -> int {\n  if a > b { return a - b }\n"
+         "  return f(b,\n           a)\n}\n");
+  layout("table t(k: 0..2) -> int { 0..1: 1, else: 2 }\n  assumed \"x\"\n",
+         "table t(k: 0..2) -> int { 0..1: 1, else: 2 }\n  assumed \"x\"\n");
+  layout("procedure g() -> int {\nlet r={ x: 1 , y:[1,2] }\n  let s = t[1]  +\n 2\n"
+         "note \"n\",\n r.x\nreturn r.y[0]*s }\n",
+         "procedure g() -> int {\n  let r = { x: 1, y: [1, 2] }\n  let s = t[1] +\n    2\n"
+         "  note \"n\",\n    r.x\n  return r.y[0] * s }\n");
+  layout("test \"t\" {\nexpect  f({a:1})==2 and x\n}\n",
+         "test \"t\" {\n  expect f({a:1})==2 and x\n}\n");
+  layout("\n\n# c\nscale * = 2 / 3 round up\n\n", "# c\nscale * = 2/3 round up\n");
+  {
+    rg_buf b;
+    CHECK(format("bad.rules", "const = 1\n", 10, &b) == RG_BAD_RULES && b.len == 0,
+          "a syntax error is refused with nothing written");
+    rg_buf_free(&b);
+  }
+  nftw("rules", visit, 16, FTW_PHYS);
+  nftw("tests", visit, 16, FTW_PHYS);
+  CHECK(files > 200 && compiled > 100, "files seen: %d, compiled: %d", files, compiled);
+  printf("fmt: %d files (%d compile), %d passed, %d failed\n", files, compiled, passed, failed);
+  return failed ? 1 : 0;
+}

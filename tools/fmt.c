@@ -1,0 +1,140 @@
+/*
+** fmt.c: `regula fmt [--check] FILE...`, rule files in the canonical
+** layout (the layout is the library's: rg_rules_format in regula.h).
+*/
+#include "alloc.h"
+#include "cmd_edit.h"
+#include "fileout.h"
+#include "module.h"
+#include "out.h"
+#include "regula.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char fmt_usage[] = "fmt [--check] FILE...";
+
+const char fmt_help[] =
+  "Rewrites each rule file in the canonical layout: every token stays on its\n"
+  "line; indentation (two spaces a block), the spaces between tokens, the\n"
+  "column of trailing comments and blank lines (at most one in a row) follow\n"
+  "one rule; comments are kept.  Formatting twice changes nothing, and the\n"
+  "compiled module is the same but for the columns of its line table.  A file\n"
+  "that already is formatted is left alone; a changed one is replaced through\n"
+  "a temporary file, keeping its mode.  FILE - reads standard input and\n"
+  "writes the result to standard output.\n"
+  "\n"
+  "  --check   change nothing: list the files that would change, one a line\n"
+  "\n"
+  "Example: regula fmt --check rules/*/*.rules\n"
+  "Exit: 0 done (--check: nothing would change), 1 --check: some file would\n"
+  "change, 2 a file has syntax errors (reported as by check), 3 a file cannot\n"
+  "be read or written.\n";
+
+/* Reads all of stdin into *text (rg_malloc'd, *len bytes).  Returns 0, or
+** -1 when out of memory or on a read error (reported). */
+static int read_stdin(char **text, size_t *len) {
+  size_t cap = 0;
+  *text = NULL;
+  *len = 0;
+  for (;;) {
+    size_t got;
+    if (*len == cap) {
+      char *nb = cap > (size_t)RG_MAX_SOURCE ? NULL : rg_realloc(*text, cap = cap ? 2 * cap : 8192);
+      if (!nb) {
+        fputs(cap > (size_t)RG_MAX_SOURCE ? "regula: error: -: file too large\n"
+                                          : "regula: error: out of memory\n", stderr);
+        rg_free(*text);
+        return -1;
+      }
+      *text = nb;
+    }
+    got = fread(*text + *len, 1, cap - *len, stdin);
+    *len += got;
+    if (got == 0) break;
+  }
+  if (ferror(stdin)) {
+    fputs("regula: error: cannot read standard input\n", stderr);
+    rg_free(*text);
+    return -1;
+  }
+  return 0;
+}
+
+/* Formats the file at path (check: only reports whether it would change).
+** Returns an exit code. */
+static int fmt_one(const char *path, int check) {
+  rg_compile_options copt;
+  rg_out err = cli_file_out(stderr);
+  rg_source src;
+  rg_buf b;
+  rg_status st;
+  char msg[512] = "";
+  int rc = EX_OK, from_stdin = strcmp(path, "-") == 0;
+  char *in = NULL;
+  memset(&src, 0, sizeof src);
+  if (from_stdin) {
+    size_t n;
+    if (read_stdin(&in, &n) != 0) return EX_RUNTIME;
+    src.text = in ? in : "";
+    src.len = n;
+  } else if ((st = rg_file_loader.load(NULL, NULL, path, RG_LOAD_RULES, &src, msg, sizeof msg)) !=
+             RG_OK) {
+    fprintf(stderr, "regula: error: %s\n", msg);
+    return st == RG_NOMEM || st == RG_IO ? EX_RUNTIME : EX_BAD;
+  }
+  memset(&copt, 0, sizeof copt);
+  copt.diagnostic = rg_diagnostic_print;
+  copt.diagnostic_ctx = &err;
+  rg_buf_init(&b);
+  st = rg_rules_format(path, src.text, src.len, &copt, &b.out);
+  if (st == RG_BAD_RULES) {
+    rc = EX_BAD;
+  } else if (st != RG_OK) {
+    fputs("regula: error: out of memory\n", stderr);
+    rc = EX_RUNTIME;
+  } else if (from_stdin) {
+    if (check) {
+      if (b.len != src.len || memcmp(b.data, src.text, b.len) != 0) {
+        puts("-");
+        rc = EX_FINDINGS;
+      }
+    } else {
+      fwrite(b.data ? b.data : "", 1, b.len, stdout);
+    }
+  } else if (b.len != src.len || (b.len && memcmp(b.data, src.text, b.len) != 0)) {
+    if (check) {
+      puts(path);
+      rc = EX_FINDINGS;
+    } else {
+      struct stat sb;
+      int mode = stat(path, &sb) == 0 ? (int)(sb.st_mode & 07777) : 0644;
+      if (rg_file_save(path, b.data ? b.data : "", b.len, mode ? mode : 0644, msg, sizeof msg) != 0) {
+        fprintf(stderr, "regula: error: %s\n", msg);
+        rc = EX_RUNTIME;
+      }
+    }
+  }
+  rg_buf_free(&b);
+  if (from_stdin) rg_free(in);
+  else if (rg_file_loader.release) rg_file_loader.release(NULL, &src);
+  return rc;
+}
+
+int cmd_fmt(opts *o) {
+  int check = 0, rc = EX_OK, nfiles = 0;
+  for (int i = 0; i < o->npos; i++) {
+    if (strcmp(o->pos[i], "--check") == 0) check = 1;
+    else if (o->pos[i][0] == '-' && o->pos[i][1])
+      return usage_error("fmt", "unknown option '%s'", o->pos[i]);
+    else nfiles++;
+  }
+  if (!nfiles) return usage_error("fmt", "no rule file given");
+  for (int i = 0; i < o->npos; i++)
+    if (strcmp(o->pos[i], "--check") != 0) {
+      int r = fmt_one(o->pos[i], check);
+      if (r > rc) rc = r;
+    }
+  return rc;
+}
