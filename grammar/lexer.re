@@ -266,6 +266,7 @@ loop:
   "list"                { TOK(LIST); }
   "input"               { TOK(INPUT); }
   "with"                { TOK(WITH); }
+  "rule"                { TOK(RULE); }
 
   "_"                   { TOK(UNDERSCORE); }
   digit* [dD] digit+    { tok->len = (uint32_t)((const char *)cur - tok->text);
@@ -409,6 +410,7 @@ const char *rg_token_name(int kind) {
     case RG_TK_LIST: return "'list'";
     case RG_TK_INPUT: return "'input'";
     case RG_TK_WITH: return "'with'";
+    case RG_TK_RULE: return "'rule'";
     case RG_TK_LBRACE: return "'{'";
     case RG_TK_RBRACE: return "'}'";
     case RG_TK_LP: return "'('";

@@ -235,6 +235,7 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
 %token AND OR NOT MOD TRUE FALSE.
 %token SET INT BOOL PERCENT TEXT DISTANCE ASSUMED.
 %token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP LIST INPUT WITH.
+%token RULE.
 %token LBRACE RBRACE LP RP LBRACKET RBRACKET COMMA COLON DOT DOTDOT ARROW.
 %token ASSIGN EQ NE LT LE GT GE PLUS MINUS STAR SLASH.
 
@@ -270,10 +271,15 @@ decl ::= REMOVE(T) STEP STRING(S) IN NAME(P) note_list(L). {
   rg_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, S.str); d->target = P.str; d->notes = L.head;
   add_decl(ps, d);
 }
+decl ::= REMOVE(T) RULE STRING(S) IN NAME(P) note_list(L). {
+  rg_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, S.str); d->target = P.str; d->notes = L.head;
+  d->part = RG_ST_RULE; add_decl(ps, d);
+}
 
 /* ---- changes of a rule set that extends another --------------------------
 ** change ::= NAME '[' keypat {',' keypat} ']' '=' expr     (cells of a table)
 **          | 'step' STRING 'in' NAME block                  (a step of a procedure)
+**          | 'rule' STRING 'in' NAME block                  (a rule of a procedure)
 */
 %type change {rg_decl *}
 change(A) ::= NAME(N) LBRACKET keypat_list(K) RBRACKET ASSIGN expr(E). {
@@ -283,6 +289,9 @@ change(A) ::= NAME(N) LBRACKET keypat_list(K) RBRACKET ASSIGN expr(E). {
 }
 change(A) ::= STEP(T) STRING(S) IN NAME(P) block(B). {
   A = new_decl(ps, RG_DE_STEP, T.pos, S.str); A->target = P.str; A->body = B;
+}
+change(A) ::= RULE(T) STRING(S) IN NAME(P) block(B). {
+  A = new_decl(ps, RG_DE_STEP, T.pos, S.str); A->target = P.str; A->body = B; A->part = RG_ST_RULE;
 }
 
 /* ---- scale of starred sizes ----------------------------------------------
@@ -621,6 +630,9 @@ stmt(A) ::= FOR(T) NAME(N) IN expr(X) block(B). {
 }
 stmt(A) ::= STEP(T) STRING(S) note_list(N) block(B). {
   A = new_stmt(ps, RG_ST_STEP, T.pos); A->str = S.str; A->notes = N.head; A->body = B;
+}
+stmt(A) ::= RULE(T) STRING(S) note_list(N) block(B). {
+  A = new_stmt(ps, RG_ST_RULE, T.pos); A->str = S.str; A->notes = N.head; A->body = B;
 }
 stmt(A) ::= WHILE(T) expr(E) block(B).     { A = new_stmt(ps, RG_ST_WHILE, T.pos); A->e = E; A->body = B; }
 stmt(A) ::= RETURN(T) expr(E).             { A = new_stmt(ps, RG_ST_RETURN, T.pos); A->e = E; }

@@ -127,7 +127,8 @@ typedef enum rg_skind {
   RG_ST_BLOCK,      /* body: a nested block (used for else branches) */
   RG_ST_FOREACH,    /* for name in e body: each element of a list or set */
   RG_ST_STEP,       /* step "str" body */
-  RG_ST_SETITEM     /* name[e] = e2: an element of a list variable, in place */
+  RG_ST_SETITEM,    /* name[e] = e2: an element of a list variable, in place */
+  RG_ST_RULE        /* rule "str" body: a named part of a step, in its scope */
 } rg_skind;
 
 typedef struct rg_stmt {
@@ -141,6 +142,7 @@ typedef struct rg_stmt {
   struct rg_stmt *body;         /* IF then-block, FOR/WHILE body, BLOCK */
   struct rg_stmt *orelse;       /* IF: else branch (BLOCK or IF) or NULL */
   rg_note *notes;               /* provenance: trailing it, or (STEP) before its block */
+  rg_pos replaced;              /* STEP, RULE: where an override replaced its body (line 0: never) */
   struct rg_stmt *next;
 } rg_stmt;
 
@@ -220,8 +222,8 @@ typedef enum rg_dkind {
   RG_DE_INPUT,      /* input NAME: type = e */
   RG_DE_SCALE,      /* scale * = num/den [round up|down|nearest] */
   RG_DE_CELL,       /* override NAME[keys] = e: cells of a table; one cell */
-  RG_DE_STEP,       /* override step "name" in PROC { body } */
-  RG_DE_REMOVE      /* remove NAME, or remove step "name" in PROC (target) */
+  RG_DE_STEP,       /* override step|rule "name" in PROC { body } (part) */
+  RG_DE_REMOVE      /* remove NAME, or remove step|rule "name" in PROC (target, part) */
 } rg_dkind;
 
 typedef struct rg_decl {
@@ -245,7 +247,8 @@ typedef struct rg_decl {
   rg_stmt *body;                /* PROC, TEST */
   rg_note *notes;
   bool is_override;             /* written `override ...` */
-  const char *target;           /* STEP, REMOVE of a step: the procedure */
+  const char *target;           /* STEP, REMOVE of a step or rule: the procedure */
+  rg_skind part;                /* STEP, REMOVE with a target: RG_ST_RULE for a rule, else a step */
   int64_t num, den;             /* SCALE: the factor num/den */
   int round;                    /* SCALE: 1 up, -1 down, 2 nearest, 0 exact */
   struct rg_decl *next;

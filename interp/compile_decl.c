@@ -339,20 +339,65 @@ void rgc_decl_chance(cstate *cs, rg_decl *dc) {
   }
 }
 
-/* input NAME: T = default */
+/* input NAME[E]: T = { CODE: default, ... }: reports a field of the
+** defaults that names no member of enum en, a member named twice, and a
+** member without a default. */
+static void check_member_defaults(cstate *cs, const rg_decl *dc, uint32_t en) {
+  char list[512];
+  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  for (const rg_fieldinit *f = dc->value->fields; f; f = f->next) {
+    if (rgc_member_by_code(cs, en, f->name) < 0)
+      rgc_err(cs, f->pos, "'%s' is not a member of %s (members: %s)", f->name, cs->pool + e->name,
+          rgc_member_list(cs, en, list, sizeof list));
+    for (const rg_fieldinit *g = dc->value->fields; g != f; g = g->next)
+      if (strcmp(g->name, f->name) == 0) {
+        rgc_err(cs, f->pos, "the default of %s[%s] is given twice", dc->name, f->name);
+        break;
+      }
+  }
+  for (uint32_t k = 0; k < e->count; k++) {
+    const char *code = cs->pool + AT(cs->members, rg_member_info, e->first + k).code;
+    const rg_fieldinit *f;
+    for (f = dc->value->fields; f; f = f->next)
+      if (strcmp(f->name, code) == 0) break;
+    if (!f) rgc_err(cs, dc->value->pos, "no default for %s[%s]: give one for every member of %s",
+                dc->name, code, cs->pool + e->name);
+  }
+}
+
+/* The default of input dc[code] from its per-member defaults (the first
+** field named code), folded against want; 0 when absent or in error
+** (reported). */
+static rg_value member_default(cstate *cs, const rg_decl *dc, const char *code, rg_type want) {
+  for (const rg_fieldinit *f = dc->value->fields; f; f = f->next)
+    if (strcmp(f->name, code) == 0) {
+      rg_value v = 0;
+      rg_type t = rgc_fold(cs, f->value, want, &v);
+      if (!rgc_is_err(t)) rgc_check_type(cs, f->value->pos, t, want, "the default");
+      return v;
+    }
+  return 0;
+}
+
+/* input NAME: T = default; input NAME[E]: T = default, or one default
+** per member: { CODE: default, ... } */
 void rgc_decl_input(cstate *cs, rg_decl *dc) {
   sym *s = rgc_declare(cs, dc, S_INPUT);
   rg_input *in;
   rg_type want, t;
   rg_value v = 0;
+  bool per_member;
   if (!s) return;
   want = rgc_resolve_type(cs, dc->type);
   if (!rgc_is_err(want) && (want.kind == RG_K_RECORD || want.kind == RG_K_LIST)) {
     rgc_err(cs, dc->type->pos, "an input cannot be a record or a list");
     want = T_ERR;
   }
-  t = rgc_fold(cs, dc->value, want, &v);
-  if (!rgc_is_err(t)) rgc_check_type(cs, dc->value->pos, t, want, "the default");
+  per_member = dc->index && dc->value->kind == RG_EX_RECORD && !dc->value->a;
+  if (!per_member) {
+    t = rgc_fold(cs, dc->value, want, &v);
+    if (!rgc_is_err(t)) rgc_check_type(cs, dc->value->pos, t, want, "the default");
+  }
   s->index = cs->inputs.n;
   s->type = rgc_is_err(want) ? T_ERR : want;
   if (dc->index) {
@@ -368,16 +413,19 @@ void rgc_decl_input(cstate *cs, rg_decl *dc) {
       return;
     }
     en = &AT(cs->enums, rg_enum, it.ref);
+    if (per_member) check_member_defaults(cs, dc, it.ref);
     for (uint32_t k = 0; k < en->count; k++) {
       const char *code = cs->pool + AT(cs->members, rg_member_info, en->first + k).code;
       char *name = rgc_alloc(cs, strlen(dc->name) + strlen(code) + 3);
       if (!name) return;
       sprintf(name, "%s[%s]", dc->name, code);
+      if (per_member) v = member_default(cs, dc, code, want);
       in = rgc_push(cs, &cs->inputs);
       if (!in) return;
       in->name = rgc_intern(cs, name);
       in->type = rgc_is_err(want) ? T_INT : want;
       in->value = v;
+      en = &AT(cs->enums, rg_enum, it.ref);
     }
     return;
   }
@@ -400,6 +448,10 @@ static void stmt_notes(cstate *cs, const rg_decl *dc, rg_stmt *s, const char *st
       snprintf(where, sizeof where, dc->kind == RG_DE_TEST ? "test \"%s\"" : "procedure %s", dc->name);
       if (s->kind == RG_ST_STEP)
         rgc_collect_notes(cs, s->notes, rgc_describe(cs, "step \"%s\" in %s", s->str, where));
+      else if (s->kind == RG_ST_RULE && step)
+        rgc_collect_notes(cs, s->notes, rgc_describe(cs, "rule \"%s\" in step \"%s\" of %s", s->str, step, where));
+      else if (s->kind == RG_ST_RULE)
+        rgc_collect_notes(cs, s->notes, rgc_describe(cs, "rule \"%s\" in %s", s->str, where));
       else if (step)
         rgc_collect_notes(cs, s->notes, rgc_describe(cs, "statement in step \"%s\" of %s", step, where));
       else
@@ -407,6 +459,31 @@ static void stmt_notes(cstate *cs, const rg_decl *dc, rg_stmt *s, const char *st
     }
     stmt_notes(cs, dc, s->body, s->kind == RG_ST_STEP ? s->str : step);
     stmt_notes(cs, dc, s->orelse, step);
+  }
+}
+
+/* Reports a rule of the statements from s on (recursively) whose name an
+** earlier rule of procedure dc has: `override rule` names a rule by its
+** procedure and name alone.  *seen lists the rules met so far (arena). */
+typedef struct rulename { const rg_stmt *s; struct rulename *next; } rulename;
+static void rule_names(cstate *cs, const rg_decl *dc, const rg_stmt *s, rulename **seen) {
+  for (; s; s = s->next) {
+    if (s->kind == RG_ST_RULE) {
+      rulename *r;
+      for (r = *seen; r; r = r->next)
+        if (strcmp(r->s->str, s->str) == 0) break;
+      if (r)
+        rgc_err(cs, s->pos, "procedure %s already has a rule \"%s\" (line %u); a rule's name is unique in its procedure",
+            dc->name, s->str, r->s->pos.line);
+      else {
+        r = rgc_alloc(cs, sizeof *r);
+        r->s = s;
+        r->next = *seen;
+        *seen = r;
+      }
+    }
+    rule_names(cs, dc, s->body, seen);
+    rule_names(cs, dc, s->orelse, seen);
   }
 }
 
@@ -426,6 +503,10 @@ void rgc_proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
     rgc_add_local(cs, pa->pos, pa->name, AT(cs->params, rg_param_info, p->first_param + i).type);
   cs->quiet--;
   stmt_notes(cs, dc, dc->body, NULL);
+  {
+    rulename *seen = NULL;
+    rule_names(cs, dc, dc->body, &seen);
+  }
   ends = rgc_block(cs, dc->body);
   if (!ends) {
     if (cs->result.kind != RG_K_VOID && !rgc_is_err(cs->result))

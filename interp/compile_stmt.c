@@ -338,6 +338,9 @@ static bool foreach_stmt(cstate *cs, rg_stmt *s) {
   return false;
 }
 
+/* rule "NAME" { ... }: below, beside the block it shares its loop with. */
+static bool rule_stmt(cstate *cs, rg_stmt *s);
+
 /* The compiler of each statement kind, indexed by rg_stkind. */
 static bool (*const stmt_kinds[])(cstate *cs, rg_stmt *s) = {
   [RG_ST_LET] = let_stmt,
@@ -353,6 +356,7 @@ static bool (*const stmt_kinds[])(cstate *cs, rg_stmt *s) = {
   [RG_ST_FOREACH] = foreach_stmt,
   [RG_ST_STEP] = step_stmt,
   [RG_ST_SETITEM] = setitem_stmt,
+  [RG_ST_RULE] = rule_stmt,
 };
 
 /* Compiles one statement through stmt_kinds.  Returns true when it always
@@ -364,11 +368,11 @@ static bool stmt(cstate *cs, rg_stmt *s) {
   return stmt_kinds[s->kind](cs, s);
 }
 
-/* Compiles a block in a new scope.  Returns true when it always returns;
-** a statement after one that always returns is an error. */
-bool rgc_block(cstate *cs, rg_stmt *s) {
+/* Compiles the statements from s on in the current scope.  Returns true
+** when they always return; a statement after one that always returns is an
+** error. */
+static bool statements(cstate *cs, rg_stmt *s) {
   bool ends = false;
-  cs->depth++;
   for (; s; s = s->next) {
     if (ends) {
       rgc_err(cs, s->pos, "this statement is never reached");
@@ -376,7 +380,25 @@ bool rgc_block(cstate *cs, rg_stmt *s) {
     }
     ends = stmt(cs, s);
   }
+  return ends;
+}
+
+/* Compiles a block in a new scope.  Returns true when it always returns. */
+bool rgc_block(cstate *cs, rg_stmt *s) {
+  bool ends;
+  cs->depth++;
+  ends = statements(cs, s);
   rgc_end_block(cs);
   return ends;
+}
+
+/* stmt ::= 'rule' STRING note_list block
+**
+** A named part of a step, which a rule set built on this one may replace
+** (override rule "NAME" in PROC) or remove.  Its statements run in the
+** scope around it, so what it declares is seen after it (an override must
+** declare the same); it emits nothing of its own. */
+static bool rule_stmt(cstate *cs, rg_stmt *s) {
+  return statements(cs, s->body);
 }
 

@@ -5,8 +5,9 @@
 ** The base is parsed first (and its base, up to MAX_EXTENDS deep; a cycle
 ** is an error), then the derived file's declarations are applied to its
 ** list in order: new ones are added, `override` replaces one of the same
-** name and kind (or cells of a table, or the body of a step), `remove`
-** drops one; each change must say where it comes from.  The merged tree
+** name and kind (or cells of a table, or the body of a step or of a rule
+** inside one), `remove` drops one; each change must say where it comes
+** from, and a file replaces each part once.  The merged tree
 ** is then checked as if it were one file.
 */
 #include "compile_int.h"
@@ -35,19 +36,59 @@ static rg_decl *find_decl(rg_decl **list, const char *name, rg_decl ***link) {
   return NULL;
 }
 
-/* Finds the step named name in the statements at *list (recursively);
-** stores the link pointing at it.  Returns it or NULL. */
-static rg_stmt *find_step(rg_stmt **list, const char *name, rg_stmt ***link) {
+/* Finds the part (a statement of kind `kind`: a step or a rule) named
+** name in the statements at *list, recursively; stores the link pointing at
+** it, and in *within the innermost step or rule around it whose body an
+** override of file `file` replaced (NULL when none).  Returns it or NULL. */
+static rg_stmt *find_part(rg_stmt **list, rg_skind kind, const char *name, uint32_t file,
+                          rg_stmt ***link, rg_stmt **within) {
   for (rg_stmt **l = list; *l; l = &(*l)->next) {
     rg_stmt *s = *l, *hit;
-    if (s->kind == RG_ST_STEP && strcmp(s->str, name) == 0) {
+    if (s->kind == kind && strcmp(s->str, name) == 0) {
       *link = l;
       return s;
     }
-    if (s->body && (hit = find_step(&s->body, name, link))) return hit;
-    if (s->orelse && (hit = find_step(&s->orelse, name, link))) return hit;
+    if (s->body && (hit = find_part(&s->body, kind, name, file, link, within))) {
+      if (!*within && (s->kind == RG_ST_STEP || s->kind == RG_ST_RULE) && s->replaced.line &&
+          s->replaced.file == file)
+        *within = s;
+      return hit;
+    }
+    if (s->orelse && (hit = find_part(&s->orelse, kind, name, file, link, within))) return hit;
   }
   return NULL;
+}
+
+/* Applies override (or remove) dc of a step or rule to procedure proc of
+** the base: replaces the part's body (a rule's notes too: they come with
+** the override) or unlinks it.  Reports a part that is not there, or that
+** an override of the same file already replaced. */
+static void change_part(cstate *cs, rg_decl *dc, rg_decl *proc) {
+  const char *what = dc->part == RG_ST_RULE ? "rule" : "step";
+  rg_stmt **sl = NULL, *within = NULL;
+  rg_stmt *st = find_part(&proc->body, dc->part == RG_ST_RULE ? RG_ST_RULE : RG_ST_STEP, dc->name,
+                          dc->pos.file, &sl, &within);
+  if (!st) {
+    rgc_err(cs, dc->pos, "procedure %s has no %s \"%s\"", dc->target, what, dc->name);
+    return;
+  }
+  if (st->replaced.line && st->replaced.file == dc->pos.file) {
+    rgc_err(cs, dc->pos, "%s \"%s\" of procedure %s is already replaced by the override at line %u",
+        what, dc->name, dc->target, st->replaced.line);
+    return;
+  }
+  if (within) {
+    rgc_err(cs, dc->pos, "%s \"%s\" is part of %s \"%s\", which the override at line %u already replaces; change it there",
+        what, dc->name, within->kind == RG_ST_RULE ? "rule" : "step", within->str, within->replaced.line);
+    return;
+  }
+  if (dc->kind == RG_DE_REMOVE) {
+    *sl = st->next;
+    return;
+  }
+  st->body = dc->body;
+  st->replaced = dc->pos;
+  if (dc->part == RG_ST_RULE) st->notes = dc->notes;
 }
 
 /* Applies the declarations of a derived file to the merged list of its
@@ -97,21 +138,18 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
         rgc_err(cs, dc->pos, "there is no procedure '%s' in %s", dc->target, basepath);
         continue;
       }
-      {
-        rg_stmt **sl = NULL, *st = find_step(&old->body, dc->name, &sl);
-        if (!st) {
-          rgc_err(cs, dc->pos, "procedure %s has no step \"%s\"", dc->target, dc->name);
-          continue;
-        }
-        if (dc->kind == RG_DE_REMOVE) *sl = st->next;
-        else st->body = dc->body;
-      }
+      change_part(cs, dc, old);
       continue;
     default:
       old = find_decl(base, dc->name, &link);
       if (dc->is_override) {
         if (!old) {
           rgc_err(cs, dc->pos, "there is no '%s' in %s to override", dc->name, basepath);
+          continue;
+        }
+        if (old->is_override && old->pos.file == dc->pos.file) {
+          rgc_err(cs, dc->pos, "'%s' is already replaced by the override at line %u", dc->name,
+              old->pos.line);
           continue;
         }
         if (old->kind != dc->kind) {

@@ -140,6 +140,9 @@ static void show_stmt(FILE *o, const rg_stmt *s) {
     case RG_ST_STEP:
       fputs("(step ", o); show_str(o, s->str); fputc(' ', o); show_stmts(o, s->body);
       fputc(')', o); break;
+    case RG_ST_RULE:
+      fputs("(rule ", o); show_str(o, s->str); fputc(' ', o); show_stmts(o, s->body);
+      show_notes(o, s->notes); fputc(')', o); break;
   }
 }
 
@@ -206,10 +209,11 @@ static void show_decl(FILE *o, const rg_decl *d) {
       fputs("] ", o); show_expr(o, d->cells->value);
       break;
     case RG_DE_STEP:
-      fprintf(o, "(step \"%s\" in %s ", d->name, d->target); show_stmts(o, d->body);
+      fprintf(o, "(%s \"%s\" in %s ", d->part == RG_ST_RULE ? "rule" : "step", d->name, d->target);
+      show_stmts(o, d->body);
       break;
     case RG_DE_REMOVE:
-      fprintf(o, "(remove %s", d->name);
+      fprintf(o, "(remove %s%s", d->part == RG_ST_RULE ? "rule " : "", d->name);
       if (d->target) fprintf(o, " in %s", d->target);
       break;
     case RG_DE_TABLE:
@@ -419,6 +423,11 @@ static void test_trees(void) {
     "(ruleset \"M\")\n(scale 2/3 round 1)\n(const a 2 [source \"s\"])\n(cell w [1,S] Snow [source \"t\"])\n"
     "(step \"Go\" in main {(note \"x\")} [source \"u\"])\n(remove Camps in main [source \"v\"])\n"
     "(remove old_table [source \"w\"])\n");
+  tree_case("tree-v4.rules",
+    "procedure p() { step \"S\" { rule \"ties\" assumed \"a\" { let t = 1 } rule \"hook\" {} } }\n"
+    "override rule \"ties\" in p { let t = 2 } source \"s\"\nremove rule \"hook\" in p source \"t\"\n",
+    "(procedure p () {(step \"S\" {(rule \"ties\" {(let t 1)} [assumed \"a\"]) (rule \"hook\" {})})})\n"
+    "(rule \"ties\" in p {(let t 2)} [source \"s\"])\n(remove rule hook in p [source \"t\"])\n");
   tree_case("tree-v2.dice", "dice RED: face = { hit: 2, blank: 4 }\n",
     "(dice RED:face [hit: 2] [blank: 4])\n");
   tree_case("tree-v2.deck", "deck bag: colour = { BLACK: 8, RED: 6, }\n",
