@@ -102,6 +102,7 @@ unit: $(UNIT_BIN)
 golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
 	@tests/fmt.sh $(BUILD)/regula
+	@python3 tests/lsp/session.py $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
 

@@ -18,6 +18,7 @@
 #include "play.h"
 #include "policy.h"
 #include "seed.h"
+#include "sheet.h"
 #include "value.h"
 #include "vm.h"
 
@@ -577,4 +578,24 @@ rg_status rg_run_result(const rg_run *run, char *buf, size_t size) {
 
 int rg_run_failed_expects(const rg_run *run) {
   return run->failed_expects;
+}
+
+/* ---- for editors ---------------------------------------------------------- */
+
+rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out) {
+  const rg_module *m = &r->m;
+  if (rg_module_find_table(m, name) >= 0) {
+    const char *names[1] = { name };
+    return rg_sheet_print(out, m, NULL, NULL, names, 1) == 0 ? RG_OK : RG_NOMEM;
+  }
+  for (uint32_t i = 0; i < m->nnamed; i++) {
+    const rg_named *c = &m->named[i];
+    if (strcmp(rg_module_str(m, c->name), name) == 0) {
+      rg_printf(out, "%s = ", name);
+      rg_value_write(out, m, m->heap, m->nheap, c->type, c->value);
+      rg_puts(out, c->starred ? "*\n" : "\n");
+      return out->failed ? RG_NOMEM : RG_OK;
+    }
+  }
+  return RG_NOT_FOUND;
 }

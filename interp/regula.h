@@ -385,4 +385,58 @@ int rg_run_failed_expects(const rg_run *run);
 rg_status rg_rules_format(const char *name, const char *text, size_t len,
                           const rg_compile_options *opt, rg_out *out);
 
+/* ======================================================================
+** Symbols, for editors (interp/symbols.c, api.c)
+** ==================================================================== */
+
+/* What a symbol declares. */
+typedef enum rg_symbol_kind {
+  RG_SYMBOL_UNIT = 1, RG_SYMBOL_ENUM, RG_SYMBOL_MEMBER, RG_SYMBOL_RECORD, RG_SYMBOL_FIELD,
+  RG_SYMBOL_CONST, RG_SYMBOL_TABLE, RG_SYMBOL_PROCEDURE, RG_SYMBOL_STEP, RG_SYMBOL_TEST,
+  RG_SYMBOL_DICE, RG_SYMBOL_DECK, RG_SYMBOL_INPUT,
+  RG_SYMBOL_NOTE            /* an `assumed` note: name is its text */
+} rg_symbol_kind;
+
+/* One declaration and where it is.  Every pointer is valid during the
+** callback only. */
+typedef struct rg_symbol {
+  rg_symbol_kind kind;
+  const char *name;         /* the name; a member's code; a step's or a
+                            ** test's title; a note's text */
+  const char *display;      /* a member's or a unit's display name, or NULL */
+  const char *container;    /* the enum of a member, the record of a field,
+                            ** the procedure of a step, what a note is on;
+                            ** or NULL */
+  const char *path;         /* the file it is declared in (as the loader
+                            ** resolved it) */
+  uint32_t line;            /* 1-based */
+  uint32_t byte_col;        /* 1-based byte offset in source_line */
+  const char *source_line;  /* the text of the line (no newline), or NULL */
+  size_t source_len;
+  const char *assumed;      /* the text of its first `assumed` note, or NULL */
+  const char *tsv;          /* a table `from` a TSV: the file's resolved
+                            ** path; else NULL */
+} rg_symbol;
+
+/* Receives each symbol. */
+typedef void (*rg_symbol_fn)(void *ctx, const rg_symbol *s);
+
+/* Hands fn every declaration of the rule file text[0..len) (called name,
+** resolved against by opt's loader) and of the rule sets it extends, the
+** file's own first, each file in order: units, enums and their members,
+** records and their fields, constants, tables, procedures and their steps,
+** tests, dice, decks, inputs, `assumed` notes.  The files are parsed, not
+** compiled, so a file with errors still has its index (syntax errors go to
+** opt's diagnostic callback; what parses is indexed).  Returns RG_OK, or
+** RG_NOMEM. */
+rg_status rg_rules_symbols(const char *name, const char *text, size_t len,
+                           const rg_compile_options *opt, rg_symbol_fn fn, void *ctx);
+
+/* Writes what compiled rules r know of the table or constant called name,
+** for a reader: a table's cells in the layout of `regula sheet`; a named
+** constant as `name = value` (its value as computed, a starred distance
+** with its star).  Returns RG_OK, or RG_NOT_FOUND when r has no table or
+** constant of that name, RG_NOMEM. */
+rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out);
+
 #endif

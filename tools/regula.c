@@ -795,6 +795,7 @@ static const command commands[] = {
   { "sheet", 0, cmd_sheet, sheet_usage, sheet_help },
   { "diff", OPT_ARGS, cmd_diff, diff_usage, diff_help },
   { "fmt", OPT_ARGS, cmd_fmt, fmt_usage, fmt_help },
+  { "lsp", 0, cmd_lsp, lsp_usage, lsp_help },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

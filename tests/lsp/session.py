@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""tests/lsp/session.py BINARY: a scripted session with `regula lsp`.
+
+Starts the server, opens tests/lsp/variant.rules (which extends base.rules,
+whose table `cover` comes from cover.tsv) with a slip in it, and checks each
+reply against values read off the files by hand: the diagnostic's range and
+message, the diagnostics cleared once fixed, hover (a table's cells, a
+constant's value and its assumed note, an assumed note's text), definition
+across extends and into the TSV, completion, the outline, shutdown and exit.
+Prints one line per failed check and a count; exits 1 on any failure."""
+import json, os, subprocess, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+variant, base = os.path.join(here, "variant.rules"), os.path.join(here, "base.rules")
+uri = lambda p: "file://" + p
+proc = subprocess.Popen([sys.argv[1], "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+passed = failed = 0
+pending = []                      # notifications read while waiting for a reply
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("lsp: FAIL", what)
+
+def send(msg):
+    body = json.dumps(msg).encode()
+    proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    proc.stdin.flush()
+
+def read():
+    n = None
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            return None
+        if line in (b"\r\n", b"\n"):
+            break
+        if line.lower().startswith(b"content-length:"):
+            n = int(line.split(b":")[1])
+    return json.loads(proc.stdout.read(n))
+
+def request(i, method, params):
+    send({"jsonrpc": "2.0", "id": i, "method": method, "params": params})
+    while True:
+        m = read()
+        if m is None or m.get("id") == i:
+            return m
+        pending.append(m)
+
+def notify(method, params):
+    send({"jsonrpc": "2.0", "method": method, "params": params})
+
+def diagnostics():
+    while not pending:
+        m = read()
+        if m is None:
+            return None
+        pending.append(m)
+    m = pending.pop(0)
+    check(m.get("method") == "textDocument/publishDiagnostics", "expected diagnostics, got %s" % m)
+    return m["params"]
+
+def at(path, line, char):
+    return {"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": char}}
+
+text = open(variant).read()
+slip = text.replace("const wide = reach * 2", "const wide = reach * 2\nconst bad = nosuch + 1")
+
+r = request(1, "initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+caps = r["result"]["capabilities"]
+check(caps.get("hoverProvider") and caps.get("definitionProvider") and caps.get("documentSymbolProvider"),
+      "initialize: capabilities %s" % caps)
+notify("initialized", {})
+
+# a slip: `nosuch` on line 5 (0-based 4), at column 12
+notify("textDocument/didOpen", {"textDocument": {"uri": uri(variant), "languageId": "regula",
+                                                 "version": 1, "text": slip}})
+d = diagnostics()
+check(d["uri"] == uri(variant) and len(d["diagnostics"]) == 1, "didOpen: one diagnostic: %s" % d)
+if d["diagnostics"]:
+    g = d["diagnostics"][0]
+    check(g["range"] == {"start": {"line": 4, "character": 12}, "end": {"line": 4, "character": 18}},
+          "the diagnostic's range: %s" % g["range"])
+    check(g["message"] == "unknown name 'nosuch'" and g["severity"] == 1, "the diagnostic: %s" % g)
+
+# fixed: the diagnostics are cleared
+notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version": 2},
+                                  "contentChanges": [{"text": text}]})
+d = diagnostics()
+check(d["diagnostics"] == [], "didChange: diagnostics cleared: %s" % d)
+
+# hover on the table `cover` (line 6 `  return cover[g] * 2`, 0-based 6): its cells
+lines = text.split("\n")
+row = next(i for i, l in enumerate(lines) if "return cover[g]" in l)
+h = request(2, "textDocument/hover", at(variant, row, lines[row].index("cover") + 2))
+v = h["result"]["contents"]["value"] if h.get("result") else ""
+check("Standard" in v and "Coastal" in v and "cover.tsv" in v, "hover cover: %r" % v)
+check(any(l.split()[:2] == ["Standard", "1"] for l in v.split("\n")) and
+      any(l.split()[:2] == ["Coastal", "2"] for l in v.split("\n")), "hover cover: the cells: %r" % v)
+
+# hover on the constant `reach`: its value, its unit, its star, its assumed note
+row = next(i for i, l in enumerate(lines) if "const wide" in l)
+h = request(3, "textDocument/hover", at(variant, row, lines[row].index("reach")))
+v = h["result"]["contents"]["value"] if h.get("result") else ""
+check("reach = 6 BW*" in v and "base widths, as elsewhere" in v, "hover reach: %r" % v)
+
+# definition of `reach`, across extends: base.rules line 9 (0-based 8), column 6
+btext = open(base).read()
+blines = btext.split("\n")
+brow = next(i for i, l in enumerate(blines) if l.startswith("const reach"))
+dd = request(4, "textDocument/definition", at(variant, row, lines[row].index("reach") + 1))
+check(dd["result"] == [{"uri": uri(base), "range": {"start": {"line": brow, "character": 6},
+                                                   "end": {"line": brow, "character": 11}}}],
+      "definition of reach: %s" % dd["result"])
+
+# base.rules opened too: hover on `assumed`, definition from the table into the TSV
+notify("textDocument/didOpen", {"textDocument": {"uri": uri(base), "languageId": "regula",
+                                                 "version": 1, "text": btext}})
+d = diagnostics()
+check(d["uri"] == uri(base) and d["diagnostics"] == [], "base: no diagnostics: %s" % d)
+arow = brow + 1
+h = request(5, "textDocument/hover", at(base, arow, blines[arow].index("assumed") + 3))
+v = h["result"]["contents"]["value"] if h.get("result") else ""
+check(v == "**assumed** on reach: the sheet prints no unit; base widths, as elsewhere",
+      "hover assumed: %r" % v)
+trow = next(i for i, l in enumerate(blines) if l.startswith("table cover"))
+for col in (blines[trow].index("cover"), blines[trow].index("cover.tsv") + 2):
+    dd = request(6, "textDocument/definition", at(base, trow, col))
+    check(dd["result"] == [{"uri": uri(os.path.join(here, "cover.tsv")),
+                            "range": {"start": {"line": 0, "character": 0},
+                                      "end": {"line": 0, "character": 0}}}],
+          "definition into the TSV from column %d: %s" % (col, dd["result"]))
+
+# completion: members, tables, procedures, fields of both files
+c = request(7, "textDocument/completion", at(variant, 0, 0))
+labels = {(i["label"], i["kind"]) for i in c["result"]}
+for want in [("S", 20), ("C", 20), ("cover", 9), ("main", 3), ("twice", 3), ("total", 5),
+             ("reach", 21), ("wide", 21), ("ground", 13), ("outcome", 22)]:
+    check(want in labels, "completion lacks %s" % (want,))
+
+# the outline of base.rules: its declarations and the step of main
+s = request(8, "textDocument/documentSymbol", {"textDocument": {"uri": uri(base)}})
+names = {(x["name"], x["kind"], x.get("containerName")) for x in s["result"]}
+for want in [("Look up", 24, "main"), ("cover", 18, None), ("main", 12, None), ("reach", 14, None),
+             ("S", 22, "ground"), ("outcome", 23, None), ("total", 8, "outcome")]:
+    check(want in names, "outline lacks %s" % (want,))
+check(all(x["location"]["uri"] == uri(base) for x in s["result"]), "outline: only base.rules")
+
+r = request(9, "shutdown", None)
+check(r.get("result", 1) is None, "shutdown: %s" % r)
+notify("exit", None)
+check(proc.wait(timeout=10) == 0, "exit code %s" % proc.returncode)
+print("lsp: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
