@@ -183,15 +183,16 @@ valgrind: all
 # page's in-memory file system).  utf8proc and jansson are compiled from
 # Debian's sources of the versions the native build links (web/deps.sh
 # fetches them; jansson is Debian's code, compiled with its warnings off).  One emcc
-# invocation, -O2; the VM runs its switch dispatch (a wasm br_table).
+# invocation, -O2; the VM runs its switch dispatch (a wasm br_table).  The
+# same regula.js serves the page and its Web Worker (web/worker.js).
 WEB      := $(BUILD)/web
 WEB_DEPS := $(BUILD)/web-deps
 WEB_PAGE := $(patsubst web/%,$(WEB)/%,$(wildcard web/*.html web/*.js web/*.css))
 WEB_DATA := $(shell find rules tables -type f)
 # Emscripten's optimizer needs Debian's acorn, which another node may not see.
 EMCC     := NODE_PATH=/usr/share/nodejs emcc
-EMFLAGS  := -O2 -sENVIRONMENT=web -sMODULARIZE -sEXPORT_NAME=createRegula \
-            -sALLOW_MEMORY_GROWTH -sEXPORTED_FUNCTIONS=_rgw_check,_rgw_run,_rgw_free \
+EMFLAGS  := -O2 -sENVIRONMENT=web,worker -sMODULARIZE -sEXPORT_NAME=createRegula \
+            -sALLOW_MEMORY_GROWTH -sEXPORTED_FUNCTIONS=_rgw_check,_rgw_sheet,_rgw_query,_rgw_test,_rgw_diff,_rgw_info,_rgw_run,_rgw_play,_rgw_sims_new,_rgw_sims_run,_rgw_sims_json,_rgw_sims_free,_rgw_free \
             -sEXPORTED_RUNTIME_METHODS=ccall,FS,UTF8ToString \
             --preload-file rules@/rules --preload-file tables@/tables
 # Lemon's template has unused variables (as for parser.o above).
@@ -220,9 +221,9 @@ serve: web
 	@echo "regula: serving $(WEB) (Ctrl-C stops)"
 	@python3 -u -m http.server 0 --bind 127.0.0.1 --directory $(WEB)
 
-# The page in headless Chromium (web/test/page.mjs): a Maximus run equals the
-# CLI's byte for byte, a playground error equals `regula check`'s, and
-# screenshots at phone and desktop width go to build/web-shots/.
+# The page in headless Chromium (web/test/page.mjs): runs, games clicked
+# through, the playground's texts and the worker's simulation equal the
+# CLI's; screenshots at phone and desktop width go to build/web-shots/.
 test-web: all web
 	@web/deps.sh test
 	@node web/test/page.mjs $(BUILD)/regula $(WEB) build/web-shots

@@ -9,6 +9,7 @@
 ** layout.
 */
 #include "regula.h"
+#include "api_int.h"
 #include "alloc.h"
 #include "arena.h"
 #include "compile.h"
@@ -30,10 +31,6 @@ const char *rg_version(void) {
 }
 
 /* ---- compiled rules ------------------------------------------------------ */
-
-struct rg_rules {
-  rg_module m;
-};
 
 /* Compiles (from text when text is not NULL, else the file at name) into a
 ** new rg_rules stored in *out.  Returns a status (see rg_rules_compile). */
@@ -221,33 +218,6 @@ rg_status rg_rules_query(const rg_rules *r, const char *table, const char *const
 
 /* ---- runs ------------------------------------------------------------------ */
 
-/* A run wraps the play layer (play.h): its sink answers choices through
-** the policy and is wrapped in turn, so that each event reaches the
-** caller's callback before the play layer sees it. */
-struct rg_run {
-  const rg_rules *r;
-  rg_vm *vm;
-  rg_run_options opt;
-  rg_policy pol;              /* who answers choices */
-  rg_play play;
-  rg_sink inner;              /* the play layer's sink */
-  const rg_question *q;       /* the question being asked of the callback */
-  rg_type rtype;              /* the last call's result type */
-  rg_value result;
-  int failed_expects;
-  char err[1024];             /* the last call's error */
-  const char *err_path;
-  uint32_t err_line, err_col;
-  /* the event being delivered: values, and their types (types[i], or one
-  ** type for all when types is NULL) */
-  const rg_value *vals;
-  const rg_type *types;
-  rg_type type;
-  uint32_t nvals;
-  rg_value pair[2];
-  rg_type pair_types[2];
-};
-
 const char *rg_event_kind_name(rg_event_kind k) {
   static const char *const names[RG_EVENT_KINDS] = { "step", "roll", "draw", "choice", "note",
                                                      "shape", "expect_fail" };
@@ -355,6 +325,7 @@ static void on_shape(void *ctx, const rg_module *m, uint32_t shape, const rg_val
                      uint32_t pc) {
   rg_run *run = ctx;
   deliver_note(run, RG_EVENT_SHAPE, m, shape, vals, pc);
+  if (run->svg) rg_svg_add_run(run->svg, run->vm, m, shape, vals, pc);
   if (run->inner.shape) run->inner.shape(run->inner.ctx, m, shape, vals, pc);
 }
 
@@ -419,6 +390,28 @@ static int64_t ask_caller(void *ctx, const rg_question *q, rg_out *err) {
   return pick;
 }
 
+/* Sink: chance read by the play layer's dice policy (opt.dice). */
+static int64_t on_dice(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+                       uint32_t pc) {
+  rg_run *run = ctx;
+  return run->inner.chance(run->inner.ctx, m, what, index, n, pc);
+}
+
+/* Dice policy callback (opt.dice): asks the caller's rg_choose_fn, with
+** the faces or cards readable through rg_run_option. */
+static int64_t ask_dice(void *ctx, const rg_question *q, rg_out *err) {
+  rg_run *run = ctx;
+  int64_t pick;
+  run->q = q;
+  pick = run->opt.dice(run->opt.dice_ctx, run, "", q->prompt, q->n);
+  run->q = NULL;
+  if (pick < 0 || pick >= (int64_t)q->n) {
+    rg_puts(err, "no answer for the dice");
+    return -1;
+  }
+  return pick;
+}
+
 /* Sets up run's policy from its options.  Returns a status. */
 static rg_status policy_init(rg_run *run) {
   switch (run->opt.policy) {
@@ -450,7 +443,10 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   run->r = r;
   if (opt) run->opt = *opt;
   st = policy_init(run);
-  if (st == RG_OK && rg_play_init(&run->play, &r->m, NULL, &run->pol, NULL) != 0) st = RG_NOMEM;
+  if (run->opt.dice) rg_policy_callback(&run->dicepol, "ask", ask_dice, run);
+  if (st == RG_OK && rg_play_init(&run->play, &r->m, NULL, &run->pol,
+                                  run->opt.dice ? &run->dicepol : NULL) != 0)
+    st = RG_NOMEM;
   if (st != RG_OK) {
     rg_run_free(run);
     return st;
@@ -465,7 +461,7 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   sink.shape = on_shape;
   sink.expect_fail = on_expect_fail;
   sink.choose = on_choose;
-  sink.chance = run->opt.chance ? on_chance : NULL;
+  sink.chance = run->opt.dice ? on_dice : run->opt.chance ? on_chance : NULL;
   memset(&lim, 0, sizeof lim);
   lim.max_steps = run->opt.max_steps;
   lim.max_memory = run->opt.max_memory;
@@ -484,6 +480,8 @@ void rg_run_free(rg_run *run) {
   rg_vm_free(run->vm);
   rg_play_free(&run->play);
   rg_policy_free(&run->pol);
+  rg_policy_free(&run->dicepol);
+  rg_svg_free(run->svg);
   rg_free(run);
 }
 
@@ -546,6 +544,7 @@ rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, in
   rg_seed_run_dice(run->vm, run->opt.seed);
   if (run->opt.policy == RG_CHOOSE_RANDOM) rg_seed_run_choices(&run->pol.rng, run->opt.seed);
   run->play.stopped = 0;
+  rg_api_log_begin(run, pi);
   st = rg_vm_call(run->vm, (uint32_t)pi, a, &run->result);
   rg_free(a);
   if (st != RG_OK) {
@@ -557,6 +556,7 @@ rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, in
     return st;
   }
   run->rtype = p->result;
+  rg_api_log_end(run, pi);
   return RG_OK;
 }
 

@@ -331,6 +331,14 @@ typedef struct rg_run_options {
   void *chance_ctx;
   rg_event_fn event;        /* NULL: events are not delivered */
   void *event_ctx;
+  rg_choose_fn dice;        /* not NULL: each die rolled and card drawn is a
+                            ** question put to dice(dice_ctx, ...), as
+                            ** `regula run --dice ask` asks it (chooser "",
+                            ** prompt "roll d6 (line 34)"; options 1..6, a
+                            ** die's distinct faces, a deck's distinct cards
+                            ** left in order, named by rg_run_option); chance
+                            ** is then not used */
+  void *dice_ctx;
 } rg_run_options;
 
 /* Makes a run of rules r (which must outlive it).  Returns RG_OK with *out
@@ -438,5 +446,81 @@ rg_status rg_rules_symbols(const char *name, const char *text, size_t len,
 ** with its star).  Returns RG_OK, or RG_NOT_FOUND when r has no table or
 ** constant of that name, RG_NOMEM. */
 rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out);
+
+/* ======================================================================
+** Front ends: the regula program's texts (the page, other front ends)
+**
+** What `regula run`, `test`, `sheet`, `diff` and `sim` print, written to
+** an rg_out, so that another front end shows the same bytes.
+** ==================================================================== */
+
+/* Writes the log of each later rg_run_call of run to out (NULL: no log),
+** as `regula run` prints it (json 0) or as its --json lines (json 1): the
+** first line names the procedure, the seed and the labels policy and dice
+** (NULL: "random", "first", "answers" or "ask" as the run's policy is, and
+** "ask" or "random" for the dice), then the events, then the summary when
+** the call succeeds.  out must outlive the calls. */
+void rg_run_log(rg_run *run, rg_out *out, int json, const char *policy, const char *dice);
+
+/* Collects the pictures (canvas, rect, ...) the later calls of run draw.
+** Returns RG_OK or RG_NOMEM. */
+rg_status rg_run_pictures(rg_run *run);
+
+/* The pictures collected so far: how many, and the name of picture i
+** (NULL out of range; owned by the run). */
+uint32_t rg_run_picture_count(const rg_run *run);
+const char *rg_run_picture_name(const rg_run *run, uint32_t i);
+
+/* Writes picture i as an SVG document (as `regula draw` writes it) to
+** out.  Returns RG_OK; RG_BAD_VALUE when i is out of range; RG_RUN_ERROR
+** when a shape was wrong (msg, when not NULL, then says which); RG_NOMEM. */
+rg_status rg_run_picture(const rg_run *run, uint32_t i, rg_out *out, const char **msg);
+
+/* Runs every `test` of r and writes each failure as `regula test` prints
+** it ("path:line: FAIL test \"NAME\": MESSAGE"), adding to *passed and
+** *failed (not the closing count line).  Returns RG_OK or RG_NOMEM. */
+rg_status rg_rules_test(const rg_rules *r, rg_out *out, uint32_t *passed, uint32_t *failed);
+
+/* Compiles the rule file text[0..len) as rg_rules_compile does and writes
+** its sheet as `regula sheet NAME` prints it.  Returns RG_OK; RG_BAD_RULES
+** (the diagnostics go to opt's callback) or RG_NOMEM. */
+rg_status rg_rules_sheet(const char *name, const char *text, size_t len,
+                         const rg_compile_options *opt, rg_out *out);
+
+/* Writes what changed from a (compiled from a_path) to b (from b_path) as
+** `regula diff A_PATH B_PATH` prints it, and the number of changes into
+** *changes.  Returns RG_OK or RG_NOMEM. */
+rg_status rg_rules_diff(const rg_rules *a, const char *a_path, const rg_rules *b,
+                        const char *b_path, rg_out *out, uint32_t *changes);
+
+/* A simulation run a slice at a time (a page's worker reports progress and
+** may stop between slices): run i of procedure proc draws from stream i of
+** the seed as in `regula sim`, so the tallies after n runs are those of
+** `regula sim --runs n` whatever the slices. */
+typedef struct rg_sims rg_sims;
+
+/* Starts a simulation of procedure proc of r (no parameters, a result).
+** Returns RG_OK with *out set (free it with rg_sims_free), RG_NOT_FOUND,
+** RG_BAD_VALUE (parameters, no result) or RG_NOMEM. */
+rg_status rg_sims_new(const rg_rules *r, const char *proc, uint64_t seed, rg_sims **out);
+
+/* Runs the next n runs.  Returns RG_OK; RG_RUN_ERROR or RG_RUN_LIMIT when
+** a run failed (rg_sims_json says which); RG_NOMEM. */
+rg_status rg_sims_run(rg_sims *s, uint64_t n);
+
+/* The runs done so far, and the first failed run's message ("run N
+** failed: path:line:col: MESSAGE"; NULL when none failed). */
+uint64_t rg_sims_done(const rg_sims *s);
+const char *rg_sims_error(const rg_sims *s);
+
+/* Writes the tallies so far as `regula sim --json` prints them: one JSON
+** object and a newline, {"format", "procedure", "runs", "seed", "tallies":
+** [{"name", "tallied", "values": [{"text", "count", "share", "low",
+** "high", "value"}, ...]}, ...]} (values in their natural order; low..high
+** the 95% Wilson interval).  Returns RG_OK or RG_NOMEM. */
+rg_status rg_sims_json(const rg_sims *s, rg_out *out);
+
+/* Frees s (NULL is fine). */
+void rg_sims_free(rg_sims *s);
 
 #endif

@@ -4,6 +4,7 @@
 #include "sim.h"
 
 #include "alloc.h"
+#include "json.h"
 #include "rng.h"
 #include "seed.h"
 
@@ -165,34 +166,53 @@ static void free_workers(worker *ws, uint32_t nw, uint32_t ntallies) {
   rg_free(ws);
 }
 
+/* Adds the counts[0..wt->n) of tally wt (overflowing when overflow) into
+** field fd.  Returns 0, or -1 when out of memory. */
+static int merge_field(rg_sim_field *fd, const rg_tally *wt, const uint64_t *counts,
+                       int overflow) {
+  if (overflow) fd->overflow = 1;
+  for (uint32_t s = 0; s < wt->n && !fd->overflow; s++) {
+    int64_t g = rg_tally_slot_key(&fd->tally, &wt->keys[s]);
+    if (g == -3) {
+      fd->overflow = 1;
+      break;
+    }
+    if (g < 0) return -1;
+    if (fd->tally.n > fd->ncounts) {
+      uint32_t nc = fd->tally.cap;
+      uint64_t *c = rg_realloc(fd->counts, (size_t)nc * sizeof *c);
+      if (!c) return -1;
+      memset(c + fd->ncounts, 0, (size_t)(nc - fd->ncounts) * sizeof *c);
+      fd->counts = c;
+      fd->ncounts = nc;
+    }
+    fd->counts[g] += counts[s];
+  }
+  return 0;
+}
+
 /* Merges the workers' tallies into r's fields, in run order.  Returns 0,
 ** or -1 when out of memory. */
 static int merge(rg_sim_result *r, worker *ws, uint32_t nw) {
-  for (uint32_t f = 0; f < r->nfields; f++) {
-    rg_sim_field *fd = &r->fields[f];
-    uint32_t cap = 0;
-    for (uint32_t k = 0; k < nw && !fd->overflow; k++) {
-      rg_tally *wt = &ws[k].tallies[f];
-      if (ws[k].overflow[f]) fd->overflow = 1;
-      for (uint32_t s = 0; s < wt->n && !fd->overflow; s++) {
-        int64_t g = rg_tally_slot_key(&fd->tally, &wt->keys[s]);
-        if (g == -3) {
-          fd->overflow = 1;
-          break;
-        }
-        if (g < 0) return -1;
-        if (fd->tally.n > cap) {
-          uint32_t nc = fd->tally.cap;
-          uint64_t *c = rg_realloc(fd->counts, (size_t)nc * sizeof *c);
-          if (!c) return -1;
-          memset(c + cap, 0, (size_t)(nc - cap) * sizeof *c);
-          fd->counts = c;
-          cap = nc;
-        }
-        fd->counts[g] += ws[k].counts[f][s];
-      }
-    }
+  for (uint32_t f = 0; f < r->nfields; f++)
+    for (uint32_t k = 0; k < nw; k++)
+      if (merge_field(&r->fields[f], &ws[k].tallies[f], ws[k].counts[f], ws[k].overflow[f]) != 0)
+        return -1;
+  return 0;
+}
+
+int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part) {
+  if (into->nfields != part->nfields) return -1;
+  if (part->expect_runs && !into->expect_runs) {
+    into->expect_run = part->expect_run;
+    into->expect_pc = part->expect_pc;
   }
+  into->expect_runs += part->expect_runs;
+  into->runs += part->runs;
+  for (uint32_t f = 0; f < into->nfields; f++)
+    if (merge_field(&into->fields[f], &part->fields[f].tally, part->fields[f].counts,
+                    part->fields[f].overflow) != 0)
+      return -1;
   return 0;
 }
 
@@ -231,8 +251,8 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
     w->proc = o->proc;
     w->args = o->args;
     w->seed = o->seed;
-    w->lo = o->runs * k / threads;
-    w->hi = o->runs * (k + 1) / threads;
+    w->lo = o->first + o->runs * k / threads;
+    w->hi = o->first + o->runs * (k + 1) / threads;
     w->ntallies = ntallies;
     w->record = record;
     w->done = &done;
@@ -295,4 +315,57 @@ void rg_sim_free(rg_sim_result *r) {
   }
   rg_free(r->fields);
   memset(r, 0, sizeof *r);
+}
+
+/* Returns the tallies of r as one new JSON object (see rg_sim_json), or
+** NULL when out of memory. */
+static json_t *sim_doc(const rg_sim_result *r, const char *proc, uint64_t seed) {
+  char digits[24];
+  json_t *doc, *fields = json_array();
+  snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
+  doc = json_pack("{s:i,s:o,s:I,s:s,s:o}", "format", RG_JSON_FORMAT, "procedure",
+                  rg_json_text(proc), "runs", (json_int_t)r->runs, "seed", digits, "tallies",
+                  fields);
+  if (!doc) return NULL;
+  for (uint32_t f = 0; f < r->nfields; f++) {
+    const rg_sim_field *fd = &r->fields[f];
+    const rg_tally *t = &fd->tally;
+    json_t *vals = json_array(), *fj;
+    uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
+    fj = json_pack("{s:o,s:b,s:o}", "name", rg_json_text(fd->name), "tallied", !fd->overflow,
+                   "values", vals);
+    if (!fj || json_array_append_new(fields, fj) != 0 || !order ||
+        rg_tally_order(t, order) != 0) {
+      rg_free(order);
+      goto fail;
+    }
+    for (uint32_t j = 0; !fd->overflow && j < t->n; j++) {
+      uint32_t s = order[j];
+      uint64_t c = fd->counts[s];
+      double lo, hi;
+      json_t *vj;
+      rg_sim_wilson(c, r->runs, &lo, &hi);
+      vj = json_pack("{s:o,s:I,s:f,s:f,s:f}", "text", rg_json_text(t->keys[s].text), "count",
+                     (json_int_t)c, "share", (double)c / (double)r->runs, "low", lo, "high", hi);
+      if (vj && !t->compound &&
+          json_object_set_new(vj, "value", rg_json_value(t->m, NULL, 0, t->type,
+                                                         t->keys[s].v)) != 0) {
+        json_decref(vj);
+        vj = NULL;
+      }
+      if (!vj || json_array_append_new(vals, vj) != 0) {
+        rg_free(order);
+        goto fail;
+      }
+    }
+    rg_free(order);
+  }
+  return doc;
+fail:
+  json_decref(doc);
+  return NULL;
+}
+
+int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed) {
+  return rg_json_put(out, sim_doc(r, proc, seed), 1);
 }

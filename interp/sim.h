@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "module.h"
+#include "out.h"
 #include "tally.h"
 #include "vm.h"
 
@@ -32,6 +33,8 @@ typedef struct rg_sim_opts {
   uint32_t proc;            /* the procedure; it must have a result */
   const rg_value *args;     /* its arguments (in the module's constant heap) */
   uint64_t runs;            /* >= 1 */
+  uint64_t first;           /* the first run's index (0: the whole simulation;
+                            ** a slice of one starts later) */
   uint64_t seed;
   uint32_t threads;         /* 1..RG_SIM_MAX_THREADS (at most runs are used) */
   /* Optional: called on the caller's thread about every 100 ms while the
@@ -46,6 +49,7 @@ typedef struct rg_sim_field {
   rg_tally tally;           /* its distinct values (slots) */
   uint64_t *counts;         /* counts[slot] */
   int overflow;             /* more than RG_SIM_MAX_DISTINCT values: not tallied */
+  uint32_t ncounts;         /* room in counts */
 } rg_sim_field;
 
 typedef enum rg_sim_status {
@@ -71,6 +75,20 @@ typedef struct rg_sim_result {
 /* Runs the simulation o describes into *r (which the caller frees with
 ** rg_sim_free whatever this returns).  Returns r->status. */
 rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r);
+
+/* Adds the tallies, runs and failed expectations of part (a later slice of
+** the same simulation, status RG_SIM_OK) to into.  Returns 0, or -1 when
+** out of memory or the two tally different fields. */
+int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part);
+
+/* Writes the tallies of r (a simulation of procedure proc with seed) as
+** the one JSON object of `regula sim --json` (format 2, see the sim
+** command's help), newline-terminated: {"format", "procedure", "runs",
+** "seed" (a decimal string), "tallies": [{"name", "tallied", "values":
+** [{"text", "count", "share", "low", "high", "value"}]}]} (values in their
+** natural order, low..high the 95% Wilson interval; "value" for scalars).
+** Returns 0, or -1 when out of memory or out has failed. */
+int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed);
 
 /* Frees what r holds. */
 void rg_sim_free(rg_sim_result *r);

@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "evlog.h"
 #include "fileout.h"
-#include "json.h"
 #include "sim.h"
 #include "value.h"
 #include "vm.h"
@@ -71,47 +70,6 @@ int cli_resolve_result(const rg_module *m, const char *cmd, const char *name, ch
   return cli_resolve_proc(m, cmd, name, args, nargs, out);
 }
 
-/* Returns the tallies of r as one new JSON object (see sim_help), or NULL
-** when out of memory.  order[f] holds field f's slots in order. */
-static json_t *sim_json(const rg_sim_result *r, uint32_t **order, const char *pname,
-                        uint64_t seed) {
-  char digits[24];
-  json_t *doc, *fields = json_array();
-  snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
-  doc = json_pack("{s:i,s:o,s:I,s:s,s:o}", "format", RG_JSON_FORMAT, "procedure",
-                  rg_json_text(pname), "runs", (json_int_t)r->runs, "seed", digits,
-                  "tallies", fields);
-  if (!doc) return NULL;
-  for (uint32_t f = 0; f < r->nfields; f++) {
-    const rg_sim_field *fd = &r->fields[f];
-    const rg_tally *t = &fd->tally;
-    json_t *vals = json_array(), *fj;
-    fj = json_pack("{s:o,s:b,s:o}", "name", rg_json_text(fd->name), "tallied", !fd->overflow,
-                   "values", vals);
-    if (!fj || json_array_append_new(fields, fj) != 0) goto fail;
-    for (uint32_t j = 0; !fd->overflow && j < t->n; j++) {
-      uint32_t s = order[f][j];
-      uint64_t c = fd->counts[s];
-      double lo, hi;
-      json_t *vj;
-      rg_sim_wilson(c, r->runs, &lo, &hi);
-      vj = json_pack("{s:o,s:I,s:f,s:f,s:f}", "text", rg_json_text(t->keys[s].text), "count",
-                     (json_int_t)c, "share", (double)c / (double)r->runs, "low", lo, "high", hi);
-      if (vj && !t->compound &&
-          json_object_set_new(vj, "value", rg_json_value(t->m, NULL, 0, t->type,
-                                                         t->keys[s].v)) != 0) {
-        json_decref(vj);
-        vj = NULL;
-      }
-      if (!vj || json_array_append_new(vals, vj) != 0) goto fail;
-    }
-  }
-  return doc;
-fail:
-  json_decref(doc);
-  return NULL;
-}
-
 /* Prints the tallies of r, as a table or (json) one JSON object. */
 static void print_sim(const rg_sim_result *r, const char *pname, uint64_t seed, int json) {
   rg_out out = cli_file_out(stdout);
@@ -132,7 +90,7 @@ static void print_sim(const rg_sim_result *r, const char *pname, uint64_t seed, 
     return;
   }
   if (json) {
-    rg_json_put(&out, sim_json(r, order, pname, seed), 1);
+    rg_sim_json(&out, r, pname, seed);
   } else {
     printf("%s: %llu runs, seed %llu\n", pname, (unsigned long long)runs,
            (unsigned long long)seed);

@@ -1,13 +1,17 @@
 /*
- * app.js: the page.  It loads the library compiled to WebAssembly
+ * app.js: the page's core.  It loads the library compiled to WebAssembly
  * (regula.js, made by `make web`), lists the bundled rule files from its
- * in-memory file system, and calls the three functions of web/glue.c:
- * rgw_run (a whole run, as `regula run` prints it), rgw_check (diagnostics
- * as records) and rgw_free.  No rules logic lives here: the page shows what
- * the library says.
+ * in-memory file system, runs the tabs and the URL, and holds two views:
+ * Run (a whole run, as `regula run` prints it) and the Playground (a rule
+ * file edited in the page: diagnostics as you type, the sheet, a table
+ * cell, the tests, the diff against its base).  table.js and odds.js add
+ * the other two views through window.regulaPage.
  *
- * The state worth sharing (view, rule file, seed, policy) lives in the
- * URL's fragment: #view=run&file=rules/meg/maximus.rules&seed=1&policy=first
+ * Everything the page shows about rules comes from web/glue.c, which
+ * calls the library's public header: no rules logic lives here.
+ *
+ * The state worth sharing lives in the URL's fragment, one view at a time:
+ * #view=run&file=rules/meg/maximus.rules&seed=1&policy=first
  */
 'use strict';
 
@@ -15,21 +19,36 @@
   const $ = (id) => document.getElementById(id);
   const CHECK_DELAY_MS = 250;        /* diagnostics this long after the last key */
 
-  let lib = null;                    /* the Emscripten module */
   const pristine = new Map();        /* path -> the bundled text of that file */
   let checkTimer = 0;
+  let playBase = null;               /* the file the playground's file extends */
+
+  /* What the other views share: the library, helpers, and the views'
+   * hooks (name -> { tab, hash(params), restore(params), ready() }). */
+  const page = window.regulaPage = {
+    lib: null,
+    files: [],
+    views: {},
+    $,
+    call,
+    bundled,
+    titleOf,
+    fillFiles,
+    writeHash,
+  };
 
   /* ---- the library ------------------------------------------------------ */
 
-  /* Calls glue function name with string arguments; returns its JSON result
-   * parsed (the C string is freed). */
+  /* Calls glue function name with string (or number) arguments; returns its
+   * JSON result parsed (the C string is freed). */
   function call(name, args) {
-    const ptr = lib.ccall(name, 'number', args.map(() => 'string'), args);
+    const types = args.map((a) => (typeof a === 'number' ? 'number' : 'string'));
+    const ptr = page.lib.ccall(name, 'number', types, args);
     if (!ptr) throw new Error('the library ran out of memory');
     try {
-      return JSON.parse(lib.UTF8ToString(ptr));
+      return JSON.parse(page.lib.UTF8ToString(ptr));
     } finally {
-      lib.ccall('rgw_free', null, ['number'], [ptr]);
+      page.lib.ccall('rgw_free', null, ['number'], [ptr]);
     }
   }
 
@@ -37,10 +56,10 @@
    * paths relative to / ("rules/meg/maximus.rules"), sorted. */
   function ruleFiles(dir) {
     const out = [];
-    for (const name of lib.FS.readdir('/' + dir)) {
+    for (const name of page.lib.FS.readdir('/' + dir)) {
       if (name === '.' || name === '..') continue;
       const path = dir + '/' + name;
-      if (lib.FS.isDir(lib.FS.stat('/' + path).mode)) out.push(...ruleFiles(path));
+      if (page.lib.FS.isDir(page.lib.FS.stat('/' + path).mode)) out.push(...ruleFiles(path));
       else if (name.endsWith('.rules')) out.push(path);
     }
     return out.sort();
@@ -48,28 +67,29 @@
 
   /* Returns the bundled text of path (read once from the file system). */
   function bundled(path) {
-    if (!pristine.has(path)) pristine.set(path, lib.FS.readFile('/' + path, { encoding: 'utf8' }));
+    if (!pristine.has(path)) pristine.set(path, page.lib.FS.readFile('/' + path, { encoding: 'utf8' }));
     return pristine.get(path);
   }
 
-  /* Returns the title a rule file gives itself (its `ruleset "..."`), or ''. */
+  /* Returns the title a rule file gives itself (from the library), or ''. */
+  const titles = new Map();
   function titleOf(path) {
-    const m = /^\s*ruleset\s+"([^"]*)"/m.exec(bundled(path));
-    return m ? m[1] : '';
+    if (!titles.has(path)) titles.set(path, call('rgw_info', [path]).name || '');
+    return titles.get(path);
   }
 
   /* Fills a <select> with the rule files, selecting `chosen` when present. */
-  function fillFiles(select, files, chosen) {
+  function fillFiles(select, chosen) {
     select.textContent = '';
-    for (const path of files) {
+    for (const path of page.files) {
       const opt = document.createElement('option');
       const title = titleOf(path);
       opt.value = path;
       const short = path.replace(/^rules\//, '');
-      opt.textContent = title ? `${short}: ${title}` : short;
+      opt.textContent = title ? `${title} (${short})` : short;
       select.appendChild(opt);
     }
-    if (files.includes(chosen)) select.value = chosen;
+    if (page.files.includes(chosen)) select.value = chosen;
   }
 
   /* ---- the URL ------------------------------------------------------------ */
@@ -78,21 +98,20 @@
     return new URLSearchParams(location.hash.replace(/^#/, ''));
   }
 
+  /* Writes the selected view's state into the URL. */
   function writeHash() {
+    if (!page.lib) return;
+    const t = tabs.find((x) => x.getAttribute('aria-selected') === 'true');
+    const name = t.id.replace(/^tab-/, '');
     const p = new URLSearchParams();
-    const play = $('tab-play').getAttribute('aria-selected') === 'true';
-    p.set('view', play ? 'playground' : 'run');
-    p.set('file', play ? $('play-file').value : $('run-file').value);
-    if (!play) {
-      p.set('seed', $('run-seed').value);
-      p.set('policy', $('run-policy').value);
-    }
+    p.set('view', name);
+    if (page.views[name] && page.views[name].hash) page.views[name].hash(p);
     history.replaceState(null, '', '#' + p.toString());
   }
 
   /* ---- tabs ------------------------------------------------------------------- */
 
-  const tabs = [$('tab-run'), $('tab-play')];
+  const tabs = ['tab-table', 'tab-run', 'tab-odds', 'tab-play'].map($);
 
   /* Shows the panel of tab t (and moves the focus to it when focus is set). */
   function selectTab(t, focus) {
@@ -103,8 +122,9 @@
       $(x.getAttribute('aria-controls')).hidden = !on;
     }
     if (focus) t.focus();
-    if (t === tabs[1] && lib && !$('source').value) openInPlayground($('play-file').value);
-    if (lib) writeHash();
+    const v = page.views[t.id.replace(/^tab-/, '')];
+    if (page.lib && v && v.shown) v.shown();
+    writeHash();
   }
 
   for (const t of tabs) {
@@ -147,6 +167,20 @@
     run();
   });
 
+  page.views.run = {
+    hash(p) {
+      p.set('file', $('run-file').value);
+      p.set('seed', $('run-seed').value);
+      p.set('policy', $('run-policy').value);
+    },
+    restore(h) {
+      fillFiles($('run-file'), h.get('file') || 'rules/meg/maximus.rules');
+      if (/^[0-9]+$/.test(h.get('seed') || '')) $('run-seed').value = h.get('seed');
+      if (h.get('policy') === 'first' || h.get('policy') === 'random') $('run-policy').value = h.get('policy');
+      for (const id of ['run-file', 'run-go']) $(id).disabled = false;
+    },
+  };
+
   /* ---- playground ------------------------------------------------------------------ */
 
   const source = $('source');
@@ -155,23 +189,22 @@
   function openInPlayground(path) {
     source.value = bundled(path);
     source.scrollTop = 0;
+    $('play-out').hidden = true;
+    $('play-out-title').textContent = '';
     check();
+    fillTables();
   }
 
-  /* Compiles the editor's text as the file it came from (written over that
-   * file in the in-memory file system, so `extends` and `from` resolve as in
-   * the CLI, then put back) and shows the diagnostics. */
+  /* Compiles the editor's text as the file it came from (so `extends` and
+   * `from` resolve against the bundled files beside it) and shows the
+   * diagnostics. */
   function check() {
     const path = $('play-file').value;
-    let diags;
     clearTimeout(checkTimer);
-    lib.FS.writeFile('/' + path, source.value);
-    try {
-      diags = call('rgw_check', [path]);
-    } finally {
-      lib.FS.writeFile('/' + path, bundled(path));
-    }
-    showDiagnostics(path, diags);
+    const r = call('rgw_check', [path, source.value]);
+    playBase = r.base;
+    $('play-diff').textContent = playBase ? `Diff against ${playBase.replace(/^rules\//, '')}` : 'Diff against the bundled file';
+    showDiagnostics(path, r.diags);
   }
 
   /* Draws the line numbers and the marks of the lines with errors, and
@@ -242,6 +275,30 @@
     $('marks').style.transform = `translate(${-source.scrollLeft}px, ${-source.scrollTop}px)`;
   }
 
+  /* Shows a tool's output under the editor: title, then text. */
+  function showOut(title, text) {
+    $('play-out-title').textContent = title;
+    $('play-out').textContent = text;
+    $('play-out').hidden = false;
+  }
+
+  /* Fills the query's table list from the library (keeps the choice). */
+  function fillTables() {
+    const sel = $('query-table');
+    const keep = sel.value;
+    const r = call('rgw_query', [$('play-file').value, source.value, '', '']);
+    if (!r.tables) return;
+    sel.textContent = '';
+    for (const t of r.tables) {
+      const o = document.createElement('option');
+      o.value = t.name;
+      o.textContent = `${t.name} (${t.keys} key${t.keys === 1 ? '' : 's'})`;
+      sel.appendChild(o);
+    }
+    if (r.tables.some((t) => t.name === keep)) sel.value = keep;
+    else if (r.tables.some((t) => t.name === 'weather')) sel.value = 'weather';
+  }
+
   source.addEventListener('scroll', syncScroll);
   source.addEventListener('input', () => {
     clearTimeout(checkTimer);
@@ -252,26 +309,59 @@
     writeHash();
   });
   $('play-reset').addEventListener('click', () => openInPlayground($('play-file').value));
+  $('play-sheet').addEventListener('click', () => {
+    const path = $('play-file').value;
+    const r = call('rgw_sheet', [path, source.value]);
+    showOut(r.ok ? `The sheet of ${path} (regula sheet):` : 'The file has errors:', r.out);
+  });
+  $('play-tests').addEventListener('click', () => {
+    const path = $('play-file').value;
+    const r = call('rgw_test', [path, source.value]);
+    showOut(`Tests of ${path} (regula test): ${r.passed} passed, ${r.failed} failed`, r.out);
+  });
+  $('play-diff').addEventListener('click', () => {
+    const path = $('play-file').value;
+    const base = playBase || path;
+    const r = call('rgw_diff', [base, path, source.value]);
+    showOut(r.changes < 0 ? 'A file has errors:'
+      : `Changes from ${base} to ${path}${playBase ? '' : ' as edited'} (regula diff): ${r.changes}`, r.out);
+  });
+  $('query-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const keys = $('query-keys').value.split(',').map((k) => k.trim()).filter((k) => k !== '');
+    const table = $('query-table').value;
+    const r = call('rgw_query', [$('play-file').value, source.value, table, keys.join('\n')]);
+    showOut(r.ok ? `${table}[${keys.join(', ')}] (regula query):` : 'No such cell:', r.out + '\n');
+  });
+
+  page.views.play = {
+    hash(p) { p.set('file', $('play-file').value); },
+    restore(h) {
+      fillFiles($('play-file'), h.get('file') || 'rules/meg/maximus.rules');
+      for (const id of ['play-file', 'play-reset', 'source', 'play-sheet', 'play-tests', 'play-diff',
+        'query-table', 'query-go']) $(id).disabled = false;
+    },
+    shown() { if (!source.value) openInPlayground($('play-file').value); },
+  };
 
   /* ---- start ----------------------------------------------------------------------- */
 
-  createRegula({ print: () => {}, printErr: () => {} }).then((m) => {
-    lib = m;
-    const files = ruleFiles('rules');
+  /* Loads the library once every script of the page has run (table.js and
+   * odds.js register their views after this file). */
+  document.addEventListener('DOMContentLoaded', () => createRegula({ print: () => {}, printErr: () => {} }).then((m) => {
+    page.lib = m;
+    page.files = ruleFiles('rules');
     const h = readHash();
-    const chosen = h.get('file') || 'rules/meg/maximus.rules';
-    fillFiles($('run-file'), files, chosen);
-    fillFiles($('play-file'), files, chosen);
-    if (/^[0-9]+$/.test(h.get('seed') || '')) $('run-seed').value = h.get('seed');
-    if (h.get('policy') === 'first' || h.get('policy') === 'random') $('run-policy').value = h.get('policy');
-    for (const id of ['run-file', 'run-go', 'play-file', 'play-reset', 'source']) $(id).disabled = false;
+    for (const v of Object.values(page.views)) if (v.restore) v.restore(h);
     const ms = Math.round(performance.now());
     window.regulaReadyMs = ms;
     $('ready-time').textContent = `Ready in ${ms} ms.`;
-    $('status').textContent = `Ready: ${files.length} rule files.`;
-    selectTab(h.get('view') === 'playground' ? tabs[1] : tabs[0], false);
+    $('status').textContent = `Ready: ${page.files.length} rule files.`;
+    const view = h.get('view') === 'playground' ? 'play' : h.get('view');
+    const t = tabs.find((x) => x.id === 'tab-' + view) || tabs[0];
+    selectTab(t, false);
     document.body.dataset.ready = '1';
   }, (err) => {
     $('status').textContent = `The library could not be loaded: ${err}`;
-  });
+  }));
 })();

@@ -1,166 +1,321 @@
 /*
-** glue.c: what the page (web/app.js) calls in the library compiled to
-** WebAssembly.  No rules logic: it hands text in and out.
+** glue.c: what the page (web/app.js, web/worker.js) calls in the library
+** compiled to WebAssembly.  Of the library it includes only the public
+** header regula.h, and holds no rules logic: it hands text in and JSON out,
+** built with jansson (as all of regula's JSON is).  Every function returns
+** a JSON text the caller frees with rgw_free (NULL: out of memory).
 **
-**   rgw_check(path)         compiles the rule file at path and returns its
-**                           diagnostics as a JSON array of
-**                           {"file","line","col","message","text"}
-**                           ("text": the block exactly as the CLI prints it)
-**   rgw_run(path, seed, policy)
-**                           runs procedure `main` as `regula run PATH --seed
-**                           SEED --policy POLICY` does (policy: random or
-**                           first) and returns {"exit":N,"out":"...",
-**                           "err":"..."}: the exit code, the run's text log
-**                           (the same bytes the CLI prints on stdout) and
-**                           what went wrong
-**   rgw_free(s)             frees a string returned by the two above
+**   rgw_check(path, text)           diagnostics of text compiled as the file
+**                                   at path: {"diags":[{"file","line","col",
+**                                   "end_col","message","text"}],"base":B}
+**                                   (text: the block `regula check` prints;
+**                                   B: the file its `extends` names, or null)
+**   rgw_sheet(path, text)           {"ok","out"}: `regula sheet`'s text
+**   rgw_query(path, text, table, keys)
+**                                   {"ok","out","tables":[{"name","keys"}]}:
+**                                   `regula query`'s answer (keys: one a line)
+**   rgw_test(path, text)            {"passed","failed","out"}: `regula test`
+**   rgw_diff(base, path, text)      {"changes","out"}: `regula diff BASE PATH`
+**   rgw_info(path)                  {"inputs":[{"name","type"}],"procs":[...]}
+**   rgw_run(path, seed, policy)     {"exit","out","err"}: `regula run PATH
+**                                   --seed SEED --policy POLICY` (random, first)
+**   rgw_play(path, seed, inputs, answers, dice)
+**                                   a game replayed from its start: inputs
+**                                   NAME=VALUE a line, answers one a line (a
+**                                   choice's option, or with dice 1 also each
+**                                   die and card, in the order asked, as
+**                                   `regula run --policy ask --dice ask`
+**                                   reads them); returns {"exit","out","err",
+**                                   "ask":null or {"who","prompt","options",
+**                                   "dice"},"pictures":[{"name","svg"}]}
+**   rgw_sims_new(path, proc, seed)  a simulation handle (0: see rgw_sims_json)
+**   rgw_sims_run(h, n)              runs n more; returns 0, or -1 when it failed
+**   rgw_sims_json(h)                `regula sim --json`'s object so far, with
+**                                   "error" added when a run failed
+**   rgw_sims_free(h)
+**   rgw_free(s)
 **
-** The files live in Emscripten's in-memory file system: the bundled rules/
-** and tables/ are preloaded at /rules and /tables, and the page writes an
-** edited rule file over its path before calling rgw_check, so `extends` and
-** `from` find their files as the CLI does.  Paths are relative to / (the
-** working directory), so messages name files as the CLI run from the
-** repository does.
-**
-** A run goes through the library's play layer (policy.h, seed.h, play.h,
-** evlog.h), as tools/run.c's does.  Until the library hands diagnostics over
-** as records (interp/regula.h), they are read back from the text rg_diag
-** prints (see parse_diags).
+** Files live in Emscripten's in-memory file system: the bundled rules/ and
+** tables/ are preloaded at /rules and /tables, paths are relative to / as
+** the CLI's are to the repository, and an edited file is compiled from the
+** page's text under its own path, so `extends` and `from` find the bundled
+** files beside it.
 */
-#include "alloc.h"
-#include "arena.h"
-#include "compile.h"
-#include "diag.h"
-#include "evlog.h"
-#include "json.h"
-#include "module.h"
-#include "out.h"
-#include "play.h"
-#include "policy.h"
-#include "seed.h"
-#include "vm.h"
+#include "regula.h"
 
+#include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- text buffers and JSON ----------------------------------------------------- */
 
-/* Returns b's text, or NULL when a write failed (out of memory); the caller
-** frees it with rg_free. */
-static char *buf_take(rg_buf *b) {
-  if (b->out.failed) {
-    rg_buf_free(b);
-    return NULL;
+/* A growable text with an rg_out that appends to it. */
+typedef struct text {
+  rg_out out;
+  char *data;               /* NUL-terminated, or NULL while empty */
+  size_t len, cap;
+} text;
+
+/* rg_out write for a text ctx.  Returns 0, or -1 when out of memory. */
+static int text_write(void *ctx, const char *s, size_t n) {
+  text *t = ctx;
+  if (t->len + n + 1 > t->cap) {
+    size_t cap = t->cap ? t->cap : 256;
+    char *d;
+    while (cap < t->len + n + 1) cap *= 2;
+    if (!(d = realloc(t->data, cap))) return -1;
+    t->data = d;
+    t->cap = cap;
   }
-  return b->data;
+  memcpy(t->data + t->len, s, n);
+  t->len += n;
+  t->data[t->len] = '\0';
+  return 0;
 }
 
-/* Appends one diagnostic block (a header line "path:line:col: error:
-** message" or "regula: error: message", then its indented source and caret
-** lines) to the JSON array arr.  text[0..n) is the block.  Returns 0, or
-** -1 when out of memory. */
-static int diag_json(json_t *arr, char *text, size_t n) {
-  const char *end = memchr(text, '\n', n), *err;
-  size_t hlen = end ? (size_t)(end - text) : n;
-  char head[4096];
-  const char *file = "", *msg;
-  unsigned long line = 0, col = 0;
-  if (hlen >= sizeof head) hlen = sizeof head - 1;
-  memcpy(head, text, hlen);
-  head[hlen] = '\0';
-  msg = head;
-  /* "path:line:col: error: message": the path is what precedes the last two
-  ** colons before ": error: " (or ": "). */
-  err = strstr(head, ": error: ");
-  if (!err) err = strstr(head, ": ");
-  if (err) {
-    char *c2 = NULL, *c1 = NULL;
-    for (char *p = head; p < err; p++)
-      if (*p == ':') {
-        c1 = c2;
-        c2 = p;
-      }
-    msg = err + (strncmp(err, ": error: ", 9) == 0 ? 9 : 2);
-    if (c1 && c2) {
-      char *e1, *e2;
-      line = strtoul(c1 + 1, &e1, 10);
-      col = strtoul(c2 + 1, &e2, 10);
-      if (e1 == c2 && e2 == err && line > 0) {
-        *c1 = '\0';
-        file = head;
-      } else {
-        line = col = 0;
-      }
+/* Sets t up empty. */
+static void text_init(text *t) {
+  memset(t, 0, sizeof *t);
+  t->out.write = text_write;
+  t->out.ctx = t;
+}
+
+/* Appends s to t. */
+static void put(text *t, const char *s) {
+  if (t->out.write(t, s, strlen(s)) != 0) t->out.failed = 1;
+}
+
+/* Returns a new JSON string of s ("" for NULL; a text that is not UTF-8,
+** which the library never hands out, as U+FFFD). */
+static json_t *jstr(const char *s) {
+  json_t *j = json_string(s ? s : "");
+  return j ? j : json_string("\xef\xbf\xbd");
+}
+
+/* Returns doc as compact JSON text (the caller frees it with rgw_free) and
+** releases doc; NULL when out of memory (or doc is NULL). */
+static char *finish(json_t *doc, int failed) {
+  char *out = doc && !failed ? json_dumps(doc, JSON_COMPACT) : NULL;
+  json_decref(doc);
+  return out;
+}
+
+/* ---- compiling --------------------------------------------------------------- */
+
+/* What a compile collects: the diagnostics as records and as the CLI's
+** text, and the file the compiled file extends. */
+typedef struct compiling {
+  json_t *diags;            /* [{"file","line","col","end_col","message","text"}] */
+  text all;                 /* every diagnostic's text */
+  char base[512];           /* the resolved `extends` file, or "" */
+} compiling;
+
+/* rg_diagnostic_fn: appends d to the compiling ctx. */
+static void on_diagnostic(void *ctx, const rg_diagnostic *d) {
+  compiling *c = ctx;
+  text one;
+  text_init(&one);
+  rg_diagnostic_render(d, &one.out);
+  rg_diagnostic_render(d, &c->all.out);
+  json_array_append_new(c->diags,
+                        json_pack("{s:o,s:I,s:I,s:I,s:o,s:o}", "file",
+                                  jstr(d->located ? d->path : ""), "line",
+                                  (json_int_t)(d->located ? d->line : 0), "col",
+                                  (json_int_t)(d->located ? d->col : 0), "end_col",
+                                  (json_int_t)(d->located ? d->end_col : 0), "message",
+                                  jstr(d->message), "text", jstr(one.data)));
+  free(one.data);
+}
+
+/* rg_loader load: the default loader, remembering the first rule file an
+** `extends` names (the compiled file's base). */
+static rg_status load(void *ctx, const char *from, const char *name, rg_load_kind kind,
+                      rg_source *src, char *err, size_t errlen) {
+  compiling *c = ctx;
+  rg_status st = rg_file_loader.load(rg_file_loader.ctx, from, name, kind, src, err, errlen);
+  if (st == RG_OK && kind == RG_LOAD_RULES && from && !c->base[0])
+    snprintf(c->base, sizeof c->base, "%s", src->path ? src->path : name);
+  return st;
+}
+
+/* rg_loader release: the default loader's. */
+static void release(void *ctx, rg_source *src) {
+  (void)ctx;
+  if (rg_file_loader.release) rg_file_loader.release(rg_file_loader.ctx, src);
+}
+
+/* Sets c up and fills opt (with the loader ld) for a compile. */
+static void compiling_init(compiling *c, rg_compile_options *opt, rg_loader *ld) {
+  memset(c, 0, sizeof *c);
+  c->diags = json_array();
+  text_init(&c->all);
+  ld->load = load;
+  ld->release = release;
+  ld->ctx = c;
+  memset(opt, 0, sizeof *opt);
+  opt->loader = ld;
+  opt->diagnostic = on_diagnostic;
+  opt->diagnostic_ctx = c;
+}
+
+/* Frees what c holds. */
+static void compiling_free(compiling *c) {
+  json_decref(c->diags);
+  c->diags = NULL;
+  free(c->all.data);
+  c->all.data = NULL;
+}
+
+/* Compiles src (or, when NULL, the file at path) into *r with c
+** collecting.  Returns the status. */
+static rg_status compile(const char *path, const char *src, compiling *c, rg_rules **r) {
+  rg_compile_options opt;
+  rg_loader ld;
+  compiling_init(c, &opt, &ld);
+  return src ? rg_rules_compile(path, src, strlen(src), &opt, r)
+             : rg_rules_compile_path(path, &opt, r);
+}
+
+char *rgw_check(const char *path, const char *src) {
+  compiling c;
+  rg_rules *r = NULL;
+  json_t *doc;
+  compile(path, src, &c, &r);
+  rg_rules_free(r);
+  doc = json_pack("{s:O,s:o}", "diags", c.diags, "base", c.base[0] ? jstr(c.base) : json_null());
+  compiling_free(&c);
+  return finish(doc, 0);
+}
+
+/* Returns {"ok":OK,"out":OUT} for a command that printed out (or, when it
+** failed, the diagnostics). */
+static json_t *result(int ok, const char *out) {
+  return json_pack("{s:b,s:o}", "ok", ok, "out", jstr(out));
+}
+
+char *rgw_sheet(const char *path, const char *src) {
+  compiling c;
+  rg_compile_options opt;
+  rg_loader ld;
+  text sheet;
+  rg_status st;
+  json_t *doc;
+  text_init(&sheet);
+  compiling_init(&c, &opt, &ld);
+  st = rg_rules_sheet(path, src, strlen(src), &opt, &sheet.out);
+  doc = result(st == RG_OK, st == RG_OK ? sheet.data : c.all.data);
+  free(sheet.data);
+  compiling_free(&c);
+  return finish(doc, sheet.out.failed);
+}
+
+char *rgw_query(const char *path, const char *src, const char *table, const char *keys) {
+  compiling c;
+  rg_rules *r = NULL;
+  char *copy = strdup(keys), *k[16], answer[8192];
+  int nk = 0;
+  json_t *doc;
+  if (!copy) return NULL;
+  for (char *p = copy; *p && nk < 16;) {
+    char *nl = strchr(p, '\n');
+    if (nl) *nl = '\0';
+    k[nk++] = p;
+    if (!nl) break;
+    p = nl + 1;
+  }
+  if (compile(path, src, &c, &r) != RG_OK) {
+    doc = result(0, c.all.data);
+  } else {
+    rg_status st = rg_rules_query(r, table, (const char *const *)k, nk, answer, sizeof answer);
+    json_t *tables = json_array();
+    for (int i = 0; i < rg_rules_table_count(r); i++)
+      json_array_append_new(tables, json_pack("{s:o,s:i}", "name", jstr(rg_rules_table_name(r, i)),
+                                              "keys", rg_rules_table_keys(r, i)));
+    doc = result(st == RG_OK, answer);
+    json_object_set_new(doc, "tables", tables);
+  }
+  rg_rules_free(r);
+  compiling_free(&c);
+  free(copy);
+  return finish(doc, 0);
+}
+
+char *rgw_test(const char *path, const char *src) {
+  compiling c;
+  rg_rules *r = NULL;
+  text res;
+  uint32_t passed = 0, failed = 0;
+  char count[64];
+  json_t *doc;
+  text_init(&res);
+  if (compile(path, src, &c, &r) != RG_OK) {
+    doc = json_pack("{s:i,s:i,s:o}", "passed", 0, "failed", 0, "out", jstr(c.all.data));
+  } else {
+    if (rg_rules_test(r, &res.out, &passed, &failed) != RG_OK) res.out.failed = 1;
+    snprintf(count, sizeof count, "%u passed, %u failed\n", passed, failed);
+    put(&res, count);
+    doc = json_pack("{s:I,s:I,s:o}", "passed", (json_int_t)passed, "failed", (json_int_t)failed,
+                    "out", jstr(res.data));
+  }
+  free(res.data);
+  rg_rules_free(r);
+  compiling_free(&c);
+  return finish(doc, res.out.failed);
+}
+
+char *rgw_diff(const char *base, const char *path, const char *src) {
+  compiling ca, cb;
+  rg_rules *a = NULL, *b = NULL;
+  text res;
+  uint32_t n = 0;
+  json_t *doc;
+  memset(&cb, 0, sizeof cb);
+  text_init(&res);
+  if (compile(base, NULL, &ca, &a) != RG_OK) {
+    doc = json_pack("{s:i,s:o}", "changes", -1, "out", jstr(ca.all.data));
+  } else if (compile(path, src, &cb, &b) != RG_OK) {
+    doc = json_pack("{s:i,s:o}", "changes", -1, "out", jstr(cb.all.data));
+  } else {
+    if (rg_rules_diff(a, base, b, path, &res.out, &n) != RG_OK) res.out.failed = 1;
+    doc = json_pack("{s:I,s:o}", "changes", (json_int_t)n, "out", jstr(res.data));
+  }
+  free(res.data);
+  rg_rules_free(a);
+  rg_rules_free(b);
+  compiling_free(&ca);
+  compiling_free(&cb);
+  return finish(doc, res.out.failed);
+}
+
+char *rgw_info(const char *path) {
+  compiling c;
+  rg_rules *r = NULL;
+  char type[256];
+  json_t *doc, *inputs = json_array(), *procs = json_array();
+  if (compile(path, NULL, &c, &r) != RG_OK) {
+    doc = json_pack("{s:s,s:o,s:o,s:o}", "name", "", "inputs", inputs, "procs", procs, "err",
+                    jstr(c.all.data));
+  } else {
+    for (int i = 0; i < rg_rules_input_count(r); i++)
+      json_array_append_new(inputs, json_pack("{s:o,s:o}", "name", jstr(rg_rules_input_name(r, i)),
+                                              "type",
+                                              jstr(rg_rules_input_type(r, i, type, sizeof type))));
+    for (int i = 0; i < rg_rules_proc_count(r); i++) {
+      const char *name = rg_rules_proc_name(r, i);
+      if (rg_rules_find_proc(r, name) == i && rg_rules_param_count(r, i) == 0)
+        json_array_append_new(procs, jstr(name));
     }
+    doc = json_pack("{s:o,s:o,s:o}", "name", jstr(rg_rules_name(r)), "inputs", inputs, "procs",
+                    procs);
   }
-  return json_array_append_new(arr, json_pack("{s:o,s:I,s:I,s:o,s:o}", "file", rg_json_text(file),
-                                              "line", (json_int_t)line, "col", (json_int_t)col,
-                                              "message", rg_json_text(msg), "text",
-                                              rg_json_textn(text, n)));
+  rg_rules_free(r);
+  compiling_free(&c);
+  return finish(doc, 0);
 }
 
-/* Splits the diagnostics text[0..n) that rg_diag printed into blocks (a
-** block starts at a line that is not indented) and returns them as a new
-** JSON array, or NULL when out of memory. */
-static json_t *parse_diags(char *text, size_t n) {
-  size_t start = 0;
-  json_t *arr = json_array();
-  while (arr && start < n) {
-    size_t end = start;
-    do {
-      const char *nl = memchr(text + end, '\n', n - end);
-      end = nl ? (size_t)(nl - text) + 1 : n;
-    } while (end < n && text[end] == ' ');
-    if (diag_json(arr, text + start, end - start) != 0) {
-      json_decref(arr);
-      return NULL;
-    }
-    start = end;
-  }
-  return arr;
-}
-
-/* Compiles the rule file at path into *m with the diagnostics rendered as
-** the CLI prints them into *text (malloc'd, *len bytes; the caller frees
-** it).  Returns 0, -1 for errors in the file, or -2 when out of memory (no
-** text then). */
-static int compile_at(const char *path, rg_module *m, char **text, size_t *len) {
-  rg_arena arena;
-  rg_diag d;
-  rg_buf b;
-  int rc;
-  rg_buf_init(&b);
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, rg_diagnostic_print, &b.out);
-  rc = rg_compile(&d, path, m, NULL);
-  if (rc != 0 && d.errors == 0) rg_printf(&b.out, "regula: error: %s: cannot compile\n", path);
-  rg_arena_free(&arena);
-  if (b.out.failed) { rg_buf_free(&b); return -2; }
-  *len = b.len;
-  *text = malloc(b.len + 1);
-  if (!*text) { rg_buf_free(&b); return -2; }
-  if (b.len) memcpy(*text, b.data, b.len);
-  (*text)[b.len] = '\0';
-  rg_buf_free(&b);
-  return rc == 0 ? 0 : -1;
-}
-
-/* Compiles the rule file at path (in the in-memory file system) and returns
-** its diagnostics as a JSON array (empty when it compiles), or NULL when out
-** of memory.  The caller frees the result with rgw_free. */
-char *rgw_check(const char *path) {
-  rg_module m;
-  char *text = NULL;
-  size_t len = 0;
-  rg_buf out;
-  int rc = compile_at(path, &m, &text, &len);
-  if (rc == -2) return NULL;
-  if (rc == 0) rg_module_free(&m);
-  rg_buf_init(&out);
-  rg_json_put(&out.out, parse_diags(text, len), 0);
-  free(text);
-  return buf_take(&out);
-}
+/* ---- runs ------------------------------------------------------------------------ */
 
 /* Parses s (digits only, 0..2^64-1) into *v; returns 0 or -1. */
 static int parse_seed(const char *s, uint64_t *v) {
@@ -174,107 +329,276 @@ static int parse_seed(const char *s, uint64_t *v) {
   return 0;
 }
 
-/* Runs procedure main of the compiled module m with seed and policy
-** ("random" or "first"), writing the text log to log and what went wrong to
-** err.  Returns the CLI's exit code. */
-static int run_main(const rg_module *m, uint64_t seed, const char *policy, rg_out *log,
-                    rg_out *err) {
-  int pi = rg_module_find_proc(m, "main"), rc = 0;
-  rg_policy pol;
-  rg_log lg;
-  rg_play play;
-  rg_sink sink;
-  rg_vm *vm = NULL;
-  rg_value result = 0;
-  if (pi < 0 || m->procs[pi].nparams) {
-    rg_puts(err, "regula: error: the rule set has no procedure 'main' without parameters\n");
-    return 2;
-  }
-  if (strcmp(policy, "first") == 0) {
-    rg_policy_first(&pol);
-  } else {
-    rg_policy_random(&pol);
-    rg_seed_run_choices(&pol.rng, seed);
-  }
-  rg_log_init(&lg, log, m, 0);
-  if (rg_play_init(&play, m, &lg, &pol, NULL) == 0) {
-    rg_play_sink(&play, &sink);
-    vm = rg_vm_new(m, NULL, &sink);
-  }
-  if (!vm) {
-    rg_puts(err, "regula: error: out of memory\n");
-    rc = 3;
-  } else {
-    rg_status st;
-    rg_play_attach(&play, vm);
-    rg_seed_run_dice(vm, seed);
-    for (uint32_t i = 0; i < m->ninputs; i++) rg_vm_set_input(vm, i, m->inputs[i].value);
-    rg_log_run(&lg, rg_module_str(m, m->procs[pi].name), seed, policy, "random");
-    st = rg_vm_call(vm, (uint32_t)pi, &result, &result);   /* no arguments */
-    if (play.stopped) {
-      rg_puts(err, "regula: error: ");
-      rg_puts(err, rg_play_error(&play));
-      rg_puts(err, "\n");
-      rc = 2;
-    } else if (st != RG_RUN_OK) {
-      uint32_t pc = UINT32_MAX, line, col;
-      const char *msg = rg_vm_error(vm, &pc), *path;
-      if (rg_log_locate(m, pc, &path, &line, &col) == 0) {
-        rg_printf(err, "%s:%u:%u: error: ", path, line, col);
-      } else {
-        rg_puts(err, "regula: error: ");
-      }
-      rg_puts(err, msg && *msg ? msg : "the run failed");
-      rg_puts(err, "\n");
-      rc = 3;
-    } else {
-      rg_log_summary(&lg, m->procs[pi].result, result);
-      if (play.failed) rc = 1;
+/* A game replayed from its answers: the answers not yet used, and the
+** question they ran out at. */
+typedef struct replay {
+  char *next;               /* the answers left, one a line; NULL: none */
+  unsigned used;            /* answers taken so far */
+  json_t *ask;              /* the pending question, or NULL */
+  char err[1024];           /* why an answer was refused ("" none) */
+} replay;
+
+/* rg_choose_fn for choices (dice 0) and dice (dice 1) of a replay: takes
+** the next answer, which must be one of the options as rg_run_option
+** names them; with none left, records the question and stops the run. */
+static int64_t answer(replay *g, rg_run *run, const char *who, const char *prompt, uint32_t n,
+                      int dice) {
+  char opt[512];
+  json_t *opts;
+  if (g->next) {
+    char *a = g->next, *nl = strchr(a, '\n');
+    if (nl) *nl = '\0';
+    g->next = nl ? nl + 1 : NULL;
+    g->used++;
+    for (uint32_t i = 0; i < n; i++) {
+      rg_run_option(run, i, opt, sizeof opt);
+      if (strcmp(opt, a) == 0) return i;
     }
+    snprintf(g->err, sizeof g->err, "answer %u ('%s') is not an option of: %s%s%s", g->used, a,
+             who, *who ? ", " : "", prompt);
+    return -1;
   }
-  rg_vm_free(vm);
-  rg_play_free(&play);
-  rg_policy_free(&pol);
+  opts = json_array();
+  for (uint32_t i = 0; i < n; i++) {
+    rg_run_option(run, i, opt, sizeof opt);
+    json_array_append_new(opts, jstr(opt));
+  }
+  json_decref(g->ask);
+  g->ask = json_pack("{s:o,s:o,s:b,s:o}", "who", jstr(who), "prompt", jstr(prompt), "dice", dice,
+                     "options", opts);
+  return -1;
+}
+
+/* rg_choose_fn: a choice of a replay. */
+static int64_t on_choice(void *ctx, rg_run *run, const char *who, const char *prompt,
+                         uint32_t n) {
+  return answer(ctx, run, who, prompt, n, 0);
+}
+
+/* rg_choose_fn: a die or card of a replay. */
+static int64_t on_dice(void *ctx, rg_run *run, const char *who, const char *prompt,
+                       uint32_t n) {
+  return answer(ctx, run, who, prompt, n, 1);
+}
+
+/* Sets the inputs NAME=VALUE (one a line) of run.  Returns 0, or -1 with
+** the reason in err. */
+static int set_inputs(rg_run *run, const char *inputs, text *err) {
+  char *copy = strdup(inputs), *p = copy, msg[512];
+  int rc = 0;
+  if (!copy) return -1;
+  while (p && *p && rc == 0) {
+    char *nl = strchr(p, '\n'), *eq;
+    if (nl) *nl = '\0';
+    eq = strchr(p, '=');
+    if (*p && eq) {
+      *eq = '\0';
+      if (rg_run_set_input(run, p, eq + 1, msg, sizeof msg) != RG_OK) {
+        put(err, "regula: error: --set ");
+        put(err, p);
+        put(err, "=");
+        put(err, eq + 1);
+        put(err, ": ");
+        put(err, msg);
+        put(err, "\n");
+        rc = -1;
+      }
+    }
+    p = nl ? nl + 1 : NULL;
+  }
+  free(copy);
   return rc;
 }
 
-/* Runs `regula run PATH --seed SEED --policy POLICY` (policy: random or
-** first) and returns {"exit":N,"out":LOG,"err":ERRORS} as JSON, or NULL when
-** out of memory.  The caller frees the result with rgw_free. */
-char *rgw_run(const char *path, const char *seed, const char *policy) {
-  rg_buf out, log, err;
-  rg_module m;
-  uint64_t s;
-  char *text = NULL;
-  size_t len = 0;
-  int rc;
-  rg_buf_init(&out);
-  rg_buf_init(&log);
-  rg_buf_init(&err);
-  if (parse_seed(seed, &s) != 0) {
-    rg_puts(&err.out, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
-    rc = 2;
-  } else if (strcmp(policy, "random") != 0 && strcmp(policy, "first") != 0) {
-    rg_puts(&err.out, "regula: error: --policy must be random or first here\n");
-    rc = 2;
-  } else if ((rc = compile_at(path, &m, &text, &len)) != 0) {
-    if (text) rg_write(&err.out, text, len);
-    rc = rc == -2 ? 3 : 2;
-  } else {
-    rc = run_main(&m, s, policy, &log.out, &err.out);
-    rg_module_free(&m);
+/* Runs main of the file at path as the options o say, logging to log and
+** writing what went wrong to err; with g, the run replays g's answers; with
+** pics, the pictures drawn are appended to it ([{"name","svg"}]).  Returns
+** `regula run`'s exit code. */
+static int run_main(const char *path, rg_run_options *o, const char *inputs, replay *g,
+                    text *log, text *err, json_t *pics) {
+  compiling c;
+  rg_rules *r = NULL;
+  rg_run *run = NULL;
+  int rc = 0;
+  rg_status st = compile(path, NULL, &c, &r);
+  if (st != RG_OK) {
+    put(err, c.all.data ? c.all.data : "regula: error: out of memory\n");
+    compiling_free(&c);
+    return st == RG_NOMEM ? 3 : 2;
   }
-  free(text);
-  rg_json_put(&out.out, json_pack("{s:i,s:o,s:o}", "exit",
-                                  log.out.failed || err.out.failed ? 3 : rc, "out",
-                                  rg_json_textn(log.data, log.len), "err",
-                                  rg_json_textn(err.data, err.len)), 0);
-  rg_buf_free(&log);
-  rg_buf_free(&err);
-  return buf_take(&out);
+  compiling_free(&c);
+  if (rg_run_new(r, o, &run) != RG_OK || (pics && rg_run_pictures(run) != RG_OK)) {
+    put(err, "regula: error: out of memory\n");
+    rc = 3;
+  } else if (set_inputs(run, inputs, err) != 0) {
+    rc = 2;
+  } else {
+    rg_run_log(run, &log->out, 0, g ? "ask" : NULL, NULL);
+    st = rg_run_call(run, "main", NULL, 0);
+    if (st == RG_OK) {
+      rc = rg_run_failed_expects(run) ? 1 : 0;
+    } else if (g && (g->ask || g->err[0])) {
+      if (g->err[0]) {
+        put(err, "regula: error: ");
+        put(err, g->err);
+        put(err, "\n");
+      }
+      rc = 2;
+    } else {
+      const char *file;
+      uint32_t line, col;
+      const char *msg = rg_run_error(run, &file, &line, &col);
+      char where[600];
+      if (line) snprintf(where, sizeof where, "%s:%u:%u: error: ", file, line, col);
+      else snprintf(where, sizeof where, "regula: error: ");
+      put(err, where);
+      put(err, msg);
+      put(err, "\n");
+      rc = st == RG_NOT_FOUND || st == RG_BAD_VALUE ? 2 : 3;
+    }
+    for (uint32_t i = 0; pics && i < rg_run_picture_count(run); i++) {
+      text svg;
+      text_init(&svg);
+      if (rg_run_picture(run, i, &svg.out, NULL) == RG_OK && !svg.out.failed)
+        json_array_append_new(pics, json_pack("{s:o,s:o}", "name",
+                                              jstr(rg_run_picture_name(run, i)), "svg",
+                                              jstr(svg.data)));
+      free(svg.data);
+    }
+  }
+  rg_run_free(run);
+  rg_rules_free(r);
+  return rc;
 }
 
-/* Frees a string returned by rgw_check or rgw_run. */
+/* Returns {"exit":N,"out":LOG,"err":ERR}. */
+static json_t *run_doc(int rc, const text *log, const text *err) {
+  return json_pack("{s:i,s:o,s:o}", "exit", log->out.failed || err->out.failed ? 3 : rc, "out",
+                   jstr(log->data), "err", jstr(err->data));
+}
+
+char *rgw_run(const char *path, const char *seed, const char *policy) {
+  rg_run_options o;
+  text log, err;
+  int rc;
+  json_t *doc;
+  memset(&o, 0, sizeof o);
+  text_init(&log);
+  text_init(&err);
+  if (parse_seed(seed, &o.seed) != 0) {
+    put(&err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
+    rc = 2;
+  } else if (strcmp(policy, "random") != 0 && strcmp(policy, "first") != 0) {
+    put(&err, "regula: error: --policy must be random or first here\n");
+    rc = 2;
+  } else {
+    o.policy = strcmp(policy, "first") == 0 ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
+    rc = run_main(path, &o, "", NULL, &log, &err, NULL);
+  }
+  doc = run_doc(rc, &log, &err);
+  free(log.data);
+  free(err.data);
+  return finish(doc, 0);
+}
+
+char *rgw_play(const char *path, const char *seed, const char *inputs, const char *answers,
+               int dice) {
+  rg_run_options o;
+  replay g;
+  text log, err;
+  char *copy = strdup(answers);
+  json_t *doc, *pics = json_array();
+  int rc;
+  if (!copy) return NULL;
+  memset(&o, 0, sizeof o);
+  memset(&g, 0, sizeof g);
+  text_init(&log);
+  text_init(&err);
+  g.next = *copy ? copy : NULL;
+  o.policy = RG_CHOOSE_CALLBACK;
+  o.choose = on_choice;
+  o.choose_ctx = &g;
+  if (dice) {
+    o.dice = on_dice;
+    o.dice_ctx = &g;
+  }
+  if (parse_seed(seed, &o.seed) != 0) {
+    put(&err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
+    rc = 2;
+  } else {
+    rc = run_main(path, &o, inputs, &g, &log, &err, pics);
+  }
+  doc = run_doc(rc, &log, &err);
+  json_object_set_new(doc, "ask", g.ask && !g.err[0] ? json_incref(g.ask) : json_null());
+  json_object_set_new(doc, "pictures", pics);
+  json_decref(g.ask);
+  free(copy);
+  free(log.data);
+  free(err.data);
+  return finish(doc, 0);
+}
+
+/* ---- simulations ------------------------------------------------------------------- */
+
+/* A simulation and the rules it runs. */
+typedef struct sims {
+  rg_rules *r;
+  rg_sims *s;
+  char err[1024];           /* why it could not start */
+} sims;
+
+uintptr_t rgw_sims_new(const char *path, const char *proc, const char *seed) {
+  sims *h = calloc(1, sizeof *h);
+  compiling c;
+  uint64_t sd;
+  rg_status st;
+  if (!h) return 0;
+  if (parse_seed(seed, &sd) != 0) {
+    snprintf(h->err, sizeof h->err, "the seed must be a whole number");
+    return (uintptr_t)h;
+  }
+  st = compile(path, NULL, &c, &h->r);
+  if (st != RG_OK) {
+    snprintf(h->err, sizeof h->err, "%s", c.all.data ? c.all.data : "out of memory");
+  } else if ((st = rg_sims_new(h->r, proc, sd, &h->s)) != RG_OK) {
+    snprintf(h->err, sizeof h->err, "procedure '%s': %s", proc,
+             st == RG_BAD_VALUE ? "it takes parameters or has no result to count"
+                                : rg_status_name(st));
+  }
+  compiling_free(&c);
+  return (uintptr_t)h;
+}
+
+int rgw_sims_run(uintptr_t hp, double n) {
+  sims *h = (sims *)hp;
+  if (!h || !h->s) return -1;
+  return rg_sims_run(h->s, (uint64_t)n) == RG_OK ? 0 : -1;
+}
+
+char *rgw_sims_json(uintptr_t hp) {
+  sims *h = (sims *)hp;
+  text out;
+  json_t *doc;
+  if (!h) return NULL;
+  if (!h->s) return finish(json_pack("{s:o}", "error", jstr(h->err)), 0);
+  text_init(&out);
+  rg_sims_json(h->s, &out.out);
+  doc = out.data && !out.out.failed ? json_loads(out.data, 0, NULL) : NULL;
+  free(out.data);
+  if (doc)
+    json_object_set_new(doc, "error", rg_sims_error(h->s) ? jstr(rg_sims_error(h->s)) : json_null());
+  return finish(doc, 0);
+}
+
+void rgw_sims_free(uintptr_t hp) {
+  sims *h = (sims *)hp;
+  if (!h) return;
+  rg_sims_free(h->s);
+  rg_rules_free(h->r);
+  free(h);
+}
+
+/* Frees a string returned by a function above. */
 void rgw_free(char *s) {
-  rg_free(s);
+  free(s);
 }

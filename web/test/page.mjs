@@ -13,7 +13,15 @@
 //     and message, and the text, that `REGULA check` gives for the same
 //     text, and its line is marked in the gutter;
 //   - nothing is logged on the browser's console as an error;
-// and saves screenshots at 390x844 and 1280x800 into SHOTDIR.
+//   - the playground's sheet, tests, diff against the base file and a
+//     queried cell are `REGULA sheet`, `test`, `diff` and `query`'s text;
+//   - table mode: a Maximus game played by clicking (with a slip undone)
+//     gives the log of `REGULA run --policy ask` fed the same answers, and
+//     so does one with real dice (--dice ask); the game's URL, opened
+//     afresh, shows the same game; the result shows its pictures;
+//   - odds: a simulation in the Web Worker gives `REGULA sim --json`'s
+//     tallies; a long one can be cancelled;
+// and saves screenshots of each view at 390x844 and 1280x800 into SHOTDIR.
 // Ends with "N passed, N failed"; exits 1 when a check failed.
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -72,10 +80,10 @@ function serve(dir) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-// Runs the CLI in dir; returns { out, err, code }.
-function cli(args, cwd) {
+// Runs the CLI in dir (with input on its stdin); returns { out, err, code }.
+function cli(args, cwd, input) {
   try {
-    return { out: execFileSync(REGULA, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), err: '', code: 0 };
+    return { out: execFileSync(REGULA, args, { cwd, encoding: 'utf8', input: input || '', maxBuffer: 1 << 26, stdio: ['pipe', 'pipe', 'pipe'] }), err: '', code: 0 };
   } catch (e) {
     return { out: e.stdout || '', err: e.stderr || '', code: e.status };
   }
@@ -107,8 +115,15 @@ try {
   const readyMs = await page.evaluate(() => window.regulaReadyMs);
   check(typeof readyMs === 'number', 'the page is ready');
   console.log(`     ready ${readyMs} ms after navigation start (${wall} ms from goto)`);
+  check(await page.isVisible('#table-setup'), 'the page opens on table mode\'s setup');
+  for (const [w, h] of [[1280, 800], [390, 844]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: path.join(shotDir, `table-setup-${w}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // ---- a run equals the CLI's ----
+  await page.click('#tab-run');
   await page.selectOption('#run-file', RULES);
   await page.fill('#run-seed', '1');
   await page.selectOption('#run-policy', 'first');
@@ -207,6 +222,157 @@ try {
   for (let i = 0; i < ERROR_TEXT.length; i++) await page.keyboard.press('Backspace');
   await page.waitForFunction(() => document.querySelector('#play-state').textContent.startsWith('No errors'));
   check((await page.$$('#diags li')).length === 0, 'removing the typed text clears the diagnostics');
+
+  // ---- the playground's tools: the CLI's texts ----
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const MAGNA = 'rules/meg/magna.rules';
+  await page.selectOption('#play-file', MAGNA);
+  await page.waitForFunction(() => document.querySelector('#play-state').textContent.startsWith('No errors'));
+  const tools = [
+    ['#play-sheet', ['sheet', MAGNA], 'the sheet'],
+    ['#play-tests', ['test', MAGNA], 'the tests'],
+    ['#play-diff', ['diff', RULES, MAGNA], 'the diff against the file it extends'],
+  ];
+  for (const [button, args, what] of tools) {
+    await page.click(button);
+    await page.waitForSelector('#play-out:not([hidden])');
+    const got = await page.textContent('#play-out');
+    const want = cli(args, process.cwd());
+    check(got === want.out && want.out.length > 0, `playground: ${what} is \`regula ${args.join(' ')}\`'s text`,
+          got === want.out ? '' : firstDifference(got, want.out));
+  }
+  await page.selectOption('#query-table', 'weather');
+  await page.fill('#query-keys', '0, Desert');
+  await page.click('#query-go');
+  await page.waitForFunction(() => document.querySelector('#play-out-title').textContent.startsWith('weather['));
+  const qgot = await page.textContent('#play-out');
+  const qwant = cli(['query', MAGNA, 'weather', '0', 'Desert'], process.cwd());
+  check(qgot === qwant.out, 'playground: a queried cell is `regula query`\'s answer', `page: ${qgot}\ncli: ${qwant.out}`);
+  await page.click('#play-sheet');
+  for (const [w, h] of [[1280, 800], [390, 844]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: path.join(shotDir, `playground-tools-${w}.png`), fullPage: false });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // ---- table mode: a game by clicking equals the CLI fed the same answers ----
+  // pickFor(n, k): which option to click for the kth question with n options
+  async function playGame(seed, dice, inputs, pickFor, slipAt) {
+    await page.click('#tab-table');
+    if (!(await page.isVisible('#table-setup'))) await page.click('#table-new');
+    await page.selectOption('#table-file', RULES);
+    await page.fill('#table-seed', String(seed));
+    await page.selectOption('#table-dice', dice ? '1' : '0');
+    for (const [name, value] of Object.entries(inputs)) await page.fill(`#in-${name}`, value);
+    await page.click('#table-start');
+    const answers = [];
+    for (let k = 0; k < 400; k++) {
+      await page.waitForFunction((n) => document.querySelector('#table-game').dataset.answers === String(n), answers.length);
+      const state = await page.getAttribute('#table-game', 'data-state');
+      if (state !== 'asking') return { state, answers };
+      const opts = await page.$$eval('#table-options button', (bs) => bs.map((b) => b.textContent));
+      if (k === slipAt && opts.length > 1) {
+        // a slip: the other option, then undo
+        const wrong = (pickFor(opts.length, k) + 1) % opts.length;
+        await page.click(`#table-options button[data-index="${wrong}"]`);
+        await page.waitForFunction((n) => document.querySelector('#table-game').dataset.answers === String(n), answers.length + 1);
+        if (shots && !(await page.isVisible('#table-end'))) {
+          for (const [w, h] of [[1280, 800], [390, 844]]) {
+            await page.setViewportSize({ width: w, height: h });
+            await page.screenshot({ path: path.join(shotDir, `table-asking-${w}.png`) });
+          }
+          await page.setViewportSize({ width: 1280, height: 800 });
+        }
+        await page.click('#table-undo');
+        await page.waitForFunction((n) => document.querySelector('#table-game').dataset.answers === String(n), answers.length);
+      }
+      const i = pickFor(opts.length, k);
+      answers.push(opts[i]);
+      await page.click(`#table-options button[data-index="${i}"]`);
+    }
+    return { state: 'too long', answers };
+  }
+  let shots = true;
+  const inputs = { a_rating: 'legendary', b_ugs: '14' };
+  const sets = ['--set', 'a_rating=legendary', '--set', 'b_ugs=14'];
+  const g1 = await playGame(11, false, inputs, (n, k) => (k * 7 + 3) % n, 2);
+  shots = false;
+  check(g1.state === 'done', `table mode: the game ends (${g1.answers.length} answers, one slip undone)`, g1.state);
+  const log1 = await page.textContent('#table-log');
+  const want1 = cli(['run', RULES, '--seed', '11', ...sets, '--policy', 'ask'], process.cwd(), g1.answers.join('\n') + '\n');
+  check(want1.code === 0 && log1 === want1.out, 'table mode: the log is `regula run --policy ask`\'s fed the same answers',
+        log1 === want1.out ? want1.err : firstDifference(log1, want1.out));
+  const summary1 = await page.textContent('#table-summary');
+  check(summary1.length > 0 && want1.out.endsWith('\n== Summary\n' + summary1), 'table mode: the result is the run\'s summary');
+  check((await page.$$('#table-pictures img')).length >= 1, 'table mode: the result shows the game\'s pictures');
+  const cliText = await page.textContent('#table-cli');
+  check(cliText.includes(`--seed 11 --set 'a_rating=legendary' --set 'b_ugs=14' --policy ask < answers.txt`) &&
+        cliText.endsWith(g1.answers.map((a) => a + '\n').join('')), 'table mode: it shows the command and answers that replay the game');
+  for (const [w, h] of [[1280, 800], [390, 844]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: path.join(shotDir, `table-end-${w}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // ---- the URL reopens the same game ----
+  const url = page.url();
+  check(url.includes('answers='), 'table mode: the answers are in the URL');
+  {
+    const p2 = await context.newPage();
+    p2.on('pageerror', (e) => consoleErrors.push(String(e)));
+    await p2.goto(url);
+    await p2.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    await p2.waitForSelector('#table-game[data-state="done"]');
+    const again = await p2.textContent('#table-log');
+    check(again === log1, 'table mode: the URL, opened afresh, shows the same game', firstDifference(again, log1));
+    // halfway: the URL of an unfinished game asks the same question
+    const half = new URL(url);
+    const hp = new URLSearchParams(half.hash.slice(1));
+    hp.set('answers', g1.answers.slice(0, 5).join('\n'));
+    half.hash = hp.toString();
+    await p2.goto('about:blank');
+    await p2.goto(half.toString());
+    await p2.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    await p2.waitForSelector('#table-game[data-state="asking"]');
+    check((await p2.getAttribute('#table-game', 'data-answers')) === '5', 'table mode: an unfinished game reopens at its question');
+    await p2.close();
+  }
+
+  // ---- table mode with real dice: the CLI's --dice ask ----
+  const g2 = await playGame(4, true, {}, (n, k) => (k * 5 + 1) % n, -1);
+  check(g2.state === 'done', `table mode, real dice: the game ends (${g2.answers.length} answers)`, g2.state);
+  const log2 = await page.textContent('#table-log');
+  const want2 = cli(['run', RULES, '--seed', '4', '--policy', 'ask', '--dice', 'ask'], process.cwd(), g2.answers.join('\n') + '\n');
+  check(want2.code === 0 && log2 === want2.out, 'table mode, real dice: the log is `regula run --policy ask --dice ask`\'s',
+        log2 === want2.out ? want2.err : firstDifference(log2, want2.out));
+
+  // ---- odds: the worker's tallies are `regula sim --json`'s ----
+  await page.click('#tab-odds');
+  await page.selectOption('#odds-file', RULES);
+  await page.fill('#odds-runs', '3000');
+  await page.fill('#odds-seed', '5');
+  await page.click('#odds-go');
+  await page.waitForSelector('body[data-odds-done="1"]', { timeout: 120000 });
+  const odds = await page.evaluate(() => window.regulaOdds);
+  const simWant = cli(['sim', RULES, '--runs', '3000', '--seed', '5', '--json'], process.cwd());
+  const simJson = JSON.parse(simWant.out);
+  const oddsErr = odds.error;
+  delete odds.error;
+  check(oddsErr === null && JSON.stringify(odds) === JSON.stringify(simJson),
+        'odds: 3000 runs in the worker give `regula sim --runs 3000 --seed 5 --json`\'s tallies', String(oddsErr));
+  check((await page.$$('#odds-charts table')).length === simJson.tallies.length, 'odds: a chart per tallied field');
+  check(await page.evaluate(() => document.querySelector('#odds-progress').value === 1), 'odds: the progress bar is full');
+  for (const [w, h] of [[1280, 800], [390, 844]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: path.join(shotDir, `odds-${w}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.fill('#odds-runs', '100000000');
+  await page.click('#odds-go');
+  await page.waitForFunction(() => document.querySelector('#odds-progress').value > 0);
+  await page.click('#odds-cancel');
+  check(await page.isEnabled('#odds-go') && (await page.textContent('#odds-status')).startsWith('Cancelled'),
+        'odds: a long simulation can be cancelled');
 
   check(consoleErrors.length === 0, 'no errors on the browser\'s console', consoleErrors.join('\n'));
   await context.close();

@@ -1,0 +1,58 @@
+/*
+** api_int.h: the handles of regula.h as the library sees them, shared by
+** api.c (compiled rules, runs) and api_front.c (the regula program's texts
+** for other front ends).  Not part of the public interface.
+*/
+#ifndef RG_API_INT_H
+#define RG_API_INT_H
+#include "regula.h"
+#include "evlog.h"
+#include "module.h"
+#include "play.h"
+#include "policy.h"
+#include "svg.h"
+#include "vm.h"
+
+struct rg_rules {
+  rg_module m;
+};
+
+/* A run wraps the play layer (play.h): its sink answers choices through
+** the policy and is wrapped in turn, so that each event reaches the
+** caller's callback before the play layer sees it. */
+struct rg_run {
+  const rg_rules *r;
+  rg_vm *vm;
+  rg_run_options opt;
+  rg_policy pol;              /* who answers choices */
+  rg_policy dicepol;          /* who reads dice and cards (opt.dice) */
+  rg_play play;
+  rg_sink inner;              /* the play layer's sink */
+  const rg_question *q;       /* the question being asked of the callback */
+  rg_type rtype;              /* the last call's result type */
+  rg_value result;
+  int failed_expects;
+  char err[1024];             /* the last call's error */
+  const char *err_path;
+  uint32_t err_line, err_col;
+  /* the event being delivered: values, and their types (types[i], or one
+  ** type for all when types is NULL) */
+  const rg_value *vals;
+  const rg_type *types;
+  rg_type type;
+  uint32_t nvals;
+  rg_value pair[2];
+  rg_type pair_types[2];
+  /* rg_run_log: the log of each call (play.log points here when set) */
+  rg_log log;
+  const char *log_policy, *log_dice;
+  /* rg_run_pictures: the shapes drawn (NULL: not collected) */
+  rg_svg *svg;
+};
+
+/* api_front.c: the log's first line, before a call of procedure proc, and
+** its summary after a successful one (nothing when no log is set). */
+void rg_api_log_begin(rg_run *run, int proc);
+void rg_api_log_end(rg_run *run, int proc);
+
+#endif

@@ -1,0 +1,232 @@
+/*
+** test_front.c: the "Front ends" section of regula.h (the regula program's
+** texts for other front ends: the page), used with no other header of the
+** library.  Expected texts are written from the formats README.md gives.
+*/
+#include "regula.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do { \
+    if (cond) passed++; \
+    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
+           putchar('\n'); } \
+  } while (0)
+
+/* A fixed-size text an rg_out appends to. */
+typedef struct sbuf {
+  rg_out out;
+  char s[8192];
+  size_t n;
+} sbuf;
+
+/* rg_out write for an sbuf ctx: fails when it is full. */
+static int sbuf_write(void *ctx, const char *s, size_t n) {
+  sbuf *b = ctx;
+  if (b->n + n >= sizeof b->s) return -1;
+  memcpy(b->s + b->n, s, n);
+  b->n += n;
+  b->s[b->n] = '\0';
+  return 0;
+}
+
+/* Returns whether s starts with prefix. */
+static int starts(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Empties b. */
+static void sbuf_init(sbuf *b) {
+  memset(b, 0, sizeof *b);
+  b->out.write = sbuf_write;
+  b->out.ctx = b;
+}
+
+static const char text[] =
+  "ruleset \"front\"\n"                                           /* 1 */
+  "enum side { A \"Alpha\", B \"Bravo\" }\n"                      /* 2 */
+  "enum ground { S \"Standard\", C \"Coastal\" }\n"               /* 3 */
+  "enum colour { BLACK, RED }\n"                                  /* 4 */
+  "deck bag: colour = { BLACK: 2, RED: 1 }\n"                     /* 5 */
+  "table t(ground) -> int { S: 1, C: 2 }\n"                       /* 6 */
+  "procedure pick() -> ground {\n"                                /* 7 */
+  "  step \"Choose\" { note \"asking\", A }\n"                    /* 8 */
+  "  return choose(A, \"where?\", {S, C})\n"                      /* 9 */
+  "}\n"                                                           /* 10 */
+  "procedure chance() -> int {\n"                                   /* 11 */
+  "  let c = draw bag\n"                                          /* 12 */
+  "  return roll d6\n"                                            /* 13 */
+  "}\n"                                                           /* 14 */
+  "procedure picture() {\n"                                       /* 15 */
+  "  canvas(\"board\", 4, 2, \"a board\")\n"                      /* 16 */
+  "  rect(0, 0, 1, 1, \"\", \"x\")\n"                             /* 17 */
+  "}\n"                                                           /* 18 */
+  "procedure coin() -> bool { return roll d6 > 3 }\n"             /* 19 */
+  "procedure broken() -> int { return t[S] / 0 }\n"               /* 20 */
+  "test \"ok\" { expect t[S] == 1 }\n"                            /* 21 */
+  "test \"wrong\" { expect t[C] == 3 }\n";                        /* 22 */
+
+/* Dice callback: answers "RED" for the card and 4 for the die, recording
+** the prompts and options seen. */
+static int64_t read_dice(void *ctx, rg_run *run, const char *who, const char *prompt,
+                         uint32_t n) {
+  char *seen = ctx, buf[64];
+  size_t len = strlen(seen);
+  snprintf(seen + len, 512 - len, "%s%s:", who, prompt);
+  for (uint32_t i = 0; i < n; i++) {
+    rg_run_option(run, i, buf, sizeof buf);
+    len = strlen(seen);
+    snprintf(seen + len, 512 - len, "%s%s", i ? "," : "", buf);
+  }
+  len = strlen(seen);
+  snprintf(seen + len, 512 - len, "|");
+  for (uint32_t i = 0; i < n; i++) {
+    rg_run_option(run, i, buf, sizeof buf);
+    if (strcmp(buf, "RED") == 0 || strcmp(buf, "4") == 0) return i;
+  }
+  return -1;
+}
+
+int main(void) {
+  rg_rules *r = NULL, *r2 = NULL;
+  rg_run *run = NULL;
+  rg_run_options o;
+  sbuf b;
+  char seen[512] = "";
+  uint32_t np = 0, nf = 0, changes = 0;
+
+  CHECK(rg_rules_compile("front", text, sizeof text - 1, NULL, &r) == RG_OK, "compiles");
+  if (!r) return 1;
+
+  /* ---- the log: `regula run --proc pick --seed 7 --policy first` ---- */
+  memset(&o, 0, sizeof o);
+  o.seed = 7;
+  o.policy = RG_CHOOSE_FIRST;
+  sbuf_init(&b);
+  CHECK(rg_run_new(r, &o, &run) == RG_OK, "run");
+  rg_run_log(run, &b.out, 0, NULL, NULL);
+  CHECK(rg_run_call(run, "pick", NULL, 0) == RG_OK, "pick runs");
+  CHECK(strcmp(b.s,
+               "run pick: seed 7, policy first, dice random\n"
+               "\n"
+               "== Choose\n"
+               "  note asking: Alpha  [front:8]\n"
+               "  Alpha chooses Standard (where?)  [front:9]\n"
+               "\n"
+               "== Summary\n"
+               "Standard\n") == 0, "text log:\n%s", b.s);
+  /* the labels, JSON, and no log */
+  sbuf_init(&b);
+  rg_run_log(run, &b.out, 1, "ask", "ask");
+  CHECK(rg_run_call(run, "pick", NULL, 0) == RG_OK, "pick runs again");
+  CHECK(starts(b.s, "{\"event\":\"run\",\"format\":2,\"procedure\":\"pick\",\"seed\":\"7\","
+                    "\"policy\":\"ask\",\"dice\":\"ask\"}\n") &&
+        strstr(b.s, "{\"event\":\"summary\",\"result\":{\"code\":\"S\",\"name\":\"Standard\"}}\n"),
+        "json log:\n%s", b.s);
+  sbuf_init(&b);
+  rg_run_log(run, NULL, 0, NULL, NULL);
+  CHECK(rg_run_call(run, "pick", NULL, 0) == RG_OK && b.n == 0, "no log: %s", b.s);
+  rg_run_free(run);
+
+  /* ---- dice and cards read by the caller, as --dice ask asks them ---- */
+  memset(&o, 0, sizeof o);
+  o.dice = read_dice;
+  o.dice_ctx = seen;
+  sbuf_init(&b);
+  CHECK(rg_run_new(r, &o, &run) == RG_OK, "run with dice read");
+  rg_run_log(run, &b.out, 0, NULL, NULL);
+  CHECK(rg_run_call(run, "chance", NULL, 0) == RG_OK, "chance runs");
+  CHECK(strcmp(seen, "draw from bag (line 12):BLACK,RED|roll d6 (line 13):1,2,3,4,5,6|") == 0,
+        "questions: %s", seen);
+  CHECK(strstr(b.s, "policy random, dice ask\n") && strstr(b.s, "  draw bag: RED (2 left)") &&
+        strstr(b.s, "  roll d6: 4  [front:13]") && strstr(b.s, "== Summary\n4\n"), "log: %s", b.s);
+  rg_run_free(run);
+
+  /* ---- pictures ---- */
+  CHECK(rg_run_new(r, NULL, &run) == RG_OK && rg_run_pictures(run) == RG_OK, "pictures on");
+  CHECK(rg_run_call(run, "picture", NULL, 0) == RG_OK, "picture runs");
+  CHECK(rg_run_picture_count(run) == 1 && strcmp(rg_run_picture_name(run, 0), "board") == 0 &&
+        rg_run_picture_name(run, 1) == NULL, "one picture, board");
+  sbuf_init(&b);
+  CHECK(rg_run_picture(run, 0, &b.out, NULL) == RG_OK && starts(b.s, "<?xml") &&
+        strstr(b.s, "viewBox=\"0 0 4 2\"") && strstr(b.s, ">x</text>"), "svg: %s", b.s);
+  CHECK(rg_run_picture(run, 1, &b.out, NULL) == RG_BAD_VALUE, "picture 1 is out of range");
+  rg_run_free(run);
+
+  /* ---- tests: `regula test`'s lines ---- */
+  sbuf_init(&b);
+  CHECK(rg_rules_test(r, &b.out, &np, &nf) == RG_OK && np == 1 && nf == 1, "1 passed, 1 failed");
+  CHECK(strcmp(b.s, "front:22: FAIL test \"wrong\": expected 3, got 2\n") == 0, "test: %s", b.s);
+
+  /* ---- the sheet ---- */
+  sbuf_init(&b);
+  CHECK(rg_rules_sheet("front", text, sizeof text - 1, NULL, &b.out) == RG_OK &&
+        strstr(b.s, "t(ground) -> int\n") && strstr(b.s, "  Coastal   2\n"), "sheet: %s", b.s);
+  CHECK(rg_rules_sheet("bad", "ruleset", 7, NULL, &b.out) == RG_BAD_RULES, "a bad sheet");
+
+  /* ---- a diff: one cell changed ---- */
+  {
+    char other[sizeof text];
+    char *at;
+    memcpy(other, text, sizeof text);
+    at = strstr(other, "C: 2 }");
+    at[3] = '5';
+    CHECK(rg_rules_compile("front2", other, sizeof text - 1, NULL, &r2) == RG_OK, "other");
+    sbuf_init(&b);
+    CHECK(rg_rules_diff(r, "rules/front", r2, "rules/front2", &b.out, &changes) == RG_OK &&
+          changes == 2 && strstr(b.s, "== tables\n~ table t(ground: ground)\n") &&
+          strstr(b.s, "    ~ [Coastal]: 2 -> 5\n"), "diff (%u changes):\n%s", changes, b.s);
+    rg_rules_free(r2);
+  }
+
+  /* ---- simulations in slices equal one whole simulation ---- */
+  {
+    rg_sims *s1 = NULL, *s2 = NULL;
+    sbuf b2;
+    CHECK(rg_sims_new(r, "coin", 9, &s1) == RG_OK && rg_sims_new(r, "coin", 9, &s2) == RG_OK,
+          "sims");
+    CHECK(rg_sims_run(s1, 3000) == RG_OK, "one slice");
+    CHECK(rg_sims_run(s2, 1) == RG_OK && rg_sims_run(s2, 1023) == RG_OK &&
+          rg_sims_run(s2, 1976) == RG_OK && rg_sims_done(s2) == 3000, "three slices");
+    sbuf_init(&b);
+    sbuf_init(&b2);
+    rg_sims_json(s1, &b.out);
+    rg_sims_json(s2, &b2.out);
+    CHECK(strcmp(b.s, b2.s) == 0, "slices:\n%s\nwhole:\n%s", b2.s, b.s);
+    CHECK(starts(b.s, "{\"format\":2,\"procedure\":\"coin\",\"runs\":3000,\"seed\":\"9\",\"tallies\":"
+                      "[{\"name\":\"result\",\"tallied\":true,\"values\":[{\"text\":\"false\","),
+          "json: %s", b.s);
+    {
+      /* the counts add up to the runs, and each share lies in its interval */
+      const char *p = b.s;
+      unsigned long total = 0;
+      int ok = 1;
+      while ((p = strstr(p, "\"count\":"))) {
+        unsigned long c;
+        double sh, lo, hi;
+        if (sscanf(p, "\"count\":%lu,\"share\":%lf,\"low\":%lf,\"high\":%lf", &c, &sh, &lo, &hi) !=
+                4 || !(lo <= sh && sh <= hi))
+          ok = 0;
+        total += c;
+        p++;
+      }
+      CHECK(ok && total == 3000, "counts add to %lu", total);
+    }
+    rg_sims_free(s1);
+    rg_sims_free(s2);
+    CHECK(rg_sims_new(r, "picture", 1, &s1) == RG_BAD_VALUE && !s1, "no result to count");
+    CHECK(rg_sims_new(r, "nothing", 1, &s1) == RG_NOT_FOUND, "no procedure");
+    CHECK(rg_sims_new(r, "broken", 1, &s1) == RG_OK && rg_sims_run(s1, 10) == RG_RUN_ERROR &&
+          rg_sims_error(s1) && strncmp(rg_sims_error(s1), "run 1 failed: front:20:", 23) == 0,
+          "a failed run: %s", s1 ? rg_sims_error(s1) : "");
+    rg_sims_free(s1);
+  }
+
+  rg_rules_free(r);
+  printf("test_front: %d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
