@@ -251,6 +251,7 @@ try {
   await page.click('#play-sheet');
   for (const [w, h] of [[1280, 800], [390, 844]]) {
     await page.setViewportSize({ width: w, height: h });
+    await page.locator('#play-out-title').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(shotDir, `playground-tools-${w}.png`), fullPage: false });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
