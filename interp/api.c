@@ -61,14 +61,17 @@ static rg_status compile(const char *name, const char *text, size_t len,
       else rg_error_plain(&d, "%s", err);
       rg_arena_free(&arena);
       rg_free(r);
-      return st == RG_NOMEM ? RG_NOMEM : RG_BAD_MODULE;
+      return st == RG_NOMEM || st == RG_NOT_FOUND || st == RG_IO ? st : RG_BAD_MODULE;
     }
     rc = 0;
   } else {
     rc = rg_compile_path(&d, name, opt->loader, &r->m, NULL);
   }
   if (rc != 0) {
-    rg_status st = arena.failed ? RG_NOMEM : RG_BAD_RULES;
+    /* a file that could not be read is that status (RG_NOT_FOUND, RG_IO),
+    ** not errors in the rules */
+    rg_status st = arena.failed ? RG_NOMEM
+                 : d.first_load != RG_OK ? d.first_load : RG_BAD_RULES;
     rg_arena_free(&arena);
     rg_module_free(&r->m);
     rg_free(r);

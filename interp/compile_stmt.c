@@ -180,10 +180,14 @@ static bool if_stmt(cstate *cs, rg_stmt *s) {
 
 /* stmt ::= 'for' NAME 'in' expr '..' expr block
 **
-** The variable and the (hidden) end in locals; the end is evaluated once. */
+** The variable and the (hidden) end in locals; the end is evaluated once.
+** The step var := var + 1 must not overflow when the range ends at the
+** largest int: unless the end is a constant below it, the loop leaves
+** before the step once var == end (one more test per turn). */
 static bool for_stmt(cstate *cs, rg_stmt *s) {
   rg_type ta, tb;
-  uint32_t var, end, top, jexit;
+  uint32_t var, end, top, jexit, jlast = 0;
+  bool guard = true;
   cs->depth++;
   ta = rgc_expr(cs, s->e, T_INT);
   rgc_check_type(cs, s->e->pos, ta, T_INT, "the start of the range");
@@ -191,6 +195,10 @@ static bool for_stmt(cstate *cs, rg_stmt *s) {
   rgc_emit(cs, RG_OP_STORE, var);
   tb = rgc_expr(cs, s->e2, T_INT);
   rgc_check_type(cs, s->e2->pos, tb, T_INT, "the end of the range");
+  if (tb.kind == RG_K_INT && !s->e2->next && rgc_foldable(cs, s->e2)) {
+    rg_value v;
+    if (rgc_fold(cs, s->e2, T_INT, &v).kind == RG_K_INT && v < INT64_MAX) guard = false;
+  }
   end = rgc_add_local(cs, s->pos, " end", T_INT);
   cs->pos = s->pos;
   rgc_emit(cs, RG_OP_STORE, end);
@@ -201,12 +209,19 @@ static bool for_stmt(cstate *cs, rg_stmt *s) {
   jexit = rgc_emit(cs, RG_OP_JMPT, 0);
   rgc_block(cs, s->body);
   cs->pos = s->pos;
+  if (guard) {
+    rgc_emit(cs, RG_OP_LOAD, var);
+    rgc_emit(cs, RG_OP_LOAD, end);
+    rgc_emit(cs, RG_OP_EQ, 0);
+    jlast = rgc_emit(cs, RG_OP_JMPT, 0);
+  }
   rgc_emit(cs, RG_OP_LOAD, var);
   rgc_emit_value(cs, 1);
   rgc_emit(cs, RG_OP_ADD, 0);
   rgc_emit(cs, RG_OP_STORE, var);
   rgc_emit_back(cs, RG_OP_JMP, top);
   rgc_patch(cs, jexit, rgc_here(cs));
+  if (guard) rgc_patch(cs, jlast, rgc_here(cs));
   rgc_end_block(cs);
   return false;
 }

@@ -212,6 +212,7 @@ int rg_diag_fetch(rg_diag *d, const rg_loader *ld, const char *from, const char 
   int rc;
   memset(&src, 0, sizeof src);
   st = ld->load(ld->ctx, from, name, kind, &src, err, sizeof err);
+  if (!from && d->nfiles == 0) d->first_load = st;
   if (st == RG_NOMEM) {
     diag_oom(d);
     return -1;

@@ -62,6 +62,8 @@ typedef struct rg_diag {
   int max_errors;          /* stop reporting after this many (0: 50) */
   int oom;                 /* "out of memory" was reported (it is, once) */
   int full;                /* "too many source files" was reported (once) */
+  rg_status first_load;    /* the loader's status for the file compiled
+                           ** first when it could not be loaded, else RG_OK */
 } rg_diag;
 
 /* Sets up d with files kept in arena; diagnostics go to report(ctx, ...),

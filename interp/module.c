@@ -492,11 +492,14 @@ int rg_module_save(const rg_module *m, const char *path, char *err, size_t errle
 }
 
 /* Reads the whole file at path into a new buffer (caller frees).  Returns
-** RG_OK, or RG_IO / RG_NOMEM with a message. */
+** RG_OK, or RG_NOT_FOUND (no such file) / RG_IO / RG_NOMEM with a message. */
 static rg_status read_file(const char *path, unsigned char **out, size_t *outlen,
                      char *err, size_t errlen) {
   FILE *f = fopen(path, "rb");
-  if (!f) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno)), RG_IO;
+  if (!f) {
+    rg_status st = errno == ENOENT ? RG_NOT_FOUND : RG_IO;
+    return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno)), st;
+  }
   size_t cap = 1 << 16, len = 0;
   unsigned char *buf = rg_malloc(cap);
   if (!buf) { fclose(f); return fail(err, errlen, "%s: out of memory", path), RG_NOMEM; }

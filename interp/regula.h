@@ -197,7 +197,9 @@ rg_status rg_rules_compile(const char *name, const char *text, size_t len,
 
 /* rg_rules_compile of the file the loader finds for path (asked with no
 ** including file): a rule file, or a compiled module (.rbc, verified; a bad
-** one gives RG_BAD_MODULE with one diagnostic without a position). */
+** one gives RG_BAD_MODULE with one diagnostic without a position).  A file
+** that cannot be read gives the loader's status (RG_NOT_FOUND, RG_IO), with
+** its diagnostic, not RG_BAD_RULES. */
 rg_status rg_rules_compile_path(const char *path, const rg_compile_options *opt, rg_rules **out);
 
 /* Frees rules made by rg_rules_compile (NULL is fine).  No run of them may

@@ -81,6 +81,11 @@ int main(void) {
         strcmp(rg_status_name((rg_status)99), "unknown status") == 0, "api-1 status names");
   CHECK(strcmp(rg_version(), REGULA_VERSION) == 0, "api-1 version");
 
+  /* api-1: a compiled module that is not there is RG_NOT_FOUND (a rule
+  ** file: api-6). */
+  CHECK(rg_rules_compile_path("/nonexistent/api.rbc", NULL, &r) == RG_NOT_FOUND && !r,
+        "api-1 missing module");
+
   /* api-2: accessors and query. */
   CHECK(rg_rules_compile("api.rules", text, strlen(text), NULL, &r) == RG_OK, "api-2 compile");
   if (!r) { printf("test_api: %d passed, %d failed\n", passed, failed + 1); return 1; }
@@ -166,7 +171,9 @@ int main(void) {
     r = (rg_rules *)1;
     CHECK(rg_rules_compile("bad.rules", "const a = b\n", 12, &co, &r) == RG_BAD_RULES && r == NULL &&
           n == 1, "api-6 bad rules, %d diagnostics", n);
-    CHECK(rg_rules_compile_path("/nonexistent/x.rules", &co, &r) == RG_BAD_RULES && n == 2,
+    /* a file that is not there is RG_NOT_FOUND (with its diagnostic), not
+    ** errors in the rules */
+    CHECK(rg_rules_compile_path("/nonexistent/x.rules", &co, &r) == RG_NOT_FOUND && n == 2,
           "api-6 missing file, %d diagnostics", n);
   }
 
