@@ -526,8 +526,8 @@ static rg_status read_file(const char *path, unsigned char **out, size_t *outlen
 }
 
 /* Loads and verifies the .rbc file at path into m.  Returns RG_OK, or
-** RG_IO / RG_NOMEM / RG_BAD_MODULE with m freed and a message ("PATH: bad
-** magic"). */
+** RG_NOT_FOUND / RG_IO / RG_NOMEM / RG_BAD_MODULE with m freed and a
+** message ("PATH: bad magic"). */
 rg_status rg_module_load(rg_module *m, const char *path, char *err, size_t errlen) {
   unsigned char *buf = NULL;
   size_t len = 0;

@@ -463,7 +463,7 @@ int main(void) {
     CHECK(nfiles == 1, "no temporary file left (%d entries)", nfiles);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0, "cleanup");
-    CHECK(rg_module_load(&m, "/nonexistent/m.rbc", err, sizeof err) == RG_IO, "load missing");
+    CHECK(rg_module_load(&m, "/nonexistent/m.rbc", err, sizeof err) == RG_NOT_FOUND, "load missing");
   }
 
   /* Out of memory during deserialize fails cleanly. */
