@@ -78,18 +78,34 @@
     return titles.get(path);
   }
 
-  /* Fills a <select> with the rule files, selecting `chosen` when present. */
+  /* Fills a <select> with the rule files, selecting `chosen` when present.
+   * An option shows the file's path until titleAll has its title. */
   function fillFiles(select, chosen) {
     select.textContent = '';
     for (const path of page.files) {
       const opt = document.createElement('option');
-      const title = titleOf(path);
       opt.value = path;
-      const short = path.replace(/^rules\//, '');
-      opt.textContent = title ? `${title} (${short})` : short;
+      opt.textContent = label(path);
       select.appendChild(opt);
     }
     if (page.files.includes(chosen)) select.value = chosen;
+  }
+
+  /* The text of a rule file's option: its title and short path once known. */
+  function label(path) {
+    const short = path.replace(/^rules\//, '');
+    const title = titles.get(path);
+    return title ? `${title} (${short})` : short;
+  }
+
+  /* Reads the title of each rule file (a compile each, so one per task
+   * after the page is ready) and puts it into every list of files. */
+  function titleAll() {
+    const next = page.files.find((f) => !titles.has(f));
+    if (!next) return;
+    titleOf(next);
+    for (const o of document.querySelectorAll(`option[value="${CSS.escape(next)}"]`)) o.textContent = label(next);
+    setTimeout(titleAll, 0);
   }
 
   /* ---- the URL ------------------------------------------------------------ */
@@ -361,6 +377,7 @@
     const t = tabs.find((x) => x.id === 'tab-' + view) || tabs[0];
     selectTab(t, false);
     document.body.dataset.ready = '1';
+    setTimeout(titleAll, 0);
   }, (err) => {
     $('status').textContent = `The library could not be loaded: ${err}`;
   }));

@@ -183,11 +183,12 @@
     restore(h) {
       const mine = h.get('view') === 'odds';
       page.fillFiles($('odds-file'), (mine && h.get('file')) || 'rules/meg/maximus.rules');
-      fillProcs(mine ? h.get('proc') : 'main');
+      if (mine) fillProcs(h.get('proc'));
       if (mine && /^[0-9]+$/.test(h.get('runs') || '')) $('odds-runs').value = h.get('runs');
       if (mine && /^[0-9]+$/.test(h.get('seed') || '')) $('odds-seed').value = h.get('seed');
       $('odds-file').disabled = false;
       busy(false);
     },
+    shown() { if (!$('odds-proc').options.length) fillProcs('main'); },
   };
 })();
