@@ -103,6 +103,7 @@ golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
 	@tests/fmt.sh $(BUILD)/regula
 	@python3 tests/lsp/session.py $(BUILD)/regula
+	@tests/unix.sh $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
 

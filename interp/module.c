@@ -458,18 +458,22 @@ int rg_file_save(const char *path, const void *data, size_t len, int mode, char 
     return e ? fail(err, errlen, "%s: cannot write: %s", path, strerror(e)) : 0;
   }
   size_t plen = strlen(path);
-  char *tmp = rg_malloc(plen + 16);
+  char *tmp = rg_malloc(plen + 40);
   if (!tmp) return fail(err, errlen, "%s: out of memory", path);
-  memcpy(tmp, path, plen);
-  memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-  fd = mkstemp(tmp);
+  /* open(2) with O_EXCL, not mkstemp: the new file gets mode less the
+  ** umask, as any file a program creates (mkstemp's would be 0600) */
+  fd = -1;
+  for (unsigned k = 0; fd < 0 && k < 100; k++) {
+    snprintf(tmp, plen + 40, "%s.tmp.%ld.%u", path, (long)getpid(), k);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, (mode_t)(mode ? mode : 0600));
+    if (fd < 0 && errno != EEXIST) break;
+  }
   if (fd < 0) {
     e = errno;
     rg_free(tmp);
     return fail(err, errlen, "%s: cannot create a temporary file: %s", path, strerror(e));
   }
   e = write_all(fd, data, len);
-  if (!e && mode && fchmod(fd, (mode_t)mode) != 0) e = errno;
   if (!e && fsync(fd) != 0) e = errno;
   if (close(fd) != 0 && !e) e = errno;
   if (!e && rename(tmp, path) != 0) e = errno;
@@ -486,7 +490,7 @@ int rg_module_save(const rg_module *m, const char *path, char *err, size_t errle
   int rc;
   if (rg_module_serialize(m, &buf, &len) != 0)
     return fail(err, errlen, "%s: out of memory or module too large", path);
-  rc = rg_file_save(path, buf, len, 0, err, errlen);
+  rc = rg_file_save(path, buf, len, 0666, err, errlen);   /* 0644 under umask 022 */
   rg_free(buf);
   return rc;
 }

@@ -268,8 +268,9 @@ int rg_module_find_table(const rg_module *m, const char *name);
 int rg_module_find_enum(const rg_module *m, const char *name);
 
 /* Writes data[0..len) to path, so that a failure never leaves a partial
-** file: through a temporary file in the same directory (made with mode when
-** not 0, else private) renamed into place, removed on any failure.  A path
+** file: through a temporary file in the same directory (created with mode
+** less the process's umask, as open(2) does; mode 0: private, 0600)
+** renamed into place, removed on any failure.  A path
 ** that exists and is not a regular file (a device, a FIFO) is written
 ** straight to instead.  Returns 0, or -1 with a message in err. */
 int rg_file_save(const char *path, const void *data, size_t len, int mode, char *err,

@@ -5,12 +5,8 @@
 # replaces the file keeping its mode; syntax errors exit 2 with a located
 # error and leave the file alone; `-` is standard input.
 bin=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/regula-fmt.XXXXXX") || exit 3
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "fmt.sh: FAIL $*"; }
+test_name=fmt
+. "$(dirname "$0")/counts.sh"
 
 printf 'enum  c {A<B}\nconst x=-1   # one\n' > "$tmp/a.rules"
 printf 'enum c { A < B }\nconst x = -1  # one\n' > "$tmp/want"
@@ -43,5 +39,4 @@ out=$(printf 'const  y=2\n' | "$bin" fmt --check -); rc=$?
 "$bin" fmt > /dev/null 2>&1; rc=$?
 [ $rc = 2 ] && ok || bad "fmt without a file: exit $rc"
 
-echo "fmt: $passed passed, $failed failed"
-[ $failed = 0 ]
+finish

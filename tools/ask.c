@@ -165,7 +165,7 @@ int64_t ask_person(reader *in, const rg_question *q) {
 ** *size), each ended by LF, ANSWERS_MAX bytes at most.  Returns 0, EX_BAD
 ** (said on stderr, naming FILE:LINE) or EX_RUNTIME (out of memory). */
 static int read_file(const char *path, char **text, size_t *size) {
-  FILE *f = fopen(path, "rb");
+  FILE *f = cli_open(path, "rb");
   reader rd = { f, NULL, 0, 0, 0 };
   char *buf = NULL, *line;
   size_t len = 0, cap = 0;
@@ -200,7 +200,7 @@ static int read_file(const char *path, char **text, size_t *size) {
     rc = EX_RUNTIME;
   }
   reader_free(&rd);
-  fclose(f);
+  cli_close(f);
   if (rc != 0) {
     rg_free(buf);
     return rc;

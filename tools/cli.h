@@ -136,6 +136,24 @@ int cli_resolve_result(const rg_module *m, const char *cmd, const char *name, ch
 ** overflow). */
 int cli_parse_count(const char *s, uint64_t *out, int zero_ok);
 
+/* Parses a --seed value into *seed: a whole number 0..2^64-1, or `random`
+** (a seed drawn from the system, then said on stderr as `regula: seed N`
+** so that the run can be repeated with --seed N).  Returns 0, or -1 for
+** anything else. */
+int cli_parse_seed(const char *s, uint64_t *seed);
+
+/* Opens path for reading ("-": standard input).  Returns the stream, or
+** NULL with errno set. */
+FILE *cli_open(const char *path, const char *mode);
+
+/* Closes f unless it is standard input. */
+void cli_close(FILE *f);
+
+/* Reads all of standard input into *text (rg_malloc'd, NUL-terminated,
+** *len bytes, at most RG_MAX_SOURCE).  Returns 0, or -1 after saying why
+** on stderr (too large, a read error, out of memory). */
+int cli_read_stdin(char **text, size_t *len);
+
 /* For commands that parse their own options (OPT_ARGS): returns 1 when
 ** pos[*i] is option `name` ("--limit"), written `--limit=V` or `--limit V`,
 ** with the value in *value (NULL when missing) and *i past a separate value;

@@ -32,36 +32,6 @@ const char fmt_help[] =
   "change, 2 a file has syntax errors (reported as by check), 3 a file cannot\n"
   "be read or written.\n";
 
-/* Reads all of stdin into *text (rg_malloc'd, *len bytes).  Returns 0, or
-** -1 when out of memory or on a read error (reported). */
-static int read_stdin(char **text, size_t *len) {
-  size_t cap = 0;
-  *text = NULL;
-  *len = 0;
-  for (;;) {
-    size_t got;
-    if (*len == cap) {
-      char *nb = cap > (size_t)RG_MAX_SOURCE ? NULL : rg_realloc(*text, cap = cap ? 2 * cap : 8192);
-      if (!nb) {
-        fputs(cap > (size_t)RG_MAX_SOURCE ? "regula: error: -: file too large\n"
-                                          : "regula: error: out of memory\n", stderr);
-        rg_free(*text);
-        return -1;
-      }
-      *text = nb;
-    }
-    got = fread(*text + *len, 1, cap - *len, stdin);
-    *len += got;
-    if (got == 0) break;
-  }
-  if (ferror(stdin)) {
-    fputs("regula: error: cannot read standard input\n", stderr);
-    rg_free(*text);
-    return -1;
-  }
-  return 0;
-}
-
 /* Formats the file at path (check: only reports whether it would change).
 ** Returns an exit code. */
 static int fmt_one(const char *path, int check) {
@@ -76,7 +46,7 @@ static int fmt_one(const char *path, int check) {
   memset(&src, 0, sizeof src);
   if (from_stdin) {
     size_t n;
-    if (read_stdin(&in, &n) != 0) return EX_RUNTIME;
+    if (cli_read_stdin(&in, &n) != 0) return EX_RUNTIME;
     src.text = in ? in : "";
     src.len = n;
   } else if ((st = rg_file_loader.load(NULL, NULL, path, RG_LOAD_RULES, &src, msg, sizeof msg)) !=
@@ -113,6 +83,8 @@ static int fmt_one(const char *path, int check) {
       if (rg_file_save(path, b.data ? b.data : "", b.len, mode ? mode : 0644, msg, sizeof msg) != 0) {
         fprintf(stderr, "regula: error: %s\n", msg);
         rc = EX_RUNTIME;
+      } else if (mode) {
+        chmod(path, (mode_t)mode);        /* the mode it had, whatever the umask */
       }
     }
   }

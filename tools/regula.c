@@ -41,6 +41,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 
 typedef int (*cmd_fn)(opts *o);
@@ -272,7 +274,19 @@ int load(loaded *l, const char *path, int want_assumptions) {
     return EX_OK;
   }
   l->compiled = 1;
-  if (rg_compile(&l->diag, path, &l->m, want_assumptions ? &l->assumptions : NULL) != 0) {
+  if (strcmp(path, "-") == 0) {           /* a rule file on standard input */
+    char *text;
+    size_t len;
+    int rc;
+    if (cli_read_stdin(&text, &len) != 0) return EX_RUNTIME;
+    rc = rg_compile_source(&l->diag, "-", text, len, NULL, &l->m,
+                           want_assumptions ? &l->assumptions : NULL);
+    rg_free(text);
+    if (rc != 0) {
+      if (l->diag.errors == 0) fputs("regula: error: -: cannot compile\n", stderr);
+      return l->arena.failed ? EX_RUNTIME : EX_BAD;
+    }
+  } else if (rg_compile(&l->diag, path, &l->m, want_assumptions ? &l->assumptions : NULL) != 0) {
     if (l->diag.errors == 0) fprintf(stderr, "regula: error: %s: cannot compile\n", path);
     return l->arena.failed ? EX_RUNTIME : EX_BAD;
   }
@@ -564,6 +578,62 @@ int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char
   return pi;
 }
 
+int cli_parse_seed(const char *s, uint64_t *seed) {
+  if (strcmp(s, "random") == 0) {
+    FILE *f = fopen("/dev/urandom", "rb");
+    uint64_t v = 0;
+    if (!f || fread(&v, sizeof v, 1, f) != 1) {
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      v = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^ ((uint64_t)getpid() << 32);
+    }
+    if (f) fclose(f);
+    *seed = v;
+    fprintf(stderr, "regula: seed %llu\n", (unsigned long long)v);
+    return 0;
+  }
+  return cli_parse_count(s, seed, 1);
+}
+
+FILE *cli_open(const char *path, const char *mode) {
+  return strcmp(path, "-") == 0 ? stdin : fopen(path, mode);
+}
+
+void cli_close(FILE *f) {
+  if (f && f != stdin) fclose(f);
+}
+
+int cli_read_stdin(char **text, size_t *len) {
+  size_t cap = 0;
+  *text = NULL;
+  *len = 0;
+  for (;;) {
+    size_t got;
+    if (*len + 1 >= cap) {
+      char *nb = cap > (size_t)RG_MAX_SOURCE ? NULL : rg_realloc(*text, cap = cap ? 2 * cap : 8192);
+      if (!nb) {
+        fputs(cap > (size_t)RG_MAX_SOURCE ? "regula: error: -: file too large\n"
+                                          : "regula: error: out of memory\n", stderr);
+        rg_free(*text);
+        *text = NULL;
+        return -1;
+      }
+      *text = nb;
+    }
+    got = fread(*text + *len, 1, cap - *len - 1, stdin);
+    *len += got;
+    if (got == 0) break;
+  }
+  (*text)[*len] = '\0';
+  if (ferror(stdin)) {
+    fputs("regula: error: cannot read standard input\n", stderr);
+    rg_free(*text);
+    *text = NULL;
+    return -1;
+  }
+  return 0;
+}
+
 int cli_parse_count(const char *s, uint64_t *out, int zero_ok) {
   char *end;
   unsigned long long v;
@@ -761,7 +831,9 @@ static const command commands[] = {
     "event with its rule file line, then the result under `== Summary`.\n"
     "\n"
     "  --seed N            seed of the dice and decks (default 1); the same\n"
-    "                      seed, options and answers give the same output\n"
+    "                      seed, options and answers give the same output;\n"
+    "                      random: a seed drawn from the system, said on\n"
+    "                      stderr as `regula: seed N` to repeat the run\n"
     "  --policy P          who answers the choices: random (default; seeded\n"
     "                      from N on a stream of its own), first, ask (a person\n"
     "                      on stdin: a number or an option's name), or\n"
@@ -809,8 +881,9 @@ static void print_usage(FILE *out) {
         "Commands:\n", out);
   for (size_t i = 0; i < NCOMMANDS; i++) fprintf(out, "  regula %s\n", commands[i].usage);
   fputs("\n"
-        "Every FILE may be a rule file or a compiled module (.rbc).\n"
-        "`regula COMMAND --help` tells more; `regula --version` prints the version.\n"
+        "Every FILE may be a rule file or a compiled module (.rbc); - is a rule\n"
+        "file on standard input (also for --inputs FILE and --policy answers:FILE).\n"
+        "`regula COMMAND --help` tells more; `regula --version` (-V) prints the version.\n"
         "Exit: 0 success, 1 a failed test, 2 bad input (rule file, arguments,\n"
         "bytecode), 3 a runtime failure (a limit reached, I/O).\n", out);
 }
@@ -861,7 +934,7 @@ static int dispatch(int argc, char **argv) {
     print_usage(stdout);
     return EX_OK;
   }
-  if (strcmp(argv[1], "--version") == 0) {
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
     puts("regula " REGULA_VERSION);
     return EX_OK;
   }

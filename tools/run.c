@@ -96,7 +96,7 @@ static int apply_input(const rg_module *m, rg_value *vals, char *text, const cha
 /* Reads an inputs file (lines NAME=VALUE; blank lines and # comments
 ** skipped) into vals.  Returns 0, EX_BAD or EX_RUNTIME. */
 static int read_inputs(const rg_module *m, rg_value *vals, const char *path) {
-  FILE *f = fopen(path, "r");
+  FILE *f = cli_open(path, "r");
   reader rd = { f, NULL, 0, 0, 0 };
   char *line, where[1100];
   int rc = 0, k = READ_END;
@@ -113,26 +113,11 @@ static int read_inputs(const rg_module *m, rg_value *vals, const char *path) {
   }
   if (rc == 0) rc = reader_status(&rd, k, path);
   reader_free(&rd);
-  fclose(f);
+  cli_close(f);
   return rc;
 }
 
 /* ---- the command ------------------------------------------------------------------- */
-
-/* Parses --seed's text (a whole number 0..2^64-1) into *seed; 0 or -1. */
-static int parse_seed(const char *s, uint64_t *seed) {
-  uint64_t v = 0;
-  if (!*s) return -1;
-  for (; *s; s++) {
-    unsigned dgt;
-    if (*s < '0' || *s > '9') return -1;
-    dgt = (unsigned)(*s - '0');
-    if (v > (UINT64_MAX - dgt) / 10) return -1;
-    v = v * 10 + dgt;
-  }
-  *seed = v;
-  return 0;
-}
 
 /* Finds the procedure to run (o->proc, default main), which must exist, not
 ** be a test and take no parameters.  Returns its index, or -1 after saying
@@ -520,8 +505,8 @@ int cmd_run(opts *o) {
   loaded l;
   uint64_t seed = 1;
   int dice_ask = 0, rc, pi;
-  if (o->seed && parse_seed(o->seed, &seed) != 0)
-    return usage_error("run", "--seed needs a whole number from 0 to 18446744073709551615, not '%s'",
+  if (o->seed && cli_parse_seed(o->seed, &seed) != 0)
+    return usage_error("run", "--seed needs a whole number from 0 to 18446744073709551615 or random, not '%s'",
                        o->seed);
   if (o->variants) return run_variants(o, seed);
   if (o->npos != 1)

@@ -28,7 +28,7 @@ const char sim_help[] =
   "depend only on the seed, never on the threads.\n"
   "\n"
   "  --runs N       how many runs (default 10000)\n"
-  "  --seed S       the seed (default 1)\n"
+  "  --seed S       the seed (default 1; random: one drawn and said on stderr)\n"
   "  --threads K    worker threads (default: the processors, at most 8)\n"
   "  --json         one JSON object instead of the table: format, procedure,\n"
   "                 runs, seed (a string), tallies: [{name, tallied, values:\n"
@@ -138,7 +138,7 @@ int cmd_sim(opts *o) {
     if (cli_option(o->pos, o->npos, &i, "--runs", &v)) {
       if (cli_parse_count(v, &runs, 0)) return usage_error("sim", "--runs needs a positive whole number");
     } else if (cli_option(o->pos, o->npos, &i, "--seed", &v)) {
-      if (cli_parse_count(v, &seed, 1)) return usage_error("sim", "--seed needs a whole number");
+      if (cli_parse_seed(v, &seed)) return usage_error("sim", "--seed needs a whole number or random");
     } else if (cli_option(o->pos, o->npos, &i, "--threads", &v)) {
       if (cli_parse_count(v, &threads, 0) || threads > RG_SIM_MAX_THREADS)
         return usage_error("sim", "--threads needs a whole number in 1..%d", RG_SIM_MAX_THREADS);

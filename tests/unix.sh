@@ -1,0 +1,42 @@
+#!/bin/sh
+# tests/unix.sh BINARY: the habits of a Unix tool: -V, `-` for standard
+# input where a file is read (a rule file, --inputs, --policy answers:),
+# --seed random (said on stderr; the said seed repeats the run), modules
+# written with mode 0666 less the umask.
+bin=$1
+cd "$(dirname "$0")/.." || exit 2
+test_name=unix
+. "$(dirname "$0")/counts.sh"
+r=tests/run/skirmish.rules
+
+[ "$("$bin" -V)" = "$("$bin" --version)" ] && ok || bad "-V differs from --version"
+
+"$bin" run "$r" --seed 5 > "$tmp/file.out"
+"$bin" run - --seed 5 < "$r" | sed 's/\[-:/[skirmish.rules:/' > "$tmp/stdin.out"
+cmp -s "$tmp/file.out" "$tmp/stdin.out" && ok || bad "run - differs from run FILE (but for its name)"
+printf 'const = 1\n' | "$bin" check - 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q '^-:1:7: error: ' "$tmp/err" && ok || bad "check -: exit $rc, $(cat "$tmp/err")"
+
+"$bin" run "$r" --seed random > "$tmp/random.out" 2> "$tmp/random.err"; rc=$?
+seed=$(sed -n 's/^regula: seed \([0-9][0-9]*\)$/\1/p' "$tmp/random.err")
+[ $rc = 0 ] && [ -n "$seed" ] && ok || bad "--seed random: exit $rc, stderr $(cat "$tmp/random.err")"
+"$bin" run "$r" --seed "$seed" > "$tmp/again.out" && cmp -s "$tmp/random.out" "$tmp/again.out" && ok ||
+  bad "--seed $seed does not repeat the random run"
+head -1 "$tmp/random.out" | grep -q "seed $seed," && ok || bad "the log does not name seed $seed"
+
+printf 'retreat\n' > "$tmp/answers"
+"$bin" run "$r" --policy answers:"$tmp/answers" > "$tmp/a1" 2> "$tmp/e1"
+"$bin" run "$r" --policy answers:- < "$tmp/answers" > "$tmp/a2" 2> "$tmp/e2"
+sed "s|$tmp/answers|-|" "$tmp/e1" > "$tmp/e1s"
+sed "s|$tmp/answers|-|" "$tmp/a1" > "$tmp/a1s"
+cmp -s "$tmp/a1s" "$tmp/a2" && cmp -s "$tmp/e1s" "$tmp/e2" && grep -q "^regula: error: -:1: 'retreat'" "$tmp/e2" &&
+  ok || bad "answers:- differs from answers:FILE"
+
+for u in 022 077; do
+  rm -f "$tmp/m.rbc"
+  (umask $u && "$bin" build "$r" -o "$tmp/m.rbc") || bad "build under umask $u"
+  want=$([ $u = 022 ] && echo 644 || echo 600)
+  [ "$(stat -c %a "$tmp/m.rbc")" = $want ] && ok || bad "umask $u: mode $(stat -c %a "$tmp/m.rbc"), not $want"
+done
+
+finish
