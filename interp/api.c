@@ -15,6 +15,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "evlog.h"
+#include "game.h"
 #include "module.h"
 #include "play.h"
 #include "policy.h"
@@ -601,4 +602,27 @@ rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out) {
     }
   }
   return RG_NOT_FOUND;
+}
+
+/* ---- games at the table ---------------------------------------------------- */
+
+rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **out) {
+  rg_game_options none;
+  rg_game_setup setup;
+  int p;
+  *out = NULL;
+  if (!opt) {
+    memset(&none, 0, sizeof none);
+    opt = &none;
+  }
+  p = rg_rules_find_proc(r, opt->proc ? opt->proc : "main");
+  if (p < 0 || r->m.procs[p].nparams) return RG_NOT_FOUND;
+  memset(&setup, 0, sizeof setup);
+  setup.proc = (uint32_t)p;
+  setup.seed = opt->seed;
+  setup.ask_choices = opt->ask_choices;
+  setup.first = opt->first;
+  setup.ask_dice = opt->ask_dice;
+  setup.title = opt->title;
+  return rg_game_open(&r->m, &setup, out);
 }

@@ -56,6 +56,17 @@ static uint32_t line_of(const rg_play *p, uint32_t pc) {
   return line;
 }
 
+/* Fills q's step and where (the rule file and line of pc, into p->where)
+** for a person's help. */
+static void locate_question(rg_play *p, rg_question *q, uint32_t pc) {
+  const char *path;
+  uint32_t line = 0, col;
+  q->step = p->step;
+  if (rg_log_locate(p->m, pc, &path, &line, &col) != 0) return;
+  snprintf(p->where, sizeof p->where, "%s:%u", path, line);
+  q->where = p->where;
+}
+
 /* Puts q to policy pol (NULL: the first option); a refusal stops the run. */
 static int64_t ask(rg_play *p, rg_policy *pol, const rg_question *q) {
   int64_t k = pol ? rg_policy_choose(pol, q) : 0;
@@ -67,13 +78,19 @@ static int64_t ask(rg_play *p, rg_policy *pol, const rg_question *q) {
   return k;
 }
 
+/* Tells p's event hook that an event was logged (secret: a secret choice). */
+static void logged(rg_play *p, int secret) {
+  if (p->logged) p->logged(p->logged_ctx, secret);
+}
+
 /* ---- sink callbacks --------------------------------------------------------------- */
 
 /* Sink: a step begins. */
 static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
   rg_play *p = ctx;
-  (void)m;
+  p->step = rg_module_str(m, name);
   if (p->log) rg_log_step(p->log, name, pc);
+  logged(p, 0);
 }
 
 /* Sink: dice rolled. */
@@ -82,6 +99,7 @@ static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
   rg_play *p = ctx;
   (void)m;
   if (p->log) rg_log_roll(p->log, die, sides, results, n, pc);
+  logged(p, 0);
 }
 
 /* Sink: a card drawn. */
@@ -89,6 +107,7 @@ static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card,
   rg_play *p = ctx;
   (void)m;
   if (p->log) rg_log_draw(p->log, deck, card, pc);
+  logged(p, 0);
 }
 
 /* Sink: a note. */
@@ -97,6 +116,7 @@ static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value
   rg_play *p = ctx;
   (void)m;
   if (p->log) rg_log_note(p->log, note, vals, pc);
+  logged(p, 0);
 }
 
 /* Sink: a failed expect, counted and logged. */
@@ -106,6 +126,7 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
   (void)m;
   p->failed++;
   if (p->log) rg_log_expect_fail(p->log, expect, actual, expected, pc);
+  logged(p, 0);
 }
 
 /* Sink: a shape, passed on. */
@@ -135,8 +156,11 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   q.lo = options[0];
   q.name = name_option;
   q.ctx = p;
+  q.yesno = c->option.kind == RG_K_BOOL && n == 2 && options[0] == 0 && options[1] == 1;
+  locate_question(p, &q, pc);
   k = ask(p, p->choices, &q);
   if (k >= 0 && p->log) rg_log_choice(p->log, choice, chooser, options, n, (uint32_t)k, pc);
+  if (k >= 0) logged(p, q.secret);
   return k;
 }
 
@@ -187,6 +211,7 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
   q.ctx = p;
   q.name = name_option;
   q.remark = remark_option;
+  locate_question(p, &q, pc);
   if (what == 'd') {
     snprintf(prompt, sizeof prompt, "roll d%u (line %u)", index, line_of(p, pc));
     q.prompt = prompt;
@@ -225,6 +250,45 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
   return k < 0 ? -1 : (int64_t)p->dfirst[k];
 }
 
+/* The most dice one question asks together (see on_dice). */
+#define DICE_AT_ONCE 6
+
+/* Sink (a dice policy): n plain dice rolled at once, asked as one question
+** "roll NdS (line L)" taking n numbers; more than DICE_AT_ONCE dice (or too
+** many outcomes) are asked one at a time.  Returns 0, or -1 (unanswered). */
+static int on_dice(void *ctx, const rg_module *m, uint32_t sides, uint32_t n, rg_value *out,
+                   uint32_t pc) {
+  rg_play *p = ctx;
+  char prompt[512];
+  rg_question q = { 0 };
+  uint64_t outcomes = 1;
+  int64_t k;
+  for (uint32_t i = 0; i < n && outcomes <= UINT32_MAX; i++) outcomes *= sides;
+  if (n > DICE_AT_ONCE || outcomes > UINT32_MAX) {
+    for (uint32_t i = 0; i < n; i++) {
+      if ((k = on_chance(ctx, m, 'd', sides, sides, pc)) < 0) return -1;
+      out[i] = k + 1;
+    }
+    return 0;
+  }
+  locate_question(p, &q, pc);
+  snprintf(prompt, sizeof prompt, "roll %ud%u (line %u)", n, sides, line_of(p, pc));
+  q.prompt = prompt;
+  q.ctx = p;
+  q.name = name_option;
+  q.n = (uint32_t)outcomes;
+  q.numeric = q.range = 1;
+  q.lo = 1;
+  q.dice = n;
+  q.sides = sides;
+  if ((k = ask(p, p->dice, &q)) < 0) return -1;
+  for (uint32_t i = 0; i < n; i++) {
+    out[i] = (rg_value)((uint64_t)k % sides) + 1;
+    k /= sides;
+  }
+  return 0;
+}
+
 /* ---- the play ---------------------------------------------------------------------- */
 
 int rg_play_init(rg_play *p, const rg_module *m, rg_log *log, rg_policy *choices,
@@ -255,6 +319,7 @@ void rg_play_sink(rg_play *p, rg_sink *sink) {
   sink->choose = on_choose;
   sink->shape = p->shape ? on_shape : NULL;
   sink->chance = p->dice ? on_chance : NULL;
+  sink->dice = p->dice ? on_dice : NULL;
 }
 
 void rg_play_attach(rg_play *p, rg_vm *vm) {

@@ -33,9 +33,15 @@ typedef struct rg_play {
   void (*shape)(void *ctx, const rg_module *m, uint32_t shape, const rg_value *vals,
                 uint32_t pc);
   void *shape_ctx;
+  /* Optional: called after each event is logged (secret: 1 for a choice
+  ** the rules mark secret), for a front end that holds secrets back. */
+  void (*logged)(void *ctx, int secret);
+  void *logged_ctx;
   int stopped;              /* a question went unanswered */
   rg_policy *stopped_by;    /* the policy that did not answer */
   int failed;               /* expectations failed so far */
+  const char *step;         /* the step being run ("" before the first) */
+  char where[512];          /* "FILE:LINE" of the question being asked */
   /* private: the question being asked (see the option namer in play.c) */
   rg_type opt_type;
   const rg_value *opts;

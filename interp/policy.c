@@ -6,6 +6,7 @@
 #include "alloc.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
@@ -38,11 +39,47 @@ static int parse_int(const char *s, int64_t *v) {
   return 0;
 }
 
-int64_t rg_question_match(const rg_question *q, const char *answer) {
+/* Matches answer against q->dice numbers, each in lo .. lo + sides - 1,
+** separated by spaces, commas or '+'.  Returns the option index or -1. */
+static int64_t match_dice(const rg_question *q, const char *answer) {
+  char tok[32];
+  uint64_t index = 0, scale = 1;
+  uint32_t got = 0;
+  const char *s = answer;
+  for (;;) {
+    size_t n = 0;
+    int64_t v;
+    while (*s == ' ' || *s == '\t' || *s == ',' || *s == '+') s++;
+    if (!*s) break;
+    while (*s && *s != ' ' && *s != '\t' && *s != ',' && *s != '+') {
+      if (n + 1 >= sizeof tok) return -1;
+      tok[n++] = *s++;
+    }
+    tok[n] = '\0';
+    if (got == q->dice || parse_int(tok, &v) != 0) return -1;
+    if (v < q->lo || (uint64_t)v - (uint64_t)q->lo >= q->sides) return -1;
+    index += ((uint64_t)v - (uint64_t)q->lo) * scale;
+    scale *= q->sides;
+    got++;
+  }
+  return got == q->dice && index < q->n ? (int64_t)index : -1;
+}
+
+/* Returns 1 when the folded text have starts with want (both folded). */
+static int starts_with(const char *have, const char *want) {
+  return strncmp(have, want, strlen(want)) == 0;
+}
+
+/* Matches answer against q (see rg_question_match).  Returns the index;
+** -1 when nothing matches; -2 when it is a prefix of several options'
+** names (their indexes in amb[0..*namb), at most 8). */
+static int64_t match(const rg_question *q, const char *answer, uint32_t *amb, uint32_t *namb) {
   char buf[1024];
   char *want;
   int64_t v, found = -1;
+  *namb = 0;
   if (!*answer) return -1;
+  if (q->range && q->dice > 1) return match_dice(q, answer);
   if (q->range) {
     if (parse_int(answer, &v) != 0) return -1;
     /* Unsigned: v - lo may not fit an int64 (found by fuzz_answers). */
@@ -50,24 +87,176 @@ int64_t rg_question_match(const rg_question *q, const char *answer) {
     return (int64_t)((uint64_t)v - (uint64_t)q->lo);
   }
   want = fold(answer);
-  if (want) {
-    for (uint32_t k = 0; k < q->n && found < 0; k++)
-      for (int alt = 0; alt < 2 && found < 0; alt++) {
+  if (!want) return -1;
+  if (q->yesno) {
+    /* y, yes, n, no name the options true and false. */
+    if (!strcmp(want, "y") || !strcmp(want, "yes")) strcpy(want, "true");
+    else if (!strcmp(want, "n") || !strcmp(want, "no")) strcpy(want, "false");
+  }
+  for (uint32_t k = 0; k < q->n && found < 0; k++)
+    for (int alt = 0; alt < 2 && found < 0; alt++) {
+      char *have;
+      if (!q->name(q->ctx, k, alt, buf, sizeof buf)) continue;
+      have = fold(buf);
+      if (have && strcmp(have, want) == 0) found = k;
+      free(have);
+    }
+  if (found < 0 && !q->numeric && parse_int(answer, &v) == 0 && v >= 1 && (uint64_t)v <= q->n)
+    found = v - 1;
+  if (found < 0 && !q->numeric) {
+    /* A prefix of one option's name (or code) only. */
+    for (uint32_t k = 0; k < q->n; k++) {
+      int hit = 0;
+      for (int alt = 0; alt < 2 && !hit; alt++) {
         char *have;
         if (!q->name(q->ctx, k, alt, buf, sizeof buf)) continue;
         have = fold(buf);
-        if (have && strcmp(have, want) == 0) found = k;
+        hit = have && starts_with(have, want);
         free(have);
       }
-    free(want);
+      if (hit) {
+        if (*namb < 8) amb[*namb] = k;
+        ++*namb;
+        found = k;
+      }
+    }
+    if (*namb > 1) found = -2;
   }
-  if (found < 0 && !q->numeric && parse_int(answer, &v) == 0 && v >= 1 && (uint64_t)v <= q->n)
-    found = v - 1;
+  free(want);
   return found;
+}
+
+int64_t rg_question_match(const rg_question *q, const char *answer) {
+  uint32_t amb[8], namb;
+  int64_t k = match(q, answer, amb, &namb);
+  return k < 0 ? -1 : k;
+}
+
+/* Writes what a right answer to q looks like, for "answer ..." */
+static void say_expected(rg_out *o, const rg_question *q) {
+  if (q->range && q->dice > 1)
+    rg_printf(o, "%u numbers from %lld to %lld, such as %lld %lld", q->dice, (long long)q->lo,
+              (long long)(q->lo + (int64_t)q->sides - 1), (long long)q->lo,
+              (long long)(q->lo + (int64_t)q->sides - 1));
+  else if (q->range) rg_printf(o, "a number from %lld to %lld", (long long)q->lo,
+                               (long long)(q->lo + (int64_t)q->n - 1));
+  else if (q->numeric) rg_puts(o, "one of the numbers listed");
+  else if (q->yesno) rg_puts(o, "yes or no");
+  else rg_printf(o, "a number from 1 to %u or an option's name", q->n);
+}
+
+/* Returns 1 when the folded line equals one of the words in list (joined
+** by '|'). */
+static int is_word(const char *line, const char *list) {
+  size_t n = strlen(line);
+  for (const char *w = list; *w;) {
+    const char *bar = strchr(w, '|');
+    size_t len = bar ? (size_t)(bar - w) : strlen(w);
+    if (len == n && strncmp(w, line, n) == 0) return 1;
+    if (!bar) break;
+    w = bar + 1;
+  }
+  return 0;
+}
+
+rg_reply rg_question_reply(const rg_question *q, char *line, int64_t *k, const char **arg,
+                           rg_out *why) {
+  char buf[1024];
+  char word[16];
+  uint32_t amb[8], namb;
+  size_t n = 0;
+  line = rg_policy_trim(line);
+  *k = -1;
+  *arg = NULL;
+  while (line[n] && line[n] != ' ' && line[n] != '\t' && n + 1 < sizeof word) {
+    char c = line[n];
+    word[n++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
+  word[n] = '\0';
+  if (!line[n] || line[n] == ' ' || line[n] == '\t') {
+    const char *rest = rg_policy_trim(line + n);
+    /* Commands are words no option can be named by: an option called
+    ** "back" would be answered by its number. */
+    if (!*rest && (is_word(word, "undo|back"))) return RG_REPLY_UNDO;
+    if (!*rest && (is_word(word, "?|help"))) return RG_REPLY_HELP;
+    if (is_word(word, "save")) {
+      *arg = *rest ? rest : NULL;
+      return RG_REPLY_SAVE;
+    }
+  }
+  *k = match(q, line, amb, &namb);
+  if (*k >= 0) return RG_REPLY_ANSWER;
+  if (*k == -2) {
+    rg_printf(why, "'%s' could be ", line);
+    for (uint32_t i = 0; i < namb && i < 8; i++) {
+      q->name(q->ctx, amb[i], 0, buf, sizeof buf);
+      rg_printf(why, "%s%s", i == 0 ? "" : i + 1 == namb ? " or " : ", ", buf);
+    }
+    if (namb > 8) rg_puts(why, ", ...");
+    rg_puts(why, "; type more of the name");
+  } else {
+    rg_printf(why, "'%s' is not an option; answer ", line);
+    say_expected(why, q);
+  }
+  rg_puts(why, " (? for help, undo to go back)");
+  return RG_REPLY_BAD;
+}
+
+void rg_question_answer_text(const rg_question *q, int64_t k, char *buf, size_t size) {
+  char name[1024];
+  if (q->range && q->dice > 1) {
+    size_t at = 0;
+    uint64_t rest = (uint64_t)k;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < q->dice && at < size; i++) {
+      int w = snprintf(buf + at, size - at, "%s%lld", i ? " " : "",
+                       (long long)(q->lo + (int64_t)(rest % q->sides)));
+      if (w < 0) break;
+      at += (size_t)w;
+      rest /= q->sides;
+    }
+    return;
+  }
+  if (q->range) {
+    snprintf(buf, size, "%lld", (long long)(q->lo + k));
+    return;
+  }
+  q->name(q->ctx, (uint32_t)k, 0, name, sizeof name);
+  if (rg_question_match(q, name) == k) snprintf(buf, size, "%s", name);
+  else snprintf(buf, size, "%lld", (long long)k + 1);
+}
+
+void rg_question_help(rg_out *o, const rg_question *q) {
+  char buf[1024], rem[256];
+  if (q->step && *q->step) rg_printf(o, "step: %s\n", q->step);
+  if (q->where && *q->where) {
+    rg_printf(o, "rule: %s", q->where);
+    if (q->rule && *q->rule) rg_printf(o, ": %s", q->rule);
+    rg_putc(o, '\n');
+  }
+  if (q->range) {
+    rg_puts(o, "answer ");
+    say_expected(o, q);
+    rg_putc(o, '\n');
+  } else {
+    for (uint32_t k = 0; k < q->n; k++) {
+      q->name(q->ctx, k, 0, buf, sizeof buf);
+      rg_printf(o, "  %u) %s", k + 1, buf);
+      if (q->remark && q->remark(q->ctx, k, rem, sizeof rem)) rg_printf(o, "  (%s)", rem);
+      rg_putc(o, '\n');
+    }
+  }
+  rg_puts(o, "a name may be shortened while it is the only one that fits; "
+             "undo (or back) takes back the last answer, save [FILE] writes the game so far\n");
 }
 
 void rg_question_options(rg_out *o, const rg_question *q, uint32_t max) {
   char buf[1024];
+  if (q->range && q->dice > 1) {
+    rg_printf(o, "%u numbers, each %lld..%lld", q->dice, (long long)q->lo,
+              (long long)(q->lo + (int64_t)q->sides - 1));
+    return;
+  }
   if (q->range) {
     rg_printf(o, "%lld..%lld", (long long)q->lo, (long long)(q->lo + (int64_t)q->n - 1));
     return;

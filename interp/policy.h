@@ -15,9 +15,11 @@
 **              a page)
 **
 ** An answer is an option's name (case-insensitive, NFC and Unicode case
-** folding) or its number in the list (1..n).  When the options are
-** themselves numbers (a range, a list of ints), the answer is the number
-** itself.  Nothing here prints or knows a game: the options come named by
+** folding), a prefix of exactly one option's name, or its number in the
+** list (1..n).  When the options are themselves numbers (a range, a list of
+** ints), the answer is the number itself; several dice asked as one
+** question take that many numbers ("3 4").  A yes/no question (the options
+** false and true) also takes y, yes, n and no.  Nothing here prints or knows a game: the options come named by
 ** the caller, and errors are kept as text for the caller to show.
 */
 #ifndef RG_POLICY_H
@@ -45,11 +47,40 @@ typedef struct rg_question {
   ** returns 0 for none. */
   int (*remark)(void *ctx, uint32_t k, char *buf, size_t size);
   void *ctx;
+  /* Optional, for a person (NULL or 0 when unknown): */
+  int yesno;                /* the options are false, true */
+  uint32_t dice;            /* > 1: a range question asks that many dice at
+                            ** once: each answer lo .. lo + sides - 1, the
+                            ** option index sum (v_i - lo) * sides^i, n =
+                            ** sides^dice */
+  uint32_t sides;
+  int secret;               /* the rules mark the choice secret */
+  const char *step;         /* the step of the rules it is asked in */
+  const char *where;        /* "FILE:LINE" of the rule that asks */
+  const char *rule;         /* the text of that line of the rule file */
 } rg_question;
+
+/* rg_reply (what a person's line at a question is) is public: regula.h. */
 
 /* Returns the index of the option that answer names (see the top of the
 ** file; spaces around it are not trimmed here), or -1. */
 int64_t rg_question_match(const rg_question *q, const char *answer);
+
+/* Reads line (trimmed here) as a person's reply to q: an answer (its
+** index in *k), a command (undo/back, save [FILE] with FILE's start in
+** *arg, ?/help), or neither, when why says what is wrong ("'s' could be
+** Standard or Summer"; "'9' is not an option: answer a number from 1 to
+** 6").  line is changed in place. */
+rg_reply rg_question_reply(const rg_question *q, char *line, int64_t *k, const char **arg,
+                           rg_out *why);
+
+/* Writes the answer text that names option k of q (the option's name when
+** it answers to k, else its number; dice as "3 4") into buf. */
+void rg_question_answer_text(const rg_question *q, int64_t k, char *buf, size_t size);
+
+/* Writes a person's help for q to o: where it is asked (step, rule file
+** line and its text), then each option on a line of its own. */
+void rg_question_help(rg_out *o, const rg_question *q);
 
 /* Returns s without the spaces, tabs and CRs around it (cut in place). */
 char *rg_policy_trim(char *s);

@@ -525,4 +525,109 @@ rg_status rg_sims_json(const rg_sims *s, rg_out *out);
 /* Frees s (NULL is fine). */
 void rg_sims_free(rg_sims *s);
 
+/* ======================================================================
+** Games at the table
+**
+** A game is a run in which people answer: the choices (and, with
+** ask_dice, the dice and cards they roll and draw for real).  It keeps
+** the answers, so that a front end (a terminal, a page) can take the last
+** one back, save the game and resume it.  The front end calls
+** rg_game_play, shows the new part of rg_game_log, and while the game is
+** asking shows the question (rg_game_asking, rg_game_option), reads a
+** line and hands it to rg_game_reply; then plays again.  Each play runs the
+** procedure from the start with the answers so far (a run is
+** deterministic), which for a pre-battle takes well under a millisecond.
+** ==================================================================== */
+
+typedef struct rg_game rg_game;
+
+/* How to set a game up.  A zeroed struct (or NULL) gives the defaults. */
+typedef struct rg_game_options {
+  const char *proc;         /* the procedure played, without parameters; NULL: "main" */
+  uint64_t seed;            /* as rg_run_options.seed */
+  int ask_choices;          /* people answer the choices; else: */
+  int first;                /*   each takes its first option (1), or one at random (0) */
+  int ask_dice;             /* people read the dice and cards; else the seed rolls */
+  const char *title;        /* named in the transcript's first line (the rule file) */
+} rg_game_options;
+
+/* Where a game stands after rg_game_play. */
+typedef enum rg_game_state {
+  RG_GAME_ASKING = 0,       /* a question waits for an answer */
+  RG_GAME_OVER = 1,         /* the procedure returned; the log ends with its result */
+  RG_GAME_FAILED = 2        /* the rules failed, or a loaded answer fits no option
+                            ** (rg_game_error says which) */
+} rg_game_state;
+
+/* What a person's line at a question is (rg_game_reply). */
+typedef enum rg_reply {
+  RG_REPLY_ANSWER = 0,      /* an answer, now added to the game */
+  RG_REPLY_UNDO = 1,        /* "undo" or "back": the last answer is taken back */
+  RG_REPLY_SAVE = 2,        /* "save" or "save FILE": the front end writes the transcript */
+  RG_REPLY_HELP = 3,        /* "?" or "help": the help is written */
+  RG_REPLY_BAD = 4          /* none of these: why is written */
+} rg_reply;
+
+/* The question a game is asking, as a person should see it.  Strings are
+** owned by the game, valid until the next rg_game_play or rg_game_reply. */
+typedef struct rg_game_question {
+  const char *who;          /* who answers ("player A"), or NULL */
+  const char *prompt;       /* what for ("play a PBS card", "roll 2d6") */
+  uint32_t noptions;        /* options (rg_game_option names each) */
+  int numeric;              /* the answer is a number (or numbers) */
+  int range;                /* any whole number from lo, noptions of them */
+  int64_t lo;
+  uint32_t dice;            /* > 1: that many dice at once, each lo .. lo + sides - 1 */
+  uint32_t sides;
+  int yesno;                /* answered by yes or no */
+  int secret;               /* a secret answer: do not show it, nor the choice,
+                            ** until the log shows it */
+  const char *step;         /* the step of the rules, or NULL */
+  const char *where;        /* "FILE:LINE" of the rule that asks, or NULL */
+} rg_game_question;
+
+/* Makes a game of rules r (which must outlive it).  Returns RG_OK with
+** *out set (free it with rg_game_free), RG_NOT_FOUND (no such procedure,
+** or it takes parameters) or RG_NOMEM. */
+rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **out);
+
+/* Frees g (NULL is fine). */
+void rg_game_free(rg_game *g);
+
+/* Adds the answers of a saved transcript, text[0..len): one answer a line,
+** # comments and blank lines skipped (name is used in errors with the
+** line: "game.txt:12: 'x' is not an option of: ...").  Returns RG_OK,
+** RG_BAD_VALUE (a NUL byte) or RG_NOMEM. */
+rg_status rg_game_load(rg_game *g, const char *name, const char *text, size_t len);
+
+/* Plays from the start with the answers so far; returns where it stands. */
+rg_game_state rg_game_play(rg_game *g);
+
+/* The game's log as text (the same lines as `regula run` prints), its
+** length in *len, and in *visible how many of its bytes may be shown now:
+** a secret choice and those made with it are held back until all are in. */
+const char *rg_game_log(const rg_game *g, size_t *len, size_t *visible);
+
+/* When the game is asking: fills *q and returns 1; else returns 0. */
+int rg_game_asking(const rg_game *g, rg_game_question *q);
+
+/* Writes the name of option i of the question into buf ("Standard";
+** empty for a range).  Returns RG_OK or RG_BAD_VALUE. */
+rg_status rg_game_option(const rg_game *g, uint32_t i, char *buf, size_t size);
+
+/* Reads line (changed in place) as a person's reply to the question (see
+** rg_reply): an answer (a name in any case, a prefix of one name only, its
+** number, yes/no, "3 4" for two dice), undo or back, save [FILE] (FILE in
+** *arg, else NULL), ? or help.  Writes to why what a person should read:
+** the help, what was taken back, why an answer is refused. */
+rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why);
+
+/* Writes the transcript to o: a comment line naming the game, then per
+** answer a comment with its question and the answer: what rg_game_load
+** reads back. */
+void rg_game_transcript(const rg_game *g, rg_out *o);
+
+/* After RG_GAME_FAILED: why. */
+const char *rg_game_error(const rg_game *g, uint32_t *pc);
+
 #endif

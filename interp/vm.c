@@ -218,9 +218,16 @@ static inline int64_t vm_chance(rg_vm *vm, int what, uint32_t index, uint64_t n,
   return r;
 }
 
-/* Rolls n plain dice of `sides` sides into out[0..n) (each 1..sides).
-** Returns 0, or -1 when the chance callback gave no result. */
+/* Rolls n plain dice of `sides` sides into out[0..n) (each 1..sides),
+** all at once through sink.dice when it is set.  Returns 0, or -1 when the
+** callback gave no result (or one out of range). */
 static int vm_roll_plain(rg_vm *vm, uint32_t sides, uint32_t n, rg_value *out, uint32_t pc) {
+  if (vm->sink.chance && vm->sink.dice && n > 1) {
+    if (vm->sink.dice(vm->sink.ctx, vm->m, sides, n, out, pc) != 0) return -1;
+    for (uint32_t k = 0; k < n; k++)
+      if (out[k] < 1 || (uint64_t)out[k] > sides) return -1;
+    return 0;
+  }
   for (uint32_t k = 0; k < n; k++) {
     int64_t r = vm_chance(vm, 'd', sides, sides, pc);
     if (r < 0) return -1;

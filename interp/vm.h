@@ -70,6 +70,12 @@ typedef struct rg_sink {
   ** left, which rg_vm_deck_left lists).  NULL: the VM's own generator. */
   int64_t (*chance)(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
                     uint32_t pc);
+  /* Optional, with chance: n > 1 plain dice of `sides` sides rolled at once
+  ** (2d6, rolls(2, d6)) read together: stores each in out[0..n) (1..sides)
+  ** and returns 0, or returns -1 to stop the run.  NULL: chance is asked
+  ** once a die. */
+  int (*dice)(void *ctx, const rg_module *m, uint32_t sides, uint32_t n, rg_value *out,
+              uint32_t pc);
 } rg_sink;
 
 /* Results of rg_vm_call: RG_RUN_OK (RG_OK), RG_RUN_ERROR (a runtime error:

@@ -82,9 +82,7 @@ void reader_free(reader *r) {
   r->cap = 0;
 }
 
-/* Writes what rg_question_write / rg_question_options (which = 0 / 1) write
-** to stderr. */
-static void put_q(const rg_question *q, int which) {
+void ask_put(const rg_question *q, int which) {
   rg_buf b;
   rg_buf_init(&b);
   if (which) rg_question_options(&b.out, q, LIST_MAX);
@@ -95,16 +93,16 @@ static void put_q(const rg_question *q, int which) {
 
 /* ---- a person -------------------------------------------------------------- */
 
-/* Prints q for a person on stderr: numbers inline ("PROMPT (1..6): "),
-** other options one a line ("  1) Standard") then "> ". */
-static void show_question(const rg_question *q) {
+void ask_show(const rg_question *q) {
   char buf[1024], rem[256];
-  put_q(q, 0);
-  if (q->range && !(q->who && *q->who)) {
+  ask_put(q, 0);
+  if (q->yesno) {
+    fputs(" (yes or no): ", stderr);
+  } else if (q->range && q->dice <= 1 && !(q->who && *q->who)) {
     fputs(": ", stderr);
   } else if (q->numeric) {
     fputs(q->range ? " (" : " (one of ", stderr);
-    put_q(q, 1);
+    ask_put(q, 1);
     fputs("): ", stderr);
   } else {
     fputc('\n', stderr);
@@ -119,42 +117,6 @@ static void show_question(const rg_question *q) {
   fflush(stderr);
 }
 
-int64_t ask_person(reader *in, const rg_question *q) {
-  char *line;
-  show_question(q);
-  for (;;) {
-    int64_t k;
-    int rc = reader_line(in, &line);
-    if (rc == READ_NOMEM) {
-      fputs("\nregula: error: out of memory\n", stderr);
-      return -1;
-    }
-    if (rc != 0 && rc != READ_END) {
-      fprintf(stderr, "\nregula: error: stdin:%u: %s\n", in->line, reader_error(rc));
-      return -1;
-    }
-    if (rc != 0) {
-      fputs("\nregula: error: no answer (end of input) for: ", stderr);
-      put_q(q, 0);
-      fputc('\n', stderr);
-      return -1;
-    }
-    line = rg_policy_trim(line);
-    /* Piped answers are not echoed by a terminal: echo them, so that the
-    ** transcript on stderr reads as a dialogue. */
-    if (!isatty(fileno(in->f))) fprintf(stderr, "%s\n", line);
-    k = rg_question_match(q, line);
-    if (k >= 0) return k;
-    fprintf(stderr, "'%s' is not an option; answer ", line);
-    if (q->range) fprintf(stderr, "a number from %lld to %lld", (long long)q->lo,
-                          (long long)(q->lo + (int64_t)q->n - 1));
-    else if (q->numeric) fputs("one of the numbers listed", stderr);
-    else fprintf(stderr, "a number from 1 to %u or an option's name", q->n);
-    fputs("\n", stderr);
-    show_question(q);
-  }
-}
-
 /* ---- policies -------------------------------------------------------------- */
 
 /* The largest answers file, in bytes. */
@@ -164,7 +126,7 @@ int64_t ask_person(reader *in, const rg_question *q) {
 ** no NUL) into an rg_malloc'd NUL-terminated buffer (*text, its length in
 ** *size), each ended by LF, ANSWERS_MAX bytes at most.  Returns 0, EX_BAD
 ** (said on stderr, naming FILE:LINE) or EX_RUNTIME (out of memory). */
-static int read_file(const char *path, char **text, size_t *size) {
+int ask_read_file(const char *path, char **text, size_t *size) {
   FILE *f = cli_open(path, "rb");
   reader rd = { f, NULL, 0, 0, 0 };
   char *buf = NULL, *line;
@@ -211,13 +173,6 @@ static int read_file(const char *path, char **text, size_t *size) {
   return 0;
 }
 
-/* rg_policy_fn of `--policy ask`: a person answers through reader ctx
-** (ask_person, which tells them when the input ends). */
-static int64_t ask_fn(void *ctx, const rg_question *q, rg_out *err) {
-  (void)err;
-  return ask_person(ctx, q);
-}
-
 int policy_open(rg_policy *p, const char *spec, uint64_t seed, reader *in) {
   char *text;
   int rc;
@@ -227,11 +182,9 @@ int policy_open(rg_policy *p, const char *spec, uint64_t seed, reader *in) {
     rg_seed_run_choices(&p->rng, seed);
   } else if (strcmp(spec, "first") == 0) {
     /* set up above */
-  } else if (strcmp(spec, "ask") == 0) {
-    rg_policy_callback(p, "ask", ask_fn, in);
   } else if (strncmp(spec, "answers:", 8) == 0 && spec[8]) {
     size_t len;
-    if ((rc = read_file(spec + 8, &text, &len)) != 0) return rc;
+    if ((rc = ask_read_file(spec + 8, &text, &len)) != 0) return rc;
     rc = rg_policy_answers(p, spec + 8, text, len);
     rg_free(text);
     if (rc == -2) {

@@ -2,11 +2,11 @@
 ** ask.h: the CLI's side of who answers a run's questions.
 **
 ** The policies themselves (random, first, answers, a caller's callback) are
-** the library's (interp/policy.h).  What stays here is what needs a
-** terminal or a file: `--policy ask` (a person: the question goes to
-** stderr, the answer comes from stdin, a bad answer is asked again, end of
-** input stops the run), reading an answers file for `answers:FILE`, and
-** turning the --policy text into a library policy.
+** the library's (interp/policy.h), and so is a game with a person
+** answering (interp/game.h, played at the terminal by table.c).  What
+** stays here is what needs a terminal or a file: showing a question on
+** stderr, reading lines and answers files, and turning the --policy text
+** into a library policy.
 */
 #ifndef RG_CLI_ASK_H
 #define RG_CLI_ASK_H
@@ -49,14 +49,23 @@ int reader_status(const reader *r, int rc, const char *path);
 /* Frees the reader's buffer (not its stream). */
 void reader_free(reader *r);
 
-/* Sets p up from spec ("random", "first", "ask", "answers:FILE"; NULL is
-** random) for seed; in is stdin's reader (for ask).  Returns 0, or EX_BAD
+/* Sets p up from spec ("random", "first", "answers:FILE"; NULL is
+** random) for seed; in is unused.  Returns 0, or EX_BAD
 ** after printing what is wrong, or EX_RUNTIME when out of memory.  The
 ** caller frees p with rg_policy_free whatever it returns. */
 int policy_open(rg_policy *p, const char *spec, uint64_t seed, reader *in);
 
-/* Asks a person q through in, on stderr, until a valid answer comes.
-** Returns the option's index, or -1 at the end of input (after saying so). */
-int64_t ask_person(reader *in, const rg_question *q);
+/* Shows q to a person on stderr: yes/no and numbers inline ("PROMPT
+** (1..6): "), other options one a line ("  1) Standard") then "> ". */
+void ask_show(const rg_question *q);
+
+/* Writes q's "WHO, PROMPT" (which 0) or its options (which 1) to stderr. */
+void ask_put(const rg_question *q, int which);
+
+/* Reads the lines of path (each at most READER_LINE_MAX bytes, no NUL)
+** into an rg_malloc'd NUL-terminated buffer (*text, its length in *size),
+** each ended by LF, 16 MiB at most.  Returns 0, EX_BAD (said on stderr,
+** naming FILE:LINE) or EX_RUNTIME (out of memory). */
+int ask_read_file(const char *path, char **text, size_t *size);
 
 #endif

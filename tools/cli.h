@@ -60,6 +60,8 @@ typedef struct opts {
   const char *inputs;       /* --inputs FILE, or NULL */
   const char *proc;         /* --proc NAME, or NULL */
   const char *variants;     /* --variants A,B,...: rule sets run side by side */
+  const char *resume;       /* --resume FILE: a transcript to replay first */
+  const char *transcript;   /* --transcript FILE: kept up to date after each answer */
   int json;                 /* --json given */
   const char **sets;        /* each --set NAME=VALUE, in order */
   int nsets;
@@ -165,6 +167,14 @@ int cli_no_table(const rg_module *m, const char *name);
 
 /* regula run: runs a procedure with dice, decks and choices (run.c). */
 int cmd_run(opts *o);
+
+/* regula run at the table (table.c): procedure pi of l played with a person
+** answering (ask_choices: the choices; ask_dice: the dice and cards), its
+** inputs vals, resumable (--resume, --transcript, undo, save); writes the
+** pictures o asks for of the game as finally played.  Returns the exit
+** code. */
+int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *vals,
+               int ask_choices, int ask_dice);
 
 /* regula draw FILE PROCEDURE ARG...: runs a procedure and writes the
 ** pictures it drew (draw.c). */

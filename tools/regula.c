@@ -202,8 +202,9 @@ static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
     if (cmd->accepts & OPT_RUN) {
       /* The run options: their texts are checked by cmd_run. */
       static const char *const names[] = { "--seed", "--policy", "--dice", "--inputs", "--proc", "--variants",
-                                           "--set" };
-      const char **slots[] = { &o->seed, &o->policy, &o->dice, &o->inputs, &o->proc, &o->variants, NULL };
+                                           "--resume", "--transcript", "--set" };
+      const char **slots[] = { &o->seed, &o->policy, &o->dice, &o->inputs, &o->proc, &o->variants,
+                               &o->resume, &o->transcript, NULL };
       size_t k;
       if (strcmp(a, "--json") == 0) {
         o->json = 1;

@@ -147,6 +147,7 @@ static int find_main(const rg_module *m, const char *name) {
 /* Runs procedure pi of l with o's options, printing the log; returns the
 ** exit code. */
 static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
+  /* A person answers (--policy ask, --dice ask, --resume): table.c plays. */
   const rg_module *m = &l->m;
   rg_value *vals = NULL, result = 0;
   reader in = { stdin, NULL, 0, 0, 0 };
@@ -159,10 +160,10 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   int rc;
   rg_status st;
 
+  int ask_choices = o->policy && strcmp(o->policy, "ask") == 0;
   rg_policy_first(&dice);
   rg_log_init(&lg, &out, m, o->json);
-  rc = policy_open(&pol, o->policy, seed, &in);
-  if (rc == 0 && dice_ask) rc = policy_open(&dice, "ask", seed, &in);
+  rc = policy_open(&pol, ask_choices ? "first" : o->policy, seed, &in);
   if (rg_play_init(&play, m, &lg, &pol, dice_ask ? &dice : NULL) != 0 && rc == 0) {
     fputs("regula: error: out of memory\n", stderr);
     rc = EX_RUNTIME;
@@ -187,6 +188,11 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
       rc = apply_input(m, vals, copy, where);
       rg_free(copy);
     }
+  }
+  if (rc == 0 && (ask_choices || dice_ask || o->resume)) {
+    /* People at the table: the game can be undone, saved and resumed. */
+    rc = table_play(l, o, pi, seed, vals, ask_choices, dice_ask);
+    goto done;
   }
   if (rc == 0 && (o->npictures || o->picture)) {
     play.shape = on_shape;
@@ -225,6 +231,7 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
       }
     }
   }
+done:
   rg_vm_free(r.vm);
   rg_svg_free(r.svg);
   rg_free(vals);
@@ -518,6 +525,11 @@ int cmd_run(opts *o) {
       strcmp(o->policy, "ask") != 0 && !(strncmp(o->policy, "answers:", 8) == 0 && o->policy[8]))
     return usage_error("run", "--policy must be random, first, ask or answers:FILE, not '%s'",
                        o->policy);
+  if ((o->resume || o->transcript) && !dice_ask && !(o->policy && strcmp(o->policy, "ask") == 0))
+    return usage_error("run", "--resume and --transcript go with --policy ask or --dice ask, "
+                       "as the game was played");
+  if (o->json && (dice_ask || (o->policy && strcmp(o->policy, "ask") == 0)))
+    return usage_error("run", "--json is for runs nobody answers; at the table the log is text");
   rc = load(&l, o->pos[0], 0);
   if (rc == EX_OK) {
     pi = find_main(&l.m, o->proc ? o->proc : "main");

@@ -12,7 +12,10 @@
 **     value; a wrong answer and the end of the answers name NAME:LINE;
 **     a NUL byte is refused;
 **   - callback: its answer, its refusal with its reason, an answer outside
-**     the options refused.
+**     the options refused;
+**   - a person's replies: a unique prefix answers, an ambiguous one lists
+**     the options it fits; y/yes/n/no for yes/no questions only; 2d6 as
+**     two numbers (index (a-1) + (b-1)*6); undo, back, ?, help, save.
 */
 #include <stdio.h>
 #include <string.h>
@@ -43,11 +46,35 @@ static int name_of(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
   return 1;
 }
 
-static const rg_question ground = { "Bravo", "which ground?", 3, 0, 0, 0, name_of, NULL,
-                                    (void *)grounds };
-static const rg_question count = { "Alpha", "how many?", 3, 1, 0, 0, name_of, NULL,
-                                   (void *)numbers };
-static const rg_question score = { NULL, "score", 7, 1, 1, -3, NULL, NULL, NULL };
+static const rg_question ground = { .who = "Bravo", .prompt = "which ground?", .n = 3,
+                                    .name = name_of, .ctx = (void *)grounds };
+static const rg_question count = { .who = "Alpha", .prompt = "how many?", .n = 3, .numeric = 1,
+                                   .name = name_of, .ctx = (void *)numbers };
+static const rg_question score = { .prompt = "score", .n = 7, .numeric = 1, .range = 1, .lo = -3 };
+static const char *const bools[] = { "false", "true" };
+static const rg_question intercept = { .who = "Alpha", .prompt = "intercept?", .n = 2,
+                                       .name = name_of, .ctx = (void *)bools, .yesno = 1 };
+/* 2d6 as one question: 36 outcomes, the first die least significant. */
+static const rg_question twod6 = { .prompt = "roll 2d6", .n = 36, .numeric = 1, .range = 1,
+                                   .lo = 1, .dice = 2, .sides = 6 };
+static const char *const seasons[] = { "Winter", "Spring/Autumn", "Summer", "Sandstorm" };
+static const rg_question season = { .who = "Bravo", .prompt = "season", .n = 4,
+                                    .name = name_of, .ctx = (void *)seasons };
+
+/* Returns what rg_question_reply makes of line for q: the kind, the index
+** in *k and the message in why[0..size). */
+static rg_reply reply(const rg_question *q, const char *line, int64_t *k, char *why, size_t size) {
+  char copy[256];
+  const char *arg;
+  rg_buf b;
+  rg_reply r;
+  snprintf(copy, sizeof copy, "%s", line);
+  rg_buf_init(&b);
+  r = rg_question_reply(q, copy, k, &arg, &b.out);
+  snprintf(why, size, "%s", b.data ? b.data : "");
+  rg_buf_free(&b);
+  return r;
+}
 
 /* A callback policy: answers *ctx, refusing with a reason when it is -1. */
 static int64_t answer_with(void *ctx, const rg_question *q, rg_out *err) {
@@ -132,6 +159,45 @@ int main(void) {
     CHECK(strcmp(rg_policy_error(&p), "nul.txt: a NUL byte in the answers") == 0,
           "answers: the NUL's error: %s", rg_policy_error(&p));
     rg_policy_free(&p);
+  }
+
+  /* a person's replies: prefixes, yes/no, dice, commands */
+  {
+    int64_t k;
+    char why[512], text[64];
+    CHECK(reply(&ground, "co", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 1,
+          "reply: 'co' is Coastal, the only name it starts");
+    CHECK(reply(&ground, "dés", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 2,
+          "reply: a folded prefix 'dés'");
+    CHECK(reply(&season, "s", &k, why, sizeof why) == RG_REPLY_BAD && k == -2, "reply: 's' is ambiguous");
+    CHECK(strcmp(why, "'s' could be Spring/Autumn, Summer or Sandstorm; type more of the name "
+                      "(? for help, undo to go back)") == 0, "reply: the ambiguity said: %s", why);
+    CHECK(reply(&season, "su", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 2, "reply: 'su'");
+    CHECK(reply(&season, "winter", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 0, "reply: whole name");
+    CHECK(reply(&intercept, "y", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 1, "reply: y is true");
+    CHECK(reply(&intercept, "No", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 0, "reply: No is false");
+    CHECK(reply(&intercept, "yes", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 1, "reply: yes");
+    CHECK(reply(&ground, "yes", &k, why, sizeof why) == RG_REPLY_BAD, "reply: yes only for yes/no");
+    CHECK(reply(&twod6, "3 4", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 2 + 3 * 6,
+          "reply: 2d6 '3 4' is (3-1) + (4-1)*6 = 20, got %lld", (long long)k);
+    CHECK(reply(&twod6, "6,6", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 35, "reply: '6,6'");
+    CHECK(reply(&twod6, "7", &k, why, sizeof why) == RG_REPLY_BAD, "reply: one number for 2d6");
+    CHECK(strcmp(why, "'7' is not an option; answer 2 numbers from 1 to 6, such as 1 6 "
+                      "(? for help, undo to go back)") == 0, "reply: 2d6's message: %s", why);
+    CHECK(reply(&twod6, "3 4 5", &k, why, sizeof why) == RG_REPLY_BAD, "reply: three numbers for 2d6");
+    CHECK(reply(&twod6, "0 4", &k, why, sizeof why) == RG_REPLY_BAD, "reply: 0 is no face");
+    rg_question_answer_text(&twod6, 20, text, sizeof text);
+    CHECK(strcmp(text, "3 4") == 0, "answer text of 2d6 20: %s", text);
+    rg_question_answer_text(&ground, 0, text, sizeof text);
+    CHECK(strcmp(text, "Standard") == 0, "answer text of ground 0: %s", text);
+    CHECK(reply(&ground, " Undo ", &k, why, sizeof why) == RG_REPLY_UNDO, "reply: undo");
+    CHECK(reply(&ground, "back", &k, why, sizeof why) == RG_REPLY_UNDO, "reply: back");
+    CHECK(reply(&ground, "?", &k, why, sizeof why) == RG_REPLY_HELP, "reply: ?");
+    CHECK(reply(&ground, "HELP", &k, why, sizeof why) == RG_REPLY_HELP, "reply: HELP");
+    CHECK(reply(&ground, "save", &k, why, sizeof why) == RG_REPLY_SAVE, "reply: save");
+    CHECK(reply(&ground, "9", &k, why, sizeof why) == RG_REPLY_BAD, "reply: 9 of 3");
+    CHECK(strcmp(why, "'9' is not an option; answer a number from 1 to 3 or an option's name "
+                      "(? for help, undo to go back)") == 0, "reply: 9's message: %s", why);
   }
 
   /* callback */

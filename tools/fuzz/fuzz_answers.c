@@ -36,11 +36,14 @@ static int remark_of(void *ctx, uint32_t k, char *buf, size_t size) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const rg_question qs[] = {
-    {"player A", "which ground?", 6, 0, 0, 0, name_of, remark_of, (void *)names},
-    {NULL, "how many?", 4, 1, 0, 0, name_of, NULL, (void *)numbers},
-    {"player B", "a score", 7, 1, 1, -3, NULL, NULL, NULL},
-    {"", "only one", 1, 0, 0, 0, name_of, NULL, (void *)codes},
-    {"player A", "huge range", 4000000000u, 1, 1, -2000000000, NULL, NULL, NULL},
+    {.who = "player A", .prompt = "which ground?", .n = 6, .name = name_of, .remark = remark_of,
+     .ctx = (void *)names},
+    {.prompt = "how many?", .n = 4, .numeric = 1, .name = name_of, .ctx = (void *)numbers},
+    {.who = "player B", .prompt = "a score", .n = 7, .numeric = 1, .range = 1, .lo = -3},
+    {.who = "", .prompt = "only one", .n = 1, .name = name_of, .ctx = (void *)codes},
+    {.who = "player A", .prompt = "huge range", .n = 4000000000u, .numeric = 1, .range = 1,
+     .lo = -2000000000},
+    {.prompt = "3d6", .n = 216, .numeric = 1, .range = 1, .lo = 1, .dice = 3, .sides = 6},
   };
   rg_policy p;
   if (rg_policy_answers(&p, "answers.txt", (const char *)data, size) == 0) {

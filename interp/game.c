@@ -1,0 +1,465 @@
+/*
+** game.c: a game at the table, replayed from its answers (see game.h).
+*/
+#include "game.h"
+
+#include "alloc.h"
+#include "evlog.h"
+#include "play.h"
+#include "seed.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One answer of the list: its text, the question it answered (for the
+** transcript's comment) and the line of the file it came from (0: typed). */
+typedef struct answer {
+  char *text;
+  char *question;
+  uint32_t line;
+} answer;
+
+/* The pending question, copied out of the run that asked it: the strings
+** of its options live in `names` (alt 0, alt 1 and remark of each option,
+** each NUL-terminated; an empty alt 1 or remark is none). */
+typedef struct pending {
+  rg_question q;
+  char *who, *prompt, *step, *where;
+  rg_buf names;
+  size_t *offs;             /* 3 per option: offsets into names.data */
+} pending;
+
+struct rg_game {
+  const rg_module *m;
+  rg_game_setup setup;
+  rg_value *inputs;
+  char *title, *source;     /* copies; source: the loaded file's name */
+  answer *answers;
+  uint32_t nanswers, cap, used;
+  /* the last play */
+  rg_vm *vm;
+  rg_play play;
+  rg_log log;
+  rg_buf text;              /* the log's text */
+  rg_policy person, chooser;
+  rg_game_state state;
+  int failed_expects;
+  rg_buf error;
+  uint32_t error_pc;
+  int has_pending;
+  pending p;
+  size_t hold;              /* SIZE_MAX, or where the open secret moment begins */
+  size_t last_len;          /* the text's length after the last event */
+};
+
+/* ---- the pending question ------------------------------------------------------- */
+
+/* Returns a rg_malloc'd copy of s (NULL for NULL), or NULL when out of memory. */
+static char *dup(const char *s) {
+  size_t n;
+  char *c;
+  if (!s) return NULL;
+  n = strlen(s);
+  if (!(c = rg_malloc(n + 1))) return NULL;
+  memcpy(c, s, n + 1);
+  return c;
+}
+
+/* Frees what p holds and zeroes it. */
+static void pending_free(pending *p) {
+  rg_free(p->who);
+  rg_free(p->prompt);
+  rg_free(p->step);
+  rg_free(p->where);
+  rg_free(p->offs);
+  rg_buf_free(&p->names);
+  memset(p, 0, sizeof *p);
+}
+
+/* rg_question.name of a copied question. */
+static int copied_name(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
+  pending *p = ctx;
+  const char *s = p->names.data + p->offs[3 * k + (alt ? 1 : 0)];
+  if (alt && !*s) return 0;
+  snprintf(buf, size, "%s", s);
+  return 1;
+}
+
+/* rg_question.remark of a copied question. */
+static int copied_remark(void *ctx, uint32_t k, char *buf, size_t size) {
+  pending *p = ctx;
+  const char *s = p->names.data + p->offs[3 * k + 2];
+  if (!*s) return 0;
+  snprintf(buf, size, "%s", s);
+  return 1;
+}
+
+/* Copies q into g->p (its option names too, unless a range).  Returns 0,
+** or -1 when out of memory. */
+static int pending_copy(rg_game *g, const rg_question *q) {
+  pending *p = &g->p;
+  char buf[1024];
+  pending_free(p);
+  rg_buf_init(&p->names);
+  p->q = *q;
+  p->who = dup(q->who);
+  p->prompt = dup(q->prompt ? q->prompt : "");
+  p->step = dup(q->step);
+  p->where = dup(q->where);
+  if ((q->who && !p->who) || !p->prompt || (q->step && !p->step) || (q->where && !p->where))
+    return -1;
+  p->q.who = p->who;
+  p->q.prompt = p->prompt;
+  p->q.step = p->step;
+  p->q.where = p->where;
+  p->q.rule = NULL;
+  p->q.ctx = p;
+  p->q.name = copied_name;
+  p->q.remark = copied_remark;
+  if (q->range) return 0;
+  if (!(p->offs = rg_malloc(3 * (size_t)q->n * sizeof *p->offs))) return -1;
+  for (uint32_t k = 0; k < q->n; k++)
+    for (int part = 0; part < 3; part++) {
+      int have = part == 2 ? q->remark && q->remark(q->ctx, k, buf, sizeof buf)
+                           : q->name(q->ctx, k, part, buf, sizeof buf);
+      p->offs[3 * k + (uint32_t)part] = p->names.len;
+      if (have) rg_puts(&p->names.out, buf);
+      rg_putc(&p->names.out, '\0');
+    }
+  return p->names.out.failed ? -1 : 0;
+}
+
+/* ---- answering from the list ----------------------------------------------------- */
+
+/* The person's policy: the next answer of the list, or (past its end) the
+** question becomes the pending one and the run stops. */
+static int64_t from_list(void *ctx, const rg_question *q, rg_out *err) {
+  rg_game *g = ctx;
+  int64_t k;
+  if (g->used < g->nanswers) {
+    const answer *a = &g->answers[g->used];
+    k = rg_question_match(q, a->text);
+    if (k < 0) {
+      if (a->line) rg_printf(err, "%s:%u: ", g->source ? g->source : "answers", a->line);
+      rg_printf(err, "'%s' is not an option of: ", a->text);
+      rg_question_write(err, q);
+      rg_puts(err, "; options: ");
+      rg_question_options(err, q, 40);
+      return -1;
+    }
+    if (!a->question) {
+      /* A loaded answer: its question, for the transcript. */
+      rg_buf qt;
+      rg_buf_init(&qt);
+      rg_question_write(&qt.out, q);
+      g->answers[g->used].question = qt.out.failed ? NULL : dup(qt.data ? qt.data : "");
+      rg_buf_free(&qt);
+    }
+    g->used++;
+    return k;
+  }
+  if (pending_copy(g, q) != 0) {
+    rg_puts(err, "out of memory");
+    return -1;
+  }
+  g->has_pending = 1;
+  return -1;
+}
+
+/* rg_play's event hook: a secret choice opens (or continues) a moment,
+** anything else closes it. */
+static void on_logged(void *ctx, int secret) {
+  rg_game *g = ctx;
+  if (secret) {
+    if (g->hold == SIZE_MAX) g->hold = g->last_len;
+  } else {
+    g->hold = SIZE_MAX;
+  }
+  g->last_len = g->text.len;
+}
+
+/* ---- the game ------------------------------------------------------------------- */
+
+rg_status rg_game_open(const rg_module *m, const rg_game_setup *setup, rg_game **out) {
+  rg_game *g = rg_malloc(sizeof *g);
+  uint32_t n = m->ninputs ? m->ninputs : 1;
+  *out = NULL;
+  if (!g) return RG_NOMEM;
+  memset(g, 0, sizeof *g);
+  g->m = m;
+  g->setup = *setup;
+  g->hold = SIZE_MAX;
+  rg_buf_init(&g->text);
+  rg_buf_init(&g->error);
+  rg_buf_init(&g->p.names);
+  g->title = dup(setup->title ? setup->title : "");
+  g->setup.title = g->title;
+  if (!(g->inputs = rg_malloc(n * sizeof *g->inputs)) || !g->title) {
+    rg_game_free(g);
+    return RG_NOMEM;
+  }
+  for (uint32_t i = 0; i < m->ninputs; i++)
+    g->inputs[i] = setup->inputs ? setup->inputs[i] : m->inputs[i].value;
+  *out = g;
+  return RG_OK;
+}
+
+/* Frees the last play (its VM, log text, policies). */
+static void play_free(rg_game *g) {
+  rg_vm_free(g->vm);
+  g->vm = NULL;
+  rg_play_free(&g->play);
+  rg_policy_free(&g->person);
+  rg_policy_free(&g->chooser);
+  rg_buf_free(&g->text);
+  rg_buf_free(&g->error);
+}
+
+void rg_game_free(rg_game *g) {
+  if (!g) return;
+  play_free(g);
+  pending_free(&g->p);
+  for (uint32_t i = 0; i < g->nanswers; i++) {
+    rg_free(g->answers[i].text);
+    rg_free(g->answers[i].question);
+  }
+  rg_free(g->answers);
+  rg_free(g->inputs);
+  rg_free(g->title);
+  rg_free(g->source);
+  rg_free(g);
+}
+
+/* Appends an answer (text[0..len), copied) with its question and line.
+** Returns 0, or -1 when out of memory. */
+static int add_answer(rg_game *g, const char *text, size_t len, const char *question,
+                      uint32_t line) {
+  answer *a;
+  if (g->nanswers == g->cap) {
+    uint32_t cap = g->cap ? g->cap * 2 : 64;
+    answer *more = rg_realloc(g->answers, cap * sizeof *more);
+    if (!more) return -1;
+    g->answers = more;
+    g->cap = cap;
+  }
+  a = &g->answers[g->nanswers];
+  if (!(a->text = rg_malloc(len + 1))) return -1;
+  memcpy(a->text, text, len);
+  a->text[len] = '\0';
+  a->question = dup(question);
+  if (question && !a->question) {
+    rg_free(a->text);
+    return -1;
+  }
+  a->line = line;
+  g->nanswers++;
+  return 0;
+}
+
+rg_status rg_game_load(rg_game *g, const char *name, const char *text, size_t len) {
+  uint32_t line = 0;
+  size_t at = 0;
+  if (len && memchr(text, '\0', len)) return RG_BAD_VALUE;
+  rg_free(g->source);
+  if (!(g->source = dup(name ? name : "answers"))) return RG_NOMEM;
+  while (at < len) {
+    const char *s = text + at, *nl = memchr(s, '\n', len - at);
+    size_t n = nl ? (size_t)(nl - s) : len - at;
+    at += n + (nl ? 1 : 0);
+    line++;
+    while (n && (*s == ' ' || *s == '\t')) { s++; n--; }
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    if (!n || *s == '#') continue;
+    if (add_answer(g, s, n, NULL, line) != 0) return RG_NOMEM;
+  }
+  return RG_OK;
+}
+
+rg_game_state rg_game_play(rg_game *g) {
+  const rg_module *m = g->m;
+  const rg_game_setup *s = &g->setup;
+  rg_value result = 0;
+  rg_sink sink;
+  rg_status st;
+  play_free(g);
+  pending_free(&g->p);
+  rg_buf_init(&g->p.names);
+  g->has_pending = 0;
+  g->used = 0;
+  g->hold = SIZE_MAX;
+  g->last_len = 0;
+  g->failed_expects = 0;
+  g->error_pc = UINT32_MAX;
+  rg_buf_init(&g->text);
+  rg_buf_init(&g->error);
+  rg_log_init(&g->log, &g->text.out, m, 0);
+  rg_policy_callback(&g->person, "ask", from_list, g);
+  if (s->first) rg_policy_first(&g->chooser);
+  else {
+    rg_policy_random(&g->chooser);
+    rg_seed_run_choices(&g->chooser.rng, s->seed);
+  }
+  if (rg_play_init(&g->play, m, &g->log, s->ask_choices ? &g->person : &g->chooser,
+                   s->ask_dice ? &g->person : NULL) != 0)
+    goto nomem;
+  g->play.shape = s->shape;
+  g->play.shape_ctx = s->shape_ctx;
+  g->play.logged = on_logged;
+  g->play.logged_ctx = g;
+  rg_play_sink(&g->play, &sink);
+  if (!(g->vm = rg_vm_new(m, &s->limits, &sink))) goto nomem;
+  rg_play_attach(&g->play, g->vm);
+  if (s->restart) s->restart(s->shape_ctx, g->vm);
+  rg_seed_run_dice(g->vm, s->seed);
+  for (uint32_t i = 0; i < m->ninputs; i++) rg_vm_set_input(g->vm, i, g->inputs[i]);
+  rg_log_run(&g->log, rg_module_str(m, m->procs[s->proc].name), s->seed,
+             s->ask_choices ? "ask" : s->first ? "first" : "random",
+             s->ask_dice ? "ask" : "random");
+  g->last_len = g->text.len;
+  st = rg_vm_call(g->vm, s->proc, &result, &result);   /* no arguments */
+  g->failed_expects = g->play.failed;
+  if (g->has_pending) {
+    g->state = RG_GAME_ASKING;
+    return g->state;
+  }
+  if (g->play.stopped) {
+    const char *why = rg_play_error(&g->play);
+    rg_puts(&g->error.out, *why ? why : "a question went unanswered");
+    g->state = RG_GAME_FAILED;
+    return g->state;
+  }
+  if (st != RG_RUN_OK) {
+    const char *msg = rg_vm_error(g->vm, &g->error_pc);
+    rg_puts(&g->error.out, msg && *msg ? msg : "the run failed");
+    g->state = RG_GAME_FAILED;
+    return g->state;
+  }
+  g->hold = SIZE_MAX;
+  rg_log_summary(&g->log, m->procs[s->proc].result, result);
+  if (g->text.out.failed) goto nomem;
+  g->state = RG_GAME_OVER;
+  return g->state;
+nomem:
+  rg_buf_free(&g->error);
+  rg_puts(&g->error.out, "out of memory");
+  g->state = RG_GAME_FAILED;
+  return g->state;
+}
+
+const char *rg_game_log(const rg_game *g, size_t *len, size_t *visible) {
+  *len = g->text.len;
+  *visible = g->hold < g->text.len ? g->hold : g->text.len;
+  return g->text.data ? g->text.data : "";
+}
+
+const rg_question *rg_game_pending(const rg_game *g) {
+  return g->state == RG_GAME_ASKING && g->has_pending ? &g->p.q : NULL;
+}
+
+int rg_game_asking(const rg_game *g, rg_game_question *q) {
+  const rg_question *p = rg_game_pending(g);
+  memset(q, 0, sizeof *q);
+  if (!p) return 0;
+  q->who = p->who;
+  q->prompt = p->prompt;
+  q->noptions = p->n;
+  q->numeric = p->numeric;
+  q->range = p->range;
+  q->lo = p->lo;
+  q->dice = p->dice;
+  q->sides = p->sides;
+  q->yesno = p->yesno;
+  q->secret = p->secret;
+  q->step = p->step;
+  q->where = p->where;
+  return 1;
+}
+
+rg_status rg_game_option(const rg_game *g, uint32_t i, char *buf, size_t size) {
+  const rg_question *p = rg_game_pending(g);
+  if (size) buf[0] = '\0';
+  if (!p || i >= p->n) return RG_BAD_VALUE;
+  if (p->range) {
+    if (p->dice <= 1) snprintf(buf, size, "%lld", (long long)(p->lo + (int64_t)i));
+    return RG_OK;
+  }
+  p->name(p->ctx, i, 0, buf, size);
+  return RG_OK;
+}
+
+int rg_game_undo(rg_game *g) {
+  if (g->nanswers == 0) return -1;
+  g->nanswers--;
+  rg_free(g->answers[g->nanswers].text);
+  rg_free(g->answers[g->nanswers].question);
+  return 0;
+}
+
+rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
+  const rg_question *q = rg_game_pending(g);
+  char text[1024];
+  rg_buf qtext;
+  int64_t k;
+  rg_reply r;
+  *arg = NULL;
+  if (!q) {
+    rg_puts(why, "no question is waiting");
+    return RG_REPLY_BAD;
+  }
+  r = rg_question_reply(q, line, &k, arg, why);
+  if (r == RG_REPLY_HELP) rg_question_help(why, q);
+  if (r == RG_REPLY_UNDO) {
+    if (g->nanswers == 0) {
+      rg_puts(why, "nothing to take back: this is the first question");
+      return RG_REPLY_BAD;
+    }
+    rg_printf(why, "took back '%s'", g->answers[g->nanswers - 1].text);
+    if (g->answers[g->nanswers - 1].question)
+      rg_printf(why, " (%s)", g->answers[g->nanswers - 1].question);
+    rg_game_undo(g);
+  }
+  if (r != RG_REPLY_ANSWER) return r;
+  rg_question_answer_text(q, k, text, sizeof text);
+  rg_buf_init(&qtext);
+  rg_question_write(&qtext.out, q);
+  if (qtext.out.failed || add_answer(g, text, strlen(text), qtext.data, 0) != 0) {
+    rg_buf_free(&qtext);
+    rg_puts(why, "out of memory");
+    return RG_REPLY_BAD;
+  }
+  rg_buf_free(&qtext);
+  return RG_REPLY_ANSWER;
+}
+
+uint32_t rg_game_answers(const rg_game *g) {
+  return g->nanswers;
+}
+
+uint32_t rg_game_used(const rg_game *g) {
+  return g->used;
+}
+
+void rg_game_transcript(const rg_game *g, rg_out *o) {
+  const rg_game_setup *s = &g->setup;
+  rg_printf(o, "# regula transcript: %s, %s, seed %llu, choices %s, dice %s\n", g->title,
+            rg_module_str(g->m, g->m->procs[s->proc].name), (unsigned long long)s->seed,
+            s->ask_choices ? "ask" : s->first ? "first" : "random", s->ask_dice ? "ask" : "random");
+  rg_puts(o, "# one answer a line; replay with: regula run FILE --resume THIS (same options)\n");
+  for (uint32_t i = 0; i < g->nanswers; i++) {
+    if (g->answers[i].question) rg_printf(o, "# %s\n", g->answers[i].question);
+    rg_printf(o, "%s\n", g->answers[i].text);
+  }
+}
+
+const char *rg_game_error(const rg_game *g, uint32_t *pc) {
+  if (pc) *pc = g->error_pc;
+  return g->error.data ? g->error.data : "";
+}
+
+const rg_vm *rg_game_vm(const rg_game *g) {
+  return g->vm;
+}
+
+int rg_game_failed_expects(const rg_game *g) {
+  return g->failed_expects;
+}

@@ -1,0 +1,144 @@
+/*
+** test_game.c: games at the table (regula.h: rg_game_*) through the public
+** interface only, as a page would play one.  Worked out by hand from the
+** rule text below:
+**
+**   - the first question is the 2d6 roll, one question taking two numbers
+**     ("4 3" gives the log line "roll 2d6: 4 + 3 = 7");
+**   - a yes/no choice answers to "y"; a member by a prefix of its display
+**     name ("co" is Coastal), not by an ambiguous one ("s": Standard and
+**     Swamp both start with it);
+**   - undo takes the last answer back and the same question is asked again;
+**   - the transcript, loaded into a new game, replays it to the same log,
+**     byte for byte; a transcript answer that fits no option fails the game
+**     naming its line.
+*/
+#include "regula.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do { \
+    if (cond) passed++; \
+    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
+           putchar('\n'); } \
+  } while (0)
+
+static const char text[] =
+  "ruleset \"game\"\n"
+  "enum side { A \"Alpha\", B \"Bravo\" }\n"
+  "enum ground { St \"Standard\", C \"Coastal\", W \"Swamp\" }\n"
+  "procedure main() -> ground {\n"
+  "  step \"Roll\" { let r = roll 2d6  note \"total\", r }\n"
+  "  let g = choose(A, \"ground?\", {St, C, W})\n"
+  "  let ok = choose(B, \"agree?\", [false, true])\n"
+  "  note \"agreed\", ok\n"
+  "  return g\n"
+  "}\n";
+
+/* An rg_out writing into a fixed buffer. */
+typedef struct fixed {
+  char buf[4096];
+  size_t len;
+} fixed;
+
+static int fixed_write(void *ctx, const char *s, size_t n) {
+  fixed *f = ctx;
+  if (f->len + n >= sizeof f->buf) return -1;
+  memcpy(f->buf + f->len, s, n);
+  f->len += n;
+  f->buf[f->len] = '\0';
+  return 0;
+}
+
+/* Replies line to g, keeping what it writes in *f. */
+static rg_reply tell(rg_game *g, const char *line, fixed *f) {
+  char copy[128];
+  const char *arg;
+  rg_out o = { fixed_write, f, 0 };
+  f->len = 0;
+  f->buf[0] = '\0';
+  snprintf(copy, sizeof copy, "%s", line);
+  return rg_game_reply(g, copy, &arg, &o);
+}
+
+int main(void) {
+  rg_rules *r = NULL;
+  rg_game *g = NULL, *h = NULL;
+  rg_game_options opt = { .seed = 1, .ask_choices = 1, .ask_dice = 1, .title = "game" };
+  rg_game_question q;
+  fixed why, tr;
+  char name[64];
+  size_t len, vis;
+  const char *log;
+  rg_out tro = { fixed_write, &tr, 0 };
+
+  CHECK(rg_rules_compile("game.rules", text, sizeof text - 1, NULL, &r) == RG_OK, "compiles");
+  if (!r) return 1;
+  CHECK(rg_game_new(r, &opt, &g) == RG_OK, "a new game");
+
+  CHECK(rg_game_play(g) == RG_GAME_ASKING, "asks first");
+  CHECK(rg_game_asking(g, &q) && q.dice == 2 && q.sides == 6 && q.range && q.lo == 1,
+        "2d6 is one question of two dice");
+  CHECK(strcmp(q.prompt, "roll 2d6 (line 5)") == 0, "its prompt: %s", q.prompt);
+  CHECK(q.step && strcmp(q.step, "Roll") == 0, "asked in step Roll");
+  CHECK(tell(g, "7", &why) == RG_REPLY_BAD, "one number is not two dice");
+  CHECK(tell(g, "4 3", &why) == RG_REPLY_ANSWER, "4 3 answers");
+
+  CHECK(rg_game_play(g) == RG_GAME_ASKING, "asks the ground");
+  log = rg_game_log(g, &len, &vis);
+  CHECK(strstr(log, "roll 2d6: 4 + 3 = 7") != NULL, "the log has the dice: %s", log);
+  CHECK(rg_game_asking(g, &q) && q.noptions == 3 && strcmp(q.who, "Alpha") == 0, "Alpha asked");
+  CHECK(rg_game_option(g, 1, name, sizeof name) == RG_OK && strcmp(name, "Coastal") == 0,
+        "option 2 is Coastal: %s", name);
+  CHECK(tell(g, "s", &why) == RG_REPLY_BAD && strstr(why.buf, "could be Standard or Swamp"),
+        "'s' is ambiguous: %s", why.buf);
+  CHECK(tell(g, "help", &why) == RG_REPLY_HELP && strstr(why.buf, "  2) Coastal\n"),
+        "help lists the options: %s", why.buf);
+  CHECK(tell(g, "co", &why) == RG_REPLY_ANSWER, "'co' is Coastal");
+
+  CHECK(rg_game_play(g) == RG_GAME_ASKING && rg_game_asking(g, &q) && q.yesno,
+        "a yes/no question");
+  CHECK(tell(g, "undo", &why) == RG_REPLY_UNDO && strstr(why.buf, "took back 'Coastal'"),
+        "undo takes Coastal back: %s", why.buf);
+  CHECK(rg_game_play(g) == RG_GAME_ASKING && rg_game_asking(g, &q) && strcmp(q.prompt, "ground?") == 0,
+        "the ground is asked again");
+  CHECK(tell(g, "SWAMP", &why) == RG_REPLY_ANSWER, "SWAMP in capitals");
+  CHECK(rg_game_play(g) == RG_GAME_ASKING, "asks agree?");
+  CHECK(tell(g, "y", &why) == RG_REPLY_ANSWER, "y is yes");
+  CHECK(rg_game_play(g) == RG_GAME_OVER, "over");
+  log = rg_game_log(g, &len, &vis);
+  CHECK(vis == len && strstr(log, "note agreed: true") && strstr(log, "Swamp"),
+        "the whole log shows: %s", log);
+
+  /* The transcript replays the same game. */
+  tr.len = 0;
+  rg_game_transcript(g, &tro);
+  CHECK(strstr(tr.buf, "\n4 3\n") && strstr(tr.buf, "\nSwamp\n") && strstr(tr.buf, "\ntrue\n") &&
+        !strstr(tr.buf, "Coastal"), "the transcript: %s", tr.buf);
+  CHECK(rg_game_new(r, &opt, &h) == RG_OK, "a second game");
+  CHECK(rg_game_load(h, "t.txt", tr.buf, tr.len) == RG_OK, "loads the transcript");
+  CHECK(rg_game_play(h) == RG_GAME_OVER, "the transcript plays it to the end");
+  {
+    size_t len2, vis2;
+    const char *log2 = rg_game_log(h, &len2, &vis2);
+    CHECK(len2 == len && memcmp(log, log2, len) == 0, "byte for byte the same log");
+  }
+  rg_game_free(h);
+
+  /* A transcript of another game. */
+  CHECK(rg_game_new(r, &opt, &h) == RG_OK, "a third game");
+  CHECK(rg_game_load(h, "bad.txt", "# x\n4 3\nForest\n", 15) == RG_OK, "loads");
+  CHECK(rg_game_play(h) == RG_GAME_FAILED, "fails");
+  CHECK(strcmp(rg_game_error(h, NULL),
+               "bad.txt:3: 'Forest' is not an option of: Alpha, ground?; options: Standard, "
+               "Coastal, Swamp") == 0, "names the line: %s", rg_game_error(h, NULL));
+  rg_game_free(h);
+
+  rg_game_free(g);
+  rg_rules_free(r);
+  printf("test_game: %d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}

@@ -1,0 +1,291 @@
+/*
+** table.c: `regula run` with people at the table: the terminal's side of
+** a game (interp/game.h holds the game: its questions, the answers,
+** undo, the transcript).
+**
+** The conversation (questions, what went wrong, help) goes to stderr; the
+** game's log is shown as it happens on the terminal (stdout when it is
+** one, else stderr when that is one).  When stdout is not a terminal it
+** receives the log of the game as finally played, once it is over (or
+** stopped): the same bytes as `--resume` of its transcript gives.  A
+** secret answer is read without echo and its choice shows only when the
+** moment's secret answers are all in.  Nothing here knows a game.
+*/
+#include "alloc.h"
+#include "ask.h"
+#include "cli.h"
+#include "game.h"
+#include "svg.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+/* The transcript `save` writes when neither it nor --transcript names a file. */
+#define DEFAULT_TRANSCRIPT "regula-transcript.txt"
+
+/* What a game at the terminal holds. */
+typedef struct table {
+  loaded *l;
+  const opts *o;
+  rg_game *g;
+  rg_svg *svg;              /* the pictures asked for, or NULL */
+  reader in;
+  FILE *live;               /* where the log shows as it happens, or NULL */
+  rg_buf shown;             /* the log text shown on live so far */
+  int tty_in;
+} table;
+
+/* A picture's shape of the game (rg_game_setup.shape). */
+static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+                     uint32_t pc) {
+  table *t = ctx;
+  if (t->svg) rg_svg_add_run(t->svg, rg_game_vm(t->g), m, note, vals, pc);
+}
+
+/* Before each replay: the pictures start again (rg_game_setup.restart). */
+static void on_restart(void *ctx, rg_vm *vm) {
+  table *t = ctx;
+  (void)vm;
+  if (!t->svg) return;
+  rg_svg_free(t->svg);
+  t->svg = rg_svg_new();
+}
+
+/* Shows on t->live what the game's visible log holds beyond what was
+** shown; when an undo made the log shorter, says that the lines after
+** the point it went back to are taken back. */
+static void show_log(table *t) {
+  size_t len, vis, common = 0;
+  const char *text = rg_game_log(t->g, &len, &vis);
+  if (!t->live) return;
+  while (common < vis && common < t->shown.len && text[common] == t->shown.data[common]) common++;
+  if (common < t->shown.len) {
+    /* Back to the start of the line the texts part on. */
+    while (common > 0 && text[common - 1] != '\n') common--;
+    fputs("  -- taken back: the game goes on from here --\n", t->live);
+  }
+  fwrite(text + common, 1, vis - common, t->live);
+  fflush(t->live);
+  rg_buf_free(&t->shown);
+  rg_write(&t->shown.out, text, vis);
+}
+
+/* Writes the game's transcript to path, atomically (no partial file).
+** Returns 0, or -1 after saying why on stderr. */
+static int save_transcript(table *t, const char *path) {
+  rg_buf b;
+  char err[512] = "";
+  int rc;
+  rg_buf_init(&b);
+  rg_game_transcript(t->g, &b.out);
+  if (b.out.failed) {
+    rg_buf_free(&b);
+    fputs("regula: error: out of memory\n", stderr);
+    return -1;
+  }
+  rc = rg_file_save(path, b.data ? b.data : "", b.len, 0644, err, sizeof err);
+  rg_buf_free(&b);
+  if (rc != 0) fprintf(stderr, "regula: error: %s\n", err);
+  return rc;
+}
+
+/* Writes q's rule text (the rule file's line at q->where) after its help. */
+static void put_rule_text(const table *t, const rg_question *q) {
+  const rg_diag *d = &t->l->diag;
+  const char *colon, *text;
+  size_t plen, len;
+  unsigned long line;
+  if (!q->where || !t->l->compiled || !(colon = strrchr(q->where, ':'))) return;
+  plen = (size_t)(colon - q->where);
+  line = strtoul(colon + 1, NULL, 10);
+  for (uint32_t i = 0; i < d->nfiles; i++)
+    if (strlen(d->files[i]->path) == plen && strncmp(d->files[i]->path, q->where, plen) == 0 &&
+        (text = rg_diag_line(d, i, (uint32_t)line, &len))) {
+      while (len && (*text == ' ' || *text == '\t')) { text++; len--; }
+      fprintf(stderr, "the rule: %.*s\n", (int)len, text);
+      return;
+    }
+}
+
+/* Reads one line from the person, without echo when secret and stdin is
+** a terminal.  Returns reader_line's result. */
+static int read_answer(table *t, int secret, char **line) {
+  struct termios old, quiet;
+  int hidden = secret && t->tty_in && tcgetattr(fileno(t->in.f), &old) == 0;
+  int rc;
+  if (hidden) {
+    quiet = old;
+    quiet.c_lflag &= ~(tcflag_t)ECHO;
+    quiet.c_lflag |= ECHONL;
+    tcsetattr(fileno(t->in.f), TCSAFLUSH, &quiet);
+  }
+  rc = reader_line(&t->in, line);
+  if (hidden) tcsetattr(fileno(t->in.f), TCSAFLUSH, &old);
+  return rc;
+}
+
+/* Asks the pending question until the person answers, takes an answer
+** back or the input ends.  Returns 0 to play on, or an exit code. */
+static int ask(table *t, const char *transcript) {
+  const rg_question *q = rg_game_pending(t->g);
+  rg_buf why;
+  int shown_question = 0;
+  for (;;) {
+    char *line;
+    const char *arg;
+    rg_reply r;
+    int rc;
+    if (!shown_question) {
+      if (q->secret)
+        fputs("(secret: only the player named should see this; the answer is not shown)\n",
+              stderr);
+      ask_show(q);
+      shown_question = 1;
+    }
+    rc = read_answer(t, q->secret, &line);
+    if (rc == READ_NOMEM) {
+      fputs("\nregula: error: out of memory\n", stderr);
+      return EX_RUNTIME;
+    }
+    if (rc != 0 && rc != READ_END) {
+      fprintf(stderr, "\nregula: error: stdin:%u: %s\n", t->in.line, reader_error(rc));
+      return EX_BAD;
+    }
+    if (rc != 0) {
+      fputs("\nregula: error: no answer (end of input) for: ", stderr);
+      ask_put(q, 0);
+      fputc('\n', stderr);
+      if (rg_game_answers(t->g) && !transcript && t->tty_in)
+        fputs("(type save at a question to keep a game for --resume)\n", stderr);
+      return EX_BAD;
+    }
+    /* Piped answers are not echoed by a terminal: echo them, so that the
+    ** conversation on stderr reads as a dialogue.  A secret one is not. */
+    if (!t->tty_in) fprintf(stderr, "%s\n", q->secret ? "(hidden)" : rg_policy_trim(line));
+    rg_buf_init(&why);
+    r = rg_game_reply(t->g, line, &arg, &why.out);
+    switch (r) {
+    case RG_REPLY_ANSWER:
+      rg_buf_free(&why);
+      if (transcript && save_transcript(t, transcript) != 0) return EX_RUNTIME;
+      return 0;
+    case RG_REPLY_UNDO:
+      fprintf(stderr, "%s\n", why.data ? why.data : "");
+      rg_buf_free(&why);
+      if (transcript && save_transcript(t, transcript) != 0) return EX_RUNTIME;
+      return 0;
+    case RG_REPLY_SAVE: {
+      const char *path = arg ? arg : transcript ? transcript : DEFAULT_TRANSCRIPT;
+      if (save_transcript(t, path) == 0)
+        fprintf(stderr, "saved the game so far to %s (go on with: --resume %s)\n", path, path);
+      break;
+    }
+    case RG_REPLY_HELP:
+      fputs(why.data ? why.data : "", stderr);
+      put_rule_text(t, q);
+      shown_question = 0;
+      break;
+    default:
+      fprintf(stderr, "%s\n", why.data ? why.data : "");
+      shown_question = q->range || q->numeric || q->yesno;   /* a short prompt is shown again */
+      if (shown_question) ask_show(q);
+      break;
+    }
+    rg_buf_free(&why);
+  }
+}
+
+/* Prints the game's log (as it stands) to stdout when stdout is not where
+** it was shown live. */
+static void flush_record(table *t) {
+  size_t len, vis;
+  const char *text = rg_game_log(t->g, &len, &vis);
+  if (t->live == stdout) return;
+  fwrite(text, 1, len, stdout);
+  fflush(stdout);
+}
+
+int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *vals,
+               int ask_choices, int ask_dice) {
+  const rg_module *m = &l->m;
+  table t;
+  rg_game_setup setup;
+  int rc = 0;
+  memset(&t, 0, sizeof t);
+  memset(&setup, 0, sizeof setup);
+  t.l = l;
+  t.o = o;
+  t.in.f = stdin;
+  t.tty_in = isatty(fileno(stdin));
+  t.live = isatty(fileno(stdout)) ? stdout : isatty(fileno(stderr)) ? stderr : NULL;
+  rg_buf_init(&t.shown);
+  setup.proc = (uint32_t)pi;
+  setup.seed = seed;
+  setup.inputs = vals;
+  setup.limits = o->limits;
+  setup.ask_choices = ask_choices;
+  setup.first = o->policy && strcmp(o->policy, "first") == 0;
+  setup.ask_dice = ask_dice;
+  setup.title = o->pos[0];
+  setup.shape = on_shape;
+  setup.restart = on_restart;
+  setup.shape_ctx = &t;
+  if (rg_game_open(m, &setup, &t.g) != RG_OK) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  if (o->resume) {
+    char *text;
+    size_t len;
+    rc = ask_read_file(o->resume, &text, &len);
+    if (rc == 0) {
+      if (rg_game_load(t.g, o->resume, text, len) != RG_OK) {
+        fputs("regula: error: out of memory\n", stderr);
+        rc = EX_RUNTIME;
+      }
+      rg_free(text);
+    }
+  }
+  while (rc == 0) {           /* each turn plays the game again, then asks */
+    rg_game_state st;
+    if ((o->npictures || o->picture) && !t.svg && !(t.svg = rg_svg_new())) {
+      fputs("regula: error: out of memory\n", stderr);
+      rc = EX_RUNTIME;
+      break;
+    }
+    st = rg_game_play(t.g);
+    show_log(&t);
+    if (st == RG_GAME_ASKING) {
+      rc = ask(&t, o->transcript);
+      if (rc != 0) flush_record(&t);
+      continue;
+    }
+    /* Over or failed: the last turn. */
+    flush_record(&t);
+    if (st == RG_GAME_FAILED) {
+      uint32_t pc;
+      const char *msg = rg_game_error(t.g, &pc);
+      if (pc != UINT32_MAX) {
+        report_runtime(m, msg, pc);
+        rc = EX_RUNTIME;
+      } else {
+        fprintf(stderr, "regula: error: %s\n", msg);
+        rc = strcmp(msg, "out of memory") == 0 ? EX_RUNTIME : EX_BAD;
+      }
+      break;
+    }
+    if (rg_game_failed_expects(t.g)) rc = EX_FINDINGS;
+    if (t.svg) {
+      int prc = write_pictures(t.svg, m, o, "run", 0);
+      if (prc != EX_OK) rc = prc;
+    }
+    break;
+  }
+  rg_svg_free(t.svg);
+  rg_buf_free(&t.shown);
+  reader_free(&t.in);
+  rg_game_free(t.g);
+  return rc;
+}
