@@ -106,6 +106,7 @@ golden: $(BUILD)/regula
 	@tests/unix.sh $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
+	@python3 tests/table.py $(BUILD)/regula
 
 test-quick: all unit golden replay faults editors examples tokens builtins
 

@@ -75,7 +75,8 @@ static int starts_with(const char *have, const char *want) {
 ** names (their indexes in amb[0..*namb), at most 8). */
 static int64_t match(const rg_question *q, const char *answer, uint32_t *amb, uint32_t *namb) {
   char buf[1024];
-  char *want;
+  char *folded;
+  const char *want;
   int64_t v, found = -1;
   *namb = 0;
   if (!*answer) return -1;
@@ -86,12 +87,12 @@ static int64_t match(const rg_question *q, const char *answer, uint32_t *amb, ui
     if (v < q->lo || (uint64_t)v - (uint64_t)q->lo >= q->n) return -1;
     return (int64_t)((uint64_t)v - (uint64_t)q->lo);
   }
-  want = fold(answer);
-  if (!want) return -1;
+  if (!(folded = fold(answer))) return -1;
+  want = folded;
   if (q->yesno) {
     /* y, yes, n, no name the options true and false. */
-    if (!strcmp(want, "y") || !strcmp(want, "yes")) strcpy(want, "true");
-    else if (!strcmp(want, "n") || !strcmp(want, "no")) strcpy(want, "false");
+    if (!strcmp(want, "y") || !strcmp(want, "yes")) want = "true";
+    else if (!strcmp(want, "n") || !strcmp(want, "no")) want = "false";
   }
   for (uint32_t k = 0; k < q->n && found < 0; k++)
     for (int alt = 0; alt < 2 && found < 0; alt++) {
@@ -122,7 +123,7 @@ static int64_t match(const rg_question *q, const char *answer, uint32_t *amb, ui
     }
     if (*namb > 1) found = -2;
   }
-  free(want);
+  free(folded);
   return found;
 }
 

@@ -180,6 +180,7 @@ static int ask(table *t, const char *transcript) {
       const char *path = arg ? arg : transcript ? transcript : DEFAULT_TRANSCRIPT;
       if (save_transcript(t, path) == 0)
         fprintf(stderr, "saved the game so far to %s (go on with: --resume %s)\n", path, path);
+      shown_question = 0;
       break;
     }
     case RG_REPLY_HELP:
