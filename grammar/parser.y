@@ -756,6 +756,13 @@ call(A) ::= CHOOSE(N) LP expr_list(L) RP.  {
   A = new_expr(ps, RG_EX_CALL, N.pos); A->name = "choose"; A->args = L.head;
   A = parent(ps, A, deepest_of(ps, L.head), N.pos);
 }
+/* choose secret(...): the players answer without seeing each other's answers. */
+call(A) ::= CHOOSE(N) NAME(S) LP expr_list(L) RP.  {
+  if (strcmp(S.str, "secret") != 0)
+    rg_error(ps->d, S.pos, "expected '(' or 'secret' after choose, not '%s'", S.str);
+  A = new_expr(ps, RG_EX_CALL, N.pos); A->name = "choose"; A->args = L.head; A->secret = true;
+  A = parent(ps, A, deepest_of(ps, L.head), N.pos);
+}
 
 %type expr_list {rg_exprlist}
 expr_list(A) ::= expr(X).                  { LIST_ONE(A, X); }

@@ -87,6 +87,7 @@ typedef struct rg_expr {
   rg_ekind kind;
   rg_op op;
   bool starred;                 /* RG_EX_DIST: written with the * marker */
+  bool secret;                  /* CALL of choose: `choose secret(...)` */
   int64_t sides;                /* RG_EX_DICE, RG_EX_ROLL of plain dice */
   rg_pos oppos;                 /* RG_EX_BINARY: where the operator is */
   int64_t ival;

@@ -395,6 +395,7 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
     c->chooser = who;
     c->option = res;
     c->kind = kind;
+    c->flags = e->secret ? RG_CHOICE_SECRET : 0;
     cs->pos = e->pos;
     rgc_emit(cs, RG_OP_CHOOSE, cs->choices.n - 1);
     return res;

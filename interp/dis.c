@@ -103,9 +103,10 @@ static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, u
       const rg_choice *c = &m->choices[a];
       quote(buf, n, &len, rg_module_str(m, c->prompt));
       char tb[96];
-      snprintf(buf + len, n - len, " from %s -> %s",
+      snprintf(buf + len, n - len, " from %s -> %s%s",
                c->kind <= RG_OPT_RANGE ? kinds[c->kind] : "?",
-               rg_type_name(tb, sizeof tb, m, c->option));
+               rg_type_name(tb, sizeof tb, m, c->option),
+               c->flags & RG_CHOICE_SECRET ? ", secret" : "");
     }
     break;
   default:

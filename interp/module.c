@@ -204,7 +204,8 @@ typedef struct sdesc {
    U(rg_deck, count)}
 #define DISK_rg_choice \
   {U(rg_choice, prompt), U(rg_choice, chooser.kind), U(rg_choice, chooser.ref), \
-   U(rg_choice, option.kind), U(rg_choice, option.ref), U(rg_choice, kind)}
+   U(rg_choice, option.kind), U(rg_choice, option.ref), U(rg_choice, kind), \
+   U(rg_choice, flags)}
 #define DISK_rg_input \
   {U(rg_input, name), U(rg_input, type.kind), U(rg_input, type.ref), I(rg_input, value)}
 #define DISK_rg_named \
@@ -682,6 +683,8 @@ static int verify_chance(vctx *v) {
     const rg_choice *c = &m->choices[i];
     if (vstr(v, c->prompt, "choice", i) || vtype(v, c->chooser, 0, "choice", i) ||
         vtype(v, c->option, 0, "choice", i)) return -1;
+    if (c->flags & ~RG_CHOICE_SECRET)
+      return fail(v->err, v->errlen, "choice %u: bad flags %u", (unsigned)i, (unsigned)c->flags);
     if (c->kind > RG_OPT_RANGE)
       return fail(v->err, v->errlen, "choice %u: bad option kind %u", (unsigned)i, (unsigned)c->kind);
     if (c->kind == RG_OPT_SET && c->option.kind != RG_K_ENUM)

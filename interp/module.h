@@ -39,7 +39,7 @@
 typedef int64_t rg_value;
 
 #define RG_MODULE_MAGIC   "RGLA"
-#define RG_MODULE_VERSION 3u
+#define RG_MODULE_VERSION 4u   /* 4: rg_choice.flags (secret choices) */
 
 /* Deepest nesting of list types (list of list of ... T): the verifier
 ** refuses more, so the compiler reports it where the type is written. */
@@ -175,7 +175,12 @@ typedef struct rg_choice {
   rg_type chooser;          /* type of the chooser value (printed for people) */
   rg_type option;           /* type of one option, which is the result */
   uint32_t kind;            /* rg_optkind */
+  uint32_t flags;           /* RG_CHOICE_SECRET (since version 4) */
 } rg_choice;
+
+/* rg_choice.flags: the choice is secret (`choose secret(...)`): the players
+** make it without seeing each other's answers. */
+#define RG_CHOICE_SECRET 1u
 
 /* An input: a named value with a default that a run may override from the
 ** command line (an army's commander rating, its number of cards). */

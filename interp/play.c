@@ -156,6 +156,7 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   q.lo = options[0];
   q.name = name_option;
   q.ctx = p;
+  q.secret = (c->flags & RG_CHOICE_SECRET) != 0;
   q.yesno = c->option.kind == RG_K_BOOL && n == 2 && options[0] == 0 && options[1] == 1;
   locate_question(p, &q, pc);
   k = ask(p, p->choices, &q);

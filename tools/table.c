@@ -126,6 +126,17 @@ static int read_answer(table *t, int secret, char **line) {
   return rc;
 }
 
+/* After a secret answer on a terminal: erases the question with its
+** options (the player's hand) from the screen, and says who answered. */
+static void hide_secret(const table *t, const rg_question *q) {
+  unsigned lines = 2;       /* the secret notice and the question's line */
+  if (!t->tty_in || !isatty(fileno(stderr))) return;
+  if (!q->yesno && !q->numeric && !q->range) lines += q->n + 1;   /* options, "> " */
+  fprintf(stderr, "\033[%uA\033[J(%s%sanswered in secret)\n", lines, q->who ? q->who : "",
+          q->who ? " has " : "");
+  fflush(stderr);
+}
+
 /* Asks the pending question until the person answers, takes an answer
 ** back or the input ends.  Returns 0 to play on, or an exit code. */
 static int ask(table *t, const char *transcript) {
@@ -169,6 +180,7 @@ static int ask(table *t, const char *transcript) {
     switch (r) {
     case RG_REPLY_ANSWER:
       rg_buf_free(&why);
+      if (q->secret) hide_secret(t, q);
       if (transcript && save_transcript(t, transcript) != 0) return EX_RUNTIME;
       return 0;
     case RG_REPLY_UNDO:

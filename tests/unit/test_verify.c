@@ -167,7 +167,7 @@ int main(void) {
           memcmp(buf2, good_buf, good_len) == 0, "round trip");
     rg_free(buf2);
   }
-  CHECK(memcmp(good_buf, "RGLA\3\0\0\0\35\0\0\0", 12) == 0, "header bytes");
+  CHECK(memcmp(good_buf, "RGLA\4\0\0\0\35\0\0\0", 12) == 0, "header bytes (version 4)");
 
   /* Provenance (version 3). */
   fresh(); M.ncellsrc = 1; M.cellsrc = rg_malloc(sizeof *M.cellsrc); M.cellsrc[0].file = 0; M.cellsrc[0].line = 1;
@@ -286,6 +286,9 @@ int main(void) {
   fresh(); M.decks[0].card = T_TEXT; M.cards[0] = 99999; EXPECT_MSG("deck 'bag': card 0: string out of range");
   fresh(); M.decks[0].card = (rg_type){RG_K_SET, 0}; M.cards[0] = 8; EXPECT_MSG("deck 'bag': card 0: set has members outside the enum");
   fresh(); M.choices[0].kind = 3; EXPECT_MSG("choice 0: bad option kind 3");
+  fresh(); M.choices[0].flags = 2; EXPECT_MSG("choice 0: bad flags 2");
+  fresh(); M.choices[0].flags = RG_CHOICE_SECRET;
+  { char e[256]; CHECK(rg_module_verify(&M, e, sizeof e) == RG_OK, "a secret choice verifies: %s", e); }
   fresh(); M.choices[0].option = T_INT; EXPECT_MSG("choice 0: options from a set must be enum members");
   fresh(); M.choices[2].option = (rg_type){RG_K_ENUM, 0}; EXPECT_MSG("choice 2: options from a range must be ints");
   fresh(); M.choices[1].option = T_VOID; EXPECT_MSG("choice 1: void type");
