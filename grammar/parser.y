@@ -416,12 +416,21 @@ member(A) ::= NAME(C) display_opt(D) note_list(N). {
 }
 
 /* ---- records ------------------------------------------------------------
-** decl_body ::= 'record' NAME '{' field {',' field} '}'
+** decl_body ::= 'record' NAME '{' field {',' field} '}' ['shown' STRING]
 ** field ::= NAME ':' type
 */
 decl_body(A) ::= RECORD(T) NAME(N) LBRACE field_list(F) RBRACE. {
   A = new_decl(ps, RG_DE_RECORD, T.pos, N.str);
   A->fields = F.head;
+}
+/* shown "{card} {pass}": how people see a value of the record. */
+decl_body(A) ::= RECORD(T) NAME(N) LBRACE field_list(F) RBRACE NAME(S) STRING(D). {
+  if (strcmp(S.str, "shown") != 0)
+    rg_error(ps->d, S.pos, "expected 'shown \"FORM\"' after a record's fields, not '%s'", S.str);
+  A = new_decl(ps, RG_DE_RECORD, T.pos, N.str);
+  A->fields = F.head;
+  A->display = D.str;
+  A->from_pos = D.pos;
 }
 
 %type field_list {rg_fieldlist}

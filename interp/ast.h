@@ -231,7 +231,7 @@ typedef struct rg_decl {
   rg_pos pos;
   rg_dkind kind;
   const char *name;             /* declared name; TEST: the test's title */
-  const char *display;          /* UNIT display name, or NULL */
+  const char *display;          /* UNIT display name; RECORD shown form; or NULL */
   bool ordered;                 /* ENUM: members separated by < */
   rg_member *members;           /* ENUM */
   rg_field *fields;             /* RECORD */
@@ -242,7 +242,7 @@ typedef struct rg_decl {
   rg_cell *cells;               /* TABLE inline cells */
   rg_cell *changes;             /* TABLE: cells set by rule sets that extend it */
   const char *from;             /* TABLE: TSV path, relative to the rule file */
-  rg_pos from_pos;
+  rg_pos from_pos;              /* TABLE: of `from`; RECORD: of its shown form */
   rg_cell *cell_notes;          /* TABLE from a TSV: notes on its cells (no values) */
   rg_param *params;             /* PROC */
   rg_stmt *body;                /* PROC, TEST */

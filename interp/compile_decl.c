@@ -116,6 +116,32 @@ void rgc_decl_record(cstate *cs, rg_decl *dc) {
   r->name = rgc_intern(cs, dc->name);
 }
 
+/* A record's shown form: each {NAME} must be one of its fields ("{{" is
+** a brace).  Stores the form in r. */
+static void record_shown(cstate *cs, rg_decl *dc, rg_record *r) {
+  const char *s = dc->display;
+  while ((s = strchr(s, '{'))) {
+    const char *end;
+    bool found = false;
+    if (s[1] == '{') { s += 2; continue; }
+    if (!(end = strchr(s, '}'))) {
+      rgc_err(cs, dc->from_pos, "the shown form has a '{' without its '}'");
+      return;
+    }
+    for (uint32_t k = 0; k < r->count && !found; k++) {
+      const char *f = cs->pool + AT(cs->fields, rg_field_info, r->first + k).name;
+      found = strlen(f) == (size_t)(end - s - 1) && strncmp(f, s + 1, (size_t)(end - s - 1)) == 0;
+    }
+    if (!found) {
+      rgc_err(cs, dc->from_pos, "the shown form names '%.*s', which is not a field of %s",
+              (int)(end - s - 1), s + 1, dc->name);
+      return;
+    }
+    s = end + 1;
+  }
+  r->shown = rgc_intern(cs, dc->display);
+}
+
 /* The fields of a record. */
 void rgc_record_fields(cstate *cs, rg_decl *dc) {
   sym *s = rgc_lookup(cs, dc->name);
@@ -138,6 +164,7 @@ void rgc_record_fields(cstate *cs, rg_decl *dc) {
     AT(cs->records, rg_record, s->index).count++;
   next:;
   }
+  if (dc->display) record_shown(cs, dc, &AT(cs->records, rg_record, s->index));
 }
 
 /* table NAME(keys) -> type: the head (dimensions and cell storage). */

@@ -176,7 +176,8 @@ typedef struct sdesc {
 #define DISK_rg_unit {U(rg_unit, name), U(rg_unit, display)}
 #define DISK_rg_enum {U(rg_enum, name), U(rg_enum, first), U(rg_enum, count), U(rg_enum, ordered)}
 #define DISK_rg_member_info {U(rg_member_info, code), U(rg_member_info, display)}
-#define DISK_rg_record {U(rg_record, name), U(rg_record, first), U(rg_record, count)}
+#define DISK_rg_record {U(rg_record, name), U(rg_record, first), U(rg_record, count), \
+                        U(rg_record, shown)}
 #define DISK_rg_field_info \
   {U(rg_field_info, name), U(rg_field_info, type.kind), U(rg_field_info, type.ref)}
 #define DISK_rg_table \
@@ -809,7 +810,7 @@ static int verify_data(vctx *v) {
       return -1;
   for (uint32_t i = 0; i < m->nrecords; i++) {
     const rg_record *r = &m->records[i];
-    if (vstr(v, r->name, "record", i)) return -1;
+    if (vstr(v, r->name, "record", i) || (r->shown && vstr(v, r->shown, "record", i))) return -1;
     const char *n = rg_module_str(m, r->name);
     if (r->count < 1 || r->count > RG_A_MAX)
       return fail(v->err, v->errlen, "record '%s': field count %u out of range", n, (unsigned)r->count);

@@ -83,6 +83,9 @@ typedef struct rg_record {
   uint32_t name;            /* string */
   uint32_t first;           /* index of the first field in fields[] */
   uint32_t count;           /* fields, >= 1 */
+  uint32_t shown;           /* string: how people see a value ("{card} {pass}": a
+                            ** field's value in braces, a bool field's name when
+                            ** true), or 0 for {field: value, ...} (version 4) */
 } rg_record;
 
 typedef struct rg_field_info {

@@ -187,7 +187,12 @@ rg_reply rg_question_reply(const rg_question *q, char *line, int64_t *k, const c
   }
   *k = match(q, line, amb, &namb);
   if (*k >= 0) return RG_REPLY_ANSWER;
-  if (*k == -2) {
+  if (q->secret) {
+    /* Others may be looking: the answer is not repeated. */
+    rg_puts(why, *k == -2 ? "that could be several options; type more of the name"
+                          : "that is not an option; answer ");
+    if (*k != -2) say_expected(why, q);
+  } else if (*k == -2) {
     rg_printf(why, "'%s' could be ", line);
     for (uint32_t i = 0; i < namb && i < 8; i++) {
       q->name(q->ctx, amb[i], 0, buf, sizeof buf);

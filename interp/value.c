@@ -54,6 +54,9 @@ static const char *member_name(const rg_module *m, uint32_t e, uint32_t i) {
   return rg_module_str(m, mi->display ? mi->display : mi->code);
 }
 
+static void put_shown(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                      const rg_record *r, rg_value v, int depth, long *left);
+
 /* Writes v of type t to o; records inline as {field: value, ...}, lists as
 ** [a, b, ...].  depth counts the records and lists around v: past 16 (only
 ** a crafted module nests so deep) the value prints as "?".  *left counts
@@ -100,6 +103,10 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
       break;
     }
     r = &m->records[t.ref];
+    if (r->shown) {
+      put_shown(o, m, heap, nheap, r, v, depth, left);
+      break;
+    }
     rg_putc(o, '{');
     for (uint32_t k = 0; k < r->count && *left > 0; k++) {
       const rg_field_info *f = &m->fields[r->first + k];
@@ -133,6 +140,42 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
   }
   default: rg_putc(o, '?'); break;
   }
+}
+
+/* Writes record v (of record r, on the heap) by r's shown form: text as
+** it is, {{ as {, {FIELD} as the field's value (a bool field: its name
+** when true, nothing when false), spaces at either end dropped.  The form
+** was checked by the compiler; an unknown field prints as '?'. */
+static void put_shown(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                      const rg_record *r, rg_value v, int depth, long *left) {
+  char buf[1024];
+  sbuf b;
+  rg_out tmp = sbuf_out(&b, buf, sizeof buf);
+  const char *s = rg_module_str(m, r->shown), *end;
+  size_t from = 0, to;
+  while (*s) {
+    if (*s == '{' && s[1] == '{') { rg_putc(&tmp, '{'); s += 2; continue; }
+    if (*s != '{' || !(end = strchr(s, '}'))) { rg_putc(&tmp, *s++); continue; }
+    {
+      uint32_t k = 0;
+      size_t len = (size_t)(end - s - 1);
+      for (; k < r->count; k++) {
+        const char *f = rg_module_str(m, m->fields[r->first + k].name);
+        if (strlen(f) == len && strncmp(f, s + 1, len) == 0) break;
+      }
+      if (k == r->count) rg_putc(&tmp, '?');
+      else if (m->fields[r->first + k].type.kind == RG_K_BOOL) {
+        if (heap[v + k]) rg_write(&tmp, s + 1, len);
+      } else {
+        put_value(&tmp, m, heap, nheap, m->fields[r->first + k].type, heap[v + k], depth + 1, left);
+      }
+      s = end + 1;
+    }
+  }
+  to = strlen(buf);
+  while (from < to && buf[from] == ' ') from++;
+  while (to > from && buf[to - 1] == ' ') to--;
+  rg_write(o, buf + from, to - from);
 }
 
 void rg_value_write(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,

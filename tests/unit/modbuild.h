@@ -86,7 +86,7 @@ static inline uint32_t mb_enum(mb *b, const char *name, uint32_t n, const char *
 /* Adds record name with fields names[i]: types[i]; returns its index. */
 static inline uint32_t mb_record(mb *b, const char *name, uint32_t n, const char *const *names,
                                  const rg_type *types) {
-  rg_record r = {mb_str(b, name), b->m.nfields, n};
+  rg_record r = {mb_str(b, name), b->m.nfields, n, 0};
   for (uint32_t i = 0; i < n; i++) {
     rg_field_info *f = MB_PUSH(b->m.fields, b->m.nfields);
     f->name = mb_str(b, names[i]);

@@ -193,6 +193,7 @@ int main(void) {
   fresh(); M.enums[0].ordered = 2; EXPECT_MSG("enum 'terrain': bad ordered flag 2");
   fresh(); M.records[0].count = 0; EXPECT_MSG("record 'info': field count 0 out of range");
   fresh(); M.records[0].first = 1; EXPECT_MSG("record 'info': fields out of range");
+  fresh(); M.records[0].shown = 99999; EXPECT_MSG("record 0: string 99999 out of range");
 
   /* Types. */
   fresh(); M.fields[1].type.kind = 99; EXPECT_MSG("field 1: bad type kind 99");
