@@ -109,23 +109,6 @@ static void put_rule_text(const table *t, const rg_question *q) {
     }
 }
 
-/* Reads one line from the person, without echo when secret and stdin is
-** a terminal.  Returns reader_line's result. */
-static int read_answer(table *t, int secret, char **line) {
-  struct termios old, quiet;
-  int hidden = secret && t->tty_in && tcgetattr(fileno(t->in.f), &old) == 0;
-  int rc;
-  if (hidden) {
-    quiet = old;
-    quiet.c_lflag &= ~(tcflag_t)ECHO;
-    quiet.c_lflag |= ECHONL;
-    tcsetattr(fileno(t->in.f), TCSAFLUSH, &quiet);
-  }
-  rc = reader_line(&t->in, line);
-  if (hidden) tcsetattr(fileno(t->in.f), TCSAFLUSH, &old);
-  return rc;
-}
-
 /* After a secret answer on a terminal: erases the question with its
 ** options (the player's hand) from the screen, and says who answered. */
 static void hide_secret(const table *t, const rg_question *q) {
@@ -139,7 +122,7 @@ static void hide_secret(const table *t, const rg_question *q) {
 
 /* Asks the pending question until the person answers, takes an answer
 ** back or the input ends.  Returns 0 to play on, or an exit code. */
-static int ask(table *t, const char *transcript) {
+static int ask_loop(table *t, const char *transcript) {
   const rg_question *q = rg_game_pending(t->g);
   rg_buf why;
   int shown_question = 0;
@@ -155,7 +138,7 @@ static int ask(table *t, const char *transcript) {
       ask_show(q);
       shown_question = 1;
     }
-    rc = read_answer(t, q->secret, &line);
+    rc = reader_line(&t->in, &line);
     if (rc == READ_NOMEM) {
       fputs("\nregula: error: out of memory\n", stderr);
       return EX_RUNTIME;
@@ -208,6 +191,25 @@ static int ask(table *t, const char *transcript) {
     }
     rg_buf_free(&why);
   }
+}
+
+/* ask_loop, with the terminal's echo off for a secret question (off
+** before the question shows, so no early keystroke is echoed; nothing
+** typed is discarded). */
+static int ask(table *t, const char *transcript) {
+  const rg_question *q = rg_game_pending(t->g);
+  struct termios old, quiet;
+  int fd = fileno(t->in.f), rc;
+  int hidden = q && q->secret && t->tty_in && tcgetattr(fd, &old) == 0;
+  if (hidden) {
+    quiet = old;
+    quiet.c_lflag &= ~(tcflag_t)ECHO;
+    quiet.c_lflag |= ECHONL;
+    tcsetattr(fd, TCSANOW, &quiet);
+  }
+  rc = ask_loop(t, transcript);
+  if (hidden) tcsetattr(fd, TCSANOW, &old);
+  return rc;
 }
 
 /* Prints the game's log (as it stands) to stdout when stdout is not where
