@@ -16,7 +16,9 @@
 **                                   `regula query`'s answer (keys: one a line)
 **   rgw_test(path, text)            {"passed","failed","out"}: `regula test`
 **   rgw_diff(base, path, text)      {"changes","out"}: `regula diff BASE PATH`
-**   rgw_info(path)                  {"inputs":[{"name","type"}],"procs":[...]}
+**   rgw_info(path)                  {"name","inputs":[{"name","type"}],"procs":[...]}
+**   rgw_inputs(path)                rgw_info's, with "enums": {ENUM: [{"code",
+**                                   "name"}]} (the members, for the inputs)
 **   rgw_run(path, seed, policy)     {"exit","out","err"}: `regula run PATH
 **                                   --seed SEED --policy POLICY` (random, first)
 **   rgw_play(path, seed, inputs, answers, dice)
@@ -289,6 +291,37 @@ char *rgw_diff(const char *base, const char *path, const char *src) {
   return finish(doc, res.out.failed);
 }
 
+/* rg_symbol_fn: adds each enum member to the object ctx (enum name ->
+** [{"code","name"}], the first declaration of a code kept). */
+static void on_symbol(void *ctx, const rg_symbol *sym) {
+  json_t *enums = ctx, *list, *m;
+  size_t i;
+  if (sym->kind != RG_SYMBOL_MEMBER || !sym->container) return;
+  if (!(list = json_object_get(enums, sym->container))) {
+    list = json_array();
+    if (json_object_set_new(enums, sym->container, list) != 0) return;
+  }
+  json_array_foreach(list, i, m)
+    if (strcmp(json_string_value(json_object_get(m, "code")), sym->name) == 0) return;
+  json_array_append_new(list, json_pack("{s:o,s:o}", "code", jstr(sym->name), "name",
+                                        jstr(sym->display ? sym->display : sym->name)));
+}
+
+/* Adds the members of every enum of the rule file at path to doc as
+** "enums" (see on_symbol). */
+static void add_enums(json_t *doc, const char *path) {
+  rg_source src;
+  char err[256];
+  json_t *enums = json_object();
+  memset(&src, 0, sizeof src);
+  if (rg_file_loader.load(rg_file_loader.ctx, NULL, path, RG_LOAD_RULES, &src, err, sizeof err) ==
+      RG_OK) {
+    rg_rules_symbols(path, src.text, src.len, NULL, on_symbol, enums);
+    if (rg_file_loader.release) rg_file_loader.release(rg_file_loader.ctx, &src);
+  }
+  json_object_set_new(doc, "enums", enums);
+}
+
 char *rgw_info(const char *path) {
   compiling c;
   rg_rules *r = NULL;
@@ -312,6 +345,14 @@ char *rgw_info(const char *path) {
   }
   rg_rules_free(r);
   compiling_free(&c);
+  return finish(doc, 0);
+}
+
+char *rgw_inputs(const char *path) {
+  char *info = rgw_info(path);
+  json_t *doc = info ? json_loads(info, 0, NULL) : NULL;
+  free(info);
+  if (doc) add_enums(doc, path);
   return finish(doc, 0);
 }
 

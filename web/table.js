@@ -37,7 +37,7 @@
    * the library), keeping the values in `values` (name -> text). */
   function buildInputs(values) {
     const box = $('table-inputs');
-    const info = page.call('rgw_info', [$('table-file').value]);
+    const info = page.call('rgw_inputs', [$('table-file').value]);
     box.textContent = '';
     for (const inp of info.inputs) {
       const id = 'in-' + inp.name;
@@ -58,6 +58,28 @@
       field.autocomplete = 'off';
       field.value = values.get(inp.name) || '';
       wrap.append(label, field);
+      /* an enum's members (from the library) as suggestions; a set's as a hint */
+      const set = /^set (.*)$/.exec(inp.type);
+      const members = info.enums[set ? set[1] : inp.type];
+      if (members && !set) {
+        const list = document.createElement('datalist');
+        list.id = id + '-members';
+        for (const m of members) {
+          const o = document.createElement('option');
+          o.value = m.name;
+          list.appendChild(o);
+        }
+        field.setAttribute('list', list.id);
+        wrap.appendChild(list);
+      } else if (members) {
+        const note = document.createElement('span');
+        note.className = 'hint member-hint';
+        note.id = id + '-hint';
+        note.textContent = 'codes, with commas: ' + members.map((m) => (m.code === m.name ? m.code : `${m.code} ${m.name}`)).join(', ');
+        field.placeholder = members.slice(0, 2).map((m) => m.code).join(',');
+        field.setAttribute('aria-describedby', note.id);
+        wrap.appendChild(note);
+      }
       box.appendChild(wrap);
     }
     if (!info.inputs.length) box.textContent = 'This rule set has no inputs.';

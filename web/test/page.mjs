@@ -116,6 +116,9 @@ try {
   check(typeof readyMs === 'number', 'the page is ready');
   console.log(`     ready ${readyMs} ms after navigation start (${wall} ms from goto)`);
   check(await page.isVisible('#table-setup'), 'the page opens on table mode\'s setup');
+  const ratings = await page.$$eval('#in-a_rating-members option', (os) => os.map((o) => o.value));
+  check(ratings.join(',') === 'mediocre,competent,talented,legendary', 'an enum input suggests its members', ratings.join(','));
+  check((await page.textContent('#in-a_territories-hint')).includes('S Standard, C Coastal'), 'a set input lists its members\' codes');
   for (const [w, h] of [[1280, 800], [390, 844]]) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: path.join(shotDir, `table-setup-${w}.png`) });
