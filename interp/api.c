@@ -182,41 +182,13 @@ rg_status rg_rules_query(const rg_rules *r, const char *table, const char *const
                          int nkeys, char *buf, size_t size) {
   const rg_module *m = &r->m;
   int ti = rg_module_find_table(m, table);
-  const rg_table *t;
-  uint64_t index = 0;
-  char err[512];
+  rg_value cell;
   if (ti < 0) {
     snprintf(buf, size, "no table '%s'", table);
     return RG_NOT_FOUND;
   }
-  t = &m->tables[ti];
-  if (nkeys < 0 || (uint32_t)nkeys != t->ndims || t->first_dim + t->ndims > m->ndims) {
-    snprintf(buf, size, "table '%s' takes %u key%s, got %d", table, t->ndims,
-             t->ndims == 1 ? "" : "s", nkeys);
-    return RG_BAD_VALUE;
-  }
-  /* Row-major: the last key varies fastest. */
-  for (uint32_t i = 0; i < t->ndims; i++) {
-    const rg_dim *dm = &m->dims[t->first_dim + i];
-    rg_type kt = { dm->is_enum ? RG_K_ENUM : RG_K_INT, dm->is_enum ? dm->ref : 0 };
-    rg_value k;
-    err[0] = '\0';
-    if (rg_value_parse(m, kt, keys[i], &k, err, sizeof err) != 0) {
-      snprintf(buf, size, "key %u of table '%s': %s", i + 1, table, err[0] ? err : "not a valid key");
-      return RG_BAD_VALUE;
-    }
-    if (k < dm->lo || k - dm->lo >= (rg_value)dm->size) {
-      snprintf(buf, size, "key %u of table '%s': %s is outside %lld..%lld", i + 1, table, keys[i],
-               (long long)dm->lo, (long long)(dm->lo + (int64_t)dm->size - 1));
-      return RG_BAD_VALUE;
-    }
-    index = index * dm->size + (uint64_t)(k - dm->lo);
-  }
-  if (index >= t->count || t->first + index >= m->ncells) {
-    snprintf(buf, size, "table '%s' has no cell there", table);
-    return RG_BAD_VALUE;
-  }
-  rg_value_format(buf, size, m, m->heap, m->nheap, t->value, m->cells[t->first + index]);
+  if (rg_table_cell(m, (uint32_t)ti, keys, nkeys, &cell, buf, size) != 0) return RG_BAD_VALUE;
+  rg_value_format(buf, size, m, m->heap, m->nheap, m->tables[ti].value, cell);
   return RG_OK;
 }
 

@@ -432,3 +432,56 @@ char *rg_dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
   else snprintf(buf, size, "%s", what);
   return buf;
 }
+
+/* Appends the names of table t's dimensions, comma separated, to err. */
+static void dim_names(char *err, size_t errlen, const rg_module *m, const rg_table *t) {
+  char dn[160];
+  for (uint32_t i = 0; i < t->ndims && t->first_dim + i < m->ndims; i++) {
+    size_t n = strlen(err);
+    if (n + 1 >= errlen) return;
+    snprintf(err + n, errlen - n, "%s%s", i ? ", " : "",
+             rg_dim_name(dn, sizeof dn, m, &m->dims[t->first_dim + i]));
+  }
+}
+
+/* See value.h. */
+int rg_table_cell(const rg_module *m, uint32_t ti, const char *const *keys, int nkeys,
+                  rg_value *cell, char *err, size_t errlen) {
+  const rg_table *t = &m->tables[ti];
+  const char *name = rg_module_str(m, t->name);
+  uint64_t index = 0;
+  char why[512], dn[160];
+  if (nkeys < 0 || (uint32_t)nkeys != t->ndims || t->first_dim + t->ndims > m->ndims) {
+    size_t n;
+    snprintf(err, errlen, "table '%s' takes %u key%s (", name, t->ndims, t->ndims == 1 ? "" : "s");
+    dim_names(err, errlen, m, t);
+    n = strlen(err);
+    snprintf(err + n, errlen - n, "), got %d", nkeys);
+    return -1;
+  }
+  /* Row-major: the last key varies fastest. */
+  for (uint32_t i = 0; i < t->ndims; i++) {
+    const rg_dim *d = &m->dims[t->first_dim + i];
+    rg_type kt = { d->is_enum ? RG_K_ENUM : RG_K_INT, d->is_enum ? d->ref : 0 };
+    rg_value k;
+    why[0] = '\0';
+    if (rg_value_parse(m, kt, keys[i], &k, why, sizeof why) != 0) {
+      snprintf(err, errlen, "key %u of table '%s' (%s): %s", i + 1, name,
+               rg_dim_name(dn, sizeof dn, m, d), why[0] ? why : "not a valid key");
+      return -1;
+    }
+    if (k < d->lo || k - d->lo >= (rg_value)d->size) {
+      snprintf(err, errlen, "key %u of table '%s' (%s): %s is outside %lld..%lld", i + 1, name,
+               rg_dim_name(dn, sizeof dn, m, d), keys[i], (long long)d->lo,
+               (long long)(d->lo + (int64_t)d->size - 1));
+      return -1;
+    }
+    index = index * d->size + (uint64_t)(k - d->lo);
+  }
+  if (index >= t->count || t->first + index >= m->ncells) {
+    snprintf(err, errlen, "table '%s' has no cell there", name);
+    return -1;
+  }
+  *cell = m->cells[t->first + index];
+  return 0;
+}

@@ -71,4 +71,13 @@ char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t);
 ** than the enum's name or the range). */
 char *rg_dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *d);
 
+/* Finds the cell of table ti of m at keys[0..nkeys) (texts, as a user
+** types them: enum members by code or name, ints).  Stores the cell in
+** *cell and returns 0; or returns -1 with the reason in err ("table 't'
+** takes 2 keys (score: 0..14, ground), got 1", "key 2 of table 't'
+** (ground): ...", "... is outside 0..14").  The one lookup behind `regula
+** query` and rg_rules_query. */
+int rg_table_cell(const rg_module *m, uint32_t ti, const char *const *keys, int nkeys,
+                  rg_value *cell, char *err, size_t errlen);
+
 #endif

@@ -482,45 +482,17 @@ static int query(loaded *l, opts *o) {
   const rg_module *m = &l->m;
   const char *name = o->pos[1];
   int ti = rg_module_find_table(m, name);
-  const rg_table *t;
-  uint64_t index = 0;
-  char err[512], dn[160];
+  rg_value cell;
+  char err[1024];
 
   if (ti < 0) return cli_no_table(m, name);
-  t = &m->tables[ti];
-  if ((uint32_t)(o->npos - 2) != t->ndims || t->first_dim + t->ndims > m->ndims) {
-    fprintf(stderr, "regula: error: table '%s' takes %u key%s (", name, t->ndims,
-            t->ndims == 1 ? "" : "s");
-    for (uint32_t i = 0; i < t->ndims && t->first_dim + i < m->ndims; i++)
-      fprintf(stderr, "%s%s", i ? ", " : "", rg_dim_name(dn, sizeof dn, m, &m->dims[t->first_dim + i]));
-    fprintf(stderr, "), got %d\ntry 'regula query --help'\n", o->npos - 2);
+  if (rg_table_cell(m, (uint32_t)ti, (const char *const *)&o->pos[2], o->npos - 2, &cell, err,
+                    sizeof err) != 0) {
+    fprintf(stderr, "regula: error: %s\n", err);
+    if (o->npos - 2 != (int)m->tables[ti].ndims) fputs("try 'regula query --help'\n", stderr);
     return EX_BAD;
   }
-  /* Row-major: the last key varies fastest. */
-  for (uint32_t i = 0; i < t->ndims; i++) {
-    const rg_dim *d = &m->dims[t->first_dim + i];
-    const char *key = o->pos[2 + i];
-    rg_type kt = { d->is_enum ? RG_K_ENUM : RG_K_INT, d->is_enum ? d->ref : 0 };
-    rg_value k;
-    err[0] = '\0';
-    if (rg_value_parse(m, kt, key, &k, err, sizeof err) != 0) {
-      fprintf(stderr, "regula: error: key %u of table '%s' (%s): %s\n", i + 1, name,
-              rg_dim_name(dn, sizeof dn, m, d), err[0] ? err : "not a valid key");
-      return EX_BAD;
-    }
-    if (k < d->lo || k - d->lo >= (rg_value)d->size) {
-      fprintf(stderr, "regula: error: key %u of table '%s' (%s): %s is outside %lld..%lld\n",
-              i + 1, name, rg_dim_name(dn, sizeof dn, m, d), key, (long long)d->lo,
-              (long long)(d->lo + (int64_t)d->size - 1));
-      return EX_BAD;
-    }
-    index = index * d->size + (uint64_t)(k - d->lo);
-  }
-  if (index >= t->count || t->first + index >= m->ncells) {
-    fprintf(stderr, "regula: error: table '%s' has no cell there\n", name);
-    return EX_BAD;
-  }
-  print_value(stdout, m, m->heap, m->nheap, t->value, m->cells[t->first + index]);
+  print_value(stdout, m, m->heap, m->nheap, m->tables[ti].value, cell);
   return EX_OK;
 }
 

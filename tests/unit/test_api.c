@@ -99,7 +99,8 @@ int main(void) {
   CHECK(rg_rules_find_table(r, "t") == 0 && rg_rules_table_keys(r, 0) == 2, "api-2 tables");
   CHECK(rg_rules_query(r, "t", keys, 2, buf, sizeof buf) == RG_OK && strcmp(buf, "20") == 0,
         "api-2 query '%s'", buf);
-  CHECK(rg_rules_query(r, "t", keys, 1, buf, sizeof buf) == RG_BAD_VALUE, "api-2 arity");
+  CHECK(rg_rules_query(r, "t", keys, 1, buf, sizeof buf) == RG_BAD_VALUE &&
+        strncmp(buf, "table 't' takes 2 keys (", 24) == 0, "api-2 arity '%s'", buf);
   CHECK(rg_rules_query(r, "u", keys, 1, buf, sizeof buf) == RG_NOT_FOUND &&
         strcmp(buf, "no table 'u'") == 0, "api-2 no table '%s'", buf);
 
