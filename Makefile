@@ -199,8 +199,7 @@ EMFLAGS  := -O2 -sENVIRONMENT=web,worker -sMODULARIZE -sEXPORT_NAME=createRegula
             --preload-file rules@/rules --preload-file tables@/tables
 # Lemon's template has unused variables (as for parser.o above).
 WEB_CPP  := $(CPPFLAGS) -I$(WEB_DEPS)/utf8proc -I$(WEB_DEPS)/jansson -DUTF8PROC_STATIC -DRG_VM_SWITCH
-# (and vm.c's __attribute__((noipa)) is GCC's: clang ignores it)
-WEB_WARN := $(WARN) -Wno-unused-variable -Wno-unused-but-set-variable -Wno-unknown-attributes
+WEB_WARN := $(WARN) -Wno-unused-variable -Wno-unused-but-set-variable
 
 web: $(WEB)/regula.js $(WEB_PAGE)
 

@@ -256,7 +256,7 @@ static const rg_value *vm_list(const rg_vm *vm, rg_value r, uint32_t *len) {
 ** Returns 1 equal, 0 different, -1 when a record or list lies outside the
 ** heap, -2 when values nest deeper than 64 (a list that holds itself), -3
 ** when the work budget runs out. */
-__attribute__((noipa))
+__attribute__((noinline))
 static int vm_equal(rg_vm *vm, rg_type t, rg_value a, rg_value b, int depth) {
   const rg_module *m = vm->m;
   if (a == b) return 1;
@@ -309,7 +309,7 @@ static int64_t vm_new_list(rg_vm *vm, uint64_t n) {
 
 /* LISTHASV: sets *has to whether a occurs in list l (elements of type t),
 ** counting the elements scanned as work. */
-__attribute__((noipa))
+__attribute__((noinline))
 static int vm_list_has_value(rg_vm *vm, rg_type t, rg_value a, rg_value l, rg_value *has) {
   uint32_t n = 0, j = 0;
   const rg_value *e = vm_list(vm, l, &n);
@@ -326,7 +326,7 @@ static int vm_list_has_value(rg_vm *vm, rg_type t, rg_value a, rg_value l, rg_va
 /* LISTSUB: sets *out to a new list: list a without the first occurrence
 ** of each element of list b (compared as values of type t); an element of b
 ** that is not in a removes nothing.  Counts the elements of b scanned. */
-__attribute__((noipa))
+__attribute__((noinline))
 static int vm_list_sub_values(rg_vm *vm, rg_type t, rg_value a, rg_value b, rg_value *out) {
   uint32_t na = 0, nb = 0, kept = 0;
   const rg_value *ea = vm_list(vm, a, &na), *eb = vm_list(vm, b, &nb);
@@ -359,7 +359,7 @@ static int vm_list_sub_values(rg_vm *vm, rg_type t, rg_value a, rg_value b, rg_v
 
 /* Records the failure r of a value-comparing instruction at pc (see
 ** above) and returns the run's status. */
-__attribute__((noipa))
+__attribute__((noinline))
 static rg_status vm_value_fail(rg_vm *vm, int r, uint32_t pc) {
   switch (r) {
   case -2: return vm_fail(vm, RG_RUN_LIMIT, pc, "values nest deeper than 64");
