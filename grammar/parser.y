@@ -574,6 +574,12 @@ decl_body(A) ::= DICE_KW(T) NAME(N) COLON type(Y) ASSIGN LBRACE cell_list(C) com
 decl_body(A) ::= DECK(T) NAME(N) COLON type(Y) ASSIGN LBRACE cell_list(C) comma_opt RBRACE. {
   A = new_decl(ps, RG_DE_DECK, T.pos, N.str); A->type = Y; A->cells = C.head;
 }
+/* deck NAME: T = { ... } secret: who draws a card keeps it to himself. */
+decl_body(A) ::= DECK(T) NAME(N) COLON type(Y) ASSIGN LBRACE cell_list(C) comma_opt RBRACE NAME(S). {
+  if (strcmp(S.str, "secret") != 0)
+    rg_error(ps->d, S.pos, "expected 'secret' or the next declaration after a deck's cards, not '%s'", S.str);
+  A = new_decl(ps, RG_DE_DECK, T.pos, N.str); A->type = Y; A->cells = C.head; A->secret = true;
+}
 decl_body(A) ::= INPUT(T) NAME(N) COLON type(Y) ASSIGN expr(E). {
   A = new_decl(ps, RG_DE_INPUT, T.pos, N.str); A->type = Y; A->value = E;
 }

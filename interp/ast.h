@@ -233,6 +233,7 @@ typedef struct rg_decl {
   const char *name;             /* declared name; TEST: the test's title */
   const char *display;          /* UNIT display name; RECORD shown form; or NULL */
   bool ordered;                 /* ENUM: members separated by < */
+  bool secret;                  /* DECK: written `... } secret` */
   rg_member *members;           /* ENUM */
   rg_field *fields;             /* RECORD */
   rg_typeexpr *type;            /* CONST (optional), TABLE value, PROC result, INPUT */

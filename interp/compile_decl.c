@@ -363,6 +363,7 @@ void rgc_decl_chance(cstate *cs, rg_decl *dc) {
     d->card = rgc_is_err(t) ? T_INT : t;
     d->first = first;
     d->count = total;
+    d->flags = dc->secret ? RG_DECK_SECRET : 0;
   }
 }
 

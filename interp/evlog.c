@@ -188,7 +188,10 @@ void rg_log_draw(rg_log *lg, uint32_t deck, rg_value card, uint32_t pc) {
     json_end(lg, json_add(ev, "left", json_integer(left)), pc);
     return;
   }
-  rg_printf(lg->out, "  draw %s: %s (%u left)", name, fmt(lg, t, card, buf, sizeof buf), left);
+  if (deck < m->ndecks && (m->decks[deck].flags & RG_DECK_SECRET))
+    rg_printf(lg->out, "  draw %s: a card (%u left)", name, left);   /* the drawer's secret */
+  else
+    rg_printf(lg->out, "  draw %s: %s (%u left)", name, fmt(lg, t, card, buf, sizeof buf), left);
   end_line(lg, pc);
 }
 

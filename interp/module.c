@@ -202,7 +202,7 @@ typedef struct sdesc {
    U(rg_dice, count)}
 #define DISK_rg_deck \
   {U(rg_deck, name), U(rg_deck, card.kind), U(rg_deck, card.ref), U(rg_deck, first), \
-   U(rg_deck, count)}
+   U(rg_deck, count), U(rg_deck, flags)}
 #define DISK_rg_choice \
   {U(rg_choice, prompt), U(rg_choice, chooser.kind), U(rg_choice, chooser.ref), \
    U(rg_choice, option.kind), U(rg_choice, option.ref), U(rg_choice, kind), \
@@ -673,6 +673,8 @@ static int verify_chance(vctx *v) {
     const char *n = rg_module_str(m, d->name);
     if (d->count < 1)
       return fail(v->err, v->errlen, "deck '%s': no cards", n);
+    if (d->flags & ~RG_DECK_SECRET)
+      return fail(v->err, v->errlen, "deck '%s': bad flags %u", n, (unsigned)d->flags);
     if (!in_range(d->first, d->count, m->ncards))
       return fail(v->err, v->errlen, "deck '%s': cards out of range", n);
     for (uint32_t k = 0; k < d->count; k++) {

@@ -166,7 +166,12 @@ typedef struct rg_deck {
   rg_type card;             /* type of every card (not a record or list) */
   uint32_t first;           /* index of the first card in cards[] */
   uint32_t count;           /* cards when full, >= 1 */
+  uint32_t flags;           /* RG_DECK_SECRET (since version 4) */
 } rg_deck;
+
+/* rg_deck.flags: whoever draws a card keeps it to himself: the text log
+** says "a card", a person reading real cards answers unseen. */
+#define RG_DECK_SECRET 1u
 
 /* A choice site: `choose(chooser, "prompt", options)`.  The options are a
 ** set (the members of option.ref's enum that are in it), a list (its

@@ -235,6 +235,7 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
     sort_distinct(p->distinct, p->dcount, p->dfirst, d);
     p->opt_type = m->decks[index].card;
     p->count_word = "left";
+    q.secret = (m->decks[index].flags & RG_DECK_SECRET) != 0;
     snprintf(prompt, sizeof prompt, "draw from %s (line %u)",
              rg_module_str(m, m->decks[index].name), line_of(p, pc));
   } else {

@@ -133,7 +133,7 @@ static int ask_loop(table *t, const char *transcript) {
     int rc;
     if (!shown_question) {
       if (q->secret)
-        fputs("(secret: only the player named should see this; the answer is not shown)\n",
+        fputs("(secret: only the player who answers should see this; the answer is not shown)\n",
               stderr);
       ask_show(q);
       shown_question = 1;

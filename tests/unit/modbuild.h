@@ -225,7 +225,7 @@ static inline uint32_t mb_dice(mb *b, const char *name, rg_type t, uint32_t n, c
 
 /* Adds deck name with cards[0..n) of type t; returns its index. */
 static inline uint32_t mb_deck(mb *b, const char *name, rg_type t, uint32_t n, const rg_value *cards) {
-  rg_deck d = {mb_str(b, name), t, b->m.ncards, n};
+  rg_deck d = {mb_str(b, name), t, b->m.ncards, n, 0};
   for (uint32_t i = 0; i < n; i++) *MB_PUSH(b->m.cards, b->m.ncards) = cards[i];
   *MB_PUSH(b->m.decks, b->m.ndecks) = d;
   return b->m.ndecks - 1;

@@ -281,6 +281,7 @@ int main(void) {
   fresh(); M.dice[0].name = 99999; EXPECT_MSG("dice 0: string 99999 out of range");
   fresh(); M.decks[0].count = 0; EXPECT_MSG("deck 'bag': no cards");
   fresh(); M.decks[0].first = 2; EXPECT_MSG("deck 'bag': cards out of range");
+  fresh(); M.decks[0].flags = 6; EXPECT_MSG("deck 'bag': bad flags 6");
   fresh(); M.cards[1] = 7; EXPECT_MSG("deck 'bag': card 1: member out of range");
   fresh(); M.decks[0].card = (rg_type){RG_K_RECORD, 0}; EXPECT_MSG("deck 0: a record type is not allowed here");
   fresh(); M.decks[0].card = (rg_type){RG_K_LIST, 1}; EXPECT_MSG("deck 0: a list type is not allowed here");
