@@ -243,7 +243,8 @@ rg_status rg_run_option(const rg_run *run, uint32_t i, char *buf, size_t size) {
   const rg_question *q = run->q;
   if (size) buf[0] = '\0';
   if (!q || i >= q->n) return RG_BAD_VALUE;
-  if (q->range) snprintf(buf, size, "%lld", (long long)(q->lo + (int64_t)i));
+  if (q->range && q->dice > 1) rg_question_answer_text(q, i, buf, size);   /* "3 4" */
+  else if (q->range) snprintf(buf, size, "%lld", (long long)(q->lo + (int64_t)i));
   else if (q->name) q->name(q->ctx, i, 0, buf, size);
   return RG_OK;
 }
@@ -373,6 +374,14 @@ static int64_t on_dice(void *ctx, const rg_module *m, int what, uint32_t index, 
   return run->inner.chance(run->inner.ctx, m, what, index, n, pc);
 }
 
+/* Sink: several plain dice read at once by the play layer's dice policy
+** (opt.dice; one question, its options "1 1", "2 1", ...). */
+static int on_dice_many(void *ctx, const rg_module *m, uint32_t sides, uint32_t n, rg_value *out,
+                        uint32_t pc) {
+  rg_run *run = ctx;
+  return run->inner.dice(run->inner.ctx, m, sides, n, out, pc);
+}
+
 /* Dice policy callback (opt.dice): asks the caller's rg_choose_fn, with
 ** the faces or cards readable through rg_run_option. */
 static int64_t ask_dice(void *ctx, const rg_question *q, rg_out *err) {
@@ -438,6 +447,8 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   sink.expect_fail = on_expect_fail;
   sink.choose = on_choose;
   sink.chance = run->opt.dice ? on_dice : run->opt.chance ? on_chance : NULL;
+  /* the play layer's sink answers to its own context: wrap what it fills */
+  sink.dice = run->opt.dice && run->inner.dice ? on_dice_many : NULL;
   memset(&lim, 0, sizeof lim);
   lim.max_steps = run->opt.max_steps;
   lim.max_memory = run->opt.max_memory;

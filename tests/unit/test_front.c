@@ -59,7 +59,7 @@ static const char text[] =
   "}\n"                                                           /* 10 */
   "procedure chance() -> int {\n"                                   /* 11 */
   "  let c = draw bag\n"                                          /* 12 */
-  "  return roll d6\n"                                            /* 13 */
+  "  return roll d6 + roll 2d6\n"                                 /* 13 */
   "}\n"                                                           /* 14 */
   "procedure picture() {\n"                                       /* 15 */
   "  canvas(\"board\", 4, 2, \"a board\")\n"                      /* 16 */
@@ -76,17 +76,17 @@ static int64_t read_dice(void *ctx, rg_run *run, const char *who, const char *pr
                          uint32_t n) {
   char *seen = ctx, buf[64];
   size_t len = strlen(seen);
-  snprintf(seen + len, 512 - len, "%s%s:", who, prompt);
+  snprintf(seen + len, 1024 - len, "%s%s:", who, prompt);
   for (uint32_t i = 0; i < n; i++) {
     rg_run_option(run, i, buf, sizeof buf);
     len = strlen(seen);
-    snprintf(seen + len, 512 - len, "%s%s", i ? "," : "", buf);
+    snprintf(seen + len, 1024 - len, "%s%s", i ? "," : "", buf);
   }
   len = strlen(seen);
-  snprintf(seen + len, 512 - len, "|");
+  snprintf(seen + len, 1024 - len, "|");
   for (uint32_t i = 0; i < n; i++) {
     rg_run_option(run, i, buf, sizeof buf);
-    if (strcmp(buf, "RED") == 0 || strcmp(buf, "4") == 0) return i;
+    if (strcmp(buf, "RED") == 0 || strcmp(buf, "4") == 0 || strcmp(buf, "2 5") == 0) return i;
   }
   return -1;
 }
@@ -96,7 +96,7 @@ int main(void) {
   rg_run *run = NULL;
   rg_run_options o;
   sbuf b;
-  char seen[512] = "";
+  char seen[1024] = "";
   uint32_t np = 0, nf = 0, changes = 0;
 
   CHECK(rg_rules_compile("front", text, sizeof text - 1, NULL, &r) == RG_OK, "compiles");
@@ -140,10 +140,13 @@ int main(void) {
   CHECK(rg_run_new(r, &o, &run) == RG_OK, "run with dice read");
   rg_run_log(run, &b.out, 0, NULL, NULL);
   CHECK(rg_run_call(run, "chance", NULL, 0) == RG_OK, "chance runs");
-  CHECK(strcmp(seen, "draw from bag (line 12):BLACK,RED|roll d6 (line 13):1,2,3,4,5,6|") == 0,
+  /* two dice are one question, each option the two numbers (first die first) */
+  CHECK(strcmp(seen, "draw from bag (line 12):BLACK,RED|roll d6 (line 13):1,2,3,4,5,6|"
+                     "roll 2d6 (line 13):1 1,2 1,3 1,4 1,5 1,6 1,1 2,2 2,3 2,4 2,5 2,6 2,1 3,2 3,3 3,4 3,5 3,6 3,1 4,2 4,3 4,4 4,5 4,6 4,1 5,2 5,3 5,4 5,5 5,6 5,1 6,2 6,3 6,4 6,5 6,6 6|") == 0,
         "questions: %s", seen);
   CHECK(strstr(b.s, "policy random, dice ask\n") && strstr(b.s, "  draw bag: RED (2 left)") &&
-        strstr(b.s, "  roll d6: 4  [front:13]") && strstr(b.s, "== Summary\n4\n"), "log: %s", b.s);
+        strstr(b.s, "  roll d6: 4  [front:13]") && strstr(b.s, "  roll 2d6: 2 + 5 = 7  [front:13]") &&
+        strstr(b.s, "== Summary\n11\n"), "log: %s", b.s);
   rg_run_free(run);
 
   /* ---- pictures ---- */
