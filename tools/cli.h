@@ -32,10 +32,12 @@ enum {
   OPT_ASSUME = 2,      /* --assumptions */
   OPT_OUTPUT = 4,      /* -o OUT */
   OPT_RUN = 8,         /* --seed --policy --dice --set --inputs --json --proc */
-  OPT_ARGS = 16,       /* other options are passed on as positional arguments,
-                       ** in order, for the command to parse (odds, sim) */
+  OPT_SIM = 16,        /* --runs --threads --seed --json (sim) */
   OPT_PICTURE = 32,    /* --svg OUT, --map-svg OUT, --picture NAME[=OUT] (draw.c) */
-  OPT_FAST = 64        /* --fast (dis) */
+  OPT_FAST = 64,       /* --fast (dis) */
+  OPT_ODDS = 128,      /* --limit --depth --choices (odds) */
+  OPT_DIFF = 256,      /* --odds TABLE=NdS[+K] (diff) */
+  OPT_CHECK = 512      /* --check (fmt) */
 };
 
 /* A picture to write: name NULL for the first one (or --picture NAME's). */
@@ -69,6 +71,12 @@ typedef struct opts {
   picture_out *pictures;    /* --svg, --map-svg, --picture NAME=OUT, in order */
   int npictures;
   const char *picture;      /* --picture NAME: the picture --svg writes */
+  /* sim, odds, diff, fmt: the texts as given, checked by their commands */
+  const char *runs, *threads;               /* sim */
+  const char *limit, *depth, *choices;      /* odds */
+  const char **odds;        /* diff: each --odds TABLE=NdS[+K], in order (allocated like sets) */
+  int nodds;
+  int check;                /* fmt --check */
 } opts;
 
 /* A rule set ready to use: the module, and the compile's arena and
@@ -156,11 +164,6 @@ void cli_close(FILE *f);
 ** on stderr (too large, a read error, out of memory). */
 int cli_read_stdin(char **text, size_t *len);
 
-/* For commands that parse their own options (OPT_ARGS): returns 1 when
-** pos[*i] is option `name` ("--limit"), written `--limit=V` or `--limit V`,
-** with the value in *value (NULL when missing) and *i past a separate value;
-** returns 0, changing nothing, for any other argument. */
-int cli_option(char **pos, int npos, int *i, const char *name, const char **value);
 
 /* Prints "no table NAME; tables: ..." and returns EX_BAD. */
 int cli_no_table(const rg_module *m, const char *name);
@@ -181,10 +184,10 @@ int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *
 int cmd_draw(opts *o);
 extern const char draw_help[];
 
-/* Parses argv[*i] when it is a picture option (--svg, --map-svg,
-** --picture), advancing *i past its value: returns 1 when it was one, 0 when
-** not, or EX_BAD / EX_RUNTIME (negated) after saying what is wrong. */
-int picture_option(const char *cmd, int argc, char **argv, int *i, opts *o);
+/* Takes the value v of picture option `which` (0 --svg, 1 --map-svg, 2
+** --picture) into o (argc bounds the list of pictures).  Returns 1, or
+** EX_BAD / EX_RUNTIME (negated) after saying what is wrong. */
+int picture_option(const char *cmd, int which, const char *v, int argc, opts *o);
 
 /* Writes the pictures o asks for from svg after a run; when o names no file,
 ** the first picture (or --picture NAME's) goes to stdout if to_stdout, else

@@ -12,8 +12,7 @@
 #include "cli.h"
 
 /* regula fmt [--check] FILE...: exit 0, 1 (--check) a file would change, 2
-** syntax errors, 3 I/O or out of memory.  Registered with OPT_ARGS: --check
-** reaches it as a positional word. */
+** syntax errors, 3 I/O or out of memory. */
 int cmd_fmt(opts *o);
 extern const char fmt_usage[];
 extern const char fmt_help[];

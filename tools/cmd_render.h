@@ -11,8 +11,7 @@
 #include "cli.h"
 
 /* regula diff [--odds TABLE=NdS[+K]]... A B: exit 0 equal, 1 different, 2
-** bad input, 3 out of memory.  Registered with OPT_ARGS: --odds reaches it
-** as positional words. */
+** bad input, 3 out of memory.  The hints arrive in o->odds. */
 int cmd_diff(opts *o);
 extern const char diff_usage[];
 extern const char diff_help[];

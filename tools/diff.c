@@ -41,30 +41,22 @@ const char diff_help[] =
 /* Parses the positional words of `regula diff`: two files into files[] and
 ** each --odds hint into hints[] (*nhints).  Returns EX_OK, or EX_BAD after
 ** saying what is wrong. */
-static int diff_args(int npos, char **pos, const char **files, rg_diff_hint *hints, int *nhints) {
-  int nfiles = 0;
+static int diff_args(const opts *o, const char **files, rg_diff_hint *hints, int *nhints) {
   *nhints = 0;
-  for (int i = 0; i < npos; i++) {
-    const char *h = NULL;
-    if (cli_option(pos, npos, &i, "--odds", &h)) {
-      if (!h) return usage_error("diff", "--odds needs TABLE=NdS[+K]");
-      if (*nhints >= MAX_HINTS || rg_diff_hint_parse(h, &hints[*nhints]) != 0)
-        return usage_error("diff", "'%s' is not an odds hint TABLE=NdS[+K]", h);
-      ++*nhints;
-    } else if (pos[i][0] == '-' && pos[i][1]) {
-      return usage_error("diff", "unknown option '%s'", pos[i]);
-    } else if (nfiles < 2) {
-      files[nfiles++] = pos[i];
-    } else {
-      return usage_error("diff", "diff takes two rule files, not '%s'", pos[i]);
-    }
+  for (int i = 0; i < o->nodds; i++) {
+    if (*nhints >= MAX_HINTS || rg_diff_hint_parse(o->odds[i], &hints[*nhints]) != 0)
+      return usage_error("diff", "'%s' is not an odds hint TABLE=NdS[+K]", o->odds[i]);
+    ++*nhints;
   }
-  if (nfiles < 2) return usage_error("diff", "diff needs two rule files (A and B)");
+  if (o->npos > 2) return usage_error("diff", "diff takes two rule files, not '%s'", o->pos[2]);
+  if (o->npos < 2) return usage_error("diff", "diff needs two rule files (A and B)");
+  files[0] = o->pos[0];
+  files[1] = o->pos[1];
   return EX_OK;
 }
 
 int cmd_diff(opts *o) {
-  const char *files[2];
+  const char *files[2] = { NULL, NULL };
   rg_diff_hint hints[MAX_HINTS];
   int nhints, rc;
   loaded A, B;
@@ -72,7 +64,7 @@ int cmd_diff(opts *o) {
   char base[1024];
   rg_out out = cli_file_out(stdout);
 
-  rc = diff_args(o->npos, o->pos, files, hints, &nhints);
+  rc = diff_args(o, files, hints, &nhints);
   if (rc != EX_OK) return rc;
   rc = load(&A, files[0], 0);
   if (rc == EX_OK) {

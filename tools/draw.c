@@ -48,20 +48,9 @@ static int add_out(opts *o, int argc, const char *name, const char *path) {
   return 1;
 }
 
-int picture_option(const char *cmd, int argc, char **argv, int *i, opts *o) {
+int picture_option(const char *cmd, int which, const char *v, int argc, opts *o) {
   static const char *const names[] = { "--svg", "--map-svg", "--picture" };
-  char *arg = argv[*i], *v = NULL;
-  size_t k, n;
-  for (k = 0; k < 3; k++) {
-    n = strlen(names[k]);
-    if (strncmp(arg, names[k], n) != 0) continue;
-    if (arg[n] == '=') v = arg + n + 1;
-    else if (arg[n] == '\0' && *i + 1 < argc) v = argv[++*i];
-    else if (arg[n] == '\0') v = (char *)"";
-    else continue;
-    break;
-  }
-  if (k == 3) return 0;
+  int k = which;
   if (!*v) return -usage_error(cmd, "option %s needs a value", names[k]);
   if (k == 0) return add_out(o, argc, NULL, v);
   if (k == 1) return add_out(o, argc, "map", v);
@@ -73,7 +62,7 @@ int picture_option(const char *cmd, int argc, char **argv, int *i, opts *o) {
     }
     if (eq == v || !eq[1])
       return -usage_error(cmd, "--picture needs NAME or NAME=OUT.svg, not '%s'", v);
-    *eq = '\0';   /* the argument is ours to split */
+    *eq = '\0';   /* the argument (argv's own) is ours to split */
     return add_out(o, argc, v, eq + 1);
   }
 }

@@ -95,18 +95,11 @@ static int fmt_one(const char *path, int check) {
 }
 
 int cmd_fmt(opts *o) {
-  int check = 0, rc = EX_OK, nfiles = 0;
+  int rc = EX_OK;
+  if (!o->npos) return usage_error("fmt", "no rule file given");
   for (int i = 0; i < o->npos; i++) {
-    if (strcmp(o->pos[i], "--check") == 0) check = 1;
-    else if (o->pos[i][0] == '-' && o->pos[i][1])
-      return usage_error("fmt", "unknown option '%s'", o->pos[i]);
-    else nfiles++;
+    int r = fmt_one(o->pos[i], o->check);
+    if (r > rc) rc = r;
   }
-  if (!nfiles) return usage_error("fmt", "no rule file given");
-  for (int i = 0; i < o->npos; i++)
-    if (strcmp(o->pos[i], "--check") != 0) {
-      int r = fmt_one(o->pos[i], check);
-      if (r > rc) rc = r;
-    }
   return rc;
 }

@@ -91,23 +91,14 @@ int cmd_odds(opts *o) {
   char **pos = o->pos;
   int npos = 0;
 
-  for (int i = 0; i < o->npos; i++) {
-    const char *a = o->pos[i];
-    const char *v = NULL;
-    if (strncmp(a, "--", 2) != 0 || !a[2]) { pos[npos++] = o->pos[i]; continue; }
-    if (cli_option(o->pos, o->npos, &i, "--limit", &v)) {
-      if (cli_parse_count(v, &limit, 0)) return usage_error("odds", "--limit needs a positive whole number");
-    } else if (cli_option(o->pos, o->npos, &i, "--depth", &v)) {
-      if (cli_parse_count(v, &depth, 0) || depth > 100000)
-        return usage_error("odds", "--depth needs a whole number in 1..100000");
-    } else if (cli_option(o->pos, o->npos, &i, "--choices", &v)) {
-      if (v && strcmp(v, "all") == 0) all_choices = 1;
-      else if (v && strcmp(v, "first") == 0) all_choices = 0;
-      else return usage_error("odds", "--choices is first or all");
-    } else {
-      return usage_error("odds", "unknown option '%s'", a);
-    }
-  }
+  npos = o->npos;
+  if (o->limit && cli_parse_count(o->limit, &limit, 0))
+    return usage_error("odds", "--limit needs a positive whole number");
+  if (o->depth && (cli_parse_count(o->depth, &depth, 0) || depth > 100000))
+    return usage_error("odds", "--depth needs a whole number in 1..100000");
+  if (o->choices && strcmp(o->choices, "all") == 0) all_choices = 1;
+  else if (o->choices && strcmp(o->choices, "first") != 0)
+    return usage_error("odds", "--choices is first or all");
   if (npos < 2) return usage_error("odds", npos ? "no procedure given" : "no rule file given");
 
   loaded l;

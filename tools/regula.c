@@ -38,6 +38,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,21 +127,6 @@ static int is_option(const char *arg) {
   return arg[0] == '-' && arg[1] != '\0' && !(arg[1] >= '0' && arg[1] <= '9');
 }
 
-/* Matches arg against the long option name ("--max-steps"): returns NULL when
-** it is another option; else the value, taken from "--name=VALUE" or from
-** the next argument (advancing *i), or "" flagged through *missing when there
-** is none. */
-static const char *option_value(const char *arg, const char *name, int argc, char **argv,
-                                int *i, int *missing) {
-  size_t n = strlen(name);
-  *missing = 0;
-  if (strncmp(arg, name, n) != 0) return NULL;
-  if (arg[n] == '=') return arg + n + 1;
-  if (arg[n] != '\0') return NULL;
-  if (*i + 1 >= argc) { *missing = 1; return ""; }
-  return argv[++*i];
-}
-
 /* Prints the help of cmd to stdout. */
 static void print_help(const command *cmd) {
   printf("usage: regula %s\n\n%s", cmd->usage, cmd->help);
@@ -153,88 +139,159 @@ static void print_help(const command *cmd) {
            (unsigned long long)RG_DEFAULT_MAX_STEPS, RG_DEFAULT_MAX_MEMORY >> 20);
 }
 
-/* Parses the arguments of cmd (argv[0] is the command's name) into *o,
-** compacting the positional ones to the front of argv.  Returns 0 to run,
-** -1 after printing the help (exit 0), EX_BAD after a usage error, or
-** EX_RUNTIME when out of memory.  The caller frees o->sets in every case. */
-static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
-  int only_pos = 0;
-  memset(o, 0, sizeof *o);
-  o->pos = argv + 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v;
-    int missing;
-    uint64_t n;
-    if (only_pos || !is_option(a)) { o->pos[o->npos++] = argv[i]; continue; }
-    if (strcmp(a, "--") == 0) { only_pos = 1; continue; }
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { print_help(cmd); return -1; }
-    if ((cmd->accepts & OPT_ASSUME) && strcmp(a, "--assumptions") == 0) {
-      o->assumptions = 1;
-      continue;
-    }
-    if ((cmd->accepts & OPT_FAST) && strcmp(a, "--fast") == 0) {
-      o->fast = 1;
-      continue;
-    }
-    if ((cmd->accepts & OPT_OUTPUT) &&
-        ((v = option_value(a, "-o", argc, argv, &i, &missing)) ||
-         (v = option_value(a, "--output", argc, argv, &i, &missing)))) {
-      if (missing || !*v) return usage_error(cmd->name, "option %s needs a file name", a);
-      o->output = v;
-      continue;
-    }
-    if ((cmd->accepts & OPT_LIMITS) &&
-        (v = option_value(a, "--max-steps", argc, argv, &i, &missing))) {
-      if (missing || parse_count(v, 0, UINT64_MAX, &n))
-        return usage_error(cmd->name, "--max-steps needs a positive whole number, not '%s'", v);
-      o->limits.max_steps = n;
-      continue;
-    }
-    if ((cmd->accepts & OPT_LIMITS) &&
-        (v = option_value(a, "--max-memory", argc, argv, &i, &missing))) {
-      if (missing || parse_count(v, 1, SIZE_MAX, &n))
-        return usage_error(cmd->name,
-                           "--max-memory needs a positive size in bytes (K, M, G suffixes), not '%s'",
-                           v);
-      o->limits.max_memory = (size_t)n;
-      continue;
-    }
-    if (cmd->accepts & OPT_RUN) {
-      /* The run options: their texts are checked by cmd_run. */
-      static const char *const names[] = { "--seed", "--policy", "--dice", "--inputs", "--proc", "--variants",
-                                           "--resume", "--transcript", "--set" };
-      const char **slots[] = { &o->seed, &o->policy, &o->dice, &o->inputs, &o->proc, &o->variants,
-                               &o->resume, &o->transcript, NULL };
-      size_t k;
-      if (strcmp(a, "--json") == 0) {
-        o->json = 1;
-        continue;
-      }
-      for (k = 0; k < sizeof names / sizeof names[0]; k++)
-        if ((v = option_value(a, names[k], argc, argv, &i, &missing))) break;
-      if (k < sizeof names / sizeof names[0]) {
-        if (missing || !*v) return usage_error(cmd->name, "option %s needs a value", names[k]);
-        if (slots[k]) {
-          *slots[k] = v;
-          continue;
-        }
-        if (!o->sets && !(o->sets = rg_malloc((size_t)argc * sizeof *o->sets))) {
-          fputs("regula: error: out of memory\n", stderr);
-          return EX_RUNTIME;
-        }
-        o->sets[o->nsets++] = v;
-        continue;
-      }
-    }
-    if (cmd->accepts & OPT_PICTURE) {   /* --svg, --map-svg, --picture (draw.c) */
-      int r = picture_option(cmd->name, argc, argv, &i, o);
-      if (r < 0) return -r;
-      if (r) continue;
-    }
-    if (cmd->accepts & OPT_ARGS) { o->pos[o->npos++] = argv[i]; continue; }
-    return usage_error(cmd->name, "unknown option '%s'", a);
+/* Every option of every command, in one table: its name, whether it takes
+** a value, the commands that accept it (OPT_*) and its code for parse_args.
+** getopt_long reads them (unambiguous prefixes of a name are accepted). */
+enum {
+  O_ASSUME = 256, O_FAST, O_MAX_STEPS, O_MAX_MEMORY, O_SEED, O_POLICY, O_DICE, O_INPUTS,
+  O_PROC, O_VARIANTS, O_SET, O_JSON, O_SVG, O_MAP_SVG, O_PICTURE, O_RUNS, O_THREADS,
+  O_LIMIT, O_DEPTH, O_CHOICES, O_ODDS, O_CHECK, O_RESUME, O_TRANSCRIPT
+};
+static const struct { const char *name; int has_arg; unsigned group; int code; } options[] = {
+  { "help", no_argument, ~0u, 'h' },
+  { "output", required_argument, OPT_OUTPUT, 'o' },
+  { "assumptions", no_argument, OPT_ASSUME, O_ASSUME },
+  { "fast", no_argument, OPT_FAST, O_FAST },
+  { "max-steps", required_argument, OPT_LIMITS, O_MAX_STEPS },
+  { "max-memory", required_argument, OPT_LIMITS, O_MAX_MEMORY },
+  { "seed", required_argument, OPT_RUN | OPT_SIM, O_SEED },
+  { "policy", required_argument, OPT_RUN, O_POLICY },
+  { "dice", required_argument, OPT_RUN, O_DICE },
+  { "inputs", required_argument, OPT_RUN, O_INPUTS },
+  { "proc", required_argument, OPT_RUN, O_PROC },
+  { "variants", required_argument, OPT_RUN, O_VARIANTS },
+  { "set", required_argument, OPT_RUN, O_SET },
+  { "resume", required_argument, OPT_RUN, O_RESUME },
+  { "transcript", required_argument, OPT_RUN, O_TRANSCRIPT },
+  { "json", no_argument, OPT_RUN | OPT_SIM, O_JSON },
+  { "svg", required_argument, OPT_PICTURE, O_SVG },
+  { "map-svg", required_argument, OPT_PICTURE, O_MAP_SVG },
+  { "picture", required_argument, OPT_PICTURE, O_PICTURE },
+  { "runs", required_argument, OPT_SIM, O_RUNS },
+  { "threads", required_argument, OPT_SIM, O_THREADS },
+  { "limit", required_argument, OPT_ODDS, O_LIMIT },
+  { "depth", required_argument, OPT_ODDS, O_DEPTH },
+  { "choices", required_argument, OPT_ODDS, O_CHOICES },
+  { "odds", required_argument, OPT_DIFF, O_ODDS },
+  { "check", no_argument, OPT_CHECK, O_CHECK },
+};
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+/* Appends v to the list *list (argc entries at most, allocated on first
+** use).  Returns 0, or EX_RUNTIME after saying "out of memory". */
+static int append(const char ***list, int *n, int argc, const char *v) {
+  if (!*list && !(*list = rg_malloc((size_t)argc * sizeof **list))) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  (*list)[(*n)++] = v;
+  return 0;
+}
+
+/* Stores option code's value v in *o (the texts of the run, sim and odds
+** options are checked by their commands).  Returns 0, or an exit code after
+** a usage error. */
+static int take_option(const command *cmd, int code, const char *v, int argc, opts *o) {
+  uint64_t n;
+  switch (code) {
+  case 'o':
+    if (!*v) return usage_error(cmd->name, "option --output needs a file name");
+    o->output = v;
+    return 0;
+  case O_ASSUME: o->assumptions = 1; return 0;
+  case O_FAST: o->fast = 1; return 0;
+  case O_JSON: o->json = 1; return 0;
+  case O_CHECK: o->check = 1; return 0;
+  case O_MAX_STEPS:
+    if (parse_count(v, 0, UINT64_MAX, &n))
+      return usage_error(cmd->name, "--max-steps needs a positive whole number, not '%s'", v);
+    o->limits.max_steps = n;
+    return 0;
+  case O_MAX_MEMORY:
+    if (parse_count(v, 1, SIZE_MAX, &n))
+      return usage_error(cmd->name,
+                         "--max-memory needs a positive size in bytes (K, M, G suffixes), not '%s'", v);
+    o->limits.max_memory = (size_t)n;
+    return 0;
+  case O_SVG: case O_MAP_SVG: case O_PICTURE: {
+    int r = picture_option(cmd->name, code == O_SVG ? 0 : code == O_MAP_SVG ? 1 : 2, v, argc, o);
+    return r < 0 ? -r : 0;
+  }
+  case O_SET: return append(&o->sets, &o->nsets, argc, v);
+  case O_ODDS: return append(&o->odds, &o->nodds, argc, v);
+  default: break;
+  }
+  {
+    const char **slot = code == O_SEED ? &o->seed : code == O_POLICY ? &o->policy
+                      : code == O_DICE ? &o->dice : code == O_INPUTS ? &o->inputs
+                      : code == O_PROC ? &o->proc : code == O_VARIANTS ? &o->variants
+                      : code == O_RUNS ? &o->runs : code == O_THREADS ? &o->threads
+                      : code == O_LIMIT ? &o->limit : code == O_DEPTH ? &o->depth
+                      : code == O_RESUME ? &o->resume : code == O_TRANSCRIPT ? &o->transcript
+                      : &o->choices;
+    *slot = v;
   }
   return 0;
+}
+
+/* Parses the arguments of cmd (argv[0] is the command's name) into *o with
+** getopt_long, over the options of the table above that cmd accepts,
+** compacting the positional arguments to the front of argv in their order
+** (a negative number such as -2 is one, not an option; `--` ends the
+** options).  Returns 0 to run, -1 after printing the help (exit 0), EX_BAD
+** after a usage error, or EX_RUNTIME when out of memory.  The caller frees
+** o->sets, o->odds and o->pictures in every case. */
+static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
+  struct option lo[NOPTIONS + 1];
+  char **args = rg_malloc(((size_t)argc + 1) * sizeof *args), *neg = rg_malloc((size_t)argc * 2 + 1);
+  int nlo = 0, rc = 0, c;
+  memset(o, 0, sizeof *o);
+  if (!args || !neg) {
+    rg_free(args);
+    rg_free(neg);
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  for (size_t k = 0; k < NOPTIONS; k++)
+    if (options[k].group & cmd->accepts || options[k].code == 'h')
+      lo[nlo++] = (struct option){ options[k].name, options[k].has_arg, NULL, options[k].code };
+  lo[nlo] = (struct option){ NULL, 0, NULL, 0 };
+  /* getopt reads a copy in which each negative number is a mark "n" */
+  for (int i = 0; i < argc; i++) {
+    int negative = argv[i][0] == '-' && argv[i][1] >= '0' && argv[i][1] <= '9';
+    neg[2 * i] = 'n';
+    neg[2 * i + 1] = '\0';
+    args[i] = i && negative ? &neg[2 * i] : argv[i];
+  }
+  args[argc] = NULL;
+  o->pos = argv + 1;
+  optind = 1;
+  opterr = 0;
+  while (rc == 0 &&
+         (c = getopt_long(argc, args, cmd->accepts & OPT_OUTPUT ? "-:ho:" : "-:h", lo, NULL)) != -1) {
+    const char *opt = args[optind - 1];
+    if (optarg >= neg && optarg < neg + 2 * argc) optarg = argv[(optarg - neg) / 2];
+    if (c == 1) {                       /* a positional argument, in order */
+      o->pos[o->npos++] = optarg;
+    } else if (c == 'h') {
+      print_help(cmd);
+      rc = -1;
+    } else if (c == '?') {
+      rc = usage_error(cmd->name, "unknown option '%s'", opt);
+    } else if (c == ':' && optopt == 'o') {
+      rc = usage_error(cmd->name, "option %s needs a file name", opt);
+    } else if (c == ':') {
+      rc = usage_error(cmd->name, "option %.*s needs a value", (int)strcspn(opt, "="), opt);
+    } else if (optarg && !*optarg && c != 'o') {
+      rc = usage_error(cmd->name, "option %.*s needs a value", (int)strcspn(opt, "="), opt);
+    } else {
+      rc = take_option(cmd, c, optarg, argc, o);
+    }
+  }
+  for (int i = optind; rc == 0 && i < argc; i++) o->pos[o->npos++] = argv[i];   /* after -- */
+  rg_free(args);
+  rg_free(neg);
+  return rc;
 }
 
 /* ---- loading a rule set ------------------------------------------------ */
@@ -618,18 +675,6 @@ int cli_parse_count(const char *s, uint64_t *out, int zero_ok) {
   return 0;
 }
 
-int cli_option(char **pos, int npos, int *i, const char *name, const char **value) {
-  const char *a = pos[*i];
-  size_t len = strlen(name);
-  if (strncmp(a, name, len) != 0) return 0;
-  if (a[len] == '=') {
-    *value = a + len + 1;
-    return 1;
-  }
-  if (a[len]) return 0;
-  *value = *i + 1 < npos ? pos[++*i] : NULL;
-  return 1;
-}
 
 int cli_no_table(const rg_module *m, const char *name) {
   fprintf(stderr, "regula: error: no table '%s'; ", name);
@@ -834,12 +879,12 @@ static const command commands[] = {
     "         regula run --variants SHEET.rules,VARIANT.rules\n"
     "Exit: 0, 1 an expect failed, 2 bad input (rule file, options, inputs,\n"
     "answers, no answer), 3 a runtime error or a limit reached.\n" },
-  { "odds", OPT_LIMITS | OPT_ARGS, cmd_odds, "odds [OPTIONS] [LIMITS] FILE PROCEDURE ARG...", odds_help },
+  { "odds", OPT_LIMITS | OPT_ODDS, cmd_odds, "odds [OPTIONS] [LIMITS] FILE PROCEDURE ARG...", odds_help },
   { "draw", OPT_LIMITS | OPT_PICTURE, cmd_draw, "draw [LIMITS] FILE PROCEDURE ARG... [--svg OUT.svg]", draw_help },
-  { "sim", OPT_LIMITS | OPT_ARGS, cmd_sim, "sim [OPTIONS] [LIMITS] FILE [PROCEDURE ARG...] --runs N", sim_help },
+  { "sim", OPT_LIMITS | OPT_SIM, cmd_sim, "sim [OPTIONS] [LIMITS] FILE [PROCEDURE ARG...] --runs N", sim_help },
   { "sheet", 0, cmd_sheet, sheet_usage, sheet_help },
-  { "diff", OPT_ARGS, cmd_diff, diff_usage, diff_help },
-  { "fmt", OPT_ARGS, cmd_fmt, fmt_usage, fmt_help },
+  { "diff", OPT_DIFF, cmd_diff, diff_usage, diff_help },
+  { "fmt", OPT_CHECK, cmd_fmt, fmt_usage, fmt_help },
   { "lsp", 0, cmd_lsp, lsp_usage, lsp_help },
 };
 
@@ -929,6 +974,7 @@ static int dispatch(int argc, char **argv) {
     rc = cmd->run(&o);
   }
   rg_free(o.sets);
+  rg_free(o.odds);
   rg_free(o.pictures);
   return rc;
 }

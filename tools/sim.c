@@ -130,22 +130,14 @@ int cmd_sim(opts *o) {
   char **pos = o->pos;
   int npos = 0;
 
-  for (int i = 0; i < o->npos; i++) {
-    const char *a = o->pos[i];
-    const char *v = NULL;
-    if (strncmp(a, "--", 2) != 0 || !a[2]) { pos[npos++] = o->pos[i]; continue; }
-    if (strcmp(a, "--json") == 0) { json = 1; continue; }
-    if (cli_option(o->pos, o->npos, &i, "--runs", &v)) {
-      if (cli_parse_count(v, &runs, 0)) return usage_error("sim", "--runs needs a positive whole number");
-    } else if (cli_option(o->pos, o->npos, &i, "--seed", &v)) {
-      if (cli_parse_seed(v, &seed)) return usage_error("sim", "--seed needs a whole number or random");
-    } else if (cli_option(o->pos, o->npos, &i, "--threads", &v)) {
-      if (cli_parse_count(v, &threads, 0) || threads > RG_SIM_MAX_THREADS)
-        return usage_error("sim", "--threads needs a whole number in 1..%d", RG_SIM_MAX_THREADS);
-    } else {
-      return usage_error("sim", "unknown option '%s'", a);
-    }
-  }
+  json = o->json;
+  npos = o->npos;
+  if (o->runs && cli_parse_count(o->runs, &runs, 0))
+    return usage_error("sim", "--runs needs a positive whole number");
+  if (o->seed && cli_parse_seed(o->seed, &seed))
+    return usage_error("sim", "--seed needs a whole number or random");
+  if (o->threads && (cli_parse_count(o->threads, &threads, 0) || threads > RG_SIM_MAX_THREADS))
+    return usage_error("sim", "--threads needs a whole number in 1..%d", RG_SIM_MAX_THREADS);
   if (npos < 1) return usage_error("sim", "no rule file given");
   if (threads == 0) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
