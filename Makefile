@@ -105,6 +105,7 @@ golden: $(BUILD)/regula
 	@python3 tests/lsp/session.py $(BUILD)/regula
 	@tests/unix.sh $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
+	@tests/variants.sh $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
 	@python3 tests/table.py $(BUILD)/regula
 

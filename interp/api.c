@@ -527,9 +527,8 @@ rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, in
       return call_fail(run, RG_BAD_VALUE, msg);
     }
   }
-  /* The seeding contract (seed.h): dice stream 0, random choices stream 1. */
-  rg_seed_run_dice(run->vm, run->opt.seed);
-  if (run->opt.policy == RG_CHOOSE_RANDOM) rg_seed_run_choices(&run->pol.rng, run->opt.seed);
+  /* The seeding contract (seed.h): the streams of each step. */
+  rg_play_seed(&run->play, run->opt.seed);
   run->play.stopped = 0;
   rg_api_log_begin(run, pi);
   st = rg_vm_call(run->vm, (uint32_t)pi, a, &run->result);

@@ -295,10 +295,7 @@ rg_game_state rg_game_play(rg_game *g) {
   rg_log_init(&g->log, &g->text.out, m, 0);
   rg_policy_callback(&g->person, "ask", from_list, g);
   if (s->first) rg_policy_first(&g->chooser);
-  else {
-    rg_policy_random(&g->chooser);
-    rg_seed_run_choices(&g->chooser.rng, s->seed);
-  }
+  else rg_policy_random(&g->chooser);      /* seeded by rg_play_seed below */
   if (rg_play_init(&g->play, m, &g->log, s->ask_choices ? &g->person : &g->chooser,
                    s->ask_dice ? &g->person : NULL) != 0)
     goto nomem;
@@ -310,7 +307,7 @@ rg_game_state rg_game_play(rg_game *g) {
   if (!(g->vm = rg_vm_new(m, &s->limits, &sink))) goto nomem;
   rg_play_attach(&g->play, g->vm);
   if (s->restart) s->restart(s->shape_ctx, g->vm);
-  rg_seed_run_dice(g->vm, s->seed);
+  rg_play_seed(&g->play, s->seed);
   for (uint32_t i = 0; i < m->ninputs; i++) rg_vm_set_input(g->vm, i, g->inputs[i]);
   rg_log_run(&g->log, rg_module_str(m, m->procs[s->proc].name), s->seed,
              s->ask_choices ? "ask" : s->first ? "first" : "random",

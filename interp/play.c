@@ -85,10 +85,18 @@ static void logged(rg_play *p, int secret) {
 
 /* ---- sink callbacks --------------------------------------------------------------- */
 
-/* Sink: a step begins. */
+/* The generator of p's random choices policy, or NULL. */
+static rg_rng *choices_rng(rg_play *p) {
+  return p->choices && p->choices->kind == RG_POLICY_RANDOM ? &p->choices->rng : NULL;
+}
+
+/* Sink: a step begins (and, with rg_play_seed, draws from its streams). */
 static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
   rg_play *p = ctx;
   p->step = rg_module_str(m, name);
+  if (p->seeded)
+    rg_seed_step(p->vm, choices_rng(p), p->seed, rg_module_str(m, name),
+                 rg_seed_steps_enter(&p->steps, name));
   if (p->log) rg_log_step(p->log, name, pc);
   logged(p, 0);
 }
@@ -327,6 +335,13 @@ void rg_play_sink(rg_play *p, rg_sink *sink) {
 void rg_play_attach(rg_play *p, rg_vm *vm) {
   p->vm = vm;
   if (p->log) p->log->vm = vm;
+}
+
+void rg_play_seed(rg_play *p, uint64_t seed) {
+  p->seeded = 1;
+  p->seed = seed;
+  p->steps.n = 0;
+  rg_seed_step(p->vm, choices_rng(p), seed, "", 0);
 }
 
 void rg_play_free(rg_play *p) {

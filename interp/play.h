@@ -21,6 +21,7 @@
 #include "evlog.h"
 #include "module.h"
 #include "policy.h"
+#include "seed.h"
 #include "vm.h"
 
 typedef struct rg_play {
@@ -42,6 +43,9 @@ typedef struct rg_play {
   int failed;               /* expectations failed so far */
   const char *step;         /* the step being run ("" before the first) */
   char where[512];          /* "FILE:LINE" of the question being asked */
+  int seeded;               /* rg_play_seed: each step reseeds */
+  uint64_t seed;
+  rg_seed_steps steps;
   /* private: the question being asked (see the option namer in play.c) */
   rg_type opt_type;
   const rg_value *opts;
@@ -61,6 +65,12 @@ void rg_play_sink(rg_play *p, rg_sink *sink);
 
 /* Tells p (and its log) the VM made with its sink. */
 void rg_play_attach(rg_play *p, rg_vm *vm);
+
+/* Seeds p's run by the contract of seed.h: the VM's dice and decks, and
+** the generator of a random choices policy, from the streams of the start
+** of the run now, and of each step as it begins.  Call after
+** rg_play_attach, before the run. */
+void rg_play_seed(rg_play *p, uint64_t seed);
 
 /* Frees p's scratch (not its VM, log or policies). */
 void rg_play_free(rg_play *p);

@@ -117,7 +117,7 @@ typedef struct rg_policy {
 } rg_policy;
 
 /* Sets p up as the random policy, its generator seeded by the caller
-** (rg_seed_run_choices for a run). */
+** (rg_seed_step for a run). */
 void rg_policy_random(rg_policy *p);
 
 /* Sets p up as the first-option policy. */

@@ -3,14 +3,6 @@
 */
 #include "seed.h"
 
-void rg_seed_run_dice(rg_vm *vm, uint64_t seed) {
-  rg_vm_seed(vm, seed, 0);
-}
-
-void rg_seed_run_choices(rg_rng *r, uint64_t seed) {
-  rg_rng_stream(r, seed, 1);
-}
-
 void rg_seed_sim_dice(rg_vm *vm, uint64_t seed, uint64_t run) {
   rg_vm_seed(vm, seed, run);
 }
@@ -19,18 +11,27 @@ void rg_seed_sim_choices(rg_rng *r, uint64_t seed, uint64_t run) {
   rg_rng_stream(r, seed, run | (1ull << 63));
 }
 
-uint64_t rg_seed_step_stream(const char *name) {
+/* Returns the stream H of the step named name: FNV-1a 64. */
+static uint64_t step_stream(const char *name) {
   uint64_t h = 1469598103934665603ull;
   for (; *name; name++) h = (h ^ (unsigned char)*name) * 1099511628211ull;
   return h;
 }
 
-void rg_seed_step_dice(rg_vm *vm, uint64_t seed, uint64_t h) {
-  rg_vm_seed(vm, seed, h);
+void rg_seed_step(rg_vm *vm, rg_rng *choices, uint64_t seed, const char *step, uint32_t nth) {
+  uint64_t h = step_stream(step) ^ ((uint64_t)nth * 0x2545F4914F6CDD1Dull);
+  if (vm) rg_vm_seed(vm, seed, h);
+  if (choices) rg_rng_stream(choices, seed, h ^ 0x9E3779B97F4A7C15ull);
 }
 
-void rg_seed_step_choices(rg_rng *r, uint64_t seed, uint64_t h) {
-  rg_rng_stream(r, seed, h ^ 0x9E3779B97F4A7C15ull);
+uint32_t rg_seed_steps_enter(rg_seed_steps *s, uint32_t name) {
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->name[i] == name) return s->count[i]++;
+  if (s->n < RG_SEED_STEPS) {
+    s->name[s->n] = name;
+    s->count[s->n++] = 1;
+  }
+  return 0;
 }
 
 void rg_seed_test(rg_vm *vm) {

@@ -7,20 +7,21 @@
 ** run, sim, test and call, the page, an embedding program) takes its streams
 ** from these functions, so that a seed gives the same game everywhere:
 **
-**   a single run (`run --seed S`)
-**       dice and decks      stream 0                rg_seed_run_dice
-**       the random policy   stream 1                rg_seed_run_choices
+**   a run (`run --seed S`, each variant of `run --variants`, the page,
+**   rg_run of the API): each step draws from streams of S named by the
+**   step, so that a variant's game is the same alone and side by side, and
+**   variants sharing a step draw the same numbers there (common random
+**   numbers)
+**       dice and decks      stream H                rg_seed_step
+**       random choices      stream H ^ 0x9E3779B97F4A7C15
+**       where H = FNV-1a 64 of the step's name (the name "" from the
+**       start of the run to its first step); a step entered again (in a
+**       loop) takes H ^ (n * 0x2545F4914F6CDD1D) the n-th time after the
+**       first, so that it does not draw the same numbers again
 **   run i of a simulation (`sim --seed S`, i = 0, 1, ...)
 **       dice and decks      stream i                rg_seed_sim_dice
 **       random choices      stream 2^63 + i         rg_seed_sim_choices
 **                           (seeded at the run's first choice)
-**   variants side by side (`run --variants`): each step re-seeds, so that
-**   variants sharing a step draw the same numbers there
-**       dice and decks      stream H                rg_seed_step_dice
-**       random choices      stream H ^ 0x9E3779B97F4A7C15
-**                                                   rg_seed_step_choices
-**       where H = FNV-1a 64 of the step's name (the name "" before the
-**       first step)                                 rg_seed_step_stream
 **   a test, and `call`      seed 0, stream 0 (a new VM's generator), the
 **                           first option of every choice; a test reseeds
 **                           before it runs         rg_seed_test
@@ -37,12 +38,6 @@
 #include "rng.h"
 #include "vm.h"
 
-/* A single run of seed: seeds vm's dice and decks (stream 0). */
-void rg_seed_run_dice(rg_vm *vm, uint64_t seed);
-
-/* A single run of seed: seeds the random policy's generator (stream 1). */
-void rg_seed_run_choices(rg_rng *r, uint64_t seed);
-
 /* Run i of a simulation of seed: seeds vm's dice and decks (stream i). */
 void rg_seed_sim_dice(rg_vm *vm, uint64_t seed, uint64_t run);
 
@@ -50,15 +45,24 @@ void rg_seed_sim_dice(rg_vm *vm, uint64_t seed, uint64_t run);
 ** 2^63 + i). */
 void rg_seed_sim_choices(rg_rng *r, uint64_t seed, uint64_t run);
 
-/* Returns the stream H of the step named name (FNV-1a 64; "" before the
-** first step). */
-uint64_t rg_seed_step_stream(const char *name);
+/* A run of seed entering the step named step ("" at the start of the
+** run) for the time nth + 1: seeds vm's dice and decks (when vm is not
+** NULL) and the random choices' generator *choices (when not NULL) from
+** the step's streams. */
+void rg_seed_step(rg_vm *vm, rg_rng *choices, uint64_t seed, const char *step, uint32_t nth);
 
-/* Variants: seeds vm's dice and decks for the step of stream h. */
-void rg_seed_step_dice(rg_vm *vm, uint64_t seed, uint64_t h);
+/* How many times each step of a run was entered, by the name's string
+** index in the module (the first RG_SEED_STEPS names; later ones count as
+** entered for the first time).  Zeroed before a run. */
+#define RG_SEED_STEPS 128
+typedef struct rg_seed_steps {
+  uint32_t name[RG_SEED_STEPS], count[RG_SEED_STEPS];
+  uint32_t n;
+} rg_seed_steps;
 
-/* Variants: seeds the random choices for the step of stream h. */
-void rg_seed_step_choices(rg_rng *r, uint64_t seed, uint64_t h);
+/* Counts an entry into the step of string index name; returns how many
+** times it was entered before (the nth of rg_seed_step). */
+uint32_t rg_seed_steps_enter(rg_seed_steps *s, uint32_t name);
 
 /* A test (and `call`): seed 0, stream 0, as a new VM starts. */
 void rg_seed_test(rg_vm *vm);

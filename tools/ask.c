@@ -179,7 +179,7 @@ int policy_open(rg_policy *p, const char *spec, uint64_t seed, reader *in) {
   rg_policy_first(p);
   if (!spec || strcmp(spec, "random") == 0) {
     rg_policy_random(p);
-    rg_seed_run_choices(&p->rng, seed);
+    rg_seed_step(NULL, &p->rng, seed, "", 0);
   } else if (strcmp(spec, "first") == 0) {
     /* set up above */
   } else if (strncmp(spec, "answers:", 8) == 0 && spec[8]) {

@@ -209,7 +209,7 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   }
   if (rc == 0) {
     rg_play_attach(&play, r.vm);
-    rg_seed_run_dice(r.vm, seed);
+    rg_play_seed(&play, seed);
     for (uint32_t i = 0; i < m->ninputs; i++) rg_vm_set_input(r.vm, i, vals[i]);
     rg_log_run(&lg, rg_module_str(m, m->procs[pi].name), seed, o->policy ? o->policy : "random",
                dice_ask ? "ask" : "random");
@@ -254,6 +254,7 @@ typedef struct variant {
   uint64_t seed;
   int first;                /* --policy first */
   rg_rng choices;           /* the random policy's generator */
+  rg_seed_steps steps;      /* the steps entered, for the seeding contract */
   rg_value result;
 } variant;
 
@@ -263,10 +264,9 @@ typedef struct variant {
 ** common random numbers, so differences come from the rules, not the luck. */
 static void var_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
   variant *v = ctx;
-  uint64_t st = rg_seed_step_stream(rg_module_str(m, name));
   (void)pc;
-  rg_seed_step_dice(v->vm, v->seed, st);
-  rg_seed_step_choices(&v->choices, v->seed, st);
+  rg_seed_step(v->vm, &v->choices, v->seed, rg_module_str(m, name),
+               rg_seed_steps_enter(&v->steps, name));
 }
 
 /* Sink of a variant: a choice, by the first or the random policy. */
@@ -315,7 +315,9 @@ static const char *var_field(const variant *v, const char *field, char *buf, siz
 
 /* Prints the results of the variants side by side: one row per field of
 ** the result records (matched by name), a column per variant; a row with a
-** long value is printed as one line per variant instead. */
+** long value is printed as one line per variant instead.  A row whose
+** values differ between the variants starts with "* ", the others with two
+** spaces. */
 static void print_side_by_side(variant *vs, int n) {
   const char *fields[256];
   int nfields = 0;
@@ -342,18 +344,18 @@ static void print_side_by_side(variant *vs, int n) {
       if (w <= VAR_WIDE && w > colw[i]) colw[i] = w;
     }
   }
-  put_padded("", namew);
+  put_padded("", namew + 2);
   for (int i = 0; i < n; i++) { fputs("  ", stdout); put_padded(vs[i].path, colw[i]); }
   fputc('\n', stdout);
   for (int j = 0; j < nfields; j++) {
-    int wide = 0;
+    static char first[8192];
+    int wide = 0, same = 1;
     for (int i = 0; i < n; i++) wide |= text_width(var_field(&vs[i], fields[j], buf, sizeof buf)) > VAR_WIDE;
+    var_field(&vs[0], fields[j], first, sizeof first);
+    for (int i = 1; i < n; i++) same &= strcmp(first, var_field(&vs[i], fields[j], buf, sizeof buf)) == 0;
+    fputs(same ? "  " : "* ", stdout);
     put_padded(fields[j] ? fields[j] : "result", namew);
     if (wide) {
-      static char first[8192];
-      int same = 1;
-      var_field(&vs[0], fields[j], first, sizeof first);
-      for (int i = 1; i < n; i++) same &= strcmp(first, var_field(&vs[i], fields[j], buf, sizeof buf)) == 0;
       fputc('\n', stdout);
       if (same) printf("    (all): %s\n", first);
       else
@@ -442,8 +444,8 @@ static int run_variants(opts *o, uint64_t seed) {
       rc = EX_RUNTIME;
       break;
     }
-    rg_seed_step_dice(v->vm, seed, rg_seed_step_stream(""));
-    rg_seed_step_choices(&v->choices, seed, rg_seed_step_stream(""));
+    v->steps.n = 0;
+    rg_seed_step(v->vm, &v->choices, seed, "", 0);
     for (int k = 0; k < o->nsets; k++) {
       const char *eq = strchr(o->sets[k], '=');
       char name[256];
@@ -493,7 +495,8 @@ static int run_variants(opts *o, uint64_t seed) {
       }
 
     } else {
-      printf("run %s of %d variants: seed %llu, policy %s, common random numbers by step\n\n",
+      printf("run %s of %d variants: seed %llu, policy %s, common random numbers by step"
+             "; * marks the rows that differ\n\n",
              rg_module_str(&vs[0].l.m, vs[0].l.m.procs[vs[0].pi].name), n,
              (unsigned long long)seed, vs[0].first ? "first" : "random");
       print_side_by_side(vs, n);

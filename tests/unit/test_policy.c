@@ -100,9 +100,9 @@ int main(void) {
     rg_policy_random(&a);
     rg_policy_random(&b);
     rg_policy_random(&p);
-    rg_seed_run_choices(&a.rng, 7);
-    rg_seed_run_choices(&b.rng, 7);
-    rg_seed_run_choices(&p.rng, 8);
+    rg_seed_step(NULL, &a.rng, 7, "", 0);
+    rg_seed_step(NULL, &b.rng, 7, "", 0);
+    rg_seed_step(NULL, &p.rng, 8, "", 0);
     for (int i = 0; i < 200; i++) {
       int64_t x = rg_policy_choose(&a, &score), y = rg_policy_choose(&b, &score),
               z = rg_policy_choose(&p, &score);

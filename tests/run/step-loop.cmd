@@ -1,0 +1,1 @@
+regula run tests/run/step-loop.rules --seed 1
