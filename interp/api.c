@@ -92,6 +92,10 @@ rg_status rg_rules_compile_path(const char *path, const rg_compile_options *opt,
   return compile(path, NULL, 0, opt, out);
 }
 
+const rg_module *rg_rules_module(const rg_rules *r) {
+  return &r->m;
+}
+
 void rg_rules_free(rg_rules *r) {
   if (!r) return;
   rg_module_free(&r->m);

@@ -10,7 +10,6 @@
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"
-#include "diff.h"
 #include "sheet.h"
 #include "sim.h"
 #include "testrun.h"
@@ -116,18 +115,20 @@ rg_status rg_rules_sheet(const char *name, const char *text, size_t len,
 
 rg_status rg_rules_diff(const rg_rules *a, const char *a_path, const rg_rules *b,
                         const char *b_path, rg_out *out, uint32_t *changes) {
-  rg_diff d;
+  /* as the CLI does (tools/diff.c): with the source of what changed, read
+  ** from the files the rule sets name */
+  rg_diff_options opt = { NULL, 0, 1, NULL };
+  rg_changes *c = NULL;
   char base[1024];
-  rg_status st = RG_OK;
+  rg_status st = rg_changes_new(a, b, &opt, &c);
   *changes = 0;
-  if (rg_diff_modules(&a->m, &b->m, NULL, 0, &d) != 0) {
-    st = RG_NOMEM;
-  } else {
+  if (st == RG_OK) {
     rg_diff_shared_dir(a_path, b_path, base, sizeof base);
-    rg_diff_print(out, &d, base);
-    *changes = d.n;
+    st = rg_changes_write(c, RG_DIFF_TEXT, 0, base, out);
+    if (st == RG_IO) st = RG_OK;   /* out's own failure: the caller reads out->failed */
+    *changes = rg_changes_count(c);
   }
-  rg_diff_free(&d);
+  rg_changes_free(c);
   return st;
 }
 

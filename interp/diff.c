@@ -12,6 +12,7 @@
 #include "align.h"
 #include "alloc.h"
 #include "opcodes.h"
+#include "path.h"
 #include "value.h"
 
 #include <stdio.h>
@@ -109,6 +110,43 @@ static void set_value(dctx *c, rg_diff_side *s, rg_type t, rg_value v, const cha
   s->type = t;
   s->value = v;
   s->text = keep(c, text);
+}
+
+/* Whether file index fa of a and fb of b are the same file (their paths
+** normalized). */
+static int same_file(const dctx *c, uint32_t fa, uint32_t fb) {
+  char pa[1024], pb[1024];
+  if (fa >= c->a->nfiles || fb >= c->b->nfiles) return 0;
+  rg_path_norm(pa, sizeof pa, S(c->a, c->a->files[fa]));
+  rg_path_norm(pb, sizeof pb, S(c->b, c->b->files[fb]));
+  return strcmp(pa, pb) == 0;
+}
+
+/* Whether a's code [sa, sa+n) and b's [sb, sb+n) come from the same lines
+** of the same file, instruction by instruction: the same source, so a
+** difference in what they do follows from what they use. */
+static int same_source(const dctx *c, uint32_t sa, uint32_t sb, uint32_t n) {
+  uint32_t fa = UINT32_MAX, fb = UINT32_MAX;
+  if (sa + n > c->a->nlines || sb + n > c->b->nlines) return 0;
+  for (uint32_t k = 0; k < n; k++) {
+    const rg_line *la = &c->a->lines[sa + k], *lb = &c->b->lines[sb + k];
+    if (la->line != lb->line || la->col != lb->col) return 0;
+    if (la->file != fa || lb->file != fb) {
+      if (!same_file(c, la->file, lb->file)) return 0;
+      fa = la->file;
+      fb = lb->file;
+    }
+  }
+  return 1;
+}
+
+/* Returns *head, first appending the RG_DW_CAUSE item of section `section`
+** (its changes that follow from others, see diff.h) when it is
+** RG_DIFF_NONE. */
+static uint32_t cause_head(dctx *c, uint32_t *head, int section) {
+  if (*head == RG_DIFF_NONE && !c->oom)
+    *head = add(c, '~', RG_DW_CAUSE, section, RG_DIFF_NONE, NULL);
+  return *head;
 }
 
 /* ---- header, units, enums, records ----------------------------------- */
@@ -333,16 +371,26 @@ static void named_side(dctx *c, rg_diff_side *s, const rg_module *m, uint32_t i,
 static void diff_consts(dctx *c) {
   const rg_module *a = c->a, *b = c->b;
   char va[512], vb[512];
-  for (uint32_t i = 0; i < a->nnamed; i++) {
-    const rg_named *na = &a->named[i];
-    int j = find_named(b, S(a, na->name));
-    fmt_named(va, sizeof va, a, na);
-    if (j >= 0) fmt_named(vb, sizeof vb, b, &b->named[j]);
-    if (j >= 0 && strcmp(va, vb) == 0) continue;
-    rg_change *ch = at(c, add(c, j < 0 ? '-' : '~', RG_DW_CONST, RG_DS_CONSTANTS, RG_DIFF_NONE, S(a, na->name)));
-    named_side(c, &ch->a, a, i, va);
-    if (j >= 0) named_side(c, &ch->b, b, (uint32_t)j, vb);
-  }
+  /* Those written elsewhere in b first; then, under one RG_DW_CAUSE item,
+  ** those declared at the same place on both sides (same source: their
+  ** value follows from a scale or the constants they are computed from). */
+  uint32_t head = RG_DIFF_NONE;
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t i = 0; i < a->nnamed; i++) {
+      const rg_named *na = &a->named[i];
+      int j = find_named(b, S(a, na->name));
+      fmt_named(va, sizeof va, a, na);
+      if (j >= 0) fmt_named(vb, sizeof vb, b, &b->named[j]);
+      if (j >= 0 && strcmp(va, vb) == 0) continue;
+      int derived = j >= 0 && na->line == b->named[j].line && same_file(c, na->file, b->named[j].file);
+      if (derived != pass) continue;
+      uint32_t parent = derived ? cause_head(c, &head, RG_DS_CONSTANTS) : RG_DIFF_NONE;
+      rg_change *ch = at(c, add(c, j < 0 ? '-' : '~', RG_DW_CONST, RG_DS_CONSTANTS, parent, S(a, na->name)));
+      ch->cause = parent;
+      ch->derived = (uint8_t)derived;
+      named_side(c, &ch->a, a, i, va);
+      if (j >= 0) named_side(c, &ch->b, b, (uint32_t)j, vb);
+    }
   for (uint32_t j = 0; j < b->nnamed; j++)
     if (find_named(a, S(b, b->named[j].name)) < 0) {
       rg_change *ch = at(c, add(c, '+', RG_DW_CONST, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->named[j].name)));
@@ -1080,40 +1128,54 @@ static void diff_procs(dctx *c) {
     c->oom = 1;
     return;
   }
-  for (uint32_t i = 0; i < a->nprocs && !c->oom; i++) {
-    if (rg_module_is_test(a, i)) continue;
-    const rg_proc *pa = &a->procs[i];
-    int j = find_proc(b, S(a, pa->name));
-    if (j < 0) {
-      proc_side(&at(c, add(c, '-', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(a, pa->name)))->a, a, i);
-      continue;
-    }
-    const rg_proc *pb = &b->procs[j];
-    if (same_code(c, pa, pa->code, pa->code + pa->ncode, pb, pb->code, pb->code + pb->ncode))
-      continue;
-    int na = segments(a, pa, sa), nb = segments(b, pb, sb);
-    uint32_t head = add(c, '~', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(a, pa->name));
-    proc_side(&at(c, head)->a, a, i);
-    proc_side(&at(c, head)->b, b, (uint32_t)j);
-    if (na == 1 && nb == 1 && !sa[0].name && !sb[0].name) continue;
-    for (int x = 0; x < na; x++) {
-      int y = find_seg(sb, nb, &sa[x]);
-      if (y == nb) {
-        step_side(&at(c, add(c, '-', RG_DW_STEP, RG_DS_PROCEDURES, head, sa[x].name))->a, a, &sa[x], 1);
+  /* Changed and removed procedures; those only in b; then, under one
+  ** RG_DW_CAUSE item, the changed ones whose source is the same on both
+  ** sides (what they do follows from what they use). */
+  uint32_t cause = RG_DIFF_NONE;
+  for (int pass = 0; pass < 2; pass++) {
+    for (uint32_t i = 0; i < a->nprocs && !c->oom; i++) {
+      if (rg_module_is_test(a, i)) continue;
+      const rg_proc *pa = &a->procs[i];
+      int j = find_proc(b, S(a, pa->name));
+      if (j < 0) {
+        if (pass == 0)
+          proc_side(&at(c, add(c, '-', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(a, pa->name)))->a, a, i);
         continue;
       }
-      if (same_code(c, pa, sa[x].start, sa[x].end, pb, sb[y].start, sb[y].end)) continue;
-      rg_change *ch = at(c, add(c, '~', RG_DW_STEP, RG_DS_PROCEDURES, head, sa[x].name));
-      step_side(&ch->a, a, &sa[x], 0);
-      step_side(&ch->b, b, &sb[y], 0);
+      const rg_proc *pb = &b->procs[j];
+      if (same_code(c, pa, pa->code, pa->code + pa->ncode, pb, pb->code, pb->code + pb->ncode))
+        continue;
+      int derived = pa->ncode == pb->ncode && same_source(c, pa->code, pb->code, pa->ncode);
+      if (derived != pass) continue;
+      int na = segments(a, pa, sa), nb = segments(b, pb, sb);
+      uint32_t parent = derived ? cause_head(c, &cause, RG_DS_PROCEDURES) : RG_DIFF_NONE;
+      uint32_t head = add(c, '~', RG_DW_PROC, RG_DS_PROCEDURES, parent, S(a, pa->name));
+      at(c, head)->cause = parent;
+      at(c, head)->derived = (uint8_t)derived;
+      proc_side(&at(c, head)->a, a, i);
+      proc_side(&at(c, head)->b, b, (uint32_t)j);
+      if (derived || (na == 1 && nb == 1 && !sa[0].name && !sb[0].name)) continue;
+      for (int x = 0; x < na; x++) {
+        int y = find_seg(sb, nb, &sa[x]);
+        if (y == nb) {
+          step_side(&at(c, add(c, '-', RG_DW_STEP, RG_DS_PROCEDURES, head, sa[x].name))->a, a, &sa[x], 1);
+          continue;
+        }
+        if (same_code(c, pa, sa[x].start, sa[x].end, pb, sb[y].start, sb[y].end)) continue;
+        rg_change *ch = at(c, add(c, '~', RG_DW_STEP, RG_DS_PROCEDURES, head, sa[x].name));
+        ch->derived = sa[x].end - sa[x].start == sb[y].end - sb[y].start &&
+                      same_source(c, sa[x].start, sb[y].start, sa[x].end - sa[x].start);
+        step_side(&ch->a, a, &sa[x], 0);
+        step_side(&ch->b, b, &sb[y], 0);
+      }
+      for (int y = 0; y < nb; y++)
+        if (find_seg(sa, na, &sb[y]) == na)
+          step_side(&at(c, add(c, '+', RG_DW_STEP, RG_DS_PROCEDURES, head, sb[y].name))->b, b, &sb[y], 0);
     }
-    for (int y = 0; y < nb; y++)
-      if (find_seg(sa, na, &sb[y]) == na)
-        step_side(&at(c, add(c, '+', RG_DW_STEP, RG_DS_PROCEDURES, head, sb[y].name))->b, b, &sb[y], 0);
-  }
-  for (uint32_t j = 0; j < b->nprocs && !c->oom; j++) {
-    if (rg_module_is_test(b, j) || find_proc(a, S(b, b->procs[j].name)) >= 0) continue;
-    proc_side(&at(c, add(c, '+', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(b, b->procs[j].name)))->b, b, j);
+    for (uint32_t j = 0; pass == 0 && j < b->nprocs && !c->oom; j++) {
+      if (rg_module_is_test(b, j) || find_proc(a, S(b, b->procs[j].name)) >= 0) continue;
+      proc_side(&at(c, add(c, '+', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(b, b->procs[j].name)))->b, b, j);
+    }
   }
   rg_free(sa);
 }

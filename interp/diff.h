@@ -44,20 +44,15 @@
 ** alone: modifiers and clamps applied elsewhere are not followed.
 */
 /*
-** Growing it (issue 19).  The list is data in print order, so each item of
-** a readable diff is a change or a renderer over the same list:
-**   - rows aligned by content: the comparison appends RG_DW_CELL changes as
-**     an LCS of the rows decides (a removed row is `-` cells of a, then the
-**     rows after it pair up); the renderers need no change;
-**   - a procedure's or step's statements as source: each side's `code` and
-**     `ncode` span and `file`/`line` place it, and the module's line table
-**     maps the span to source lines; a renderer reads them and prints a
-**     unified diff (a new what, RG_DW_SOURCE, can carry the hunks);
-**   - grouping by cause: `cause` is the index of the change a change
-**     follows from (a `scale` line for every derived distance); a renderer
-**     groups by it;
-**   - --json: a second renderer writes each change's fields as an object;
-**     the sections, kinds and whats have names (rg_diff_section_name).
+** What issue 19 added: rows of a list aligned by content (align.c, RG_DW_CELL
+** with b_key); changes that follow from others (`derived`: the same source
+** on both sides) under an RG_DW_CAUSE head per section, named after a
+** `scale` line when it is the cause; procedures and steps as source hunks
+** (rg_diff_sources, diff_src.c); renderers for text with words marked
+** (diff_text.c), --stat and --json (diff_report.c); the public API
+** (diff_api.c, regula.h).  Known limit: "the same source" is the same path
+** and lines, so two .rbc files built from one path at two revisions would
+** call a real change derived.
 */
 #ifndef RG_DIFF_H
 #define RG_DIFF_H
@@ -122,6 +117,10 @@ typedef enum rg_diff_what {
   RG_DW_PROC,       /* [procs] name; code: its instructions; file, line */
   RG_DW_STEP,       /* under its procedure; name: the step's (NULL: the code
                     ** before the first step); code: its instructions */
+  RG_DW_CAUSE,      /* constants or procedures: the head of the changes that
+                    ** follow from others (derived: the same source on both
+                    ** sides); name: the cause when known (a `scale` line,
+                    ** after rg_diff_sources; b: its place), else NULL */
   RG_NDIFF_WHAT
 } rg_diff_what;
 
@@ -143,7 +142,10 @@ typedef struct rg_change {
   uint8_t section;          /* rg_diff_section */
   uint32_t parent;          /* index in the list, or RG_DIFF_NONE */
   uint32_t cause;           /* a change this one follows from (RG_DIFF_NONE:
-                            ** none known) */
+                            ** none known): its RG_DW_CAUSE head */
+  uint8_t derived;          /* 1: the same source on both sides (a constant
+                            ** declared, a procedure or step written, at the
+                            ** same place): the change follows from others */
   const char *name;
   const char *row;
   const char *b_key;        /* RG_DW_CELL paired by content (a row of a list
@@ -151,6 +153,11 @@ typedef struct rg_change {
                             ** differs from a's (row, or name with one key);
                             ** else NULL */
   rg_diff_side a, b;
+  const char *source;       /* RG_DW_PROC (without steps listed) or RG_DW_STEP
+                            ** changed, after rg_diff_sources: the override's
+                            ** `source "..."` line when it has one, then the
+                            ** hunks (`@@ -A,N +B,M @@`, lines marked ' ', '-',
+                            ** '+') of both sides' source; else NULL */
   struct {
     int n, sides, plus;     /* RG_DW_ODDS: the score is NdS+plus */
     uint64_t before, after, total;   /* RG_DW_ODDS_VALUE */
@@ -184,20 +191,47 @@ int rg_diff_hint_parse(const char *text, rg_diff_hint *h);
 int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *hints,
                     int nhints, rg_diff *d);
 
+/* Reads both sides' rule files through ld (NULL: rg_file_loader) and sets
+** the `source` of each changed procedure or step whose source both files
+** show (see rg_change).  A file that cannot be read or parsed leaves its
+** changes without source.  Returns 0, or -1 when out of memory, reading a
+** file included (d keeps what was set). */
+int rg_diff_sources(rg_diff *d, const rg_loader *ld);
+
 /* Frees the changes and texts of d (not the modules). */
 void rg_diff_free(rg_diff *d);
-
-/* Writes the folder that paths a and b share ("rules/meg/" for
-** rules/meg/x.rules and rules/meg/revised/y.rules, after dropping "./" and
-** folding "dir/.."), "" when none, into buf. */
-void rg_diff_shared_dir(const char *a, const char *b, char *buf, size_t size);
 
 /* Writes d as the text of `regula diff`: a `== SECTION` heading before each
 ** section's first change, one line per change (`~ name: old -> new`,
 ** `+ table NAME(...)`), and under each item its place on both sides
 ** (`    A-FILE:LINE | B-FILE:LINE`, `-` for a side without it, `?` when not
 ** known), paths normalized and the folder `base` ("" or NULL: none)
-** stripped.  An empty list writes `no differences`. */
-void rg_diff_print(rg_out *out, const rg_diff *d, const char *base);
+** stripped.  A changed text or record is written once, the words that
+** changed marked (`[-old-]{+new+}`, or in colour with RG_DIFF_COLOR in
+** flags, regula.h).  An empty list writes `no differences`.  Returns 0, or
+** -1 when memory ran out (the text is then cut short). */
+int rg_diff_print(rg_out *out, const rg_diff *d, const char *base, int flags);
+
+/* Writes d as `regula diff --stat`: per section, how many items were
+** changed, added and removed, and how many inside them (cells, members,
+** fields, steps); then the total. */
+void rg_diff_print_stat(rg_out *out, const rg_diff *d);
+
+/* Writes d as JSON lines: {"format":2,"changes":N}, then one object per
+** change in list order: index, kind, section, what, parent (an index, or
+** null), name, row, b_key, derived, source, a and b (file with `base`
+** stripped, line, text, and the typed value of a constant, input or cell),
+** and dice or odds.  Returns 0, or -1 when memory ran out (the lines are
+** then cut short). */
+int rg_diff_print_json(rg_out *out, const rg_diff *d, const char *base);
+
+/* Writes file into out[0..size) as the renderers show it: normalized
+** ("./" dropped, "dir/.." folded) and without the folder `base` (NULL or
+** "": none). */
+void rg_diff_path(char *out, size_t size, const char *file, const char *base);
+
+/* The name of what w ("cell"), kind k ("changed"). */
+const char *rg_diff_what_name(uint32_t w);
+const char *rg_diff_kind_name(int k);
 
 #endif

@@ -11,7 +11,12 @@
 ** items inside it are indented by 4, and the place of an item on both sides
 ** follows on the next line, 4 deeper: `A | B`.
 */
+#include "align.h"
 #include "diff.h"
+#include "path.h"
+#include "value.h"
+
+#include "alloc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,60 +25,24 @@
 typedef struct tctx {
   rg_out *out;
   const char *base;         /* stripped from every path ("" none) */
-  size_t nbase;
   uint32_t section;         /* the section whose heading was written last */
   const char *row;          /* the last row heading written in this table */
   const char *row_b;        /* its key on side b when paired by content */
   const char *column;       /* the last odds column heading */
+  int color;                /* RG_DIFF_COLOR: words marked in colour */
+  const rg_diff *d;         /* the list being written */
+  int oom;                  /* memory ran out: the text is not complete */
 } tctx;
 
-/* Normalizes a path into out: drops "./" and empty parts, folds "dir/..". */
-static void norm_path(char *out, size_t size, const char *in) {
-  char tmp[1024];
-  const char *parts[128];
-  size_t lens[128];
-  int n = 0, abs = in[0] == '/';
-  const char *p = in;
-  while (*p) {
-    const char *q = strchr(p, '/');
-    size_t len = q ? (size_t)(q - p) : strlen(p);
-    if (len == 0 || (len == 1 && p[0] == '.')) {
-    } else if (len == 2 && p[0] == '.' && p[1] == '.' && n > 0 &&
-               !(lens[n - 1] == 2 && parts[n - 1][0] == '.' && parts[n - 1][1] == '.')) {
-      n--;
-    } else if (n < 128) {
-      parts[n] = p;
-      lens[n++] = len;
-    }
-    if (!q) break;
-    p = q + 1;
-  }
-  size_t o = 0;
-  tmp[0] = '\0';
-  if (abs) tmp[o++] = '/';
-  for (int i = 0; i < n && o + lens[i] + 2 < sizeof tmp; i++) {
-    if (i) tmp[o++] = '/';
-    memcpy(tmp + o, parts[i], lens[i]);
-    o += lens[i];
-  }
-  tmp[o] = '\0';
-  snprintf(out, size, "%s", tmp);
+void rg_diff_shared_dir(const char *a, const char *b, char *buf, size_t size) {
+  rg_path_shared_dir(a, b, buf, size);
 }
 
-void rg_diff_shared_dir(const char *a, const char *b, char *buf, size_t size) {
-  char na[1024], nb[1024];
-  size_t i = 0, last = 0;
-  norm_path(na, sizeof na, a);
-  norm_path(nb, sizeof nb, b);
-  while (na[i] && na[i] == nb[i]) {
-    if (na[i] == '/') last = i + 1;
-    i++;
-  }
-  if (last >= size) last = size ? size - 1 : 0;
-  if (size) {
-    memcpy(buf, na, last);
-    buf[last] = '\0';
-  }
+void rg_diff_path(char *out, size_t size, const char *file, const char *base) {
+  char p[1024];
+  size_t nbase = base ? strlen(base) : 0;
+  rg_path_norm(p, sizeof p, file);
+  snprintf(out, size, "%s", nbase && strlen(p) > nbase && strncmp(p, base, nbase) == 0 ? p + nbase : p);
 }
 
 /* Writes the place of side s: "-" when it has none, "?" when not known,
@@ -88,9 +57,8 @@ static void put_place(tctx *t, const rg_diff_side *s) {
     rg_putc(t->out, '?');
     return;
   }
-  norm_path(p, sizeof p, s->file);
-  rg_printf(t->out, "%.400s:%u",
-            strlen(p) > t->nbase && strncmp(p, t->base, t->nbase) == 0 ? p + t->nbase : p, s->line);
+  rg_diff_path(p, sizeof p, s->file, t->base);
+  rg_printf(t->out, "%.400s:%u", p, s->line);
 }
 
 /* Writes `INDENT A | B` and a newline: the places of change ch. */
@@ -112,11 +80,139 @@ static const rg_diff_side *own(const rg_change *ch) {
   return ch->kind == RG_CHANGE_ADDED ? &ch->b : &ch->a;
 }
 
+/* The most words of a text that are marked one by one; a longer text is
+** shown whole, before and after. */
+enum { MAXWORDS = 2048 };
+
+/* Splits text into its words, each with the spaces after it, into w[0..max);
+** returns how many. */
+static uint32_t words_of(const char *text, rg_span *w, uint32_t max) {
+  uint32_t n = 0;
+  const char *p = text;
+  while (*p && n < max) {
+    const char *q = p;
+    while (*q && *q != ' ') q++;
+    while (*q == ' ') q++;
+    w[n++] = (rg_span){ p, (size_t)(q - p) };
+    p = q;
+  }
+  return *p ? max + 1 : n;
+}
+
+/* Writes the run of words w[0..n) marked as removed (add 0) or added (add
+** 1): `[-...-]` / `{+...+}`, or red / green when t->color.  The spaces
+** after the last word are left out of the mark; *trail becomes their count
+** when larger, for the caller to write after the marks. */
+static void put_run(tctx *t, const rg_span *w, uint32_t n, int add, size_t *trail) {
+  size_t len = (size_t)(w[n - 1].s + w[n - 1].n - w[0].s), sp = 0;
+  while (sp < len && w[0].s[len - 1 - sp] == ' ') sp++;
+  if (t->color) rg_puts(t->out, add ? "\033[32m" : "\033[31m");
+  else rg_puts(t->out, add ? "{+" : "[-");
+  rg_write(t->out, w[0].s, len - sp);
+  if (t->color) rg_puts(t->out, "\033[m");
+  else rg_puts(t->out, add ? "+}" : "-]");
+  if (sp > *trail) *trail = sp;
+}
+
+/* Writes texts a and b as one text with the words that changed marked
+** (words aligned along a longest common subsequence): returns 0, or -1
+** when they are too long or memory ran out (nothing was written; t->oom
+** set in the second case). */
+static int put_words(tctx *t, const char *a, const char *b) {
+  rg_span *wa = rg_malloc(2 * (MAXWORDS + 1) * sizeof *wa), *wb = wa ? wa + MAXWORDS + 1 : NULL;
+  int32_t *match = rg_malloc((MAXWORDS + 1) * sizeof *match);
+  uint32_t na = 0, nb = 0;
+  if (wa && match) {
+    na = words_of(a, wa, MAXWORDS);
+    nb = words_of(b, wb, MAXWORDS);
+  }
+  if (!wa || !match || na > MAXWORDS || nb > MAXWORDS ||
+      rg_align(wa, na, wb, nb, RG_ALIGN_CAP, match) != 0) {
+    if (!wa || !match || (na <= MAXWORDS && nb <= MAXWORDS)) t->oom = 1;
+    rg_free(wa);
+    rg_free(match);
+    return -1;
+  }
+  uint32_t i = 0, j = 0;
+  while (i < na || j < nb) {
+    if (i < na && match[i] == (int32_t)j) {
+      rg_write(t->out, wa[i].s, wa[i].n);
+      i++, j++;
+      continue;
+    }
+    uint32_t i0 = i, j0 = j;
+    size_t trail = 0;
+    while (i < na && match[i] == RG_ALIGN_NONE) i++;
+    while (j < nb && (i >= na || (int32_t)j < match[i])) j++;
+    if (i > i0) put_run(t, wa + i0, i - i0, 0, &trail);
+    if (j > j0) put_run(t, wb + j0, j - j0, 1, &trail);
+    for (size_t k = 0; k < trail; k++) rg_putc(t->out, ' ');
+  }
+  rg_free(wa);
+  rg_free(match);
+  return 0;
+}
+
+/* Returns the position of field `name` in record r of m, or -1. */
+static int field_of(const rg_module *m, const rg_record *r, const char *name) {
+  for (uint32_t k = 0; k < r->count; k++)
+    if (strcmp(rg_module_str(m, m->fields[r->first + k].name), name) == 0) return (int)k;
+  return -1;
+}
+
+/* Writes a changed record value as its fields that changed only, each with
+** its changed words marked: `{going: [-Rough-]{+Difficult+}, ...}` (the
+** `...` when some fields are equal).  Returns 0, or -1 (nothing written)
+** when the two sides are not records of one shape in their modules' heaps. */
+static int put_record(tctx *t, const rg_change *ch) {
+  const rg_module *ma = t->d->a, *mb = t->d->b;
+  const rg_diff_side *sa = &ch->a, *sb = &ch->b;
+  if (sa->type.ref >= ma->nrecords || sb->type.ref >= mb->nrecords) return -1;
+  const rg_record *ra = &ma->records[sa->type.ref], *rb = &mb->records[sb->type.ref];
+  if (ra->count != rb->count || sa->value < 0 || sb->value < 0 ||
+      (uint64_t)sa->value + ra->count > ma->nheap || (uint64_t)sb->value + rb->count > mb->nheap)
+    return -1;
+  for (uint32_t k = 0; k < ra->count; k++)
+    if (field_of(mb, rb, rg_module_str(ma, ma->fields[ra->first + k].name)) < 0) return -1;
+  char va[1024], vb[1024];
+  int first = 1, same = 0;
+  rg_putc(t->out, '{');
+  for (uint32_t k = 0; k < ra->count; k++) {
+    const rg_field_info *fa = &ma->fields[ra->first + k];
+    int kb = field_of(mb, rb, rg_module_str(ma, fa->name));
+    const rg_field_info *fb = &mb->fields[rb->first + (uint32_t)kb];
+    rg_value_format(va, sizeof va, ma, ma->heap, ma->nheap, fa->type, ma->heap[sa->value + k]);
+    rg_value_format(vb, sizeof vb, mb, mb->heap, mb->nheap, fb->type, mb->heap[sb->value + (uint32_t)kb]);
+    if (strcmp(va, vb) == 0) {
+      same = 1;
+      continue;
+    }
+    rg_printf(t->out, "%s%s: ", first ? "" : ", ", rg_module_str(ma, fa->name));
+    if (put_words(t, va, vb) != 0) rg_printf(t->out, "%s -> %s", va, vb);
+    first = 0;
+  }
+  rg_puts(t->out, same ? (first ? "...}" : ", ...}") : "}");
+  return 0;
+}
+
+/* Writes the value part of a change: `OLD -> NEW`; for a text one text with
+** the words that changed marked; for a record its fields that changed. */
+static void put_change_value(tctx *t, const rg_change *ch) {
+  unsigned k = ch->a.type.kind;
+  if (k == RG_K_RECORD && ch->b.type.kind == k && put_record(t, ch) == 0) return;
+  if ((k == RG_K_TEXT || k == RG_K_RECORD) && ch->b.type.kind == k && ch->a.text && ch->b.text &&
+      put_words(t, ch->a.text, ch->b.text) == 0)
+    return;
+  rg_printf(t->out, "%s -> %s", txt(&ch->a), txt(&ch->b));
+}
+
 /* Writes `K NAME = VALUE` or `~ NAME: OLD -> NEW` (prefix before NAME). */
 static void put_value_line(tctx *t, const char *indent, const rg_change *ch, const char *prefix) {
-  if (ch->kind == RG_CHANGE_CHANGED)
-    rg_printf(t->out, "%s~ %s%s: %s -> %s\n", indent, prefix, ch->name, txt(&ch->a), txt(&ch->b));
-  else
+  if (ch->kind == RG_CHANGE_CHANGED) {
+    rg_printf(t->out, "%s~ %s%s: ", indent, prefix, ch->name);
+    put_change_value(t, ch);
+    rg_putc(t->out, '\n');
+  } else
     rg_printf(t->out, "%s%c %s%s = %s\n", indent, ch->kind, prefix, ch->name, txt(own(ch)));
 }
 
@@ -137,9 +233,11 @@ static void put_cell(tctx *t, const rg_change *ch) {
     }
   }
   if (ch->row) arrow = bk = "";
-  if (ch->kind == RG_CHANGE_CHANGED)
-    rg_printf(t->out, "%s~ [%s%s%s]: %s -> %s\n", ind, ch->name, arrow, bk, txt(&ch->a), txt(&ch->b));
-  else
+  if (ch->kind == RG_CHANGE_CHANGED) {
+    rg_printf(t->out, "%s~ [%s%s%s]: ", ind, ch->name, arrow, bk);
+    put_change_value(t, ch);
+    rg_putc(t->out, '\n');
+  } else
     rg_printf(t->out, "%s%c [%s]: %s\n", ind, ch->kind, ch->name, txt(own(ch)));
   snprintf(indent, sizeof indent, "%s    ", ind);
   put_places(t, indent, ch);
@@ -157,15 +255,58 @@ static void put_odds_value(tctx *t, const rg_change *ch) {
             (unsigned long long)ch->odds.total, 100.0 * (double)ch->odds.after / total);
 }
 
-/* Writes change ch: a top-level item, or one inside its parent. */
-static void put_change(tctx *t, const rg_change *ch) {
+/* Writes the source of change ch (rg_diff_sources), each line after
+** indent: quotations and headers as they are, the paths of `--- A` and
+** `+++ B` as the places show them, the hunks' lines removed and added in
+** colour when t->color. */
+static void put_source(tctx *t, const char *indent, const rg_change *ch) {
+  const char *p = ch->source;
+  char path[1024], raw[1024];
+  while (p && *p) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n > 4 && (strncmp(p, "--- ", 4) == 0 || strncmp(p, "+++ ", 4) == 0) && n - 4 < sizeof raw) {
+      memcpy(raw, p + 4, n - 4);
+      raw[n - 4] = '\0';
+      if (strcmp(raw, "-") == 0) snprintf(path, sizeof path, "-");
+      else rg_diff_path(path, sizeof path, raw, t->base);
+      rg_printf(t->out, "%s%.4s%s\n", indent, p, path);
+    } else {
+      const char *on = t->color && *p == '-' ? "\033[31m" : t->color && *p == '+' ? "\033[32m" : "";
+      rg_printf(t->out, "%s%s%.*s%s\n", indent, on, (int)n, p, *on ? "\033[m" : "");
+    }
+    p += e ? n + 1 : n;
+  }
+}
+
+/* Writes the head of the changes that follow from others (RG_DW_CAUSE,
+** change `index` of d): its cause, how many follow from it, its place. */
+static void put_cause(tctx *t, const rg_change *ch, uint32_t index) {
+  uint32_t n = 0;
+  int procs = ch->section == RG_DS_PROCEDURES;
+  for (uint32_t k = index + 1; k < t->d->n; k++) n += t->d->changes[k].parent == index;
+  if (ch->name)
+    rg_printf(t->out, "~ %s: %u %s change\n", ch->name, n, procs ? "procedures" : "constants");
+  else if (procs)
+    rg_printf(t->out, "~ the same source on both sides, what %u procedure%s do%s follows from the "
+              "changes above:\n", n, n == 1 ? "" : "s", n == 1 ? "es" : "");
+  else
+    rg_printf(t->out, "~ the same declaration on both sides, %u constant%s computed from the changes "
+              "above:\n", n, n == 1 ? "" : "s");
+  if (ch->b.file) put_places(t, "    ", ch);
+}
+
+/* Writes change `index` of d: a top-level item, or one inside its parent. */
+static void put_change(tctx *t, uint32_t index) {
+  const rg_change *ch = &t->d->changes[index];
   rg_out *o = t->out;
   int k = ch->kind;
+  int in_cause = ch->parent < t->d->n && t->d->changes[ch->parent].what == RG_DW_CAUSE;
   if (ch->parent == RG_DIFF_NONE && ch->section != t->section) {
     rg_printf(o, "== %s\n", rg_diff_section_name(ch->section));
     t->section = ch->section;
   }
-  if (ch->parent == RG_DIFF_NONE) t->row = t->row_b = t->column = NULL;
+  if (ch->parent == RG_DIFF_NONE || in_cause) t->row = t->row_b = t->column = NULL;
   switch (ch->what) {
   case RG_DW_HEADER:
     rg_printf(o, "~ %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
@@ -188,9 +329,10 @@ static void put_change(tctx *t, const rg_change *ch) {
     else rg_printf(o, "    %c %s: %s\n", k, ch->name, txt(own(ch)));
     break;
   case RG_DW_CONST:
-    put_value_line(t, "", ch, "");
-    put_places(t, "    ", ch);
+    put_value_line(t, in_cause ? "    " : "", ch, "");
+    put_places(t, in_cause ? "        " : "    ", ch);
     break;
+  case RG_DW_CAUSE: put_cause(t, ch, index); break;
   case RG_DW_INPUT: put_value_line(t, "", ch, "input "); break;
   case RG_DW_TABLE:
     rg_printf(o, "%c table %s%s\n", k, ch->name, txt(own(ch)));
@@ -212,23 +354,26 @@ static void put_change(tctx *t, const rg_change *ch) {
     break;
   case RG_DW_ODDS_VALUE: put_odds_value(t, ch); break;
   case RG_DW_PROC:
-    rg_printf(o, "%c procedure %s\n", k, ch->name);
-    put_places(t, "    ", ch);
+    rg_printf(o, "%s%c procedure %s\n", in_cause ? "    " : "", k, ch->name);
+    put_places(t, in_cause ? "        " : "    ", ch);
+    put_source(t, "    ", ch);
     break;
   case RG_DW_STEP:
-    rg_printf(o, "    %c step \"%s\"\n", k, ch->name ? ch->name : "(before the first step)");
+    rg_printf(o, "    %c step \"%s\"%s\n", k, ch->name ? ch->name : "(before the first step)",
+              ch->derived ? " (the same source: follows from the changes above)" : "");
     put_places(t, "        ", ch);
+    put_source(t, "        ", ch);
     break;
   default: break;
   }
 }
 
-void rg_diff_print(rg_out *out, const rg_diff *d, const char *base) {
-  tctx t = { out, base ? base : "", 0, RG_NDIFF_SECTIONS, NULL, NULL, NULL };
-  t.nbase = strlen(t.base);
+int rg_diff_print(rg_out *out, const rg_diff *d, const char *base, int flags) {
+  tctx t = { out, base ? base : "", RG_NDIFF_SECTIONS, NULL, NULL, NULL, flags & RG_DIFF_COLOR, d, 0 };
   if (d->n == 0) {
     rg_puts(out, "no differences\n");
-    return;
+    return 0;
   }
-  for (uint32_t i = 0; i < d->n; i++) put_change(&t, &d->changes[i]);
+  for (uint32_t i = 0; i < d->n && !t.oom; i++) put_change(&t, i);
+  return t.oom ? -1 : 0;
 }

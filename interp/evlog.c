@@ -5,6 +5,7 @@
 
 #include "json.h"
 #include "opcodes.h"
+#include "path.h"
 #include "value.h"
 
 #include <stdio.h>
@@ -65,30 +66,38 @@ static json_t *json_event(const char *kind) {
   return json_pack("{s:s}", "event", kind);
 }
 
-/* Returns the last component of path. */
-static const char *base_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
+/* Returns the path of file index f of m as lg shows it (normalized; in
+** text, without lg->base), kept in lg->shown for the next event. */
+static const char *shown_path(rg_log *lg, uint32_t f) {
+  const rg_module *m = lg->m;
+  size_t nbase = strlen(lg->base);
+  if (f == lg->shown_file) return lg->shown;
+  rg_path_norm(lg->shown, sizeof lg->shown, f < m->nfiles ? rg_module_str(m, m->files[f]) : "?");
+  if (!lg->json && nbase && strncmp(lg->shown, lg->base, nbase) == 0)
+    memmove(lg->shown, lg->shown + nbase, strlen(lg->shown + nbase) + 1);
+  lg->shown_file = f;
+  return lg->shown;
 }
 
 /* Ends a text line with the place in the rule file: "  [file.rules:12]". */
-static void end_line(const rg_log *lg, uint32_t pc) {
-  const char *path;
-  uint32_t line, col;
-  if (rg_log_locate(lg->m, pc, &path, &line, &col) == 0)
-    rg_printf(lg->out, "  [%s:%u]", base_name(path), line);
+static void end_line(rg_log *lg, uint32_t pc) {
+  if (pc < lg->m->nlines)
+    rg_printf(lg->out, "  [%s:%u]", shown_path(lg, lg->m->lines[pc].file), lg->m->lines[pc].line);
   rg_putc(lg->out, '\n');
 }
 
-/* Ends JSON event ev (NULL: a failed build) with its rule file line
-** ("line":N), writes it as one line and releases it. */
-static void json_end(const rg_log *lg, json_t *ev, uint32_t pc) {
-  const char *path;
-  uint32_t line = 0, col;
-  if (rg_log_locate(lg->m, pc, &path, &line, &col) != 0) line = 0;
-  if (ev && json_object_set_new(ev, "line", json_integer(line)) != 0) {
+/* Ends JSON event ev (NULL: a failed build) with its rule file and line
+** ("file":PATH,"line":N; null and 0 when not known), writes it as one line
+** and releases it. */
+static void json_end(rg_log *lg, json_t *ev, uint32_t pc) {
+  int known = pc < lg->m->nlines;
+  json_t *file = known ? rg_json_text(shown_path(lg, lg->m->lines[pc].file)) : json_null();
+  if (ev && (!file || json_object_set_new(ev, "file", file) != 0 ||
+             json_object_set_new(ev, "line", json_integer(known ? lg->m->lines[pc].line : 0)) != 0)) {
     json_decref(ev);
     ev = NULL;
+  } else if (!ev) {
+    json_decref(file);
   }
   rg_json_put(lg->out, ev, 1);
 }
@@ -110,6 +119,19 @@ void rg_log_init(rg_log *lg, rg_out *out, const rg_module *m, int json) {
   lg->out = out;
   lg->m = m;
   lg->json = json;
+  lg->shown_file = UINT32_MAX;
+  /* The folder shared by the files the code comes from (not the tables). */
+  unsigned char used[256] = {0};
+  int first = 1;
+  for (uint32_t pc = 0; pc < m->nlines; pc++)
+    if (m->lines[pc].file < sizeof used) used[m->lines[pc].file] = 1;
+  for (uint32_t f = 0; f < m->nfiles; f++) {
+    if (f < sizeof used && !used[f]) continue;
+    const char *path = rg_module_str(m, m->files[f]);
+    if (first) rg_path_shared_dir(path, path, lg->base, sizeof lg->base);
+    else rg_path_shared_dir(lg->base, path, lg->base, sizeof lg->base);
+    first = 0;
+  }
 }
 
 void rg_log_run(rg_log *lg, const char *proc, uint64_t seed, const char *policy,

@@ -23,12 +23,12 @@
 ** order; the first line says the format's version):
 **
 **     {"event":"run","format":2,"procedure":"main","seed":"1","policy":"random","dice":"random"}
-**     {"event":"step","name":"Roll-off","line":30}
-**     {"event":"roll","dice":"2d6","results":[3,5],"total":8,"line":31}
-**     {"event":"draw","deck":"bag","card":{"code":"RED","name":"RED"},"left":4,"line":50}
-**     {"event":"choice","chooser":..,"prompt":"...","options":[...],"chosen":..,"index":0,"line":42}
-**     {"event":"note","text":"...","values":[...],"line":44}
-**     {"event":"expect_fail","text":"...","expected":...,"actual":...,"line":9}
+**     {"event":"step","name":"Roll-off","file":"x.rules","line":30}
+**     {"event":"roll","dice":"2d6","results":[3,5],"total":8,"file":"x.rules","line":31}
+**     {"event":"draw","deck":"bag","card":{"code":"RED","name":"RED"},"left":4,"file":"x.rules","line":50}
+**     {"event":"choice","chooser":..,"prompt":"...","options":[...],"chosen":..,"index":0,"file":"x.rules","line":42}
+**     {"event":"note","text":"...","values":[...],"file":"x.rules","line":44}
+**     {"event":"expect_fail","text":"...","expected":...,"actual":...,"file":"x.rules","line":9}
 **     {"event":"summary","result":...}
 **
 ** Values are typed as json.h writes them (ints as numbers, members by code
@@ -53,9 +53,17 @@ typedef struct rg_log {
   const rg_module *m;
   const rg_vm *vm;          /* the run's VM (its heap, its decks); may be set late */
   int json;                 /* JSON lines instead of text */
+  char base[512];           /* the folder the code's files share: cut from
+                            ** the paths a text log shows */
+  uint32_t shown_file;      /* the file index whose path is in shown */
+  char shown[512];          /* that path normalized (text: base cut) */
 } rg_log;
 
-/* Sets lg up to write m's events to out, as JSON when json. */
+/* Sets lg up to write m's events to out, as JSON when json.  Each event
+** ends with its place: in text `  [PATH:LINE]`, PATH relative to the folder
+** that the files of m's code share (`maximus.rules`, and for a revision of
+** it `revised/maximus.rules`); in JSON `"file":PATH,"line":N` with PATH
+** normalized as m names it. */
 void rg_log_init(rg_log *lg, rg_out *out, const rg_module *m, int json);
 
 /* The first line: the procedure run, the seed, who answers the choices

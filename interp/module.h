@@ -266,6 +266,10 @@ typedef struct rg_module {
 #undef RG_X
 } rg_module;
 
+/* The module of compiled rules r (owned by r): for the library's own
+** renderers behind the public API (api.c). */
+const rg_module *rg_rules_module(const rg_rules *r);
+
 /* Frees every array of m and zeroes it; m itself is the caller's. */
 void rg_module_free(rg_module *m);
 

@@ -630,4 +630,67 @@ void rg_game_transcript(const rg_game *g, rg_out *o);
 /* After RG_GAME_FAILED: why. */
 const char *rg_game_error(const rg_game *g, uint32_t *pc);
 
+/* ======================================================================
+** Comparing rule sets (regula diff)
+** ==================================================================== */
+
+/* What changed from one rule set to another, as a list: the header,
+** units, enums and members, records, named constants and inputs, table
+** cells (rows of a list aligned by content), the odds of dice-keyed tables,
+** procedures and their steps.  Made by rg_changes_new, freed by
+** rg_changes_free; it borrows both rule sets, which must outlive it.
+** (rg_rules_diff, above, writes it as `regula diff` prints it.) */
+typedef struct rg_changes rg_changes;
+
+/* How to compare.  A zeroed struct (or NULL) gives the defaults. */
+typedef struct rg_diff_options {
+  const char *const *odds;  /* hints "TABLE=NdS[+K|-K]": TABLE's first integer
+                            ** key is that dice score (see rg_diff_hint_valid) */
+  int nodds;
+  int with_source;          /* 1: read both rule sets' files to show each
+                            ** changed procedure and step as a unified diff
+                            ** of its source, with an override's `source` */
+  const rg_loader *loader;  /* how to read them; NULL: rg_file_loader */
+} rg_diff_options;
+
+/* Returns 1 when text is an odds hint "TABLE=NdS", "TABLE=dS",
+** "TABLE=NdS+K" or "TABLE=NdS-K" with 1 to 6 dice of 2 to 20 sides; else 0. */
+int rg_diff_hint_valid(const char *text);
+
+/* Compares a with b.  Returns RG_OK with *out set; RG_BAD_VALUE when a hint
+** is not valid; RG_NOMEM.  *out is NULL on failure. */
+rg_status rg_changes_new(const rg_rules *a, const rg_rules *b, const rg_diff_options *opt,
+                         rg_changes **out);
+
+/* How many changes c lists (items and the items inside them): 0 when the
+** rule sets do the same. */
+uint32_t rg_changes_count(const rg_changes *c);
+
+/* How rg_changes_write writes a list. */
+typedef enum rg_diff_format {
+  RG_DIFF_TEXT = 0,         /* for people: one line per change, its places below */
+  RG_DIFF_STAT = 1,         /* how many changes of each kind, per section */
+  RG_DIFF_JSON = 2          /* JSON lines: {"format":2,"changes":N}, then one
+                            ** object per change */
+} rg_diff_format;
+
+/* rg_changes_write's flags: mark the words that changed inside a text in
+** colour (ANSI red and green) rather than as [-removed-]{+added+}. */
+#define RG_DIFF_COLOR 1
+
+/* Writes c to out in format, with paths shown without the folder `base`
+** (NULL or "": as the rule sets name them; see rg_diff_shared_dir).
+** Returns RG_OK; RG_NOMEM when memory ran out (the text is cut short);
+** RG_IO when out failed. */
+rg_status rg_changes_write(const rg_changes *c, rg_diff_format format, int flags, const char *base,
+                           rg_out *out);
+
+/* Frees c (NULL is fine). */
+void rg_changes_free(rg_changes *c);
+
+/* Writes into buf[0..size) the folder that paths a and b share
+** ("rules/meg/" for rules/meg/x.rules and rules/meg/revised/y.rules, after
+** dropping "./" and folding "dir/.."), "" when none. */
+void rg_diff_shared_dir(const char *a, const char *b, char *buf, size_t size);
+
 #endif

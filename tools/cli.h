@@ -36,7 +36,7 @@ enum {
   OPT_PICTURE = 32,    /* --svg OUT, --map-svg OUT, --picture NAME[=OUT] (draw.c) */
   OPT_FAST = 64,       /* --fast (dis) */
   OPT_ODDS = 128,      /* --limit --depth --choices (odds) */
-  OPT_DIFF = 256,      /* --odds TABLE=NdS[+K] (diff) */
+  OPT_DIFF = 256,      /* --odds TABLE=NdS[+K], --stat, --json (diff) */
   OPT_CHECK = 512      /* --check (fmt) */
 };
 
@@ -65,6 +65,7 @@ typedef struct opts {
   const char *resume;       /* --resume FILE: a transcript to replay first */
   const char *transcript;   /* --transcript FILE: kept up to date after each answer */
   int json;                 /* --json given */
+  int stat;                 /* --stat given (diff) */
   const char **sets;        /* each --set NAME=VALUE, in order */
   int nsets;
   /* pictures (draw.c): allocated like sets, freed by main */

@@ -1,32 +1,48 @@
 /*
-** diff.c: `regula diff [--odds TABLE=NdS[+K]]... A B`, a semantic diff of two
-** rule sets: the options, loading both sides, then the library's change
-** list (interp/diff.c) printed by its text renderer (interp/diff_text.c),
-** paths shown relative to the folder the two files share.
+** diff.c: `regula diff [--stat | --json] [--odds TABLE=NdS[+K]]... A B`, a
+** semantic diff of two rule sets, on the public header alone: the options,
+** compiling both sides (rg_rules_compile_path), the library's change list
+** (rg_changes_new) written by one of its renderers (rg_changes_write), paths
+** shown relative to the folder the two files share.  Colour marks changed
+** words when stdout is a terminal and NO_COLOR is not set.
 **
-** Exit: 0 equal, 1 different, 2 bad input, 3 out of memory.
+** Exit: 0 equal, 1 different, 2 bad input, 3 out of memory or output failed.
 */
-#include "cmd_render.h"
-#include "diff.h"
-#include "fileout.h"
+#include "cmd_diff.h"
+#include "regula.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The most --odds hints a command line may give. */
 #define MAX_HINTS 64
 
-const char diff_usage[] = "diff [--odds TABLE=NdS[+K]]... A B";
+const char diff_usage[] = "diff [--stat | --json] [--odds TABLE=NdS[+K]]... A B";
 const char diff_help[] =
   "Compares two rule sets after resolving `extends` (each a rule file or a\n"
   ".rbc) and lists what differs, by name: the header, units, enums and\n"
   "members, records, named constants and inputs (value before and after, *\n"
   "for a starred distance), table cells (grouped by table, row, column;\n"
-  "dimension changes; tables added or removed), and procedures and their\n"
-  "steps (compared by opcode and named operands, line numbers ignored).\n"
-  "Every item ends with its source on both sides: A-FILE:LINE | B-FILE:LINE.\n"
+  "dimension changes; tables added or removed; the rows of a list whose\n"
+  "length changed aligned by content, so one removed row is one removal),\n"
+  "and procedures and their steps (compared by opcode and named operands,\n"
+  "line numbers ignored).  Every item ends with its source on both sides:\n"
+  "A-FILE:LINE | B-FILE:LINE, paths relative to the folder A and B share.\n"
+  "In a changed text the words that changed are marked [-removed-]{+added+}\n"
+  "(in colour on a terminal, unless NO_COLOR is set).  A changed procedure\n"
+  "or step shows its override's source quotation and a unified diff of its\n"
+  "source.  Changes that follow from others (constants declared, procedures\n"
+  "written, at the same place on both sides) are grouped under their cause:\n"
+  "a `scale` line when it is one.\n"
   "\n"
   "  ~ changed    + only in B    - only in A\n"
+  "\n"
+  "  --stat   how many changes of each kind, per section\n"
+  "  --json   the change list as JSON lines: {\"format\":2,\"changes\":N},\n"
+  "           then one object per change\n"
   "\n"
   "Odds: when a changed table is looked up under a dice score (`roll 2d6`\n"
   "or `roll d6` feeding the key, directly or through a local), the chance\n"
@@ -38,50 +54,99 @@ const char diff_help[] =
   "Example: regula diff SHEET.rules SHEET-revised.rules\n"
   "Exit: 0 equal, 1 different, 2 bad input, 3 out of memory.\n";
 
-/* Parses the positional words of `regula diff`: two files into files[] and
-** each --odds hint into hints[] (*nhints).  Returns EX_OK, or EX_BAD after
-** saying what is wrong. */
-static int diff_args(const opts *o, const char **files, rg_diff_hint *hints, int *nhints) {
-  *nhints = 0;
-  for (int i = 0; i < o->nodds; i++) {
-    if (*nhints >= MAX_HINTS || rg_diff_hint_parse(o->odds[i], &hints[*nhints]) != 0)
-      return usage_error("diff", "'%s' is not an odds hint TABLE=NdS[+K]", o->odds[i]);
-    ++*nhints;
-  }
-  if (o->npos > 2) return usage_error("diff", "diff takes two rule files, not '%s'", o->pos[2]);
-  if (o->npos < 2) return usage_error("diff", "diff needs two rule files (A and B)");
-  files[0] = o->pos[0];
-  files[1] = o->pos[1];
-  return EX_OK;
+/* Prints "regula: error: MSG" and the hint to read diff's help; returns 2. */
+static int usage(const char *fmt, ...) {
+  va_list ap;
+  fputs("regula: error: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputs("\ntry 'regula diff --help'\n", stderr);
+  return 2;
 }
 
-int cmd_diff(opts *o) {
-  const char *files[2] = { NULL, NULL };
-  rg_diff_hint hints[MAX_HINTS];
-  int nhints, rc;
-  loaded A, B;
-  rg_diff d;
-  char base[1024];
-  rg_out out = cli_file_out(stdout);
+/* An rg_out write callback onto the FILE *ctx. */
+static int write_file(void *ctx, const char *s, size_t n) {
+  return fwrite(s, 1, n, (FILE *)ctx) == n ? 0 : -1;
+}
 
-  rc = diff_args(o, files, hints, &nhints);
-  if (rc != EX_OK) return rc;
-  rc = load(&A, files[0], 0);
-  if (rc == EX_OK) {
-    rc = load(&B, files[1], 0);
-    if (rc == EX_OK) {
-      if (rg_diff_modules(&A.m, &B.m, hints, nhints, &d) != 0) {
-        fputs("regula: error: out of memory\n", stderr);
-        rc = EX_RUNTIME;
-      } else {
-        rg_diff_shared_dir(files[0], files[1], base, sizeof base);
-        rg_diff_print(&out, &d, base);
-        rc = d.n ? EX_FINDINGS : EX_OK;
-      }
-      rg_diff_free(&d);
-    }
-    unload(&B);
+/* What the command line asks for, checked. */
+typedef struct diff_args {
+  const char *files[2];
+  const char *hints[MAX_HINTS];
+  int nhints;
+  rg_diff_format format;
+} diff_args;
+
+/* Checks request r into *a.  Returns 0, or 2 after saying what is wrong. */
+static int parse_args(const diff_request *r, diff_args *a) {
+  memset(a, 0, sizeof *a);
+  if (r->stat && r->json) return usage("--stat and --json exclude each other");
+  a->format = r->stat ? RG_DIFF_STAT : r->json ? RG_DIFF_JSON : RG_DIFF_TEXT;
+  for (int i = 0; i < r->nodds; i++) {
+    if (a->nhints >= MAX_HINTS || !rg_diff_hint_valid(r->odds[i]))
+      return usage("'%s' is not an odds hint TABLE=NdS[+K]", r->odds[i]);
+    a->hints[a->nhints++] = r->odds[i];
   }
-  unload(&A);
+  if (r->nfiles > 2) return usage("diff takes two rule files, not '%s'", r->files[2]);
+  if (r->nfiles < 2) return usage("diff needs two rule files (A and B)");
+  a->files[0] = r->files[0];
+  a->files[1] = r->files[1];
+  return 0;
+}
+
+/* The diagnostics of one compile: printed on stderr, and counted. */
+typedef struct diag_count {
+  rg_out err;
+  int n;
+} diag_count;
+
+/* An rg_diagnostic_fn: prints d on stderr (rg_diagnostic_print) and counts
+** it in the diag_count *ctx. */
+static void report(void *ctx, const rg_diagnostic *d) {
+  diag_count *dc = ctx;
+  rg_diagnostic_print(&dc->err, d);
+  dc->n++;
+}
+
+/* Compiles path into *r, its diagnostics on stderr (and "out of memory"
+** when memory ran out without one).  Returns 0, 2 for bad input or 3 when
+** memory ran out. */
+static int compile(const char *path, rg_rules **r) {
+  diag_count dc = { { write_file, stderr, 0 }, 0 };
+  rg_compile_options opt = { NULL, report, &dc };
+  rg_status st = rg_rules_compile_path(path, &opt, r);
+  if (st == RG_NOMEM && dc.n == 0) fputs("regula: error: out of memory\n", stderr);
+  return st == RG_OK ? 0 : st == RG_NOMEM ? 3 : 2;
+}
+
+int diff_main(const diff_request *r) {
+  diff_args a;
+  rg_rules *A = NULL, *B = NULL;
+  rg_changes *c = NULL;
+  rg_out out = { write_file, stdout, 0 };
+  char base[1024];
+  int rc = parse_args(r, &a);
+  if (rc == 0) rc = compile(a.files[0], &A);
+  if (rc == 0) rc = compile(a.files[1], &B);
+  if (rc == 0) {
+    rg_diff_options opt = { a.hints, a.nhints, 1, NULL };
+    rg_status st = rg_changes_new(A, B, &opt, &c);
+    if (st != RG_OK) {
+      fprintf(stderr, "regula: error: %s\n", rg_status_name(st));
+      rc = st == RG_NOMEM ? 3 : 2;
+    } else {
+      const char *nc = getenv("NO_COLOR");
+      int color = a.format == RG_DIFF_TEXT && isatty(fileno(stdout)) && !(nc && *nc);
+      rg_diff_shared_dir(a.files[0], a.files[1], base, sizeof base);
+      st = rg_changes_write(c, a.format, color ? RG_DIFF_COLOR : 0, base, &out);
+      if (fflush(stdout) != 0) out.failed = 1;
+      if (st == RG_NOMEM) fputs("regula: error: out of memory\n", stderr);
+      rc = st == RG_NOMEM || out.failed ? 3 : rg_changes_count(c) ? 1 : 0;
+    }
+  }
+  rg_changes_free(c);
+  rg_rules_free(B);
+  rg_rules_free(A);
   return rc;
 }

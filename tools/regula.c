@@ -25,6 +25,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "cmd_edit.h"
+#include "cmd_diff.h"
 #include "cmd_render.h"
 #include "evlog.h"
 #include "fileout.h"
@@ -145,7 +146,7 @@ static void print_help(const command *cmd) {
 enum {
   O_ASSUME = 256, O_FAST, O_MAX_STEPS, O_MAX_MEMORY, O_SEED, O_POLICY, O_DICE, O_INPUTS,
   O_PROC, O_VARIANTS, O_SET, O_JSON, O_SVG, O_MAP_SVG, O_PICTURE, O_RUNS, O_THREADS,
-  O_LIMIT, O_DEPTH, O_CHOICES, O_ODDS, O_CHECK, O_RESUME, O_TRANSCRIPT
+  O_LIMIT, O_DEPTH, O_CHOICES, O_ODDS, O_CHECK, O_RESUME, O_TRANSCRIPT, O_STAT
 };
 static const struct { const char *name; int has_arg; unsigned group; int code; } options[] = {
   { "help", no_argument, ~0u, 'h' },
@@ -163,7 +164,8 @@ static const struct { const char *name; int has_arg; unsigned group; int code; }
   { "set", required_argument, OPT_RUN, O_SET },
   { "resume", required_argument, OPT_RUN, O_RESUME },
   { "transcript", required_argument, OPT_RUN, O_TRANSCRIPT },
-  { "json", no_argument, OPT_RUN | OPT_SIM, O_JSON },
+  { "json", no_argument, OPT_RUN | OPT_SIM | OPT_DIFF, O_JSON },
+  { "stat", no_argument, OPT_DIFF, O_STAT },
   { "svg", required_argument, OPT_PICTURE, O_SVG },
   { "map-svg", required_argument, OPT_PICTURE, O_MAP_SVG },
   { "picture", required_argument, OPT_PICTURE, O_PICTURE },
@@ -201,6 +203,7 @@ static int take_option(const command *cmd, int code, const char *v, int argc, op
   case O_ASSUME: o->assumptions = 1; return 0;
   case O_FAST: o->fast = 1; return 0;
   case O_JSON: o->json = 1; return 0;
+  case O_STAT: o->stat = 1; return 0;
   case O_CHECK: o->check = 1; return 0;
   case O_MAX_STEPS:
     if (parse_count(v, 0, UINT64_MAX, &n))
@@ -787,6 +790,13 @@ static int cmd_test(opts *o) {
 }
 
 /* ---- main --------------------------------------------------------------- */
+
+/* regula diff: its files, --odds, --stat and --json, parsed here, reach
+** diff_main (diff.c, on regula.h alone). */
+static int cmd_diff(opts *o) {
+  diff_request r = { (const char *const *)o->pos, o->npos, o->odds, o->nodds, o->stat, o->json };
+  return diff_main(&r);
+}
 
 static const command commands[] = {
   { "check", OPT_ASSUME, cmd_check, "check [--assumptions] FILE...",

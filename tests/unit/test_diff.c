@@ -23,6 +23,13 @@
 **   diff-9  a procedure drawing a shape whose note is another index in b
 **           (the pool differs) is not listed: operands are compared by what
 **           they name
+**   diff-10 a changed text: the words that changed marked, as
+**           [-old-]{+new+} or, with RG_DIFF_COLOR, in ANSI red and green
+**   diff-11 a constant and a procedure changed at the same place on both
+**           sides (the same source): listed under their RG_DW_CAUSE heads,
+**           marked derived, after what changed by hand
+**   diff-12 the folder paths share (path.h): a folder and a path inside it,
+**           a path that only starts like a folder, "dir/.." folded
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +39,7 @@
 #include "diff.h"
 #include "modbuild.h"
 #include "out.h"
+#include "path.h"
 
 static int passed, failed;
 
@@ -40,15 +48,16 @@ static int passed, failed;
     else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
   } while (0)
 
-enum { CHANGE_CELL = 1, ADD_TABLE = 2, CHANGE_CONST = 4, DROP_UNIT = 8, CHANGE_STEP = 16 };
+enum { CHANGE_CELL = 1, ADD_TABLE = 2, CHANGE_CONST = 4, DROP_UNIT = 8, CHANGE_STEP = 16, SAME_PLACE = 32 };
 
 /* Builds the test module into b: unit BW (unless DROP_UNIT), enum ground
 ** {S "Standard", C "Coastal"}, table weather(score: 0..2, ground) -> int with
 ** cell [1, C] = 5 (7 with CHANGE_CELL), a named constant reach = 6 (8 with
 ** CHANGE_CONST), and with ADD_TABLE a table bonus(score: 1..2) -> int.
-** Every cell is given on line 10 + its index, the constant on line 3.  A
-** procedure main (line 20 on) has steps "A" (push 1, pop) and "B" (push 2,
-** or 3 with CHANGE_STEP, pop), then returns. */
+** Every cell is given on line 10 + its index, the constant on line 3 (line
+** 4 when changed: restated elsewhere, unless SAME_PLACE).  A procedure main
+** (line 20 on) has steps "A" (push 1, pop) and "B" (push 2, or 3 on line 25
+** with CHANGE_STEP (line 24 with SAME_PLACE), pop), then returns. */
 static void build(mb *b, unsigned how) {
   mb_init(b);
   mb_unit(b, "HBW");
@@ -68,7 +77,7 @@ static void build(mb *b, unsigned how) {
   n->name = mb_str(b, "reach");
   n->type = T_INT;
   n->value = (how & CHANGE_CONST) ? 8 : 6;
-  n->line = 3;
+  n->line = (how & CHANGE_CONST) && !(how & SAME_PLACE) ? 4 : 3;
   for (uint32_t i = 0; i < b->m.ncells; i++) MB_PUSH(b->m.cellsrc, b->m.ncellsrc)->line = 10 + i;
   b->line = 20;
   mb_proc(b, "main", T_VOID, 0, NULL, NULL, 0);
@@ -77,7 +86,9 @@ static void build(mb *b, unsigned how) {
   mb_emit(b, RG_OP_POP, 0);
   b->line = 24;
   mb_emit(b, RG_OP_STEP, (int32_t)mb_str(b, "B"));
+  if ((how & CHANGE_STEP) && !(how & SAME_PLACE)) b->line = 25;
   mb_emit(b, RG_OP_PUSHI, (how & CHANGE_STEP) ? 3 : 2);
+  b->line = 24;
   mb_emit(b, RG_OP_POP, 0);
   mb_emit(b, RG_OP_RETV, 0);
 }
@@ -117,7 +128,7 @@ static uint32_t cells_of(const rg_diff *d, int k) {
 /* Renders d as text into a buffer the caller frees with rg_buf_free. */
 static void render(const rg_diff *d, rg_buf *t) {
   rg_buf_init(t);
-  rg_diff_print(&t->out, d, "");
+  rg_diff_print(&t->out, d, "", 0);
 }
 
 int main(void) {
@@ -182,7 +193,7 @@ int main(void) {
         "diff-4: %u changes, want the unit then the constant", d.n);
   render(&d, &t);
   CHECK(t.data && strcmp(t.data, "== units\n- unit BW \"\"\n== constants\n~ reach: 6 -> 8\n"
-                                 "    test.rules:3 | test.rules:3\n") == 0,
+                                 "    test.rules:3 | test.rules:4\n") == 0,
         "diff-4: text [%s]", t.data);
   rg_buf_free(&t);
   rg_diff_free(&d);
@@ -281,6 +292,72 @@ int main(void) {
     rg_diff_free(&d);
     rg_module_free(&sa.m);
     rg_module_free(&sb.m);
+  }
+
+  /* diff-10 */
+  {
+    mb ta, tb;
+    for (int side = 0; side < 2; side++) {
+      mb *b = side ? &tb : &ta;
+      mb_init(b);
+      rg_named *n = MB_PUSH(b->m.named, b->m.nnamed);
+      n->name = mb_str(b, "motto");
+      n->type = T_TEXT;
+      n->value = mb_str(b, side ? "place the camp last" : "place the camp first");
+      n->line = side ? 5 : 3;
+    }
+    CHECK(rg_diff_modules(&ta.m, &tb.m, NULL, 0, &d) == 0 && d.n == 1, "diff-10: %u changes", d.n);
+    render(&d, &t);
+    CHECK(t.data && strcmp(t.data, "== constants\n~ motto: \"place the camp [-first\"-]{+last\"+}\n"
+                                   "    test.rules:3 | test.rules:5\n") == 0, "diff-10: text [%s]", t.data);
+    rg_buf_free(&t);
+    rg_buf_init(&t);
+    rg_diff_print(&t.out, &d, "", RG_DIFF_COLOR);
+    CHECK(t.data && strcmp(t.data, "== constants\n~ motto: \"place the camp \033[31mfirst\"\033[m"
+                                   "\033[32mlast\"\033[m\n    test.rules:3 | test.rules:5\n") == 0,
+          "diff-10: colour [%s]", t.data);
+    rg_buf_free(&t);
+    rg_diff_free(&d);
+    rg_module_free(&ta.m);
+    rg_module_free(&tb.m);
+  }
+
+  /* diff-11 */
+  {
+    mb same_place;
+    build(&same_place, CHANGE_CONST | CHANGE_STEP | SAME_PLACE);
+    CHECK(rg_diff_modules(&base.m, &same_place.m, NULL, 0, &d) == 0 && d.n == 4,
+          "diff-11: %u changes, want two heads and two items", d.n);
+    if (d.n == 4) {
+      const rg_change *c = d.changes;
+      CHECK(c[0].what == RG_DW_CAUSE && c[0].section == RG_DS_CONSTANTS && c[1].what == RG_DW_CONST &&
+            c[1].parent == 0 && c[1].cause == 0 && c[1].derived, "diff-11: the constant under its head");
+      CHECK(c[2].what == RG_DW_CAUSE && c[2].section == RG_DS_PROCEDURES && c[3].what == RG_DW_PROC &&
+            c[3].parent == 2 && c[3].derived, "diff-11: the procedure under its head");
+      render(&d, &t);
+      CHECK(t.data && strstr(t.data, "~ the same declaration on both sides, 1 constant computed from "
+                                     "the changes above:\n    ~ reach: 6 -> 8\n"), "diff-11: text [%s]", t.data);
+      rg_buf_free(&t);
+    }
+    rg_diff_free(&d);
+    rg_module_free(&same_place.m);
+  }
+
+  /* diff-12 */
+  {
+    static const char *const cases[][3] = {
+      { "tests/lang/", "tests/lang/variants/parts.rules", "tests/lang/" },
+      { "tests/run/places/", "tests/run/places-base.rules", "tests/run/" },
+      { "rules/meg/revised/../maximus.rules", "rules/meg/revised/maximus.rules", "rules/meg/" },
+      { "x.rules", "x.rules", "" },
+      { "a/x.rules", "a/x.rules", "a/" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+      char buf[64];
+      rg_path_shared_dir(cases[k][0], cases[k][1], buf, sizeof buf);
+      CHECK(strcmp(buf, cases[k][2]) == 0, "diff-12: %s, %s: [%s], want [%s]", cases[k][0], cases[k][1],
+            buf, cases[k][2]);
+    }
   }
 
   rg_module_free(&base.m);

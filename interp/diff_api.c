@@ -1,0 +1,79 @@
+/*
+** diff_api.c: comparing rule sets behind the public header (regula.h):
+** rg_changes_new makes the change list (diff.c), rg_changes_write hands it
+** to a renderer (diff_text.c, diff_report.c).
+*/
+#include "alloc.h"
+#include "diff.h"
+
+#include <string.h>
+
+/* The opaque list of regula.h. */
+struct rg_changes {
+  rg_diff d;
+};
+
+int rg_diff_hint_valid(const char *text) {
+  rg_diff_hint h;
+  return text && rg_diff_hint_parse(text, &h) == 0;
+}
+
+rg_status rg_changes_new(const rg_rules *a, const rg_rules *b, const rg_diff_options *opt,
+                         rg_changes **out) {
+  rg_diff_options none;
+  rg_diff_hint *hints = NULL;
+  rg_changes *c;
+  *out = NULL;
+  if (!opt) {
+    memset(&none, 0, sizeof none);
+    opt = &none;
+  }
+  if (opt->nodds > 0) {
+    hints = rg_malloc((size_t)opt->nodds * sizeof *hints);
+    if (!hints) return RG_NOMEM;
+    for (int i = 0; i < opt->nodds; i++)
+      if (rg_diff_hint_parse(opt->odds[i], &hints[i]) != 0) {
+        rg_free(hints);
+        return RG_BAD_VALUE;
+      }
+  }
+  c = rg_malloc(sizeof *c);
+  if (!c) {
+    rg_free(hints);
+    return RG_NOMEM;
+  }
+  if (rg_diff_modules(rg_rules_module(a), rg_rules_module(b), hints, opt->nodds > 0 ? opt->nodds : 0,
+                      &c->d) != 0) {
+    rg_diff_free(&c->d);
+    rg_free(c);
+    rg_free(hints);
+    return RG_NOMEM;
+  }
+  rg_free(hints);
+  if (opt->with_source && rg_diff_sources(&c->d, opt->loader) != 0) {
+    rg_diff_free(&c->d);
+    rg_free(c);
+    return RG_NOMEM;
+  }
+  *out = c;
+  return RG_OK;
+}
+
+uint32_t rg_changes_count(const rg_changes *c) {
+  return c ? c->d.n : 0;
+}
+
+rg_status rg_changes_write(const rg_changes *c, rg_diff_format format, int flags, const char *base,
+                           rg_out *out) {
+  int rc = 0;
+  if (format == RG_DIFF_STAT) rg_diff_print_stat(out, &c->d);
+  else if (format == RG_DIFF_JSON) rc = rg_diff_print_json(out, &c->d, base);
+  else rc = rg_diff_print(out, &c->d, base, flags);
+  return rc != 0 ? RG_NOMEM : out->failed ? RG_IO : RG_OK;
+}
+
+void rg_changes_free(rg_changes *c) {
+  if (!c) return;
+  rg_diff_free(&c->d);
+  rg_free(c);
+}

@@ -1,0 +1,427 @@
+/*
+** diff_src.c: the source of changed procedures and steps (see diff.h,
+** rg_diff_sources).
+**
+** A change list compares code; people read source.  For each procedure or
+** step that changed, both sides' rule files are read through a loader and
+** parsed (parse.h), the declaration or `step` statement found by name, its
+** lines taken from its first line to the brace that closes its block, and
+** the two spans compared line by line (indentation set aside, rg_align): the
+** lines that differ, with two of context, become the hunks of a unified
+** diff with each side's real line numbers, kept on the change after the
+** `source "..."` quotation of an override.
+*/
+#include "align.h"
+#include "alloc.h"
+#include "diag.h"
+#include "diff.h"
+#include "parse.h"
+#include "path.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { MAXFILES = 32, CONTEXT = 2, MAXLINES = 4096 };
+
+/* The rule files read so far, parsed. */
+typedef struct srcs {
+  const rg_loader *ld;
+  rg_arena arena;
+  rg_diag diag;
+  struct {
+    char path[512];             /* normalized */
+    uint32_t index;             /* in diag's files */
+    rg_ast_file *ast;           /* NULL: not readable or not parsed */
+  } f[MAXFILES];
+  int n;
+} srcs;
+
+/* A span of one side: lines first..last of file index `file` of s->diag. */
+typedef struct span {
+  int found;
+  uint32_t file, first, last;
+  const char *quote;            /* the override's `source "..."`, or NULL */
+  const char *path;             /* the file as the module names it */
+  const rg_stmt *stmt;          /* a step found inside its procedure, or NULL */
+} span;
+
+/* Returns the parsed file `path` (read and parsed at the first ask), or NULL
+** when it cannot be read or parsed; sets *index to its index in s->diag. */
+static rg_ast_file *file_ast(srcs *s, const char *path, uint32_t *index) {
+  char norm[512];
+  rg_path_norm(norm, sizeof norm, path);
+  for (int i = 0; i < s->n; i++)
+    if (strcmp(s->f[i].path, norm) == 0) {
+      *index = s->f[i].index;
+      return s->f[i].ast;
+    }
+  if (s->n == MAXFILES) return NULL;
+  int k = s->n++;
+  snprintf(s->f[k].path, sizeof s->f[k].path, "%s", norm);
+  s->f[k].ast = NULL;
+  int errors = s->diag.errors;
+  if (rg_diag_fetch(&s->diag, s->ld, NULL, path, RG_LOAD_RULES, NULL, &s->f[k].index) != 0) return NULL;
+  rg_ast_file *ast = rg_parse(&s->diag, s->f[k].index, &s->arena);
+  if (ast && s->diag.errors == errors) s->f[k].ast = ast;
+  *index = s->f[k].index;
+  return s->f[k].ast;
+}
+
+/* Returns the statement of kind `kind` (a step or a rule) named `name` in
+** list (recursively), or NULL. */
+static const rg_stmt *find_stmt(const rg_stmt *list, rg_skind kind, const char *name) {
+  for (const rg_stmt *st = list; st; st = st->next) {
+    const rg_stmt *hit;
+    if (st->kind == kind && st->str && strcmp(st->str, name) == 0) return st;
+    if (st->body && (hit = find_stmt(st->body, kind, name))) return hit;
+    if (st->orelse && (hit = find_stmt(st->orelse, kind, name))) return hit;
+  }
+  return NULL;
+}
+
+/* Returns the first `source "..."` of notes, or NULL. */
+static const char *source_of(const rg_note *notes) {
+  for (const rg_note *n = notes; n; n = n->next)
+    if (!n->assumed) return n->text;
+  return NULL;
+}
+
+/* Returns the line of file f that holds the brace closing the first block
+** opened at or after line `from` (strings and # comments skipped), or from
+** when there is none. */
+static uint32_t block_end(const rg_file *f, uint32_t from) {
+  size_t i = from >= 1 && from <= f->nlines ? f->line_start[from - 1] : f->len;
+  int depth = 0, opened = 0, str = 0;
+  uint32_t line = from;
+  for (; i < f->len; i++) {
+    char ch = f->text[i];
+    if (ch == '\n') {
+      line++;
+      continue;
+    }
+    if (str) {
+      if (ch == '\\' && i + 1 < f->len) i++;
+      else if (ch == '"') str = 0;
+      continue;
+    }
+    if (ch == '"') str = 1;
+    else if (ch == '#') while (i + 1 < f->len && f->text[i + 1] != '\n') i++;
+    else if (ch == '{') depth++, opened = 1;
+    else if (ch == '}' && --depth == 0 && opened) return line;
+  }
+  return from;
+}
+
+/* Returns the parsed rule file k of module m (NULL when it is not a rule
+** file or cannot be read), its index in s->diag in *index. */
+static rg_ast_file *module_file(srcs *s, const rg_module *m, uint32_t k, uint32_t *index) {
+  const char *path = rg_module_str(m, m->files[k]);
+  size_t n = strlen(path);
+  if (n < 6 || strcmp(path + n - 6, ".rules") != 0) return NULL;
+  return file_ast(s, path, index);
+}
+
+/* Sets span sp to the block that starts on line `line` of file `index`
+** (path as m names it): to its closing brace. */
+static void set_span(srcs *s, span *sp, uint32_t index, const char *path, uint32_t line) {
+  sp->found = 1;
+  sp->file = index;
+  sp->path = path;
+  sp->first = line;
+  sp->last = block_end(s->diag.files[index], line);
+}
+
+/* Finds in the rule files of m (its own first, then its bases) procedure
+** `proc` (step NULL) or its step `step`, an override first, into *sp. */
+static void find_span(srcs *s, const rg_module *m, const char *proc, const char *step, span *sp) {
+  uint32_t index;
+  memset(sp, 0, sizeof *sp);
+  for (int pass = 0; pass < 2 && !sp->found; pass++)
+    for (uint32_t k = 0; k < m->nfiles && !sp->found; k++) {
+      rg_ast_file *ast = module_file(s, m, k, &index);
+      for (const rg_decl *dc = ast ? ast->decls : NULL; dc && !sp->found; dc = dc->next) {
+        if (pass == 0 && step && dc->kind == RG_DE_STEP && dc->part != RG_ST_RULE && dc->name &&
+            dc->target && strcmp(dc->name, step) == 0 && strcmp(dc->target, proc) == 0) {
+          set_span(s, sp, index, rg_module_str(m, m->files[k]), dc->pos.line);
+          sp->quote = source_of(dc->notes);
+        } else if (pass == 1 && dc->kind == RG_DE_PROC && dc->name && strcmp(dc->name, proc) == 0) {
+          const rg_stmt *st = step ? find_stmt(dc->body, RG_ST_STEP, step) : NULL;
+          if (step && !st) continue;
+          set_span(s, sp, index, rg_module_str(m, m->files[k]), st ? st->pos.line : dc->pos.line);
+          sp->stmt = st;
+          sp->quote = !st && dc->is_override ? source_of(dc->notes) : NULL;
+        }
+      }
+    }
+}
+
+/* Returns the text of line k of file f without its indentation (len in *n). */
+static const char *line_at(const rg_file *f, uint32_t k, size_t *n) {
+  size_t a = f->line_start[k - 1], b = k < f->nlines ? f->line_start[k] - 1 : f->len;
+  while (a < b && (f->text[a] == ' ' || f->text[a] == '\t')) a++;
+  while (b > a && (f->text[b - 1] == '\r' || f->text[b - 1] == '\n')) b--;
+  *n = b - a;
+  return f->text + a;
+}
+
+/* Writes line k of file f as a line of a hunk: the mark (' ', '-', '+'),
+** then the line with `cut` columns of indentation removed (all of it for
+** the span's first and last lines, k == edge). */
+static void hunk_line(rg_out *o, char mark, const rg_file *f, uint32_t k, size_t cut, int edge) {
+  size_t a = f->line_start[k - 1], b = k < f->nlines ? f->line_start[k] - 1 : f->len, c = 0;
+  while (a < b && (edge || c < cut) && (f->text[a] == ' ' || f->text[a] == '\t')) a++, c++;
+  if (a == b) rg_printf(o, "%c\n", mark);
+  else rg_printf(o, "%c %.*s\n", mark, (int)(b - a), f->text + a);
+}
+
+/* How much indentation to cut from the lines inside span x (between its
+** first and last lines) so that its body shows 2 columns in. */
+static size_t body_cut(const rg_file *f, const span *x) {
+  size_t best = SIZE_MAX;
+  for (uint32_t k = x->first + 1; k < x->last; k++) {
+    size_t i = f->line_start[k - 1], end = k < f->nlines ? f->line_start[k] - 1 : f->len, c = 0;
+    while (i + c < end && (f->text[i + c] == ' ' || f->text[i + c] == '\t')) c++;
+    if (i + c < end && c < best) best = c;
+  }
+  return best == SIZE_MAX || best < 2 ? 0 : best - 2;
+}
+
+/* Writes into o `--- A`, `+++ B` and the hunks of a unified diff of span x
+** (side a) and span y (side b; NULL: removed, every line of x is `-`),
+** with the files' own line numbers.  Returns 0, or -1 when out of memory. */
+static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
+  const rg_file *fa = s->diag.files[x->file];
+  uint32_t na = x->last - x->first + 1;
+  rg_printf(o, "--- %s\n+++ %s\n", x->path, y ? y->path : "-");
+  if (!y) {
+    size_t cut = body_cut(fa, x);
+    rg_printf(o, "@@ -%u,%u +0,0 @@\n", x->first, na);
+    for (uint32_t k = 0; k < na; k++) hunk_line(o, '-', fa, x->first + k, cut, k == 0 || k == na - 1);
+    return 0;
+  }
+  const rg_file *fb = s->diag.files[y->file];
+  uint32_t nb = y->last - y->first + 1;
+  if (na > MAXLINES || nb > MAXLINES) {
+    rg_printf(o, "(%u and %u lines: too long to compare here)\n", na, nb);
+    return 0;
+  }
+  rg_span *la = rg_malloc(((size_t)na + nb) * sizeof *la), *lb = la ? la + na : NULL;
+  int32_t *match = rg_malloc((size_t)na * sizeof *match);
+  if (!la || !match) {
+    rg_free(la);
+    rg_free(match);
+    return -1;
+  }
+  for (uint32_t k = 0; k < na; k++) la[k].s = line_at(fa, x->first + k, &la[k].n);
+  for (uint32_t k = 0; k < nb; k++) lb[k].s = line_at(fb, y->first + k, &lb[k].n);
+  /* The first lines pair whatever they say: `step "X" {` of the base and
+  ** `override step "X" in main {` are the same step; so do the last lines,
+  ** `}` and `} source "..."` (the quotation is shown above the hunks). */
+  lb[0] = la[0];
+  if (na > 1 && nb > 1) lb[nb - 1] = la[na - 1];
+  if (rg_align(la, na, lb, nb, RG_ALIGN_CAP, match) != 0) {
+    rg_free(la);
+    rg_free(match);
+    return -1;
+  }
+  size_t cuta = body_cut(fa, x), cutb = body_cut(fb, y);
+  /* Walk both, grouping changes with CONTEXT lines around them into hunks. */
+  uint32_t i = 0, j = 0;
+  while (i < na || j < nb) {
+    if (i < na && match[i] == (int32_t)j) {
+      i++, j++;
+      continue;
+    }
+    /* a change starts at (i, j): the hunk starts CONTEXT equal lines back */
+    uint32_t back = 0;
+    while (back < CONTEXT && back < i && back < j && match[i - back - 1] == (int32_t)(j - back - 1)) back++;
+    uint32_t hi = i - back, hj = j - back, ei = i, ej = j;
+    /* extend while the next change is within 2 * CONTEXT equal lines */
+    for (;;) {
+      while (ei < na && match[ei] == RG_ALIGN_NONE) ei++;
+      while (ej < nb && (ei >= na || (int32_t)ej < match[ei])) ej++;
+      uint32_t eq = 0;
+      while (ei + eq < na && ej + eq < nb && match[ei + eq] == (int32_t)(ej + eq)) eq++;
+      if ((ei + eq >= na && ej + eq >= nb) || eq > 2 * CONTEXT) {
+        uint32_t keep = eq < CONTEXT ? eq : CONTEXT;   /* the context after */
+        ei += keep;
+        ej += keep;
+        break;
+      }
+      ei += eq;
+      ej += eq;
+    }
+    rg_printf(o, "@@ -%u,%u +%u,%u @@\n", x->first + hi, ei - hi, y->first + hj, ej - hj);
+    uint32_t p = hi, q = hj;
+    while (p < ei || q < ej) {
+      if (p < ei && q < ej && match[p] == (int32_t)q) {
+        hunk_line(o, ' ', fa, x->first + p, cuta, p == 0 || p == na - 1);
+        p++, q++;
+      } else if (p < ei && match[p] == RG_ALIGN_NONE) {
+        hunk_line(o, '-', fa, x->first + p, cuta, p == 0 || p == na - 1);
+        p++;
+      } else {
+        hunk_line(o, '+', fb, y->first + q, cutb, q == 0 || q == nb - 1);
+        q++;
+      }
+    }
+    i = ei;
+    j = ej;
+  }
+  rg_free(la);
+  rg_free(match);
+  return 0;
+}
+
+/* When steps x (side a) and y (side b) are the same text (the step is not
+** replaced as a whole), writes into o, for each `override rule` and `remove
+** rule` of b's rule files that changes a rule of that step, its header
+** (`rule "NAME"` or `remove rule "NAME"`), its `source` quotation and the
+** hunks of the rule against its replacement.  Returns 0, or -1 when out of
+** memory. */
+static int rule_sources(srcs *s, const rg_diff *d, const char *proc, const span *x, const span *y,
+                        rg_out *o) {
+  char px[1024], py[1024];
+  uint32_t index;
+  if (!x->stmt || !y->stmt) return 0;
+  rg_path_norm(px, sizeof px, x->path);
+  rg_path_norm(py, sizeof py, y->path);
+  if (strcmp(px, py) != 0 || x->first != y->first) return 0;
+  for (uint32_t k = 0; k < d->b->nfiles; k++) {
+    rg_ast_file *ast = module_file(s, d->b, k, &index);
+    for (const rg_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next) {
+      if ((dc->kind != RG_DE_STEP && dc->kind != RG_DE_REMOVE) || dc->part != RG_ST_RULE ||
+          !dc->name || !dc->target || strcmp(dc->target, proc) != 0)
+        continue;
+      const rg_stmt *rule = find_stmt(x->stmt->body, RG_ST_RULE, dc->name);
+      if (!rule) continue;
+      span rx, ry;
+      memset(&rx, 0, sizeof rx);
+      memset(&ry, 0, sizeof ry);
+      set_span(s, &rx, x->file, x->path, rule->pos.line);
+      if (dc->kind == RG_DE_STEP) set_span(s, &ry, index, rg_module_str(d->b, d->b->files[k]), dc->pos.line);
+      rg_printf(o, "%srule \"%s\"\n", dc->kind == RG_DE_REMOVE ? "remove " : "", dc->name);
+      const char *quote = source_of(dc->notes);
+      if (quote) rg_printf(o, "source \"%s\"\n", quote);
+      if (unified(s, &rx, dc->kind == RG_DE_STEP ? &ry : NULL, o) != 0) return -1;
+    }
+  }
+  return 0;
+}
+
+/* A `scale` declaration found in a module's rule files. */
+typedef struct scale_decl {
+  int found;
+  int64_t num, den;
+  int round;
+  uint32_t file, line;          /* the module's file index; the line */
+  const char *text;             /* its line, indentation cut (in s's arena) */
+} scale_decl;
+
+/* Finds the first `scale` declaration in the rule files of m, in the order
+** m lists them (the rule set's own file first), into *sc. */
+static void find_scale(srcs *s, const rg_module *m, scale_decl *sc) {
+  memset(sc, 0, sizeof *sc);
+  for (uint32_t f = 0; f < m->nfiles && !sc->found; f++) {
+    uint32_t index;
+    rg_ast_file *ast = module_file(s, m, f, &index);
+    for (const rg_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next)
+      if (dc->kind == RG_DE_SCALE) {
+        size_t len;
+        const char *line = line_at(s->diag.files[index], dc->pos.line, &len);
+        sc->found = 1;
+        sc->num = dc->num;
+        sc->den = dc->den;
+        sc->round = dc->round;
+        sc->file = f;
+        sc->line = dc->pos.line;
+        sc->text = rg_arena_strndup(&s->arena, line, len);
+        break;
+      }
+  }
+}
+
+/* When the scale of b differs from a's, names it as the cause of the
+** constants that follow from other changes (d's RG_DW_CAUSE item of the
+** constants), with its place; "and" the other changes when constants of a
+** kind that follows were also changed by hand.  Returns 0, or -1 when out
+** of memory. */
+static int name_scale(srcs *s, rg_diff *d) {
+  scale_decl sa, sb;
+  uint32_t head = RG_DIFF_NONE, hand = 0, derived = 0;   /* masks of value kinds */
+  for (uint32_t i = 0; i < d->n; i++) {
+    const rg_change *ch = &d->changes[i];
+    uint32_t kind = 1u << (ch->a.type.kind < 32 ? ch->a.type.kind : 0);
+    if (ch->what == RG_DW_CAUSE && ch->section == RG_DS_CONSTANTS) head = i;
+    if (ch->what == RG_DW_CONST) *(ch->derived ? &derived : &hand) |= kind;
+  }
+  /* Constants changed by hand share the blame only when of a kind that
+  ** follows (a text restated does not move a distance). */
+  int by_hand = (hand & derived) != 0;
+  if (head == RG_DIFF_NONE) return 0;
+  find_scale(s, d->a, &sa);
+  find_scale(s, d->b, &sb);
+  if (!sb.found || !sb.text ||
+      (sa.found && sa.num == sb.num && sa.den == sb.den && sa.round == sb.round))
+    return 0;
+  rg_buf t;
+  rg_buf_init(&t);
+  rg_printf(&t.out, "%s%s", sb.text, by_hand ? ", and the changes above" : "");
+  rg_change *h = &d->changes[head];
+  h->name = t.out.failed ? NULL : rg_arena_strdup(&d->arena, t.data ? t.data : "");
+  rg_buf_free(&t);
+  if (!h->name) return -1;
+  h->b.file = rg_module_str(d->b, d->b->files[sb.file]);
+  h->b.line = sb.line;
+  return 0;
+}
+
+/* Returns whether a change of d has index i as its parent. */
+static int has_children(const rg_diff *d, uint32_t i) {
+  for (uint32_t k = i + 1; k < d->n; k++)
+    if (d->changes[k].parent == i) return 1;
+  return 0;
+}
+
+int rg_diff_sources(rg_diff *d, const rg_loader *ld) {
+  srcs *s = rg_malloc(sizeof *s);
+  int rc = 0;
+  if (!s) return -1;
+  memset(s, 0, sizeof *s);
+  s->ld = ld ? ld : &rg_file_loader;
+  rg_arena_init(&s->arena, 0);
+  rg_diag_init(&s->diag, &s->arena, NULL, NULL);
+  for (uint32_t i = 0; i < d->n && rc == 0; i++) {
+    rg_change *ch = &d->changes[i];
+    if (ch->kind != RG_CHANGE_CHANGED || (ch->what != RG_DW_PROC && ch->what != RG_DW_STEP) || ch->derived)
+      continue;
+    if (ch->what == RG_DW_PROC && has_children(d, i)) continue;
+    if (ch->what == RG_DW_STEP && (!ch->name || ch->parent >= d->n)) continue;
+    const char *proc = ch->what == RG_DW_STEP ? d->changes[ch->parent].name : ch->name;
+    const char *step = ch->what == RG_DW_STEP ? ch->name : NULL;
+    span x, y;
+    find_span(s, d->a, proc, step, &x);
+    find_span(s, d->b, proc, step, &y);
+    if (s->arena.failed || s->diag.oom) rc = -1;   /* not read for want of memory */
+    if (rc != 0 || !x.found || !y.found) continue;
+    rg_buf t;
+    rg_buf_init(&t);
+    if (rule_sources(s, d, proc, &x, &y, &t.out) != 0) {
+      rc = -1;
+    } else if (t.len == 0) {   /* the step or procedure replaced as a whole */
+      if (y.quote) rg_printf(&t.out, "source \"%s\"\n", y.quote);
+      if (unified(s, &x, &y, &t.out) != 0) rc = -1;
+    }
+    if (t.out.failed) rc = -1;
+    if (rc == 0 && t.len) {
+      ch->source = rg_arena_strdup(&d->arena, t.data);
+      if (!ch->source) rc = -1;
+    }
+    rg_buf_free(&t);
+  }
+  if (rc == 0) rc = name_scale(s, d);
+  if (s->arena.failed || s->diag.oom) rc = -1;
+  rg_arena_free(&s->arena);
+  rg_free(s);
+  return rc;
+}

@@ -1,0 +1,1 @@
+regula diff --stat --json rules/meg/maximus.rules rules/meg/magna.rules

@@ -1,0 +1,1 @@
+regula diff tests/diff/rules-base.rules tests/diff/rules-revised.rules

@@ -1,0 +1,1 @@
+regula diff --json rules/meg/maximus.rules rules/meg/maximus.rules

@@ -1,0 +1,1 @@
+regula diff --stat rules/meg/maximus.rules rules/meg/pacto.rules

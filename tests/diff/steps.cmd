@@ -1,0 +1,1 @@
+regula diff tests/diff/steps-base.rules tests/diff/steps-variant.rules

@@ -1,0 +1,1 @@
+regula run tests/run/places/revised.rules --seed 1
