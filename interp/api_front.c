@@ -204,7 +204,8 @@ rg_status rg_sims_json(const rg_sims *s, rg_out *out) {
   rg_sim_result none;
   memset(&none, 0, sizeof none);
   return rg_sim_json(out, s->started ? &s->acc : &none,
-                     rg_module_str(&s->r->m, s->r->m.procs[s->proc].name), s->seed) == 0
+                     rg_module_str(&s->r->m, s->r->m.procs[s->proc].name), s->seed, NULL,
+                     NULL) == 0
              ? RG_OK
              : RG_NOMEM;
 }

@@ -1,12 +1,37 @@
 /*
 ** odds.c: the exact distribution of a procedure's result (see odds.h).
+**
+** The walk.  A chance point is the first draw of an instruction that rolls,
+** draws one card or (enumerating choices) chooses.  There the VM's state
+** (rg_vm_state: frames, live locals and operands, heap, decks) names a node
+** of a graph; equal states are one node.  Node X is reached by replaying
+** the outcomes that first led to it; exploring X runs the procedure again
+** for each outcome of X's draw and of the draws inside that instruction,
+** until the run reaches the next chance point (an edge to that node, which
+** is created when new, and the run stops there), ends (an edge to its
+** result), or has made `depth` draws (an edge to "cut").  Each edge has the
+** probability 1 / (the product of the outcomes drawn along it).
+**
+** The solve.  The graph is an absorbing Markov chain: results and "cut"
+** absorb.  Its strongly connected components (Tarjan) are visited from the
+** start onward; the probability mass arriving at a component flows out of
+** it by solving (I - Q^T) v = m over the component (Gauss-Jordan in exact
+** fractions; one node without a loop is v = m), v being how often each
+** node is visited.  A roll-off whose ties are rolled again is a component
+** of a few nodes; a procedure without loops is a graph without cycles.
 */
 #include "odds.h"
 
 #include "alloc.h"
+#include "live.h"
+#include "play.h"
+#include "policy.h"
+#include "opcodes.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* ---- fractions -------------------------------------------------------------- */
 
 /* Returns the greatest common divisor of a and b (a when b is 0). */
 static rg_u128 gcd128(rg_u128 a, rg_u128 b) {
@@ -18,21 +43,83 @@ static rg_u128 gcd128(rg_u128 a, rg_u128 b) {
   return a;
 }
 
-/* *f += 1/d.  Returns 0, or -1 when a number would not fit. */
-static int frac_add_unit(rg_frac *f, rg_u128 d) {
-  if (f->num == 0) {
-    f->num = 1;
-    f->den = d;
-    return 0;
-  }
-  rg_u128 g = gcd128(f->den, d), l, a, b, n;
-  if (__builtin_mul_overflow(f->den / g, d, &l)) return -1;
-  if (__builtin_mul_overflow(f->num, l / f->den, &a)) return -1;
-  b = l / d;
-  if (__builtin_add_overflow(a, b, &n)) return -1;
+/* *r = a + b (both reduced, dens > 0).  Returns 0, or -1 when a number
+** would not fit in 128 bits. */
+static int fr_add(rg_frac *r, rg_frac a, rg_frac b) {
+  if (a.num == 0) { *r = b; return 0; }
+  if (b.num == 0) { *r = a; return 0; }
+  rg_u128 g = gcd128(a.den, b.den), l, x, y, n;
+  if (__builtin_mul_overflow(a.den / g, b.den, &l)) return -1;
+  if (__builtin_mul_overflow(a.num, l / a.den, &x)) return -1;
+  if (__builtin_mul_overflow(b.num, l / b.den, &y)) return -1;
+  if (__builtin_add_overflow(x, y, &n)) return -1;
   g = gcd128(n, l);
-  f->num = n / g;
-  f->den = l / g;
+  r->num = n / g;
+  r->den = l / g;
+  return 0;
+}
+
+/* *r = |a - b|, and *neg = 1 when b > a.  Returns 0, or -1 on overflow. */
+static int fr_diff(rg_frac *r, int *neg, rg_frac a, rg_frac b) {
+  rg_u128 g = gcd128(a.den, b.den), l, x, y, n;
+  if (__builtin_mul_overflow(a.den / g, b.den, &l)) return -1;
+  if (__builtin_mul_overflow(a.num, l / a.den, &x)) return -1;
+  if (__builtin_mul_overflow(b.num, l / b.den, &y)) return -1;
+  *neg = y > x;
+  n = y > x ? y - x : x - y;
+  g = gcd128(n, l);
+  r->num = n ? n / g : 0;
+  r->den = n ? l / g : 1;
+  return 0;
+}
+
+/* *r = a * b.  Returns 0, or -1 on overflow. */
+static int fr_mul(rg_frac *r, rg_frac a, rg_frac b) {
+  if (a.num == 0 || b.num == 0) { *r = (rg_frac){ 0, 1 }; return 0; }
+  rg_u128 g1 = gcd128(a.num, b.den), g2 = gcd128(b.num, a.den), n, d;
+  if (__builtin_mul_overflow(a.num / g1, b.num / g2, &n)) return -1;
+  if (__builtin_mul_overflow(a.den / g2, b.den / g1, &d)) return -1;
+  r->num = n;
+  r->den = d;
+  return 0;
+}
+
+/* *r = a / b, b not 0.  Returns 0, or -1 on overflow. */
+static int fr_div(rg_frac *r, rg_frac a, rg_frac b) {
+  return fr_mul(r, a, (rg_frac){ b.den, b.num });
+}
+
+/* A signed fraction, for the elimination. */
+typedef struct sfrac {
+  rg_frac f;
+  int neg;                  /* 1: negative (never with f.num == 0) */
+} sfrac;
+
+/* *r = a + b (signed).  Returns 0, or -1 on overflow. */
+static int sf_add(sfrac *r, sfrac a, sfrac b) {
+  if (a.neg == b.neg) {
+    r->neg = a.neg;
+    if (fr_add(&r->f, a.f, b.f)) return -1;
+  } else {
+    int bigger_b;
+    if (fr_diff(&r->f, &bigger_b, a.f, b.f)) return -1;
+    r->neg = bigger_b ? b.neg : a.neg;
+  }
+  if (r->f.num == 0) r->neg = 0;
+  return 0;
+}
+
+/* *r = a * b (signed).  Returns 0, or -1 on overflow. */
+static int sf_mul(sfrac *r, sfrac a, sfrac b) {
+  if (fr_mul(&r->f, a.f, b.f)) return -1;
+  r->neg = r->f.num ? a.neg ^ b.neg : 0;
+  return 0;
+}
+
+/* *r = a / b (signed, b not 0).  Returns 0, or -1 on overflow. */
+static int sf_div(sfrac *r, sfrac a, sfrac b) {
+  if (fr_div(&r->f, a.f, b.f)) return -1;
+  r->neg = r->f.num ? a.neg ^ b.neg : 0;
   return 0;
 }
 
@@ -60,150 +147,578 @@ long double rg_frac_value(const rg_frac *f) {
   return f->num ? (long double)f->num / (long double)f->den : 0.0L;
 }
 
-/* The walk over the tree of draws. */
-typedef struct walk {
-  uint64_t *idx;            /* outcome taken at each draw of the path */
-  uint64_t *n;              /* outcomes of each draw */
-  uint32_t cap;
-  uint32_t prefix;          /* draws forced from the previous path */
-  uint32_t d;               /* draws made in this run */
-  uint32_t depth;           /* most draws a path may have */
-  int cut;                  /* this run reached the depth */
+/* ---- the graph ----------------------------------------------------------------- */
+
+#define TO_CUT (-1)                     /* an edge's target: the paths cut */
+#define TO_RESULT(slot) (-2 - (int64_t)(slot))
+
+/* A chance point: a state of the VM, and the outcomes that reach it. */
+typedef struct node {
+  uint64_t hash;
+  size_t key;               /* its state: keys[key .. key + nkey) */
+  uint32_t nkey;
+  size_t path;              /* outcomes from the start: path[path .. path + npath) */
+  uint32_t npath;
+  uint32_t edge, nedges;    /* its edges: edges[edge .. edge + nedges) */
+} node;
+
+/* An edge: from a node to a node (to >= 0), a result or the cut. */
+typedef struct edge {
+  int64_t to;
+  rg_frac p;
+} edge;
+
+/* An outcome: index idx of n. */
+typedef struct draw {
+  uint64_t idx, n;
+} draw;
+
+/* Everything of one rg_odds_run. */
+typedef struct explore {
+  const rg_module *m;
+  uint32_t proc;
+  rg_vm *vm;
+  rg_live live;
+  node *nodes;
+  uint32_t nnodes, capnodes;
+  uint32_t *table;          /* open addressing: node + 1, 0 empty */
+  uint32_t tcap;            /* a power of two */
+  rg_value *keys;
+  size_t nkeys, capkeys;
+  draw *paths;
+  size_t npaths, cappaths;
+  edge *edges;
+  uint32_t nedges, capedges;
+  rg_value *scratch;        /* a state being read */
+  size_t capscratch;
+  /* the run under way */
+  draw *walk;               /* its outcomes so far */
+  uint32_t capwalk;
+  uint32_t d;               /* draws made */
+  uint32_t forced;          /* draws [0, forced) replay walk[] */
+  uint32_t np;              /* the explored node's path: walk[0, np) */
+  int at_root;              /* exploring the start, which is no chance point */
+  uint32_t depth;
+  int in_instr;             /* inside an instruction of several dice */
+  int cut;
   int nomem;
-  uint64_t expect_paths;    /* paths on which an expectation failed */
-  uint32_t expect_pc;       /* where it first did */
-  int expect_this;          /* this path failed one already */
-} walk;
+  int64_t stop;             /* the node this run stopped at, or -1 */
+  rg_policy answers;        /* choices from an answers text (when `answering`) */
+  rg_play play;
+  rg_sink play_sink;
+  int answering;
+  uint64_t expect_runs;
+  uint32_t expect_pc;
+  int expect_this;
+} explore;
 
-/* rg_sink expect_fail for walk ctx: counts the path (once) and keeps the
-** first failure's pc. */
-static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
-                           rg_value expected, uint32_t pc) {
-  walk *w = ctx;
-  (void)m; (void)expect; (void)actual; (void)expected;
-  if (w->expect_this) return;
-  w->expect_this = 1;
-  if (w->expect_paths++ == 0) w->expect_pc = pc;
-}
-
-/* One draw of n outcomes: forced while inside the prefix, else outcome 0. */
-static int64_t walk_next(walk *w, uint64_t n) {
-  if (w->d >= w->depth) {
-    w->cut = 1;
-    return -1;
-  }
-  if (w->d >= w->cap) {
-    uint32_t nc = w->cap ? w->cap * 2 : 64;
-    uint64_t *ni = rg_realloc(w->idx, (size_t)nc * sizeof *ni);
-    if (!ni) { w->nomem = 1; return -1; }
-    w->idx = ni;
-    uint64_t *nn = rg_realloc(w->n, (size_t)nc * sizeof *nn);
-    if (!nn) { w->nomem = 1; return -1; }
-    w->n = nn;
-    w->cap = nc;
-  }
-  uint32_t k = w->d++;
-  if (k < w->prefix) {
-    /* The same prefix makes the same draws: n cannot differ. */
-    if (w->n[k] != n || w->idx[k] >= n) return -1;
-    return (int64_t)w->idx[k];
-  }
-  w->n[k] = n;
-  w->idx[k] = 0;
+/* Grows *p (of *cap elements of size sz) to hold need; returns 0 or -1. */
+static int grow(void **p, size_t *cap, size_t need, size_t sz) {
+  if (need <= *cap) return 0;
+  size_t nc = *cap ? *cap : 64;
+  while (nc < need) nc *= 2;
+  void *np = rg_realloc(*p, nc * sz);
+  if (!np) return -1;
+  *p = np;
+  *cap = nc;
   return 0;
 }
 
-/* rg_sink chance: a roll or a card is the next draw of walk ctx over its n
-** outcomes (walk_next). */
+/* Returns an FNV-1a style hash of v[0..n). */
+static uint64_t hash_state(const rg_value *v, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t k = 0; k < n; k++) {
+    h ^= (uint64_t)v[k];
+    h *= 1099511628211ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+/* Puts node k into the hash table (which has room). */
+static void table_put(explore *e, uint32_t k) {
+  uint32_t mask = e->tcap - 1, i = (uint32_t)e->nodes[k].hash & mask;
+  while (e->table[i]) i = (i + 1) & mask;
+  e->table[i] = k + 1;
+}
+
+/* Finds the node of the VM's state now (paused before module instruction
+** pc), adding it when new with the path walk[0, e->d).  Returns its index,
+** or -1 when out of memory. */
+static int64_t node_of_state(explore *e, uint32_t pc) {
+  size_t len = rg_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch);
+  if (len + 1 > e->capscratch) {
+    if (grow((void **)&e->scratch, &e->capscratch, len + 1, sizeof *e->scratch)) return -1;
+    len = rg_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch);
+  }
+  /* answers read so far are part of the state too */
+  e->scratch[len++] = e->answering ? (rg_value)e->answers.pos : 0;
+  uint64_t h = hash_state(e->scratch, len);
+  if (e->tcap) {
+    uint32_t mask = e->tcap - 1;
+    for (uint32_t i = (uint32_t)h & mask; e->table[i]; i = (i + 1) & mask) {
+      const node *n = &e->nodes[e->table[i] - 1];
+      if (n->hash == h && n->nkey == len &&
+          memcmp(e->keys + n->key, e->scratch, len * sizeof *e->scratch) == 0)
+        return e->table[i] - 1;
+    }
+  }
+  if ((uint64_t)len > UINT32_MAX) return -1;
+  size_t capn = e->capnodes;
+  if (grow((void **)&e->nodes, &capn, (size_t)e->nnodes + 1, sizeof *e->nodes)) return -1;
+  e->capnodes = (uint32_t)capn;
+  if (grow((void **)&e->keys, &e->capkeys, e->nkeys + len, sizeof *e->keys)) return -1;
+  if (grow((void **)&e->paths, &e->cappaths, e->npaths + e->d, sizeof *e->paths)) return -1;
+  if ((uint64_t)(e->nnodes + 1) * 2 > e->tcap) {
+    uint32_t nc = e->tcap ? e->tcap * 2 : 1024;
+    uint32_t *nt = rg_malloc((size_t)nc * sizeof *nt);
+    if (!nt) return -1;
+    memset(nt, 0, (size_t)nc * sizeof *nt);
+    rg_free(e->table);
+    e->table = nt;
+    e->tcap = nc;
+    for (uint32_t k = 0; k < e->nnodes; k++) table_put(e, k);
+  }
+  node *n = &e->nodes[e->nnodes];
+  n->hash = h;
+  n->key = e->nkeys;
+  n->nkey = (uint32_t)len;
+  memcpy(e->keys + e->nkeys, e->scratch, len * sizeof *e->scratch);
+  e->nkeys += len;
+  n->path = e->npaths;
+  n->npath = e->d;
+  if (e->d) memcpy(e->paths + e->npaths, e->walk, e->d * sizeof *e->walk);
+  e->npaths += e->d;
+  n->edge = n->nedges = 0;
+  table_put(e, e->nnodes);
+  return e->nnodes++;
+}
+
+/* Returns 1 when module instruction pc begins a chance point (a roll, one
+** card or a choice, not inside an instruction of several dice), else 0.
+** Lists of dice and hands of cards are never one: their list is filled as
+** they go. */
+static int chance_point(const explore *e, uint32_t pc) {
+  if (e->in_instr || pc >= e->m->ncode) return 0;
+  switch (RG_INS_OP(e->m->code[pc])) {
+  case RG_OP_ROLL: case RG_OP_ROLLAT: case RG_OP_ROLLDIE: case RG_OP_DRAW: case RG_OP_CHOOSE:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* One draw of n outcomes at module instruction pc: replayed while forced;
+** at a chance point past the explored node, the run stops there (e->stop);
+** else outcome 0, recorded.  Returns the outcome or -1 (stop the run). */
+static int64_t next_draw(explore *e, uint64_t n, uint32_t pc) {
+  if (e->d >= e->np && (e->d > e->np || e->at_root) && chance_point(e, pc)) {
+    int64_t k = node_of_state(e, pc);
+    if (k < 0) e->nomem = 1;
+    else e->stop = k;
+    return -1;
+  }
+  if (pc < e->m->ncode) {
+    unsigned op = RG_INS_OP(e->m->code[pc]);
+    if (op == RG_OP_ROLL || op == RG_OP_ROLLAT || op == RG_OP_ROLLS) e->in_instr = 1;
+  }
+  if (e->d >= e->depth) {
+    e->cut = 1;
+    return -1;
+  }
+  if (e->d >= e->capwalk) {
+    size_t cap = e->capwalk;
+    if (grow((void **)&e->walk, &cap, (size_t)e->d + 1, sizeof *e->walk) || cap > UINT32_MAX) {
+      e->nomem = 1;
+      return -1;
+    }
+    e->capwalk = (uint32_t)cap;
+  }
+  uint32_t k = e->d++;
+  if (k < e->forced) {
+    /* The same outcomes before make the same draws: n cannot differ. */
+    if (e->walk[k].n != n || e->walk[k].idx >= n) return -1;
+    return (int64_t)e->walk[k].idx;
+  }
+  e->walk[k] = (draw){ 0, n };
+  return 0;
+}
+
+/* rg_sink chance: a roll or a card (next_draw). */
 static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
                          uint32_t pc) {
-  (void)m; (void)what; (void)index; (void)pc;
-  return walk_next(ctx, n);
+  (void)m; (void)what; (void)index;
+  return next_draw(ctx, n, pc);
 }
 
-/* rg_sink choose (all_choices): a choice is the next draw of walk ctx over
-** its n options (walk_next). */
+/* rg_sink choose: from the answers, or (every choice enumerated) a draw
+** over the options. */
 static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
                          const rg_value *options, uint32_t n, uint32_t pc) {
-  (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
-  return walk_next(ctx, n);
+  explore *e = ctx;
+  if (e->answering)
+    return e->play_sink.choose(e->play_sink.ctx, m, choice, chooser, options, n, pc);
+  return next_draw(ctx, n, pc);
 }
 
-/* Adds probability 1/den to slot s of r, growing probs.  Returns 0, or an
-** rg_odds_status. */
-static rg_odds_status add_prob(rg_odds_result *r, uint32_t *nprobs, int64_t s, rg_u128 den) {
-  if (s < 0) return RG_ODDS_NOMEM;
-  if ((uint32_t)s >= *nprobs) {
-    uint32_t nc = r->tally.cap;
-    rg_frac *np = rg_realloc(r->probs, (size_t)nc * sizeof *np);
-    if (!np) return RG_ODDS_NOMEM;
-    for (uint32_t k = *nprobs; k < nc; k++) np[k] = (rg_frac){ 0, 1 };
-    r->probs = np;
-    *nprobs = nc;
+/* rg_sink roll: the dice of an instruction are all drawn. */
+static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
+                    const rg_value *results, uint32_t n, uint32_t pc) {
+  explore *e = ctx;
+  (void)m; (void)die; (void)sides; (void)results; (void)n; (void)pc;
+  e->in_instr = 0;
+}
+
+/* rg_sink expect_fail: counts the run (once) and keeps the first pc. */
+static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
+                           rg_value expected, uint32_t pc) {
+  explore *e = ctx;
+  (void)m; (void)expect; (void)actual; (void)expected;
+  if (e->expect_this) return;
+  e->expect_this = 1;
+  if (e->expect_runs++ == 0) e->expect_pc = pc;
+}
+
+/* Adds an edge (to, 1/den) to the node being explored.  0 or -1. */
+static int add_edge(explore *e, int64_t to, rg_u128 den) {
+  size_t cap = e->capedges;
+  if (grow((void **)&e->edges, &cap, (size_t)e->nedges + 1, sizeof *e->edges) || cap > UINT32_MAX)
+    return -1;
+  e->capedges = (uint32_t)cap;
+  e->edges[e->nedges++] = (edge){ to, { 1, den } };
+  return 0;
+}
+
+/* Explores node x (x == 0: the start): every outcome of its draw and of
+** the draws after it up to the next chance point.  Returns a status. */
+static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, explore *e,
+                                   uint32_t x) {
+  const node *nx = &e->nodes[x];
+  e->np = nx->npath;
+  e->at_root = x == 0;
+  {
+    size_t cap = e->capwalk;
+    if (grow((void **)&e->walk, &cap, (size_t)e->np + 1, sizeof *e->walk) || cap > UINT32_MAX)
+      return RG_ODDS_NOMEM;
+    e->capwalk = (uint32_t)cap;
   }
-  return frac_add_unit(&r->probs[s], den) != 0 ? RG_ODDS_OVERFLOW : RG_ODDS_OK;
-}
-
-/* The walk of rg_odds_run once its VM is made: returns the status. */
-static rg_odds_status enumerate(const rg_odds_opts *o, rg_odds_result *r, rg_vm *vm, walk *w) {
-  uint32_t nprobs = 0;
+  if (e->np) memcpy(e->walk, e->paths + nx->path, e->np * sizeof *e->walk);
+  e->forced = e->np;
+  e->nodes[x].edge = e->nedges;
   for (;;) {
     rg_value result = 0;
     rg_u128 den = 1;
-    w->d = 0;
-    w->cut = 0;
-    w->expect_this = 0;
+    e->d = 0;
+    e->cut = 0;
+    e->in_instr = 0;
+    e->stop = -1;
+    e->expect_this = 0;
+    e->answers.pos = 0;     /* every run answers from the first line */
+    e->answers.line = 0;
+    e->play.stopped = 0;
     if (r->paths == o->limit) return RG_ODDS_LIMIT;
     r->paths++;
-    rg_status st = rg_vm_call(vm, o->proc, o->args, &result);
-    if (w->nomem) return RG_ODDS_NOMEM;
-    /* The path's probability: 1 / the product of its draws' outcomes. */
-    r->draws = w->d;
-    for (uint32_t k = 0; k < w->d; k++)
-      if (__builtin_mul_overflow(den, (rg_u128)w->n[k], &den)) return RG_ODDS_TINY;
-    if (w->cut) {
+    rg_status st = rg_vm_call(e->vm, o->proc, o->args, &result);
+    if (e->nomem) return RG_ODDS_NOMEM;
+    r->draws = e->d;
+    for (uint32_t k = e->np; k < e->d; k++)
+      if (__builtin_mul_overflow(den, (rg_u128)e->walk[k].n, &den)) return RG_ODDS_TINY;
+    int64_t to;
+    if (e->stop >= 0) {
+      to = e->stop;
+    } else if (e->cut) {
       r->cut_paths++;
-      if (frac_add_unit(&r->cut, den) != 0) return RG_ODDS_OVERFLOW;
+      to = TO_CUT;
     } else if (st != RG_RUN_OK) {
       const char *msg;
       r->pc = UINT32_MAX;
-      msg = rg_vm_error(vm, &r->pc);
+      msg = rg_vm_error(e->vm, &r->pc);
+      if (e->play.stopped) msg = rg_play_error(&e->play);
       snprintf(r->msg, sizeof r->msg, "%s", msg && *msg ? msg : "the run failed");
-      if (r->draws > w->cap) r->draws = w->cap;
-      r->idx = w->idx;
-      r->n = w->n;
-      w->idx = w->n = NULL;
+      r->idx = rg_malloc(((size_t)e->d + 1) * sizeof *r->idx);
+      r->n = rg_malloc(((size_t)e->d + 1) * sizeof *r->n);
+      if (!r->idx || !r->n) return RG_ODDS_NOMEM;
+      for (uint32_t k = 0; k < e->d; k++) {
+        r->idx[k] = e->walk[k].idx;
+        r->n[k] = e->walk[k].n;
+      }
       return RG_ODDS_RUN_FAILED;
     } else {
       uint32_t nheap = 0;
-      const rg_value *heap = rg_vm_heap(vm, &nheap);
-      rg_odds_status s = add_prob(r, &nprobs, rg_tally_slot(&r->tally, heap, nheap, result), den);
-      if (s != RG_ODDS_OK) return s;
+      const rg_value *heap = rg_vm_heap(e->vm, &nheap);
+      int64_t s = rg_tally_slot(&r->tally, heap, nheap, result);
+      if (s < 0) return RG_ODDS_NOMEM;
+      to = TO_RESULT(s);
     }
-    /* Advance the deepest draw with an outcome left. */
-    uint32_t k = w->d;
-    while (k > 0 && w->idx[k - 1] + 1 >= w->n[k - 1]) k--;
-    if (k == 0) return RG_ODDS_OK;
-    w->idx[k - 1]++;
-    w->prefix = k;
+    if (add_edge(e, to, den) != 0) return RG_ODDS_NOMEM;
+    e->nodes[x].nedges++;
+    /* Advance the deepest draw of this node's with an outcome left. */
+    uint32_t k = e->d;
+    while (k > e->np && e->walk[k - 1].idx + 1 >= e->walk[k - 1].n) k--;
+    if (k == e->np) return RG_ODDS_OK;
+    e->walk[k - 1].idx++;
+    e->forced = k;
   }
 }
 
+/* ---- the solve ----------------------------------------------------------------- */
+
+/* The strongly connected components of the graph, in the order Tarjan's
+** algorithm completes them (every edge leads to the same or an earlier
+** one): members[start[c] .. start[c + 1]).  Iterative.  Returns 0 or -1. */
+static int components(const explore *e, uint32_t *members, uint32_t *start, uint32_t *ncomp,
+                      uint32_t *comp) {
+  uint32_t n = e->nnodes, next = 0, top = 0, nc = 0, nm = 0, cs = 0;
+  uint32_t *index = rg_malloc((size_t)n * sizeof *index);
+  uint32_t *low = rg_malloc((size_t)n * sizeof *low);
+  uint32_t *stack = rg_malloc((size_t)n * sizeof *stack);
+  uint32_t *cv = rg_malloc((size_t)n * sizeof *cv), *ce = rg_malloc((size_t)n * sizeof *ce);
+  unsigned char *on = rg_malloc(n);
+  if (!index || !low || !stack || !cv || !ce || !on) {
+    rg_free(index); rg_free(low); rg_free(stack); rg_free(cv); rg_free(ce); rg_free(on);
+    return -1;
+  }
+  for (uint32_t k = 0; k < n; k++) index[k] = UINT32_MAX;
+  memset(on, 0, n);
+  /* every node is reached from node 0 */
+  cv[cs] = 0;
+  ce[cs++] = 0;
+  index[0] = low[0] = next++;
+  stack[top++] = 0;
+  on[0] = 1;
+  while (cs) {
+    uint32_t v = cv[cs - 1];
+    const node *nv = &e->nodes[v];
+    if (ce[cs - 1] < nv->nedges) {
+      int64_t w = e->edges[nv->edge + ce[cs - 1]++].to;
+      if (w < 0) continue;
+      if (index[w] == UINT32_MAX) {
+        index[w] = low[w] = next++;
+        stack[top++] = (uint32_t)w;
+        on[w] = 1;
+        cv[cs] = (uint32_t)w;
+        ce[cs++] = 0;
+      } else if (on[w] && index[w] < low[v]) {
+        low[v] = index[w];
+      }
+      continue;
+    }
+    if (low[v] == index[v]) {
+      start[nc] = nm;
+      uint32_t w;
+      do {
+        w = stack[--top];
+        on[w] = 0;
+        comp[w] = nc;
+        members[nm++] = w;
+      } while (w != v);
+      nc++;
+    }
+    cs--;
+    if (cs && low[v] < low[cv[cs - 1]]) low[cv[cs - 1]] = low[v];
+  }
+  start[nc] = nm;
+  *ncomp = nc;
+  rg_free(index); rg_free(low); rg_free(stack); rg_free(cv); rg_free(ce); rg_free(on);
+  return 0;
+}
+
+/* Adds v * p to the mass of edge target `to`.  Returns a status. */
+static rg_odds_status flow(rg_odds_result *r, rg_frac *mass, int64_t to, rg_frac v, rg_frac p) {
+  rg_frac x, *into;
+  if (fr_mul(&x, v, p)) return RG_ODDS_OVERFLOW;
+  into = to >= 0 ? &mass[to] : to == TO_CUT ? &r->cut : &r->probs[-2 - to];
+  return fr_add(into, *into, x) ? RG_ODDS_OVERFLOW : RG_ODDS_OK;
+}
+
+#define MAX_LOOP_STATES 4000   /* most nodes of one component solved at once */
+
+/* Solves component c of size s (members mem[0..s)): the visits v of each
+** node from the mass arriving at them, then their mass flows out of the
+** component.  loc[node] is set to the node's position for the members.
+** Returns a status. */
+static rg_odds_status solve_component(const explore *e, rg_odds_result *r, rg_frac *mass,
+                                      const uint32_t *mem, uint32_t s, const uint32_t *comp,
+                                      uint32_t c, uint32_t *loc) {
+  rg_odds_status st = RG_ODDS_OK;
+  if (s > MAX_LOOP_STATES) return RG_ODDS_LOOP;
+  for (uint32_t i = 0; i < s; i++) loc[mem[i]] = i;
+  /* a: s rows of s + 1 (the last column is the right-hand side) */
+  size_t w = (size_t)s + 1;
+  sfrac *a = rg_malloc((size_t)s * w * sizeof *a);
+  rg_frac *v = rg_malloc((size_t)s * sizeof *v);
+  if (!a || !v) {
+    rg_free(a);
+    rg_free(v);
+    return RG_ODDS_NOMEM;
+  }
+  for (size_t k = 0; k < (size_t)s * w; k++) a[k] = (sfrac){ { 0, 1 }, 0 };
+  for (uint32_t i = 0; i < s; i++) {
+    a[i * w + i].f = (rg_frac){ 1, 1 };
+    a[i * w + s].f = mass[mem[i]];
+  }
+  /* row j: v_j - sum over edges i -> j inside the component of p * v_i = m_j */
+  for (uint32_t i = 0; i < s && st == RG_ODDS_OK; i++) {
+    const node *ni = &e->nodes[mem[i]];
+    for (uint32_t k = 0; k < ni->nedges; k++) {
+      const edge *ed = &e->edges[ni->edge + k];
+      if (ed->to < 0 || comp[ed->to] != c) continue;
+      sfrac *cell = &a[(size_t)loc[ed->to] * w + i];
+      if (sf_add(cell, *cell, (sfrac){ ed->p, 1 })) st = RG_ODDS_OVERFLOW;
+    }
+  }
+  /* Gauss-Jordan: the matrix is diagonally dominant by columns (each
+  ** node's edges sum to at most 1), so no pivot is zero. */
+  for (uint32_t col = 0; col < s && st == RG_ODDS_OK; col++) {
+    uint32_t piv = col;
+    while (piv < s && a[(size_t)piv * w + col].f.num == 0) piv++;
+    if (piv == s) { st = RG_ODDS_LOOP; break; }
+    if (piv != col)
+      for (size_t k = 0; k < w; k++) {
+        sfrac t = a[(size_t)piv * w + k];
+        a[(size_t)piv * w + k] = a[(size_t)col * w + k];
+        a[(size_t)col * w + k] = t;
+      }
+    sfrac p = a[(size_t)col * w + col];
+    for (size_t k = col; k < w && st == RG_ODDS_OK; k++)
+      if (sf_div(&a[(size_t)col * w + k], a[(size_t)col * w + k], p)) st = RG_ODDS_OVERFLOW;
+    for (uint32_t row = 0; row < s && st == RG_ODDS_OK; row++) {
+      sfrac f = a[(size_t)row * w + col];
+      if (row == col || f.f.num == 0) continue;
+      f.neg ^= 1;
+      for (size_t k = col; k < w && st == RG_ODDS_OK; k++) {
+        sfrac t;
+        if (a[(size_t)col * w + k].f.num == 0) continue;
+        if (sf_mul(&t, f, a[(size_t)col * w + k]) ||
+            sf_add(&a[(size_t)row * w + k], a[(size_t)row * w + k], t))
+          st = RG_ODDS_OVERFLOW;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < s && st == RG_ODDS_OK; i++) {
+    sfrac x = a[(size_t)i * w + s];
+    v[i] = x.neg ? (rg_frac){ 0, 1 } : x.f;   /* visits are never negative */
+  }
+  /* the mass leaving the component */
+  for (uint32_t i = 0; i < s && st == RG_ODDS_OK; i++) {
+    const node *ni = &e->nodes[mem[i]];
+    if (v[i].num == 0) continue;
+    for (uint32_t k = 0; k < ni->nedges && st == RG_ODDS_OK; k++) {
+      const edge *ed = &e->edges[ni->edge + k];
+      if (ed->to >= 0 && comp[ed->to] == c) continue;
+      st = flow(r, mass, ed->to, v[i], ed->p);
+    }
+  }
+  rg_free(a);
+  rg_free(v);
+  return st;
+}
+
+/* Solves the graph of e into r->probs and r->cut.  Returns a status. */
+static rg_odds_status solve(explore *e, rg_odds_result *r) {
+  uint32_t n = e->nnodes, ncomp = 0;
+  rg_odds_status st = RG_ODDS_OK;
+  uint32_t *members = rg_malloc((size_t)n * sizeof *members);
+  uint32_t *start = rg_malloc(((size_t)n + 1) * sizeof *start);
+  uint32_t *comp = rg_malloc((size_t)n * sizeof *comp);
+  uint32_t *loc = rg_malloc((size_t)n * sizeof *loc);
+  rg_frac *mass = rg_malloc((size_t)n * sizeof *mass);
+  r->probs = rg_malloc(((size_t)r->tally.n + 1) * sizeof *r->probs);
+  if (!members || !start || !comp || !loc || !mass || !r->probs ||
+      components(e, members, start, &ncomp, comp) != 0) {
+    st = RG_ODDS_NOMEM;
+    goto done;
+  }
+  for (uint32_t k = 0; k < r->tally.n; k++) r->probs[k] = (rg_frac){ 0, 1 };
+  for (uint32_t k = 0; k < n; k++) mass[k] = (rg_frac){ 0, 1 };
+  mass[0] = (rg_frac){ 1, 1 };
+  /* the start's component was completed last: go from it onward */
+  for (uint32_t c = ncomp; c-- > 0 && st == RG_ODDS_OK;) {
+    const uint32_t *mem = members + start[c];
+    uint32_t s = start[c + 1] - start[c];
+    const node *nx = &e->nodes[mem[0]];
+    int loop = s > 1;
+    for (uint32_t k = 0; k < nx->nedges && !loop; k++) loop = e->edges[nx->edge + k].to == mem[0];
+    if (loop) {
+      r->loops++;
+      st = solve_component(e, r, mass, mem, s, comp, c, loc);
+      continue;
+    }
+    if (mass[mem[0]].num == 0) continue;
+    for (uint32_t k = 0; k < nx->nedges && st == RG_ODDS_OK; k++)
+      st = flow(r, mass, e->edges[nx->edge + k].to, mass[mem[0]], e->edges[nx->edge + k].p);
+  }
+done:
+  rg_free(members);
+  rg_free(start);
+  rg_free(comp);
+  rg_free(loc);
+  rg_free(mass);
+  return st;
+}
+
+/* ---- the run ------------------------------------------------------------------- */
+
+/* Explores from the start, node by node in the order found, then solves. */
+static rg_odds_status odds_walk(const rg_odds_opts *o, rg_odds_result *r, explore *e) {
+  /* node 0: the start, reached by no outcome */
+  size_t capn = 0;
+  if (grow((void **)&e->nodes, &capn, 1, sizeof *e->nodes)) return RG_ODDS_NOMEM;
+  e->capnodes = (uint32_t)capn;
+  e->nodes[0] = (node){ 0, 0, 0, 0, 0, 0, 0 };
+  e->nnodes = 1;
+  for (uint32_t x = 0; x < e->nnodes; x++) {
+    rg_odds_status st = explore_node(o, r, e, x);
+    if (st != RG_ODDS_OK) return st;
+  }
+  r->states = e->nnodes - 1;
+  return solve(e, r);
+}
+
 rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
-  walk w = { .depth = o->depth };
-  rg_sink sink = { .ctx = &w, .chance = on_chance, .choose = o->all_choices ? on_choose : NULL,
-                   .expect_fail = on_expect_fail };
-  rg_vm *vm;
+  explore e;
+  rg_limits lim = o->limits ? *o->limits : (rg_limits){ 0 };
+  rg_sink sink;
+  memset(&e, 0, sizeof e);
   memset(r, 0, sizeof *r);
+  e.m = o->m;
+  e.proc = o->proc;
+  e.depth = o->depth;
+  e.answering = o->answers != NULL;
+  sink = (rg_sink){ .ctx = &e, .chance = on_chance, .roll = on_roll,
+                    .choose = o->all_choices || e.answering ? on_choose : NULL,
+                    .expect_fail = on_expect_fail };
   r->cut = (rg_frac){ 0, 1 };
   rg_tally_init(&r->tally, o->m, o->m->procs[o->proc].result);
-  vm = rg_vm_new(o->m, o->limits, &sink);
-  r->status = vm ? enumerate(o, r, vm, &w) : RG_ODDS_NOMEM;
-  r->expect_paths = w.expect_paths;
-  r->expect_pc = w.expect_pc;
-  rg_vm_free(vm);
-  rg_free(w.idx);
-  rg_free(w.n);
+  rg_policy_first(&e.answers);
+  lim.no_fusion = 1;   /* rg_vm_state reads every operand from its slot */
+  if (rg_live_init(&e.live, o->m) != 0 || !(e.vm = rg_vm_new(o->m, &lim, &sink)) ||
+      (e.answering &&
+       (rg_policy_answers(&e.answers, o->answers_source, o->answers, o->answers_len) != 0 ||
+        rg_play_init(&e.play, o->m, NULL, &e.answers, NULL) != 0))) {
+    r->status = RG_ODDS_NOMEM;
+  } else {
+    if (e.answering) {
+      rg_play_sink(&e.play, &e.play_sink);
+      rg_play_attach(&e.play, e.vm);
+    }
+    if (o->inputs)
+      for (uint32_t k = 0; k < o->m->ninputs; k++) rg_vm_set_input(e.vm, k, o->inputs[k]);
+    r->status = odds_walk(o, r, &e);
+  }
+  r->expect_paths = e.expect_runs;
+  r->expect_pc = e.expect_pc;
+  rg_vm_free(e.vm);
+  rg_play_free(&e.play);
+  rg_policy_free(&e.answers);
+  rg_live_free(&e.live);
+  rg_free(e.nodes);
+  rg_free(e.table);
+  rg_free(e.keys);
+  rg_free(e.paths);
+  rg_free(e.edges);
+  rg_free(e.scratch);
+  rg_free(e.walk);
   return r->status;
 }
 

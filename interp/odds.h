@@ -2,22 +2,25 @@
 ** odds.h: the exact distribution of a procedure's result.
 **
 ** Every roll of a die and every card drawn is a draw of n equally likely
-** outcomes, which the VM asks of the sink's `chance` callback.  The runs
-** walk the tree of draws depth-first: a run follows a prefix of forced
-** outcome indexes, then takes outcome 0 of every further draw, recording
-** each draw's n; the next run advances the deepest draw that has an outcome
-** left and drops everything below it.  A path of draws n_1 .. n_k has
-** probability 1 / (n_1 * .. * n_k); each result's probability is the sum
-** over its paths, kept as an exact fraction (unsigned 128-bit, reduced by
-** gcd at every step; a denominator that would not fit stops the walk).
+** outcomes, which the VM asks of the sink's `chance` callback.  The
+** procedure is run again and again, replaying outcomes, so that every
+** outcome of every draw is taken once.  Where a run comes to a state it has
+** been in before (the VM's frames, live locals, heap and decks equal at a
+** roll, a card or a choice), the two are one state: the runs form a graph
+** of states, an absorbing Markov chain whose absorbing states are the
+** results, and solving it gives each result's probability exactly, loops
+** included (a roll-off whose ties are rolled again returns to the state of
+** its first roll).  Probabilities are fractions of unsigned 128-bit
+** integers, reduced at every step; a number that would not fit stops the
+** walk (RG_ODDS_OVERFLOW).  See odds.c.
 **
 ** Choices take their first option, or (all_choices) are enumerated as
 ** draws too, each option equally likely, as the random policy picks.
 **
-** A loop that may go on for ever (a roll-off whose ties are rolled again)
-** has an infinite tree: a path is cut after `depth` draws and its
-** probability is reported as unresolved, so the other fractions are exact
-** lower bounds and the unresolved mass is their gap to 1.  No seed is used.
+** A process that truly grows without end (a list that gets longer each time
+** round) never repeats a state: a run is cut after `depth` draws and the
+** probability of the cut runs is reported as unresolved, so the other
+** fractions are exact lower bounds.  No seed is used.
 */
 #ifndef RG_ODDS_H
 #define RG_ODDS_H
@@ -41,19 +44,25 @@ typedef struct rg_odds_opts {
   const rg_limits *limits;  /* of each run (NULL: the defaults) */
   uint32_t proc;            /* the procedure; it must have a result */
   const rg_value *args;     /* its arguments (in the module's constant heap) */
-  uint64_t limit;           /* most paths to enumerate (>= 1) */
-  uint32_t depth;           /* most draws on one path (>= 1) */
+  uint64_t limit;           /* most runs to make (>= 1) */
+  uint32_t depth;           /* most draws in one run (>= 1) */
   int all_choices;          /* enumerate choices too (else the first option) */
+  const rg_value *inputs;   /* [m->ninputs]: the inputs, or NULL for defaults */
+  const char *answers;      /* or: answer choices from this text, one a line, */
+  size_t answers_len;       /* read again from its start by every run; the */
+  const char *answers_source;  /* name its errors give */
 } rg_odds_opts;
 
 typedef enum rg_odds_status {
   RG_ODDS_OK = 0,
   RG_ODDS_LIMIT,            /* more than `limit` paths */
-  RG_ODDS_TINY,             /* a path's probability needs more than 128 bits
-                            ** (`draws` says how many draws it had) */
+  RG_ODDS_TINY,             /* the draws between two states have more than
+                            ** 2^128 outcomes together */
   RG_ODDS_OVERFLOW,         /* a sum's denominator needs more than 128 bits */
-  RG_ODDS_RUN_FAILED,       /* a run failed: msg, pc, and the path's outcomes */
-  RG_ODDS_NOMEM
+  RG_ODDS_RUN_FAILED,       /* a run failed: msg, pc, and the path's outcomes
+                            ** (an unanswered choice: msg is the answers' error) */
+  RG_ODDS_NOMEM,
+  RG_ODDS_LOOP              /* a loop of more states than one solve takes (4000) */
 } rg_odds_status;
 
 /* The distribution. */
@@ -62,14 +71,16 @@ typedef struct rg_odds_result {
   rg_tally tally;           /* the distinct results (slots) */
   rg_frac *probs;           /* probs[slot] */
   rg_frac cut;              /* the probability of the paths cut at `depth` */
-  uint64_t paths;           /* paths enumerated */
-  uint64_t cut_paths;       /* of which cut */
-  uint32_t draws;           /* RG_ODDS_TINY / RUN_FAILED: the path's draws */
+  uint64_t paths;           /* runs of the procedure made (at most `limit`) */
+  uint64_t cut_paths;       /* of which cut at `depth` */
+  uint32_t states;          /* chance points told apart (states of the chain) */
+  uint32_t loops;           /* loops among them, solved as such */
+  uint32_t draws;           /* RG_ODDS_TINY / RUN_FAILED: the run's draws */
   uint64_t *idx, *n;        /* RG_ODDS_RUN_FAILED: outcome idx[k] of n[k]
                             ** (0-based) at each draw k < draws */
   char msg[256];            /* RG_ODDS_RUN_FAILED: the error */
   uint32_t pc;              /*   and where */
-  uint64_t expect_paths;    /* paths on which an expectation failed */
+  uint64_t expect_paths;    /* runs in which an expectation failed */
   uint32_t expect_pc;       /*   where the first did */
 } rg_odds_result;
 

@@ -34,6 +34,20 @@ uint32_t rg_seed_steps_enter(rg_seed_steps *s, uint32_t name) {
   return 0;
 }
 
+/* Returns splitmix64's finalizer of run + 1: the run's share of a step's
+** stream. */
+static uint64_t run_mix(uint64_t run) {
+  uint64_t z = run + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+void rg_seed_sim_step(rg_vm *vm, rg_rng *choices, uint64_t seed, uint64_t run, const char *step,
+                      uint32_t nth) {
+  rg_seed_step(vm, choices, seed ^ run_mix(run), step, nth);
+}
+
 void rg_seed_test(rg_vm *vm) {
   rg_vm_seed(vm, 0, 0);
 }

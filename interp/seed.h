@@ -22,6 +22,9 @@
 **       dice and decks      stream i                rg_seed_sim_dice
 **       random choices      stream 2^63 + i         rg_seed_sim_choices
 **                           (seeded at the run's first choice)
+**   run i of variants compared (`sim --variants`): as a run alone, with
+**   the seed S ^ M(i), M(i) splitmix64's finalizer of i + 1
+**                                                   rg_seed_sim_step
 **   a test, and `call`      seed 0, stream 0 (a new VM's generator), the
 **                           first option of every choice; a test reseeds
 **                           before it runs         rg_seed_test
@@ -63,6 +66,11 @@ typedef struct rg_seed_steps {
 /* Counts an entry into the step of string index name; returns how many
 ** times it was entered before (the nth of rg_seed_step). */
 uint32_t rg_seed_steps_enter(rg_seed_steps *s, uint32_t name);
+
+/* Run i of variants compared (sim --variants): rg_seed_step for that run,
+** whose seed is seed ^ M(i). */
+void rg_seed_sim_step(rg_vm *vm, rg_rng *choices, uint64_t seed, uint64_t run, const char *step,
+                      uint32_t nth);
 
 /* A test (and `call`): seed 0, stream 0, as a new VM starts. */
 void rg_seed_test(rg_vm *vm);

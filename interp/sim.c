@@ -5,6 +5,8 @@
 
 #include "alloc.h"
 #include "json.h"
+#include "play.h"
+#include "policy.h"
 #include "rng.h"
 #include "seed.h"
 
@@ -32,6 +34,11 @@ typedef struct worker {
   rg_rng choice_rng;        /* seeded at the run's first choice */
   uint64_t run;             /* the run under way */
   int choice_seeded;
+  rg_sim_choices choices;
+  const rg_value *inputs;   /* or NULL */
+  rg_policy answers;        /* RG_SIM_ANSWERS: the answers, read again each run */
+  rg_play play;             /*   and the questions they answer */
+  rg_sink play_sink;
   /* the first failure */
   int failed;
   uint64_t fail_run;
@@ -64,6 +71,9 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
                          const rg_value *options, uint32_t n, uint32_t pc) {
   (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
   worker *w = ctx;
+  if (w->choices == RG_SIM_FIRST) return 0;
+  if (w->choices == RG_SIM_ANSWERS)
+    return w->play_sink.choose(w->play_sink.ctx, m, choice, chooser, options, n, pc);
   if (!w->choice_seeded) {
     rg_seed_sim_choices(&w->choice_rng, w->seed, w->run);
     w->choice_seeded = 1;
@@ -104,14 +114,21 @@ static void *work(void *arg) {
     w->nomem = 1;
     return NULL;
   }
+  if (w->inputs)
+    for (uint32_t k = 0; k < m->ninputs; k++) rg_vm_set_input(vm, k, w->inputs[k]);
+  if (w->choices == RG_SIM_ANSWERS) rg_play_attach(&w->play, vm);
   for (uint64_t i = w->lo; i < w->hi; i++) {
     rg_value result = 0;
     rg_seed_sim_dice(vm, w->seed, i);
     w->run = i;
     w->choice_seeded = 0;
     w->expect_this_run = 0;
+    w->answers.pos = 0;     /* every run answers from the first line */
+    w->answers.line = 0;
+    w->play.stopped = 0;
     if (rg_vm_call(vm, w->proc, w->args, &result) != RG_RUN_OK) {
       const char *msg = rg_vm_error(vm, &w->fail_pc);
+      if (w->play.stopped) msg = rg_play_error(&w->play);
       snprintf(w->msg, sizeof w->msg, "%s", msg && *msg ? msg : "the run failed");
       w->failed = 1;
       w->fail_run = i;
@@ -162,6 +179,8 @@ static void free_workers(worker *ws, uint32_t nw, uint32_t ntallies) {
     rg_free(ws[k].counts);
     rg_free(ws[k].ncounts);
     rg_free(ws[k].overflow);
+    rg_play_free(&ws[k].play);
+    rg_policy_free(&ws[k].answers);
   }
   rg_free(ws);
 }
@@ -256,12 +275,23 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
     w->ntallies = ntallies;
     w->record = record;
     w->done = &done;
+    w->choices = o->choices;
+    w->inputs = o->inputs;
+    rg_policy_first(&w->answers);
     w->tallies = zalloc((size_t)ntallies * sizeof *w->tallies);
     w->counts = zalloc((size_t)ntallies * sizeof *w->counts);
     w->ncounts = zalloc((size_t)ntallies * sizeof *w->ncounts);
     w->overflow = zalloc((size_t)ntallies);
     nw++;
     if (!w->tallies || !w->counts || !w->ncounts || !w->overflow) goto out;
+    if (o->choices == RG_SIM_ANSWERS) {
+      rg_sink ps;
+      if (rg_policy_answers(&w->answers, o->answers_source, o->answers, o->answers_len) != 0 ||
+          rg_play_init(&w->play, m, NULL, &w->answers, NULL) != 0)
+        goto out;
+      rg_play_sink(&w->play, &ps);
+      w->play_sink = ps;
+    }
     for (uint32_t f = 0; f < ntallies; f++) {
       rg_tally_init(&w->tallies[f], m, r->fields[f].tally.type);
       w->tallies[f].limit = RG_SIM_MAX_DISTINCT;
@@ -319,13 +349,23 @@ void rg_sim_free(rg_sim_result *r) {
 
 /* Returns the tallies of r as one new JSON object (see rg_sim_json), or
 ** NULL when out of memory. */
-static json_t *sim_doc(const rg_sim_result *r, const char *proc, uint64_t seed) {
+static json_t *sim_doc(const rg_sim_result *r, const char *proc, uint64_t seed,
+                       const char *policy, json_t *placeholders) {
   char digits[24];
   json_t *doc, *fields = json_array();
   snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
   doc = json_pack("{s:i,s:o,s:I,s:s,s:o}", "format", RG_JSON_FORMAT, "procedure",
                   rg_json_text(proc), "runs", (json_int_t)r->runs, "seed", digits, "tallies",
                   fields);
+  if (doc && policy && json_object_set_new(doc, "policy", rg_json_text(policy)) != 0) {
+    json_decref(doc);
+    doc = NULL;
+  }
+  if (doc && placeholders && json_object_set(doc, "placeholders", placeholders) != 0) {
+    json_decref(doc);
+    doc = NULL;
+  }
+  json_decref(placeholders);
   if (!doc) return NULL;
   for (uint32_t f = 0; f < r->nfields; f++) {
     const rg_sim_field *fd = &r->fields[f];
@@ -366,6 +406,7 @@ fail:
   return NULL;
 }
 
-int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed) {
-  return rg_json_put(out, sim_doc(r, proc, seed), 1);
+int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+                const char *policy, json_t *placeholders) {
+  return rg_json_put(out, sim_doc(r, proc, seed, policy, placeholders), 1);
 }

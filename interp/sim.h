@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "json.h"
 #include "module.h"
 #include "out.h"
 #include "tally.h"
@@ -25,6 +26,13 @@
 
 #define RG_SIM_MAX_THREADS 256
 #define RG_SIM_MAX_DISTINCT 1000
+
+/* How the runs of a simulation answer their choices. */
+typedef enum rg_sim_choices {
+  RG_SIM_RANDOM = 0,        /* uniform, from a stream of the run's own (default) */
+  RG_SIM_FIRST,             /* always the first option */
+  RG_SIM_ANSWERS            /* from `answers`, one a line, the same for every run */
+} rg_sim_choices;
 
 /* What to simulate. */
 typedef struct rg_sim_opts {
@@ -37,6 +45,12 @@ typedef struct rg_sim_opts {
                             ** a slice of one starts later) */
   uint64_t seed;
   uint32_t threads;         /* 1..RG_SIM_MAX_THREADS (at most runs are used) */
+  const rg_value *inputs;   /* [m->ninputs]: the inputs of every run, or NULL
+                            ** for their defaults */
+  rg_sim_choices choices;
+  const char *answers;      /* RG_SIM_ANSWERS: the text (no NUL byte), its */
+  size_t answers_len;       /* length, and the name its errors give */
+  const char *answers_source;
   /* Optional: called on the caller's thread about every 100 ms while the
   ** workers run, with the runs done so far (in steps of 1024). */
   void (*progress)(void *ctx, uint64_t done, uint64_t total);
@@ -54,7 +68,8 @@ typedef struct rg_sim_field {
 
 typedef enum rg_sim_status {
   RG_SIM_OK = 0,
-  RG_SIM_RUN_FAILED,        /* a run failed: fail_run, msg, pc say which and where */
+  RG_SIM_RUN_FAILED,        /* a run failed: fail_run, msg, pc say which and where
+                            ** (an unanswered choice: msg is the answers' error) */
   RG_SIM_NOMEM              /* out of memory (or no thread could start) */
 } rg_sim_status;
 
@@ -86,9 +101,12 @@ int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part);
 ** command's help), newline-terminated: {"format", "procedure", "runs",
 ** "seed" (a decimal string), "tallies": [{"name", "tallied", "values":
 ** [{"text", "count", "share", "low", "high", "value"}]}]} (values in their
-** natural order, low..high the 95% Wilson interval; "value" for scalars).
-** Returns 0, or -1 when out of memory or out has failed. */
-int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed);
+** natural order, low..high the 95% Wilson interval; "value" for scalars),
+** with "policy" (how choices were answered) and "placeholders" (a JSON
+** array, taken over) when they are not NULL.  Returns 0, or -1 when out of
+** memory or out has failed. */
+int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+                const char *policy, json_t *placeholders);
 
 /* Frees what r holds. */
 void rg_sim_free(rg_sim_result *r);

@@ -131,4 +131,19 @@ const char *rg_vm_error(const rg_vm *vm, uint32_t *pc);
 /* The heap as the last call left it (records it returned live there). */
 const rg_value *rg_vm_heap(const rg_vm *vm, uint32_t *size);
 
+struct rg_live;
+
+/* The state of a VM paused in a chance callback at the first draw of an
+** instruction (a roll, a card, a choice: module instruction pc), while
+** running procedure proc from the top: the procedures and places of its
+** frames, their live locals (by lv, of the VM's module) and operands, the
+** heap built so far and the cards left in every deck (sorted: every card
+** left is equally likely next).  Two such states that are equal have the
+** same chances onward.  Needs the VM's fusion off (rg_vm_set_fusion), so that
+** every operand lives in its stack slot.  Writes at most cap values into
+** buf and returns how many the state has (more than cap: call again with
+** room for them). */
+size_t rg_vm_state(const rg_vm *vm, const struct rg_live *lv, uint32_t proc, uint32_t pc,
+                   rg_value *buf, size_t cap);
+
 #endif

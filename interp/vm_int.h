@@ -1,7 +1,8 @@
 /*
 ** vm_int.h: what the VM's two files share (vm.c runs the fast code that
 ** vmtrans.c translates from a module's verified bytecode).  Private to the
-** VM: nothing outside vm.c and vmtrans.c includes it.
+** VM: nothing outside vm.c, vmtrans.c and vmstate.c (the state that exact
+** odds compares) includes it.
 */
 #ifndef RG_VM_INT_H
 #define RG_VM_INT_H

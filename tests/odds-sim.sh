@@ -44,5 +44,69 @@ done
 # and odds agrees with the same fractions
 if "$bin" odds "$dice" two_d6 | grep -q '^7  *1/6 '; then ok; else bad "odds 2d6: 7 is not 1/6"; fi
 
+# sim takes the inputs, placeholders and policy of run and odds: LOW set
+# to HIGH's faces and the bonus off make each side win 1/2 (see
+# tests/lang/odds-set-dice.rules), which must lie in both intervals; the
+# header names the policy and the die set.
+set_args="--set LOW=1:1,2:1,3:2 --inputs tests/lang/odds-set-dice.inputs --policy first"
+"$bin" sim tests/lang/odds-set-dice.rules roll_off --runs 4000 --seed 9 $set_args > "$tmp/set.txt" || bad "sim --set exit $?"
+if head -2 "$tmp/set.txt" | tr '\n' '|' | grep -q '^roll_off: 4000 runs, seed 9, policy first|placeholders: dice LOW (set)|$'; then ok; else bad "sim --set: header"; head -2 "$tmp/set.txt"; fi
+for side in HIGH LOW; do
+  inside=$(awk -v s="$side" '$1 == s { lo = $4 + 0; hi = $6 + 0; print (lo <= 50 && hi >= 50) ? "yes" : "no " lo " " hi }' "$tmp/set.txt")
+  if [ "$inside" = yes ]; then ok; else bad "sim --set: $side's interval misses 1/2 ($inside)"; fi
+done
+
+# sim --variants: the same seed gives the same comparison on 1, 2 and 4
+# threads; a variant against itself differs by exactly 0 everywhere; and
+# crn-extra.rules rolls one more die in step First than crn-base.rules, so
+# on common random numbers step Second rolls the same in every run: every
+# value of `second` has a paired interval of exactly 0 .. 0.
+crn=tests/run/crn-base.rules,tests/run/crn-extra.rules
+for k in 1 2 4; do
+  "$bin" sim --variants "$crn" --runs 3000 --seed 8 --threads $k > "$tmp/var.$k" || bad "sim --variants --threads $k exit $?"
+done
+for k in 2 4; do
+  if cmp -s "$tmp/var.1" "$tmp/var.$k"; then ok; else bad "sim --variants: --threads $k differs from 1"; fi
+done
+"$bin" sim --variants tests/lang/odds-2d6.rules,tests/lang/odds-2d6.rules two_d6 --runs 2000 --json > "$tmp/self.json" || bad "sim --variants self exit $?"
+"$bin" sim --variants "$crn" --runs 2000 --json > "$tmp/crn.json" || bad "sim --variants crn exit $?"
+check=$(python3 - "$tmp/self.json" "$tmp/crn.json" <<'PY'
+import json, sys
+self = json.load(open(sys.argv[1]))
+crn = json.load(open(sys.argv[2]))
+bad = []
+for f in self["fields"]:
+    for v in f["values"]:
+        for d in v["differences"]:
+            if d["difference"] != 0 or d["low"] != 0 or d["high"] != 0:
+                bad.append("self " + f["name"] + " " + v["text"])
+second = [f for f in crn["fields"] if f["name"] == "second"][0]
+for v in second["values"]:
+    d = v["differences"][0]
+    if d["low"] != 0 or d["high"] != 0 or not d["unpaired_high"] > 0:
+        bad.append("crn second " + v["text"])
+print(" ".join(bad) if bad else "ok")
+PY
+)
+if [ "$check" = ok ]; then ok; else bad "sim --variants: $check"; fi
+
+# --svg: sim (one series and variants) and odds draw bar charts; the same
+# seed gives the same file, which renders; a file that cannot be written is
+# exit 3 and no partial file.
+"$bin" sim "$dice" two_d6 --runs 2000 --seed 4 --svg "$tmp/a.svg" > /dev/null || bad "sim --svg exit $?"
+"$bin" sim "$dice" two_d6 --runs 2000 --seed 4 --threads 2 --svg "$tmp/b.svg" > /dev/null || bad "sim --svg (2 threads) exit $?"
+if cmp -s "$tmp/a.svg" "$tmp/b.svg"; then ok; else bad "sim --svg: not the same file for the same seed"; fi
+"$bin" sim --variants "$crn" --runs 500 --svg "$tmp/v.svg" > /dev/null || bad "sim --variants --svg exit $?"
+"$bin" odds tests/lang/odds-rolloff.rules roll_off --svg "$tmp/o.svg" > /dev/null || bad "odds --svg exit $?"
+for f in a v o; do
+  if command -v rsvg-convert >/dev/null 2>&1; then
+    if rsvg-convert "$tmp/$f.svg" -o "$tmp/$f.png" 2>/dev/null; then ok; else bad "$f.svg does not render"; fi
+  fi
+done
+if grep -q '>50.0%</text>' "$tmp/o.svg" && [ "$(grep -c '<rect x="270"' "$tmp/v.svg")" -gt 0 ]; then ok; else bad "the charts miss their bars"; fi
+"$bin" odds tests/lang/odds-rolloff.rules roll_off --svg "$tmp/no/such/dir/o.svg" > /dev/null 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 3 ] && grep -q 'regula: error' "$tmp/err" && [ ! -e "$tmp/no" ]; then ok; else bad "odds --svg to a missing folder: exit $rc"; fi
+
 echo "odds/sim: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -12,9 +12,11 @@
 #include <stdio.h>
 
 #include "arena.h"
+#include "chart.h"
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
+#include "setup.h"
 #include "svg.h"
 #include "vm.h"
 
@@ -169,6 +171,33 @@ int cli_read_stdin(char **text, size_t *len);
 /* Prints "no table NAME; tables: ..." and returns EX_BAD. */
 int cli_no_table(const rg_module *m, const char *name);
 
+/* Sets s up for module m (borrowed) and fills it from the --inputs file
+** (lines NAME=VALUE) and then each --set, so --set wins (inputs.c).
+** Returns EX_OK, or EX_BAD / EX_RUNTIME after saying what is wrong; the
+** caller frees s with rg_setup_free whatever this returns. */
+int cli_setup(rg_setup *s, const rg_module *m, const char *inputs, const char *const *sets,
+              int nsets);
+
+/* Loads path into l with its assumptions (load), then sets s up from the
+** --inputs file and each --set (cli_setup).  Returns EX_OK or the exit
+** code, after saying what is wrong; the caller always frees s and unloads
+** l. */
+int cli_load_setup(loaded *l, rg_setup *s, const char *path, const char *inputs,
+                   const char *const *sets, int nsets);
+
+/* Writes charts[0..n) (rg_chart_svg) to the file at path, through a
+** temporary file renamed into place.  Returns EX_OK, or EX_RUNTIME after
+** saying what went wrong. */
+int cli_write_chart(const char *path, const char *title, const char *const *names,
+                    uint32_t nseries, const rg_chart *charts, uint32_t n);
+
+/* Parses --policy's text for cmd: one of allowed[] (a NULL-terminated list
+** of at least two; *kind = its index), or answers:FILE (*kind = -1, the
+** file's text in *answers, rg_malloc'd).  NULL: *kind = 0.  Returns EX_OK,
+** or EX_BAD / EX_RUNTIME after saying what is wrong. */
+int cli_policy(const char *cmd, const char *policy, const char *const *allowed, int *kind,
+               char **answers, size_t *len);
+
 /* regula run: runs a procedure with dice, decks and choices (run.c). */
 int cmd_run(opts *o);
 
@@ -201,6 +230,22 @@ int write_pictures(rg_svg *svg, const rg_module *m, const opts *o, const char *c
 /* regula odds: the exact distribution of a procedure's result (odds.c). */
 int cmd_odds(opts *o);
 extern const char odds_help[];
+
+/* What `regula sim --variants` was given (sim.c parses it, simvar.c runs). */
+typedef struct sim_args {
+  const rg_limits *limits;
+  uint64_t runs, seed;
+  uint32_t threads;
+  int json;
+  int first;                /* --policy first (else random) */
+  const char *svg;          /* --svg FILE, or NULL */
+  const char *const *sets;  /* each --set, applied to the variants that have the name */
+  int nsets;
+} sim_args;
+
+/* regula sim --variants A,B,... [PROCEDURE]: the procedure of each rule
+** set on common random numbers, compared (simvar.c).  Returns the exit code. */
+int sim_variants(const char *list, const char *pname, const sim_args *a);
 
 /* regula sim: Monte Carlo tallies of a procedure's result (sim.c). */
 int cmd_sim(opts *o);

@@ -46,77 +46,6 @@ static int find_input(const rg_module *m, const char *name) {
   return -1;
 }
 
-/* Writes "inputs: NAME: TYPE, ..." (or that there are none) to stderr. */
-static void list_inputs(const rg_module *m) {
-  char tn[128];
-  if (m->ninputs == 0) {
-    fputs("the rule set has no inputs\n", stderr);
-    return;
-  }
-  fputs("inputs: ", stderr);
-  for (uint32_t i = 0; i < m->ninputs; i++)
-    fprintf(stderr, "%s%s: %s", i ? ", " : "", rg_module_str(m, m->inputs[i].name),
-            rg_type_name(tn, sizeof tn, m, m->inputs[i].type));
-  fputc('\n', stderr);
-}
-
-/* Sets input NAME from "NAME=VALUE" (text, changed in place) into vals.
-** where says where it was written ("--set", "FILE:LINE").  Returns 0, or
-** EX_BAD after saying what is wrong. */
-static int apply_input(const rg_module *m, rg_value *vals, char *text, const char *where) {
-  char *eq = strchr(text, '='), *name = text, *value, err[1024] = "", tn[128];
-  int i;
-  rg_value v;
-  if (!eq) {
-    fprintf(stderr, "regula: error: %s: expected NAME=VALUE, not '%s'\n", where, text);
-    return EX_BAD;
-  }
-  *eq = '\0';
-  value = eq + 1;
-  while (*name == ' ' || *name == '\t') name++;
-  for (char *e = eq; e > name && (e[-1] == ' ' || e[-1] == '\t'); e--) e[-1] = '\0';
-  while (*value == ' ' || *value == '\t') value++;
-  for (size_t n = strlen(value); n && (value[n - 1] == ' ' || value[n - 1] == '\t'); n--)
-    value[n - 1] = '\0';
-  i = find_input(m, name);
-  if (i < 0) {
-    fprintf(stderr, "regula: error: %s: no input '%s'; ", where, name);
-    list_inputs(m);
-    return EX_BAD;
-  }
-  if (rg_value_parse(m, m->inputs[i].type, value, &v, err, sizeof err) != 0) {
-    fprintf(stderr, "regula: error: %s: input '%s' (%s): %s\n", where, name,
-            rg_type_name(tn, sizeof tn, m, m->inputs[i].type), err[0] ? err : "not a valid value");
-    return EX_BAD;
-  }
-  vals[i] = v;
-  return 0;
-}
-
-/* Reads an inputs file (lines NAME=VALUE; blank lines and # comments
-** skipped) into vals.  Returns 0, EX_BAD or EX_RUNTIME. */
-static int read_inputs(const rg_module *m, rg_value *vals, const char *path) {
-  FILE *f = cli_open(path, "r");
-  reader rd = { f, NULL, 0, 0, 0 };
-  char *line, where[1100];
-  int rc = 0, k = READ_END;
-  if (!f) {
-    fprintf(stderr, "regula: error: %s: %s\n", path, strerror(errno));
-    return EX_BAD;
-  }
-  while (rc == 0 && (k = reader_line(&rd, &line)) == 0) {
-    char *s = line;
-    while (*s == ' ' || *s == '\t') s++;
-    if (!*s || *s == '#') continue;
-    snprintf(where, sizeof where, "%s:%u", path, rd.line);
-    rc = apply_input(m, vals, s, where);
-  }
-  if (rc == 0) rc = reader_status(&rd, k, path);
-  reader_free(&rd);
-  cli_close(f);
-  return rc;
-}
-
 /* ---- the command ------------------------------------------------------------------- */
 
 /* Finds the procedure to run (o->proc, default main), which must exist, not
@@ -149,7 +78,7 @@ static int find_main(const rg_module *m, const char *name) {
 static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   /* A person answers (--policy ask, --dice ask, --resume): table.c plays. */
   const rg_module *m = &l->m;
-  rg_value *vals = NULL, result = 0;
+  rg_value result = 0;
   reader in = { stdin, NULL, 0, 0, 0 };
   rg_policy pol, dice;
   rg_out out = cli_file_out(stdout);
@@ -161,37 +90,34 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   rg_status st;
 
   int ask_choices = o->policy && strcmp(o->policy, "ask") == 0;
+  rg_setup setup;
+  rg_buf ph;
+  int nph = 0;
+  rg_buf_init(&ph);
+  rc = cli_setup(&setup, m, o->inputs, o->sets, o->nsets);
+  if (rc == 0) {
+    m = rg_setup_module(&setup);   /* the rules with the dice and decks set */
+    nph = rg_setup_placeholders(&setup, (uint32_t)pi, l->assumptions, &ph.out);
+    if (nph < 0) {
+      fputs("regula: error: out of memory\n", stderr);
+      rc = EX_RUNTIME;
+    }
+  }
   rg_policy_first(&dice);
+  rg_policy_first(&pol);
   rg_log_init(&lg, &out, m, o->json);
-  rc = policy_open(&pol, ask_choices ? "first" : o->policy, seed, &in);
+  if (rc == 0) rc = policy_open(&pol, ask_choices ? "first" : o->policy, seed, &in);
   if (rg_play_init(&play, m, &lg, &pol, dice_ask ? &dice : NULL) != 0 && rc == 0) {
     fputs("regula: error: out of memory\n", stderr);
     rc = EX_RUNTIME;
   }
-  if (rc == 0 && !(vals = rg_malloc((m->ninputs ? m->ninputs : 1) * sizeof *vals))) {
-    fputs("regula: error: out of memory\n", stderr);
-    rc = EX_RUNTIME;
-  }
-  if (rc == 0) {
-    for (uint32_t i = 0; i < m->ninputs; i++) vals[i] = m->inputs[i].value;
-    if (o->inputs) rc = read_inputs(m, vals, o->inputs);
-    for (int i = 0; rc == 0 && i < o->nsets; i++) {
-      size_t len = strlen(o->sets[i]);
-      char *copy = rg_malloc(len + 1), where[64];
-      if (!copy) {
-        fputs("regula: error: out of memory\n", stderr);
-        rc = EX_RUNTIME;
-        break;
-      }
-      memcpy(copy, o->sets[i], len + 1);
-      snprintf(where, sizeof where, "--set %.50s", o->sets[i]);
-      rc = apply_input(m, vals, copy, where);
-      rg_free(copy);
-    }
-  }
   if (rc == 0 && (ask_choices || dice_ask || o->resume)) {
-    /* People at the table: the game can be undone, saved and resumed. */
-    rc = table_play(l, o, pi, seed, vals, ask_choices, dice_ask);
+    /* People at the table: the game can be undone, saved and resumed; it
+    ** plays the rules with the dice and decks set (a copy of l that shares
+    ** everything else). */
+    loaded lt = *l;
+    lt.m = *m;
+    rc = table_play(&lt, o, pi, seed, setup.inputs, ask_choices, dice_ask);
     goto done;
   }
   if (rc == 0 && (o->npictures || o->picture)) {
@@ -210,9 +136,16 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   if (rc == 0) {
     rg_play_attach(&play, r.vm);
     rg_play_seed(&play, seed);
-    for (uint32_t i = 0; i < m->ninputs; i++) rg_vm_set_input(r.vm, i, vals[i]);
+    rg_setup_apply(&setup, r.vm);
     rg_log_run(&lg, rg_module_str(m, m->procs[pi].name), seed, o->policy ? o->policy : "random",
                dice_ask ? "ask" : "random");
+    /* the placeholder data the run rests on, after the run's settings */
+    if (nph && o->json)
+      rg_json_put(&out, json_pack("{s:s,s:o}", "event", "placeholders", "data",
+                                  rg_setup_placeholders_json(&setup, (uint32_t)pi,
+                                                             l->assumptions)), 1);
+    else if (nph)
+      rg_printf(&out, "placeholders: %s\n", ph.data);
     st = rg_vm_call(r.vm, (uint32_t)pi, &result, &result);   /* no arguments */
     if (play.stopped) {
       if (*rg_play_error(&play)) fprintf(stderr, "regula: error: %s\n", rg_play_error(&play));
@@ -220,7 +153,7 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
     } else if (st != RG_RUN_OK) {
       uint32_t pc = UINT32_MAX;
       const char *msg = rg_vm_error(r.vm, &pc);
-      report_runtime(m, msg && *msg ? msg : "the run failed", pc);
+      report_runtime(&l->m, msg && *msg ? msg : "the run failed", pc);
       rc = EX_RUNTIME;
     } else {
       rg_log_summary(&lg, m->procs[pi].result, result);
@@ -234,7 +167,8 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
 done:
   rg_vm_free(r.vm);
   rg_svg_free(r.svg);
-  rg_free(vals);
+  rg_setup_free(&setup);
+  rg_buf_free(&ph);
   rg_play_free(&play);
   rg_policy_free(&pol);
   rg_policy_free(&dice);
@@ -533,7 +467,7 @@ int cmd_run(opts *o) {
                        "as the game was played");
   if (o->json && (dice_ask || (o->policy && strcmp(o->policy, "ask") == 0)))
     return usage_error("run", "--json is for runs nobody answers; at the table the log is text");
-  rc = load(&l, o->pos[0], 0);
+  rc = load(&l, o->pos[0], 1);
   if (rc == EX_OK) {
     pi = find_main(&l.m, o->proc ? o->proc : "main");
     rc = pi < 0 ? EX_BAD : run(&l, o, pi, seed, dice_ask);

@@ -2,18 +2,21 @@
 ** test_odds.c: exact odds (interp/odds.h), linked against the library
 ** only.  Expectations worked out by hand:
 **
-**   - 2d6: 36 paths; P(sum s) = (6 - |s - 7|) / 36, reduced: P(7) = 1/6,
-**     P(2) = P(12) = 1/36, P(4) = 3/36 = 1/12;
-**   - two cards from a bag {BLACK: 2, RED: 1}: 3 * 2 = 6 paths; both
-**     black 2/3 * 1/2 = 1/3, else 2/3;
-**   - a roll-off of d6 against d6 with ties rolled again, cut after 2
-**     draws: each side 15/36 = 5/12, the 6 tied paths unresolved (1/6);
-**     cut after 4 draws: each side 15/36 + 6/36 * 15/36 = 35/72, the
-**     36 paths tied twice unresolved (1/36), 30 + 6 * 36 = 246 paths;
-**   - choose(1..3): with every choice enumerated each 1/3 over 3 paths,
-**     else the first option with probability 1 over 1 path;
-**   - a path limit of 10 stops 2d6 after 10 paths;
-**   - dividing by zero on a 6 fails on the path of outcome 6 of 6.
+**   - 2d6: one chance state (the roll), 1 + 36 runs; P(sum s) = (6 - |s -
+**     7|) / 36, reduced: P(7) = 1/6, P(2) = P(12) = 1/36, P(4) = 1/12;
+**   - two cards from a bag {BLACK: 2, RED: 1}: the first draw, then the
+**     second from {BLACK, RED} or {BLACK, BLACK}: 3 states, 1 + 3 + 2 * 2
+**     = 8 runs; both black 2/3 * 1/2 = 1/3, else 2/3;
+**   - a roll-off of d6 against d6 with ties rolled again: P(A) = 5/12 +
+**     1/6 P(A), so 1/2 each, exactly, in one loop of the states 'first roll
+**     of a round' (1) and 'second roll' (6 values of a); 14 states (the
+**     two rolls before the loop: 1 + 6), 1 + 14 * 6 = 85 runs, none cut.
+**     Cut after 2 draws, the loop is never reached: each side 15/36 =
+**     5/12, the ties unresolved (1/6), in 1 + 6 + 36 + 1 runs, 1 cut;
+**   - choose(1..3): with every choice enumerated each 1/3 (1 + 3 runs),
+**     else the first option with probability 1 in 1 run;
+**   - a run limit of 10 stops 2d6 after 10 runs;
+**   - dividing by zero on a 6 fails on the run of outcome 6 of 6.
 */
 #include <stdio.h>
 #include <string.h>
@@ -78,7 +81,7 @@ int main(void) {
   if (rules_text(source, &m, &arena) != 0) return 1;
 
   CHECK(odds(&m, "two_d6", 1000, 200, 0, &r) == RG_ODDS_OK, "2d6");
-  CHECK(r.paths == 36 && r.cut_paths == 0, "2d6: 36 paths, none cut");
+  CHECK(r.paths == 37 && r.states == 1 && r.cut_paths == 0, "2d6: 37 runs, 1 state, none cut");
   CHECK(r.tally.n == 11, "2d6: 11 sums");
   CHECK(prob_is(&r, "7", 1, 6), "P(7) = 1/6");
   CHECK(prob_is(&r, "2", 1, 36) && prob_is(&r, "12", 1, 36), "P(2) = P(12) = 1/36");
@@ -90,31 +93,33 @@ int main(void) {
   rg_odds_free(&r);
 
   CHECK(odds(&m, "two_black", 1000, 200, 0, &r) == RG_ODDS_OK, "two cards");
-  CHECK(r.paths == 6, "two cards: 6 paths, not %llu", (unsigned long long)r.paths);
+  CHECK(r.paths == 8 && r.states == 3, "two cards: 8 runs, 3 states, not %llu, %u",
+        (unsigned long long)r.paths, r.states);
   CHECK(prob_is(&r, "true", 1, 3) && prob_is(&r, "false", 2, 3), "both black 1/3, else 2/3");
   rg_odds_free(&r);
 
+  CHECK(odds(&m, "roll_off", 1000, 200, 0, &r) == RG_ODDS_OK, "roll-off");
+  CHECK(prob_is(&r, "1", 1, 2) && prob_is(&r, "2", 1, 2), "each side 1/2, exactly");
+  CHECK(r.cut.num == 0 && r.cut_paths == 0 && r.paths == 85 && r.states == 14 && r.loops == 1,
+        "85 runs, 14 states, 1 loop, none cut (%llu, %u, %u)", (unsigned long long)r.paths,
+        r.states, r.loops);
+  rg_odds_free(&r);
   CHECK(odds(&m, "roll_off", 1000, 2, 0, &r) == RG_ODDS_OK, "roll-off, depth 2");
   CHECK(prob_is(&r, "1", 5, 12) && prob_is(&r, "2", 5, 12), "each side 5/12 at depth 2");
-  CHECK(r.cut.num == 1 && r.cut.den == 6 && r.cut_paths == 6 && r.paths == 36,
-        "1/6 unresolved over 6 of 36 paths");
-  rg_odds_free(&r);
-  CHECK(odds(&m, "roll_off", 1000, 4, 0, &r) == RG_ODDS_OK, "roll-off, depth 4");
-  CHECK(prob_is(&r, "1", 35, 72) && prob_is(&r, "2", 35, 72), "each side 35/72 at depth 4");
-  CHECK(r.cut.num == 1 && r.cut.den == 36 && r.cut_paths == 36 && r.paths == 246,
-        "1/36 unresolved over 36 of 246 paths (%llu, %llu)", (unsigned long long)r.cut_paths,
+  CHECK(r.cut.num == 1 && r.cut.den == 6 && r.cut_paths == 1 && r.paths == 44,
+        "1/6 unresolved in 1 of 44 runs (%llu, %llu)", (unsigned long long)r.cut_paths,
         (unsigned long long)r.paths);
   rg_odds_free(&r);
 
   CHECK(odds(&m, "pick", 1000, 200, 1, &r) == RG_ODDS_OK, "every choice");
-  CHECK(r.paths == 3 && prob_is(&r, "1", 1, 3) && prob_is(&r, "3", 1, 3), "each option 1/3");
+  CHECK(r.paths == 4 && prob_is(&r, "1", 1, 3) && prob_is(&r, "3", 1, 3), "each option 1/3");
   rg_odds_free(&r);
   CHECK(odds(&m, "pick", 1000, 200, 0, &r) == RG_ODDS_OK, "the first choice");
   CHECK(r.paths == 1 && r.tally.n == 1 && prob_is(&r, "1", 1, 1), "option 1 surely");
   rg_odds_free(&r);
 
-  CHECK(odds(&m, "two_d6", 10, 200, 0, &r) == RG_ODDS_LIMIT, "a limit of 10 paths");
-  CHECK(r.paths == 10, "stopped after 10 paths");
+  CHECK(odds(&m, "two_d6", 10, 200, 0, &r) == RG_ODDS_LIMIT, "a limit of 10 runs");
+  CHECK(r.paths == 10, "stopped after 10 runs");
   rg_odds_free(&r);
 
   CHECK(odds(&m, "boom", 1000, 200, 0, &r) == RG_ODDS_RUN_FAILED, "division by zero");

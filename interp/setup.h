@@ -1,0 +1,81 @@
+/*
+** setup.h: what one run of the rules is given besides its seed: inputs and
+** placeholder data, set by NAME=VALUE.
+**
+** An `input` is set by its name (`a_rating=legendary`, parsed by its
+** type).  A die or a deck is set by its name too: its faces or cards as
+** `FACE:COUNT` or `FACE` (count 1) joined by commas, `RED=skull:2,wound:2,
+** slow:1,blank:1`, `pbs_cards=BLACK:8,WHITE:8,GREEN:8,YELLOW:8,RED:9`, so
+** that a player with real dice or a real bag replaces what the rule file
+** could only assume.  The setup then holds a module of its own to run: the
+** rules' module with those dice and decks changed (sharing everything
+** else with it).
+**
+** The header of a run, a simulation and exact odds says how choices were
+** answered and which placeholder data the result rests on: every die and
+** deck that the procedure may roll or draw (its calls followed) and that
+** the rule file marks `assumed` or the run set.
+*/
+#ifndef RG_SETUP_H
+#define RG_SETUP_H
+
+#include <stdint.h>
+
+#include "compile.h"
+#include "json.h"
+#include "module.h"
+#include "out.h"
+#include "vm.h"
+
+typedef struct rg_setup {
+  const rg_module *base;    /* the rules (borrowed) */
+  rg_module m;              /* base with the dice and decks set: shares base's
+                            ** arrays except dice, faces, decks and cards */
+  rg_value *inputs;         /* [ninputs]: each input's value for the run */
+  unsigned char *set;       /* [ndice + ndecks]: 1 when the run set it */
+  rg_dice *dice;            /* m.dice, m.faces, m.decks, m.cards when own */
+  rg_value *faces;
+  rg_deck *decks;
+  rg_value *cards;
+} rg_setup;
+
+/* Sets s up for the verified module m (borrowed; it must outlive s): every
+** input at its default, every die and deck as declared.  Returns 0, or -1
+** when out of memory; free s with rg_setup_free whatever this returns. */
+int rg_setup_init(rg_setup *s, const rg_module *m);
+
+/* Frees what s holds. */
+void rg_setup_free(rg_setup *s);
+
+/* Applies text "NAME=VALUE" (spaces around NAME and VALUE ignored); where
+** names it in errors ("--set a=b", "army.txt:3").  Returns 0; -1 after
+** writing what is wrong to err (one line without "error: "); -3 when NAME
+** is no input, die or deck (err lists those there are); -2 when out of
+** memory. */
+int rg_setup_set(rg_setup *s, const char *text, const char *where, rg_out *err);
+
+/* Applies every line of text[0..len) (lines NAME=VALUE; blank lines and
+** lines starting with # skipped), naming errors "source:LINE".  Returns as
+** rg_setup_set. */
+int rg_setup_lines(rg_setup *s, const char *text, size_t len, const char *source,
+                   rg_out *err);
+
+/* The module to run: the rules with the dice and decks set. */
+const rg_module *rg_setup_module(const rg_setup *s);
+
+/* Sets vm's inputs (a VM of rg_setup_module(s)) to the setup's. */
+void rg_setup_apply(const rg_setup *s, rg_vm *vm);
+
+/* Writes the placeholder data procedure proc rests on: "dice RED (assumed),
+** ..., deck pbs_cards (set)", or nothing when there is none; notes are the
+** rule file's assumptions (NULL: none known, so only what was set).
+** Returns how many it wrote, or -1 when out of memory. */
+int rg_setup_placeholders(const rg_setup *s, uint32_t proc, const rg_assumption *notes,
+                          rg_out *out);
+
+/* The same as a new JSON array of {"kind":"dice"|"deck","name":NAME,
+** "given":"assumed"|"set"}; NULL when out of memory. */
+json_t *rg_setup_placeholders_json(const rg_setup *s, uint32_t proc,
+                                   const rg_assumption *notes);
+
+#endif

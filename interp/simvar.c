@@ -1,0 +1,381 @@
+/*
+** simvar.c: variants compared on common random numbers (see simvar.h).
+*/
+#include "simvar.h"
+
+#include "alloc.h"
+#include "rng.h"
+#include "seed.h"
+#include "sim.h"
+#include "value.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- values by text ----------------------------------------------------------- */
+
+/* The values of one field met so far, in the order first met. */
+typedef struct vmap {
+  rg_simvar_value *vals;
+  uint32_t n, cap;
+  uint32_t *hash;           /* open addressing: index + 1, 0 empty */
+  uint32_t hcap;            /* a power of two */
+  int overflow;
+} vmap;
+
+/* Returns a hash of s. */
+static uint32_t text_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+/* Returns the value of text in map, added (zeroed) when new; NULL when out
+** of memory or when the map is full (then map->overflow is set). */
+static rg_simvar_value *vmap_get(vmap *map, const char *text) {
+  uint32_t h = text_hash(text);
+  if (map->hcap) {
+    for (uint32_t i = h & (map->hcap - 1); map->hash[i]; i = (i + 1) & (map->hcap - 1))
+      if (strcmp(map->vals[map->hash[i] - 1].text, text) == 0) return &map->vals[map->hash[i] - 1];
+  }
+  if (map->n >= RG_SIM_MAX_DISTINCT) {
+    map->overflow = 1;
+    return NULL;
+  }
+  if (map->n == map->cap) {
+    uint32_t nc = map->cap ? map->cap * 2 : 16;
+    rg_simvar_value *nv = rg_realloc(map->vals, (size_t)nc * sizeof *nv);
+    if (!nv) return NULL;
+    map->vals = nv;
+    map->cap = nc;
+  }
+  if ((map->n + 1) * 2 > map->hcap) {
+    uint32_t nc = map->hcap ? map->hcap * 2 : 64;
+    uint32_t *nh = rg_malloc((size_t)nc * sizeof *nh);
+    if (!nh) return NULL;
+    memset(nh, 0, (size_t)nc * sizeof *nh);
+    for (uint32_t k = 0; k < map->n; k++) {
+      uint32_t i = text_hash(map->vals[k].text) & (nc - 1);
+      while (nh[i]) i = (i + 1) & (nc - 1);
+      nh[i] = k + 1;
+    }
+    rg_free(map->hash);
+    map->hash = nh;
+    map->hcap = nc;
+  }
+  size_t len = strlen(text);
+  rg_simvar_value *v = &map->vals[map->n];
+  memset(v, 0, sizeof *v);
+  if (!(v->text = rg_malloc(len + 1))) return NULL;
+  memcpy(v->text, text, len + 1);
+  uint32_t i = h & (map->hcap - 1);
+  while (map->hash[i]) i = (i + 1) & (map->hcap - 1);
+  map->hash[i] = ++map->n;
+  return v;
+}
+
+/* Frees what map holds (its texts unless keep_texts). */
+static void vmap_free(vmap *map, int keep_texts) {
+  for (uint32_t k = 0; !keep_texts && k < map->n; k++) rg_free(map->vals[k].text);
+  rg_free(map->vals);
+  rg_free(map->hash);
+  memset(map, 0, sizeof *map);
+}
+
+/* ---- the runs ----------------------------------------------------------------- */
+
+/* One variant in one worker. */
+typedef struct vrun {
+  rg_vm *vm;
+  uint64_t seed, run;
+  int first;
+  rg_rng choices;
+  rg_seed_steps steps;      /* how often each step was entered in this run */
+} vrun;
+
+/* One thread's share of the runs. */
+typedef struct vworker {
+  const rg_simvar_opts *o;
+  uint64_t lo, hi;
+  uint32_t nfields;
+  const int32_t *fidx;      /* [v * nfields + f]: field f in variant v's record,
+                            ** -1 none, -2 the whole result */
+  vmap *maps;               /* [nfields] */
+  vrun vr[RG_SIMVAR_MAX];
+  int failed, nomem;
+  uint32_t fail_variant;
+  uint64_t fail_run;
+  char msg[256];
+  uint32_t fail_pc;
+  char *buf[RG_SIMVAR_MAX]; /* each variant's value of the field, as text */
+} vworker;
+
+#define TEXT_MAX 4096       /* a value's text is cut there (for the key only) */
+
+/* rg_sink step: a step re-seeds the dice and choices from its streams in
+** the run (seed.h), counting how often it was entered. */
+static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+  vrun *r = ctx;
+  (void)pc;
+  rg_seed_sim_step(r->vm, &r->choices, r->seed, r->run, rg_module_str(m, name),
+                   rg_seed_steps_enter(&r->steps, name));
+}
+
+/* rg_sink choose: the first option, or one at random. */
+static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
+                         const rg_value *options, uint32_t n, uint32_t pc) {
+  vrun *r = ctx;
+  (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
+  return r->first ? 0 : (int64_t)rg_rng_below(&r->choices, n);
+}
+
+/* Writes field f of variant v's result into w->buf[v]. */
+static void field_text(vworker *w, uint32_t v, uint32_t f, rg_value result) {
+  const rg_module *m = w->o->m[v];
+  int32_t k = w->fidx[v * w->nfields + f];
+  uint32_t nheap = 0;
+  const rg_value *heap = rg_vm_heap(w->vr[v].vm, &nheap);
+  rg_type t = m->procs[w->o->proc[v]].result;
+  if (k == -1) {
+    snprintf(w->buf[v], TEXT_MAX, "-");
+    return;
+  }
+  if (k >= 0) {
+    const rg_field_info *fi = &m->fields[m->records[t.ref].first + (uint32_t)k];
+    if (result < 0 || (uint64_t)result + (uint64_t)k >= nheap) {
+      snprintf(w->buf[v], TEXT_MAX, "?");
+      return;
+    }
+    t = fi->type;
+    result = heap[result + k];
+  }
+  rg_value_format(w->buf[v], TEXT_MAX, m, heap, nheap, t, result);
+}
+
+/* Thread body: runs w->lo .. w->hi - 1 of every variant. */
+static void *vwork(void *arg) {
+  vworker *w = arg;
+  const rg_simvar_opts *o = w->o;
+  for (uint32_t v = 0; v < o->n; v++) {
+    rg_sink sink = { .ctx = &w->vr[v], .step = on_step, .choose = on_choose };
+    w->vr[v].seed = o->seed;
+    w->vr[v].first = o->first;
+    if (!(w->vr[v].vm = rg_vm_new(o->m[v], o->limits, &sink)) ||
+        !(w->buf[v] = rg_malloc(TEXT_MAX))) {
+      w->nomem = 1;
+      return NULL;
+    }
+    if (o->inputs && o->inputs[v])
+      for (uint32_t k = 0; k < o->m[v]->ninputs; k++) rg_vm_set_input(w->vr[v].vm, k, o->inputs[v][k]);
+  }
+  for (uint64_t i = w->lo; i < w->hi && !w->failed && !w->nomem; i++) {
+    rg_value res[RG_SIMVAR_MAX];
+    for (uint32_t v = 0; v < o->n; v++) {
+      vrun *r = &w->vr[v];
+      r->run = i;
+      memset(&r->steps, 0, sizeof r->steps);
+      rg_seed_sim_step(r->vm, &r->choices, r->seed, i, "", 0);
+      if (rg_vm_call(r->vm, o->proc[v], NULL, &res[v]) != RG_RUN_OK) {
+        const char *msg = rg_vm_error(r->vm, &w->fail_pc);
+        snprintf(w->msg, sizeof w->msg, "%s", msg && *msg ? msg : "the run failed");
+        w->failed = 1;
+        w->fail_variant = v;
+        w->fail_run = i;
+        break;
+      }
+    }
+    /* All variants ran: the heaps hold their results until the next run. */
+    for (uint32_t f = 0; f < w->nfields && !w->failed; f++) {
+      if (w->maps[f].overflow) continue;
+      for (uint32_t v = 0; v < o->n; v++) {
+        field_text(w, v, f, res[v]);
+        rg_simvar_value *x = vmap_get(&w->maps[f], w->buf[v]);
+        if (!x) {
+          if (!w->maps[f].overflow) w->nomem = 1;
+          break;
+        }
+        x->count[v]++;
+        if (v > 0 && strcmp(w->buf[v], w->buf[0]) != 0) {
+          x->n01[v]++;
+          vmap_get(&w->maps[f], w->buf[0])->n10[v]++;   /* there already: never NULL */
+        }
+      }
+    }
+  }
+  return NULL;
+}
+
+void rg_simvar_interval(const rg_simvar_value *x, uint32_t v, uint64_t runs, double *lo,
+                        double *hi, double *ulo, double *uhi) {
+  const double z = 1.959963984540054;
+  double n = (double)runs;
+  double d = ((double)x->n01[v] - (double)x->n10[v]) / n;
+  double e2 = ((double)x->n01[v] + (double)x->n10[v]) / n;
+  double var = e2 - d * d;
+  double se = sqrt((var < 0 ? 0 : var) / n);
+  double p0 = (double)x->count[0] / n, pv = (double)x->count[v] / n;
+  double use = sqrt((p0 * (1 - p0) + pv * (1 - pv)) / n);
+  *lo = d - z * se;
+  *hi = d + z * se;
+  *ulo = d - z * use;
+  *uhi = d + z * use;
+}
+
+/* Fills the fields of r (names) and fidx for the variants of o: the
+** fields of the first variant's result record, then those only later ones
+** have; "result" when no variant's result is a record.  Returns 0 or -1. */
+static int fields_of(const rg_simvar_opts *o, rg_simvar_result *r, int32_t **fidx) {
+  const char *names[256];
+  uint32_t n = 0;
+  for (uint32_t v = 0; v < o->n; v++) {
+    const rg_module *m = o->m[v];
+    rg_type t = m->procs[o->proc[v]].result;
+    if (t.kind != RG_K_RECORD) continue;
+    for (uint32_t k = 0; k < m->records[t.ref].count && n < 256; k++) {
+      const char *f = rg_module_str(m, m->fields[m->records[t.ref].first + k].name);
+      int seen = 0;
+      for (uint32_t j = 0; j < n; j++) seen |= strcmp(names[j], f) == 0;
+      if (!seen) names[n++] = f;
+    }
+  }
+  int whole = n == 0;
+  if (whole) names[n++] = "result";
+  r->fields = rg_malloc((size_t)n * sizeof *r->fields);
+  *fidx = rg_malloc((size_t)n * o->n * sizeof **fidx);
+  if (!r->fields || !*fidx) return -1;
+  memset(r->fields, 0, (size_t)n * sizeof *r->fields);
+  r->nfields = n;
+  for (uint32_t f = 0; f < n; f++) {
+    r->fields[f].name = names[f];
+    for (uint32_t v = 0; v < o->n; v++) {
+      const rg_module *m = o->m[v];
+      rg_type t = m->procs[o->proc[v]].result;
+      int32_t k = whole ? -2 : -1;
+      if (!whole && t.kind == RG_K_RECORD)
+        for (uint32_t j = 0; j < m->records[t.ref].count; j++)
+          if (strcmp(rg_module_str(m, m->fields[m->records[t.ref].first + j].name), names[f]) == 0)
+            k = (int32_t)j;
+      (*fidx)[v * n + f] = k;
+    }
+  }
+  return 0;
+}
+
+/* Returns 1 when s is a whole number (then *x), else 0. */
+static int int_text(const char *s, long long *x) {
+  char *end;
+  if (!*s) return 0;
+  *x = strtoll(s, &end, 10);
+  return *end == '\0';
+}
+
+/* qsort: values by their texts as numbers. */
+static int by_number(const void *a, const void *b) {
+  long long x = 0, y = 0;
+  int_text(((const rg_simvar_value *)a)->text, &x);
+  int_text(((const rg_simvar_value *)b)->text, &y);
+  return (x > y) - (x < y);
+}
+
+rg_simvar_status rg_simvar_run(const rg_simvar_opts *o, rg_simvar_result *r) {
+  uint64_t threads = o->threads < 1 ? 1 : o->threads;
+  int32_t *fidx = NULL;
+  vworker *ws = NULL;
+  pthread_t *tids = NULL;
+  uint32_t nw = 0, started = 0;
+  memset(r, 0, sizeof *r);
+  r->runs = o->runs;
+  r->status = RG_SIMVAR_NOMEM;
+  if (o->n < 2 || o->n > RG_SIMVAR_MAX) return r->status;
+  if (threads > o->runs) threads = o->runs;
+  if (fields_of(o, r, &fidx) != 0) goto out;
+  ws = rg_malloc((size_t)threads * sizeof *ws);
+  tids = rg_malloc((size_t)threads * sizeof *tids);
+  if (!ws || !tids) goto out;
+  memset(ws, 0, (size_t)threads * sizeof *ws);
+  for (uint64_t k = 0; k < threads; k++, nw++) {
+    vworker *w = &ws[k];
+    w->o = o;
+    w->lo = o->runs * k / threads;
+    w->hi = o->runs * (k + 1) / threads;
+    w->nfields = r->nfields;
+    w->fidx = fidx;
+    if (!(w->maps = rg_malloc((size_t)r->nfields * sizeof *w->maps))) goto out;
+    memset(w->maps, 0, (size_t)r->nfields * sizeof *w->maps);
+  }
+  for (; started < nw; started++)
+    if (pthread_create(&tids[started], NULL, vwork, &ws[started]) != 0) break;
+  for (uint32_t k = started; k < nw; k++) vwork(&ws[k]);
+  for (uint32_t k = 0; k < started; k++) pthread_join(tids[k], NULL);
+  for (uint32_t k = 0; k < nw; k++) {
+    if (ws[k].nomem) goto out;
+    if (ws[k].failed) {
+      r->status = RG_SIMVAR_RUN_FAILED;
+      r->fail_variant = ws[k].fail_variant;
+      r->fail_run = ws[k].fail_run;
+      r->fail_pc = ws[k].fail_pc;
+      memcpy(r->msg, ws[k].msg, sizeof r->msg);
+      goto out;
+    }
+  }
+  /* Merge in run order: the values come in the order first met. */
+  for (uint32_t f = 0; f < r->nfields; f++) {
+    vmap all = { 0 };
+    for (uint32_t k = 0; k < nw && !all.overflow; k++) {
+      vmap *wm = &ws[k].maps[f];
+      if (wm->overflow) all.overflow = 1;
+      for (uint32_t j = 0; j < wm->n && !all.overflow; j++) {
+        rg_simvar_value *x = vmap_get(&all, wm->vals[j].text);
+        if (!x) {
+          if (all.overflow) break;
+          vmap_free(&all, 0);
+          goto out;
+        }
+        for (uint32_t v = 0; v < o->n; v++) {
+          x->count[v] += wm->vals[j].count[v];
+          x->n10[v] += wm->vals[j].n10[v];
+          x->n01[v] += wm->vals[j].n01[v];
+        }
+      }
+    }
+    rg_simvar_field *fd = &r->fields[f];
+    fd->overflow = all.overflow;
+    if (!all.overflow) {
+      int numbers = 1;
+      long long x;
+      for (uint32_t j = 0; j < all.n; j++) numbers &= int_text(all.vals[j].text, &x);
+      if (numbers) qsort(all.vals, all.n, sizeof *all.vals, by_number);
+      fd->vals = all.vals;
+      fd->nvals = all.n;
+      all.vals = NULL;
+      all.n = 0;
+    }
+    vmap_free(&all, 0);
+  }
+  r->status = RG_SIMVAR_OK;
+out:
+  for (uint32_t k = 0; ws && k < nw; k++) {
+    for (uint32_t f = 0; ws[k].maps && f < r->nfields; f++) vmap_free(&ws[k].maps[f], 0);
+    rg_free(ws[k].maps);
+    for (uint32_t v = 0; v < o->n; v++) {
+      rg_vm_free(ws[k].vr[v].vm);
+      rg_free(ws[k].buf[v]);
+    }
+  }
+  rg_free(ws);
+  rg_free(tids);
+  rg_free(fidx);
+  return r->status;
+}
+
+void rg_simvar_free(rg_simvar_result *r) {
+  for (uint32_t f = 0; r->fields && f < r->nfields; f++) {
+    for (uint32_t j = 0; j < r->fields[f].nvals; j++) rg_free(r->fields[f].vals[j].text);
+    rg_free(r->fields[f].vals);
+  }
+  rg_free(r->fields);
+  memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,88 @@
+/*
+** simvar.h: Monte Carlo of several variants of the rules on common random
+** numbers, compared run by run.
+**
+** Run i of every variant draws from the same numbers: each step of the
+** rules re-seeds the dice and decks and the random choices from a stream of
+** the seed named by the run and the step (seed.h), so variants that share
+** a step draw the same numbers there, whatever they drew before.  The
+** result (a record field by field, fields matched by name) is tallied per
+** variant; and for each variant against the first, per value x of each
+** field, how many runs had x in the first only (n10) and in the variant
+** only (n01).  The difference of the shares, p_v - p_0 = (n01 - n10) / n,
+** then has the paired variance ((n01 + n10) / n - d^2) / n, which common
+** random numbers make small where the variants agree run by run.
+**
+** The runs are cut into blocks, one thread each, merged in run order:
+** the result is the same for every thread count.
+*/
+#ifndef RG_SIMVAR_H
+#define RG_SIMVAR_H
+
+#include <stdint.h>
+
+#include "module.h"
+#include "tally.h"
+#include "vm.h"
+
+#define RG_SIMVAR_MAX 16     /* most variants compared at once */
+
+/* What to simulate. */
+typedef struct rg_simvar_opts {
+  uint32_t n;                          /* variants, 2..RG_SIMVAR_MAX */
+  const rg_module *const *m;           /* [n] verified, outliving the result */
+  const uint32_t *proc;                /* [n] the procedure (no parameters, a result) */
+  const rg_value *const *inputs;       /* [n] each variant's inputs, or NULL entries */
+  const rg_limits *limits;
+  uint64_t runs, seed;
+  uint32_t threads;                    /* 1..256 */
+  int first;                           /* choices take their first option, else random */
+} rg_simvar_opts;
+
+/* One value of one field, as text, across the variants. */
+typedef struct rg_simvar_value {
+  char *text;
+  uint64_t count[RG_SIMVAR_MAX];       /* runs where variant v had it */
+  uint64_t n10[RG_SIMVAR_MAX];         /* runs where variant 0 had it, v not */
+  uint64_t n01[RG_SIMVAR_MAX];         /* runs where v had it, variant 0 not */
+} rg_simvar_value;
+
+typedef struct rg_simvar_field {
+  const char *name;                    /* the field's name, or "result" */
+  rg_simvar_value *vals;               /* in order: variant 0's natural order, then
+                                       ** the others' values it lacks */
+  uint32_t nvals;
+  int overflow;                        /* more than RG_SIM_MAX_DISTINCT values */
+} rg_simvar_field;
+
+typedef enum rg_simvar_status {
+  RG_SIMVAR_OK = 0,
+  RG_SIMVAR_RUN_FAILED,                /* fail_variant, fail_run, msg, fail_pc */
+  RG_SIMVAR_NOMEM
+} rg_simvar_status;
+
+typedef struct rg_simvar_result {
+  rg_simvar_status status;
+  uint64_t runs;
+  uint32_t nfields;
+  rg_simvar_field *fields;
+  uint32_t fail_variant;
+  uint64_t fail_run;
+  char msg[256];
+  uint32_t fail_pc;
+} rg_simvar_result;
+
+/* Runs the comparison o describes into *r (freed by rg_simvar_free
+** whatever this returns).  Returns r->status. */
+rg_simvar_status rg_simvar_run(const rg_simvar_opts *o, rg_simvar_result *r);
+
+/* Frees what r holds. */
+void rg_simvar_free(rg_simvar_result *r);
+
+/* The 95% interval of the difference p_v - p_0 of value x between variant
+** v and the first, paired (*lo, *hi) and as unpaired samples of the same
+** size would give it (*ulo, *uhi). */
+void rg_simvar_interval(const rg_simvar_value *x, uint32_t v, uint64_t runs, double *lo,
+                        double *hi, double *ulo, double *uhi);
+
+#endif
