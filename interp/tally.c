@@ -23,6 +23,9 @@ void rg_tally_free(rg_tally *t) {
   }
   rg_free(t->keys);
   rg_free(t->hash);
+  rg_free(t->flat);
+  rg_free(t->fhash);
+  rg_free(t->fpool);
   memset(t, 0, sizeof *t);
 }
 
@@ -111,28 +114,110 @@ static int numeric_kind(uint32_t kind) {
   return kind != RG_K_TEXT && kind != RG_K_LIST && kind != RG_K_RECORD && kind != RG_K_VOID;
 }
 
-int64_t rg_tally_slot(rg_tally *t, const rg_value *heap, uint32_t nheap, rg_value v) {
-  const rg_module *m = t->m;
-  rg_tally_key key = { .v = v };
-  char buf[4096];
-  if (!t->compound) {
-    /* Fast path: a known scalar needs no text. */
-    if (t->hcap) {
-      uint64_t h = key_hash(t, &key);
-      uint32_t i = (uint32_t)h & (t->hcap - 1);
-      while (t->hash[i]) {
-        uint32_t k = t->hash[i] - 1;
-        if (t->keys[k].v == v) return k;
-        i = (i + 1) & (t->hcap - 1);
-      }
-    }
-    rg_value_format(buf, sizeof buf, m, heap, nheap, t->type, v);
-    key.text = buf;
-    return find_or_add(t, &key, 0);
+/* The most values of one flat form, flat forms and pooled values a tally
+** keeps: past them a value is found by its text, as without them. */
+#define FLAT_MAX_LEN   512
+#define FLAT_MAX_FORMS 65536u
+#define FLAT_MAX_POOL  (1u << 20)
+
+/* Appends to out[*n..cap) the flat form of v, of type ty, read from
+** heap[0..nheap) (see rg_tally).  depth counts the lists and records
+** around v.  Returns 0, or -1 when v has no flat form: out of the heap,
+** nested deeper than 16 (rg_value_format prints those as "?"), or longer
+** than cap. */
+static int flatten(const rg_module *m, const rg_value *heap, uint32_t nheap, rg_type ty,
+                   rg_value v, int depth, rg_value *out, uint32_t cap, uint32_t *n) {
+  if (*n >= cap) return -1;
+  if (ty.kind == RG_K_RECORD) {
+    if (depth > 16 || ty.ref >= m->nrecords) return -1;
+    const rg_record *r = &m->records[ty.ref];
+    if (v < 0 || (uint64_t)v + r->count > nheap || (uint64_t)r->first + r->count > m->nfields)
+      return -1;
+    for (uint32_t k = 0; k < r->count; k++)
+      if (flatten(m, heap, nheap, m->fields[r->first + k].type, heap[v + k], depth + 1, out,
+                  cap, n) != 0)
+        return -1;
+    return 0;
   }
+  if (ty.kind == RG_K_LIST) {
+    if (depth > 16 || ty.ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap) return -1;
+    rg_value len = heap[v];
+    if (len < 0 || (uint64_t)len > (uint64_t)nheap - (uint64_t)v - 1) return -1;
+    out[(*n)++] = len;
+    for (rg_value k = 0; k < len; k++)
+      if (flatten(m, heap, nheap, m->types[ty.ref], heap[v + 1 + k], depth + 1, out, cap, n) != 0)
+        return -1;
+    return 0;
+  }
+  out[(*n)++] = v;
+  return 0;
+}
+
+/* FNV-1a over the bytes of values a[0..n). */
+static uint64_t hash_values(const rg_value *a, uint32_t n) {
+  return hash_bytes((const char *)a, (size_t)n * sizeof *a, 0xCBF29CE484222325ull);
+}
+
+/* The slot of flat form a[0..n) (hash h) in t, or -1 when t has not met it. */
+static int64_t flat_find(const rg_tally *t, uint64_t h, const rg_value *a, uint32_t n) {
+  if (!t->fhcap) return -1;
+  for (uint32_t i = (uint32_t)h & (t->fhcap - 1); t->fhash[i]; i = (i + 1) & (t->fhcap - 1)) {
+    const struct rg_tally_flat *f = &t->flat[t->fhash[i] - 1];
+    if (f->hash == h && f->len == n && memcmp(t->fpool + f->off, a, (size_t)n * sizeof *a) == 0)
+      return f->slot;
+  }
+  return -1;
+}
+
+/* Remembers that flat form a[0..n) (hash h) has slot `slot` in t, unless
+** t keeps as many as it may.  Returns 0, or -1 when out of memory. */
+static int flat_add(rg_tally *t, uint64_t h, const rg_value *a, uint32_t n, uint32_t slot) {
+  if (t->nflat >= FLAT_MAX_FORMS || t->fpn + n > FLAT_MAX_POOL) return 0;
+  if (t->nflat + 1 > t->fhcap / 2) {
+    uint32_t ncap = t->fhcap ? t->fhcap * 2 : 64;
+    uint32_t *nh = rg_malloc((size_t)ncap * sizeof *nh);
+    if (!nh) return -1;
+    memset(nh, 0, (size_t)ncap * sizeof *nh);
+    for (uint32_t k = 0; k < t->nflat; k++) {
+      uint32_t i = (uint32_t)t->flat[k].hash & (ncap - 1);
+      while (nh[i]) i = (i + 1) & (ncap - 1);
+      nh[i] = k + 1;
+    }
+    rg_free(t->fhash);
+    t->fhash = nh;
+    t->fhcap = ncap;
+  }
+  if (t->nflat == t->flatcap) {
+    uint32_t nc = t->flatcap ? t->flatcap * 2 : 16;
+    struct rg_tally_flat *nf = rg_realloc(t->flat, (size_t)nc * sizeof *nf);
+    if (!nf) return -1;
+    t->flat = nf;
+    t->flatcap = nc;
+  }
+  if (t->fpn + n > t->fpcap) {
+    uint32_t nc = t->fpcap ? t->fpcap : 256;
+    while (nc < t->fpn + n) nc *= 2;
+    rg_value *np = rg_realloc(t->fpool, (size_t)nc * sizeof *np);
+    if (!np) return -1;
+    t->fpool = np;
+    t->fpcap = nc;
+  }
+  memcpy(t->fpool + t->fpn, a, (size_t)n * sizeof *a);
+  t->flat[t->nflat] = (struct rg_tally_flat){ h, t->fpn, n, slot };
+  t->fpn += n;
+  uint32_t i = (uint32_t)h & (t->fhcap - 1);
+  while (t->fhash[i]) i = (i + 1) & (t->fhcap - 1);
+  t->fhash[i] = ++t->nflat;
+  return 0;
+}
+
+/* rg_tally_slot of a list or record by its text (see rg_tally_slot). */
+static int64_t slot_by_text(rg_tally *t, const rg_value *heap, uint32_t nheap, rg_value v) {
+  const rg_module *m = t->m;
+  rg_tally_key key = { .v = 0 };
+  char buf[4096];
   rg_value_format(buf, sizeof buf, m, heap, nheap, t->type, v);
   key.text = buf;
-  key.v = 0;
   /* Scalar elements or fields make an order. */
   if (v >= 0 && (uint64_t)v < nheap) {
     if (t->type.kind == RG_K_LIST && t->type.ref < m->ntypes &&
@@ -154,6 +239,38 @@ int64_t rg_tally_slot(rg_tally *t, const rg_value *heap, uint32_t nheap, rg_valu
     }
   }
   return find_or_add(t, &key, 0);
+}
+
+int64_t rg_tally_slot(rg_tally *t, const rg_value *heap, uint32_t nheap, rg_value v) {
+  const rg_module *m = t->m;
+  rg_tally_key key = { .v = v };
+  char buf[4096];
+  if (!t->compound) {
+    /* Fast path: a known scalar needs no text. */
+    if (t->hcap) {
+      uint64_t h = key_hash(t, &key);
+      uint32_t i = (uint32_t)h & (t->hcap - 1);
+      while (t->hash[i]) {
+        uint32_t k = t->hash[i] - 1;
+        if (t->keys[k].v == v) return k;
+        i = (i + 1) & (t->hcap - 1);
+      }
+    }
+    rg_value_format(buf, sizeof buf, m, heap, nheap, t->type, v);
+    key.text = buf;
+    return find_or_add(t, &key, 0);
+  }
+  /* A list or record met before is found by its flat form. */
+  rg_value flat[FLAT_MAX_LEN];
+  uint32_t n = 0;
+  if (flatten(m, heap, nheap, t->type, v, 0, flat, FLAT_MAX_LEN, &n) != 0)
+    return slot_by_text(t, heap, nheap, v);
+  uint64_t h = hash_values(flat, n);
+  int64_t s = flat_find(t, h, flat, n);
+  if (s >= 0) return s;
+  s = slot_by_text(t, heap, nheap, v);
+  if (s >= 0 && flat_add(t, h, flat, n, (uint32_t)s) != 0) return -1;
+  return s;
 }
 
 int64_t rg_tally_slot_key(rg_tally *t, const rg_tally_key *key) {

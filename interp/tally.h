@@ -33,6 +33,17 @@ typedef struct rg_tally {
   uint32_t *hash;           /* open addressing: slot + 1, 0 empty */
   uint32_t hcap;            /* a power of two */
   uint32_t limit;           /* most distinct values kept (0: no limit) */
+  /* A list or record seen before is found without its text: by the values
+  ** it is made of, read in type order (its "flat" form: lists as their
+  ** length then elements, records as their fields, scalars as themselves).
+  ** flat[k] names a run of fpool and the slot its text went to; several
+  ** flat forms may share a slot (texts cut short). */
+  struct rg_tally_flat { uint64_t hash; uint32_t off, len, slot; } *flat;
+  uint32_t nflat, flatcap;
+  uint32_t *fhash;          /* open addressing over flat: index + 1, 0 empty */
+  uint32_t fhcap;           /* a power of two */
+  rg_value *fpool;          /* the flat forms, end to end */
+  uint32_t fpn, fpcap;
 } rg_tally;
 
 /* Sets t up for values of type ty of module m. */

@@ -794,7 +794,15 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** its first locals, then come its constants.  Counts a step; depth
       ** beyond RG_MAX_CALL_DEPTH is the "call depth limit", a frame that does
       ** not fit the "memory limit". */
+      /* A call of a procedure that only draws: made when the sink takes
+      ** shapes, else skipped (see vm_draw_only in vmtrans.c). */
+      vmcase(VM_CALLDRAW) {
+        if (!vm->sink.shape) vmbreak;
+        goto vm_call;
+      }
+
       vmcase(RG_OP_CALL) {
+      vm_call:;
         STACKOP();
         uint32_t callee = ((uint32_t)IA);
         const rg_proc *q = &M->procs[callee];

@@ -89,6 +89,9 @@ typedef struct vm_ins {
 **   CALLCK    p . . sp    the checks of a CALL of leaf procedure p (a step,
 **                         the call depth, the frame): the callee's one
 **                         instruction follows, inlined
+**   CALLDRAW  p entry . sp  a CALL of a procedure that only draws (see
+**                         vm_draw_only): a real call when the sink takes
+**                         shapes, else nothing
 **   UNREACHABLE       stands for code no path reaches
 **   DATA              operands of the instruction before it (never run)
 ** The stack-form instructions (rg_opcode) keep their operand A in a and
@@ -100,7 +103,7 @@ typedef struct vm_ins {
 #define VM_OTHER_FOPS(X) X(R_MODK) X(BRF) X(BRT) X(JMPB) X(MOV) X(R_MIN2) X(R_MAX2) \
   X(R_CLAMP) X(R_LOOKUP1) X(R_LOOKUP2) X(R_FIELD) X(R_ITEM) X(R_SETITEM) X(LISTADD) \
   X(R_ROLL) X(R_ROLLAT) X(R_ROLLDIE) X(R_DRAW) X(R_DRAWS) X(R_LEFT) X(R_INPUT) X(R_NTH) \
-  X(R_RET) X(MOV2) X(CALLCK) X(UNREACHABLE) X(DATA)
+  X(R_RET) X(MOV2) X(CALLCK) X(CALLDRAW) X(UNREACHABLE) X(DATA)
 
 typedef enum vm_fop {
   VM_FOP0 = RG_NOPCODES - 1,

@@ -58,6 +58,7 @@ typedef struct vm_tr {
   int64_t last;             /* fast index of the instruction whose result
                             ** slot a following STORE may take over, or -1 */
   int lastc;                /* that slot is its c (a CALL's), not its a */
+  const unsigned char *draw_only;   /* [nprocs]: see vm_draw_only */
 } vm_tr;
 
 /* Appends fast instruction (op a b c d) standing for instruction pc of the
@@ -367,7 +368,8 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
       t->f = k;   /* OP has no register form after all: a real call */
     }
     tr_flush(t, d - np, d, i);
-    uint32_t k = tr_emit(t, RG_OP_CALL, a, 0, (int32_t)(t0 + d - np), (int32_t)(t0 + d), i);
+    uint32_t k = tr_emit(t, t->draw_only[a] ? VM_CALLDRAW : RG_OP_CALL, a, 0,
+                         (int32_t)(t0 + d - np), (int32_t)(t0 + d), i);
     if (q->result.kind != RG_K_VOID) {
       lz[d - np] = (int32_t)(t0 + d - np);
       t->last = k;   /* the result's slot, c, may become a local */
@@ -460,6 +462,87 @@ static void vm_peephole(vm_ins *fcode, const uint32_t *fmap, uint32_t f, const v
   }
 }
 
+/* Whether instruction op has an effect a caller or the run's report could
+** see, other than drawing: chance, choices, notes, steps, tests, inputs,
+** and lists changed in place.  A call is judged by its callee. */
+static int vm_op_acts(unsigned op) {
+  switch (op) {
+  case RG_OP_NOTE: case RG_OP_EXPECT: case RG_OP_EXPECTEQ: case RG_OP_ROLL: case RG_OP_ROLLS:
+  case RG_OP_ROLLAT: case RG_OP_ROLLDIE: case RG_OP_DRAW: case RG_OP_DRAWS: case RG_OP_LEFT:
+  case RG_OP_CHOOSE: case RG_OP_STEP: case RG_OP_INPUT: case RG_OP_SETITEM:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* Marks in draw_only[0..m->nprocs) the procedures that only draw: they
+** give no result, draw (SHAPE, themselves or through a call), and neither
+** they nor anything they call has an effect of vm_op_acts.  A call of one
+** runs only when the sink takes shapes: a run that draws no picture
+** skips the work of drawing it (and so meets no runtime error of that
+** work).  Linear in the code: the marks spread from callee to callers
+** over the call graph reversed.  Returns 0, or -1 when out of memory. */
+static int vm_draw_only(const rg_module *m, unsigned char *draw_only) {
+  uint32_t np = m->nprocs, ncalls = 0;
+  for (uint32_t p = 0; p < np; p++)
+    for (uint32_t k = 0; k < m->procs[p].ncode; k++)
+      if (RG_INS_OP(m->code[m->procs[p].code + k]) == RG_OP_CALL) ncalls++;
+  /* The callers of q are from[first[q] .. first[q + 1]). */
+  uint32_t *first = rg_malloc(((size_t)np + 1) * sizeof *first);
+  uint32_t *from = rg_malloc(((size_t)ncalls + 1) * sizeof *from);
+  uint32_t *queue = rg_malloc(((size_t)np + 1) * sizeof *queue);
+  unsigned char *acts = rg_malloc((size_t)np + 1), *draws = rg_malloc((size_t)np + 1);
+  int rc = -1;
+  if (!first || !from || !queue || !acts || !draws) goto done;
+  memset(first, 0, ((size_t)np + 1) * sizeof *first);
+  for (uint32_t p = 0; p < np; p++) {
+    const rg_proc *q = &m->procs[p];
+    acts[p] = draws[p] = 0;
+    for (uint32_t k = 0; k < q->ncode; k++) {
+      uint32_t ins = m->code[q->code + k];
+      unsigned op = RG_INS_OP(ins);
+      if (op == RG_OP_CALL) first[RG_INS_A(ins)]++;   /* the verifier bounds A */
+      acts[p] |= (unsigned char)vm_op_acts(op);
+      draws[p] |= op == RG_OP_SHAPE;
+    }
+  }
+  for (uint32_t q = 0, sum = 0; q <= np; q++) {   /* counts to ends */
+    sum += first[q];
+    first[q] = sum;
+  }
+  for (uint32_t p = 0; p < np; p++)   /* fill backward: first[q] ends at q's start */
+    for (uint32_t k = 0; k < m->procs[p].ncode; k++) {
+      uint32_t ins = m->code[m->procs[p].code + k];
+      if (RG_INS_OP(ins) == RG_OP_CALL) from[--first[RG_INS_A(ins)]] = p;
+    }
+  /* acts and draws spread to every caller, breadth first. */
+  for (int pass = 0; pass < 2; pass++) {
+    unsigned char *mark = pass ? draws : acts;
+    uint32_t head = 0, tail = 0;
+    for (uint32_t p = 0; p < np; p++)
+      if (mark[p]) queue[tail++] = p;
+    while (head < tail) {
+      uint32_t q = queue[head++];
+      for (uint32_t c = first[q]; c < first[q + 1]; c++)
+        if (!mark[from[c]]) {
+          mark[from[c]] = 1;
+          queue[tail++] = from[c];
+        }
+    }
+  }
+  for (uint32_t p = 0; p < np; p++)
+    draw_only[p] = !acts[p] && draws[p] && m->procs[p].result.kind == RG_K_VOID;
+  rc = 0;
+done:
+  rg_free(first);
+  rg_free(from);
+  rg_free(queue);
+  rg_free(acts);
+  rg_free(draws);
+  return rc;
+}
+
 /* Builds the VM's fast code from the module's (fused unless told not to),
 ** with each procedure's constants and frame size.  Returns 0, or -1 when
 ** out of memory. */
@@ -489,6 +572,7 @@ int vm_build_fast(rg_vm *vm, int fuse) {
   uint32_t hmask = 1;   /* the constants' hash: a power of two over twice the longest */
   while (hmask < 2 * longest) hmask *= 2;
   uint32_t *hash = rg_malloc((size_t)hmask * sizeof(uint32_t));
+  unsigned char *draw_only = rg_malloc((size_t)m->nprocs + 1);
   int32_t *lz = NULL;
   uint64_t max_stack = 1;
   for (uint32_t pi = 0; pi < m->nprocs; pi++)
@@ -496,7 +580,7 @@ int vm_build_fast(rg_vm *vm, int fuse) {
   lz = rg_malloc((size_t)max_stack * sizeof(int32_t));
   int rc = -1;
   if (!fcode || !fmap || !fproc || !fconst || !fidx || !cslot || !work || !depth ||
-      !tgt || !lz || !hash)
+      !tgt || !lz || !hash || !draw_only || vm_draw_only(m, draw_only) != 0)
     goto done;
   uint32_t f = 0, nconst = 0;
   uint64_t max_frame = 1;
@@ -532,7 +616,7 @@ int vm_build_fast(rg_vm *vm, int fuse) {
       if (rg_op_operand[RG_INS_OP(code[k])] == RG_A_JUMP) tgt[(int64_t)k + 1 + RG_INS_SA(code[k])] = 1;
     vm_depths(m, code, n, depth, work);
     vm_tr t = { m, code, n, p->code, fuse, fcode, fmap, f, lz, p->nlocals, fconst + fp->con,
-                p->nlocals + fp->ncon, -1, 0 };
+                p->nlocals + fp->ncon, -1, 0, draw_only };
     fp->entry = f;
     int falls = 0;   /* whether the instruction before k runs on into k */
     for (uint32_t k = 0; k < n;) {
@@ -574,7 +658,7 @@ int vm_build_fast(rg_vm *vm, int fuse) {
   for (uint32_t k = 0; k < f; k++) {
     vm_ins *x = &fcode[k];
     int32_t *tg[1];
-    if (x->op == RG_OP_CALL) x->b = (int32_t)fproc[x->a].entry;
+    if (x->op == RG_OP_CALL || x->op == VM_CALLDRAW) x->b = (int32_t)fproc[x->a].entry;
     if (vm_targets(x, tg)) *tg[0] -= (int32_t)k;
   }
   rg_free(vm->fcode);
@@ -605,6 +689,7 @@ done:
   rg_free(tgt);
   rg_free(lz);
   rg_free(hash);
+  rg_free(draw_only);
   return rc;
 }
 
