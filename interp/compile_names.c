@@ -300,6 +300,15 @@ static bool same_folded(const char *a, const char *b) {
   utf8proc_uint8_t *fa = NULL, *fb = NULL;
   bool same;
   if (strcmp(a, b) == 0) return true;
+  /* ASCII against ASCII: folding is tolower, NFC changes nothing. */
+  size_t i = 0;
+  while (a[i] && b[i] && !((a[i] | b[i]) & 0x80)) {
+    char ca = a[i] >= 'A' && a[i] <= 'Z' ? (char)(a[i] + 32) : a[i];
+    char cb = b[i] >= 'A' && b[i] <= 'Z' ? (char)(b[i] + 32) : b[i];
+    if (ca != cb) return false;
+    i++;
+  }
+  if (!a[i] || !b[i]) return !a[i] && !b[i];
   if (utf8proc_map((const utf8proc_uint8_t *)a, 0, &fa,
                    UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD) < 0)
     fa = NULL;

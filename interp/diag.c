@@ -143,6 +143,7 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
   ** (rg_unsafe_char; CR only before LF), at most RG_MAX_MARKS combining
   ** marks in a row (utf8proc's NFC sorts a run of them in quadratic time;
   ** Unicode's stream-safe text has at most 30). */
+  utf8proc_int32_t top = 0;   /* the greatest code point */
   for (size_t i = 0, marks = 0; i < len;) {
     utf8proc_int32_t cp;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)raw + i,
@@ -162,7 +163,8 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
                "bidirectional formatting characters are not allowed)", (unsigned)cp);
       return -1;
     }
-    marks = utf8proc_get_property(cp)->combining_class ? marks + 1 : 0;
+    if (cp > top) top = cp;
+    marks = cp >= 0x300 && utf8proc_get_property(cp)->combining_class ? marks + 1 : 0;
     if (marks > RG_MAX_MARKS) {
       rg_error(d, raw_pos(ix, raw, i), "more than %d combining marks in a row", RG_MAX_MARKS);
       return -1;
@@ -183,7 +185,15 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
     clean[n] = '\0';
   }
 
-  /* Normalize to NFC. */
+  /* Normalize to NFC.  Text below U+0300 (the first combining mark) has
+  ** nothing to compose or reorder: it is NFC as it is. */
+  if (top < 0x300) {
+    f->text = clean;
+    f->len = n;
+    if (index_lines(d, f)) { diag_oom(d); return -1; }
+    *index = ix;
+    return 0;
+  }
   nfclen = utf8proc_map((const utf8proc_uint8_t *)clean, (utf8proc_ssize_t)n, &nfc,
                         UTF8PROC_STABLE | UTF8PROC_COMPOSE);
   if (nfclen < 0) {
