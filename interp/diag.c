@@ -119,6 +119,54 @@ static int index_lines(rg_diag *d, rg_file *f) {
   return 0;
 }
 
+/* Sets f's text to text[0..n) in NFC (see add_text), normalizing line by
+** line.  Returns 0, or -1 after reporting an error to d. */
+static int nfc_lines(rg_diag *d, const char *path, rg_file *f, const char *text, size_t n) {
+  char *out = NULL;
+  size_t len = 0, cap = 0;
+  for (size_t i = 0; i < n;) {
+    size_t end = i, need = 0;
+    while (end < n && text[end] != '\n') need |= (unsigned char)text[end++] >= 0xCC;
+    if (end < n) end++;   /* the line feed goes with its line */
+    const char *piece = text + i;
+    size_t plen = end - i;
+    utf8proc_uint8_t *nfc = NULL;
+    if (need) {
+      utf8proc_ssize_t k = utf8proc_map((const utf8proc_uint8_t *)piece, (utf8proc_ssize_t)plen,
+                                        &nfc, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+      if (k < 0) {
+        rg_free(out);
+        rg_error_plain(d, "%s: cannot normalize text: %s", path, utf8proc_errmsg(k));
+        return -1;
+      }
+      piece = (const char *)nfc;
+      plen = (size_t)k;
+    }
+    if (len + plen + 1 > cap) {
+      size_t nc = cap ? cap : 4096;
+      while (nc < len + plen + 1) nc *= 2;
+      char *no = rg_realloc(out, nc);
+      if (!no) {
+        free(nfc);   /* utf8proc allocates with malloc */
+        rg_free(out);
+        diag_oom(d);
+        return -1;
+      }
+      out = no;
+      cap = nc;
+    }
+    memcpy(out + len, piece, plen);
+    len += plen;
+    free(nfc);
+    i = end;
+  }
+  f->text = rg_arena_strndup(d->arena, out ? out : "", len);
+  rg_free(out);
+  if (!f->text) { diag_oom(d); return -1; }
+  f->len = len;
+  return 0;
+}
+
 /* rg_diag_add_text for a file asked for at from (NULL: not from a file). */
 static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char *text,
                     size_t len, uint32_t *index) {
@@ -126,8 +174,6 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
   size_t n = 0;
   uint32_t ix;
   rg_file *f;
-  utf8proc_uint8_t *nfc = NULL;
-  utf8proc_ssize_t nfclen;
 
   if (len > RG_MAX_SOURCE) {
     rg_error_plain(d, "%s: file too large (%zu bytes, limit %u)", path, len, RG_MAX_SOURCE);
@@ -186,24 +232,16 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
   }
 
   /* Normalize to NFC.  Text below U+0300 (the first combining mark) has
-  ** nothing to compose or reorder: it is NFC as it is. */
+  ** nothing to compose or reorder, and a line feed is a stable code point
+  ** (it never composes and no mark moves across it): so only the lines
+  ** holding a code point from U+0300 on (a UTF-8 byte 0xCC or more) go
+  ** through utf8proc, each on its own. */
   if (top < 0x300) {
     f->text = clean;
     f->len = n;
-    if (index_lines(d, f)) { diag_oom(d); return -1; }
-    *index = ix;
-    return 0;
-  }
-  nfclen = utf8proc_map((const utf8proc_uint8_t *)clean, (utf8proc_ssize_t)n, &nfc,
-                        UTF8PROC_STABLE | UTF8PROC_COMPOSE);
-  if (nfclen < 0) {
-    rg_error_plain(d, "%s: cannot normalize text: %s", path, utf8proc_errmsg(nfclen));
+  } else if (nfc_lines(d, path, f, clean, n) != 0) {
     return -1;
   }
-  f->text = rg_arena_strndup(d->arena, (const char *)nfc, (size_t)nfclen);
-  free(nfc);   /* utf8proc allocates with malloc */
-  if (!f->text) { diag_oom(d); return -1; }
-  f->len = (size_t)nfclen;
   if (index_lines(d, f)) { diag_oom(d); return -1; }
   *index = ix;
   return 0;
