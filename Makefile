@@ -109,7 +109,7 @@ golden: $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
 	@python3 tests/table.py $(BUILD)/regula
 
-test-quick: all unit golden replay faults editors examples tokens builtins
+test-quick: all unit golden replay faults editors examples tokens builtins fmt-check
 
 # Every rule file of rules/ and tests/ is in `regula fmt`'s layout (not yet
 # in test-quick: the rule files are formatted once the session's rule

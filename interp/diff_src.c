@@ -186,6 +186,34 @@ static size_t body_cut(const rg_file *f, const span *x) {
   return best == SIZE_MAX || best < 2 ? 0 : best - 2;
 }
 
+/* Writes line[0..n) to out with its layout dropped: no spaces at either
+** end, every run of spaces and tabs outside a string as one space.
+** Returns the length written (at most n). */
+static uint32_t collapse(const char *line, uint32_t n, char *out) {
+  uint32_t k = 0;
+  int in_string = 0, space = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    char c = line[i];
+    if (!in_string && (c == ' ' || c == '\t')) {
+      space = 1;
+      continue;
+    }
+    if (space && k > 0) out[k++] = ' ';
+    space = 0;
+    out[k++] = c;
+    if (in_string && c == '\\' && i + 1 < n) {
+      out[k++] = line[++i];
+      continue;
+    }
+    if (c == '"') in_string = !in_string;
+    else if (c == '#' && !in_string) {   /* a comment: the rest as it is */
+      while (++i < n) out[k++] = line[i];
+      break;
+    }
+  }
+  return k;
+}
+
 /* Writes into o `--- A`, `+++ B` and the hunks of a unified diff of span x
 ** (side a) and span y (side b; NULL: removed, every line of x is `-`),
 ** with the files' own line numbers.  Returns 0, or -1 when out of memory. */
@@ -214,12 +242,29 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
   }
   for (uint32_t k = 0; k < na; k++) la[k].s = line_at(fa, x->first + k, &la[k].n);
   for (uint32_t k = 0; k < nb; k++) lb[k].s = line_at(fb, y->first + k, &lb[k].n);
+  /* Lines are compared by their tokens, not their layout: each is read
+  ** with its spaces collapsed (a string's kept), into one buffer. */
+  size_t total = 1;
+  for (uint32_t k = 0; k < na + nb; k++) total += la[k].n;
+  char *norm = rg_malloc(total);
+  if (!norm) {
+    rg_free(la);
+    rg_free(match);
+    return -1;
+  }
+  for (uint32_t k = 0, at = 0; k < na + nb; k++) {
+    uint32_t n = collapse(la[k].s, la[k].n, norm + at);
+    la[k].s = norm + at;
+    la[k].n = n;
+    at += n;
+  }
   /* The first lines pair whatever they say: `step "X" {` of the base and
   ** `override step "X" in main {` are the same step; so do the last lines,
   ** `}` and `} source "..."` (the quotation is shown above the hunks). */
   lb[0] = la[0];
   if (na > 1 && nb > 1) lb[nb - 1] = la[na - 1];
   if (rg_align(la, na, lb, nb, RG_ALIGN_CAP, match) != 0) {
+    rg_free(norm);
     rg_free(la);
     rg_free(match);
     return -1;
@@ -268,6 +313,7 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
     i = ei;
     j = ej;
   }
+  rg_free(norm);
   rg_free(la);
   rg_free(match);
   return 0;

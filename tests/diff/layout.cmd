@@ -1,0 +1,1 @@
+regula diff tests/diff/layout-base.rules tests/diff/layout-variant.rules
