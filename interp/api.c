@@ -574,10 +574,8 @@ int rg_run_failed_expects(const rg_run *run) {
 
 rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out) {
   const rg_module *m = &r->m;
-  if (rg_module_find_table(m, name) >= 0) {
-    const char *names[1] = { name };
-    return rg_sheet_print(out, m, NULL, NULL, names, 1) == 0 ? RG_OK : RG_NOMEM;
-  }
+  if (rg_module_find_table(m, name) >= 0)
+    return rg_sheet_print_table(out, m, name) == 0 ? RG_OK : RG_NOMEM;
   for (uint32_t i = 0; i < m->nnamed; i++) {
     const rg_named *c = &m->named[i];
     if (strcmp(rg_module_str(m, c->name), name) == 0) {

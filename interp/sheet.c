@@ -808,3 +808,11 @@ int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
   }
   return s->oom ? -1 : 0;
 }
+
+int rg_sheet_print_table(rg_out *out, const rg_module *m, const char *name) {
+  sheet sh = { out, m, NULL, NULL, 0 };
+  int ti = rg_module_find_table(m, name);
+  if (ti < 0) return 1;
+  print_table(&sh, (uint32_t)ti);
+  return sh.oom ? -1 : 0;
+}

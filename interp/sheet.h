@@ -29,4 +29,9 @@
 int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
                    const rg_assumption *assumptions, const char *const *names, int n);
 
+/* Writes table `name` of m to out as rg_sheet_print does, with no header
+** line and no word on assumptions (an editor's hover: the table alone).
+** Returns 0, -1 when out of memory, or 1 when m has no such table. */
+int rg_sheet_print_table(rg_out *out, const rg_module *m, const char *name);
+
 #endif

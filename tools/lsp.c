@@ -291,18 +291,47 @@ typedef struct diags {
   json_t *list;
 } diags;
 
+/* Whether s[0..n) holds the text needle. */
+static int holds(const char *s, size_t n, const char *needle) {
+  size_t k = strlen(needle);
+  for (size_t i = 0; k && i + k <= n; i++)
+    if (memcmp(s + i, needle, k) == 0) return 1;
+  return 0;
+}
+
 /* rg_diagnostic_fn: adds a diagnostic located in the document (or without
 ** a position: at its start) to the list. */
 static void on_diagnostic(void *ctx, const rg_diagnostic *r) {
   diags *ds = ctx;
   json_t *rg;
-  if (r->located && !same_file(r->path, ds->d->path)) return;
-  rg = r->located ? range(r->line, r->source_line, r->source_len, r->byte_col,
-                          r->end_col > r->col ? r->end_col - r->col : 1)
-                  : range(1, NULL, 0, 0, 0);
+  char msg[1024];
+  const char *text = r->message;
+  if (r->located && !same_file(r->path, ds->d->path)) {
+    /* In a file this one extends or reads from: shown on this file's
+    ** first line that names it (its `extends` or `from`), else line 1,
+    ** with the file's place in the message, as clangd does for headers. */
+    const char *base = strrchr(r->path, '/') ? strrchr(r->path, '/') + 1 : r->path;
+    const char *s;
+    size_t n;
+    uint32_t at = 0;
+    char quoted[512];   /* the name as a string ends: base" */
+    snprintf(quoted, sizeof quoted, "%s\"", base);
+    for (uint32_t k = 0; doc_line(ds->d, k, &s, &n) == 0; k++)
+      if (holds(s, n, quoted)) {
+        at = k;
+        break;
+      }
+    snprintf(msg, sizeof msg, "in %s:%u:%u: %s", base, r->line, r->col, r->message);
+    text = msg;
+    rg = range(at + 1, NULL, 0, 0, 0);
+  } else {
+    rg = r->located ? range(r->line, r->source_line, r->source_len, r->byte_col,
+                            r->end_col > r->col ? r->end_col - r->col : 1)
+                    : range(1, NULL, 0, 0, 0);
+  }
   json_array_append_new(ds->list, json_pack("{s:o,s:i,s:s,s:o}", "range", rg, "severity",
                                             r->severity == RG_SEVERITY_ERROR ? 1 : 3, "source",
-                                            "regula", "message", rg_json_text(r->message)));
+                                            "regula", "message", rg_json_text(text)));
 }
 
 /* Compiles d and publishes its diagnostics (an empty list when it is fine). */
@@ -523,15 +552,60 @@ static json_t *definition(server *sv, const doc *d, json_t *pos) {
   return locs;
 }
 
-/* textDocument/completion: every declared name, once per name and kind. */
-static json_t *completion(server *sv, const doc *d) {
+/* What may be written at a place, for completion. */
+typedef enum { WANT_ANY, WANT_FIELD, WANT_TYPE } want;
+
+/* What position pos of d asks for: after `.` a field (`p.sec|`), after
+** `->` or after `NAME:` on a line declaring a variable, an input, a
+** parameter or a field (`let x: |`, `input x: |`, `procedure f(p: |`,
+** `  field: |` in a record) a type; anything else elsewhere. */
+static want wanted(const doc *d, json_t *pos) {
+  const char *s;
+  size_t n, at, k, lead = 0;
+  json_int_t l = json_integer_value(json_object_get(pos, "line"));
+  json_int_t c = json_integer_value(json_object_get(pos, "character"));
+  if (l < 0 || c < 0 || doc_line(d, (uint32_t)l, &s, &n) != 0) return WANT_ANY;
+  at = utf16_byte(s, n, (uint32_t)c);
+  k = at;
+  while (k > 0 && name_byte((unsigned char)s[k - 1])) k--;   /* the word begun */
+  if (k > 0 && s[k - 1] == '.') return WANT_FIELD;
+  while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t')) k--;
+  if (k >= 2 && s[k - 2] == '-' && s[k - 1] == '>') return WANT_TYPE;
+  if (k == 0 || s[k - 1] != ':') return WANT_ANY;
+  while (lead < n && (s[lead] == ' ' || s[lead] == '\t')) lead++;
+  static const char *const decl[] = { "let ", "input ", "procedure ", "table " };
+  for (size_t i = 0; i < sizeof decl / sizeof *decl; i++)
+    if (strncmp(s + lead, decl[i], strlen(decl[i])) == 0) return WANT_TYPE;
+  /* `  name: |` alone on its line: a field of a record declaration */
+  size_t e = lead;
+  while (e < n && name_byte((unsigned char)s[e])) e++;
+  return e > lead && e + 1 == k && lead > 0 ? WANT_TYPE : WANT_ANY;
+}
+
+/* Whether a symbol of kind k is offered where w is wanted. */
+static int offered(rg_symbol_kind k, want w) {
+  if (w == WANT_FIELD) return k == RG_SYMBOL_FIELD;
+  if (w == WANT_TYPE) return k == RG_SYMBOL_ENUM || k == RG_SYMBOL_RECORD;
+  return 1;
+}
+
+/* textDocument/completion at pos: the declared names that fit there (see
+** wanted), once per name and kind; for a type, the language's own types too. */
+static json_t *completion(server *sv, const doc *d, json_t *pos) {
   symtab t;
   json_t *items = json_array();
+  want w = wanted(d, pos);
   symbols_of(sv, d, &t);
+  if (w == WANT_TYPE) {
+    static const char *const builtin[] = { "int", "bool", "percent", "text", "distance", "list", "set" };
+    for (size_t i = 0; items && i < sizeof builtin / sizeof *builtin; i++)
+      json_array_append_new(items, json_pack("{s:s,s:i,s:s}", "label", builtin[i], "kind", 25,
+                                             "detail", "type"));
+  }
   for (int i = 0; items && i < t.n; i++) {
     const sym *y = &t.v[i];
     int seen = 0;
-    if (!named(y->kind)) continue;
+    if (!named(y->kind) || !offered(y->kind, w)) continue;
     for (int j = 0; j < i && !seen; j++)
       seen = t.v[j].kind == y->kind && strcmp(t.v[j].name, y->name) == 0;
     if (seen) continue;
@@ -630,8 +704,14 @@ static int handle(server *sv, json_t *msg, int *rc) {
       text = json_object_get(json_array_get(changes, json_array_size(changes) - 1), "text");
     if (json_is_string(text) && json_string_value(json_object_get(td, "uri")) &&
         (d = set_doc(sv, json_string_value(json_object_get(td, "uri")), json_string_value(text),
-                     json_string_length(text))))
+                     json_string_length(text)))) {
       publish(sv, d);
+      /* A change may break or mend the files that extend or read this
+      ** one: the other open documents are checked again. */
+      if (strcmp(method, "textDocument/didChange") == 0)
+        for (int i = 0; i < sv->ndocs; i++)
+          if (&sv->docs[i] != d) publish(sv, &sv->docs[i]);
+    }
   } else if (strcmp(method, "textDocument/didClose") == 0) {
     const char *uri = json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
     if (uri) close_doc(sv, uri);
@@ -648,7 +728,8 @@ static int handle(server *sv, json_t *msg, int *rc) {
     reply(id, (d = param_doc(sv, params)) ? definition(sv, d, json_object_get(params, "position"))
                                           : json_array());
   } else if (strcmp(method, "textDocument/completion") == 0) {
-    reply(id, (d = param_doc(sv, params)) ? completion(sv, d) : json_array());
+    reply(id, (d = param_doc(sv, params)) ? completion(sv, d, json_object_get(params, "position"))
+                                          : json_array());
   } else if (strcmp(method, "textDocument/documentSymbol") == 0) {
     reply(id, (d = param_doc(sv, params)) ? outline(sv, d) : json_array());
   } else if (id) {

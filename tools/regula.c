@@ -237,6 +237,23 @@ static int take_option(const command *cmd, int code, const char *v, int argc, op
   return 0;
 }
 
+/* The name of the option of lo[] (ended by a NULL name) that takes no
+** value and that arg, "--NAME=VALUE", names (NAME whole or a prefix of one
+** option only), or NULL. */
+static const char *no_value_option(const struct option *lo, const char *arg) {
+  const char *eq = strchr(arg, '=');
+  if (strncmp(arg, "--", 2) != 0 || !eq) return NULL;
+  size_t n = (size_t)(eq - arg - 2);
+  const char *found = NULL;
+  for (; lo->name; lo++) {
+    if (strncmp(lo->name, arg + 2, n) != 0) continue;
+    if (lo->name[n] == '\0') return lo->has_arg == no_argument ? lo->name : NULL;
+    if (found) return NULL;   /* ambiguous */
+    found = lo->has_arg == no_argument ? lo->name : "";
+  }
+  return found && *found ? found : NULL;
+}
+
 /* Parses the arguments of cmd (argv[0] is the command's name) into *o with
 ** getopt_long, over the options of the table above that cmd accepts,
 ** compacting the positional arguments to the front of argv in their order
@@ -279,6 +296,8 @@ static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
     } else if (c == 'h') {
       print_help(cmd);
       rc = -1;
+    } else if (c == '?' && no_value_option(lo, opt)) {
+      rc = usage_error(cmd->name, "option --%s takes no value", no_value_option(lo, opt));
     } else if (c == '?') {
       rc = usage_error(cmd->name, "unknown option '%s'", opt);
     } else if (c == ':' && optopt == 'o') {

@@ -6,7 +6,9 @@ whose table `cover` comes from cover.tsv) with a slip in it, and checks each
 reply against values read off the files by hand: the diagnostic's range and
 message, the diagnostics cleared once fixed, hover (a table's cells, a
 constant's value and its assumed note, an assumed note's text), definition
-across extends and into the TSV, completion, the outline, shutdown and exit.
+across extends and into the TSV, a slip in the base shown on the variant's
+extends line, completion (everything; types only where a type goes, fields
+only after a dot), the outline, shutdown and exit.
 Prints one line per failed check and a count; exits 1 on any failure."""
 import json, os, subprocess, sys
 
@@ -100,6 +102,8 @@ v = h["result"]["contents"]["value"] if h.get("result") else ""
 check("Standard" in v and "Coastal" in v and "cover.tsv" in v, "hover cover: %r" % v)
 check(any(l.split()[:2] == ["Standard", "1"] for l in v.split("\n")) and
       any(l.split()[:2] == ["Coastal", "2"] for l in v.split("\n")), "hover cover: the cells: %r" % v)
+check("compiled module" not in v and "assumptions" not in v,
+      "hover cover: the table alone, no word on a compiled module's assumptions: %r" % v)
 
 # hover on the constant `reach`: its value, its unit, its star, its assumed note
 row = next(i for i, l in enumerate(lines) if "const wide" in l)
@@ -134,12 +138,59 @@ for col in (blines[trow].index("cover"), blines[trow].index("cover.tsv") + 2):
                                       "end": {"line": 0, "character": 0}}}],
           "definition into the TSV from column %d: %s" % (col, dd["result"]))
 
+# a slip in base.rules: base gets the diagnostic at its place; the variant,
+# checked again, shows it on its `extends` line (0-based 1) with base's place
+bslip = btext.replace("const reach", "const oops = nowhere\nconst reach", 1)
+orow = next(i for i, l in enumerate(bslip.split("\n")) if l.startswith("const oops"))
+notify("textDocument/didChange", {"textDocument": {"uri": uri(base), "version": 2},
+                                  "contentChanges": [{"text": bslip}]})
+got = {}
+for _ in range(2):
+    d = diagnostics()
+    got[d["uri"]] = d["diagnostics"]
+bd, vd = got.get(uri(base), []), got.get(uri(variant), [])
+check(len(bd) == 1 and bd[0]["range"]["start"] == {"line": orow, "character": 13}
+      and bd[0]["message"] == "unknown name 'nowhere'", "base slip: %s" % bd)
+check(len(vd) == 1 and vd[0]["range"]["start"]["line"] == 1 and
+      vd[0]["message"] == "in base.rules:%d:14: unknown name 'nowhere'" % (orow + 1),
+      "the variant shows base's error: %s" % vd)
+notify("textDocument/didChange", {"textDocument": {"uri": uri(base), "version": 3},
+                                  "contentChanges": [{"text": btext}]})
+got = {}
+for _ in range(2):
+    d = diagnostics()
+    got[d["uri"]] = d["diagnostics"]
+check(got == {uri(base): [], uri(variant): []}, "base mended, both cleared: %s" % got)
+
 # completion: members, tables, procedures, fields of both files
 c = request(7, "textDocument/completion", at(variant, 0, 0))
 labels = {(i["label"], i["kind"]) for i in c["result"]}
 for want in [("S", 20), ("C", 20), ("cover", 9), ("main", 3), ("twice", 3), ("total", 5),
              ("reach", 21), ("wide", 21), ("ground", 13), ("outcome", 22)]:
     check(want in labels, "completion lacks %s" % (want,))
+
+# completion by place: after `->` and after `g:` in a parameter, types only
+# (the file's enums and records, the language's own); after `o.`, fields only
+prow = next(i for i, l in enumerate(lines) if l.startswith("procedure twice"))
+for col in (lines[prow].index("-> int") + 3, lines[prow].index(": ground") + 2):
+    c = request(10, "textDocument/completion", at(variant, prow, col))
+    labels = {(i["label"], i["kind"]) for i in c["result"]}
+    check({("ground", 13), ("outcome", 22), ("int", 25), ("distance", 25)} <= labels and
+          not any(k in (3, 9, 20, 21, 5) for _, k in labels),
+          "completion of a type at %d: %s" % (col, sorted(labels)))
+look = text + "\nprocedure look(o: outcome) -> int {\n  return o.total\n}\n"
+notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version": 4},
+                                  "contentChanges": [{"text": look}]})
+diagnostics()
+diagnostics()
+lrow = next(i for i, l in enumerate(look.split("\n")) if "return o.total" in l)
+c = request(11, "textDocument/completion", at(variant, lrow, look.split("\n")[lrow].index("total") + 2))
+labels = {(i["label"], i["kind"]) for i in c["result"]}
+check(labels == {("total", 5), ("ground", 5)}, "completion after o.: fields only: %s" % sorted(labels))
+notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version": 5},
+                                  "contentChanges": [{"text": text}]})
+diagnostics()
+diagnostics()
 
 # the outline of base.rules: its declarations and the step of main
 s = request(8, "textDocument/documentSymbol", {"textDocument": {"uri": uri(base)}})

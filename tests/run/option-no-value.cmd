@@ -1,0 +1,1 @@
+regula run --json=yes tests/run/skirmish.rules
