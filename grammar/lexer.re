@@ -59,6 +59,7 @@ static rg_pos pos_at(const rg_lexer *lx, const char *p) {
 ** failed flag then makes rg_parse return NULL). */
 static const char *copy(rg_lexer *lx, const char *s, size_t n) {
   char *p = rg_arena_strndup(lx->arena, s, n);
+  if (!p) rg_diag_oom(lx->d);   /* said now: what the parser makes of "" is not */
   return p ? p : "";
 }
 

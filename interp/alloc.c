@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "regula.h"
 
+#include <jansson.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -17,13 +18,21 @@ static void *alloc_ud;
 static atomic_ulong fail_at;        /* 0: never fail */
 static atomic_ulong count;
 
+/* jansson's allocation functions: the library's (so that the JSON the
+** library builds and reads is counted, can be made to fail, and goes
+** through the caller's allocator). */
+static void *json_alloc(size_t n) { return rg_malloc(n); }
+static void json_release(void *p) { rg_free(p); }
+
 rg_status rg_set_allocator(rg_alloc_fn fn, void *ud) {
   alloc_fn = fn;
   alloc_ud = ud;
+  json_set_alloc_funcs(json_alloc, json_release);
   return RG_OK;
 }
 
 void rg_alloc_fail_at(unsigned long n) {
+  json_set_alloc_funcs(json_alloc, json_release);
   atomic_store(&count, 0);
   atomic_store(&fail_at, n);
 }

@@ -480,7 +480,9 @@ void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap) {
   size_t len = 0;
   const char *line;
   d->errors++;
-  if (d->errors > d->max_errors) return;
+  /* After "out of memory" an error may come of what could not be kept (a
+  ** name the lexer could not copy reads as ''): only the first is said. */
+  if (d->oom || d->errors > d->max_errors) return;
   memset(&r, 0, sizeof r);
   r.severity = RG_SEVERITY_ERROR;
   r.located = 1;
@@ -525,7 +527,7 @@ void rg_error_plain(rg_diag *d, const char *fmt, ...) {
     return;
   }
   d->errors++;
-  if (d->errors > d->max_errors) return;
+  if (d->oom || d->errors > d->max_errors) return;   /* see rg_verror */
   va_start(ap, fmt);
   msg = format(buf, sizeof buf, &big, fmt, ap);
   va_end(ap);

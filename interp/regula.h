@@ -163,8 +163,10 @@ typedef void *(*rg_alloc_fn)(void *ud, void *ptr, size_t size);
 ** to malloc, realloc and free).  Like sqlite3_config(SQLITE_CONFIG_MALLOC),
 ** it must be called once, before any other function of the library, while
 ** no other thread uses it: memory allocated by one allocator must not be
-** freed by another.  (utf8proc, which normalizes source text, allocates
-** with malloc, out of its reach.)  Returns RG_OK. */
+** freed by another.  It sets jansson's allocator too (json_set_alloc_funcs:
+** the JSON the library reads and writes goes through fn), so a program that
+** uses jansson itself shares it.  (utf8proc, which normalizes source text,
+** allocates with malloc, out of its reach.)  Returns RG_OK. */
 rg_status rg_set_allocator(rg_alloc_fn fn, void *ud);
 
 /* Testing: makes the nth allocation from now on fail (0: none fail), so a

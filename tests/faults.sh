@@ -113,6 +113,10 @@ inject "dis maximus.rbc" dis "$mod"
 inject "sheet maximus.rbc weather" sheet "$mod" weather
 if "$bin" build rules/meg/magna.rules -o "$tmp/magna.rbc" >/dev/null 2>&1; then
   inject "diff maximus.rbc magna.rbc" diff "$mod" "$tmp/magna.rbc"
+  inject "diff --json maximus.rbc magna.rbc" diff --json "$mod" "$tmp/magna.rbc"
+  inject "sim --variants maximus.rbc,magna.rbc --json" sim --variants "$mod,$tmp/magna.rbc" \
+    --runs 5 --threads 1 --json
+  inject "run --variants maximus.rbc,magna.rbc --json" run --variants "$mod,$tmp/magna.rbc" --json
 else
   echo "FAIL faults: regula build rules/meg/magna.rules"
   failed=$((failed + 1))
@@ -120,6 +124,9 @@ fi
 if "$bin" run --help >/dev/null 2>&1; then
   inject "run $rules" run "$rules" --seed 3 --policy first
   inject "run maximus.rbc --json" run "$mod" --seed 5 --json
+  # every JSON writer: a JSON value that could not be built fails the command
+  inject "sim maximus.rbc --json" sim "$mod" --runs 5 --threads 1 --json
+  inject "odds skirmish --json" odds tests/run/skirmish.rules main --json
 fi
 
 [ -n "${FAULTS_VERBOSE:-}" ] && cat "$tmp/summary"

@@ -141,7 +141,11 @@ int diff_main(const diff_request *r) {
       rg_diff_shared_dir(a.files[0], a.files[1], base, sizeof base);
       st = rg_changes_write(c, a.format, color ? RG_DIFF_COLOR : 0, base, &out);
       if (fflush(stdout) != 0) out.failed = 1;
-      if (st == RG_NOMEM) fputs("regula: error: out of memory\n", stderr);
+      /* a JSON line that could not be built fails the output too */
+      if (st == RG_NOMEM || (out.failed && !ferror(stdout)))
+        fputs("regula: error: out of memory\n", stderr);
+      else if (out.failed)
+        fputs("regula: error: cannot write standard output\n", stderr);
       rc = st == RG_NOMEM || out.failed ? 3 : rg_changes_count(c) ? 1 : 0;
     }
   }

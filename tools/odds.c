@@ -83,14 +83,14 @@ static int draw_odds(const rg_odds_result *r, const char *pname, const char *pol
 ** placeholders (phj, a JSON array, taken over), each result with its
 ** probability (a fraction as text and a number), and the runs, states and
 ** cut mass. */
-static void print_odds_json(const rg_odds_result *r, const uint32_t *order, const char *pname,
-                            const char *policy, json_t *phj) {
+static int print_odds_json(const rg_odds_result *r, const uint32_t *order, const char *pname,
+                           const char *policy, json_t *phj) {
   rg_out out = cli_file_out(stdout);
   char fb[100];
   json_t *res = json_array();
   json_t *doc = json_pack("{s:i,s:o,s:o,s:o,s:o,s:s,s:I,s:I,s:I}", "format", RG_JSON_FORMAT,
                           "procedure", rg_json_text(pname), "policy", rg_json_text(policy),
-                          "placeholders", phj ? phj : json_array(), "results", res,
+                          "placeholders", phj, "results", res,
                           "unresolved", rg_frac_str(fb, &r->cut), "runs",
                           (json_int_t)r->paths, "states", (json_int_t)r->states, "loops",
                           (json_int_t)r->loops);
@@ -110,21 +110,24 @@ static void print_odds_json(const rg_odds_result *r, const uint32_t *order, cons
       doc = NULL;
     }
   }
-  rg_json_put(&out, doc, 1);
+  if (rg_json_put(&out, doc, 1) == 0) return EX_OK;
+  fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
+                       : "regula: error: out of memory\n", stderr);
+  return EX_RUNTIME;
 }
 
 /* Prints the distribution r (runs cut after depth draws) of procedure
 ** pname, after a header naming the policy and the placeholders (ph); or
-** with phj (the placeholders as a JSON array, taken over) as JSON.  Returns EX_OK, or EX_RUNTIME when out of
-** memory. */
+** with json as JSON, phj the placeholders as a JSON array (taken over; NULL:
+** out of memory).  Returns EX_OK, or EX_RUNTIME when out of memory. */
 static int print_odds(const rg_odds_result *r, uint64_t depth, const char *pname,
-                      const char *policy, const rg_buf *ph, json_t *phj) {
+                      const char *policy, const rg_buf *ph, int json, json_t *phj) {
   const rg_tally *t = &r->tally;
   uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
   size_t wtext = 6, wfrac = 11;
   long double maxp = 0;
   char fb[100];
-  if (!order || rg_tally_order(t, order) != 0) {
+  if (!order || rg_tally_order(t, order) != 0 || (json && !phj)) {
     rg_free(order);
     json_decref(phj);
     fputs("regula: error: out of memory\n", stderr);
@@ -137,10 +140,10 @@ static int print_odds(const rg_odds_result *r, uint64_t depth, const char *pname
     if (r->cut.num && strlen(rg_frac_str(fb, &r->cut)) > wfrac) wfrac = strlen(fb);
     if (rg_frac_value(&r->probs[k]) > maxp) maxp = rg_frac_value(&r->probs[k]);
   }
-  if (phj) {
-    print_odds_json(r, order, pname, policy, phj);
+  if (json) {
+    int rc = print_odds_json(r, order, pname, policy, phj);
     rg_free(order);
-    return EX_OK;
+    return rc;
   }
   printf("%s: exact, policy %s\n", pname, policy);
   if (ph->len) printf("placeholders: %s\n", ph->data);
@@ -240,7 +243,7 @@ int cmd_odds(opts *o) {
   rg_odds_result r;
   switch (rg_odds_run(&oo, &r)) {
   case RG_ODDS_OK:
-    rc = print_odds(&r, depth, pos[1], policy ? policy : "first", &ph,
+    rc = print_odds(&r, depth, pos[1], policy ? policy : "first", &ph, json,
                     json ? rg_setup_placeholders_json(&setup, (uint32_t)pi, l.assumptions)
                          : NULL);
     if (rc == EX_OK && svg) rc = draw_odds(&r, pos[1], policy ? policy : "first", svg);

@@ -163,6 +163,12 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
         if (prc != EX_OK) rc = prc;
       }
     }
+    /* the log could not be built (JSON out of memory) or written */
+    if (out.failed && rc != EX_RUNTIME) {
+      fputs(ferror(stdout) ? "regula: error: cannot write the log to standard output\n"
+                           : "regula: error: out of memory\n", stderr);
+      rc = EX_RUNTIME;
+    }
   }
 done:
   rg_vm_free(r.vm);
@@ -426,6 +432,11 @@ static int run_variants(opts *o, uint64_t seed) {
                                         : rg_json_value(m, heap, nheap, t, vs[i].result);
         rg_json_put(&out, json_pack("{s:s,s:o,s:o}", "event", "summary", "variant",
                                     rg_json_text(vs[i].path), "result", r), 1);
+      }
+      if (out.failed) {
+        fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
+                             : "regula: error: out of memory\n", stderr);
+        rc = EX_RUNTIME;
       }
 
     } else {

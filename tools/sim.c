@@ -123,8 +123,9 @@ static int draw_sim(const rg_sim_result *r, const char *pname, uint64_t seed, co
 
 /* Prints the tallies of r, as a table or (json) one JSON object; the
 ** header names the policy and the placeholders (ph, text; phj, a JSON array,
-** taken over). */
-static void print_sim(const rg_sim_result *r, const char *pname, uint64_t seed, int json,
+** taken over: NULL with json means out of memory).  Returns EX_OK, or
+** EX_RUNTIME after saying "out of memory" (or that stdout failed). */
+static int print_sim(const rg_sim_result *r, const char *pname, uint64_t seed, int json,
                       const char *policy, const rg_buf *ph, json_t *phj) {
   rg_out out = cli_file_out(stdout);
   uint64_t runs = r->runs;
@@ -139,10 +140,13 @@ static void print_sim(const rg_sim_result *r, const char *pname, uint64_t seed, 
       order = NULL;
     }
   }
-  if (!order) {
+  if (!order || (json && !phj)) {
+    if (order)
+      for (uint32_t f = 0; f < r->nfields; f++) rg_free(order[f]);
+    rg_free(order);
     json_decref(phj);
     fputs("regula: error: out of memory\n", stderr);
-    return;
+    return EX_RUNTIME;
   }
   if (json) {
     rg_sim_json(&out, r, pname, seed, policy, phj);
@@ -176,7 +180,10 @@ static void print_sim(const rg_sim_result *r, const char *pname, uint64_t seed, 
   }
   for (uint32_t f = 0; f < r->nfields; f++) rg_free(order[f]);
   rg_free(order);
-  if (out.failed) fputs("regula: error: out of memory\n", stderr);
+  if (!out.failed) return EX_OK;
+  fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
+                       : "regula: error: out of memory\n", stderr);
+  return EX_RUNTIME;
 }
 
 /* regula sim FILE [PROCEDURE ARG...] --runs N [--seed S] [--threads K]
@@ -272,9 +279,10 @@ int cmd_sim(opts *o) {
   if (show) bar(runs, runs, 1);
   switch (st) {
   case RG_SIM_OK:
-    print_sim(&r, pname, seed, json, policy ? policy : "random", &ph,
-              json ? rg_setup_placeholders_json(&setup, (uint32_t)pi, l.assumptions) : NULL);
-    rc = svg ? draw_sim(&r, pname, seed, policy ? policy : "random", svg) : EX_OK;
+    rc = print_sim(&r, pname, seed, json, policy ? policy : "random", &ph,
+                   json ? rg_setup_placeholders_json(&setup, (uint32_t)pi, l.assumptions) : NULL);
+    if (rc == EX_OK && svg) rc = draw_sim(&r, pname, seed, policy ? policy : "random", svg);
+    if (rc != EX_OK) break;
     if (r.expect_runs) {
       /* A failed expectation is a finding (exit 1), as in every command. */
       const char *path;

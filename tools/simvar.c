@@ -44,12 +44,13 @@ static int load_variants(char *list, var *vs, uint32_t *n, const char *pname,
     rg_buf_init(&v->ph);
     rc = load(&v->l, p, 1);
     v->loaded_ok = 1;
+    if (rc != EX_OK) return rc;   /* load said what is wrong */
     if (rc == EX_OK && rg_setup_init(&v->setup, &v->l.m) != 0) rc = EX_RUNTIME;
     if (rc == EX_OK) {
       rg_value *none = NULL;
       v->pi = cli_resolve_result(&v->l.m, "sim", pname, NULL, 0, &none);
       rg_free(none);
-      if (v->pi < 0) rc = v->pi == -2 ? EX_RUNTIME : EX_BAD;
+      if (v->pi < 0) return v->pi == -2 ? EX_RUNTIME : EX_BAD;   /* said already */
     }
   }
   if (rc == EX_OK && *n < 2) return usage_error("sim", "--variants needs two rule sets or more, A,B");
@@ -71,8 +72,11 @@ static int load_variants(char *list, var *vs, uint32_t *n, const char *pname,
     }
     if (rc == EX_OK && !found) rc = usage_error("sim", "no variant has an input, die or deck named in '%s'", sets[k]);
   }
-  for (uint32_t i = 0; rc == EX_OK && i < *n; i++)
-    rg_setup_placeholders(&vs[i].setup, (uint32_t)vs[i].pi, vs[i].l.assumptions, &vs[i].ph.out);
+  for (uint32_t i = 0; rc == EX_OK && i < *n; i++) {
+    if (rg_setup_placeholders(&vs[i].setup, (uint32_t)vs[i].pi, vs[i].l.assumptions,
+                              &vs[i].ph.out) < 0)
+      rc = EX_RUNTIME;
+  }
   return rc == EX_RUNTIME ? (fputs("regula: error: out of memory\n", stderr), rc) : rc;
 }
 
@@ -213,7 +217,10 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
   char *copy = rg_malloc(len + 1);
   int rc;
   memset(vs, 0, sizeof vs);
-  if (!copy) return EX_RUNTIME;
+  if (!copy) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
   memcpy(copy, list, len + 1);
   rc = load_variants(copy, vs, &n, pname, a->sets, a->nsets);
   if (rc == EX_OK) {
@@ -233,7 +240,13 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
     case RG_SIMVAR_OK:
       if (a->json) {
         rg_out out = cli_file_out(stdout);
-        rg_json_put(&out, result_json(&r, vs, n, pname, a->seed, a->first ? "first" : "random"), 1);
+        if (rg_json_put(&out, result_json(&r, vs, n, pname, a->seed, a->first ? "first" : "random"),
+                        1) != 0) {
+          fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
+                               : "regula: error: out of memory\n", stderr);
+          rc = EX_RUNTIME;
+          break;
+        }
       } else {
         printf("%s of %u variants: %llu runs, seed %llu, policy %s, common random numbers by "
                "step\n", pname, (unsigned)n, (unsigned long long)r.runs,
