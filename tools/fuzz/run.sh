@@ -30,7 +30,7 @@ seed() {
   c=$dir/corpus/$1
   mkdir -p "$c"
   case $1 in
-    parse|compile)
+    parse|compile|render)
       find rules tests -name '*.rules' | while read -r f; do
         cp "$f" "$c/seed-$(echo "$f" | tr / _)"
       done ;;
