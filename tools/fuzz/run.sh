@@ -13,8 +13,9 @@
 #   DIR/bin/fuzz_NAME -minimize_crash=1 -runs=20000 CRASH
 # and keep the result in tests/fuzz/NAME/ (make test replays it).
 #
-# Prints, per harness, the executions and seconds, and ends with the crashes
-# found; exit 1 when any.
+# Prints, per harness, the executions and seconds, the edges covered after
+# loading the corpus and at the end (libFuzzer's cov), and ends with the
+# crashes found; exit 1 when any.
 
 set -u
 if [ $# -lt 4 ]; then
@@ -73,7 +74,11 @@ for name in "$@"; do
   took=$(( $(date +%s) - start ))
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   found=$(find "$dir/crashes/$name" -type f | wc -l)
-  line=$(printf '%-8s %10s execs %5ss  %s crash file(s)' "$name" "${execs:-?}" "$took" "$found")
+  # edges covered once the corpus was loaded, and at the end
+  cov0=$(sed -n 's/.*INITED cov: \([0-9]*\).*/\1/p' "$log" | head -1)
+  cov1=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' "$log" | tail -1)
+  line=$(printf '%-8s %10s execs %5ss  cov %s -> %s  %s crash file(s)' "$name" "${execs:-?}" \
+         "$took" "${cov0:-?}" "${cov1:-?}" "$found")
   if [ "$code" -ne 0 ]; then
     crashes=$((crashes + 1))
     line="$line  FAILED (exit $code; see $log)"
