@@ -312,6 +312,8 @@ rg_game_state rg_game_play(rg_game *g) {
   rg_log_run(&g->log, rg_module_str(m, m->procs[s->proc].name), s->seed,
              s->ask_choices ? "ask" : s->first ? "first" : "random",
              s->ask_dice ? "ask" : "random");
+  if (s->placeholders && *s->placeholders)
+    rg_printf(&g->text.out, "placeholders: %s\n", s->placeholders);
   g->last_len = g->text.len;
   st = rg_vm_call(g->vm, s->proc, &result, &result);   /* no arguments */
   g->failed_expects = g->play.failed;

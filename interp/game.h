@@ -47,6 +47,8 @@ typedef struct rg_game_setup {
   int first;                /*   the first option (1) or at random (0, seeded) */
   int ask_dice;             /* a person reads the dice and cards; else the seed */
   const char *title;        /* the transcript's first comment ("maximus.rules") */
+  const char *placeholders; /* the assumed or set dice and decks the run rests
+                            ** on, as a line after the header ("" or NULL: none) */
   /* Optional: a picture's shapes of the run (reset by `restart` before each
   ** replay, so only the last replay's shapes count). */
   void (*shape)(void *ctx, const rg_module *m, uint32_t shape, const rg_value *vals,

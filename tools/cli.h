@@ -204,10 +204,10 @@ int cmd_run(opts *o);
 /* regula run at the table (table.c): procedure pi of l played with a person
 ** answering (ask_choices: the choices; ask_dice: the dice and cards), its
 ** inputs vals, resumable (--resume, --transcript, undo, save); writes the
-** pictures o asks for of the game as finally played.  Returns the exit
-** code. */
+** pictures o asks for of the game as finally played; the header names the
+** placeholders (text, "" for none).  Returns the exit code. */
 int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *vals,
-               int ask_choices, int ask_dice);
+               int ask_choices, int ask_dice, const char *placeholders);
 
 /* regula draw FILE PROCEDURE ARG...: runs a procedure and writes the
 ** pictures it drew (draw.c). */

@@ -117,7 +117,8 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
     ** everything else). */
     loaded lt = *l;
     lt.m = *m;
-    rc = table_play(&lt, o, pi, seed, setup.inputs, ask_choices, dice_ask);
+    rc = table_play(&lt, o, pi, seed, setup.inputs, ask_choices, dice_ask,
+                    nph > 0 && ph.data ? ph.data : "");
     goto done;
   }
   if (rc == 0 && (o->npictures || o->picture)) {

@@ -223,7 +223,7 @@ static void flush_record(table *t) {
 }
 
 int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *vals,
-               int ask_choices, int ask_dice) {
+               int ask_choices, int ask_dice, const char *placeholders) {
   const rg_module *m = &l->m;
   table t;
   rg_game_setup setup;
@@ -244,6 +244,7 @@ int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *
   setup.first = o->policy && strcmp(o->policy, "first") == 0;
   setup.ask_dice = ask_dice;
   setup.title = o->pos[0];
+  setup.placeholders = placeholders;
   setup.shape = on_shape;
   setup.restart = on_restart;
   setup.shape_ctx = &t;
