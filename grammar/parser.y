@@ -760,6 +760,21 @@ expr(A) ::= DICE(T).                       { A = new_expr(ps, RG_EX_DICE, T.pos)
 expr(A) ::= ROLL(R) DICE(T).               { A = new_expr(ps, RG_EX_ROLL, R.pos); A->ival = T.ival; A->sides = T.sides; }
 expr(A) ::= ROLL(R) NAME(N).               { A = new_expr(ps, RG_EX_ROLL, R.pos); A->name = N.str; }
 expr(A) ::= DRAW(R) NAME(N).               { A = new_expr(ps, RG_EX_DRAW, R.pos); A->name = N.str; }
+/* roll(who, "what for", DIE) and draw(who, "what for", DECK): the same roll
+** or draw, labelled for people who read real dice and cards ("player A:
+** commander die"). */
+expr(A) ::= ROLL(R) LP expr(W) COMMA STRING(S) COMMA DICE(T) RP. {
+  A = new_expr(ps, RG_EX_ROLL, R.pos); A->ival = T.ival; A->sides = T.sides; A->a = W; A->str = S.str;
+  A = parent(ps, A, W, R.pos);
+}
+expr(A) ::= ROLL(R) LP expr(W) COMMA STRING(S) COMMA NAME(N) RP. {
+  A = new_expr(ps, RG_EX_ROLL, R.pos); A->name = N.str; A->a = W; A->str = S.str;
+  A = parent(ps, A, W, R.pos);
+}
+expr(A) ::= DRAW(R) LP expr(W) COMMA STRING(S) COMMA NAME(N) RP. {
+  A = new_expr(ps, RG_EX_DRAW, R.pos); A->name = N.str; A->a = W; A->str = S.str;
+  A = parent(ps, A, W, R.pos);
+}
 
 %type call {rg_expr *}
 call(A) ::= NAME(N) LP RP.                 { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; }

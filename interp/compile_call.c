@@ -261,6 +261,18 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
   for (k = 0; sig[k].name; k++)
     if (strcmp(sig[k].name, n) == 0) break;
   if (!sig[k].name) { *is_builtin = false; return T_ERR; }
+  /* rolls(who, "what", n, dS) and draws(who, "what", deck, n): labelled
+  ** (see rgc_label); the label goes right before the roll or draw. */
+  rg_expr *who = NULL;
+  const char *what = NULL;
+  if ((strcmp(n, "rolls") == 0 || strcmp(n, "draws") == 0) && argc == 4 &&
+      a2->kind == RG_EX_STR) {
+    who = a1;
+    what = a2->str;
+    a1 = a2->next;
+    a2 = a1->next;
+    argc = 2;
+  }
   if (sig[k].argc && argc != sig[k].argc) {
     rgc_err(cs, e->pos, "%s takes %u argument%s, not %u", n, sig[k].argc, sig[k].argc == 1 ? "" : "s", argc);
     return T_ERR;
@@ -328,6 +340,7 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
       return T_ERR;
     }
     if (!rgc_int_arg(cs, a1)) return T_ERR;
+    if (who && !rgc_label(cs, who, what, e->pos)) return T_ERR;
     cs->pos = e->pos;
     rgc_emit(cs, RG_OP_ROLLS, (uint32_t)a2->sides);
     return rgc_list_of(cs, T_INT);
@@ -341,6 +354,7 @@ static rg_type builtin2(cstate *cs, rg_expr *e, rg_type want, bool *is_builtin) 
   if (strcmp(n, "draws") == 0) {
     sym *d = named_arg(cs, a1, S_DECK, "a deck");
     if (!d || !rgc_int_arg(cs, a2)) return T_ERR;
+    if (who && !rgc_label(cs, who, what, e->pos)) return T_ERR;
     cs->pos = e->pos;
     rgc_emit(cs, RG_OP_DRAWS, d->index);
     return rgc_list_of(cs, AT(cs->decks, rg_deck, d->index).card);

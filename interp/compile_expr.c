@@ -408,6 +408,30 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
   return t;
 }
 
+/* The label of a roll or draw: `roll(who, "what", DIE)`.  Compiles who and
+** emits LABEL with a choice site holding what and who's type (the site is
+** never a choice: LABEL only names it), so that the next roll or draw is
+** asked of people as "WHO, WHAT: roll DIE".  Returns false after an error. */
+bool rgc_label(cstate *cs, rg_expr *who, const char *what, rg_pos pos) {
+  rg_type t = rgc_expr(cs, who, T_NONE);
+  rg_choice *c;
+  if (rgc_is_err(t)) return false;
+  if (t.kind == RG_K_RECORD || t.kind == RG_K_LIST || t.kind == RG_K_VOID) {
+    rgc_err(cs, who->pos, "who rolls or draws must be a simple value, such as a side");
+    return false;
+  }
+  c = rgc_push(cs, &cs->choices);
+  if (!c) return false;
+  c->prompt = rgc_intern(cs, what);
+  c->chooser = t;
+  c->option = T_INT;
+  c->kind = RG_OPT_LIST;
+  c->flags = 0;
+  cs->pos = pos;
+  rgc_emit(cs, RG_OP_LABEL, cs->choices.n - 1);
+  return true;
+}
+
 /* roll NAME, NAME a local of enum type E: rolls the die named by NAME's
 ** value.  Every member of E must name a die (a die declared with the
 ** member's code as its name), all with one face type.  Compiles to a chain
@@ -543,9 +567,11 @@ rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want) {
         break;
       }
       rgc_emit_value(cs, e->ival);
+      if (e->a && !rgc_label(cs, e->a, e->str, e->pos)) break;
       rgc_emit(cs, RG_OP_ROLL, (uint32_t)e->sides);
       t = T_INT;
     } else if (rgc_find_local(cs, e->name)) {
+      if (e->a && !rgc_label(cs, e->a, e->str, e->pos)) break;
       t = roll_by_value(cs, e, rgc_find_local(cs, e->name));
     } else {
       sym *d = rgc_lookup(cs, e->name);
@@ -553,6 +579,7 @@ rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want) {
         rgc_err(cs, e->pos, "'%s' is not a die (declare it with 'dice')", e->name);
         break;
       }
+      if (e->a && !rgc_label(cs, e->a, e->str, e->pos)) break;
       rgc_emit(cs, RG_OP_ROLLDIE, d->index);
       t = AT(cs->dice, rg_dice, d->index).face;
     }
@@ -563,6 +590,7 @@ rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want) {
       rgc_err(cs, e->pos, "'%s' is not a deck (declare it with 'deck')", e->name);
       break;
     }
+    if (e->a && !rgc_label(cs, e->a, e->str, e->pos)) break;
     rgc_emit(cs, RG_OP_DRAW, d->index);
     t = AT(cs->decks, rg_deck, d->index).card;
     break;

@@ -267,6 +267,7 @@ void rgc_end_block(cstate *cs);
 /* Compiles e so that it pushes one value; returns its type (T_ERR after
 ** reporting).  want is the type the context expects, or T_NONE. */
 rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want);
+bool rgc_label(cstate *cs, rg_expr *who, const char *what, rg_pos pos);
 /* Type-checks e against want without keeping its code or reporting its errors. */
 rg_type rgc_probe(cstate *cs, rg_expr *e, rg_type want);
 /* Returns whether e takes its type from context (a bare member name, a

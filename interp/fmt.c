@@ -172,7 +172,8 @@ static int gap(int pp, int a, int b, int lead, int pad) {
   if (a == RG_TK_LBRACE) return b != RG_TK_RBRACE && pad;
   if (b == RG_TK_RBRACE) return a != RG_TK_LBRACE && pad;
   if (b == RG_TK_LP) return !(a == RG_TK_NAME || a == RG_TK_RP || a == RG_TK_RBRACKET ||
-                              a == RG_TK_CHOOSE || a == RG_TK_DISTANCE);
+                              a == RG_TK_CHOOSE || a == RG_TK_DISTANCE ||
+                              a == RG_TK_ROLL || a == RG_TK_DRAW);   /* roll(p, "x", d6) */
   if (b == RG_TK_LBRACKET) return !(a == RG_TK_NAME || a == RG_TK_RP || a == RG_TK_RBRACKET);
   if (lead == RG_TK_SCALE && (a == RG_TK_SLASH || b == RG_TK_SLASH)) return 0;   /* 2/3 */
   return 1;

@@ -158,7 +158,11 @@ typedef enum rg_operand {
   X(LISTHASV, RG_A_TYPE,   2, 1, "push whether a occurs in list b (elements of types[A])") \
   X(LISTSUB,  RG_A_TYPE,   2, 1, "push list a without one occurrence of each element of b") \
   /* Stops the run with a runtime error; A is a message in the string pool. */ \
-  X(FAIL,     RG_A_STRING, 0, 0, "runtime error S[A]")
+  X(FAIL,     RG_A_STRING, 0, 0, "runtime error S[A]") \
+  /* Labels the next roll or draw for people who read real dice and cards: \
+  ** who (popped) does it, for what: choice site A's prompt (`roll(p, \
+  ** "placement die", d6)`).  No event; only a person's question shows it. */ \
+  X(LABEL,    RG_A_CHOICE, 1, 0, "label the next chance: pop does it, for C[A]")
 
 typedef enum rg_opcode {
 #define RG_X(name, operand, pops, pushes, doc) RG_OP_##name,

@@ -101,12 +101,25 @@ static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
   logged(p, 0);
 }
 
+/* A roll or draw at pc was reported: the pending label, if new, was its
+** (a hand of cards drawn at once shares it; a roll or draw elsewhere after
+** it does not). */
+static void label_used(rg_play *p, uint32_t pc) {
+  uint32_t site, gen;
+  rg_value who;
+  if (p->vm && rg_vm_label(p->vm, &site, &who, &gen) && gen != p->label_gen_used) {
+    p->label_gen_used = gen;
+    p->label_pc_used = pc;
+  }
+}
+
 /* Sink: dice rolled. */
 static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
                     const rg_value *results, uint32_t n, uint32_t pc) {
   rg_play *p = ctx;
   (void)m;
   if (p->log) rg_log_roll(p->log, die, sides, results, n, pc);
+  label_used(p, pc);
   logged(p, 0);
 }
 
@@ -115,6 +128,7 @@ static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card,
   rg_play *p = ctx;
   (void)m;
   if (p->log) rg_log_draw(p->log, deck, card, pc);
+  label_used(p, pc);
   logged(p, 0);
 }
 
@@ -206,6 +220,26 @@ static uint32_t collect_distinct(rg_play *p, const rg_value *vals, uint32_t n) {
   return d;
 }
 
+/* Writes into prompt the question of a roll or draw: what (e.g. "roll
+** YELLOW") and where, after the label the rule file gave it (`roll(p,
+** "commander die", YELLOW)`: "commander die: roll YELLOW (line 639)"), whose
+** who (in whobuf) becomes q's. */
+static void chance_prompt(rg_play *p, rg_question *q, const char *what, uint32_t pc,
+                          char *prompt, size_t size, char *whobuf, size_t wsize) {
+  const rg_module *m = p->m;
+  uint32_t site;
+  rg_value who;
+  uint32_t gen;
+  if (p->vm && rg_vm_label(p->vm, &site, &who, &gen) && site < m->nchoices &&
+      (gen != p->label_gen_used || pc == p->label_pc_used)) {
+    q->who = fmt(p, m->choices[site].chooser, who, whobuf, wsize);
+    snprintf(prompt, size, "%s: %s (line %u)", rg_module_str(m, m->choices[site].prompt), what,
+             line_of(p, pc));
+  } else {
+    snprintf(prompt, size, "%s (line %u)", what, line_of(p, pc));
+  }
+}
+
 /* Sink (a dice policy): a die or card read by the dice policy.  Plain die:
 ** "roll dN (line L)" over 1..N; custom die: its distinct faces; deck: the
 ** distinct cards left, in order, with how many are left.  Returns the
@@ -213,7 +247,7 @@ static uint32_t collect_distinct(rg_play *p, const rg_value *vals, uint32_t n) {
 static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
                          uint32_t pc) {
   rg_play *p = ctx;
-  char prompt[512];
+  char prompt[512], act[256], who[256];
   rg_question q = { 0 };
   int64_t k;
   uint32_t d;
@@ -222,7 +256,8 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
   q.remark = remark_option;
   locate_question(p, &q, pc);
   if (what == 'd') {
-    snprintf(prompt, sizeof prompt, "roll d%u (line %u)", index, line_of(p, pc));
+    snprintf(act, sizeof act, "roll d%u", index);
+    chance_prompt(p, &q, act, pc, prompt, sizeof prompt, who, sizeof who);
     q.prompt = prompt;
     q.n = (uint32_t)n;
     q.numeric = q.range = 1;
@@ -234,8 +269,8 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
     d = collect_distinct(p, m->faces + die->first, die->count);
     p->opt_type = die->face;
     p->count_word = "side";
-    snprintf(prompt, sizeof prompt, "roll %s (line %u)", rg_module_str(m, die->name),
-             line_of(p, pc));
+    snprintf(act, sizeof act, "roll %s", rg_module_str(m, die->name));
+    chance_prompt(p, &q, act, pc, prompt, sizeof prompt, who, sizeof who);
   } else if (what == 'c' && index < m->ndecks) {
     uint32_t left = 0;
     const rg_value *cards = rg_vm_deck_left(p->vm, index, &left);
@@ -244,8 +279,8 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
     p->opt_type = m->decks[index].card;
     p->count_word = "left";
     q.secret = (m->decks[index].flags & RG_DECK_SECRET) != 0;
-    snprintf(prompt, sizeof prompt, "draw from %s (line %u)",
-             rg_module_str(m, m->decks[index].name), line_of(p, pc));
+    snprintf(act, sizeof act, "draw from %s", rg_module_str(m, m->decks[index].name));
+    chance_prompt(p, &q, act, pc, prompt, sizeof prompt, who, sizeof who);
   } else {
     p->stopped = 1;
     return -1;
@@ -269,7 +304,7 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
 static int on_dice(void *ctx, const rg_module *m, uint32_t sides, uint32_t n, rg_value *out,
                    uint32_t pc) {
   rg_play *p = ctx;
-  char prompt[512];
+  char prompt[512], what[64], who[256];
   rg_question q = { 0 };
   uint64_t outcomes = 1;
   int64_t k;
@@ -282,7 +317,8 @@ static int on_dice(void *ctx, const rg_module *m, uint32_t sides, uint32_t n, rg
     return 0;
   }
   locate_question(p, &q, pc);
-  snprintf(prompt, sizeof prompt, "roll %ud%u (line %u)", n, sides, line_of(p, pc));
+  snprintf(what, sizeof what, "roll %ud%u", n, sides);
+  chance_prompt(p, &q, what, pc, prompt, sizeof prompt, who, sizeof who);
   q.prompt = prompt;
   q.ctx = p;
   q.name = name_option;
@@ -333,6 +369,7 @@ void rg_play_sink(rg_play *p, rg_sink *sink) {
 }
 
 void rg_play_attach(rg_play *p, rg_vm *vm) {
+  p->label_gen_used = p->label_pc_used = 0;   /* a new VM counts its labels anew */
   p->vm = vm;
   if (p->log) p->log->vm = vm;
 }

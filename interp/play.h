@@ -46,6 +46,9 @@ typedef struct rg_play {
   int seeded;               /* rg_play_seed: each step reseeds */
   uint64_t seed;
   rg_seed_steps steps;
+  /* private: the label (rg_vm_label) whose roll or draw was reported, and
+  ** at which pc: a later roll or draw elsewhere is not labelled by it */
+  uint32_t label_gen_used, label_pc_used;
   /* private: the question being asked (see the option namer in play.c) */
   rg_type opt_type;
   const rg_value *opts;

@@ -580,6 +580,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
   vm->work_left = MAX_STEPS;         /* WORK: dice rolled, list elements read */
 
   vm->depth = 0;
+  vm->label_set = 0;
   vm->err[0] = '\0';
   vm->err_pc = 0;
   vm->heap_top = M->nheap;
@@ -855,6 +856,17 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         uint32_t a = ((uint32_t)IA);
         sp -= M->notes[a].nvals;
         if (vm->sink.note) vm->sink.note(vm->sink.ctx, M, a, sp, PCIDX());
+        vmbreak;
+      }
+
+      /* Opcode LABEL A: who -> (nothing); the next roll or draw is done by
+      ** who, for choice site A's prompt (see rg_vm_label). */
+      vmcase(RG_OP_LABEL) {
+        STACKOP();
+        vm->label_gen++;
+        vm->label_set = 1;
+        vm->label_site = (uint32_t)IA;
+        vm->label_who = sp[-1];
         vmbreak;
       }
 
@@ -1332,3 +1344,11 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 #undef MAX_STEPS
 #undef FCODE
 #undef FMAP
+
+int rg_vm_label(const rg_vm *vm, uint32_t *site, rg_value *who, uint32_t *gen) {
+  if (!vm->label_set) return 0;
+  *site = vm->label_site;
+  *who = vm->label_who;
+  *gen = vm->label_gen;
+  return 1;
+}

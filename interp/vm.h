@@ -146,4 +146,12 @@ struct rg_live;
 size_t rg_vm_state(const rg_vm *vm, const struct rg_live *lv, uint32_t proc, uint32_t pc,
                    rg_value *buf, size_t cap);
 
+/* The last label of a roll or draw (LABEL: `roll(who, "what", DIE)`) of
+** the running call: stores its choice site (whose prompt says what for,
+** whose chooser type is who's), who, and its number among the call's
+** labels (counted over the VM's life, so that a reader can tell a label
+** already used from a new one), and returns 1; 0 when the call has run no
+** LABEL. */
+int rg_vm_label(const rg_vm *vm, uint32_t *site, rg_value *who, uint32_t *gen);
+
 #endif

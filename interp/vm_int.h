@@ -168,6 +168,10 @@ struct rg_vm {
   uint32_t nfcode;          /* fast instructions in all */
   int threaded;             /* each fast instruction has its handler's address */
   int depth;                /* frames[0..depth) are suspended callers */
+  uint32_t label_gen;       /* LABELs run so far by this VM */
+  int label_set;            /* this call has run a LABEL */
+  uint32_t label_site;      /* its choice site (the prompt, who's type) */
+  rg_value label_who;
   rg_frame frames[RG_MAX_CALL_DEPTH];
   char err[256];
   uint32_t err_pc;
