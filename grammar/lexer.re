@@ -268,6 +268,7 @@ loop:
   "input"               { TOK(INPUT); }
   "with"                { TOK(WITH); }
   "rule"                { TOK(RULE); }
+  "strategy"            { TOK(STRATEGY); }
 
   "_"                   { TOK(UNDERSCORE); }
   digit* [dD] digit+    { tok->len = (uint32_t)((const char *)cur - tok->text);
@@ -412,6 +413,7 @@ const char *rg_token_name(int kind) {
     case RG_TK_INPUT: return "'input'";
     case RG_TK_WITH: return "'with'";
     case RG_TK_RULE: return "'rule'";
+    case RG_TK_STRATEGY: return "'strategy'";
     case RG_TK_LBRACE: return "'{'";
     case RG_TK_RBRACE: return "'}'";
     case RG_TK_LP: return "'('";

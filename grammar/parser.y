@@ -48,6 +48,8 @@ typedef struct { rg_param *head, *tail; } rg_paramlist;
 typedef struct { rg_stmt *head, *tail; } rg_stmtlist;
 typedef struct { rg_expr *head, *tail; } rg_exprlist;
 typedef struct { rg_fieldinit *head, *tail; } rg_fieldinitlist;
+typedef struct { rg_srule *head, *tail; } rg_srulelist;
+typedef struct { rg_pickx *head, *tail; } rg_pickxlist;
 /* An else-if chain under construction: its first and last IF, and how many. */
 typedef struct { rg_stmt *head, *tail; uint32_t n; } rg_ifchain;
 
@@ -235,7 +237,7 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
 %token AND OR NOT MOD TRUE FALSE.
 %token SET INT BOOL PERCENT TEXT DISTANCE ASSUMED.
 %token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP LIST INPUT WITH.
-%token RULE.
+%token RULE STRATEGY.
 %token LBRACE RBRACE LP RP LBRACKET RBRACKET COMMA COLON DOT DOTDOT ARROW.
 %token ASSIGN EQ NE LT LE GT GE PLUS MINUS STAR SLASH.
 
@@ -587,6 +589,38 @@ decl_body(A) ::= INPUT(T) NAME(N) COLON type(Y) ASSIGN expr(E). {
 decl_body(A) ::= INPUT(T) NAME(N) LBRACKET type(X) RBRACKET COLON type(Y) ASSIGN expr(E). {
   A = new_decl(ps, RG_DE_INPUT, T.pos, N.str); A->index = X; A->type = Y; A->value = E;
 }
+
+/* ---- strategies ----------------------------------------------------------
+** decl_body ::= 'strategy' NAME [STRING] '{' srule {srule} '}'
+** srule ::= STRING ['for' expr] ':' pick {',' pick}
+** pick ::= expr | NAME NAME                 (a value; max/min/first/random;
+**                                            max FIELD, min FIELD)
+** How a player answers the choices that ask STRING: the first pick that
+** finds an option (see docs/language.md, "Strategies").
+*/
+decl_body(A) ::= STRATEGY(T) NAME(N) display_opt(D) LBRACE srule_list(L) RBRACE. {
+  A = new_decl(ps, RG_DE_STRATEGY, T.pos, N.str); A->display = D; A->srules = L.head;
+}
+
+%type srule_list {rg_srulelist}
+srule_list(A) ::= srule(X).                { LIST_ONE(A, X); }
+srule_list(A) ::= srule_list(L) srule(X).  { LIST_ADD(A, L, X); }
+
+%type srule {rg_srule *}
+srule(A) ::= STRING(S) COLON pick_list(P). {
+  A = NEW(rg_srule); A->pos = S.pos; A->prompt = S.str; A->picks = P.head;
+}
+srule(A) ::= STRING(S) FOR expr(W) COLON pick_list(P). {
+  A = NEW(rg_srule); A->pos = S.pos; A->prompt = S.str; A->who = W; A->picks = P.head;
+}
+
+%type pick_list {rg_pickxlist}
+pick_list(A) ::= pick(X).                  { LIST_ONE(A, X); }
+pick_list(A) ::= pick_list(L) COMMA pick(X). { LIST_ADD(A, L, X); }
+
+%type pick {rg_pickx *}
+pick(A) ::= expr(E).                       { A = NEW(rg_pickx); A->pos = E->pos; A->value = E; }
+pick(A) ::= NAME(W) NAME(F).               { A = NEW(rg_pickx); A->pos = W.pos; A->word = W.str; A->field = F.str; }
 
 %type param_list_opt {rg_paramlist}
 param_list_opt(A) ::= .                    { A.head = A.tail = NULL; }

@@ -224,8 +224,28 @@ typedef enum rg_dkind {
   RG_DE_SCALE,      /* scale * = num/den [round up|down|nearest] */
   RG_DE_CELL,       /* override NAME[keys] = e: cells of a table; one cell */
   RG_DE_STEP,       /* override step|rule "name" in PROC { body } (part) */
-  RG_DE_REMOVE      /* remove NAME, or remove step|rule "name" in PROC (target, part) */
+  RG_DE_REMOVE,     /* remove NAME, or remove step|rule "name" in PROC (target, part) */
+  RG_DE_STRATEGY    /* strategy NAME ["doc"] { "prompt" [for who]: pick, ... } */
 } rg_dkind;
+
+/* One pick of a strategy's rule: a value (the option equal to it), or a
+** word with an optional field: max/min [FIELD], first, random. */
+typedef struct rg_pickx {
+  rg_pos pos;
+  rg_expr *value;               /* a value, or a bare word (max, min, first, random) */
+  const char *word, *field;     /* `max FIELD` / `min FIELD`: NULL for a value */
+  struct rg_pickx *next;
+} rg_pickx;
+
+/* A strategy's rule: how the choices asking `prompt` are answered (only
+** those asked of `who`, when given): its picks in order. */
+typedef struct rg_srule {
+  rg_pos pos;
+  const char *prompt;
+  rg_expr *who;                 /* or NULL: any chooser */
+  rg_pickx *picks;
+  struct rg_srule *next;
+} rg_srule;
 
 typedef struct rg_decl {
   rg_pos pos;
@@ -246,6 +266,7 @@ typedef struct rg_decl {
   rg_pos from_pos;              /* TABLE: of `from`; RECORD: of its shown form */
   rg_cell *cell_notes;          /* TABLE from a TSV: notes on its cells (no values) */
   rg_param *params;             /* PROC */
+  rg_srule *srules;             /* STRATEGY */
   rg_stmt *body;                /* PROC, TEST */
   rg_note *notes;
   bool is_override;             /* written `override ...` */

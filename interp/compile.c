@@ -34,7 +34,8 @@
 
 const char *const rgc_kindname[] = { "unit", "enum", "record", "const", "table",
                                         "procedure", "test", "dice", "deck", "input",
-                                        "scale", "cell", "step", "remove" };
+                                        "scale", "cell", "step", "remove",
+                                        "strategy" };
 
 /* Frees every growable array of cs (after an error, or the rest after
 ** build_module took them). */
@@ -145,6 +146,8 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
       rgc_decl_test(cs, dc);
     }
   }
+  for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+    if (dc->kind == RG_DE_STRATEGY) rgc_decl_strategy(cs, dc);
   /* The files the line table refers to. */
   for (uint32_t i = 0; i < d->nfiles; i++) {
     uint32_t *f = rgc_push(cs, &cs->files);

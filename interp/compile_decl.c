@@ -569,3 +569,146 @@ void rgc_decl_test(cstate *cs, rg_decl *dc) {
   t->proc = index;
 }
 
+
+/* ---- strategies -------------------------------------------------------------------- */
+
+/* Returns the index of the first choice site asking prompt (interned as
+** pr), or -1. */
+static int64_t first_site(cstate *cs, uint32_t pr) {
+  for (uint32_t i = 0; i < cs->choices.n; i++)
+    if (AT(cs->choices, rg_choice, i).prompt == pr) return i;
+  return -1;
+}
+
+/* Compiles pick x of a rule answering choice site c into *pk (kind, field,
+** value).  Returns false after an error. */
+static bool strategy_pick(cstate *cs, const rg_pickx *x, const rg_choice *c, rg_pick *pk) {
+  rg_type opt = c->option;
+  char tn[96];
+  if (x->word) {                                   /* max FIELD, min FIELD */
+    const rg_record *r;
+    if (strcmp(x->word, "max") != 0 && strcmp(x->word, "min") != 0) {
+      rgc_err(cs, x->pos, "a pick is a value, max, min, max FIELD, min FIELD, first or random, not '%s %s'",
+              x->word, x->field);
+      return false;
+    }
+    if (opt.kind != RG_K_RECORD) {
+      rgc_err(cs, x->pos, "'%s %s': the options are %s, not records with fields", x->word,
+              x->field, rgc_tname(cs, opt, tn, sizeof tn));
+      return false;
+    }
+    r = &AT(cs->records, rg_record, opt.ref);
+    for (uint32_t f = 0; f < r->count; f++) {
+      const rg_field_info *fi = &AT(cs->fields, rg_field_info, r->first + f);
+      if (strcmp(cs->pool + fi->name, x->field) != 0) continue;
+      if (fi->type.kind == RG_K_RECORD || fi->type.kind == RG_K_LIST) {
+        rgc_err(cs, x->pos, "field '%s' is %s: max and min compare simple values", x->field,
+                rgc_tname(cs, fi->type, tn, sizeof tn));
+        return false;
+      }
+      pk->kind = strcmp(x->word, "max") == 0 ? RG_PICK_MAX : RG_PICK_MIN;
+      pk->field = f + 1;
+      return true;
+    }
+    rgc_err(cs, x->pos, "the options (%s) have no field '%s'", rgc_tname(cs, opt, tn, sizeof tn),
+            x->field);
+    return false;
+  }
+  if (x->value->kind == RG_EX_NAME) {              /* the words, unless a member */
+    static const char *const words[] = { "max", "min", "first", "random" };
+    static const rg_pickkind kinds[] = { RG_PICK_MAX, RG_PICK_MIN, RG_PICK_FIRST, RG_PICK_RANDOM };
+    for (int w = 0; w < 4; w++)
+      if (strcmp(x->value->name, words[w]) == 0 &&
+          !(opt.kind == RG_K_ENUM && rgc_member_by_code(cs, opt.ref, words[w]) >= 0)) {
+        pk->kind = kinds[w];
+        return true;
+      }
+  }
+  if (opt.kind == RG_K_RECORD || opt.kind == RG_K_LIST) {
+    rgc_err(cs, x->pos, "the options are %s: pick them by max FIELD, min FIELD, first or random",
+            rgc_tname(cs, opt, tn, sizeof tn));
+    return false;
+  }
+  rg_type t = rgc_fold(cs, x->value, opt, &pk->value);
+  if (rgc_is_err(t) || !rgc_check_type(cs, x->value->pos, t, opt, "a pick")) return false;
+  pk->kind = RG_PICK_VALUE;
+  return true;
+}
+
+/* strategy NAME ["doc"] { "prompt" [for who]: pick, ... }: after every
+** procedure body (the choice sites are known).  Each rule names the prompt
+** of at least one `choose`; all the choices asking it must agree on the
+** chooser's and the options' types, so one rule compiles for them all. */
+void rgc_decl_strategy(cstate *cs, rg_decl *dc) {
+  rg_strategy *st;
+  uint32_t first = cs->picks.n, rule = 0;
+  char ta[96], tb[96];
+  for (uint32_t i = 0; i < cs->strategies.n; i++)
+    if (strcmp(cs->pool + AT(cs->strategies, rg_strategy, i).name, dc->name) == 0) {
+      rgc_err(cs, dc->pos, "there is already a strategy '%s'", dc->name);
+      return;
+    }
+  for (const rg_srule *r = dc->srules; r; r = r->next, rule++) {
+    uint32_t pr = rgc_intern(cs, r->prompt);
+    int64_t site = first_site(cs, pr);
+    rg_choice c;
+    rg_value who = 0;
+    if (site < 0) {
+      /* after other errors the choose may be in code not compiled: quiet */
+      if (cs->d->errors == 0)
+        rgc_err(cs, r->pos, "no choice asks \"%s\" (a rule names the prompt of a choose)", r->prompt);
+      continue;
+    }
+    c = AT(cs->choices, rg_choice, site);
+    for (uint32_t i = (uint32_t)site + 1; i < cs->choices.n; i++) {
+      const rg_choice *o = &AT(cs->choices, rg_choice, i);
+      if (o->prompt != pr) continue;
+      if (memcmp(&o->option, &c.option, sizeof c.option) != 0 ||
+          memcmp(&o->chooser, &c.chooser, sizeof c.chooser) != 0) {
+        rgc_err(cs, r->pos, "the choices asking \"%s\" differ in their types (%s and %s): "
+                "one rule cannot answer both", r->prompt,
+                rgc_tname(cs, o->option, ta, sizeof ta), rgc_tname(cs, c.option, tb, sizeof tb));
+        break;
+      }
+    }
+    for (const rg_srule *q = dc->srules; q != r; q = q->next)
+      if (strcmp(q->prompt, r->prompt) == 0 && !q->who) {
+        rgc_err(cs, r->pos, "the rule for \"%s\" at line %u answers every chooser already",
+                r->prompt, q->pos.line);
+        break;
+      }
+    if (r->who) {
+      rg_type t;
+      if (c.chooser.kind == RG_K_RECORD || c.chooser.kind == RG_K_LIST) {
+        rgc_err(cs, r->who->pos, "who answers \"%s\" is %s: a rule cannot name one", r->prompt,
+                rgc_tname(cs, c.chooser, ta, sizeof ta));
+        continue;
+      }
+      t = rgc_fold(cs, r->who, c.chooser, &who);
+      if (rgc_is_err(t) || !rgc_check_type(cs, r->who->pos, t, c.chooser, "who")) continue;
+    }
+    for (const rg_pickx *x = r->picks; x; x = x->next) {
+      rg_pick pk = { 0 };
+      if (!strategy_pick(cs, x, &c, &pk)) continue;
+      pk.prompt = pr;
+      pk.rule = rule;
+      pk.who_set = r->who != NULL;
+      pk.who = who;
+      rg_pick *slot = rgc_push(cs, &cs->picks);
+      if (!slot) return;
+      *slot = pk;
+    }
+  }
+  /* rule numbers run on without gaps over the picks kept */
+  for (uint32_t i = first, n = 0, prev = UINT32_MAX; i < cs->picks.n; i++) {
+    rg_pick *pk = &AT(cs->picks, rg_pick, i);
+    if (pk->rule != prev) { prev = pk->rule; pk->rule = n++; }
+    else pk->rule = n - 1;
+  }
+  st = rgc_push(cs, &cs->strategies);
+  if (!st) return;
+  st->name = rgc_intern(cs, dc->name);
+  st->doc = rgc_intern(cs, dc->display ? dc->display : "");
+  st->first = first;
+  st->count = cs->picks.n - first;
+}

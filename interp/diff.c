@@ -164,6 +164,118 @@ static void diff_header(dctx *c) {
     }
 }
 
+/* ---- strategies ------------------------------------------------------- */
+
+/* Writes the head of rule r of strategy st of m ("\"season\"", "\"season\"
+** for player A") into b, and its picks ("max card, first") into p; returns
+** the index of the rule's first pick, or UINT32_MAX when there is no rule r. */
+static uint32_t srule_text(const rg_module *m, const rg_strategy *st, uint32_t r, rg_buf *h,
+                           rg_buf *p) {
+  uint32_t i = st->first, end = st->first + st->count, first;
+  static const char *const words[] = { "", "max", "min", "first", "random" };
+  while (i < end && m->picks[i].rule != r) i++;
+  if (i == end) return UINT32_MAX;
+  first = i;
+  h->len = p->len = 0;
+  if (h->data) h->data[0] = '\0';
+  if (p->data) p->data[0] = '\0';
+  rg_printf(&h->out, "\"%s\"", S(m, m->picks[i].prompt));
+  if (m->picks[i].who_set) {
+    char w[256];
+    for (uint32_t c = 0; c < m->nchoices; c++)
+      if (m->choices[c].prompt == m->picks[i].prompt) {
+        rg_value_format(w, sizeof w, m, m->heap, m->nheap, m->choices[c].chooser, m->picks[i].who);
+        rg_printf(&h->out, " for %s", w);
+        break;
+      }
+  }
+  for (; i < end && m->picks[i].rule == r; i++) {
+    const rg_pick *pk = &m->picks[i];
+    if (i > first) rg_puts(&p->out, ", ");
+    if (pk->kind == RG_PICK_VALUE) {
+      char v[256];
+      for (uint32_t c = 0; c < m->nchoices; c++)
+        if (m->choices[c].prompt == pk->prompt) {
+          rg_value_format(v, sizeof v, m, m->heap, m->nheap, m->choices[c].option, pk->value);
+          rg_puts(&p->out, v);
+          break;
+        }
+    } else {
+      rg_puts(&p->out, pk->kind <= RG_PICK_RANDOM ? words[pk->kind] : "?");
+      if (pk->field) {
+        for (uint32_t c = 0; c < m->nchoices; c++)
+          if (m->choices[c].prompt == pk->prompt && m->choices[c].option.kind == RG_K_RECORD) {
+            const rg_record *rec = &m->records[m->choices[c].option.ref];
+            rg_printf(&p->out, " %s", S(m, m->fields[rec->first + pk->field - 1].name));
+            break;
+          }
+      }
+    }
+  }
+  return first;
+}
+
+/* The rules of strategy sa of a and sb of b (either may be NULL): each rule
+** of one side matched by its head on the other, under head (a change of
+** the strategy, or its addition or removal). */
+static void diff_srules(dctx *c, uint32_t head, const rg_strategy *sa, const rg_strategy *sb) {
+  rg_buf ha, pa, hb, pb;
+  rg_buf_init(&ha); rg_buf_init(&pa); rg_buf_init(&hb); rg_buf_init(&pb);
+  for (uint32_t r = 0; sa && srule_text(c->a, sa, r, &ha, &pa) != UINT32_MAX; r++) {
+    int found = 0;
+    for (uint32_t q = 0; sb && srule_text(c->b, sb, q, &hb, &pb) != UINT32_MAX; q++)
+      if (ha.data && hb.data && strcmp(ha.data, hb.data) == 0) { found = 1; break; }
+    if (found && strcmp(pa.data ? pa.data : "", pb.data ? pb.data : "") == 0) continue;
+    rg_change *ch = at(c, add(c, found ? '~' : '-', RG_DW_SRULE, RG_DS_STRATEGIES, head,
+                              keep(c, ha.data ? ha.data : "")));
+    ch->a.text = keep(c, pa.data ? pa.data : "");
+    if (found) ch->b.text = keep(c, pb.data ? pb.data : "");
+  }
+  for (uint32_t q = 0; sb && srule_text(c->b, sb, q, &hb, &pb) != UINT32_MAX; q++) {
+    int found = 0;
+    for (uint32_t r = 0; sa && srule_text(c->a, sa, r, &ha, &pa) != UINT32_MAX; r++)
+      if (ha.data && hb.data && strcmp(ha.data, hb.data) == 0) { found = 1; break; }
+    if (found) continue;
+    rg_change *ch = at(c, add(c, '+', RG_DW_SRULE, RG_DS_STRATEGIES, head, keep(c, hb.data ? hb.data : "")));
+    ch->b.text = keep(c, pb.data ? pb.data : "");
+  }
+  if (ha.out.failed || pa.out.failed || hb.out.failed || pb.out.failed) c->oom = 1;
+  rg_buf_free(&ha); rg_buf_free(&pa); rg_buf_free(&hb); rg_buf_free(&pb);
+}
+
+/* The strategies only in a (-), only in b (+), and changed (~), by name,
+** each with its rules. */
+static void diff_strategies(dctx *c) {
+  const rg_module *a = c->a, *b = c->b;
+  for (uint32_t i = 0; i < a->nstrategies; i++) {
+    const rg_strategy *sa = &a->strategies[i];
+    int j = rg_module_find_strategy(b, S(a, sa->name));
+    const rg_strategy *sb = j >= 0 ? &b->strategies[j] : NULL;
+    uint32_t n0 = c->d->n;
+    uint32_t head = add(c, j < 0 ? '-' : '~', RG_DW_STRATEGY, RG_DS_STRATEGIES, RG_DIFF_NONE,
+                        S(a, sa->name));
+    if (head == RG_DIFF_NONE) return;
+    at(c, head)->a.index = i;
+    at(c, head)->a.text = S(a, sa->doc);
+    if (sb) {
+      at(c, head)->b.index = (uint32_t)j;
+      at(c, head)->b.text = S(b, sb->doc);
+    }
+    diff_srules(c, head, sa, sb);
+    if (sb && c->d->n == n0 + 1 && strcmp(S(a, sa->doc), S(b, sb->doc)) == 0)
+      c->d->n = n0;                      /* the same strategy: no change */
+  }
+  for (uint32_t k = 0; k < b->nstrategies; k++) {
+    const rg_strategy *sb = &b->strategies[k];
+    if (rg_module_find_strategy(a, S(b, sb->name)) >= 0) continue;
+    uint32_t head = add(c, '+', RG_DW_STRATEGY, RG_DS_STRATEGIES, RG_DIFF_NONE, S(b, sb->name));
+    if (head == RG_DIFF_NONE) return;
+    at(c, head)->b.index = k;
+    at(c, head)->b.text = S(b, sb->doc);
+    diff_srules(c, head, NULL, sb);
+  }
+}
+
 /* Returns the index of unit `name` in m, or -1. */
 static int find_unit(const rg_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nunits; i++)
@@ -1211,6 +1323,7 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
   diff_consts(&c);
   diff_tables(&c);
   diff_procs(&c);
+  diff_strategies(&c);
   if (c.oom || d->arena.failed) {
     rg_diff_free(d);
     d->a = a;

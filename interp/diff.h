@@ -76,7 +76,8 @@ typedef enum rg_change_kind {
 /* The sections, in the order the list holds them. */
 #define RG_DIFF_SECTIONS(X) \
   X(RULESET, "ruleset") X(UNITS, "units") X(ENUMS, "enums") X(RECORDS, "records") \
-  X(CONSTANTS, "constants") X(TABLES, "tables") X(PROCEDURES, "procedures")
+  X(CONSTANTS, "constants") X(TABLES, "tables") X(PROCEDURES, "procedures") \
+  X(STRATEGIES, "strategies")
 
 typedef enum rg_diff_section {
 #define RG_X(id, name) RG_DS_##id,
@@ -121,6 +122,9 @@ typedef enum rg_diff_what {
                     ** follow from others (derived: the same source on both
                     ** sides); name: the cause when known (a `scale` line,
                     ** after rg_diff_sources; b: its place), else NULL */
+  RG_DW_STRATEGY,   /* [strategies] name; text: its description */
+  RG_DW_SRULE,      /* under its strategy; name: the rule's prompt (and
+                    ** " for WHO"); text: its picks ("max card, first") */
   RG_NDIFF_WHAT
 } rg_diff_what;
 

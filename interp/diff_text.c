@@ -333,6 +333,16 @@ static void put_change(tctx *t, uint32_t index) {
     put_places(t, in_cause ? "        " : "    ", ch);
     break;
   case RG_DW_CAUSE: put_cause(t, ch, index); break;
+  case RG_DW_STRATEGY:
+    if (k == RG_CHANGE_CHANGED) rg_printf(o, "~ strategy %s\n", ch->name);
+    else if (*txt(own(ch))) rg_printf(o, "%c strategy %s \"%s\"\n", k, ch->name, txt(own(ch)));
+    else rg_printf(o, "%c strategy %s\n", k, ch->name);
+    break;
+  case RG_DW_SRULE:
+    if (k == RG_CHANGE_CHANGED)
+      rg_printf(o, "    ~ %s: %s -> %s\n", ch->name, txt(&ch->a), txt(&ch->b));
+    else rg_printf(o, "    %c %s: %s\n", k, ch->name, txt(own(ch)));
+    break;
   case RG_DW_INPUT: put_value_line(t, "", ch, "input "); break;
   case RG_DW_TABLE:
     rg_printf(o, "%c table %s%s\n", k, ch->name, txt(own(ch)));

@@ -97,6 +97,12 @@ int rg_module_find_table(const rg_module *m, const char *name) {
 }
 
 /* Returns the index of the enum named name, or -1. */
+int rg_module_find_strategy(const rg_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->nstrategies; i++)
+    if (strcmp(rg_module_str(m, m->strategies[i].name), name) == 0) return (int)i;
+  return -1;
+}
+
 int rg_module_find_enum(const rg_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nenums; i++)
     if (strcmp(rg_module_str(m, m->enums[i].name), name) == 0) return (int)i;
@@ -213,6 +219,11 @@ typedef struct sdesc {
   {U(rg_named, name), U(rg_named, type.kind), U(rg_named, type.ref), I(rg_named, value), \
    U(rg_named, file), U(rg_named, line), U(rg_named, starred)}
 #define DISK_rg_cellsrc {U(rg_cellsrc, file), U(rg_cellsrc, line)}
+#define DISK_rg_strategy \
+  {U(rg_strategy, name), U(rg_strategy, doc), U(rg_strategy, first), U(rg_strategy, count)}
+#define DISK_rg_pick \
+  {U(rg_pick, prompt), U(rg_pick, rule), U(rg_pick, who_set), U(rg_pick, kind), \
+   U(rg_pick, field), I(rg_pick, who), I(rg_pick, value)}
 
 /* Sections 2.. in id order: the pool, then RG_MODULE_ARRAYS in its order
 ** (section 1, the header strings, is handled apart). */
@@ -651,6 +662,50 @@ static int vplain(vctx *v, rg_type t, const char *what, uint32_t i) {
   return 0;
 }
 
+/* Checks the strategies and their picks (version 5): each rule's values fit
+** every choice that asks its prompt. */
+static int verify_strategies(vctx *v) {
+  const rg_module *m = v->m;
+  for (uint32_t i = 0; i < m->nstrategies; i++) {
+    const rg_strategy *st = &m->strategies[i];
+    if (vstr(v, st->name, "strategy", i) || vstr(v, st->doc, "strategy", i)) return -1;
+    if (!in_range(st->first, st->count, m->npicks))
+      return fail(v->err, v->errlen, "strategy %u: picks out of range", (unsigned)i);
+    for (uint32_t k = st->first; k < st->first + st->count; k++) {
+      const rg_pick *p = &m->picks[k];
+      uint32_t prev = k == st->first ? 0 : m->picks[k - 1].rule;
+      if (vstr(v, p->prompt, "pick", k)) return -1;
+      if (p->kind > RG_PICK_RANDOM || p->who_set > 1 || p->rule < prev || p->rule > prev + 1 ||
+          (k == st->first && p->rule != 0) || (p->field && p->kind != RG_PICK_MAX &&
+                                                p->kind != RG_PICK_MIN))
+        return fail(v->err, v->errlen, "pick %u: bad kind, rule or field", (unsigned)k);
+      for (uint32_t c = 0; c < m->nchoices; c++) {
+        const rg_choice *ch = &m->choices[c];
+        const char *why = NULL;
+        if (ch->prompt != p->prompt) continue;
+        if (p->who_set && (ch->chooser.kind == RG_K_RECORD || ch->chooser.kind == RG_K_LIST))
+          why = "a chooser that is a record or list";
+        else if (p->who_set) why = bad_value(m, ch->chooser, p->who);
+        if (!why && p->kind == RG_PICK_VALUE) {
+          if (ch->option.kind == RG_K_RECORD || ch->option.kind == RG_K_LIST)
+            why = "a value of a record or list option";
+          else why = bad_value(m, ch->option, p->value);
+        }
+        if (!why && p->field) {
+          if (ch->option.kind != RG_K_RECORD || p->field > m->records[ch->option.ref].count)
+            why = "a field out of range";
+          else {
+            rg_type ft = m->fields[m->records[ch->option.ref].first + p->field - 1].type;
+            if (ft.kind == RG_K_RECORD || ft.kind == RG_K_LIST) why = "a field that is not simple";
+          }
+        }
+        if (why) return fail(v->err, v->errlen, "pick %u: %s (choice %u)", (unsigned)k, why, (unsigned)c);
+      }
+    }
+  }
+  return 0;
+}
+
 /* Checks the dice, decks, choices and inputs (language version 2). */
 static int verify_chance(vctx *v) {
   const rg_module *m = v->m;
@@ -897,7 +952,7 @@ static int verify_data(vctx *v) {
       return fail(v->err, v->errlen, "test %u: procedure %u out of range", (unsigned)i,
                   (unsigned)m->tests[i].proc);
   }
-  if (verify_chance(v)) return -1;
+  if (verify_chance(v) || verify_strategies(v)) return -1;
   if (m->nlines != m->ncode)
     return fail(v->err, v->errlen, "line table has %u entries for %u instructions",
                 (unsigned)m->nlines, (unsigned)m->ncode);

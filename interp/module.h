@@ -39,7 +39,7 @@
 typedef int64_t rg_value;
 
 #define RG_MODULE_MAGIC   "RGLA"
-#define RG_MODULE_VERSION 4u   /* 4: rg_choice.flags (secret choices) */
+#define RG_MODULE_VERSION 5u   /* 4: rg_choice.flags (secret choices); 5: strategies */
 
 /* Deepest nesting of list types (list of list of ... T): the verifier
 ** refuses more, so the compiler reports it where the type is written. */
@@ -190,6 +190,38 @@ typedef struct rg_choice {
 ** make it without seeing each other's answers. */
 #define RG_CHOICE_SECRET 1u
 
+/* A strategy: how a player answers choices, written in the rule file
+** (`strategy sensible "..." { "invader or defender?": "invader" ... }`).
+** Its picks are picks[first .. first + count), grouped into rules. */
+typedef struct rg_strategy {
+  uint32_t name, doc;       /* strings (doc "" when none) */
+  uint32_t first, count;
+} rg_strategy;
+
+/* What a pick takes among the options offered. */
+typedef enum rg_pickkind {
+  RG_PICK_VALUE,            /* the option equal to value, when offered */
+  RG_PICK_MAX,              /* the greatest option (by field, when not 0) */
+  RG_PICK_MIN,              /* the least */
+  RG_PICK_FIRST,            /* the first option */
+  RG_PICK_RANDOM            /* one at random, as the random policy would */
+} rg_pickkind;
+
+/* One pick of a strategy.  Consecutive picks with the same rule number are
+** one rule: it answers the choices whose prompt is `prompt` (asked of
+** `who` only, when who_set), taking the first of its picks that finds an
+** option; the first rule of a strategy that applies to a choice answers
+** it. */
+typedef struct rg_pick {
+  uint32_t prompt;          /* string */
+  uint32_t rule;            /* the rule's number in its strategy, from 0 */
+  uint32_t who_set;         /* 1: the rule applies to chooser `who` only */
+  uint32_t kind;            /* rg_pickkind */
+  uint32_t field;           /* MAX, MIN of a record option: field index + 1; else 0 */
+  rg_value who;             /* of the choices' chooser type */
+  rg_value value;           /* VALUE: of the choices' option type (not a record or list) */
+} rg_pick;
+
 /* An input: a named value with a default that a run may override from the
 ** command line (an army's commander rating, its number of cards). */
 typedef struct rg_input {
@@ -254,7 +286,9 @@ typedef struct rg_line {
   X(choices, nchoices, rg_choice) \
   X(inputs, ninputs, rg_input) \
   X(named, nnamed, rg_named)            /* since version 3: constants by name */ \
-  X(cellsrc, ncellsrc, rg_cellsrc)      /* == ncells */
+  X(cellsrc, ncellsrc, rg_cellsrc)      /* == ncells */ \
+  X(strategies, nstrategies, rg_strategy) /* since version 5 */ \
+  X(picks, npicks, rg_pick)
 
 /* A module.  Every array is owned by the module (one rg_malloc each) and
 ** freed by rg_module_free. */
@@ -283,6 +317,7 @@ int rg_module_is_test(const rg_module *m, uint32_t p);
 int rg_module_find_proc(const rg_module *m, const char *name);
 int rg_module_find_table(const rg_module *m, const char *name);
 int rg_module_find_enum(const rg_module *m, const char *name);
+int rg_module_find_strategy(const rg_module *m, const char *name);
 
 /* Writes data[0..len) to path, so that a failure never leaves a partial
 ** file: through a temporary file in the same directory (created with mode

@@ -26,6 +26,7 @@
 #include "live.h"
 #include "play.h"
 #include "policy.h"
+#include "strategy.h"
 #include "opcodes.h"
 
 #include <stdio.h>
@@ -207,6 +208,8 @@ typedef struct explore {
   rg_play play;
   rg_sink play_sink;
   int answering;
+  int all_choices;          /* choices are chance points (else the first) */
+  uint32_t strategy;        /* 1 + the strategy answering first; 0: none */
   uint64_t expect_runs;
   uint32_t expect_pc;
   int expect_this;
@@ -356,8 +359,17 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
 static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
                          const rg_value *options, uint32_t n, uint32_t pc) {
   explore *e = ctx;
+  if (e->strategy) {
+    uint32_t nheap;
+    const rg_value *heap = rg_vm_heap(e->vm, &nheap);
+    int64_t k = rg_strategy_pick(m, e->strategy - 1, choice, chooser, options, n, heap, nheap,
+                                 NULL);
+    if (k >= 0) return k;
+    if (k == -2) return next_draw(ctx, n, pc);          /* a random pick: every option */
+  }
   if (e->answering)
     return e->play_sink.choose(e->play_sink.ctx, m, choice, chooser, options, n, pc);
+  if (!e->all_choices) return 0;                        /* the first option */
   return next_draw(ctx, n, pc);
 }
 
@@ -685,8 +697,10 @@ rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
   e.proc = o->proc;
   e.depth = o->depth;
   e.answering = o->answers != NULL;
+  e.all_choices = o->all_choices;
+  e.strategy = o->strategy;
   sink = (rg_sink){ .ctx = &e, .chance = on_chance, .roll = on_roll,
-                    .choose = o->all_choices || e.answering ? on_choose : NULL,
+                    .choose = o->all_choices || e.answering || o->strategy ? on_choose : NULL,
                     .expect_fail = on_expect_fail };
   r->cut = (rg_frac){ 0, 1 };
   rg_tally_init(&r->tally, o->m, o->m->procs[o->proc].result);

@@ -51,6 +51,8 @@ typedef struct rg_odds_opts {
   const char *answers;      /* or: answer choices from this text, one a line, */
   size_t answers_len;       /* read again from its start by every run; the */
   const char *answers_source;  /* name its errors give */
+  uint32_t strategy;        /* 1 + the rules' strategy that answers choices
+                            ** first (its random picks enumerated); 0: none */
 } rg_odds_opts;
 
 typedef enum rg_odds_status {

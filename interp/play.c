@@ -4,6 +4,7 @@
 #include "play.h"
 
 #include "alloc.h"
+#include "strategy.h"
 #include "value.h"
 
 #include <stdio.h>
@@ -181,7 +182,14 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   q.secret = (c->flags & RG_CHOICE_SECRET) != 0;
   q.yesno = c->option.kind == RG_K_BOOL && n == 2 && options[0] == 0 && options[1] == 1;
   locate_question(p, &q, pc);
-  k = ask(p, p->choices, &q);
+  k = -1;
+  if (p->strategy) {
+    uint32_t nheap;
+    const rg_value *heap = rg_vm_heap(p->vm, &nheap);
+    k = rg_strategy_pick(m, p->strategy - 1, choice, chooser, options, n, heap, nheap,
+                         choices_rng(p));
+  }
+  if (k < 0) k = ask(p, p->choices, &q);
   if (k >= 0 && p->log) rg_log_choice(p->log, choice, chooser, options, n, (uint32_t)k, pc);
   if (k >= 0) logged(p, q.secret);
   return k;

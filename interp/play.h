@@ -30,6 +30,8 @@ typedef struct rg_play {
   rg_log *log;              /* NULL: nothing logged */
   rg_policy *choices;       /* answers `choose`; NULL: the first option */
   rg_policy *dice;          /* reads dice and cards; NULL: the VM's generator */
+  uint32_t strategy;        /* 1 + the strategy of the rules (strategy.h) that
+                            ** answers choices before `choices` does; 0: none */
   /* A picture's shapes, passed on as the sink's shape callback (or NULL). */
   void (*shape)(void *ctx, const rg_module *m, uint32_t shape, const rg_value *vals,
                 uint32_t pc);

@@ -7,6 +7,7 @@
 #include "json.h"
 #include "play.h"
 #include "policy.h"
+#include "strategy.h"
 #include "rng.h"
 #include "seed.h"
 
@@ -35,6 +36,8 @@ typedef struct worker {
   uint64_t run;             /* the run under way */
   int choice_seeded;
   rg_sim_choices choices;
+  uint32_t strategy;        /* 1 + the strategy answering first; 0: none */
+  rg_vm *vm;                /* the worker's (its heap holds the options) */
   const rg_value *inputs;   /* or NULL */
   rg_policy answers;        /* RG_SIM_ANSWERS: the answers, read again each run */
   rg_play play;             /*   and the questions they answer */
@@ -71,13 +74,20 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
                          const rg_value *options, uint32_t n, uint32_t pc) {
   (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
   worker *w = ctx;
-  if (w->choices == RG_SIM_FIRST) return 0;
   if (w->choices == RG_SIM_ANSWERS)
     return w->play_sink.choose(w->play_sink.ctx, m, choice, chooser, options, n, pc);
   if (!w->choice_seeded) {
     rg_seed_sim_choices(&w->choice_rng, w->seed, w->run);
     w->choice_seeded = 1;
   }
+  if (w->strategy) {
+    uint32_t nheap;
+    const rg_value *heap = rg_vm_heap(w->vm, &nheap);
+    int64_t k = rg_strategy_pick(m, w->strategy - 1, choice, chooser, options, n, heap, nheap,
+                                 &w->choice_rng);
+    if (k >= 0) return k;
+  }
+  if (w->choices == RG_SIM_FIRST) return 0;
   return (int64_t)rg_rng_below(&w->choice_rng, n);
 }
 
@@ -116,6 +126,7 @@ static void *work(void *arg) {
   }
   if (w->inputs)
     for (uint32_t k = 0; k < m->ninputs; k++) rg_vm_set_input(vm, k, w->inputs[k]);
+  w->vm = vm;
   if (w->choices == RG_SIM_ANSWERS) rg_play_attach(&w->play, vm);
   for (uint64_t i = w->lo; i < w->hi; i++) {
     rg_value result = 0;
@@ -276,6 +287,7 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
     w->record = record;
     w->done = &done;
     w->choices = o->choices;
+    w->strategy = o->strategy;
     w->inputs = o->inputs;
     rg_policy_first(&w->answers);
     w->tallies = zalloc((size_t)ntallies * sizeof *w->tallies);

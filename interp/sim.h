@@ -51,6 +51,8 @@ typedef struct rg_sim_opts {
   const char *answers;      /* RG_SIM_ANSWERS: the text (no NUL byte), its */
   size_t answers_len;       /* length, and the name its errors give */
   const char *answers_source;
+  uint32_t strategy;        /* 1 + the rules' strategy that answers choices
+                            ** first (RG_SIM_RANDOM or FIRST the rest); 0: none */
   /* Optional: called on the caller's thread about every 100 ms while the
   ** workers run, with the runs done so far (in steps of 1024). */
   void (*progress)(void *ctx, uint64_t done, uint64_t total);

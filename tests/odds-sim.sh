@@ -56,6 +56,16 @@ for side in HIGH LOW; do
   if [ "$inside" = yes ]; then ok; else bad "sim --set: $side's interval misses 1/2 ($inside)"; fi
 done
 
+# Strategies: Maximus's `sensible` calls the strategic intercept whenever
+# the roll-off's winner shows a skull.  By the exact roll-off (odds,
+# default ratings) that is 5/26 + 5/26 = 10/26 of pre-battles, which must
+# lie in sim's interval for `intercept: true`; the header says the policy.
+"$bin" sim rules/meg/maximus.rules --runs 8000 --seed 5 --policy sensible > "$tmp/st.txt" || bad "sim --policy sensible exit $?"
+skull=$("$bin" odds rules/meg/maximus.rules roll_off | awk '/face: skull/ { split($(NF-2), f, "/"); n += f[1] / f[2] } END { printf "%.6f", n * 100 }')
+inside=$(awk -v p="$skull" '/^intercept$/ { on = 1; next } on && $1 == "true" { lo = $4 + 0; hi = $6 + 0; print (lo <= p && p <= hi) ? "yes" : "no " lo " " hi; exit }' "$tmp/st.txt")
+if [ "$inside" = yes ] && [ "$skull" = "38.461538" ]; then ok; else bad "sensible: intercept ($skull%) outside sim's interval ($inside)"; fi
+if head -1 "$tmp/st.txt" | grep -q 'policy sensible (a strategy of the rules; other choices at random)$'; then ok; else bad "sim --policy sensible: header"; fi
+
 # sim --variants: the same seed gives the same comparison on 1, 2 and 4
 # threads; a variant against itself differs by exactly 0 everywhere; and
 # crn-extra.rules rolls one more die in step First than crn-base.rules, so

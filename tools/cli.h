@@ -193,10 +193,22 @@ int cli_write_chart(const char *path, const char *title, const char *const *name
 
 /* Parses --policy's text for cmd: one of allowed[] (a NULL-terminated list
 ** of at least two; *kind = its index), or answers:FILE (*kind = -1, the
-** file's text in *answers, rg_malloc'd).  NULL: *kind = 0.  Returns EX_OK,
-** or EX_BAD / EX_RUNTIME after saying what is wrong. */
+** file's text in *answers, rg_malloc'd), or else the name of a strategy of
+** the rules (*kind = -2: cli_strategy resolves it once they are loaded).
+** NULL: *kind = 0.  Returns EX_OK, or EX_BAD / EX_RUNTIME after saying
+** what is wrong. */
 int cli_policy(const char *cmd, const char *policy, const char *const *allowed, int *kind,
                char **answers, size_t *len);
+
+/* The strategy --policy NAME names in m: sets *strategy to 1 + its index.
+** policy NULL, one of allowed[] or answers:FILE: *strategy = 0.  Returns
+** EX_OK, or EX_BAD after saying which policies and strategies there are. */
+int cli_strategy(const char *cmd, const rg_module *m, const char *policy,
+                 const char *const *allowed, uint32_t *strategy);
+
+/* Writes how a log or table header names strategy `name` into buf;
+** returns buf. */
+const char *cli_strategy_label(char *buf, size_t size, const char *name);
 
 /* regula run: runs a procedure with dice, decks and choices (run.c). */
 int cmd_run(opts *o);

@@ -63,8 +63,42 @@ int cli_policy(const char *cmd, const char *policy, const char *const *allowed, 
     *kind = -1;
     return ask_read_file(policy + 8, answers, len);
   }
-  return usage_error(cmd, "--policy must be %s, %s or answers:FILE, not '%s'", allowed[0],
-                     allowed[1], policy);
+  *kind = -2;                             /* a strategy: cli_strategy */
+  return EX_OK;
+}
+
+const char *cli_strategy_label(char *buf, size_t size, const char *name) {
+  snprintf(buf, size, "%s (a strategy of the rules; other choices at random)", name);
+  return buf;
+}
+
+int cli_strategy(const char *cmd, const rg_module *m, const char *policy,
+                 const char *const *allowed, uint32_t *strategy) {
+  rg_buf names;
+  int si;
+  *strategy = 0;
+  if (!policy || (strncmp(policy, "answers:", 8) == 0 && policy[8])) return EX_OK;
+  for (int k = 0; allowed[k]; k++)
+    if (strcmp(policy, allowed[k]) == 0) return EX_OK;
+  if ((si = rg_module_find_strategy(m, policy)) >= 0) {
+    *strategy = (uint32_t)si + 1;
+    return EX_OK;
+  }
+  rg_buf_init(&names);
+  for (int k = 0; allowed[k]; k++) rg_printf(&names.out, "%s, ", allowed[k]);
+  rg_puts(&names.out, "answers:FILE");
+  if (m->nstrategies) {
+    rg_puts(&names.out, " or a strategy of the rules (");
+    for (uint32_t i = 0; i < m->nstrategies; i++)
+      rg_printf(&names.out, "%s%s", i ? ", " : "", rg_module_str(m, m->strategies[i].name));
+    rg_puts(&names.out, ")");
+  } else {
+    rg_puts(&names.out, " (the rules declare no strategy)");
+  }
+  int rc = usage_error(cmd, "--policy must be %s, not '%s'", names.out.failed ? "..." : names.data,
+                       policy);
+  rg_buf_free(&names);
+  return rc;
 }
 
 int cli_load_setup(loaded *l, rg_setup *s, const char *path, const char *inputs,

@@ -36,8 +36,10 @@ const char odds_help[] =
   "                     that grow without end and never repeat a state)\n"
   "  --policy P         how choices are answered: first (default), random\n"
   "                     (every option in turn, each equally likely), or\n"
-  "                     answers:FILE (one a line); --choices first|all is\n"
-  "                     the same as first|random\n"
+  "                     answers:FILE (one a line), or NAME, a strategy of\n"
+  "                     the rules (its random picks and the choices it has\n"
+  "                     no rule for: every option in turn); --choices\n"
+  "                     first|all is the same as first|random\n"
   "  --set NAME=VALUE   an input, or a die's faces or a deck's cards\n"
   "                     (RED=skull:2,wound:2,blank:2); repeatable\n"
   "  --inputs FILE      inputs from a file of NAME=VALUE lines; --set wins\n"
@@ -236,10 +238,22 @@ int cmd_odds(opts *o) {
     return EX_RUNTIME;
   }
 
+  uint32_t strategy = 0;
+  char label[300];
+  if (cli_strategy("odds", m, policy, policies, &strategy) != EX_OK) {
+    rg_buf_free(&ph);
+    rg_free(args);
+    rg_setup_free(&setup);
+    rg_free(answers);
+    unload(&l);
+    return EX_BAD;
+  }
+  if (strategy) policy = cli_strategy_label(label, sizeof label, policy);
   rg_odds_opts oo = { .m = m, .limits = &o->limits, .proc = (uint32_t)pi, .args = args,
-                      .limit = limit, .depth = (uint32_t)depth, .all_choices = kind == 1,
-                      .inputs = setup.inputs, .answers = kind < 0 ? answers : NULL,
-                      .answers_len = alen, .answers_source = kind < 0 ? policy + 8 : NULL };
+                      .limit = limit, .depth = (uint32_t)depth,
+                      .all_choices = kind == 1 || strategy, .strategy = strategy,
+                      .inputs = setup.inputs, .answers = kind == -1 ? answers : NULL,
+                      .answers_len = alen, .answers_source = kind == -1 ? policy + 8 : NULL };
   rg_odds_result r;
   switch (rg_odds_run(&oo, &r)) {
   case RG_ODDS_OK:

@@ -106,11 +106,20 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
   rg_policy_first(&dice);
   rg_policy_first(&pol);
   rg_log_init(&lg, &out, m, o->json);
-  if (rc == 0) rc = policy_open(&pol, ask_choices ? "first" : o->policy, seed, &in);
+  static const char *const builtin[] = { "random", "first", "ask", NULL };
+  uint32_t strategy = 0;
+  if (rc == 0) rc = cli_strategy("run", m, o->policy, builtin, &strategy);
+  if (rc == 0)
+    rc = policy_open(&pol, ask_choices || strategy ? (strategy ? "random" : "first") : o->policy,
+                     seed, &in);
   if (rg_play_init(&play, m, &lg, &pol, dice_ask ? &dice : NULL) != 0 && rc == 0) {
     fputs("regula: error: out of memory\n", stderr);
     rc = EX_RUNTIME;
   }
+  if (rc == 0 && strategy && (dice_ask || o->resume))
+    rc = usage_error("run", "--policy %s (a strategy) answers without people: not with --dice ask "
+                            "or --resume", o->policy);
+  play.strategy = strategy;   /* first; the rest at random */
   if (rc == 0 && (ask_choices || dice_ask || o->resume)) {
     /* People at the table: the game can be undone, saved and resumed; it
     ** plays the rules with the dice and decks set (a copy of l that shares
@@ -138,7 +147,10 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
     rg_play_attach(&play, r.vm);
     rg_play_seed(&play, seed);
     rg_setup_apply(&setup, r.vm);
-    rg_log_run(&lg, rg_module_str(m, m->procs[pi].name), seed, o->policy ? o->policy : "random",
+    char label[300];
+    if (strategy) cli_strategy_label(label, sizeof label, o->policy);
+    rg_log_run(&lg, rg_module_str(m, m->procs[pi].name), seed,
+               strategy ? label : o->policy ? o->policy : "random",
                dice_ask ? "ask" : "random");
     /* the placeholder data the run rests on, after the run's settings */
     if (nph && o->json)
@@ -470,10 +482,7 @@ int cmd_run(opts *o) {
   if (o->dice && strcmp(o->dice, "ask") == 0) dice_ask = 1;
   else if (o->dice && strcmp(o->dice, "random") != 0)
     return usage_error("run", "--dice must be random or ask, not '%s'", o->dice);
-  if (o->policy && strcmp(o->policy, "random") != 0 && strcmp(o->policy, "first") != 0 &&
-      strcmp(o->policy, "ask") != 0 && !(strncmp(o->policy, "answers:", 8) == 0 && o->policy[8]))
-    return usage_error("run", "--policy must be random, first, ask or answers:FILE, not '%s'",
-                       o->policy);
+  /* another --policy names a strategy of the rules: cli_strategy, once loaded */
   if ((o->resume || o->transcript) && !dice_ask && !(o->policy && strcmp(o->policy, "ask") == 0))
     return usage_error("run", "--resume and --transcript go with --policy ask or --dice ask, "
                        "as the game was played");

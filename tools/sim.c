@@ -29,8 +29,10 @@ const char sim_help[] =
   "\n"
   "  --runs N       how many runs (default 10000)\n"
   "  --seed S       the seed (default 1; random: one drawn and said on stderr)\n"
-  "  --policy P     how choices are answered: random (default), first, or\n"
-  "                 answers:FILE (the same answers, one a line, every run)\n"
+  "  --policy P     how choices are answered: random (default), first,\n"
+  "                 answers:FILE (the same answers, one a line, every run),\n"
+  "                 or NAME, a strategy of the rules (`strategy NAME`; the\n"
+  "                 choices it has no rule for at random)\n"
   "  --set NAME=VALUE  an input, or a die's faces or a deck's cards\n"
   "                 (RED=skull:2,wound:2,blank:2); repeatable\n"
   "  --inputs FILE  inputs from a file of NAME=VALUE lines; --set wins\n"
@@ -266,12 +268,23 @@ int cmd_sim(opts *o) {
     unload(&l);
     return EX_RUNTIME;
   }
+  uint32_t strategy = 0;
+  char label[300];
+  if (cli_strategy("sim", m, policy, policies, &strategy) != EX_OK) {
+    rg_buf_free(&ph);
+    rg_free(args);
+    rg_setup_free(&setup);
+    rg_free(answers);
+    unload(&l);
+    return EX_BAD;
+  }
+  if (strategy) policy = cli_strategy_label(label, sizeof label, policy);
   rg_sim_opts so = { .m = m, .limits = &o->limits, .proc = (uint32_t)pi, .args = args,
                      .runs = runs, .seed = seed, .threads = (uint32_t)threads,
                      .inputs = setup.inputs,
-                     .choices = kind < 0 ? RG_SIM_ANSWERS : kind == 1 ? RG_SIM_FIRST : RG_SIM_RANDOM,
-                     .answers = answers, .answers_len = alen,
-                     .answers_source = kind < 0 ? policy + 8 : NULL };
+                     .choices = kind == -1 ? RG_SIM_ANSWERS : kind == 1 ? RG_SIM_FIRST : RG_SIM_RANDOM,
+                     .strategy = strategy, .answers = answers, .answers_len = alen,
+                     .answers_source = kind == -1 ? policy + 8 : NULL };
   rg_sim_result r;
   int show = isatty(2) && runs >= 10000;
   if (show) so.progress = progress;

@@ -198,6 +198,20 @@ static void show_decl(FILE *o, const rg_decl *d) {
     case RG_DE_INPUT:
       fprintf(o, "(input %s:", d->name); show_type(o, d->type); fputc(' ', o); show_expr(o, d->value);
       break;
+    case RG_DE_STRATEGY:
+      fprintf(o, "(strategy %s", d->name);
+      if (d->display) { fputc(' ', o); show_str(o, d->display); }
+      for (const rg_srule *r = d->srules; r; r = r->next) {
+        fputs(" (", o); show_str(o, r->prompt);
+        if (r->who) { fputs(" for ", o); show_expr(o, r->who); }
+        for (const rg_pickx *x = r->picks; x; x = x->next) {
+          fputc(' ', o);
+          if (x->word) fprintf(o, "%s:%s", x->word, x->field);
+          else show_expr(o, x->value);
+        }
+        fputc(')', o);
+      }
+      break;
     case RG_DE_SCALE:
       fprintf(o, "(scale %" PRId64 "/%" PRId64 " round %d", d->num, d->den, d->round);
       break;
@@ -433,6 +447,9 @@ static void test_trees(void) {
   tree_case("tree-v2.deck", "deck bag: colour = { BLACK: 8, RED: 6, }\n",
     "(deck bag:colour [BLACK: 8] [RED: 6])\n");
   tree_case("tree-v2.input", "input a_cards: int = 6\n", "(input a_cards:int 6)\n");
+  tree_case("tree-v5.strategy",
+            "strategy s \"doc\" {\n  \"a?\": x, max card\n  \"b?\" for A: 2, first\n}\n",
+            "(strategy s \"doc\" (\"a?\" x max:card) (\"b?\" for A 2 first))\n");
   tree_case("tree-v2.list-type", "record r { l: list list int }\n", "(record r l:list list int)\n");
   tree_case("tree-v2.chance", "procedure p() { let a = roll 2d6 let b = roll RED let c = draw bag "
     "let d = rolls(n, d6) let e = [] let f = [1, a] }\n",

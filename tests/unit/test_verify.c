@@ -167,7 +167,20 @@ int main(void) {
           memcmp(buf2, good_buf, good_len) == 0, "round trip");
     rg_free(buf2);
   }
-  CHECK(memcmp(good_buf, "RGLA\4\0\0\0\35\0\0\0", 12) == 0, "header bytes (version 4)");
+  CHECK(memcmp(good_buf, "RGLA\5\0\0\0\37\0\0\0", 12) == 0, "header bytes (version 5)");
+
+  /* Strategies (version 5): picks in range, of a known kind. */
+  fresh(); M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);
+  memset(M.strategies, 0, sizeof *M.strategies); M.strategies[0].count = 1;
+  EXPECT_MSG("strategy 0: picks out of range");
+  fresh(); M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);
+  memset(M.strategies, 0, sizeof *M.strategies); M.strategies[0].count = 1;
+  M.npicks = 1; M.picks = rg_malloc(sizeof *M.picks); memset(M.picks, 0, sizeof *M.picks);
+  M.picks[0].kind = 9; EXPECT_MSG("pick 0: bad kind, rule or field");
+  fresh(); M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);
+  memset(M.strategies, 0, sizeof *M.strategies); M.strategies[0].count = 1;
+  M.npicks = 1; M.picks = rg_malloc(sizeof *M.picks); memset(M.picks, 0, sizeof *M.picks);
+  M.picks[0].rule = 1; EXPECT_MSG("pick 0: bad kind, rule or field");
 
   /* Provenance (version 3). */
   fresh(); M.ncellsrc = 1; M.cellsrc = rg_malloc(sizeof *M.cellsrc); M.cellsrc[0].file = 0; M.cellsrc[0].line = 1;

@@ -1,0 +1,1 @@
+regula diff tests/diff/strategy-base.rules tests/diff/strategy-revised.rules

@@ -1,0 +1,1 @@
+regula odds tests/run/strategy.rules game --policy coin
