@@ -1,6 +1,7 @@
 /*
 ** simvar.c: variants compared on common random numbers (see simvar.h).
 */
+#include "strategy.h"
 #include "simvar.h"
 
 #include "alloc.h"
@@ -92,6 +93,7 @@ typedef struct vrun {
   rg_vm *vm;
   uint64_t seed, run;
   int first;
+  uint32_t strategy;        /* 1 + the variant's strategy; 0: none */
   rg_rng choices;
   rg_seed_steps steps;      /* how often each step was entered in this run */
 } vrun;
@@ -128,7 +130,14 @@ static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
 static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
                          const rg_value *options, uint32_t n, uint32_t pc) {
   vrun *r = ctx;
-  (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
+  (void)pc;
+  if (r->strategy) {
+    uint32_t nheap;
+    const rg_value *heap = rg_vm_heap(r->vm, &nheap);
+    int64_t k = rg_strategy_pick(m, r->strategy - 1, choice, chooser, options, n, heap, nheap,
+                                 &r->choices);
+    if (k >= 0) return k;
+  }
   return r->first ? 0 : (int64_t)rg_rng_below(&r->choices, n);
 }
 
@@ -163,6 +172,7 @@ static void *vwork(void *arg) {
     rg_sink sink = { .ctx = &w->vr[v], .step = on_step, .choose = on_choose };
     w->vr[v].seed = o->seed;
     w->vr[v].first = o->first;
+    w->vr[v].strategy = o->strategy ? o->strategy[v] : 0;
     if (!(w->vr[v].vm = rg_vm_new(o->m[v], o->limits, &sink)) ||
         !(w->buf[v] = rg_malloc(TEXT_MAX))) {
       w->nomem = 1;

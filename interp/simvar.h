@@ -37,6 +37,8 @@ typedef struct rg_simvar_opts {
   uint64_t runs, seed;
   uint32_t threads;                    /* 1..256 */
   int first;                           /* choices take their first option, else random */
+  const uint32_t *strategy;            /* [n] 1 + each variant's strategy answering
+                                       ** first (strategy.h), or NULL: none */
 } rg_simvar_opts;
 
 /* One value of one field, as text, across the variants. */

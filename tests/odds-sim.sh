@@ -66,6 +66,15 @@ inside=$(awk -v p="$skull" '/^intercept$/ { on = 1; next } on && $1 == "true" { 
 if [ "$inside" = yes ] && [ "$skull" = "38.461538" ]; then ok; else bad "sensible: intercept ($skull%) outside sim's interval ($inside)"; fi
 if head -1 "$tmp/st.txt" | grep -q 'policy sensible (a strategy of the rules; other choices at random)$'; then ok; else bad "sim --policy sensible: header"; fi
 
+# sim --variants takes a strategy each rule set declares: bold's invader
+# share (2/3 by hand, tests/run/strategy.rules) lies in the interval of a
+# variant against itself, the same on 1 and 3 threads.
+for k in 1 3; do
+  "$bin" sim --variants tests/run/strategy.rules,tests/run/strategy.rules game --policy bold --runs 3000 --seed 2 --threads $k > "$tmp/sv.$k" || bad "sim --variants --policy bold exit $?"
+done
+if cmp -s "$tmp/sv.1" "$tmp/sv.3"; then ok; else bad "sim --variants --policy bold: --threads 3 differs from 1"; fi
+if head -1 "$tmp/sv.1" | grep -q 'policy bold (a strategy of the rules' && grep -q '^  invader *6[5-8]\.[0-9]*% *6[5-8]\.[0-9]*% *+0\.00%' "$tmp/sv.1"; then ok; else bad "sim --variants --policy bold: not about 2/3 invader, or a difference"; cat "$tmp/sv.1"; fi
+
 # sim --variants: the same seed gives the same comparison on 1, 2 and 4
 # threads; a variant against itself differs by exactly 0 everywhere; and
 # crn-extra.rules rolls one more die in step First than crn-base.rules, so

@@ -250,6 +250,7 @@ typedef struct sim_args {
   uint32_t threads;
   int json;
   int first;                /* --policy first (else random) */
+  const char *strategy;     /* --policy NAME: a strategy every variant declares */
   const char *svg;          /* --svg FILE, or NULL */
   const char *const *sets;  /* each --set, applied to the variants that have the name */
   int nsets;

@@ -32,7 +32,8 @@ const char sim_help[] =
   "  --policy P     how choices are answered: random (default), first,\n"
   "                 answers:FILE (the same answers, one a line, every run),\n"
   "                 or NAME, a strategy of the rules (`strategy NAME`; the\n"
-  "                 choices it has no rule for at random)\n"
+  "                 choices it has no rule for at random; with --variants,\n"
+  "                 every rule set's own)\n"
   "  --set NAME=VALUE  an input, or a die's faces or a deck's cards\n"
   "                 (RED=skull:2,wound:2,blank:2); repeatable\n"
   "  --inputs FILE  inputs from a file of NAME=VALUE lines; --set wins\n"
@@ -225,11 +226,14 @@ int cmd_sim(opts *o) {
     sim_args sa = { .limits = &o->limits, .runs = runs, .seed = seed,
                     .threads = (uint32_t)threads, .json = json,
                     .first = policy && strcmp(policy, "first") == 0, .sets = sets,
+                    .strategy = policy && strcmp(policy, "first") != 0 &&
+                                strcmp(policy, "random") != 0 ? policy : NULL,
                     .nsets = nsets, .svg = svg };
     int vrc;
-    if (npos > 1 || inputs || (policy && strcmp(policy, "first") != 0 && strcmp(policy, "random") != 0))
+    if (npos > 1 || inputs || (policy && strncmp(policy, "answers:", 8) == 0))
       vrc = usage_error("sim", "with --variants: at most a PROCEDURE (without arguments), "
-                               "--policy random or first, --set but no --inputs");
+                               "--policy random, first or a strategy every variant declares, "
+                               "--set but no --inputs");
     else
       vrc = sim_variants(variants, npos ? pos[0] : "main", &sa);
     return vrc;

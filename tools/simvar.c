@@ -216,6 +216,7 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
   size_t len = strlen(list);
   char *copy = rg_malloc(len + 1);
   int rc;
+  char label[300];
   memset(vs, 0, sizeof vs);
   if (!copy) {
     fputs("regula: error: out of memory\n", stderr);
@@ -232,15 +233,31 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
       procs[v] = (uint32_t)vs[v].pi;
       inputs[v] = vs[v].setup.inputs;
     }
+    uint32_t strat[RG_SIMVAR_MAX];
+    for (uint32_t v = 0; v < n && rc == EX_OK; v++) {
+      int si = a->strategy ? rg_module_find_strategy(mods[v], a->strategy) : -1;
+      strat[v] = si >= 0 ? (uint32_t)si + 1 : 0;
+      if (a->strategy && si < 0) {
+        fprintf(stderr, "regula: error: --policy %s: %s declares no strategy '%s' "
+                        "(with --variants every rule set must)\n",
+                a->strategy, vs[v].path, a->strategy);
+        rc = EX_BAD;
+      }
+    }
+    if (a->strategy) cli_strategy_label(label, sizeof label, a->strategy);
+    else snprintf(label, sizeof label, "%s", a->first ? "first" : "random");
     rg_simvar_opts so = { .n = n, .m = mods, .proc = procs, .inputs = inputs,
                           .limits = a->limits, .runs = a->runs, .seed = a->seed,
-                          .threads = a->threads, .first = a->first };
+                          .threads = a->threads, .first = a->first,
+                          .strategy = a->strategy ? strat : NULL };
     rg_simvar_result r;
-    switch (rg_simvar_run(&so, &r)) {
+    memset(&r, 0, sizeof r);
+    switch (rc != EX_OK ? RG_SIMVAR_OK : rg_simvar_run(&so, &r)) {
     case RG_SIMVAR_OK:
+      if (rc != EX_OK) break;             /* a variant lacks the strategy */
       if (a->json) {
         rg_out out = cli_file_out(stdout);
-        if (rg_json_put(&out, result_json(&r, vs, n, pname, a->seed, a->first ? "first" : "random"),
+        if (rg_json_put(&out, result_json(&r, vs, n, pname, a->seed, label),
                         1) != 0) {
           fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
                                : "regula: error: out of memory\n", stderr);
@@ -250,14 +267,14 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
       } else {
         printf("%s of %u variants: %llu runs, seed %llu, policy %s, common random numbers by "
                "step\n", pname, (unsigned)n, (unsigned long long)r.runs,
-               (unsigned long long)a->seed, a->first ? "first" : "random");
+               (unsigned long long)a->seed, label);
         for (uint32_t v = 0; v < n; v++) {
           printf("  %c = %s\n", letter(v), vs[v].path);
           if (vs[v].ph.len) printf("      placeholders: %s\n", vs[v].ph.data);
         }
         print_text(&r, vs, n);
       }
-      if (a->svg) rc = draw(&r, vs, n, pname, a->seed, a->first ? "first" : "random", a->svg);
+      if (a->svg) rc = draw(&r, vs, n, pname, a->seed, label, a->svg);
       break;
     case RG_SIMVAR_RUN_FAILED:
       report_runtime(&vs[r.fail_variant].l.m, r.msg, r.fail_pc);
