@@ -269,6 +269,7 @@ loop:
   "with"                { TOK(WITH); }
   "rule"                { TOK(RULE); }
   "strategy"            { TOK(STRATEGY); }
+  "display"             { TOK(DISPLAY); }
 
   "_"                   { TOK(UNDERSCORE); }
   digit* [dD] digit+    { tok->len = (uint32_t)((const char *)cur - tok->text);
@@ -414,6 +415,7 @@ const char *rg_token_name(int kind) {
     case RG_TK_WITH: return "'with'";
     case RG_TK_RULE: return "'rule'";
     case RG_TK_STRATEGY: return "'strategy'";
+    case RG_TK_DISPLAY: return "'display'";
     case RG_TK_LBRACE: return "'{'";
     case RG_TK_RBRACE: return "'}'";
     case RG_TK_LP: return "'('";

@@ -50,6 +50,8 @@ typedef struct { rg_expr *head, *tail; } rg_exprlist;
 typedef struct { rg_fieldinit *head, *tail; } rg_fieldinitlist;
 typedef struct { rg_srule *head, *tail; } rg_srulelist;
 typedef struct { rg_pickx *head, *tail; } rg_pickxlist;
+typedef struct { rg_dlinex *head, *tail; } rg_dlinelist;
+typedef struct { rg_dcolx *head, *tail; } rg_dcollist;
 /* An else-if chain under construction: its first and last IF, and how many. */
 typedef struct { rg_stmt *head, *tail; uint32_t n; } rg_ifchain;
 
@@ -237,7 +239,7 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
 %token AND OR NOT MOD TRUE FALSE.
 %token SET INT BOOL PERCENT TEXT DISTANCE ASSUMED.
 %token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP LIST INPUT WITH.
-%token RULE STRATEGY.
+%token RULE STRATEGY DISPLAY.
 %token LBRACE RBRACE LP RP LBRACKET RBRACKET COMMA COLON DOT DOTDOT ARROW.
 %token ASSIGN EQ NE LT LE GT GE PLUS MINUS STAR SLASH.
 
@@ -621,6 +623,40 @@ pick_list(A) ::= pick_list(L) COMMA pick(X). { LIST_ADD(A, L, X); }
 %type pick {rg_pickx *}
 pick(A) ::= expr(E).                       { A = NEW(rg_pickx); A->pos = E->pos; A->value = E; }
 pick(A) ::= NAME(W) NAME(F).               { A = NEW(rg_pickx); A->pos = W.pos; A->word = W.str; A->field = F.str; }
+
+/* ---- displays -------------------------------------------------------------
+** decl_body ::= 'display' NAME STRING '{' dline {dline} '}'
+** dline ::= STRING | 'table' NAME ':' NAME {',' NAME} | 'list' NAME ['shown' STRING]
+** How people see a record (a procedure's result) as a card: lines of text
+** with {FIELD}s, a list of records as a table, a list as numbered lines.
+*/
+decl_body(A) ::= DISPLAY(T) NAME(N) STRING(S) LBRACE dline_list(L) RBRACE. {
+  A = new_decl(ps, RG_DE_DISPLAY, T.pos, N.str); A->display = S.str; A->dlines = L.head;
+}
+
+%type dline_list {rg_dlinelist}
+dline_list(A) ::= dline(X).                { LIST_ONE(A, X); }
+dline_list(A) ::= dline_list(L) dline(X).  { LIST_ADD(A, L, X); }
+
+%type dline {rg_dlinex *}
+dline(A) ::= STRING(S).                    { A = NEW(rg_dlinex); A->pos = S.pos; A->kind = 0; A->text = S.str; }
+dline(A) ::= TABLE(T) NAME(F) COLON dcol_list(C). {
+  A = NEW(rg_dlinex); A->pos = T.pos; A->kind = 1; A->text = F.str; A->cols = C.head;
+}
+dline(A) ::= LIST(T) NAME(F).              { A = NEW(rg_dlinex); A->pos = T.pos; A->kind = 2; A->text = F.str; }
+/* list FIELD shown "form": each element (a record) by the form */
+dline(A) ::= LIST(T) NAME(F) NAME(W) STRING(S). {
+  if (strcmp(W.str, "shown") != 0)
+    rg_error(ps->d, W.pos, "expected 'shown \"FORM\"' after a list's field, not '%s'", W.str);
+  A = NEW(rg_dlinex); A->pos = T.pos; A->kind = 2; A->text = F.str; A->form = S.str; A->form_pos = S.pos;
+}
+
+%type dcol_list {rg_dcollist}
+dcol_list(A) ::= dcol(X).                  { LIST_ONE(A, X); }
+dcol_list(A) ::= dcol_list(L) COMMA dcol(X). { LIST_ADD(A, L, X); }
+
+%type dcol {rg_dcolx *}
+dcol(A) ::= NAME(N).                       { A = NEW(rg_dcolx); A->pos = N.pos; A->name = N.str; }
 
 %type param_list_opt {rg_paramlist}
 param_list_opt(A) ::= .                    { A.head = A.tail = NULL; }

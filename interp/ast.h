@@ -225,8 +225,29 @@ typedef enum rg_dkind {
   RG_DE_CELL,       /* override NAME[keys] = e: cells of a table; one cell */
   RG_DE_STEP,       /* override step|rule "name" in PROC { body } (part) */
   RG_DE_REMOVE,     /* remove NAME, or remove step|rule "name" in PROC (target, part) */
-  RG_DE_STRATEGY    /* strategy NAME ["doc"] { "prompt" [for who]: pick, ... } */
+  RG_DE_STRATEGY,   /* strategy NAME ["doc"] { "prompt" [for who]: pick, ... } */
+  RG_DE_DISPLAY     /* display RECORD "title" { lines } (dlines) */
 } rg_dkind;
+
+/* A column of a display's table: a field of the listed records. */
+typedef struct rg_dcolx {
+  rg_pos pos;
+  const char *name;
+  struct rg_dcolx *next;
+} rg_dcolx;
+
+/* A line of a display: "form" (text, {FIELD} a field's value), `table
+** FIELD: col, ...` (a list of records, one row each) or `list FIELD` (a
+** list, one numbered line an element). */
+typedef struct rg_dlinex {
+  rg_pos pos;
+  int kind;                     /* 0 form, 1 table, 2 list */
+  const char *text;             /* form: the form; table, list: the field */
+  rg_dcolx *cols;                /* table */
+  const char *form;             /* list of records: each by this form, or NULL */
+  rg_pos form_pos;
+  struct rg_dlinex *next;
+} rg_dlinex;
 
 /* One pick of a strategy's rule: a value (the option equal to it), or a
 ** word with an optional field: max/min [FIELD], first, random. */
@@ -267,6 +288,7 @@ typedef struct rg_decl {
   rg_cell *cell_notes;          /* TABLE from a TSV: notes on its cells (no values) */
   rg_param *params;             /* PROC */
   rg_srule *srules;             /* STRATEGY */
+  rg_dlinex *dlines;             /* DISPLAY (name: the record) */
   rg_stmt *body;                /* PROC, TEST */
   rg_note *notes;
   bool is_override;             /* written `override ...` */

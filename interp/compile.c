@@ -35,7 +35,7 @@
 const char *const rgc_kindname[] = { "unit", "enum", "record", "const", "table",
                                         "procedure", "test", "dice", "deck", "input",
                                         "scale", "cell", "step", "remove",
-                                        "strategy" };
+                                        "strategy", "display" };
 
 /* Frees every growable array of cs (after an error, or the rest after
 ** build_module took them). */
@@ -148,6 +148,7 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
   }
   for (rg_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_STRATEGY) rgc_decl_strategy(cs, dc);
+    else if (dc->kind == RG_DE_DISPLAY) rgc_decl_display(cs, dc);
   /* The files the line table refers to. */
   for (uint32_t i = 0; i < d->nfiles; i++) {
     uint32_t *f = rgc_push(cs, &cs->files);

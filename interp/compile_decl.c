@@ -118,28 +118,46 @@ void rgc_decl_record(cstate *cs, rg_decl *dc) {
 
 /* A record's shown form: each {NAME} must be one of its fields ("{{" is
 ** a brace).  Stores the form in r. */
-static void record_shown(cstate *cs, rg_decl *dc, rg_record *r) {
-  const char *s = dc->display;
+/* Checks form (a shown form or a display's line, `what`) against record r
+** (named name): every {FIELD} a field of it.  Returns false after an error
+** at pos. */
+static bool check_form(cstate *cs, rg_pos pos, const char *form, const rg_record *r,
+                       const char *name, const char *what) {
+  const char *s = form;
   while ((s = strchr(s, '{'))) {
     const char *end;
     bool found = false;
     if (s[1] == '{') { s += 2; continue; }
     if (!(end = strchr(s, '}'))) {
-      rgc_err(cs, dc->from_pos, "the shown form has a '{' without its '}'");
-      return;
+      rgc_err(cs, pos, "the %s has a '{' without its '}'", what);
+      return false;
     }
-    for (uint32_t k = 0; k < r->count && !found; k++) {
+    /* {FIELD}, or {FLAG:TEXT} for a bool field (TEXT when true) */
+    const char *colon = memchr(s + 1, ':', (size_t)(end - s - 1));
+    size_t nlen = colon ? (size_t)(colon - s - 1) : (size_t)(end - s - 1);
+    uint32_t k = 0;
+    for (; k < r->count && !found; k++) {
       const char *f = cs->pool + AT(cs->fields, rg_field_info, r->first + k).name;
-      found = strlen(f) == (size_t)(end - s - 1) && strncmp(f, s + 1, (size_t)(end - s - 1)) == 0;
+      found = strlen(f) == nlen && strncmp(f, s + 1, nlen) == 0;
     }
     if (!found) {
-      rgc_err(cs, dc->from_pos, "the shown form names '%.*s', which is not a field of %s",
-              (int)(end - s - 1), s + 1, dc->name);
-      return;
+      rgc_err(cs, pos, "the %s names '%.*s', which is not a field of %s", what, (int)nlen, s + 1,
+              name);
+      return false;
+    }
+    if (colon && AT(cs->fields, rg_field_info, r->first + k - 1).type.kind != RG_K_BOOL) {
+      rgc_err(cs, pos, "the %s writes {%.*s:...}, but '%.*s' is not a bool: only a bool field "
+              "shows a text of its own", what, (int)nlen, s + 1, (int)nlen, s + 1);
+      return false;
     }
     s = end + 1;
   }
-  r->shown = rgc_intern(cs, dc->display);
+  return true;
+}
+
+static void record_shown(cstate *cs, rg_decl *dc, rg_record *r) {
+  if (check_form(cs, dc->from_pos, dc->display, r, dc->name, "shown form"))
+    r->shown = rgc_intern(cs, dc->display);
 }
 
 /* The fields of a record. */
@@ -711,4 +729,100 @@ void rgc_decl_strategy(cstate *cs, rg_decl *dc) {
   st->doc = rgc_intern(cs, dc->display ? dc->display : "");
   st->first = first;
   st->count = cs->picks.n - first;
+}
+
+/* ---- displays ---------------------------------------------------------------------- */
+
+/* Returns the index of field name of record r, or -1. */
+static int64_t field_of(cstate *cs, const rg_record *r, const char *name) {
+  for (uint32_t k = 0; k < r->count; k++)
+    if (strcmp(cs->pool + AT(cs->fields, rg_field_info, r->first + k).name, name) == 0) return k;
+  return -1;
+}
+
+/* display RECORD "title" { "form" | table FIELD: col, ... | list FIELD }:
+** how a value of the record is shown as a card (one display a record). */
+void rgc_decl_display(cstate *cs, rg_decl *dc) {
+  sym *s = rgc_lookup(cs, dc->name);
+  const rg_record *r;
+  rg_display *dp;
+  uint32_t first = cs->dlines.n;
+  char tn[96];
+  if (!s || s->kind != S_RECORD) {
+    rgc_err(cs, dc->pos, "'%s' is not a record: a display shows a record", dc->name);
+    return;
+  }
+  for (uint32_t i = 0; i < cs->displays.n; i++)
+    if (AT(cs->displays, rg_display, i).record == s->index) {
+      rgc_err(cs, dc->pos, "record %s has a display already", dc->name);
+      return;
+    }
+  r = &AT(cs->records, rg_record, s->index);
+  for (const rg_dlinex *x = dc->dlines; x; x = x->next) {
+    rg_dline dl = { 0 };
+    dl.kind = (uint32_t)x->kind;
+    if (x->kind == RG_DL_FORM) {
+      if (!check_form(cs, x->pos, x->text, r, dc->name, "line")) continue;
+      dl.text = rgc_intern(cs, x->text);
+    } else {
+      int64_t f = field_of(cs, r, x->text);
+      rg_type ft, et = T_ERR;
+      if (f < 0) {
+        rgc_err(cs, x->pos, "'%s' is not a field of %s", x->text, dc->name);
+        continue;
+      }
+      dl.field = (uint32_t)f;
+      ft = AT(cs->fields, rg_field_info, r->first + (uint32_t)f).type;
+      if (ft.kind == RG_K_LIST) et = AT(cs->types, rg_type, ft.ref);
+      if (ft.kind != RG_K_LIST || (x->kind == RG_DL_TABLE && et.kind != RG_K_RECORD)) {
+        rgc_err(cs, x->pos, "field '%s' is %s: %s", x->text, rgc_tname(cs, ft, tn, sizeof tn),
+                x->kind == RG_DL_TABLE ? "a table shows a list of records" : "a list shows a list");
+        continue;
+      }
+      if (x->kind == RG_DL_TABLE) {
+        const rg_record *er = &AT(cs->records, rg_record, et.ref);
+        const char *ename = cs->pool + er->name;
+        dl.first = cs->dcols.n;
+        for (const rg_dcolx *c = x->cols; c; c = c->next) {
+          int64_t k = field_of(cs, er, c->name);
+          uint32_t *slot;
+          if (k < 0) {
+            rgc_err(cs, c->pos, "'%s' is not a field of %s (the records of '%s')", c->name, ename,
+                    x->text);
+            continue;
+          }
+          if (!(slot = rgc_push(cs, &cs->dcols))) return;
+          *slot = (uint32_t)k;
+          er = &AT(cs->records, rg_record, et.ref);
+          r = &AT(cs->records, rg_record, s->index);
+        }
+        dl.count = cs->dcols.n - dl.first;
+        if (dl.count > 64) {
+          rgc_err(cs, x->pos, "a table shows at most 64 columns");
+          continue;
+        }
+      }
+      if (x->kind == RG_DL_LIST && x->form) {
+        if (et.kind != RG_K_RECORD) {
+          rgc_err(cs, x->form_pos, "a form shows records; the elements of '%s' are %s", x->text,
+                  rgc_tname(cs, et, tn, sizeof tn));
+          continue;
+        }
+        if (!check_form(cs, x->form_pos, x->form, &AT(cs->records, rg_record, et.ref),
+                        cs->pool + AT(cs->records, rg_record, et.ref).name, "form"))
+          continue;
+        dl.text = rgc_intern(cs, x->form);
+      }
+    }
+    rg_dline *slot = rgc_push(cs, &cs->dlines);
+    if (!slot) return;
+    *slot = dl;
+    r = &AT(cs->records, rg_record, s->index);
+  }
+  dp = rgc_push(cs, &cs->displays);
+  if (!dp) return;
+  dp->record = s->index;
+  dp->title = rgc_intern(cs, dc->display ? dc->display : "");
+  dp->first = first;
+  dp->count = cs->dlines.n - first;
 }

@@ -320,6 +320,8 @@ void rgc_decl_input(cstate *cs, rg_decl *dc);
 void rgc_decl_test(cstate *cs, rg_decl *dc);
 /* strategy NAME { ... }: compiled after every procedure body. */
 void rgc_decl_strategy(cstate *cs, rg_decl *dc);
+/* display RECORD "title" { ... }: after the records' fields. */
+void rgc_decl_display(cstate *cs, rg_decl *dc);
 /* Compiles the body of procedure (or test) dc into procedure index. */
 void rgc_proc_body(cstate *cs, rg_decl *dc, uint32_t index);
 

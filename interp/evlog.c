@@ -1,6 +1,7 @@
 /*
 ** evlog.c: the event log of a run, text or JSON (see evlog.h).
 */
+#include "display.h"
 #include "evlog.h"
 
 #include "json.h"
@@ -318,6 +319,12 @@ void rg_log_summary(rg_log *lg, rg_type t, rg_value v) {
   if (lg->json) {
     json_t *r = t.kind == RG_K_VOID ? json_null() : json_value(lg, t, v);
     rg_json_put(lg->out, json_add(json_event("summary"), "result", r), 1);
+    return;
+  }
+  int d = rg_display_find(lg->m, t);
+  if (d >= 0) {                          /* the card the rules give it */
+    rg_putc(lg->out, '\n');
+    rg_display_print(lg->out, lg->m, heap, nheap, (uint32_t)d, v);
     return;
   }
   rg_puts(lg->out, "\n== Summary\n");

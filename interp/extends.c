@@ -123,6 +123,28 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
         *tail = dc->cells;
       }
       continue;
+    case RG_DE_STRATEGY: case RG_DE_DISPLAY:
+      /* by kind and name (a display's name is its record's): a strategy or
+      ** display of the base is replaced only by an override */
+      old = NULL;
+      for (rg_decl **l = base; *l; l = &(*l)->next)
+        if ((*l)->kind == dc->kind && strcmp((*l)->name, dc->name) == 0) { old = *l; link = l; break; }
+      if (dc->is_override && !old) {
+        rgc_err(cs, dc->pos, "there is no %s '%s' in %s to override", rgc_kindname[dc->kind],
+                dc->name, basepath);
+        continue;
+      }
+      if (!dc->is_override && old) {
+        rgc_err(cs, dc->pos, "%s '%s' is already declared in %s (line %u); write override to "
+                "replace it", rgc_kindname[dc->kind], dc->name, basepath, old->pos.line);
+        continue;
+      }
+      if (old) {
+        dc->next = old->next;
+        *link = dc;
+        continue;
+      }
+      break;
     case RG_DE_STEP: case RG_DE_REMOVE:
       if (dc->kind == RG_DE_REMOVE && !dc->target) {
         old = find_decl(base, dc->name, &link);

@@ -221,6 +221,11 @@ typedef struct sdesc {
 #define DISK_rg_cellsrc {U(rg_cellsrc, file), U(rg_cellsrc, line)}
 #define DISK_rg_strategy \
   {U(rg_strategy, name), U(rg_strategy, doc), U(rg_strategy, first), U(rg_strategy, count)}
+#define DISK_rg_display \
+  {U(rg_display, record), U(rg_display, title), U(rg_display, first), U(rg_display, count)}
+#define DISK_rg_dline \
+  {U(rg_dline, kind), U(rg_dline, text), U(rg_dline, field), U(rg_dline, first), \
+   U(rg_dline, count)}
 #define DISK_rg_pick \
   {U(rg_pick, prompt), U(rg_pick, rule), U(rg_pick, who_set), U(rg_pick, kind), \
    U(rg_pick, field), I(rg_pick, who), I(rg_pick, value)}
@@ -662,6 +667,49 @@ static int vplain(vctx *v, rg_type t, const char *what, uint32_t i) {
   return 0;
 }
 
+/* Checks the displays (version 5): each line's field a list (of records,
+** for a table, whose columns are fields of them). */
+static int verify_displays(vctx *v) {
+  const rg_module *m = v->m;
+  for (uint32_t i = 0; i < m->ndisplays; i++) {
+    const rg_display *dp = &m->displays[i];
+    const rg_record *r;
+    if (dp->record >= m->nrecords || vstr(v, dp->title, "display", i) ||
+        !in_range(dp->first, dp->count, m->ndlines))
+      return fail(v->err, v->errlen, "display %u: bad record, title or lines", (unsigned)i);
+    r = &m->records[dp->record];
+    for (uint32_t k = dp->first; k < dp->first + dp->count; k++) {
+      const rg_dline *dl = &m->dlines[k];
+      rg_type ft, et;
+      if (dl->kind == RG_DL_FORM) {
+        if (vstr(v, dl->text, "display line", k)) return -1;
+        continue;
+      }
+      if (dl->kind > RG_DL_LIST || dl->field >= r->count)
+        return fail(v->err, v->errlen, "display line %u: bad kind or field", (unsigned)k);
+      ft = m->fields[r->first + dl->field].type;
+      if (ft.kind != RG_K_LIST || ft.ref >= m->ntypes)
+        return fail(v->err, v->errlen, "display line %u: the field is not a list", (unsigned)k);
+      et = m->types[ft.ref];
+      if (dl->kind == RG_DL_LIST) {
+        if (dl->text && (vstr(v, dl->text, "display line", k) || et.kind != RG_K_RECORD ||
+                         et.ref >= m->nrecords))
+          return fail(v->err, v->errlen, "display line %u: a form for elements not records",
+                      (unsigned)k);
+        continue;
+      }
+      if (et.kind != RG_K_RECORD || et.ref >= m->nrecords ||
+          !in_range(dl->first, dl->count, m->ndcols))
+        return fail(v->err, v->errlen, "display line %u: not a table of records", (unsigned)k);
+      for (uint32_t c = dl->first; c < dl->first + dl->count; c++)
+        if (m->dcols[c] >= m->records[et.ref].count)
+          return fail(v->err, v->errlen, "display line %u: column %u out of range", (unsigned)k,
+                      (unsigned)c);
+    }
+  }
+  return 0;
+}
+
 /* Checks the strategies and their picks (version 5): each rule's values fit
 ** every choice that asks its prompt. */
 static int verify_strategies(vctx *v) {
@@ -952,7 +1000,7 @@ static int verify_data(vctx *v) {
       return fail(v->err, v->errlen, "test %u: procedure %u out of range", (unsigned)i,
                   (unsigned)m->tests[i].proc);
   }
-  if (verify_chance(v) || verify_strategies(v)) return -1;
+  if (verify_chance(v) || verify_strategies(v) || verify_displays(v)) return -1;
   if (m->nlines != m->ncode)
     return fail(v->err, v->errlen, "line table has %u entries for %u instructions",
                 (unsigned)m->nlines, (unsigned)m->ncode);

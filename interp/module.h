@@ -39,7 +39,8 @@
 typedef int64_t rg_value;
 
 #define RG_MODULE_MAGIC   "RGLA"
-#define RG_MODULE_VERSION 5u   /* 4: rg_choice.flags (secret choices); 5: strategies */
+#define RG_MODULE_VERSION 5u   /* 4: rg_choice.flags (secret choices); 5: strategies,
+                                ** displays */
 
 /* Deepest nesting of list types (list of list of ... T): the verifier
 ** refuses more, so the compiler reports it where the type is written. */
@@ -222,6 +223,33 @@ typedef struct rg_pick {
   rg_value value;           /* VALUE: of the choices' option type (not a record or list) */
 } rg_pick;
 
+/* A display: how people see a record (a procedure's result) as a card,
+** `display pre_battle_summary "Result card" { ... }`.  Its lines are
+** dlines[first .. first + count). */
+typedef struct rg_display {
+  uint32_t record;          /* the record it shows (records[]) */
+  uint32_t title;           /* string */
+  uint32_t first, count;
+} rg_display;
+
+/* What a line of a display is. */
+typedef enum rg_dlkind {
+  RG_DL_FORM,               /* text: a form, as a record's shown form */
+  RG_DL_TABLE,              /* field: a list of records, one row each; its
+                            ** columns: fields dcols[first .. first + count)
+                            ** of the element record */
+  RG_DL_LIST                /* field: a list, one numbered line an element
+                            ** (records by the form text, when not 0) */
+} rg_dlkind;
+
+typedef struct rg_dline {
+  uint32_t kind;            /* rg_dlkind */
+  uint32_t text;            /* FORM, LIST: string (LIST: 0, or a form for
+                            ** the elements, records) */
+  uint32_t field;           /* TABLE, LIST: index among the record's fields */
+  uint32_t first, count;    /* TABLE: its columns in dcols[] */
+} rg_dline;
+
 /* An input: a named value with a default that a run may override from the
 ** command line (an army's commander rating, its number of cards). */
 typedef struct rg_input {
@@ -288,7 +316,10 @@ typedef struct rg_line {
   X(named, nnamed, rg_named)            /* since version 3: constants by name */ \
   X(cellsrc, ncellsrc, rg_cellsrc)      /* == ncells */ \
   X(strategies, nstrategies, rg_strategy) /* since version 5 */ \
-  X(picks, npicks, rg_pick)
+  X(picks, npicks, rg_pick) \
+  X(displays, ndisplays, rg_display) \
+  X(dlines, ndlines, rg_dline) \
+  X(dcols, ndcols, uint32_t)            /* field indexes of displays' tables */
 
 /* A module.  Every array is owned by the module (one rg_malloc each) and
 ** freed by rg_module_free. */

@@ -21,7 +21,7 @@ int rg_starts_decl(int k) {
     case RG_TK_RULESET: case RG_TK_UNIT: case RG_TK_ENUM: case RG_TK_RECORD:
     case RG_TK_CONST: case RG_TK_TABLE: case RG_TK_PROCEDURE: case RG_TK_TEST:
     case RG_TK_DICE_KW: case RG_TK_DECK: case RG_TK_INPUT:
-    case RG_TK_OVERRIDE: case RG_TK_REMOVE: case RG_TK_SCALE: case RG_TK_STRATEGY:
+    case RG_TK_OVERRIDE: case RG_TK_REMOVE: case RG_TK_SCALE: case RG_TK_STRATEGY: case RG_TK_DISPLAY:
       return 1;
     default:
       return 0;

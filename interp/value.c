@@ -146,12 +146,31 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
 ** it is, {{ as {, {FIELD} as the field's value (a bool field: its name
 ** when true, nothing when false), spaces at either end dropped.  The form
 ** was checked by the compiler; an unknown field prints as '?'. */
+static void put_form(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                     const rg_record *r, const char *form, rg_value v, int depth, long *left);
+
 static void put_shown(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
                       const rg_record *r, rg_value v, int depth, long *left) {
+  put_form(o, m, heap, nheap, r, rg_module_str(m, r->shown), v, depth, left);
+}
+
+void rg_value_form(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                   uint32_t rec, const char *form, rg_value v) {
+  long left = RG_PRINT_MAX_VALUES;
+  if (rec >= m->nrecords || v < 0 || (uint64_t)v + m->records[rec].count > nheap) {
+    rg_putc(out, '?');
+    return;
+  }
+  put_form(out, m, heap, nheap, &m->records[rec], form, v, 0, &left);
+}
+
+/* put_shown with form in place of r's shown form. */
+static void put_form(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                     const rg_record *r, const char *form, rg_value v, int depth, long *left) {
   char buf[1024];
   sbuf b;
   rg_out tmp = sbuf_out(&b, buf, sizeof buf);
-  const char *s = rg_module_str(m, r->shown), *end;
+  const char *s = form, *end;
   size_t from = 0, to;
   while (*s) {
     if (*s == '{' && s[1] == '{') { rg_putc(&tmp, '{'); s += 2; continue; }
@@ -159,13 +178,18 @@ static void put_shown(rg_out *o, const rg_module *m, const rg_value *heap, uint3
     {
       uint32_t k = 0;
       size_t len = (size_t)(end - s - 1);
+      const char *colon = memchr(s + 1, ':', len);     /* {FLAG:TEXT} */
+      size_t nlen = colon ? (size_t)(colon - s - 1) : len;
       for (; k < r->count; k++) {
         const char *f = rg_module_str(m, m->fields[r->first + k].name);
-        if (strlen(f) == len && strncmp(f, s + 1, len) == 0) break;
+        if (strlen(f) == nlen && strncmp(f, s + 1, nlen) == 0) break;
       }
       if (k == r->count) rg_putc(&tmp, '?');
       else if (m->fields[r->first + k].type.kind == RG_K_BOOL) {
-        if (heap[v + k]) rg_write(&tmp, s + 1, len);
+        if (heap[v + k] && colon) rg_write(&tmp, colon + 1, (size_t)(end - colon - 1));
+        else if (heap[v + k]) rg_write(&tmp, s + 1, len);
+      } else if (colon) {
+        rg_putc(&tmp, '?');
       } else {
         put_value(&tmp, m, heap, nheap, m->fields[r->first + k].type, heap[v + k], depth + 1, left);
       }

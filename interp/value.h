@@ -38,6 +38,12 @@ void rg_value_print(rg_out *out, const rg_module *m, const rg_value *heap, uint3
 void rg_value_write(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
                     rg_type t, rg_value v);
 
+/* Writes record v (of records[rec]) by form, as a record's shown form is
+** written: {FIELD} the field's value (a bool field: its name when true),
+** {{ a brace, spaces at either end dropped. */
+void rg_value_form(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                   uint32_t rec, const char *form, rg_value v);
+
 /* Writes v of type t into buf as rg_value_write does; returns buf.
 ** Truncates to size (always NUL-terminated when size > 0). */
 char *rg_value_format(char *buf, size_t size, const rg_module *m, const rg_value *heap,

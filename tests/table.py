@@ -230,8 +230,8 @@ def main():
     check(len(secrets_seen) >= 3, "both players played secretly at least 3 times, not %d"
           % len(secrets_seen))
     record = open(out1, "rb").read()
-    check(b"\n== Summary\n" in record or b"\nweather:" in record,
-          "the record ends with the result")
+    check(b"\n== Result card\n" in record and b"\nSeason: Winter; weather: " in record,
+          "the record ends with the result card")
     check(b"chooses Winter (season)" in record, "the record has the season as finally chosen")
     screen = p.screen.decode("utf-8", "replace")
     check("took back 'Summer'" in screen, "the terminal said what was taken back")

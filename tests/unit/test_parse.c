@@ -212,6 +212,22 @@ static void show_decl(FILE *o, const rg_decl *d) {
         fputc(')', o);
       }
       break;
+    case RG_DE_DISPLAY:
+      fprintf(o, "(display %s ", d->name); show_str(o, d->display);
+      for (const rg_dlinex *x = d->dlines; x; x = x->next) {
+        fputc(' ', o);
+        if (x->kind == 0) show_str(o, x->text);
+        else if (x->kind == 1) {
+          fprintf(o, "(table %s", x->text);
+          for (const rg_dcolx *c = x->cols; c; c = c->next) fprintf(o, " %s", c->name);
+          fputc(')', o);
+        } else {
+          fprintf(o, "(list %s", x->text);
+          if (x->form) { fputc(' ', o); show_str(o, x->form); }
+          fputc(')', o);
+        }
+      }
+      break;
     case RG_DE_SCALE:
       fprintf(o, "(scale %" PRId64 "/%" PRId64 " round %d", d->num, d->den, d->round);
       break;
@@ -447,6 +463,9 @@ static void test_trees(void) {
   tree_case("tree-v2.deck", "deck bag: colour = { BLACK: 8, RED: 6, }\n",
     "(deck bag:colour [BLACK: 8] [RED: 6])\n");
   tree_case("tree-v2.input", "input a_cards: int = 6\n", "(input a_cards:int 6)\n");
+  tree_case("tree-v5.display",
+            "display r \"Card\" {\n  \"a {x}\"\n  table t: p, q\n  list l\n  list m shown \"{p}\"\n}\n",
+            "(display r \"Card\" \"a {x}\" (table t p q) (list l) (list m \"{p}\"))\n");
   tree_case("tree-v5.strategy",
             "strategy s \"doc\" {\n  \"a?\": x, max card\n  \"b?\" for A: 2, first\n}\n",
             "(strategy s \"doc\" (\"a?\" x max:card) (\"b?\" for A 2 first))\n");

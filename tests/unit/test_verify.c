@@ -167,7 +167,7 @@ int main(void) {
           memcmp(buf2, good_buf, good_len) == 0, "round trip");
     rg_free(buf2);
   }
-  CHECK(memcmp(good_buf, "RGLA\5\0\0\0\37\0\0\0", 12) == 0, "header bytes (version 5)");
+  CHECK(memcmp(good_buf, "RGLA\5\0\0\0\42\0\0\0", 12) == 0, "header bytes (version 5)");
 
   /* Strategies (version 5): picks in range, of a known kind. */
   fresh(); M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);

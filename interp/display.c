@@ -1,0 +1,111 @@
+/*
+** display.c: a record shown as a card (see display.h).
+*/
+#include "display.h"
+
+#include "value.h"
+
+#include <string.h>
+
+#define CELL_MAX 160        /* a table cell is cut there */
+
+int rg_display_find(const rg_module *m, rg_type t) {
+  if (t.kind != RG_K_RECORD) return -1;
+  for (uint32_t i = 0; i < m->ndisplays; i++)
+    if (m->displays[i].record == t.ref) return (int)i;
+  return -1;
+}
+
+/* Writes a field's name as a heading: underscores as spaces. */
+static void put_heading(rg_out *o, const char *name, size_t width) {
+  size_t n = 0;
+  for (; name[n]; n++) rg_putc(o, name[n] == '_' ? ' ' : name[n]);
+  for (; n < width; n++) rg_putc(o, ' ');
+}
+
+/* The list at heap[lv] (its length first): its length, 0 when it does not
+** fit the heap. */
+static rg_value list_len(const rg_value *heap, uint32_t nheap, rg_value lv) {
+  if (lv < 0 || (uint64_t)lv >= nheap || heap[lv] < 0 || (uint64_t)heap[lv] >= nheap - (uint64_t)lv)
+    return 0;
+  return heap[lv];
+}
+
+/* Writes the list of records at heap[lv] (element record er) as a table:
+** the column headings, then a row an element, each column as wide as its
+** widest cell, two spaces apart, indented by two. */
+static void put_table(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                      uint32_t er, const uint32_t *cols, uint32_t ncols, rg_value lv) {
+  const rg_record *r = &m->records[er];
+  rg_value n = list_len(heap, nheap, lv);
+  size_t width[64];
+  char cell[CELL_MAX];
+  if (ncols > 64) ncols = 64;
+  for (uint32_t c = 0; c < ncols; c++)
+    width[c] = strlen(rg_module_str(m, m->fields[r->first + cols[c]].name));
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1) {
+      rg_puts(o, "  ");
+      for (uint32_t c = 0; c < ncols; c++) {
+        put_heading(o, rg_module_str(m, m->fields[r->first + cols[c]].name),
+                    c + 1 < ncols ? width[c] + 2 : 0);
+      }
+      rg_putc(o, '\n');
+    }
+    for (rg_value i = 0; i < n; i++) {
+      rg_value ev = heap[lv + 1 + i];
+      if (ev < 0 || (uint64_t)ev + r->count > nheap) continue;
+      if (pass == 1) rg_puts(o, "  ");
+      for (uint32_t c = 0; c < ncols; c++) {
+        const rg_field_info *f = &m->fields[r->first + cols[c]];
+        size_t len;
+        rg_value_format(cell, sizeof cell, m, heap, nheap, f->type, heap[ev + cols[c]]);
+        len = strlen(cell);
+        if (pass == 0) {
+          if (len > width[c]) width[c] = len;
+          continue;
+        }
+        rg_puts(o, cell);
+        if (c + 1 < ncols)
+          for (size_t k = len; k < width[c] + 2; k++) rg_putc(o, ' ');
+      }
+      if (pass == 1) rg_putc(o, '\n');
+    }
+  }
+}
+
+void rg_display_print(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                      uint32_t d, rg_value v) {
+  const rg_display *dp;
+  const rg_record *r;
+  if (d >= m->ndisplays) return;
+  dp = &m->displays[d];
+  r = &m->records[dp->record];
+  if (v < 0 || (uint64_t)v + r->count > nheap) return;
+  rg_printf(o, "== %s\n", rg_module_str(m, dp->title));
+  for (uint32_t i = dp->first; i < dp->first + dp->count; i++) {
+    const rg_dline *dl = &m->dlines[i];
+    if (dl->kind == RG_DL_FORM) {
+      rg_value_form(o, m, heap, nheap, dp->record, rg_module_str(m, dl->text), v);
+      rg_putc(o, '\n');
+      continue;
+    }
+    const rg_field_info *f = &m->fields[r->first + dl->field];
+    rg_type et = m->types[f->type.ref];
+    rg_value lv = heap[v + dl->field];
+    put_heading(o, rg_module_str(m, f->name), 0);
+    rg_puts(o, list_len(heap, nheap, lv) ? "\n" : ": none\n");
+    if (!list_len(heap, nheap, lv)) continue;
+    if (dl->kind == RG_DL_TABLE) {
+      put_table(o, m, heap, nheap, et.ref, m->dcols + dl->first, dl->count, lv);
+    } else {
+      for (rg_value k = 0, n = list_len(heap, nheap, lv); k < n; k++) {
+        rg_printf(o, "  %lld. ", (long long)k + 1);
+        if (dl->text)
+          rg_value_form(o, m, heap, nheap, et.ref, rg_module_str(m, dl->text), heap[lv + 1 + k]);
+        else rg_value_write(o, m, heap, nheap, et, heap[lv + 1 + k]);
+        rg_putc(o, '\n');
+      }
+    }
+  }
+}

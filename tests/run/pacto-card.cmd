@@ -1,0 +1,1 @@
+regula run rules/meg/pacto.rules --seed 7 --policy sensible

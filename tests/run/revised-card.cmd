@@ -1,0 +1,1 @@
+regula run rules/meg/revised/maximus.rules --seed 7 --policy sensible
