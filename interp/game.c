@@ -34,6 +34,7 @@ struct rg_game {
   rg_game_setup setup;
   rg_value *inputs;
   char *title, *source;     /* copies; source: the loaded file's name */
+  char *sets;               /* setup's sets, each ending with '\n' (or NULL) */
   answer *answers;
   uint32_t nanswers, cap, used;
   /* the last play */
@@ -194,7 +195,23 @@ rg_status rg_game_open(const rg_module *m, const rg_game_setup *setup, rg_game *
   rg_buf_init(&g->p.names);
   g->title = dup(setup->title ? setup->title : "");
   g->setup.title = g->title;
-  if (!(g->inputs = rg_malloc(n * sizeof *g->inputs)) || !g->title) {
+  g->setup.sets = NULL;
+  if (setup->nsets) {
+    size_t len = 1;
+    for (uint32_t i = 0; i < setup->nsets; i++) len += strlen(setup->sets[i]) + 1;
+    if ((g->sets = rg_malloc(len))) {
+      size_t at = 0;
+      for (uint32_t i = 0; i < setup->nsets; i++) {
+        size_t k = strlen(setup->sets[i]);
+        memcpy(g->sets + at, setup->sets[i], k);
+        at += k;
+        g->sets[at++] = '\n';
+      }
+      g->sets[at] = '\0';
+    }
+  }
+  if (!(g->inputs = rg_malloc(n * sizeof *g->inputs)) || !g->title ||
+      (setup->nsets && !g->sets)) {
     rg_game_free(g);
     return RG_NOMEM;
   }
@@ -226,6 +243,7 @@ void rg_game_free(rg_game *g) {
   rg_free(g->answers);
   rg_free(g->inputs);
   rg_free(g->title);
+  rg_free(g->sets);
   rg_free(g->source);
   rg_free(g);
 }
@@ -443,7 +461,12 @@ void rg_game_transcript(const rg_game *g, rg_out *o) {
   rg_printf(o, "# regula transcript: %s, %s, seed %llu, choices %s, dice %s\n", g->title,
             rg_module_str(g->m, g->m->procs[s->proc].name), (unsigned long long)s->seed,
             s->ask_choices ? "ask" : s->first ? "first" : "random", s->ask_dice ? "ask" : "random");
-  rg_puts(o, "# one answer a line; replay with: regula run FILE --resume THIS (same options)\n");
+  for (const char *p = g->sets; p && *p;) {           /* "# set NAME=VALUE" each */
+    const char *nl = strchr(p, '\n');
+    rg_printf(o, "# set %.*s\n", (int)(nl - p), p);
+    p = nl + 1;
+  }
+  rg_puts(o, "# one answer a line; replay with: regula run FILE --resume THIS\n");
   for (uint32_t i = 0; i < g->nanswers; i++) {
     if (g->answers[i].question) rg_printf(o, "# %s\n", g->answers[i].question);
     rg_printf(o, "%s\n", g->answers[i].text);
@@ -461,4 +484,36 @@ const rg_vm *rg_game_vm(const rg_game *g) {
 
 int rg_game_failed_expects(const rg_game *g) {
   return g->failed_expects;
+}
+
+void rg_transcript_settings(const char *text, size_t len, uint64_t *seed, int *has_seed,
+                            void (*each)(void *ctx, const char *set, size_t n), void *ctx) {
+  static const char head[] = "# regula transcript: ";
+  size_t at = 0;
+  *has_seed = 0;
+  while (at < len && text[at] == '#') {            /* the comments at the top */
+    const char *l = text + at, *nl = memchr(l, '\n', len - at);
+    size_t n = nl ? (size_t)(nl - l) : len - at;
+    if (n > sizeof head - 1 && memcmp(l, head, sizeof head - 1) == 0) {
+      /* "..., seed N, ...": the last ", seed " of the line (a path may hold one) */
+      const char *p = NULL;
+      for (const char *q = l; q + 7 <= l + n; q++)
+        if (memcmp(q, ", seed ", 7) == 0) p = q + 7;
+      if (p && p < l + n && *p >= '0' && *p <= '9') {
+        uint64_t v = 0;
+        int ok = 1;
+        for (; p < l + n && *p >= '0' && *p <= '9'; p++) {
+          if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) ok = 0;
+          v = v * 10 + (uint64_t)(*p - '0');
+        }
+        if (ok) {
+          *seed = v;
+          *has_seed = 1;
+        }
+      }
+    } else if (n > 6 && memcmp(l, "# set ", 6) == 0 && each) {
+      each(ctx, l + 6, n - 6);
+    }
+    at += n + (nl ? 1 : 0);
+  }
 }

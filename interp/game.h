@@ -47,6 +47,10 @@ typedef struct rg_game_setup {
   int first;                /*   the first option (1) or at random (0, seeded) */
   int ask_dice;             /* a person reads the dice and cards; else the seed */
   const char *title;        /* the transcript's first comment ("maximus.rules") */
+  const char *const *sets;  /* the settings of the run ("a_rating=legendary",
+                            ** as --set gives them), written into the
+                            ** transcript (rg_transcript_settings reads them) */
+  uint32_t nsets;
   const char *placeholders; /* the assumed or set dice and decks the run rests
                             ** on, as a line after the header ("" or NULL: none) */
   /* Optional: a picture's shapes of the run (reset by `restart` before each

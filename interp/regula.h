@@ -629,6 +629,13 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why);
 ** reads back. */
 void rg_game_transcript(const rg_game *g, rg_out *o);
 
+/* Reads the settings a transcript (text[0..len), as rg_game_transcript
+** writes it) was played with, from the comments at its top: the seed (in
+** *seed, *has_seed = 1; else *has_seed = 0) and each "# set NAME=VALUE",
+** handed to each(ctx, set, n) (not NUL-terminated) in order. */
+void rg_transcript_settings(const char *text, size_t len, uint64_t *seed, int *has_seed,
+                            void (*each)(void *ctx, const char *set, size_t n), void *ctx);
+
 /* After RG_GAME_FAILED: why. */
 const char *rg_game_error(const rg_game *g, uint32_t *pc);
 

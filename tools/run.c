@@ -468,11 +468,65 @@ static int run_variants(opts *o, uint64_t seed) {
   return rc;
 }
 
+/* The --set lines of a transcript (rg_transcript_settings), copied. */
+typedef struct tsets {
+  char *sets[64];
+  int n, nomem, many;
+} tsets;
+
+/* rg_transcript_settings's each: keeps set[0..n) in ctx (a tsets). */
+static void keep_set(void *ctx, const char *set, size_t n) {
+  tsets *t = ctx;
+  char *c;
+  if (t->n == 64) { t->many = 1; return; }
+  if (!(c = rg_malloc(n + 1))) { t->nomem = 1; return; }
+  memcpy(c, set, n);
+  c[n] = '\0';
+  t->sets[t->n++] = c;
+}
+
+/* --resume FILE: the seed and --sets the transcript was played with become
+** the run's (*seed; o->sets from ts) when the command line gives none, and
+** must match when it does.  Returns EX_OK, or an exit code after saying
+** what is wrong. */
+static int resume_settings(opts *o, uint64_t *seed, tsets *ts) {
+  char *text;
+  size_t len;
+  uint64_t tseed = 0;
+  int has = 0, rc = ask_read_file(o->resume, &text, &len);
+  if (rc != 0) return rc;
+  rg_transcript_settings(text, len, &tseed, &has, keep_set, ts);
+  rg_free(text);
+  if (ts->nomem) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  if (has && o->seed && tseed != *seed)
+    return usage_error("run", "%s was played with seed %llu, not %llu (leave --seed out to use "
+                       "the transcript's)", o->resume, (unsigned long long)tseed,
+                       (unsigned long long)*seed);
+  if (has) *seed = tseed;
+  if (ts->n && o->nsets) {
+    int same = ts->n == o->nsets;
+    for (int i = 0; same && i < ts->n; i++) same = strcmp(ts->sets[i], o->sets[i]) == 0;
+    if (!same)
+      return usage_error("run", "%s was played with other --set values (its '# set' lines); "
+                         "leave --set out to use the transcript's", o->resume);
+  }
+  if (ts->n && !o->nsets) {
+    o->sets = (const char **)ts->sets;
+    o->nsets = ts->n;
+  }
+  return EX_OK;
+}
+
 /* regula run FILE [options]: checks the options, loads FILE and runs. */
-int cmd_run(opts *o) {
+int cmd_run(opts *oin) {
   loaded l;
   uint64_t seed = 1;
   int dice_ask = 0, rc, pi;
+  opts copy = *oin, *o = &copy;       /* --resume may fill in the seed and sets */
+  tsets ts = { .n = 0 };
   if (o->seed && cli_parse_seed(o->seed, &seed) != 0)
     return usage_error("run", "--seed needs a whole number from 0 to 18446744073709551615 or random, not '%s'",
                        o->seed);
@@ -488,11 +542,15 @@ int cmd_run(opts *o) {
                        "as the game was played");
   if (o->json && (dice_ask || (o->policy && strcmp(o->policy, "ask") == 0)))
     return usage_error("run", "--json is for runs nobody answers; at the table the log is text");
-  rc = load(&l, o->pos[0], 1);
+  rc = o->resume ? resume_settings(o, &seed, &ts) : EX_OK;
   if (rc == EX_OK) {
-    pi = find_main(&l.m, o->proc ? o->proc : "main");
-    rc = pi < 0 ? EX_BAD : run(&l, o, pi, seed, dice_ask);
+    rc = load(&l, o->pos[0], 1);
+    if (rc == EX_OK) {
+      pi = find_main(&l.m, o->proc ? o->proc : "main");
+      rc = pi < 0 ? EX_BAD : run(&l, o, pi, seed, dice_ask);
+    }
+    unload(&l);
   }
-  unload(&l);
+  for (int i = 0; i < ts.n; i++) rg_free(ts.sets[i]);
   return rc;
 }

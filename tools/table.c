@@ -245,6 +245,8 @@ int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *
   setup.ask_dice = ask_dice;
   setup.title = o->pos[0];
   setup.placeholders = placeholders;
+  setup.sets = (const char *const *)o->sets;
+  setup.nsets = o->nsets > 0 ? (uint32_t)o->nsets : 0;
   setup.shape = on_shape;
   setup.restart = on_restart;
   setup.shape_ctx = &t;
