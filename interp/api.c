@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "evlog.h"
 #include "game.h"
+#include "setup.h"
 #include "module.h"
 #include "play.h"
 #include "policy.h"
@@ -52,8 +53,9 @@ static rg_status compile(const char *name, const char *text, size_t len,
   memset(r, 0, sizeof *r);
   rg_arena_init(&arena, 0);
   rg_diag_init(&d, &arena, opt->diagnostic, opt->diagnostic_ctx);
+  rg_assumption *notes = NULL;
   if (text) {
-    rc = rg_compile_source(&d, name, text, len, opt->loader, &r->m, NULL);
+    rc = rg_compile_source(&d, name, text, len, opt->loader, &r->m, &notes);
   } else if (rg_module_is_rbc(name)) {
     char err[512] = "";
     rg_status st = rg_module_load(&r->m, name, err, sizeof err);
@@ -66,7 +68,7 @@ static rg_status compile(const char *name, const char *text, size_t len,
     }
     rc = 0;
   } else {
-    rc = rg_compile_path(&d, name, opt->loader, &r->m, NULL);
+    rc = rg_compile_path(&d, name, opt->loader, &r->m, &notes);
   }
   if (rc != 0) {
     /* a file that could not be read is that status (RG_NOT_FOUND, RG_IO),
@@ -77,6 +79,12 @@ static rg_status compile(const char *name, const char *text, size_t len,
     rg_module_free(&r->m);
     rg_free(r);
     return st;
+  }
+  if (!(r->assumed = rg_placeholder_flags(&r->m, notes))) {
+    rg_arena_free(&arena);
+    rg_module_free(&r->m);
+    rg_free(r);
+    return RG_NOMEM;
   }
   rg_arena_free(&arena);   /* the module keeps what it needs */
   *out = r;
@@ -99,6 +107,7 @@ const rg_module *rg_rules_module(const rg_rules *r) {
 void rg_rules_free(rg_rules *r) {
   if (!r) return;
   rg_module_free(&r->m);
+  rg_free(r->assumed);
   rg_free(r);
 }
 

@@ -10,6 +10,8 @@
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"
+#include "json.h"
+#include "setup.h"
 #include "sheet.h"
 #include "sim.h"
 #include "testrun.h"
@@ -46,6 +48,21 @@ void rg_api_log_begin(rg_run *run, int proc) {
   }
   if (!dice) dice = run->opt.dice || run->opt.chance ? "ask" : "random";
   rg_log_run(run->play.log, rg_module_str(m, m->procs[proc].name), run->opt.seed, policy, dice);
+  /* the placeholder data the run rests on, as `regula run` says it */
+  if (run->r->assumed) {
+    if (run->play.log->json) {
+      json_t *a = rg_placeholders_json(m, (uint32_t)proc, NULL, run->r->assumed);
+      if (a && json_array_size(a))
+        rg_json_put(run->play.log->out, json_pack("{s:s,s:o}", "event", "placeholders", "data", a), 1);
+      else json_decref(a);
+    } else {
+      rg_buf ph;
+      rg_buf_init(&ph);
+      if (rg_placeholders_text(m, (uint32_t)proc, NULL, run->r->assumed, &ph.out) > 0 && ph.data)
+        rg_printf(run->play.log->out, "placeholders: %s\n", ph.data);
+      rg_buf_free(&ph);
+    }
+  }
 }
 
 void rg_api_log_end(rg_run *run, int proc) {
@@ -203,9 +220,13 @@ const char *rg_sims_error(const rg_sims *s) {
 rg_status rg_sims_json(const rg_sims *s, rg_out *out) {
   rg_sim_result none;
   memset(&none, 0, sizeof none);
+  /* as `regula sim --json` writes it: the policy (choices at random) and
+  ** the placeholder data the tallies rest on */
+  json_t *ph = rg_placeholders_json(&s->r->m, s->proc, NULL, s->r->assumed);
+  if (!ph) return RG_NOMEM;
   return rg_sim_json(out, s->started ? &s->acc : &none,
-                     rg_module_str(&s->r->m, s->r->m.procs[s->proc].name), s->seed, NULL,
-                     NULL) == 0
+                     rg_module_str(&s->r->m, s->r->m.procs[s->proc].name), s->seed, "random",
+                     ph) == 0
              ? RG_OK
              : RG_NOMEM;
 }

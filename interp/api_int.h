@@ -15,6 +15,8 @@
 
 struct rg_rules {
   rg_module m;
+  unsigned char *assumed;     /* [ndice + ndecks]: declared with `assumed` (the
+                              ** placeholders a run's log names), or NULL */
 };
 
 /* A run wraps the play layer (play.h): its sink answers choices through

@@ -273,10 +273,10 @@ static int assumed(const rg_assumption *notes, const char *kind, const char *nam
 /* Calls fn(ctx, kind, name, given) for each placeholder procedure proc
 ** rests on (see rg_setup_placeholders).  Returns how many, or -1 when out
 ** of memory. */
-static int each_placeholder(const rg_setup *s, uint32_t proc, const rg_assumption *notes,
+static int each_placeholder(const rg_module *m, const unsigned char *set,
+                            const unsigned char *flags, uint32_t proc,
                             int (*fn)(void *ctx, const char *kind, const char *name,
                                       const char *given), void *ctx) {
-  const rg_module *m = s->base;
   uint32_t n = m->ndice + m->ndecks;
   unsigned char *used = rg_malloc((size_t)n + 1);
   int count = 0;
@@ -290,8 +290,9 @@ static int each_placeholder(const rg_setup *s, uint32_t proc, const rg_assumptio
     int die = d < m->ndice;
     const char *kind = die ? "dice" : "deck";
     const char *name = rg_module_str(m, die ? m->dice[d].name : m->decks[d - m->ndice].name);
-    if (!used[d] || !(s->set[d] || assumed(notes, kind, name))) continue;
-    count = fn(ctx, kind, name, s->set[d] ? "set" : "assumed") != 0 ? -1 : count + 1;
+    int is_set = set && set[d];
+    if (!used[d] || !(is_set || (flags && flags[d]))) continue;
+    count = fn(ctx, kind, name, is_set ? "set" : "assumed") != 0 ? -1 : count + 1;
   }
   rg_free(used);
   return count;
@@ -312,19 +313,48 @@ static int put_json(void *ctx, const char *kind, const char *name, const char *g
   return !o || json_array_append_new(ctx, o) != 0 ? -1 : 0;
 }
 
+unsigned char *rg_placeholder_flags(const rg_module *m, const rg_assumption *notes) {
+  uint32_t n = m->ndice + m->ndecks;
+  unsigned char *f = rg_malloc((size_t)n + 1);
+  if (!f) return NULL;
+  for (uint32_t d = 0; d < n; d++) {
+    int die = d < m->ndice;
+    f[d] = (unsigned char)assumed(notes, die ? "dice" : "deck",
+                                  rg_module_str(m, die ? m->dice[d].name
+                                                       : m->decks[d - m->ndice].name));
+  }
+  return f;
+}
+
+int rg_placeholders_text(const rg_module *m, uint32_t proc, const unsigned char *set,
+                         const unsigned char *flags, rg_out *out) {
+  rg_out *o[2] = { out, NULL };
+  int n = each_placeholder(m, set, flags, proc, put_text, o);
+  return n < 0 || out->failed ? -1 : n;
+}
+
+json_t *rg_placeholders_json(const rg_module *m, uint32_t proc, const unsigned char *set,
+                             const unsigned char *flags) {
+  json_t *a = json_array();
+  if (a && each_placeholder(m, set, flags, proc, put_json, a) < 0) {
+    json_decref(a);
+    a = NULL;
+  }
+  return a;
+}
+
 int rg_setup_placeholders(const rg_setup *s, uint32_t proc, const rg_assumption *notes,
                           rg_out *out) {
-  rg_out *o[2] = { out, NULL };
-  int n = each_placeholder(s, proc, notes, put_text, o);
-  return n < 0 || out->failed ? -1 : n;
+  unsigned char *flags = rg_placeholder_flags(s->base, notes);
+  int n = flags ? rg_placeholders_text(s->base, proc, s->set, flags, out) : -1;
+  rg_free(flags);
+  return n;
 }
 
 json_t *rg_setup_placeholders_json(const rg_setup *s, uint32_t proc,
                                    const rg_assumption *notes) {
-  json_t *a = json_array();
-  if (a && each_placeholder(s, proc, notes, put_json, a) < 0) {
-    json_decref(a);
-    a = NULL;
-  }
+  unsigned char *flags = rg_placeholder_flags(s->base, notes);
+  json_t *a = flags ? rg_placeholders_json(s->base, proc, s->set, flags) : NULL;
+  rg_free(flags);
   return a;
 }

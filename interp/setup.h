@@ -73,6 +73,17 @@ void rg_setup_apply(const rg_setup *s, rg_vm *vm);
 int rg_setup_placeholders(const rg_setup *s, uint32_t proc, const rg_assumption *notes,
                           rg_out *out);
 
+/* [ndice + ndecks] flags of m (rg_malloc'd; NULL when out of memory): 1
+** for a die or deck whose declaration carries an `assumed` note in notes. */
+unsigned char *rg_placeholder_flags(const rg_module *m, const rg_assumption *notes);
+
+/* rg_setup_placeholders by flags: set (or NULL) marks the dice and decks a
+** run set, flags (or NULL) those the rule file assumes. */
+int rg_placeholders_text(const rg_module *m, uint32_t proc, const unsigned char *set,
+                         const unsigned char *flags, rg_out *out);
+json_t *rg_placeholders_json(const rg_module *m, uint32_t proc, const unsigned char *set,
+                             const unsigned char *flags);
+
 /* The same as a new JSON array of {"kind":"dice"|"deck","name":NAME,
 ** "given":"assumed"|"set"}; NULL when out of memory. */
 json_t *rg_setup_placeholders_json(const rg_setup *s, uint32_t proc,

@@ -31,6 +31,7 @@
     views: {},
     $,
     call,
+    result,
     bundled,
     titleOf,
     fillFiles,
@@ -156,6 +157,16 @@
 
   /* ---- run ---------------------------------------------------------------------- */
 
+  /* The result section that ends a run's log: its heading ("Summary", or
+   * the title of the display the rule file gives the result, "Result
+   * card") and its lines; null when the log has none. */
+  function result(out) {
+    const at = out.lastIndexOf('\n\n== ');
+    if (at < 0) return null;
+    const nl = out.indexOf('\n', at + 2);
+    return { title: out.slice(at + 5, nl), text: out.slice(nl + 1) };
+  }
+
   /* Runs the chosen rule set's main and shows the summary and the log. */
   function run() {
     const path = $('run-file').value;
@@ -163,10 +174,11 @@
     const policy = $('run-policy').value;
     const box = $('run-error');
     const r = call('rgw_run', [path, seed, policy]);
-    const at = r.out.indexOf('\n== Summary\n');
+    const res = result(r.out);
     $('run-cmd').textContent = `regula run ${path} --seed ${seed} --policy ${policy}`;
     $('run-log').textContent = r.out;
-    $('run-summary').textContent = at >= 0 ? r.out.slice(at + '\n== Summary\n'.length) : '(no summary)';
+    $('summary-title').textContent = res ? res.title : 'Summary';
+    $('run-summary').textContent = res ? res.text : '(no summary)';
     $('run-result').hidden = r.out === '';
     box.hidden = r.exit === 0 && r.err === '';
     box.textContent = r.err + (r.exit ? `(regula run stopped with exit code ${r.exit})` : '');

@@ -1,7 +1,7 @@
 /*
  * table.js: table mode.  Choose a rule set, fill in the army inputs, then
  * play: a button per option, dice and cards rolled by the page or read
- * from the real ones, undo, ending on the summary and the pictures.
+ * from the real ones, undo, ending on the result card and the pictures.
  *
  * The game is its rule set, seed, inputs and answers, and nothing else: each
  * step replays the game from its start in the library (web/glue.c
@@ -151,8 +151,9 @@
     pictureUrls = [];
     $('table-pictures').textContent = '';
     if (done) {
-      const at = r.out.indexOf('\n== Summary\n');
-      $('table-summary').textContent = at >= 0 ? r.out.slice(at + 12) : '';
+      const res = page.result(r.out);
+      $('table-end-title').textContent = res ? res.title : 'Result';
+      $('table-summary').textContent = res ? res.text : '';
       for (const p of r.pictures) {
         const fig = document.createElement('figure');
         const img = document.createElement('img');
