@@ -236,6 +236,7 @@ static void deliver(rg_run *run, rg_event_kind k, const char *name, const rg_val
   ev.kind = k;
   ev.name = name;
   ev.nvalues = n;
+  ev.secret = run->secret_event;
   locate(&run->r->m, pc, &ev.path, &ev.line, &ev.col);
   run->opt.event(run->opt.event_ctx, run, &ev);
   run->nvals = 0;
@@ -250,6 +251,10 @@ rg_status rg_run_event_value(const rg_run *run, uint32_t i, char *buf, size_t si
   rg_value_format(buf, size, &run->r->m, heap, nheap, run->types ? run->types[i] : run->type,
                   run->vals[i]);
   return RG_OK;
+}
+
+int rg_run_asking_secret(const rg_run *run) {
+  return run->q && run->q->secret;
 }
 
 rg_status rg_run_option(const rg_run *run, uint32_t i, char *buf, size_t size) {
@@ -346,8 +351,10 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
     run->pair[1] = chooser;
     run->pair_types[0] = c->option;
     run->pair_types[1] = c->chooser;
+    run->secret_event = (c->flags & RG_CHOICE_SECRET) != 0;
     deliver(run, RG_EVENT_CHOICE, rg_module_str(m, c->prompt), run->pair, run->pair_types,
             (rg_type){ RG_K_VOID, 0 }, 2, pc);
+    run->secret_event = 0;
   }
   return pick;
 }

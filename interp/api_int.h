@@ -31,6 +31,7 @@ struct rg_run {
   rg_play play;
   rg_sink inner;              /* the play layer's sink */
   const rg_question *q;       /* the question being asked of the callback */
+  int secret_event;           /* the event being delivered is a secret choice */
   rg_type rtype;              /* the last call's result type */
   rg_value result;
   int failed_expects;

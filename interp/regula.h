@@ -280,6 +280,9 @@ typedef struct rg_event {
   const char *path;         /* the rule file and position it comes from
                             ** ("?" and 0 when unknown) */
   uint32_t line, col;
+  int secret;               /* a choice the rules mark secret (`choose
+                            ** secret`): a front end holds it back until the
+                            ** moment's other secret choices are made */
 } rg_event;
 
 /* Receives each event of a run. */
@@ -295,6 +298,11 @@ rg_status rg_run_event_value(const rg_run *run, uint32_t i, char *buf, size_t si
 ** (rg_run_call then gives RG_RUN_ERROR). */
 typedef int64_t (*rg_choose_fn)(void *ctx, rg_run *run, const char *chooser, const char *prompt,
                                 uint32_t noptions);
+
+/* Returns 1 when the question being asked (during a choose or dice
+** callback) is secret: a choice the rules mark secret, or a card of a
+** secret deck; else 0. */
+int rg_run_asking_secret(const rg_run *run);
 
 /* Writes option i of the choice being asked into buf as text (an enum
 ** member by its display name; a number as digits).  Only during a choose

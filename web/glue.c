@@ -377,6 +377,9 @@ typedef struct replay {
   unsigned used;            /* answers taken so far */
   json_t *ask;              /* the pending question, or NULL */
   char err[1024];           /* why an answer was refused ("" none) */
+  const text *log;          /* the run's log so far */
+  size_t hold;              /* SIZE_MAX, or where the open secret moment
+                            ** begins: the log is shown up to there */
 } replay;
 
 /* rg_choose_fn for choices (dice 0) and dice (dice 1) of a replay: takes
@@ -386,6 +389,10 @@ static int64_t answer(replay *g, rg_run *run, const char *who, const char *promp
                       int dice) {
   char opt[512];
   json_t *opts;
+  int secret = rg_run_asking_secret(run);
+  /* a secret question opens (or continues) a moment: what its choices log
+  ** stays unseen until a plain event closes it (as rg_game_log holds it) */
+  if (secret && g->hold == SIZE_MAX && g->log) g->hold = g->log->len;
   if (g->next) {
     char *a = g->next, *nl = strchr(a, '\n');
     if (nl) *nl = '\0';
@@ -405,9 +412,17 @@ static int64_t answer(replay *g, rg_run *run, const char *who, const char *promp
     json_array_append_new(opts, jstr(opt));
   }
   json_decref(g->ask);
-  g->ask = json_pack("{s:o,s:o,s:b,s:o}", "who", jstr(who), "prompt", jstr(prompt), "dice", dice,
-                     "options", opts);
+  g->ask = json_pack("{s:o,s:o,s:b,s:b,s:o}", "who", jstr(who), "prompt", jstr(prompt), "dice",
+                     dice, "secret", secret, "options", opts);
   return -1;
+}
+
+/* rg_event_fn of a replay: any event but a secret choice closes the open
+** secret moment. */
+static void on_event(void *ctx, rg_run *run, const rg_event *ev) {
+  replay *g = ctx;
+  (void)run;
+  if (!ev->secret) g->hold = SIZE_MAX;
 }
 
 /* rg_choose_fn: a choice of a replay. */
@@ -556,6 +571,10 @@ char *rgw_play(const char *path, const char *seed, const char *inputs, const cha
   text_init(&log);
   text_init(&err);
   g.next = *copy ? copy : NULL;
+  g.log = &log;
+  g.hold = SIZE_MAX;
+  o.event = on_event;
+  o.event_ctx = &g;
   o.policy = RG_CHOOSE_CALLBACK;
   o.choose = on_choice;
   o.choose_ctx = &g;
@@ -569,7 +588,14 @@ char *rgw_play(const char *path, const char *seed, const char *inputs, const cha
   } else {
     rc = run_main(path, &o, inputs, &g, &log, &err, pics);
   }
+  /* while asking, the log up to the open secret moment (the whole log once
+  ** the game is over) */
+  if (g.ask && !g.err[0] && g.hold < log.len) {
+    log.data[g.hold] = '\0';
+    log.len = g.hold;
+  }
   doc = run_doc(rc, &log, &err);
+  json_object_set_new(doc, "held", json_boolean(g.ask && !g.err[0] && g.hold != SIZE_MAX));
   json_object_set_new(doc, "ask", g.ask && !g.err[0] ? json_incref(g.ask) : json_null());
   json_object_set_new(doc, "pictures", pics);
   json_decref(g.ask);

@@ -23,6 +23,8 @@
     dice: '0',                       /* '1': dice and cards from the real ones */
     inputs: [],                      /* "NAME=VALUE", the ones filled in */
     answers: [],                     /* one per question answered, in order */
+    shown: -1,                       /* the secret question (by answers so far)
+                                      * whose player asked to see it */
   };
   let pictureUrls = [];
 
@@ -124,7 +126,19 @@
     const recent = sinceLastAnswer(r.out).replace(/^\n+|\n+$/g, '');
     $('table-recent').textContent = recent;
     $('table-recent-box').hidden = recent === '';
-    $('table-ask').hidden = !ask;
+    /* A secret question ("simultaneously play a card each"): the device
+     * goes to its player first, and nothing of the moment's answers shows
+     * (the log is held back by the library; the answers list is hidden). */
+    const pass = !!(ask && ask.secret && game.shown !== game.answers.length);
+    $('table-pass').hidden = !pass;
+    if (pass) {
+      $('table-pass-who').textContent = `Pass the device to ${ask.who || 'the next player'}`;
+      $('table-pass-text').textContent =
+        `${ask.who || 'This player'} answers in secret (${ask.prompt}): the others look away.`;
+      $('table-pass-go').textContent = `I am ${ask.who || 'the player'}: show my options`;
+    }
+    $('table-cli-box').hidden = !!(r.held || (ask && ask.secret));
+    $('table-ask').hidden = !ask || pass;
     if (ask) {
       $('table-who').textContent = ask.dice ? (game.dice === '1' ? 'Read the real dice' : '') : ask.who;
       $('table-who').hidden = $('table-who').textContent === '';
@@ -228,6 +242,12 @@
     step();
   });
   $('table-new').addEventListener('click', setup);
+  $('table-pass-go').addEventListener('click', () => {
+    game.shown = game.answers.length;
+    step();
+    const first = $('table-options').querySelector('button');
+    if (first) first.focus();
+  });
 
   page.views.table = {
     hash(p) {

@@ -277,6 +277,26 @@ try {
       await page.waitForFunction((n) => document.querySelector('#table-game').dataset.answers === String(n), answers.length);
       const state = await page.getAttribute('#table-game', 'data-state');
       if (state !== 'asking') return { state, answers };
+      // no secret answer of an open moment shows: the PBS cards played
+      // each day appear in pairs
+      const shownLog = await page.textContent('#table-log');
+      const plays = (shownLog.match(/chooses [^\n]*\(play a PBS card \(or pass\)\)/g) || []).length;
+      if (plays % 2) secretsShown++;
+      if (await page.isVisible('#table-pass')) {
+        // a secret question: the device is passed first, its options unseen
+        passes++;
+        if (shots && passes === 2) {
+          for (const [w, h] of [[1280, 800], [390, 844]]) {
+            await page.setViewportSize({ width: w, height: h });
+            await page.screenshot({ path: path.join(shotDir, `table-pass-${w}.png`) });
+          }
+          await page.setViewportSize({ width: 1280, height: 800 });
+        }
+        if (await page.isVisible('#table-options')) secretsShown++;
+        if (await page.isVisible('#table-cli-box')) secretsShown++;
+        await page.click('#table-pass-go');
+        await page.waitForSelector('#table-options button');
+      }
       const opts = await page.$$eval('#table-options button', (bs) => bs.map((b) => b.textContent));
       if (k === slipAt && opts.length > 1) {
         // a slip: the other option, then undo
@@ -300,11 +320,15 @@ try {
     return { state: 'too long', answers };
   }
   let shots = true;
+  let passes = 0, secretsShown = 0;
   const inputs = { a_rating: 'legendary', b_ugs: '14' };
   const sets = ['--set', 'a_rating=legendary', '--set', 'b_ugs=14'];
   const g1 = await playGame(11, false, inputs, (n, k) => (k * 7 + 3) % n, 2);
   shots = false;
   check(g1.state === 'done', `table mode: the game ends (${g1.answers.length} answers, one slip undone)`, g1.state);
+  check(passes >= 6 && secretsShown === 0,
+        `table mode: each secret play passes the device (${passes} times) and shows nothing of the other's card`,
+        `${secretsShown} times a secret showed`);
   const log1 = await page.textContent('#table-log');
   const want1 = cli(['run', RULES, '--seed', '11', ...sets, '--policy', 'ask'], process.cwd(), g1.answers.join('\n') + '\n');
   check(want1.code === 0 && log1 === want1.out, 'table mode: the log is `regula run --policy ask`\'s fed the same answers',
