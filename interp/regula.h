@@ -414,7 +414,9 @@ typedef enum rg_symbol_kind {
   RG_SYMBOL_UNIT = 1, RG_SYMBOL_ENUM, RG_SYMBOL_MEMBER, RG_SYMBOL_RECORD, RG_SYMBOL_FIELD,
   RG_SYMBOL_CONST, RG_SYMBOL_TABLE, RG_SYMBOL_PROCEDURE, RG_SYMBOL_STEP, RG_SYMBOL_TEST,
   RG_SYMBOL_DICE, RG_SYMBOL_DECK, RG_SYMBOL_INPUT,
-  RG_SYMBOL_NOTE            /* an `assumed` note: name is its text */
+  RG_SYMBOL_NOTE,           /* an `assumed` note: name is its text */
+  RG_SYMBOL_STRATEGY,       /* detail: its description */
+  RG_SYMBOL_DISPLAY         /* name: the record it shows; detail: its title */
 } rg_symbol_kind;
 
 /* One declaration and where it is.  Every pointer is valid during the

@@ -111,7 +111,8 @@ static void walk_file(walk *w, const rg_ast_file *ast) {
     [RG_DE_RECORD] = RG_SYMBOL_RECORD, [RG_DE_CONST] = RG_SYMBOL_CONST,
     [RG_DE_TABLE] = RG_SYMBOL_TABLE, [RG_DE_PROC] = RG_SYMBOL_PROCEDURE,
     [RG_DE_TEST] = RG_SYMBOL_TEST, [RG_DE_DICE] = RG_SYMBOL_DICE, [RG_DE_DECK] = RG_SYMBOL_DECK,
-    [RG_DE_INPUT] = RG_SYMBOL_INPUT,
+    [RG_DE_INPUT] = RG_SYMBOL_INPUT, [RG_DE_STRATEGY] = RG_SYMBOL_STRATEGY,
+    [RG_DE_DISPLAY] = RG_SYMBOL_DISPLAY,
   };
   for (const rg_decl *dc = ast->decls; dc; dc = dc->next) {
     const char *tsv = NULL;

@@ -433,6 +433,8 @@ static int symbol_kind(rg_symbol_kind k) {
   case RG_SYMBOL_STEP: return 24;
   case RG_SYMBOL_TEST: return 6;
   case RG_SYMBOL_UNIT: return 15;
+  case RG_SYMBOL_STRATEGY: return 19;
+  case RG_SYMBOL_DISPLAY: return 2;
   default: return 13;
   }
 }
@@ -454,7 +456,8 @@ static int completion_kind(rg_symbol_kind k) {
 
 /* Returns whether symbol kind k declares a name that code refers to. */
 static int named(rg_symbol_kind k) {
-  return k != RG_SYMBOL_STEP && k != RG_SYMBOL_TEST && k != RG_SYMBOL_NOTE;
+  return k != RG_SYMBOL_STEP && k != RG_SYMBOL_TEST && k != RG_SYMBOL_NOTE &&
+         k != RG_SYMBOL_STRATEGY && k != RG_SYMBOL_DISPLAY;
 }
 
 /* ---- requests ------------------------------------------------------------------ */

@@ -196,7 +196,8 @@ diagnostics()
 s = request(8, "textDocument/documentSymbol", {"textDocument": {"uri": uri(base)}})
 names = {(x["name"], x["kind"], x.get("containerName")) for x in s["result"]}
 for want in [("Look up", 24, "main"), ("cover", 18, None), ("main", 12, None), ("reach", 14, None),
-             ("S", 22, "ground"), ("outcome", 23, None), ("total", 8, "outcome")]:
+             ("S", 22, "ground"), ("outcome", 23, None), ("total", 8, "outcome"),
+             ("coastal", 19, None), ("outcome", 2, None)]:
     check(want in names, "outline lacks %s" % (want,))
 check(all(x["location"]["uri"] == uri(base) for x in s["result"]), "outline: only base.rules")
 
