@@ -214,6 +214,22 @@ static uint32_t collapse(const char *line, uint32_t n, char *out) {
   return k;
 }
 
+/* Returns the length of collapsed line l without a trailing ` source
+** "..."` note (the whole length when it has none). */
+static size_t sourceless(rg_span l) {
+  static const char tail[] = " source \"";
+  size_t n = l.n;
+  if (n < sizeof tail || l.s[n - 1] != '"') return n;
+  for (size_t i = n - 1; i-- > 0;)                  /* the quotation's opening quote */
+    if (l.s[i] == '"' && (i == 0 || l.s[i - 1] != '\\')) {
+      size_t k = i + 1;
+      if (k >= sizeof tail - 1 && memcmp(l.s + k - (sizeof tail - 1), tail, sizeof tail - 1) == 0)
+        return k - (sizeof tail - 1);
+      return n;
+    }
+  return n;
+}
+
 /* Writes into o `--- A`, `+++ B` and the hunks of a unified diff of span x
 ** (side a) and span y (side b; NULL: removed, every line of x is `-`),
 ** with the files' own line numbers.  Returns 0, or -1 when out of memory. */
@@ -260,9 +276,13 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
   }
   /* The first lines pair whatever they say: `step "X" {` of the base and
   ** `override step "X" in main {` are the same step; so do the last lines,
-  ** `}` and `} source "..."` (the quotation is shown above the hunks). */
+  ** `}` and `} source "..."` (the quotation is shown above the hunks), but
+  ** not when they differ otherwise (`} assumed "..."` that an override
+  ** drops). */
   lb[0] = la[0];
-  if (na > 1 && nb > 1) lb[nb - 1] = la[na - 1];
+  if (na > 1 && nb > 1 && sourceless(la[na - 1]) == sourceless(lb[nb - 1]) &&
+      memcmp(la[na - 1].s, lb[nb - 1].s, sourceless(la[na - 1])) == 0)
+    lb[nb - 1] = la[na - 1];
   if (rg_align(la, na, lb, nb, RG_ALIGN_CAP, match) != 0) {
     rg_free(norm);
     rg_free(la);
