@@ -23,6 +23,11 @@ fi
 "$tmp/usr/bin/regula" check "$tmp/usr/share/regula/rules/meg/maximus.rules" >/dev/null 2>&1 &&
   ok || bad "installed rules/meg/maximus.rules does not check (its tables installed beside it?)"
 [ -f "$tmp/usr/share/bash-completion/completions/regula" ] && ok || bad "bash completion not installed"
+# the installed completion offers the rule file's strategies after --policy
+got=$(bash -c '. "$1/usr/share/bash-completion/completions/regula"
+  COMP_WORDS=("$1/usr/bin/regula" sim "$1/usr/share/regula/rules/meg/maximus.rules" --policy se)
+  COMP_CWORD=4; _regula; echo "${COMPREPLY[*]}"' sh "$tmp" 2>&1)
+[ "$got" = sensible ] && ok || bad "completion of --policy se: '$got', not 'sensible'"
 [ -f "$tmp/usr/share/vim/vimfiles/syntax/regula.vim" ] && ok || bad "vim syntax not installed"
 make --no-print-directory -s uninstall PREFIX="$tmp/usr" >"$tmp/log" 2>&1 || bad "make uninstall"
 left=$(find "$tmp/usr" -type f | head -3)
