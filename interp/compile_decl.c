@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* ======================================================================
 ** Declarations: the vocabulary
@@ -590,12 +591,43 @@ void rgc_decl_test(cstate *cs, rg_decl *dc) {
 
 /* ---- strategies -------------------------------------------------------------------- */
 
-/* Returns the index of the first choice site asking prompt (interned as
-** pr), or -1. */
-static int64_t first_site(cstate *cs, uint32_t pr) {
-  for (uint32_t i = 0; i < cs->choices.n; i++)
-    if (AT(cs->choices, rg_choice, i).prompt == pr) return i;
-  return -1;
+/* The choice sites by prompt: at[0..n) sorted by (prompt, site), so that a
+** rule finds the first site asking its prompt, and the sites asking one
+** prompt are neighbours, in O(log n). */
+typedef struct site_at {
+  uint32_t prompt, site;
+} site_at;
+
+typedef struct sites_by_prompt {
+  site_at *at;
+  uint32_t n;
+} sites_by_prompt;
+
+/* qsort: two sites by (prompt, site). */
+static int by_prompt(const void *a, const void *b) {
+  const site_at *x = a, *y = b;
+  if (x->prompt != y->prompt) return x->prompt < y->prompt ? -1 : 1;
+  return (x->site > y->site) - (x->site < y->site);
+}
+
+/* Fills *ix with the sites of cs sorted by prompt (memory from the arena). */
+static void index_sites(cstate *cs, sites_by_prompt *ix) {
+  ix->n = cs->choices.n;
+  ix->at = rgc_alloc(cs, (size_t)ix->n * sizeof *ix->at + 1);
+  for (uint32_t i = 0; i < ix->n; i++)
+    ix->at[i] = (site_at){ AT(cs->choices, rg_choice, i).prompt, i };
+  qsort(ix->at, ix->n, sizeof *ix->at, by_prompt);
+}
+
+/* Returns the position in ix of the first site asking prompt pr, or -1. */
+static int64_t first_site(const sites_by_prompt *ix, uint32_t pr) {
+  uint32_t lo = 0, hi = ix->n;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (ix->at[mid].prompt < pr) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ix->n && ix->at[lo].prompt == pr ? (int64_t)lo : -1;
 }
 
 /* Compiles pick x of a rule answering choice site c into *pk (kind, field,
@@ -653,48 +685,81 @@ static bool strategy_pick(cstate *cs, const rg_pickx *x, const rg_choice *c, rg_
   return true;
 }
 
+/* One rule of a strategy being compiled, for sorting by prompt. */
+typedef struct srule_at {
+  uint32_t prompt;          /* interned */
+  uint32_t order;           /* its place in the strategy */
+  const rg_srule *r;
+} srule_at;
+
+/* qsort: rules by (prompt, order): a stable sort by prompt. */
+static int by_rule_prompt(const void *a, const void *b) {
+  const srule_at *x = a, *y = b;
+  if (x->prompt != y->prompt) return x->prompt < y->prompt ? -1 : 1;
+  return (x->order > y->order) - (x->order < y->order);
+}
+
 /* strategy NAME ["doc"] { "prompt" [for who]: pick, ... }: after every
 ** procedure body (the choice sites are known).  Each rule names the prompt
 ** of at least one `choose`; all the choices asking it must agree on the
-** chooser's and the options' types, so one rule compiles for them all. */
+** chooser's and the options' types, so one rule compiles for them all.
+** Only rules of one prompt interact, so the picks are kept sorted by
+** prompt (in the written order within one): a run finds a choice's rules
+** by binary search.  Everything here is O(n log n) in the rules and sites. */
 void rgc_decl_strategy(cstate *cs, rg_decl *dc) {
   rg_strategy *st;
-  uint32_t first = cs->picks.n, rule = 0;
+  uint32_t first = cs->picks.n, nrules = 0, k;
   char ta[96], tb[96];
+  sites_by_prompt ix;
+  srule_at *rules;
   for (uint32_t i = 0; i < cs->strategies.n; i++)
     if (strcmp(cs->pool + AT(cs->strategies, rg_strategy, i).name, dc->name) == 0) {
       rgc_err(cs, dc->pos, "there is already a strategy '%s'", dc->name);
       return;
     }
-  for (const rg_srule *r = dc->srules; r; r = r->next, rule++) {
-    uint32_t pr = rgc_intern(cs, r->prompt);
-    int64_t site = first_site(cs, pr);
+  index_sites(cs, &ix);
+  for (const rg_srule *r = dc->srules; r; r = r->next) nrules++;
+  rules = rgc_alloc(cs, (size_t)nrules * sizeof *rules + 1);
+  k = 0;
+  for (const rg_srule *r = dc->srules; r; r = r->next, k++)
+    rules[k] = (srule_at){ rgc_intern(cs, r->prompt), k, r };
+  qsort(rules, nrules, sizeof *rules, by_rule_prompt);
+  for (k = 0; k < nrules; k++) {
+    const rg_srule *r = rules[k].r;
+    uint32_t pr = rules[k].prompt;
+    int64_t at = first_site(&ix, pr);
     rg_choice c;
     rg_value who = 0;
-    if (site < 0) {
+    if (at < 0) {
       /* after other errors the choose may be in code not compiled: quiet */
       if (cs->d->errors == 0)
         rgc_err(cs, r->pos, "no choice asks \"%s\" (a rule names the prompt of a choose)", r->prompt);
       continue;
     }
-    c = AT(cs->choices, rg_choice, site);
-    for (uint32_t i = (uint32_t)site + 1; i < cs->choices.n; i++) {
-      const rg_choice *o = &AT(cs->choices, rg_choice, i);
-      if (o->prompt != pr) continue;
-      if (memcmp(&o->option, &c.option, sizeof c.option) != 0 ||
-          memcmp(&o->chooser, &c.chooser, sizeof c.chooser) != 0) {
-        rgc_err(cs, r->pos, "the choices asking \"%s\" differ in their types (%s and %s): "
-                "one rule cannot answer both", r->prompt,
-                rgc_tname(cs, o->option, ta, sizeof ta), rgc_tname(cs, c.option, tb, sizeof tb));
-        break;
+    c = AT(cs->choices, rg_choice, ix.at[at].site);
+    if (k == 0 || rules[k - 1].prompt != pr) {
+      /* the first rule of its prompt: the sites asking it agree on types */
+      for (uint32_t i = (uint32_t)at + 1; i < ix.n && ix.at[i].prompt == pr; i++) {
+        const rg_choice *o = &AT(cs->choices, rg_choice, ix.at[i].site);
+        if (memcmp(&o->option, &c.option, sizeof c.option) != 0 ||
+            memcmp(&o->chooser, &c.chooser, sizeof c.chooser) != 0) {
+          rgc_err(cs, r->pos, "the choices asking \"%s\" differ in their types (%s and %s): "
+                  "one rule cannot answer both", r->prompt,
+                  rgc_tname(cs, o->option, ta, sizeof ta), rgc_tname(cs, c.option, tb, sizeof tb));
+          break;
+        }
       }
-    }
-    for (const rg_srule *q = dc->srules; q != r; q = q->next)
-      if (strcmp(q->prompt, r->prompt) == 0 && !q->who) {
+    } else {
+      /* a later rule of the same prompt: none before it answers everyone */
+      const rg_srule *q = NULL;
+      for (uint32_t b = k; b-- > 0 && rules[b].prompt == pr;)
+        if (!rules[b].r->who) q = rules[b].r;
+      if (q) {
         rgc_err(cs, r->pos, "the rule for \"%s\" at line %u answers every chooser already",
                 r->prompt, q->pos.line);
-        break;
+        continue;
       }
+    }
     if (r->who) {
       rg_type t;
       if (c.chooser.kind == RG_K_RECORD || c.chooser.kind == RG_K_LIST) {
@@ -709,7 +774,7 @@ void rgc_decl_strategy(cstate *cs, rg_decl *dc) {
       rg_pick pk = { 0 };
       if (!strategy_pick(cs, x, &c, &pk)) continue;
       pk.prompt = pr;
-      pk.rule = rule;
+      pk.rule = k;
       pk.who_set = r->who != NULL;
       pk.who = who;
       rg_pick *slot = rgc_push(cs, &cs->picks);

@@ -586,6 +586,7 @@ typedef struct vctx {
   rg_module *m;
   char *err;
   size_t errlen;
+  int nomem;                /* a check ran out of memory (not a bad module) */
 } vctx;
 
 /* Checks that string offset s is in the pool; what names the referrer. */
@@ -710,48 +711,109 @@ static int verify_displays(vctx *v) {
   return 0;
 }
 
-/* Checks the strategies and their picks (version 5): each rule's values fit
-** every choice that asks its prompt. */
+/* qsort: choice indexes paired with their prompts, by (prompt, index). */
+static int by_choice_prompt(const void *a, const void *b) {
+  const uint32_t *x = a, *y = b;
+  if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+  return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Returns whether the choices asking the prompt of bypr's run that starts at
+** lo (at least two pairs, sorted by prompt) agree on their types.  The
+** answer is kept in the choice slot of the run's second pair (UINT32_MAX:
+** they disagree, UINT32_MAX - 1: they agree; only the first pair's choice
+** is read afterwards), so each run is compared once. */
+static int agree(const rg_module *m, uint32_t *bypr, uint32_t lo) {
+  uint32_t pr = bypr[2 * lo], *memo = &bypr[2 * (lo + 1) + 1];
+  const rg_choice *ch = &m->choices[bypr[2 * lo + 1]];
+  if (*memo >= UINT32_MAX - 1) return *memo == UINT32_MAX - 1;
+  for (uint32_t j = lo + 1; j < m->nchoices && bypr[2 * j] == pr; j++) {
+    const rg_choice *o = &m->choices[bypr[2 * j + 1]];
+    if (o->option.kind != ch->option.kind || o->option.ref != ch->option.ref ||
+        o->chooser.kind != ch->chooser.kind || o->chooser.ref != ch->chooser.ref) {
+      *memo = UINT32_MAX;
+      return 0;
+    }
+  }
+  *memo = UINT32_MAX - 1;
+  return 1;
+}
+
+/* Checks the strategies and their picks (version 5) in O(n log n): each
+** strategy's picks sorted by prompt, a rule's picks together; the choices
+** asking one prompt agree on their types when a pick names the prompt; each
+** pick's values fit those types. */
 static int verify_strategies(vctx *v) {
   const rg_module *m = v->m;
+  uint32_t *bypr = NULL;   /* [2 * nchoices]: (prompt, choice) sorted */
+  int rc = -1;
+  if (m->npicks) {
+    if (!(bypr = rg_malloc(2 * (size_t)m->nchoices * sizeof *bypr + 1))) {
+      v->nomem = 1;
+      return fail(v->err, v->errlen, "out of memory");
+    }
+    for (uint32_t c = 0; c < m->nchoices; c++) {
+      bypr[2 * c] = m->choices[c].prompt;
+      bypr[2 * c + 1] = c;
+    }
+    qsort(bypr, m->nchoices, 2 * sizeof *bypr, by_choice_prompt);
+  }
   for (uint32_t i = 0; i < m->nstrategies; i++) {
     const rg_strategy *st = &m->strategies[i];
-    if (vstr(v, st->name, "strategy", i) || vstr(v, st->doc, "strategy", i)) return -1;
-    if (!in_range(st->first, st->count, m->npicks))
-      return fail(v->err, v->errlen, "strategy %u: picks out of range", (unsigned)i);
+    if (vstr(v, st->name, "strategy", i) || vstr(v, st->doc, "strategy", i)) goto out;
+    if (!in_range(st->first, st->count, m->npicks)) {
+      fail(v->err, v->errlen, "strategy %u: picks out of range", (unsigned)i);
+      goto out;
+    }
     for (uint32_t k = st->first; k < st->first + st->count; k++) {
-      const rg_pick *p = &m->picks[k];
-      uint32_t prev = k == st->first ? 0 : m->picks[k - 1].rule;
-      if (vstr(v, p->prompt, "pick", k)) return -1;
-      if (p->kind > RG_PICK_RANDOM || p->who_set > 1 || p->rule < prev || p->rule > prev + 1 ||
-          (k == st->first && p->rule != 0) || (p->field && p->kind != RG_PICK_MAX &&
-                                                p->kind != RG_PICK_MIN))
-        return fail(v->err, v->errlen, "pick %u: bad kind, rule or field", (unsigned)k);
-      for (uint32_t c = 0; c < m->nchoices; c++) {
-        const rg_choice *ch = &m->choices[c];
-        const char *why = NULL;
-        if (ch->prompt != p->prompt) continue;
-        if (p->who_set && (ch->chooser.kind == RG_K_RECORD || ch->chooser.kind == RG_K_LIST))
-          why = "a chooser that is a record or list";
-        else if (p->who_set) why = bad_value(m, ch->chooser, p->who);
-        if (!why && p->kind == RG_PICK_VALUE) {
-          if (ch->option.kind == RG_K_RECORD || ch->option.kind == RG_K_LIST)
-            why = "a value of a record or list option";
-          else why = bad_value(m, ch->option, p->value);
+      const rg_pick *p = &m->picks[k], *q = k > st->first ? &m->picks[k - 1] : NULL;
+      if (vstr(v, p->prompt, "pick", k)) goto out;
+      if (p->kind > RG_PICK_RANDOM || p->who_set > 1 ||
+          (p->field && p->kind != RG_PICK_MAX && p->kind != RG_PICK_MIN) ||
+          (q && (p->prompt < q->prompt || (p->rule == q->rule && p->prompt != q->prompt) ||
+                 (p->rule != q->rule && p->rule != q->rule + 1))) ||
+          (!q && p->rule != 0)) {
+        fail(v->err, v->errlen, "pick %u: bad kind, order, rule or field", (unsigned)k);
+        goto out;
+      }
+      /* the choices asking its prompt: bypr[lo ..) */
+      uint32_t lo = 0, hi = m->nchoices;
+      while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (bypr[2 * mid] < p->prompt) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo >= m->nchoices || bypr[2 * lo] != p->prompt) continue;   /* asks nothing */
+      const rg_choice *ch = &m->choices[bypr[2 * lo + 1]];
+      const char *why = NULL;
+      if (lo + 1 < m->nchoices && bypr[2 * (lo + 1)] == p->prompt && !agree(m, bypr, lo))
+        why = "choices of one prompt with other types";
+      if (!why && p->who_set && (ch->chooser.kind == RG_K_RECORD || ch->chooser.kind == RG_K_LIST))
+        why = "a chooser that is a record or list";
+      else if (!why && p->who_set) why = bad_value(m, ch->chooser, p->who);
+      if (!why && p->kind == RG_PICK_VALUE) {
+        if (ch->option.kind == RG_K_RECORD || ch->option.kind == RG_K_LIST)
+          why = "a value of a record or list option";
+        else why = bad_value(m, ch->option, p->value);
+      }
+      if (!why && p->field) {
+        if (ch->option.kind != RG_K_RECORD || p->field > m->records[ch->option.ref].count)
+          why = "a field out of range";
+        else {
+          rg_type ft = m->fields[m->records[ch->option.ref].first + p->field - 1].type;
+          if (ft.kind == RG_K_RECORD || ft.kind == RG_K_LIST) why = "a field that is not simple";
         }
-        if (!why && p->field) {
-          if (ch->option.kind != RG_K_RECORD || p->field > m->records[ch->option.ref].count)
-            why = "a field out of range";
-          else {
-            rg_type ft = m->fields[m->records[ch->option.ref].first + p->field - 1].type;
-            if (ft.kind == RG_K_RECORD || ft.kind == RG_K_LIST) why = "a field that is not simple";
-          }
-        }
-        if (why) return fail(v->err, v->errlen, "pick %u: %s (choice %u)", (unsigned)k, why, (unsigned)c);
+      }
+      if (why) {
+        fail(v->err, v->errlen, "pick %u: %s", (unsigned)k, why);
+        goto out;
       }
     }
   }
-  return 0;
+  rc = 0;
+out:
+  rg_free(bypr);
+  return rc;
 }
 
 /* Checks the dice, decks, choices and inputs (language version 2). */
@@ -1145,8 +1207,8 @@ static int verify_proc(vctx *v, uint32_t pi, int64_t *h, uint32_t *work) {
 ** computes each procedure's max_stack.  Returns RG_OK, or RG_BAD_MODULE /
 ** RG_NOMEM with a message in err naming the failed check. */
 rg_status rg_module_verify(rg_module *m, char *err, size_t errlen) {
-  vctx v = {m, err, errlen};
-  if (verify_data(&v)) return RG_BAD_MODULE;
+  vctx v = {m, err, errlen, 0};
+  if (verify_data(&v)) return v.nomem ? RG_NOMEM : RG_BAD_MODULE;
   uint32_t maxcode = 0;
   for (uint32_t i = 0; i < m->nprocs; i++)
     if (m->procs[i].ncode > maxcode) maxcode = m->procs[i].ncode;

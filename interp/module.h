@@ -212,7 +212,8 @@ typedef enum rg_pickkind {
 ** one rule: it answers the choices whose prompt is `prompt` (asked of
 ** `who` only, when who_set), taking the first of its picks that finds an
 ** option; the first rule of a strategy that applies to a choice answers
-** it. */
+** it.  A strategy's picks are sorted by prompt (rules of one prompt in
+** their written order), so a choice finds its rules by binary search. */
 typedef struct rg_pick {
   uint32_t prompt;          /* string */
   uint32_t rule;            /* the rule's number in its strategy, from 0 */

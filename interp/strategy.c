@@ -44,9 +44,17 @@ int64_t rg_strategy_pick(const rg_module *m, uint32_t s, uint32_t choice, rg_val
   if (s >= m->nstrategies || choice >= m->nchoices || n == 0) return -1;
   const rg_strategy *st = &m->strategies[s];
   uint32_t prompt = m->choices[choice].prompt;
-  for (uint32_t i = st->first; i < st->first + st->count; i++) {
+  uint32_t lo = st->first, hi = st->first + st->count;
+  /* the picks are sorted by prompt (module.c verifies it): the first of
+  ** this prompt's, by binary search */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (m->picks[mid].prompt < prompt) lo = mid + 1;
+    else hi = mid;
+  }
+  for (uint32_t i = lo; i < st->first + st->count && m->picks[i].prompt == prompt; i++) {
     const rg_pick *p = &m->picks[i];
-    if (p->prompt != prompt || (p->who_set && p->who != chooser)) continue;
+    if (p->who_set && p->who != chooser) continue;
     /* the rule that applies: its picks in order */
     for (uint32_t rule = p->rule; i < st->first + st->count && m->picks[i].rule == rule; i++) {
       int64_t k = apply(&m->picks[i], opts, n, heap, nheap, rng);

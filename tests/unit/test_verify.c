@@ -176,11 +176,11 @@ int main(void) {
   fresh(); M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);
   memset(M.strategies, 0, sizeof *M.strategies); M.strategies[0].count = 1;
   M.npicks = 1; M.picks = rg_malloc(sizeof *M.picks); memset(M.picks, 0, sizeof *M.picks);
-  M.picks[0].kind = 9; EXPECT_MSG("pick 0: bad kind, rule or field");
+  M.picks[0].kind = 9; EXPECT_MSG("pick 0: bad kind, order, rule or field");
   fresh(); M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);
   memset(M.strategies, 0, sizeof *M.strategies); M.strategies[0].count = 1;
   M.npicks = 1; M.picks = rg_malloc(sizeof *M.picks); memset(M.picks, 0, sizeof *M.picks);
-  M.picks[0].rule = 1; EXPECT_MSG("pick 0: bad kind, rule or field");
+  M.picks[0].rule = 1; EXPECT_MSG("pick 0: bad kind, order, rule or field");
 
   /* Provenance (version 3). */
   fresh(); M.ncellsrc = 1; M.cellsrc = rg_malloc(sizeof *M.cellsrc); M.cellsrc[0].file = 0; M.cellsrc[0].line = 1;

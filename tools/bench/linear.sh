@@ -9,7 +9,9 @@
 #   - 50 errors on that line (the source excerpt under each is bounded);
 #   - a runtime error at column 1,000,000 (its display column was mapped
 #     back to a byte by a quadratic loop);
-#   - printing a list that holds itself (exponential before the budget).
+#   - printing a list that holds itself (exponential before the budget);
+#   - a strategy of 40,000 rules over 4,000 choices: compiled, verified and
+#     played (rules and sites are looked up sorted, never pairwise).
 # Prints one line per case: seconds, bytes written, and FAIL past LIMIT.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -59,5 +61,15 @@ echo "  (the error is at column $col)"
 
 timed "print a list that holds itself" "$regula" call tests/run/cyclic.rules cyc
 timed "print it as JSON" "$regula" run tests/run/cyclic.rules --json
+
+# 4,000 choices, a strategy of 40,000 rules (ten per prompt, for A).
+awk 'BEGIN { print "ruleset \"many rules\""; print "enum side { A, B }"
+             print "procedure main() -> int {"; print "  let t = 0"
+             for (i = 0; i < 4000; i++) printf "  t = t + choose(A, \"q%d\", 0, 3)\n", i
+             print "  return t"; print "}"; print "strategy s {"
+             for (i = 0; i < 40000; i++) printf "  \"q%d\" for A: %d\n", i % 4000, i % 4
+             print "}" }' >"$tmp/strategy.rules"
+timed "strategy of 40,000 rules: build" "$regula" build "$tmp/strategy.rules" -o "$tmp/strategy.rbc"
+timed "... and a run by it (loaded, verified)" "$regula" run "$tmp/strategy.rbc" --policy s
 
 [ "$failed" -eq 0 ]
