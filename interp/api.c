@@ -624,5 +624,15 @@ rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **o
   setup.first = opt->first;
   setup.ask_dice = opt->ask_dice;
   setup.title = opt->title;
-  return rg_game_open(&r->m, &setup, out);
+  /* the placeholder line of the log, as `regula run` writes it */
+  rg_buf ph;
+  rg_buf_init(&ph);
+  if (r->assumed && rg_placeholders_text(&r->m, (uint32_t)p, NULL, r->assumed, &ph.out) < 0) {
+    rg_buf_free(&ph);
+    return RG_NOMEM;
+  }
+  setup.placeholders = ph.data;
+  rg_status st = rg_game_open(&r->m, &setup, out);
+  rg_buf_free(&ph);
+  return st;
 }

@@ -35,6 +35,7 @@ struct rg_game {
   rg_value *inputs;
   char *title, *source;     /* copies; source: the loaded file's name */
   char *sets;               /* setup's sets, each ending with '\n' (or NULL) */
+  char *placeholders;       /* a copy of setup's (or NULL) */
   answer *answers;
   uint32_t nanswers, cap, used;
   /* the last play */
@@ -195,6 +196,8 @@ rg_status rg_game_open(const rg_module *m, const rg_game_setup *setup, rg_game *
   rg_buf_init(&g->p.names);
   g->title = dup(setup->title ? setup->title : "");
   g->setup.title = g->title;
+  g->placeholders = setup->placeholders ? dup(setup->placeholders) : NULL;
+  g->setup.placeholders = g->placeholders;
   g->setup.sets = NULL;
   if (setup->nsets) {
     size_t len = 1;
@@ -211,7 +214,7 @@ rg_status rg_game_open(const rg_module *m, const rg_game_setup *setup, rg_game *
     }
   }
   if (!(g->inputs = rg_malloc(n * sizeof *g->inputs)) || !g->title ||
-      (setup->nsets && !g->sets)) {
+      (setup->nsets && !g->sets) || (setup->placeholders && !g->placeholders)) {
     rg_game_free(g);
     return RG_NOMEM;
   }
@@ -244,6 +247,7 @@ void rg_game_free(rg_game *g) {
   rg_free(g->inputs);
   rg_free(g->title);
   rg_free(g->sets);
+  rg_free(g->placeholders);
   rg_free(g->source);
   rg_free(g);
 }

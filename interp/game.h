@@ -51,7 +51,7 @@ typedef struct rg_game_setup {
                             ** as --set gives them), written into the
                             ** transcript (rg_transcript_settings reads them) */
   uint32_t nsets;
-  const char *placeholders; /* the assumed or set dice and decks the run rests
+  const char *placeholders; /* (copied) the assumed or set dice and decks the run rests
                             ** on, as a line after the header ("" or NULL: none) */
   /* Optional: a picture's shapes of the run (reset by `restart` before each
   ** replay, so only the last replay's shapes count). */

@@ -139,6 +139,28 @@ int main(void) {
 
   rg_game_free(g);
   rg_rules_free(r);
+
+  /* A game's log names the placeholder data it rests on, as `regula run`:
+  ** the die the rule file assumes and rolls, not the deck it never draws. */
+  {
+    static const char ph[] =
+      "ruleset \"placeholders\"\n"
+      "enum mark { hit, miss }\n"
+      "dice HIT: mark = { hit: 1, miss: 1 } assumed \"faces not printed\"\n"
+      "deck BAG: mark = { hit: 1 } assumed \"not printed either\"\n"
+      "procedure main() -> mark { return roll HIT }\n";
+    rg_game_options po = { .seed = 1, .first = 1 };
+    rg_rules *pr = NULL;
+    rg_game *pg = NULL;
+    CHECK(rg_rules_compile("ph.rules", ph, sizeof ph - 1, NULL, &pr) == RG_OK, "placeholders compile");
+    CHECK(pr && rg_game_new(pr, &po, &pg) == RG_OK && rg_game_play(pg) == RG_GAME_OVER,
+          "a game without people is over at once");
+    log = pg ? rg_game_log(pg, &len, &vis) : "";
+    CHECK(strstr(log, "\nplaceholders: dice HIT (assumed)\n") != NULL && !strstr(log, "BAG"),
+          "the log names the assumed die only: %s", log);
+    rg_game_free(pg);
+    rg_rules_free(pr);
+  }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
