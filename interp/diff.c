@@ -276,6 +276,100 @@ static void diff_strategies(dctx *c) {
   }
 }
 
+/* ---- displays --------------------------------------------------------- */
+
+/* Writes line k of display d of m as written in the rule file into b. */
+static void dline_text(const rg_module *m, const rg_display *d, uint32_t k, rg_buf *b) {
+  const rg_dline *dl = &m->dlines[d->first + k];
+  const rg_record *r = &m->records[d->record];
+  b->len = 0;
+  if (b->data) b->data[0] = '\0';
+  if (dl->kind == RG_DL_FORM) {
+    rg_printf(&b->out, "\"%s\"", S(m, dl->text));
+    return;
+  }
+  rg_printf(&b->out, "%s %s", dl->kind == RG_DL_TABLE ? "table" : "list",
+            S(m, m->fields[r->first + dl->field].name));
+  if (dl->kind == RG_DL_TABLE) {
+    rg_type et = m->types[m->fields[r->first + dl->field].type.ref];
+    const rg_record *er = &m->records[et.ref];
+    for (uint32_t c = 0; c < dl->count; c++)
+      rg_printf(&b->out, "%s%s", c ? ", " : ": ", S(m, m->fields[er->first + m->dcols[dl->first + c]].name));
+  } else if (dl->text) {
+    rg_printf(&b->out, " shown \"%s\"", S(m, dl->text));
+  }
+}
+
+/* Returns the display of record `name` in m, or NULL. */
+static const rg_display *find_display(const rg_module *m, const char *name) {
+  for (uint32_t i = 0; i < m->ndisplays; i++)
+    if (strcmp(S(m, m->records[m->displays[i].record].name), name) == 0) return &m->displays[i];
+  return NULL;
+}
+
+/* Whether display d of m has a line written as text. */
+static int has_dline(const rg_module *m, const rg_display *d, const char *text, rg_buf *scratch) {
+  for (uint32_t k = 0; d && k < d->count; k++) {
+    dline_text(m, d, k, scratch);
+    if (strcmp(scratch->data ? scratch->data : "", text) == 0) return 1;
+  }
+  return 0;
+}
+
+/* The lines of display da (side a) missing from db (-), then those of db
+** missing from da (+), under head. */
+static void diff_dlines(dctx *c, uint32_t head, const rg_display *da, const rg_display *db) {
+  rg_buf line, scratch;
+  rg_buf_init(&line);
+  rg_buf_init(&scratch);
+  for (uint32_t k = 0; da && k < da->count; k++) {
+    dline_text(c->a, da, k, &line);
+    if (!has_dline(c->b, db, line.data ? line.data : "", &scratch))
+      at(c, add(c, '-', RG_DW_DLINE, RG_DS_DISPLAYS, head, NULL))->a.text = keep(c, line.data ? line.data : "");
+  }
+  for (uint32_t k = 0; db && k < db->count; k++) {
+    dline_text(c->b, db, k, &line);
+    if (!has_dline(c->a, da, line.data ? line.data : "", &scratch))
+      at(c, add(c, '+', RG_DW_DLINE, RG_DS_DISPLAYS, head, NULL))->b.text = keep(c, line.data ? line.data : "");
+  }
+  if (line.out.failed || scratch.out.failed) c->oom = 1;
+  rg_buf_free(&line);
+  rg_buf_free(&scratch);
+}
+
+/* The displays only in a (-), only in b (+), and changed (~), by the
+** record they show, each with its lines added and removed. */
+static void diff_displays(dctx *c) {
+  const rg_module *a = c->a, *b = c->b;
+  for (uint32_t i = 0; i < a->ndisplays; i++) {
+    const rg_display *da = &a->displays[i];
+    const char *name = S(a, a->records[da->record].name);
+    const rg_display *db = find_display(b, name);
+    uint32_t n0 = c->d->n;
+    uint32_t head = add(c, db ? '~' : '-', RG_DW_DISPLAY, RG_DS_DISPLAYS, RG_DIFF_NONE, name);
+    if (head == RG_DIFF_NONE) return;
+    at(c, head)->a.index = i;
+    at(c, head)->a.text = S(a, da->title);
+    if (db) {
+      at(c, head)->b.index = (uint32_t)(db - b->displays);
+      at(c, head)->b.text = S(b, db->title);
+    }
+    diff_dlines(c, head, da, db);
+    if (db && c->d->n == n0 + 1 && strcmp(S(a, da->title), S(b, db->title)) == 0)
+      c->d->n = n0;                      /* the same display */
+  }
+  for (uint32_t k = 0; k < b->ndisplays; k++) {
+    const rg_display *db = &b->displays[k];
+    const char *name = S(b, b->records[db->record].name);
+    if (find_display(a, name)) continue;
+    uint32_t head = add(c, '+', RG_DW_DISPLAY, RG_DS_DISPLAYS, RG_DIFF_NONE, name);
+    if (head == RG_DIFF_NONE) return;
+    at(c, head)->b.index = k;
+    at(c, head)->b.text = S(b, db->title);
+    diff_dlines(c, head, NULL, db);
+  }
+}
+
 /* Returns the index of unit `name` in m, or -1. */
 static int find_unit(const rg_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nunits; i++)
@@ -1324,6 +1418,7 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
   diff_tables(&c);
   diff_procs(&c);
   diff_strategies(&c);
+  diff_displays(&c);
   if (c.oom || d->arena.failed) {
     rg_diff_free(d);
     d->a = a;

@@ -77,7 +77,7 @@ typedef enum rg_change_kind {
 #define RG_DIFF_SECTIONS(X) \
   X(RULESET, "ruleset") X(UNITS, "units") X(ENUMS, "enums") X(RECORDS, "records") \
   X(CONSTANTS, "constants") X(TABLES, "tables") X(PROCEDURES, "procedures") \
-  X(STRATEGIES, "strategies")
+  X(STRATEGIES, "strategies") X(DISPLAYS, "displays")
 
 typedef enum rg_diff_section {
 #define RG_X(id, name) RG_DS_##id,
@@ -125,6 +125,9 @@ typedef enum rg_diff_what {
   RG_DW_STRATEGY,   /* [strategies] name; text: its description */
   RG_DW_SRULE,      /* under its strategy; name: the rule's prompt (and
                     ** " for WHO"); text: its picks ("max card, first") */
+  RG_DW_DISPLAY,    /* [displays] name: the record it shows; text: its title */
+  RG_DW_DLINE,      /* under its display: a line added or removed; text: the
+                    ** line as written ("table terrain: name, sector") */
   RG_NDIFF_WHAT
 } rg_diff_what;
 

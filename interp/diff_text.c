@@ -338,6 +338,12 @@ static void put_change(tctx *t, uint32_t index) {
     else if (*txt(own(ch))) rg_printf(o, "%c strategy %s \"%s\"\n", k, ch->name, txt(own(ch)));
     else rg_printf(o, "%c strategy %s\n", k, ch->name);
     break;
+  case RG_DW_DISPLAY:
+    if (k == RG_CHANGE_CHANGED && strcmp(txt(&ch->a), txt(&ch->b)) != 0)
+      rg_printf(o, "~ display %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
+    else rg_printf(o, "%c display %s \"%s\"\n", k, ch->name, txt(own(ch)));
+    break;
+  case RG_DW_DLINE: rg_printf(o, "    %c %s\n", k, txt(own(ch))); break;
   case RG_DW_SRULE:
     if (k == RG_CHANGE_CHANGED)
       rg_printf(o, "    ~ %s: %s -> %s\n", ch->name, txt(&ch->a), txt(&ch->b));

@@ -1,0 +1,1 @@
+regula diff tests/diff/display-base.rules tests/diff/display-revised.rules
