@@ -42,14 +42,15 @@
     const info = page.call('rgw_inputs', [$('table-file').value]);
     box.textContent = '';
     for (const inp of info.inputs) {
-      const id = 'in-' + inp.name;
+      /* an input per member (`rating[A]`) gets the id in-rating-A */
+      const id = 'in-' + inp.name.replace(/\[(.*)\]$/, '-$1');
       const wrap = document.createElement('div');
       const label = document.createElement('label');
       const field = document.createElement('input');
       wrap.className = 'field';
       label.htmlFor = id;
       label.innerHTML = '';
-      label.append(inp.name.replace(/_/g, ' '), ' ');
+      label.append(inp.name.replace(/_/g, ' ').replace('[', ' ['), ' ');
       const hint = document.createElement('span');
       hint.className = 'hint';
       hint.textContent = `(${inp.type})`;

@@ -116,9 +116,9 @@ try {
   check(typeof readyMs === 'number', 'the page is ready');
   console.log(`     ready ${readyMs} ms after navigation start (${wall} ms from goto)`);
   check(await page.isVisible('#table-setup'), 'the page opens on table mode\'s setup');
-  const ratings = await page.$$eval('#in-a_rating-members option', (os) => os.map((o) => o.value));
+  const ratings = await page.$$eval('#in-rating-A-members option', (os) => os.map((o) => o.value));
   check(ratings.join(',') === 'mediocre,competent,talented,legendary', 'an enum input suggests its members', ratings.join(','));
-  check((await page.textContent('#in-a_territories-hint')).includes('S Standard, C Coastal'), 'a set input lists its members\' codes');
+  check((await page.textContent('#in-territories-A-hint')).includes('S Standard, C Coastal'), 'a set input lists its members\' codes');
   for (const [w, h] of [[1280, 800], [390, 844]]) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: path.join(shotDir, `table-setup-${w}.png`) });
@@ -321,8 +321,8 @@ try {
   }
   let shots = true;
   let passes = 0, secretsShown = 0;
-  const inputs = { a_rating: 'legendary', b_ugs: '14' };
-  const sets = ['--set', 'a_rating=legendary', '--set', 'b_ugs=14'];
+  const inputs = { 'rating-A': 'legendary', 'ugs-B': '14' };
+  const sets = ['--set', 'rating[A]=legendary', '--set', 'ugs[B]=14'];
   const g1 = await playGame(11, false, inputs, (n, k) => (k * 7 + 3) % n, 2);
   shots = false;
   check(g1.state === 'done', `table mode: the game ends (${g1.answers.length} answers, one slip undone)`, g1.state);
@@ -338,7 +338,7 @@ try {
         want1.out.includes('\n== Result card\n' + summary1), 'table mode: the result is the run\'s result card');
   check((await page.$$('#table-pictures img')).length >= 1, 'table mode: the result shows the game\'s pictures');
   const cliText = await page.textContent('#table-cli');
-  check(cliText.includes(`--seed 11 --set 'a_rating=legendary' --set 'b_ugs=14' --policy ask < answers.txt`) &&
+  check(cliText.includes(`--seed 11 --set 'rating[A]=legendary' --set 'ugs[B]=14' --policy ask < answers.txt`) &&
         cliText.endsWith(g1.answers.map((a) => a + '\n').join('')), 'table mode: it shows the command and answers that replay the game');
   for (const [w, h] of [[1280, 800], [390, 844]]) {
     await page.setViewportSize({ width: w, height: h });
