@@ -285,6 +285,15 @@ static int64_t get_i64(const unsigned char *p) {
   return -(int64_t)(~u) - 1;
 }
 
+/* Returns the size on disk of one element of section `id` (1 the header
+** strings, whose one element is 12 bytes), or 0 for an id no module has.
+** The fuzzers' module mutator edits sections element by element with it. */
+size_t rg_module_section_elem(uint32_t id) {
+  if (id == SEC_HEADER) return 12;
+  if (id < 2 || id > RG_NSECTIONS) return 0;
+  return disk_size(&sections[id - 2]);
+}
+
 /* Serializes m into a new buffer (owned by the caller, freed with rg_free).
 ** Returns 0 with *buf and *len set, or -1 when out of memory or when a
 ** section would not fit in 32 bits. */

@@ -365,6 +365,11 @@ int rg_file_save(const char *path, const void *data, size_t len, int mode, char 
 ** message in err (size errlen). */
 int rg_module_save(const rg_module *m, const char *path, char *err, size_t errlen);
 
+/* The size on disk of one element of section id (the header section: 12),
+** or 0 for an unknown id; for tools that edit a module's bytes (the fuzzer's
+** mutator). */
+size_t rg_module_section_elem(uint32_t id);
+
 /* Serializes m into a malloc'd buffer; returns 0 with *buf and *len set, or
 ** -1 when out of memory.  The caller frees *buf with rg_free. */
 int rg_module_serialize(const rg_module *m, unsigned char **buf, size_t *len);
