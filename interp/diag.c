@@ -539,6 +539,30 @@ void rg_error_plain(rg_diag *d, const char *fmt, ...) {
   rg_free(big);
 }
 
+/* Returns the byte offset of the character that ends at byte offset i > 0
+** of line, as put_text reads characters: a valid UTF-8 sequence of up to 4
+** bytes ending at i, else the one bad byte before i.  (Walking back over
+** every continuation byte instead would take a run of bad bytes as one
+** character, and an excerpt of a long line as the whole line.) */
+static size_t prev_char(const char *line, size_t i) {
+  for (size_t n = 2; n <= 4 && n <= i; n++) {
+    utf8proc_int32_t cp;
+    if (utf8proc_iterate((const utf8proc_uint8_t *)line + i - n, (utf8proc_ssize_t)n, &cp) ==
+        (utf8proc_ssize_t)n)
+      return i - n;
+  }
+  return i - 1;
+}
+
+/* Returns the byte offset just past the character at byte offset i < len of
+** line, as put_text reads it (a bad byte is one character). */
+static size_t next_char(const char *line, size_t i, size_t len) {
+  utf8proc_int32_t cp;
+  utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)line + i,
+                                        (utf8proc_ssize_t)(len - i), &cp);
+  return i + (k > 0 ? (size_t)k : 1);
+}
+
 /* Writes the source line of r (or, for a long line, its excerpt around the
 ** caret: RG_CARET_SIDE characters either side, "..." where it is cut), each
 ** unsafe character or bad byte as '?', then a caret under r's column. */
@@ -550,11 +574,9 @@ static void show_caret(const rg_diagnostic *r, rg_out *o) {
   to = len;
   if (len > 2 * RG_CARET_SIDE) {
     from = c;
-    for (int n = 0; n < RG_CARET_SIDE && from > 0; n++)
-      do from--; while (from > 0 && (line[from] & 0xC0) == 0x80);
+    for (int n = 0; n < RG_CARET_SIDE && from > 0; n++) from = prev_char(line, from);
     to = c;
-    for (int n = 0; n < RG_CARET_SIDE && to < len; n++)
-      do to++; while (to < len && (line[to] & 0xC0) == 0x80);
+    for (int n = 0; n < RG_CARET_SIDE && to < len; n++) to = next_char(line, to, len);
   }
   rg_puts(o, from > 0 ? "    ..." : "    ");
   put_text(o, line, from, to, len);

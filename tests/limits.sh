@@ -86,6 +86,13 @@ if [ "$size" -lt 4000000 ] && grep -q '\.\.\.' "$tmp/out"; then passed=$((passed
 expect cyclic-json 0 '' timeout 60 "$bin" run tests/run/cyclic.rules --json
 size=$(wc -c <"$tmp/out")
 if [ "$size" -lt 4000000 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits cyclic-json: $size bytes"; fi
+# A long line of bad UTF-8 is shown as an excerpt around the caret (80
+# characters either side, each bad byte one '?'), not whole: a run of
+# continuation bytes is many characters, not one.
+{ printf 'const a = 1 "'; repeat 200000 "$(printf '\230')"; printf '"\n'; } >"$tmp/badrun.rules"
+expect bad-utf8-excerpt 2 'badrun.rules:1:14: error: invalid UTF-8 byte 0x98' "$bin" check "$tmp/badrun.rules"
+size=$(wc -c <"$tmp/err")
+if [ "$size" -lt 400 ] && grep -q '?\.\.\.$' "$tmp/err"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits bad-utf8-excerpt: $size bytes of stderr"; fi
 
 # ---- 3. a module's source paths are never opened --------------------------
 printf 'table t(n: 1..2) -> int { 1: 1, 2: 2 }\nprocedure p(k: int) -> int {\n  return t[k]\n}\n' >"$tmp/src.rules"

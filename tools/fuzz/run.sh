@@ -7,6 +7,7 @@
 #   tsv             every .tsv of tables/ and tests/
 #   module          an .rbc built by REGULA from each rule file that compiles
 #   answers         the answers files of tests/ (*.answers) and a few made here
+#   diag            a few diagnostics made here (fuzz_diag.c says how they read)
 # plus the regression inputs of tests/fuzz/NAME/.  The corpus grows as the
 # fuzzer finds new paths and is kept between runs.  A crash is written to
 # DIR/crashes/NAME/; minimize it with
@@ -50,6 +51,12 @@ seed() {
       printf '# answers\nS\n2\n-3\nD\xc3\xa9sert\n\n  coastal  \n4\n' >"$c/seed-mixed"
       printf '1\r\n4\r\n0\r\nonly one\r\n' >"$c/seed-crlf"
       printf 'Standard\n9223372036854775807\n3\nS\n-2000000000\n' >"$c/seed-numbers" ;;
+    diag)
+      # flags, line, col, end col, byte col (little-endian), message NUL line
+      printf '\002\003\000\000\000\005\000\000\000\010\000\000\000\005\000\000\000unknown name\000let x = foo + 1' >"$c/seed-plain"
+      printf '\002\001\000\000\000\003\000\000\000\004\000\000\000\004\000\000\000bad\000\t\xc3\xa9\xe4\xb8\xad "\033[31m" \xe2\x80\xae x' >"$c/seed-unsafe"
+      printf '\002\001\000\000\000\310\000\000\000\311\000\000\000\310\000\000\000long\000%0300d' 0 >"$c/seed-long"
+      printf '\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000too many source files' >"$c/seed-unlocated" ;;
   esac
   if [ -d "tests/fuzz/$1" ]; then
     for f in "tests/fuzz/$1"/*; do

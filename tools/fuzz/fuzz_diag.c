@@ -1,0 +1,123 @@
+/*
+** fuzz_diag.c: diagnostics rendering (rg_diagnostic_render) on arbitrary
+** records, through the public API (regula.h).
+**
+** The input is one diagnostic: its first 17 bytes the severity, whether it
+** is located, the line, the column, the end column and the byte column
+** (any 32-bit values, so columns past the line and inside a character
+** happen), then the message up to the first NUL, then the source line
+** (its newlines, which the API's callers never pass, made spaces).  The
+** rendering must keep its promises whatever the record says:
+**   - a located diagnostic with a source line prints exactly three lines:
+**     the position, the line (or its excerpt around the caret), the caret;
+**   - the shown line holds no control character (a tab aside), no C1
+**     control and no bidirectional override: the terminal shows what the
+**     rule file says, nothing it could be made to do;
+**   - the caret line is blanks (spaces and tabs) and one '^';
+**   - both lines are bounded (an excerpt of a long line, not the line).
+** Any promise broken aborts.
+*/
+#include "fuzz.h"
+
+#include "regula.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+/* Where the rendering goes: a fixed buffer large enough for any record the
+** harness makes (its message and path are at most the input's size). */
+typedef struct sink {
+  char *p;
+  size_t n, cap;
+} sink;
+
+static int sink_write(void *ctx, const char *s, size_t n) {
+  sink *k = ctx;
+  if (k->n + n > k->cap) abort();          /* longer than any promise allows */
+  memcpy(k->p + k->n, s, n);
+  k->n += n;
+  return 0;
+}
+
+static uint32_t u32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Aborts unless s[0..n) is a safe line of text: valid UTF-8 (bad bytes were
+** to be shown as '?'), no control character but a tab, no C1 control, no
+** bidirectional override. */
+static void check_safe(const char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(n - i), &cp);
+    if (k <= 0) abort();
+    if (cp != '\t' && (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0x202a && cp <= 0x202e) ||
+                       (cp >= 0x2066 && cp <= 0x2069)))
+      abort();
+    i += (size_t)k;
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 17) return 0;
+  rg_diagnostic d;
+  memset(&d, 0, sizeof d);
+  d.severity = data[0] & 1 ? RG_SEVERITY_NOTE : RG_SEVERITY_ERROR;
+  d.located = (data[0] & 2) != 0;
+  d.path = "fuzz.rules";
+  d.line = u32(data + 1);
+  d.col = u32(data + 5);
+  d.end_col = u32(data + 9);
+  d.byte_col = u32(data + 13);
+  /* small columns are the interesting ones: keep the raw value one time in four */
+  if (data[0] & 0x0c) {
+    d.col %= 300;
+    d.end_col %= 300;
+    d.byte_col %= 300;
+  }
+  const uint8_t *rest = data + 17, *end = data + size;
+  const uint8_t *nul = memchr(rest, 0, (size_t)(end - rest));
+  size_t mlen = nul ? (size_t)(nul - rest) : (size_t)(end - rest);
+  char *msg = malloc(mlen + 1);
+  size_t slen = nul ? (size_t)(end - nul - 1) : 0;
+  char *src = malloc(slen + 1);
+  if (!msg || !src) abort();
+  memcpy(msg, rest, mlen);
+  msg[mlen] = 0;
+  if (slen) memcpy(src, nul + 1, slen);
+  for (size_t i = 0; i < slen; i++)
+    if (src[i] == '\n') src[i] = ' ';
+  src[slen] = 0;
+  d.message = msg;
+  d.source_line = nul && (data[0] & 0x10) == 0 ? src : NULL;
+  d.source_len = slen;
+
+  /* the header line (path, numbers, message) plus two bounded lines */
+  size_t bound = mlen + 128 + 2 * 2048;
+  sink k = {malloc(bound), 0, bound};
+  if (!k.p) abort();
+  rg_out out = {sink_write, &k, 0};
+  rg_diagnostic_render(&d, &out);
+  if (out.failed || k.n == 0 || k.p[k.n - 1] != '\n') abort();
+  if (d.located && d.source_line) {
+    /* the three lines: the header (the message as it is, which may hold a
+    ** newline itself: found by its size), the text, the caret */
+    size_t head = (size_t)snprintf(NULL, 0, "%s:%u:%u: %s: %s\n", d.path, d.line, d.col,
+                                   d.severity == RG_SEVERITY_NOTE ? "note" : "error", msg);
+    if (head > k.n) abort();
+    const char *text = k.p + head, *stop = k.p + k.n;
+    const char *tnl = memchr(text, '\n', (size_t)(stop - text));
+    if (!tnl || strncmp(text, "    ", 4) != 0) abort();
+    if ((size_t)(tnl - text) > 8 + 4 * 161 + 3) abort();
+    check_safe(text, (size_t)(tnl - text));
+    const char *caret = tnl + 1;
+    if (stop - caret < 2 || stop[-2] != '^' || (size_t)(stop - caret) > 8 + 2 * 161 + 2) abort();
+    for (const char *c = caret; c < stop - 2; c++)
+      if (*c != ' ' && *c != '\t') abort();
+  }
+  free(k.p);
+  free(msg);
+  free(src);
+  return 0;
+}
