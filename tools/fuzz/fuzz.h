@@ -56,4 +56,11 @@ void fuzz_run_module(const struct rg_module *m, const uint8_t *data, size_t size
 ** the verifier disagree). */
 void fuzz_roundtrip(const struct rg_module *m);
 
+/* libFuzzer's hook for a harness with its own mutator (fuzz_module.c). */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+
+/* libFuzzer's byte mutator; absent (NULL) when a harness is linked with
+** replay.c, which never calls a custom mutator. */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+
 #endif

@@ -35,10 +35,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   return 0;
 }
 
-/* libFuzzer's byte mutator; absent (NULL) when the harness is linked with
-** tools/fuzz/replay.c, which never calls the custom mutator. */
-size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
-
 enum { MAXSEC = 64 };
 
 /* A module's sections as read from its table: id, bytes (into the input). */
@@ -145,8 +141,6 @@ static void mutate_section(uint8_t *b, size_t *len, size_t cap, size_t es, const
     break;
   }
 }
-
-size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
 
 /* libFuzzer's hook: mutates data[0..size) in place (room for max_size
 ** bytes) keeping the module's framing; returns the new size. */
