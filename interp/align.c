@@ -3,7 +3,7 @@
 */
 #include "align.h"
 
-#include "alloc.h"
+#include "regula.h"
 
 #include <string.h>
 

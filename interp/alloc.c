@@ -1,12 +1,16 @@
 /*
 ** alloc.c: heap allocation through the caller's allocator, with optional
-** failure injection (see alloc.h and rg_set_allocator in regula.h).
+** failure injection (rg_malloc, rg_set_allocator, rg_alloc_fail_at in
+** regula.h).
+**
+** The one door through which the library asks for heap memory: every
+** malloc/realloc/free of interp/ goes through rg_malloc, rg_realloc and
+** rg_free (the CLI reads RG_ALLOC_FAIL_AT for its fault-injection tests).
 **
 ** The allocator is set once, before the library is used (as sqlite3_config
 ** does), and only read afterwards.  The failure counter is atomic, so the
 ** threads of a simulation count their allocations together.
 */
-#include "alloc.h"
 #include "regula.h"
 
 #include <jansson.h>

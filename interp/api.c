@@ -10,7 +10,6 @@
 */
 #include "regula.h"
 #include "api_int.h"
-#include "alloc.h"
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"

@@ -2,7 +2,7 @@
 ** arena.c: bump allocation for compiler memory (see arena.h).
 */
 #include "arena.h"
-#include "alloc.h"
+#include "regula.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "out.h"
+#include "regula.h"
 
 #define RG_CHART_SERIES 16  /* most series (variants) in one chart */
 

@@ -3,8 +3,7 @@
 ** diag.h); rendering a record as text (see regula.h).
 */
 #include "diag.h"
-#include "alloc.h"
-#include "out.h"
+#include "regula.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -41,7 +41,7 @@ typedef struct rg_file {
 #define RG_COL_STEP 128u    /* bytes between two col_marks */
 
 #define RG_MAX_FILES 256
-#define RG_MAX_SOURCE (16u << 20)   /* largest source file, bytes */
+/* RG_MAX_SOURCE, the largest source file: see regula.h. */
 #define RG_MAX_MARKS 30             /* combining marks in a row in a source file */
 
 /* A diagnostic kept by the library (when no callback is set). */

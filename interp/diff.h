@@ -62,7 +62,7 @@
 
 #include "arena.h"
 #include "module.h"
-#include "out.h"
+#include "regula.h"
 
 /* No index: a top-level change's parent, an item not on one side. */
 #define RG_DIFF_NONE UINT32_MAX

@@ -12,7 +12,7 @@
 ** `source "..."` quotation of an override.
 */
 #include "align.h"
-#include "alloc.h"
+#include "regula.h"
 #include "diag.h"
 #include "diff.h"
 #include "parse.h"

@@ -16,7 +16,7 @@
 #include "path.h"
 #include "value.h"
 
-#include "alloc.h"
+#include "regula.h"
 
 #include <stdio.h>
 #include <string.h>

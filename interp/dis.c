@@ -13,7 +13,7 @@
 */
 #include "module.h"
 #include "opcodes.h"
-#include "out.h"
+#include "regula.h"
 #include "value.h"
 
 #include <inttypes.h>

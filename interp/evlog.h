@@ -44,7 +44,7 @@
 #include <stdint.h>
 
 #include "module.h"
-#include "out.h"
+#include "regula.h"
 #include "vm.h"
 
 /* Where a log goes and what it reads values from. */

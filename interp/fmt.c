@@ -38,7 +38,6 @@
 ** the original's but for the display columns of its line table
 ** (tests/fmt.sh checks both on every file of rules/ and tests/).
 */
-#include "alloc.h"
 #include "arena.h"
 #include "diag.h"
 #include "lex.h"

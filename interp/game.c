@@ -3,7 +3,7 @@
 */
 #include "game.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "evlog.h"
 #include "play.h"
 #include "seed.h"

@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "module.h"
-#include "out.h"
+#include "regula.h"
 #include "policy.h"
 #include "vm.h"
 

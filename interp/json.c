@@ -3,7 +3,7 @@
 */
 #include "json.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "value.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
 */
 #include "live.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "opcodes.h"
 
 #include <string.h>

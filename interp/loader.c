@@ -9,7 +9,6 @@
 ** The file compiled first is read as named.
 */
 #include "regula.h"
-#include "alloc.h"
 #include "diag.h"
 
 #include <errno.h>

@@ -18,7 +18,7 @@
 */
 #include "module.h"
 #include "opcodes.h"
-#include "alloc.h"
+#include "regula.h"
 #include "diag.h"
 
 #include <errno.h>

@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stddef.h>
 
-#include "out.h"
 #include "regula.h"
 
 typedef int64_t rg_value;
@@ -351,14 +350,7 @@ int rg_module_find_table(const rg_module *m, const char *name);
 int rg_module_find_enum(const rg_module *m, const char *name);
 int rg_module_find_strategy(const rg_module *m, const char *name);
 
-/* Writes data[0..len) to path, so that a failure never leaves a partial
-** file: through a temporary file in the same directory (created with mode
-** less the process's umask, as open(2) does; mode 0: private, 0600)
-** renamed into place, removed on any failure.  A path
-** that exists and is not a regular file (a device, a FIFO) is written
-** straight to instead.  Returns 0, or -1 with a message in err. */
-int rg_file_save(const char *path, const void *data, size_t len, int mode, char *err,
-                 size_t errlen);
+/* rg_file_save: see regula.h. */
 
 /* Writes m to path as a .rbc file, through a temporary file renamed into
 ** place, so a failure never leaves a partial file.  Returns 0, or -1 with a

@@ -22,7 +22,7 @@
 */
 #include "odds.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "live.h"
 #include "play.h"
 #include "policy.h"

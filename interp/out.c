@@ -1,12 +1,17 @@
 /*
-** out.c: writing text through a caller's callback (see out.h).
+** out.c: writing text through a caller's callback (rg_out, rg_buf in
+** regula.h).
+**
+** The library prints nothing itself: every renderer (diagnostics, values,
+** the event log, sheet, diff, disassembly) writes to an rg_out the caller
+** provides (the CLI's writes to a FILE*, the page's to a buffer handed to
+** JavaScript).
 */
-#include "out.h"
+#include "regula.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "alloc.h"
 
 void rg_write(rg_out *o, const char *s, size_t n) {
   if (o->failed || n == 0) return;

@@ -15,7 +15,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
-#include "out.h"
+#include "regula.h"
 
 /* Parses d->files[file]->text (NFC, LF line ends, NUL-terminated, as loaded
 ** by rg_diag_load or rg_diag_add_text).  The tree, its names and strings live

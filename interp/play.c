@@ -3,7 +3,7 @@
 */
 #include "play.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "strategy.h"
 #include "value.h"
 

@@ -3,7 +3,7 @@
 */
 #include "policy.h"
 
-#include "alloc.h"
+#include "regula.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "out.h"
+#include "regula.h"
 #include "rng.h"
 
 /* One question with n options. */

@@ -12,6 +12,7 @@
 #ifndef REGULA_H
 #define REGULA_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -77,6 +78,10 @@ typedef struct rg_loader {
 ** then in each folder above it (up to 16); the first file as named. */
 extern const rg_loader rg_file_loader;
 
+/* The largest source file (a rule file, a TSV table) the library reads,
+** in bytes: a larger one is refused with "file too large". */
+#define RG_MAX_SOURCE (16u << 20)
+
 /* ======================================================================
 ** Text output
 ** ==================================================================== */
@@ -91,6 +96,38 @@ typedef struct rg_out {
   void *ctx;
   int failed;               /* a write failed */
 } rg_out;
+
+/* Writes s[0..n) to o (nothing once o has failed). */
+void rg_write(rg_out *o, const char *s, size_t n);
+
+/* Writes the NUL-terminated s to o. */
+void rg_puts(rg_out *o, const char *s);
+
+/* Writes one byte to o. */
+void rg_putc(rg_out *o, int c);
+
+/* Writes printf-style text to o (any length: long text is formatted into a
+** heap buffer; when that fails, o is marked failed). */
+void rg_printf(rg_out *o, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 2, 3)))
+#endif
+  ;
+void rg_vprintf(rg_out *o, const char *fmt, va_list ap);
+
+/* A growable byte buffer with an rg_out that appends to it, for a caller
+** that wants the text as a string: always NUL-terminated when len > 0. */
+typedef struct rg_buf {
+  char *data;               /* rg_malloc'd; NULL until something is written */
+  size_t len, cap;
+  rg_out out;               /* writes append to the buffer */
+} rg_buf;
+
+/* Sets b up empty, with b->out appending to it. */
+void rg_buf_init(rg_buf *b);
+
+/* Frees b's data and empties it. */
+void rg_buf_free(rg_buf *b);
 
 /* ======================================================================
 ** Diagnostics
@@ -168,6 +205,22 @@ typedef void *(*rg_alloc_fn)(void *ud, void *ptr, size_t size);
 ** uses jansson itself shares it.  (utf8proc, which normalizes source text,
 ** allocates with malloc, out of its reach.)  Returns RG_OK. */
 rg_status rg_set_allocator(rg_alloc_fn fn, void *ud);
+
+/* The library's malloc, realloc and free: through the allocator set above,
+** and failing when a test says so (rg_alloc_fail_at).  Memory the library
+** hands out (an rg_buf's data) is freed with rg_free. */
+void *rg_malloc(size_t n);
+void *rg_realloc(void *p, size_t n);
+void rg_free(void *p);
+
+/* Writes data[0..len) to the file at path so that a failure never leaves a
+** partial file: through a temporary file in the same directory (created
+** with mode less the process's umask, as open(2) does; mode 0: private,
+** 0600) renamed into place, removed on any failure.  A path that exists and
+** is not a regular file (a device, a FIFO) is written straight to instead.
+** Returns 0, or -1 with a message in err (size errlen). */
+int rg_file_save(const char *path, const void *data, size_t len, int mode, char *err,
+                 size_t errlen);
 
 /* Testing: makes the nth allocation from now on fail (0: none fail), so a
 ** test can check that each failure ends cleanly with RG_NOMEM.  Counts

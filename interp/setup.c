@@ -3,7 +3,7 @@
 */
 #include "setup.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "opcodes.h"
 #include "value.h"
 

@@ -24,7 +24,7 @@
 #include "compile.h"
 #include "json.h"
 #include "module.h"
-#include "out.h"
+#include "regula.h"
 #include "vm.h"
 
 typedef struct rg_setup {

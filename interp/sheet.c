@@ -31,7 +31,7 @@
 */
 #include "sheet.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "module.h"
 #include "value.h"
 

@@ -17,7 +17,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
-#include "out.h"
+#include "regula.h"
 
 /* Writes the sheet of m to out: the header line, then the tables named in
 ** names[0..n) (names that are not tables are skipped: check them first), or

@@ -3,7 +3,7 @@
 */
 #include "sim.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "json.h"
 #include "play.h"
 #include "policy.h"

@@ -20,7 +20,7 @@
 
 #include "json.h"
 #include "module.h"
-#include "out.h"
+#include "regula.h"
 #include "tally.h"
 #include "vm.h"
 

@@ -4,7 +4,7 @@
 #include "strategy.h"
 #include "simvar.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "rng.h"
 #include "seed.h"
 #include "sim.h"

@@ -6,7 +6,7 @@
 */
 #include "svg.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "builtins.h"
 #include "value.h"
 #include "vm.h"

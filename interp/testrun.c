@@ -3,9 +3,8 @@
 */
 #include "testrun.h"
 
-#include "alloc.h"
 #include "evlog.h"
-#include "out.h"
+#include "regula.h"
 #include "seed.h"
 
 #include <string.h>

@@ -19,7 +19,7 @@
 ** module's verified bytecode into it.
 */
 #include "vm_int.h"
-#include "alloc.h"
+#include "regula.h"
 #include "rng.h"
 
 #include <stdarg.h>

@@ -4,7 +4,7 @@
 ** its instructions), with the peephole pass, and rg_vm_dis_fast.
 */
 #include "vm_int.h"
-#include "alloc.h"
+#include "regula.h"
 
 #include <string.h>
 

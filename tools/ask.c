@@ -4,7 +4,7 @@
 */
 #include "ask.h"
 
-#include "alloc.h"
+#include "regula.h"
 #include "cli.h"
 #include "seed.h"
 

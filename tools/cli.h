@@ -12,21 +12,16 @@
 #include <stdio.h>
 
 #include "arena.h"
+#include "exitcode.h"
 #include "chart.h"
 #include "compile.h"
 #include "diag.h"
+#include "fileout.h"
 #include "module.h"
 #include "setup.h"
 #include "svg.h"
 #include "vm.h"
 
-/* Exit codes. */
-enum {
-  EX_OK = 0,          /* success */
-  EX_FINDINGS = 1,    /* a failed test or expectation */
-  EX_BAD = 2,         /* bad input: rule file, arguments, bytecode, answers */
-  EX_RUNTIME = 3      /* a runtime failure: limit, out of memory, I/O */
-};
 
 /* What a command accepts besides its positional arguments. */
 enum {
@@ -162,10 +157,6 @@ FILE *cli_open(const char *path, const char *mode);
 /* Closes f unless it is standard input. */
 void cli_close(FILE *f);
 
-/* Reads all of standard input into *text (rg_malloc'd, NUL-terminated,
-** *len bytes, at most RG_MAX_SOURCE).  Returns 0, or -1 after saying why
-** on stderr (too large, a read error, out of memory). */
-int cli_read_stdin(char **text, size_t *len);
 
 
 /* Prints "no table NAME; tables: ..." and returns EX_BAD. */

@@ -5,7 +5,7 @@
 ** --map-svg OUT, --picture NAME[=OUT]) are shared with `regula run`.
 ** The SVG itself is interp/svg.c's business; nothing here knows a game.
 */
-#include "alloc.h"
+#include "regula.h"
 #include "cli.h"
 #include "fileout.h"
 #include "svg.h"

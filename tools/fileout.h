@@ -1,7 +1,8 @@
 /*
-** fileout.h: the CLI's rg_out over a stdio stream.
+** fileout.h: the CLI's plain input and output: an rg_out over a stdio
+** stream, standard input read whole.
 **
-** The library prints through rg_out (out.h); every command of the CLI hands
+** The library prints through rg_out (regula.h); every command of the CLI hands
 ** it one of these, which writes to a FILE* (stdout, stderr, a file).
 */
 #ifndef RG_FILEOUT_H
@@ -9,11 +10,16 @@
 
 #include <stdio.h>
 
-#include "out.h"
+#include "regula.h"
 
 /* Returns an rg_out that writes to f (borrowed; it must outlive the rg_out).
 ** A short write marks the rg_out failed; the stream's own error flag is set
 ** too, so main's final check of stdout still sees it. */
 rg_out cli_file_out(FILE *f);
+
+/* Reads all of standard input into *text (rg_malloc'd, NUL-terminated,
+** *len bytes, at most RG_MAX_SOURCE).  Returns 0, or -1 after saying why
+** on stderr (too large, a read error, out of memory). */
+int cli_read_stdin(char **text, size_t *len);
 
 #endif

@@ -2,11 +2,9 @@
 ** fmt.c: `regula fmt [--check] FILE...`, rule files in the canonical
 ** layout (the layout is the library's: rg_rules_format in regula.h).
 */
-#include "alloc.h"
 #include "cmd_edit.h"
+#include "exitcode.h"
 #include "fileout.h"
-#include "module.h"
-#include "out.h"
 #include "regula.h"
 
 #include <stdio.h>
@@ -94,11 +92,10 @@ static int fmt_one(const char *path, int check) {
   return rc;
 }
 
-int cmd_fmt(opts *o) {
+int fmt_main(const char *const *files, int nfiles, int check) {
   int rc = EX_OK;
-  if (!o->npos) return usage_error("fmt", "no rule file given");
-  for (int i = 0; i < o->npos; i++) {
-    int r = fmt_one(o->pos[i], o->check);
+  for (int i = 0; i < nfiles; i++) {
+    int r = fmt_one(files[i], check);
     if (r > rc) rc = r;
   }
   return rc;

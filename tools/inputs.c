@@ -5,7 +5,7 @@
 ** file and prints what is wrong.  Also: --policy for sim and odds, and
 ** the --svg charts of sim and odds written to their file.
 */
-#include "alloc.h"
+#include "regula.h"
 #include "ask.h"
 #include "cli.h"
 #include "fileout.h"

@@ -19,10 +19,9 @@
 ** are converted between the library's bytes and LSP's UTF-16 units.
 */
 #define _XOPEN_SOURCE 700      /* realpath */
-#include "alloc.h"
 #include "cmd_edit.h"
+#include "exitcode.h"
 #include "json.h"
-#include "out.h"
 #include "regula.h"
 
 #include <limits.h>
@@ -742,10 +741,9 @@ static int handle(server *sv, json_t *msg, int *rc) {
   return 0;
 }
 
-int cmd_lsp(opts *o) {
+int lsp_main(void) {
   server sv;
   int rc = EX_RUNTIME;
-  if (o->npos) return usage_error("lsp", "lsp takes no arguments (it talks on stdin and stdout)");
   memset(&sv, 0, sizeof sv);
   for (;;) {
     int eof;

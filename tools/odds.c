@@ -7,7 +7,7 @@
 ** distinct result in its natural order, with its probability as a
 ** fraction, a percent and a bar.
 */
-#include "alloc.h"
+#include "regula.h"
 #include "cli.h"
 #include "json.h"
 #include "fileout.h"

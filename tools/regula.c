@@ -19,7 +19,7 @@
 ** arena, the module and the VM it made on every path before returning its
 ** exit code.
 */
-#include "alloc.h"
+#include "regula.h"
 #include "arena.h"
 #include "cli.h"
 #include "compile.h"
@@ -655,37 +655,6 @@ void cli_close(FILE *f) {
   if (f && f != stdin) fclose(f);
 }
 
-int cli_read_stdin(char **text, size_t *len) {
-  size_t cap = 0;
-  *text = NULL;
-  *len = 0;
-  for (;;) {
-    size_t got;
-    if (*len + 1 >= cap) {
-      char *nb = cap > (size_t)RG_MAX_SOURCE ? NULL : rg_realloc(*text, cap = cap ? 2 * cap : 8192);
-      if (!nb) {
-        fputs(cap > (size_t)RG_MAX_SOURCE ? "regula: error: -: file too large\n"
-                                          : "regula: error: out of memory\n", stderr);
-        rg_free(*text);
-        *text = NULL;
-        return -1;
-      }
-      *text = nb;
-    }
-    got = fread(*text + *len, 1, cap - *len - 1, stdin);
-    *len += got;
-    if (got == 0) break;
-  }
-  (*text)[*len] = '\0';
-  if (ferror(stdin)) {
-    fputs("regula: error: cannot read standard input\n", stderr);
-    rg_free(*text);
-    *text = NULL;
-    return -1;
-  }
-  return 0;
-}
-
 int cli_parse_count(const char *s, uint64_t *out, int zero_ok) {
   char *end;
   unsigned long long v;
@@ -809,6 +778,20 @@ static int cmd_test(opts *o) {
 }
 
 /* ---- main --------------------------------------------------------------- */
+
+/* regula fmt [--check] FILE...: the files reach fmt_main (fmt.c, on
+** regula.h alone). */
+static int cmd_fmt(opts *o) {
+  if (!o->npos) return usage_error("fmt", "no rule file given");
+  return fmt_main((const char *const *)o->pos, o->npos, o->check);
+}
+
+/* regula lsp: takes no arguments; lsp_main (lsp.c) talks on stdin and
+** stdout. */
+static int cmd_lsp(opts *o) {
+  if (o->npos) return usage_error("lsp", "lsp takes no arguments (it talks on stdin and stdout)");
+  return lsp_main();
+}
 
 /* regula diff: its files, --odds, --stat and --json, parsed here, reach
 ** diff_main (diff.c, on regula.h alone). */

@@ -8,7 +8,7 @@
 ** reads the answers (ask.c), and prints.  Questions to a person go to
 ** stderr, so stdout holds only the log.  Nothing here knows a game.
 */
-#include "alloc.h"
+#include "regula.h"
 #include "cli.h"
 #include "evlog.h"
 #include "fileout.h"

@@ -6,7 +6,7 @@
 ** distinct value with its count, its share and the 95% Wilson score
 ** interval of the share.
 */
-#include "alloc.h"
+#include "regula.h"
 #include "cli.h"
 #include "evlog.h"
 #include "fileout.h"

@@ -7,7 +7,7 @@
 ** variant's difference from the first with its paired and unpaired 95%
 ** intervals.
 */
-#include "alloc.h"
+#include "regula.h"
 #include "cli.h"
 #include "fileout.h"
 #include "json.h"

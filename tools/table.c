@@ -11,7 +11,7 @@
 ** secret answer is read without echo and its choice shows only when the
 ** moment's secret answers are all in.  Nothing here knows a game.
 */
-#include "alloc.h"
+#include "regula.h"
 #include "ask.h"
 #include "cli.h"
 #include "game.h"

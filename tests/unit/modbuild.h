@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "regula.h"
 #include "module.h"
 #include "opcodes.h"
 

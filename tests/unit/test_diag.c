@@ -8,7 +8,7 @@
 */
 #include "arena.h"
 #include "diag.h"
-#include "out.h"
+#include "regula.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -38,7 +38,7 @@
 #include "align.h"
 #include "diff.h"
 #include "modbuild.h"
-#include "out.h"
+#include "regula.h"
 #include "path.h"
 
 static int passed, failed;

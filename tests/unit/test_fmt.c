@@ -17,12 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
-#include "out.h"
 #include "regula.h"
 
 static int passed, failed, files, compiled;

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "modbuild.h"
-#include "out.h"
+#include "regula.h"
 #include "sheet.h"
 
 static int passed, failed;

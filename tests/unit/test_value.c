@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "modbuild.h"
-#include "out.h"
+#include "regula.h"
 #include "value.h"
 
 static int passed, failed;

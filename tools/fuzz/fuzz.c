@@ -3,9 +3,8 @@
 */
 #include "fuzz.h"
 
-#include "alloc.h"
 #include "module.h"
-#include "out.h"
+#include "regula.h"
 #include "evlog.h"
 #include "value.h"
 #include "vm.h"
