@@ -38,8 +38,7 @@ const char *rg_version(void) {
 static rg_status compile(const char *name, const char *text, size_t len,
                          const rg_compile_options *opt, rg_rules **out) {
   rg_compile_options none;
-  rg_arena arena;
-  rg_diag d;
+  rg_sources local, *k = &local;
   rg_rules *r;
   int rc;
   *out = NULL;
@@ -50,42 +49,65 @@ static rg_status compile(const char *name, const char *text, size_t len,
   r = rg_malloc(sizeof *r);
   if (!r) return RG_NOMEM;
   memset(r, 0, sizeof *r);
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, opt->diagnostic, opt->diagnostic_ctx);
-  rg_assumption *notes = NULL;
+  if (opt->keep_sources) {
+    /* the arena and the diagnostics outlive the compile: on the heap */
+    if (!(k = rg_malloc(sizeof *k))) {
+      rg_free(r);
+      return RG_NOMEM;
+    }
+  }
+  rg_arena_init(&k->arena, 0);
+  rg_diag_init(&k->d, &k->arena, opt->diagnostic, opt->diagnostic_ctx);
+  k->notes = NULL;
   if (text) {
-    rc = rg_compile_source(&d, name, text, len, opt->loader, &r->m, &notes);
+    rc = rg_compile_source(&k->d, name, text, len, opt->loader, &r->m, &k->notes);
   } else if (rg_module_is_rbc(name)) {
     char err[512] = "";
     rg_status st = rg_module_load(&r->m, name, err, sizeof err);
     if (st != RG_OK) {
-      if (st == RG_NOMEM) rg_diag_oom(&d);
-      else rg_error_plain(&d, "%s", err);
-      rg_arena_free(&arena);
+      if (st == RG_NOMEM) rg_diag_oom(&k->d);
+      else rg_error_plain(&k->d, "%s", err);
+      rg_arena_free(&k->arena);
+      if (k != &local) rg_free(k);
       rg_free(r);
       return st == RG_NOMEM || st == RG_NOT_FOUND || st == RG_IO ? st : RG_BAD_MODULE;
     }
     rc = 0;
+    /* a module keeps no sources: nothing to mark on its sheet */
+    if (k != &local) {
+      rg_arena_free(&k->arena);
+      rg_free(k);
+      k = &local;
+      rg_arena_init(&k->arena, 0);
+    }
   } else {
-    rc = rg_compile_path(&d, name, opt->loader, &r->m, &notes);
+    rc = rg_compile_path(&k->d, name, opt->loader, &r->m, &k->notes);
   }
   if (rc != 0) {
     /* a file that could not be read is that status (RG_NOT_FOUND, RG_IO),
     ** not errors in the rules */
-    rg_status st = arena.failed ? RG_NOMEM
-                 : d.first_load != RG_OK ? d.first_load : RG_BAD_RULES;
-    rg_arena_free(&arena);
+    rg_status st = k->arena.failed ? RG_NOMEM
+                 : k->d.first_load != RG_OK ? k->d.first_load : RG_BAD_RULES;
+    rg_arena_free(&k->arena);
+    if (k != &local) rg_free(k);
     rg_module_free(&r->m);
     rg_free(r);
     return st;
   }
-  if (!(r->assumed = rg_placeholder_flags(&r->m, notes))) {
-    rg_arena_free(&arena);
+  if (!(r->assumed = rg_placeholder_flags(&r->m, k->notes))) {
+    rg_arena_free(&k->arena);
+    if (k != &local) rg_free(k);
     rg_module_free(&r->m);
     rg_free(r);
     return RG_NOMEM;
   }
-  rg_arena_free(&arena);   /* the module keeps what it needs */
+  if (k != &local) {
+    k->d.report = NULL;       /* the caller's callback is not kept */
+    k->d.report_ctx = NULL;
+    r->src = k;
+  } else {
+    rg_arena_free(&k->arena);   /* the module keeps what it needs */
+  }
   *out = r;
   return RG_OK;
 }
@@ -105,6 +127,10 @@ const rg_module *rg_rules_module(const rg_rules *r) {
 
 void rg_rules_free(rg_rules *r) {
   if (!r) return;
+  if (r->src) {
+    rg_arena_free(&r->src->arena);
+    rg_free(r->src);
+  }
   rg_module_free(&r->m);
   rg_free(r->assumed);
   rg_free(r);

@@ -129,6 +129,16 @@ rg_status rg_rules_sheet(const char *name, const char *text, size_t len,
   return st;
 }
 
+rg_status rg_rules_sheet_of(const rg_rules *r, const char *const *tables, int ntables,
+                            rg_out *out) {
+  for (int i = 0; i < ntables; i++)
+    if (rg_module_find_table(&r->m, tables[i]) < 0) return RG_NOT_FOUND;
+  if (rg_sheet_print(out, &r->m, r->src ? &r->src->d : NULL, r->src ? r->src->notes : NULL,
+                     tables, ntables) != 0)
+    return RG_NOMEM;
+  return RG_OK;
+}
+
 rg_status rg_rules_diff(const rg_rules *a, const char *a_path, const rg_rules *b,
                         const char *b_path, rg_out *out, uint32_t *changes) {
   /* as the CLI does (tools/diff.c): with the source of what changed, read

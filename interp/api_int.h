@@ -6,6 +6,9 @@
 #ifndef RG_API_INT_H
 #define RG_API_INT_H
 #include "regula.h"
+#include "arena.h"
+#include "compile.h"
+#include "diag.h"
 #include "evlog.h"
 #include "module.h"
 #include "play.h"
@@ -13,10 +16,20 @@
 #include "svg.h"
 #include "vm.h"
 
+/* What a compile with keep_sources keeps for the sheet: the source files
+** (in the diagnostics' arena) and the `assumed` notes.  Heap-allocated, so
+** that d's pointer to arena stays right. */
+typedef struct rg_sources {
+  rg_arena arena;
+  rg_diag d;
+  rg_assumption *notes;
+} rg_sources;
+
 struct rg_rules {
   rg_module m;
   unsigned char *assumed;     /* [ndice + ndecks]: declared with `assumed` (the
                               ** placeholders a run's log names), or NULL */
+  rg_sources *src;            /* keep_sources: the sources, or NULL */
 };
 
 /* A run wraps the play layer (play.h): its sink answers choices through

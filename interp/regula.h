@@ -241,6 +241,9 @@ typedef struct rg_compile_options {
                                     ** NULL: rg_file_loader (the disk) */
   rg_diagnostic_fn diagnostic;      /* receives each diagnostic; NULL: dropped */
   void *diagnostic_ctx;
+  int keep_sources;                 /* 1: the rules keep their source files
+                                    ** and `assumed` notes (memory the size
+                                    ** of the sources), for rg_rules_sheet_of */
 } rg_compile_options;
 
 /* Compiles the rule file text[0..len), called name in diagnostics and
@@ -553,6 +556,15 @@ rg_status rg_rules_test(const rg_rules *r, rg_out *out, uint32_t *passed, uint32
 ** (the diagnostics go to opt's callback) or RG_NOMEM. */
 rg_status rg_rules_sheet(const char *name, const char *text, size_t len,
                          const rg_compile_options *opt, rg_out *out);
+
+/* Writes the sheet of r as `regula sheet` prints it: every table and the
+** constants, or only the tables named in tables[0..ntables).  The cells
+** carrying an `assumed` note are marked when r was compiled with
+** keep_sources (a module loaded from a .rbc keeps none: a line says so).
+** Returns RG_OK; RG_NOT_FOUND when a name is not a table of r (nothing is
+** written: check with rg_rules_find_table first); RG_NOMEM. */
+rg_status rg_rules_sheet_of(const rg_rules *r, const char *const *tables, int ntables,
+                            rg_out *out);
 
 /* Writes what changed from a (compiled from a_path) to b (from b_path) as
 ** `regula diff A_PATH B_PATH` prints it, and the number of changes into

@@ -1,7 +1,7 @@
 /*
 ** diff.c: `regula diff [--stat | --json] [--odds TABLE=NdS[+K]]... A B`, a
 ** semantic diff of two rule sets, on the public header alone: the options,
-** compiling both sides (rg_rules_compile_path), the library's change list
+** compiling both sides (cli_rules_load), the library's change list
 ** (rg_changes_new) written by one of its renderers (rg_changes_write), paths
 ** shown relative to the folder the two files share.  Colour marks changed
 ** words when stdout is a terminal and NO_COLOR is not set.
@@ -9,6 +9,7 @@
 ** Exit: 0 equal, 1 different, 2 bad input, 3 out of memory or output failed.
 */
 #include "cmd_diff.h"
+#include "fileout.h"
 #include "regula.h"
 
 #include <stdarg.h>
@@ -65,11 +66,6 @@ static int usage(const char *fmt, ...) {
   return 2;
 }
 
-/* An rg_out write callback onto the FILE *ctx. */
-static int write_file(void *ctx, const char *s, size_t n) {
-  return fwrite(s, 1, n, (FILE *)ctx) == n ? 0 : -1;
-}
-
 /* What the command line asks for, checked. */
 typedef struct diff_args {
   const char *files[2];
@@ -95,40 +91,15 @@ static int parse_args(const diff_request *r, diff_args *a) {
   return 0;
 }
 
-/* The diagnostics of one compile: printed on stderr, and counted. */
-typedef struct diag_count {
-  rg_out err;
-  int n;
-} diag_count;
-
-/* An rg_diagnostic_fn: prints d on stderr (rg_diagnostic_print) and counts
-** it in the diag_count *ctx. */
-static void report(void *ctx, const rg_diagnostic *d) {
-  diag_count *dc = ctx;
-  rg_diagnostic_print(&dc->err, d);
-  dc->n++;
-}
-
-/* Compiles path into *r, its diagnostics on stderr (and "out of memory"
-** when memory ran out without one).  Returns 0, 2 for bad input or 3 when
-** memory ran out. */
-static int compile(const char *path, rg_rules **r) {
-  diag_count dc = { { write_file, stderr, 0 }, 0 };
-  rg_compile_options opt = { NULL, report, &dc };
-  rg_status st = rg_rules_compile_path(path, &opt, r);
-  if (st == RG_NOMEM && dc.n == 0) fputs("regula: error: out of memory\n", stderr);
-  return st == RG_OK ? 0 : st == RG_NOMEM ? 3 : 2;
-}
-
 int diff_main(const diff_request *r) {
   diff_args a;
   rg_rules *A = NULL, *B = NULL;
   rg_changes *c = NULL;
-  rg_out out = { write_file, stdout, 0 };
+  rg_out out = cli_file_out(stdout);
   char base[1024];
   int rc = parse_args(r, &a);
-  if (rc == 0) rc = compile(a.files[0], &A);
-  if (rc == 0) rc = compile(a.files[1], &B);
+  if (rc == 0) rc = cli_rules_load(a.files[0], 0, &A);
+  if (rc == 0) rc = cli_rules_load(a.files[1], 0, &B);
   if (rc == 0) {
     rg_diff_options opt = { a.hints, a.nhints, 1, NULL };
     rg_status st = rg_changes_new(A, B, &opt, &c);

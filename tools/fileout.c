@@ -1,9 +1,11 @@
 /*
-** fileout.c: the CLI's plain input and output (see fileout.h).
+** fileout.c: the CLI's plain input and output, on regula.h alone (see
+** fileout.h).
 */
 #include "fileout.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* rg_out callback: writes s[0..n) to the FILE* ctx; returns 0, or -1 on a
 ** short write. */
@@ -45,4 +47,50 @@ int cli_read_stdin(char **text, size_t *len) {
     return -1;
   }
   return 0;
+}
+
+/* The diagnostics of one compile: printed on stderr, and counted. */
+typedef struct diag_count {
+  rg_out err;
+  int n;
+} diag_count;
+
+/* An rg_diagnostic_fn: prints d on stderr and counts it in the diag_count
+** *ctx. */
+static void report(void *ctx, const rg_diagnostic *d) {
+  diag_count *dc = ctx;
+  rg_diagnostic_render(d, &dc->err);
+  dc->n++;
+}
+
+int cli_rules_load(const char *path, int keep_sources, rg_rules **r) {
+  diag_count dc = { cli_file_out(stderr), 0 };
+  rg_compile_options opt = { .diagnostic = report, .diagnostic_ctx = &dc,
+                             .keep_sources = keep_sources };
+  rg_status st;
+  *r = NULL;
+  if (strcmp(path, "-") == 0) {           /* a rule file on standard input */
+    char *text;
+    size_t len;
+    if (cli_read_stdin(&text, &len) != 0) return 3;
+    st = rg_rules_compile("-", text, len, &opt, r);
+    rg_free(text);
+  } else {
+    st = rg_rules_compile_path(path, &opt, r);
+  }
+  if (st == RG_NOMEM && dc.n == 0) fputs("regula: error: out of memory\n", stderr);
+  else if (st != RG_OK && dc.n == 0) fprintf(stderr, "regula: error: %s: cannot compile\n", path);
+  return st == RG_OK ? 0 : st == RG_NOMEM ? 3 : 2;
+}
+
+int cli_rules_no_table(const rg_rules *r, const char *name) {
+  int n = rg_rules_table_count(r);
+  fprintf(stderr, "regula: error: no table '%s'; ", name);
+  if (n == 0) fputs("the rule set has no tables\n", stderr);
+  else {
+    fputs("tables: ", stderr);
+    for (int i = 0; i < n; i++) fprintf(stderr, "%s%s", i ? ", " : "", rg_rules_table_name(r, i));
+    fputc('\n', stderr);
+  }
+  return 2;
 }

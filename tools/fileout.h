@@ -1,6 +1,7 @@
 /*
-** fileout.h: the CLI's plain input and output: an rg_out over a stdio
-** stream, standard input read whole.
+** fileout.h: the CLI's plain input and output, on regula.h alone: an
+** rg_out over a stdio stream, standard input read whole, a rule set
+** compiled (or a module loaded) with its diagnostics on stderr.
 **
 ** The library prints through rg_out (regula.h); every command of the CLI hands
 ** it one of these, which writes to a FILE* (stdout, stderr, a file).
@@ -21,5 +22,16 @@ rg_out cli_file_out(FILE *f);
 ** *len bytes, at most RG_MAX_SOURCE).  Returns 0, or -1 after saying why
 ** on stderr (too large, a read error, out of memory). */
 int cli_read_stdin(char **text, size_t *len);
+
+/* Compiles the rule file at path ("-": standard input), or loads and
+** verifies a .rbc module, into *r (freed with rg_rules_free), each
+** diagnostic printed on stderr; keep_sources as in rg_compile_options.
+** Returns an exit code: 0, 2 bad input (the diagnostics said why), 3 out of
+** memory or unreadable standard input. */
+int cli_rules_load(const char *path, int keep_sources, rg_rules **r);
+
+/* Says on stderr that r has no table `name`, listing its tables; returns
+** the exit code 2. */
+int cli_rules_no_table(const rg_rules *r, const char *name);
 
 #endif

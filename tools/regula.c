@@ -779,6 +779,13 @@ static int cmd_test(opts *o) {
 
 /* ---- main --------------------------------------------------------------- */
 
+/* regula sheet FILE [TABLE...]: reaches sheet_main (sheet.c, on regula.h
+** alone). */
+static int cmd_sheet(opts *o) {
+  if (o->npos < 1) return usage_error("sheet", "no rule file given");
+  return sheet_main(o->pos[0], (const char *const *)(o->pos + 1), o->npos - 1);
+}
+
 /* regula fmt [--check] FILE...: the files reach fmt_main (fmt.c, on
 ** regula.h alone). */
 static int cmd_fmt(opts *o) {

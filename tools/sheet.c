@@ -1,10 +1,11 @@
 /*
-** sheet.c: `regula sheet FILE [TABLE...]`: loads the rule set, checks the
-** table names, and prints the sheet through the library (interp/sheet.c).
+** sheet.c: `regula sheet FILE [TABLE...]`, on regula.h alone: compiles the
+** rule set keeping its sources, checks the table names, and prints the
+** sheet through the library (rg_rules_sheet_of).
 */
 #include "cmd_render.h"
 #include "fileout.h"
-#include "sheet.h"
+#include "regula.h"
 
 #include <stdio.h>
 
@@ -26,22 +27,17 @@ const char sheet_help[] =
   "Example: regula sheet SHEET.rules weather\n"
   "Exit: 0, or 2 for errors in FILE or an unknown table (the tables are listed).\n";
 
-/* regula sheet FILE [TABLE...] */
-int cmd_sheet(opts *o) {
-  loaded l;
+int sheet_main(const char *path, const char *const *tables, int ntables) {
+  rg_rules *r;
   rg_out out = cli_file_out(stdout);
-  int rc;
-  if (o->npos < 1) return usage_error("sheet", "no rule file given");
-  rc = load(&l, o->pos[0], 1);
-  for (int i = 1; rc == EX_OK && i < o->npos; i++)
-    if (rg_module_find_table(&l.m, o->pos[i]) < 0) rc = cli_no_table(&l.m, o->pos[i]);
-  if (rc == EX_OK &&
-      rg_sheet_print(&out, &l.m, l.compiled ? &l.diag : NULL, l.assumptions,
-                     (const char *const *)(o->pos + 1), o->npos - 1) != 0) {
+  int rc = cli_rules_load(path, 1, &r);
+  for (int i = 0; rc == 0 && i < ntables; i++)
+    if (rg_rules_find_table(r, tables[i]) < 0) rc = cli_rules_no_table(r, tables[i]);
+  if (rc == 0 && rg_rules_sheet_of(r, tables, ntables, &out) != RG_OK) {
     fflush(stdout);
     fputs("regula: error: out of memory\n", stderr);
-    rc = EX_RUNTIME;
+    rc = 3;
   }
-  unload(&l);
+  rg_rules_free(r);
   return rc;
 }

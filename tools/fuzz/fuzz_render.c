@@ -60,7 +60,7 @@ static int compiles(const char *text, size_t n, const rg_compile_options *o) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_input in = { data, size, 0 };
   rg_loader loader = fuzz_loader(&in);
-  rg_compile_options o = { &loader, NULL, NULL };
+  rg_compile_options o = { .loader = &loader };
   const char *text = (const char *)data;
   grow once = { NULL, 0, 0 }, twice = { NULL, 0, 0 };
 
