@@ -12,24 +12,13 @@
 /* Deepest nesting of lists and records written as JSON. */
 #define JSON_DEPTH 16
 
-json_t *rg_json_textn(const char *s, size_t n) {
+char *rg_utf8_repair(const char *s, size_t n, size_t *len) {
   const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
   char *fixed, *w;
-  json_t *j;
-  size_t i = 0;
-  if (!s) return json_string("");
-  /* the common case: valid already */
-  while (i < n) {
-    utf8proc_int32_t c;
-    utf8proc_ssize_t k = utf8proc_iterate(p + i, (utf8proc_ssize_t)(n - i), &c);
-    if (k <= 0 || c == 0) break;
-    i += (size_t)k;
-  }
-  if (i == n) return json_stringn_nocheck(s, n);
   /* each bad byte becomes the 3 bytes of U+FFFD; a NUL too */
   if (n > (SIZE_MAX - 1) / 3 || !(fixed = rg_malloc(3 * n + 1))) return NULL;
   w = fixed;
-  for (i = 0; i < n;) {
+  for (size_t i = 0; i < n;) {
     utf8proc_int32_t c;
     utf8proc_ssize_t k = utf8proc_iterate(p + i, (utf8proc_ssize_t)(n - i), &c);
     if (k <= 0 || c == 0) {
@@ -42,7 +31,27 @@ json_t *rg_json_textn(const char *s, size_t n) {
       i += (size_t)k;
     }
   }
-  j = json_stringn_nocheck(fixed, (size_t)(w - fixed));
+  *w = '\0';
+  *len = (size_t)(w - fixed);
+  return fixed;
+}
+
+json_t *rg_json_textn(const char *s, size_t n) {
+  const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
+  char *fixed;
+  json_t *j;
+  size_t i = 0, len;
+  if (!s) return json_string("");
+  /* the common case: valid already */
+  while (i < n) {
+    utf8proc_int32_t c;
+    utf8proc_ssize_t k = utf8proc_iterate(p + i, (utf8proc_ssize_t)(n - i), &c);
+    if (k <= 0 || c == 0) break;
+    i += (size_t)k;
+  }
+  if (i == n) return json_stringn_nocheck(s, n);
+  if (!(fixed = rg_utf8_repair(s, n, &len))) return NULL;
+  j = json_stringn_nocheck(fixed, len);
   rg_free(fixed);
   return j;
 }

@@ -186,6 +186,13 @@ void rg_diagnostic_print(void *ctx, const rg_diagnostic *d);
 /* Returns REGULA_VERSION as the library was built ("0.1.0"). */
 const char *rg_version(void);
 
+/* Returns s[0..n) as a new NUL-terminated string (rg_malloc'd; free it
+** with rg_free), each byte that is not part of valid UTF-8 and each NUL
+** replaced by U+FFFD, its length in *len; NULL when out of memory.  For a
+** front end that hands text on to something that takes only valid UTF-8
+** (JSON, a browser). */
+char *rg_utf8_repair(const char *s, size_t n, size_t *len);
+
 /* ======================================================================
 ** Memory
 ** ==================================================================== */

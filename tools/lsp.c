@@ -21,9 +21,9 @@
 #define _XOPEN_SOURCE 700      /* realpath */
 #include "cmd_edit.h"
 #include "exitcode.h"
-#include "json.h"
 #include "regula.h"
 
+#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +104,26 @@ static void reply(json_t *id, json_t *result) {
                  result ? result : json_null()));
 }
 
+/* Returns a new JSON string of s[0..n) (NULL s: ""), bad UTF-8 repaired
+** (rg_utf8_repair: jansson takes only valid UTF-8), or NULL when out of
+** memory. */
+static json_t *lsp_textn(const char *s, size_t n) {
+  json_t *j;
+  size_t len;
+  char *fixed;
+  if (!s) return json_string("");
+  if ((j = json_stringn(s, n))) return j;
+  if (!(fixed = rg_utf8_repair(s, n, &len))) return NULL;
+  j = json_stringn(fixed, len);
+  rg_free(fixed);
+  return j;
+}
+
+/* lsp_textn of the NUL-terminated s. */
+static json_t *lsp_text(const char *s) {
+  return lsp_textn(s, s ? strlen(s) : 0);
+}
+
 /* ---- documents and positions --------------------------------------------- */
 
 /* Returns a new string: the file path of a file:// URI (percent escapes
@@ -130,7 +150,7 @@ static json_t *path_uri(const char *path) {
   char abs[PATH_MAX], buf[PATH_MAX + 16];
   if (!realpath(path, abs)) snprintf(abs, sizeof abs, "%s", path);
   snprintf(buf, sizeof buf, "file://%s", abs);
-  return rg_json_text(buf);
+  return lsp_text(buf);
 }
 
 /* Returns whether paths a and b name the same file. */
@@ -330,7 +350,7 @@ static void on_diagnostic(void *ctx, const rg_diagnostic *r) {
   }
   json_array_append_new(ds->list, json_pack("{s:o,s:i,s:s,s:o}", "range", rg, "severity",
                                             r->severity == RG_SEVERITY_ERROR ? 1 : 3, "source",
-                                            "regula", "message", rg_json_text(text)));
+                                            "regula", "message", lsp_text(text)));
 }
 
 /* Compiles d and publishes its diagnostics (an empty list when it is fine). */
@@ -343,7 +363,7 @@ static void publish(server *sv, const doc *d) {
   rg_rules_compile(d->path, d->text, d->len, &o, &r);
   rg_rules_free(r);
   send(json_pack("{s:s,s:s,s:{s:o,s:o}}", "jsonrpc", "2.0", "method",
-                 "textDocument/publishDiagnostics", "params", "uri", rg_json_text(d->uri),
+                 "textDocument/publishDiagnostics", "params", "uri", lsp_text(d->uri),
                  "diagnostics", ds.list));
 }
 
@@ -519,7 +539,7 @@ static json_t *hover_text(server *sv, const doc *d, const char *w, int in_string
     }
     if (!b.out.failed && b.data)
       res = json_pack("{s:{s:s,s:o}}", "contents", "kind", "markdown", "value",
-                      rg_json_textn(b.data, b.len));
+                      lsp_textn(b.data, b.len));
   }
   rg_buf_free(&b);
   symtab_free(&t);
@@ -611,9 +631,9 @@ static json_t *completion(server *sv, const doc *d, json_t *pos) {
     for (int j = 0; j < i && !seen; j++)
       seen = t.v[j].kind == y->kind && strcmp(t.v[j].name, y->name) == 0;
     if (seen) continue;
-    json_array_append_new(items, json_pack("{s:o,s:i,s:o}", "label", rg_json_text(y->name), "kind",
+    json_array_append_new(items, json_pack("{s:o,s:i,s:o}", "label", lsp_text(y->name), "kind",
                                            completion_kind(y->kind), "detail",
-                                           rg_json_text(y->container ? y->container
+                                           lsp_text(y->container ? y->container
                                                         : y->display ? y->display : "")));
   }
   symtab_free(&t);
@@ -629,9 +649,9 @@ static json_t *outline(server *sv, const doc *d) {
     const sym *y = &t.v[i];
     json_t *s;
     if (y->kind == RG_SYMBOL_NOTE || !same_file(y->path, d->path)) continue;
-    s = json_pack("{s:o,s:i,s:o}", "name", rg_json_text(y->name), "kind", symbol_kind(y->kind),
+    s = json_pack("{s:o,s:i,s:o}", "name", lsp_text(y->name), "kind", symbol_kind(y->kind),
                   "location", location(y));
-    if (s && y->container) json_object_set_new(s, "containerName", rg_json_text(y->container));
+    if (s && y->container) json_object_set_new(s, "containerName", lsp_text(y->container));
     json_array_append_new(list, s);
   }
   symtab_free(&t);
@@ -676,7 +696,7 @@ static void close_doc(server *sv, const char *uri) {
   doc *d = find_doc(sv, uri);
   if (!d) return;
   send(json_pack("{s:s,s:s,s:{s:o,s:[]}}", "jsonrpc", "2.0", "method",
-                 "textDocument/publishDiagnostics", "params", "uri", rg_json_text(uri),
+                 "textDocument/publishDiagnostics", "params", "uri", lsp_text(uri),
                  "diagnostics"));
   forget(sv, d);
 }

@@ -80,6 +80,14 @@ int main(void) {
   CHECK(strcmp(rg_status_name(RG_BAD_RULES), "errors in the rules") == 0 &&
         strcmp(rg_status_name((rg_status)99), "unknown status") == 0, "api-1 status names");
   CHECK(strcmp(rg_version(), REGULA_VERSION) == 0, "api-1 version");
+  {
+    /* a bad byte and a NUL each become U+FFFD (EF BF BD); valid text is kept */
+    size_t n = 0;
+    char *t = rg_utf8_repair("a\x98" "b\0\xc3\xa9", 6, &n);
+    CHECK(t && n == 10 && memcmp(t, "a\xef\xbf\xbd" "b\xef\xbf\xbd\xc3\xa9", 11) == 0,
+          "api-1 rg_utf8_repair");
+    rg_free(t);
+  }
 
   /* api-1: a compiled module that is not there is RG_NOT_FOUND (a rule
   ** file: api-6). */
