@@ -47,7 +47,7 @@ typedef struct rg_game_setup {
   int first;                /*   the first option (1) or at random (0, seeded) */
   int ask_dice;             /* a person reads the dice and cards; else the seed */
   const char *title;        /* the transcript's first comment ("maximus.rules") */
-  const char *const *sets;  /* the settings of the run ("a_rating=legendary",
+  const char *const *sets;  /* the settings of the run ("rating[A]=legendary",
                             ** as --set gives them), written into the
                             ** transcript (rg_transcript_settings reads them) */
   uint32_t nsets;

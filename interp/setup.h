@@ -2,7 +2,7 @@
 ** setup.h: what one run of the rules is given besides its seed: inputs and
 ** placeholder data, set by NAME=VALUE.
 **
-** An `input` is set by its name (`a_rating=legendary`, parsed by its
+** An `input` is set by its name (`rating[A]=legendary`, parsed by its
 ** type).  A die or a deck is set by its name too: its faces or cards as
 ** `FACE:COUNT` or `FACE` (count 1) joined by commas, `RED=skull:2,wound:2,
 ** slow:1,blank:1`, `pbs_cards=BLACK:8,WHITE:8,GREEN:8,YELLOW:8,RED:9`, so

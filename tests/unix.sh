@@ -39,4 +39,18 @@ for u in 022 077; do
   [ "$(stat -c %a "$tmp/m.rbc")" = $want ] && ok || bad "umask $u: mode $(stat -c %a "$tmp/m.rbc"), not $want"
 done
 
+# An input per player (`rating[A]`) set on the command line is kept in a
+# transcript as it was written, and --resume plays the same game with it
+# (a differing --set is refused).
+m=rules/meg/maximus.rules
+yes 1 | head -300 | "$bin" run $m --seed 4 --set 'rating[A]=legendary' --set 'ugs[B]=14' \
+  --policy ask --transcript "$tmp/t.txt" > "$tmp/played" 2>/dev/null
+grep -qx '# set rating\[A\]=legendary' "$tmp/t.txt" && grep -qx '# set ugs\[B\]=14' "$tmp/t.txt" && ok ||
+  bad "the transcript does not keep the per-player --set lines"
+grep -q 'note UGs of each army (A, B): 12, 14' "$tmp/played" && ok || bad "ugs[B]=14 not used"
+"$bin" run $m --resume "$tmp/t.txt" --policy ask < /dev/null > "$tmp/resumed" 2>/dev/null
+cmp -s "$tmp/played" "$tmp/resumed" && ok || bad "--resume with per-player inputs plays another game"
+"$bin" run $m --resume "$tmp/t.txt" --policy ask --set 'rating[A]=poor' < /dev/null > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "other --set values" "$tmp/err" && ok || bad "a differing --set: exit $rc"
+
 finish
