@@ -102,7 +102,10 @@ static int64_t match(const rg_question *q, const char *answer, uint32_t *amb, ui
       if (have && strcmp(have, want) == 0) found = k;
       free(have);
     }
-  if (found < 0 && !q->numeric && parse_int(answer, &v) == 0 && v >= 1 && (uint64_t)v <= q->n)
+  /* An option by its number, as listed; not for a yes-or-no question,
+  ** whose options are not listed (is 1 yes, or the first option, false?). */
+  if (found < 0 && !q->numeric && !q->yesno && parse_int(answer, &v) == 0 && v >= 1 &&
+      (uint64_t)v <= q->n)
     found = v - 1;
   if (found < 0 && !q->numeric) {
     /* A prefix of one option's name (or code) only. */

@@ -43,7 +43,7 @@ done
 # transcript as it was written, and --resume plays the same game with it
 # (a differing --set is refused).
 m=rules/meg/maximus.rules
-yes 1 | head -300 | "$bin" run $m --seed 4 --set 'rating[A]=legendary' --set 'ugs[B]=14' \
+yes "$(printf '1\ny')" | head -600 | "$bin" run $m --seed 4 --set 'rating[A]=legendary' --set 'ugs[B]=14' \
   --policy ask --transcript "$tmp/t.txt" > "$tmp/played" 2>/dev/null
 grep -qx '# set rating\[A\]=legendary' "$tmp/t.txt" && grep -qx '# set ugs\[B\]=14' "$tmp/t.txt" && ok ||
   bad "the transcript does not keep the per-player --set lines"

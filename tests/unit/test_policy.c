@@ -177,6 +177,9 @@ int main(void) {
     CHECK(reply(&intercept, "y", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 1, "reply: y is true");
     CHECK(reply(&intercept, "No", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 0, "reply: No is false");
     CHECK(reply(&intercept, "yes", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 1, "reply: yes");
+    /* no numbers for yes or no: 1 might mean yes, or the first option (false) */
+    CHECK(reply(&intercept, "1", &k, why, sizeof why) != RG_REPLY_ANSWER &&
+          rg_question_match(&intercept, "2") < 0, "reply: a number is not yes or no");
     CHECK(reply(&ground, "yes", &k, why, sizeof why) == RG_REPLY_BAD, "reply: yes only for yes/no");
     CHECK(reply(&twod6, "3 4", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 2 + 3 * 6,
           "reply: 2d6 '3 4' is (3-1) + (4-1)*6 = 20, got %lld", (long long)k);
