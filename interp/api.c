@@ -78,6 +78,7 @@ static rg_status compile(const char *name, const char *text, size_t len,
       rg_arena_free(&k->arena);
       rg_free(k);
       k = &local;
+      memset(k, 0, sizeof *k);  /* notes NULL: rg_placeholder_flags reads it */
       rg_arena_init(&k->arena, 0);
     }
   } else {

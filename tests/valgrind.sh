@@ -44,6 +44,9 @@ chmod +x "$tmp/regula"
 start=$(date +%s)
 tests/run.sh "$tmp/regula"
 status=$?
+# A module loaded from a .rbc keeps no sources: its sheet must not read them.
+"$bin" build rules/meg/maximus.rules -o "$tmp/maximus.rbc" >/dev/null &&
+  "$tmp/regula" sheet "$tmp/maximus.rbc" weather >/dev/null || status=1
 runs=0
 bad=0
 for log in "$tmp"/logs/vg.*; do
