@@ -23,6 +23,9 @@
     dice: '0',                       /* '1': dice and cards from the real ones */
     inputs: [],                      /* "NAME=VALUE", the ones filled in */
     answers: [],                     /* one per question answered, in order */
+    open: 0,                         /* how many answers the URL may hold: not
+                                      * a secret answer whose moment is still
+                                      * held back (the URL is on the screen) */
     shown: -1,                       /* the secret question (by answers so far)
                                       * whose player asked to see it */
   };
@@ -124,6 +127,7 @@
     $('table-log').textContent = r.out;
     $('table-log').scrollTop = $('table-log').scrollHeight;
 
+    game.open = r.held ? Math.min(game.open, game.answers.length) : game.answers.length;
     const recent = sinceLastAnswer(r.out).replace(/^\n+|\n+$/g, '');
     $('table-recent').textContent = recent;
     $('table-recent-box').hidden = recent === '';
@@ -257,7 +261,7 @@
       p.set('dice', game.on ? game.dice : $('table-dice').value);
       const inputs = game.on ? game.inputs : readInputs();
       if (inputs.length) p.set('inputs', inputs.join('\n'));
-      if (game.on) p.set('answers', game.answers.join('\n'));
+      if (game.on) p.set('answers', game.answers.slice(0, game.open).join('\n'));
     },
     restore(h) {
       const fromUrl = h.get('view') === 'table' || !h.get('view');

@@ -273,6 +273,7 @@ try {
     for (const [name, value] of Object.entries(inputs)) await page.fill(`#in-${name}`, value);
     await page.click('#table-start');
     const answers = [];
+    let prevSecret = false;
     for (let k = 0; k < 400; k++) {
       await page.waitForFunction((n) => document.querySelector('#table-game').dataset.answers === String(n), answers.length);
       const state = await page.getAttribute('#table-game', 'data-state');
@@ -282,9 +283,16 @@ try {
       const shownLog = await page.textContent('#table-log');
       const plays = (shownLog.match(/chooses [^\n]*\(play a PBS card \(or pass\)\)/g) || []).length;
       if (plays % 2) secretsShown++;
+      const passesBefore = passes;
       if (await page.isVisible('#table-pass')) {
         // a secret question: the device is passed first, its options unseen
         passes++;
+        // the URL (on the screen too) holds no answer of the open moment
+        const inUrl = new URLSearchParams(new URL(page.url()).hash.slice(1)).get('answers');
+        if (prevSecret) {
+          urlChecks++;
+          if ((inUrl ? inUrl.split('\n').length : 0) >= answers.length) secretsShown++;
+        }
         if (shots && passes === 2) {
           for (const [w, h] of [[1280, 800], [390, 844]]) {
             await page.setViewportSize({ width: w, height: h });
@@ -314,20 +322,21 @@ try {
         await page.waitForFunction((n) => document.querySelector('#table-game').dataset.answers === String(n), answers.length);
       }
       const i = pickFor(opts.length, k);
+      prevSecret = passes > passesBefore;
       answers.push(opts[i]);
       await page.click(`#table-options button[data-index="${i}"]`);
     }
     return { state: 'too long', answers };
   }
   let shots = true;
-  let passes = 0, secretsShown = 0;
+  let passes = 0, secretsShown = 0, urlChecks = 0;
   const inputs = { 'rating-A': 'legendary', 'ugs-B': '14' };
   const sets = ['--set', 'rating[A]=legendary', '--set', 'ugs[B]=14'];
   const g1 = await playGame(11, false, inputs, (n, k) => (k * 7 + 3) % n, 2);
   shots = false;
   check(g1.state === 'done', `table mode: the game ends (${g1.answers.length} answers, one slip undone)`, g1.state);
-  check(passes >= 6 && secretsShown === 0,
-        `table mode: each secret play passes the device (${passes} times) and shows nothing of the other's card`,
+  check(passes >= 6 && urlChecks >= 3 && secretsShown === 0,
+        `table mode: each secret play passes the device (${passes} times) and shows nothing of the other's card (in the log, the page or the URL)`,
         `${secretsShown} times a secret showed`);
   const log1 = await page.textContent('#table-log');
   const want1 = cli(['run', RULES, '--seed', '11', ...sets, '--policy', 'ask'], process.cwd(), g1.answers.join('\n') + '\n');
