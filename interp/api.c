@@ -217,18 +217,71 @@ int rg_rules_table_keys(const rg_rules *r, int table) {
   return (int)r->m.tables[table].ndims;
 }
 
-rg_status rg_rules_query(const rg_rules *r, const char *table, const char *const *keys,
-                         int nkeys, char *buf, size_t size) {
+/* Finds the cell of table `table` at keys[0..nkeys) of r: stores the
+** table's value type in *t and the cell in *cell.  Returns RG_OK, or
+** RG_NOT_FOUND / RG_BAD_VALUE with the reason in err[0..errlen). */
+static rg_status find_cell(const rg_rules *r, const char *table, const char *const *keys,
+                           int nkeys, rg_type *t, rg_value *cell, char *err, size_t errlen) {
   const rg_module *m = &r->m;
   int ti = rg_module_find_table(m, table);
-  rg_value cell;
   if (ti < 0) {
-    snprintf(buf, size, "no table '%s'", table);
+    snprintf(err, errlen, "no table '%s'", table);
     return RG_NOT_FOUND;
   }
-  if (rg_table_cell(m, (uint32_t)ti, keys, nkeys, &cell, buf, size) != 0) return RG_BAD_VALUE;
-  rg_value_format(buf, size, m, m->heap, m->nheap, m->tables[ti].value, cell);
+  if (rg_table_cell(m, (uint32_t)ti, keys, nkeys, cell, err, errlen) != 0) return RG_BAD_VALUE;
+  *t = m->tables[ti].value;
   return RG_OK;
+}
+
+rg_status rg_rules_query(const rg_rules *r, const char *table, const char *const *keys,
+                         int nkeys, char *buf, size_t size) {
+  rg_type t;
+  rg_value cell;
+  rg_status st = find_cell(r, table, keys, nkeys, &t, &cell, buf, size);
+  if (st == RG_OK) rg_value_format(buf, size, &r->m, r->m.heap, r->m.nheap, t, cell);
+  return st;
+}
+
+rg_status rg_rules_query_write(const rg_rules *r, const char *table, const char *const *keys,
+                               int nkeys, rg_out *out, char *err, size_t errlen) {
+  rg_type t;
+  rg_value cell;
+  rg_status st = find_cell(r, table, keys, nkeys, &t, &cell, err, errlen);
+  if (st == RG_OK) rg_value_print(out, &r->m, r->m.heap, r->m.nheap, t, cell);
+  return st;
+}
+
+rg_status rg_rules_save(const rg_rules *r, const char *path, char *err, size_t errlen) {
+  if (errlen) err[0] = '\0';
+  if (rg_module_save(&r->m, path, err, errlen) == 0) return RG_OK;
+  if (errlen && !err[0]) snprintf(err, errlen, "cannot write");
+  return RG_IO;
+}
+
+rg_status rg_rules_dis(const rg_rules *r, int flags, rg_out *out) {
+  rg_limits lim;
+  rg_vm *vm;
+  if (!(flags & RG_DIS_FAST)) {
+    rg_module_dis(&r->m, out);
+    return RG_OK;
+  }
+  memset(&lim, 0, sizeof lim);
+  lim.no_fusion = (flags & RG_DIS_NO_FUSION) != 0;
+  if (!(vm = rg_vm_new(&r->m, &lim, NULL))) return RG_NOMEM;
+  rg_vm_dis_fast(vm, out);
+  rg_vm_free(vm);
+  return RG_OK;
+}
+
+uint32_t rg_rules_assumptions(const rg_rules *r, rg_assumption_fn fn, void *ctx) {
+  uint32_t n = 0;
+  if (!r->src) return 0;
+  for (const rg_assumption *a = r->src->notes; a; a = a->next, n++) {
+    const rg_diag *d = &r->src->d;
+    fn(ctx, a->pos.file < d->nfiles ? d->files[a->pos.file]->path : NULL, a->pos.line,
+       a->what ? a->what : "", a->text ? a->text : "");
+  }
+  return n;
 }
 
 /* ---- runs ------------------------------------------------------------------ */
@@ -498,6 +551,7 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   memset(&lim, 0, sizeof lim);
   lim.max_steps = run->opt.max_steps;
   lim.max_memory = run->opt.max_memory;
+  lim.no_fusion = run->opt.no_fusion;
   run->vm = rg_vm_new(&r->m, &lim, &sink);
   if (!run->vm) {
     rg_run_free(run);

@@ -105,8 +105,16 @@ static void write_test(void *ctx, const rg_test_result *r) {
               r->name, r->failures[i].message);
 }
 
-rg_status rg_rules_test(const rg_rules *r, rg_out *out, uint32_t *passed, uint32_t *failed) {
-  return rg_test_run(&r->m, NULL, write_test, out, passed, failed) == 0 ? RG_OK : RG_NOMEM;
+rg_status rg_rules_test(const rg_rules *r, const rg_run_options *opt, rg_out *out,
+                        uint32_t *passed, uint32_t *failed) {
+  rg_limits lim;
+  memset(&lim, 0, sizeof lim);
+  if (opt) {
+    lim.max_steps = opt->max_steps;
+    lim.max_memory = opt->max_memory;
+    lim.no_fusion = opt->no_fusion;
+  }
+  return rg_test_run(&r->m, &lim, write_test, out, passed, failed) == 0 ? RG_OK : RG_NOMEM;
 }
 
 rg_status rg_rules_sheet(const char *name, const char *text, size_t len,

@@ -309,6 +309,42 @@ int rg_rules_table_keys(const rg_rules *r, int table);
 rg_status rg_rules_query(const rg_rules *r, const char *table, const char *const *keys,
                          int nkeys, char *buf, size_t size);
 
+/* Writes the cell of table `table` at keys[0..nkeys) to out as `regula
+** query` prints it, ending with a newline (a record: one "field: value"
+** line per field).  Returns RG_OK; RG_NOT_FOUND (no such table) or
+** RG_BAD_VALUE (wrong number of keys, a bad key) with the reason in
+** err[0..errlen) and nothing written. */
+rg_status rg_rules_query_write(const rg_rules *r, const char *table, const char *const *keys,
+                               int nkeys, rg_out *out, char *err, size_t errlen);
+
+/* Writes r to path as a compiled module (.rbc), which rg_rules_compile_path
+** loads back: through a temporary file renamed into place, so a failure
+** leaves no partial file (a path that is not a regular file, such as
+** /dev/stdout, is written straight to).  Returns RG_OK, or RG_IO with the
+** reason in err[0..errlen). */
+rg_status rg_rules_save(const rg_rules *r, const char *path, char *err, size_t errlen);
+
+/* rg_rules_dis's flags. */
+#define RG_DIS_FAST 1       /* the VM's private register code, not the bytecode */
+#define RG_DIS_NO_FUSION 2  /* with RG_DIS_FAST: without fused instructions */
+
+/* Writes the disassembly of r to out as `regula dis` prints it: per
+** procedure its signature, then one instruction a line, "addr [line]
+** OPNAME operands ; comment" (or, with RG_DIS_FAST, the VM's register
+** code).  Returns RG_OK or RG_NOMEM. */
+rg_status rg_rules_dis(const rg_rules *r, int flags, rg_out *out);
+
+/* Receives one `assumed` note: the file and line it is on (path NULL when
+** the rules do not say: a rule set read from standard input names it
+** "-"), what it is on ("table weather", "dice RED") and its text. */
+typedef void (*rg_assumption_fn)(void *ctx, const char *path, uint32_t line, const char *what,
+                                 const char *text);
+
+/* Hands fn every `assumed` note of r, in the order of the sources.  Only
+** rules compiled with keep_sources keep them (a module loaded from a .rbc
+** has none).  Returns how many. */
+uint32_t rg_rules_assumptions(const rg_rules *r, rg_assumption_fn fn, void *ctx);
+
 /* ======================================================================
 ** Runs
 ** ==================================================================== */
@@ -414,6 +450,9 @@ typedef struct rg_run_options {
                             ** left in order, named by rg_run_option); chance
                             ** is then not used */
   void *dice_ctx;
+  int no_fusion;            /* 1: the VM runs without its fused instructions
+                            ** (for people testing the VM: results, errors
+                            ** and rolls are the same either way) */
 } rg_run_options;
 
 /* Makes a run of rules r (which must outlive it).  Returns RG_OK with *out
@@ -555,8 +594,11 @@ rg_status rg_run_picture(const rg_run *run, uint32_t i, rg_out *out, const char 
 
 /* Runs every `test` of r and writes each failure as `regula test` prints
 ** it ("path:line: FAIL test \"NAME\": MESSAGE"), adding to *passed and
-** *failed (not the closing count line).  Returns RG_OK or RG_NOMEM. */
-rg_status rg_rules_test(const rg_rules *r, rg_out *out, uint32_t *passed, uint32_t *failed);
+** *failed (not the closing count line).  Of opt (NULL: the defaults) only
+** max_steps, max_memory and no_fusion count, for each test.  Returns
+** RG_OK or RG_NOMEM. */
+rg_status rg_rules_test(const rg_rules *r, const rg_run_options *opt, rg_out *out,
+                        uint32_t *passed, uint32_t *failed);
 
 /* Compiles the rule file text[0..len) as rg_rules_compile does and writes
 ** its sheet as `regula sheet NAME` prints it.  Returns RG_OK; RG_BAD_RULES

@@ -9,6 +9,8 @@
 **     regula test FILE...                       run the tests of rule files
 **     regula run FILE [OPTIONS]                 run a whole procedure (run.c)
 **
+** check, build, dis, query and test are ruleset.c's (on regula.h alone);
+** this file parses their command lines.
 ** FILE is a rule file, or a compiled module (.rbc) which is loaded and
 ** verified instead of compiled.  Exit codes: 0 success, 1 findings (a failed
 ** test), 2 bad input (rule file, arguments, bytecode), 3 a runtime failure
@@ -27,11 +29,11 @@
 #include "cmd_edit.h"
 #include "cmd_diff.h"
 #include "cmd_render.h"
+#include "cmd_rules.h"
 #include "evlog.h"
 #include "fileout.h"
 #include "module.h"
 #include "opcodes.h"
-#include "testrun.h"
 #include "value.h"
 #include "vm.h"
 
@@ -493,100 +495,6 @@ void print_params(const rg_module *m, const rg_proc *p) {
 
 /* ---- commands ------------------------------------------------------------ */
 
-/* regula check [--assumptions] FILE...: compiles each file; with
-** --assumptions prints every `assumed` note as "path:line: what: text". */
-static int cmd_check(opts *o) {
-  int status = EX_OK;
-  if (o->npos < 1) return usage_error("check", "no rule file given");
-  for (int i = 0; i < o->npos; i++) {
-    loaded l;
-    int rc = load(&l, o->pos[i], o->assumptions);
-    status = worst(status, rc);
-    if (rc == EX_OK && o->assumptions) {
-      for (const rg_assumption *a = l.assumptions; a; a = a->next) {
-        const char *path = a->pos.file < l.diag.nfiles ? l.diag.files[a->pos.file]->path
-                                                       : o->pos[i];
-        printf("%s:%u: %s: %s\n", path, a->pos.line, a->what ? a->what : "",
-               a->text ? a->text : "");
-      }
-    }
-    unload(&l);
-  }
-  return status;
-}
-
-/* regula build FILE -o OUT.rbc: compiles FILE and writes the module. */
-static int cmd_build(opts *o) {
-  loaded l;
-  int rc;
-  char err[256] = "";
-  if (o->npos != 1)
-    return usage_error("build", o->npos ? "build takes one rule file" : "no rule file given");
-  if (!o->output) return usage_error("build", "no output file given (-o OUT.rbc)");
-  rc = load(&l, o->pos[0], 0);
-  if (rc == EX_OK && rg_module_save(&l.m, o->output, err, sizeof err) != 0) {
-    path_error(o->output, err[0] ? err : "cannot write");
-    rc = EX_RUNTIME;
-  }
-  unload(&l);
-  return rc;
-}
-
-/* regula dis [--fast] FILE: prints the disassembly of the module, or with
-** --fast the VM's private fast code built from it. */
-static int cmd_dis(opts *o) {
-  loaded l;
-  rg_out out = cli_file_out(stdout);
-  int rc;
-  if (o->npos != 1)
-    return usage_error("dis", o->npos ? "dis takes one rule file" : "no rule file given");
-  rc = load(&l, o->pos[0], 0);
-  if (rc == EX_OK && !o->fast) rg_module_dis(&l.m, &out);
-  if (rc == EX_OK && o->fast) {
-    rg_vm *vm = rg_vm_new(&l.m, &o->limits, NULL);
-    if (vm) rg_vm_dis_fast(vm, &out);
-    else {
-      fputs("regula: error: out of memory\n", stderr);
-      rc = EX_RUNTIME;
-    }
-    rg_vm_free(vm);
-  }
-  unload(&l);
-  return rc;
-}
-
-/* Looks up table o->pos[1] of l's module with keys o->pos[2..]: prints the
-** cell, or reports what is wrong with the keys.  Returns an exit code. */
-static int query(loaded *l, opts *o) {
-  const rg_module *m = &l->m;
-  const char *name = o->pos[1];
-  int ti = rg_module_find_table(m, name);
-  rg_value cell;
-  char err[1024];
-
-  if (ti < 0) return cli_no_table(m, name);
-  if (rg_table_cell(m, (uint32_t)ti, (const char *const *)&o->pos[2], o->npos - 2, &cell, err,
-                    sizeof err) != 0) {
-    fprintf(stderr, "regula: error: %s\n", err);
-    if (o->npos - 2 != (int)m->tables[ti].ndims) fputs("try 'regula query --help'\n", stderr);
-    return EX_BAD;
-  }
-  print_value(stdout, m, m->heap, m->nheap, m->tables[ti].value, cell);
-  return EX_OK;
-}
-
-/* regula query FILE TABLE KEY...: prints one cell of a table. */
-static int cmd_query(opts *o) {
-  loaded l;
-  int rc;
-  if (o->npos < 2)
-    return usage_error("query", o->npos ? "no table given" : "no rule file given");
-  rc = load(&l, o->pos[0], 0);
-  if (rc == EX_OK) rc = query(&l, o);
-  unload(&l);
-  return rc;
-}
-
 int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
                   rg_value **out) {
   int pi = rg_module_find_proc(m, name);
@@ -734,47 +642,46 @@ static int cmd_call(opts *o) {
   return rc;
 }
 
-/* rg_test_fn: prints each failure of test r on stdout as
-** "path:line: FAIL test \"NAME\": MESSAGE". */
-static void print_test(void *ctx, const rg_test_result *r) {
-  (void)ctx;
-  for (uint32_t i = 0; i < r->nfailures; i++)
-    printf("%s:%u: FAIL test \"%s\": %s\n", r->failures[i].path, r->failures[i].line, r->name,
-           r->failures[i].message);
+/* ---- the commands on a rule set alone (ruleset.c) ----------------------- */
+
+/* regula check [--assumptions] FILE... */
+static int cmd_check(opts *o) {
+  if (o->npos < 1) return usage_error("check", "no rule file given");
+  return check_main((const char *const *)o->pos, o->npos, o->assumptions);
 }
 
-/* Runs every test of l's module (interp/testrun.h), counting them in
-** *passed and *failed and printing each failure on stdout.  Returns EX_OK,
-** or EX_RUNTIME when out of memory. */
-static int run_tests(loaded *l, opts *o, uint32_t *passed, uint32_t *failed) {
-  if (rg_test_run(&l->m, &o->limits, print_test, NULL, passed, failed) != 0) {
-    fputs("regula: error: out of memory\n", stderr);
-    return EX_RUNTIME;
-  }
-  return EX_OK;
+/* regula build FILE -o OUT.rbc */
+static int cmd_build(opts *o) {
+  if (o->npos != 1)
+    return usage_error("build", o->npos ? "build takes one rule file" : "no rule file given");
+  if (!o->output) return usage_error("build", "no output file given (-o OUT.rbc)");
+  return build_main(o->pos[0], o->output);
 }
 
-/* regula test FILE...: runs the tests of each file; ends with the line
-** "N passed, M failed". */
+/* regula dis [--fast] FILE */
+static int cmd_dis(opts *o) {
+  if (o->npos != 1)
+    return usage_error("dis", o->npos ? "dis takes one rule file" : "no rule file given");
+  return dis_main(o->pos[0], (o->fast ? RG_DIS_FAST : 0) |
+                             (o->limits.no_fusion ? RG_DIS_NO_FUSION : 0));
+}
+
+/* regula query FILE TABLE KEY... */
+static int cmd_query(opts *o) {
+  if (o->npos < 2)
+    return usage_error("query", o->npos ? "no table given" : "no rule file given");
+  return query_main(o->pos[0], o->pos[1], (const char *const *)(o->pos + 2), o->npos - 2);
+}
+
+/* regula test [LIMITS] FILE... */
 static int cmd_test(opts *o) {
-  int status = EX_OK, loaded_any = 0;
-  uint32_t passed = 0, failed = 0;
+  rg_run_options run;
   if (o->npos < 1) return usage_error("test", "no rule file given");
-  for (int i = 0; i < o->npos; i++) {
-    loaded l;
-    int rc = load(&l, o->pos[i], 0);
-    if (rc == EX_OK) {
-      loaded_any = 1;
-      rc = run_tests(&l, o, &passed, &failed);
-    }
-    status = worst(status, rc);
-    unload(&l);
-  }
-  /* No summary when nothing could be compiled: "0 passed" would read as a
-  ** success of nothing. */
-  if (loaded_any) printf("%u passed, %u failed\n", passed, failed);
-  if (failed) status = worst(status, EX_FINDINGS);
-  return status;
+  memset(&run, 0, sizeof run);
+  run.max_steps = o->limits.max_steps;
+  run.max_memory = o->limits.max_memory;
+  run.no_fusion = o->limits.no_fusion;
+  return test_main((const char *const *)o->pos, o->npos, &run);
 }
 
 /* ---- main --------------------------------------------------------------- */

@@ -255,7 +255,7 @@ char *rgw_test(const char *path, const char *src) {
   if (compile(path, src, &c, &r) != RG_OK) {
     doc = json_pack("{s:i,s:i,s:o}", "passed", 0, "failed", 0, "out", jstr(c.all.data));
   } else {
-    if (rg_rules_test(r, &res.out, &passed, &failed) != RG_OK) res.out.failed = 1;
+    if (rg_rules_test(r, NULL, &res.out, &passed, &failed) != RG_OK) res.out.failed = 1;
     snprintf(count, sizeof count, "%u passed, %u failed\n", passed, failed);
     put(&res, count);
     doc = json_pack("{s:I,s:I,s:o}", "passed", (json_int_t)passed, "failed", (json_int_t)failed,

@@ -5,7 +5,9 @@
 #include "regula.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int passed, failed;
 
@@ -70,6 +72,13 @@ static void log_event(void *ctx, rg_run *run, const rg_event *ev) {
 static void count_diag(void *ctx, const rg_diagnostic *d) {
   (void)d;
   ++*(int *)ctx;
+}
+
+/* rg_assumption_fn: counts the notes in the uint32_t *ctx. */
+static void count_note(void *ctx, const char *path, uint32_t line, const char *what,
+                       const char *text) {
+  (void)path, (void)line, (void)what, (void)text;
+  (*(uint32_t *)ctx)++;
 }
 
 int main(void) {
@@ -184,6 +193,60 @@ int main(void) {
     ** errors in the rules */
     CHECK(rg_rules_compile_path("/nonexistent/x.rules", &co, &r) == RG_NOT_FOUND && n == 2,
           "api-6 missing file, %d diagnostics", n);
+  }
+
+  /* api-7: what `regula check`, build, dis, query and test print (ruleset.c) */
+  {
+    static const char t7[] =
+      "record pt { x: int, y: int }\n"
+      "const c: int = 4 assumed \"a guess\"\n"
+      "table at(n: 1..2) -> pt { 1: { x: 1, y: 2 }, 2: { x: 3, y: 4 } }\n"
+      "test \"holds\" { expect at[1].x == 1 }\n"
+      "test \"fails\" { expect at[2].y == 5 }\n";
+    rg_compile_options co = { .keep_sources = 1 };
+    rg_rules *r7 = NULL, *back = NULL;
+    rg_buf b;
+    const char *k1[] = { "2" };
+    char err[256], path[] = "/tmp/regula-api7-XXXXXX";
+    uint32_t np = 0, nf = 0, n;
+    CHECK(rg_rules_compile("t7.rules", t7, strlen(t7), &co, &r7) == RG_OK, "api-7 compile");
+    if (!r7) return 1;
+    rg_buf_init(&b);
+    /* a record cell: one "field: value" line per field */
+    CHECK(rg_rules_query_write(r7, "at", k1, 1, &b.out, err, sizeof err) == RG_OK && b.data &&
+          strcmp(b.data, "x: 3\ny: 4\n") == 0, "api-7 query_write '%s'", b.data ? b.data : "");
+    CHECK(rg_rules_query_write(r7, "at", k1, 0, &b.out, err, sizeof err) == RG_BAD_VALUE &&
+          b.len == 10, "api-7 query_write arity writes nothing");
+    rg_buf_free(&b);
+    n = rg_rules_assumptions(r7, count_note, &np);
+    CHECK(n == 1 && np == 1, "api-7 one assumption (%u)", n);
+    np = 0;
+    rg_buf_init(&b);
+    CHECK(rg_rules_test(r7, NULL, &b.out, &np, &nf) == RG_OK && np == 1 && nf == 1 && b.data &&
+          strstr(b.data, "t7.rules:5: FAIL test \"fails\": expected 5, got 4") != NULL,
+          "api-7 test '%s'", b.data ? b.data : "");
+    rg_buf_free(&b);
+    rg_buf_init(&b);
+    CHECK(rg_rules_dis(r7, 0, &b.out) == RG_OK && b.data && strstr(b.data, "procedure "),
+          "api-7 dis");
+    rg_buf_free(&b);
+    /* saved and loaded back: the same cells, and no sources (no notes) */
+    {
+      int fd = mkstemp(path);
+      if (fd >= 0) close(fd);
+      CHECK(fd >= 0 && rg_rules_save(r7, path, err, sizeof err) == RG_OK, "api-7 save %s", err);
+      CHECK(rg_rules_compile_path(path, &co, &back) == RG_OK, "api-7 load back");
+      rg_buf_init(&b);
+      CHECK(back && rg_rules_query_write(back, "at", k1, 1, &b.out, err, sizeof err) == RG_OK &&
+            b.data && strcmp(b.data, "x: 3\ny: 4\n") == 0, "api-7 query the module");
+      CHECK(back && rg_rules_assumptions(back, count_note, &np) == 0, "api-7 a module has no notes");
+      rg_buf_free(&b);
+      rg_rules_free(back);
+      unlink(path);
+    }
+    CHECK(rg_rules_save(r7, "/nonexistent/dir/x.rbc", err, sizeof err) == RG_IO && err[0],
+          "api-7 save fails with a reason");
+    rg_rules_free(r7);
   }
 
   printf("test_api: %d passed, %d failed\n", passed, failed);

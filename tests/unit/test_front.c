@@ -162,7 +162,7 @@ int main(void) {
 
   /* ---- tests: `regula test`'s lines ---- */
   sbuf_init(&b);
-  CHECK(rg_rules_test(r, &b.out, &np, &nf) == RG_OK && np == 1 && nf == 1, "1 passed, 1 failed");
+  CHECK(rg_rules_test(r, NULL, &b.out, &np, &nf) == RG_OK && np == 1 && nf == 1, "1 passed, 1 failed");
   CHECK(strcmp(b.s, "front:22: FAIL test \"wrong\": expected 3, got 2\n") == 0, "test: %s", b.s);
 
   /* ---- the sheet ---- */

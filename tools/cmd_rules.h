@@ -1,0 +1,38 @@
+/*
+** cmd_rules.h: the commands that look at a rule set on its own (nothing
+** is played), each a thin front end on regula.h (ruleset.c; regula.c
+** parses their command lines):
+**
+**   regula check [--assumptions] FILE...   compile, report errors
+**   regula build FILE -o OUT.rbc            compile to a bytecode file
+**   regula dis [--fast] FILE                disassemble
+**   regula query FILE TABLE KEY...          look up one table cell
+**   regula test [LIMITS] FILE...            run the tests of rule files
+**
+** Each returns the exit code (exitcode.h): 0; 1 a test failed; 2 bad
+** input (the rules, a key, a table); 3 out of memory or a file that cannot
+** be written.
+*/
+#ifndef RG_CMD_RULES_H
+#define RG_CMD_RULES_H
+
+#include "regula.h"
+
+/* Compiles each of paths[0..n); with assumptions, prints every `assumed`
+** note on stdout as "path:line: what: text". */
+int check_main(const char *const *paths, int n, int assumptions);
+
+/* Compiles path and writes the module to output. */
+int build_main(const char *path, const char *output);
+
+/* Prints the disassembly of path (flags: RG_DIS_FAST, RG_DIS_NO_FUSION). */
+int dis_main(const char *path, int flags);
+
+/* Prints the cell of table at keys[0..nkeys) of path's rules. */
+int query_main(const char *path, const char *table, const char *const *keys, int nkeys);
+
+/* Runs the tests of paths[0..n) (opt: the limits and no_fusion of each),
+** printing each failure and the line "N passed, M failed". */
+int test_main(const char *const *paths, int n, const rg_run_options *opt);
+
+#endif
