@@ -159,8 +159,6 @@ void cli_close(FILE *f);
 
 
 
-/* Prints "no table NAME; tables: ..." and returns EX_BAD. */
-int cli_no_table(const rg_module *m, const char *name);
 
 /* Sets s up for module m (borrowed) and fills it from the --inputs file
 ** (lines NAME=VALUE) and then each --set, so --set wins (inputs.c).

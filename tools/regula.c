@@ -574,19 +574,6 @@ int cli_parse_count(const char *s, uint64_t *out, int zero_ok) {
   return 0;
 }
 
-
-int cli_no_table(const rg_module *m, const char *name) {
-  fprintf(stderr, "regula: error: no table '%s'; ", name);
-  if (m->ntables == 0) fputs("the rule set has no tables\n", stderr);
-  else {
-    fputs("tables: ", stderr);
-    for (uint32_t i = 0; i < m->ntables; i++)
-      fprintf(stderr, "%s%s", i ? ", " : "", rg_module_str(m, m->tables[i].name));
-    fputc('\n', stderr);
-  }
-  return EX_BAD;
-}
-
 /* Runs procedure o->pos[1] of l's module with the arguments o->pos[2..],
 ** printing its notes and its result on stdout.  Returns an exit code. */
 static int call(loaded *l, opts *o) {
