@@ -302,22 +302,31 @@ static void locate(const rg_module *m, uint32_t pc, const char **path, uint32_t 
   }
 }
 
+/* Returns 1 when the caller receives events of kind k. */
+static int wants(const rg_run *run, rg_event_kind k) {
+  return run->opt.event && (!run->opt.events || (run->opt.events & (1u << k)));
+}
+
 /* Delivers an event of kind k named name, with n values vals typed by
 ** types[i] (or all by type when types is NULL), to the caller. */
 static void deliver(rg_run *run, rg_event_kind k, const char *name, const rg_value *vals,
                     const rg_type *types, rg_type type, uint32_t n, uint32_t pc) {
   rg_event ev;
-  if (!run->opt.event) return;
+  if (!wants(run, k)) return;
   run->vals = vals;
   run->types = types;
   run->type = type;
   run->nvals = n;
+  run->ev_kind = k;
+  run->ev_pc = pc;
   ev.kind = k;
   ev.name = name;
   ev.nvalues = n;
   ev.secret = run->secret_event;
   locate(&run->r->m, pc, &ev.path, &ev.line, &ev.col);
+  run->in_event = 1;
   run->opt.event(run->opt.event_ctx, run, &ev);
+  run->in_event = 0;
   run->nvals = 0;
 }
 
@@ -358,9 +367,11 @@ static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
 static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
                     const rg_value *results, uint32_t n, uint32_t pc) {
   rg_run *run = ctx;
-  char name[256];
-  rg_type t = rg_log_dice_name(m, die, sides, n, name, sizeof name);
-  deliver(run, RG_EVENT_ROLL, name, results, NULL, t, n, pc);
+  if (wants(run, RG_EVENT_ROLL)) {
+    char name[256];
+    rg_type t = rg_log_dice_name(m, die, sides, n, name, sizeof name);
+    deliver(run, RG_EVENT_ROLL, name, results, NULL, t, n, pc);
+  }
   if (run->inner.roll) run->inner.roll(run->inner.ctx, m, die, sides, results, n, pc);
 }
 
@@ -382,6 +393,7 @@ static void deliver_note(rg_run *run, rg_event_kind k, const rg_module *m, uint3
   if (note >= m->nnotes) return;
   n = &m->notes[note];
   if (n->first_type + n->nvals > m->ntypes) return;
+  run->ev_index = note;
   deliver(run, k, rg_module_str(m, n->text), vals, m->types + n->first_type,
           (rg_type){ RG_K_VOID, 0 }, n->nvals, pc);
 }
@@ -411,6 +423,7 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
   if (expect < m->nexpects) {
     run->pair[0] = expected;
     run->pair[1] = actual;
+    run->ev_index = expect;
     deliver(run, RG_EVENT_EXPECT_FAIL, rg_module_str(m, m->expects[expect].text), run->pair,
             NULL, m->expects[expect].type, 2, pc);
   }
@@ -552,6 +565,7 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   lim.max_steps = run->opt.max_steps;
   lim.max_memory = run->opt.max_memory;
   lim.no_fusion = run->opt.no_fusion;
+  run->sink = sink;
   run->vm = rg_vm_new(&r->m, &lim, &sink);
   if (!run->vm) {
     rg_run_free(run);
@@ -621,14 +635,27 @@ rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, in
     const rg_param_info *par = &m->params[p->first_param + i];
     err[0] = '\0';
     if (rg_value_parse(m, par->type, args[i], &a[i], err, sizeof err) != 0) {
-      snprintf(msg, sizeof msg, "argument %u (%s) of '%s': %s", i + 1,
-               rg_module_str(m, par->name), proc, err[0] ? err : "not a valid value");
+      char tn[128];
+      snprintf(msg, sizeof msg, "argument %u (%s: %s) of '%s': %s", i + 1,
+               rg_module_str(m, par->name), rg_type_name(tn, sizeof tn, m, par->type), proc,
+               err[0] ? err : "not a valid value");
       rg_free(a);
       return call_fail(run, RG_BAD_VALUE, msg);
     }
   }
-  /* The seeding contract (seed.h): the streams of each step. */
-  rg_play_seed(&run->play, run->opt.seed);
+  /* Rolls and draws reach the sink only when someone needs them: the
+  ** caller's events, the log (rg_run_log, set at any time), or the
+  ** questions of real dice (which name the roll's label). */
+  {
+    rg_sink s = run->sink;
+    int quiet = !run->play.log && !run->opt.dice;
+    if (quiet && !wants(run, RG_EVENT_ROLL)) s.roll = NULL;
+    if (quiet && !wants(run, RG_EVENT_DRAW)) s.draw = NULL;
+    rg_vm_set_sink(run->vm, &s);
+  }
+  /* The seeding contract (seed.h): the streams of each step, or call's. */
+  if (run->opt.seeding == RG_SEEDING_CALL) rg_play_seed_call(&run->play);
+  else rg_play_seed(&run->play, run->opt.seed);
   run->play.stopped = 0;
   rg_api_log_begin(run, pi);
   st = rg_vm_call(run->vm, (uint32_t)pi, a, &run->result);
@@ -664,6 +691,35 @@ rg_status rg_run_result(const rg_run *run, char *buf, size_t size) {
 
 int rg_run_failed_expects(const rg_run *run) {
   return run->failed_expects;
+}
+
+rg_status rg_run_result_write(const rg_run *run, rg_out *out) {
+  uint32_t nheap = 0;
+  const rg_value *heap = rg_vm_heap(run->vm, &nheap);
+  if (run->rtype.kind != RG_K_VOID)
+    rg_value_print(out, &run->r->m, heap, nheap, run->rtype, run->result);
+  return RG_OK;
+}
+
+rg_status rg_run_event_text(const rg_run *run, rg_out *out) {
+  const rg_module *m = &run->r->m;
+  uint32_t nheap = 0;
+  const rg_value *heap = rg_vm_heap(run->vm, &nheap);
+  if (!run->in_event) return RG_BAD_VALUE;
+  if (run->ev_kind == RG_EVENT_NOTE)
+    rg_log_note_text(out, m, heap, nheap, run->ev_index, run->vals);
+  else if (run->ev_kind == RG_EVENT_EXPECT_FAIL)
+    rg_log_expect_text(out, m, heap, nheap, run->ev_index, run->pair[1], run->pair[0],
+                       run->ev_pc);
+  else
+    return RG_BAD_VALUE;
+  return RG_OK;
+}
+
+void rg_rules_error_write(const rg_rules *r, const char *msg, const char *path, uint32_t line,
+                          uint32_t col, rg_out *out) {
+  rg_diag_runtime(r->src ? &r->src->d : NULL, msg, path && strcmp(path, "?") ? path : NULL, line,
+                  col, out);
 }
 
 /* ---- for editors ---------------------------------------------------------- */

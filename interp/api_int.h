@@ -43,6 +43,8 @@ struct rg_run {
   rg_policy dicepol;          /* who reads dice and cards (opt.dice) */
   rg_play play;
   rg_sink inner;              /* the play layer's sink */
+  rg_sink sink;               /* the VM's: inner wrapped (rg_run_call leaves out
+                              ** rolls and draws when nobody needs them) */
   const rg_question *q;       /* the question being asked of the callback */
   int secret_event;           /* the event being delivered is a secret choice */
   rg_type rtype;              /* the last call's result type */
@@ -59,6 +61,10 @@ struct rg_run {
   uint32_t nvals;
   rg_value pair[2];
   rg_type pair_types[2];
+  rg_event_kind ev_kind;      /* the event being delivered, for rg_run_event_text: */
+  uint32_t ev_index;          /*   its note (a note) or expect (a failed expect) */
+  uint32_t ev_pc;
+  int in_event;               /* 1 while an event callback runs */
   /* rg_run_log: the log of each call (play.log points here when set) */
   rg_log log;
   const char *log_policy, *log_dice;

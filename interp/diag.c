@@ -599,3 +599,36 @@ void rg_diagnostic_render(const rg_diagnostic *r, rg_out *o) {
 void rg_diagnostic_print(void *ctx, const rg_diagnostic *r) {
   rg_diagnostic_render(r, ctx);
 }
+
+/* rg_diag report callback: renders d to the rg_out ctx. */
+static void render_to(void *ctx, const rg_diagnostic *d) {
+  rg_diagnostic_render(d, ctx);
+}
+
+void rg_diag_runtime(const rg_diag *src, const char *msg, const char *path, uint32_t line,
+                     uint32_t col, rg_out *out) {
+  const char *text = NULL;
+  uint32_t ix = 0, b = 0;
+  size_t len = 0;
+  if (!path) {
+    rg_printf(out, "regula: error: %s\n", msg);
+    return;
+  }
+  if (src)
+    for (ix = 0; ix < src->nfiles; ix++)
+      if (strcmp(src->files[ix]->path, path) == 0) break;
+  if (src && ix < src->nfiles) text = rg_diag_line(src, ix, line, &len);
+  /* the position holds a display column; the diagnostics take a byte one */
+  if (text) b = rg_byte_col(text, len, col);
+  if (b) {
+    rg_diag d = *src;           /* a copy, to render one error to out */
+    rg_pos pos = { ix, line, b };
+    d.report = render_to;
+    d.report_ctx = out;
+    d.errors = 0;
+    d.max_errors = 2;
+    rg_error(&d, pos, "%s", msg);
+  } else {
+    rg_printf(out, "%s:%u:%u: error: %s\n", path, line, col, msg);
+  }
+}

@@ -140,4 +140,11 @@ uint32_t rg_byte_col(const char *line, size_t len, uint32_t dcol);
 ** show them as '?'. */
 int rg_unsafe_char(int32_t cp);
 
+/* Writes a runtime error msg at path:line:col (a display column) to out as
+** the regula program prints it: with the source line and a caret when src
+** (may be NULL) holds the text of path, else "path:line:col: error: msg";
+** "regula: error: msg" when path is NULL. */
+void rg_diag_runtime(const rg_diag *src, const char *msg, const char *path, uint32_t line,
+                     uint32_t col, rg_out *out);
+
 #endif

@@ -389,6 +389,13 @@ void rg_play_seed(rg_play *p, uint64_t seed) {
   rg_seed_step(p->vm, choices_rng(p), seed, "", 0);
 }
 
+void rg_play_seed_call(rg_play *p) {
+  p->seeded = 0;
+  p->steps.n = 0;
+  rg_seed_test(p->vm);
+  rg_seed_step(NULL, choices_rng(p), 0, "", 0);
+}
+
 void rg_play_free(rg_play *p) {
   rg_free(p->distinct);
   rg_free(p->dcount);

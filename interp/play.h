@@ -77,6 +77,11 @@ void rg_play_attach(rg_play *p, rg_vm *vm);
 ** rg_play_attach, before the run. */
 void rg_play_seed(rg_play *p, uint64_t seed);
 
+/* Seeds p's run as `regula call` and a test are seeded (seed.h): the VM
+** with seed 0, stream 0, the generator of a random choices policy from
+** the start-of-run stream of seed 0, and no step reseeds. */
+void rg_play_seed_call(rg_play *p);
+
 /* Frees p's scratch (not its VM, log or policies). */
 void rg_play_free(rg_play *p);
 

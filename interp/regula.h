@@ -426,10 +426,20 @@ typedef enum rg_choose_policy {
   RG_CHOOSE_CALLBACK = 3    /* choose(choose_ctx, ...) answers */
 } rg_choose_policy;
 
+/* Where a run's random numbers come from (the contract: interp/seed.h). */
+typedef enum rg_seeding {
+  RG_SEEDING_RUN = 0,       /* as `regula run --seed`: each step draws from
+                            ** streams of the seed named by the step */
+  RG_SEEDING_CALL = 1       /* as `regula call` and a test: seed 0, one
+                            ** stream, from the start of each call (the
+                            ** options' seed is not used) */
+} rg_seeding;
+
 /* How to run.  A zeroed struct (or NULL) gives the defaults. */
 typedef struct rg_run_options {
   uint64_t seed;            /* the dice and decks draw from stream 0 of it,
                             ** random choices from stream 1 */
+  rg_seeding seeding;
   uint64_t max_steps;       /* backward jumps plus calls; 0: 100,000,000 */
   size_t max_memory;        /* bytes for the stack and heap; 0: 64 MiB */
   rg_choose_policy policy;
@@ -442,6 +452,9 @@ typedef struct rg_run_options {
   void *chance_ctx;
   rg_event_fn event;        /* NULL: events are not delivered */
   void *event_ctx;
+  unsigned events;          /* the kinds event receives, a bit (1u << kind)
+                            ** each; 0: every kind (a run that needs fewer
+                            ** runs faster) */
   rg_choose_fn dice;        /* not NULL: each die rolled and card drawn is a
                             ** question put to dice(dice_ctx, ...), as
                             ** `regula run --dice ask` asks it (chooser "",
@@ -492,6 +505,25 @@ rg_status rg_run_result(const rg_run *run, char *buf, size_t size);
 /* How many `expect`s failed during the last call (each is also an
 ** RG_EVENT_EXPECT_FAIL event). */
 int rg_run_failed_expects(const rg_run *run);
+
+/* After a successful rg_run_call: writes the result to out as `regula
+** call` prints it, ending with a newline (a record: one "field: value"
+** line per field); nothing for a procedure without one.  Returns RG_OK. */
+rg_status rg_run_result_write(const rg_run *run, rg_out *out);
+
+/* During an event callback: writes a note as `regula call` prints it
+** ("note TEXT: V, V"; "note TEXT" without values), or a failed expect as "expected X, got Y" (`expect a == b`) or "expected
+** true: TEXT"; no newline.  Returns RG_OK, or RG_BAD_VALUE for any other
+** event (nothing written). */
+rg_status rg_run_event_text(const rg_run *run, rg_out *out);
+
+/* Writes a runtime error of r (rg_run_error's message and position) to out
+** as the regula program prints it: "path:line:col: error: msg" with the
+** source line and a caret under the column when r was compiled with
+** keep_sources from that file, else that line alone; "regula: error: msg"
+** when there is no position (path NULL or "?"). */
+void rg_rules_error_write(const rg_rules *r, const char *msg, const char *path, uint32_t line,
+                          uint32_t col, rg_out *out);
 
 /* ======================================================================
 ** Formatting (interp/fmt.c)

@@ -28,6 +28,7 @@
 **   a test, and `call`      seed 0, stream 0 (a new VM's generator), the
 **                           first option of every choice; a test reseeds
 **                           before it runs         rg_seed_test
+**                           (rg_run: RG_SEEDING_CALL, rg_play_seed_call)
 **
 ** Changing who answers a choice never shifts the dice: they draw from
 ** another stream.  Exact odds (odds.c) enumerate every outcome and use no

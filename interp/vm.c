@@ -32,6 +32,10 @@
 ** Allocates the stack (room for RG_MAX_CALL_DEPTH of the largest frame, or
 ** half the memory limit if less) and the heap (the rest of the limit, at
 ** least the module's constant records).  Returns NULL when out of memory. */
+void rg_vm_set_sink(rg_vm *vm, const rg_sink *sink) {
+  vm->sink = *sink;
+}
+
 rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sink) {
   rg_vm *vm = rg_malloc(sizeof *vm);
   if (!vm) return NULL;

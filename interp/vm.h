@@ -88,6 +88,10 @@ typedef struct rg_sink {
 ** when out of memory. */
 rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sink);
 
+/* Replaces vm's sink (copied) for the calls that follow; not during a
+** call.  A roll or draw without a callback takes the VM's fast path. */
+void rg_vm_set_sink(rg_vm *vm, const rg_sink *sink);
+
 /* Runs the code fused (on, the default: operands folded into the
 ** instructions that use them, compare-and-branch, loops, calls of one-line
 ** procedures in place; see vm.c) or one fast instruction per bytecode

@@ -1,6 +1,6 @@
 /*
-** cmd_rules.h: the commands that look at a rule set on its own (nothing
-** is played), each a thin front end on regula.h (ruleset.c; regula.c
+** cmd_rules.h: the commands on one rule set that print what the library
+** writes, each a thin front end on regula.h (ruleset.c, call.c; regula.c
 ** parses their command lines):
 **
 **   regula check [--assumptions] FILE...   compile, report errors
@@ -8,6 +8,7 @@
 **   regula dis [--fast] FILE                disassemble
 **   regula query FILE TABLE KEY...          look up one table cell
 **   regula test [LIMITS] FILE...            run the tests of rule files
+**   regula call [LIMITS] FILE PROC ARG...   run a procedure, print its result
 **
 ** Each returns the exit code (exitcode.h): 0; 1 a test failed; 2 bad
 ** input (the rules, a key, a table); 3 out of memory or a file that cannot
@@ -34,5 +35,13 @@ int query_main(const char *path, const char *table, const char *const *keys, int
 /* Runs the tests of paths[0..n) (opt: the limits and no_fusion of each),
 ** printing each failure and the line "N passed, M failed". */
 int test_main(const char *const *paths, int n, const rg_run_options *opt);
+
+/* Runs procedure proc of path's rules with args[0..nargs) (parsed by the
+** parameters' types) as `regula call` does: seeded as a test, the first
+** option of every choice; of limits only max_steps, max_memory and
+** no_fusion count.  Prints each note and failed expect as it happens, then
+** the result, on stdout; a runtime error on stderr with its source line. */
+int call_main(const char *path, const char *proc, const char *const *args, int nargs,
+              const rg_run_options *limits);
 
 #endif

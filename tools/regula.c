@@ -406,75 +406,15 @@ int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
 ** errors print) when m was compiled by this process from that source, else
 ** without them. */
 void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
-  const char *path, *text = NULL;
-  uint32_t line, col, ix = 0, b = 0;
+  const char *path;
+  uint32_t line, col;
   const rg_diag *src = NULL;
-  size_t len;
-
+  rg_out err = cli_file_out(stderr);
   fflush(stdout);
-  if (locate(m, pc, &path, &line, &col) != 0) {
-    fprintf(stderr, "regula: error: %s\n", msg);
-    return;
-  }
   for (int i = 0; i < MAX_SOURCES && !src; i++)
     if (sources[i].m == m) src = sources[i].d;
-  if (src)
-    for (ix = 0; ix < src->nfiles; ix++)
-      if (strcmp(src->files[ix]->path, path) == 0) break;
-  if (src && ix < src->nfiles) text = rg_diag_line(src, ix, line, &len);
-  /* The line table holds a display column; the diagnostics take a byte
-  ** column and print the display one. */
-  if (text) b = rg_byte_col(text, len, col);
-  if (b) {
-    rg_diag d = *src;          /* a copy, to print one error on stderr */
-    rg_pos pos = { ix, line, b };
-    d.report = cli_report;
-    d.report_ctx = NULL;
-    d.errors = 0;
-    d.max_errors = 2;
-    rg_error(&d, pos, "%s", msg);
-  } else {
-    fprintf(stderr, "%s:%u:%u: error: %s\n", path, line, col, msg);
-  }
-}
-
-/* What the sink callbacks need while `call` runs a procedure. */
-typedef struct run_ctx {
-  FILE *out;                /* where notes and failures go */
-  rg_vm *vm;                /* the running VM, for records on its heap */
-  int failed;               /* expectations failed so far in this run */
-} run_ctx;
-
-/* Sink: prints a note as the run's log does, without the place:
-** `note weather is changeable`, `note score: 7`, `note dice: 3, 4`. */
-static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
-                    uint32_t pc) {
-  run_ctx *c = ctx;
-  rg_out out = cli_file_out(c->out);
-  uint32_t nheap = 0;
-  const rg_value *heap = rg_vm_heap(c->vm, &nheap);
-  (void)pc;
-  rg_log_note_text(&out, m, heap, nheap, note, vals);
-  rg_putc(&out, '\n');
-}
-
-/* Sink: prints a failed expectation of `call` as
-**     path:line: FAIL: expected X, got Y     (expect a == b)
-**     path:line: FAIL: expected true: TEXT   (expect e)
-** and counts it. */
-static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
-                           rg_value expected, uint32_t pc) {
-  run_ctx *c = ctx;
-  rg_out out = cli_file_out(c->out);
-  const char *path = "?";
-  uint32_t line = 0, col = 0, nheap = 0;
-  const rg_value *heap = rg_vm_heap(c->vm, &nheap);
-  c->failed++;
-  if (expect >= m->nexpects) return;
-  locate(m, pc, &path, &line, &col);
-  rg_printf(&out, "%s:%u: FAIL: ", path, line);
-  rg_log_expect_text(&out, m, heap, nheap, expect, actual, expected, pc);
-  rg_putc(&out, '\n');
+  if (locate(m, pc, &path, &line, &col) != 0) path = NULL;
+  rg_diag_runtime(src, msg, path, line, col, &err);
 }
 
 /* Returns 1 when procedure p of m is the body of a test. */
@@ -574,62 +514,7 @@ int cli_parse_count(const char *s, uint64_t *out, int zero_ok) {
   return 0;
 }
 
-/* Runs procedure o->pos[1] of l's module with the arguments o->pos[2..],
-** printing its notes and its result on stdout.  Returns an exit code. */
-static int call(loaded *l, opts *o) {
-  const rg_module *m = &l->m;
-  const char *name = o->pos[1];
-  int pi;
-  const rg_proc *p;
-  rg_value *args = NULL, result = 0;
-  run_ctx ctx = { .out = stdout };
-  rg_sink sink = { .ctx = &ctx, .note = on_note, .expect_fail = on_expect_fail };
-  rg_vm *vm;
-  rg_status st;
-  int rc = EX_OK;
-
-  pi = cli_resolve_proc(m, "call", name, o->pos + 2, o->npos - 2, &args);
-  if (pi < 0) return pi == -2 ? EX_RUNTIME : EX_BAD;
-  p = &m->procs[pi];
-  vm = rg_vm_new(m, &o->limits, &sink);
-  if (!vm) {
-    fputs("regula: error: out of memory\n", stderr);
-    rg_free(args);
-    return EX_RUNTIME;
-  }
-  ctx.vm = vm;
-  st = rg_vm_call(vm, (uint32_t)pi, args, &result);
-  if (st != RG_RUN_OK) {
-    uint32_t pc = UINT32_MAX;
-    const char *msg = rg_vm_error(vm, &pc);
-    report_runtime(m, msg && *msg ? msg : "the run failed", pc);
-    rc = EX_RUNTIME;
-  } else {
-    if (p->result.kind != RG_K_VOID) {
-      uint32_t nheap = 0;
-      const rg_value *heap = rg_vm_heap(vm, &nheap);
-      print_value(stdout, m, heap, nheap, p->result, result);
-    }
-    if (ctx.failed) rc = EX_FINDINGS;
-  }
-  rg_vm_free(vm);
-  rg_free(args);
-  return rc;
-}
-
-/* regula call FILE PROCEDURE ARG...: runs a procedure. */
-static int cmd_call(opts *o) {
-  loaded l;
-  int rc;
-  if (o->npos < 2)
-    return usage_error("call", o->npos ? "no procedure given" : "no rule file given");
-  rc = load(&l, o->pos[0], 0);
-  if (rc == EX_OK) rc = call(&l, o);
-  unload(&l);
-  return rc;
-}
-
-/* ---- the commands on a rule set alone (ruleset.c) ----------------------- */
+/* ---- the commands on a rule set alone (ruleset.c, call.c) ----------------------- */
 
 /* regula check [--assumptions] FILE... */
 static int cmd_check(opts *o) {
@@ -660,15 +545,31 @@ static int cmd_query(opts *o) {
   return query_main(o->pos[0], o->pos[1], (const char *const *)(o->pos + 2), o->npos - 2);
 }
 
-/* regula test [LIMITS] FILE... */
-static int cmd_test(opts *o) {
+/* The limits of o (--max-steps, --max-memory, REGULA_NO_FUSION) as run
+** options. */
+static rg_run_options run_limits(const opts *o) {
   rg_run_options run;
-  if (o->npos < 1) return usage_error("test", "no rule file given");
   memset(&run, 0, sizeof run);
   run.max_steps = o->limits.max_steps;
   run.max_memory = o->limits.max_memory;
   run.no_fusion = o->limits.no_fusion;
-  return test_main((const char *const *)o->pos, o->npos, &run);
+  return run;
+}
+
+/* regula test [LIMITS] FILE... */
+static int cmd_test(opts *o) {
+  rg_run_options limits = run_limits(o);
+  if (o->npos < 1) return usage_error("test", "no rule file given");
+  return test_main((const char *const *)o->pos, o->npos, &limits);
+}
+
+/* regula call [LIMITS] FILE PROCEDURE ARG... (call.c) */
+static int cmd_call(opts *o) {
+  rg_run_options limits = run_limits(o);
+  if (o->npos < 2)
+    return usage_error("call", o->npos ? "no procedure given" : "no rule file given");
+  return call_main(o->pos[0], o->pos[1], (const char *const *)(o->pos + 2), o->npos - 2,
+                   &limits);
 }
 
 /* ---- main --------------------------------------------------------------- */

@@ -81,6 +81,14 @@ static void count_note(void *ctx, const char *path, uint32_t line, const char *w
   (*(uint32_t *)ctx)++;
 }
 
+/* rg_event_fn: writes "kind|text" and a newline per event into the rg_buf ctx. */
+static void text_event(void *ctx, rg_run *run, const rg_event *ev) {
+  rg_buf *b = ctx;
+  rg_printf(&b->out, "%s|", rg_event_kind_name(ev->kind));
+  rg_run_event_text(run, &b->out);
+  rg_putc(&b->out, '\n');
+}
+
 int main(void) {
   rg_rules *r = NULL;
   char buf[256];
@@ -247,6 +255,63 @@ int main(void) {
     CHECK(rg_rules_save(r7, "/nonexistent/dir/x.rbc", err, sizeof err) == RG_IO && err[0],
           "api-7 save fails with a reason");
     rg_rules_free(r7);
+  }
+
+  /* api-8: what `regula call` prints (call.c): notes and failed expects as
+  ** they happen, the result, a runtime error with its source line */
+  {
+    static const char t8[] =
+      "record pt { x: int, y: int }\n"
+      "procedure go(n: int) -> pt {\n"
+      "  note \"got\", n\n"
+      "  let r = roll 3d6\n"
+      "  expect n == 2\n"
+      "  return { x: n, y: 10 / (n - 1) }\n"
+      "}\n";
+    rg_compile_options co = { .keep_sources = 1 };
+    rg_rules *r8 = NULL;
+    rg_buf ev, res;
+    rg_run *run = NULL;
+    const char *one[] = { "1" }, *three[] = { "3" };
+    rg_run_options o = { .seeding = RG_SEEDING_CALL, .policy = RG_CHOOSE_FIRST,
+                         .event = text_event, .event_ctx = &ev,
+                         .events = 1u << RG_EVENT_NOTE | 1u << RG_EVENT_EXPECT_FAIL };
+    CHECK(rg_rules_compile("t8.rules", t8, strlen(t8), &co, &r8) == RG_OK, "api-8 compile");
+    if (!r8) return 1;
+    rg_buf_init(&ev);
+    rg_buf_init(&res);
+    CHECK(rg_run_new(r8, &o, &run) == RG_OK, "api-8 new");
+    if (!run) return 1;
+    CHECK(rg_run_call(run, "go", three, 1) == RG_OK && rg_run_failed_expects(run) == 1,
+          "api-8 call");
+    rg_run_result_write(run, &res.out);
+    /* 10 / (3 - 1) = 5; the roll is not delivered (not asked for) */
+    CHECK(res.data && strcmp(res.data, "x: 3\ny: 5\n") == 0, "api-8 result '%s'",
+          res.data ? res.data : "");
+    CHECK(ev.data && strcmp(ev.data, "note|note got: 3\nexpect_fail|expected 2, got 3\n") == 0,
+          "api-8 events '%s'", ev.data ? ev.data : "");
+    CHECK(rg_run_event_text(run, &res.out) == RG_BAD_VALUE, "api-8 event text outside a callback");
+    rg_buf_free(&res);
+    rg_buf_init(&res);
+    /* 10 / (1 - 1): the error at line 6, its source line and a caret */
+    CHECK(rg_run_call(run, "go", one, 1) == RG_RUN_ERROR, "api-8 runtime error");
+    {
+      const char *path, *msg = rg_run_error(run, &path, &(uint32_t){ 0 }, NULL);
+      uint32_t line, col;
+      rg_run_error(run, &path, &line, &col);
+      rg_rules_error_write(r8, msg, path, line, col, &res.out);
+      CHECK(res.data && strncmp(res.data, "t8.rules:6:", 11) == 0 &&
+            strstr(res.data, "\n      return { x: n, y: 10 / (n - 1) }\n") &&
+            strstr(res.data, "^"), "api-8 error with its line '%s'", res.data ? res.data : "");
+      rg_buf_free(&res);
+      rg_buf_init(&res);
+      rg_rules_error_write(r8, "boom", "?", 0, 0, &res.out);
+      CHECK(res.data && strcmp(res.data, "regula: error: boom\n") == 0, "api-8 error, no place");
+    }
+    rg_buf_free(&res);
+    rg_buf_free(&ev);
+    rg_run_free(run);
+    rg_rules_free(r8);
   }
 
   printf("test_api: %d passed, %d failed\n", passed, failed);
