@@ -75,23 +75,47 @@ rg_status rg_run_pictures(rg_run *run) {
   return RG_OK;
 }
 
-uint32_t rg_run_picture_count(const rg_run *run) {
-  return run->svg ? rg_svg_count(run->svg) : 0;
+const rg_pictures *rg_run_drawn(const rg_run *run) {
+  return run->svg;
 }
 
-const char *rg_run_picture_name(const rg_run *run, uint32_t i) {
-  return i < rg_run_picture_count(run) ? rg_svg_name(run->svg, i) : NULL;
+uint32_t rg_pictures_count(const rg_pictures *p) {
+  return p ? rg_svg_count(p) : 0;
 }
 
-rg_status rg_run_picture(const rg_run *run, uint32_t i, rg_out *out, const char **msg) {
-  const char *e;
-  if (msg) *msg = NULL;
-  if (i >= rg_run_picture_count(run)) return RG_BAD_VALUE;
-  if ((e = rg_svg_error(run->svg, NULL))) {
-    if (msg) *msg = e;
-    return RG_RUN_ERROR;
+const char *rg_pictures_name(const rg_pictures *p, uint32_t i) {
+  return i < rg_pictures_count(p) ? rg_svg_name(p, i) : NULL;
+}
+
+int rg_pictures_find(const rg_pictures *p, const char *name) {
+  return p ? rg_svg_find(p, name) : -1;
+}
+
+const char *rg_pictures_error(const rg_pictures *p, const char **path, uint32_t *line,
+                              uint32_t *col) {
+  uint32_t pc = UINT32_MAX, l = 0, c = 0;
+  const char *e = p ? rg_svg_error(p, &pc) : NULL, *where = "?";
+  if (e && rg_svg_module(p) && rg_log_locate(rg_svg_module(p), pc, &where, &l, &c) != 0) {
+    where = "?";
+    l = c = 0;
   }
-  return rg_svg_write(run->svg, i, out) == 0 ? RG_OK : RG_NOMEM;
+  if (path) *path = where;
+  if (line) *line = l;
+  if (col) *col = c;
+  return e;
+}
+
+rg_status rg_pictures_write(const rg_pictures *p, uint32_t i, rg_out *out) {
+  if (i >= rg_pictures_count(p)) return RG_BAD_VALUE;
+  if (rg_svg_error(p, NULL)) return RG_RUN_ERROR;
+  return rg_svg_write(p, i, out) == 0 ? RG_OK : RG_NOMEM;
+}
+
+rg_status rg_pictures_save(const rg_pictures *p, uint32_t i, const char *path, char *err,
+                           size_t errlen) {
+  if (i >= rg_pictures_count(p)) return RG_BAD_VALUE;
+  if (rg_svg_error(p, NULL)) return RG_RUN_ERROR;
+  return rg_svg_save(p, i, path, err, errlen) == 0 ? RG_OK : RG_IO;
 }
 
 /* ---- tests, sheet, diff ------------------------------------------------------ */

@@ -614,15 +614,38 @@ void rg_run_log(rg_run *run, rg_out *out, int json, const char *policy, const ch
 ** Returns RG_OK or RG_NOMEM. */
 rg_status rg_run_pictures(rg_run *run);
 
-/* The pictures collected so far: how many, and the name of picture i
-** (NULL out of range; owned by the run). */
-uint32_t rg_run_picture_count(const rg_run *run);
-const char *rg_run_picture_name(const rg_run *run, uint32_t i);
+/* Pictures: what the canvas, rect, line, circle, polygon and label
+** statements of a run drew, each an SVG document.  Read-only; owned by
+** whoever drew them (a run: rg_run_drawn). */
+typedef struct rg_svg rg_pictures;
 
-/* Writes picture i as an SVG document (as `regula draw` writes it) to
-** out.  Returns RG_OK; RG_BAD_VALUE when i is out of range; RG_RUN_ERROR
-** when a shape was wrong (msg, when not NULL, then says which); RG_NOMEM. */
-rg_status rg_run_picture(const rg_run *run, uint32_t i, rg_out *out, const char **msg);
+/* The pictures run collected so far (after rg_run_pictures), or NULL. */
+const rg_pictures *rg_run_drawn(const rg_run *run);
+
+/* How many pictures p holds; the name of picture i (its canvas's; NULL out
+** of range); the index of the picture called name (-1 when none). */
+uint32_t rg_pictures_count(const rg_pictures *p);
+const char *rg_pictures_name(const rg_pictures *p, uint32_t i);
+int rg_pictures_find(const rg_pictures *p, const char *name);
+
+/* The first wrong shape (a style with a forbidden character, a shape
+** before any canvas, a canvas of no size): its message, and where in the
+** rules (path, line, display column; "?" and 0 when unknown; any pointer
+** may be NULL).  NULL when every shape was right. */
+const char *rg_pictures_error(const rg_pictures *p, const char **path, uint32_t *line,
+                              uint32_t *col);
+
+/* Writes picture i as a self-contained SVG document (as `regula draw`
+** writes it) to out.  Returns RG_OK; RG_BAD_VALUE when i is out of range;
+** RG_RUN_ERROR when a shape was wrong (rg_pictures_error); RG_NOMEM. */
+rg_status rg_pictures_write(const rg_pictures *p, uint32_t i, rg_out *out);
+
+/* Writes picture i to the file path as rg_file_save does (mode 0644, no
+** partial file).  Returns RG_OK; RG_BAD_VALUE when i is out of range;
+** RG_RUN_ERROR (a wrong shape); RG_IO with the reason in err[0..errlen)
+** (also when memory ran out). */
+rg_status rg_pictures_save(const rg_pictures *p, uint32_t i, const char *path, char *err,
+                           size_t errlen);
 
 /* Runs every `test` of r and writes each failure as `regula test` prints
 ** it ("path:line: FAIL test \"NAME\": MESSAGE"), adding to *passed and

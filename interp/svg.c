@@ -43,6 +43,7 @@ struct rg_svg {
   uint32_t n, cap;
   char err[256];            /* the first error ("" none) */
   uint32_t err_pc;
+  const rg_module *m;       /* the module of the shapes (rg_svg_add), for err_pc */
 };
 
 /* ---- text ------------------------------------------------------------------ */
@@ -251,6 +252,10 @@ const char *rg_svg_error(const rg_svg *s, uint32_t *pc) {
   return s->err;
 }
 
+const rg_module *rg_svg_module(const rg_svg *s) {
+  return s->m;
+}
+
 uint32_t rg_svg_count(const rg_svg *s) {
   return s->n;
 }
@@ -309,6 +314,7 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
   const rg_type *ty;
   int64_t num[4] = { 0, 0, 0, 0 };
   char text[1024], name[1024];
+  s->m = m;
   unsigned char bad = 0;
   const char *style = "", *args;
   picture *p;

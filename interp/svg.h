@@ -62,6 +62,9 @@ int rg_svg_add_run(rg_svg *s, const struct rg_vm *vm, const rg_module *m, uint32
 /* The first error, or NULL; *pc (when pc is not NULL) is its instruction. */
 const char *rg_svg_error(const rg_svg *s, uint32_t *pc);
 
+/* The module of the shapes added last (its error's pc is in it), or NULL. */
+const rg_module *rg_svg_module(const rg_svg *s);
+
 /* How many pictures were started, and the name of picture i. */
 uint32_t rg_svg_count(const rg_svg *s);
 const char *rg_svg_name(const rg_svg *s, uint32_t i);

@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "fileout.h"
 #include "module.h"
+#include "pictures.h"
 #include "setup.h"
 #include "svg.h"
 #include "vm.h"
@@ -37,11 +38,6 @@ enum {
   OPT_CHECK = 512      /* --check (fmt) */
 };
 
-/* A picture to write: name NULL for the first one (or --picture NAME's). */
-typedef struct picture_out {
-  const char *name;
-  const char *path;
-} picture_out;
 
 /* The options and positional arguments of one command line.  Strings point
 ** into argv; sets is allocated (argc entries) and freed by main. */
@@ -210,22 +206,15 @@ int cmd_run(opts *o);
 int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *vals,
                int ask_choices, int ask_dice, const char *placeholders);
 
-/* regula draw FILE PROCEDURE ARG...: runs a procedure and writes the
-** pictures it drew (draw.c). */
-int cmd_draw(opts *o);
-extern const char draw_help[];
-
 /* Takes the value v of picture option `which` (0 --svg, 1 --map-svg, 2
 ** --picture) into o (argc bounds the list of pictures).  Returns 1, or
 ** EX_BAD / EX_RUNTIME (negated) after saying what is wrong. */
 int picture_option(const char *cmd, int which, const char *v, int argc, opts *o);
 
-/* Writes the pictures o asks for from svg after a run; when o names no file,
-** the first picture (or --picture NAME's) goes to stdout if to_stdout, else
-** that is a usage error.  Returns EX_OK, or EX_BAD (no such picture, bad
-** options) / EX_RUNTIME (a shape was wrong, a file could not be written)
-** after saying what is wrong. */
-int write_pictures(rg_svg *svg, const rg_module *m, const opts *o, const char *cmd,
+/* Writes the pictures o asks for from p (drawn by module m) after a run
+** (pictures_write; a wrong shape is reported as report_runtime does).
+** Returns EX_OK, EX_BAD or EX_RUNTIME after saying what is wrong. */
+int write_pictures(const rg_pictures *p, const rg_module *m, const opts *o, const char *cmd,
                    int to_stdout);
 
 /* regula odds: the exact distribution of a procedure's result (odds.c). */

@@ -44,4 +44,18 @@ int test_main(const char *const *paths, int n, const rg_run_options *opt);
 int call_main(const char *path, const char *proc, const char *const *args, int nargs,
               const rg_run_options *limits);
 
+/* What call and draw share: compiles path (keeping its sources), runs proc
+** with args[0..nargs) as `regula call` does (opt's limits and callbacks;
+** seeded as a test, the first option of every choice; collecting the
+** pictures when pictures is set), and then returns done(ctx, rules, run).
+** A bad procedure, argument or runtime error is said on stderr (cmd names
+** the command's help).  Returns the exit code (1 when an expect failed). */
+int call_run(const char *cmd, const char *path, const char *proc, const char *const *args,
+             int nargs, const rg_run_options *opt, int pictures,
+             int (*done)(void *ctx, rg_rules *r, rg_run *run), void *ctx);
+
+/* Says on stderr that the rules ctx (an rg_rules *) failed: msg at
+** path:line:col, with the source line and a caret. */
+void call_fault(void *ctx, const char *msg, const char *path, uint32_t line, uint32_t col);
+
 #endif

@@ -94,3 +94,26 @@ int cli_rules_no_table(const rg_rules *r, const char *name) {
   }
   return 2;
 }
+
+int cli_rules_proc(const rg_rules *r, const char *cmd, const char *name, int nargs) {
+  int pi = rg_rules_find_proc(r, name), n = 0, np;
+  char tn[128];
+  if (pi < 0) {
+    fprintf(stderr, "regula: error: no procedure '%s'; ", name);
+    for (int i = 0; i < rg_rules_proc_count(r); i++) {
+      const char *p = rg_rules_proc_name(r, i);
+      if (rg_rules_find_proc(r, p) != i) continue;      /* a test */
+      fprintf(stderr, "%s%s", n++ ? ", " : "procedures: ", p);
+    }
+    fputs(n ? "\n" : "the rule set has no procedures\n", stderr);
+    return -1;
+  }
+  if (nargs == (np = rg_rules_param_count(r, pi))) return pi;
+  fprintf(stderr, "regula: error: procedure '%s' takes %d argument%s (", name, np,
+          np == 1 ? "" : "s");
+  for (int k = 0; k < np; k++)
+    fprintf(stderr, "%s%s: %s", k ? ", " : "", rg_rules_param_name(r, pi, k),
+            rg_rules_param_type(r, pi, k, tn, sizeof tn));
+  fprintf(stderr, "), got %d\ntry 'regula %s --help'\n", nargs, cmd);
+  return -1;
+}

@@ -34,4 +34,10 @@ int cli_rules_load(const char *path, int keep_sources, rg_rules **r);
 ** the exit code 2. */
 int cli_rules_no_table(const rg_rules *r, const char *name);
 
+/* Finds procedure name of r for command cmd, called with nargs arguments.
+** Returns its index, or -1 after saying on stderr what is wrong: no such
+** procedure (listing those there are; tests are not procedures one
+** calls), or another number of arguments (listing the parameters). */
+int cli_rules_proc(const rg_rules *r, const char *cmd, const char *name, int nargs);
+
 #endif

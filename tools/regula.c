@@ -405,16 +405,66 @@ int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
 ** msg", with the source line and a caret under the column (as compile
 ** errors print) when m was compiled by this process from that source, else
 ** without them. */
-void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
-  const char *path;
-  uint32_t line, col;
+/* Reports msg at path:line:col (path NULL: no place) of m on stderr, with
+** the source line when m was compiled by this process. */
+static void report_at(const rg_module *m, const char *msg, const char *path, uint32_t line,
+                      uint32_t col) {
   const rg_diag *src = NULL;
   rg_out err = cli_file_out(stderr);
   fflush(stdout);
   for (int i = 0; i < MAX_SOURCES && !src; i++)
     if (sources[i].m == m) src = sources[i].d;
-  if (locate(m, pc, &path, &line, &col) != 0) path = NULL;
   rg_diag_runtime(src, msg, path, line, col, &err);
+}
+
+void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
+  const char *path;
+  uint32_t line, col;
+  if (locate(m, pc, &path, &line, &col) != 0) path = NULL;
+  report_at(m, msg, path, line, col);
+}
+
+/* ---- pictures -------------------------------------------------------------- */
+
+/* picture_fault_fn: a wrong shape of the module ctx, reported as
+** report_runtime does. */
+static void picture_fault(void *ctx, const char *msg, const char *path, uint32_t line,
+                          uint32_t col) {
+  report_at(ctx, msg, path && strcmp(path, "?") ? path : NULL, line, col);
+}
+
+int write_pictures(const rg_pictures *p, const rg_module *m, const opts *o, const char *cmd,
+                   int to_stdout) {
+  picture_request rq = { o->pictures, o->npictures, o->picture, cmd, to_stdout };
+  return pictures_write(p, &rq, picture_fault, (void *)m);
+}
+
+/* Adds a picture to write to o (argc bounds the list). */
+static int add_out(opts *o, int argc, const char *name, const char *path) {
+  if (!o->pictures && !(o->pictures = rg_malloc((size_t)argc * sizeof *o->pictures))) {
+    fputs("regula: error: out of memory\n", stderr);
+    return -EX_RUNTIME;
+  }
+  o->pictures[o->npictures].name = name;
+  o->pictures[o->npictures].path = path;
+  o->npictures++;
+  return 1;
+}
+
+int picture_option(const char *cmd, int which, const char *v, int argc, opts *o) {
+  static const char *const names[] = { "--svg", "--map-svg", "--picture" };
+  char *eq;
+  if (!*v) return -usage_error(cmd, "option %s needs a value", names[which]);
+  if (which == 0) return add_out(o, argc, NULL, v);
+  if (which == 1) return add_out(o, argc, "map", v);
+  if (!(eq = strchr(v, '='))) {
+    o->picture = v;
+    return 1;
+  }
+  if (eq == v || !eq[1])
+    return -usage_error(cmd, "--picture needs NAME or NAME=OUT.svg, not '%s'", v);
+  *eq = '\0';   /* the argument (argv's own) is ours to split */
+  return add_out(o, argc, v, eq + 1);
 }
 
 /* Returns 1 when procedure p of m is the body of a test. */
@@ -570,6 +620,16 @@ static int cmd_call(opts *o) {
     return usage_error("call", o->npos ? "no procedure given" : "no rule file given");
   return call_main(o->pos[0], o->pos[1], (const char *const *)(o->pos + 2), o->npos - 2,
                    &limits);
+}
+
+/* regula draw [LIMITS] FILE PROCEDURE ARG... [--svg OUT.svg] ... (draw.c) */
+static int cmd_draw(opts *o) {
+  rg_run_options limits = run_limits(o);
+  picture_request rq = { o->pictures, o->npictures, o->picture, "draw", 1 };
+  if (o->npos < 2)
+    return usage_error("draw", o->npos ? "no procedure given" : "no rule file given");
+  return draw_main(o->pos[0], o->pos[1], (const char *const *)(o->pos + 2), o->npos - 2,
+                   &limits, &rq);
 }
 
 /* ---- main --------------------------------------------------------------- */

@@ -512,12 +512,13 @@ static int run_main(const char *path, rg_run_options *o, const char *inputs, rep
       put(err, "\n");
       rc = st == RG_NOT_FOUND || st == RG_BAD_VALUE ? 2 : 3;
     }
-    for (uint32_t i = 0; pics && i < rg_run_picture_count(run); i++) {
+    const rg_pictures *drawn = rg_run_drawn(run);
+    for (uint32_t i = 0; pics && i < rg_pictures_count(drawn); i++) {
       text svg;
       text_init(&svg);
-      if (rg_run_picture(run, i, &svg.out, NULL) == RG_OK && !svg.out.failed)
+      if (rg_pictures_write(drawn, i, &svg.out) == RG_OK && !svg.out.failed)
         json_array_append_new(pics, json_pack("{s:o,s:o}", "name",
-                                              jstr(rg_run_picture_name(run, i)), "svg",
+                                              jstr(rg_pictures_name(drawn, i)), "svg",
                                               jstr(svg.data)));
       free(svg.data);
     }

@@ -68,7 +68,8 @@ static const char text[] =
   "procedure coin() -> bool { return roll d6 > 3 }\n"             /* 19 */
   "procedure broken() -> int { return t[S] / 0 }\n"               /* 20 */
   "test \"ok\" { expect t[S] == 1 }\n"                            /* 21 */
-  "test \"wrong\" { expect t[C] == 3 }\n";                        /* 22 */
+  "test \"wrong\" { expect t[C] == 3 }\n"                         /* 22 */
+  "procedure early() { circle(1, 1, 3, \"\", \"x\") }\n";             /* 23 */
 
 /* Dice callback: answers "RED" for the card and 4 for the die, recording
 ** the prompts and options seen. */
@@ -152,12 +153,31 @@ int main(void) {
   /* ---- pictures ---- */
   CHECK(rg_run_new(r, NULL, &run) == RG_OK && rg_run_pictures(run) == RG_OK, "pictures on");
   CHECK(rg_run_call(run, "picture", NULL, 0) == RG_OK, "picture runs");
-  CHECK(rg_run_picture_count(run) == 1 && strcmp(rg_run_picture_name(run, 0), "board") == 0 &&
-        rg_run_picture_name(run, 1) == NULL, "one picture, board");
+  const rg_pictures *drawn = rg_run_drawn(run);
+  CHECK(rg_pictures_count(drawn) == 1 && strcmp(rg_pictures_name(drawn, 0), "board") == 0 &&
+        rg_pictures_name(drawn, 1) == NULL && rg_pictures_find(drawn, "board") == 0 &&
+        rg_pictures_find(drawn, "map") == -1 && !rg_pictures_error(drawn, NULL, NULL, NULL),
+        "one picture, board");
   sbuf_init(&b);
-  CHECK(rg_run_picture(run, 0, &b.out, NULL) == RG_OK && starts(b.s, "<?xml") &&
+  CHECK(rg_pictures_write(drawn, 0, &b.out) == RG_OK && starts(b.s, "<?xml") &&
         strstr(b.s, "viewBox=\"0 0 4 2\"") && strstr(b.s, ">x</text>"), "svg: %s", b.s);
-  CHECK(rg_run_picture(run, 1, &b.out, NULL) == RG_BAD_VALUE, "picture 1 is out of range");
+  CHECK(rg_pictures_write(drawn, 1, &b.out) == RG_BAD_VALUE, "picture 1 is out of range");
+  rg_run_free(run);
+  /* a shape before any canvas: the error names its place (line 23, the
+  ** circle at column 21) and no picture is written */
+  CHECK(rg_run_new(r, NULL, &run) == RG_OK && rg_run_pictures(run) == RG_OK, "pictures on");
+  CHECK(rg_run_call(run, "early", NULL, 0) == RG_OK, "early runs");
+  {
+    const char *path = NULL, *msg;
+    uint32_t line = 0, col = 0;
+    drawn = rg_run_drawn(run);
+    msg = rg_pictures_error(drawn, &path, &line, &col);
+    CHECK(msg && strcmp(msg, "a circle before any canvas") == 0 && strcmp(path, "front") == 0 &&
+          line == 23 && col == 21, "shape error %s at %s:%u:%u", msg ? msg : "none",
+          path ? path : "", line, col);
+    CHECK(rg_pictures_save(drawn, 0, "/nonexistent/x.svg", (char[64]){ 0 }, 64) == RG_BAD_VALUE,
+          "no picture to save");
+  }
   rg_run_free(run);
 
   /* ---- tests: `regula test`'s lines ---- */
