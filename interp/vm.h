@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "module.h"
+#include "regula.h"
 
 typedef struct rg_vm rg_vm;
 
@@ -32,8 +33,7 @@ typedef struct rg_limits {
                             ** REGULA_NO_FUSION=1) */
 } rg_limits;
 
-#define RG_DEFAULT_MAX_STEPS  100000000ull
-#define RG_DEFAULT_MAX_MEMORY (64u << 20)
+/* RG_DEFAULT_MAX_STEPS and RG_DEFAULT_MAX_MEMORY: regula.h. */
 #define RG_MAX_CALL_DEPTH     200
 
 /* Receives what a run produces.  Every callback may be NULL. */

@@ -1,9 +1,11 @@
 /*
 ** cli.h: what the modules of the command-line program share.
 **
-** regula.c holds main, the option parser, loading a rule set and the small
-** commands; run.c holds `regula run`; policy.c answers choices (and, with
-** --dice ask, rolls and draws) for a run.  Nothing here knows any game.
+** regula.c holds main, the command table and the option parser (opts);
+** loaded.c loads a rule set as a module for the commands that still work
+** on the library's internals (run.c, table.c, sim.c, simvar.c, odds.c;
+** ask.c and inputs.c serve them).  The commands on regula.h alone do not
+** include this header.  Nothing here knows any game.
 */
 #ifndef RG_CLI_H
 #define RG_CLI_H
@@ -18,60 +20,13 @@
 #include "diag.h"
 #include "fileout.h"
 #include "module.h"
+#include "opts.h"
 #include "pictures.h"
 #include "setup.h"
 #include "svg.h"
 #include "vm.h"
 
 
-/* What a command accepts besides its positional arguments. */
-enum {
-  OPT_LIMITS = 1,      /* --max-steps, --max-memory */
-  OPT_ASSUME = 2,      /* --assumptions */
-  OPT_OUTPUT = 4,      /* -o OUT */
-  OPT_RUN = 8,         /* --seed --policy --dice --set --inputs --json --proc */
-  OPT_SIM = 16,        /* --runs --threads --seed --json (sim) */
-  OPT_PICTURE = 32,    /* --svg OUT, --map-svg OUT, --picture NAME[=OUT] (draw.c) */
-  OPT_FAST = 64,       /* --fast (dis) */
-  OPT_ODDS = 128,      /* --limit --depth --choices (odds) */
-  OPT_DIFF = 256,      /* --odds TABLE=NdS[+K], --stat, --json (diff) */
-  OPT_CHECK = 512      /* --check (fmt) */
-};
-
-
-/* The options and positional arguments of one command line.  Strings point
-** into argv; sets is allocated (argc entries) and freed by main. */
-typedef struct opts {
-  rg_limits limits;
-  int assumptions;          /* --assumptions given */
-  int fast;                 /* --fast given */
-  const char *output;       /* -o OUT, or NULL */
-  char **pos;               /* positional arguments (compacted into argv) */
-  int npos;
-  /* regula run: the texts as given, checked by run.c */
-  const char *seed;         /* --seed N, or NULL */
-  const char *policy;       /* --policy P, or NULL */
-  const char *dice;         /* --dice random|ask, or NULL */
-  const char *inputs;       /* --inputs FILE, or NULL */
-  const char *proc;         /* --proc NAME, or NULL */
-  const char *variants;     /* --variants A,B,...: rule sets run side by side */
-  const char *resume;       /* --resume FILE: a transcript to replay first */
-  const char *transcript;   /* --transcript FILE: kept up to date after each answer */
-  int json;                 /* --json given */
-  int stat;                 /* --stat given (diff) */
-  const char **sets;        /* each --set NAME=VALUE, in order */
-  int nsets;
-  /* pictures (draw.c): allocated like sets, freed by main */
-  picture_out *pictures;    /* --svg, --map-svg, --picture NAME=OUT, in order */
-  int npictures;
-  const char *picture;      /* --picture NAME: the picture --svg writes */
-  /* sim, odds, diff, fmt: the texts as given, checked by their commands */
-  const char *runs, *threads;               /* sim */
-  const char *limit, *depth, *choices;      /* odds */
-  const char **odds;        /* diff: each --odds TABLE=NdS[+K], in order (allocated like sets) */
-  int nodds;
-  int check;                /* fmt --check */
-} opts;
 
 /* A rule set ready to use: the module, and the compile's arena and
 ** diagnostics (which own the source files and the assumption notes). */
@@ -83,18 +38,14 @@ typedef struct loaded {
   int compiled;             /* 1: from a rule file; 0: from a .rbc */
 } loaded;
 
-/* Prints "regula: error: MSG" and the hint to read the command's help (cmd
-** may be NULL); returns EX_BAD. */
-int usage_error(const char *cmd, const char *fmt, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 2, 3)))
-#endif
-  ;
 
 /* Diagnostic callback (rg_diag_init): prints d on stderr as
 ** "path:line:col: error: message", the source line and a caret, or
 ** "regula: error: message" (ctx is unused). */
 void cli_report(void *ctx, const rg_diagnostic *d);
+
+/* The VM limits o asks for (--max-steps, --max-memory, REGULA_NO_FUSION). */
+rg_limits cli_limits(const opts *o);
 
 /* Compiles (or loads and verifies a .rbc) path into l, reporting errors on
 ** stderr.  Returns EX_OK, EX_BAD or EX_RUNTIME; the caller always unloads. */
@@ -135,23 +86,8 @@ int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char
 int cli_resolve_result(const rg_module *m, const char *cmd, const char *name, char **args,
                        int nargs, rg_value **out);
 
-/* Parses s as a whole number in 0..2^64-1 (digits only; 0 refused unless
-** zero_ok) into *out.  Returns 0, or -1 for anything else (sign, junk,
-** overflow). */
-int cli_parse_count(const char *s, uint64_t *out, int zero_ok);
 
-/* Parses a --seed value into *seed: a whole number 0..2^64-1, or `random`
-** (a seed drawn from the system, then said on stderr as `regula: seed N`
-** so that the run can be repeated with --seed N).  Returns 0, or -1 for
-** anything else. */
-int cli_parse_seed(const char *s, uint64_t *seed);
 
-/* Opens path for reading ("-": standard input).  Returns the stream, or
-** NULL with errno set. */
-FILE *cli_open(const char *path, const char *mode);
-
-/* Closes f unless it is standard input. */
-void cli_close(FILE *f);
 
 
 
@@ -195,8 +131,6 @@ int cli_strategy(const char *cmd, const rg_module *m, const char *policy,
 ** returns buf. */
 const char *cli_strategy_label(char *buf, size_t size, const char *name);
 
-/* regula run: runs a procedure with dice, decks and choices (run.c). */
-int cmd_run(opts *o);
 
 /* regula run at the table (table.c): procedure pi of l played with a person
 ** answering (ask_choices: the choices; ask_dice: the dice and cards), its
@@ -206,10 +140,6 @@ int cmd_run(opts *o);
 int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *vals,
                int ask_choices, int ask_dice, const char *placeholders);
 
-/* Takes the value v of picture option `which` (0 --svg, 1 --map-svg, 2
-** --picture) into o (argc bounds the list of pictures).  Returns 1, or
-** EX_BAD / EX_RUNTIME (negated) after saying what is wrong. */
-int picture_option(const char *cmd, int which, const char *v, int argc, opts *o);
 
 /* Writes the pictures o asks for from p (drawn by module m) after a run
 ** (pictures_write; a wrong shape is reported as report_runtime does).
@@ -217,9 +147,6 @@ int picture_option(const char *cmd, int which, const char *v, int argc, opts *o)
 int write_pictures(const rg_pictures *p, const rg_module *m, const opts *o, const char *cmd,
                    int to_stdout);
 
-/* regula odds: the exact distribution of a procedure's result (odds.c). */
-int cmd_odds(opts *o);
-extern const char odds_help[];
 
 /* What `regula sim --variants` was given (sim.c parses it, simvar.c runs). */
 typedef struct sim_args {
@@ -238,8 +165,5 @@ typedef struct sim_args {
 ** set on common random numbers, compared (simvar.c).  Returns the exit code. */
 int sim_variants(const char *list, const char *pname, const sim_args *a);
 
-/* regula sim: Monte Carlo tallies of a procedure's result (sim.c). */
-int cmd_sim(opts *o);
-extern const char sim_help[];
 
 #endif

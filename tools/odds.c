@@ -249,7 +249,8 @@ int cmd_odds(opts *o) {
     return EX_BAD;
   }
   if (strategy) policy = cli_strategy_label(label, sizeof label, policy);
-  rg_odds_opts oo = { .m = m, .limits = &o->limits, .proc = (uint32_t)pi, .args = args,
+  rg_limits lim = cli_limits(o);
+  rg_odds_opts oo = { .m = m, .limits = &lim, .proc = (uint32_t)pi, .args = args,
                       .limit = limit, .depth = (uint32_t)depth,
                       .all_choices = kind == 1 || strategy, .strategy = strategy,
                       .inputs = setup.inputs, .answers = kind == -1 ? answers : NULL,

@@ -1,41 +1,30 @@
 /*
-** regula.c: the command-line program.
+** regula.c: the command-line program's main, its command table (the one
+** list of commands, their options, usage and help) and the option parser.
+** Each command is a thin front end in a file of its own:
 **
-**     regula check [--assumptions] FILE...     compile, report errors
-**     regula build FILE -o OUT.rbc              compile to a bytecode file
-**     regula dis FILE                           disassemble
-**     regula query FILE TABLE KEY...            look up one table cell
-**     regula call FILE PROCEDURE ARG...         run a procedure
-**     regula test FILE...                       run the tests of rule files
-**     regula run FILE [OPTIONS]                 run a whole procedure (run.c)
+**     check, build, dis, query, test     ruleset.c (on regula.h alone)
+**     call, draw                         call.c, draw.c (on regula.h alone)
+**     sheet, fmt, lsp, diff              sheet.c, fmt.c, lsp.c, diff.c (regula.h)
+**     run (and at the table), sim, odds  run.c, table.c, sim.c, simvar.c, odds.c
 **
-** check, build, dis, query and test are ruleset.c's (on regula.h alone);
-** this file parses their command lines.
 ** FILE is a rule file, or a compiled module (.rbc) which is loaded and
 ** verified instead of compiled.  Exit codes: 0 success, 1 findings (a failed
 ** test), 2 bad input (rule file, arguments, bytecode), 3 a runtime failure
 ** (a limit reached, out of memory, I/O).
 **
-** The program keeps no state outside main's locals but one table (sources,
-** below): every command takes its options and arguments, and frees the
-** arena, the module and the VM it made on every path before returning its
-** exit code.
+** The program keeps no state outside main's locals but one table (the
+** sources of the rule sets loaded as modules: loaded.c): every command
+** takes its options and arguments, and frees what it made on every path
+** before returning its exit code.
 */
 #include "regula.h"
-#include "arena.h"
-#include "cli.h"
-#include "compile.h"
-#include "diag.h"
+#include "opts.h"
 #include "cmd_edit.h"
 #include "cmd_diff.h"
 #include "cmd_render.h"
 #include "cmd_rules.h"
-#include "evlog.h"
 #include "fileout.h"
-#include "module.h"
-#include "opcodes.h"
-#include "value.h"
-#include "vm.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -80,22 +69,7 @@ int usage_error(const char *cmd, const char *fmt, ...) {
   return EX_BAD;
 }
 
-/* Prints "regula: error: PATH: MSG" for a message of the module loader or
-** writer, which may already start with "PATH: " (then it is not doubled). */
-static void path_error(const char *path, const char *msg) {
-  size_t n = strlen(path);
-  if (!*msg) msg = "failed";
-  if (strncmp(msg, path, n) == 0 && msg[n] == ':') fprintf(stderr, "regula: error: %s\n", msg);
-  else fprintf(stderr, "regula: error: %s: %s\n", path, msg);
-}
 
-/* Diagnostic callback: prints d on stderr as the program shows it (ctx is
-** unused). */
-void cli_report(void *ctx, const rg_diagnostic *d) {
-  rg_out err = cli_file_out(stderr);
-  (void)ctx;
-  rg_diagnostic_render(d, &err);
-}
 
 /* Parses a decimal count with an optional K, M or G suffix (powers of 1024,
 ** only when suffixes is set) into *out.  Returns 0, or -1 when the text is
@@ -210,13 +184,13 @@ static int take_option(const command *cmd, int code, const char *v, int argc, op
   case O_MAX_STEPS:
     if (parse_count(v, 0, UINT64_MAX, &n))
       return usage_error(cmd->name, "--max-steps needs a positive whole number, not '%s'", v);
-    o->limits.max_steps = n;
+    o->max_steps = n;
     return 0;
   case O_MAX_MEMORY:
     if (parse_count(v, 1, SIZE_MAX, &n))
       return usage_error(cmd->name,
                          "--max-memory needs a positive size in bytes (K, M, G suffixes), not '%s'", v);
-    o->limits.max_memory = (size_t)n;
+    o->max_memory = (size_t)n;
     return 0;
   case O_SVG: case O_MAP_SVG: case O_PICTURE: {
     int r = picture_option(cmd->name, code == O_SVG ? 0 : code == O_MAP_SVG ? 1 : 2, v, argc, o);
@@ -318,126 +292,7 @@ static int parse_args(const command *cmd, int argc, char **argv, opts *o) {
   return rc;
 }
 
-/* ---- loading a rule set ------------------------------------------------ */
-
-/* The rule sets this process compiled, each with the diagnostics that keep
-** the text of every source file it read: a runtime error shows its source
-** line from these only.  A module loaded from a .rbc names source paths
-** that are only data: they are never opened (a crafted module could name
-** any file, a FIFO or a terminal).  Filled by load, emptied by unload. */
-enum { MAX_SOURCES = 16 };
-static struct { const rg_module *m; const rg_diag *d; } sources[MAX_SOURCES];
-
-/* Adds (m, d) to sources (d NULL: removes m's entry). */
-static void set_sources(const rg_module *m, const rg_diag *d) {
-  for (int i = 0; i < MAX_SOURCES; i++)
-    if (d ? !sources[i].m : sources[i].m == m) {
-      sources[i].m = d ? m : NULL;
-      sources[i].d = d;
-      return;
-    }
-}
-
-/* Compiles (or, for a .rbc, loads and verifies) path into l, reporting
-** errors on stderr; collects assumption notes when want_assumptions.
-** Returns EX_OK, EX_BAD, or EX_RUNTIME when memory ran out.  Whatever it
-** returns, the caller frees l with unload. */
-int load(loaded *l, const char *path, int want_assumptions) {
-  memset(l, 0, sizeof *l);
-  rg_arena_init(&l->arena, 0);
-  rg_diag_init(&l->diag, &l->arena, cli_report, NULL);
-  if (rg_module_is_rbc(path)) {
-    char err[256] = "";
-    rg_status st = rg_module_load(&l->m, path, err, sizeof err);
-    if (st != RG_OK) {
-      path_error(path, err[0] ? err : "cannot load the module");
-      return st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
-    }
-    return EX_OK;
-  }
-  l->compiled = 1;
-  if (strcmp(path, "-") == 0) {           /* a rule file on standard input */
-    char *text;
-    size_t len;
-    int rc;
-    if (cli_read_stdin(&text, &len) != 0) return EX_RUNTIME;
-    rc = rg_compile_source(&l->diag, "-", text, len, NULL, &l->m,
-                           want_assumptions ? &l->assumptions : NULL);
-    rg_free(text);
-    if (rc != 0) {
-      if (l->diag.errors == 0) fputs("regula: error: -: cannot compile\n", stderr);
-      return l->arena.failed ? EX_RUNTIME : EX_BAD;
-    }
-  } else if (rg_compile(&l->diag, path, &l->m, want_assumptions ? &l->assumptions : NULL) != 0) {
-    if (l->diag.errors == 0) fprintf(stderr, "regula: error: %s: cannot compile\n", path);
-    return l->arena.failed ? EX_RUNTIME : EX_BAD;
-  }
-  set_sources(&l->m, &l->diag);
-  return EX_OK;
-}
-
-/* Frees everything load made. */
-void unload(loaded *l) {
-  if (l->compiled) set_sources(&l->m, NULL);
-  rg_module_free(&l->m);
-  rg_arena_free(&l->arena);
-  l->assumptions = NULL;
-}
-
-/* ---- printing values and run-time events ------------------------------- */
-
-/* Prints v of type t to out followed by exactly one newline (a record
-** prints one "field: value" line per field). */
-void print_value(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                        rg_type t, rg_value v) {
-  rg_out o = cli_file_out(out);
-  rg_value_print(&o, m, heap, nheap, t, v);
-}
-
-/* Finds where instruction pc came from: the source path, line and display
-** column.  Returns 0, or -1 when the line table does not say. */
-int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
-                  uint32_t *col) {
-  return rg_log_locate(m, pc, path, line, col);
-}
-
-/* Reports a runtime error of m at pc on stderr as "path:line:col: error:
-** msg", with the source line and a caret under the column (as compile
-** errors print) when m was compiled by this process from that source, else
-** without them. */
-/* Reports msg at path:line:col (path NULL: no place) of m on stderr, with
-** the source line when m was compiled by this process. */
-static void report_at(const rg_module *m, const char *msg, const char *path, uint32_t line,
-                      uint32_t col) {
-  const rg_diag *src = NULL;
-  rg_out err = cli_file_out(stderr);
-  fflush(stdout);
-  for (int i = 0; i < MAX_SOURCES && !src; i++)
-    if (sources[i].m == m) src = sources[i].d;
-  rg_diag_runtime(src, msg, path, line, col, &err);
-}
-
-void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
-  const char *path;
-  uint32_t line, col;
-  if (locate(m, pc, &path, &line, &col) != 0) path = NULL;
-  report_at(m, msg, path, line, col);
-}
-
-/* ---- pictures -------------------------------------------------------------- */
-
-/* picture_fault_fn: a wrong shape of the module ctx, reported as
-** report_runtime does. */
-static void picture_fault(void *ctx, const char *msg, const char *path, uint32_t line,
-                          uint32_t col) {
-  report_at(ctx, msg, path && strcmp(path, "?") ? path : NULL, line, col);
-}
-
-int write_pictures(const rg_pictures *p, const rg_module *m, const opts *o, const char *cmd,
-                   int to_stdout) {
-  picture_request rq = { o->pictures, o->npictures, o->picture, cmd, to_stdout };
-  return pictures_write(p, &rq, picture_fault, (void *)m);
-}
+/* ---- picture options ------------------------------------------------------ */
 
 /* Adds a picture to write to o (argc bounds the list). */
 static int add_out(opts *o, int argc, const char *name, const char *path) {
@@ -465,67 +320,6 @@ int picture_option(const char *cmd, int which, const char *v, int argc, opts *o)
     return -usage_error(cmd, "--picture needs NAME or NAME=OUT.svg, not '%s'", v);
   *eq = '\0';   /* the argument (argv's own) is ours to split */
   return add_out(o, argc, v, eq + 1);
-}
-
-/* Returns 1 when procedure p of m is the body of a test. */
-int is_test_proc(const rg_module *m, uint32_t p) {
-  return rg_module_is_test(m, p);
-}
-
-/* Writes "name: type" of every parameter of procedure p, joined by ", ",
-** to stderr. */
-void print_params(const rg_module *m, const rg_proc *p) {
-  char tn[128];
-  for (uint32_t i = 0; i < p->nparams && p->first_param + i < m->nparams; i++) {
-    const rg_param_info *pi = &m->params[p->first_param + i];
-    fprintf(stderr, "%s%s: %s", i ? ", " : "", rg_module_str(m, pi->name),
-            rg_type_name(tn, sizeof tn, m, pi->type));
-  }
-}
-
-/* ---- commands ------------------------------------------------------------ */
-
-int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char **args, int nargs,
-                  rg_value **out) {
-  int pi = rg_module_find_proc(m, name);
-  char err[512], tn[128];
-  if (pi < 0 || is_test_proc(m, (uint32_t)pi)) {
-    int n = 0;
-    fprintf(stderr, "regula: error: no procedure '%s'; ", name);
-    for (uint32_t i = 0; i < m->nprocs; i++) {
-      if (is_test_proc(m, i)) continue;
-      fprintf(stderr, "%s%s", n++ ? ", " : "procedures: ", rg_module_str(m, m->procs[i].name));
-    }
-    fputs(n ? "\n" : "the rule set has no procedures\n", stderr);
-    return -1;
-  }
-  const rg_proc *p = &m->procs[pi];
-  if ((uint32_t)nargs != p->nparams) {
-    fprintf(stderr, "regula: error: procedure '%s' takes %u argument%s (", name, p->nparams,
-            p->nparams == 1 ? "" : "s");
-    print_params(m, p);
-    fprintf(stderr, "), got %d\ntry 'regula %s --help'\n", nargs, cmd);
-    return -1;
-  }
-  rg_value *a = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *a);
-  if (!a) {
-    fputs("regula: error: out of memory\n", stderr);
-    return -2;
-  }
-  a[0] = 0;
-  for (uint32_t i = 0; i < p->nparams; i++) {
-    const rg_param_info *par = &m->params[p->first_param + i];
-    err[0] = '\0';
-    if (rg_value_parse(m, par->type, args[i], &a[i], err, sizeof err) != 0) {
-      fprintf(stderr, "regula: error: argument %u (%s: %s) of '%s': %s\n", i + 1,
-              rg_module_str(m, par->name), rg_type_name(tn, sizeof tn, m, par->type), name,
-              err[0] ? err : "not a valid value");
-      rg_free(a);
-      return -1;
-    }
-  }
-  *out = a;
-  return pi;
 }
 
 int cli_parse_seed(const char *s, uint64_t *seed) {
@@ -585,7 +379,7 @@ static int cmd_dis(opts *o) {
   if (o->npos != 1)
     return usage_error("dis", o->npos ? "dis takes one rule file" : "no rule file given");
   return dis_main(o->pos[0], (o->fast ? RG_DIS_FAST : 0) |
-                             (o->limits.no_fusion ? RG_DIS_NO_FUSION : 0));
+                             (o->no_fusion ? RG_DIS_NO_FUSION : 0));
 }
 
 /* regula query FILE TABLE KEY... */
@@ -600,9 +394,9 @@ static int cmd_query(opts *o) {
 static rg_run_options run_limits(const opts *o) {
   rg_run_options run;
   memset(&run, 0, sizeof run);
-  run.max_steps = o->limits.max_steps;
-  run.max_memory = o->limits.max_memory;
-  run.no_fusion = o->limits.no_fusion;
+  run.max_steps = o->max_steps;
+  run.max_memory = o->max_memory;
+  run.no_fusion = o->no_fusion;
   return run;
 }
 
@@ -846,7 +640,7 @@ static int dispatch(int argc, char **argv) {
   rc = parse_args(cmd, argc - 1, argv + 1, &o);
   if (rc < 0) rc = EX_OK;             /* the help was printed */
   else if (rc == 0) {
-    o.limits.no_fusion = nofuse && *nofuse && strcmp(nofuse, "0") != 0;
+    o.no_fusion = nofuse && *nofuse && strcmp(nofuse, "0") != 0;
     rc = cmd->run(&o);
   }
   rg_free(o.sets);

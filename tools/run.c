@@ -139,7 +139,8 @@ static int run(loaded *l, opts *o, int pi, uint64_t seed, int dice_ask) {
     }
   }
   rg_play_sink(&play, &sink);
-  if (rc == 0 && !(r.vm = rg_vm_new(m, &o->limits, &sink))) {
+  rg_limits lim = cli_limits(o);
+  if (rc == 0 && !(r.vm = rg_vm_new(m, &lim, &sink))) {
     fputs("regula: error: out of memory\n", stderr);
     rc = EX_RUNTIME;
   }
@@ -392,7 +393,8 @@ static int run_variants(opts *o, uint64_t seed) {
     const rg_module *m = &v->l.m;
     rg_sink sink = { .ctx = v, .step = var_step, .choose = var_choose };
     rg_status st;
-    if (!(v->vm = rg_vm_new(m, &o->limits, &sink))) {
+    rg_limits lim = cli_limits(o);
+    if (!(v->vm = rg_vm_new(m, &lim, &sink))) {
       fputs("regula: error: out of memory\n", stderr);
       rc = EX_RUNTIME;
       break;

@@ -223,7 +223,8 @@ int cmd_sim(opts *o) {
   if (threads > runs) threads = runs;
   if (variants) {
     /* the rule sets come from --variants; a positional is the procedure */
-    sim_args sa = { .limits = &o->limits, .runs = runs, .seed = seed,
+    rg_limits lim = cli_limits(o);
+    sim_args sa = { .limits = &lim, .runs = runs, .seed = seed,
                     .threads = (uint32_t)threads, .json = json,
                     .first = policy && strcmp(policy, "first") == 0, .sets = sets,
                     .strategy = policy && strcmp(policy, "first") != 0 &&
@@ -283,7 +284,8 @@ int cmd_sim(opts *o) {
     return EX_BAD;
   }
   if (strategy) policy = cli_strategy_label(label, sizeof label, policy);
-  rg_sim_opts so = { .m = m, .limits = &o->limits, .proc = (uint32_t)pi, .args = args,
+  rg_limits lim = cli_limits(o);
+  rg_sim_opts so = { .m = m, .limits = &lim, .proc = (uint32_t)pi, .args = args,
                      .runs = runs, .seed = seed, .threads = (uint32_t)threads,
                      .inputs = setup.inputs,
                      .choices = kind == -1 ? RG_SIM_ANSWERS : kind == 1 ? RG_SIM_FIRST : RG_SIM_RANDOM,

@@ -239,7 +239,7 @@ int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *
   setup.proc = (uint32_t)pi;
   setup.seed = seed;
   setup.inputs = vals;
-  setup.limits = o->limits;
+  setup.limits = cli_limits(o);
   setup.ask_choices = ask_choices;
   setup.first = o->policy && strcmp(o->policy, "first") == 0;
   setup.ask_dice = ask_dice;
