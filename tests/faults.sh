@@ -110,6 +110,9 @@ inject "query maximus.rbc (record)" query "$mod" terrain Woods
 inject "call maximus.rbc squares_allowing" call "$mod" squares_allowing D
 inject "call maximus.rbc draw_cards" call "$mod" draw_cards A 3
 inject "dis maximus.rbc" dis "$mod"
+inject "dis --fast maximus.rbc" dis --fast "$mod"
+inject "draw deployment.rules draw_zones Encircle" draw rules/ninthage/deployment.rules \
+  draw_zones Encircle --svg "$tmp/out.svg"
 inject "sheet maximus.rbc weather" sheet "$mod" weather
 if "$bin" build rules/meg/magna.rules -o "$tmp/magna.rbc" >/dev/null 2>&1; then
   inject "diff maximus.rbc magna.rbc" diff "$mod" "$tmp/magna.rbc"
