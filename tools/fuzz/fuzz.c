@@ -11,10 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static char dir[256];
-static char path[512];
 
 FILE *fuzz_devnull(void) {
   static FILE *null;
@@ -52,37 +48,6 @@ static rg_status load_input(void *ctx, const char *from, const char *name, rg_lo
 rg_loader fuzz_loader(fuzz_input *in) {
   rg_loader ld = { load_input, NULL, in };
   return ld;
-}
-
-/* Removes the files the harnesses write, then the folder (at exit). */
-static void cleanup(void) {
-  static const char *const names[] = {"answers.txt"};   /* the rest compile from memory */
-  char p[512];
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-    unlink(p);
-  }
-  rmdir(dir);
-}
-
-const char *fuzz_tmpdir(void) {
-  if (!dir[0]) {
-    const char *t = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/regula-fuzz.XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(dir)) abort();
-    atexit(cleanup);
-  }
-  return dir;
-}
-
-const char *fuzz_write(const char *name, const void *data, size_t size) {
-  FILE *f;
-  snprintf(path, sizeof path, "%s/%s", fuzz_tmpdir(), name);
-  f = fopen(path, "wb");
-  if (!f) abort();
-  if (size && fwrite(data, 1, size, f) != size) abort();
-  if (fclose(f) != 0) abort();
-  return path;
 }
 
 /* ---- running a module ------------------------------------------------------ */

@@ -34,13 +34,6 @@ typedef struct fuzz_input {
 } fuzz_input;
 struct rg_loader fuzz_loader(fuzz_input *in);
 
-/* The harness's private temporary folder (made once, removed at exit). */
-const char *fuzz_tmpdir(void);
-
-/* Writes data[0..size) to NAME in the temporary folder and returns its path
-** (a static buffer, valid until the next call). Aborts on I/O failure. */
-const char *fuzz_write(const char *name, const void *data, size_t size);
-
 /* Disassembles the verified module m to /dev/null, then runs every one of
 ** its procedures with zero arguments under small limits (2000 steps, 64 KiB),
 ** with a sink that touches every value reported and answers choices and
