@@ -134,12 +134,14 @@ tokens:
 builtins:
 	@tests/builtins.sh
 
-# The whole suite, then again under AddressSanitizer and UBSan, then the
+# The whole suite, then again under AddressSanitizer and UBSan, each
+# command once under valgrind (reads of uninitialised memory), then the
 # page in a real browser.
 test: deps
 	@$(MAKE) --no-print-directory test-quick
 	@tests/install.sh
 	@$(MAKE) --no-print-directory sanitize
+	@tests/valgrind.sh --quick $(BUILD)/regula
 	@$(MAKE) --no-print-directory test-web-if-able
 
 # The page's tests need emscripten, chromium and npm, installed when
@@ -199,7 +201,8 @@ fuzz-build: all
 fuzz: fuzz-build
 	@tools/fuzz/run.sh $(BUILD)/regula build/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
-# The golden tests with every run of regula under valgrind's memcheck.
+# The golden tests with every run of regula under valgrind's memcheck
+# (`make test` runs each command once: tests/valgrind.sh --quick).
 valgrind: all
 	@tests/valgrind.sh $(BUILD)/regula
 
