@@ -6,6 +6,7 @@
 #include "builtins.h"
 #include "compile_int.h"
 #include "opcodes.h"
+#include "value.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,26 +118,26 @@ void rgc_decl_record(cstate *cs, rg_decl *dc) {
   r->name = rgc_intern(cs, dc->name);
 }
 
-/* A record's shown form: each {NAME} must be one of its fields ("{{" is
-** a brace).  Stores the form in r. */
-/* Checks form (a shown form or a display's line, `what`) against record r
-** (named name): every {FIELD} a field of it.  Returns false after an error
-** at pos. */
-static bool check_form(cstate *cs, rg_pos pos, const char *form, const rg_record *r,
-                       const char *name, const char *what) {
-  const char *s = form;
-  while ((s = strchr(s, '{'))) {
-    const char *end;
+/* Checks form[s..end) (a shown form or a display's line, `what`) against
+** record r (named name): every {FIELD} a field of it; {FIELD:TEXT} only
+** for a bool or a number field, TEXT itself a form, nested at most
+** RG_FORM_MAX_NEST deep (nest: how deep this is).  "{{" is a brace.
+** Returns false after an error at pos. */
+static bool check_form_in(cstate *cs, rg_pos pos, const char *s, const char *end,
+                          const rg_record *r, const char *name, const char *what, int nest) {
+  while ((s = memchr(s, '{', (size_t)(end - s)))) {
+    const char *close, *colon;
     bool found = false;
-    if (s[1] == '{') { s += 2; continue; }
-    if (!(end = strchr(s, '}'))) {
+    size_t nlen;
+    uint32_t k = 0;
+    if (s + 1 < end && s[1] == '{') { s += 2; continue; }
+    if (!(close = rg_form_close(s, end))) {
       rgc_err(cs, pos, "the %s has a '{' without its '}'", what);
       return false;
     }
-    /* {FIELD}, or {FLAG:TEXT} for a bool field (TEXT when true) */
-    const char *colon = memchr(s + 1, ':', (size_t)(end - s - 1));
-    size_t nlen = colon ? (size_t)(colon - s - 1) : (size_t)(end - s - 1);
-    uint32_t k = 0;
+    /* {FIELD}, or {FIELD:TEXT} for a bool or a number field */
+    colon = memchr(s + 1, ':', (size_t)(close - s - 1));
+    nlen = colon ? (size_t)(colon - s - 1) : (size_t)(close - s - 1);
     for (; k < r->count && !found; k++) {
       const char *f = cs->pool + AT(cs->fields, rg_field_info, r->first + k).name;
       found = strlen(f) == nlen && strncmp(f, s + 1, nlen) == 0;
@@ -146,16 +147,31 @@ static bool check_form(cstate *cs, rg_pos pos, const char *form, const rg_record
               name);
       return false;
     }
-    if (colon && AT(cs->fields, rg_field_info, r->first + k - 1).type.kind != RG_K_BOOL) {
-      rgc_err(cs, pos, "the %s writes {%.*s:...}, but '%.*s' is not a bool: only a bool field "
-              "shows a text of its own", what, (int)nlen, s + 1, (int)nlen, s + 1);
-      return false;
+    if (colon) {
+      if (!rg_form_flag_kind((rg_kind)AT(cs->fields, rg_field_info, r->first + k - 1).type.kind)) {
+        rgc_err(cs, pos, "the %s writes {%.*s:...}, but '%.*s' is neither a bool nor a number: "
+                "only those show a text of their own (a bool when true, a number when not 0)",
+                what, (int)nlen, s + 1, (int)nlen, s + 1);
+        return false;
+      }
+      if (nest >= RG_FORM_MAX_NEST) {
+        rgc_err(cs, pos, "the %s nests {FIELD:...} more than %d deep", what, RG_FORM_MAX_NEST);
+        return false;
+      }
+      if (!check_form_in(cs, pos, colon + 1, close, r, name, what, nest + 1)) return false;
     }
-    s = end + 1;
+    s = close + 1;
   }
   return true;
 }
 
+/* check_form_in over the whole of form. */
+static bool check_form(cstate *cs, rg_pos pos, const char *form, const rg_record *r,
+                       const char *name, const char *what) {
+  return check_form_in(cs, pos, form, form + strlen(form), r, name, what, 0);
+}
+
+/* A record's shown form: checked (check_form), then stored in r. */
 static void record_shown(cstate *cs, rg_decl *dc, rg_record *r) {
   if (check_form(cs, dc->from_pos, dc->display, r, dc->name, "shown form"))
     r->shown = rgc_intern(cs, dc->display);

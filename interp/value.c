@@ -164,38 +164,68 @@ void rg_value_form(rg_out *out, const rg_module *m, const rg_value *heap, uint32
   put_form(out, m, heap, nheap, &m->records[rec], form, v, 0, &left);
 }
 
+const char *rg_form_close(const char *s, const char *end) {
+  int depth = 0;
+  for (const char *p = s; p < end; p++) {
+    if (*p == '{' && p > s && p + 1 < end && p[1] == '{') p++;   /* {{ inside */
+    else if (*p == '{') depth++;
+    else if (*p == '}' && --depth == 0) return p;
+  }
+  return NULL;
+}
+
+int rg_form_flag_kind(rg_kind k) {
+  return k == RG_K_BOOL || k == RG_K_INT || k == RG_K_PERCENT || k == RG_K_DIST;
+}
+
+/* Writes form[s..end) of record v to o, with no trimming; nest counts the
+** {FIELD:TEXT} it is inside (beyond RG_FORM_MAX_NEST: '?'). */
+static void expand(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                   const rg_record *r, const char *s, const char *end, rg_value v, int depth,
+                   long *left, int nest) {
+  while (s < end) {
+    const char *close, *colon;
+    size_t len, nlen;
+    uint32_t k = 0;
+    if (*s == '{' && s + 1 < end && s[1] == '{') { rg_putc(o, '{'); s += 2; continue; }
+    if (*s != '{') { rg_putc(o, *s++); continue; }
+    if (!(close = rg_form_close(s, end))) {
+      /* only a crafted module's form (the compiler refuses it): the rest as
+      ** it is, so that the work stays linear */
+      rg_write(o, s, (size_t)(end - s));
+      break;
+    }
+    len = (size_t)(close - s - 1);
+    colon = memchr(s + 1, ':', len);                    /* {FIELD:TEXT} */
+    nlen = colon ? (size_t)(colon - s - 1) : len;
+    for (; k < r->count; k++) {
+      const char *f = rg_module_str(m, m->fields[r->first + k].name);
+      if (strlen(f) == nlen && strncmp(f, s + 1, nlen) == 0) break;
+    }
+    if (k == r->count) {
+      rg_putc(o, '?');
+    } else if (colon) {
+      if (nest >= RG_FORM_MAX_NEST || !rg_form_flag_kind(m->fields[r->first + k].type.kind))
+        rg_putc(o, '?');
+      else if (heap[v + k] != 0)
+        expand(o, m, heap, nheap, r, colon + 1, close, v, depth, left, nest + 1);
+    } else if (m->fields[r->first + k].type.kind == RG_K_BOOL) {
+      if (heap[v + k]) rg_write(o, s + 1, len);
+    } else {
+      put_value(o, m, heap, nheap, m->fields[r->first + k].type, heap[v + k], depth + 1, left);
+    }
+    s = close + 1;
+  }
+}
+
 /* put_shown with form in place of r's shown form. */
 static void put_form(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
                      const rg_record *r, const char *form, rg_value v, int depth, long *left) {
   char buf[1024];
   sbuf b;
   rg_out tmp = sbuf_out(&b, buf, sizeof buf);
-  const char *s = form, *end;
   size_t from = 0, to;
-  while (*s) {
-    if (*s == '{' && s[1] == '{') { rg_putc(&tmp, '{'); s += 2; continue; }
-    if (*s != '{' || !(end = strchr(s, '}'))) { rg_putc(&tmp, *s++); continue; }
-    {
-      uint32_t k = 0;
-      size_t len = (size_t)(end - s - 1);
-      const char *colon = memchr(s + 1, ':', len);     /* {FLAG:TEXT} */
-      size_t nlen = colon ? (size_t)(colon - s - 1) : len;
-      for (; k < r->count; k++) {
-        const char *f = rg_module_str(m, m->fields[r->first + k].name);
-        if (strlen(f) == nlen && strncmp(f, s + 1, nlen) == 0) break;
-      }
-      if (k == r->count) rg_putc(&tmp, '?');
-      else if (m->fields[r->first + k].type.kind == RG_K_BOOL) {
-        if (heap[v + k] && colon) rg_write(&tmp, colon + 1, (size_t)(end - colon - 1));
-        else if (heap[v + k]) rg_write(&tmp, s + 1, len);
-      } else if (colon) {
-        rg_putc(&tmp, '?');
-      } else {
-        put_value(&tmp, m, heap, nheap, m->fields[r->first + k].type, heap[v + k], depth + 1, left);
-      }
-      s = end + 1;
-    }
-  }
+  expand(&tmp, m, heap, nheap, r, form, form + strlen(form), v, depth, left, 0);
   to = strlen(buf);
   while (from < to && buf[from] == ' ') from++;
   while (to > from && buf[to - 1] == ' ') to--;

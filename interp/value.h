@@ -40,9 +40,21 @@ void rg_value_write(rg_out *out, const rg_module *m, const rg_value *heap, uint3
 
 /* Writes record v (of records[rec]) by form, as a record's shown form is
 ** written: {FIELD} the field's value (a bool field: its name when true),
-** {{ a brace, spaces at either end dropped. */
+** {FIELD:TEXT} the form TEXT when the field is set (a bool true, a number
+** not 0), {{ a brace, spaces at either end dropped. */
 void rg_value_form(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
                    uint32_t rec, const char *form, rg_value v);
+
+/* The deepest {FIELD:TEXT} inside another that a form may hold. */
+#define RG_FORM_MAX_NEST 4
+
+/* The '}' that closes the '{' at s in a form ending before end: nested
+** {...} and {{ skipped.  NULL when it does not close. */
+const char *rg_form_close(const char *s, const char *end);
+
+/* Returns 1 when a field of kind k may show a text of its own in a form,
+** {FIELD:TEXT}: a bool (when true) or a number (when not 0). */
+int rg_form_flag_kind(rg_kind k);
 
 /* Writes v of type t into buf as rg_value_write does; returns buf.
 ** Truncates to size (always NUL-terminated when size > 0). */

@@ -101,6 +101,27 @@ int main(void) {
     if (bad.failed) passed++;
     else failed++, printf("FAIL value-20 a failed write is remembered\n");
   }
+  {
+    /* forms: {FIELD:TEXT} shows the form TEXT when a number is not 0; a
+    ** crafted module's forms (the compiler refuses these) print safely */
+    uint32_t zero = mb_heap(&b, 2, (rg_value[]){0, 0});
+    static const struct { const char *name, *form, *want; int at_zero; } fc[] = {
+      {"value-21 form, a number set", "{where}{how_far: at {how_far}}", "Coastal at 2.5 BW", 0},
+      {"value-22 form, a number 0", "{where}{how_far: at {how_far}}", "Standard", 1},
+      {"value-23 form, unclosed", "{where} {a{b", "Coastal {a{b", 0},
+      {"value-24 form, not a flag", "{where:x}!", "?!", 0},
+      {"value-25 form, nested too deep",
+       "{how_far:a{how_far:b{how_far:c{how_far:d{how_far:e}}}}}", "abcd?", 0},
+    };
+    m = &b.m;
+    for (size_t i = 0; i < sizeof fc / sizeof *fc; i++) {
+      rg_buf fb;
+      rg_buf_init(&fb);
+      rg_value_form(&fb.out, m, m->heap, m->nheap, r, fc[i].form, fc[i].at_zero ? zero : rec);
+      check(fc[i].name, fb.data ? fb.data : "", fc[i].want);
+      rg_buf_free(&fb);
+    }
+  }
   rg_module_free(&b.m);
   printf("test_value: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
