@@ -10,7 +10,8 @@
 #   diag            a few diagnostics made here (fuzz_diag.c says how they read)
 # plus the regression inputs of tests/fuzz/NAME/.  The corpus grows as the
 # fuzzer finds new paths and is kept between runs.  A crash is written to
-# DIR/crashes/NAME/; minimize it with
+# DIR/crashes/NAME/ (so is an input slower than 10 s, as slow-unit-*: counted
+# apart, not a failure); minimize it with
 #   DIR/bin/fuzz_NAME -minimize_crash=1 -runs=20000 CRASH
 # and keep the result in tests/fuzz/NAME/ (make test replays it).
 #
@@ -85,12 +86,13 @@ for name in "$@"; do
   code=$?
   took=$(( $(date +%s) - start ))
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  found=$(find "$dir/crashes/$name" -type f | wc -l)
+  found=$(find "$dir/crashes/$name" -type f ! -name 'slow-unit-*' | wc -l)
+  slow=$(find "$dir/crashes/$name" -type f -name 'slow-unit-*' | wc -l)
   # edges covered once the corpus was loaded, and at the end
   cov0=$(sed -n 's/.*INITED cov: \([0-9]*\).*/\1/p' "$log" | head -1)
   cov1=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' "$log" | tail -1)
-  line=$(printf '%-8s %10s execs %5ss  cov %s -> %s  %s crash file(s)' "$name" "${execs:-?}" \
-         "$took" "${cov0:-?}" "${cov1:-?}" "$found")
+  line=$(printf '%-8s %10s execs %5ss  cov %s -> %s  %s crash file(s), %s slow unit(s)' \
+         "$name" "${execs:-?}" "$took" "${cov0:-?}" "${cov1:-?}" "$found" "$slow")
   if [ "$code" -ne 0 ]; then
     crashes=$((crashes + 1))
     line="$line  FAILED (exit $code; see $log)"
