@@ -29,6 +29,11 @@ if ! command -v valgrind >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq >/dev/null &&
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq valgrind >/dev/null || {
+      if [ "$quick" -eq 1 ]; then
+        # as the page's tests: `make test` goes on, saying what it skipped
+        echo "regula: SKIPPED tests/valgrind.sh --quick: valgrind could not be installed here" >&2
+        exit 0
+      fi
       echo "regula: could not install valgrind; install it with apt-get and retry" >&2
       exit 1
     }
