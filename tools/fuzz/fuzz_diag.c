@@ -25,21 +25,6 @@
 #include <string.h>
 #include <utf8proc.h>
 
-/* Where the rendering goes: a fixed buffer large enough for any record the
-** harness makes (its message and path are at most the input's size). */
-typedef struct sink {
-  char *p;
-  size_t n, cap;
-} sink;
-
-static int sink_write(void *ctx, const char *s, size_t n) {
-  sink *k = ctx;
-  if (k->n + n > k->cap) abort();          /* longer than any promise allows */
-  memcpy(k->p + k->n, s, n);
-  k->n += n;
-  return 0;
-}
-
 static uint32_t u32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
@@ -95,18 +80,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   /* the header line (path, numbers, message) plus two bounded lines */
   size_t bound = mlen + 128 + 2 * 2048;
-  sink k = {malloc(bound), 0, bound};
-  if (!k.p) abort();
-  rg_out out = {sink_write, &k, 0};
-  rg_diagnostic_render(&d, &out);
-  if (out.failed || k.n == 0 || k.p[k.n - 1] != '\n') abort();
+  rg_buf b;
+  rg_buf_init(&b);
+  rg_diagnostic_render(&d, &b.out);
+  if (b.out.failed || b.len == 0 || b.len > bound || b.data[b.len - 1] != '\n') abort();
   if (d.located && d.source_line) {
     /* the three lines: the header (the message as it is, which may hold a
     ** newline itself: found by its size), the text, the caret */
     size_t head = (size_t)snprintf(NULL, 0, "%s:%u:%u: %s: %s\n", d.path, d.line, d.col,
                                    d.severity == RG_SEVERITY_NOTE ? "note" : "error", msg);
-    if (head > k.n) abort();
-    const char *text = k.p + head, *stop = k.p + k.n;
+    if (head > b.len) abort();
+    const char *text = b.data + head, *stop = b.data + b.len;
     const char *tnl = memchr(text, '\n', (size_t)(stop - text));
     if (!tnl || strncmp(text, "    ", 4) != 0) abort();
     if ((size_t)(tnl - text) > 8 + 4 * 161 + 3) abort();
@@ -116,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (const char *c = caret; c < stop - 2; c++)
       if (*c != ' ' && *c != '\t') abort();
   }
-  free(k.p);
+  rg_buf_free(&b);
   free(msg);
   free(src);
   return 0;

@@ -18,34 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growing heap buffer that an rg_out writes into. */
-typedef struct grow {
-  char *p;
-  size_t n, cap;
-} grow;
-
-/* rg_out write: appends s[0..n) to the grow buffer ctx.  Returns 0, or -1
-** when out of memory. */
-static int grow_write(void *ctx, const char *s, size_t n) {
-  grow *g = ctx;
-  if (g->n + n + 1 > g->cap) {
-    size_t c = g->cap ? g->cap : 1024;
-    while (c < g->n + n + 1) c *= 2;
-    char *p = realloc(g->p, c);
-    if (!p) return -1;
-    g->p = p;
-    g->cap = c;
-  }
-  memcpy(g->p + g->n, s, n);
-  g->n += n;
-  return 0;
-}
-
-/* Formats text[0..n) into g (emptied first).  Returns the status. */
-static rg_status format(const char *text, size_t n, const rg_compile_options *o, grow *g) {
-  rg_out out = { grow_write, g, 0 };
-  g->n = 0;
-  return rg_rules_format("fuzz.rules", text, n, o, &out);
+/* Formats text[0..n) into the empty buffer b.  Returns the status. */
+static rg_status format(const char *text, size_t n, const rg_compile_options *o, rg_buf *b) {
+  rg_status st = rg_rules_format("fuzz.rules", text, n, o, &b->out);
+  if (b->out.failed) abort();    /* the harness never fails an allocation */
+  return st;
 }
 
 /* Whether text[0..n) compiles (with the harness's loader in o). */
@@ -62,15 +39,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rg_loader loader = fuzz_loader(&in);
   rg_compile_options o = { .loader = &loader };
   const char *text = (const char *)data;
-  grow once = { NULL, 0, 0 }, twice = { NULL, 0, 0 };
+  rg_buf once, twice;
 
+  rg_buf_init(&once);
+  rg_buf_init(&twice);
   /* the formatter: idempotent, and it keeps a file compiling (or not) */
   if (format(text, size, &o, &once) == RG_OK) {
-    if (format(once.p ? once.p : "", once.n, &o, &twice) != RG_OK) abort();
-    if (once.n != twice.n || (once.n && memcmp(once.p, twice.p, once.n) != 0)) abort();
+    if (format(once.data ? once.data : "", once.len, &o, &twice) != RG_OK) abort();
+    if (once.len != twice.len || (once.len && memcmp(once.data, twice.data, once.len) != 0))
+      abort();
     /* the formatted file is compiled with the loader still serving the
     ** input for `extends`, so both compile the same base */
-    if (compiles(text, size, &o) != compiles(once.p ? once.p : "", once.n, &o)) abort();
+    if (compiles(text, size, &o) != compiles(once.data ? once.data : "", once.len, &o)) abort();
   }
 
   /* the sheet */
@@ -85,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (changes != 0) abort();
   }
   rg_rules_free(r);
-  free(once.p);
-  free(twice.p);
+  rg_buf_free(&once);
+  rg_buf_free(&twice);
   return 0;
 }
