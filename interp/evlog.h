@@ -61,8 +61,8 @@ typedef struct rg_log {
 
 /* Sets lg up to write m's events to out, as JSON when json.  Each event
 ** ends with its place: in text `  [PATH:LINE]`, PATH relative to the folder
-** that the files of m's code share (`maximus.rules`, and for a revision of
-** it `revised/maximus.rules`); in JSON `"file":PATH,"line":N` with PATH
+** that the files of m's code share (`base.rules`, and for a revision of
+** it `revised/base.rules`); in JSON `"file":PATH,"line":N` with PATH
 ** normalized as m names it. */
 void rg_log_init(rg_log *lg, rg_out *out, const rg_module *m, int json);
 

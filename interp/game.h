@@ -46,7 +46,7 @@ typedef struct rg_game_setup {
   int ask_choices;          /* a person answers the choices; else: */
   int first;                /*   the first option (1) or at random (0, seeded) */
   int ask_dice;             /* a person reads the dice and cards; else the seed */
-  const char *title;        /* the transcript's first comment ("maximus.rules") */
+  const char *title;        /* the transcript's first comment ("base.rules") */
   const char *const *sets;  /* the settings of the run ("rating[A]=legendary",
                             ** as --set gives them), written into the
                             ** transcript (rg_transcript_settings reads them) */

@@ -191,7 +191,7 @@ typedef struct rg_choice {
 #define RG_CHOICE_SECRET 1u
 
 /* A strategy: how a player answers choices, written in the rule file
-** (`strategy sensible "..." { "invader or defender?": "invader" ... }`).
+** (`strategy bold "..." { "attack or hold?": "attack" ... }`).
 ** Its picks are picks[first .. first + count), grouped into rules. */
 typedef struct rg_strategy {
   uint32_t name, doc;       /* strings (doc "" when none) */

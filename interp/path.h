@@ -1,12 +1,11 @@
 /*
 ** path.h: file paths as the renderers show them.
 **
-** A rule set names its files as they were reached: `rules/meg/revised/
-** ../maximus.rules` for the base of a revision.  Shown to people, a path is
+** A rule set names its files as they were reached: `rules/game/revised/
+** ../base.rules` for the base of a revision.  Shown to people, a path is
 ** normalized ("./" and empty parts dropped, "dir/.." folded) and cut after
 ** the folder that the files in view share, so the base and its revision
-** read `maximus.rules` and `revised/maximus.rules`, never two alike
-** basenames.
+** read `base.rules` and `revised/base.rules`, never two alike basenames.
 */
 #ifndef RG_PATH_H
 #define RG_PATH_H

@@ -758,7 +758,7 @@ typedef enum rg_reply {
 ** owned by the game, valid until the next rg_game_play or rg_game_reply. */
 typedef struct rg_game_question {
   const char *who;          /* who answers ("player A"), or NULL */
-  const char *prompt;       /* what for ("play a PBS card", "roll 2d6") */
+  const char *prompt;       /* what for ("play a card", "roll 2d6") */
   uint32_t noptions;        /* options (rg_game_option names each) */
   int numeric;              /* the answer is a number (or numbers) */
   int range;                /* any whole number from lo, noptions of them */
@@ -882,7 +882,7 @@ rg_status rg_changes_write(const rg_changes *c, rg_diff_format format, int flags
 void rg_changes_free(rg_changes *c);
 
 /* Writes into buf[0..size) the folder that paths a and b share
-** ("rules/meg/" for rules/meg/x.rules and rules/meg/revised/y.rules, after
+** ("rules/game/" for rules/game/x.rules and rules/game/revised/y.rules, after
 ** dropping "./" and folding "dir/.."), "" when none. */
 void rg_diff_shared_dir(const char *a, const char *b, char *buf, size_t size);
 

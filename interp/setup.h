@@ -5,7 +5,7 @@
 ** An `input` is set by its name (`rating[A]=legendary`, parsed by its
 ** type).  A die or a deck is set by its name too: its faces or cards as
 ** `FACE:COUNT` or `FACE` (count 1) joined by commas, `RED=skull:2,wound:2,
-** slow:1,blank:1`, `pbs_cards=BLACK:8,WHITE:8,GREEN:8,YELLOW:8,RED:9`, so
+** slow:1,blank:1`, `bag=BLACK:8,WHITE:8,RED:9`, so
 ** that a player with real dice or a real bag replaces what the rule file
 ** could only assume.  The setup then holds a module of its own to run: the
 ** rules' module with those dice and decks changed (sharing everything
@@ -67,7 +67,7 @@ const rg_module *rg_setup_module(const rg_setup *s);
 void rg_setup_apply(const rg_setup *s, rg_vm *vm);
 
 /* Writes the placeholder data procedure proc rests on: "dice RED (assumed),
-** ..., deck pbs_cards (set)", or nothing when there is none; notes are the
+** ..., deck bag (set)", or nothing when there is none; notes are the
 ** rule file's assumptions (NULL: none known, so only what was set).
 ** Returns how many it wrote, or -1 when out of memory. */
 int rg_setup_placeholders(const rg_setup *s, uint32_t proc, const rg_assumption *notes,

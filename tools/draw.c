@@ -27,7 +27,7 @@ const char draw_help[] =
   "The same options work with `regula run`.  Files are written through a\n"
   "temporary file, so a failure never leaves a partial one.\n"
   "\n"
-  "Example: regula draw rules/ninthage/deployment.rules draw_zones Encircle --svg encircle.svg\n"
+  "Example: regula draw tests/svg/shapes.rules shapes A --svg shapes.svg\n"
   "Exit: 0, 1 an expect failed, 2 a bad procedure, argument or picture name,\n"
   "3 a runtime error, a bad shape (a style with a forbidden character, a\n"
   "shape before any canvas) or a file that cannot be written.\n";
