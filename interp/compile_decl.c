@@ -126,41 +126,39 @@ void rgc_decl_record(cstate *cs, rg_decl *dc) {
 static bool check_form_in(cstate *cs, rg_pos pos, const char *s, const char *end,
                           const rg_record *r, const char *name, const char *what, int nest) {
   while ((s = memchr(s, '{', (size_t)(end - s)))) {
-    const char *close, *colon;
+    rg_form_part p;
     bool found = false;
-    size_t nlen;
     uint32_t k = 0;
+    int n;
     if (s + 1 < end && s[1] == '{') { s += 2; continue; }
-    if (!(close = rg_form_close(s, end))) {
+    if (rg_form_part_at(s, end, &p) != 0) {
       rgc_err(cs, pos, "the %s has a '{' without its '}'", what);
       return false;
     }
     /* {FIELD}, or {FIELD:TEXT} for a bool or a number field */
-    colon = memchr(s + 1, ':', (size_t)(close - s - 1));
-    nlen = colon ? (size_t)(colon - s - 1) : (size_t)(close - s - 1);
     for (; k < r->count && !found; k++) {
       const char *f = cs->pool + AT(cs->fields, rg_field_info, r->first + k).name;
-      found = strlen(f) == nlen && strncmp(f, s + 1, nlen) == 0;
+      found = strlen(f) == p.nlen && strncmp(f, p.name, p.nlen) == 0;
     }
+    n = (int)p.nlen;
     if (!found) {
-      rgc_err(cs, pos, "the %s names '%.*s', which is not a field of %s", what, (int)nlen, s + 1,
-              name);
+      rgc_err(cs, pos, "the %s names '%.*s', which is not a field of %s", what, n, p.name, name);
       return false;
     }
-    if (colon) {
+    if (p.text) {
       if (!rg_form_flag_kind((rg_kind)AT(cs->fields, rg_field_info, r->first + k - 1).type.kind)) {
         rgc_err(cs, pos, "the %s writes {%.*s:...}, but '%.*s' is neither a bool nor a number: "
                 "only those show a text of their own (a bool when true, a number when not 0)",
-                what, (int)nlen, s + 1, (int)nlen, s + 1);
+                what, n, p.name, n, p.name);
         return false;
       }
       if (nest >= RG_FORM_MAX_NEST) {
         rgc_err(cs, pos, "the %s nests {FIELD:...} more than %d deep", what, RG_FORM_MAX_NEST);
         return false;
       }
-      if (!check_form_in(cs, pos, colon + 1, close, r, name, what, nest + 1)) return false;
+      if (!check_form_in(cs, pos, p.text, p.close, r, name, what, nest + 1)) return false;
     }
-    s = close + 1;
+    s = p.close + 1;
   }
   return true;
 }

@@ -600,11 +600,6 @@ void rg_diagnostic_print(void *ctx, const rg_diagnostic *r) {
   rg_diagnostic_render(r, ctx);
 }
 
-/* rg_diag report callback: renders d to the rg_out ctx. */
-static void render_to(void *ctx, const rg_diagnostic *d) {
-  rg_diagnostic_render(d, ctx);
-}
-
 void rg_diag_runtime(const rg_diag *src, const char *msg, const char *path, uint32_t line,
                      uint32_t col, rg_out *out) {
   const char *text = NULL;
@@ -623,7 +618,7 @@ void rg_diag_runtime(const rg_diag *src, const char *msg, const char *path, uint
   if (b) {
     rg_diag d = *src;           /* a copy, to render one error to out */
     rg_pos pos = { ix, line, b };
-    d.report = render_to;
+    d.report = rg_diagnostic_print;   /* renders to the rg_out report_ctx */
     d.report_ctx = out;
     d.errors = 0;
     d.max_errors = 2;

@@ -164,14 +164,21 @@ void rg_value_form(rg_out *out, const rg_module *m, const rg_value *heap, uint32
   put_form(out, m, heap, nheap, &m->records[rec], form, v, 0, &left);
 }
 
-const char *rg_form_close(const char *s, const char *end) {
+int rg_form_part_at(const char *s, const char *end, rg_form_part *p) {
   int depth = 0;
-  for (const char *p = s; p < end; p++) {
-    if (*p == '{' && p > s && p + 1 < end && p[1] == '{') p++;   /* {{ inside */
-    else if (*p == '{') depth++;
-    else if (*p == '}' && --depth == 0) return p;
+  p->close = NULL;
+  for (const char *c = s; c < end && !p->close; c++) {
+    if (*c == '{' && c > s && c + 1 < end && c[1] == '{') c++;   /* {{ inside */
+    else if (*c == '{') depth++;
+    else if (*c == '}' && --depth == 0) p->close = c;
   }
-  return NULL;
+  if (!p->close) return -1;
+  /* a name holds no ':' and no '{': the first ':' ends it */
+  p->name = s + 1;
+  p->text = memchr(s + 1, ':', (size_t)(p->close - s - 1));
+  p->nlen = p->text ? (size_t)(p->text - p->name) : (size_t)(p->close - p->name);
+  if (p->text) p->text++;
+  return 0;
 }
 
 int rg_form_flag_kind(rg_kind k) {
@@ -184,37 +191,33 @@ static void expand(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t
                    const rg_record *r, const char *s, const char *end, rg_value v, int depth,
                    long *left, int nest) {
   while (s < end) {
-    const char *close, *colon;
-    size_t len, nlen;
+    rg_form_part p;
     uint32_t k = 0;
     if (*s == '{' && s + 1 < end && s[1] == '{') { rg_putc(o, '{'); s += 2; continue; }
     if (*s != '{') { rg_putc(o, *s++); continue; }
-    if (!(close = rg_form_close(s, end))) {
+    if (rg_form_part_at(s, end, &p) != 0) {
       /* only a crafted module's form (the compiler refuses it): the rest as
       ** it is, so that the work stays linear */
       rg_write(o, s, (size_t)(end - s));
       break;
     }
-    len = (size_t)(close - s - 1);
-    colon = memchr(s + 1, ':', len);                    /* {FIELD:TEXT} */
-    nlen = colon ? (size_t)(colon - s - 1) : len;
     for (; k < r->count; k++) {
       const char *f = rg_module_str(m, m->fields[r->first + k].name);
-      if (strlen(f) == nlen && strncmp(f, s + 1, nlen) == 0) break;
+      if (strlen(f) == p.nlen && strncmp(f, p.name, p.nlen) == 0) break;
     }
     if (k == r->count) {
       rg_putc(o, '?');
-    } else if (colon) {
+    } else if (p.text) {
       if (nest >= RG_FORM_MAX_NEST || !rg_form_flag_kind(m->fields[r->first + k].type.kind))
         rg_putc(o, '?');
       else if (heap[v + k] != 0)
-        expand(o, m, heap, nheap, r, colon + 1, close, v, depth, left, nest + 1);
+        expand(o, m, heap, nheap, r, p.text, p.close, v, depth, left, nest + 1);
     } else if (m->fields[r->first + k].type.kind == RG_K_BOOL) {
-      if (heap[v + k]) rg_write(o, s + 1, len);
+      if (heap[v + k]) rg_write(o, p.name, p.nlen);
     } else {
       put_value(o, m, heap, nheap, m->fields[r->first + k].type, heap[v + k], depth + 1, left);
     }
-    s = close + 1;
+    s = p.close + 1;
   }
 }
 

@@ -48,9 +48,17 @@ void rg_value_form(rg_out *out, const rg_module *m, const rg_value *heap, uint32
 /* The deepest {FIELD:TEXT} inside another that a form may hold. */
 #define RG_FORM_MAX_NEST 4
 
-/* The '}' that closes the '{' at s in a form ending before end: nested
-** {...} and {{ skipped.  NULL when it does not close. */
-const char *rg_form_close(const char *s, const char *end);
+/* One {FIELD} or {FIELD:TEXT} of a form. */
+typedef struct rg_form_part {
+  const char *name;         /* the field's name, nlen bytes */
+  size_t nlen;
+  const char *text;         /* TEXT, up to close; NULL for {FIELD} */
+  const char *close;        /* the '}' that closes it (nested {...} and {{ skipped) */
+} rg_form_part;
+
+/* Reads the part whose '{' is at s (not "{{") in a form ending before end.
+** Returns 0, or -1 when the '{' does not close. */
+int rg_form_part_at(const char *s, const char *end, rg_form_part *p);
 
 /* Returns 1 when a field of kind k may show a text of its own in a form,
 ** {FIELD:TEXT}: a bool (when true) or a number (when not 0). */

@@ -11,4 +11,9 @@ enum {
   EX_RUNTIME = 3      /* a runtime failure: limit, out of memory, I/O */
 };
 
+/* Returns the worse of two exit codes (the larger). */
+static inline int ex_worst(int a, int b) {
+  return a > b ? a : b;
+}
+
 #endif

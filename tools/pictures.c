@@ -5,6 +5,7 @@
 #include "pictures.h"
 #include "exitcode.h"
 #include "fileout.h"
+#include "opts.h"
 
 #include <stdio.h>
 
@@ -52,11 +53,9 @@ int pictures_write(const rg_pictures *p, const picture_request *rq, picture_faul
   }
   if (rq->nouts == 0) {
     rg_out out = cli_file_out(stdout);
-    if (!rq->to_stdout) {
-      fprintf(stderr, "regula: error: --picture NAME chooses the picture of --svg OUT.svg; give "
-                      "one, or --picture NAME=OUT.svg\ntry 'regula %s --help'\n", rq->cmd);
-      return EX_BAD;
-    }
+    if (!rq->to_stdout)
+      return usage_error(rq->cmd, "--picture NAME chooses the picture of --svg OUT.svg; give "
+                                  "one, or --picture NAME=OUT.svg");
     if ((i = pick(p, rq, NULL)) < 0) return EX_BAD;
     if (rg_pictures_write(p, (uint32_t)i, &out) != RG_OK) {
       fputs("regula: error: cannot write the picture\n", stderr);

@@ -51,11 +51,6 @@ typedef struct command {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-/* Returns the larger of two exit codes (a worse outcome wins). */
-static int worst(int a, int b) {
-  return a > b ? a : b;
-}
-
 /* Prints "regula: error: MSG" and the hint to read the command's help;
 ** returns EX_BAD.  cmd may be NULL for errors before the command. */
 int usage_error(const char *cmd, const char *fmt, ...) {
@@ -660,7 +655,7 @@ int main(int argc, char **argv) {
   ** be written is a failure (exit 3), not a success. */
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "regula: error: cannot write the output: %s\n", strerror(errno));
-    rc = worst(rc, EX_RUNTIME);
+    rc = ex_worst(rc, EX_RUNTIME);
   }
   return rc;
 }

@@ -10,11 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Returns the larger of two exit codes (a worse outcome wins). */
-static int worst(int a, int b) {
-  return a > b ? a : b;
-}
-
 /* Says on stderr that memory ran out; returns EX_RUNTIME. */
 static int no_memory(void) {
   fputs("regula: error: out of memory\n", stderr);
@@ -38,7 +33,7 @@ int check_main(const char *const *paths, int n, int assumptions) {
   for (int i = 0; i < n; i++) {
     rg_rules *r;
     int rc = cli_rules_load(paths[i], assumptions, &r);
-    status = worst(status, rc);
+    status = ex_worst(status, rc);
     if (rc == EX_OK && assumptions) {
       note_ctx c = { paths[i] };
       rg_rules_assumptions(r, print_note, &c);
@@ -103,12 +98,12 @@ int test_main(const char *const *paths, int n, const rg_run_options *opt) {
       loaded_any = 1;
       if (rg_rules_test(r, opt, &out, &passed, &failed) != RG_OK) rc = no_memory();
     }
-    status = worst(status, rc);
+    status = ex_worst(status, rc);
     rg_rules_free(r);
   }
   /* No summary when nothing could be compiled: "0 passed" would read as a
   ** success of nothing. */
   if (loaded_any) printf("%u passed, %u failed\n", passed, failed);
-  if (failed) status = worst(status, EX_FINDINGS);
+  if (failed) status = ex_worst(status, EX_FINDINGS);
   return status;
 }
