@@ -128,6 +128,10 @@ const rg_module *rg_rules_module(const rg_rules *r) {
 
 void rg_rules_free(rg_rules *r) {
   if (!r) return;
+  if (r->base) {              /* a copy set up for runs: api_setup.c */
+    rg_rules_setup_free(r);
+    return;
+  }
   if (r->src) {
     rg_arena_free(&r->src->arena);
     rg_free(r->src);
@@ -197,6 +201,19 @@ const char *rg_rules_input_name(const rg_rules *r, int input) {
 const char *rg_rules_input_type(const rg_rules *r, int input, char *buf, size_t size) {
   if (input < 0 || (uint32_t)input >= r->m.ninputs) return NULL;
   return rg_type_name(buf, size, &r->m, r->m.inputs[input].type);
+}
+
+int rg_rules_strategy_count(const rg_rules *r) {
+  return (int)r->m.nstrategies;
+}
+
+int rg_rules_find_strategy(const rg_rules *r, const char *name) {
+  return rg_module_find_strategy(&r->m, name);
+}
+
+const char *rg_rules_strategy_name(const rg_rules *r, int strategy) {
+  if (strategy < 0 || (uint32_t)strategy >= r->m.nstrategies) return NULL;
+  return rg_module_str(&r->m, r->m.strategies[strategy].name);
 }
 
 int rg_rules_table_count(const rg_rules *r) {
@@ -538,12 +555,18 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   if (!run) return RG_NOMEM;
   memset(run, 0, sizeof *run);
   run->r = r;
+  run->proc = -1;
   if (opt) run->opt = *opt;
   st = policy_init(run);
   if (run->opt.dice) rg_policy_callback(&run->dicepol, "ask", ask_dice, run);
   if (st == RG_OK && rg_play_init(&run->play, &r->m, NULL, &run->pol,
                                   run->opt.dice ? &run->dicepol : NULL) != 0)
     st = RG_NOMEM;
+  if (st == RG_OK && run->opt.strategy) {
+    int si = rg_module_find_strategy(&r->m, run->opt.strategy);
+    if (si < 0) st = RG_NOT_FOUND;
+    else run->play.strategy = (uint32_t)si + 1;   /* the rest by the policy */
+  }
   if (st != RG_OK) {
     rg_run_free(run);
     return st;
@@ -618,6 +641,7 @@ rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, in
   char err[512], msg[768];
   run->failed_expects = 0;
   run->rtype = (rg_type){ RG_K_VOID, 0 };
+  run->proc = -1;
   if (pi < 0) {
     snprintf(msg, sizeof msg, "no procedure '%s'", proc);
     return call_fail(run, RG_NOT_FOUND, msg);
@@ -651,6 +675,9 @@ rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, in
     int quiet = !run->play.log && !run->opt.dice;
     if (quiet && !wants(run, RG_EVENT_ROLL)) s.roll = NULL;
     if (quiet && !wants(run, RG_EVENT_DRAW)) s.draw = NULL;
+    /* and shapes only when pictures are: a procedure that only draws is
+    ** then not run at all (nor its errors) */
+    if (!run->svg && !wants(run, RG_EVENT_SHAPE)) s.shape = NULL;
     rg_vm_set_sink(run->vm, &s);
   }
   /* The seeding contract (seed.h): the streams of each step, or call's. */
@@ -669,8 +696,13 @@ rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, in
     return st;
   }
   run->rtype = p->result;
+  run->proc = pi;
   rg_api_log_end(run, pi);
   return RG_OK;
+}
+
+int rg_run_stopped(const rg_run *run) {
+  return run->play.stopped;
 }
 
 const char *rg_run_error(const rg_run *run, const char **path, uint32_t *line, uint32_t *col) {
@@ -714,6 +746,14 @@ rg_status rg_run_event_text(const rg_run *run, rg_out *out) {
   else
     return RG_BAD_VALUE;
   return RG_OK;
+}
+
+const char *rg_rules_source_line(const rg_rules *r, const char *path, uint32_t line,
+                                 size_t *len) {
+  const rg_diag *d = r->src ? &r->src->d : NULL;
+  for (uint32_t i = 0; d && path && i < d->nfiles; i++)
+    if (strcmp(d->files[i]->path, path) == 0) return rg_diag_line(d, i, line, len);
+  return NULL;
 }
 
 void rg_rules_error_write(const rg_rules *r, const char *msg, const char *path, uint32_t line,
@@ -760,15 +800,39 @@ rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **o
   setup.first = opt->first;
   setup.ask_dice = opt->ask_dice;
   setup.title = opt->title;
+  setup.pictures = opt->pictures;
   /* the placeholder line of the log, as `regula run` writes it */
   rg_buf ph;
   rg_buf_init(&ph);
-  if (r->assumed && rg_placeholders_text(&r->m, (uint32_t)p, NULL, r->assumed, &ph.out) < 0) {
+  if (rg_placeholders_text(&r->m, (uint32_t)p, rg_rules_set_flags(r), r->assumed, &ph.out) < 0) {
     rg_buf_free(&ph);
     return RG_NOMEM;
   }
   setup.placeholders = ph.data;
+  /* the settings of a copy set up (rg_rules_set), named in the transcript:
+  ** its lines, split in a copy (r is shared) */
+  const char **sets = rg_malloc(((size_t)r->nsets + 1) * sizeof *sets);
+  char *lines = rg_malloc(r->sets.len + 1);
+  if (!sets || !lines) {
+    rg_free(sets);
+    rg_free(lines);
+    rg_buf_free(&ph);
+    return RG_NOMEM;
+  }
+  memcpy(lines, r->sets.data ? r->sets.data : "", r->sets.len);
+  lines[r->sets.len] = '\0';
+  for (char *at = lines; *at && setup.nsets < r->nsets; setup.nsets++) {
+    sets[setup.nsets] = at;
+    at += strcspn(at, "\n");
+    if (*at) *at++ = '\0';
+  }
+  setup.sets = sets;
+  setup.limits.max_steps = opt->max_steps;
+  setup.limits.max_memory = opt->max_memory;
+  setup.limits.no_fusion = opt->no_fusion;
   rg_status st = rg_game_open(&r->m, &setup, out);
+  rg_free(sets);              /* the game copied them */
+  rg_free(lines);
   rg_buf_free(&ph);
   return st;
 }

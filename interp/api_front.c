@@ -48,19 +48,23 @@ void rg_api_log_begin(rg_run *run, int proc) {
   if (!dice) dice = run->opt.dice || run->opt.chance ? "ask" : "random";
   rg_log_run(run->play.log, rg_module_str(m, m->procs[proc].name), run->opt.seed, policy, dice);
   /* the placeholder data the run rests on, as `regula run` says it */
-  if (run->r->assumed) {
-    if (run->play.log->json) {
-      json_t *a = rg_placeholders_json(m, (uint32_t)proc, NULL, run->r->assumed);
-      if (a && json_array_size(a))
-        rg_json_put(run->play.log->out, json_pack("{s:s,s:o}", "event", "placeholders", "data", a), 1);
-      else json_decref(a);
-    } else {
-      rg_buf ph;
-      rg_buf_init(&ph);
-      if (rg_placeholders_text(m, (uint32_t)proc, NULL, run->r->assumed, &ph.out) > 0 && ph.data)
-        rg_printf(run->play.log->out, "placeholders: %s\n", ph.data);
-      rg_buf_free(&ph);
-    }
+  const unsigned char *set = rg_rules_set_flags(run->r);
+  if (!run->r->assumed && !set) return;
+  /* (memory that runs out fails the log, as a write would) */
+  rg_out *out = run->play.log->out;
+  if (run->play.log->json) {
+    json_t *a = rg_placeholders_json(m, (uint32_t)proc, set, run->r->assumed);
+    if (!a) out->failed = 1;
+    else if (json_array_size(a))
+      rg_json_put(out, json_pack("{s:s,s:o}", "event", "placeholders", "data", a), 1);
+    else json_decref(a);
+  } else {
+    rg_buf ph;
+    rg_buf_init(&ph);
+    int n = rg_placeholders_text(m, (uint32_t)proc, set, run->r->assumed, &ph.out);
+    if (n < 0 || ph.out.failed) out->failed = 1;
+    else if (n > 0 && ph.data) rg_printf(out, "placeholders: %s\n", ph.data);
+    rg_buf_free(&ph);
   }
 }
 
@@ -263,7 +267,8 @@ rg_status rg_sims_json(const rg_sims *s, rg_out *out) {
   memset(&none, 0, sizeof none);
   /* as `regula sim --json` writes it: the policy (choices at random) and
   ** the placeholder data the tallies rest on */
-  json_t *ph = rg_placeholders_json(&s->r->m, s->proc, NULL, s->r->assumed);
+  json_t *ph = rg_placeholders_json(&s->r->m, s->proc, rg_rules_set_flags(s->r),
+                                     s->r->assumed);
   if (!ph) return RG_NOMEM;
   return rg_sim_json(out, s->started ? &s->acc : &none,
                      rg_module_str(&s->r->m, s->r->m.procs[s->proc].name), s->seed, "random",

@@ -30,7 +30,20 @@ struct rg_rules {
   unsigned char *assumed;     /* [ndice + ndecks]: declared with `assumed` (the
                               ** placeholders a run's log names), or NULL */
   rg_sources *src;            /* keep_sources: the sources, or NULL */
+  /* a copy set up for runs (rg_rules_with); NULL and empty otherwise */
+  const rg_rules *base;       /* the rules copied: owns m's other arrays, assumed
+                              ** and src */
+  struct rg_setup *setup;     /* the dice, decks and which were set (owned) */
+  rg_input *inputs;           /* m.inputs: base's, with the values set (owned) */
+  rg_buf sets;                /* each text of rg_rules_set, ended by '\n' */
+  uint32_t nsets;
 };
+
+/* Frees r, a copy made by rg_rules_with (api_setup.c). */
+void rg_rules_setup_free(rg_rules *r);
+
+/* The dice and decks a run of r set ([ndice + ndecks] flags), or NULL. */
+const unsigned char *rg_rules_set_flags(const rg_rules *r);
 
 /* A run wraps the play layer (play.h): its sink answers choices through
 ** the policy and is wrapped in turn, so that each event reaches the
@@ -48,6 +61,7 @@ struct rg_run {
   const rg_question *q;       /* the question being asked of the callback */
   int secret_event;           /* the event being delivered is a secret choice */
   rg_type rtype;              /* the last call's result type */
+  int proc;                   /* the last call's procedure when it succeeded, else -1 */
   rg_value result;
   int failed_expects;
   char err[1024];             /* the last call's error */

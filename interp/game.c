@@ -7,6 +7,7 @@
 #include "evlog.h"
 #include "play.h"
 #include "seed.h"
+#include "svg.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,7 @@ struct rg_game {
   pending p;
   size_t hold;              /* SIZE_MAX, or where the open secret moment begins */
   size_t last_len;          /* the text's length after the last event */
+  rg_svg *svg;              /* setup.pictures: the last play's shapes */
 };
 
 /* ---- the pending question ------------------------------------------------------- */
@@ -238,6 +240,7 @@ static void play_free(rg_game *g) {
 void rg_game_free(rg_game *g) {
   if (!g) return;
   play_free(g);
+  rg_svg_free(g->svg);
   pending_free(&g->p);
   for (uint32_t i = 0; i < g->nanswers; i++) {
     rg_free(g->answers[i].text);
@@ -297,6 +300,17 @@ rg_status rg_game_load(rg_game *g, const char *name, const char *text, size_t le
   return RG_OK;
 }
 
+/* Sink (setup.pictures): a shape of a picture is added to the play's. */
+static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+                     uint32_t pc) {
+  rg_game *g = ctx;
+  rg_svg_add_run(g->svg, g->vm, m, note, vals, pc);
+}
+
+const rg_pictures *rg_game_drawn(const rg_game *g) {
+  return g->svg;
+}
+
 rg_game_state rg_game_play(rg_game *g) {
   const rg_module *m = g->m;
   const rg_game_setup *s = &g->setup;
@@ -321,14 +335,17 @@ rg_game_state rg_game_play(rg_game *g) {
   if (rg_play_init(&g->play, m, &g->log, s->ask_choices ? &g->person : &g->chooser,
                    s->ask_dice ? &g->person : NULL) != 0)
     goto nomem;
-  g->play.shape = s->shape;
-  g->play.shape_ctx = s->shape_ctx;
+  if (s->pictures) {          /* only the last play's shapes count */
+    rg_svg_free(g->svg);
+    if (!(g->svg = rg_svg_new())) goto nomem;
+    g->play.shape = on_shape;
+    g->play.shape_ctx = g;
+  }
   g->play.logged = on_logged;
   g->play.logged_ctx = g;
   rg_play_sink(&g->play, &sink);
   if (!(g->vm = rg_vm_new(m, &s->limits, &sink))) goto nomem;
   rg_play_attach(&g->play, g->vm);
-  if (s->restart) s->restart(s->shape_ctx, g->vm);
   rg_play_seed(&g->play, s->seed);
   for (uint32_t i = 0; i < m->ninputs; i++) rg_vm_set_input(g->vm, i, g->inputs[i]);
   rg_log_run(&g->log, rg_module_str(m, m->procs[s->proc].name), s->seed,
@@ -408,6 +425,20 @@ rg_status rg_game_option(const rg_game *g, uint32_t i, char *buf, size_t size) {
   return RG_OK;
 }
 
+int rg_game_option_remark(const rg_game *g, uint32_t i, char *buf, size_t size) {
+  const rg_question *p = rg_game_pending(g);
+  if (size) buf[0] = '\0';
+  return p && i < p->n && !p->range && p->remark && p->remark(p->ctx, i, buf, size);
+}
+
+rg_status rg_game_question_write(const rg_game *g, uint32_t max, rg_out *out) {
+  const rg_question *p = rg_game_pending(g);
+  if (!p) return RG_BAD_VALUE;
+  if (max) rg_question_options(out, p, max);
+  else rg_question_write(out, p);
+  return out->failed ? RG_NOMEM : RG_OK;
+}
+
 int rg_game_undo(rg_game *g) {
   if (g->nanswers == 0) return -1;
   g->nanswers--;
@@ -477,9 +508,27 @@ void rg_game_transcript(const rg_game *g, rg_out *o) {
   }
 }
 
-const char *rg_game_error(const rg_game *g, uint32_t *pc) {
+const char *rg_game_error_pc(const rg_game *g, uint32_t *pc) {
   if (pc) *pc = g->error_pc;
   return g->error.data ? g->error.data : "";
+}
+
+const char *rg_game_error(const rg_game *g, rg_status *status, const char **path,
+                          uint32_t *line, uint32_t *col) {
+  const char *p = "?", *msg = g->error.data ? g->error.data : "";
+  uint32_t l = 0, c = 0;
+  if (g->error_pc != UINT32_MAX && rg_log_locate(g->m, g->error_pc, &p, &l, &c) != 0) {
+    p = "?";
+    l = c = 0;
+  }
+  if (status)
+    *status = g->error_pc != UINT32_MAX      ? RG_RUN_ERROR
+            : strcmp(msg, "out of memory") == 0 ? RG_NOMEM
+                                                : RG_BAD_VALUE;
+  if (path) *path = p;
+  if (line) *line = l;
+  if (col) *col = c;
+  return msg;
 }
 
 const rg_vm *rg_game_vm(const rg_game *g) {

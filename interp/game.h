@@ -53,12 +53,8 @@ typedef struct rg_game_setup {
   uint32_t nsets;
   const char *placeholders; /* (copied) the assumed or set dice and decks the run rests
                             ** on, as a line after the header ("" or NULL: none) */
-  /* Optional: a picture's shapes of the run (reset by `restart` before each
-  ** replay, so only the last replay's shapes count). */
-  void (*shape)(void *ctx, const rg_module *m, uint32_t shape, const rg_value *vals,
-                uint32_t pc);
-  void (*restart)(void *ctx, rg_vm *vm);
-  void *shape_ctx;
+  int pictures;             /* collect the pictures drawn (rg_game_drawn): of
+                            ** the last play only */
 } rg_game_setup;
 
 /* rg_game_state (where a game stands after rg_game_play) is public: regula.h. */
@@ -75,14 +71,17 @@ const rg_question *rg_game_pending(const rg_game *g);
 /* Drops the last answer; returns 0, or -1 when there is none. */
 int rg_game_undo(rg_game *g);
 
-/* How many answers the game holds; how many the last play used. */
-uint32_t rg_game_answers(const rg_game *g);
+/* How many answers the last play used (rg_game_answers: regula.h). */
 uint32_t rg_game_used(const rg_game *g);
 
 /* The VM of the last play (its heap holds the result), or NULL. */
 const rg_vm *rg_game_vm(const rg_game *g);
 
-/* Expectations failed in the last play. */
-int rg_game_failed_expects(const rg_game *g);
+/* After RG_GAME_FAILED: why, and in *pc (when not NULL) the instruction
+** of the rule that failed, or UINT32_MAX (regula.h's rg_game_error
+** locates it). */
+const char *rg_game_error_pc(const rg_game *g, uint32_t *pc);
+
+
 
 #endif

@@ -294,6 +294,59 @@ int rg_rules_find_input(const rg_rules *r, const char *name);
 const char *rg_rules_input_name(const rg_rules *r, int input);
 const char *rg_rules_input_type(const rg_rules *r, int input, char *buf, size_t size);
 
+/* The text of line `line` (from 1) of the source file path, as r read it
+** (compiled with keep_sources), without its line end; its length in
+** *len.  NULL when r does not hold that line. */
+const char *rg_rules_source_line(const rg_rules *r, const char *path, uint32_t line,
+                                 size_t *len);
+
+/* ---- rules set up for runs ----------------------------------------------
+** What a run is given besides its seed: an `input` set by its name
+** (`rating[A]=legendary`, parsed by its type), and a die or a deck given
+** its faces or cards, `FACE:COUNT` or `FACE` joined by commas
+** (`RED=skull:2,wound:2,blank:2`, `bag=BLACK:8,WHITE:8,RED:9`), so that a
+** player's real dice and bag replace what the rule file could only assume.
+** rg_rules_with makes a copy of rules to set up; every run, game,
+** simulation and exact odds of the copy starts from its settings, and
+** their logs name the placeholder data they rest on.  Set a copy up
+** before making a run, game or simulation of it. */
+
+/* Makes *out a copy of r to set up, every input at its default and every
+** die and deck as declared.  r must outlive the copy (they share the
+** code).  Returns RG_OK or RG_NOMEM; free the copy with rg_rules_free. */
+rg_status rg_rules_with(const rg_rules *r, rg_rules **out);
+
+/* Applies "NAME=VALUE" (spaces around NAME and VALUE ignored) to r, a copy
+** made by rg_rules_with; where names the text in errors ("--set a=b").
+** The text is kept: a game's transcript names it ("# set NAME=VALUE").
+** Returns RG_OK; RG_BAD_VALUE after writing what is wrong to err (one
+** line, "WHERE: ...", without "error: "; also when r is not a copy);
+** RG_NOT_FOUND when NAME is no input, die or deck (err lists those there
+** are); RG_NOMEM. */
+rg_status rg_rules_set(rg_rules *r, const char *text, const char *where, rg_out *err);
+
+/* rg_rules_set of each line of text[0..len) (NAME=VALUE; blank lines and
+** lines starting with # skipped), named "source:LINE" in errors; these
+** are not named in a transcript.  Returns as rg_rules_set, at the first
+** line refused. */
+rg_status rg_rules_set_lines(rg_rules *r, const char *text, size_t len, const char *source,
+                             rg_out *err);
+
+/* Writes the placeholder data procedure proc rests on: each die and deck
+** it may roll or draw (its calls followed) that the rule file marks
+** `assumed` (a .rbc keeps no such note) or that r set, as text
+** ("dice RED (assumed), deck bag (set)") or, json 1, as a JSON array of
+** {"kind":"dice"|"deck","name","given":"assumed"|"set"}.  Writes nothing
+** when there is none.  Returns how many (0 also for no such procedure),
+** or -1 when out of memory. */
+int rg_rules_placeholders(const rg_rules *r, const char *proc, int json, rg_out *out);
+
+/* Strategies (`strategy NAME`: how a player answers the choices it
+** covers): how many, the index of name (-1), the name of index i. */
+int rg_rules_strategy_count(const rg_rules *r);
+int rg_rules_find_strategy(const rg_rules *r, const char *name);
+const char *rg_rules_strategy_name(const rg_rules *r, int strategy);
+
 /* Tables: how many, the index of name (-1), the name of index i, its number
 ** of keys. */
 int rg_rules_table_count(const rg_rules *r);
@@ -471,11 +524,16 @@ typedef struct rg_run_options {
   int no_fusion;            /* 1: the VM runs without its fused instructions
                             ** (for people testing the VM: results, errors
                             ** and rolls are the same either way) */
+  const char *strategy;     /* not NULL: the strategy of the rules so named
+                            ** answers the choices it covers, the policy
+                            ** the others (`regula run --policy NAME`: the
+                            ** random policy) */
 } rg_run_options;
 
 /* Makes a run of rules r (which must outlive it).  Returns RG_OK with *out
 ** set (free it with rg_run_free), or RG_NOMEM, or RG_BAD_VALUE (policy
-** RG_CHOOSE_CALLBACK without choose, answers holding a NUL byte). */
+** RG_CHOOSE_CALLBACK without choose, answers holding a NUL byte), or
+** RG_NOT_FOUND (no strategy of that name). */
 rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out);
 
 /* Frees a run (NULL is fine). */
@@ -496,6 +554,11 @@ rg_status rg_run_set_input(rg_run *run, const char *name, const char *value, cha
 ** unanswered or a limit was reached (rg_run_error says what and where);
 ** RG_NOMEM. */
 rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, int nargs);
+
+/* After a failed rg_run_call: 1 when no rule failed but a choice or a die
+** went unanswered (the answers ran out or one fits no option; the
+** message names the answers' line), else 0. */
+int rg_run_stopped(const rg_run *run);
 
 /* After a failed rg_run_call: the message, and where in the rules (path,
 ** line, display column; "?" and 0 when not in the rules).  Any pointer may
@@ -614,6 +677,16 @@ rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out);
 ** "ask" or "random" for the dice), then the events, then the summary when
 ** the call succeeds.  out must outlive the calls. */
 void rg_run_log(rg_run *run, rg_out *out, int json, const char *policy, const char *dice);
+
+/* Writes the results of runs[0..n) side by side as `regula run --variants`
+** prints them (json 0: a row per field of the result records, matched by
+** name, a column per run headed names[i], "* " before the rows that
+** differ, after a line naming the procedure, n, seed and policy; json 1:
+** its --json lines).  Each run must have just called the procedure with
+** success.  Returns RG_OK; RG_BAD_VALUE (n < 1, a run without a result);
+** RG_NOMEM. */
+rg_status rg_runs_side_by_side(rg_run *const *runs, const char *const *names, int n,
+                               uint64_t seed, const char *policy, int json, rg_out *out);
 
 /* Collects the pictures (canvas, rect, ...) the later calls of run draw.
 ** Returns RG_OK or RG_NOMEM. */
@@ -735,6 +808,10 @@ typedef struct rg_game_options {
   int first;                /*   each takes its first option (1), or one at random (0) */
   int ask_dice;             /* people read the dice and cards; else the seed rolls */
   const char *title;        /* named in the transcript's first line (the rule file) */
+  uint64_t max_steps;       /* as rg_run_options */
+  size_t max_memory;
+  int no_fusion;
+  int pictures;             /* collect the pictures drawn (rg_game_drawn) */
 } rg_game_options;
 
 /* Where a game stands after rg_game_play. */
@@ -801,6 +878,21 @@ int rg_game_asking(const rg_game *g, rg_game_question *q);
 ** empty for a range).  Returns RG_OK or RG_BAD_VALUE. */
 rg_status rg_game_option(const rg_game *g, uint32_t i, char *buf, size_t size);
 
+/* Writes the question as the regula program shows it: max 0, "WHO,
+** PROMPT" (or "PROMPT"); else its options on one line ("1..6", "Standard,
+** Summer, ...", at most max named).  Returns RG_OK; RG_BAD_VALUE when the
+** game is not asking; RG_NOMEM. */
+rg_status rg_game_question_write(const rg_game *g, uint32_t max, rg_out *out);
+
+/* Writes the remark shown after option i of the question ("2 left") into
+** buf; returns 1, or 0 when it has none. */
+int rg_game_option_remark(const rg_game *g, uint32_t i, char *buf, size_t size);
+
+/* How many answers the game holds (loaded and given); how many `expect`s
+** failed in the last play. */
+uint32_t rg_game_answers(const rg_game *g);
+int rg_game_failed_expects(const rg_game *g);
+
 /* Reads line (changed in place) as a person's reply to the question (see
 ** rg_reply): an answer (a name in any case, a prefix of one name only, its
 ** number, yes/no, "3 4" for two dice), undo or back, save [FILE] (FILE in
@@ -820,8 +912,16 @@ void rg_game_transcript(const rg_game *g, rg_out *o);
 void rg_transcript_settings(const char *text, size_t len, uint64_t *seed, int *has_seed,
                             void (*each)(void *ctx, const char *set, size_t n), void *ctx);
 
-/* After RG_GAME_FAILED: why. */
-const char *rg_game_error(const rg_game *g, uint32_t *pc);
+/* After RG_GAME_FAILED: why; in *status RG_RUN_ERROR when a rule failed
+** (or a limit was reached), RG_BAD_VALUE when a loaded answer fits no
+** option, RG_NOMEM; and where in the rules (path, line, display column;
+** "?" and 0 when no rule failed or the rules do not say).  Any pointer
+** may be NULL. */
+const char *rg_game_error(const rg_game *g, rg_status *status, const char **path,
+                          uint32_t *line, uint32_t *col);
+
+/* The pictures the last play drew (with pictures set), or NULL. */
+const rg_pictures *rg_game_drawn(const rg_game *g);
 
 /* ======================================================================
 ** Comparing rule sets (regula diff)

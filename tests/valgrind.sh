@@ -78,6 +78,9 @@ sheet $tmp/maximus.rbc weather
 sheet $mx
 run $mx --seed 3 --policy first
 run $tmp/maximus.rbc --seed 5 --json --map-svg $tmp/map.svg
+run $mx --set RED=skull:6 --set rating[A]=legendary --policy sensible
+run $mx --policy ask --dice ask --set pbs_cards=RED:4
+run --variants $mx,rules/meg/revised/maximus.rules --seed 2
 sim $mx --runs 20 --threads 2
 odds tests/run/skirmish.rules main
 diff $tmp/maximus.rbc $tmp/magna.rbc

@@ -5,8 +5,9 @@
 #include "ask.h"
 
 #include "regula.h"
-#include "cli.h"
-#include "seed.h"
+#include "exitcode.h"
+#include "fileout.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -82,34 +83,35 @@ void reader_free(reader *r) {
   r->cap = 0;
 }
 
-void ask_put(const rg_question *q, int which) {
+void ask_put(const rg_game *g, int which) {
   rg_buf b;
   rg_buf_init(&b);
-  if (which) rg_question_options(&b.out, q, LIST_MAX);
-  else rg_question_write(&b.out, q);
+  rg_game_question_write(g, which ? LIST_MAX : 0, &b.out);
   if (b.data) fputs(b.data, stderr);
   rg_buf_free(&b);
 }
 
 /* ---- a person -------------------------------------------------------------- */
 
-void ask_show(const rg_question *q) {
+void ask_show(const rg_game *g) {
   char buf[1024], rem[256];
-  ask_put(q, 0);
-  if (q->yesno) {
+  rg_game_question q;
+  if (!rg_game_asking(g, &q)) return;
+  ask_put(g, 0);
+  if (q.yesno) {
     fputs(" (yes or no): ", stderr);
-  } else if (q->range && q->dice <= 1 && !(q->who && *q->who)) {
+  } else if (q.range && q.dice <= 1 && !(q.who && *q.who)) {
     fputs(": ", stderr);
-  } else if (q->numeric) {
-    fputs(q->range ? " (" : " (one of ", stderr);
-    ask_put(q, 1);
+  } else if (q.numeric) {
+    fputs(q.range ? " (" : " (one of ", stderr);
+    ask_put(g, 1);
     fputs("): ", stderr);
   } else {
     fputc('\n', stderr);
-    for (uint32_t k = 0; k < q->n; k++) {
-      q->name(q->ctx, k, 0, buf, sizeof buf);
+    for (uint32_t k = 0; k < q.noptions; k++) {
+      rg_game_option(g, k, buf, sizeof buf);
       fprintf(stderr, "  %u) %s", k + 1, buf);
-      if (q->remark && q->remark(q->ctx, k, rem, sizeof rem)) fprintf(stderr, "  (%s)", rem);
+      if (rg_game_option_remark(g, k, rem, sizeof rem)) fprintf(stderr, "  (%s)", rem);
       fputc('\n', stderr);
     }
     fputs("> ", stderr);
@@ -170,34 +172,5 @@ int ask_read_file(const char *path, char **text, size_t *size) {
   buf[len] = '\0';
   *text = buf;
   *size = len;
-  return 0;
-}
-
-int policy_open(rg_policy *p, const char *spec, uint64_t seed, reader *in) {
-  char *text;
-  int rc;
-  rg_policy_first(p);
-  if (!spec || strcmp(spec, "random") == 0) {
-    rg_policy_random(p);
-    rg_seed_step(NULL, &p->rng, seed, "", 0);
-  } else if (strcmp(spec, "first") == 0) {
-    /* set up above */
-  } else if (strncmp(spec, "answers:", 8) == 0 && spec[8]) {
-    size_t len;
-    if ((rc = ask_read_file(spec + 8, &text, &len)) != 0) return rc;
-    rc = rg_policy_answers(p, spec + 8, text, len);
-    rg_free(text);
-    if (rc == -2) {
-      fputs("regula: error: out of memory\n", stderr);
-      return EX_RUNTIME;
-    }
-    if (rc != 0) {
-      fprintf(stderr, "regula: error: %s\n", rg_policy_error(p));
-      return EX_BAD;
-    }
-  } else {
-    return usage_error("run", "--policy must be random, first, ask or answers:FILE, not '%s'",
-                       spec);
-  }
   return 0;
 }

@@ -1,12 +1,12 @@
 /*
-** ask.h: the CLI's side of who answers a run's questions.
+** ask.h: the CLI's side of who answers a run's questions, on regula.h
+** alone.
 **
-** The policies themselves (random, first, answers, a caller's callback) are
-** the library's (interp/policy.h), and so is a game with a person
-** answering (interp/game.h, played at the terminal by table.c).  What
-** stays here is what needs a terminal or a file: showing a question on
-** stderr, reading lines and answers files, and turning the --policy text
-** into a library policy.
+** The policies themselves (random, first, answers, a strategy) are the
+** library's (rg_run_options), and so is a game with a person answering
+** (rg_game, played at the terminal by table.c).  What stays here is what
+** needs a terminal or a file: showing a question on stderr, reading lines
+** and answers files.
 */
 #ifndef RG_CLI_ASK_H
 #define RG_CLI_ASK_H
@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "policy.h"
+#include "regula.h"
 
 /* Lines read from a stream (stdin for a person, an inputs file). */
 typedef struct reader {
@@ -49,18 +49,14 @@ int reader_status(const reader *r, int rc, const char *path);
 /* Frees the reader's buffer (not its stream). */
 void reader_free(reader *r);
 
-/* Sets p up from spec ("random", "first", "answers:FILE"; NULL is
-** random) for seed; in is unused.  Returns 0, or EX_BAD
-** after printing what is wrong, or EX_RUNTIME when out of memory.  The
-** caller frees p with rg_policy_free whatever it returns. */
-int policy_open(rg_policy *p, const char *spec, uint64_t seed, reader *in);
+/* Shows the question game g asks to a person on stderr: yes/no and
+** numbers inline ("PROMPT (1..6): "), other options one a line ("  1)
+** Standard") then "> ". */
+void ask_show(const rg_game *g);
 
-/* Shows q to a person on stderr: yes/no and numbers inline ("PROMPT
-** (1..6): "), other options one a line ("  1) Standard") then "> ". */
-void ask_show(const rg_question *q);
-
-/* Writes q's "WHO, PROMPT" (which 0) or its options (which 1) to stderr. */
-void ask_put(const rg_question *q, int which);
+/* Writes the question's "WHO, PROMPT" (which 0) or its options (which 1)
+** to stderr. */
+void ask_put(const rg_game *g, int which);
 
 /* Reads the lines of path (each at most READER_LINE_MAX bytes, no NUL)
 ** into an rg_malloc'd NUL-terminated buffer (*text, its length in *size),

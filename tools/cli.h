@@ -3,9 +3,8 @@
 **
 ** regula.c holds main, the command table and the option parser (opts);
 ** loaded.c loads a rule set as a module for the commands that still work
-** on the library's internals (run.c, table.c, sim.c, simvar.c, odds.c;
-** ask.c and inputs.c serve them).  The commands on regula.h alone do not
-** include this header.  Nothing here knows any game.
+** on the library's internals (sim.c, simvar.c, odds.c).  The commands on
+** regula.h alone do not include this header.  Nothing here knows any game.
 */
 #ifndef RG_CLI_H
 #define RG_CLI_H
@@ -19,6 +18,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "fileout.h"
+#include "inputs.h"
 #include "module.h"
 #include "opts.h"
 #include "pictures.h"
@@ -54,11 +54,6 @@ int load(loaded *l, const char *path, int want_assumptions);
 /* Frees everything load made. */
 void unload(loaded *l);
 
-/* Prints v of type t followed by exactly one newline (records: one
-** "field: value" line per field). */
-void print_value(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                 rg_type t, rg_value v);
-
 /* Finds the source path, line and display column of instruction pc.
 ** Returns 0, or -1 when the line table does not say. */
 int locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line, uint32_t *col);
@@ -93,7 +88,7 @@ int cli_resolve_result(const rg_module *m, const char *cmd, const char *name, ch
 
 
 /* Sets s up for module m (borrowed) and fills it from the --inputs file
-** (lines NAME=VALUE) and then each --set, so --set wins (inputs.c).
+** (lines NAME=VALUE) and then each --set, so --set wins (loaded.c).
 ** Returns EX_OK, or EX_BAD / EX_RUNTIME after saying what is wrong; the
 ** caller frees s with rg_setup_free whatever this returns. */
 int cli_setup(rg_setup *s, const rg_module *m, const char *inputs, const char *const *sets,
@@ -112,41 +107,11 @@ int cli_load_setup(loaded *l, rg_setup *s, const char *path, const char *inputs,
 int cli_write_chart(const char *path, const char *title, const char *const *names,
                     uint32_t nseries, const rg_chart *charts, uint32_t n);
 
-/* Parses --policy's text for cmd: one of allowed[] (a NULL-terminated list
-** of at least two; *kind = its index), or answers:FILE (*kind = -1, the
-** file's text in *answers, rg_malloc'd), or else the name of a strategy of
-** the rules (*kind = -2: cli_strategy resolves it once they are loaded).
-** NULL: *kind = 0.  Returns EX_OK, or EX_BAD / EX_RUNTIME after saying
-** what is wrong. */
-int cli_policy(const char *cmd, const char *policy, const char *const *allowed, int *kind,
-               char **answers, size_t *len);
-
 /* The strategy --policy NAME names in m: sets *strategy to 1 + its index.
 ** policy NULL, one of allowed[] or answers:FILE: *strategy = 0.  Returns
 ** EX_OK, or EX_BAD after saying which policies and strategies there are. */
 int cli_strategy(const char *cmd, const rg_module *m, const char *policy,
                  const char *const *allowed, uint32_t *strategy);
-
-/* Writes how a log or table header names strategy `name` into buf;
-** returns buf. */
-const char *cli_strategy_label(char *buf, size_t size, const char *name);
-
-
-/* regula run at the table (table.c): procedure pi of l played with a person
-** answering (ask_choices: the choices; ask_dice: the dice and cards), its
-** inputs vals, resumable (--resume, --transcript, undo, save); writes the
-** pictures o asks for of the game as finally played; the header names the
-** placeholders (text, "" for none).  Returns the exit code. */
-int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *vals,
-               int ask_choices, int ask_dice, const char *placeholders);
-
-
-/* Writes the pictures o asks for from p (drawn by module m) after a run
-** (pictures_write; a wrong shape is reported as report_runtime does).
-** Returns EX_OK, EX_BAD or EX_RUNTIME after saying what is wrong. */
-int write_pictures(const rg_pictures *p, const rg_module *m, const opts *o, const char *cmd,
-                   int to_stdout);
-
 
 /* What `regula sim --variants` was given (sim.c parses it, simvar.c runs). */
 typedef struct sim_args {

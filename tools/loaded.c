@@ -1,9 +1,9 @@
 /*
 ** loaded.c: a rule set loaded as a module, for the commands that still
-** work on the library's internals (run, sim, odds, the table; see cli.h):
-** loading and unloading, runtime errors shown with their source line,
-** values printed, procedures found and their arguments parsed, pictures
-** written.  The commands on regula.h alone load through fileout.c.
+** work on the library's internals (sim, odds; see cli.h): loading and
+** unloading, runtime errors shown with their source line, values printed,
+** procedures found and their arguments parsed, their inputs set up.  The
+** commands on regula.h alone load through fileout.c.
 */
 #include "regula.h"
 #include "cli.h"
@@ -11,6 +11,8 @@
 #include "diag.h"
 #include "evlog.h"
 #include "fileout.h"
+#include "ask.h"
+#include "inputs.h"
 #include "module.h"
 #include "value.h"
 
@@ -106,15 +108,7 @@ void unload(loaded *l) {
   l->assumptions = NULL;
 }
 
-/* ---- printing values and run-time events ------------------------------- */
-
-/* Prints v of type t to out followed by exactly one newline (a record
-** prints one "field: value" line per field). */
-void print_value(FILE *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                        rg_type t, rg_value v) {
-  rg_out o = cli_file_out(out);
-  rg_value_print(&o, m, heap, nheap, t, v);
-}
+/* ---- run-time errors ----------------------------------------------------- */
 
 /* Finds where instruction pc came from: the source path, line and display
 ** column.  Returns 0, or -1 when the line table does not say. */
@@ -144,21 +138,6 @@ void report_runtime(const rg_module *m, const char *msg, uint32_t pc) {
   uint32_t line, col;
   if (locate(m, pc, &path, &line, &col) != 0) path = NULL;
   report_at(m, msg, path, line, col);
-}
-
-/* ---- pictures -------------------------------------------------------------- */
-
-/* picture_fault_fn: a wrong shape of the module ctx, reported as
-** report_runtime does. */
-static void picture_fault(void *ctx, const char *msg, const char *path, uint32_t line,
-                          uint32_t col) {
-  report_at(ctx, msg, path && strcmp(path, "?") ? path : NULL, line, col);
-}
-
-int write_pictures(const rg_pictures *p, const rg_module *m, const opts *o, const char *cmd,
-                   int to_stdout) {
-  picture_request rq = { o->pictures, o->npictures, o->picture, cmd, to_stdout };
-  return pictures_write(p, &rq, picture_fault, (void *)m);
 }
 
 /* Returns 1 when procedure p of m is the body of a test. */
@@ -222,3 +201,95 @@ int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char
   return pi;
 }
 
+/* ---- inputs and policies of the commands on a module (sim, odds) ------------ */
+
+/* Prints the message in b as "regula: error: MSG" on stderr. */
+static void print_error(rg_buf *b) {
+  fprintf(stderr, "regula: error: %s\n", b->data ? b->data : "out of memory");
+}
+
+int cli_setup(rg_setup *s, const rg_module *m, const char *inputs, const char *const *sets,
+              int nsets) {
+  rg_buf err;
+  int rc = 0;
+  if (rg_setup_init(s, m) != 0) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  rg_buf_init(&err);
+  if (inputs) {
+    char *text = NULL;
+    size_t len = 0;
+    int frc = ask_read_file(inputs, &text, &len);
+    if (frc != EX_OK) {
+      rg_buf_free(&err);
+      return frc;
+    }
+    rc = rg_setup_lines(s, text, len, inputs, &err.out);
+    rg_free(text);
+  }
+  for (int i = 0; rc == 0 && i < nsets; i++) {
+    char where[64];
+    snprintf(where, sizeof where, "--set %.50s", sets[i]);
+    rc = rg_setup_set(s, sets[i], where, &err.out);
+  }
+  if (rc == -1 || rc == -3) print_error(&err);
+  else if (rc == -2) fputs("regula: error: out of memory\n", stderr);
+  rg_buf_free(&err);
+  return rc == 0 ? EX_OK : rc == -2 ? EX_RUNTIME : EX_BAD;
+}
+
+int cli_strategy(const char *cmd, const rg_module *m, const char *policy,
+                 const char *const *allowed, uint32_t *strategy) {
+  rg_buf names;
+  int si;
+  *strategy = 0;
+  if (!policy || (strncmp(policy, "answers:", 8) == 0 && policy[8])) return EX_OK;
+  for (int k = 0; allowed[k]; k++)
+    if (strcmp(policy, allowed[k]) == 0) return EX_OK;
+  if ((si = rg_module_find_strategy(m, policy)) >= 0) {
+    *strategy = (uint32_t)si + 1;
+    return EX_OK;
+  }
+  rg_buf_init(&names);
+  for (int k = 0; allowed[k]; k++) rg_printf(&names.out, "%s, ", allowed[k]);
+  rg_puts(&names.out, "answers:FILE");
+  if (m->nstrategies) {
+    rg_puts(&names.out, " or a strategy of the rules (");
+    for (uint32_t i = 0; i < m->nstrategies; i++)
+      rg_printf(&names.out, "%s%s", i ? ", " : "", rg_module_str(m, m->strategies[i].name));
+    rg_puts(&names.out, ")");
+  } else {
+    rg_puts(&names.out, " (the rules declare no strategy)");
+  }
+  int rc = usage_error(cmd, "--policy must be %s, not '%s'", names.out.failed ? "..." : names.data,
+                       policy);
+  rg_buf_free(&names);
+  return rc;
+}
+
+int cli_load_setup(loaded *l, rg_setup *s, const char *path, const char *inputs,
+                   const char *const *sets, int nsets) {
+  int rc = load(l, path, 1);
+  memset(s, 0, sizeof *s);
+  if (rc == EX_OK) rc = cli_setup(s, &l->m, inputs, sets, nsets);
+  return rc;
+}
+
+int cli_write_chart(const char *path, const char *title, const char *const *names,
+                    uint32_t nseries, const rg_chart *charts, uint32_t n) {
+  rg_buf b;
+  char err[512];
+  int rc = EX_OK;
+  rg_buf_init(&b);
+  rg_chart_svg(&b.out, title, names, nseries, charts, n);
+  if (b.out.failed) {
+    fputs("regula: error: out of memory\n", stderr);
+    rc = EX_RUNTIME;
+  } else if (rg_file_save(path, b.data, b.len, 0644, err, sizeof err) != 0) {
+    fprintf(stderr, "regula: error: %s\n", err);
+    rc = EX_RUNTIME;
+  }
+  rg_buf_free(&b);
+  return rc;
+}

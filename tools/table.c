@@ -13,9 +13,11 @@
 */
 #include "regula.h"
 #include "ask.h"
-#include "cli.h"
-#include "game.h"
-#include "svg.h"
+#include "cmd_rules.h"
+#include "exitcode.h"
+#include "fileout.h"
+#include "pictures.h"
+#include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,31 +29,14 @@
 
 /* What a game at the terminal holds. */
 typedef struct table {
-  loaded *l;
+  const rg_rules *r;
   const opts *o;
   rg_game *g;
-  rg_svg *svg;              /* the pictures asked for, or NULL */
   reader in;
   FILE *live;               /* where the log shows as it happens, or NULL */
   rg_buf shown;             /* the log text shown on live so far */
   int tty_in;
 } table;
-
-/* A picture's shape of the game (rg_game_setup.shape). */
-static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
-                     uint32_t pc) {
-  table *t = ctx;
-  if (t->svg) rg_svg_add_run(t->svg, rg_game_vm(t->g), m, note, vals, pc);
-}
-
-/* Before each replay: the pictures start again (rg_game_setup.restart). */
-static void on_restart(void *ctx, rg_vm *vm) {
-  table *t = ctx;
-  (void)vm;
-  if (!t->svg) return;
-  rg_svg_free(t->svg);
-  t->svg = rg_svg_new();
-}
 
 /* Shows on t->live what the game's visible log holds beyond what was
 ** shown; when an undo made the log shorter, says that the lines after
@@ -91,41 +76,53 @@ static int save_transcript(table *t, const char *path) {
   return rc;
 }
 
-/* Writes q's rule text (the rule file's line at q->where) after its help. */
-static void put_rule_text(const table *t, const rg_question *q) {
-  const rg_diag *d = &t->l->diag;
+/* Writes the rule text of the question (the rule file's line at its
+** "FILE:LINE") after its help, when the rules hold their sources. */
+static void put_rule_text(const table *t, const rg_game_question *q) {
   const char *colon, *text;
+  char path[4096];
   size_t plen, len;
   unsigned long line;
-  if (!q->where || !t->l->compiled || !(colon = strrchr(q->where, ':'))) return;
+  if (!q->where || !(colon = strrchr(q->where, ':'))) return;
   plen = (size_t)(colon - q->where);
   line = strtoul(colon + 1, NULL, 10);
-  for (uint32_t i = 0; i < d->nfiles; i++)
-    if (strlen(d->files[i]->path) == plen && strncmp(d->files[i]->path, q->where, plen) == 0 &&
-        (text = rg_diag_line(d, i, (uint32_t)line, &len))) {
-      while (len && (*text == ' ' || *text == '\t')) { text++; len--; }
-      fprintf(stderr, "the rule: %.*s\n", (int)len, text);
-      return;
-    }
+  if (plen >= sizeof path || line > UINT32_MAX) return;
+  memcpy(path, q->where, plen);
+  path[plen] = '\0';
+  if (!(text = rg_rules_source_line(t->r, path, (uint32_t)line, &len))) return;
+  while (len && (*text == ' ' || *text == '\t')) { text++; len--; }
+  fprintf(stderr, "the rule: %.*s\n", (int)len, text);
 }
 
 /* After a secret answer on a terminal: erases the question with its
 ** options (the player's hand) from the screen, and says who answered. */
-static void hide_secret(const table *t, const rg_question *q) {
+static void hide_secret(const table *t, const rg_game_question *q) {
   unsigned lines = 2;       /* the secret notice and the question's line */
   if (!t->tty_in || !isatty(fileno(stderr))) return;
-  if (!q->yesno && !q->numeric && !q->range) lines += q->n + 1;   /* options, "> " */
+  if (!q->yesno && !q->numeric && !q->range) lines += q->noptions + 1;   /* options, "> " */
   fprintf(stderr, "\033[%uA\033[J(%s%sanswered in secret)\n", lines, q->who ? q->who : "",
           q->who ? " has " : "");
   fflush(stderr);
 }
 
+/* Returns line without the spaces and tabs around it, nor a CR at its
+** end (cut in place). */
+static char *trim(char *line) {
+  size_t n;
+  while (*line == ' ' || *line == '\t') line++;
+  for (n = strlen(line); n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r');
+       n--)
+    line[n - 1] = '\0';
+  return line;
+}
+
 /* Asks the pending question until the person answers, takes an answer
 ** back or the input ends.  Returns 0 to play on, or an exit code. */
 static int ask_loop(table *t, const char *transcript) {
-  const rg_question *q = rg_game_pending(t->g);
+  rg_game_question question, *q = &question;
   rg_buf why;
   int shown_question = 0;
+  rg_game_asking(t->g, q);
   for (;;) {
     char *line;
     const char *arg;
@@ -135,7 +132,7 @@ static int ask_loop(table *t, const char *transcript) {
       if (q->secret)
         fputs("(secret: only the player who answers should see this; the answer is not shown)\n",
               stderr);
-      ask_show(q);
+      ask_show(t->g);
       shown_question = 1;
     }
     rc = reader_line(&t->in, &line);
@@ -149,7 +146,7 @@ static int ask_loop(table *t, const char *transcript) {
     }
     if (rc != 0) {
       fputs("\nregula: error: no answer (end of input) for: ", stderr);
-      ask_put(q, 0);
+      ask_put(t->g, 0);
       fputc('\n', stderr);
       if (rg_game_answers(t->g) && !transcript && t->tty_in)
         fputs("(type save at a question to keep a game for --resume)\n", stderr);
@@ -157,7 +154,7 @@ static int ask_loop(table *t, const char *transcript) {
     }
     /* Piped answers are not echoed by a terminal: echo them, so that the
     ** conversation on stderr reads as a dialogue.  A secret one is not. */
-    if (!t->tty_in) fprintf(stderr, "%s\n", q->secret ? "(hidden)" : rg_policy_trim(line));
+    if (!t->tty_in) fprintf(stderr, "%s\n", q->secret ? "(hidden)" : trim(line));
     rg_buf_init(&why);
     r = rg_game_reply(t->g, line, &arg, &why.out);
     switch (r) {
@@ -186,7 +183,7 @@ static int ask_loop(table *t, const char *transcript) {
     default:
       fprintf(stderr, "%s\n", why.data ? why.data : "");
       shown_question = q->range || q->numeric || q->yesno;   /* a short prompt is shown again */
-      if (shown_question) ask_show(q);
+      if (shown_question) ask_show(t->g);
       break;
     }
     rg_buf_free(&why);
@@ -197,10 +194,10 @@ static int ask_loop(table *t, const char *transcript) {
 ** before the question shows, so no early keystroke is echoed; nothing
 ** typed is discarded). */
 static int ask(table *t, const char *transcript) {
-  const rg_question *q = rg_game_pending(t->g);
+  rg_game_question q;
   struct termios old, quiet;
   int fd = fileno(t->in.f), rc;
-  int hidden = q && q->secret && t->tty_in && tcgetattr(fd, &old) == 0;
+  int hidden = rg_game_asking(t->g, &q) && q.secret && t->tty_in && tcgetattr(fd, &old) == 0;
   if (hidden) {
     quiet = old;
     quiet.c_lflag &= ~(tcflag_t)ECHO;
@@ -222,37 +219,38 @@ static void flush_record(table *t) {
   fflush(stdout);
 }
 
-int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *vals,
-               int ask_choices, int ask_dice, const char *placeholders) {
-  const rg_module *m = &l->m;
+int table_pictures(const rg_rules *r, const opts *o, const rg_pictures *p) {
+  picture_request rq = { o->pictures, o->npictures, o->picture, "run", 0 };
+  return pictures_write(p, &rq, call_fault, (void *)r);
+}
+
+int table_play(const rg_rules *r, const opts *o, uint64_t seed, int ask_choices, int ask_dice) {
   table t;
-  rg_game_setup setup;
+  rg_game_options go;
   int rc = 0;
+  rg_status st;
   memset(&t, 0, sizeof t);
-  memset(&setup, 0, sizeof setup);
-  t.l = l;
+  memset(&go, 0, sizeof go);
+  t.r = r;
   t.o = o;
   t.in.f = stdin;
   t.tty_in = isatty(fileno(stdin));
   t.live = isatty(fileno(stdout)) ? stdout : isatty(fileno(stderr)) ? stderr : NULL;
   rg_buf_init(&t.shown);
-  setup.proc = (uint32_t)pi;
-  setup.seed = seed;
-  setup.inputs = vals;
-  setup.limits = cli_limits(o);
-  setup.ask_choices = ask_choices;
-  setup.first = o->policy && strcmp(o->policy, "first") == 0;
-  setup.ask_dice = ask_dice;
-  setup.title = o->pos[0];
-  setup.placeholders = placeholders;
-  setup.sets = (const char *const *)o->sets;
-  setup.nsets = o->nsets > 0 ? (uint32_t)o->nsets : 0;
-  setup.shape = on_shape;
-  setup.restart = on_restart;
-  setup.shape_ctx = &t;
-  if (rg_game_open(m, &setup, &t.g) != RG_OK) {
-    fputs("regula: error: out of memory\n", stderr);
-    return EX_RUNTIME;
+  go.proc = o->proc;
+  go.seed = seed;
+  go.ask_choices = ask_choices;
+  go.first = o->policy && strcmp(o->policy, "first") == 0;
+  go.ask_dice = ask_dice;
+  go.title = o->pos[0];
+  go.max_steps = o->max_steps;
+  go.max_memory = o->max_memory;
+  go.no_fusion = o->no_fusion;
+  go.pictures = o->npictures || o->picture;
+  if ((st = rg_game_new(r, &go, &t.g)) != RG_OK) {
+    fputs(st == RG_NOMEM ? "regula: error: out of memory\n" : "regula: error: no such procedure\n",
+          stderr);
+    return st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
   }
   if (o->resume) {
     char *text;
@@ -267,41 +265,35 @@ int table_play(loaded *l, const opts *o, int pi, uint64_t seed, const rg_value *
     }
   }
   while (rc == 0) {           /* each turn plays the game again, then asks */
-    rg_game_state st;
-    if ((o->npictures || o->picture) && !t.svg && !(t.svg = rg_svg_new())) {
-      fputs("regula: error: out of memory\n", stderr);
-      rc = EX_RUNTIME;
-      break;
-    }
-    st = rg_game_play(t.g);
+    rg_game_state gs = rg_game_play(t.g);
     show_log(&t);
-    if (st == RG_GAME_ASKING) {
+    if (gs == RG_GAME_ASKING) {
       rc = ask(&t, o->transcript);
       if (rc != 0) flush_record(&t);
       continue;
     }
     /* Over or failed: the last turn. */
     flush_record(&t);
-    if (st == RG_GAME_FAILED) {
-      uint32_t pc;
-      const char *msg = rg_game_error(t.g, &pc);
-      if (pc != UINT32_MAX) {
-        report_runtime(m, msg, pc);
+    if (gs == RG_GAME_FAILED) {
+      const char *path;
+      uint32_t line, col;
+      const char *msg = rg_game_error(t.g, &st, &path, &line, &col);
+      if (st == RG_RUN_ERROR) {
+        call_fault((void *)r, msg, path, line, col);
         rc = EX_RUNTIME;
       } else {
         fprintf(stderr, "regula: error: %s\n", msg);
-        rc = strcmp(msg, "out of memory") == 0 ? EX_RUNTIME : EX_BAD;
+        rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
       }
       break;
     }
     if (rg_game_failed_expects(t.g)) rc = EX_FINDINGS;
-    if (t.svg) {
-      int prc = write_pictures(t.svg, m, o, "run", 0);
+    if (go.pictures) {
+      int prc = table_pictures(r, o, rg_game_drawn(t.g));
       if (prc != EX_OK) rc = prc;
     }
     break;
   }
-  rg_svg_free(t.svg);
   rg_buf_free(&t.shown);
   reader_free(&t.in);
   rg_game_free(t.g);

@@ -314,6 +314,173 @@ int main(void) {
     rg_rules_free(r8);
   }
 
+  /* api-9: rules set up for runs (rg_rules_with): an input and a die set in
+  ** a copy, the rules themselves unchanged.  By hand: COIN=heads:2 makes
+  ** every toss heads; the base's fair coin shows tails within ten seeds
+  ** (all heads: 1 in 1024); n=3 makes `howmany` return 3 and the base 1. */
+  {
+    static const char t9[] =
+      "ruleset \"setup\"\n"
+      "enum side { heads, tails }\n"
+      "enum colour { BLACK, RED }\n"
+      "dice COIN: side = { heads: 1, tails: 1 }\n"
+      "deck bag: colour = { BLACK: 1, RED: 1 }\n"
+      "input n: int = 1\n"
+      "procedure toss() -> side { return roll COIN }\n"
+      "procedure pull() -> colour { return draw bag }\n"
+      "procedure howmany() -> int { return n }\n"
+      "procedure ask() -> side { return choose(heads, \"where?\", {heads, tails}) }\n";
+    rg_rules *r9 = NULL, *c9 = NULL, *bad = NULL;
+    rg_run *run = NULL;
+    rg_buf err, ph;
+    int tails = 0, heads = 0;
+    rg_buf_init(&err);
+    rg_buf_init(&ph);
+    CHECK(rg_rules_compile("t9.rules", t9, strlen(t9), NULL, &r9) == RG_OK, "api-9 compile");
+    CHECK(r9 && rg_rules_with(r9, &c9) == RG_OK, "api-9 copy");
+    CHECK(rg_rules_set(r9, "n=2", NULL, &err.out) == RG_BAD_VALUE, "api-9 rules are not a copy");
+    rg_buf_free(&err);
+    CHECK(rg_rules_set(c9, "n = 3", "--set n=3", &err.out) == RG_OK, "api-9 n = 3");
+    CHECK(rg_rules_set(c9, "COIN=heads:2", "--set COIN", &err.out) == RG_OK, "api-9 COIN");
+    CHECK(rg_rules_set(c9, "n=x", "--set n=x", &err.out) == RG_BAD_VALUE && err.data &&
+          strncmp(err.data, "--set n=x: input 'n' (int): ", 28) == 0, "api-9 n=x '%s'",
+          err.data ? err.data : "");
+    rg_buf_free(&err);
+    CHECK(rg_rules_set(c9, "nope=1", "w", &err.out) == RG_NOT_FOUND && err.data &&
+          strcmp(err.data, "w: no input 'nope'; inputs: n: int; dice and decks: COIN, bag") == 0,
+          "api-9 nope '%s'", err.data ? err.data : "");
+    rg_buf_free(&err);
+    CHECK(rg_rules_set_lines(c9, "# c\n\nn=4\nbad\n", 13, "in.txt", &err.out) == RG_BAD_VALUE &&
+          err.data && strncmp(err.data, "in.txt:4: expected NAME=VALUE", 29) == 0,
+          "api-9 lines '%s'", err.data ? err.data : "");
+    rg_buf_free(&err);
+    CHECK(rg_rules_set(c9, "n=3", "--set n=3", &err.out) == RG_OK, "api-9 n=3 again");
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+      rg_run_options o = { .seed = seed };
+      char b[32] = "";
+      rg_run_new(c9, &o, &run);
+      if (run && rg_run_call(run, "toss", NULL, 0) == RG_OK && rg_run_result(run, b, sizeof b) == RG_OK)
+        heads += strcmp(b, "heads") == 0;
+      rg_run_free(run);
+      run = NULL;
+      rg_run_new(r9, &o, &run);
+      if (run && rg_run_call(run, "toss", NULL, 0) == RG_OK && rg_run_result(run, b, sizeof b) == RG_OK)
+        tails += strcmp(b, "tails") == 0;
+      rg_run_free(run);
+      run = NULL;
+    }
+    CHECK(heads == 10 && tails > 0, "api-9 the copy's coin: %d heads of 10; the base's: %d tails",
+          heads, tails);
+    rg_run_new(c9, NULL, &run);
+    CHECK(run && rg_run_call(run, "howmany", NULL, 0) == RG_OK &&
+          rg_run_result(run, buf, sizeof buf) == RG_OK && strcmp(buf, "3") == 0,
+          "api-9 the copy's n '%s'", buf);
+    rg_run_free(run);
+    rg_run_new(r9, NULL, &run);
+    CHECK(run && rg_run_call(run, "howmany", NULL, 0) == RG_OK &&
+          rg_run_result(run, buf, sizeof buf) == RG_OK && strcmp(buf, "1") == 0,
+          "api-9 the base's n '%s'", buf);
+    rg_run_free(run);
+    run = NULL;
+    CHECK(rg_rules_placeholders(c9, "toss", 0, &ph.out) == 1 && ph.data &&
+          strcmp(ph.data, "dice COIN (set)") == 0, "api-9 placeholders '%s'", ph.data ? ph.data : "");
+    rg_buf_free(&ph);
+    CHECK(rg_rules_placeholders(c9, "toss", 1, &ph.out) == 1 && ph.data &&
+          strcmp(ph.data, "[{\"kind\":\"dice\",\"name\":\"COIN\",\"given\":\"set\"}]") == 0,
+          "api-9 placeholders JSON '%s'", ph.data ? ph.data : "");
+    rg_buf_free(&ph);
+    CHECK(rg_rules_placeholders(c9, "pull", 0, &ph.out) == 0 && !ph.data &&
+          rg_rules_placeholders(r9, "toss", 0, &ph.out) == 0 &&
+          rg_rules_placeholders(c9, "nope", 0, &ph.out) == 0, "api-9 no placeholders");
+    /* the log of a run of the copy names the die set, after its first line */
+    rg_run_new(c9, NULL, &run);
+    if (run) rg_run_log(run, &ph.out, 0, NULL, NULL);
+    CHECK(run && rg_run_call(run, "toss", NULL, 0) == RG_OK && ph.data &&
+          strncmp(ph.data, "run toss: seed 0, policy random, dice random\n"
+                           "placeholders: dice COIN (set)\n", 75) == 0,
+          "api-9 the log '%s'", ph.data ? ph.data : "");
+    rg_run_free(run);
+    run = NULL;
+    rg_buf_free(&ph);
+    /* a game's transcript names the settings given one by one */
+    {
+      rg_game *g = NULL;
+      rg_game_options go = { .proc = "ask", .ask_choices = 1, .title = "t9" };
+      CHECK(rg_game_new(c9, &go, &g) == RG_OK, "api-9 game");
+      if (g) rg_game_transcript(g, &ph.out);
+      CHECK(ph.data && strstr(ph.data, "# set n = 3\n# set COIN=heads:2\n# set n=3\n"),
+            "api-9 transcript '%s'", ph.data ? ph.data : "");
+      rg_game_free(g);
+      rg_buf_free(&ph);
+    }
+    CHECK(rg_rules_with(r9, &bad) == RG_OK, "api-9 a second copy");
+    rg_rules_free(bad);       /* never set: freed alone */
+    rg_rules_free(c9);
+    rg_rules_free(r9);
+  }
+
+  /* api-10: strategies by name, a stopped run, and results side by side.
+  ** By hand: `pair` returns { n: bias, c: 2 * bias }; bias 1 and 3 give
+  ** rows "n 1 3" and "c 2 6", both marked as differing; the columns are one
+  ** character wide (the names a, b), the names of the rows five. */
+  {
+    static const char t10[] =
+      "ruleset \"pairs\"\n"
+      "enum side { A }\n"
+      "input bias: int = 1\n"
+      "record pr { n: int, c: int }\n"
+      "procedure pair() -> pr {\n"
+      "  let x = bias\n"
+      "  return { n: x, c: 2 * x }\n"
+      "}\n"
+      "procedure ask() -> int { return choose(A, \"how many?\", 1, 2) }\n";
+    rg_rules *r10 = NULL;
+    rg_run *runs[2] = { NULL, NULL };
+    const char *names[] = { "a", "b" };
+    rg_run_options o = { .strategy = "bold" };
+    char err[128];
+    rg_buf out;
+    rg_buf_init(&out);
+    CHECK(rg_rules_compile("t10.rules", t10, strlen(t10), NULL, &r10) == RG_OK, "api-10 compile");
+    CHECK(r10 && rg_rules_strategy_count(r10) == 0 && rg_rules_find_strategy(r10, "bold") == -1 &&
+          rg_rules_strategy_name(r10, 0) == NULL, "api-10 no strategies");
+    CHECK(rg_run_new(r10, &o, &runs[0]) == RG_NOT_FOUND && !runs[0], "api-10 no strategy 'bold'");
+    o.strategy = NULL;
+    o.policy = RG_CHOOSE_ANSWERS;
+    o.answers = "# none\n";
+    o.answers_len = 7;
+    rg_run_new(r10, &o, &runs[0]);
+    CHECK(runs[0] && rg_run_call(runs[0], "ask", NULL, 0) == RG_RUN_ERROR &&
+          rg_run_stopped(runs[0]), "api-10 stopped: %s", runs[0] ? rg_run_error(runs[0], NULL, NULL, NULL) : "");
+    CHECK(rg_runs_side_by_side(runs, names, 1, 1, "random", 0, &out.out) == RG_BAD_VALUE,
+          "api-10 side by side needs results");
+    rg_run_free(runs[0]);
+    rg_run_new(r10, NULL, &runs[0]);
+    rg_run_new(r10, NULL, &runs[1]);
+    if (runs[1]) rg_run_set_input(runs[1], "bias", "3", err, sizeof err);
+    CHECK(runs[0] && runs[1] && rg_run_call(runs[0], "pair", NULL, 0) == RG_OK &&
+          rg_run_call(runs[1], "pair", NULL, 0) == RG_OK && !rg_run_stopped(runs[1]),
+          "api-10 two runs");
+    CHECK(rg_runs_side_by_side(runs, names, 2, 1, "random", 0, &out.out) == RG_OK && out.data &&
+          strcmp(out.data, "run pair of 2 variants: seed 1, policy random, common random numbers "
+                           "by step; * marks the rows that differ\n\n"
+                           "         a  b\n"
+                           "* n      1  3\n"
+                           "* c      2  6\n") == 0,
+          "api-10 side by side '%s'", out.data ? out.data : "");
+    rg_buf_free(&out);
+    CHECK(rg_runs_side_by_side(runs, names, 2, 1, "first", 1, &out.out) == RG_OK && out.data &&
+          strcmp(out.data, "{\"event\":\"variants\",\"format\":2,\"procedure\":\"pair\",\"seed\":\"1\","
+                           "\"policy\":\"first\",\"variants\":[\"a\",\"b\"]}\n"
+                           "{\"event\":\"summary\",\"variant\":\"a\",\"result\":{\"n\":1,\"c\":2}}\n"
+                           "{\"event\":\"summary\",\"variant\":\"b\",\"result\":{\"n\":3,\"c\":6}}\n") == 0,
+          "api-10 side by side JSON '%s'", out.data ? out.data : "");
+    rg_buf_free(&out);
+    rg_run_free(runs[0]);
+    rg_run_free(runs[1]);
+    rg_rules_free(r10);
+  }
+
   printf("test_api: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

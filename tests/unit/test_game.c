@@ -97,6 +97,16 @@ int main(void) {
         "'s' is ambiguous: %s", why.buf);
   CHECK(tell(g, "help", &why) == RG_REPLY_HELP && strstr(why.buf, "  2) Coastal\n"),
         "help lists the options: %s", why.buf);
+  tr.len = 0;
+  tr.buf[0] = '\0';
+  CHECK(rg_game_question_write(g, 0, &tro) == RG_OK && strcmp(tr.buf, "Alpha, ground?") == 0,
+        "the question as shown: %s", tr.buf);
+  tr.len = 0;
+  CHECK(rg_game_question_write(g, 2, &tro) == RG_OK && strcmp(tr.buf, "Standard, Coastal, ...") == 0,
+        "its options, two named: %s", tr.buf);
+  CHECK(rg_game_option_remark(g, 0, name, sizeof name) == 0 && name[0] == '\0',
+        "a member has no remark");
+  CHECK(rg_game_answers(g) == 1, "one answer so far");
   CHECK(tell(g, "co", &why) == RG_REPLY_ANSWER, "'co' is Coastal");
 
   CHECK(rg_game_play(g) == RG_GAME_ASKING && rg_game_asking(g, &q) && q.yesno,
@@ -132,9 +142,17 @@ int main(void) {
   CHECK(rg_game_new(r, &opt, &h) == RG_OK, "a third game");
   CHECK(rg_game_load(h, "bad.txt", "# x\n4 3\nForest\n", 15) == RG_OK, "loads");
   CHECK(rg_game_play(h) == RG_GAME_FAILED, "fails");
-  CHECK(strcmp(rg_game_error(h, NULL),
+  {
+    rg_status st = RG_OK;
+    const char *path = NULL;
+    uint32_t line = 9, col = 9;
+    rg_game_error(h, &st, &path, &line, &col);
+    CHECK(st == RG_BAD_VALUE && strcmp(path, "?") == 0 && line == 0 && col == 0,
+          "an answer that fits no option is no rule's failure");
+  }
+  CHECK(strcmp(rg_game_error(h, NULL, NULL, NULL, NULL),
                "bad.txt:3: 'Forest' is not an option of: Alpha, ground?; options: Standard, "
-               "Coastal, Swamp") == 0, "names the line: %s", rg_game_error(h, NULL));
+               "Coastal, Swamp") == 0, "names the line: %s", rg_game_error(h, NULL, NULL, NULL, NULL));
   rg_game_free(h);
 
   rg_game_free(g);
@@ -158,6 +176,53 @@ int main(void) {
     log = pg ? rg_game_log(pg, &len, &vis) : "";
     CHECK(strstr(log, "\nplaceholders: dice HIT (assumed)\n") != NULL && !strstr(log, "BAG"),
           "the log names the assumed die only: %s", log);
+    rg_game_free(pg);
+    rg_rules_free(pr);
+  }
+
+  /* Game options: pictures of the last play only, a rule's failure with
+  ** its place, the step limit, and a card's remark (how many are left:
+  ** two RED and one BLACK in the bag, so RED is "2 left"). */
+  {
+    static const char pic[] =
+      "ruleset \"pictures\"\n"
+      "enum colour { BLACK, RED }\n"
+      "deck bag: colour = { BLACK: 1, RED: 2 }\n"
+      "procedure main() -> int {\n"
+      "  canvas(\"board\", 20, 10, \"the board\")\n"
+      "  let c = draw bag\n"
+      "  let n = 0\n"
+      "  while n < 50 { n = n + 1 }\n"
+      "  return 10 / (n - 50)\n"
+      "}\n";
+    rg_game_options po = { .seed = 1, .ask_dice = 1, .pictures = 1 };
+    rg_rules *pr = NULL;
+    rg_game *pg = NULL;
+    rg_status st = RG_OK;
+    const char *path = NULL;
+    uint32_t line = 0, col = 0;
+    CHECK(rg_rules_compile("pic.rules", pic, sizeof pic - 1, NULL, &pr) == RG_OK, "pictures compile");
+    CHECK(pr && rg_game_new(pr, &po, &pg) == RG_OK && rg_game_play(pg) == RG_GAME_ASKING,
+          "the card is asked");
+    CHECK(pg && rg_game_option(pg, 1, name, sizeof name) == RG_OK && strcmp(name, "RED") == 0 &&
+          rg_game_option_remark(pg, 1, name, sizeof name) == 1 && strcmp(name, "2 left") == 0,
+          "RED: %s", name);
+    CHECK(pg && rg_pictures_count(rg_game_drawn(pg)) == 1 &&
+          strcmp(rg_pictures_name(rg_game_drawn(pg), 0), "board") == 0, "the board is drawn");
+    CHECK(pg && tell(pg, "RED", &why) == RG_REPLY_ANSWER && rg_game_play(pg) == RG_GAME_FAILED,
+          "division by zero");
+    CHECK(pg && strcmp(rg_game_error(pg, &st, &path, &line, &col), "division by zero") == 0 &&
+          st == RG_RUN_ERROR && strcmp(path, "pic.rules") == 0 && line == 9,
+          "the failure's place: %s:%u", path ? path : "", line);
+    CHECK(pg && rg_pictures_count(rg_game_drawn(pg)) == 1, "the last play's board only");
+    rg_game_free(pg);
+    pg = NULL;
+    po.max_steps = 10;
+    CHECK(rg_game_new(pr, &po, &pg) == RG_OK, "a game of at most 10 steps");
+    rg_game_load(pg, "a.txt", "RED\n", 4);
+    CHECK(rg_game_play(pg) == RG_GAME_FAILED &&
+          strstr(rg_game_error(pg, &st, NULL, NULL, NULL), "limit") && st == RG_RUN_ERROR,
+          "the step limit: %s", rg_game_error(pg, NULL, NULL, NULL, NULL));
     rg_game_free(pg);
     rg_rules_free(pr);
   }

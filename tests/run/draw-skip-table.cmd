@@ -1,0 +1,1 @@
+regula run tests/run/draw-skip.rules --policy ask
