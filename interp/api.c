@@ -183,6 +183,12 @@ const char *rg_rules_param_type(const rg_rules *r, int proc, int k, char *buf, s
   return pi ? rg_type_name(buf, size, &r->m, pi->type) : NULL;
 }
 
+const char *rg_rules_result_type(const rg_rules *r, int proc, char *buf, size_t size) {
+  if (proc < 0 || (uint32_t)proc >= r->m.nprocs || r->m.procs[proc].result.kind == RG_K_VOID)
+    return NULL;
+  return rg_type_name(buf, size, &r->m, r->m.procs[proc].result);
+}
+
 int rg_rules_input_count(const rg_rules *r) {
   return (int)r->m.ninputs;
 }

@@ -12,7 +12,6 @@
 #include "json.h"
 #include "setup.h"
 #include "sheet.h"
-#include "sim.h"
 #include "testrun.h"
 
 #include <stdio.h>
@@ -32,19 +31,27 @@ void rg_run_log(rg_run *run, rg_out *out, int json, const char *policy, const ch
   run->play.log = &run->log;
 }
 
-void rg_api_log_begin(rg_run *run, int proc) {
+const char *rg_api_policy_label(char *buf, size_t size, rg_choose_policy policy,
+                                const char *answers_name, const char *strategy) {
   static const char *const names[] = { "random", "first", "answers", "ask" };
+  if (strategy)
+    snprintf(buf, size, "%s (a strategy of the rules; other choices at %s)", strategy,
+             policy == RG_CHOOSE_FIRST ? "their first option" : "random");
+  else if (policy == RG_CHOOSE_ANSWERS && answers_name)
+    snprintf(buf, size, "answers:%s", answers_name);
+  else
+    snprintf(buf, size, "%s", (unsigned)policy < 4 ? names[policy] : "?");
+  return buf;
+}
+
+void rg_api_log_begin(rg_run *run, int proc) {
   const rg_module *m = &run->r->m;
   const char *policy = run->log_policy, *dice = run->log_dice;
-  char buf[256];
+  char buf[320];
   if (!run->play.log) return;
-  if (!policy) {
-    policy = (unsigned)run->opt.policy < 4 ? names[run->opt.policy] : "?";
-    if (run->opt.policy == RG_CHOOSE_ANSWERS && run->opt.answers_name) {
-      snprintf(buf, sizeof buf, "answers:%s", run->opt.answers_name);
-      policy = buf;
-    }
-  }
+  if (!policy)
+    policy = rg_api_policy_label(buf, sizeof buf, run->opt.policy, run->opt.answers_name,
+                                 run->opt.strategy);
   if (!dice) dice = run->opt.dice || run->opt.chance ? "ask" : "random";
   rg_log_run(run->play.log, rg_module_str(m, m->procs[proc].name), run->opt.seed, policy, dice);
   /* the placeholder data the run rests on, as `regula run` says it */
@@ -192,93 +199,4 @@ rg_status rg_rules_diff(const rg_rules *a, const char *a_path, const rg_rules *b
   }
   rg_changes_free(c);
   return st;
-}
-
-/* ---- simulations a slice at a time -------------------------------------------- */
-
-struct rg_sims {
-  const rg_rules *r;
-  uint32_t proc;
-  uint64_t seed;
-  int started;              /* acc holds the runs so far */
-  rg_sim_result acc;
-  char err[512];            /* the first failed run ("" none) */
-};
-
-rg_status rg_sims_new(const rg_rules *r, const char *proc, uint64_t seed, rg_sims **out) {
-  int pi = rg_rules_find_proc(r, proc);
-  rg_sims *s;
-  *out = NULL;
-  if (pi < 0) return RG_NOT_FOUND;
-  if (r->m.procs[pi].nparams || r->m.procs[pi].result.kind == RG_K_VOID) return RG_BAD_VALUE;
-  if (!(s = rg_malloc(sizeof *s))) return RG_NOMEM;
-  memset(s, 0, sizeof *s);
-  s->r = r;
-  s->proc = (uint32_t)pi;
-  s->seed = seed;
-  *out = s;
-  return RG_OK;
-}
-
-rg_status rg_sims_run(rg_sims *s, uint64_t n) {
-  rg_sim_opts o = { .m = &s->r->m, .proc = s->proc, .runs = n, .seed = s->seed, .threads = 1 };
-  rg_sim_result part;
-  rg_sim_status st;
-  if (s->err[0]) return RG_RUN_ERROR;
-  if (n == 0) return RG_OK;
-  o.first = s->started ? s->acc.runs : 0;
-  st = rg_sim_run(&o, &part);
-  if (st == RG_SIM_RUN_FAILED) {
-    const char *path;
-    uint32_t line, col;
-    if (rg_log_locate(&s->r->m, part.fail_pc, &path, &line, &col) == 0)
-      snprintf(s->err, sizeof s->err, "run %llu failed: %s:%u:%u: %s",
-               (unsigned long long)part.fail_run + 1, path, line, col, part.msg);
-    else
-      snprintf(s->err, sizeof s->err, "run %llu failed: %s", (unsigned long long)part.fail_run + 1,
-               part.msg);
-    rg_sim_free(&part);
-    return RG_RUN_ERROR;
-  }
-  if (st != RG_SIM_OK) {
-    rg_sim_free(&part);
-    return RG_NOMEM;
-  }
-  if (!s->started) {
-    s->acc = part;
-    s->started = 1;
-    return RG_OK;
-  }
-  st = rg_sim_merge(&s->acc, &part) == 0 ? RG_SIM_OK : RG_SIM_NOMEM;
-  rg_sim_free(&part);
-  return st == RG_SIM_OK ? RG_OK : RG_NOMEM;
-}
-
-uint64_t rg_sims_done(const rg_sims *s) {
-  return s->started ? s->acc.runs : 0;
-}
-
-const char *rg_sims_error(const rg_sims *s) {
-  return s->err[0] ? s->err : NULL;
-}
-
-rg_status rg_sims_json(const rg_sims *s, rg_out *out) {
-  rg_sim_result none;
-  memset(&none, 0, sizeof none);
-  /* as `regula sim --json` writes it: the policy (choices at random) and
-  ** the placeholder data the tallies rest on */
-  json_t *ph = rg_placeholders_json(&s->r->m, s->proc, rg_rules_set_flags(s->r),
-                                     s->r->assumed);
-  if (!ph) return RG_NOMEM;
-  return rg_sim_json(out, s->started ? &s->acc : &none,
-                     rg_module_str(&s->r->m, s->r->m.procs[s->proc].name), s->seed, "random",
-                     ph) == 0
-             ? RG_OK
-             : RG_NOMEM;
-}
-
-void rg_sims_free(rg_sims *s) {
-  if (!s) return;
-  if (s->started) rg_sim_free(&s->acc);
-  rg_free(s);
 }

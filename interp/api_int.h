@@ -86,6 +86,12 @@ struct rg_run {
   rg_svg *svg;
 };
 
+/* Writes how a header names a policy into buf ("random", "first",
+** "answers:NAME", or "NAME (a strategy of the rules; other choices at
+** random)" for strategy NAME); returns buf (api_front.c). */
+const char *rg_api_policy_label(char *buf, size_t size, rg_choose_policy policy,
+                                const char *answers_name, const char *strategy);
+
 /* api_front.c: the log's first line, before a call of procedure proc, and
 ** its summary after a successful one (nothing when no log is set). */
 void rg_api_log_begin(rg_run *run, int proc);

@@ -287,6 +287,10 @@ int rg_rules_param_count(const rg_rules *r, int proc);
 const char *rg_rules_param_name(const rg_rules *r, int proc, int k);
 const char *rg_rules_param_type(const rg_rules *r, int proc, int k, char *buf, size_t size);
 
+/* The type of procedure proc's result written into buf ("int", "outcome");
+** NULL when it has none or proc is out of range. */
+const char *rg_rules_result_type(const rg_rules *r, int proc, char *buf, size_t size);
+
 /* Inputs (`input NAME: T = default`): how many, the index of name (-1),
 ** the name of index i, its type into buf. */
 int rg_rules_input_count(const rg_rules *r);
@@ -754,35 +758,144 @@ rg_status rg_rules_sheet_of(const rg_rules *r, const char *const *tables, int nt
 rg_status rg_rules_diff(const rg_rules *a, const char *a_path, const rg_rules *b,
                         const char *b_path, rg_out *out, uint32_t *changes);
 
-/* A simulation run a slice at a time (a page's worker reports progress and
-** may stop between slices): run i of procedure proc draws from stream i of
-** the seed as in `regula sim`, so the tallies after n runs are those of
-** `regula sim --runs n` whatever the slices. */
+/* A simulation: a procedure run many times, its results tallied.  Run i
+** draws from stream i of the seed as in `regula sim`, so the tallies after
+** n runs are those of `regula sim --runs n` whatever the slices the runs
+** were made in (a page's worker reports progress and may stop between
+** slices) and whatever the threads. */
 typedef struct rg_sims rg_sims;
 
-/* Starts a simulation of procedure proc of r (no parameters, a result).
-** Returns RG_OK with *out set (free it with rg_sims_free), RG_NOT_FOUND,
-** RG_BAD_VALUE (parameters, no result) or RG_NOMEM. */
+/* The most worker threads a simulation takes. */
+#define RG_SIMS_MAX_THREADS 256
+
+/* How to simulate.  A zeroed struct gives the defaults. */
+typedef struct rg_sims_options {
+  const char *proc;         /* the procedure; it must have a result; NULL: "main" */
+  const char *const *args;  /* its arguments, parsed by its parameters' types */
+  int nargs;
+  uint64_t seed;
+  uint32_t threads;         /* worker threads, at most RG_SIMS_MAX_THREADS; 0: 1 */
+  uint64_t max_steps;       /* of each run, as rg_run_options */
+  size_t max_memory;
+  int no_fusion;
+  rg_choose_policy policy;  /* RG_CHOOSE_RANDOM (a stream of each run's own),
+                            ** RG_CHOOSE_FIRST or RG_CHOOSE_ANSWERS (the same
+                            ** answers in every run); not a callback */
+  const char *answers;      /* RG_CHOOSE_ANSWERS: as rg_run_options */
+  size_t answers_len;
+  const char *answers_name;
+  const char *strategy;     /* a strategy of the rules answers the choices it
+                            ** covers, the policy the others */
+  /* Optional: called on the caller's thread about every 100 ms while
+  ** rg_sims_run's workers run, with the runs of that call done so far. */
+  void (*progress)(void *ctx, uint64_t done, uint64_t total);
+  void *progress_ctx;
+} rg_sims_options;
+
+/* Starts a simulation of rules r (which must outlive it).  Returns RG_OK
+** with *out set (free it with rg_sims_free); RG_NOT_FOUND (no such
+** procedure or strategy), RG_BAD_VALUE (no result, a wrong number of
+** arguments or a bad one, answers holding a NUL byte, a callback policy),
+** with the reason in err[0..errlen); RG_NOMEM. */
+rg_status rg_sims_open(const rg_rules *r, const rg_sims_options *opt, char *err, size_t errlen,
+                       rg_sims **out);
+
+/* rg_sims_open of procedure proc (no parameters) with seed, on one thread,
+** choices at random. */
 rg_status rg_sims_new(const rg_rules *r, const char *proc, uint64_t seed, rg_sims **out);
 
 /* Runs the next n runs.  Returns RG_OK; RG_RUN_ERROR or RG_RUN_LIMIT when
-** a run failed (rg_sims_json says which); RG_NOMEM. */
+** a run failed (rg_sims_failure says which); RG_NOMEM. */
 rg_status rg_sims_run(rg_sims *s, uint64_t n);
 
 /* The runs done so far, and the first failed run's message ("run N
-** failed: path:line:col: MESSAGE"; NULL when none failed). */
+** failed: path:line:col: MESSAGE", N counted from 1; NULL when none
+** failed). */
 uint64_t rg_sims_done(const rg_sims *s);
 const char *rg_sims_error(const rg_sims *s);
 
+/* The first failed run: its message, its index in *run (from 0: the run
+** that draws from stream *run of the seed), where it failed (path, line,
+** display column; "?" and 0 when the rules do not say; an unanswered
+** choice has no place).  NULL when no run failed.  Pointers may be NULL. */
+const char *rg_sims_failure(const rg_sims *s, uint64_t *run, const char **path, uint32_t *line,
+                            uint32_t *col);
+
+/* How many runs so far had an `expect` fail, and the first of them: its
+** index in *run and where the expectation is (path and line; "?" and 0
+** when the rules do not say).  Pointers may be NULL. */
+uint64_t rg_sims_expects(const rg_sims *s, uint64_t *run, const char **path, uint32_t *line);
+
+/* Writes the tallies so far as `regula sim` prints them: "PROC: N runs,
+** seed S, policy P", the placeholder data they rest on, then a table per
+** field of value, count, share and 95% interval.  Returns RG_OK or
+** RG_NOMEM (also when out failed). */
+rg_status rg_sims_write(const rg_sims *s, rg_out *out);
+
 /* Writes the tallies so far as `regula sim --json` prints them: one JSON
-** object and a newline, {"format", "procedure", "runs", "seed", "tallies":
-** [{"name", "tallied", "values": [{"text", "count", "share", "low",
-** "high", "value"}, ...]}, ...]} (values in their natural order; low..high
-** the 95% Wilson interval).  Returns RG_OK or RG_NOMEM. */
+** object and a newline, {"format", "procedure", "runs", "seed", "policy",
+** "placeholders", "tallies": [{"name", "tallied", "values": [{"text",
+** "count", "share", "low", "high", "value"}, ...]}, ...]} (values in their
+** natural order; low..high the 95% Wilson interval).  Returns as
+** rg_sims_write. */
 rg_status rg_sims_json(const rg_sims *s, rg_out *out);
+
+/* Writes the tallies so far as `regula sim --svg` draws them: a bar chart
+** per field with the intervals, one SVG document.  Returns as
+** rg_sims_write. */
+rg_status rg_sims_svg(const rg_sims *s, rg_out *out);
 
 /* Frees s (NULL is fine). */
 void rg_sims_free(rg_sims *s);
+
+/* Variants compared run by run (`regula sim --variants`): the same
+** procedure of several rule sets, run i of each drawing from the same
+** numbers at each step of the same name (common random numbers), so the
+** differences of their shares come from the rules, with paired 95%
+** intervals.  The tallies are the same whatever the threads. */
+typedef struct rg_simvars rg_simvars;
+
+/* The most rule sets compared at once. */
+#define RG_SIMVARS_MAX 16
+
+/* Starts a comparison of procedure proc (no parameters, a result; NULL:
+** "main") of rules[0..n) (2..RG_SIMVARS_MAX, each outliving it), named
+** names[i] in what is written (copied), with the run options of opt (NULL:
+** the defaults): seed, max_steps, max_memory, no_fusion, the policy
+** (RG_CHOOSE_RANDOM or RG_CHOOSE_FIRST) and a strategy (every rule set
+** must declare it); threads worker threads (0: 1).  Returns RG_OK with
+** *out set (free it with rg_simvars_free); RG_NOT_FOUND (no such
+** procedure or strategy in one of them), RG_BAD_VALUE (n, no result,
+** parameters, another policy), with the reason in err; RG_NOMEM. */
+rg_status rg_simvars_open(const rg_rules *const *rules, const char *const *names, uint32_t n,
+                          const char *proc, const rg_run_options *opt, uint32_t threads,
+                          char *err, size_t errlen, rg_simvars **out);
+
+/* Makes runs runs (once).  Returns RG_OK; RG_RUN_ERROR or RG_RUN_LIMIT when a
+** run failed (rg_simvars_failure says which); RG_NOMEM. */
+rg_status rg_simvars_run(rg_simvars *c, uint64_t runs);
+
+/* The first failed run: its message, the rule set (its index in *variant),
+** the run's index in *run (from 0), and where it failed (path, line,
+** display column; "?" and 0 when the rules do not say).  NULL when no run
+** failed.  Pointers may be NULL. */
+const char *rg_simvars_failure(const rg_simvars *c, uint32_t *variant, uint64_t *run,
+                               const char **path, uint32_t *line, uint32_t *col);
+
+/* Writes the comparison as `regula sim --variants` prints it (json 0: the
+** header, each rule set with the placeholder data it rests on, then per
+** field the shares side by side and each one's difference from the first
+** with its paired and unpaired 95% intervals; json 1: as --json, one
+** object and a newline).  Returns RG_OK or RG_NOMEM (also when out
+** failed). */
+rg_status rg_simvars_write(const rg_simvars *c, int json, rg_out *out);
+
+/* Writes the comparison as bar charts, the rule sets side by side with
+** their intervals, one SVG document.  Returns as rg_simvars_write. */
+rg_status rg_simvars_svg(const rg_simvars *c, rg_out *out);
+
+/* Frees c (NULL is fine). */
+void rg_simvars_free(rg_simvars *c);
 
 /* ======================================================================
 ** Games at the table

@@ -24,7 +24,7 @@
 #include "tally.h"
 #include "vm.h"
 
-#define RG_SIM_MAX_THREADS 256
+#define RG_SIM_MAX_THREADS RG_SIMS_MAX_THREADS   /* regula.h */
 #define RG_SIM_MAX_DISTINCT 1000
 
 /* How the runs of a simulation answer their choices. */
@@ -109,6 +109,19 @@ int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part);
 ** memory or out has failed. */
 int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
                 const char *policy, json_t *placeholders);
+
+/* Writes the tallies of r as `regula sim` prints them (simtext.c): the
+** line "PROC: N runs, seed S, policy POLICY", the line "placeholders: ..."
+** when placeholders is not empty, then per field a blank line, its name
+** and a table of value, count, share and 95% interval (values in their
+** natural order).  Returns 0, or -1 when out of memory or out has failed. */
+int rg_sim_text(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+                const char *policy, const char *placeholders);
+
+/* Writes the tallies of r as bar charts with their intervals, one per
+** field, in one SVG document (simtext.c).  Returns as rg_sim_text. */
+int rg_sim_chart(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+                 const char *policy);
 
 /* Frees what r holds. */
 void rg_sim_free(rg_sim_result *r);

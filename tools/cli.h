@@ -113,22 +113,4 @@ int cli_write_chart(const char *path, const char *title, const char *const *name
 int cli_strategy(const char *cmd, const rg_module *m, const char *policy,
                  const char *const *allowed, uint32_t *strategy);
 
-/* What `regula sim --variants` was given (sim.c parses it, simvar.c runs). */
-typedef struct sim_args {
-  const rg_limits *limits;
-  uint64_t runs, seed;
-  uint32_t threads;
-  int json;
-  int first;                /* --policy first (else random) */
-  const char *strategy;     /* --policy NAME: a strategy every variant declares */
-  const char *svg;          /* --svg FILE, or NULL */
-  const char *const *sets;  /* each --set, applied to the variants that have the name */
-  int nsets;
-} sim_args;
-
-/* regula sim --variants A,B,... [PROCEDURE]: the procedure of each rule
-** set on common random numbers, compared (simvar.c).  Returns the exit code. */
-int sim_variants(const char *list, const char *pname, const sim_args *a);
-
-
 #endif

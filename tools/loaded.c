@@ -201,6 +201,17 @@ int cli_resolve_proc(const rg_module *m, const char *cmd, const char *name, char
   return pi;
 }
 
+int cli_resolve_result(const rg_module *m, const char *cmd, const char *name, char **args,
+                       int nargs, rg_value **out) {
+  int pi = rg_module_find_proc(m, name);
+  if (pi >= 0 && !is_test_proc(m, (uint32_t)pi) && (uint32_t)nargs == m->procs[pi].nparams &&
+      m->procs[pi].result.kind == RG_K_VOID) {
+    fprintf(stderr, "regula: error: procedure '%s' has no result to count\n", name);
+    return -1;
+  }
+  return cli_resolve_proc(m, cmd, name, args, nargs, out);
+}
+
 /* ---- inputs and policies of the commands on a module (sim, odds) ------------ */
 
 /* Prints the message in b as "regula: error: MSG" on stderr. */

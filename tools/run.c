@@ -74,7 +74,7 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
   rg_rules *r = NULL;
   rg_run *run = NULL;
   rg_run_options ro;
-  char *answers = NULL, label[300];
+  char *answers = NULL;
   size_t alen = 0;
   int rc;
   rg_status st;
@@ -119,8 +119,7 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     goto done;
   }
-  if (strategy) cli_strategy_label(label, sizeof label, o->policy);
-  rg_run_log(run, &out, o->json, strategy ? label : o->policy ? o->policy : "random", "random");
+  rg_run_log(run, &out, o->json, NULL, NULL);   /* the policy and dice as set above */
   st = rg_run_call(run, proc, NULL, 0);
   if (st != RG_OK) {
     rc = run_failed(r, run);

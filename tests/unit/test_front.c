@@ -249,6 +249,188 @@ int main(void) {
     rg_sims_free(s1);
   }
 
+  /* ---- simulations with options (rg_sims_open) ----
+  ** By hand: roll_plus(10) is a d6 + 10, 11..16; its expect (r < 6) fails
+  ** exactly in the runs that roll a 6, so the failed runs are the count of
+  ** 16.  With bonus set to 100 in a copy: 111..116.  pick answered "B" by an
+  ** answers text is B in every run; the strategy b_first answers B too. */
+  {
+    static const char st[] =
+      "ruleset \"sims\"\n"                                            /* 1 */
+      "enum side { A, B }\n"                                          /* 2 */
+      "input bonus: int = 0\n"                                        /* 3 */
+      "procedure roll_plus(k: int) -> int {\n"                        /* 4 */
+      "  let r = roll d6\n"                                           /* 5 */
+      "  expect r < 6\n"                                              /* 6 */
+      "  return r + k + bonus\n"                                      /* 7 */
+      "}\n"                                                           /* 8 */
+      "procedure pick() -> side { return choose(A, \"which?\", {A, B}) }\n"
+      "strategy b_first { \"which?\": B }\n";
+    const char *ten[] = { "10" }, *bad[] = { "ten" };
+    rg_rules *rs = NULL, *copy = NULL;
+    rg_sims *s1 = NULL, *s4 = NULL;
+    rg_sims_options so;
+    char err[256], pat[64];
+    sbuf b2;
+    const char *path = NULL, *at;
+    uint32_t line = 0;
+    uint64_t run = 99, n16 = 0;
+    CHECK(rg_rules_compile("sims", st, sizeof st - 1, NULL, &rs) == RG_OK, "sims rules");
+    memset(&so, 0, sizeof so);
+    so.proc = "roll_plus";
+    so.args = ten;
+    so.nargs = 1;
+    so.seed = 5;
+    so.threads = 1;
+    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_OK && rg_sims_run(s1, 600) == RG_OK,
+          "one thread");
+    so.threads = 4;
+    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s4) == RG_OK && rg_sims_run(s4, 600) == RG_OK,
+          "four threads");
+    sbuf_init(&b);
+    sbuf_init(&b2);
+    rg_sims_json(s1, &b.out);
+    rg_sims_json(s4, &b2.out);
+    CHECK(strcmp(b.s, b2.s) == 0 && strstr(b.s, "\"text\":\"11\"") && strstr(b.s, "\"text\":\"16\"") &&
+          !strstr(b.s, "\"text\":\"17\"") && !strstr(b.s, "\"text\":\"10\""),
+          "1 and 4 threads, 11..16: %s", b.s);
+    at = strstr(b.s, "\"text\":\"16\",\"count\":");
+    if (at) n16 = strtoull(at + strlen("\"text\":\"16\",\"count\":"), NULL, 10);
+    CHECK(n16 > 0 && rg_sims_expects(s1, &run, &path, &line) == n16 && strcmp(path, "sims") == 0 &&
+          line == 6, "the failed expects are the 16s: %llu at %s:%u", (unsigned long long)n16,
+          path ? path : "", line);
+    sbuf_init(&b);
+    CHECK(rg_sims_write(s1, &b.out) == RG_OK &&
+          starts(b.s, "roll_plus: 600 runs, seed 5, policy random\n\nresult\n  value       count"
+                      "    share  95% interval\n  11   "), "the table: %s", b.s);
+    sbuf_init(&b);
+    CHECK(rg_sims_svg(s1, &b.out) == RG_OK && strstr(b.s, "<svg") &&
+          strstr(b.s, "roll_plus: 600 runs, seed 5, policy random (95% intervals)"),
+          "the chart: %.80s", b.s);
+    rg_sims_free(s1);
+    rg_sims_free(s4);
+    s1 = s4 = NULL;
+    /* a copy with the input set */
+    CHECK(rg_rules_with(rs, &copy) == RG_OK && rg_rules_set(copy, "bonus=100", "b", NULL) == RG_OK,
+          "bonus = 100");
+    so.policy = RG_CHOOSE_FIRST;
+    CHECK(rg_sims_open(copy, &so, err, sizeof err, &s1) == RG_OK && rg_sims_run(s1, 60) == RG_OK,
+          "the copy");
+    sbuf_init(&b);
+    rg_sims_write(s1, &b.out);
+    CHECK(starts(b.s, "roll_plus: 60 runs, seed 5, policy first\n") && strstr(b.s, "\n  111 ") &&
+          strstr(b.s, "\n  116 ") && !strstr(b.s, "\n  16 "), "the copy's table: %s", b.s);
+    rg_sims_free(s1);
+    s1 = NULL;
+    /* answers, a strategy, bad options */
+    memset(&so, 0, sizeof so);
+    so.proc = "pick";
+    so.policy = RG_CHOOSE_ANSWERS;
+    so.answers = "B\n";
+    so.answers_len = 2;
+    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_OK && rg_sims_run(s1, 50) == RG_OK,
+          "answers");
+    sbuf_init(&b);
+    rg_sims_json(s1, &b.out);
+    CHECK(strstr(b.s, "\"policy\":\"answers\"") && strstr(b.s, "\"text\":\"B\",\"count\":50,"),
+          "B every run: %s", b.s);
+    rg_sims_free(s1);
+    s1 = NULL;
+    so.policy = RG_CHOOSE_RANDOM;
+    so.strategy = "b_first";
+    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_OK && rg_sims_run(s1, 50) == RG_OK,
+          "a strategy");
+    sbuf_init(&b);
+    rg_sims_write(s1, &b.out);
+    snprintf(pat, sizeof pat, "\n  B              50  100.00%%");
+    CHECK(starts(b.s, "pick: 50 runs, seed 0, policy b_first (a strategy of the rules; other "
+                      "choices at random)\n") && strstr(b.s, pat), "b_first: %s", b.s);
+    rg_sims_free(s1);
+    s1 = NULL;
+    so.strategy = "nope";
+    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_NOT_FOUND && !s1 &&
+          strcmp(err, "no strategy 'nope'") == 0, "no strategy: %s", err);
+    so.strategy = NULL;
+    so.policy = RG_CHOOSE_CALLBACK;
+    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_BAD_VALUE, "no callback");
+    memset(&so, 0, sizeof so);
+    so.proc = "roll_plus";
+    so.args = bad;
+    so.nargs = 1;
+    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_BAD_VALUE &&
+          strncmp(err, "argument 1 (k: int) of 'roll_plus': ", 36) == 0, "a bad argument: %s", err);
+    so.nargs = 0;
+    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_BAD_VALUE &&
+          strcmp(err, "procedure 'roll_plus' takes 1 argument, got 0") == 0, "arity: %s", err);
+    /* a failed run, with its index and place */
+    CHECK(rg_sims_new(r, "broken", 1, &s1) == RG_OK && rg_sims_run(s1, 10) == RG_RUN_ERROR &&
+          rg_sims_failure(s1, &run, &path, &line, NULL) && run == 0 &&
+          strcmp(path, "front") == 0 && line == 20, "failure: run %llu at %s:%u",
+          (unsigned long long)run, path ? path : "", line);
+    rg_sims_free(s1);
+    rg_rules_free(copy);
+    rg_rules_free(rs);
+  }
+
+  /* ---- variants compared run by run (rg_simvars) ----
+  ** By hand: `win` is roll d6 > 3 in one rule set and roll d6 > 2 in the
+  ** other; on common random numbers both roll the same die in every run,
+  ** so the second wins in every run the first does, and in the runs that
+  ** roll a 3 besides: its count of true is the first's plus those, never
+  ** less, and the first never has true where the second has false. */
+  {
+    static const char va[] = "ruleset \"a\"\nprocedure win() -> bool { return roll d6 > 3 }\n";
+    static const char vb[] = "ruleset \"b\"\nprocedure win() -> bool { return roll d6 > 2 }\n"
+                             "procedure none() { }\n";
+    rg_rules *ra = NULL, *rb = NULL;
+    const rg_rules *both[2];
+    const char *names[] = { "a.rules", "b.rules" };
+    rg_simvars *c1 = NULL, *c3 = NULL;
+    rg_run_options ro = { .seed = 11 };
+    char err[256];
+    sbuf b2;
+    unsigned long ta = 0, tb = 0;
+    const char *at;
+    CHECK(rg_rules_compile("a.rules", va, sizeof va - 1, NULL, &ra) == RG_OK &&
+          rg_rules_compile("b.rules", vb, sizeof vb - 1, NULL, &rb) == RG_OK, "variants");
+    both[0] = ra;
+    both[1] = rb;
+    CHECK(rg_simvars_open(both, names, 2, "win", &ro, 1, err, sizeof err, &c1) == RG_OK &&
+          rg_simvars_run(c1, 3000) == RG_OK, "compared on one thread");
+    CHECK(rg_simvars_open(both, names, 2, "win", &ro, 3, err, sizeof err, &c3) == RG_OK &&
+          rg_simvars_run(c3, 3000) == RG_OK, "and on three");
+    sbuf_init(&b);
+    sbuf_init(&b2);
+    rg_simvars_write(c1, 1, &b.out);
+    rg_simvars_write(c3, 1, &b2.out);
+    CHECK(strcmp(b.s, b2.s) == 0, "the same for 1 and 3 threads:\n%s\n%s", b.s, b2.s);
+    at = strstr(b.s, "{\"text\":\"true\",\"counts\":[");
+    if (at) sscanf(at + strlen("{\"text\":\"true\",\"counts\":["), "%lu,%lu", &ta, &tb);
+    CHECK(at && tb > ta && tb - ta > 300 && tb - ta < 700,
+          "b wins where a does and on a 3 (about 500 of 3000): %lu, %lu", ta, tb);
+    sbuf_init(&b);
+    rg_simvars_write(c1, 0, &b.out);
+    CHECK(starts(b.s, "win of 2 variants: 3000 runs, seed 11, policy random, common random "
+                      "numbers by step\n  A = a.rules\n  B = b.rules\n\nresult\n"),
+          "the table: %s", b.s);
+    sbuf_init(&b);
+    CHECK(rg_simvars_svg(c1, &b.out) == RG_OK && strstr(b.s, "<svg") && strstr(b.s, "b.rules"),
+          "the chart: %.60s", b.s);
+    CHECK(rg_simvars_failure(c1, NULL, NULL, NULL, NULL, NULL) == NULL, "no failure");
+    rg_simvars_free(c1);
+    rg_simvars_free(c3);
+    c1 = NULL;
+    CHECK(rg_simvars_open(both, names, 1, "win", &ro, 1, err, sizeof err, &c1) == RG_BAD_VALUE,
+          "one rule set is no comparison");
+    CHECK(rg_simvars_open(both, names, 2, "none", &ro, 1, err, sizeof err, &c1) == RG_NOT_FOUND &&
+          strcmp(err, "a.rules: no procedure 'none'") == 0, "a procedure in both: %s", err);
+    ro.strategy = "bold";
+    CHECK(rg_simvars_open(both, names, 2, "win", &ro, 1, err, sizeof err, &c1) == RG_NOT_FOUND &&
+          strcmp(err, "a.rules declares no strategy 'bold'") == 0, "a strategy in both: %s", err);
+    rg_rules_free(ra);
+    rg_rules_free(rb);
+  }
+
   rg_rules_free(r);
   printf("test_front: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

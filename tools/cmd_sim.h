@@ -1,0 +1,37 @@
+/*
+** cmd_sim.h: what `regula sim` shares between its two files, on regula.h
+** alone: sim.c parses the command line and runs one rule set; simvar.c
+** compares --variants.
+*/
+#ifndef RG_CMD_SIM_H
+#define RG_CMD_SIM_H
+
+#include <stdint.h>
+
+#include "regula.h"
+
+/* What `regula sim --variants` was given. */
+typedef struct sim_args {
+  uint64_t max_steps;       /* the limits of each run (0: the defaults) */
+  size_t max_memory;
+  int no_fusion;
+  uint64_t runs, seed;
+  uint32_t threads;
+  int json;
+  int first;                /* --policy first (else random) */
+  const char *strategy;     /* --policy NAME: a strategy every variant declares */
+  const char *svg;          /* --svg FILE, or NULL */
+  const char *const *sets;  /* each --set, applied to the variants that have the name */
+  int nsets;
+} sim_args;
+
+/* regula sim --variants A,B,... [PROCEDURE]: the procedure of each rule
+** set on common random numbers, compared (simvar.c).  Returns the exit code. */
+int sim_variants(const char *list, const char *pname, const sim_args *a);
+
+/* Writes b (a chart rendered with status st) to the file at path, through
+** a temporary file renamed into place (sim.c).  Returns an exit code,
+** after saying what went wrong. */
+int sim_save_chart(const char *path, rg_status st, const rg_buf *b);
+
+#endif
