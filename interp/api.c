@@ -183,6 +183,20 @@ const char *rg_rules_param_type(const rg_rules *r, int proc, int k, char *buf, s
   return pi ? rg_type_name(buf, size, &r->m, pi->type) : NULL;
 }
 
+rg_status rg_rules_check_args(const rg_rules *r, const char *proc, const char *const *args,
+                              int nargs, char *err, size_t errlen) {
+  int pi = rg_rules_find_proc(r, proc);
+  rg_value *a = NULL;
+  rg_status st;
+  if (pi < 0) {
+    snprintf(err, errlen, "no procedure '%s'", proc);
+    return RG_NOT_FOUND;
+  }
+  st = rg_api_parse_args(r, pi, proc, args, nargs, &a, err, errlen);
+  rg_free(a);
+  return st;
+}
+
 const char *rg_rules_result_type(const rg_rules *r, int proc, char *buf, size_t size) {
   if (proc < 0 || (uint32_t)proc >= r->m.nprocs || r->m.procs[proc].result.kind == RG_K_VOID)
     return NULL;
@@ -315,14 +329,40 @@ const char *rg_event_kind_name(rg_event_kind k) {
   return (unsigned)k < RG_EVENT_KINDS ? names[k] : "?";
 }
 
-/* Stores the rule file position of instruction pc of m ("?", 0, 0 when
-** the line table does not say). */
-static void locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
-                   uint32_t *col) {
-  if (rg_log_locate(m, pc, path, line, col) != 0) {
-    *path = "?";
-    *line = *col = 0;
+void rg_api_place(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
+                  uint32_t *col) {
+  const char *p = "?";
+  uint32_t l = 0, c = 0;
+  if (rg_log_locate(m, pc, &p, &l, &c) != 0) {
+    p = "?";
+    l = c = 0;
   }
+  if (path) *path = p;
+  if (line) *line = l;
+  if (col) *col = c;
+}
+
+rg_status rg_api_counted(const rg_rules *r, const char *name, rg_choose_policy policy,
+                         const char *strategy, int *proc, int *strat, char *err, size_t errlen) {
+  int pi = rg_rules_find_proc(r, name);
+  *strat = -1;
+  if ((*proc = pi) < 0) {
+    snprintf(err, errlen, "no procedure '%s'", name);
+    return RG_NOT_FOUND;
+  }
+  if (r->m.procs[pi].result.kind == RG_K_VOID) {
+    snprintf(err, errlen, "procedure '%s' has no result to count", name);
+    return RG_BAD_VALUE;
+  }
+  if (policy != RG_CHOOSE_RANDOM && policy != RG_CHOOSE_FIRST && policy != RG_CHOOSE_ANSWERS) {
+    snprintf(err, errlen, "choices are answered at random, by the first option or by answers");
+    return RG_BAD_VALUE;
+  }
+  if (strategy && (*strat = rg_module_find_strategy(&r->m, strategy)) < 0) {
+    snprintf(err, errlen, "no strategy '%s'", strategy);
+    return RG_NOT_FOUND;
+  }
+  return RG_OK;
 }
 
 /* Returns 1 when the caller receives events of kind k. */
@@ -346,7 +386,7 @@ static void deliver(rg_run *run, rg_event_kind k, const char *name, const rg_val
   ev.name = name;
   ev.nvalues = n;
   ev.secret = run->secret_event;
-  locate(&run->r->m, pc, &ev.path, &ev.line, &ev.col);
+  rg_api_place(&run->r->m, pc, &ev.path, &ev.line, &ev.col);
   run->in_event = 1;
   run->opt.event(run->opt.event_ctx, run, &ev);
   run->in_event = 0;
@@ -630,6 +670,38 @@ rg_status rg_run_set_input(rg_run *run, const char *name, const char *value, cha
   return RG_OK;
 }
 
+rg_status rg_api_parse_args(const rg_rules *r, int proc, const char *name,
+                            const char *const *args, int nargs, rg_value **out, char *err,
+                            size_t errlen) {
+  const rg_module *m = &r->m;
+  const rg_proc *p = &m->procs[proc];
+  char msg[512], tn[128];
+  rg_value *a;
+  *out = NULL;
+  if (nargs < 0 || (uint32_t)nargs != p->nparams) {
+    snprintf(err, errlen, "procedure '%s' takes %u argument%s, got %d", name, p->nparams,
+             p->nparams == 1 ? "" : "s", nargs);
+    return RG_BAD_VALUE;
+  }
+  if (!(a = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *a))) {
+    snprintf(err, errlen, "out of memory");
+    return RG_NOMEM;
+  }
+  a[0] = 0;
+  for (uint32_t i = 0; i < p->nparams; i++) {
+    const rg_param_info *par = &m->params[p->first_param + i];
+    msg[0] = '\0';
+    if (rg_value_parse(m, par->type, args[i], &a[i], msg, sizeof msg) != 0) {
+      snprintf(err, errlen, "argument %u (%s: %s) of '%s': %s", i + 1, rg_module_str(m, par->name),
+               rg_type_name(tn, sizeof tn, m, par->type), name, msg[0] ? msg : "not a valid value");
+      rg_free(a);
+      return RG_BAD_VALUE;
+    }
+  }
+  *out = a;
+  return RG_OK;
+}
+
 /* Records an error of the call (no position) and returns status st. */
 static rg_status call_fail(rg_run *run, rg_status st, const char *msg) {
   snprintf(run->err, sizeof run->err, "%s", msg);
@@ -642,9 +714,9 @@ rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, in
   const rg_module *m = &run->r->m;
   int pi = rg_rules_find_proc(run->r, proc);
   const rg_proc *p;
-  rg_value *a;
+  rg_value *a = NULL;
   rg_status st;
-  char err[512], msg[768];
+  char msg[768];
   run->failed_expects = 0;
   run->rtype = (rg_type){ RG_K_VOID, 0 };
   run->proc = -1;
@@ -653,26 +725,8 @@ rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, in
     return call_fail(run, RG_NOT_FOUND, msg);
   }
   p = &m->procs[pi];
-  if (nargs < 0 || (uint32_t)nargs != p->nparams) {
-    snprintf(msg, sizeof msg, "procedure '%s' takes %u argument%s, got %d", proc, p->nparams,
-             p->nparams == 1 ? "" : "s", nargs);
-    return call_fail(run, RG_BAD_VALUE, msg);
-  }
-  a = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *a);
-  if (!a) return call_fail(run, RG_NOMEM, "out of memory");
-  a[0] = 0;
-  for (uint32_t i = 0; i < p->nparams; i++) {
-    const rg_param_info *par = &m->params[p->first_param + i];
-    err[0] = '\0';
-    if (rg_value_parse(m, par->type, args[i], &a[i], err, sizeof err) != 0) {
-      char tn[128];
-      snprintf(msg, sizeof msg, "argument %u (%s: %s) of '%s': %s", i + 1,
-               rg_module_str(m, par->name), rg_type_name(tn, sizeof tn, m, par->type), proc,
-               err[0] ? err : "not a valid value");
-      rg_free(a);
-      return call_fail(run, RG_BAD_VALUE, msg);
-    }
-  }
+  st = rg_api_parse_args(run->r, pi, proc, args, nargs, &a, msg, sizeof msg);
+  if (st != RG_OK) return call_fail(run, st, msg);
   /* Rolls and draws reach the sink only when someone needs them: the
   ** caller's events, the log (rg_run_log, set at any time), or the
   ** questions of real dice (which name the roll's label). */
@@ -698,7 +752,7 @@ rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, in
     const char *e = rg_vm_error(run->vm, &pc);
     if (run->play.stopped && *rg_play_error(&run->play)) e = rg_play_error(&run->play);
     snprintf(run->err, sizeof run->err, "%s", e && *e ? e : "the run failed");
-    locate(m, pc, &run->err_path, &run->err_line, &run->err_col);
+    rg_api_place(m, pc, &run->err_path, &run->err_line, &run->err_col);
     return st;
   }
   run->rtype = p->result;
@@ -815,30 +869,11 @@ rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **o
     return RG_NOMEM;
   }
   setup.placeholders = ph.data;
-  /* the settings of a copy set up (rg_rules_set), named in the transcript:
-  ** its lines, split in a copy (r is shared) */
-  const char **sets = rg_malloc(((size_t)r->nsets + 1) * sizeof *sets);
-  char *lines = rg_malloc(r->sets.len + 1);
-  if (!sets || !lines) {
-    rg_free(sets);
-    rg_free(lines);
-    rg_buf_free(&ph);
-    return RG_NOMEM;
-  }
-  memcpy(lines, r->sets.data ? r->sets.data : "", r->sets.len);
-  lines[r->sets.len] = '\0';
-  for (char *at = lines; *at && setup.nsets < r->nsets; setup.nsets++) {
-    sets[setup.nsets] = at;
-    at += strcspn(at, "\n");
-    if (*at) *at++ = '\0';
-  }
-  setup.sets = sets;
+  setup.sets = r->sets.data;   /* a copy's settings, named in the transcript */
   setup.limits.max_steps = opt->max_steps;
   setup.limits.max_memory = opt->max_memory;
   setup.limits.no_fusion = opt->no_fusion;
   rg_status st = rg_game_open(&r->m, &setup, out);
-  rg_free(sets);              /* the game copied them */
-  rg_free(lines);
   rg_buf_free(&ph);
   return st;
 }

@@ -36,7 +36,6 @@ struct rg_rules {
   struct rg_setup *setup;     /* the dice, decks and which were set (owned) */
   rg_input *inputs;           /* m.inputs: base's, with the values set (owned) */
   rg_buf sets;                /* each text of rg_rules_set, ended by '\n' */
-  uint32_t nsets;
 };
 
 /* Frees r, a copy made by rg_rules_with (api_setup.c). */
@@ -85,6 +84,27 @@ struct rg_run {
   /* rg_run_pictures: the shapes drawn (NULL: not collected) */
   rg_svg *svg;
 };
+
+/* Parses args[0..nargs) by the parameters of procedure proc of r (called
+** name in messages) into *out (rg_malloc'd, at least one value; the caller
+** frees it).  Returns RG_OK, or RG_BAD_VALUE / RG_NOMEM with the reason in
+** err ("argument 1 (k: int) of 'roll': ...") and *out NULL (api.c). */
+rg_status rg_api_parse_args(const rg_rules *r, int proc, const char *name,
+                            const char *const *args, int nargs, rg_value **out, char *err,
+                            size_t errlen);
+
+/* Stores where instruction pc of m is in the rules ("?", 0, 0 when the
+** line table does not say) in the pointers that are not NULL (api.c). */
+void rg_api_place(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
+                  uint32_t *col);
+
+/* Checks what a simulation or exact odds are asked for: procedure name
+** (its index in *proc) exists and has a result, policy is random, first or
+** answers, strategy (its index in *strat, else -1) is one of r's.
+** Returns RG_OK, or RG_NOT_FOUND / RG_BAD_VALUE with the reason in err
+** (api.c). */
+rg_status rg_api_counted(const rg_rules *r, const char *name, rg_choose_policy policy,
+                         const char *strategy, int *proc, int *strat, char *err, size_t errlen);
 
 /* Writes how a header names a policy into buf ("random", "first",
 ** "answers:NAME", or "NAME (a strategy of the rules; other choices at

@@ -81,7 +81,6 @@ rg_status rg_rules_set(rg_rules *r, const char *text, const char *where, rg_out 
   if (st == RG_OK) {
     rg_printf(&r->sets.out, "%s\n", text);
     if (r->sets.out.failed) return RG_NOMEM;
-    r->nsets++;
   }
   return st;
 }

@@ -44,41 +44,13 @@ static char *dupn(const char *s, size_t n) {
   return c;
 }
 
-/* Parses the arguments of procedure p into s->args.  Returns RG_OK, or
-** RG_BAD_VALUE / RG_NOMEM with the reason in err. */
-static rg_status parse_args(rg_sims *s, const rg_proc *p, const char *name, char *err,
-                            size_t errlen) {
-  const rg_module *m = &s->r->m;
-  char msg[512], tn[128];
-  if (s->opt.nargs < 0 || (uint32_t)s->opt.nargs != p->nparams) {
-    snprintf(err, errlen, "procedure '%s' takes %u argument%s, got %d", name, p->nparams,
-             p->nparams == 1 ? "" : "s", s->opt.nargs);
-    return RG_BAD_VALUE;
-  }
-  if (!(s->args = rg_malloc((p->nparams ? p->nparams : 1) * sizeof *s->args))) {
-    snprintf(err, errlen, "out of memory");
-    return RG_NOMEM;
-  }
-  s->args[0] = 0;
-  for (uint32_t i = 0; i < p->nparams; i++) {
-    const rg_param_info *par = &m->params[p->first_param + i];
-    msg[0] = '\0';
-    if (rg_value_parse(m, par->type, s->opt.args[i], &s->args[i], msg, sizeof msg) != 0) {
-      snprintf(err, errlen, "argument %u (%s: %s) of '%s': %s", i + 1, rg_module_str(m, par->name),
-               rg_type_name(tn, sizeof tn, m, par->type), name, msg[0] ? msg : "not a valid value");
-      return RG_BAD_VALUE;
-    }
-  }
-  return RG_OK;
-}
-
 rg_status rg_sims_open(const rg_rules *r, const rg_sims_options *opt, char *err, size_t errlen,
                        rg_sims **out) {
   rg_sims_options none;
   const char *name;
   rg_sims *s;
   rg_status st;
-  int pi;
+  int pi, si;
   *out = NULL;
   if (errlen) err[0] = '\0';
   if (!opt) {
@@ -86,19 +58,8 @@ rg_status rg_sims_open(const rg_rules *r, const rg_sims_options *opt, char *err,
     opt = &none;
   }
   name = opt->proc ? opt->proc : "main";
-  if ((pi = rg_rules_find_proc(r, name)) < 0) {
-    snprintf(err, errlen, "no procedure '%s'", name);
-    return RG_NOT_FOUND;
-  }
-  if (r->m.procs[pi].result.kind == RG_K_VOID) {
-    snprintf(err, errlen, "procedure '%s' has no result to count", name);
-    return RG_BAD_VALUE;
-  }
-  if (opt->policy != RG_CHOOSE_RANDOM && opt->policy != RG_CHOOSE_FIRST &&
-      opt->policy != RG_CHOOSE_ANSWERS) {
-    snprintf(err, errlen, "a simulation's choices are random, first or answers");
-    return RG_BAD_VALUE;
-  }
+  if ((st = rg_api_counted(r, name, opt->policy, opt->strategy, &pi, &si, err, errlen)) != RG_OK)
+    return st;
   if (!(s = rg_malloc(sizeof *s))) return RG_NOMEM;
   memset(s, 0, sizeof *s);
   s->r = r;
@@ -107,15 +68,8 @@ rg_status rg_sims_open(const rg_rules *r, const rg_sims_options *opt, char *err,
   s->limits.max_steps = opt->max_steps;
   s->limits.max_memory = opt->max_memory;
   s->limits.no_fusion = opt->no_fusion;
-  st = parse_args(s, &r->m.procs[pi], name, err, errlen);
-  if (st == RG_OK && opt->strategy) {
-    int si = rg_module_find_strategy(&r->m, opt->strategy);
-    if (si < 0) {
-      snprintf(err, errlen, "no strategy '%s'", opt->strategy);
-      st = RG_NOT_FOUND;
-    }
-    s->strategy = si + 1;
-  }
+  st = rg_api_parse_args(r, pi, name, opt->args, opt->nargs, &s->args, err, errlen);
+  s->strategy = si + 1;
   if (st == RG_OK && opt->policy == RG_CHOOSE_ANSWERS) {
     const char *text = opt->answers ? opt->answers : "";
     size_t len = opt->answers ? opt->answers_len : 0;
@@ -203,34 +157,19 @@ const char *rg_sims_error(const rg_sims *s) {
   return s->failed ? s->err : NULL;
 }
 
-/* Stores the rule file position of instruction pc ("?", 0, 0 when the rules
-** do not say) in the pointers that are not NULL. */
-static void place(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
-                  uint32_t *col) {
-  const char *p = "?";
-  uint32_t l = 0, c = 0;
-  if (rg_log_locate(m, pc, &p, &l, &c) != 0) {
-    p = "?";
-    l = c = 0;
-  }
-  if (path) *path = p;
-  if (line) *line = l;
-  if (col) *col = c;
-}
-
 const char *rg_sims_failure(const rg_sims *s, uint64_t *run, const char **path, uint32_t *line,
                             uint32_t *col) {
   if (!s->failed) return NULL;
   if (run) *run = s->fail.fail_run;
-  place(&s->r->m, s->fail.fail_pc, path, line, col);
+  rg_api_place(&s->r->m, s->fail.fail_pc, path, line, col);
   return s->fail.msg;
 }
 
 uint64_t rg_sims_expects(const rg_sims *s, uint64_t *run, const char **path, uint32_t *line) {
   uint64_t n = s->started ? s->acc.expect_runs : 0;
   if (run) *run = n ? s->acc.expect_run : 0;
-  if (n) place(&s->r->m, s->acc.expect_pc, path, line, NULL);
-  else place(&s->r->m, UINT32_MAX, path, line, NULL);
+  if (n) rg_api_place(&s->r->m, s->acc.expect_pc, path, line, NULL);
+  else rg_api_place(&s->r->m, UINT32_MAX, path, line, NULL);
   return n;
 }
 
@@ -387,7 +326,7 @@ const char *rg_simvars_failure(const rg_simvars *c, uint32_t *variant, uint64_t 
   if (!c->done || c->res.status != RG_SIMVAR_RUN_FAILED) return NULL;
   if (variant) *variant = c->res.fail_variant;
   if (run) *run = c->res.fail_run;
-  place(&c->r[c->res.fail_variant]->m, c->res.fail_pc, path, line, col);
+  rg_api_place(&c->r[c->res.fail_variant]->m, c->res.fail_pc, path, line, col);
   return c->res.msg;
 }
 

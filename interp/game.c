@@ -33,9 +33,8 @@ typedef struct pending {
 struct rg_game {
   const rg_module *m;
   rg_game_setup setup;
-  rg_value *inputs;
   char *title, *source;     /* copies; source: the loaded file's name */
-  char *sets;               /* setup's sets, each ending with '\n' (or NULL) */
+  char *sets;               /* a copy of setup's sets (or NULL) */
   char *placeholders;       /* a copy of setup's (or NULL) */
   answer *answers;
   uint32_t nanswers, cap, used;
@@ -186,7 +185,6 @@ static void on_logged(void *ctx, int secret) {
 
 rg_status rg_game_open(const rg_module *m, const rg_game_setup *setup, rg_game **out) {
   rg_game *g = rg_malloc(sizeof *g);
-  uint32_t n = m->ninputs ? m->ninputs : 1;
   *out = NULL;
   if (!g) return RG_NOMEM;
   memset(g, 0, sizeof *g);
@@ -200,28 +198,13 @@ rg_status rg_game_open(const rg_module *m, const rg_game_setup *setup, rg_game *
   g->setup.title = g->title;
   g->placeholders = setup->placeholders ? dup(setup->placeholders) : NULL;
   g->setup.placeholders = g->placeholders;
-  g->setup.sets = NULL;
-  if (setup->nsets) {
-    size_t len = 1;
-    for (uint32_t i = 0; i < setup->nsets; i++) len += strlen(setup->sets[i]) + 1;
-    if ((g->sets = rg_malloc(len))) {
-      size_t at = 0;
-      for (uint32_t i = 0; i < setup->nsets; i++) {
-        size_t k = strlen(setup->sets[i]);
-        memcpy(g->sets + at, setup->sets[i], k);
-        at += k;
-        g->sets[at++] = '\n';
-      }
-      g->sets[at] = '\0';
-    }
-  }
-  if (!(g->inputs = rg_malloc(n * sizeof *g->inputs)) || !g->title ||
-      (setup->nsets && !g->sets) || (setup->placeholders && !g->placeholders)) {
+  g->sets = setup->sets && *setup->sets ? dup(setup->sets) : NULL;
+  g->setup.sets = g->sets;
+  if (!g->title || (setup->sets && *setup->sets && !g->sets) ||
+      (setup->placeholders && !g->placeholders)) {
     rg_game_free(g);
     return RG_NOMEM;
   }
-  for (uint32_t i = 0; i < m->ninputs; i++)
-    g->inputs[i] = setup->inputs ? setup->inputs[i] : m->inputs[i].value;
   *out = g;
   return RG_OK;
 }
@@ -247,7 +230,6 @@ void rg_game_free(rg_game *g) {
     rg_free(g->answers[i].question);
   }
   rg_free(g->answers);
-  rg_free(g->inputs);
   rg_free(g->title);
   rg_free(g->sets);
   rg_free(g->placeholders);
@@ -347,7 +329,6 @@ rg_game_state rg_game_play(rg_game *g) {
   if (!(g->vm = rg_vm_new(m, &s->limits, &sink))) goto nomem;
   rg_play_attach(&g->play, g->vm);
   rg_play_seed(&g->play, s->seed);
-  for (uint32_t i = 0; i < m->ninputs; i++) rg_vm_set_input(g->vm, i, g->inputs[i]);
   rg_log_run(&g->log, rg_module_str(m, m->procs[s->proc].name), s->seed,
              s->ask_choices ? "ask" : s->first ? "first" : "random",
              s->ask_dice ? "ask" : "random");
@@ -487,10 +468,6 @@ uint32_t rg_game_answers(const rg_game *g) {
   return g->nanswers;
 }
 
-uint32_t rg_game_used(const rg_game *g) {
-  return g->used;
-}
-
 void rg_game_transcript(const rg_game *g, rg_out *o) {
   const rg_game_setup *s = &g->setup;
   rg_printf(o, "# regula transcript: %s, %s, seed %llu, choices %s, dice %s\n", g->title,
@@ -506,11 +483,6 @@ void rg_game_transcript(const rg_game *g, rg_out *o) {
     if (g->answers[i].question) rg_printf(o, "# %s\n", g->answers[i].question);
     rg_printf(o, "%s\n", g->answers[i].text);
   }
-}
-
-const char *rg_game_error_pc(const rg_game *g, uint32_t *pc) {
-  if (pc) *pc = g->error_pc;
-  return g->error.data ? g->error.data : "";
 }
 
 const char *rg_game_error(const rg_game *g, rg_status *status, const char **path,
@@ -529,10 +501,6 @@ const char *rg_game_error(const rg_game *g, rg_status *status, const char **path
   if (line) *line = l;
   if (col) *col = c;
   return msg;
-}
-
-const rg_vm *rg_game_vm(const rg_game *g) {
-  return g->vm;
 }
 
 int rg_game_failed_expects(const rg_game *g) {

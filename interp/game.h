@@ -41,16 +41,15 @@
 typedef struct rg_game_setup {
   uint32_t proc;            /* the procedure played (no parameters) */
   uint64_t seed;
-  const rg_value *inputs;   /* m->ninputs values, or NULL for the defaults */
   rg_limits limits;
   int ask_choices;          /* a person answers the choices; else: */
   int first;                /*   the first option (1) or at random (0, seeded) */
   int ask_dice;             /* a person reads the dice and cards; else the seed */
   const char *title;        /* the transcript's first comment ("base.rules") */
-  const char *const *sets;  /* the settings of the run ("rating[A]=legendary",
-                            ** as --set gives them), written into the
-                            ** transcript (rg_transcript_settings reads them) */
-  uint32_t nsets;
+  const char *sets;         /* the settings of the run, one a line, each ending
+                            ** with a newline ("rating[A]=legendary\n"), written
+                            ** into the transcript (rg_transcript_settings reads
+                            ** them); NULL or "": none */
   const char *placeholders; /* (copied) the assumed or set dice and decks the run rests
                             ** on, as a line after the header ("" or NULL: none) */
   int pictures;             /* collect the pictures drawn (rg_game_drawn): of
@@ -70,18 +69,5 @@ const rg_question *rg_game_pending(const rg_game *g);
 
 /* Drops the last answer; returns 0, or -1 when there is none. */
 int rg_game_undo(rg_game *g);
-
-/* How many answers the last play used (rg_game_answers: regula.h). */
-uint32_t rg_game_used(const rg_game *g);
-
-/* The VM of the last play (its heap holds the result), or NULL. */
-const rg_vm *rg_game_vm(const rg_game *g);
-
-/* After RG_GAME_FAILED: why, and in *pc (when not NULL) the instruction
-** of the rule that failed, or UINT32_MAX (regula.h's rg_game_error
-** locates it). */
-const char *rg_game_error_pc(const rg_game *g, uint32_t *pc);
-
-
 
 #endif

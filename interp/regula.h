@@ -287,6 +287,14 @@ int rg_rules_param_count(const rg_rules *r, int proc);
 const char *rg_rules_param_name(const rg_rules *r, int proc, int k);
 const char *rg_rules_param_type(const rg_rules *r, int proc, int k, char *buf, size_t size);
 
+/* Parses args[0..nargs) by the parameters' types of procedure proc, as a
+** run would.  Returns RG_OK; RG_NOT_FOUND (no such procedure) or
+** RG_BAD_VALUE (another number of arguments, a bad one) with the reason in
+** err ("argument 1 (k: int) of 'roll': 'x' is not a whole number");
+** RG_NOMEM. */
+rg_status rg_rules_check_args(const rg_rules *r, const char *proc, const char *const *args,
+                              int nargs, char *err, size_t errlen);
+
 /* The type of procedure proc's result written into buf ("int", "outcome");
 ** NULL when it has none or proc is out of range. */
 const char *rg_rules_result_type(const rg_rules *r, int proc, char *buf, size_t size);
@@ -896,6 +904,79 @@ rg_status rg_simvars_svg(const rg_simvars *c, rg_out *out);
 
 /* Frees c (NULL is fine). */
 void rg_simvars_free(rg_simvars *c);
+
+/* Exact odds (`regula odds`): a procedure run for every outcome of every
+** roll and draw (and, as asked, every option of every choice), its
+** results' probabilities as exact fractions; a run that comes back to a
+** state it has been in (ties rolled again) is a loop, solved exactly. */
+typedef struct rg_exact rg_exact;
+
+/* What the odds are asked for.  A zeroed struct gives the defaults. */
+typedef struct rg_exact_options {
+  const char *proc;         /* the procedure; it must have a result; NULL: "main" */
+  const char *const *args;  /* its arguments, parsed by its parameters' types */
+  int nargs;
+  uint64_t limit;           /* the most runs to make; 0: 1000000 */
+  uint32_t depth;           /* a run is cut after this many draws (its
+                            ** probability then unresolved); 0: 200 */
+  uint64_t max_steps;       /* of each run, as rg_run_options */
+  size_t max_memory;
+  int no_fusion;
+  rg_choose_policy policy;  /* RG_CHOOSE_RANDOM: every option of every choice
+                            ** in turn, each equally likely; RG_CHOOSE_FIRST:
+                            ** the first option (`regula odds`'s default);
+                            ** RG_CHOOSE_ANSWERS: the answers, read again by
+                            ** every run; not a callback */
+  const char *answers;      /* RG_CHOOSE_ANSWERS: as rg_run_options */
+  size_t answers_len;
+  const char *answers_name;
+  const char *strategy;     /* a strategy of the rules answers the choices it
+                            ** covers (its random picks enumerated); the
+                            ** others: every option */
+} rg_exact_options;
+
+/* Works out the odds of rules r (which must outlive the result).  Returns
+** RG_OK with *out set; RG_NOT_FOUND (no such procedure or strategy) or
+** RG_BAD_VALUE (no result, arguments, a NUL byte in the answers, a callback
+** policy) with the reason in err and *out NULL; or, with *out set so that
+** rg_exact_failure and rg_exact_error say why: RG_RUN_ERROR (a run failed,
+** or a choice went unanswered), RG_RUN_LIMIT (more runs than the limit, or
+** odds too fine or a loop too large to be exact: rg_exact_error), RG_NOMEM.
+** Free *out with rg_exact_free whatever this returns. */
+rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err, size_t errlen,
+                       rg_exact **out);
+
+/* After RG_RUN_LIMIT: why the odds are not exact ("more than 1000000 runs
+** to enumerate the outcomes" with *runs set to 1, so that a front end can
+** say how to raise its limit; else 0 and a sentence that ends the
+** message).  NULL otherwise. */
+const char *rg_exact_error(const rg_exact *x, int *runs);
+
+/* After RG_RUN_ERROR: the message, where the rules failed (path, line,
+** display column; "?" and 0 when they do not say), and the failed run's
+** outcomes written to outcomes (may be NULL) as " 2/6 1/3" (1-based, one
+** per draw).  NULL otherwise.  Pointers may be NULL. */
+const char *rg_exact_failure(const rg_exact *x, const char **path, uint32_t *line,
+                             uint32_t *col, rg_out *outcomes);
+
+/* How many runs were made, and how many had an `expect` fail (*path and
+** *line: where the first failed; "?" and 0 when none or unknown). */
+uint64_t rg_exact_runs(const rg_exact *x);
+uint64_t rg_exact_expects(const rg_exact *x, const char **path, uint32_t *line);
+
+/* Writes the distribution as `regula odds` prints it (json 0: a header
+** naming the policy and the placeholder data, a line per result with its
+** fraction, percent and bar, then the runs and states; json 1: as --json,
+** one object and a newline).  Returns RG_OK; RG_BAD_VALUE when the odds
+** were not worked out; RG_NOMEM (also when out failed). */
+rg_status rg_exact_write(const rg_exact *x, int json, rg_out *out);
+
+/* Writes the distribution as one bar chart, an SVG document.  Returns as
+** rg_exact_write. */
+rg_status rg_exact_svg(const rg_exact *x, rg_out *out);
+
+/* Frees x (NULL is fine). */
+void rg_exact_free(rg_exact *x);
 
 /* ======================================================================
 ** Games at the table

@@ -38,10 +38,6 @@ const rg_module *rg_setup_module(const rg_setup *s) {
   return &s->m;
 }
 
-void rg_setup_apply(const rg_setup *s, rg_vm *vm) {
-  for (uint32_t i = 0; i < s->m.ninputs; i++) rg_vm_set_input(vm, i, s->inputs[i]);
-}
-
 /* Returns s without the spaces and tabs around it (cut in place). */
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t') s++;
@@ -351,10 +347,3 @@ int rg_setup_placeholders(const rg_setup *s, uint32_t proc, const rg_assumption 
   return n;
 }
 
-json_t *rg_setup_placeholders_json(const rg_setup *s, uint32_t proc,
-                                   const rg_assumption *notes) {
-  unsigned char *flags = rg_placeholder_flags(s->base, notes);
-  json_t *a = flags ? rg_placeholders_json(s->base, proc, s->set, flags) : NULL;
-  rg_free(flags);
-  return a;
-}

@@ -63,9 +63,6 @@ int rg_setup_lines(rg_setup *s, const char *text, size_t len, const char *source
 /* The module to run: the rules with the dice and decks set. */
 const rg_module *rg_setup_module(const rg_setup *s);
 
-/* Sets vm's inputs (a VM of rg_setup_module(s)) to the setup's. */
-void rg_setup_apply(const rg_setup *s, rg_vm *vm);
-
 /* Writes the placeholder data procedure proc rests on: "dice RED (assumed),
 ** ..., deck bag (set)", or nothing when there is none; notes are the
 ** rule file's assumptions (NULL: none known, so only what was set).
@@ -83,10 +80,5 @@ int rg_placeholders_text(const rg_module *m, uint32_t proc, const unsigned char 
                          const unsigned char *flags, rg_out *out);
 json_t *rg_placeholders_json(const rg_module *m, uint32_t proc, const unsigned char *set,
                              const unsigned char *flags);
-
-/* The same as a new JSON array of {"kind":"dice"|"deck","name":NAME,
-** "given":"assumed"|"set"}; NULL when out of memory. */
-json_t *rg_setup_placeholders_json(const rg_setup *s, uint32_t proc,
-                                   const rg_assumption *notes);
 
 #endif

@@ -1,7 +1,7 @@
 /*
 ** cmd_sim.h: what `regula sim` shares between its two files, on regula.h
 ** alone: sim.c parses the command line and runs one rule set; simvar.c
-** compares --variants.
+** compares --variants; `regula odds` (odds.c) saves its chart as sim does.
 */
 #ifndef RG_CMD_SIM_H
 #define RG_CMD_SIM_H

@@ -117,3 +117,20 @@ int cli_rules_proc(const rg_rules *r, const char *cmd, const char *name, int nar
   fprintf(stderr, "), got %d\ntry 'regula %s --help'\n", nargs, cmd);
   return -1;
 }
+
+int cli_rules_counted(const rg_rules *r, const char *cmd, const char *name,
+                      const char *const *args, int nargs) {
+  char tn[128], err[1024];
+  rg_status st;
+  int pi = cli_rules_proc(r, cmd, name, nargs);
+  if (pi < 0) return -1;
+  if (!rg_rules_result_type(r, pi, tn, sizeof tn)) {
+    fprintf(stderr, "regula: error: procedure '%s' has no result to count\n", name);
+    return -1;
+  }
+  if ((st = rg_rules_check_args(r, name, args, nargs, err, sizeof err)) != RG_OK) {
+    fprintf(stderr, "regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
+    return st == RG_NOMEM ? -2 : -1;
+  }
+  return pi;
+}

@@ -40,4 +40,11 @@ int cli_rules_no_table(const rg_rules *r, const char *name);
 ** calls), or another number of arguments (listing the parameters). */
 int cli_rules_proc(const rg_rules *r, const char *cmd, const char *name, int nargs);
 
+/* cli_rules_proc for a procedure whose result is counted (sim, odds):
+** also refuses one without a result, and arguments that do not parse by
+** the parameters' types.  Returns its index, or -1 after saying what is
+** wrong (exit 2), or -2 when out of memory (exit 3). */
+int cli_rules_counted(const rg_rules *r, const char *cmd, const char *name,
+                      const char *const *args, int nargs);
+
 #endif

@@ -62,13 +62,8 @@ int cli_policy(const char *cmd, const char *policy, const char *const *allowed, 
     *kind = -1;
     return ask_read_file(policy + 8, answers, len);
   }
-  *kind = -2;                             /* a strategy: cli_strategy */
+  *kind = -2;                             /* a strategy: cli_rules_strategy */
   return EX_OK;
-}
-
-const char *cli_strategy_label(char *buf, size_t size, const char *name) {
-  snprintf(buf, size, "%s (a strategy of the rules; other choices at random)", name);
-  return buf;
 }
 
 int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,

@@ -34,8 +34,4 @@ int cli_policy(const char *cmd, const char *policy, const char *const *allowed, 
 int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
                        const char *const *allowed, const char **strategy);
 
-/* Writes how a log or table header names strategy `name` into buf;
-** returns buf. */
-const char *cli_strategy_label(char *buf, size_t size, const char *name);
-
 #endif

@@ -158,7 +158,12 @@ int cmd_sim(opts *o) {
   rc = cli_policy("sim", policy, policies, &kind, &answers, &alen);
   if (rc == EX_OK) rc = cli_rules_load(o->pos[0], 1, &base);
   if (rc == EX_OK) rc = cli_rules_setup(base, o->inputs, o->sets, o->nsets, &r);
-  if (rc == EX_OK && cli_rules_proc(r, "sim", pname, nargs) < 0) rc = EX_BAD;
+  if (rc == EX_OK) {
+    int pi = cli_rules_counted(r, "sim", pname, (const char *const *)o->pos + 2, nargs);
+    if (pi < 0) rc = pi == -2 ? EX_RUNTIME : EX_BAD;
+  }
+  if (rc == EX_OK && cli_rules_strategy("sim", r, policy, policies, &strategy) != EX_OK)
+    rc = EX_BAD;
   if (rc != EX_OK) goto done;
   memset(&so, 0, sizeof so);
   so.proc = pname;
@@ -173,18 +178,9 @@ int cmd_sim(opts *o) {
   so.answers = answers;
   so.answers_len = alen;
   so.answers_name = kind == -1 ? policy + 8 : NULL;
+  so.strategy = strategy;
   if (isatty(2) && runs >= 10000) so.progress = progress;
-  /* the procedure and its arguments are checked before the strategy */
   st = rg_sims_open(r, &so, err, sizeof err, &s);
-  if (st == RG_OK && cli_rules_strategy("sim", r, policy, policies, &strategy) != EX_OK) {
-    rc = EX_BAD;
-    goto done;
-  }
-  if (st == RG_OK && strategy) {
-    rg_sims_free(s);
-    so.strategy = strategy;
-    st = rg_sims_open(r, &so, err, sizeof err, &s);
-  }
   if (st != RG_OK) {
     fprintf(stderr, "regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;

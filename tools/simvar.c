@@ -27,7 +27,6 @@ typedef struct var {
 ** them.  Returns EX_OK or an exit code after saying what is wrong. */
 static int load_variants(char *list, var *vs, uint32_t *n, const char *pname,
                          const char *const *sets, int nsets) {
-  char tn[128];
   int rc = EX_OK;
   for (char *p = list, *comma; p && rc == EX_OK; p = comma ? comma + 1 : NULL) {
     comma = strchr(p, ',');
@@ -37,12 +36,8 @@ static int load_variants(char *list, var *vs, uint32_t *n, const char *pname,
     var *v = &vs[(*n)++];
     v->path = p;
     if ((rc = cli_rules_load(p, 1, &v->base)) != EX_OK) return rc;   /* said what is wrong */
-    int pi = cli_rules_proc(v->base, "sim", pname, 0);
-    if (pi < 0) return EX_BAD;
-    if (!rg_rules_result_type(v->base, pi, tn, sizeof tn)) {
-      fprintf(stderr, "regula: error: procedure '%s' has no result to count\n", pname);
-      return EX_BAD;
-    }
+    int pi = cli_rules_counted(v->base, "sim", pname, NULL, 0);
+    if (pi < 0) return pi == -2 ? EX_RUNTIME : EX_BAD;   /* said what is wrong */
   }
   if (*n < 2) return usage_error("sim", "--variants needs two rule sets or more, A,B");
   for (uint32_t i = 0; i < *n; i++)

@@ -431,6 +431,99 @@ int main(void) {
     rg_rules_free(rb);
   }
 
+  /* ---- exact odds (rg_exact) ----
+  ** By hand: roll_plus(10) is 11..16, each 1/6; its expect (r < 6) fails in
+  ** one outcome of six; pick answered by the first option is A (1/1);
+  ** with every option in turn, A and B are 1/2 each; a limit of 3 runs is
+  ** too few for six outcomes. */
+  {
+    static const char xt[] =
+      "ruleset \"exact\"\n"                                           /* 1 */
+      "enum side { A, B }\n"                                          /* 2 */
+      "procedure roll_plus(k: int) -> int {\n"                        /* 3 */
+      "  let r = roll d6\n"                                           /* 4 */
+      "  expect r < 6\n"                                              /* 5 */
+      "  return r + k\n"                                              /* 6 */
+      "}\n"                                                           /* 7 */
+      "procedure pick() -> side { return choose(A, \"which?\", {A, B}) }\n"  /* 8 */
+      "procedure boom() -> int { return 6 / (roll d6 - 2) }\n"        /* 9 */
+      "procedure quiet() { }\n";                                      /* 10 */
+    const char *ten[] = { "10" }, *bad[] = { "x" };
+    rg_rules *rx = NULL;
+    rg_exact *x = NULL;
+    rg_exact_options xo;
+    char err[256], tn[64];
+    const char *path = NULL;
+    uint32_t line = 0;
+    int runs = 0;
+    CHECK(rg_rules_compile("exact", xt, sizeof xt - 1, NULL, &rx) == RG_OK, "exact rules");
+    CHECK(rg_rules_result_type(rx, rg_rules_find_proc(rx, "pick"), tn, sizeof tn) &&
+          strcmp(tn, "side") == 0 && !rg_rules_result_type(rx, rg_rules_find_proc(rx, "quiet"), tn, sizeof tn),
+          "result types");
+    CHECK(rg_rules_check_args(rx, "roll_plus", ten, 1, err, sizeof err) == RG_OK &&
+          rg_rules_check_args(rx, "roll_plus", bad, 1, err, sizeof err) == RG_BAD_VALUE &&
+          strncmp(err, "argument 1 (k: int) of 'roll_plus': ", 36) == 0 &&
+          rg_rules_check_args(rx, "nope", NULL, 0, err, sizeof err) == RG_NOT_FOUND, "check_args: %s", err);
+    memset(&xo, 0, sizeof xo);
+    xo.proc = "roll_plus";
+    xo.args = ten;
+    xo.nargs = 1;
+    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_OK && x, "exact odds");
+    sbuf_init(&b);
+    CHECK(x && rg_exact_write(x, 0, &b.out) == RG_OK &&
+          starts(b.s, "roll_plus: exact, policy random\nresult  probability  percent\n"
+                      "11              1/6   16.67%  ") && strstr(b.s, "\n16              1/6   16.67%  "),
+          "the table: %s", b.s);
+    CHECK(x && rg_exact_runs(x) >= 6 && rg_exact_expects(x, &path, &line) == 1 &&
+          strcmp(path, "exact") == 0 && line == 5, "one run of six fails its expect at %s:%u",
+          path ? path : "", line);
+    sbuf_init(&b);
+    CHECK(x && rg_exact_write(x, 1, &b.out) == RG_OK &&
+          strstr(b.s, "{\"text\":\"11\",\"probability\":\"1/6\""), "JSON: %s", b.s);
+    sbuf_init(&b);
+    CHECK(x && rg_exact_svg(x, &b.out) == RG_OK && strstr(b.s, "<svg"), "a chart");
+    rg_exact_free(x);
+    x = NULL;
+    xo.limit = 3;
+    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_RUN_LIMIT && x &&
+          strcmp(rg_exact_error(x, &runs), "more than 3 runs to enumerate the outcomes") == 0 &&
+          runs == 1 && rg_exact_write(x, 0, &b.out) == RG_BAD_VALUE, "the limit");
+    rg_exact_free(x);
+    x = NULL;
+    memset(&xo, 0, sizeof xo);
+    xo.proc = "pick";
+    xo.policy = RG_CHOOSE_FIRST;
+    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_OK, "the first option");
+    sbuf_init(&b);
+    rg_exact_write(x, 0, &b.out);
+    CHECK(strstr(b.s, "\nA               1/1  100.00%  ") && !strstr(b.s, "\nB "), "A always: %s", b.s);
+    rg_exact_free(x);
+    x = NULL;
+    xo.policy = RG_CHOOSE_RANDOM;
+    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_OK, "every option");
+    sbuf_init(&b);
+    rg_exact_write(x, 0, &b.out);
+    CHECK(strstr(b.s, "\nA               1/2   50.00%  ") && strstr(b.s, "\nB               1/2   50.00%  "),
+          "A and B: %s", b.s);
+    rg_exact_free(x);
+    x = NULL;
+    xo.proc = "boom";
+    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_RUN_ERROR && x, "a failed run");
+    sbuf_init(&b);
+    CHECK(x && rg_exact_failure(x, &path, &line, NULL, &b.out) &&
+          strcmp(rg_exact_failure(x, NULL, NULL, NULL, NULL), "division by zero") == 0 &&
+          line == 9 && strcmp(b.s, " 2/6") == 0, "the roll of 2 of 6 fails at line %u: '%s'", line, b.s);
+    rg_exact_free(x);
+    x = NULL;
+    xo.proc = "quiet";
+    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_BAD_VALUE && !x &&
+          strcmp(err, "procedure 'quiet' has no result to count") == 0, "no result: %s", err);
+    xo.proc = "pick";
+    xo.strategy = "none";
+    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_NOT_FOUND && !x, "no strategy");
+    rg_rules_free(rx);
+  }
+
   rg_rules_free(r);
   printf("test_front: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

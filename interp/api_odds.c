@@ -1,0 +1,161 @@
+/*
+** api_odds.c: exact odds behind regula.h (rg_exact_*): the options checked
+** and turned into odds.h's, the enumeration made, and the distribution
+** written as `regula odds` prints it (oddstext.c).
+*/
+#include "regula.h"
+#include "api_int.h"
+#include "evlog.h"
+#include "json.h"
+#include "odds.h"
+#include "setup.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_LIMIT 1000000ull
+#define DEFAULT_DEPTH 200u
+
+struct rg_exact {
+  const rg_rules *r;
+  uint32_t proc;
+  uint64_t limit, depth;
+  char label[320];          /* how the header names the policy */
+  int done;                 /* res holds the enumeration */
+  rg_odds_result res;
+  char why[256];            /* RG_RUN_LIMIT: why */
+};
+
+rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err, size_t errlen,
+                       rg_exact **out) {
+  rg_exact_options none;
+  const char *name;
+  rg_value *args = NULL;
+  rg_limits lim;
+  rg_exact *x;
+  rg_status st;
+  int pi, si;
+  *out = NULL;
+  if (errlen) err[0] = '\0';
+  if (!opt) {
+    memset(&none, 0, sizeof none);
+    opt = &none;
+  }
+  name = opt->proc ? opt->proc : "main";
+  if ((st = rg_api_counted(r, name, opt->policy, opt->strategy, &pi, &si, err, errlen)) != RG_OK)
+    return st;
+  if (opt->policy == RG_CHOOSE_ANSWERS && opt->answers &&
+      memchr(opt->answers, '\0', opt->answers_len)) {
+    snprintf(err, errlen, "the answers hold a NUL byte");
+    return RG_BAD_VALUE;
+  }
+  if ((st = rg_api_parse_args(r, pi, name, opt->args, opt->nargs, &args, err, errlen)) != RG_OK)
+    return st;
+  if (!(x = rg_malloc(sizeof *x))) {
+    rg_free(args);
+    return RG_NOMEM;
+  }
+  memset(x, 0, sizeof *x);
+  x->r = r;
+  x->proc = (uint32_t)pi;
+  x->limit = opt->limit ? opt->limit : DEFAULT_LIMIT;
+  x->depth = opt->depth ? opt->depth : DEFAULT_DEPTH;
+  rg_api_policy_label(x->label, sizeof x->label, opt->policy, opt->answers_name, opt->strategy);
+  memset(&lim, 0, sizeof lim);
+  lim.max_steps = opt->max_steps;
+  lim.max_memory = opt->max_memory;
+  lim.no_fusion = opt->no_fusion;
+  rg_odds_opts oo = { .m = &r->m, .limits = &lim, .proc = (uint32_t)pi, .args = args,
+                      .limit = x->limit, .depth = (uint32_t)x->depth,
+                      .all_choices = opt->policy == RG_CHOOSE_RANDOM || opt->strategy,
+                      .strategy = opt->strategy ? (uint32_t)si + 1 : 0,
+                      .answers = opt->policy == RG_CHOOSE_ANSWERS ? (opt->answers ? opt->answers : "")
+                                                                  : NULL,
+                      .answers_len = opt->answers ? opt->answers_len : 0,
+                      .answers_source = opt->answers_name ? opt->answers_name : "answers" };
+  rg_odds_status os = rg_odds_run(&oo, &x->res);
+  rg_free(args);
+  x->done = 1;
+  *out = x;
+  switch (os) {
+  case RG_ODDS_OK: return RG_OK;
+  case RG_ODDS_RUN_FAILED: return RG_RUN_ERROR;
+  case RG_ODDS_LIMIT:
+    snprintf(x->why, sizeof x->why, "more than %llu runs to enumerate the outcomes",
+             (unsigned long long)x->limit);
+    return RG_RUN_LIMIT;
+  case RG_ODDS_TINY:
+    snprintf(x->why, sizeof x->why, "the draws between two chance states have more than 2^128 "
+                                    "outcomes together; estimate with `regula sim`");
+    return RG_RUN_LIMIT;
+  case RG_ODDS_OVERFLOW:
+    snprintf(x->why, sizeof x->why, "a probability needs a denominator beyond 128 bits; "
+                                    "estimate with `regula sim`");
+    return RG_RUN_LIMIT;
+  case RG_ODDS_LOOP:
+    snprintf(x->why, sizeof x->why, "a loop of more than 4000 states is too large to solve "
+                                    "exactly; estimate with `regula sim`");
+    return RG_RUN_LIMIT;
+  default: return RG_NOMEM;
+  }
+}
+
+const char *rg_exact_error(const rg_exact *x, int *runs) {
+  if (runs) *runs = x->res.status == RG_ODDS_LIMIT;
+  return x->why[0] ? x->why : NULL;
+}
+
+const char *rg_exact_failure(const rg_exact *x, const char **path, uint32_t *line,
+                             uint32_t *col, rg_out *outcomes) {
+  if (x->res.status != RG_ODDS_RUN_FAILED) return NULL;
+  rg_api_place(&x->r->m, x->res.pc, path, line, col);
+  for (uint32_t k = 0; outcomes && k < x->res.draws; k++)
+    rg_printf(outcomes, " %llu/%llu", (unsigned long long)x->res.idx[k] + 1,
+              (unsigned long long)x->res.n[k]);
+  return x->res.msg;
+}
+
+uint64_t rg_exact_runs(const rg_exact *x) {
+  return x->res.paths;
+}
+
+uint64_t rg_exact_expects(const rg_exact *x, const char **path, uint32_t *line) {
+  uint64_t n = x->res.status == RG_ODDS_OK ? x->res.expect_paths : 0;
+  rg_api_place(&x->r->m, n ? x->res.expect_pc : UINT32_MAX, path, line, NULL);
+  return n;
+}
+
+rg_status rg_exact_write(const rg_exact *x, int json, rg_out *out) {
+  const char *proc = rg_module_str(&x->r->m, x->r->m.procs[x->proc].name);
+  const unsigned char *set = rg_rules_set_flags(x->r);
+  int rc;
+  if (x->res.status != RG_ODDS_OK) return RG_BAD_VALUE;
+  if (json) {
+    json_t *ph = rg_placeholders_json(&x->r->m, x->proc, set, x->r->assumed);
+    if (!ph) return RG_NOMEM;
+    rc = rg_odds_text(out, &x->res, x->depth, proc, x->label, NULL, ph);
+  } else {
+    rg_buf ph;
+    rg_buf_init(&ph);
+    rc = rg_placeholders_text(&x->r->m, x->proc, set, x->r->assumed, &ph.out) < 0 ||
+                 ph.out.failed
+             ? -1
+             : rg_odds_text(out, &x->res, x->depth, proc, x->label, ph.data, NULL);
+    rg_buf_free(&ph);
+  }
+  return rc == 0 ? RG_OK : RG_NOMEM;
+}
+
+rg_status rg_exact_svg(const rg_exact *x, rg_out *out) {
+  if (x->res.status != RG_ODDS_OK) return RG_BAD_VALUE;
+  return rg_odds_chart(out, &x->res, rg_module_str(&x->r->m, x->r->m.procs[x->proc].name),
+                       x->label) == 0
+             ? RG_OK
+             : RG_NOMEM;
+}
+
+void rg_exact_free(rg_exact *x) {
+  if (!x) return;
+  if (x->done) rg_odds_free(&x->res);
+  rg_free(x);
+}

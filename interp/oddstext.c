@@ -1,0 +1,123 @@
+/*
+** oddstext.c: an exact distribution as `regula odds` prints it (see
+** odds.h): one line per distinct result in its natural order, with its
+** probability as a fraction, a percent and a bar; or one JSON object; or a
+** bar chart.
+*/
+#include "odds.h"
+
+#include "regula.h"
+#include "chart.h"
+#include "json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Writes the distribution as one JSON object: the procedure, policy,
+** placeholders (phj, a JSON array, taken over), each result with its
+** probability (a fraction as text and a number), and the runs, states and
+** cut mass.  Returns 0 or -1. */
+static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order,
+                     const char *proc, const char *policy, json_t *phj) {
+  char fb[100];
+  json_t *res = json_array();
+  json_t *doc = json_pack("{s:i,s:o,s:o,s:o,s:o,s:s,s:I,s:I,s:I}", "format", RG_JSON_FORMAT,
+                          "procedure", rg_json_text(proc), "policy", rg_json_text(policy),
+                          "placeholders", phj, "results", res,
+                          "unresolved", rg_frac_str(fb, &r->cut), "runs",
+                          (json_int_t)r->paths, "states", (json_int_t)r->states, "loops",
+                          (json_int_t)r->loops);
+  for (uint32_t j = 0; doc && j < r->tally.n; j++) {
+    uint32_t k = order[j];
+    json_t *o = json_pack("{s:o,s:s,s:f}", "text", rg_json_text(r->tally.keys[k].text),
+                          "probability", rg_frac_str(fb, &r->probs[k]), "share",
+                          (double)rg_frac_value(&r->probs[k]));
+    const rg_tally *t = &r->tally;
+    if (o && !t->compound &&
+        json_object_set_new(o, "value", rg_json_value(t->m, NULL, 0, t->type, t->keys[k].v)) != 0) {
+      json_decref(o);
+      o = NULL;
+    }
+    if (!o || json_array_append_new(res, o) != 0) {
+      json_decref(doc);
+      doc = NULL;
+    }
+  }
+  return rg_json_put(out, doc, 1);
+}
+
+int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const char *proc,
+                 const char *policy, const char *placeholders, json_t *phj) {
+  const rg_tally *t = &r->tally;
+  uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
+  size_t wtext = 6, wfrac = 11;
+  long double maxp = 0;
+  char fb[100];
+  if (!order || rg_tally_order(t, order) != 0) {
+    rg_free(order);
+    json_decref(phj);
+    return -1;
+  }
+  for (uint32_t k = 0; k < t->n; k++) {
+    size_t n = strlen(t->keys[k].text);
+    if (n > wtext) wtext = n;
+    if (strlen(rg_frac_str(fb, &r->probs[k])) > wfrac) wfrac = strlen(fb);
+    if (r->cut.num && strlen(rg_frac_str(fb, &r->cut)) > wfrac) wfrac = strlen(fb);
+    if (rg_frac_value(&r->probs[k]) > maxp) maxp = rg_frac_value(&r->probs[k]);
+  }
+  if (phj) {
+    int rc = odds_json(out, r, order, proc, policy, phj);
+    rg_free(order);
+    return rc;
+  }
+  rg_printf(out, "%s: exact, policy %s\n", proc, policy);
+  if (placeholders && *placeholders) rg_printf(out, "placeholders: %s\n", placeholders);
+  if (r->cut.num && wtext < 12) wtext = 12;   /* "(unresolved)" */
+  if (wtext > 40) wtext = 40;
+  rg_printf(out, "%-*s  %*s  %7s\n", (int)wtext, "result", (int)wfrac, "probability", "percent");
+  for (uint32_t j = 0; j < t->n; j++) {
+    uint32_t k = order[j];
+    long double pv = rg_frac_value(&r->probs[k]);
+    int bar = maxp > 0 ? (int)(pv / maxp * 40.0L + 0.5L) : 0;
+    rg_printf(out, "%-*s  %*s  %6.2Lf%%  ", (int)wtext, t->keys[k].text, (int)wfrac,
+              rg_frac_str(fb, &r->probs[k]), pv * 100.0L);
+    for (int b = 0; b < bar; b++) rg_putc(out, '#');
+    rg_putc(out, '\n');
+  }
+  if (r->cut.num)
+    rg_printf(out, "%-*s  %*s  %6.2Lf%%\n", (int)wtext, "(unresolved)", (int)wfrac,
+              rg_frac_str(fb, &r->cut), rg_frac_value(&r->cut) * 100.0L);
+  rg_printf(out, "%llu run%s, %u chance state%s", (unsigned long long)r->paths,
+            r->paths == 1 ? "" : "s", (unsigned)r->states, r->states == 1 ? "" : "s");
+  if (r->loops) rg_printf(out, ", %u loop%s solved", (unsigned)r->loops, r->loops == 1 ? "" : "s");
+  if (r->cut_paths)
+    rg_printf(out, "; %llu run%s cut after %llu draws: their probability is unresolved, the "
+                   "fractions above are exact lower bounds", (unsigned long long)r->cut_paths,
+              r->cut_paths == 1 ? "" : "s", (unsigned long long)depth);
+  rg_putc(out, '\n');
+  rg_free(order);
+  return out->failed ? -1 : 0;
+}
+
+int rg_odds_chart(rg_out *out, const rg_odds_result *r, const char *proc, const char *policy) {
+  const rg_tally *t = &r->tally;
+  uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
+  rg_chart_bar *bars = rg_malloc(((size_t)t->n + 1) * sizeof *bars);
+  char title[512];
+  int rc = -1;
+  if (order && bars && rg_tally_order(t, order) == 0) {
+    for (uint32_t j = 0; j < t->n; j++) {
+      memset(&bars[j], 0, sizeof bars[j]);
+      bars[j].label = t->keys[order[j]].text;
+      bars[j].p[0] = bars[j].lo[0] = bars[j].hi[0] = (double)rg_frac_value(&r->probs[order[j]]);
+    }
+    rg_chart chart = { "result", bars, t->n };
+    snprintf(title, sizeof title, "%s: exact, policy %s%s", proc, policy,
+             r->cut.num ? " (some runs cut: lower bounds)" : "");
+    rg_chart_svg(out, title, NULL, 1, &chart, 1);
+    rc = out->failed ? -1 : 0;
+  }
+  rg_free(order);
+  rg_free(bars);
+  return rc;
+}
