@@ -18,6 +18,7 @@ typedef struct answer {
   char *text;
   char *question;
   uint32_t line;
+  int secret;               /* given at a secret question: never written back */
 } answer;
 
 /* The pending question, copied out of the run that asked it: the strings
@@ -259,6 +260,7 @@ static int add_answer(rg_game *g, const char *text, size_t len, const char *ques
     return -1;
   }
   a->line = line;
+  a->secret = 0;
   g->nanswers++;
   return 0;
 }
@@ -446,7 +448,9 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
       rg_puts(why, "nothing to take back: this is the first question");
       return RG_REPLY_BAD;
     }
-    rg_printf(why, "took back '%s'", g->answers[g->nanswers - 1].text);
+    /* a secret answer is not shown: the other players may be looking */
+    if (g->answers[g->nanswers - 1].secret) rg_puts(why, "took back a secret answer");
+    else rg_printf(why, "took back '%s'", g->answers[g->nanswers - 1].text);
     if (g->answers[g->nanswers - 1].question)
       rg_printf(why, " (%s)", g->answers[g->nanswers - 1].question);
     rg_game_undo(g);
@@ -461,6 +465,7 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
     return RG_REPLY_BAD;
   }
   rg_buf_free(&qtext);
+  g->answers[g->nanswers - 1].secret = q->secret;
   return RG_REPLY_ANSWER;
 }
 

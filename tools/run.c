@@ -114,8 +114,7 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
   st = rg_run_new(r, &ro, &run);
   if (st == RG_OK && (o->npictures || o->picture)) st = rg_run_pictures(run);
   if (st != RG_OK) {
-    fputs(st == RG_NOMEM ? "regula: error: out of memory\n" : "regula: error: bad answers\n",
-          stderr);
+    fprintf(stderr, "regula: error: %s\n", rg_status_name(st));
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     goto done;
   }

@@ -226,6 +226,34 @@ int main(void) {
     rg_game_free(pg);
     rg_rules_free(pr);
   }
+  /* Taking back a secret answer does not show it (the other players may be
+  ** looking at the screen); taking back an open one names it. */
+  {
+    static const char sec[] =
+      "ruleset \"secret\"\n"
+      "enum side { A, B }\n"
+      "enum colour { BLACK, RED }\n"
+      "procedure main() -> colour {\n"
+      "  let c = choose secret(A, \"card?\", {BLACK, RED})\n"
+      "  let d = choose(B, \"open?\", {BLACK, RED})\n"
+      "  return c\n"
+      "}\n";
+    rg_game_options so = { .ask_choices = 1 };
+    rg_rules *sr = NULL;
+    rg_game *sg = NULL;
+    CHECK(rg_rules_compile("sec.rules", sec, sizeof sec - 1, NULL, &sr) == RG_OK &&
+          rg_game_new(sr, &so, &sg) == RG_OK && rg_game_play(sg) == RG_GAME_ASKING &&
+          rg_game_asking(sg, &q) && q.secret, "a secret question");
+    CHECK(sg && tell(sg, "RED", &why) == RG_REPLY_ANSWER && rg_game_play(sg) == RG_GAME_ASKING &&
+          tell(sg, "undo", &why) == RG_REPLY_UNDO && strcmp(why.buf, "took back a secret answer (A, card?)") == 0,
+          "its answer is not shown: %s", why.buf);
+    CHECK(sg && rg_game_play(sg) == RG_GAME_ASKING && tell(sg, "BLACK", &why) == RG_REPLY_ANSWER &&
+          rg_game_play(sg) == RG_GAME_ASKING && tell(sg, "RED", &why) == RG_REPLY_ANSWER &&
+          tell(sg, "undo", &why) == RG_REPLY_UNDO &&
+          strcmp(why.buf, "took back 'RED' (B, open?)") == 0, "an open one is: %s", why.buf);
+    rg_game_free(sg);
+    rg_rules_free(sr);
+  }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
