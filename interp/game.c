@@ -49,6 +49,7 @@ struct rg_game {
   int failed_expects;
   rg_buf error;
   uint32_t error_pc;
+  rg_status error_status;   /* RG_RUN_ERROR, RG_BAD_VALUE (an answer) or RG_NOMEM */
   int has_pending;
   pending p;
   size_t hold;              /* SIZE_MAX, or where the open secret moment begins */
@@ -346,12 +347,14 @@ rg_game_state rg_game_play(rg_game *g) {
   if (g->play.stopped) {
     const char *why = rg_play_error(&g->play);
     rg_puts(&g->error.out, *why ? why : "a question went unanswered");
+    g->error_status = RG_BAD_VALUE;
     g->state = RG_GAME_FAILED;
     return g->state;
   }
   if (st != RG_RUN_OK) {
     const char *msg = rg_vm_error(g->vm, &g->error_pc);
     rg_puts(&g->error.out, msg && *msg ? msg : "the run failed");
+    g->error_status = RG_RUN_ERROR;
     g->state = RG_GAME_FAILED;
     return g->state;
   }
@@ -363,6 +366,7 @@ rg_game_state rg_game_play(rg_game *g) {
 nomem:
   rg_buf_free(&g->error);
   rg_puts(&g->error.out, "out of memory");
+  g->error_status = RG_NOMEM;
   g->state = RG_GAME_FAILED;
   return g->state;
 }
@@ -498,10 +502,7 @@ const char *rg_game_error(const rg_game *g, rg_status *status, const char **path
     p = "?";
     l = c = 0;
   }
-  if (status)
-    *status = g->error_pc != UINT32_MAX      ? RG_RUN_ERROR
-            : strcmp(msg, "out of memory") == 0 ? RG_NOMEM
-                                                : RG_BAD_VALUE;
+  if (status) *status = g->error_status;
   if (path) *path = p;
   if (line) *line = l;
   if (col) *col = c;
