@@ -11,6 +11,8 @@
 #include <string.h>
 
 #define MAX_SIDES 1000000u   /* most faces of a die or cards of a deck set */
+#define MAX_SET (4 * MAX_SIDES)   /* most faces and cards set in all (a die set
+                                  ** again keeps its old faces: bounded memory) */
 
 int rg_setup_init(rg_setup *s, const rg_module *m) {
   memset(s, 0, sizeof *s);
@@ -116,6 +118,10 @@ static int64_t parse_sides(const rg_module *m, rg_type t, char *value, rg_value 
     total += count;
     if (total > MAX_SIDES) {
       rg_printf(err, "%s: %s: more than %u in all", where, name, MAX_SIDES);
+      return 0;
+    }
+    if (*n + (uint64_t)count > MAX_SET) {
+      rg_printf(err, "%s: %s: more than %u faces and cards set in all", where, name, MAX_SET);
       return 0;
     }
     rg_value *na = rg_realloc(*arr, ((size_t)*n + count + 1) * sizeof *na);

@@ -94,6 +94,14 @@ expect bad-utf8-excerpt 2 'badrun.rules:1:14: error: invalid UTF-8 byte 0x98' "$
 size=$(wc -c <"$tmp/err")
 if [ "$size" -lt 400 ] && grep -q '?\.\.\.$' "$tmp/err"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits bad-utf8-excerpt: $size bytes of stderr"; fi
 
+# Dice and decks set again and again (an inputs file of 16 MB could set a
+# die of a million faces a million times): the faces and cards set in all
+# are bounded, so memory is too.  By hand: 4 dice of 1,000,000 faces fill
+# the bound of 4,000,000 with the rules' own faces, the 4th line is refused.
+printf 'enum f { a, b }\ndice D: f = { a: 1, b: 1 }\nprocedure main() -> f { return roll D }\n' >"$tmp/die.rules"
+for k in 1 2 3 4 5 6 7 8; do echo 'D=a:1000000'; done >"$tmp/die.txt"
+expect set-bounded 2 'die.txt:4: D: more than 4000000 faces and cards set in all' "$bin" run "$tmp/die.rules" --inputs "$tmp/die.txt"
+
 # ---- 3. a module's source paths are never opened --------------------------
 printf 'table t(n: 1..2) -> int { 1: 1, 2: 2 }\nprocedure p(k: int) -> int {\n  return t[k]\n}\n' >"$tmp/src.rules"
 expect rbc-source-line 3 '^      return t\[k\]$' "$bin" call "$tmp/src.rules" p 5
