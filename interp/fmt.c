@@ -239,7 +239,8 @@ static uint32_t indent_of(const fstate *f, const ftok *t, int above, uint32_t *s
     in = top ? top->close : 0;
   } else if (top && top->aligned) {
     /* inside a group aligned on its first item */
-  } else if (binop(t->kind) || binop(above) || (above == RG_TK_COMMA && top && !top->items)) {
+  } else if (binop(t->kind) || binop(above) ||
+             (above == RG_TK_COMMA && top && top->kind == RG_TK_LBRACE && !top->items)) {
     *stmt = in;                     /* an expression goes on */
     return in + 2;
   } else if (continues(t->kind)) {

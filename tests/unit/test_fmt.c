@@ -150,6 +150,12 @@ int main(void) {
          "note \"n\",\n r.x\nreturn r.y[0]*s }\n",
          "procedure g() -> int {\n  let r = { x: 1, y: [1, 2] }\n  let s = t[1] +\n    2\n"
          "  note \"n\",\n    r.x\n  return r.y[0] * s }\n");
+  /* a list or call opened at a line's end: its items one indentation in,
+  ** all alike (a comma ends an item there, it does not continue one) */
+  layout("procedure h() -> int {\n  let q = { a: [\n1,\n 2,\n   3\n], b: 2 }\n"
+         "  return f(\n1,\n   2\n)\n}\n",
+         "procedure h() -> int {\n  let q = { a: [\n    1,\n    2,\n    3\n  ], b: 2 }\n"
+         "  return f(\n    1,\n    2\n  )\n}\n");
   layout("test \"t\" {\nexpect  f({a:1})==2 and x\n}\n",
          "test \"t\" {\n  expect f({a:1})==2 and x\n}\n");
   layout("\n\n# c\nscale * = 2 / 3 round up\n\n", "# c\nscale * = 2/3 round up\n");
