@@ -437,32 +437,38 @@ static int64_t on_dice(void *ctx, rg_run *run, const char *who, const char *prom
   return answer(ctx, run, who, prompt, n, 1);
 }
 
-/* Sets the inputs NAME=VALUE (one a line) of run.  Returns 0, or -1 with
-** the reason in err. */
-static int set_inputs(rg_run *run, const char *inputs, text *err) {
-  char *copy = strdup(inputs), *p = copy, msg[512];
+/* Makes *out a copy of r set up by the inputs NAME=VALUE (one a line; an
+** input, or a die's faces or a deck's cards), each named "--set LINE" in
+** errors as `regula run --set` names it.  Returns 0, or -1 with the
+** reason in err (*out then NULL). */
+static int set_inputs(const rg_rules *r, const char *inputs, rg_rules **out, text *err) {
+  char *copy = strdup(inputs), *p = copy;
   int rc = 0;
-  if (!copy) return -1;
+  if (!copy || rg_rules_with(r, out) != RG_OK) {
+    free(copy);
+    put(err, "regula: error: out of memory\n");
+    return -1;
+  }
   while (p && *p && rc == 0) {
-    char *nl = strchr(p, '\n'), *eq;
+    char *nl = strchr(p, '\n'), where[64];
+    text why;
     if (nl) *nl = '\0';
-    eq = strchr(p, '=');
-    if (*p && eq) {
-      *eq = '\0';
-      if (rg_run_set_input(run, p, eq + 1, msg, sizeof msg) != RG_OK) {
-        put(err, "regula: error: --set ");
-        put(err, p);
-        put(err, "=");
-        put(err, eq + 1);
-        put(err, ": ");
-        put(err, msg);
-        put(err, "\n");
-        rc = -1;
-      }
+    snprintf(where, sizeof where, "--set %.50s", p);
+    text_init(&why);
+    if (*p && rg_rules_set(*out, p, where, &why.out) != RG_OK) {
+      put(err, "regula: error: ");
+      put(err, why.data ? why.data : "out of memory");
+      put(err, "\n");
+      rc = -1;
     }
+    free(why.data);
     p = nl ? nl + 1 : NULL;
   }
   free(copy);
+  if (rc != 0) {
+    rg_rules_free(*out);
+    *out = NULL;
+  }
   return rc;
 }
 
@@ -473,7 +479,7 @@ static int set_inputs(rg_run *run, const char *inputs, text *err) {
 static int run_main(const char *path, rg_run_options *o, const char *inputs, replay *g,
                     text *log, text *err, json_t *pics) {
   compiling c;
-  rg_rules *r = NULL;
+  rg_rules *r = NULL, *set = NULL;
   rg_run *run = NULL;
   int rc = 0;
   rg_status st = compile(path, NULL, &c, &r);
@@ -483,11 +489,11 @@ static int run_main(const char *path, rg_run_options *o, const char *inputs, rep
     return st == RG_NOMEM ? 3 : 2;
   }
   compiling_free(&c);
-  if (rg_run_new(r, o, &run) != RG_OK || (pics && rg_run_pictures(run) != RG_OK)) {
+  if (set_inputs(r, inputs, &set, err) != 0) {
+    rc = 2;
+  } else if (rg_run_new(set, o, &run) != RG_OK || (pics && rg_run_pictures(run) != RG_OK)) {
     put(err, "regula: error: out of memory\n");
     rc = 3;
-  } else if (set_inputs(run, inputs, err) != 0) {
-    rc = 2;
   } else {
     rg_run_log(run, &log->out, 0, g ? "ask" : NULL, NULL);
     st = rg_run_call(run, "main", NULL, 0);
@@ -524,6 +530,7 @@ static int run_main(const char *path, rg_run_options *o, const char *inputs, rep
     }
   }
   rg_run_free(run);
+  rg_rules_free(set);
   rg_rules_free(r);
   return rc;
 }

@@ -355,6 +355,14 @@ try {
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 
+  // ---- a bad input is refused with the program's words ----
+  {
+    const bad = await page.evaluate((f) => window.regulaPage.call('rgw_play', [f, '1', 'rating[A]=bogus', '', 0]), RULES);
+    const wantBad = cli(['run', RULES, '--set', 'rating[A]=bogus', '--policy', 'ask'], process.cwd(), '');
+    check(bad.exit === 2 && wantBad.code === 2 && bad.err === wantBad.err,
+          'table mode: a bad input is refused as `regula run --set` refuses it', `${bad.err} vs ${wantBad.err}`);
+  }
+
   // ---- the URL reopens the same game ----
   const url = page.url();
   check(url.includes('answers='), 'table mode: the answers are in the URL');
