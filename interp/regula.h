@@ -312,47 +312,6 @@ const char *rg_rules_input_type(const rg_rules *r, int input, char *buf, size_t 
 const char *rg_rules_source_line(const rg_rules *r, const char *path, uint32_t line,
                                  size_t *len);
 
-/* ---- rules set up for runs ----------------------------------------------
-** What a run is given besides its seed: an `input` set by its name
-** (`rating[A]=legendary`, parsed by its type), and a die or a deck given
-** its faces or cards, `FACE:COUNT` or `FACE` joined by commas
-** (`RED=skull:2,wound:2,blank:2`, `bag=BLACK:8,WHITE:8,RED:9`), so that a
-** player's real dice and bag replace what the rule file could only assume.
-** rg_rules_with makes a copy of rules to set up; every run, game,
-** simulation and exact odds of the copy starts from its settings, and
-** their logs name the placeholder data they rest on.  Set a copy up
-** before making a run, game or simulation of it. */
-
-/* Makes *out a copy of r to set up, every input at its default and every
-** die and deck as declared.  r must outlive the copy (they share the
-** code).  Returns RG_OK or RG_NOMEM; free the copy with rg_rules_free. */
-rg_status rg_rules_with(const rg_rules *r, rg_rules **out);
-
-/* Applies "NAME=VALUE" (spaces around NAME and VALUE ignored) to r, a copy
-** made by rg_rules_with; where names the text in errors ("--set a=b").
-** The text is kept: a game's transcript names it ("# set NAME=VALUE").
-** Returns RG_OK; RG_BAD_VALUE after writing what is wrong to err (one
-** line, "WHERE: ...", without "error: "; also when r is not a copy);
-** RG_NOT_FOUND when NAME is no input, die or deck (err lists those there
-** are); RG_NOMEM. */
-rg_status rg_rules_set(rg_rules *r, const char *text, const char *where, rg_out *err);
-
-/* rg_rules_set of each line of text[0..len) (NAME=VALUE; blank lines and
-** lines starting with # skipped), named "source:LINE" in errors; these
-** are not named in a transcript.  Returns as rg_rules_set, at the first
-** line refused. */
-rg_status rg_rules_set_lines(rg_rules *r, const char *text, size_t len, const char *source,
-                             rg_out *err);
-
-/* Writes the placeholder data procedure proc rests on: each die and deck
-** it may roll or draw (its calls followed) that the rule file marks
-** `assumed` (a .rbc keeps no such note) or that r set, as text
-** ("dice RED (assumed), deck bag (set)") or, json 1, as a JSON array of
-** {"kind":"dice"|"deck","name","given":"assumed"|"set"}.  Writes nothing
-** when there is none.  Returns how many (0 also for no such procedure),
-** or -1 when out of memory. */
-int rg_rules_placeholders(const rg_rules *r, const char *proc, int json, rg_out *out);
-
 /* Strategies (`strategy NAME`: how a player answers the choices it
 ** covers): how many, the index of name (-1), the name of index i. */
 int rg_rules_strategy_count(const rg_rules *r);
@@ -409,6 +368,50 @@ typedef void (*rg_assumption_fn)(void *ctx, const char *path, uint32_t line, con
 ** rules compiled with keep_sources keep them (a module loaded from a .rbc
 ** has none).  Returns how many. */
 uint32_t rg_rules_assumptions(const rg_rules *r, rg_assumption_fn fn, void *ctx);
+
+/* ======================================================================
+** Rules set up for runs
+**
+** What a run is given besides its seed: an `input` set by its name
+** (`rating[A]=legendary`, parsed by its type), and a die or a deck given
+** its faces or cards, `FACE:COUNT` or `FACE` joined by commas
+** (`RED=skull:2,wound:2,blank:2`, `bag=BLACK:8,WHITE:8,RED:9`), so that a
+** player's real dice and bag replace what the rule file could only assume.
+** rg_rules_with makes a copy of rules to set up; every run, game,
+** simulation and exact odds of the copy starts from its settings, and
+** their logs name the placeholder data they rest on.  Set a copy up
+** before making a run, game or simulation of it.
+** ==================================================================== */
+
+/* Makes *out a copy of r to set up, every input at its default and every
+** die and deck as declared.  r must outlive the copy (they share the
+** code).  Returns RG_OK or RG_NOMEM; free the copy with rg_rules_free. */
+rg_status rg_rules_with(const rg_rules *r, rg_rules **out);
+
+/* Applies "NAME=VALUE" (spaces around NAME and VALUE ignored) to r, a copy
+** made by rg_rules_with; where names the text in errors ("--set a=b").
+** The text is kept: a game's transcript names it ("# set NAME=VALUE").
+** Returns RG_OK; RG_BAD_VALUE after writing what is wrong to err (one
+** line, "WHERE: ...", without "error: "; also when r is not a copy);
+** RG_NOT_FOUND when NAME is no input, die or deck (err lists those there
+** are); RG_NOMEM. */
+rg_status rg_rules_set(rg_rules *r, const char *text, const char *where, rg_out *err);
+
+/* rg_rules_set of each line of text[0..len) (NAME=VALUE; blank lines and
+** lines starting with # skipped), named "source:LINE" in errors; these
+** are not named in a transcript.  Returns as rg_rules_set, at the first
+** line refused. */
+rg_status rg_rules_set_lines(rg_rules *r, const char *text, size_t len, const char *source,
+                             rg_out *err);
+
+/* Writes the placeholder data procedure proc rests on: each die and deck
+** it may roll or draw (its calls followed) that the rule file marks
+** `assumed` (a .rbc keeps no such note) or that r set, as text
+** ("dice RED (assumed), deck bag (set)") or, json 1, as a JSON array of
+** {"kind":"dice"|"deck","name","given":"assumed"|"set"}.  Writes nothing
+** when there is none.  Returns how many (0 also for no such procedure),
+** or -1 when out of memory. */
+int rg_rules_placeholders(const rg_rules *r, const char *proc, int json, rg_out *out);
 
 /* ======================================================================
 ** Runs

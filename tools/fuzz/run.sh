@@ -8,6 +8,7 @@
 #   module          an .rbc built by REGULA from each rule file that compiles
 #   answers         the answers files of tests/ (*.answers) and a few made here
 #   diag            a few diagnostics made here (fuzz_diag.c says how they read)
+#   setup           a few inputs files made here (fuzz_setup.c's rules)
 # plus the regression inputs of tests/fuzz/NAME/.  The corpus grows as the
 # fuzzer finds new paths and is kept between runs.  A crash is written to
 # DIR/crashes/NAME/ (so is an input slower than 10 s, as slow-unit-*: counted
@@ -63,6 +64,10 @@ seed() {
       printf '\002\001\000\000\000\003\000\000\000\004\000\000\000\004\000\000\000bad\000\t\xc3\xa9\xe4\xb8\xad "\033[31m" \xe2\x80\xae x' >"$c/seed-unsafe"
       printf '\002\001\000\000\000\310\000\000\000\311\000\000\000\310\000\000\000long\000%0300d' 0 >"$c/seed-long"
       printf '\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000too many source files' >"$c/seed-unlocated" ;;
+    setup)
+      printf '# an army\nrating = C\ngrounds=S,F\nshare=25%%\nwidth=6BW\nn=-3\n' >"$c/seed-inputs"
+      printf 'RED=skull:3,blank\nbag=F:2,C\r\nRED = wound\n' >"$c/seed-sides"
+      printf 'bag=S:1000000\nRED=Blänk:2,Skull\nnope=1\n' >"$c/seed-names" ;;
   esac
   if [ -d "tests/fuzz/$1" ]; then
     for f in "tests/fuzz/$1"/*; do
