@@ -69,8 +69,9 @@ rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err
                       .limit = x->limit, .depth = (uint32_t)x->depth,
                       .all_choices = opt->policy == RG_CHOOSE_RANDOM || opt->strategy,
                       .strategy = opt->strategy ? (uint32_t)si + 1 : 0,
-                      .answers = opt->policy == RG_CHOOSE_ANSWERS ? (opt->answers ? opt->answers : "")
-                                                                  : NULL,
+                      .answers = opt->policy != RG_CHOOSE_ANSWERS ? NULL
+                                 : opt->answers                     ? opt->answers
+                                                                    : "",
                       .answers_len = opt->answers ? opt->answers_len : 0,
                       .answers_source = opt->answers_name ? opt->answers_name : "answers" };
   rg_odds_status os = rg_odds_run(&oo, &x->res);

@@ -98,7 +98,8 @@ rg_status rg_rules_set_lines(rg_rules *r, const char *text, size_t len, const ch
 int rg_rules_placeholders(const rg_rules *r, const char *proc, int json, rg_out *out) {
   int p = rg_rules_find_proc(r, proc);
   if (p < 0) return 0;
-  if (!json) return rg_placeholders_text(&r->m, (uint32_t)p, rg_rules_set_flags(r), r->assumed, out);
+  if (!json)
+    return rg_placeholders_text(&r->m, (uint32_t)p, rg_rules_set_flags(r), r->assumed, out);
   json_t *a = rg_placeholders_json(&r->m, (uint32_t)p, rg_rules_set_flags(r), r->assumed);
   if (!a) return -1;
   int n = (int)json_array_size(a);

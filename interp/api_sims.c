@@ -90,7 +90,8 @@ rg_status rg_sims_open(const rg_rules *r, const rg_sims_options *opt, char *err,
   s->opt.args = NULL;
   s->opt.answers = s->answers;
   s->opt.answers_name = s->answers_name;
-  s->opt.strategy = s->strategy ? rg_module_str(&r->m, r->m.strategies[s->strategy - 1].name) : NULL;
+  s->opt.strategy =
+      s->strategy ? rg_module_str(&r->m, r->m.strategies[s->strategy - 1].name) : NULL;
   if (s->opt.threads == 0) s->opt.threads = 1;
   if (s->opt.threads > RG_SIMS_MAX_THREADS) s->opt.threads = RG_SIMS_MAX_THREADS;
   rg_api_policy_label(s->label, sizeof s->label, opt->policy, opt->answers_name, s->opt.strategy);

@@ -51,8 +51,8 @@ static const char *field_text(const rg_run *run, const char *field, char *buf, s
 }
 
 /* The text table. */
-static rg_status write_text(rg_run *const *runs, const char *const *names, int n, uint64_t seed,
-                            const char *policy, rg_out *out) {
+static rg_status write_text(const rg_run *const *runs, const char *const *names, int n,
+                            uint64_t seed, const char *policy, rg_out *out) {
   const char *fields[MAX_FIELDS];
   int nfields = 0;
   size_t namew = 5, *colw = rg_malloc((size_t)n * sizeof *colw);
@@ -91,7 +91,8 @@ static rg_status write_text(rg_run *const *runs, const char *const *names, int n
   rg_putc(out, '\n');
   for (int j = 0; j < nfields; j++) {
     int wide = 0, same = 1;
-    for (int i = 0; i < n; i++) wide |= width(field_text(runs[i], fields[j], buf, sizeof buf)) > WIDE;
+    for (int i = 0; i < n; i++)
+      wide |= width(field_text(runs[i], fields[j], buf, sizeof buf)) > WIDE;
     field_text(runs[0], fields[j], first, sizeof first);
     for (int i = 1; i < n; i++)
       same &= strcmp(first, field_text(runs[i], fields[j], buf, sizeof buf)) == 0;
@@ -117,8 +118,8 @@ static rg_status write_text(rg_run *const *runs, const char *const *names, int n
 }
 
 /* The --json lines: the header, then a summary per run. */
-static rg_status write_json(rg_run *const *runs, const char *const *names, int n, uint64_t seed,
-                            const char *policy, rg_out *out) {
+static rg_status write_json(const rg_run *const *runs, const char *const *names, int n,
+                            uint64_t seed, const char *policy, rg_out *out) {
   const rg_module *m0 = &runs[0]->r->m;
   char digits[24];
   json_t *paths = json_array();
@@ -147,7 +148,7 @@ static rg_status write_json(rg_run *const *runs, const char *const *names, int n
   return out->failed ? RG_NOMEM : RG_OK;
 }
 
-rg_status rg_runs_side_by_side(rg_run *const *runs, const char *const *names, int n,
+rg_status rg_runs_side_by_side(const rg_run *const *runs, const char *const *names, int n,
                                uint64_t seed, const char *policy, int json, rg_out *out) {
   if (n < 1) return RG_BAD_VALUE;
   for (int i = 0; i < n; i++)

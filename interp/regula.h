@@ -700,7 +700,7 @@ void rg_run_log(rg_run *run, rg_out *out, int json, const char *policy, const ch
 ** its --json lines).  Each run must have just called the procedure with
 ** success.  Returns RG_OK; RG_BAD_VALUE (n < 1, a run without a result);
 ** RG_NOMEM. */
-rg_status rg_runs_side_by_side(rg_run *const *runs, const char *const *names, int n,
+rg_status rg_runs_side_by_side(const rg_run *const *runs, const char *const *names, int n,
                                uint64_t seed, const char *policy, int json, rg_out *out);
 
 /* Collects the pictures (canvas, rect, ...) the later calls of run draw.

@@ -155,8 +155,9 @@ int rg_simvar_chart(rg_out *out, const rg_simvar_result *r, const char *proc,
     }
     charts[nc++] = (rg_chart){ fd->name, bars, fd->overflow ? 0 : fd->nvals };
   }
-  snprintf(title, sizeof title, "%s of %u variants: %llu runs, seed %llu, policy %s (95%% intervals)",
-           proc, (unsigned)n, (unsigned long long)r->runs, (unsigned long long)seed, policy);
+  snprintf(title, sizeof title,
+           "%s of %u variants: %llu runs, seed %llu, policy %s (95%% intervals)", proc,
+           (unsigned)n, (unsigned long long)r->runs, (unsigned long long)seed, policy);
   if (rc == 0) rg_chart_svg(out, title, names, n, charts, nc);
   for (uint32_t c = 0; c < nc; c++) rg_free((void *)charts[c].bars);
   rg_free(charts);

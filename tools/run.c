@@ -183,7 +183,7 @@ static int set_everywhere(variant *vs, int n, const char *set, int *rc) {
 ** printed side by side. */
 static int run_variants(opts *o, uint64_t seed) {
   variant vs[64];
-  rg_run *runs[64];
+  const rg_run *runs[64];
   const char *names[64];
   char *list = NULL;
   const char *proc = o->proc ? o->proc : "main";

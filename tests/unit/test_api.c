@@ -452,7 +452,7 @@ int main(void) {
     rg_run_new(r10, &o, &runs[0]);
     CHECK(runs[0] && rg_run_call(runs[0], "ask", NULL, 0) == RG_RUN_ERROR &&
           rg_run_stopped(runs[0]), "api-10 stopped: %s", runs[0] ? rg_run_error(runs[0], NULL, NULL, NULL) : "");
-    CHECK(rg_runs_side_by_side(runs, names, 1, 1, "random", 0, &out.out) == RG_BAD_VALUE,
+    CHECK(rg_runs_side_by_side((const rg_run *const *)runs, names, 1, 1, "random", 0, &out.out) == RG_BAD_VALUE,
           "api-10 side by side needs results");
     rg_run_free(runs[0]);
     rg_run_new(r10, NULL, &runs[0]);
@@ -461,7 +461,7 @@ int main(void) {
     CHECK(runs[0] && runs[1] && rg_run_call(runs[0], "pair", NULL, 0) == RG_OK &&
           rg_run_call(runs[1], "pair", NULL, 0) == RG_OK && !rg_run_stopped(runs[1]),
           "api-10 two runs");
-    CHECK(rg_runs_side_by_side(runs, names, 2, 1, "random", 0, &out.out) == RG_OK && out.data &&
+    CHECK(rg_runs_side_by_side((const rg_run *const *)runs, names, 2, 1, "random", 0, &out.out) == RG_OK && out.data &&
           strcmp(out.data, "run pair of 2 variants: seed 1, policy random, common random numbers "
                            "by step; * marks the rows that differ\n\n"
                            "         a  b\n"
@@ -469,7 +469,7 @@ int main(void) {
                            "* c      2  6\n") == 0,
           "api-10 side by side '%s'", out.data ? out.data : "");
     rg_buf_free(&out);
-    CHECK(rg_runs_side_by_side(runs, names, 2, 1, "first", 1, &out.out) == RG_OK && out.data &&
+    CHECK(rg_runs_side_by_side((const rg_run *const *)runs, names, 2, 1, "first", 1, &out.out) == RG_OK && out.data &&
           strcmp(out.data, "{\"event\":\"variants\",\"format\":2,\"procedure\":\"pair\",\"seed\":\"1\","
                            "\"policy\":\"first\",\"variants\":[\"a\",\"b\"]}\n"
                            "{\"event\":\"summary\",\"variant\":\"a\",\"result\":{\"n\":1,\"c\":2}}\n"
