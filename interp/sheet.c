@@ -772,6 +772,23 @@ static void print_constants(sheet *s) {
   grid_free(&g);
 }
 
+/* The strategies of the rules (what `--policy NAME` answers with), each
+** with the text that says how it plays. */
+static void print_strategies(sheet *s) {
+  const rg_module *m = s->m;
+  grid g;
+  rg_puts(s->out, "Strategies (regula run, sim or odds --policy NAME)\n");
+  if (grid_init(s, &g, m->nstrategies + 1, 2, 1) != 0) return;
+  grid_take(&g, 0, 0, xstrdup(s, "name"));
+  grid_take(&g, 0, 1, xstrdup(s, "how it plays"));
+  for (uint32_t i = 0; i < m->nstrategies; i++) {
+    grid_take(&g, i + 1, 0, xstrdup(s, rg_module_str(m, m->strategies[i].name)));
+    grid_take(&g, i + 1, 1, xstrdup(s, rg_module_str(m, m->strategies[i].doc)));
+  }
+  grid_print(s, &g);
+  grid_free(&g);
+}
+
 int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
                    const rg_assumption *assumptions, const char *const *names, int n) {
   sheet sh = { out, m, src, assumptions, 0 }, *s = &sh;
@@ -804,6 +821,11 @@ int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
     if (m->nnamed && !s->oom) {
       if (!first) rg_putc(s->out, '\n');
       print_constants(s);
+      first = 0;
+    }
+    if (m->nstrategies && !s->oom) {
+      if (!first) rg_putc(s->out, '\n');
+      print_strategies(s);
     }
   }
   return s->oom ? -1 : 0;
