@@ -603,6 +603,15 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   run->r = r;
   run->proc = -1;
   if (opt) run->opt = *opt;
+  if (run->opt.answers_name) {   /* kept: errors and the log name it */
+    size_t n = strlen(run->opt.answers_name);
+    if (!(run->answers_name = rg_malloc(n + 1))) {
+      rg_free(run);
+      return RG_NOMEM;
+    }
+    memcpy(run->answers_name, run->opt.answers_name, n + 1);
+    run->opt.answers_name = run->answers_name;
+  }
   st = policy_init(run);
   if (run->opt.dice) rg_policy_callback(&run->dicepol, "ask", ask_dice, run);
   if (st == RG_OK && rg_play_init(&run->play, &r->m, NULL, &run->pol,
@@ -612,7 +621,10 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
     int si = rg_module_find_strategy(&r->m, run->opt.strategy);
     if (si < 0) st = RG_NOT_FOUND;
     else run->play.strategy = (uint32_t)si + 1;   /* the rest by the policy */
+    /* the caller's string is not kept: the rules' own */
+    if (si >= 0) run->opt.strategy = rg_module_str(&r->m, r->m.strategies[si].name);
   }
+
   if (st != RG_OK) {
     rg_run_free(run);
     return st;
@@ -652,6 +664,7 @@ void rg_run_free(rg_run *run) {
   rg_policy_free(&run->pol);
   rg_policy_free(&run->dicepol);
   rg_svg_free(run->svg);
+  rg_free(run->answers_name);
   rg_free(run);
 }
 

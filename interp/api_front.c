@@ -53,6 +53,7 @@ void rg_api_log_begin(rg_run *run, int proc) {
     policy = rg_api_policy_label(buf, sizeof buf, run->opt.policy, run->opt.answers_name,
                                  run->opt.strategy);
   if (!dice) dice = run->opt.dice || run->opt.chance ? "ask" : "random";
+  run->play.log->strategy = run->opt.strategy;
   rg_log_run(run->play.log, rg_module_str(m, m->procs[proc].name), run->opt.seed, policy, dice);
   /* the placeholder data the run rests on, as `regula run` says it */
   const unsigned char *set = rg_rules_set_flags(run->r);

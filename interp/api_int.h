@@ -81,6 +81,7 @@ struct rg_run {
   /* rg_run_log: the log of each call (play.log points here when set) */
   rg_log log;
   const char *log_policy, *log_dice;
+  char *answers_name;         /* a copy of opt.answers_name, or NULL */
   /* rg_run_pictures: the shapes drawn (NULL: not collected) */
   rg_svg *svg;
 };

@@ -21,6 +21,7 @@ struct rg_exact {
   uint32_t proc;
   uint64_t limit, depth;
   char label[320];          /* how the header names the policy */
+  const char *strategy;     /* the strategy's name (r's), or NULL */
   int done;                 /* res holds the enumeration */
   rg_odds_result res;
   char why[256];            /* RG_RUN_LIMIT: why */
@@ -61,6 +62,7 @@ rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err
   x->limit = opt->limit ? opt->limit : DEFAULT_LIMIT;
   x->depth = opt->depth ? opt->depth : DEFAULT_DEPTH;
   rg_api_policy_label(x->label, sizeof x->label, opt->policy, opt->answers_name, opt->strategy);
+  x->strategy = opt->strategy ? rg_module_str(&r->m, r->m.strategies[si].name) : NULL;
   memset(&lim, 0, sizeof lim);
   lim.max_steps = opt->max_steps;
   lim.max_memory = opt->max_memory;
@@ -134,14 +136,14 @@ rg_status rg_exact_write(const rg_exact *x, int json, rg_out *out) {
   if (json) {
     json_t *ph = rg_placeholders_json(&x->r->m, x->proc, set, x->r->assumed);
     if (!ph) return RG_NOMEM;
-    rc = rg_odds_text(out, &x->res, x->depth, proc, x->label, NULL, ph);
+    rc = rg_odds_text(out, &x->res, x->depth, proc, x->label, x->strategy, NULL, ph);
   } else {
     rg_buf ph;
     rg_buf_init(&ph);
     rc = rg_placeholders_text(&x->r->m, x->proc, set, x->r->assumed, &ph.out) < 0 ||
                  ph.out.failed
              ? -1
-             : rg_odds_text(out, &x->res, x->depth, proc, x->label, ph.data, NULL);
+             : rg_odds_text(out, &x->res, x->depth, proc, x->label, NULL, ph.data, NULL);
     rg_buf_free(&ph);
   }
   return rc == 0 ? RG_OK : RG_NOMEM;

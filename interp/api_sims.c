@@ -200,7 +200,8 @@ rg_status rg_sims_json(const rg_sims *s, rg_out *out) {
   /* the placeholder data the tallies rest on */
   json_t *ph = rg_placeholders_json(&s->r->m, s->proc, rg_rules_set_flags(s->r), s->r->assumed);
   if (!ph) return RG_NOMEM;
-  return rg_sim_json(out, tallies(s, &none), s->opt.proc, s->opt.seed, s->label, ph) == 0
+  return rg_sim_json(out, tallies(s, &none), s->opt.proc, s->opt.seed, s->label, s->opt.strategy,
+                     ph) == 0
              ? RG_OK
              : RG_NOMEM;
 }
@@ -294,7 +295,10 @@ rg_status rg_simvars_open(const rg_rules *const *rules, const char *const *names
   }
   c->has_strategy = opt->strategy != NULL;
   rg_api_policy_label(c->label, sizeof c->label, opt->policy, NULL, opt->strategy);
-  c->opt.strategy = NULL;       /* the caller's: not kept */
+  /* the caller's string is not kept: the first rule set's */
+  c->opt.strategy = opt->strategy ? rg_module_str(&c->r[0]->m,
+                                                  c->r[0]->m.strategies[c->strategy[0] - 1].name)
+                                  : NULL;
   *out = c;
   return RG_OK;
 }
@@ -343,7 +347,7 @@ rg_status rg_simvars_write(const rg_simvars *c, int json, rg_out *out) {
       ph[v] = rg_placeholders_json(&c->r[v]->m, c->proc[v], rg_rules_set_flags(c->r[v]),
                                    c->r[v]->assumed);
     if (rg_simvar_json(out, res, proc, (const char *const *)c->names, ph, c->n, c->opt.seed,
-                       c->label) != 0)
+                       c->label, c->opt.strategy) != 0)
       st = RG_NOMEM;
   } else {
     rg_buf ph[RG_SIMVAR_MAX];

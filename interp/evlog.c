@@ -145,6 +145,7 @@ void rg_log_run(rg_log *lg, const char *proc, uint64_t seed, const char *policy,
     ev = json_add(ev, "procedure", rg_json_text(proc));
     ev = json_add(ev, "seed", json_string(digits));
     ev = json_add(ev, "policy", rg_json_text(policy));
+    if (lg->strategy) ev = json_add(ev, "strategy", rg_json_text(lg->strategy));
     ev = json_add(ev, "dice", rg_json_text(dice));
     rg_json_put(lg->out, ev, 1);
   } else {

@@ -56,6 +56,8 @@ typedef struct rg_log {
   char base[512];           /* the folder the code's files share: cut from
                             ** the paths a text log shows */
   uint32_t shown_file;      /* the file index whose path is in shown */
+  const char *strategy;     /* JSON: the run's strategy, named apart in its
+                            ** first line (NULL: none) */
   char shown[512];          /* that path normalized (text: base cut) */
 } rg_log;
 

@@ -100,10 +100,11 @@ void rg_odds_free(rg_odds_result *r);
 ** the placeholders (text, or NULL), a line per result with its fraction,
 ** percent and bar, then the runs, states and loops; with phj (a JSON array
 ** of the placeholders, taken over) instead as `regula odds --json`, one
-** object and a newline.  Returns 0, or -1 when out of memory or out has
-** failed. */
+** object and a newline, which names the strategy apart (when not NULL).
+** Returns 0, or -1 when out of memory or out has failed. */
 int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const char *proc,
-                 const char *policy, const char *placeholders, json_t *phj);
+                 const char *policy, const char *strategy, const char *placeholders,
+                 json_t *phj);
 
 /* Writes r as one bar chart, an SVG document (oddstext.c).  Returns as
 ** rg_odds_text. */

@@ -18,7 +18,7 @@
 ** probability (a fraction as text and a number), and the runs, states and
 ** cut mass.  Returns 0 or -1. */
 static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order,
-                     const char *proc, const char *policy, json_t *phj) {
+                     const char *proc, const char *policy, const char *strategy, json_t *phj) {
   char fb[100];
   json_t *res = json_array();
   json_t *doc = json_pack("{s:i,s:o,s:o,s:o,s:o,s:s,s:I,s:I,s:I}", "format", RG_JSON_FORMAT,
@@ -27,6 +27,10 @@ static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order
                           "unresolved", rg_frac_str(fb, &r->cut), "runs",
                           (json_int_t)r->paths, "states", (json_int_t)r->states, "loops",
                           (json_int_t)r->loops);
+  if (doc && strategy && json_object_set_new(doc, "strategy", rg_json_text(strategy)) != 0) {
+    json_decref(doc);
+    doc = NULL;
+  }
   for (uint32_t j = 0; doc && j < r->tally.n; j++) {
     uint32_t k = order[j];
     json_t *o = json_pack("{s:o,s:s,s:f}", "text", rg_json_text(r->tally.keys[k].text),
@@ -47,7 +51,8 @@ static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order
 }
 
 int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const char *proc,
-                 const char *policy, const char *placeholders, json_t *phj) {
+                 const char *policy, const char *strategy, const char *placeholders,
+                 json_t *phj) {
   const rg_tally *t = &r->tally;
   uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
   size_t wtext = 6, wfrac = 11;
@@ -66,7 +71,7 @@ int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const cha
     if (rg_frac_value(&r->probs[k]) > maxp) maxp = rg_frac_value(&r->probs[k]);
   }
   if (phj) {
-    int rc = odds_json(out, r, order, proc, policy, phj);
+    int rc = odds_json(out, r, order, proc, policy, strategy, phj);
     rg_free(order);
     return rc;
   }

@@ -362,7 +362,7 @@ void rg_sim_free(rg_sim_result *r) {
 /* Returns the tallies of r as one new JSON object (see rg_sim_json), or
 ** NULL when out of memory. */
 static json_t *sim_doc(const rg_sim_result *r, const char *proc, uint64_t seed,
-                       const char *policy, json_t *placeholders) {
+                       const char *policy, const char *strategy, json_t *placeholders) {
   char digits[24];
   json_t *doc, *fields = json_array();
   snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
@@ -370,6 +370,10 @@ static json_t *sim_doc(const rg_sim_result *r, const char *proc, uint64_t seed,
                   rg_json_text(proc), "runs", (json_int_t)r->runs, "seed", digits, "tallies",
                   fields);
   if (doc && policy && json_object_set_new(doc, "policy", rg_json_text(policy)) != 0) {
+    json_decref(doc);
+    doc = NULL;
+  }
+  if (doc && strategy && json_object_set_new(doc, "strategy", rg_json_text(strategy)) != 0) {
     json_decref(doc);
     doc = NULL;
   }
@@ -419,6 +423,6 @@ fail:
 }
 
 int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
-                const char *policy, json_t *placeholders) {
-  return rg_json_put(out, sim_doc(r, proc, seed, policy, placeholders), 1);
+                const char *policy, const char *strategy, json_t *placeholders) {
+  return rg_json_put(out, sim_doc(r, proc, seed, policy, strategy, placeholders), 1);
 }

@@ -104,11 +104,12 @@ int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part);
 ** "seed" (a decimal string), "tallies": [{"name", "tallied", "values":
 ** [{"text", "count", "share", "low", "high", "value"}]}]} (values in their
 ** natural order, low..high the 95% Wilson interval; "value" for scalars),
-** with "policy" (how choices were answered) and "placeholders" (a JSON
-** array, taken over) when they are not NULL.  Returns 0, or -1 when out of
-** memory or out has failed. */
+** with "policy" (how choices were answered, as the header says it),
+** "strategy" (the name of the strategy that answered, for a program) and
+** "placeholders" (a JSON array, taken over) when they are not NULL.
+** Returns 0, or -1 when out of memory or out has failed. */
 int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
-                const char *policy, json_t *placeholders);
+                const char *policy, const char *strategy, json_t *placeholders);
 
 /* Writes the tallies of r as `regula sim` prints them (simtext.c): the
 ** line "PROC: N runs, seed S, policy POLICY", the line "placeholders: ..."

@@ -98,10 +98,11 @@ int rg_simvar_text(rg_out *out, const rg_simvar_result *r, const char *proc,
 ** [{"file", "placeholders"}], "fields": [{"name", "tallied", "values":
 ** [{"text", "counts", "differences": [{"variant", "difference", "low",
 ** "high", "unpaired_low", "unpaired_high"}]}]}]}; placeholders[0..n) (JSON
-** arrays) are taken over.  Returns as rg_simvar_text. */
+** arrays) are taken over; "strategy" names the strategy apart when it is
+** not NULL.  Returns as rg_simvar_text. */
 int rg_simvar_json(rg_out *out, const rg_simvar_result *r, const char *proc,
                    const char *const *names, json_t *const *placeholders, uint32_t n,
-                   uint64_t seed, const char *policy);
+                   uint64_t seed, const char *policy, const char *strategy);
 
 /* The same as bar charts, the variants side by side with their Wilson
 ** intervals, one SVG document.  Returns as rg_simvar_text. */

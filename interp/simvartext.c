@@ -80,7 +80,7 @@ int rg_simvar_text(rg_out *out, const rg_simvar_result *r, const char *proc,
 ** placeholders[0..n) over. */
 static json_t *result_json(const rg_simvar_result *r, const char *proc, const char *const *names,
                            json_t *const *placeholders, uint32_t n, uint64_t seed,
-                           const char *policy) {
+                           const char *policy, const char *strategy) {
   char digits[24];
   json_t *variants = json_array(), *fields = json_array();
   uint32_t taken = 0;
@@ -89,6 +89,10 @@ static json_t *result_json(const rg_simvar_result *r, const char *proc, const ch
                           "procedure", rg_json_text(proc), "runs", (json_int_t)r->runs,
                           "seed", digits, "policy", rg_json_text(policy), "variants",
                           variants, "fields", fields);
+  if (doc && strategy && json_object_set_new(doc, "strategy", rg_json_text(strategy)) != 0) {
+    json_decref(doc);
+    doc = NULL;
+  }
   for (uint32_t v = 0; doc && v < n; v++) {
     json_t *o = json_pack("{s:o,s:o}", "file", rg_json_text(names[v]), "placeholders",
                           placeholders[v]);
@@ -128,8 +132,9 @@ fail:
 
 int rg_simvar_json(rg_out *out, const rg_simvar_result *r, const char *proc,
                    const char *const *names, json_t *const *placeholders, uint32_t n,
-                   uint64_t seed, const char *policy) {
-  return rg_json_put(out, result_json(r, proc, names, placeholders, n, seed, policy), 1);
+                   uint64_t seed, const char *policy, const char *strategy) {
+  return rg_json_put(out, result_json(r, proc, names, placeholders, n, seed, policy, strategy),
+                     1);
 }
 
 int rg_simvar_chart(rg_out *out, const rg_simvar_result *r, const char *proc,

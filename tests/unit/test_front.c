@@ -332,8 +332,8 @@ int main(void) {
           "answers");
     sbuf_init(&b);
     rg_sims_json(s1, &b.out);
-    CHECK(strstr(b.s, "\"policy\":\"answers\"") && strstr(b.s, "\"text\":\"B\",\"count\":50,"),
-          "B every run: %s", b.s);
+    CHECK(strstr(b.s, "\"policy\":\"answers\"") && strstr(b.s, "\"text\":\"B\",\"count\":50,") &&
+          !strstr(b.s, "\"strategy\""), "B every run: %s", b.s);
     rg_sims_free(s1);
     s1 = NULL;
     so.policy = RG_CHOOSE_RANDOM;
@@ -345,6 +345,25 @@ int main(void) {
     snprintf(pat, sizeof pat, "\n  B              50  100.00%%");
     CHECK(starts(b.s, "pick: 50 runs, seed 0, policy b_first (a strategy of the rules; other "
                       "choices at random)\n") && strstr(b.s, pat), "b_first: %s", b.s);
+    sbuf_init(&b);
+    rg_sims_json(s1, &b.out);
+    CHECK(strstr(b.s, "\"policy\":\"b_first (a strategy of the rules; other choices at random)\","
+                      "\"strategy\":\"b_first\","), "the JSON names the strategy apart: %s", b.s);
+    {
+      /* a run's log names it too, and keeps no pointer to the caller's text */
+      char name[] = "b_first";
+      rg_run_options ro = { .strategy = name };
+      rg_run *run = NULL;
+      sbuf_init(&b);
+      CHECK(rg_run_new(rs, &ro, &run) == RG_OK, "a run by a strategy");
+      memset(name, 'x', 7);
+      if (run) rg_run_log(run, &b.out, 1, NULL, NULL);
+      CHECK(run && rg_run_call(run, "pick", NULL, 0) == RG_OK &&
+            starts(b.s, "{\"event\":\"run\",\"format\":2,\"procedure\":\"pick\",\"seed\":\"0\","
+                        "\"policy\":\"b_first (a strategy of the rules; other choices at random)\","
+                        "\"strategy\":\"b_first\",\"dice\":\"random\"}\n"), "the run's JSON: %s", b.s);
+      rg_run_free(run);
+    }
     rg_sims_free(s1);
     s1 = NULL;
     so.strategy = "nope";
