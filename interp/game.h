@@ -47,7 +47,7 @@ typedef struct rg_game_setup {
   int ask_dice;             /* a person reads the dice and cards; else the seed */
   const char *title;        /* the transcript's first comment ("base.rules") */
   const char *sets;         /* the settings of the run, one a line, each ending
-                            ** with a newline ("rating[A]=legendary\n"), written
+                            ** with a newline ("level[A]=high\n"), written
                             ** into the transcript (rg_transcript_settings reads
                             ** them); NULL or "": none */
   const char *placeholders; /* (copied) the assumed or set dice and decks the run rests

@@ -373,9 +373,9 @@ uint32_t rg_rules_assumptions(const rg_rules *r, rg_assumption_fn fn, void *ctx)
 ** Rules set up for runs
 **
 ** What a run is given besides its seed: an `input` set by its name
-** (`rating[A]=legendary`, parsed by its type), and a die or a deck given
+** (`level[A]=high`, parsed by its type), and a die or a deck given
 ** its faces or cards, `FACE:COUNT` or `FACE` joined by commas
-** (`RED=skull:2,wound:2,blank:2`, `bag=BLACK:8,WHITE:8,RED:9`), so that a
+** (`D=hit:2,miss:4`, `bag=GOLD:8,LEAD:9`), so that a
 ** player's real dice and bag replace what the rule file could only assume.
 ** rg_rules_with makes a copy of rules to set up; every run, game,
 ** simulation and exact odds of the copy starts from its settings, and
@@ -555,7 +555,7 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
 void rg_run_free(rg_run *run);
 
 /* Sets input `name` to value (parsed by its type, as on the command line:
-** "legendary", "S,P,D", "40%") for the calls that follow.  Returns RG_OK,
+** "high", "S,P,D", "40%") for the calls that follow.  Returns RG_OK,
 ** RG_NOT_FOUND or RG_BAD_VALUE, with the reason in err[0..errlen). */
 rg_status rg_run_set_input(rg_run *run, const char *name, const char *value, char *err,
                            size_t errlen);

@@ -2,14 +2,13 @@
 ** setup.h: what one run of the rules is given besides its seed: inputs and
 ** placeholder data, set by NAME=VALUE.
 **
-** An `input` is set by its name (`rating[A]=legendary`, parsed by its
+** An `input` is set by its name (`level[A]=high`, parsed by its
 ** type).  A die or a deck is set by its name too: its faces or cards as
-** `FACE:COUNT` or `FACE` (count 1) joined by commas, `RED=skull:2,wound:2,
-** slow:1,blank:1`, `bag=BLACK:8,WHITE:8,RED:9`, so
-** that a player with real dice or a real bag replaces what the rule file
-** could only assume.  The setup then holds a module of its own to run: the
-** rules' module with those dice and decks changed (sharing everything
-** else with it).
+** `FACE:COUNT` or `FACE` (count 1) joined by commas, `D=hit:2,miss:4`,
+** `bag=GOLD:8,LEAD:9`, so that a player with real dice or a real bag
+** replaces what the rule file could only assume.  The setup then holds a
+** module of its own to run: the rules' module with those dice and decks
+** changed (sharing everything else with it).
 **
 ** The header of a run, a simulation and exact odds says how choices were
 ** answered and which placeholder data the result rests on: every die and

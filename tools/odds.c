@@ -38,7 +38,7 @@ const char odds_help[] =
   "                     no rule for: every option in turn); --choices\n"
   "                     first|all is the same as first|random\n"
   "  --set NAME=VALUE   an input, or a die's faces or a deck's cards\n"
-  "                     (RED=skull:2,wound:2,blank:2); repeatable\n"
+  "                     (D=hit:2,miss:4); repeatable\n"
   "  --inputs FILE      inputs from a file of NAME=VALUE lines; --set wins\n"
   "  --json             one JSON object instead of the table\n"
   "  --svg FILE         also draw the distribution as a bar chart into FILE\n"

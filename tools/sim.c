@@ -36,7 +36,7 @@ const char sim_help[] =
   "                 choices it has no rule for at random; with --variants,\n"
   "                 every rule set's own)\n"
   "  --set NAME=VALUE  an input, or a die's faces or a deck's cards\n"
-  "                 (RED=skull:2,wound:2,blank:2); repeatable\n"
+  "                 (D=hit:2,miss:4); repeatable\n"
   "  --inputs FILE  inputs from a file of NAME=VALUE lines; --set wins\n"
   "  --variants A,B,...  instead of FILE: every rule set on common random\n"
   "                 numbers, each field's shares side by side with each\n"

@@ -22,9 +22,9 @@
 static const char rules[] =
   "ruleset \"setup\"\n"
   "unit BW \"base widths\"\n"
-  "enum face { skull \"Skull\", wound, blank \"Blänk\" }\n"
+  "enum face { hit \"Hit\", miss, blank \"Blänk\" }\n"
   "enum ground { S \"Standard\", C \"Coastal\", F \"Forêt\" }\n"
-  "dice RED: face = { skull: 2, wound: 2, blank: 2 } assumed \"not printed\"\n"
+  "dice D: face = { hit: 2, miss: 2, blank: 2 } assumed \"not printed\"\n"
   "deck bag: ground = { S: 3, C: 2, F: 1 }\n"
   "input rating: ground = S\n"
   "input grounds: set ground = {S, C}\n"
@@ -33,12 +33,12 @@ static const char rules[] =
   "input n: int = 2\n"
   "record out { die: face, card: ground, n: int, has: bool }\n"
   "procedure main() -> out {\n"
-  "  let d = roll RED\n"
+  "  let d = roll D\n"
   "  let c = draw bag\n"
   "  note \"drawn\", c, left(bag)\n"
   "  return { die: d, card: c, n: n, has: rating in grounds }\n"
   "}\n"
-  "procedure die() -> face { return roll RED }\n";
+  "procedure die() -> face { return roll D }\n";
 
 /* The fixed rules, compiled once (the harness's own state, not the
 ** library's). */

@@ -66,8 +66,8 @@ seed() {
       printf '\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000too many source files' >"$c/seed-unlocated" ;;
     setup)
       printf '# an army\nrating = C\ngrounds=S,F\nshare=25%%\nwidth=6BW\nn=-3\n' >"$c/seed-inputs"
-      printf 'RED=skull:3,blank\nbag=F:2,C\r\nRED = wound\n' >"$c/seed-sides"
-      printf 'bag=S:1000000\nRED=Blänk:2,Skull\nnope=1\n' >"$c/seed-names" ;;
+      printf 'D=hit:3,blank\nbag=F:2,C\r\nD = miss\n' >"$c/seed-sides"
+      printf 'bag=S:1000000\nD=Blänk:2,Hit\nnope=1\n' >"$c/seed-names" ;;
   esac
   if [ -d "tests/fuzz/$1" ]; then
     for f in "tests/fuzz/$1"/*; do
