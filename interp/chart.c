@@ -12,6 +12,7 @@
 #define BAR_H 12            /* one series' bar */
 #define ROW_GAP 8
 #define TITLE_H 30
+#define TITLE_MAX 90        /* bytes of a heading line (16 px bold fills 960 px) */
 
 static const char *const colours[] = { "#4a7ab5", "#d9822b", "#5a9e4b", "#b5484a", "#7d5ba6",
                                        "#8c6d46", "#c95fa8", "#6d6d6d" };
@@ -51,17 +52,36 @@ void rg_chart_svg(rg_out *out, const char *title, const char *const *names, uint
                   const rg_chart *charts, uint32_t n) {
   uint32_t ns = nseries < 1 ? 1 : nseries > RG_CHART_SERIES ? RG_CHART_SERIES : nseries;
   uint32_t row_h = ns * BAR_H + ROW_GAP, legend = ns > 1 ? 22 * ns : 0;
-  uint64_t height = 40 + legend;
-  for (uint32_t c = 0; c < n; c++) height += TITLE_H + (uint64_t)charts[c].nbars * row_h + 16;
+  /* a long heading goes on two lines, cut at a space */
+  size_t tlen = strlen(title), cut = tlen;
+  if (tlen > TITLE_MAX) {
+    for (cut = TITLE_MAX; cut > 0 && title[cut] != ' '; cut--) {}
+    if (cut == 0)   /* no space: cut at a character's start */
+      for (cut = TITLE_MAX; cut > 0 && ((unsigned char)title[cut] & 0xC0) == 0x80; cut--) {}
+  }
+  uint64_t top_h = cut < tlen ? 60 : 40;
+  uint64_t height = top_h + legend;
+  for (uint32_t c = 0; c < n; c++)
+    height += TITLE_H + (uint64_t)(charts[c].nbars ? charts[c].nbars : charts[c].note != NULL) *
+                            row_h + 16;
   rg_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
                  "version=\"1.1\" width=\"%d\" height=\"%llu\" viewBox=\"0 0 %d %llu\" "
                  "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
             WIDTH, (unsigned long long)height, WIDTH, (unsigned long long)height);
   rg_printf(out, "<rect width=\"%d\" height=\"%llu\" fill=\"#fff\"/>\n<text x=\"10\" y=\"24\" "
                  "font-size=\"16\" font-weight=\"bold\">", WIDTH, (unsigned long long)height);
-  put_label(out, title, 120);
+  if (cut < tlen) {
+    char first[TITLE_MAX + 1];
+    memcpy(first, title, cut);
+    first[cut] = '\0';
+    put_text(out, first);
+    rg_puts(out, "</text>\n<text x=\"10\" y=\"44\" font-size=\"16\" font-weight=\"bold\">");
+    put_label(out, title + cut + (title[cut] == ' '), TITLE_MAX + 10);
+  } else {
+    put_text(out, title);
+  }
   rg_puts(out, "</text>\n");
-  uint64_t y = 40;
+  uint64_t y = top_h;
   for (uint32_t s = 0; s < ns && ns > 1; s++, y += 22) {
     rg_printf(out, "<rect x=\"10\" y=\"%llu\" width=\"14\" height=\"14\" fill=\"%s\"/>"
                    "<text x=\"30\" y=\"%llu\">%c = ", (unsigned long long)y, colours[s % 8],
@@ -83,11 +103,18 @@ void rg_chart_svg(rg_out *out, const char *title, const char *const *names, uint
     put_label(out, ch->title, 100);
     rg_puts(out, "</text>\n");
     y += TITLE_H;
+    if (!ch->nbars && ch->note) {
+      rg_printf(out, "<text x=\"%d\" y=\"%llu\" font-style=\"italic\">", BAR_X,
+                (unsigned long long)y + (ns * BAR_H) / 2 + 4);
+      put_label(out, ch->note, 100);
+      rg_puts(out, "</text>\n");
+      y += row_h;
+    }
     for (uint32_t b = 0; b < ch->nbars; b++) {
       const rg_chart_bar *bar = &ch->bars[b];
       rg_printf(out, "<text x=\"%d\" y=\"%llu\" text-anchor=\"end\">", LABEL_W,
                 (unsigned long long)y + (ns * BAR_H) / 2 + 4);
-      put_label(out, bar->label, 40);
+      put_label(out, bar->label, 36);   /* fits LABEL_W at 12 px */
       rg_puts(out, "</text>\n");
       for (uint32_t s = 0; s < ns; s++) {
         double w = bar->p[s] / top * BAR_W;

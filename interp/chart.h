@@ -26,11 +26,13 @@ typedef struct rg_chart_bar {
   double hi[RG_CHART_SERIES];
 } rg_chart_bar;
 
-/* One chart: a title and its rows. */
+/* One chart: a title and its rows (or, with none, a note). */
 typedef struct rg_chart {
   const char *title;
   const rg_chart_bar *bars;
   uint32_t nbars;
+  const char *note;         /* shown instead of bars when there are none
+                            ** ("not tallied: ..."), or NULL */
 } rg_chart;
 
 /* Writes charts[0..n) as one SVG document to out, under the heading title;

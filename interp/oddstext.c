@@ -116,7 +116,7 @@ int rg_odds_chart(rg_out *out, const rg_odds_result *r, const char *proc, const 
       bars[j].label = t->keys[order[j]].text;
       bars[j].p[0] = bars[j].lo[0] = bars[j].hi[0] = (double)rg_frac_value(&r->probs[order[j]]);
     }
-    rg_chart chart = { "result", bars, t->n };
+    rg_chart chart = { "result", bars, t->n, NULL };
     snprintf(title, sizeof title, "%s: exact, policy %s%s", proc, policy,
              r->cut.num ? " (some runs cut: lower bounds)" : "");
     rg_chart_svg(out, title, NULL, 1, &chart, 1);

@@ -76,7 +76,9 @@ int rg_sim_chart(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t
   rg_chart *charts = rg_malloc(((size_t)r->nfields + 1) * sizeof *charts);
   uint32_t nc = 0;
   int rc = charts ? 0 : -1;
-  char title[512];
+  char title[512], overflow[64];
+  snprintf(overflow, sizeof overflow, "more than %d distinct values: not tallied",
+           RG_SIM_MAX_DISTINCT);
   for (uint32_t f = 0; rc == 0 && f < r->nfields; f++) {
     const rg_sim_field *fd = &r->fields[f];
     const rg_tally *t = &fd->tally;
@@ -97,7 +99,7 @@ int rg_sim_chart(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t
       rg_sim_wilson(fd->counts[s], r->runs, &bars[j].lo[0], &bars[j].hi[0]);
     }
     rg_free(order);
-    charts[nc++] = (rg_chart){ fd->name, bars, t ? t->n : 0 };
+    charts[nc++] = (rg_chart){ fd->name, bars, t ? t->n : 0, t ? NULL : overflow };
   }
   snprintf(title, sizeof title, "%s: %llu runs, seed %llu, policy %s (95%% intervals)", proc,
            (unsigned long long)r->runs, (unsigned long long)seed, policy);

@@ -142,7 +142,9 @@ int rg_simvar_chart(rg_out *out, const rg_simvar_result *r, const char *proc,
   rg_chart *charts = rg_malloc(((size_t)r->nfields + 1) * sizeof *charts);
   uint32_t nc = 0;
   int rc = charts ? 0 : -1;
-  char title[512];
+  char title[512], overflow[64];
+  snprintf(overflow, sizeof overflow, "more than %d distinct values: not tallied",
+           RG_SIM_MAX_DISTINCT);
   for (uint32_t f = 0; rc == 0 && f < r->nfields; f++) {
     const rg_simvar_field *fd = &r->fields[f];
     rg_chart_bar *bars = rg_malloc(((size_t)fd->nvals + 1) * sizeof *bars);
@@ -158,7 +160,8 @@ int rg_simvar_chart(rg_out *out, const rg_simvar_result *r, const char *proc,
         rg_sim_wilson(fd->vals[j].count[v], r->runs, &bars[j].lo[v], &bars[j].hi[v]);
       }
     }
-    charts[nc++] = (rg_chart){ fd->name, bars, fd->overflow ? 0 : fd->nvals };
+    charts[nc++] = (rg_chart){ fd->name, bars, fd->overflow ? 0 : fd->nvals,
+                               fd->overflow ? overflow : NULL };
   }
   snprintf(title, sizeof title,
            "%s of %u variants: %llu runs, seed %llu, policy %s (95%% intervals)", proc,

@@ -127,5 +127,13 @@ if grep -q '>50.0%</text>' "$tmp/o.svg" && [ "$(grep -c '<rect x="270"' "$tmp/v.
 rc=$?
 if [ $rc -eq 3 ] && grep -q 'regula: error' "$tmp/err" && [ ! -e "$tmp/no" ]; then ok; else bad "odds --svg to a missing folder: exit $rc"; fi
 
+# A heading longer than a line (a strategy's label) wraps onto a second
+# line instead of running off the picture; a field with more distinct
+# values than are tallied (Maximus's route over 2000 runs) says so where
+# its bars would be.
+"$bin" sim rules/meg/maximus.rules --runs 2000 --policy sensible --svg "$tmp/m.svg" > /dev/null || bad "sim --svg (strategy) exit $?"
+if [ "$(grep -c 'y="44" font-size="16"' "$tmp/m.svg")" -eq 1 ] && grep -q '>random) (95% intervals)</text>' "$tmp/m.svg" &&
+   grep -q '>more than 1000 distinct values: not tallied</text>' "$tmp/m.svg"; then ok; else bad "a long heading or an untallied field"; fi
+
 echo "odds/sim: $passed passed, $failed failed"
 [ $failed -eq 0 ]
