@@ -6,12 +6,16 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter
-CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Iinterp -I$(BUILD)/gen
+# The library's stage folders, in the order of the pipeline: a file includes
+# headers of its own stage or an earlier one (tests/stages.sh holds that).
+STAGES  := front module compile vm render play api
+CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Iinterp $(patsubst %,-Iinterp/%,$(STAGES)) -I$(BUILD)/gen
 LDLIBS  := -lutf8proc -ljansson -lm
 BUILD   ?= build
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC := $(wildcard interp/*.c)
+LIB_SRC := $(wildcard $(patsubst %,interp/%/*.c,$(STAGES)))
+LIB_HDR := $(wildcard interp/*.h $(patsubst %,interp/%/*.h,$(STAGES)))
 GEN_SRC := $(BUILD)/gen/lexer.c $(BUILD)/gen/parser.c
 LIB_OBJ := $(patsubst interp/%.c,$(BUILD)/obj/%.o,$(LIB_SRC)) \
            $(BUILD)/obj/lexer.o $(BUILD)/obj/parser.o
@@ -20,7 +24,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies
+.PHONY: copies stages
 .PHONY: web serve test-web test-web-if-able
 .SECONDARY:
 
@@ -46,16 +50,16 @@ $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: grammar/parser.y | deps
 	@touch $(BUILD)/gen/parser.h   # lemon leaves an unchanged header's old date
 
 # ---- library and CLI --------------------------------------------------
-$(BUILD)/obj/%.o: interp/%.c $(wildcard interp/*.h) $(BUILD)/gen/parser.h | deps
+$(BUILD)/obj/%.o: interp/%.c $(LIB_HDR) $(BUILD)/gen/parser.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/lexer.o: $(BUILD)/gen/lexer.c $(wildcard interp/*.h)
+$(BUILD)/obj/lexer.o: $(BUILD)/gen/lexer.c $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 
 # Lemon's template has unused variables; only its own file is excused.
-$(BUILD)/obj/parser.o: $(BUILD)/gen/parser.c $(wildcard interp/*.h)
+$(BUILD)/obj/parser.o: $(BUILD)/gen/parser.c $(LIB_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) -Wno-unused-variable -Wno-unused-but-set-variable $(CFLAGS) -c -o $@ $<
 
@@ -67,7 +71,7 @@ $(BUILD)/libregula.a: $(LIB_OBJ)
 CLI_SRC := $(wildcard tools/*.c)
 CLI_OBJ := $(patsubst tools/%.c,$(BUILD)/cli/%.o,$(CLI_SRC))
 
-$(BUILD)/cli/%.o: tools/%.c $(wildcard tools/*.h) $(wildcard interp/*.h) | deps
+$(BUILD)/cli/%.o: tools/%.c $(wildcard tools/*.h) $(LIB_HDR) | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 
@@ -110,7 +114,7 @@ golden: $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
 	@python3 tests/table.py $(BUILD)/regula
 
-test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies
+test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies stages
 
 # Every rule file of rules/ and tests/ is in `regula fmt`'s layout
 # (`tests/fmt-check.sh build/regula --write` formats them).
@@ -122,6 +126,11 @@ fmt-check: $(BUILD)/regula
 copies:
 	@python3 tests/copies.py
 
+# The library's folders draw the pipeline: no file includes a header of a
+# later stage, no include cycle (tests/stages.py).
+stages:
+	@python3 tests/stages.py $(STAGES)
+
 # The editor files (editors/) know exactly the lexer's keywords.
 editors:
 	@tests/editors.sh
@@ -130,7 +139,7 @@ editors:
 tokens:
 	@tests/tokens.sh
 
-# docs/language.md documents every builtin of interp/builtins.h.
+# docs/language.md documents every builtin of interp/compile/builtins.h.
 builtins:
 	@tests/builtins.sh
 
@@ -231,7 +240,7 @@ WEB_WARN := $(WARN) -Wno-unused-variable -Wno-unused-but-set-variable
 
 web: $(WEB)/regula.js $(WEB_PAGE)
 
-$(WEB)/regula.js: $(LIB_SRC) $(GEN_SRC) web/glue.c $(wildcard interp/*.h) \
+$(WEB)/regula.js: $(LIB_SRC) $(GEN_SRC) web/glue.c $(LIB_HDR) \
                   $(WEB_DATA) web/deps.sh | deps
 	@web/deps.sh build $(WEB_DEPS)
 	@mkdir -p $(@D) $(WEB_DEPS)/jansson-obj

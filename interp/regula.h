@@ -482,7 +482,7 @@ rg_status rg_run_option(const rg_run *run, uint32_t i, char *buf, size_t size);
 ** returns 0..n-1, or -1 to stop the run. */
 typedef int64_t (*rg_chance_fn)(void *ctx, rg_run *run, int what, const char *name, uint64_t n);
 
-/* Who answers the choices of a run (interp/policy.h does the work). */
+/* Who answers the choices of a run (interp/play/policy.h does the work). */
 typedef enum rg_choose_policy {
   RG_CHOOSE_RANDOM = 0,     /* at random, from stream 1 of the seed (the CLI's
                             ** default, so a seed gives the CLI's game) */
@@ -499,7 +499,7 @@ typedef enum rg_choose_policy {
 #define RG_DEFAULT_MAX_STEPS  100000000ull
 #define RG_DEFAULT_MAX_MEMORY (64u << 20)
 
-/* Where a run's random numbers come from (the contract: interp/seed.h). */
+/* Where a run's random numbers come from (the contract: interp/play/seed.h). */
 typedef enum rg_seeding {
   RG_SEEDING_RUN = 0,       /* as `regula run --seed`: each step draws from
                             ** streams of the seed named by the step */
@@ -609,7 +609,7 @@ void rg_rules_error_write(const rg_rules *r, const char *msg, const char *path, 
                           uint32_t col, rg_out *out);
 
 /* ======================================================================
-** Formatting (interp/fmt.c)
+** Formatting (interp/front/fmt.c)
 ** ==================================================================== */
 
 /* Writes the rule file text[0..len), called name in diagnostics, to out in
@@ -623,7 +623,7 @@ rg_status rg_rules_format(const char *name, const char *text, size_t len,
                           const rg_compile_options *opt, rg_out *out);
 
 /* ======================================================================
-** Symbols, for editors (interp/symbols.c, api.c)
+** Symbols, for editors (interp/compile/symbols.c, api.c)
 ** ==================================================================== */
 
 /* What a symbol declares. */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/variants.sh BINARY: one seeding contract (interp/seed.h) for a run
+# tests/variants.sh BINARY: one seeding contract (interp/play/seed.h) for a run
 # alone and side by side.  For each seed and each pair of rule sets, the
 # result of `regula run A --seed S --json` (and of B) must equal that
 # variant's result in `regula run --variants A,B --seed S --json`, with the

@@ -1,6 +1,6 @@
 /*
 ** table.c: `regula run` with people at the table: the terminal's side of
-** a game (interp/game.h holds the game: its questions, the answers,
+** a game (interp/play/game.h holds the game: its questions, the answers,
 ** undo, the transcript).
 **
 ** The conversation (questions, what went wrong, help) goes to stderr; the

@@ -1,6 +1,6 @@
 /*
-** test_diff.c: the change list of two modules (interp/diff.c) and its text
-** (interp/diff_text.c), linked against the library only.
+** test_diff.c: the change list of two modules (interp/render/diff.c) and its text
+** (interp/render/diff_text.c), linked against the library only.
 **
 ** The modules are hand-built (modbuild.h) from one recipe with switches, so
 ** that each case differs from the base in one known way:

@@ -2,7 +2,7 @@
 ** test_fuse.c: the VM's superinstructions change nothing but speed.
 **
 ** Compiles a rule file whose procedures contain every fused sequence (see
-** vm_fop in interp/vm.c), runs each procedure on many arguments, including
+** vm_fop in interp/vm/vm.c), runs each procedure on many arguments, including
 ** ones that fail inside a fused instruction (overflow, division by zero,
 ** index and key out of range, an empty deck, the step limit; inside a leaf
 ** procedure that a call runs in place, too), with fusion on

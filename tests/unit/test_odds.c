@@ -1,5 +1,5 @@
 /*
-** test_odds.c: exact odds (interp/odds.h), linked against the library
+** test_odds.c: exact odds (interp/play/odds.h), linked against the library
 ** only.  Expectations worked out by hand:
 **
 **   - 2d6: one chance state (the roll), 1 + 36 runs; P(sum s) = (6 - |s -

@@ -1,5 +1,5 @@
 /*
-** test_policy.c: the library's policies (interp/policy.h), linked against
+** test_policy.c: the library's policies (interp/play/policy.h), linked against
 ** the library only.  Every expectation below is worked out by hand from
 ** the questions and answers written here:
 **

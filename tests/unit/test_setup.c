@@ -1,5 +1,5 @@
 /*
-** test_setup.c: a run's inputs and placeholder data (interp/setup.h),
+** test_setup.c: a run's inputs and placeholder data (interp/play/setup.h),
 ** linked against the library only.  Expectations by hand:
 **
 **   - `n=3` sets input n; `n=x` is refused naming the input and its type;

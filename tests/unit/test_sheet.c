@@ -1,5 +1,5 @@
 /*
-** test_sheet.c: the sheet renderer (interp/sheet.c) on a hand-built module,
+** test_sheet.c: the sheet renderer (interp/render/sheet.c) on a hand-built module,
 ** linked against the library only, printing into an rg_buf.
 **
 **   sheet-1  a table of two keys is a grid, columns the second key, each

@@ -1,5 +1,5 @@
 /*
-** test_sim.c: the Monte Carlo engine (interp/sim.h), linked against the
+** test_sim.c: the Monte Carlo engine (interp/play/sim.h), linked against the
 ** library only.  Expectations worked out by hand:
 **
 **   - the same seed gives the same tallies (slots, texts, counts) on 1, 2

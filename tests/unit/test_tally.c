@@ -1,5 +1,5 @@
 /*
-** test_tally.c: tallies of distinct values (interp/tally.h), linked against
+** test_tally.c: tallies of distinct values (interp/play/tally.h), linked against
 ** the library only.  Expectations worked out by hand:
 **
 **   - ints 5, 3, 5, 7, -2 take slots 0, 1, 0, 2, 3 (first come, first

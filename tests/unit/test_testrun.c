@@ -1,5 +1,5 @@
 /*
-** test_testrun.c: the test runner (interp/testrun.h), linked against the
+** test_testrun.c: the test runner (interp/play/testrun.h), linked against the
 ** library only.  The rule text below has its line numbers in comments;
 ** expectations worked out by hand from it:
 **

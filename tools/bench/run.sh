@@ -37,7 +37,7 @@ if ! command -v luajit >/dev/null 2>&1; then
   fi
 fi
 for w in weather buildup fight; do
-  ${CC:-cc} -O2 -Iinterp -o "$out/$w" "tools/bench/ref/$w.c" || exit 1
+  ${CC:-cc} -O2 -Iinterp/vm -o "$out/$w" "tools/bench/ref/$w.c" || exit 1
 done
 
 # now_ns: nanoseconds since the epoch.

@@ -1,6 +1,6 @@
 /*
 ** fuzz_answers.c: the answers reader of the library's policies
-** (interp/policy.c, what `regula run --policy answers:FILE` uses) on
+** (interp/play/policy.c, what `regula run --policy answers:FILE` uses) on
 ** arbitrary bytes.
 **
 ** The input is handed to rg_policy_answers from memory; then the policy

@@ -1,4 +1,4 @@
--- xoshiro256** seeded through splitmix64, exactly as interp/rng.c (Lua 5.3+
+-- xoshiro256** seeded through splitmix64, exactly as interp/vm/rng.c (Lua 5.3+
 -- 64-bit integers: + and * wrap, >> is a logical shift), so the Lua
 -- references draw the same numbers as regula and the C references.
 local M = {}
@@ -22,7 +22,7 @@ local function seed(s)
 end
 
 -- rg_rng_stream: the state after mixing is the *updated* splitmix counter
--- xor its output (what interp/rng.c computes).
+-- xor its output (what interp/vm/rng.c computes).
 function M.stream(s, stream)
   local _, m = splitmix64(s)
   m = m ~ (stream * 0xD1B54A32D192ED03)

@@ -1,4 +1,4 @@
--- xoshiro256** seeded through splitmix64, exactly as interp/rng.c, for
+-- xoshiro256** seeded through splitmix64, exactly as interp/vm/rng.c, for
 -- LuaJIT 2.1 (no 64-bit integers in plain Lua: the state and every 64-bit
 -- value are FFI uint64_t cdata, whose + - * % wrap mod 2^64 and compare
 -- unsigned; LuaJIT's bit library shifts and rotates 64-bit cdata).  The
@@ -31,7 +31,7 @@ local function seed(r, s)
 end
 
 -- rg_rng_stream(r, s, stream): the state after mixing is the *updated*
--- splitmix counter xor its output (what interp/rng.c computes).  s and
+-- splitmix counter xor its output (what interp/vm/rng.c computes).  s and
 -- stream: Lua numbers (exact below 2^53) or uint64_t cdata.  Fills r if
 -- given (a uint64_t[4]), else a new one; returns it.
 function M.stream(s, stream, r)

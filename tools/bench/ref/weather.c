@@ -1,5 +1,5 @@
 /* Benchmark "weather" by hand in C (see tools/bench/README.md).  The same
-** generator as the VM (interp/rng.c, in this file so that it inlines), the
+** generator as the VM (interp/vm/rng.c, in this file so that it inlines), the
 ** same draws in the same order: the counts equal regula's for the same n.
 ** usage: weather N   -> [count of weather 0, .., count of weather 7] */
 #include "rng.c"
