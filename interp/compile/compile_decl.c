@@ -275,7 +275,7 @@ void rgc_decl_table(cstate *cs, rg_decl *dc) {
 }
 
 static const char *const builtins[] = {
-#define RG_X(n, kind, argc, args) #n,
+#define RG_X(n, kind, argc, args, op, fn) #n,
   RG_BUILTINS(RG_X)
 #undef RG_X
   NULL

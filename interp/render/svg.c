@@ -301,7 +301,7 @@ static int add_canvas(rg_svg *s, const char *name, int64_t w, int64_t h, const c
 /* Returns the argument kinds of shape `kind` (builtins.h: "nnnnsv" for
 ** rect), or NULL when kind is not a shape. */
 static const char *shape_args(const char *kind) {
-#define RG_X(n, kind_, argc, args) RG_BUILTIN_IF_SHAPE_##kind_(if (strcmp(kind, #n) == 0) return args;)
+#define RG_X(n, kind_, argc, args, op, fn) RG_BUILTIN_IF_SHAPE_##kind_(if (strcmp(kind, #n) == 0) return args;)
   RG_BUILTINS(RG_X)
 #undef RG_X
   return NULL;
