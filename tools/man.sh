@@ -28,7 +28,7 @@ cat <<EOT
 .SH DESCRIPTION
 EOT
 # the paragraphs of --help after the usage line, minus the command list
-printf '%s\n' "$help" | sed -e '1d' -e '/^Commands:/,/^$/d' -e '/^  regula /d' | esc |
+printf '%s\n' "$help" | sed -e '1d' -e '/^Commands:/,/^$/d' -e '/^Exit codes:/,$d' -e '/^  regula /d' | esc |
   sed 's/^$/.PP/'
 echo ".SH COMMANDS"
 for c in $cmds; do
@@ -46,8 +46,11 @@ rule files: a sheet transcribed in the regula language
 .I *.rbc
 compiled modules (regula build), verified again when loaded
 .SH EXIT STATUS
-0 success, 1 findings (a failed test, a non-empty diff), 2 bad input (rule
-file, arguments, bytecode), 3 a runtime failure (a limit reached, I/O).
+EOT
+# the list of --help (tools/exitcode.h), one paragraph a code
+printf '%s\n' "$help" | sed -n '/^Exit codes:/,/^$/s/^  \([0-9]\)  /\1 /p' | esc |
+  while read -r code meaning; do printf '.TP\n.B %s\n%s\n' "$code" "$meaning"; done
+cat <<EOT
 .SH SEE ALSO
 The README of the regula sources: the language, every command with an
 example, and how to add a sheet.

@@ -567,8 +567,11 @@ static void print_usage(FILE *out) {
         "Every FILE may be a rule file or a compiled module (.rbc); - is a rule\n"
         "file on standard input (also for --inputs FILE and --policy answers:FILE).\n"
         "`regula COMMAND --help` tells more; `regula --version` (-V) prints the version.\n"
-        "Exit: 0 success, 1 a failed test, 2 bad input (rule file, arguments,\n"
-        "bytecode), 3 a runtime failure (a limit reached, I/O).\n", out);
+        "\n"
+        "Exit codes:\n", out);
+#define X(name, value, meaning) fprintf(out, "  %d  %s\n", value, meaning);
+  RG_EXIT_CODES(X)
+#undef X
 }
 
 /* Returns the command called name, or NULL. */

@@ -323,12 +323,6 @@ uint32_t rg_rules_assumptions(const rg_rules *r, rg_assumption_fn fn, void *ctx)
 
 /* ---- runs ------------------------------------------------------------------ */
 
-const char *rg_event_kind_name(rg_event_kind k) {
-  static const char *const names[RG_EVENT_KINDS] = { "step", "roll", "draw", "choice", "note",
-                                                     "shape", "expect_fail" };
-  return (unsigned)k < RG_EVENT_KINDS ? names[k] : "?";
-}
-
 void rg_api_place(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
                   uint32_t *col) {
   const char *p = "?";

@@ -61,6 +61,14 @@ static json_t *json_value(const rg_log *lg, rg_type t, rg_value v) {
   return rg_json_value(lg->m, heap, nheap, t, v);
 }
 
+/* The names of the event kinds, in one list (regula.h): the JSON log's
+** "event" and what front ends call them. */
+const char *rg_event_kind_name(rg_event_kind k) {
+  static const char *const names[RG_EVENT_KINDS] = { "step", "roll", "draw", "choice", "note",
+                                                     "shape", "expect_fail" };
+  return (unsigned)k < RG_EVENT_KINDS ? names[k] : "?";
+}
+
 /* Starts a JSON event: a new object {"event":kind}; NULL when out of
 ** memory. */
 static json_t *json_event(const char *kind) {
@@ -156,7 +164,7 @@ void rg_log_run(rg_log *lg, const char *proc, uint64_t seed, const char *policy,
 
 void rg_log_step(rg_log *lg, uint32_t name, uint32_t pc) {
   if (lg->json) {
-    json_end(lg, json_add(json_event("step"), "name", rg_json_text(rg_module_str(lg->m, name))),
+    json_end(lg, json_add(json_event(rg_event_kind_name(RG_EVENT_STEP)), "name", rg_json_text(rg_module_str(lg->m, name))),
              pc);
     return;
   }
@@ -173,7 +181,7 @@ void rg_log_roll(rg_log *lg, int32_t die, uint32_t sides, const rg_value *result
   rg_value total = 0;
   for (uint32_t k = 0; k < n; k++) total += results[k];
   if (lg->json) {
-    json_t *ev = json_add(json_event("roll"), "dice", rg_json_text(name));
+    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_ROLL)), "dice", rg_json_text(name));
     json_t *rs = json_array();
     for (uint32_t k = 0; rs && k < n; k++)
       if (json_array_append_new(rs, json_value(lg, t, results[k])) != 0) {
@@ -207,7 +215,7 @@ void rg_log_draw(rg_log *lg, uint32_t deck, rg_value card, uint32_t pc) {
   const char *name = deck < m->ndecks ? rg_module_str(m, m->decks[deck].name) : "?";
   if (lg->vm) rg_vm_deck_left(lg->vm, deck, &left);
   if (lg->json) {
-    json_t *ev = json_add(json_event("draw"), "deck", rg_json_text(name));
+    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_DRAW)), "deck", rg_json_text(name));
     ev = json_add(ev, "card", json_value(lg, t, card));
     json_end(lg, json_add(ev, "left", json_integer(left)), pc);
     return;
@@ -226,7 +234,7 @@ void rg_log_choice(rg_log *lg, uint32_t choice, rg_value chooser, const rg_value
   const char *prompt = rg_module_str(m, c->prompt);
   char who[1024], buf[8192];
   if (lg->json) {
-    json_t *ev = json_add(json_event("choice"), "chooser", json_value(lg, c->chooser, chooser));
+    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_CHOICE)), "chooser", json_value(lg, c->chooser, chooser));
     json_t *os = json_array();
     ev = json_add(ev, "prompt", rg_json_text(prompt));
     for (uint32_t i = 0; os && i < n; i++)
@@ -265,7 +273,7 @@ void rg_log_note(rg_log *lg, uint32_t note, const rg_value *vals, uint32_t pc) {
   if (note >= m->nnotes) return;
   ni = &m->notes[note];
   if (lg->json) {
-    json_t *ev = json_add(json_event("note"), "text", rg_json_text(rg_module_str(m, ni->text)));
+    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_NOTE)), "text", rg_json_text(rg_module_str(m, ni->text)));
     json_t *vs = json_array();
     for (uint32_t i = 0; vs && i < ni->nvals && ni->first_type + i < m->ntypes; i++)
       if (json_array_append_new(vs, json_value(lg, m->types[ni->first_type + i], vals[i])) != 0) {
@@ -300,7 +308,7 @@ void rg_log_expect_fail(rg_log *lg, uint32_t expect, rg_value actual, rg_value e
   const rg_value *heap = heap_of(lg, &nheap);
   if (expect >= m->nexpects) return;
   if (lg->json) {
-    json_t *ev = json_add(json_event("expect_fail"), "text",
+    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_EXPECT_FAIL)), "text",
                           rg_json_text(rg_module_str(m, m->expects[expect].text)));
     if (pc < m->ncode && RG_INS_OP(m->code[pc]) == RG_OP_EXPECTEQ) {
       ev = json_add(ev, "expected", json_value(lg, m->expects[expect].type, expected));
