@@ -24,7 +24,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies stages
+.PHONY: copies stages coverage mutate
 .PHONY: web serve test-web test-web-if-able
 .SECONDARY:
 
@@ -92,7 +92,9 @@ $(BUILD)/examples/%: examples/%.c interp/regula.h $(BUILD)/libregula.a
 
 examples: $(EXAMPLE_BIN)
 	@for e in $(EXAMPLE_BIN); do \
-	  n=$$(basename $$e); $$e | cmp -s - examples/$$n.expected \
+	  n=$$(basename $$e); $$e >$(BUILD)/examples/$$n.out \
+	    || { echo "FAIL examples: $$n exits $$?"; exit 1; }; \
+	  cmp -s $(BUILD)/examples/$$n.out examples/$$n.expected \
 	    || { echo "FAIL examples: $$n differs from examples/$$n.expected"; exit 1; }; \
 	done; echo "examples: $(words $(EXAMPLE_BIN)) passed"
 
@@ -309,6 +311,21 @@ uninstall:
 
 clean:
 	rm -rf build
+
+# ---- measuring the tests (not part of test) --------------------------------
+# `make coverage`: the quick tests on a build with --coverage (build/cov),
+# then lines and branches per file (tools/coverage.sh, gcovr).
+coverage: deps
+	@rm -rf build/cov
+	@$(MAKE) --no-print-directory BUILD=build/cov CFLAGS="-O0 -g --coverage -fprofile-update=atomic" \
+	  LDFLAGS=--coverage test-quick >build/cov.log 2>&1 \
+	  || { echo "regula: make test-quick failed under coverage (build/cov.log)"; exit 1; }
+	@tools/coverage.sh build/cov
+
+# `make mutate`: each mutant of tests/mutants.txt applied to the library in
+# turn, built and run against the quick tests; the survivors are listed.
+mutate: deps
+	@python3 tools/mutate.py tests/mutants.txt
 
 # ---- benchmarks (not part of test) -------------------------------------------
 # regula against C, Lua 5.4 and LuaJIT on tools/bench/*.rules; see tools/bench/run.sh.

@@ -15,9 +15,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 # check A B SEED POLICY: both variants' results, alone and side by side.
 check() {
-  "$bin" run --variants "$1,$2" --seed "$3" --policy "$4" --json >"$tmp/side" || true
+  "$bin" run --variants "$1,$2" --seed "$3" --policy "$4" --json >"$tmp/side"
+  rc_side=$?
   for f in "$1" "$2"; do
-    "$bin" run "$f" --seed "$3" --policy "$4" --json | tail -n 1 >"$tmp/alone"
+    "$bin" run "$f" --seed "$3" --policy "$4" --json >"$tmp/log"
+    rc=$?
+    tail -n 1 "$tmp/log" >"$tmp/alone"
     alone=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["result"], sort_keys=True))' "$tmp/alone")
     side=$(python3 -c '
 import json, sys
@@ -25,7 +28,10 @@ for line in open(sys.argv[1]):
     e = json.loads(line)
     if e.get("event") == "summary" and e.get("variant") == sys.argv[2]:
         print(json.dumps(e["result"], sort_keys=True))' "$tmp/side" "$f")
-    if [ -n "$alone" ] && [ "$alone" = "$side" ]; then
+    if [ $rc_side != 0 ] || [ $rc != 0 ]; then
+      failed=$((failed + 1))
+      echo "FAIL variants: $f seed $3 policy $4: exit $rc alone, $rc_side in --variants $1,$2"
+    elif [ -n "$alone" ] && [ "$alone" = "$side" ]; then
       passed=$((passed + 1))
     else
       failed=$((failed + 1))
