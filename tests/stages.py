@@ -1,22 +1,43 @@
 #!/usr/bin/env python3
 """tests/stages.py STAGE...: the library's folders draw the pipeline.
 
-The stages are given in order (the Makefile's STAGES).  Each holds:
+The stages are given in order (the Makefile's STAGES), and each may use
+only the stages DEPENDS names for it (the arrows of DESIGN.md: compile ->
+module -> front; vm -> module; render -> module; play -> vm and render; api
+-> all).  Each holds:
   - interp/ has no .c file at its top, only the public headers;
   - every library file lives in a stage folder that opens with a README.md
     saying what it holds;
-  - a file includes only headers of its own stage, an earlier one, or the
-    public headers at interp/'s top (the direction of the pipeline);
+  - a file includes only headers of its own stage, of a stage it depends
+    on, or the public headers at interp/'s top (the direction of the
+    pipeline);
   - no header includes itself through others (no include cycle).
 The generated front end (parser.h) belongs to the first stage.
 """
 import os, re, sys
+
+DEPENDS = {
+    "front": [],
+    "module": ["front"],
+    "compile": ["front", "module"],
+    "vm": ["front", "module"],
+    "render": ["front", "module"],
+    "play": ["front", "module", "vm", "render"],
+    "api": ["front", "module", "compile", "vm", "render", "play"],
+}
 
 stages = sys.argv[1:]
 if not stages:
     sys.exit("usage: tests/stages.py STAGE...")
 rank = {s: i for i, s in enumerate(stages)}
 failures = []
+if sorted(stages) != sorted(DEPENDS):
+    failures.append(f"the Makefile's STAGES ({' '.join(stages)}) are not "
+                    f"tests/stages.py's ({' '.join(DEPENDS)})")
+for s, deps in DEPENDS.items():
+    for d in deps:
+        if d in rank and s in rank and rank[d] >= rank[s]:
+            failures.append(f"{s} depends on {d}, which STAGES lists after it")
 home = {"parser.h": stages[0]}      # header -> stage
 top = set()                         # public headers at interp/'s top
 for name in sorted(os.listdir("interp")):
@@ -51,9 +72,9 @@ for s in stages:
                 continue
             if h not in home:
                 failures.append(f"interp/{s}/{f} includes {h}, which no stage holds")
-            elif rank[home[h]] > rank[s]:
+            elif home[h] != s and home[h] not in DEPENDS.get(s, []):
                 failures.append(f"interp/{s}/{f} includes {home[h]}/{h}: "
-                                f"{home[h]} comes after {s} in the pipeline")
+                                f"{s} does not depend on {home[h]}")
 for h in top:
     includes[("", h)] = re.findall(r'^\s*#\s*include\s+"([^"]+)"',
                                    open(os.path.join("interp", h)).read(), re.M)

@@ -468,7 +468,11 @@ static void on_shape(void *ctx, const rg_module *m, uint32_t shape, const rg_val
                      uint32_t pc) {
   rg_run *run = ctx;
   deliver_note(run, RG_EVENT_SHAPE, m, shape, vals, pc);
-  if (run->svg) rg_svg_add_run(run->svg, run->vm, m, shape, vals, pc);
+  if (run->svg) {
+    uint32_t nheap;
+    const rg_value *heap = rg_vm_heap(run->vm, &nheap);
+    rg_svg_add(run->svg, m, shape, vals, heap, nheap, pc);
+  }
   if (run->inner.shape) run->inner.shape(run->inner.ctx, m, shape, vals, pc);
 }
 

@@ -25,7 +25,7 @@ void rg_run_log(rg_run *run, rg_out *out, int json, const char *policy, const ch
     return;
   }
   rg_log_init(&run->log, out, &run->r->m, json);
-  run->log.vm = run->vm;
+  run->log.view = rg_vm_view(run->vm);
   run->log_policy = policy;
   run->log_dice = dice;
   run->play.log = &run->log;

@@ -13,16 +13,6 @@
 #include "diag.h"
 #include "module.h"
 
-/* A provenance note of the rule set, for `regula check --assumptions`. */
-typedef struct rg_assumption {
-  rg_pos pos;
-  const char *what;         /* what it annotates: "enum colour", "table weather [3, S]" */
-  const char *text;
-  uint32_t table;           /* a note on cells of a TSV table: the table's index + 1; else 0 */
-  uint32_t lo[8], hi[8];    /* those cells: key k runs from index lo[k] to hi[k] */
-  struct rg_assumption *next;
-} rg_assumption;
-
 /* Compiles the rule file text[0..len), named name (in diagnostics, and as
 ** the file its `extends` and `from` are resolved against), into *m (zeroed
 ** first).  The files it names come from loader ld (NULL: rg_file_loader,

@@ -33,9 +33,32 @@
 #include <stdio.h>
 #include <stddef.h>
 
+#include "ast.h"
 #include "regula.h"
 
 typedef int64_t rg_value;
+
+/* A provenance note of the rule set (`assumed`), for `regula check
+** --assumptions`, the sheet and a run's placeholders: made by the compiler,
+** kept beside the module it annotates. */
+typedef struct rg_assumption {
+  rg_pos pos;
+  const char *what;         /* what it annotates: "enum colour", "table weather [3, S]" */
+  const char *text;
+  uint32_t table;           /* a note on cells of a TSV table: the table's index + 1; else 0 */
+  uint32_t lo[8], hi[8];    /* those cells: key k runs from index lo[k] to hi[k] */
+  struct rg_assumption *next;
+} rg_assumption;
+
+/* A run's values as those that only read them see them (the log, the
+** pictures): the heap as it is now, its size in *n, and the cards left in
+** deck `deck` (their count in *n), through functions of the run's, so that
+** a reader needs no VM.  heap NULL: no run yet (the module's own heap). */
+typedef struct rg_view {
+  const rg_value *(*heap)(const void *ctx, uint32_t *n);
+  const rg_value *(*deck_left)(const void *ctx, uint32_t deck, uint32_t *n);
+  const void *ctx;
+} rg_view;
 
 #define RG_MODULE_MAGIC   "RGLA"
 #define RG_MODULE_VERSION 5u   /* 4: rg_choice.flags (secret choices); 5: strategies,

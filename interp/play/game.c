@@ -289,7 +289,9 @@ rg_status rg_game_load(rg_game *g, const char *name, const char *text, size_t le
 static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
                      uint32_t pc) {
   rg_game *g = ctx;
-  rg_svg_add_run(g->svg, g->vm, m, note, vals, pc);
+  uint32_t nheap;
+  const rg_value *heap = rg_vm_heap(g->vm, &nheap);
+  if (g->svg) rg_svg_add(g->svg, m, note, vals, heap, nheap, pc);
 }
 
 const rg_pictures *rg_game_drawn(const rg_game *g) {

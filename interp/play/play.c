@@ -379,7 +379,7 @@ void rg_play_sink(rg_play *p, rg_sink *sink) {
 void rg_play_attach(rg_play *p, rg_vm *vm) {
   p->label_gen_used = p->label_pc_used = 0;   /* a new VM counts its labels anew */
   p->vm = vm;
-  if (p->log) p->log->vm = vm;
+  if (p->log) p->log->view = rg_vm_view(vm);
 }
 
 void rg_play_seed(rg_play *p, uint64_t seed) {

@@ -20,7 +20,6 @@
 
 #include <stdint.h>
 
-#include "compile.h"
 #include "json.h"
 #include "module.h"
 #include "regula.h"

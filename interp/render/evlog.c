@@ -42,7 +42,7 @@ int rg_log_locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *
 /* Returns the heap values are read from (the run's, or the module's before
 ** there is a VM) and its size in *n. */
 static const rg_value *heap_of(const rg_log *lg, uint32_t *n) {
-  if (lg->vm) return rg_vm_heap(lg->vm, n);
+  if (lg->view.heap) return lg->view.heap(lg->view.ctx, n);
   *n = lg->m->nheap;
   return lg->m->heap;
 }
@@ -213,7 +213,7 @@ void rg_log_draw(rg_log *lg, uint32_t deck, rg_value card, uint32_t pc) {
   char buf[1024];
   rg_type t = deck < m->ndecks ? m->decks[deck].card : (rg_type){ RG_K_INT, 0 };
   const char *name = deck < m->ndecks ? rg_module_str(m, m->decks[deck].name) : "?";
-  if (lg->vm) rg_vm_deck_left(lg->vm, deck, &left);
+  if (lg->view.deck_left) lg->view.deck_left(lg->view.ctx, deck, &left);
   if (lg->json) {
     json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_DRAW)), "deck", rg_json_text(name));
     ev = json_add(ev, "card", json_value(lg, t, card));

@@ -45,13 +45,13 @@
 
 #include "module.h"
 #include "regula.h"
-#include "vm.h"
 
 /* Where a log goes and what it reads values from. */
 typedef struct rg_log {
   rg_out *out;
   const rg_module *m;
-  const rg_vm *vm;          /* the run's VM (its heap, its decks); may be set late */
+  rg_view view;             /* the run's values (its heap, its decks); may be
+                            ** set late; heap NULL: none yet */
   int json;                 /* JSON lines instead of text */
   char base[512];           /* the folder the code's files share: cut from
                             ** the paths a text log shows */
@@ -73,7 +73,7 @@ void rg_log_init(rg_log *lg, rg_out *out, const rg_module *m, int json);
 void rg_log_run(rg_log *lg, const char *proc, uint64_t seed, const char *policy,
                 const char *dice);
 
-/* The events, as the VM's sink reports them (see rg_sink in vm.h); pc is
+/* The events, as the VM's sink reports them (rg_sink); pc is
 ** the instruction, which names the rule file's line. */
 void rg_log_step(rg_log *lg, uint32_t name, uint32_t pc);
 void rg_log_roll(rg_log *lg, int32_t die, uint32_t sides, const rg_value *results, uint32_t n,

@@ -14,7 +14,6 @@
 #ifndef RG_SHEET_H
 #define RG_SHEET_H
 
-#include "compile.h"
 #include "diag.h"
 #include "module.h"
 #include "regula.h"

@@ -9,7 +9,6 @@
 #include "regula.h"
 #include "builtins.h"
 #include "value.h"
-#include "vm.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -448,15 +447,6 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
   }
   if (b->failed) return fail(s, pc, "out of memory");
   return 0;
-}
-
-int rg_svg_add_run(rg_svg *s, const rg_vm *vm, const rg_module *m, uint32_t note,
-                   const rg_value *vals, uint32_t pc) {
-  uint32_t nheap = 0;
-  const rg_value *heap;
-  if (!s) return 0;
-  heap = rg_vm_heap(vm, &nheap);
-  return rg_svg_add(s, m, note, vals, heap, nheap, pc);
 }
 
 /* ---- writing --------------------------------------------------------------- */

@@ -52,13 +52,6 @@ void rg_svg_free(rg_svg *s);
 int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *vals,
                const rg_value *heap, uint32_t nheap, uint32_t pc);
 
-/* rg_svg_add for a shape a run reports through its sink: the values it
-** refers to are read from vm's heap as it is now.  A NULL s (no picture was
-** asked for) ignores the shape and returns 0. */
-struct rg_vm;
-int rg_svg_add_run(rg_svg *s, const struct rg_vm *vm, const rg_module *m, uint32_t note,
-                   const rg_value *vals, uint32_t pc);
-
 /* The first error, or NULL; *pc (when pc is not NULL) is its instruction. */
 const char *rg_svg_error(const rg_svg *s, uint32_t *pc);
 

@@ -135,6 +135,10 @@ const char *rg_vm_error(const rg_vm *vm, uint32_t *pc);
 /* The heap as the last call left it (records it returned live there). */
 const rg_value *rg_vm_heap(const rg_vm *vm, uint32_t *size);
 
+/* A view of vm's values (its heap, its decks) for readers that know no VM
+** (vmstate.c). */
+rg_view rg_vm_view(const rg_vm *vm);
+
 struct rg_live;
 
 /* The state of a VM paused in a chance callback at the first draw of an

@@ -69,3 +69,17 @@ size_t rg_vm_state(const rg_vm *vm, const rg_live *lv, uint32_t proc, uint32_t p
   }
   return len;
 }
+
+/* rg_view's functions over a VM (ctx). */
+static const rg_value *view_heap(const void *ctx, uint32_t *n) {
+  return rg_vm_heap(ctx, n);
+}
+
+static const rg_value *view_deck_left(const void *ctx, uint32_t deck, uint32_t *n) {
+  return rg_vm_deck_left(ctx, deck, n);
+}
+
+rg_view rg_vm_view(const rg_vm *vm) {
+  rg_view v = { view_heap, view_deck_left, vm };
+  return v;
+}

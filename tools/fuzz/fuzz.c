@@ -163,7 +163,7 @@ void fuzz_run_module(const rg_module *m, const uint8_t *data, size_t size) {
     /* the fused VM's events go through the event log too: value printing,
     ** text or JSON, on whatever the module's runs build */
     rg_log_init(&log, fuzz_null_out(), m, (flags & FUZZ_JSON) != 0);
-    log.vm = vm;
+    log.view = rg_vm_view(vm);
     a.log = &log;
     rg_log_run(&log, "fuzz", size, "input", flags & FUZZ_CHANCE ? "input" : "random");
   }
