@@ -268,6 +268,11 @@ decl ::= OVERRIDE(T) decl_body(D) note_list(N). {
   D->notes = N.head; D->is_override = true; D->pos = T.pos; add_decl(ps, D);
 }
 decl ::= OVERRIDE(T) change(D) note_list(N).  { D->notes = N.head; D->is_override = true; D->pos = T.pos; add_decl(ps, D); }
+/* override NAME note...: notes on a declaration of the base, which stays as it is */
+decl ::= OVERRIDE(T) NAME(N) note_list(L). {
+  rg_decl *d = new_decl(ps, RG_DE_NOTES, T.pos, N.str); d->notes = L.head; d->is_override = true;
+  add_decl(ps, d);
+}
 decl ::= REMOVE(T) NAME(N) note_list(L). {
   rg_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, N.str); d->notes = L.head; add_decl(ps, d);
 }

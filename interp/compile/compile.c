@@ -35,7 +35,7 @@
 const char *const rgc_kindname[] = { "unit", "enum", "record", "const", "table",
                                         "procedure", "test", "dice", "deck", "input",
                                         "scale", "cell", "step", "remove",
-                                        "strategy", "display" };
+                                        "strategy", "display", "notes" };
 
 /* Frees every growable array of cs (after an error, or the rest after
 ** build_module took them). */

@@ -6,7 +6,8 @@
 ** is an error), then the derived file's declarations are applied to its
 ** list in order: new ones are added, `override` replaces one of the same
 ** name and kind (or cells of a table, or the body of a step or of a rule
-** inside one), `remove` drops one; each change must say where it comes
+** inside one; `override NAME` with notes alone adds them to NAME), `remove`
+** drops one; each change must say where it comes
 ** from, and a file replaces each part once.  The merged tree
 ** is then checked as if it were one file.
 */
@@ -121,6 +122,19 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
         while (*tail) tail = &(*tail)->next;
         dc->cells->notes = dc->notes;
         *tail = dc->cells;
+      }
+      continue;
+    case RG_DE_NOTES:
+      /* notes on a declaration of the base (its value unchanged): after its own */
+      old = find_decl(base, dc->name, NULL);
+      if (!old) {
+        rgc_err(cs, dc->pos, "there is no '%s' in %s to add notes to", dc->name, basepath);
+        continue;
+      }
+      {
+        rg_note **tail = &old->notes;
+        while (*tail) tail = &(*tail)->next;
+        *tail = dc->notes;
       }
       continue;
     case RG_DE_STRATEGY: case RG_DE_DISPLAY:

@@ -23,8 +23,15 @@
 typedef struct filler {
   uint32_t tix;                 /* table index */
   rg_pos *by;                   /* per cell: who set it (line 0: nobody) */
+  unsigned char *merged;        /* per cell: continues the cell before it (rg_cellsrc) */
   rg_decl *dc;
 } filler;
+
+/* Returns the dimension along which cells merge in table tb: the
+** second-to-last key (the sheet's rows), or the only key. */
+static uint32_t row_dim(const rg_table *tb) {
+  return tb->ndims >= 2 ? tb->ndims - 2 : 0;
+}
 
 /* Writes the key of index i in dimension dm ("S", "14") into buf. */
 static const char *key_text(cstate *cs, const rg_dim *dm, uint32_t i, char *buf, size_t size) {
@@ -76,6 +83,7 @@ static bool fill_box(cstate *cs, filler *f, rg_pos pos, const uint32_t *lo, cons
       ok = false;
     } else {
       f->by[flat] = pos;
+      f->merged[flat] = idx[row_dim(tb)] > lo[row_dim(tb)];
       AT(cs->cells, rg_value, tb->first + flat) = v;
     }
     {
@@ -516,6 +524,11 @@ static void tsv_cells(cstate *cs, filler *f) {
           hasprev[c] = true;
           lo[1] = hi[1] = (uint32_t)colfield[c];
           if (!fill_box(cs, f, row[c].pos, lo, hi, v)) bad = true;
+          else if (strcmp(row[c].text, "^") == 0) {
+            /* a `^` continues the cell above: merged, each row of a range too */
+            for (uint32_t r = lo[0]; r <= hi[0]; r++)
+              f->merged[r * AT(cs->dims, rg_dim, tb->first_dim + 1).size + lo[1]] = 1;
+          }
         }
       }
     }
@@ -578,7 +591,9 @@ void rgc_table_cells(cstate *cs, rg_decl *dc) {
   f.tix = s->index;
   f.dc = dc;
   f.by = rgc_alloc(cs, tb->count * sizeof *f.by);
-  if (!f.by) { rgc_oom(cs); return; }
+  f.merged = rgc_alloc(cs, tb->count);
+  if (!f.by || !f.merged) { rgc_oom(cs); return; }
+  memset(f.merged, 0, tb->count);
   if (dc->from) {
     tsv_cells(cs, &f);
     tsv_cell_notes(cs, &f);
@@ -609,7 +624,11 @@ void rgc_table_cells(cstate *cs, rg_decl *dc) {
         inside &= ix >= lo[k] && ix <= hi[k];
       }
       if (inside) {
+        uint32_t r = i, rd = row_dim(tb);
+        for (uint32_t k = tb->ndims; --k > rd;) r /= AT(cs->dims, rg_dim, tb->first_dim + k).size;
+        r %= AT(cs->dims, rg_dim, tb->first_dim + rd).size;
         f.by[i] = c->pos;
+        f.merged[i] = r > lo[rd];
         AT(cs->cells, rg_value, tb->first + i) = v;
       }
     }
@@ -620,6 +639,7 @@ void rgc_table_cells(cstate *cs, rg_decl *dc) {
     rg_cellsrc *src = &AT(cs->cellsrc, rg_cellsrc, tb->first + i);
     src->file = f.by[i].file;
     src->line = f.by[i].line;
+    src->merged = f.merged[i];
   }
 }
 

@@ -226,7 +226,8 @@ typedef enum rg_dkind {
   RG_DE_STEP,       /* override step|rule "name" in PROC { body } (part) */
   RG_DE_REMOVE,     /* remove NAME, or remove step|rule "name" in PROC (target, part) */
   RG_DE_STRATEGY,   /* strategy NAME ["doc"] { "prompt" [for who]: pick, ... } */
-  RG_DE_DISPLAY     /* display RECORD "title" { lines } (dlines) */
+  RG_DE_DISPLAY,    /* display RECORD "title" { lines } (dlines) */
+  RG_DE_NOTES       /* override NAME notes: notes added to the base's NAME, unchanged */
 } rg_dkind;
 
 /* A column of a display's table: a field of the listed records. */

@@ -218,7 +218,7 @@ typedef struct sdesc {
 #define DISK_rg_named \
   {U(rg_named, name), U(rg_named, type.kind), U(rg_named, type.ref), I(rg_named, value), \
    U(rg_named, file), U(rg_named, line), U(rg_named, starred)}
-#define DISK_rg_cellsrc {U(rg_cellsrc, file), U(rg_cellsrc, line)}
+#define DISK_rg_cellsrc {U(rg_cellsrc, file), U(rg_cellsrc, line), U(rg_cellsrc, merged)}
 #define DISK_rg_strategy \
   {U(rg_strategy, name), U(rg_strategy, doc), U(rg_strategy, first), U(rg_strategy, count)}
 #define DISK_rg_display \
@@ -894,6 +894,9 @@ static int verify_chance(vctx *v) {
   for (uint32_t i = 0; i < m->ncellsrc; i++)
     if (m->cellsrc[i].file >= m->nfiles && m->cellsrc[i].line)
       return fail(v->err, v->errlen, "cell %u: source file out of range", (unsigned)i);
+    else if (m->cellsrc[i].merged > 1)
+      return fail(v->err, v->errlen, "cell %u: merged is %u, not 0 or 1", (unsigned)i,
+                  (unsigned)m->cellsrc[i].merged);
   return 0;
 }
 

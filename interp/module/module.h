@@ -61,8 +61,8 @@ typedef struct rg_view {
 } rg_view;
 
 #define RG_MODULE_MAGIC   "RGLA"
-#define RG_MODULE_VERSION 5u   /* 4: rg_choice.flags (secret choices); 5: strategies,
-                                ** displays */
+#define RG_MODULE_VERSION 6u   /* 4: rg_choice.flags (secret choices); 5: strategies,
+                                ** displays; 6: rg_cellsrc.merged */
 
 /* Deepest nesting of list types (list of list of ... T): the verifier
 ** refuses more, so the compiler reports it where the type is written. */
@@ -292,9 +292,15 @@ typedef struct rg_named {
 } rg_named;
 
 /* Where a table cell was given: the cell of an inline table, the TSV cell,
-** or the override that changed it.  One per cell, parallel to cells[]. */
+** or the override that changed it.  One per cell, parallel to cells[].
+** merged is 1 when the cell continues the one before it along the table's
+** row key (the second-to-last key; a one-key table's key): the same range
+** or `_` of the rule file gave both, or the TSV wrote `^` (a vertically
+** merged cell of the sheet); 0 for a cell given on its own (an `else` cell
+** too).  `regula sheet` prints `|` only for merged cells. */
 typedef struct rg_cellsrc {
   uint32_t file, line;
+  uint32_t merged;          /* 0 or 1 (version 6) */
 } rg_cellsrc;
 
 /* Where an instruction came from. */

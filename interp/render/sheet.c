@@ -10,12 +10,14 @@
 **     assumption covers the whole table;
 **   - a table of two keys as a grid: one column per member (display name) or
 **     integer of the second key, one row per key of the first; a cell equal
-**     to the one above it prints `|`, so a vertically merged cell of the
-**     sheet reads as its value once, at the top of the run, with `|` below;
+**     to the one above it and merged with it (rg_cellsrc.merged: one range
+**     or `_` of the rule file, or `^` in a TSV) prints `|`, so a vertically
+**     merged cell of the sheet reads as its value once, at the top of the
+**     run, with `|` below, and a cell the sheet prints again shows its value;
 **     every row key keeps its own line, as on the sheet (more keys: one grid
 **     per combination of the leading ones);
-**   - a table of one key as `key  value` lines, runs of equal values over an
-**     integer key folded into one `lo..hi` line; a record table as a grid
+**   - a table of one key as `key  value` lines, runs of merged equal values
+**     over an integer key folded into one `lo..hi` line; a record table as a grid
 **     with one column per field;
 **   - text wider than the page (SHEET_WIDTH display columns) is wrapped
 **     inside its column; rows that wrap are separated by a blank line;
@@ -583,6 +585,13 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
 
 /* ---- tables --------------------------------------------------------------- */
 
+/* Returns whether cell c (an index into m->cells) continues the cell
+** before it: a merged cell of the sheet (rg_cellsrc.merged); without cell
+** sources (a hand-built module), any cell may. */
+static int merged(const rg_module *m, uint32_t c) {
+  return m->ncellsrc != m->ncells || m->cellsrc[c].merged;
+}
+
 /* Returns the cell text: the value (or `|` when same_as_above), then ` *`
 ** when marked. */
 static char *cell_text(sheet *s, rg_type t, rg_value v, int same_as_above, int marked) {
@@ -633,7 +642,8 @@ static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
       for (uint32_t c = 0; c < dc->size; c++) {
         uint32_t i = b * block + rp[r] * dc->size + cp[c];
         rg_value v = m->cells[t->first + i];
-        int same = r > 0 && m->cells[t->first + b * block + rp[r - 1] * dc->size + cp[c]] == v;
+        int same = r > 0 && m->cells[t->first + b * block + rp[r - 1] * dc->size + cp[c]] == v &&
+                   merged(m, t->first + i);
         grid_take(&g, r + 1, c + 1, cell_text(s, t->value, v, same, mark[i]));
       }
     }
@@ -682,7 +692,7 @@ static void print_list(sheet *s, const rg_table *t, const unsigned char *mark) {
     ** into one lo..hi line. */
     uint32_t rows = 0, r = 0;
 #define FOLDS(j) (!d->is_enum && p[j] == p[(j) - 1] + 1 && cells[p[j]] == cells[p[(j) - 1]] && \
-                  mark[p[j]] == mark[p[(j) - 1]])
+                  mark[p[j]] == mark[p[(j) - 1]] && merged(m, t->first + p[j]))
     for (uint32_t j = 0; j < t->count; j++)
       if (j == 0 || !FOLDS(j)) rows++;
     if (grid_init(s, &g, rows, 2, 0) == 0) {

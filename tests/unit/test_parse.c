@@ -246,6 +246,9 @@ static void show_decl(FILE *o, const rg_decl *d) {
       fprintf(o, "(remove %s%s", d->part == RG_ST_RULE ? "rule " : "", d->name);
       if (d->target) fprintf(o, " in %s", d->target);
       break;
+    case RG_DE_NOTES:
+      fprintf(o, "(notes %s", d->name);
+      break;
     case RG_DE_TABLE:
       fprintf(o, "(table %s (", d->name);
       for (const rg_keyspec *k = d->keys; k; k = k->next) {
@@ -453,6 +456,11 @@ static void test_trees(void) {
     "(ruleset \"M\")\n(scale 2/3 round 1)\n(const a 2 [source \"s\"])\n(cell w [1,S] Snow [source \"t\"])\n"
     "(step \"Go\" in main {(note \"x\")} [source \"u\"])\n(remove Camps in main [source \"v\"])\n"
     "(remove old_table [source \"w\"])\n");
+  /* override NAME with notes alone; `override w[...] = ...` is still a cell */
+  tree_case("tree-v6.notes",
+    "ruleset \"M\" extends \"base.rules\"\noverride weather assumed \"a\" source \"s\"\n"
+    "override w[1, S] = Snow source \"t\"\n",
+    "(ruleset \"M\")\n(notes weather [assumed \"a\"] [source \"s\"])\n(cell w [1,S] Snow [source \"t\"])\n");
   tree_case("tree-v4.rules",
     "procedure p() { step \"S\" { rule \"ties\" assumed \"a\" { let t = 1 } rule \"hook\" {} } }\n"
     "override rule \"ties\" in p { let t = 2 } source \"s\"\nremove rule \"hook\" in p source \"t\"\n",

@@ -3,10 +3,12 @@
 ** linked against the library only, printing into an rg_buf.
 **
 **   sheet-1  a table of two keys is a grid, columns the second key, each
-**            as wide as its widest text; a cell equal to the one above
-**            prints `|`
-**   sheet-2  a table of one integer key folds equal consecutive values into
-**            one lo..hi line
+**            as wide as its widest text; a cell merged with the one above
+**            (rg_cellsrc.merged) prints `|`, an equal cell given on its own
+**            prints its value
+**   sheet-2  a table of one integer key folds merged equal consecutive
+**            values into one lo..hi line; equal cells given on their own
+**            keep a line each
 **   sheet-3  the whole sheet: the header, every table, then the constants
 **            (a starred distance with `*`); a module without sources says
 **            that no assumptions are marked
@@ -61,6 +63,11 @@ int main(void) {
   n->value = 6000;
   n->starred = 1;
   for (uint32_t i = 0; i < b.m.ncells; i++) MB_PUSH(b.m.cellsrc, b.m.ncellsrc)->line = 1;
+  /* merged: weather[1, S] (as `^`), bonus 2 and 3 (one range 1..3); not
+  ** weather[2, C] nor bonus 5, equal to the cell before but printed */
+  b.m.cellsrc[2].merged = 1;
+  b.m.cellsrc[7].merged = 1;
+  b.m.cellsrc[8].merged = 1;
   const rg_module *m = &b.m;
 
   sheet_case("sheet-1", m, (const char *[]){ "weather" }, 1,
@@ -72,14 +79,15 @@ int main(void) {
              "  -----  --------  -------\n"
              "  0      1         1\n"
              "  1      |         2\n"
-             "  2      3         |\n");
+             "  2      3         2\n");
   sheet_case("sheet-2", m, (const char *[]){ "bonus" }, 1,
              "test rules, revision 2\n"
              "(a compiled module keeps no assumptions: none are marked)\n"
              "\n"
              "bonus(1..6) -> int\n"
              "  1..3  0\n"
-             "  4..5  1\n"
+             "  4     1\n"
+             "  5     1\n"
              "  6     2\n");
   sheet_case("sheet-3", m, NULL, 0,
              "test rules, revision 2\n"
@@ -90,11 +98,12 @@ int main(void) {
              "  -----  --------  -------\n"
              "  0      1         1\n"
              "  1      |         2\n"
-             "  2      3         |\n"
+             "  2      3         2\n"
              "\n"
              "bonus(1..6) -> int\n"
              "  1..3  0\n"
-             "  4..5  1\n"
+             "  4     1\n"
+             "  5     1\n"
              "  6     2\n"
              "\n"
              "Constants\n"

@@ -167,7 +167,7 @@ int main(void) {
           memcmp(buf2, good_buf, good_len) == 0, "round trip");
     rg_free(buf2);
   }
-  CHECK(memcmp(good_buf, "RGLA\5\0\0\0\42\0\0\0", 12) == 0, "header bytes (version 5)");
+  CHECK(memcmp(good_buf, "RGLA\6\0\0\0\42\0\0\0", 12) == 0, "header bytes (version 6)");
 
   /* Strategies (version 5): picks in range, of a known kind. */
   fresh(); M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);
@@ -185,6 +185,10 @@ int main(void) {
   /* Provenance (version 3). */
   fresh(); M.ncellsrc = 1; M.cellsrc = rg_malloc(sizeof *M.cellsrc); M.cellsrc[0].file = 0; M.cellsrc[0].line = 1;
   if (M.ncells != 1) EXPECT_MSG("cell sources: 1 for 45 cells");
+  /* merged (version 6) is 0 or 1 */
+  fresh(); M.ncellsrc = M.ncells; M.cellsrc = rg_malloc(M.ncells * sizeof *M.cellsrc);
+  memset(M.cellsrc, 0, M.ncells * sizeof *M.cellsrc); M.cellsrc[0].merged = 2;
+  EXPECT_MSG("cell 0: merged is 2, not 0 or 1");
   fresh(); M.nnamed = 1; M.named = rg_malloc(sizeof *M.named); memset(M.named, 0, sizeof *M.named);
   M.named[0].type.kind = RG_K_INT; M.named[0].starred = 2; EXPECT_MSG("constant '': bad source position");
 
