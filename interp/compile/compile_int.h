@@ -331,9 +331,10 @@ void rgc_table_cells(cstate *cs, rg_decl *dc);
 
 /* extends.c: parses the rule set in source file `file` (loaded) and, when
 ** it extends another, its chain of bases (from the loader), merged; chain
-** holds the paths of the files that extend it (depth of them).  NULL after
-** reporting. */
+** holds the files that extend it (depth of them): each one's identity (its
+** canonical path) and its path as shown.  NULL after reporting. */
 #define MAX_EXTENDS 16
-rg_ast_file *rgc_load_rules(cstate *cs, uint32_t file, const char **chain, int depth);
+typedef struct rgc_link { const char *id, *shown; } rgc_link;
+rg_ast_file *rgc_load_rules(cstate *cs, uint32_t file, rgc_link *chain, int depth);
 
 #endif

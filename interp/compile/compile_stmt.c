@@ -66,6 +66,25 @@ static bool note_stmt(cstate *cs, rg_stmt *s) {
   return false;
 }
 
+/* Returns where the expression of expect statement s begins in the source:
+** just after the keyword and the blanks that follow it, so that its text
+** is the whole expression, an opening parenthesis included (e->pos is
+** where its first operand begins). */
+static rg_pos expect_text_pos(cstate *cs, const rg_stmt *s) {
+  size_t len, i;
+  const char *line = rg_diag_line(cs->d, s->pos.file, s->pos.line, &len);
+  rg_pos p = s->e->pos;
+  if (!line || s->pos.col == 0 || s->pos.col - 1 + 6 > len ||
+      memcmp(line + s->pos.col - 1, "expect", 6) != 0)
+    return p;
+  i = s->pos.col - 1 + 6;
+  while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+  if (i == len || (s->e->pos.line == s->pos.line && s->e->pos.col < i + 1)) return p;
+  p.line = s->pos.line;
+  p.col = (uint32_t)i + 1;
+  return p;
+}
+
 /* stmt ::= 'expect' expr
 **
 ** EXPECTEQ for `a == b` (so both values can be shown), else EXPECT. */
@@ -84,7 +103,7 @@ static bool expect_stmt(cstate *cs, rg_stmt *s) {
     if (rgc_is_err(t)) return false;
     x = rgc_push(cs, &cs->expects);
     if (!x) return false;
-    x->text = source_text(cs, e->pos, s->next);
+    x->text = source_text(cs, expect_text_pos(cs, s), s->next);
     /* the side whose type is known; [] == [] compares lists of ints, and
     ** {} == {} the ints of two empty sets */
     x->type = rgc_is_any(ta) ? tb : ta;
@@ -98,7 +117,7 @@ static bool expect_stmt(cstate *cs, rg_stmt *s) {
   if (rgc_is_err(t) || !rgc_check_type(cs, e->pos, t, T_BOOL, "an expectation")) return false;
   x = rgc_push(cs, &cs->expects);
   if (!x) return false;
-  x->text = source_text(cs, e->pos, s->next);
+  x->text = source_text(cs, expect_text_pos(cs, s), s->next);
   x->type = T_BOOL;
   cs->pos = s->pos;
   rgc_emit(cs, RG_OP_EXPECT, cs->expects.n - 1);

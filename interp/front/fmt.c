@@ -162,7 +162,7 @@ static int item_brace(const ftok *t, uint32_t i, uint32_t n, int literal) {
 ** the token before a (0 at the start of the line), lead the line's first
 ** token; pad says whether the brace a opens or b closes is padded. */
 static int gap(int pp, int a, int b, int lead, int pad) {
-  int a_unary = a == RG_TK_MINUS && !ends_value(pp);
+  int a_unary = (a == RG_TK_MINUS || a == RG_TK_PLUS) && !ends_value(pp);
   if (a == RG_TK_LP || a == RG_TK_LBRACKET || a == RG_TK_DOT || a == RG_TK_DOTDOT || a_unary)
     return 0;
   if (b == RG_TK_RP || b == RG_TK_RBRACKET || b == RG_TK_COMMA || b == RG_TK_COLON ||
