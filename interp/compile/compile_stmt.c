@@ -151,7 +151,8 @@ static bool assign_stmt(cstate *cs, rg_stmt *s) {
   if (!l) {
     sym *g = rgc_lookup(cs, s->name);
     if (g) rgc_err(cs, s->pos, "'%s' cannot be assigned: only variables and parameters can", s->name);
-    else rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
+    else rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)%s", s->name,
+                  rgc_hint_name(cs, s->name, 0, false, true));
     rgc_probe(cs, s->e, T_NONE);
     return false;
   }
@@ -282,7 +283,8 @@ static bool setitem_stmt(cstate *cs, rg_stmt *s) {
   rg_type t;
   char x[96];
   if (!l) {
-    rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
+    rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)%s", s->name,
+                  rgc_hint_name(cs, s->name, 0, false, true));
     return false;
   }
   if (rgc_is_err(l->type)) return false;

@@ -63,6 +63,35 @@ static rg_stmt *find_part(rg_stmt **list, rg_skind kind, const char *name, uint3
   return NULL;
 }
 
+/* Offers to nr the names of the parts of kind `kind` (steps or rules) in
+** the statements at list, recursively, and appends them, quoted and
+** comma-separated, to o (up to `max`; *n counts them). */
+static void part_names(const rg_stmt *list, rg_skind kind, rgc_near *nr, rg_out *o, uint32_t *n,
+                       uint32_t max) {
+  for (const rg_stmt *s = list; s; s = s->next) {
+    if (s->kind == kind) {
+      rgc_near_offer(nr, s->str);
+      if (*n < max) rg_printf(o, "%s\"%s\"", *n ? ", " : "", s->str);
+      else if (*n == max) rg_puts(o, ", ...");
+      ++*n;
+    }
+    if (s->body) part_names(s->body, kind, nr, o, n, max);
+    if (s->orelse) part_names(s->orelse, kind, nr, o, n, max);
+  }
+}
+
+/* Returns the hint for a name that no declaration of list has (as
+** rgc_near_hint): the closest name of a declaration of kind `kind` (any
+** kind that has a name when kind < 0). */
+static const char *decl_hint(cstate *cs, rg_decl *list, const char *name, int kind) {
+  rgc_near nr;
+  rgc_near_init(&nr, name);
+  for (const rg_decl *dc = list; dc; dc = dc->next)
+    if (kind < 0 ? dc->kind <= RG_DE_INPUT && dc->kind != RG_DE_TEST : (int)dc->kind == kind)
+      rgc_near_offer(&nr, dc->name);
+  return rgc_near_hint(cs, &nr, "'");
+}
+
 /* Applies override (or remove) dc of a step or rule to procedure proc of
 ** the base: replaces the part's body (a rule's notes too: they come with
 ** the override) or unlinks it.  Reports a part that is not there, or that
@@ -73,7 +102,23 @@ static void change_part(cstate *cs, rg_decl *dc, rg_decl *proc) {
   rg_stmt *st = find_part(&proc->body, dc->part == RG_ST_RULE ? RG_ST_RULE : RG_ST_STEP, dc->name,
                           dc->pos.file, &sl, &within);
   if (!st) {
-    rgc_err(cs, dc->pos, "procedure %s has no %s \"%s\"", dc->target, what, dc->name);
+    /* Say which it has, and the closest. */
+    rgc_near nr;
+    rg_buf names;
+    uint32_t n = 0;
+    rgc_near_init(&nr, dc->name);
+    rg_buf_init(&names);
+    part_names(proc->body, dc->part == RG_ST_RULE ? RG_ST_RULE : RG_ST_STEP, &nr, &names.out, &n, 20);
+    if (names.out.failed) {
+      rg_buf_free(&names);
+      rgc_oom(cs);
+    }
+    if (n)
+      rgc_err(cs, dc->pos, "procedure %s has no %s \"%s\"%s (its %ss: %s)", dc->target, what, dc->name,
+          rgc_near_hint(cs, &nr, "\""), what, names.data);
+    else
+      rgc_err(cs, dc->pos, "procedure %s has no %s \"%s\" (it has no %ss)", dc->target, what, dc->name, what);
+    rg_buf_free(&names);
     return;
   }
   if (st->replaced.line && st->replaced.file == dc->pos.file) {
@@ -129,7 +174,11 @@ static void extend_enum(cstate *cs, rg_decl *dc, rg_decl *en) {
       for (rg_member **l = &en->members; *l; l = &(*l)->next)
         if (strcmp((*l)->code, m->anchor) == 0) { at = m->before ? l : &(*l)->next; break; }
       if (!at) {
-        rgc_err(cs, m->anchor_pos, "'%s' is not a member of %s", m->anchor, en->name);
+        rgc_near nr;
+        rgc_near_init(&nr, m->anchor);
+        for (const rg_member *o = en->members; o; o = o->next) rgc_near_offer(&nr, o->code);
+        rgc_err(cs, m->anchor_pos, "'%s' is not a member of %s%s", m->anchor, en->name,
+            rgc_near_hint(cs, &nr, "'"));
         n--;
         continue;
       }
@@ -164,7 +213,8 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
     case RG_DE_EXTEND:
       old = find_decl(base, dc->name, NULL);
       if (!old || old->kind != RG_DE_ENUM) {
-        rgc_err(cs, dc->pos, "there is no enum '%s' in %s to extend", dc->name, basepath);
+        rgc_err(cs, dc->pos, "there is no enum '%s' in %s to extend%s", dc->name, basepath,
+            decl_hint(cs, *base, dc->name, RG_DE_ENUM));
         continue;
       }
       extend_enum(cs, dc, old);
@@ -172,7 +222,8 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
     case RG_DE_CELL:
       old = find_decl(base, dc->name, NULL);
       if (!old || old->kind != RG_DE_TABLE) {
-        rgc_err(cs, dc->pos, "there is no table '%s' in %s to override", dc->name, basepath);
+        rgc_err(cs, dc->pos, "there is no table '%s' in %s to override%s", dc->name, basepath,
+            decl_hint(cs, *base, dc->name, RG_DE_TABLE));
         continue;
       }
       {
@@ -189,8 +240,8 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
       for (rg_decl **l = base; *l; l = &(*l)->next)
         if ((*l)->kind == dc->kind && strcmp((*l)->name, dc->name) == 0) { old = *l; link = l; break; }
       if (dc->is_override && !old) {
-        rgc_err(cs, dc->pos, "there is no %s '%s' in %s to override", rgc_kindname[dc->kind],
-                dc->name, basepath);
+        rgc_err(cs, dc->pos, "there is no %s '%s' in %s to override%s", rgc_kindname[dc->kind],
+                dc->name, basepath, decl_hint(cs, *base, dc->name, (int)dc->kind));
         continue;
       }
       if (!dc->is_override && old) {
@@ -208,7 +259,8 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
       if (dc->kind == RG_DE_REMOVE && !dc->target) {
         old = find_decl(base, dc->name, &link);
         if (!old) {
-          rgc_err(cs, dc->pos, "there is no '%s' in %s to remove", dc->name, basepath);
+          rgc_err(cs, dc->pos, "there is no '%s' in %s to remove%s", dc->name, basepath,
+              decl_hint(cs, *base, dc->name, -1));
           continue;
         }
         *link = old->next;
@@ -216,7 +268,8 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
       }
       old = find_decl(base, dc->target, NULL);
       if (!old || old->kind != RG_DE_PROC) {
-        rgc_err(cs, dc->pos, "there is no procedure '%s' in %s", dc->target, basepath);
+        rgc_err(cs, dc->pos, "there is no procedure '%s' in %s%s", dc->target, basepath,
+            decl_hint(cs, *base, dc->target, RG_DE_PROC));
         continue;
       }
       change_part(cs, dc, old);
@@ -225,7 +278,8 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
       old = find_decl(base, dc->name, &link);
       if (dc->is_override) {
         if (!old) {
-          rgc_err(cs, dc->pos, "there is no '%s' in %s to override", dc->name, basepath);
+          rgc_err(cs, dc->pos, "there is no '%s' in %s to override%s", dc->name, basepath,
+              decl_hint(cs, *base, dc->name, (int)dc->kind));
           continue;
         }
         if (old->is_override && old->pos.file == dc->pos.file) {

@@ -150,8 +150,9 @@ static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t
       int m = k->kind == RG_KP_NAME ? rgc_member_by_code(cs, dm->ref, k->name)
                                     : rgc_member_by_text(cs, dm->ref, k->name);
       if (m < 0) {
-        rgc_err(cs, k->pos, "'%s' is not a member of %s (members: %s)", k->name,
-            cs->pool + AT(cs->enums, rg_enum, dm->ref).name, rgc_member_list(cs, dm->ref, list, sizeof list));
+        rgc_err(cs, k->pos, "'%s' is not a member of %s (members: %s)%s", k->name,
+            cs->pool + AT(cs->enums, rg_enum, dm->ref).name, rgc_member_list(cs, dm->ref, list, sizeof list),
+            rgc_hint_member(cs, dm->ref, k->name, k->kind == RG_KP_STR));
         return false;
       }
       *lo = *hi = (uint32_t)m;
@@ -325,8 +326,9 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
   case RG_K_ENUM: {
     int i = rgc_member_by_text(cs, t.ref, s);
     if (i >= 0) { *v = i; return true; }
-    rgc_err(cs, c->pos, "'%s' is not a member of %s (members: %s)", s,
-        cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list));
+    rgc_err(cs, c->pos, "'%s' is not a member of %s (members: %s)%s", s,
+        cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list),
+        rgc_hint_member(cs, t.ref, s, true));
     return false;
   }
   case RG_K_SET: {
@@ -345,8 +347,9 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
       word[n] = '\0';
       i = rgc_member_by_text(cs, t.ref, word);
       if (i < 0) {
-        rgc_err(cs, c->pos, "'%s' is not a member of %s (members: %s)", word,
-            cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list));
+        rgc_err(cs, c->pos, "'%s' is not a member of %s (members: %s)%s", word,
+            cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list),
+            rgc_hint_member(cs, t.ref, word, true));
         return false;
       }
       mask |= (uint64_t)1 << i;
