@@ -93,6 +93,7 @@ typedef struct local {
   uint32_t slot;
   rg_type type;
   int depth;
+  bool loop;                     /* the variable of a for loop (named by failed expects) */
 } local;
 
 #define NBUCKETS 1024

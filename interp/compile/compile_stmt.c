@@ -66,6 +66,33 @@ static bool note_stmt(cstate *cs, rg_stmt *s) {
   return false;
 }
 
+/* Marks the local in slot `slot` (just added) as a loop's variable. */
+static void mark_loop(cstate *cs, uint32_t slot) {
+  for (uint32_t i = cs->nlocal; i-- > 0;)
+    if (cs->locals[i].slot == slot) {
+      cs->locals[i].loop = cs->locals[i].name[0] != ' ';
+      return;
+    }
+}
+
+/* Records in expectation x the loop variables in scope (outermost first),
+** so that a failure says which turn of the loops failed. */
+static void expect_vars(cstate *cs, uint32_t x) {
+  uint32_t first = cs->evars.n, n = 0;
+  for (uint32_t i = 0; i < cs->nlocal; i++) {
+    rg_expect_var *v;
+    if (!cs->locals[i].loop) continue;
+    v = rgc_push(cs, &cs->evars);
+    if (!v) return;
+    v->name = rgc_intern(cs, cs->locals[i].name);
+    v->slot = cs->locals[i].slot;
+    v->type = cs->locals[i].type;
+    n++;
+  }
+  AT(cs->expects, rg_expect, x).first_var = first;
+  AT(cs->expects, rg_expect, x).nvars = n;
+}
+
 /* Returns where the expression of expect statement s begins in the source:
 ** just after the keyword and the blanks that follow it, so that its text
 ** is the whole expression, an opening parenthesis included (e->pos is
@@ -109,6 +136,7 @@ static bool expect_stmt(cstate *cs, rg_stmt *s) {
     x->type = rgc_is_any(ta) ? tb : ta;
     if (x->type.kind == RG_K_SET && x->type.ref == REF_ANY) x->type = rgc_mktype(RG_K_INT, 0);
     if (x->type.kind == RG_K_LIST && x->type.ref == REF_ANY) x->type = rgc_list_of(cs, T_INT);
+    expect_vars(cs, cs->expects.n - 1);
     cs->pos = s->pos;
     rgc_emit(cs, RG_OP_EXPECTEQ, cs->expects.n - 1);
     return false;
@@ -119,6 +147,7 @@ static bool expect_stmt(cstate *cs, rg_stmt *s) {
   if (!x) return false;
   x->text = source_text(cs, expect_text_pos(cs, s), s->next);
   x->type = T_BOOL;
+  expect_vars(cs, cs->expects.n - 1);
   cs->pos = s->pos;
   rgc_emit(cs, RG_OP_EXPECT, cs->expects.n - 1);
   return false;
@@ -212,6 +241,7 @@ static bool for_stmt(cstate *cs, rg_stmt *s) {
   ta = rgc_expr(cs, s->e, T_INT);
   rgc_check_type(cs, s->e->pos, ta, T_INT, "the start of the range");
   var = rgc_add_local(cs, s->pos, s->name, T_INT);
+  mark_loop(cs, var);
   rgc_emit(cs, RG_OP_STORE, var);
   tb = rgc_expr(cs, s->e2, T_INT);
   rgc_check_type(cs, s->e2->pos, tb, T_INT, "the end of the range");
@@ -358,6 +388,7 @@ static bool foreach_stmt(cstate *cs, rg_stmt *s) {
   rgc_emit(cs, RG_OP_LT, 0);
   jexit = rgc_emit(cs, RG_OP_JMPF, 0);
   var = rgc_add_local(cs, s->pos, s->name, el);
+  mark_loop(cs, var);
   rgc_emit(cs, RG_OP_LOAD, lst);
   rgc_emit(cs, RG_OP_LOAD, idx);
   rgc_emit(cs, RG_OP_ITEM, 0);
