@@ -847,7 +847,8 @@ void rgc_decl_display(cstate *cs, rg_decl *dc) {
       int64_t f = field_of(cs, r, x->text);
       rg_type ft, et = T_ERR;
       if (f < 0) {
-        rgc_err(cs, x->pos, "'%s' is not a field of %s", x->text, dc->name);
+        rgc_err(cs, x->pos, "'%s' is not a field of %s%s", x->text, dc->name,
+            rgc_hint_field(cs, s->index, x->text));
         continue;
       }
       dl.field = (uint32_t)f;
@@ -866,8 +867,8 @@ void rgc_decl_display(cstate *cs, rg_decl *dc) {
           int64_t k = field_of(cs, er, c->name);
           uint32_t *slot;
           if (k < 0) {
-            rgc_err(cs, c->pos, "'%s' is not a field of %s (the records of '%s')", c->name, ename,
-                    x->text);
+            rgc_err(cs, c->pos, "'%s' is not a field of %s (the records of '%s')%s", c->name, ename,
+                    x->text, rgc_hint_field(cs, et.ref, c->name));
             continue;
           }
           if (!(slot = rgc_push(cs, &cs->dcols))) return;

@@ -6,9 +6,9 @@
 ** is an error), then the derived file's declarations are applied to its
 ** list in order: new ones are added, `override` replaces one of the same
 ** name and kind (or cells of a table, or the body of a step or of a rule
-** inside one), `remove` drops one, `extend enum` adds members to an enum; each change must say where it comes
-** from, and a file replaces each part once.  The merged tree
-** is then checked as if it were one file.
+** inside one), `remove` drops one, `extend enum` adds members to an enum;
+** each change must say where it comes from, and a file replaces each part
+** once.  The merged tree is then checked as if it were one file.
 */
 #define _XOPEN_SOURCE 700      /* realpath */
 #include "compile_int.h"
@@ -141,7 +141,8 @@ static void change_part(cstate *cs, rg_decl *dc, rg_decl *proc) {
 }
 
 /* Adds the members of `extend enum` dc to enum en of the base, each where
-** it says (after or before a member, else at the end).  Reports a member
+** it says (after or before a member, else at the end); a member without
+** notes of its own carries the extend's (its source).  Reports a member
 ** already there, a place that names no member, and an enum grown past the
 ** 64 members an enum may have. */
 static void extend_enum(cstate *cs, rg_decl *dc, rg_decl *en) {
@@ -186,6 +187,7 @@ static void extend_enum(cstate *cs, rg_decl *dc, rg_decl *en) {
       at = &en->members;
       while (*at) at = &(*at)->next;
     }
+    if (!m->notes) m->notes = dc->notes;
     m->next = *at;
     *at = m;
   }

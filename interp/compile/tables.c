@@ -485,7 +485,8 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) 
             if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, head[c].text) == 0)
               break;
           if (k == nfields) {
-            rgc_err(cs, head[c].pos, "record %s has no field '%s'", cs->pool + rec->name, head[c].text);
+            rgc_err(cs, head[c].pos, "record %s has no field '%s'%s", cs->pool + rec->name, head[c].text,
+                rgc_hint_field(cs, tb->value.ref, head[c].text));
             bad = true;
           } else if (seen[k]) {
             rgc_err(cs, head[c].pos, "field '%s' is given twice", head[c].text);
