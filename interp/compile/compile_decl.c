@@ -421,8 +421,18 @@ static void check_member_defaults(cstate *cs, const rg_decl *dc, uint32_t en) {
     const rg_fieldinit *f;
     for (f = dc->value->fields; f; f = f->next)
       if (strcmp(f->name, code) == 0) break;
-    if (!f) rgc_err(cs, dc->value->pos, "no default for %s[%s]: give one for every member of %s",
-                dc->name, code, cs->pool + e->name);
+    if (!f) {
+      /* A member that an `extend enum` added: the error is where it is added. */
+      const sym *es = rgc_lookup(cs, cs->pool + e->name);
+      const rg_member *m = es && es->kind == S_ENUM && es->decl ? es->decl->members : NULL;
+      while (m && strcmp(m->code, code) != 0) m = m->next;
+      if (m && m->added)
+        rgc_err(cs, m->pos, "input %s has no default for %s, added here: write override input %s "
+            "with a default for every member of %s", dc->name, code, dc->name, cs->pool + e->name);
+      else
+        rgc_err(cs, dc->value->pos, "no default for %s[%s]: give one for every member of %s",
+            dc->name, code, cs->pool + e->name);
+    }
   }
 }
 
