@@ -29,6 +29,7 @@
 **     {"event":"choice","chooser":..,"prompt":"...","options":[...],"chosen":..,"index":0,"file":"x.rules","line":42}
 **     {"event":"note","text":"...","values":[...],"file":"x.rules","line":44}
 **     {"event":"expect_fail","text":"...","expected":...,"actual":...,"file":"x.rules","line":9}
+**         (inside loops, with "loop":{"k":3}: the loop variables' values)
 **     {"event":"summary","result":...}
 **
 ** Values are typed as json.h writes them (ints as numbers, members by code
