@@ -225,6 +225,7 @@ loop:
   "revision"            { TOK(REVISION); }
   "source"              { TOK(SOURCE); }
   "extends"             { TOK(EXTENDS); }
+  "extend"              { TOK(EXTEND); }
   "unit"                { TOK(UNIT); }
   "scale"               { TOK(SCALE); }
   "enum"                { TOK(ENUM); }
@@ -371,6 +372,7 @@ const char *rg_token_name(int kind) {
     case RG_TK_REVISION: return "'revision'";
     case RG_TK_SOURCE: return "'source'";
     case RG_TK_EXTENDS: return "'extends'";
+    case RG_TK_EXTEND: return "'extend'";
     case RG_TK_UNIT: return "'unit'";
     case RG_TK_SCALE: return "'scale'";
     case RG_TK_ENUM: return "'enum'";

@@ -240,6 +240,7 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
 %token SET INT BOOL PERCENT TEXT DISTANCE ASSUMED.
 %token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP LIST INPUT WITH.
 %token RULE STRATEGY DISPLAY.
+%token EXTEND.
 %token LBRACE RBRACE LP RP LBRACKET RBRACKET COMMA COLON DOT DOTDOT ARROW.
 %token ASSIGN EQ NE LT LE GT GE PLUS MINUS STAR SLASH.
 
@@ -285,8 +286,36 @@ decl ::= REMOVE(T) RULE STRING(S) IN NAME(P) note_list(L). {
   d->part = RG_ST_RULE; add_decl(ps, d);
 }
 
+/* ---- new members of an enum of the base ---------------------------------
+** decl ::= 'extend' 'enum' NAME '{' xmember {',' xmember} [','] '}' note_list
+** xmember ::= NAME [STRING] [('after' | 'before') NAME] note_list
+** (`after` and `before` are words of this place only, not keywords.)
+*/
+decl ::= EXTEND(T) ENUM NAME(N) LBRACE xmember_list(M) comma_opt RBRACE note_list(L). {
+  rg_decl *d = new_decl(ps, RG_DE_EXTEND, T.pos, N.str);
+  d->members = M.head; d->notes = L.head; add_decl(ps, d);
+}
+
+%type xmember_list {rg_memberlist}
+xmember_list(A) ::= xmember(X).            { LIST_ONE(A, X); A.sep = 0; A.mixed = false; }
+xmember_list(A) ::= xmember_list(L) COMMA xmember(X). { LIST_ADD(A, L, X); }
+
+%type xmember {rg_member *}
+xmember(A) ::= NAME(C) display_opt(D) note_list(N). {
+  A = NEW(rg_member); A->pos = C.pos; A->code = C.str; A->display = D; A->notes = N.head;
+  A->added = true;
+}
+xmember(A) ::= NAME(C) display_opt(D) NAME(W) NAME(M) note_list(N). {
+  A = NEW(rg_member); A->pos = C.pos; A->code = C.str; A->display = D; A->notes = N.head;
+  A->added = true; A->anchor = M.str; A->anchor_pos = M.pos;
+  A->before = strcmp(W.str, "before") == 0;
+  if (!A->before && strcmp(W.str, "after") != 0)
+    rg_error(ps->d, W.pos, "write 'after MEMBER' or 'before MEMBER' to place a new member");
+}
+
 /* ---- changes of a rule set that extends another --------------------------
 ** change ::= NAME '[' keypat {',' keypat} ']' '=' expr     (cells of a table)
+**          | NAME 'from' STRING                             (cells of a table from a TSV)
 **          | 'step' STRING 'in' NAME block                  (a step of a procedure)
 **          | 'rule' STRING 'in' NAME block                  (a rule of a procedure)
 */
@@ -294,6 +323,11 @@ decl ::= REMOVE(T) RULE STRING(S) IN NAME(P) note_list(L). {
 change(A) ::= NAME(N) LBRACKET keypat_list(K) RBRACKET ASSIGN expr(E). {
   rg_cell *c = NEW(rg_cell);
   c->pos = K.head->pos; c->keys = K.head; c->value = E;
+  A = new_decl(ps, RG_DE_CELL, N.pos, N.str); A->cells = c;
+}
+change(A) ::= NAME(N) FROM STRING(S). {
+  rg_cell *c = NEW(rg_cell);
+  c->pos = S.pos; c->from = S.str;
   A = new_decl(ps, RG_DE_CELL, N.pos, N.str); A->cells = c;
 }
 change(A) ::= STEP(T) STRING(S) IN NAME(P) block(B). {
@@ -510,6 +544,7 @@ keyspec(A) ::= NAME(L) COLON sint(X) DOTDOT sint(Y). {
 %type sint {rg_sint}
 sint(A) ::= INTEGER(I).                    { A.pos = I.pos; A.v = I.ival; }
 sint(A) ::= MINUS(M) INTEGER(I).           { A.pos = M.pos; A.v = -I.ival; }
+sint(A) ::= PLUS(M) INTEGER(I).            { A.pos = M.pos; A.v = I.ival; }
 
 %type table_body {rg_tablebody}
 table_body(A) ::= LBRACE cell_list(C) comma_opt RBRACE. { memset(&A, 0, sizeof A); A.cells = C.head; }
@@ -768,7 +803,7 @@ note_args(A) ::= note_args(L) COMMA expr(X). {
 }
 
 /* ---- expressions --------------------------------------------------------
-** expr ::= expr binop expr | 'not' expr | '-' expr
+** expr ::= expr binop expr | 'not' expr | '-' expr | '+' (INTEGER | PCT | DIST)
 **        | expr '[' expr {',' expr} ']' | expr '.' NAME | call | '(' expr ')'
 **        | INTEGER | PCT | DIST | STRING | 'true' | 'false' | NAME
 **        | '{' [expr {',' expr}] '}' | '{' NAME ':' expr {',' NAME ':' expr} '}'
@@ -805,6 +840,12 @@ expr(A) ::= LP expr(X) RP.                 { A = X; }
 
 expr(A) ::= INTEGER(T).                    { A = new_expr(ps, RG_EX_INT, T.pos); A->ival = T.ival; }
 expr(A) ::= PCT(T).                        { A = new_expr(ps, RG_EX_PERCENT, T.pos); A->ival = T.ival; }
+/* A number with its sign, as sheets print modifiers: +2, +10%, +1 BW. */
+expr(A) ::= PLUS(P) INTEGER(T).            { A = new_expr(ps, RG_EX_INT, P.pos); A->ival = T.ival; }
+expr(A) ::= PLUS(P) PCT(T).                { A = new_expr(ps, RG_EX_PERCENT, P.pos); A->ival = T.ival; }
+expr(A) ::= PLUS(P) DIST(T).               {
+  A = new_expr(ps, RG_EX_DIST, P.pos); A->ival = T.ival; A->name = T.str; A->starred = T.starred;
+}
 expr(A) ::= DIST(T).                       {
   A = new_expr(ps, RG_EX_DIST, T.pos); A->ival = T.ival; A->name = T.str; A->starred = T.starred;
 }

@@ -813,7 +813,7 @@ rg_status rg_run_event_text(const rg_run *run, rg_out *out) {
     rg_log_note_text(out, m, heap, nheap, run->ev_index, run->vals);
   else if (run->ev_kind == RG_EVENT_EXPECT_FAIL)
     rg_log_expect_text(out, m, heap, nheap, run->ev_index, run->pair[1], run->pair[0],
-                       run->ev_pc);
+                       run->ev_pc, rg_vm_frame(run->vm));
   else
     return RG_BAD_VALUE;
   return RG_OK;

@@ -35,7 +35,7 @@
 const char *const rgc_kindname[] = { "unit", "enum", "record", "const", "table",
                                         "procedure", "test", "dice", "deck", "input",
                                         "scale", "cell", "step", "remove",
-                                        "strategy", "display", "notes" };
+                                        "strategy", "display", "notes", "extend" };
 
 /* Frees every growable array of cs (after an error, or the rest after
 ** build_module took them). */
@@ -66,7 +66,7 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
   rg_diag *d = cs->d;
   rg_ast_file *ast;
   int errors0 = d->errors;
-  const char *chain[MAX_EXTENDS];
+  rgc_link chain[MAX_EXTENDS];
   rgc_intern(cs, "");
   ast = rgc_load_rules(cs, file, chain, 0);
   if (!ast) return -1;                  /* syntax errors: the tree is not worth checking */

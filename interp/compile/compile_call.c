@@ -487,7 +487,14 @@ rg_type rgc_call(cstate *cs, rg_expr *e, rg_type want) {
   s = rgc_lookup(cs, e->name);
   if (!s || s->kind != S_PROC) {
     if (s) rgc_err(cs, e->pos, "'%s' is not a procedure", e->name);
-    else rgc_err(cs, e->pos, "unknown procedure '%s'", e->name);
+    else {
+      rgc_near nr;
+      rgc_near_init(&nr, e->name);
+      rgc_near_names(cs, &nr, RGC_KIND(S_PROC), false, false);
+      for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        rgc_near_offer(&nr, builtins[i].name);
+      rgc_err(cs, e->pos, "unknown procedure '%s'%s", e->name, rgc_near_hint(cs, &nr, "'"));
+    }
     for (rg_expr *a = e->args; a; a = a->next) rgc_probe(cs, a, T_NONE);
     return T_ERR;
   }

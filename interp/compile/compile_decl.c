@@ -421,8 +421,18 @@ static void check_member_defaults(cstate *cs, const rg_decl *dc, uint32_t en) {
     const rg_fieldinit *f;
     for (f = dc->value->fields; f; f = f->next)
       if (strcmp(f->name, code) == 0) break;
-    if (!f) rgc_err(cs, dc->value->pos, "no default for %s[%s]: give one for every member of %s",
-                dc->name, code, cs->pool + e->name);
+    if (!f) {
+      /* A member that an `extend enum` added: the error is where it is added. */
+      const sym *es = rgc_lookup(cs, cs->pool + e->name);
+      const rg_member *m = es && es->kind == S_ENUM && es->decl ? es->decl->members : NULL;
+      while (m && strcmp(m->code, code) != 0) m = m->next;
+      if (m && m->added)
+        rgc_err(cs, m->pos, "input %s has no default for %s, added here: write override input %s "
+            "with a default for every member of %s", dc->name, code, dc->name, cs->pool + e->name);
+      else
+        rgc_err(cs, dc->value->pos, "no default for %s[%s]: give one for every member of %s",
+            dc->name, code, cs->pool + e->name);
+    }
   }
 }
 
@@ -847,7 +857,8 @@ void rgc_decl_display(cstate *cs, rg_decl *dc) {
       int64_t f = field_of(cs, r, x->text);
       rg_type ft, et = T_ERR;
       if (f < 0) {
-        rgc_err(cs, x->pos, "'%s' is not a field of %s", x->text, dc->name);
+        rgc_err(cs, x->pos, "'%s' is not a field of %s%s", x->text, dc->name,
+            rgc_hint_field(cs, s->index, x->text));
         continue;
       }
       dl.field = (uint32_t)f;
@@ -866,8 +877,8 @@ void rgc_decl_display(cstate *cs, rg_decl *dc) {
           int64_t k = field_of(cs, er, c->name);
           uint32_t *slot;
           if (k < 0) {
-            rgc_err(cs, c->pos, "'%s' is not a field of %s (the records of '%s')", c->name, ename,
-                    x->text);
+            rgc_err(cs, c->pos, "'%s' is not a field of %s (the records of '%s')%s", c->name, ename,
+                    x->text, rgc_hint_field(cs, et.ref, c->name));
             continue;
           }
           if (!(slot = rgc_push(cs, &cs->dcols))) return;

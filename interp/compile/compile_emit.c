@@ -168,6 +168,7 @@ uint32_t rgc_add_local(cstate *cs, rg_pos pos, const char *name, rg_type t) {
   l->slot = cs->nslots++;
   l->type = t;
   l->depth = cs->depth;
+  l->loop = false;
   return l->slot;
 }
 

@@ -116,7 +116,8 @@ static rg_type index_expr(cstate *cs, rg_expr *e) {
   if (s && s->kind == S_INPUT && s->decl->index) return input_index(cs, e, s);
   if (!s || s->kind != S_TABLE) {
     if (e->a->kind == RG_EX_NAME && !s && !rgc_find_local(cs, e->a->name))
-      rgc_err(cs, e->a->pos, "unknown table '%s'", e->a->name);
+      rgc_err(cs, e->a->pos, "unknown table '%s'%s", e->a->name,
+          rgc_hint_name(cs, e->a->name, RGC_KIND(S_TABLE) | RGC_KIND(S_INPUT), false, true));
     else rgc_err(cs, e->a->pos, "only tables can be indexed with [...]");
     return T_ERR;
   }
@@ -232,7 +233,8 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
       if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, f->name) == 0)
         break;
     if (k == rec->count) {
-      rgc_err(cs, f->pos, "record %s has no field '%s'", cs->pool + rec->name, f->name);
+      rgc_err(cs, f->pos, "record %s has no field '%s'%s", cs->pool + rec->name, f->name,
+          rgc_hint_field(cs, want.ref, f->name));
       bad = true;
     } else if (byfield[k]) {
       rgc_err(cs, f->pos, "field '%s' is given twice", f->name);
@@ -532,7 +534,9 @@ rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want) {
           t = AT(cs->fields, rg_field_info, rec->first + k).type;
           break;
         }
-      if (rgc_is_err(t)) rgc_err(cs, e->pos, "record %s has no field '%s'", cs->pool + rec->name, e->name);
+      if (rgc_is_err(t))
+        rgc_err(cs, e->pos, "record %s has no field '%s'%s", cs->pool + rec->name, e->name,
+            rgc_hint_field(cs, rt.ref, e->name));
     }
     break;
   }

@@ -172,8 +172,9 @@ static bool resolve_member(cstate *cs, rg_pos pos, const char *text, bool quoted
     int m = quoted ? rgc_member_by_text(cs, ctx, text) : rgc_member_by_code(cs, ctx, text);
     if (m >= 0) { *en = ctx; *index = (uint32_t)m; return true; }
     if (quoted || !rgc_find_member(cs, text, en, index, NULL, 0)) {
-      rgc_err(cs, pos, "'%s' is not a member of %s (members: %s)", text,
-          cs->pool + AT(cs->enums, rg_enum, ctx).name, rgc_member_list(cs, ctx, list, sizeof list));
+      rgc_err(cs, pos, "'%s' is not a member of %s (members: %s)%s", text,
+          cs->pool + AT(cs->enums, rg_enum, ctx).name, rgc_member_list(cs, ctx, list, sizeof list),
+          rgc_hint_member(cs, ctx, text, quoted));
       return false;
     }
     /* A member of another enum: let the type check say so. */
@@ -187,7 +188,8 @@ static bool resolve_member(cstate *cs, rg_pos pos, const char *text, bool quoted
       return false;
     }
   }
-  rgc_err(cs, pos, "unknown name '%s'", text);
+  rgc_err(cs, pos, "unknown name '%s'%s", text,
+      rgc_hint_name(cs, text, RGC_KIND(S_CONST) | RGC_KIND(S_ENUM) | RGC_KIND(S_INPUT), true, true));
   return false;
 }
 
@@ -197,7 +199,7 @@ static int resolve_unit(cstate *cs, rg_pos pos, const char *name) {
   sym *s = rgc_lookup(cs, name);
   if (s && s->kind == S_UNIT) return (int)s->index;
   rgc_err(cs, pos, "unknown unit '%s'%s", name,
-      cs->units.n ? "" : " (declare it with 'unit')");
+      cs->units.n ? rgc_hint_name(cs, name, RGC_KIND(S_UNIT), false, false) : " (declare it with 'unit')");
   return -1;
 }
 
@@ -288,7 +290,8 @@ static rg_type fold_record(cstate *cs, rg_expr *e, uint32_t r, rg_value *v) {
       if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, f->name) == 0)
         break;
     if (k == n) {
-      rgc_err(cs, f->pos, "record %s has no field '%s'", cs->pool + rec->name, f->name);
+      rgc_err(cs, f->pos, "record %s has no field '%s'%s", cs->pool + rec->name, f->name,
+          rgc_hint_field(cs, (uint32_t)(rec - (const rg_record *)cs->records.items), f->name));
       ok = false;
       continue;
     }
@@ -413,8 +416,8 @@ rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
         int m = rgc_member_by_code(cs, s->index, e->name);
         char list[512];
         if (m < 0) {
-          rgc_err(cs, e->pos, "'%s' is not a member of %s (members: %s)", e->name, s->name,
-              rgc_member_list(cs, s->index, list, sizeof list));
+          rgc_err(cs, e->pos, "'%s' is not a member of %s (members: %s)%s", e->name, s->name,
+              rgc_member_list(cs, s->index, list, sizeof list), rgc_hint_member(cs, s->index, e->name, false));
           return T_ERR;
         }
         *v = m;

@@ -93,6 +93,7 @@ typedef struct local {
   uint32_t slot;
   rg_type type;
   int depth;
+  bool loop;                     /* the variable of a for loop (named by failed expects) */
 } local;
 
 #define NBUCKETS 1024
@@ -329,11 +330,40 @@ void rgc_proc_body(cstate *cs, rg_decl *dc, uint32_t index);
 ** the changes of rule sets that extend it). */
 void rgc_table_cells(cstate *cs, rg_decl *dc);
 
+/* suggest.c: the closest name to a misspelt one, for "did you mean". */
+typedef struct rgc_near {
+  const char *word;              /* the name as written */
+  const char *best;              /* the closest candidate offered, or NULL */
+  uint32_t dist, limit;          /* its distance; the greatest suggested */
+} rgc_near;
+/* Starts a search for the name closest to word (which must outlive nr). */
+void rgc_near_init(rgc_near *nr, const char *word);
+/* Offers candidate cand (kept by pointer: it must outlive nr). */
+void rgc_near_offer(rgc_near *nr, const char *cand);
+/* Offers the declared names of the kinds in mask `kinds` (bit 1 << symkind),
+** and when asked the member codes of every enum and the locals in scope. */
+void rgc_near_names(cstate *cs, rgc_near *nr, unsigned kinds, bool members, bool locals);
+/* Offers the member codes of enum en (and their display names when asked). */
+void rgc_near_members(cstate *cs, rgc_near *nr, uint32_t en, bool displays);
+/* Returns "; did you mean QxQ?" (an arena string; Q is quote) for the
+** closest candidate, or "" when none is close enough. */
+const char *rgc_near_hint(cstate *cs, const rgc_near *nr, const char *quote);
+/* The hint (as rgc_near_hint) for word among: the declared names of the
+** kinds in mask (and member codes, locals in scope, when asked); the
+** members of enum en (codes, and display names when asked); the fields of
+** record rec. */
+const char *rgc_hint_name(cstate *cs, const char *word, unsigned kinds, bool members, bool locals);
+const char *rgc_hint_member(cstate *cs, uint32_t en, const char *word, bool displays);
+const char *rgc_hint_field(cstate *cs, uint32_t rec, const char *word);
+#define RGC_KINDS_ALL 0xFFFFu
+#define RGC_KIND(k) (1u << (k))
+
 /* extends.c: parses the rule set in source file `file` (loaded) and, when
 ** it extends another, its chain of bases (from the loader), merged; chain
-** holds the paths of the files that extend it (depth of them).  NULL after
-** reporting. */
+** holds the files that extend it (depth of them): each one's identity (its
+** canonical path) and its path as shown.  NULL after reporting. */
 #define MAX_EXTENDS 16
-rg_ast_file *rgc_load_rules(cstate *cs, uint32_t file, const char **chain, int depth);
+typedef struct rgc_link { const char *id, *shown; } rgc_link;
+rg_ast_file *rgc_load_rules(cstate *cs, uint32_t file, rgc_link *chain, int depth);
 
 #endif

@@ -285,7 +285,8 @@ rg_type rgc_resolve_type(cstate *cs, const rg_typeexpr *te) {
     s = rgc_lookup(cs, te->name);
     if (s && s->kind == S_ENUM) return rgc_mktype(RG_K_ENUM, s->index);
     if (s && s->kind == S_RECORD) return rgc_mktype(RG_K_RECORD, s->index);
-    rgc_err(cs, te->pos, "unknown type '%s'", te->name);
+    rgc_err(cs, te->pos, "unknown type '%s'%s", te->name,
+        rgc_hint_name(cs, te->name, RGC_KIND(S_ENUM) | RGC_KIND(S_RECORD), false, false));
     return T_ERR;
   }
   return T_ERR;

@@ -66,6 +66,52 @@ static bool note_stmt(cstate *cs, rg_stmt *s) {
   return false;
 }
 
+/* Marks the local in slot `slot` (just added) as a loop's variable. */
+static void mark_loop(cstate *cs, uint32_t slot) {
+  for (uint32_t i = cs->nlocal; i-- > 0;)
+    if (cs->locals[i].slot == slot) {
+      cs->locals[i].loop = cs->locals[i].name[0] != ' ';
+      return;
+    }
+}
+
+/* Records in expectation x the loop variables in scope (outermost first),
+** so that a failure says which turn of the loops failed. */
+static void expect_vars(cstate *cs, uint32_t x) {
+  uint32_t first = cs->evars.n, n = 0;
+  for (uint32_t i = 0; i < cs->nlocal; i++) {
+    rg_expect_var *v;
+    if (!cs->locals[i].loop) continue;
+    v = rgc_push(cs, &cs->evars);
+    if (!v) return;
+    v->name = rgc_intern(cs, cs->locals[i].name);
+    v->slot = cs->locals[i].slot;
+    v->type = cs->locals[i].type;
+    n++;
+  }
+  AT(cs->expects, rg_expect, x).first_var = first;
+  AT(cs->expects, rg_expect, x).nvars = n;
+}
+
+/* Returns where the expression of expect statement s begins in the source:
+** just after the keyword and the blanks that follow it, so that its text
+** is the whole expression, an opening parenthesis included (e->pos is
+** where its first operand begins). */
+static rg_pos expect_text_pos(cstate *cs, const rg_stmt *s) {
+  size_t len, i;
+  const char *line = rg_diag_line(cs->d, s->pos.file, s->pos.line, &len);
+  rg_pos p = s->e->pos;
+  if (!line || s->pos.col == 0 || s->pos.col - 1 + 6 > len ||
+      memcmp(line + s->pos.col - 1, "expect", 6) != 0)
+    return p;
+  i = s->pos.col - 1 + 6;
+  while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+  if (i == len || (s->e->pos.line == s->pos.line && s->e->pos.col < i + 1)) return p;
+  p.line = s->pos.line;
+  p.col = (uint32_t)i + 1;
+  return p;
+}
+
 /* stmt ::= 'expect' expr
 **
 ** EXPECTEQ for `a == b` (so both values can be shown), else EXPECT. */
@@ -84,12 +130,13 @@ static bool expect_stmt(cstate *cs, rg_stmt *s) {
     if (rgc_is_err(t)) return false;
     x = rgc_push(cs, &cs->expects);
     if (!x) return false;
-    x->text = source_text(cs, e->pos, s->next);
+    x->text = source_text(cs, expect_text_pos(cs, s), s->next);
     /* the side whose type is known; [] == [] compares lists of ints, and
     ** {} == {} the ints of two empty sets */
     x->type = rgc_is_any(ta) ? tb : ta;
     if (x->type.kind == RG_K_SET && x->type.ref == REF_ANY) x->type = rgc_mktype(RG_K_INT, 0);
     if (x->type.kind == RG_K_LIST && x->type.ref == REF_ANY) x->type = rgc_list_of(cs, T_INT);
+    expect_vars(cs, cs->expects.n - 1);
     cs->pos = s->pos;
     rgc_emit(cs, RG_OP_EXPECTEQ, cs->expects.n - 1);
     return false;
@@ -98,8 +145,9 @@ static bool expect_stmt(cstate *cs, rg_stmt *s) {
   if (rgc_is_err(t) || !rgc_check_type(cs, e->pos, t, T_BOOL, "an expectation")) return false;
   x = rgc_push(cs, &cs->expects);
   if (!x) return false;
-  x->text = source_text(cs, e->pos, s->next);
+  x->text = source_text(cs, expect_text_pos(cs, s), s->next);
   x->type = T_BOOL;
+  expect_vars(cs, cs->expects.n - 1);
   cs->pos = s->pos;
   rgc_emit(cs, RG_OP_EXPECT, cs->expects.n - 1);
   return false;
@@ -132,7 +180,8 @@ static bool assign_stmt(cstate *cs, rg_stmt *s) {
   if (!l) {
     sym *g = rgc_lookup(cs, s->name);
     if (g) rgc_err(cs, s->pos, "'%s' cannot be assigned: only variables and parameters can", s->name);
-    else rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
+    else rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)%s", s->name,
+                  rgc_hint_name(cs, s->name, 0, false, true));
     rgc_probe(cs, s->e, T_NONE);
     return false;
   }
@@ -192,6 +241,7 @@ static bool for_stmt(cstate *cs, rg_stmt *s) {
   ta = rgc_expr(cs, s->e, T_INT);
   rgc_check_type(cs, s->e->pos, ta, T_INT, "the start of the range");
   var = rgc_add_local(cs, s->pos, s->name, T_INT);
+  mark_loop(cs, var);
   rgc_emit(cs, RG_OP_STORE, var);
   tb = rgc_expr(cs, s->e2, T_INT);
   rgc_check_type(cs, s->e2->pos, tb, T_INT, "the end of the range");
@@ -263,7 +313,8 @@ static bool setitem_stmt(cstate *cs, rg_stmt *s) {
   rg_type t;
   char x[96];
   if (!l) {
-    rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)", s->name);
+    rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)%s", s->name,
+                  rgc_hint_name(cs, s->name, 0, false, true));
     return false;
   }
   if (rgc_is_err(l->type)) return false;
@@ -337,6 +388,7 @@ static bool foreach_stmt(cstate *cs, rg_stmt *s) {
   rgc_emit(cs, RG_OP_LT, 0);
   jexit = rgc_emit(cs, RG_OP_JMPF, 0);
   var = rgc_add_local(cs, s->pos, s->name, el);
+  mark_loop(cs, var);
   rgc_emit(cs, RG_OP_LOAD, lst);
   rgc_emit(cs, RG_OP_LOAD, idx);
   rgc_emit(cs, RG_OP_ITEM, 0);

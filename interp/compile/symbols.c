@@ -121,6 +121,14 @@ static void walk_file(walk *w, const rg_ast_file *ast) {
       walk_stmts(w, dc->body, dc->target);
       continue;
     }
+    if (dc->kind == RG_DE_EXTEND) {  /* new members of the base's enum */
+      for (const rg_member *m = dc->members; m; m = m->next) {
+        emit(w, RG_SYMBOL_MEMBER, m->code, m->display, dc->name, m->pos, m->notes, NULL);
+        walk_notes(w, m->notes, dc->name);
+      }
+      walk_notes(w, dc->notes, dc->name);
+      continue;
+    }
     if ((size_t)dc->kind >= sizeof kinds / sizeof kinds[0] || kinds[dc->kind] == 0)
       continue;                 /* scale, a cell override, remove: no name of their own */
     if (dc->kind == RG_DE_TABLE && dc->from) tsv = tsv_path(w, dc->from, dc->from_pos);

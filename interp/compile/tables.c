@@ -6,7 +6,11 @@
 ** TSV file laid out like the sheet, then from the changes of rule sets that
 ** extend it.  Every cell is set exactly once before the changes: a cell set
 ** twice is an error at the second place, a cell never set an error at the
-** table; each cell remembers where it was set (for diff and sheet).
+** table; each cell remembers where it was set (for diff and sheet).  A file
+** changes a cell once: a second change of it in the same file is an error
+** naming the first.  The cells of members that an `extend enum` added are
+** left out of the base's coverage; after the changes, those still unset are
+** one error per table, at the member that needs them.
 */
 #include "compile_int.h"
 #include "value.h"
@@ -19,12 +23,24 @@
 ** Table cells: flattening, overlap and coverage
 ** ==================================================================== */
 
+/* A change of a cell: where it is written, and the rule file that made it
+** (the file of an `override ... from "F.tsv"`, for the rows of F). */
+typedef struct change {
+  rg_pos at;
+  uint32_t owner;
+} change;
+
 /* Filling one table: which cells are set, and by which source line. */
 typedef struct filler {
   uint32_t tix;                 /* table index */
   rg_pos *by;                   /* per cell: who set it (line 0: nobody) */
   unsigned char *merged;        /* per cell: continues the cell before it (rg_cellsrc) */
   rg_decl *dc;
+  change *changed;              /* per cell: the last change (line 0: none); NULL
+                                ** while the base's cells are filled */
+  uint32_t owner;               /* while changing: the rule file making the change */
+  uint64_t added[8];            /* per key: the enum members an `extend enum` added */
+  bool any_added;
 } filler;
 
 /* Returns the dimension along which cells merge in table tb: the
@@ -63,7 +79,9 @@ static const char *cell_text(cstate *cs, const rg_table *tb, uint32_t flat, char
 }
 
 /* Sets the cells in the box lo[d]..hi[d] of every dimension to v; reports
-** the first cell already set (once).  Returns false on an overlap. */
+** the first cell already set (once): while the base's cells are filled, any
+** cell set; while changing (f->changed), a cell that a change of the same
+** rule file set.  Returns false on an overlap. */
 static bool fill_box(cstate *cs, filler *f, rg_pos pos, const uint32_t *lo, const uint32_t *hi,
                      rg_value v) {
   const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
@@ -74,7 +92,27 @@ static bool fill_box(cstate *cs, filler *f, rg_pos pos, const uint32_t *lo, cons
     uint32_t flat = 0;
     for (uint32_t d = 0; d < tb->ndims; d++)
       flat = flat * AT(cs->dims, rg_dim, tb->first_dim + d).size + idx[d];
-    if (f->by[flat].line) {
+    if (f->changed) {
+      change *was = &f->changed[flat];
+      if (was->at.line && was->owner == f->owner) {
+        if (ok) {
+          char c[256];
+          if (was->at.file == pos.file)
+            rgc_err(cs, pos, "cell %s of table %s is already changed at line %u of this file",
+                cell_text(cs, tb, flat, c, sizeof c), cs->pool + tb->name, was->at.line);
+          else
+            rgc_err(cs, pos, "cell %s of table %s is already changed at %s:%u",
+                cell_text(cs, tb, flat, c, sizeof c), cs->pool + tb->name,
+                cs->d->files[was->at.file]->path, was->at.line);
+        }
+        ok = false;
+      }
+      was->at = pos;
+      was->owner = f->owner;
+      f->by[flat] = pos;
+      f->merged[flat] = idx[row_dim(tb)] > lo[row_dim(tb)];
+      AT(cs->cells, rg_value, tb->first + flat) = v;
+    } else if (f->by[flat].line) {
       if (ok) {
         char c[256];
         rgc_err(cs, pos, "cell %s of table %s is already given at line %u",
@@ -121,8 +159,9 @@ static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t
       int m = k->kind == RG_KP_NAME ? rgc_member_by_code(cs, dm->ref, k->name)
                                     : rgc_member_by_text(cs, dm->ref, k->name);
       if (m < 0) {
-        rgc_err(cs, k->pos, "'%s' is not a member of %s (members: %s)", k->name,
-            cs->pool + AT(cs->enums, rg_enum, dm->ref).name, rgc_member_list(cs, dm->ref, list, sizeof list));
+        rgc_err(cs, k->pos, "'%s' is not a member of %s (members: %s)%s", k->name,
+            cs->pool + AT(cs->enums, rg_enum, dm->ref).name, rgc_member_list(cs, dm->ref, list, sizeof list),
+            rgc_hint_member(cs, dm->ref, k->name, k->kind == RG_KP_STR));
         return false;
       }
       *lo = *hi = (uint32_t)m;
@@ -155,15 +194,30 @@ static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t
   return false;
 }
 
-/* Reports the cells nobody set, or fills them with the else value. */
+/* Returns the first key (dimension) of flat cell i of table tb whose
+** member an `extend enum` added, storing each key's index in idx; or -1. */
+static int added_key(cstate *cs, const filler *f, const rg_table *tb, uint32_t i, uint32_t *idx) {
+  int first = -1;
+  for (uint32_t d = tb->ndims; d-- > 0;) {
+    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    idx[d] = i % dm->size;
+    i /= dm->size;
+    if (idx[d] < 64 && (f->added[d] >> idx[d] & 1)) first = (int)d;
+  }
+  return first;
+}
+
+/* Reports the cells nobody set (but those of added members: see
+** check_added). */
 static void check_coverage(cstate *cs, filler *f, rg_pos pos) {
   const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
-  uint32_t missing = 0;
+  uint32_t missing = 0, idx[8];
   char list[512], c[256];
   size_t n = 0;
   list[0] = '\0';
   for (uint32_t i = 0; i < tb->count; i++) {
     if (f->by[i].line) continue;
+    if (f->any_added && added_key(cs, f, tb, i, idx) >= 0) continue;
     if (missing < 6 && n + 1 < sizeof list) {
       int w = snprintf(list + n, sizeof list - n, "%s%s", missing ? ", " : "",
                        cell_text(cs, tb, i, c, sizeof c));
@@ -281,8 +335,9 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
   case RG_K_ENUM: {
     int i = rgc_member_by_text(cs, t.ref, s);
     if (i >= 0) { *v = i; return true; }
-    rgc_err(cs, c->pos, "'%s' is not a member of %s (members: %s)", s,
-        cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list));
+    rgc_err(cs, c->pos, "'%s' is not a member of %s (members: %s)%s", s,
+        cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list),
+        rgc_hint_member(cs, t.ref, s, true));
     return false;
   }
   case RG_K_SET: {
@@ -301,8 +356,9 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
       word[n] = '\0';
       i = rgc_member_by_text(cs, t.ref, word);
       if (i < 0) {
-        rgc_err(cs, c->pos, "'%s' is not a member of %s (members: %s)", word,
-            cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list));
+        rgc_err(cs, c->pos, "'%s' is not a member of %s (members: %s)%s", word,
+            cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list),
+            rgc_hint_member(cs, t.ref, word, true));
         return false;
       }
       mask |= (uint64_t)1 << i;
@@ -372,8 +428,9 @@ bad:
   return false;
 }
 
-/* The cells of table f->dc, read from its TSV file. */
-static void tsv_cells(cstate *cs, filler *f) {
+/* The cells of table f->dc read from TSV file `from` (named at from_pos):
+** its own file, or the file of a change (f->changed set). */
+static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) {
   const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
   rg_decl *dc = f->dc;
   uint32_t file, ncols = 0;
@@ -387,8 +444,8 @@ static void tsv_cells(cstate *cs, filler *f) {
 
   /* The loader looks for the file, by default beside the rule file that
   ** names it and in the folders above. */
-  if (rg_diag_fetch(cs->d, cs->loader, cs->d->files[dc->from_pos.file]->path, dc->from,
-                    RG_LOAD_TABLE, &dc->from_pos, &file))
+  if (rg_diag_fetch(cs->d, cs->loader, cs->d->files[from_pos.file]->path, from,
+                    RG_LOAD_TABLE, &from_pos, &file))
     return;
   if (tb->ndims > 2) {
     rgc_err(cs, dc->pos, "a TSV table has one or two keys, not %u", tb->ndims);
@@ -437,7 +494,8 @@ static void tsv_cells(cstate *cs, filler *f) {
             if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, head[c].text) == 0)
               break;
           if (k == nfields) {
-            rgc_err(cs, head[c].pos, "record %s has no field '%s'", cs->pool + rec->name, head[c].text);
+            rgc_err(cs, head[c].pos, "record %s has no field '%s'%s", cs->pool + rec->name, head[c].text,
+                rgc_hint_field(cs, tb->value.ref, head[c].text));
             bad = true;
           } else if (seen[k]) {
             rgc_err(cs, head[c].pos, "field '%s' is given twice", head[c].text);
@@ -538,7 +596,7 @@ static void tsv_cells(cstate *cs, filler *f) {
     rgc_err(cs, p, "this TSV file has no header line");
     return;
   }
-  if (!bad) check_coverage(cs, f, dc->pos);
+  if (!bad && !f->changed) check_coverage(cs, f, dc->pos);
 }
 
 /* The notes on cells of a TSV table, written in the rule file (`from "F" {
@@ -580,31 +638,230 @@ static void tsv_cell_notes(cstate *cs, filler *f) {
   }
 }
 
-/* Fills the cells of table declaration dc. */
+/* Marks in f->added the members of each enum key of table f->tix that an
+** `extend enum` added (rg_member.added). */
+static void mark_added(cstate *cs, filler *f) {
+  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+  for (uint32_t d = 0; d < tb->ndims && d < 8; d++) {
+    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    const sym *es;
+    f->added[d] = 0;
+    if (!dm->is_enum) continue;
+    es = rgc_lookup(cs, cs->pool + AT(cs->enums, rg_enum, dm->ref).name);
+    if (!es || es->kind != S_ENUM || !es->decl) continue;
+    for (const rg_member *m = es->decl->members; m; m = m->next) {
+      int k;
+      if (!m->added || (k = rgc_member_by_code(cs, dm->ref, m->code)) < 0 || k >= 64) continue;
+      f->added[d] |= (uint64_t)1 << k;
+      f->any_added = true;
+    }
+  }
+}
+
+/* Returns the member of enum key d of table tb at index k as declared (for
+** its position), or NULL. */
+static const rg_member *key_member(cstate *cs, const rg_table *tb, uint32_t d, uint32_t k) {
+  const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+  const char *code = cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, dm->ref).first + k).code;
+  const sym *es = rgc_lookup(cs, cs->pool + AT(cs->enums, rg_enum, dm->ref).name);
+  if (!es || !es->decl) return NULL;
+  for (const rg_member *m = es->decl->members; m; m = m->next)
+    if (strcmp(m->code, code) == 0) return m;
+  return NULL;
+}
+
+/* A group of missing cells that share their added members: the key of each
+** dimension (-1 where it varies: a key that is no added member), how many,
+** and the least and greatest index of each varying key. */
+typedef struct gap {
+  int64_t key[8];
+  uint32_t count, lo[8], hi[8];
+} gap;
+
+#define MAX_GAPS 16
+
+/* Returns whether gap a comes before gap b (n keys): by their keys, first
+** to last, a varying key first. */
+static bool gap_before(const gap *a, const gap *b, uint32_t n) {
+  for (uint32_t d = 0; d < n; d++)
+    if (a->key[d] != b->key[d]) return a->key[d] < b->key[d];
+  return false;
+}
+
+/* Writes the keys of gap g of table tb as a pattern into b: `_` for a
+** varying key that spans its whole dimension, lo..hi for part of a range;
+** returns false when the cells are not one box (then listed one by one). */
+static bool gap_pattern(cstate *cs, const rg_table *tb, const gap *g, rg_out *o) {
+  uint64_t box = 1;
+  char k[128];
+  for (uint32_t d = 0; d < tb->ndims; d++)
+    if (g->key[d] < 0) box *= (uint64_t)(g->hi[d] - g->lo[d] + 1);
+  if (box != g->count) return false;
+  for (uint32_t d = 0; d < tb->ndims; d++) {
+    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    if (g->key[d] >= 0) continue;
+    if (!(g->lo[d] == 0 && g->hi[d] == dm->size - 1) && dm->is_enum && g->lo[d] != g->hi[d])
+      return false;             /* part of an enum: no pattern for it */
+  }
+  rg_printf(o, "%s[", cs->pool + tb->name);
+  for (uint32_t d = 0; d < tb->ndims; d++) {
+    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    rg_puts(o, d ? ", " : "");
+    if (g->key[d] >= 0) rg_puts(o, key_text(cs, dm, (uint32_t)g->key[d], k, sizeof k));
+    else if (g->lo[d] == 0 && g->hi[d] == dm->size - 1) rg_putc(o, '_');
+    else if (g->lo[d] == g->hi[d]) rg_puts(o, key_text(cs, dm, g->lo[d], k, sizeof k));
+    else rg_printf(o, "%lld..%lld", (long long)(dm->lo + g->lo[d]), (long long)(dm->lo + g->hi[d]));
+  }
+  rg_putc(o, ']');
+  return true;
+}
+
+/* After the changes: reports, in one error at the first added member that
+** needs them, the cells of members that an `extend enum` added and that no
+** change set, as patterns (`terrain[Oasis]`, `weather[_, Oasis]`). */
+static void check_added(cstate *cs, filler *f) {
+  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+  gap gaps[MAX_GAPS];
+  uint32_t ngaps = 0, idx[8], missing = 0, listed = 0;
+  const rg_member *first = NULL;
+  rg_buf b, members;
+  if (!f->any_added) return;
+  for (uint32_t i = 0; i < tb->count; i++) {
+    uint32_t g;
+    int d0;
+    if (f->by[i].line || (d0 = added_key(cs, f, tb, i, idx)) < 0) continue;
+    missing++;
+    if (!first) first = key_member(cs, tb, (uint32_t)d0, idx[d0]);   /* if not grouped */
+    for (g = 0; g < ngaps; g++) {
+      uint32_t d;
+      for (d = 0; d < tb->ndims; d++)
+        if (gaps[g].key[d] >= 0 ? gaps[g].key[d] != idx[d]
+                                : idx[d] < 64 && (f->added[d] >> idx[d] & 1)) break;
+      if (d == tb->ndims) break;
+    }
+    if (g == ngaps) {
+      if (ngaps == MAX_GAPS) continue;
+      ngaps++;
+      gaps[g].count = 0;
+      for (uint32_t d = 0; d < tb->ndims; d++) {
+        bool is_added = idx[d] < 64 && (f->added[d] >> idx[d] & 1);
+        gaps[g].key[d] = is_added ? (int64_t)idx[d] : -1;
+        gaps[g].lo[d] = gaps[g].hi[d] = idx[d];
+      }
+    }
+    gaps[g].count++;
+    for (uint32_t d = 0; d < tb->ndims; d++) {
+      if (idx[d] < gaps[g].lo[d]) gaps[g].lo[d] = idx[d];
+      if (idx[d] > gaps[g].hi[d]) gaps[g].hi[d] = idx[d];
+    }
+  }
+  if (!missing) return;
+  /* In the order of the keys and of the members (insertion sort: a few). */
+  for (uint32_t g = 1; g < ngaps; g++)
+    for (uint32_t h = g; h > 0 && gap_before(&gaps[h], &gaps[h - 1], tb->ndims); h--) {
+      gap t = gaps[h];
+      gaps[h] = gaps[h - 1];
+      gaps[h - 1] = t;
+    }
+  for (uint32_t d = 0; d < tb->ndims && ngaps; d++)
+    if (gaps[0].key[d] >= 0) {
+      first = key_member(cs, tb, d, (uint32_t)gaps[0].key[d]);
+      break;
+    }
+  rg_buf_init(&b);
+  rg_buf_init(&members);
+  /* The added members the missing cells have, in the order of the keys. */
+  for (uint32_t d = 0; d < tb->ndims; d++) {
+    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    for (uint32_t k = 0; k < 64 && k < dm->size; k++) {
+      bool needed = false;
+      char kt[128];
+      if (!(f->added[d] >> k & 1)) continue;
+      for (uint32_t g = 0; g < ngaps && !needed; g++) needed = gaps[g].key[d] == (int64_t)k;
+      if (needed)
+        rg_printf(&members.out, "%s%s", members.len ? ", " : "", key_text(cs, dm, k, kt, sizeof kt));
+    }
+  }
+  for (uint32_t g = 0; g < ngaps; g++) {
+    rg_buf one;
+    rg_buf_init(&one);
+    if (gap_pattern(cs, tb, &gaps[g], &one.out)) {
+      rg_printf(&b.out, "%soverride %s = ...", listed ? ", " : "", one.data ? one.data : "");
+      listed++;
+    } else {
+      /* not one box: its cells one by one (a few) */
+      uint32_t shown = 0;
+      for (uint32_t i = 0; i < tb->count && shown < 6; i++) {
+        uint32_t d;
+        char c[256];
+        if (f->by[i].line || added_key(cs, f, tb, i, idx) < 0) continue;
+        for (d = 0; d < tb->ndims; d++)
+          if (gaps[g].key[d] >= 0 ? gaps[g].key[d] != idx[d]
+                                  : idx[d] < 64 && (f->added[d] >> idx[d] & 1)) break;
+        if (d < tb->ndims) continue;
+        rg_printf(&b.out, "%soverride %s%s = ...", listed ? ", " : "", cs->pool + tb->name,
+                  cell_text(cs, tb, i, c, sizeof c));
+        listed++;
+        shown++;
+      }
+      if (shown < gaps[g].count) rg_puts(&b.out, ", ...");
+    }
+    rg_buf_free(&one);
+  }
+  if (ngaps == MAX_GAPS) rg_puts(&b.out, ", ...");
+  if (b.out.failed || members.out.failed) {
+    rg_buf_free(&b);
+    rg_buf_free(&members);
+    rgc_oom(cs);
+  }
+  rgc_err(cs, first ? first->pos : f->dc->pos,
+      "table %s has no cell%s for %s, added here: write %s (or override %s from \"FILE.tsv\" "
+      "with the new rows)", cs->pool + tb->name, missing == 1 ? "" : "s",
+      members.data ? members.data : "?", b.data ? b.data : "", cs->pool + tb->name);
+  rg_buf_free(&b);
+  rg_buf_free(&members);
+}
+
+/* Fills the cells of table declaration dc: its own (inline or from its
+** TSV), then the changes of the rule sets that extend it, in order. */
 void rgc_table_cells(cstate *cs, rg_decl *dc) {
   sym *s = rgc_lookup(cs, dc->name);
   filler f;
   const rg_table *tb;
+  int errors0 = cs->d->errors;
   if (!s || s->decl != dc) return;
   tb = &AT(cs->tables, rg_table, s->index);
   if (rgc_is_err(tb->value) || tb->count == 0) return;
+  memset(&f, 0, sizeof f);
   f.tix = s->index;
   f.dc = dc;
   f.by = rgc_alloc(cs, tb->count * sizeof *f.by);
   f.merged = rgc_alloc(cs, tb->count);
   if (!f.by || !f.merged) { rgc_oom(cs); return; }
   memset(f.merged, 0, tb->count);
+  mark_added(cs, &f);
   if (dc->from) {
-    tsv_cells(cs, &f);
+    tsv_cells(cs, &f, dc->from, dc->from_pos);
     tsv_cell_notes(cs, &f);
   } else inline_cells(cs, &f);
   /* Cells changed by a rule set that extends this one replace what is there. */
+  if (dc->changes) {
+    tb = &AT(cs->tables, rg_table, s->index);
+    f.changed = rgc_alloc(cs, tb->count * sizeof *f.changed);
+    if (!f.changed) { rgc_oom(cs); return; }
+  }
   for (rg_cell *c = dc->changes; c; c = c->next) {
     uint32_t lo[8], hi[8], nk = 0, d = 0;
     rg_value v;
     rg_type t;
     bool ok = true;
     tb = &AT(cs->tables, rg_table, s->index);
+    f.owner = c->pos.file;
+    if (c->from) {
+      tsv_cells(cs, &f, c->from, c->pos);
+      rgc_collect_notes(cs, c->notes, rgc_describe(cs, "table %s cells from %s", dc->name, c->from));
+      continue;
+    }
     for (rg_keypat *k = c->keys; k; k = k->next) nk++;
     if (nk != tb->ndims) {
       rgc_err(cs, c->pos, "table %s takes %u key%s, not %u", dc->name, tb->ndims, tb->ndims == 1 ? "" : "s", nk);
@@ -615,25 +872,10 @@ void rgc_table_cells(cstate *cs, rg_decl *dc) {
     t = rgc_fold(cs, c->value, tb->value, &v);
     if (rgc_is_err(t) || !rgc_check_type(cs, c->value->pos, t, tb->value, "this cell")) ok = false;
     if (!ok) continue;
-    for (uint32_t i = 0; i < tb->count; i++) {
-      uint32_t flat = i, inside = 1;
-      for (uint32_t k = tb->ndims; k-- > 0;) {
-        const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + k);
-        uint32_t ix = flat % dm->size;
-        flat /= dm->size;
-        inside &= ix >= lo[k] && ix <= hi[k];
-      }
-      if (inside) {
-        uint32_t r = i, rd = row_dim(tb);
-        for (uint32_t k = tb->ndims; --k > rd;) r /= AT(cs->dims, rg_dim, tb->first_dim + k).size;
-        r %= AT(cs->dims, rg_dim, tb->first_dim + rd).size;
-        f.by[i] = c->pos;
-        f.merged[i] = r > lo[rd];
-        AT(cs->cells, rg_value, tb->first + i) = v;
-      }
-    }
+    fill_box(cs, &f, c->pos, lo, hi, v);
     rgc_collect_notes(cs, c->notes, rgc_describe(cs, "table %s cell changed at line %u", dc->name, c->pos.line));
   }
+  if (cs->d->errors == errors0) check_added(cs, &f);
   tb = &AT(cs->tables, rg_table, s->index);
   for (uint32_t i = 0; i < tb->count; i++) {
     rg_cellsrc *src = &AT(cs->cellsrc, rg_cellsrc, tb->first + i);
@@ -642,4 +884,3 @@ void rgc_table_cells(cstate *cs, rg_decl *dc) {
     src->merged = f.merged[i];
   }
 }
-

@@ -149,11 +149,16 @@ typedef struct rg_stmt {
 
 /* ---- declarations ----------------------------------------------------- */
 
-/* One member of an enum: `CODE "Display name"` (display may be NULL). */
+/* One member of an enum: `CODE "Display name"` (display may be NULL).  A
+** member of `extend enum` may say where it goes: `after M` or `before M`. */
 typedef struct rg_member {
   rg_pos pos;
   const char *code;
   const char *display;
+  const char *anchor;           /* extend: the member it goes after/before, or NULL (the end) */
+  rg_pos anchor_pos;
+  bool before;                  /* extend: `before anchor` (else after) */
+  bool added;                   /* given by an `extend enum` of a rule set that extends the base */
   rg_note *notes;
   struct rg_member *next;
 } rg_member;
@@ -194,11 +199,14 @@ typedef struct rg_keypat {
 } rg_keypat;
 
 /* One cell of an inline table: `keys: value` or `else: value` (keys NULL);
-** or notes on cells of a TSV table: `keys: assumed "..."` (value NULL). */
+** or notes on cells of a TSV table: `keys: assumed "..."` (value NULL); or,
+** among a table's changes, the cells of a TSV file (`override NAME from
+** "file"`: from set, keys and value NULL). */
 typedef struct rg_cell {
   rg_pos pos;
   rg_keypat *keys;              /* NULL for the else cell */
   rg_expr *value;
+  const char *from;             /* changes: a TSV of cells, relative to the rule file */
   rg_note *notes;
   struct rg_cell *next;
 } rg_cell;
@@ -227,7 +235,8 @@ typedef enum rg_dkind {
   RG_DE_REMOVE,     /* remove NAME, or remove step|rule "name" in PROC (target, part) */
   RG_DE_STRATEGY,   /* strategy NAME ["doc"] { "prompt" [for who]: pick, ... } */
   RG_DE_DISPLAY,    /* display RECORD "title" { lines } (dlines) */
-  RG_DE_NOTES       /* override NAME notes: notes added to the base's NAME, unchanged */
+  RG_DE_NOTES,      /* override NAME notes: notes added to the base's NAME, unchanged */
+  RG_DE_EXTEND      /* extend enum NAME { members }: members added to the base's enum */
 } rg_dkind;
 
 /* A column of a display's table: a field of the listed records. */

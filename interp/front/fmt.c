@@ -149,7 +149,7 @@ static int record_brace(const ftok *t, uint32_t i, uint32_t n) {
 ** on a TSV's cells, a die's faces, a deck's cards, a literal) rather than a
 ** block of statements: in a block, a line ending in a comma continues. */
 static int item_brace(const ftok *t, uint32_t i, uint32_t n, int literal) {
-  int lead = t[0].kind == RG_TK_OVERRIDE && n > 1 ? t[1].kind : t[0].kind;
+  int lead = (t[0].kind == RG_TK_OVERRIDE || t[0].kind == RG_TK_EXTEND) && n > 1 ? t[1].kind : t[0].kind;
   if (literal || lead == RG_TK_ENUM || lead == RG_TK_RECORD || lead == RG_TK_TABLE ||
       lead == RG_TK_DICE_KW || lead == RG_TK_DECK)
     return 1;
@@ -162,7 +162,7 @@ static int item_brace(const ftok *t, uint32_t i, uint32_t n, int literal) {
 ** the token before a (0 at the start of the line), lead the line's first
 ** token; pad says whether the brace a opens or b closes is padded. */
 static int gap(int pp, int a, int b, int lead, int pad) {
-  int a_unary = a == RG_TK_MINUS && !ends_value(pp);
+  int a_unary = (a == RG_TK_MINUS || a == RG_TK_PLUS) && !ends_value(pp);
   if (a == RG_TK_LP || a == RG_TK_LBRACKET || a == RG_TK_DOT || a == RG_TK_DOTDOT || a_unary)
     return 0;
   if (b == RG_TK_RP || b == RG_TK_RBRACKET || b == RG_TK_COMMA || b == RG_TK_COLON ||

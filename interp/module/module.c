@@ -200,7 +200,10 @@ typedef struct sdesc {
 #define DISK_rg_type {U(rg_type, kind), U(rg_type, ref)}
 #define DISK_rg_note_info \
   {U(rg_note_info, text), U(rg_note_info, first_type), U(rg_note_info, nvals)}
-#define DISK_rg_expect {U(rg_expect, text), U(rg_expect, type.kind), U(rg_expect, type.ref)}
+#define DISK_rg_expect {U(rg_expect, text), U(rg_expect, type.kind), U(rg_expect, type.ref), \
+                        U(rg_expect, first_var), U(rg_expect, nvars)}
+#define DISK_rg_expect_var {U(rg_expect_var, name), U(rg_expect_var, slot), \
+                            U(rg_expect_var, type.kind), U(rg_expect_var, type.ref)}
 #define DISK_rg_test {U(rg_test, name), U(rg_test, proc)}
 #define DISK_rg_line {U(rg_line, file), U(rg_line, line), U(rg_line, col)}
 #define DISK_rg_dice \
@@ -1065,9 +1068,15 @@ static int verify_data(vctx *v) {
     if (!in_range(m->notes[i].first_type, m->notes[i].nvals, m->ntypes))
       return fail(v->err, v->errlen, "note %u: value types out of range", (unsigned)i);
   }
-  for (uint32_t i = 0; i < m->nexpects; i++)
+  for (uint32_t i = 0; i < m->nexpects; i++) {
     if (vstr(v, m->expects[i].text, "expectation", i) ||
         vtype(v, m->expects[i].type, 0, "expectation", i)) return -1;
+    if (!in_range(m->expects[i].first_var, m->expects[i].nvars, m->nevars))
+      return fail(v->err, v->errlen, "expectation %u: loop variables out of range", (unsigned)i);
+  }
+  for (uint32_t i = 0; i < m->nevars; i++)
+    if (vstr(v, m->evars[i].name, "loop variable", i) ||
+        vtype(v, m->evars[i].type, 0, "loop variable", i)) return -1;
   for (uint32_t i = 0; i < m->ntests; i++) {
     if (vstr(v, m->tests[i].name, "test", i)) return -1;
     if (m->tests[i].proc >= m->nprocs)
@@ -1120,7 +1129,13 @@ static int voperand(vctx *v, const rg_proc *p, uint32_t i, uint32_t ins) {
   case RG_A_RECORD: what = "record"; bound = m->nrecords; break;
   case RG_A_PROC: what = "procedure"; bound = m->nprocs; break;
   case RG_A_NOTE: what = "note"; bound = m->nnotes; break;
-  case RG_A_EXPECT: what = "expectation"; bound = m->nexpects; break;
+  case RG_A_EXPECT:
+    if (a < m->nexpects)        /* its loop variables are locals of this procedure */
+      for (uint32_t k = 0; k < m->expects[a].nvars; k++)
+        if (m->evars[m->expects[a].first_var + k].slot >= p->nlocals)
+          return fail(v->err, v->errlen, "procedure '%s': instruction %u: loop variable %u of "
+                      "expectation %u is not a local", n, (unsigned)i, (unsigned)k, (unsigned)a);
+    what = "expectation"; bound = m->nexpects; break;
   case RG_A_STRING: what = "string"; bound = m->nstrings; break;
   case RG_A_DICE: what = "dice"; bound = m->ndice; break;
   case RG_A_DECK: what = "deck"; bound = m->ndecks; break;

@@ -61,8 +61,9 @@ typedef struct rg_view {
 } rg_view;
 
 #define RG_MODULE_MAGIC   "RGLA"
-#define RG_MODULE_VERSION 6u   /* 4: rg_choice.flags (secret choices); 5: strategies,
-                                ** displays; 6: rg_cellsrc.merged */
+#define RG_MODULE_VERSION 7u   /* 4: rg_choice.flags (secret choices); 5: strategies,
+                                ** displays; 6: rg_cellsrc.merged; 7: the loop variables of
+                                ** expectations */
 
 /* Deepest nesting of list types (list of list of ... T): the verifier
 ** refuses more, so the compiler reports it where the type is written. */
@@ -162,11 +163,23 @@ typedef struct rg_note_info {
 } rg_note_info;
 
 /* An expectation of a test: EXPECT compares with true; EXPECTEQ compares two
-** values of `type`.  text is the expression as written, for messages. */
+** values of `type`.  text is the expression as written, for messages; a
+** failure names the values of the loop variables around the expectation,
+** evars[first_var .. first_var + nvars), outermost first. */
 typedef struct rg_expect {
   uint32_t text;            /* string */
   rg_type type;
+  uint32_t first_var;       /* index into evars[] */
+  uint32_t nvars;
 } rg_expect;
+
+/* A loop variable in scope at an expectation: its name, the local slot of
+** the procedure that holds it, and its type. */
+typedef struct rg_expect_var {
+  uint32_t name;            /* string */
+  uint32_t slot;            /* < the procedure's nlocals */
+  rg_type type;
+} rg_expect_var;
 
 typedef struct rg_test {
   uint32_t name;            /* string: the test's title */
@@ -348,7 +361,8 @@ typedef struct rg_line {
   X(picks, npicks, rg_pick) \
   X(displays, ndisplays, rg_display) \
   X(dlines, ndlines, rg_dline) \
-  X(dcols, ndcols, uint32_t)            /* field indexes of displays' tables */
+  X(dcols, ndcols, uint32_t)            /* field indexes of displays' tables */ \
+  X(evars, nevars, rg_expect_var)       /* since version 6: loop variables of expectations */
 
 /* A module.  Every array is owned by the module (one rg_malloc each) and
 ** freed by rg_module_free. */

@@ -148,7 +148,7 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
   rg_play *p = ctx;
   (void)m;
   p->failed++;
-  if (p->log) rg_log_expect_fail(p->log, expect, actual, expected, pc);
+  if (p->log) rg_log_expect_fail(p->log, expect, actual, expected, pc, p->vm ? rg_vm_frame(p->vm) : NULL);
   logged(p, 0);
 }
 

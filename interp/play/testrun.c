@@ -52,7 +52,7 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
   const rg_value *heap = rg_vm_heap(t->vm, &nheap);
   rg_buf b;
   rg_buf_init(&b);
-  rg_log_expect_text(&b.out, m, heap, nheap, expect, actual, expected, pc);
+  rg_log_expect_text(&b.out, m, heap, nheap, expect, actual, expected, pc, rg_vm_frame(t->vm));
   if (!b.data) rg_putc(&b.out, '\0');   /* an empty message is still a failure */
   add_failure(t, m, pc, &b);
 }

@@ -288,37 +288,77 @@ void rg_log_note(rg_log *lg, uint32_t note, const rg_value *vals, uint32_t pc) {
   end_line(lg, pc);
 }
 
+/* Writes v of type t as a failure message shows it: a text or a member
+** (by its display name) in double quotes, '"' and '\\' escaped; anything
+** else as rg_value_format writes it. */
+static void put_expect_value(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
+                             rg_type t, rg_value v) {
+  char buf[4096];
+  rg_value_format(buf, sizeof buf, m, heap, nheap, t, v);
+  if (t.kind != RG_K_TEXT && t.kind != RG_K_ENUM) {
+    rg_puts(o, buf);
+    return;
+  }
+  rg_putc(o, '"');
+  for (const char *c = buf; *c; c++) {
+    if (*c == '"' || *c == '\\') rg_putc(o, '\\');
+    rg_putc(o, *c);
+  }
+  rg_putc(o, '"');
+}
+
 void rg_log_expect_text(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                        uint32_t expect, rg_value actual, rg_value expected, uint32_t pc) {
-  char want[4096], got[4096];
+                        uint32_t expect, rg_value actual, rg_value expected, uint32_t pc,
+                        const rg_value *frame) {
+  const rg_expect *x;
   if (expect >= m->nexpects) return;
+  x = &m->expects[expect];
   if (pc < m->ncode && RG_INS_OP(m->code[pc]) == RG_OP_EXPECTEQ) {
-    rg_type t = m->expects[expect].type;
-    rg_printf(o, "expected %s, got %s", rg_value_format(want, sizeof want, m, heap, nheap, t, expected),
-              rg_value_format(got, sizeof got, m, heap, nheap, t, actual));
+    rg_puts(o, "expected ");
+    put_expect_value(o, m, heap, nheap, x->type, expected);
+    rg_puts(o, ", got ");
+    put_expect_value(o, m, heap, nheap, x->type, actual);
   } else {
-    rg_printf(o, "expected true: %s", rg_module_str(m, m->expects[expect].text));
+    rg_printf(o, "expected true: %s", rg_module_str(m, x->text));
+  }
+  if (frame && x->nvars && (uint64_t)x->first_var + x->nvars <= m->nevars) {
+    rg_puts(o, " (for ");
+    for (uint32_t k = 0; k < x->nvars; k++) {
+      const rg_expect_var *ev = &m->evars[x->first_var + k];
+      rg_printf(o, "%s%s = ", k ? ", " : "", rg_module_str(m, ev->name));
+      put_expect_value(o, m, heap, nheap, ev->type, frame[ev->slot]);
+    }
+    rg_putc(o, ')');
   }
 }
 
 void rg_log_expect_fail(rg_log *lg, uint32_t expect, rg_value actual, rg_value expected,
-                        uint32_t pc) {
+                        uint32_t pc, const rg_value *frame) {
   const rg_module *m = lg->m;
   uint32_t nheap;
   const rg_value *heap = heap_of(lg, &nheap);
   if (expect >= m->nexpects) return;
   if (lg->json) {
+    const rg_expect *x = &m->expects[expect];
     json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_EXPECT_FAIL)), "text",
-                          rg_json_text(rg_module_str(m, m->expects[expect].text)));
+                          rg_json_text(rg_module_str(m, x->text)));
     if (pc < m->ncode && RG_INS_OP(m->code[pc]) == RG_OP_EXPECTEQ) {
-      ev = json_add(ev, "expected", json_value(lg, m->expects[expect].type, expected));
-      ev = json_add(ev, "actual", json_value(lg, m->expects[expect].type, actual));
+      ev = json_add(ev, "expected", json_value(lg, x->type, expected));
+      ev = json_add(ev, "actual", json_value(lg, x->type, actual));
+    }
+    if (frame && x->nvars && (uint64_t)x->first_var + x->nvars <= m->nevars) {
+      json_t *loop = json_object();
+      for (uint32_t k = 0; k < x->nvars; k++) {
+        const rg_expect_var *v = &m->evars[x->first_var + k];
+        loop = json_add(loop, rg_module_str(m, v->name), json_value(lg, v->type, frame[v->slot]));
+      }
+      ev = json_add(ev, "loop", loop);
     }
     json_end(lg, ev, pc);
     return;
   }
   rg_puts(lg->out, "  FAIL ");
-  rg_log_expect_text(lg->out, m, heap, nheap, expect, actual, expected, pc);
+  rg_log_expect_text(lg->out, m, heap, nheap, expect, actual, expected, pc, frame);
   end_line(lg, pc);
 }
 

@@ -29,6 +29,7 @@
 **     {"event":"choice","chooser":..,"prompt":"...","options":[...],"chosen":..,"index":0,"file":"x.rules","line":42}
 **     {"event":"note","text":"...","values":[...],"file":"x.rules","line":44}
 **     {"event":"expect_fail","text":"...","expected":...,"actual":...,"file":"x.rules","line":9}
+**         (inside loops, with "loop":{"k":3}: the loop variables' values)
 **     {"event":"summary","result":...}
 **
 ** Values are typed as json.h writes them (ints as numbers, members by code
@@ -84,7 +85,7 @@ void rg_log_choice(rg_log *lg, uint32_t choice, rg_value chooser, const rg_value
                    uint32_t n, uint32_t k, uint32_t pc);
 void rg_log_note(rg_log *lg, uint32_t note, const rg_value *vals, uint32_t pc);
 void rg_log_expect_fail(rg_log *lg, uint32_t expect, rg_value actual, rg_value expected,
-                        uint32_t pc);
+                        uint32_t pc, const rg_value *frame);
 
 /* The end: "== Summary" and the result v of type t (RG_K_VOID: none). */
 void rg_log_summary(rg_log *lg, rg_type t, rg_value v);
@@ -95,9 +96,13 @@ void rg_log_note_text(rg_out *o, const rg_module *m, const rg_value *heap, uint3
                       uint32_t note, const rg_value *vals);
 
 /* Writes what failed expectation `expect` at pc says, without newline:
-** "expected X, got Y" (expect a == b) or "expected true: TEXT". */
+** "expected X, got Y" (expect a == b) or "expected true: TEXT", then, when
+** frame (the failing procedure's locals, rg_vm_frame; may be NULL) is given
+** and the expectation is inside loops, the values of their variables:
+** " (for s = 10, t = \"Standard\")".  Text values and members are quoted. */
 void rg_log_expect_text(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                        uint32_t expect, rg_value actual, rg_value expected, uint32_t pc);
+                        uint32_t expect, rg_value actual, rg_value expected, uint32_t pc,
+                        const rg_value *frame);
 
 /* Writes the name of a roll into buf: a custom die's name, "d6" for one
 ** plain die, "2d6" for n of them.  Returns the type of the values rolled. */

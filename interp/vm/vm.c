@@ -156,6 +156,10 @@ const char *rg_vm_error(const rg_vm *vm, uint32_t *pc) {
 }
 
 /* Returns the heap (owned by the VM) and stores its live size in *size. */
+const rg_value *rg_vm_frame(const rg_vm *vm) {
+  return vm->frame;
+}
+
 const rg_value *rg_vm_heap(const rg_vm *vm, uint32_t *size) {
   if (size) *size = vm->heap_top;
   return vm->heap;
@@ -888,8 +892,11 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       ** failed (actual 0, expected 1) and goes on. */
       vmcase(RG_OP_EXPECT) {
         STACKOP();
-        if (!*--sp && vm->sink.expect_fail)
+        if (!*--sp && vm->sink.expect_fail) {
+          vm->frame = base;
           vm->sink.expect_fail(vm->sink.ctx, M, ((uint32_t)IA), 0, 1, PCIDX());
+          vm->frame = NULL;
+        }
         vmbreak;
       }
 
@@ -905,8 +912,11 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
           if (unlikely(r < 0)) VM_EQUAL_FAIL(r);
           if (r) b = a;                      /* equal as values */
         }
-        if (a != b && vm->sink.expect_fail)
+        if (a != b && vm->sink.expect_fail) {
+          vm->frame = base;
           vm->sink.expect_fail(vm->sink.ctx, M, ((uint32_t)IA), a, b, PCIDX());
+          vm->frame = NULL;
+        }
         vmbreak;
       }
 

@@ -139,6 +139,12 @@ const rg_value *rg_vm_heap(const rg_vm *vm, uint32_t *size);
 ** (vmstate.c). */
 rg_view rg_vm_view(const rg_vm *vm);
 
+/* During the sink's expect_fail callback: the locals of the procedure whose
+** expectation failed (slot k at [k], below its nlocals), where the loop
+** variables the expectation names (rg_expect.first_var) are read; NULL at
+** any other time.  Owned by the VM. */
+const rg_value *rg_vm_frame(const rg_vm *vm);
+
 struct rg_live;
 
 /* The state of a VM paused in a chance callback at the first draw of an

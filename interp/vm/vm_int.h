@@ -175,6 +175,8 @@ struct rg_vm {
   rg_frame frames[RG_MAX_CALL_DEPTH];
   char err[256];
   uint32_t err_pc;
+  const rg_value *frame;    /* during sink.expect_fail: the failing procedure's
+                            ** locals (rg_vm_frame); else NULL */
 };
 
 /* Builds vm's fast code from its module's (fused unless fuse is 0), with

@@ -231,7 +231,21 @@ static void show_decl(FILE *o, const rg_decl *d) {
     case RG_DE_SCALE:
       fprintf(o, "(scale %" PRId64 "/%" PRId64 " round %d", d->num, d->den, d->round);
       break;
+    case RG_DE_EXTEND:
+      fprintf(o, "(extend %s", d->name);
+      for (const rg_member *m = d->members; m; m = m->next) {
+        fprintf(o, " %s", m->code);
+        if (m->display) { fputc('=', o); show_str(o, m->display); }
+        if (m->anchor) fprintf(o, " %s %s", m->before ? "before" : "after", m->anchor);
+        show_notes(o, m->notes);
+      }
+      break;
     case RG_DE_CELL:
+      if (d->cells->from) {
+        fprintf(o, "(cells %s from ", d->name);
+        show_str(o, d->cells->from);
+        break;
+      }
       fprintf(o, "(cell %s [", d->name);
       for (const rg_keypat *k = d->cells->keys; k; k = k->next) {
         show_keypat(o, k); if (k->next) fputc(',', o);
@@ -466,6 +480,11 @@ static void test_trees(void) {
     "override rule \"ties\" in p { let t = 2 } source \"s\"\nremove rule \"hook\" in p source \"t\"\n",
     "(procedure p () {(step \"S\" {(rule \"ties\" {(let t 1)} [assumed \"a\"]) (rule \"hook\" {})})})\n"
     "(rule \"ties\" in p {(let t 2)} [source \"s\"])\n(remove rule hook in p [source \"t\"])\n");
+  tree_case("tree-v6.extend",
+    "extend enum terrain { Oasis \"Oasis\" after Wadi, Salt before Hills assumed \"a\", Reef } source \"s\"\n"
+    "override terrain from \"new.tsv\" source \"t\"\nconst up = +2\ntable m(k: -1..+1) -> int { +1: +10% }\n",
+    "(extend terrain Oasis=\"Oasis\" after Wadi Salt before Hills [assumed \"a\"] Reef [source \"s\"])\n"
+    "(cells terrain from \"new.tsv\" [source \"t\"])\n(const up 2)\n(table m (k:-1..1) int [1: 10%])\n");
   tree_case("tree-v2.dice", "dice RED: face = { hit: 2, blank: 4 }\n",
     "(dice RED:face [hit: 2] [blank: 4])\n");
   tree_case("tree-v2.deck", "deck bag: colour = { BLACK: 8, RED: 6, }\n",
@@ -792,7 +811,7 @@ static void test_limits(void) {
 static void test_recovery(void) {
   error_tree_case("parse-6.1",
     "const a = 1\n"
-    "const b = + \n"
+    "const b = * \n"           /* (a `+` would start a signed number: +2) */
     "enum e { A, B < C }\n"
     "procedure p() {\n"
     "  let x = 1 +\n"
@@ -803,7 +822,7 @@ static void test_recovery(void) {
     "record r { a: int }\n"
     "const d = $ 4\n"
     "test \"t\" { expect 1 == 1 }\n",
-    "t.rules:2:11: error: syntax error near \"+\"\n"
+    "t.rules:2:11: error: syntax error near \"*\"\n"
     "t.rules:3:15: error: enum members are separated by ',' and by '<'; "
     "use ',' throughout (unordered) or '<' throughout (ordered)\n"
     "t.rules:6:3: error: syntax error near \"if\"\n"

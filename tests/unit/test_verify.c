@@ -167,7 +167,7 @@ int main(void) {
           memcmp(buf2, good_buf, good_len) == 0, "round trip");
     rg_free(buf2);
   }
-  CHECK(memcmp(good_buf, "RGLA\6\0\0\0\42\0\0\0", 12) == 0, "header bytes (version 6)");
+  CHECK(memcmp(good_buf, "RGLA\7\0\0\0\43\0\0\0", 12) == 0, "header bytes (version 7)");
 
   /* Strategies (version 5): picks in range, of a known kind. */
   fresh(); M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);
@@ -225,6 +225,15 @@ int main(void) {
   fresh(); M.params[0].type.kind = RG_NKINDS; EXPECT_MSG("parameter 0: bad type kind 10");
   fresh(); M.types[0].kind = 42; EXPECT_MSG("type 0: bad type kind 42");
   fresh(); M.expects[0].type.kind = RG_K_VOID; EXPECT_MSG("expectation 0: void type");
+  /* Loop variables of expectations (version 6): in range, named, locals of
+  ** the procedure whose EXPECT uses them (g has none). */
+  fresh(); M.expects[0].nvars = 1; EXPECT_MSG("expectation 0: loop variables out of range");
+  fresh(); M.nevars = 1; M.evars = rg_malloc(sizeof *M.evars);
+  M.evars[0] = (rg_expect_var){M.expects[0].text, 0, {RG_K_INT, 0}}; M.expects[0].nvars = 1;
+  EXPECT_MSG("procedure 'g': instruction 6: loop variable 0 of expectation 0 is not a local");
+  fresh(); M.nevars = 1; M.evars = rg_malloc(sizeof *M.evars);
+  M.evars[0] = (rg_expect_var){M.expects[0].text, 0, {RG_K_VOID, 0}};
+  EXPECT_MSG("loop variable 0: void type");
   fresh(); M.procs[0].result.ref = 3; EXPECT_MSG("procedure 0: type reference 3 out of range");
 
   /* Tables and dimensions. */
@@ -403,7 +412,7 @@ int main(void) {
     EXPECT_LOAD(buf, 3, "bad magic");
     buf[0] = 'X'; EXPECT_LOAD(buf, good_len, "bad magic"); buf[0] = 'R';
     EXPECT_LOAD(buf, 10, "truncated header");
-    put32(buf + 4, 7); EXPECT_LOAD(buf, good_len, "unsupported version 7"); put32(buf + 4, RG_MODULE_VERSION);
+    put32(buf + 4, 99); EXPECT_LOAD(buf, good_len, "unsupported version 99"); put32(buf + 4, RG_MODULE_VERSION);
     put32(buf + 8, 1000); EXPECT_LOAD(buf, good_len, "absurd section count 1000"); put32(buf + 8, 27);
     EXPECT_LOAD(buf, 100, "section table out of bounds");
     put32(buf + 12 + 12 * 5 + 4, (uint32_t)good_len); EXPECT_LOAD(buf, good_len, "section 5 out of bounds");

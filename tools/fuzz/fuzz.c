@@ -90,7 +90,7 @@ static void on_expect(void *ctx, const rg_module *m, uint32_t expect, rg_value a
                       rg_value expected, uint32_t pc) {
   answers *a = ctx;
   a->sum += (uint64_t)actual - (uint64_t)expected + strlen(rg_module_str(m, m->expects[expect].text));
-  if (a->log) rg_log_expect_fail(a->log, expect, actual, expected, pc);
+  if (a->log) rg_log_expect_fail(a->log, expect, actual, expected, pc, a->vm ? rg_vm_frame(a->vm) : NULL);
 }
 
 static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {

@@ -9,7 +9,7 @@ syn keyword regulaDecl ruleset revision source extends unit scale enum record co
 " keywords: statements
 syn keyword regulaStmt let if else for in while return note expect step rule roll draw choose
 " keywords: variants and provenance
-syn keyword regulaVariant override remove assumed
+syn keyword regulaVariant override remove extend assumed
 " keywords: operators
 syn keyword regulaOperator and or not mod with
 " keywords: types
