@@ -94,6 +94,23 @@ expect bad-utf8-excerpt 2 'badrun.rules:1:14: error: invalid UTF-8 byte 0x98' "$
 size=$(wc -c <"$tmp/err")
 if [ "$size" -lt 400 ] && grep -q '?\.\.\.$' "$tmp/err"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits bad-utf8-excerpt: $size bytes of stderr"; fi
 
+# fmt's work is bounded by the input: a bound in CPU seconds (ulimit -t, so
+# a loaded machine does not matter), many times what fmt takes (0.3 s each
+# here; about 1 s under ASan).  Before the fix fmt measured the whole output
+# line again at each bracket left open on it (the first file, 1 MB: 52 s)
+# and scanned the rest of the line for each opener's closer (the second,
+# 3 MB: 6.2 s).
+awk 'BEGIN { printf "procedure p() -> int {\n  return sum([0"
+             for (i = 1; i < 300000; i++) printf ", %d", i % 10
+             printf ", "; for (i = 0; i < 970; i++) printf "("; printf "1\n"
+             for (i = 0; i < 970; i++) printf ")"; printf "])\n}\n" }' >"$tmp/fmt-open.rules"
+expect fmt-open-work 1 '' sh -c 'ulimit -t 8 && exec "$0" fmt --check "$1"' "$bin" "$tmp/fmt-open.rules"
+awk 'BEGIN { printf "procedure p() -> int {\n  return "
+             for (i = 0; i < 970; i++) printf "("
+             printf "sum([0"; for (i = 1; i < 1000000; i++) printf ", %d", i % 10
+             printf "])"; for (i = 0; i < 970; i++) printf ")"; printf "\n}\n" }' >"$tmp/fmt-nest.rules"
+expect fmt-nest-work 0 '' sh -c 'ulimit -t 4 && exec "$0" fmt --check "$1"' "$bin" "$tmp/fmt-nest.rules"
+
 # Dice and decks set again and again (an inputs file of 16 MB could set a
 # die of a million faces a million times): the faces and cards set in all
 # are bounded, so memory is too.  By hand: 4 dice of 1,000,000 faces fill
