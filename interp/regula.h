@@ -221,10 +221,12 @@ void *rg_realloc(void *p, size_t n);
 void rg_free(void *p);
 
 /* Writes data[0..len) to the file at path so that a failure never leaves a
-** partial file: through a temporary file in the same directory (created
-** with mode less the process's umask, as open(2) does; mode 0: private,
-** 0600) renamed into place, removed on any failure.  A path that exists and
-** is not a regular file (a device, a FIFO) is written straight to instead.
+** partial file: through a temporary file in the same directory renamed
+** into place, removed on any failure.  A file that exists keeps its mode; a
+** new one gets mode less the process's umask, as open(2) does (mode 0:
+** private, 0600).  A symbolic link is followed (link after link) and its
+** target replaced: the link stays a link.  A path that exists and is not a
+** regular file (a device, a FIFO) is written straight to instead.
 ** Returns 0, or -1 with a message in err (size errlen). */
 int rg_file_save(const char *path, const void *data, size_t len, int mode, char *err,
                  size_t errlen);

@@ -156,6 +156,31 @@ if [ -c /dev/full ] && [ -w /dev/full ]; then
     "$bin" draw rules/ninthage/deployment.rules draw_zones Counterthrust --svg /dev/full
   if [ -c /dev/full ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits: /dev/full is no longer a device"; fi
 fi
+# Through a symbolic link (relative, and a link to a link) an output file is
+# written to the link's target, atomically, keeping the target's mode; the
+# links stay links.  A link to a missing file creates that file.
+mkdir -p "$tmp/ln/real" "$tmp/ln/links"
+echo old >"$tmp/ln/real/m.rbc"
+echo old >"$tmp/ln/real/p.svg"
+chmod 0640 "$tmp/ln/real/m.rbc" "$tmp/ln/real/p.svg"
+ln -s ../real/m.rbc "$tmp/ln/links/m1"
+ln -s m1 "$tmp/ln/links/m.rbc"
+ln -s "$tmp/ln/real/p.svg" "$tmp/ln/links/p.svg"
+ln -s ../real/new.svg "$tmp/ln/links/new.svg"
+expect build-link 0 '' "$bin" build tests/lang/else-if-chain.rules -o "$tmp/ln/links/m.rbc"
+expect draw-link 0 '' "$bin" draw rules/ninthage/deployment.rules draw_zones Counterthrust --svg "$tmp/ln/links/p.svg"
+expect draw-dangling-link 0 '' "$bin" draw rules/ninthage/deployment.rules draw_zones Counterthrust --svg "$tmp/ln/links/new.svg"
+if [ -L "$tmp/ln/links/m1" ] && [ -L "$tmp/ln/links/m.rbc" ] && [ -L "$tmp/ln/links/p.svg" ] &&
+   [ -L "$tmp/ln/links/new.svg" ] && [ "$(head -c 4 "$tmp/ln/real/m.rbc")" != "old" ] &&
+   grep -q '<svg' "$tmp/ln/real/p.svg" && grep -q '<svg' "$tmp/ln/real/new.svg" &&
+   [ "$(stat -c %a "$tmp/ln/real/m.rbc") $(stat -c %a "$tmp/ln/real/p.svg")" = "640 640" ] &&
+   [ "$(ls "$tmp/ln/real" | tr '\n' ' ')" = "m.rbc new.svg p.svg " ]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "FAIL limits output-links: $(ls -l "$tmp/ln/real" "$tmp/ln/links")"
+fi
+expect run-link 0 '' "$bin" call "$tmp/ln/links/m.rbc" pick 3
+
 # Past a file size limit the write fails (EFBIG, not SIGXFSZ) and the
 # temporary file is removed.
 mkdir -p "$tmp/fsize"

@@ -31,12 +31,14 @@
 **     before it (else it moves to two spaces after the code), and a run of
 **     consecutive lines with trailing comments takes the column of its
 **     first (or further, to clear the longest code);
-**   - no trailing spaces, no tabs, at most one blank line in a row, none at
-**     the start or the end, one newline at the end.
+**   - no trailing spaces, no tabs; blank lines stay where they are (a line
+**     of spaces becomes empty: removing one would move the lines below it),
+**     but for those at the end; one newline at the end.
 **
 ** Formatting is idempotent, and the module compiled from the result equals
-** the original's but for the display columns of its line table
-** (tests/fmt.sh checks both on every file of rules/ and tests/).
+** the original's but for the display columns of its line table: every line
+** number stays (tests/unit/test_fmt.c checks both on every file of rules/
+** and tests/, as written and with blank lines added).
 */
 #include "arena.h"
 #include "diag.h"
@@ -327,20 +329,19 @@ static int code_line(fstate *f, const fline *ln, int above, uint32_t *code_w) {
 
 /* Writes the lines of f to out. */
 static int layout(fstate *f, rg_out *out) {
-  int above = 0, pending_blank = 0, started = 0;
+  int above = 0;
+  uint32_t pending_blank = 0;  /* blank lines not yet written (none at the end) */
   uint32_t run_col = 0;      /* the comment column of the current run, 0: none */
   rg_buf_init(&f->line);
   for (uint32_t li = 0; li < f->nlines; li++) {
     const fline *ln = &f->lines[li];
     uint32_t code_w = 0;
     if (ln->blank) {
-      pending_blank = started;
+      pending_blank++;
       run_col = 0;
       continue;
     }
-    if (pending_blank) rg_putc(out, '\n');
-    pending_blank = 0;
-    started = 1;
+    for (; pending_blank; pending_blank--) rg_putc(out, '\n');
     f->line.len = 0;
     f->line_w = 0;
     if (ln->count) {
