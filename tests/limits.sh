@@ -202,5 +202,54 @@ expect source-16mib 0 '' "$bin" check "$tmp/max.rules"
 printf 'x' >>"$tmp/max.rules"
 expect source-16mib-plus-1 2 'file too large \(limit 16777216 bytes\)' "$bin" check "$tmp/max.rules"
 
+# ---- 11. terminals: no control character from outside reaches one -------------
+# A title (ESC ] 0 ; ... BEL), a clear screen (ESC [ 2 J), a C1 CSI (U+009B)
+# and a lone byte 0x9b in every kind of text regula quotes: a line of an
+# answers file, of an inputs file and of standard input (--policy ask), a
+# --set name and value, an argument, a procedure, command, option and
+# policy name, and file names (not found, in a diagnostic, listed by fmt
+# --check on stdout, named by a run's header).  Each message escapes them
+# (rg_write_shown: \x1b, \u009b), so neither stdout nor stderr holds one.
+E=$(printf '\033]0;title\007\033[2J\302\233\233')
+ctl=$(printf '[\001-\010\013-\037\177]')
+c1=$(printf '\302[\200-\237]')
+# raw NAME CMD...: CMD's stdout and stderr hold no control character (but
+# newline and tab) and no C1 control, and its stderr shows the escape \x1b.
+raw() {
+  name=$1
+  shift
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  if LC_ALL=C grep -q -e "$ctl" -e "$c1" "$tmp/out" "$tmp/err"; then
+    failed=$((failed + 1)); echo "FAIL limits terminal-$name: a control character reached the terminal:"
+    LC_ALL=C cat -v "$tmp/out" "$tmp/err" | head -3 | sed 's/^/    /'
+  elif ! grep -q '\\x1b' "$tmp/out" "$tmp/err"; then
+    failed=$((failed + 1)); echo "FAIL limits terminal-$name: the text is not shown escaped:"
+    head -3 "$tmp/out" "$tmp/err" | sed 's/^/    /'
+  else
+    passed=$((passed + 1))
+  fi
+}
+mkdir -p "$tmp/term"
+sk=tests/run/skirmish.rules
+printf '%s\n' "$E" >"$tmp/term/answers"
+printf 'cards=%s\n' "$E" >"$tmp/term/inputs"
+raw answers-line "$bin" run $sk --policy "answers:$tmp/term/answers"
+raw inputs-line "$bin" run $sk --policy first --inputs "$tmp/term/inputs"
+raw ask-line sh -c '"$0" run "$1" --policy ask <"$2"' "$bin" $sk "$tmp/term/answers"
+raw set-value "$bin" run $sk --policy first --set "cards=$E"
+raw set-name "$bin" run $sk --policy first --set "$E=1"
+raw argument "$bin" call tests/lang/else-if-chain.rules pick "$E"
+raw procedure "$bin" call tests/lang/else-if-chain.rules "p$E"
+raw command "$bin" "x$E"
+raw option "$bin" check "--x$E"
+raw policy "$bin" run $sk --policy "x$E"
+raw file-missing "$bin" check "$tmp/term/x$E.rules"
+printf 'const = 1\n' >"$tmp/term/bad$E.rules"
+raw file-diagnostic "$bin" check "$tmp/term/bad$E.rules"
+printf 'const  a=1\n' >"$tmp/term/fmt$E.rules"
+raw file-fmt-check "$bin" fmt --check "$tmp/term/fmt$E.rules"
+printf 'Standard\nStandard\n' >"$tmp/term/a$E"
+raw file-run-header "$bin" run $sk --policy "answers:$tmp/term/a$E"
+
 echo "limits: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -60,7 +60,7 @@ static int usage(const char *fmt, ...) {
   va_list ap;
   fputs("regula: error: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  cli_veprintf(fmt, ap);
   va_end(ap);
   fputs("\ntry 'regula diff --help'\n", stderr);
   return 2;
@@ -108,12 +108,13 @@ int diff_main(const diff_request *r) {
     rg_diff_options opt = { a.hints, a.nhints, 1, NULL };
     rg_status st = rg_changes_new(A, B, &opt, &c);
     if (st != RG_OK) {
-      fprintf(stderr, "regula: error: %s\n", rg_status_name(st));
+      cli_eprintf("regula: error: %s\n", rg_status_name(st));
       rc = st == RG_NOMEM ? 3 : 2;
     } else {
       const char *nc = getenv("NO_COLOR");
       int color = a.format == RG_DIFF_TEXT && isatty(fileno(stdout)) && !(nc && *nc);
       rg_diff_shared_dir(a.files[0], a.files[1], base, sizeof base);
+      if (color) out = cli_colour_out();     /* its colours kept, nothing else */
       st = rg_changes_write(c, a.format, color ? RG_DIFF_COLOR : 0, base, &out);
       if (fflush(stdout) != 0) out.failed = 1;
       /* a JSON line that could not be built fails the output too */

@@ -49,7 +49,7 @@ static int fmt_one(const char *path, int check) {
     src.len = n;
   } else if ((st = rg_file_loader.load(NULL, NULL, path, RG_LOAD_RULES, &src, msg, sizeof msg)) !=
              RG_OK) {
-    fprintf(stderr, "regula: error: %s\n", msg);
+    cli_eprintf("regula: error: %s\n", msg);
     return st == RG_NOMEM || st == RG_IO ? EX_RUNTIME : EX_BAD;
   }
   memset(&copt, 0, sizeof copt);
@@ -73,12 +73,14 @@ static int fmt_one(const char *path, int check) {
     }
   } else if (b.len != src.len || (b.len && memcmp(b.data, src.text, b.len) != 0)) {
     if (check) {
-      puts(path);
+      rg_out o = cli_file_out(stdout);        /* a file name, shown safe */
+      rg_puts(&o, path);
+      rg_putc(&o, '\n');
       rc = EX_FINDINGS;
     } else {
       /* the file keeps its mode; through a symbolic link, its target changes */
       if (rg_file_save(path, b.data ? b.data : "", b.len, 0644, msg, sizeof msg) != 0) {
-        fprintf(stderr, "regula: error: %s\n", msg);
+        cli_eprintf("regula: error: %s\n", msg);
         rc = EX_RUNTIME;
       }
     }
