@@ -63,7 +63,21 @@ rg_out cli_colour_out(void) {
 
 void cli_veprintf(const char *fmt, va_list ap) {
   rg_out o = cli_file_out(stderr);
-  rg_vprintf(&o, fmt, ap);
+  char small[1024], *big = NULL;
+  va_list again;
+  int n;
+  /* formatted here with malloc, not rg_vprintf: a message must get out
+  ** even while a test makes the library's allocations fail */
+  va_copy(again, ap);
+  n = vsnprintf(small, sizeof small, fmt, ap);
+  if (n >= (int)sizeof small && (big = malloc((size_t)n + 1)) != NULL)
+    vsnprintf(big, (size_t)n + 1, fmt, again);
+  va_end(again);
+  if (n > 0) {
+    size_t len = big ? (size_t)n : (size_t)n < sizeof small ? (size_t)n : sizeof small - 1;
+    rg_write(&o, big ? big : small, len);
+  }
+  free(big);
 }
 
 void cli_eprintf(const char *fmt, ...) {

@@ -514,8 +514,8 @@ int rg_file_save(const char *path, const void *data, size_t len, int mode, char 
   struct stat st;
   int fd, e = 0, keep = 0;
   char *real = follow_links(path, &e);
-  if (!real)
-    return fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
+  if (!real && e == ENOMEM) return fail(err, errlen, "%s: out of memory", path);
+  if (!real) return fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
   /* A path that is there and is not a regular file (a device, a FIFO,
   ** /dev/stdout) is written straight to: renaming a file over it would
   ** replace the device (as root) instead of writing to it. */
