@@ -285,8 +285,8 @@ $(BUILD)/regula.1: $(BUILD)/regula tools/man.sh
 # tools/install.sh does the work, with every path quoted (a space in DESTDIR
 # or PREFIX is fine): it lists what it created in share/regula/MANIFEST, and
 # uninstall removes exactly that (the files it lists, folders left empty).
-install uninstall: export DESTDIR := $(DESTDIR)
-install uninstall: export PREFIX := $(PREFIX)
+install uninstall: export override DESTDIR := $(value DESTDIR)
+install uninstall: export override PREFIX := $(value PREFIX)
 install uninstall: export BUILD := $(BUILD)
 install: all $(BUILD)/regula.1
 	@tools/install.sh install

@@ -6,8 +6,8 @@
 # folder install made is left, a file install made and the user changed
 # stays, a manifest naming a path outside PREFIX removes nothing there.  A
 # DESTDIR with a space installs into that folder (not into the source tree,
-# not beside it) and uninstalls from it; a relative PREFIX is refused with
-# nothing touched.
+# not beside it) and uninstalls from it, and so does one with quotes, a
+# dollar and a semicolon; a relative PREFIX is refused with nothing touched.
 # Prints "install: N passed, M failed".
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 3
@@ -95,6 +95,14 @@ mk uninstall DESTDIR="$tmp/x/my stage" PREFIX=/usr || bad "make uninstall DESTDI
 [ "$(cat "$tmp/x/my" 2>/dev/null)" = mine ] && ok || bad "uninstall with DESTDIR='$tmp/x/my stage' removed $tmp/x/my"
 [ -z "$(ls -A "$tmp/x/my stage")" ] && ok || bad "uninstall left in the stage: $(ls -A "$tmp/x/my stage")"
 [ "$(tree_state)" = "$before" ] && ok || bad "install touched the source tree: $(tree_state)"
+
+# quotes, a dollar and a semicolon are ordinary characters too
+q="$tmp/q'x \"y \$z;w"
+mkdir -p "$q"
+mk install DESTDIR="$q" PREFIX=/opt/r && [ -x "$q/opt/r/bin/regula" ] && ok ||
+  bad "make install DESTDIR='$q': $(cat "$tmp/log")"
+mk uninstall DESTDIR="$q" PREFIX=/opt/r && [ -z "$(ls -A "$q")" ] && ok ||
+  bad "make uninstall DESTDIR='$q': $(cat "$tmp/log"; ls -A "$q")"
 
 # ---- a relative PREFIX is refused, nothing touched -------------------------------
 mk install PREFIX="rel/usr" DESTDIR="$tmp/r" && bad "make install PREFIX=rel/usr succeeded"
