@@ -174,7 +174,7 @@ sanitize: deps
 # Each harness tools/fuzz/fuzz_NAME.c is built with libFuzzer by `make fuzz`
 # and, with tools/fuzz/replay.c as its main, by `make test`, which replays
 # the inputs that once crashed it (tests/fuzz/NAME/).
-FUZZ_NAMES := parse compile module tsv answers render diag setup
+FUZZ_NAMES := parse compile module tsv answers render fmt diag setup
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
               -fno-omit-frame-pointer
@@ -280,34 +280,21 @@ pictures: all
 # and the bundled rule files with their tables (share/regula/).
 PREFIX  ?= /usr/local
 DESTDIR ?=
-BINDIR  := $(DESTDIR)$(PREFIX)/bin
-MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
-SHARE   := $(DESTDIR)$(PREFIX)/share
-VIMDIR  := $(SHARE)/vim/vimfiles
 
 $(BUILD)/regula.1: $(BUILD)/regula tools/man.sh
 	tools/man.sh $(BUILD)/regula >$@.tmp && mv $@.tmp $@
 
+# tools/install.sh does the work, with every path quoted (a space in DESTDIR
+# or PREFIX is fine): it lists what it created in share/regula/MANIFEST, and
+# uninstall removes exactly that (the files it lists, folders left empty).
+install uninstall: export override DESTDIR := $(value DESTDIR)
+install uninstall: export override PREFIX := $(value PREFIX)
+install uninstall: export BUILD := $(BUILD)
 install: all $(BUILD)/regula.1
-	install -d $(BINDIR) $(MANDIR) $(SHARE)/bash-completion/completions \
-	  $(VIMDIR)/syntax $(VIMDIR)/ftdetect $(VIMDIR)/ftplugin \
-	  $(SHARE)/regula/editors/vscode/syntaxes
-	install -m 0755 $(BUILD)/regula $(BINDIR)/regula
-	install -m 0644 $(BUILD)/regula.1 $(MANDIR)/regula.1
-	install -m 0644 editors/bash/regula $(SHARE)/bash-completion/completions/regula
-	for d in syntax ftdetect ftplugin; do \
-	  install -m 0644 editors/vim/$$d/regula.vim $(VIMDIR)/$$d/regula.vim || exit 1; done
-	install -m 0644 editors/vscode/package.json editors/vscode/language-configuration.json \
-	  $(SHARE)/regula/editors/vscode/
-	install -m 0644 editors/vscode/syntaxes/regula.tmLanguage.json \
-	  $(SHARE)/regula/editors/vscode/syntaxes/
-	for f in $$(find rules tables -type f); do \
-	  install -D -m 0644 $$f $(SHARE)/regula/$$f || exit 1; done
+	@tools/install.sh install
 
 uninstall:
-	rm -f $(BINDIR)/regula $(MANDIR)/regula.1 $(SHARE)/bash-completion/completions/regula
-	for d in syntax ftdetect ftplugin; do rm -f $(VIMDIR)/$$d/regula.vim; done
-	rm -rf $(SHARE)/regula
+	@tools/install.sh uninstall
 
 clean:
 	rm -rf build

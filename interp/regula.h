@@ -115,6 +115,21 @@ void rg_printf(rg_out *o, const char *fmt, ...)
   ;
 void rg_vprintf(rg_out *o, const char *fmt, va_list ap);
 
+/* Writes s[0..n) to o so that a terminal shows it and acts on none of it:
+** the one way every message quotes text from outside (a file name, an
+** argument, a line of an answers or inputs file, a --set text).  A control
+** character (C0 but newline and tab when flags has RG_SHOWN_LINES; CR
+** always; DEL) and a byte that is not UTF-8 are written as \xNN (ESC as
+** \x1b), a C1 control or a bidirectional override or isolate as \uNNNN;
+** the rest is copied.  RG_SHOWN_SGR keeps colour sequences (ESC [ digits
+** and ; m) as they are.  Returns the bytes of s consumed: n, but with
+** RG_SHOWN_PARTIAL a UTF-8 sequence cut by the end of s is not written (a
+** caller writing a stream in pieces passes it again with the next piece). */
+#define RG_SHOWN_LINES 1
+#define RG_SHOWN_SGR 2
+#define RG_SHOWN_PARTIAL 4
+size_t rg_write_shown(rg_out *o, const char *s, size_t n, int flags);
+
 /* A growable byte buffer with an rg_out that appends to it, for a caller
 ** that wants the text as a string: always NUL-terminated when len > 0. */
 typedef struct rg_buf {
@@ -221,10 +236,12 @@ void *rg_realloc(void *p, size_t n);
 void rg_free(void *p);
 
 /* Writes data[0..len) to the file at path so that a failure never leaves a
-** partial file: through a temporary file in the same directory (created
-** with mode less the process's umask, as open(2) does; mode 0: private,
-** 0600) renamed into place, removed on any failure.  A path that exists and
-** is not a regular file (a device, a FIFO) is written straight to instead.
+** partial file: through a temporary file in the same directory renamed
+** into place, removed on any failure.  A file that exists keeps its mode; a
+** new one gets mode less the process's umask, as open(2) does (mode 0:
+** private, 0600).  A symbolic link is followed (link after link) and its
+** target replaced: the link stays a link.  A path that exists and is not a
+** regular file (a device, a FIFO) is written straight to instead.
 ** Returns 0, or -1 with a message in err (size errlen). */
 int rg_file_save(const char *path, const void *data, size_t len, int mode, char *err,
                  size_t errlen);

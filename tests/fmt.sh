@@ -2,7 +2,8 @@
 # tests/fmt.sh BINARY: `regula fmt` as a command (the layout itself, its
 # idempotence and the unchanged modules are tests/unit/test_fmt.c's):
 # --check lists what would change and exits 1 without writing; a write
-# replaces the file keeping its mode; syntax errors exit 2 with a located
+# replaces the file keeping its mode (through a symbolic link, its target,
+# the link staying a link); syntax errors exit 2 with a located
 # error and leave the file alone; `-` is standard input.
 bin=$1
 test_name=fmt
@@ -23,6 +24,21 @@ cmp -s "$tmp/a.rules" "$tmp/want" && ok || bad "fmt: $(diff "$tmp/a.rules" "$tmp
 [ "$(stat -c %a "$tmp/a.rules")" = 640 ] && ok || bad "fmt: mode $(stat -c %a "$tmp/a.rules"), not 640"
 [ -z "$(ls "$tmp" | grep -v -e '^a.rules$' -e '^want$' -e '^bad.rules$' -e '^good.rules$')" ] && ok ||
   bad "fmt left files: $(ls "$tmp")"
+
+# through a symbolic link (a relative one, to a link): the target is
+# rewritten, keeping its mode, and the links stay links
+mkdir "$tmp/real" "$tmp/links"
+printf 'const  z=3\n' >"$tmp/real/s.rules"
+chmod 0604 "$tmp/real/s.rules"
+ln -s ../real/s.rules "$tmp/links/one"
+ln -s one "$tmp/links/two.rules"
+"$bin" fmt "$tmp/links/two.rules" && ok || bad "fmt through a link: exit $?"
+[ "$(cat "$tmp/real/s.rules")" = "const z = 3" ] && ok || bad "fmt through a link: target holds '$(cat "$tmp/real/s.rules")'"
+[ -L "$tmp/links/one" ] && [ -L "$tmp/links/two.rules" ] && ok || bad "fmt replaced a link by a file"
+[ "$(stat -c %a "$tmp/real/s.rules")" = 604 ] && ok || bad "fmt through a link: mode $(stat -c %a "$tmp/real/s.rules"), not 604"
+[ "$(ls "$tmp/real" "$tmp/links" | tr '\n' ' ')" = "$tmp/links: one two.rules  $tmp/real: s.rules " ] && ok ||
+  bad "fmt through a link left: $(ls "$tmp/real" "$tmp/links")"
+rm -r "$tmp/real" "$tmp/links"
 
 out=$("$bin" fmt --check "$tmp/a.rules"); rc=$?
 [ $rc = 0 ] && [ -z "$out" ] && ok || bad "--check of a formatted file: exit $rc, '$out'"

@@ -94,6 +94,23 @@ expect bad-utf8-excerpt 2 'badrun.rules:1:14: error: invalid UTF-8 byte 0x98' "$
 size=$(wc -c <"$tmp/err")
 if [ "$size" -lt 400 ] && grep -q '?\.\.\.$' "$tmp/err"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits bad-utf8-excerpt: $size bytes of stderr"; fi
 
+# fmt's work is bounded by the input: a bound in CPU seconds (ulimit -t, so
+# a loaded machine does not matter), many times what fmt takes (0.3 s each
+# here; about 1 s under ASan).  Before the fix fmt measured the whole output
+# line again at each bracket left open on it (the first file, 1 MB: 52 s)
+# and scanned the rest of the line for each opener's closer (the second,
+# 3 MB: 6.2 s).
+awk 'BEGIN { printf "procedure p() -> int {\n  return sum([0"
+             for (i = 1; i < 300000; i++) printf ", %d", i % 10
+             printf ", "; for (i = 0; i < 970; i++) printf "("; printf "1\n"
+             for (i = 0; i < 970; i++) printf ")"; printf "])\n}\n" }' >"$tmp/fmt-open.rules"
+expect fmt-open-work 1 '' sh -c 'ulimit -t 8 && exec "$0" fmt --check "$1"' "$bin" "$tmp/fmt-open.rules"
+awk 'BEGIN { printf "procedure p() -> int {\n  return "
+             for (i = 0; i < 970; i++) printf "("
+             printf "sum([0"; for (i = 1; i < 1000000; i++) printf ", %d", i % 10
+             printf "])"; for (i = 0; i < 970; i++) printf ")"; printf "\n}\n" }' >"$tmp/fmt-nest.rules"
+expect fmt-nest-work 0 '' sh -c 'ulimit -t 4 && exec "$0" fmt --check "$1"' "$bin" "$tmp/fmt-nest.rules"
+
 # Dice and decks set again and again (an inputs file of 16 MB could set a
 # die of a million faces a million times): the faces and cards set in all
 # are bounded, so memory is too.  By hand: 4 dice of 1,000,000 faces fill
@@ -139,6 +156,31 @@ if [ -c /dev/full ] && [ -w /dev/full ]; then
     "$bin" draw rules/ninthage/deployment.rules draw_zones Counterthrust --svg /dev/full
   if [ -c /dev/full ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits: /dev/full is no longer a device"; fi
 fi
+# Through a symbolic link (relative, and a link to a link) an output file is
+# written to the link's target, atomically, keeping the target's mode; the
+# links stay links.  A link to a missing file creates that file.
+mkdir -p "$tmp/ln/real" "$tmp/ln/links"
+echo old >"$tmp/ln/real/m.rbc"
+echo old >"$tmp/ln/real/p.svg"
+chmod 0640 "$tmp/ln/real/m.rbc" "$tmp/ln/real/p.svg"
+ln -s ../real/m.rbc "$tmp/ln/links/m1"
+ln -s m1 "$tmp/ln/links/m.rbc"
+ln -s "$tmp/ln/real/p.svg" "$tmp/ln/links/p.svg"
+ln -s ../real/new.svg "$tmp/ln/links/new.svg"
+expect build-link 0 '' "$bin" build tests/lang/else-if-chain.rules -o "$tmp/ln/links/m.rbc"
+expect draw-link 0 '' "$bin" draw rules/ninthage/deployment.rules draw_zones Counterthrust --svg "$tmp/ln/links/p.svg"
+expect draw-dangling-link 0 '' "$bin" draw rules/ninthage/deployment.rules draw_zones Counterthrust --svg "$tmp/ln/links/new.svg"
+if [ -L "$tmp/ln/links/m1" ] && [ -L "$tmp/ln/links/m.rbc" ] && [ -L "$tmp/ln/links/p.svg" ] &&
+   [ -L "$tmp/ln/links/new.svg" ] && [ "$(head -c 4 "$tmp/ln/real/m.rbc")" != "old" ] &&
+   grep -q '<svg' "$tmp/ln/real/p.svg" && grep -q '<svg' "$tmp/ln/real/new.svg" &&
+   [ "$(stat -c %a "$tmp/ln/real/m.rbc") $(stat -c %a "$tmp/ln/real/p.svg")" = "640 640" ] &&
+   [ "$(ls "$tmp/ln/real" | tr '\n' ' ')" = "m.rbc new.svg p.svg " ]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "FAIL limits output-links: $(ls -l "$tmp/ln/real" "$tmp/ln/links")"
+fi
+expect run-link 0 '' "$bin" call "$tmp/ln/links/m.rbc" pick 3
+
 # Past a file size limit the write fails (EFBIG, not SIGXFSZ) and the
 # temporary file is removed.
 mkdir -p "$tmp/fsize"
@@ -159,6 +201,55 @@ expect odds-expect 1 'exp.rules:3: an expectation failed' "$bin" odds "$tmp/exp.
 expect source-16mib 0 '' "$bin" check "$tmp/max.rules"
 printf 'x' >>"$tmp/max.rules"
 expect source-16mib-plus-1 2 'file too large \(limit 16777216 bytes\)' "$bin" check "$tmp/max.rules"
+
+# ---- 11. terminals: no control character from outside reaches one -------------
+# A title (ESC ] 0 ; ... BEL), a clear screen (ESC [ 2 J), a C1 CSI (U+009B)
+# and a lone byte 0x9b in every kind of text regula quotes: a line of an
+# answers file, of an inputs file and of standard input (--policy ask), a
+# --set name and value, an argument, a procedure, command, option and
+# policy name, and file names (not found, in a diagnostic, listed by fmt
+# --check on stdout, named by a run's header).  Each message escapes them
+# (rg_write_shown: \x1b, \u009b), so neither stdout nor stderr holds one.
+E=$(printf '\033]0;title\007\033[2J\302\233\233')
+ctl=$(printf '[\001-\010\013-\037\177]')
+c1=$(printf '\302[\200-\237]')
+# raw NAME CMD...: CMD's stdout and stderr hold no control character (but
+# newline and tab) and no C1 control, and its stderr shows the escape \x1b.
+raw() {
+  name=$1
+  shift
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  if LC_ALL=C grep -q -e "$ctl" -e "$c1" "$tmp/out" "$tmp/err"; then
+    failed=$((failed + 1)); echo "FAIL limits terminal-$name: a control character reached the terminal:"
+    LC_ALL=C cat -v "$tmp/out" "$tmp/err" | head -3 | sed 's/^/    /'
+  elif ! grep -q '\\x1b' "$tmp/out" "$tmp/err"; then
+    failed=$((failed + 1)); echo "FAIL limits terminal-$name: the text is not shown escaped:"
+    head -3 "$tmp/out" "$tmp/err" | sed 's/^/    /'
+  else
+    passed=$((passed + 1))
+  fi
+}
+mkdir -p "$tmp/term"
+sk=tests/run/skirmish.rules
+printf '%s\n' "$E" >"$tmp/term/answers"
+printf 'cards=%s\n' "$E" >"$tmp/term/inputs"
+raw answers-line "$bin" run $sk --policy "answers:$tmp/term/answers"
+raw inputs-line "$bin" run $sk --policy first --inputs "$tmp/term/inputs"
+raw ask-line sh -c '"$0" run "$1" --policy ask <"$2"' "$bin" $sk "$tmp/term/answers"
+raw set-value "$bin" run $sk --policy first --set "cards=$E"
+raw set-name "$bin" run $sk --policy first --set "$E=1"
+raw argument "$bin" call tests/lang/else-if-chain.rules pick "$E"
+raw procedure "$bin" call tests/lang/else-if-chain.rules "p$E"
+raw command "$bin" "x$E"
+raw option "$bin" check "--x$E"
+raw policy "$bin" run $sk --policy "x$E"
+raw file-missing "$bin" check "$tmp/term/x$E.rules"
+printf 'const = 1\n' >"$tmp/term/bad$E.rules"
+raw file-diagnostic "$bin" check "$tmp/term/bad$E.rules"
+printf 'const  a=1\n' >"$tmp/term/fmt$E.rules"
+raw file-fmt-check "$bin" fmt --check "$tmp/term/fmt$E.rules"
+printf 'Standard\nStandard\n' >"$tmp/term/a$E"
+raw file-run-header "$bin" run $sk --policy "answers:$tmp/term/a$E"
 
 echo "limits: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -56,11 +56,11 @@ int reader_status(const reader *r, int rc, const char *path) {
     return EX_RUNTIME;
   }
   if (rc != READ_END) {
-    fprintf(stderr, "regula: error: %s:%u: %s\n", path, r->line, reader_error(rc));
+    cli_eprintf("regula: error: %s:%u: %s\n", path, r->line, reader_error(rc));
     return EX_BAD;
   }
   if (ferror(r->f)) {
-    fprintf(stderr, "regula: error: %s: cannot read\n", path);
+    cli_eprintf("regula: error: %s: cannot read\n", path);
     return EX_BAD;
   }
   return 0;
@@ -136,13 +136,13 @@ int ask_read_file(const char *path, char **text, size_t *size) {
   int rc = 0, k;
   *text = NULL;
   if (!f) {
-    fprintf(stderr, "regula: error: %s: %s\n", path, strerror(errno));
+    cli_eprintf("regula: error: %s: %s\n", path, strerror(errno));
     return EX_BAD;
   }
   while ((k = reader_line(&rd, &line)) == 0) {
     size_t n = strlen(line);
     if (len + n + 2 > ANSWERS_MAX) {
-      fprintf(stderr, "regula: error: %s: file too large (limit %u bytes)\n", path, ANSWERS_MAX);
+      cli_eprintf("regula: error: %s: file too large (limit %u bytes)\n", path, ANSWERS_MAX);
       rc = EX_BAD;
       break;
     }

@@ -54,7 +54,7 @@ int call_run(const char *cmd, const char *path, const char *proc, const char *co
       rc = done(ctx, r, run);
       if (rc == EX_OK && rg_run_failed_expects(run)) rc = EX_FINDINGS;
     } else if (st == RG_BAD_VALUE || st == RG_NOMEM) {   /* an argument; memory */
-      fprintf(stderr, "regula: error: %s\n", rg_run_error(run, NULL, NULL, NULL));
+      cli_eprintf("regula: error: %s\n", rg_run_error(run, NULL, NULL, NULL));
       rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     } else {
       const char *where, *msg;

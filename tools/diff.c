@@ -60,7 +60,7 @@ static int usage(const char *fmt, ...) {
   va_list ap;
   fputs("regula: error: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  cli_veprintf(fmt, ap);
   va_end(ap);
   fputs("\ntry 'regula diff --help'\n", stderr);
   return 2;
@@ -86,6 +86,10 @@ static int parse_args(const diff_request *r, diff_args *a) {
   }
   if (r->nfiles > 2) return usage("diff takes two rule files, not '%s'", r->files[2]);
   if (r->nfiles < 2) return usage("diff needs two rule files (A and B)");
+  /* standard input can be read once: `diff - -` would compare it with an
+  ** empty second read */
+  if (strcmp(r->files[0], "-") == 0 && strcmp(r->files[1], "-") == 0)
+    return usage("standard input (-) can be only one of A and B");
   a->files[0] = r->files[0];
   a->files[1] = r->files[1];
   return 0;
@@ -104,12 +108,13 @@ int diff_main(const diff_request *r) {
     rg_diff_options opt = { a.hints, a.nhints, 1, NULL };
     rg_status st = rg_changes_new(A, B, &opt, &c);
     if (st != RG_OK) {
-      fprintf(stderr, "regula: error: %s\n", rg_status_name(st));
+      cli_eprintf("regula: error: %s\n", rg_status_name(st));
       rc = st == RG_NOMEM ? 3 : 2;
     } else {
       const char *nc = getenv("NO_COLOR");
       int color = a.format == RG_DIFF_TEXT && isatty(fileno(stdout)) && !(nc && *nc);
       rg_diff_shared_dir(a.files[0], a.files[1], base, sizeof base);
+      if (color) out = cli_colour_out();     /* its colours kept, nothing else */
       st = rg_changes_write(c, a.format, color ? RG_DIFF_COLOR : 0, base, &out);
       if (fflush(stdout) != 0) out.failed = 1;
       /* a JSON line that could not be built fails the output too */

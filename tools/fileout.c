@@ -4,6 +4,7 @@
 */
 #include "fileout.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +14,77 @@ static int file_write(void *ctx, const char *s, size_t n) {
   return fwrite(s, 1, n, (FILE *)ctx) == n ? 0 : -1;
 }
 
+/* A terminal's stream (stdout, stderr) written through rg_write_shown:
+** its flags, and the start of a UTF-8 sequence that one write cut, kept
+** for the next.  One per stream, for the life of the program. */
+typedef struct shown_stream {
+  int flags;
+  size_t npending;
+  char pending[4];
+} shown_stream;
+
+static shown_stream shown_out = { RG_SHOWN_LINES, 0, "" },
+                    shown_colour = { RG_SHOWN_LINES | RG_SHOWN_SGR, 0, "" },
+                    shown_err = { RG_SHOWN_LINES, 0, "" };
+
+/* rg_out callback: writes s[0..n) to the stream of the shown_stream ctx
+** (stdout for shown_out and shown_colour, stderr for shown_err) with
+** rg_write_shown.  Returns 0, or -1 on a short write or out of memory. */
+static int shown_write(void *ctx, const char *s, size_t n) {
+  shown_stream *st = ctx;
+  rg_out raw = { file_write, st == &shown_err ? stderr : stdout, 0 };
+  char *joined = NULL;
+  size_t used;
+  if (st->npending) {
+    if (!(joined = malloc(st->npending + n))) return -1;
+    memcpy(joined, st->pending, st->npending);
+    memcpy(joined + st->npending, s, n);
+    s = joined;
+    n += st->npending;
+  }
+  used = rg_write_shown(&raw, s, n, st->flags | RG_SHOWN_PARTIAL);
+  st->npending = n - used;                  /* at most 3 bytes */
+  memcpy(st->pending, s + used, st->npending);
+  free(joined);
+  return raw.failed ? -1 : 0;
+}
+
 rg_out cli_file_out(FILE *f) {
   rg_out o = { file_write, f, 0 };
+  if (f == stdout) o = (rg_out){ shown_write, &shown_out, 0 };
+  else if (f == stderr) o = (rg_out){ shown_write, &shown_err, 0 };
   return o;
+}
+
+rg_out cli_colour_out(void) {
+  rg_out o = { shown_write, &shown_colour, 0 };
+  return o;
+}
+
+void cli_veprintf(const char *fmt, va_list ap) {
+  rg_out o = cli_file_out(stderr);
+  char small[1024], *big = NULL;
+  va_list again;
+  int n;
+  /* formatted here with malloc, not rg_vprintf: a message must get out
+  ** even while a test makes the library's allocations fail */
+  va_copy(again, ap);
+  n = vsnprintf(small, sizeof small, fmt, ap);
+  if (n >= (int)sizeof small && (big = malloc((size_t)n + 1)) != NULL)
+    vsnprintf(big, (size_t)n + 1, fmt, again);
+  va_end(again);
+  if (n > 0) {
+    size_t len = big ? (size_t)n : (size_t)n < sizeof small ? (size_t)n : sizeof small - 1;
+    rg_write(&o, big ? big : small, len);
+  }
+  free(big);
+}
+
+void cli_eprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cli_veprintf(fmt, ap);
+  va_end(ap);
 }
 
 int cli_read_stdin(char **text, size_t *len) {
@@ -79,17 +148,17 @@ int cli_rules_load(const char *path, int keep_sources, rg_rules **r) {
     st = rg_rules_compile_path(path, &opt, r);
   }
   if (st == RG_NOMEM && dc.n == 0) fputs("regula: error: out of memory\n", stderr);
-  else if (st != RG_OK && dc.n == 0) fprintf(stderr, "regula: error: %s: cannot compile\n", path);
+  else if (st != RG_OK && dc.n == 0) cli_eprintf("regula: error: %s: cannot compile\n", path);
   return st == RG_OK ? 0 : st == RG_NOMEM ? 3 : 2;
 }
 
 int cli_rules_no_table(const rg_rules *r, const char *name) {
   int n = rg_rules_table_count(r);
-  fprintf(stderr, "regula: error: no table '%s'; ", name);
+  cli_eprintf("regula: error: no table '%s'; ", name);
   if (n == 0) fputs("the rule set has no tables\n", stderr);
   else {
     fputs("tables: ", stderr);
-    for (int i = 0; i < n; i++) fprintf(stderr, "%s%s", i ? ", " : "", rg_rules_table_name(r, i));
+    for (int i = 0; i < n; i++) cli_eprintf("%s%s", i ? ", " : "", rg_rules_table_name(r, i));
     fputc('\n', stderr);
   }
   return 2;
@@ -99,22 +168,22 @@ int cli_rules_proc(const rg_rules *r, const char *cmd, const char *name, int nar
   int pi = rg_rules_find_proc(r, name), n = 0, np;
   char tn[128];
   if (pi < 0) {
-    fprintf(stderr, "regula: error: no procedure '%s'; ", name);
+    cli_eprintf("regula: error: no procedure '%s'; ", name);
     for (int i = 0; i < rg_rules_proc_count(r); i++) {
       const char *p = rg_rules_proc_name(r, i);
       if (rg_rules_find_proc(r, p) != i) continue;      /* a test */
-      fprintf(stderr, "%s%s", n++ ? ", " : "procedures: ", p);
+      cli_eprintf("%s%s", n++ ? ", " : "procedures: ", p);
     }
     fputs(n ? "\n" : "the rule set has no procedures\n", stderr);
     return -1;
   }
   if (nargs == (np = rg_rules_param_count(r, pi))) return pi;
-  fprintf(stderr, "regula: error: procedure '%s' takes %d argument%s (", name, np,
+  cli_eprintf("regula: error: procedure '%s' takes %d argument%s (", name, np,
           np == 1 ? "" : "s");
   for (int k = 0; k < np; k++)
-    fprintf(stderr, "%s%s: %s", k ? ", " : "", rg_rules_param_name(r, pi, k),
+    cli_eprintf("%s%s: %s", k ? ", " : "", rg_rules_param_name(r, pi, k),
             rg_rules_param_type(r, pi, k, tn, sizeof tn));
-  fprintf(stderr, "), got %d\ntry 'regula %s --help'\n", nargs, cmd);
+  cli_eprintf("), got %d\ntry 'regula %s --help'\n", nargs, cmd);
   return -1;
 }
 
@@ -125,11 +194,11 @@ int cli_rules_counted(const rg_rules *r, const char *cmd, const char *name,
   int pi = cli_rules_proc(r, cmd, name, nargs);
   if (pi < 0) return -1;
   if (!rg_rules_result_type(r, pi, tn, sizeof tn)) {
-    fprintf(stderr, "regula: error: procedure '%s' has no result to count\n", name);
+    cli_eprintf("regula: error: procedure '%s' has no result to count\n", name);
     return -1;
   }
   if ((st = rg_rules_check_args(r, name, args, nargs, err, sizeof err)) != RG_OK) {
-    fprintf(stderr, "regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
+    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
     return st == RG_NOMEM ? -2 : -1;
   }
   return pi;

@@ -9,14 +9,30 @@
 #ifndef RG_FILEOUT_H
 #define RG_FILEOUT_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "regula.h"
 
 /* Returns an rg_out that writes to f (borrowed; it must outlive the rg_out).
 ** A short write marks the rg_out failed; the stream's own error flag is set
-** too, so main's final check of stdout still sees it. */
+** too, so main's final check of stdout still sees it.  What goes to stdout
+** or stderr passes through rg_write_shown (newlines and tabs kept): no
+** control character from a file name or an argument reaches the terminal. */
 rg_out cli_file_out(FILE *f);
+
+/* cli_file_out(stdout) that keeps colour sequences (diff's colours). */
+rg_out cli_colour_out(void);
+
+/* fprintf(stderr, fmt, ...) through cli_file_out(stderr): every message of
+** the CLI that may quote a file name, an argument or a line of a file goes
+** through it. */
+void cli_eprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 1, 2)))
+#endif
+  ;
+void cli_veprintf(const char *fmt, va_list ap);
 
 /* Reads all of standard input into *text (rg_malloc'd, NUL-terminated,
 ** *len bytes, at most RG_MAX_SOURCE).  Returns 0, or -1 after saying why

@@ -9,19 +9,19 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 const char fmt_usage[] = "fmt [--check] FILE...";
 
 const char fmt_help[] =
   "Rewrites each rule file in the canonical layout: every token stays on its\n"
-  "line; indentation (two spaces a block), the spaces between tokens, the\n"
-  "column of trailing comments and blank lines (at most one in a row) follow\n"
-  "one rule; comments are kept.  Formatting twice changes nothing, and the\n"
-  "compiled module is the same but for the columns of its line table.  A file\n"
-  "that already is formatted is left alone; a changed one is replaced through\n"
-  "a temporary file, keeping its mode.  FILE - reads standard input and\n"
-  "writes the result to standard output.\n"
+  "line and blank lines stay (but those at the end), so every line number\n"
+  "stays; indentation (two spaces a block), the spaces between tokens and the\n"
+  "column of trailing comments follow one rule; comments are kept.\n"
+  "Formatting twice changes nothing, and the compiled module is the same but\n"
+  "for the columns of its line table.  A file that already is formatted is\n"
+  "left alone; a changed one is replaced through a temporary file, keeping\n"
+  "its mode (through a symbolic link, the link's target).  FILE - reads\n"
+  "standard input and writes the result to standard output.\n"
   "\n"
   "  --check   change nothing: list the files that would change, one a line\n"
   "\n"
@@ -49,7 +49,7 @@ static int fmt_one(const char *path, int check) {
     src.len = n;
   } else if ((st = rg_file_loader.load(NULL, NULL, path, RG_LOAD_RULES, &src, msg, sizeof msg)) !=
              RG_OK) {
-    fprintf(stderr, "regula: error: %s\n", msg);
+    cli_eprintf("regula: error: %s\n", msg);
     return st == RG_NOMEM || st == RG_IO ? EX_RUNTIME : EX_BAD;
   }
   memset(&copt, 0, sizeof copt);
@@ -73,16 +73,15 @@ static int fmt_one(const char *path, int check) {
     }
   } else if (b.len != src.len || (b.len && memcmp(b.data, src.text, b.len) != 0)) {
     if (check) {
-      puts(path);
+      rg_out o = cli_file_out(stdout);        /* a file name, shown safe */
+      rg_puts(&o, path);
+      rg_putc(&o, '\n');
       rc = EX_FINDINGS;
     } else {
-      struct stat sb;
-      int mode = stat(path, &sb) == 0 ? (int)(sb.st_mode & 07777) : 0644;
-      if (rg_file_save(path, b.data ? b.data : "", b.len, mode ? mode : 0644, msg, sizeof msg) != 0) {
-        fprintf(stderr, "regula: error: %s\n", msg);
+      /* the file keeps its mode; through a symbolic link, its target changes */
+      if (rg_file_save(path, b.data ? b.data : "", b.len, 0644, msg, sizeof msg) != 0) {
+        cli_eprintf("regula: error: %s\n", msg);
         rc = EX_RUNTIME;
-      } else if (mode) {
-        chmod(path, (mode_t)mode);        /* the mode it had, whatever the umask */
       }
     }
   }

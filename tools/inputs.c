@@ -8,6 +8,7 @@
 #include "regula.h"
 #include "ask.h"
 #include "exitcode.h"
+#include "fileout.h"
 #include "inputs.h"
 #include "opts.h"
 
@@ -38,7 +39,7 @@ int cli_rules_setup(const rg_rules *r, const char *inputs, const char *const *se
   if (st == RG_NOMEM || (st != RG_OK && err.out.failed))
     fputs("regula: error: out of memory\n", stderr);
   else if (st != RG_OK)
-    fprintf(stderr, "regula: error: %s\n", err.data ? err.data : "");
+    cli_eprintf("regula: error: %s\n", err.data ? err.data : "");
   rg_buf_free(&err);
   if (st != RG_OK) {
     rg_rules_free(*out);

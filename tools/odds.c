@@ -62,10 +62,10 @@ static int odds_findings(const rg_rules *r, const rg_exact *x, rg_status st, cha
   int runs = 0;
   uint64_t n;
   if (st == RG_RUN_LIMIT && (msg = rg_exact_error(x, &runs))) {
-    fprintf(stderr, "regula: error: %s", msg);
+    cli_eprintf("regula: error: %s", msg);
     if (runs) {
       fputs("; raise --limit or estimate with `regula sim", stderr);
-      for (int k = 0; k < npos; k++) fprintf(stderr, " %s", pos[k]);
+      for (int k = 0; k < npos; k++) cli_eprintf(" %s", pos[k]);
       fputs(" --runs 100000`", stderr);
     }
     fputc('\n', stderr);
@@ -76,7 +76,7 @@ static int odds_findings(const rg_rules *r, const rg_exact *x, rg_status st, cha
     rg_buf_init(&outcomes);
     msg = rg_exact_failure(x, &path, &line, &col, &outcomes.out);
     call_fault((void *)r, msg ? msg : "the run failed", path, line, col);
-    fprintf(stderr, "regula: on the run with the outcomes (1-based):%s\n",
+    cli_eprintf("regula: on the run with the outcomes (1-based):%s\n",
             outcomes.data ? outcomes.data : "");
     rg_buf_free(&outcomes);
     return EX_RUNTIME;
@@ -88,8 +88,8 @@ static int odds_findings(const rg_rules *r, const rg_exact *x, rg_status st, cha
   if ((n = rg_exact_expects(x, &path, &line)) == 0) return EX_OK;
   /* A failed expectation is a finding (exit 1), as in every command. */
   fflush(stdout);
-  if (strcmp(path, "?") != 0) fprintf(stderr, "%s:%u: an expectation failed\n", path, line);
-  fprintf(stderr, "regula: expectations failed in %llu of %llu runs\n", (unsigned long long)n,
+  if (strcmp(path, "?") != 0) cli_eprintf("%s:%u: an expectation failed\n", path, line);
+  cli_eprintf("regula: expectations failed in %llu of %llu runs\n", (unsigned long long)n,
           (unsigned long long)rg_exact_runs(x));
   return EX_FINDINGS;
 }
@@ -146,7 +146,7 @@ int cmd_odds(opts *o) {
   xo.strategy = strategy;
   st = rg_exact_new(r, &xo, err, sizeof err, &x);
   if (!x) {
-    fprintf(stderr, "regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
+    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     goto done;
   }

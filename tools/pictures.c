@@ -17,7 +17,7 @@ static void list_pictures(const rg_pictures *p) {
     return;
   }
   fputs("pictures: ", stderr);
-  for (uint32_t i = 0; i < n; i++) fprintf(stderr, "%s%s", i ? ", " : "", rg_pictures_name(p, i));
+  for (uint32_t i = 0; i < n; i++) cli_eprintf("%s%s", i ? ", " : "", rg_pictures_name(p, i));
   fputc('\n', stderr);
 }
 
@@ -34,7 +34,7 @@ static int pick(const rg_pictures *p, const picture_request *rq, const char *nam
   }
   i = rg_pictures_find(p, name);
   if (i < 0) {
-    fprintf(stderr, "regula: error: no picture '%s'; ", name);
+    cli_eprintf("regula: error: no picture '%s'; ", name);
     list_pictures(p);
   }
   return i;
@@ -69,7 +69,7 @@ int pictures_write(const rg_pictures *p, const picture_request *rq, picture_faul
   for (int k = 0; k < rq->nouts; k++) {
     i = pick(p, rq, rq->outs[k].name);
     if (rg_pictures_save(p, (uint32_t)i, rq->outs[k].path, err, sizeof err) != RG_OK) {
-      fprintf(stderr, "regula: error: %s\n", err);
+      cli_eprintf("regula: error: %s\n", err);
       return EX_RUNTIME;
     }
   }

@@ -57,9 +57,9 @@ int usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   fputs("regula: error: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  cli_veprintf(fmt, ap);
   va_end(ap);
-  if (cmd) fprintf(stderr, "\ntry 'regula %s --help'\n", cmd);
+  if (cmd) cli_eprintf("\ntry 'regula %s --help'\n", cmd);
   else fputs("\ntry 'regula --help'\n", stderr);
   return EX_BAD;
 }
@@ -328,7 +328,7 @@ int cli_parse_seed(const char *s, uint64_t *seed) {
     }
     if (f) fclose(f);
     *seed = v;
-    fprintf(stderr, "regula: seed %llu\n", (unsigned long long)v);
+    cli_eprintf("regula: seed %llu\n", (unsigned long long)v);
     return 0;
   }
   return cli_parse_count(s, seed, 1);
@@ -657,7 +657,7 @@ int main(int argc, char **argv) {
   /* Every command, the help and the version alike: output that could not
   ** be written is a failure (exit 3), not a success. */
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "regula: error: cannot write the output: %s\n", strerror(errno));
+    cli_eprintf("regula: error: cannot write the output: %s\n", strerror(errno));
     rc = ex_worst(rc, EX_RUNTIME);
   }
   return rc;

@@ -25,7 +25,8 @@ typedef struct note_ctx {
 static void print_note(void *ctx, const char *path, uint32_t line, const char *what,
                        const char *text) {
   const note_ctx *c = ctx;
-  printf("%s:%u: %s: %s\n", path ? path : c->path, line, what, text);
+  rg_out o = cli_file_out(stdout);          /* the path is the user's: shown safe */
+  rg_printf(&o, "%s:%u: %s: %s\n", path ? path : c->path, line, what, text);
 }
 
 int check_main(const char *const *paths, int n, int assumptions) {
@@ -50,8 +51,8 @@ int build_main(const char *path, const char *output) {
   if (rc == EX_OK && rg_rules_save(r, output, err, sizeof err) != RG_OK) {
     size_t n = strlen(output);
     /* the writer's message may already start with "OUT: " */
-    if (strncmp(err, output, n) == 0 && err[n] == ':') fprintf(stderr, "regula: error: %s\n", err);
-    else fprintf(stderr, "regula: error: %s: %s\n", output, err);
+    if (strncmp(err, output, n) == 0 && err[n] == ':') cli_eprintf("regula: error: %s\n", err);
+    else cli_eprintf("regula: error: %s: %s\n", output, err);
     rc = EX_RUNTIME;
   }
   rg_rules_free(r);
@@ -79,7 +80,7 @@ int query_main(const char *path, const char *table, const char *const *keys, int
   if ((ti = rg_rules_find_table(r, table)) < 0) {
     rc = cli_rules_no_table(r, table);
   } else if (rg_rules_query_write(r, table, keys, nkeys, &out, err, sizeof err) != RG_OK) {
-    fprintf(stderr, "regula: error: %s\n", err);
+    cli_eprintf("regula: error: %s\n", err);
     if (nkeys != rg_rules_table_keys(r, ti)) fputs("try 'regula query --help'\n", stderr);
     rc = EX_BAD;
   }

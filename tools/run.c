@@ -30,19 +30,19 @@ static int find_main(const rg_rules *r, const char *name) {
   char tn[128];
   if (pi < 0) {
     int n = 0;
-    fprintf(stderr, "regula: error: no procedure '%s'; ", name);
+    cli_eprintf("regula: error: no procedure '%s'; ", name);
     for (int i = 0; i < rg_rules_proc_count(r); i++) {
       const char *p = rg_rules_proc_name(r, i);
       if (rg_rules_find_proc(r, p) != i || rg_rules_param_count(r, i)) continue;   /* a test */
-      fprintf(stderr, "%s%s", n++ ? ", " : "procedures without parameters: ", p);
+      cli_eprintf("%s%s", n++ ? ", " : "procedures without parameters: ", p);
     }
     fputs(n ? "\n" : "the rule set has no procedure without parameters\n", stderr);
     return -1;
   }
   if ((np = rg_rules_param_count(r, pi)) != 0) {
-    fprintf(stderr, "regula: error: procedure '%s' takes parameters (", name);
+    cli_eprintf("regula: error: procedure '%s' takes parameters (", name);
     for (int k = 0; k < np; k++)
-      fprintf(stderr, "%s%s: %s", k ? ", " : "", rg_rules_param_name(r, pi, k),
+      cli_eprintf("%s%s: %s", k ? ", " : "", rg_rules_param_name(r, pi, k),
               rg_rules_param_type(r, pi, k, tn, sizeof tn));
     fputs("); regula run needs one without\n", stderr);
     return -1;
@@ -57,7 +57,7 @@ static int run_failed(const rg_rules *r, rg_run *run) {
   uint32_t line, col;
   const char *msg = rg_run_error(run, &path, &line, &col);
   if (rg_run_stopped(run)) {
-    if (*msg) fprintf(stderr, "regula: error: %s\n", msg);
+    if (*msg) cli_eprintf("regula: error: %s\n", msg);
     return EX_BAD;
   }
   call_fault((void *)r, msg && *msg ? msg : "the run failed", path, line, col);
@@ -114,7 +114,7 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
   st = rg_run_new(r, &ro, &run);
   if (st == RG_OK && (o->npictures || o->picture)) st = rg_run_pictures(run);
   if (st != RG_OK) {
-    fprintf(stderr, "regula: error: %s\n", rg_status_name(st));
+    cli_eprintf("regula: error: %s\n", rg_status_name(st));
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     goto done;
   }
@@ -169,7 +169,7 @@ static int set_everywhere(variant *vs, int n, const char *set, int *rc) {
     if (rg_rules_find_input(vs[i].r, name) < 0) continue;
     found = 1;
     if (rg_run_set_input(vs[i].run, name, eq + 1, err, sizeof err) != RG_OK) {
-      fprintf(stderr, "regula: error: --set %s: %s\n", set, err);
+      cli_eprintf("regula: error: --set %s: %s\n", set, err);
       *rc = EX_BAD;
       return -1;
     }

@@ -65,7 +65,7 @@ static void bar(uint64_t done, uint64_t total, int final) {
   fputc('\r', stderr);
   fputc('[', stderr);
   for (int k = 0; k < width; k++) fputc(k < fill ? '#' : ' ', stderr);
-  fprintf(stderr, "] %llu/%llu", (unsigned long long)done, (unsigned long long)total);
+  cli_eprintf("] %llu/%llu", (unsigned long long)done, (unsigned long long)total);
   if (final) fputs("\r\033[K", stderr);
   fflush(stderr);
 }
@@ -83,7 +83,7 @@ int sim_save_chart(const char *path, rg_status st, const rg_buf *b) {
     return EX_RUNTIME;
   }
   if (rg_file_save(path, b->data, b->len, 0644, err, sizeof err) != 0) {
-    fprintf(stderr, "regula: error: %s\n", err);
+    cli_eprintf("regula: error: %s\n", err);
     return EX_RUNTIME;
   }
   return EX_OK;
@@ -98,7 +98,7 @@ static int sim_findings(const rg_rules *r, const rg_sims *s, uint64_t seed) {
   uint64_t run, n;
   if ((msg = rg_sims_failure(s, &run, &path, &line, &col))) {
     call_fault((void *)r, msg, path, line, col);
-    fprintf(stderr, "regula: error: run %llu of seed %llu failed\n", (unsigned long long)run,
+    cli_eprintf("regula: error: run %llu of seed %llu failed\n", (unsigned long long)run,
             (unsigned long long)seed);
     return EX_RUNTIME;
   }
@@ -106,9 +106,9 @@ static int sim_findings(const rg_rules *r, const rg_sims *s, uint64_t seed) {
   /* A failed expectation is a finding (exit 1), as in every command. */
   fflush(stdout);
   if (strcmp(path, "?") != 0)
-    fprintf(stderr, "%s:%u: an expectation failed in run %llu of seed %llu\n", path, line,
+    cli_eprintf("%s:%u: an expectation failed in run %llu of seed %llu\n", path, line,
             (unsigned long long)run, (unsigned long long)seed);
-  fprintf(stderr, "regula: expectations failed in %llu of %llu runs\n", (unsigned long long)n,
+  cli_eprintf("regula: expectations failed in %llu of %llu runs\n", (unsigned long long)n,
           (unsigned long long)rg_sims_done(s));
   return EX_FINDINGS;
 }
@@ -183,7 +183,7 @@ int cmd_sim(opts *o) {
   if (isatty(2) && runs >= 10000) so.progress = progress;
   st = rg_sims_open(r, &so, err, sizeof err, &s);
   if (st != RG_OK) {
-    fprintf(stderr, "regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
+    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     goto done;
   }

@@ -58,7 +58,7 @@ static int load_variants(char *list, var *vs, uint32_t *n, const char *pname,
         fputs("regula: error: out of memory\n", stderr);
         rc = EX_RUNTIME;
       } else if (st != RG_NOT_FOUND) {
-        fprintf(stderr, "regula: error: %s: %s\n", vs[i].path, err.data ? err.data : "");
+        cli_eprintf("regula: error: %s: %s\n", vs[i].path, err.data ? err.data : "");
         rc = EX_BAD;
       }
       rg_buf_free(&err);
@@ -91,7 +91,7 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
     rules[v] = vs[v].r;
     names[v] = vs[v].path;
     if (a->strategy && rg_rules_find_strategy(vs[v].r, a->strategy) < 0) {
-      fprintf(stderr, "regula: error: --policy %s: %s declares no strategy '%s' "
+      cli_eprintf("regula: error: --policy %s: %s declares no strategy '%s' "
                       "(with --variants every rule set must)\n",
               a->strategy, vs[v].path, a->strategy);
       rc = EX_BAD;
@@ -106,7 +106,7 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
   ro.strategy = a->strategy;
   if (rc == EX_OK &&
       (st = rg_simvars_open(rules, names, n, pname, &ro, a->threads, err, sizeof err, &c)) != RG_OK) {
-    fprintf(stderr, "regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
+    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
   }
   if (rc == EX_OK) {
@@ -132,7 +132,7 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
       uint64_t run = 0;
       msg = rg_simvars_failure(c, &variant, &run, &path, &line, &col);
       call_fault((void *)vs[variant].r, msg ? msg : "the run failed", path, line, col);
-      fprintf(stderr, "regula: error: run %llu of seed %llu failed in %s\n",
+      cli_eprintf("regula: error: run %llu of seed %llu failed in %s\n",
               (unsigned long long)run, (unsigned long long)a->seed, vs[variant].path);
       rc = EX_RUNTIME;
     }

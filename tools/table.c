@@ -72,7 +72,7 @@ static int save_transcript(table *t, const char *path) {
   }
   rc = rg_file_save(path, b.data ? b.data : "", b.len, 0644, err, sizeof err);
   rg_buf_free(&b);
-  if (rc != 0) fprintf(stderr, "regula: error: %s\n", err);
+  if (rc != 0) cli_eprintf("regula: error: %s\n", err);
   return rc;
 }
 
@@ -154,7 +154,7 @@ static int ask_loop(table *t, const char *transcript) {
     }
     /* Piped answers are not echoed by a terminal: echo them, so that the
     ** conversation on stderr reads as a dialogue.  A secret one is not. */
-    if (!t->tty_in) fprintf(stderr, "%s\n", q->secret ? "(hidden)" : trim(line));
+    if (!t->tty_in) cli_eprintf("%s\n", q->secret ? "(hidden)" : trim(line));
     rg_buf_init(&why);
     r = rg_game_reply(t->g, line, &arg, &why.out);
     switch (r) {
@@ -164,14 +164,14 @@ static int ask_loop(table *t, const char *transcript) {
       if (transcript && save_transcript(t, transcript) != 0) return EX_RUNTIME;
       return 0;
     case RG_REPLY_UNDO:
-      fprintf(stderr, "%s\n", why.data ? why.data : "");
+      cli_eprintf("%s\n", why.data ? why.data : "");
       rg_buf_free(&why);
       if (transcript && save_transcript(t, transcript) != 0) return EX_RUNTIME;
       return 0;
     case RG_REPLY_SAVE: {
       const char *path = arg ? arg : transcript ? transcript : DEFAULT_TRANSCRIPT;
       if (save_transcript(t, path) == 0)
-        fprintf(stderr, "saved the game so far to %s (go on with: --resume %s)\n", path, path);
+        cli_eprintf("saved the game so far to %s (go on with: --resume %s)\n", path, path);
       shown_question = 0;
       break;
     }
@@ -181,7 +181,7 @@ static int ask_loop(table *t, const char *transcript) {
       shown_question = 0;
       break;
     default:
-      fprintf(stderr, "%s\n", why.data ? why.data : "");
+      cli_eprintf("%s\n", why.data ? why.data : "");
       shown_question = q->range || q->numeric || q->yesno;   /* a short prompt is shown again */
       if (shown_question) ask_show(t->g);
       break;
@@ -282,7 +282,7 @@ int table_play(const rg_rules *r, const opts *o, uint64_t seed, int ask_choices,
         call_fault((void *)r, msg, path, line, col);
         rc = EX_RUNTIME;
       } else {
-        fprintf(stderr, "regula: error: %s\n", msg);
+        cli_eprintf("regula: error: %s\n", msg);
         rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
       }
       break;

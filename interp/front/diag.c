@@ -587,13 +587,18 @@ static void show_caret(const rg_diagnostic *r, rg_out *o) {
 
 void rg_diagnostic_render(const rg_diagnostic *r, rg_out *o) {
   const char *sev = r->severity == RG_SEVERITY_NOTE ? "note" : "error";
+  const char *path = r->path ? r->path : "?";
+  /* the path and the message may quote a file name or an argument */
   if (!r->located) {
-    if (r->severity == RG_SEVERITY_NOTE) rg_printf(o, "regula: %s\n", r->message);
-    else rg_printf(o, "regula: %s: %s\n", sev, r->message);
-    return;
+    rg_puts(o, "regula: ");
+    if (r->severity != RG_SEVERITY_NOTE) rg_printf(o, "%s: ", sev);
+  } else {
+    rg_write_shown(o, path, strlen(path), 0);
+    rg_printf(o, ":%u:%u: %s: ", r->line, r->col, sev);
   }
-  rg_printf(o, "%s:%u:%u: %s: %s\n", r->path ? r->path : "?", r->line, r->col, sev, r->message);
-  if (r->source_line) show_caret(r, o);
+  rg_write_shown(o, r->message, strlen(r->message), RG_SHOWN_LINES);
+  rg_putc(o, '\n');
+  if (r->located && r->source_line) show_caret(r, o);
 }
 
 void rg_diagnostic_print(void *ctx, const rg_diagnostic *r) {

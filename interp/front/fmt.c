@@ -31,12 +31,14 @@
 **     before it (else it moves to two spaces after the code), and a run of
 **     consecutive lines with trailing comments takes the column of its
 **     first (or further, to clear the longest code);
-**   - no trailing spaces, no tabs, at most one blank line in a row, none at
-**     the start or the end, one newline at the end.
+**   - no trailing spaces, no tabs; blank lines stay where they are (a line
+**     of spaces becomes empty: removing one would move the lines below it),
+**     but for those at the end; one newline at the end.
 **
 ** Formatting is idempotent, and the module compiled from the result equals
-** the original's but for the display columns of its line table
-** (tests/fmt.sh checks both on every file of rules/ and tests/).
+** the original's but for the display columns of its line table: every line
+** number stays (tests/unit/test_fmt.c checks both on every file of rules/
+** and tests/, as written and with blank lines added).
 */
 #include "arena.h"
 #include "diag.h"
@@ -84,6 +86,10 @@ typedef struct fstate {
   open_br *stack;
   uint32_t depth;
   rg_buf line;              /* the output line being built */
+  uint32_t line_w;          /* its display width so far */
+  uint8_t *same;            /* of the line's tokens: an opener closed on the line */
+  uint32_t *opens;          /* scratch: the openers not yet closed */
+  uint32_t cap;             /* the room in same and opens */
 } fstate;
 
 /* Returns whether kind is a binary operator (or `=`): a line starting or
@@ -147,15 +153,12 @@ static int record_brace(const ftok *t, uint32_t i, uint32_t n) {
 /* Returns whether the brace t[i] of a line of n tokens opens a list of
 ** items separated by commas (an enum, a record, a table's cells, the notes
 ** on a TSV's cells, a die's faces, a deck's cards, a literal) rather than a
-** block of statements: in a block, a line ending in a comma continues. */
-static int item_brace(const ftok *t, uint32_t i, uint32_t n, int literal) {
+** block of statements: in a block, a line ending in a comma continues.
+** from is the index of the line's first `from` (n: none). */
+static int item_brace(const ftok *t, uint32_t i, uint32_t n, int literal, uint32_t from) {
   int lead = (t[0].kind == RG_TK_OVERRIDE || t[0].kind == RG_TK_EXTEND) && n > 1 ? t[1].kind : t[0].kind;
-  if (literal || lead == RG_TK_ENUM || lead == RG_TK_RECORD || lead == RG_TK_TABLE ||
-      lead == RG_TK_DICE_KW || lead == RG_TK_DECK)
-    return 1;
-  for (uint32_t j = 0; j < i; j++)
-    if (t[j].kind == RG_TK_FROM) return 1;
-  return 0;
+  return literal || lead == RG_TK_ENUM || lead == RG_TK_RECORD || lead == RG_TK_TABLE ||
+         lead == RG_TK_DICE_KW || lead == RG_TK_DECK || from < i;
 }
 
 /* Returns the spaces (0 or 1) between tokens a and b on one line; pp is
@@ -214,17 +217,41 @@ static int push(fstate *f, open_br br) {
   return 0;
 }
 
-/* Returns whether the bracket t[i] closes among t[i+1 .. n). */
-static int closes_on_line(const ftok *t, uint32_t i, uint32_t n) {
-  int depth = 0;
-  for (uint32_t j = i; j < n; j++) {
+/* Marks in f->same, for each of the n tokens t of one line, whether it is
+** a bracket closed on the line (brackets of any kind pair up, innermost
+** first), in one pass.  Returns 0 or -1 when out of memory. */
+static int mark_closed(fstate *f, const ftok *t, uint32_t n) {
+  uint32_t top = 0;
+  if (n > f->cap) {
+    uint32_t cap = n < 64 ? 64 : n;
+    uint8_t *s = rg_realloc(f->same, cap);
+    uint32_t *o;
+    if (s) f->same = s;
+    o = s ? rg_realloc(f->opens, (size_t)cap * sizeof *o) : NULL;
+    if (!o) return -1;
+    f->opens = o;
+    f->cap = cap;
+  }
+  for (uint32_t j = 0; j < n; j++) {
     int k = t[j].kind;
-    if (k == RG_TK_LBRACE || k == RG_TK_LP || k == RG_TK_LBRACKET) depth++;
-    else if (k == RG_TK_RBRACE || k == RG_TK_RP || k == RG_TK_RBRACKET) {
-      if (--depth == 0) return 1;
-    }
+    f->same[j] = 0;
+    if (k == RG_TK_LBRACE || k == RG_TK_LP || k == RG_TK_LBRACKET) f->opens[top++] = j;
+    else if ((k == RG_TK_RBRACE || k == RG_TK_RP || k == RG_TK_RBRACKET) && top)
+      f->same[f->opens[--top]] = 1;
   }
   return 0;
+}
+
+/* Writes s[0..n) to the output line, counting its display width. */
+static void put_text(fstate *f, const char *s, size_t n) {
+  rg_write(&f->line.out, s, n);
+  f->line_w += width(s, n);
+}
+
+/* Writes n spaces to the output line, counting them. */
+static void put_spaces(fstate *f, uint32_t n) {
+  spaces(&f->line.out, n);
+  f->line_w += n;
 }
 
 /* Returns the indentation of a code line whose first token is t, given the
@@ -255,22 +282,24 @@ static uint32_t indent_of(const fstate *f, const ftok *t, int above, uint32_t *s
 ** line.  above is the last token of the code line above.  Returns 0 or -1
 ** when out of memory. */
 static int code_line(fstate *f, const fline *ln, int above, uint32_t *code_w) {
-  rg_out *o = &f->line.out;
   const ftok *t = &f->toks[ln->first];
-  uint32_t n = ln->count, base, ind = indent_of(f, t, above, &base);
+  uint32_t n = ln->count, base, ind = indent_of(f, t, above, &base), from = n;
   int verbatim = 0;          /* past `expect X`: spaces as written */
-  spaces(o, ind);
+  if (mark_closed(f, t, n) != 0) return -1;
+  for (uint32_t i = 0; i < n && from == n; i++)
+    if (t[i].kind == RG_TK_FROM) from = i;
+  put_spaces(f, ind);
   for (uint32_t i = 0; i < n; i++) {
     const ftok *k = &t[i];
     int closer = k->kind == RG_TK_RBRACE || k->kind == RG_TK_RP || k->kind == RG_TK_RBRACKET;
     if (i && verbatim) {
       /* the source's own spaces: an expect's text is shown as written */
       const char *end = t[i - 1].text + t[i - 1].len;
-      rg_write(o, end, (size_t)(k->text - end));
+      put_text(f, end, (size_t)(k->text - end));
     } else if (i) {
       int pad = 1;
       if ((closer || t[i - 1].kind == RG_TK_LBRACE) && f->depth) pad = f->stack[f->depth - 1].pad;
-      spaces(o, (uint32_t)gap(i >= 2 ? t[i - 2].kind : 0, t[i - 1].kind, k->kind, t[0].kind, pad));
+      put_spaces(f, (uint32_t)gap(i >= 2 ? t[i - 2].kind : 0, t[i - 1].kind, k->kind, t[0].kind, pad));
     }
     if (i && t[i - 1].kind == RG_TK_EXPECT) verbatim = 1;
     if (closer && f->depth) {
@@ -278,43 +307,43 @@ static int code_line(fstate *f, const fline *ln, int above, uint32_t *code_w) {
       if (f->stack[f->depth - 1].close < base) base = f->stack[f->depth - 1].close;
       f->depth--;
     }
-    rg_write(o, k->text, k->len);
+    put_text(f, k->text, k->len);
     if (k->kind == RG_TK_LBRACE || k->kind == RG_TK_LP || k->kind == RG_TK_LBRACKET) {
       int prev = i ? t[i - 1].kind : above, brace = k->kind == RG_TK_LBRACE;
       int literal = brace && t[0].kind != RG_TK_DICE_KW && t[0].kind != RG_TK_DECK &&
                     literal_brace(prev);
-      int same = closes_on_line(t, i, n);
+      int same = f->same[i];
       open_br br = { k->kind, base + 2, base, 0, 0, 0 };
       br.pad = brace && (!literal || !same || record_brace(t, i, n));
-      br.items = brace && item_brace(t, i, n, literal);
+      br.items = brace && item_brace(t, i, n, literal, from);
       if (!same && i + 1 < n) {       /* aligned on what follows the opener */
         br.aligned = 1;
-        br.content = width(f->line.data, f->line.len) + (uint32_t)br.pad;
+        br.content = f->line_w + (uint32_t)br.pad;
       }
       if (push(f, br) != 0) return -1;
     }
   }
-  *code_w = width(f->line.data ? f->line.data : "", f->line.len);
+  *code_w = f->line_w;
   return 0;
 }
 
 /* Writes the lines of f to out. */
 static int layout(fstate *f, rg_out *out) {
-  int above = 0, pending_blank = 0, started = 0;
+  int above = 0;
+  uint32_t pending_blank = 0;  /* blank lines not yet written (none at the end) */
   uint32_t run_col = 0;      /* the comment column of the current run, 0: none */
   rg_buf_init(&f->line);
   for (uint32_t li = 0; li < f->nlines; li++) {
     const fline *ln = &f->lines[li];
     uint32_t code_w = 0;
     if (ln->blank) {
-      pending_blank = started;
+      pending_blank++;
       run_col = 0;
       continue;
     }
-    if (pending_blank) rg_putc(out, '\n');
-    pending_blank = 0;
-    started = 1;
+    for (; pending_blank; pending_blank--) rg_putc(out, '\n');
     f->line.len = 0;
+    f->line_w = 0;
     if (ln->count) {
       if (code_line(f, ln, above, &code_w) != 0) return -1;
       above = f->toks[ln->first + ln->count - 1].kind;
@@ -418,6 +447,8 @@ static int format_file(rg_diag *d, uint32_t file, rg_arena *arena, rg_out *out) 
   else if (layout(&f, out) != 0) rc = -2;
 done:
   rg_buf_free(&f.line);
+  rg_free(f.same);
+  rg_free(f.opens);
   rg_free(f.stack);
   rg_free(f.toks);
   rg_free(f.lines);

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <utf8proc.h>
 
 
 void rg_write(rg_out *o, const char *s, size_t n) {
@@ -56,6 +57,55 @@ void rg_printf(rg_out *o, const char *fmt, ...) {
   va_start(ap, fmt);
   rg_vprintf(o, fmt, ap);
   va_end(ap);
+}
+
+/* Returns whether code point c is one a terminal acts on or that reorders
+** text: a C1 control (U+0080..U+009F: U+009B is a CSI) or a bidirectional
+** embedding, override or isolate (U+202A..U+202E, U+2066..U+2069). */
+static int unsafe_point(utf8proc_int32_t c) {
+  return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+size_t rg_write_shown(rg_out *o, const char *s, size_t n, int flags) {
+  static const char hex[] = "0123456789abcdef";
+  size_t i = 0, run = 0;       /* s[run..i) is safe and not yet written */
+  while (i < n) {
+    unsigned char c = (unsigned char)s[i];
+    char esc[12];
+    size_t k = 1;
+    if (c >= 0x20 && c < 0x7f) { i++; continue; }
+    if ((c == '\n' || c == '\t') && (flags & RG_SHOWN_LINES)) { i++; continue; }
+    if (c == 0x1b && (flags & RG_SHOWN_SGR) && i + 1 < n && s[i + 1] == '[') {
+      size_t j = i + 2;          /* a colour: ESC [ digits and ; m */
+      while (j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == ';')) j++;
+      if (j < n && s[j] == 'm') { i = j + 1; continue; }
+    }
+    if (c >= 0x80) {
+      utf8proc_int32_t cp;
+      utf8proc_ssize_t m = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
+                                            (utf8proc_ssize_t)(n - i), &cp);
+      if (m <= 0 && (flags & RG_SHOWN_PARTIAL)) {
+        /* a sequence cut by the end of s waits for the next write */
+        size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0, j = i + 1;
+        while (j < n && ((unsigned char)s[j] & 0xc0) == 0x80) j++;
+        if (need && j == n && n - i < need) break;
+      }
+      if (m > 0 && !unsafe_point(cp)) { i += (size_t)m; continue; }
+      if (m > 0) {
+        snprintf(esc, sizeof esc, "\\u%04x", (unsigned)cp);
+        k = (size_t)m;
+      }
+    }
+    if (k == 1) {                /* a control byte, DEL, a byte that is not UTF-8 */
+      esc[0] = '\\', esc[1] = 'x', esc[2] = hex[c >> 4], esc[3] = hex[c & 15], esc[4] = 0;
+    }
+    rg_write(o, s + run, i - run);
+    rg_puts(o, esc);
+    i += k;
+    run = i;
+  }
+  rg_write(o, s + run, i - run);
+  return i;
 }
 
 /* rg_buf's write callback: appends s[0..n) to the buffer, growing it. */

@@ -471,14 +471,60 @@ static int write_all(int fd, const unsigned char *data, size_t len) {
   return 0;
 }
 
+/* Follows path through symbolic links to the name they lead to (at most 40
+** links; a link to a missing file leads to that missing name), so that a
+** save writes through a link to its target and the link stays a link.
+** Returns an rg_malloc'd path (the caller frees), or NULL with *e set
+** (ENOMEM, ELOOP, or readlink's errno). */
+static char *follow_links(const char *path, int *e) {
+  char *cur = rg_malloc(strlen(path) + 1);
+  if (!cur) { *e = ENOMEM; return NULL; }
+  strcpy(cur, path);
+  for (int hops = 0;; hops++) {
+    struct stat st;
+    char *target, *next, *slash;
+    size_t cap = 256;
+    ssize_t n;
+    if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
+    if (hops == 40) { rg_free(cur); *e = ELOOP; return NULL; }
+    for (;;) {                            /* the link's text, whatever its length */
+      if (!(target = rg_malloc(cap))) { rg_free(cur); *e = ENOMEM; return NULL; }
+      n = readlink(cur, target, cap);
+      if (n < 0) { *e = errno; rg_free(target); rg_free(cur); return NULL; }
+      if ((size_t)n < cap) break;
+      rg_free(target);
+      cap *= 2;
+    }
+    target[n] = '\0';
+    slash = strrchr(cur, '/');
+    if (target[0] == '/' || !slash) {     /* absolute, or beside a link in "." */
+      next = target;
+    } else {                              /* relative to the link's folder */
+      size_t dl = (size_t)(slash - cur) + 1;
+      next = rg_malloc(dl + (size_t)n + 1);
+      if (!next) { rg_free(target); rg_free(cur); *e = ENOMEM; return NULL; }
+      memcpy(next, cur, dl);
+      memcpy(next + dl, target, (size_t)n + 1);
+      rg_free(target);
+    }
+    rg_free(cur);
+    cur = next;
+  }
+}
+
 int rg_file_save(const char *path, const void *data, size_t len, int mode, char *err,
                  size_t errlen) {
   struct stat st;
-  int fd, e;
+  int fd, e = 0, keep = 0;
+  char *real = follow_links(path, &e);
+  if (!real && e == ENOMEM) return fail(err, errlen, "%s: out of memory", path);
+  if (!real) return fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
   /* A path that is there and is not a regular file (a device, a FIFO,
   ** /dev/stdout) is written straight to: renaming a file over it would
   ** replace the device (as root) instead of writing to it. */
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+  keep = stat(real, &st) == 0;            /* a file replaced keeps its mode */
+  if (keep && !S_ISREG(st.st_mode)) {
+    rg_free(real);
     if ((fd = open(path, O_WRONLY)) < 0) {
       e = errno;
       return fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
@@ -487,28 +533,34 @@ int rg_file_save(const char *path, const void *data, size_t len, int mode, char 
     if (close(fd) != 0 && !e) e = errno;
     return e ? fail(err, errlen, "%s: cannot write: %s", path, strerror(e)) : 0;
   }
-  size_t plen = strlen(path);
+  size_t plen = strlen(real);
   char *tmp = rg_malloc(plen + 40);
-  if (!tmp) return fail(err, errlen, "%s: out of memory", path);
+  if (!tmp) {
+    rg_free(real);
+    return fail(err, errlen, "%s: out of memory", path);
+  }
   /* open(2) with O_EXCL, not mkstemp: the new file gets mode less the
   ** umask, as any file a program creates (mkstemp's would be 0600) */
   fd = -1;
   for (unsigned k = 0; fd < 0 && k < 100; k++) {
-    snprintf(tmp, plen + 40, "%s.tmp.%ld.%u", path, (long)getpid(), k);
+    snprintf(tmp, plen + 40, "%s.tmp.%ld.%u", real, (long)getpid(), k);
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, (mode_t)(mode ? mode : 0600));
     if (fd < 0 && errno != EEXIST) break;
   }
   if (fd < 0) {
     e = errno;
     rg_free(tmp);
+    rg_free(real);
     return fail(err, errlen, "%s: cannot create a temporary file: %s", path, strerror(e));
   }
-  e = write_all(fd, data, len);
+  if (keep && fchmod(fd, st.st_mode & 07777) != 0) e = errno;
+  if (!e) e = write_all(fd, data, len);
   if (!e && fsync(fd) != 0) e = errno;
   if (close(fd) != 0 && !e) e = errno;
-  if (!e && rename(tmp, path) != 0) e = errno;
+  if (!e && rename(tmp, real) != 0) e = errno;
   if (e) unlink(tmp);
   rg_free(tmp);
+  rg_free(real);
   return e ? fail(err, errlen, "%s: cannot write: %s", path, strerror(e)) : 0;
 }
 

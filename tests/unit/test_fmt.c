@@ -5,7 +5,10 @@
 **   - formatting is idempotent: format(format(x)) == format(x);
 **   - a file that compiles compiles to the same module after formatting,
 **     byte for byte once the display columns of the line table are zeroed
-**     (re-indenting moves columns by design; every line stays);
+**     (re-indenting moves columns by design; every line stays), and so
+**     does the file with blank lines added (three at the start, two before
+**     each line at column 0, three at the end): `fmt --help` promises
+**     that every line number stays;
 **   - a file that does not compile gives as many errors after formatting;
 **   - a file with syntax errors is refused (RG_BAD_RULES), nothing written.
 **
@@ -82,6 +85,48 @@ static int module_bytes(const char *name, const char *text, size_t len, unsigned
   return errors;
 }
 
+/* Returns text[0..len) with blank lines added: three at the start, two
+** before each line that starts at column 0 but the first, three at the end
+** (malloc'd, its length in *outlen). */
+static char *add_blank_lines(const char *text, size_t len, size_t *outlen) {
+  size_t lines = 1, n = 0;
+  char *out;
+  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+  if (!(out = malloc(len + 2 * lines + 8))) return NULL;
+  memcpy(out, "\n\n\n", 3);
+  n = 3;
+  for (size_t i = 0; i < len; i++) {
+    if (i > 0 && text[i - 1] == '\n' && text[i] != ' ' && text[i] != '\n') {
+      out[n++] = '\n';
+      out[n++] = '\n';
+    }
+    out[n++] = text[i];
+  }
+  memcpy(out + n, "\n\n\n", 3);
+  *outlen = n + 3;
+  return out;
+}
+
+/* Checks that text (the file path, with blank lines added) compiles to the
+** module its formatted text compiles to, line numbers and all. */
+static void same_lines(const char *path, const char *text, size_t len) {
+  size_t plen;
+  char *p = add_blank_lines(text, len, &plen);
+  rg_buf f;
+  unsigned char *a = NULL, *b = NULL;
+  size_t alen = 0, blen = 0;
+  if (!p) return;
+  if (format(path, p, plen, &f) == RG_OK && module_bytes(path, p, plen, &a, &alen) == 0) {
+    int eb = module_bytes(path, f.data ? f.data : "", f.len, &b, &blen);
+    CHECK(eb == 0 && alen == blen && memcmp(a, b, alen) == 0,
+          "%s with blank lines added: the module changes when formatted (a line moved?)", path);
+  }
+  rg_free(a);
+  rg_free(b);
+  rg_buf_free(&f);
+  free(p);
+}
+
 /* nftw callback: checks one .rules file. */
 static int visit(const char *path, const struct stat *sb, int type, struct FTW *ftw) {
   size_t len, n = strlen(path);
@@ -113,6 +158,7 @@ static int visit(const char *path, const struct stat *sb, int type, struct FTW *
     eb = module_bytes(path, once.data ? once.data : "", once.len, &b, &blen);
     if (ea == 0) {
       compiled++;
+      same_lines(path, text, len);
       CHECK(eb == 0 && alen == blen && memcmp(a, b, alen) == 0,
             "%s: the module changes when formatted (%d errors; %zu vs %zu bytes)", path, eb, alen,
             blen);
@@ -138,8 +184,9 @@ static void layout(const char *src, const char *want) {
 
 int main(void) {
   /* hand-made layouts */
-  layout("enum  c {A<B}\n\n\n\nconst x=-1# one\nconst yy = {A,B}   # two\n",
-         "enum c { A < B }\n\nconst x = -1  # one\nconst yy = {A, B}  # two\n");
+  /* blank lines stay (a line of spaces becomes empty), but at the end */
+  layout("enum  c {A<B}\n\n  \n\nconst x=-1# one\nconst yy = {A,B}   # two\n",
+         "enum c { A < B }\n\n\n\nconst x = -1  # one\nconst yy = {A, B}  # two\n");
   layout("procedure f(a: int,\n  b: int) -> int {\n if a>b { return a-b }\n"
          "    return f(b,\n    a)\n}\n",
          "procedure f(a: int,\n            b: int) -> int {\n  if a > b { return a - b }\n"
@@ -158,7 +205,7 @@ int main(void) {
          "  return f(\n    1,\n    2\n  )\n}\n");
   layout("test \"t\" {\nexpect  f({a:1})==2 and x\n}\n",
          "test \"t\" {\n  expect f({a:1})==2 and x\n}\n");
-  layout("\n\n# c\nscale * = 2 / 3 round up\n\n", "# c\nscale * = 2/3 round up\n");
+  layout("\n\n# c\nscale * = 2 / 3 round up\n\n", "\n\n# c\nscale * = 2/3 round up\n");
   {
     rg_buf b;
     CHECK(format("bad.rules", "const = 1\n", 10, &b) == RG_BAD_RULES && b.len == 0,

@@ -11,7 +11,10 @@
 #     back to a byte by a quadratic loop);
 #   - printing a list that holds itself (exponential before the budget);
 #   - a strategy of 40,000 rules over 4,000 choices: compiled, verified and
-#     played (rules and sites are looked up sorted, never pairwise).
+#     played (rules and sites are looked up sorted, never pairwise);
+#   - fmt of a 1 MB line that leaves 970 brackets open (each re-measured the
+#     whole output line: 24 s), and of 970 nested `(` around a list of
+#     300,000 items (each opener scanned the rest of the line for its closer).
 # Prints one line per case: seconds, bytes written, and FAIL past LIMIT.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -71,5 +74,19 @@ awk 'BEGIN { print "ruleset \"many rules\""; print "enum side { A, B }"
              print "}" }' >"$tmp/strategy.rules"
 timed "strategy of 40,000 rules: build" "$regula" build "$tmp/strategy.rules" -o "$tmp/strategy.rbc"
 timed "... and a run by it (loaded, verified)" "$regula" run "$tmp/strategy.rbc" --policy s
+
+# fmt: 970 brackets left open at the end of a 1 MB line, closed on the next.
+awk 'BEGIN { printf "procedure p() -> int {\n  return sum([0"
+             for (i = 1; i < 300000; i++) printf ", %d", i % 10
+             printf ", "; for (i = 0; i < 970; i++) printf "("; printf "1\n"
+             for (i = 0; i < 970; i++) printf ")"; printf "])\n}\n" }' >"$tmp/fmt-open.rules"
+timed "fmt, 970 brackets open on a 1 MB line" "$regula" fmt "$tmp/fmt-open.rules"
+
+# fmt: 970 nested ( around a list of 300,000 items, all on one line.
+awk 'BEGIN { printf "procedure p() -> int {\n  return "
+             for (i = 0; i < 970; i++) printf "("
+             printf "sum([0"; for (i = 1; i < 300000; i++) printf ", %d", i % 10
+             printf "])"; for (i = 0; i < 970; i++) printf ")"; printf "\n}\n" }' >"$tmp/fmt-nest.rules"
+timed "fmt, 970 ( around a 300,000-item list" "$regula" fmt "$tmp/fmt-nest.rules"
 
 [ "$failed" -eq 0 ]

@@ -12,7 +12,8 @@
 **     the position, the line (or its excerpt around the caret), the caret;
 **   - the shown line holds no control character (a tab aside), no C1
 **     control and no bidirectional override: the terminal shows what the
-**     rule file says, nothing it could be made to do;
+**     rule file says, nothing it could be made to do; nor does the header
+**     (newlines aside), whose message is shown through rg_write_shown;
 **   - the caret line is blanks (spaces and tabs) and one '^';
 **   - both lines are bounded (an excerpt of a long line, not the line).
 ** Any promise broken aborts.
@@ -85,11 +86,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rg_diagnostic_render(&d, &b.out);
   if (b.out.failed || b.len == 0 || b.len > bound || b.data[b.len - 1] != '\n') abort();
   if (d.located && d.source_line) {
-    /* the three lines: the header (the message as it is, which may hold a
-    ** newline itself: found by its size), the text, the caret */
-    size_t head = (size_t)snprintf(NULL, 0, "%s:%u:%u: %s: %s\n", d.path, d.line, d.col,
-                                   d.severity == RG_SEVERITY_NOTE ? "note" : "error", msg);
-    if (head > b.len) abort();
+    /* the three lines: the header (the message shown through
+    ** rg_write_shown, which keeps its newlines: found by its size), the
+    ** text, the caret */
+    rg_buf h;
+    rg_buf_init(&h);
+    rg_printf(&h.out, "%s:%u:%u: %s: ", d.path, d.line, d.col,
+              d.severity == RG_SEVERITY_NOTE ? "note" : "error");
+    rg_write_shown(&h.out, msg, mlen, RG_SHOWN_LINES);
+    rg_putc(&h.out, '\n');
+    size_t head = h.len;
+    if (h.out.failed || head > b.len || memcmp(h.data, b.data, head) != 0) abort();
+    rg_buf_free(&h);
+    /* the header holds no control character but newlines and tabs */
+    for (const char *l = b.data; l < b.data + head;) {
+      const char *e = memchr(l, '\n', (size_t)(b.data + head - l));
+      check_safe(l, (size_t)(e - l));
+      l = e + 1;
+    }
     const char *text = b.data + head, *stop = b.data + b.len;
     const char *tnl = memchr(text, '\n', (size_t)(stop - text));
     if (!tnl || strncmp(text, "    ", 4) != 0) abort();
