@@ -128,6 +128,13 @@ typedef enum rg_diff_what {
   RG_DW_DISPLAY,    /* [displays] name: the record it shows; text: its title */
   RG_DW_DLINE,      /* under its display: a line added or removed; text: the
                     ** line as written ("table terrain: name, sector") */
+  RG_DW_RULE,       /* under its step (or its procedure, for a rule outside
+                    ** any step), after rg_diff_sources: a `rule "NAME"` that
+                    ** an override or `remove rule` on one side changed;
+                    ** name: the rule's; each side: where the rule as that
+                    ** side runs it is written (the base's rule or the
+                    ** override), or for a removed rule the `remove rule`
+                    ** line (text NULL); source: the quotation and hunks */
   RG_NDIFF_WHAT
 } rg_diff_what;
 
@@ -160,11 +167,13 @@ typedef struct rg_change {
                             ** differs from a's (row, or name with one key);
                             ** else NULL */
   rg_diff_side a, b;
-  const char *source;       /* RG_DW_PROC (without steps listed) or RG_DW_STEP
-                            ** changed, after rg_diff_sources: the override's
-                            ** `source "..."` line when it has one, then the
-                            ** hunks (`@@ -A,N +B,M @@`, lines marked ' ', '-',
-                            ** '+') of both sides' source; else NULL */
+  const char *source;       /* RG_DW_PROC (without steps listed), RG_DW_STEP
+                            ** or RG_DW_RULE, after rg_diff_sources: the
+                            ** override's `source "..."` line when it has one,
+                            ** then `--- A`, `+++ B` and the hunks (`@@ -A,N
+                            ** +B,M @@`, lines marked ' ', '-', '+') of both
+                            ** sides' source (never the two paths without a
+                            ** hunk); else NULL */
   struct {
     int n, sides, plus;     /* RG_DW_ODDS: the score is NdS+plus */
     uint64_t before, after, total;   /* RG_DW_ODDS_VALUE */
@@ -200,9 +209,15 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
 
 /* Reads both sides' rule files through ld (NULL: rg_file_loader) and sets
 ** the `source` of each changed procedure or step whose source both files
-** show (see rg_change).  A file that cannot be read or parsed leaves its
-** changes without source.  Returns 0, or -1 when out of memory, reading a
-** file included (d keeps what was set). */
+** show (see rg_change).  Where a procedure or step is the same declaration
+** on both sides and an `override rule` or `remove rule` of either side
+** changed a rule inside it (in a step, directly in the procedure, inside
+** an `if` or a loop), each such rule is inserted into the list as an
+** RG_DW_RULE under the step it is in (under the procedure when it is in
+** none), with both sides' places and its own source; indexes after it
+** move.  A file that cannot be read or parsed leaves its changes without
+** source.  Returns 0, or -1 when out of memory, reading a file included (d
+** keeps what was set). */
 int rg_diff_sources(rg_diff *d, const rg_loader *ld);
 
 /* Frees the changes and texts of d (not the modules). */

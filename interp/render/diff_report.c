@@ -13,7 +13,7 @@ const char *rg_diff_what_name(uint32_t w) {
   static const char *const names[] = {
     "header", "unit", "enum", "member", "order", "record", "field", "constant", "input",
     "table", "dimensions", "cell type", "cell", "odds", "odds value", "procedure", "step",
-    "cause", "strategy", "strategy rule", "display", "display line"
+    "cause", "strategy", "strategy rule", "display", "display line", "rule"
   };
   _Static_assert(sizeof names / sizeof *names == RG_NDIFF_WHAT, "a name for every rg_diff_what");
   return w < RG_NDIFF_WHAT ? names[w] : "?";

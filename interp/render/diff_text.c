@@ -380,6 +380,14 @@ static void put_change(tctx *t, uint32_t index) {
     put_places(t, "        ", ch);
     put_source(t, "        ", ch);
     break;
+  case RG_DW_RULE: {
+    int deep = ch->parent < t->d->n && t->d->changes[ch->parent].what == RG_DW_STEP;
+    const char *in = deep ? "            " : "        ";
+    rg_printf(o, "%s%c rule \"%s\"\n", in + 4, k, ch->name);
+    put_places(t, in, ch);
+    put_source(t, in, ch);
+    break;
+  }
   default: break;
   }
 }
