@@ -26,6 +26,7 @@ typedef struct dctx {
   const rg_diff_hint *hints;
   int nhints;
   int oom;                  /* an allocation failed: the list is dropped */
+  int32_t *fmap;            /* a's file index -> b's of the same path, -1 */
   rg_change scratch;        /* what add() hands out once oom is set */
 } dctx;
 
@@ -120,6 +121,15 @@ static int same_file(const dctx *c, uint32_t fa, uint32_t fb) {
   rg_path_norm(pa, sizeof pa, S(c->a, c->a->files[fa]));
   rg_path_norm(pb, sizeof pb, S(c->b, c->b->files[fb]));
   return strcmp(pa, pb) == 0;
+}
+
+/* Whether instruction pa of a and pb of b come from the same line and
+** column of the same file. */
+static int same_place_pc(const dctx *c, uint32_t pa, uint32_t pb) {
+  if (!c->fmap || pa >= c->a->nlines || pb >= c->b->nlines) return 0;
+  const rg_line *la = &c->a->lines[pa], *lb = &c->b->lines[pb];
+  return la->file < c->a->nfiles && c->fmap[la->file] == (int32_t)lb->file && la->line == lb->line &&
+         la->col == lb->col;
 }
 
 /* Whether a's code [sa, sa+n) and b's [sb, sb+n) come from the same lines
@@ -1149,8 +1159,11 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb) {
 
 /* ---- procedures and steps -------------------------------------------- */
 
-/* Whether the values va (pushed in a) and vb (in b) are the same. */
-static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_value vb) {
+/* Whether the values va (pushed in a) and vb (in b) are the same; by_name:
+** also when they are the values of one named constant on both sides (the
+** instructions come from the same place of the same source, so the one
+** that differs is the constant's value, listed as a constant). */
+static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_value vb, int by_name) {
   if (va == vb) return 1;
   if (va > 0 && vb > 0 && (uint64_t)va < a->nstrings && (uint64_t)vb < b->nstrings &&
       a->strings[va - 1] == '\0' && b->strings[vb - 1] == '\0' &&
@@ -1172,7 +1185,7 @@ static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_va
     }
     if (n > 0 && k == n) return 1;
   }
-  for (uint32_t i = 0; i < a->nnamed; i++) {
+  for (uint32_t i = 0; by_name && i < a->nnamed; i++) {
     if (a->named[i].value != va) continue;
     int j = find_named(b, S(a, a->named[i].name));
     if (j >= 0 && b->named[j].value == vb) return 1;
@@ -1202,16 +1215,17 @@ static int same_note(const rg_module *a, uint32_t A, const rg_module *b, uint32_
 ** module array is compared by the name or text of what it indexes, never as
 ** a number, so an opcode added later is compared right without a case here.
 ** lmap_a/lmap_b rename locals by order of first use (arrays of size nlocals,
-** -1 unused), *next the next canonical number. */
+** -1 unused), *next the next canonical number.  here: both come from the
+** same place of the same file (see same_value). */
 static int same_ins(const rg_module *a, uint32_t ia, const rg_module *b, uint32_t ib,
-                    int *lmap_a, uint32_t na, int *lmap_b, uint32_t nb, int *next) {
+                    int *lmap_a, uint32_t na, int *lmap_b, uint32_t nb, int *next, int here) {
   unsigned op = RG_INS_OP(ia);
   uint32_t A = RG_INS_A(ia), B = RG_INS_A(ib);
   if (op != RG_INS_OP(ib)) return 0;
   if (op >= RG_NOPCODES) return ia == ib;
   switch (rg_op_operand[op]) {
-  case RG_A_IMM: return same_value(a, RG_INS_SA(ia), b, RG_INS_SA(ib));
-  case RG_A_CONST: return same_value(a, a->consts[A], b, b->consts[B]);
+  case RG_A_IMM: return same_value(a, RG_INS_SA(ia), b, RG_INS_SA(ib), here);
+  case RG_A_CONST: return same_value(a, a->consts[A], b, b->consts[B], here);
   case RG_A_LOCAL:
     if (A >= na || B >= nb) return A == B;
     if (lmap_a[A] < 0 && lmap_b[B] < 0) { lmap_a[A] = lmap_b[B] = (*next)++; return 1; }
@@ -1256,7 +1270,8 @@ static int same_code(dctx *c, const rg_proc *pa, uint32_t sa, uint32_t ea, const
   for (uint32_t i = 0; i <= pa->nlocals; i++) ma[i] = -1;
   for (uint32_t i = 0; i <= pb->nlocals; i++) mb[i] = -1;
   for (uint32_t k = 0; same && k < ea - sa; k++)
-    same = same_ins(a, a->code[sa + k], b, b->code[sb + k], ma, pa->nlocals, mb, pb->nlocals, &next);
+    same = same_ins(a, a->code[sa + k], b, b->code[sb + k], ma, pa->nlocals, mb, pb->nlocals, &next,
+                    same_place_pc(c, sa + k, sb + k));
   rg_free(ma);
   rg_free(mb);
   return same;
@@ -1410,6 +1425,13 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
   c.b = b;
   c.hints = hints;
   c.nhints = nhints;
+  c.fmap = rg_malloc(((size_t)a->nfiles + 1) * sizeof *c.fmap);
+  if (!c.fmap) c.oom = 1;
+  for (uint32_t i = 0; c.fmap && i < a->nfiles; i++) {
+    c.fmap[i] = -1;
+    for (uint32_t j = 0; j < b->nfiles && c.fmap[i] < 0; j++)
+      if (same_file(&c, i, j)) c.fmap[i] = (int32_t)j;
+  }
   diff_header(&c);
   diff_units(&c);
   diff_enums(&c);
@@ -1419,6 +1441,7 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
   diff_procs(&c);
   diff_strategies(&c);
   diff_displays(&c);
+  rg_free(c.fmap);
   if (c.oom || d->arena.failed) {
     rg_diff_free(d);
     d->a = a;

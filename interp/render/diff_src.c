@@ -608,6 +608,71 @@ static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
   return 0;
 }
 
+/* ---- places of declarations ------------------------------------------ */
+
+/* Returns the declaration of kind `kind` named `name` in m's rule files,
+** the rule set's own file first (an override before what it replaces), its
+** file's index in m in *k; NULL when none. */
+static const rg_decl *decl_of(srcs *s, const rg_module *m, rg_dkind kind, const char *name, uint32_t *k) {
+  uint32_t index;
+  for (uint32_t f = 0; f < m->nfiles; f++) {
+    rg_ast_file *ast = module_file(s, m, f, &index);
+    for (const rg_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next)
+      if (dc->kind == kind && dc->name && strcmp(dc->name, name) == 0) {
+        *k = f;
+        return dc;
+      }
+  }
+  return NULL;
+}
+
+/* Sets side sd (of module m) to where declaration `name` of kind `kind` is
+** written, or, with member set, its member of that code (an enum's) or its
+** field of that name (a record's); leaves sd as it is when not found. */
+static void decl_place(srcs *s, const rg_module *m, rg_diff_side *sd, rg_dkind kind, const char *name,
+                       const char *member) {
+  uint32_t k;
+  const rg_decl *dc = name ? decl_of(s, m, kind, name, &k) : NULL;
+  uint32_t line = dc ? dc->pos.line : 0;
+  if (dc && member && kind == RG_DE_ENUM) {
+    line = 0;
+    for (const rg_member *mb = dc->members; mb; mb = mb->next)
+      if (mb->code && strcmp(mb->code, member) == 0) line = mb->pos.line;
+  } else if (dc && member && kind == RG_DE_RECORD) {
+    line = 0;
+    for (const rg_field *fd = dc->fields; fd; fd = fd->next)
+      if (fd->name && strcmp(fd->name, member) == 0) line = fd->pos.line;
+  }
+  if (!line) return;
+  sd->file = rg_module_str(m, m->files[k]);
+  sd->line = line;
+}
+
+/* Gives the units, enums and members, records and fields, tables,
+** strategies and displays of d the places where each side declares them
+** (the module keeps no line for them; a table's is its first cell's). */
+static void decl_places(srcs *s, rg_diff *d) {
+  for (uint32_t i = 0; i < d->n; i++) {
+    rg_change *ch = &d->changes[i];
+    const rg_change *up = ch->parent < d->n ? &d->changes[ch->parent] : NULL;
+    rg_dkind kind;
+    const char *name = ch->name, *member = NULL;
+    switch (ch->what) {
+    case RG_DW_UNIT: kind = RG_DE_UNIT; break;
+    case RG_DW_ENUM: kind = RG_DE_ENUM; break;
+    case RG_DW_RECORD: kind = RG_DE_RECORD; break;
+    case RG_DW_STRATEGY: kind = RG_DE_STRATEGY; break;
+    case RG_DW_DISPLAY: kind = RG_DE_DISPLAY; break;
+    case RG_DW_TABLE: kind = RG_DE_TABLE; break;
+    case RG_DW_MEMBER: kind = RG_DE_ENUM; name = up ? up->name : NULL; member = ch->name; break;
+    case RG_DW_FIELD: kind = RG_DE_RECORD; name = up ? up->name : NULL; member = ch->name; break;
+    default: continue;
+    }
+    if (ch->kind != RG_CHANGE_ADDED) decl_place(s, d->a, &ch->a, kind, name, member);
+    if (ch->kind != RG_CHANGE_REMOVED) decl_place(s, d->b, &ch->b, kind, name, member);
+  }
+}
+
 /* Returns whether a change of d has index i as its parent. */
 static int has_children(const rg_diff *d, uint32_t i) {
   for (uint32_t k = i + 1; k < d->n; k++)
@@ -669,6 +734,7 @@ int rg_diff_sources(rg_diff *d, const rg_loader *ld) {
     }
     rg_buf_free(&t);
   }
+  if (rc == 0) decl_places(s, d);
   if (rc == 0) rc = insert_rules(s, d, rcs);
   if (rc == 0) rc = name_scale(s, d);
   if (s->arena.failed || s->diag.oom || d->arena.failed) rc = -1;

@@ -70,6 +70,13 @@ static void put_places(tctx *t, const char *indent, const rg_change *ch) {
   rg_putc(t->out, '\n');
 }
 
+/* Writes the places of ch as put_places does, when a side of it has one
+** (the places of units, enums, records, strategies and displays come from
+** rg_diff_sources). */
+static void put_known_places(tctx *t, const char *indent, const rg_change *ch) {
+  if ((ch->a.file && ch->a.line) || (ch->b.file && ch->b.line)) put_places(t, indent, ch);
+}
+
 /* Returns the text of side s of ch ("" when none). */
 static const char *txt(const rg_diff_side *s) {
   return s->text ? s->text : "";
@@ -311,22 +318,31 @@ static void put_change(tctx *t, uint32_t index) {
   case RG_DW_HEADER:
     rg_printf(o, "~ %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
     break;
-  case RG_DW_UNIT: rg_printf(o, "%c unit %s \"%s\"\n", k, ch->name, txt(own(ch))); break;
+  case RG_DW_UNIT:
+    rg_printf(o, "%c unit %s \"%s\"\n", k, ch->name, txt(own(ch)));
+    put_known_places(t, "    ", ch);
+    break;
   case RG_DW_ENUM:
     if (k == RG_CHANGE_CHANGED) rg_printf(o, "~ enum %s\n", ch->name);
     else rg_printf(o, "%c enum %s %s\n", k, ch->name, txt(own(ch)));
+    put_known_places(t, "    ", ch);
     break;
   case RG_DW_MEMBER:
     if (k == RG_CHANGE_CHANGED)
       rg_printf(o, "    ~ %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
     else rg_printf(o, "    %c %s\n", k, ch->name);
+    put_known_places(t, "        ", ch);
     break;
   case RG_DW_ORDER: rg_printf(o, "    ~ %s -> %s\n", txt(&ch->a), txt(&ch->b)); break;
-  case RG_DW_RECORD: rg_printf(o, "%c record %s\n", k, ch->name); break;
+  case RG_DW_RECORD:
+    rg_printf(o, "%c record %s\n", k, ch->name);
+    put_known_places(t, "    ", ch);
+    break;
   case RG_DW_FIELD:
     if (k == RG_CHANGE_CHANGED)
       rg_printf(o, "    ~ %s: %s -> %s\n", ch->name, txt(&ch->a), txt(&ch->b));
     else rg_printf(o, "    %c %s: %s\n", k, ch->name, txt(own(ch)));
+    put_known_places(t, "        ", ch);
     break;
   case RG_DW_CONST:
     put_value_line(t, in_cause ? "    " : "", ch, "");
@@ -334,14 +350,18 @@ static void put_change(tctx *t, uint32_t index) {
     break;
   case RG_DW_CAUSE: put_cause(t, ch, index); break;
   case RG_DW_STRATEGY:
-    if (k == RG_CHANGE_CHANGED) rg_printf(o, "~ strategy %s\n", ch->name);
+    if (k == RG_CHANGE_CHANGED && strcmp(txt(&ch->a), txt(&ch->b)) != 0)
+      rg_printf(o, "~ strategy %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
+    else if (k == RG_CHANGE_CHANGED) rg_printf(o, "~ strategy %s\n", ch->name);
     else if (*txt(own(ch))) rg_printf(o, "%c strategy %s \"%s\"\n", k, ch->name, txt(own(ch)));
     else rg_printf(o, "%c strategy %s\n", k, ch->name);
+    put_known_places(t, "    ", ch);
     break;
   case RG_DW_DISPLAY:
     if (k == RG_CHANGE_CHANGED && strcmp(txt(&ch->a), txt(&ch->b)) != 0)
       rg_printf(o, "~ display %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
     else rg_printf(o, "%c display %s \"%s\"\n", k, ch->name, txt(own(ch)));
+    put_known_places(t, "    ", ch);
     break;
   case RG_DW_DLINE: rg_printf(o, "    %c %s\n", k, txt(own(ch))); break;
   case RG_DW_SRULE:
@@ -352,7 +372,7 @@ static void put_change(tctx *t, uint32_t index) {
   case RG_DW_INPUT: put_value_line(t, "", ch, "input "); break;
   case RG_DW_TABLE:
     rg_printf(o, "%c table %s%s\n", k, ch->name, txt(own(ch)));
-    if (k != RG_CHANGE_CHANGED) put_places(t, "    ", ch);
+    put_known_places(t, "    ", ch);
     break;
   case RG_DW_DIMS: rg_printf(o, "    dimensions: %s -> %s\n", txt(&ch->a), txt(&ch->b)); break;
   case RG_DW_CELLTYPE: rg_printf(o, "    cell type: %s -> %s\n", txt(&ch->a), txt(&ch->b)); break;
