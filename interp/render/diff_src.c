@@ -731,6 +731,11 @@ int rg_diff_sources(rg_diff *d, const rg_loader *ld) {
     if (rc == 0 && t.len) {
       ch->source = rg_arena_strdup(&d->arena, t.data);
       if (!ch->source) rc = -1;
+      /* the places of the block replaced: the lines its hunks start from */
+      ch->a.file = x.path;
+      ch->a.line = x.first;
+      ch->b.file = y.path;
+      ch->b.line = y.first;
     }
     rg_buf_free(&t);
   }
