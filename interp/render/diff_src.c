@@ -240,6 +240,7 @@ static size_t sourceless(rg_span l) {
 ** two paths are written only before a first hunk: spans that read the same
 ** write nothing.  Returns 0, or -1 when out of memory. */
 static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
+  if (!x && !y) return 0;
   if (!x || !y) {
     const span *z = x ? x : y;
     const rg_file *f = s->diag.files[z->file];
@@ -504,7 +505,9 @@ static int rule_walk(srcs *s, const rg_diff *d, uint32_t proc, const span *x, co
       char pa[1024], pb[1024];
       rg_path_norm(pa, sizeof pa, ra.path);
       rg_path_norm(pb, sizeof pb, rb.path);
-      if (ra.state != rb.state || ra.line != rb.line || strcmp(pa, pb) != 0) {
+      /* removed on both sides (by two files): no rule to compare */
+      if (!(ra.state == 2 && rb.state == 2) &&
+          (ra.state != rb.state || ra.line != rb.line || strcmp(pa, pb) != 0)) {
         rule_change *rc = rg_arena_alloc(&s->arena, sizeof *rc);
         if (!rc) return -1;
         rc->rule = st;
