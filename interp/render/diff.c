@@ -687,30 +687,264 @@ static void cell_keys(const rg_module *m, const rg_table *t, uint32_t c, uint32_
   }
 }
 
-/* Appends cell c of table t of m (side a when on_a, else b) as a change of
-** kind under the table change `head`: its keys, value and place. */
-static uint32_t add_cell(dctx *c, int kind, uint32_t head, const rg_module *m, const rg_table *t,
-                         uint32_t cell, int on_a) {
-  char row[256], key[512], v[1024];
-  uint32_t keys[8];
-  cell_keys(m, t, cell, keys);
-  key_name(row, sizeof row, m, &m->dims[t->first_dim], keys[0]);
-  key[0] = '\0';
-  for (uint32_t d = 1; d < t->ndims; d++) {
-    char k1[128];
-    key_name(k1, sizeof k1, m, &m->dims[t->first_dim + d], keys[d]);
-    if (d > 1) strncat(key, ", ", sizeof key - strlen(key) - 1);
-    strncat(key, k1, sizeof key - strlen(key) - 1);
+/* A run of cell changes merged into one change: cells of one side's table
+** (a's keys, or b's for a cell only in b) that change alike (kind, both
+** texts, both places), in a box: rows r0..r1 of the first key, the same
+** middle keys (mid, their cell offset), keys c0..c1 of the last one (0..0
+** for a table of one key).  A table of a million equal changes is then one
+** change, and the comparison keeps one run per box, not one per cell. */
+typedef struct cellrun {
+  uint32_t ch;              /* its change in the list (RG_DIFF_NONE: merged
+                            ** into another and gone) */
+  uint32_t r0, r1, mid, c0, c1;
+  uint8_t on_a;             /* the keys are a's */
+  uint8_t alone;            /* never merged (a row paired by content) */
+  rg_value ra, rb;          /* the raw values of its first cell (a run's
+                            ** cells hold them all, or equal texts) */
+} cellrun;
+
+/* The runs of the table being compared. */
+typedef struct cellruns {
+  cellrun *v;
+  uint32_t n, cap;
+  uint32_t pend;            /* runs [pend, n): the row being built */
+  uint32_t row;             /* that row (on side row_a) */
+  int row_a;                /* -1: none yet */
+  uint32_t *open[2];        /* per side (0 b, 1 a): the runs of the last row
+                            ** flushed, the ones a next row may extend */
+  uint32_t nopen[2], capopen[2];
+  uint32_t openrow[2];
+} cellruns;
+
+/* A cell's value formatted (fmtv), kept while the next cell holds the same
+** raw value (a table filled by `else` formats one value). */
+typedef struct vmemo {
+  int has;
+  rg_value raw;
+  char text[1024];
+} vmemo;
+
+/* Returns cell x of m (of table value type t) formatted, through memo. */
+static const char *cell_text(vmemo *memo, const rg_module *m, rg_type t, uint32_t x) {
+  if (!memo->has || memo->raw != m->cells[x]) {
+    fmtv(memo->text, sizeof memo->text, m, t, m->cells[x]);
+    memo->raw = m->cells[x];
+    memo->has = 1;
   }
-  uint32_t i = add(c, kind, RG_DW_CELL, RG_DS_TABLES, head, keep(c, t->ndims > 1 ? key : row));
+  return memo->text;
+}
+
+/* Whether changes x and y of one table change alike: kind, texts, places. */
+static int same_change(const rg_change *x, const rg_change *y) {
+  return x->kind == y->kind && x->a.file == y->a.file && x->a.line == y->a.line &&
+         x->b.file == y->b.file && x->b.line == y->b.line && !x->b_key && !y->b_key &&
+         strcmp(x->a.text ? x->a.text : "", y->a.text ? y->a.text : "") == 0 &&
+         strcmp(x->b.text ? x->b.text : "", y->b.text ? y->b.text : "") == 0 &&
+         (x->a.text == NULL) == (y->a.text == NULL) && (x->b.text == NULL) == (y->b.text == NULL);
+}
+
+/* Splits the keys of a cell of table t of m into the run's coordinates. */
+static void run_coords(const rg_module *m, const rg_table *t, const uint32_t *keys, uint32_t *r,
+                       uint32_t *mid, uint32_t *col) {
+  *r = keys[0];
+  *mid = 0;
+  *col = 0;
+  if (t->ndims < 2) return;
+  for (uint32_t d = 1; d + 1 < t->ndims; d++) *mid = *mid * m->dims[t->first_dim + d].size + keys[d];
+  *col = keys[t->ndims - 1];
+}
+
+/* Ends the row being built: each of its runs extends the run of the same
+** box one row up (the last row flushed on its side, when that is the row
+** just above) that changes alike, or stays a change of its own.  Runs
+** merged away leave the list's tail, which they are. */
+static void flush_row(dctx *c, cellruns *R) {
+  if (R->row_a < 0 || R->pend == R->n) {
+    if (R->row_a >= 0) R->nopen[R->row_a] = 0;
+    R->pend = R->n;
+    return;
+  }
+  int side = R->row_a;
+  uint32_t *open = R->open[side], nopen = R->nopen[side], o = 0;
+  int above = nopen > 0 && R->openrow[side] + 1 == R->row;
+  uint32_t base = R->v[R->pend].ch, keep_at = base;   /* the tail of the list */
+  uint32_t need = R->n - R->pend;
+  if (need > R->capopen[side]) {
+    uint32_t *p = rg_realloc(R->open[side], (size_t)need * sizeof *p);
+    if (!p) {
+      c->oom = 1;
+      return;
+    }
+    R->open[side] = open = p;
+    R->capopen[side] = need;
+  }
+  /* both lists are in key order: walk them together */
+  uint32_t *prev = NULL, nprev = 0;
+  if (above && nopen) {
+    prev = rg_malloc((size_t)nopen * sizeof *prev);
+    if (!prev) {
+      c->oom = 1;
+      return;
+    }
+    memcpy(prev, open, (size_t)nopen * sizeof *prev);
+    nprev = nopen;
+  }
+  uint32_t nnew = 0;
+  for (uint32_t k = R->pend; k < R->n; k++) {
+    cellrun *p = &R->v[k];
+    cellrun *up = NULL;
+    while (o < nprev) {
+      cellrun *q = &R->v[prev[o]];
+      if (q->mid < p->mid || (q->mid == p->mid && q->c0 < p->c0)) { o++; continue; }
+      if (q->mid == p->mid && q->c0 == p->c0 && q->c1 == p->c1 && !q->alone && !p->alone &&
+          same_change(&c->d->changes[q->ch], &c->d->changes[p->ch]))
+        up = q;
+      break;
+    }
+    if (up) {
+      up->r1 = p->r1;
+      p->ch = RG_DIFF_NONE;
+      open[nnew++] = (uint32_t)(up - R->v);
+      o++;
+      continue;
+    }
+    if (p->ch != keep_at) c->d->changes[keep_at] = c->d->changes[p->ch];
+    p->ch = keep_at++;
+    open[nnew++] = k;
+  }
+  rg_free(prev);
+  (void)base;
+  c->d->n = keep_at;
+  R->nopen[side] = nnew;
+  R->openrow[side] = R->row;
+  R->pend = R->n;
+}
+
+/* Appends a cell change of kind under the table change `head`: cell xa of
+** a's cells (table ta; kind '-' or '~') and xb of b's (table tb; '+' or
+** '~'), with their texts va and vb; its keys are a's (b's for '+').
+** Extends the run of the row being built when the cell is the next key of
+** it and changes alike; a new row flushes the last (flush_row).  alone: the
+** change is never merged (a row paired by content).  Returns the index of
+** the change (of its run), or RG_DIFF_NONE. */
+static uint32_t add_cell(dctx *c, cellruns *R, int kind, uint32_t head, const rg_table *ta,
+                         uint32_t xa, const char *va, const rg_table *tb, uint32_t xb, const char *vb,
+                         int alone) {
+  const rg_module *a = c->a, *b = c->b;
+  int on_a = kind != '+';
+  const rg_module *m = on_a ? a : b;
+  const rg_table *t = on_a ? ta : tb;
+  uint32_t keys[8] = {0}, r, mid, col;
+  cell_keys(m, t, on_a ? xa - ta->first : xb - tb->first, keys);
+  run_coords(m, t, keys, &r, &mid, &col);
+  if (R->row_a != on_a || R->row != r) {
+    flush_row(c, R);
+    R->row_a = on_a;
+    R->row = r;
+  }
+  const rg_cellsrc *pa = kind != '+' ? &a->cellsrc[xa] : NULL;
+  const rg_cellsrc *pb = kind != '-' ? &b->cellsrc[xb] : NULL;
+  /* the next key of the last run of this row, changing alike? */
+  if (R->n > R->pend && !alone && !c->oom) {
+    cellrun *last = &R->v[R->n - 1];
+    rg_change *lc = &c->d->changes[last->ch];
+    /* a raw value equal to the run's reads the same (one module, one
+    ** type); another may still read the same */
+    int alike = !last->alone && last->mid == mid && last->c1 + 1 == col && lc->kind == kind &&
+                (!pa || (lc->a.text && (a->cells[xa] == last->ra || strcmp(va, lc->a.text) == 0) &&
+                         pa->file < a->nfiles && lc->a.file == S(a, a->files[pa->file]) &&
+                         lc->a.line == pa->line)) &&
+                (!pb || (lc->b.text && (b->cells[xb] == last->rb || strcmp(vb, lc->b.text) == 0) &&
+                         pb->file < b->nfiles && lc->b.file == S(b, b->files[pb->file]) &&
+                         lc->b.line == pb->line));
+    if (alike) {
+      last->c1 = col;
+      return last->ch;
+    }
+  }
+  if (R->n == R->cap) {
+    uint32_t cap = R->cap ? R->cap * 2 : 64;
+    cellrun *p = cap > R->cap ? rg_realloc(R->v, (size_t)cap * sizeof *p) : NULL;
+    if (!p) {
+      c->oom = 1;
+      return RG_DIFF_NONE;
+    }
+    R->v = p;
+    R->cap = cap;
+  }
+  uint32_t i = add(c, kind, RG_DW_CELL, RG_DS_TABLES, head, NULL);
+  if (i == RG_DIFF_NONE) return i;
+  R->v[R->n++] = (cellrun){ i, r, r, mid, col, col, (uint8_t)on_a, (uint8_t)alone,
+                            pa ? a->cells[xa] : 0, pb ? b->cells[xb] : 0 };
   rg_change *ch = at(c, i);
-  rg_diff_side *s = on_a ? &ch->a : &ch->b;
-  ch->row = t->ndims > 1 ? keep(c, row) : NULL;
-  fmtv(v, sizeof v, m, t->value, m->cells[t->first + cell]);
-  s->index = t->first + cell;
-  set_value(c, s, t->value, m->cells[t->first + cell], v);
-  place(s, m, m->cellsrc[t->first + cell].file, m->cellsrc[t->first + cell].line);
+  ch->ncells = 1;
+  if (pa) {
+    ch->a.index = xa;
+    set_value(c, &ch->a, ta->value, a->cells[xa], va);
+    place(&ch->a, a, pa->file, pa->line);
+  }
+  if (pb) {
+    ch->b.index = xb;
+    set_value(c, &ch->b, tb->value, b->cells[xb], vb);
+    place(&ch->b, b, pb->file, pb->line);
+  }
   return i;
+}
+
+/* Writes key k..k2 of dimension d of m into buf: "K" or "K..K2". */
+static void key_range(char *buf, size_t size, const rg_module *m, const rg_dim *d, uint32_t k, uint32_t k2) {
+  char x[128], y[128];
+  key_name(x, sizeof x, m, d, k);
+  if (k2 == k) {
+    snprintf(buf, size, "%s", x);
+    return;
+  }
+  key_name(y, sizeof y, m, d, k2);
+  snprintf(buf, size, "%s..%s", x, y);
+}
+
+/* Names each run of table ta (tb for runs on b's keys) after its box: row
+** its first keys ("3" or "3..9"; NULL for a table of one key, whose name
+** is then the range), name the other keys joined by ", ". */
+static void name_runs(dctx *c, cellruns *R, const rg_table *ta, const rg_table *tb) {
+  for (uint32_t k = 0; k < R->n && !c->oom; k++) {
+    cellrun *run = &R->v[k];
+    if (run->ch == RG_DIFF_NONE || run->ch >= c->d->n) continue;
+    const rg_module *m = run->on_a ? c->a : c->b;
+    const rg_table *t = run->on_a ? ta : tb;
+    char row[300], key[600], k1[300];
+    rg_change *ch = &c->d->changes[run->ch];
+    key_range(row, sizeof row, m, &m->dims[t->first_dim], run->r0, run->r1);
+    key[0] = '\0';
+    if (t->ndims > 1) {
+      uint32_t rest = run->mid, mids[8] = {0};
+      for (int d = (int)t->ndims - 2; d >= 1; d--) {
+        uint32_t size = m->dims[t->first_dim + d].size;
+        mids[d] = rest % size;
+        rest /= size;
+      }
+      for (uint32_t d = 1; d + 1 < t->ndims; d++) {
+        key_name(k1, sizeof k1, m, &m->dims[t->first_dim + d], mids[d]);
+        strncat(key, k1, sizeof key - strlen(key) - 1);
+        strncat(key, ", ", sizeof key - strlen(key) - 1);
+      }
+      key_range(k1, sizeof k1, m, &m->dims[t->first_dim + t->ndims - 1], run->c0, run->c1);
+      strncat(key, k1, sizeof key - strlen(key) - 1);
+    }
+    ch->row = t->ndims > 1 ? keep(c, row) : NULL;
+    ch->name = keep(c, t->ndims > 1 ? key : row);
+    uint64_t cells = (uint64_t)(run->r1 - run->r0 + 1) * (run->c1 - run->c0 + 1);
+    ch->ncells = cells > UINT32_MAX ? UINT32_MAX : (uint32_t)cells;
+  }
+}
+
+/* Frees what R holds. */
+static void runs_free(cellruns *R) {
+  rg_free(R->v);
+  rg_free(R->open[0]);
+  rg_free(R->open[1]);
+  memset(R, 0, sizeof *R);
+  R->row_a = -1;
 }
 
 /* Writes the rows of table t of m (one per key of its first dimension) as
@@ -776,34 +1010,143 @@ static void row_map(dctx *c, const rg_table *ta, const rg_table *tb, int64_t *ro
   for (uint32_t r = 0; r < da->size; r++) rowmap[r] = map_key(a, da, r, b, db);
 }
 
+/* What the cell loop of one table pair keeps: the key maps of the
+** dimensions after the first (a's key -> b's and back, -1 none), the rows
+** paired, the runs, the formatted values. */
+typedef struct tpair {
+  const rg_table *ta, *tb;
+  int same_ndims;
+  int64_t *rowmap, *rowof_b;    /* a's row -> b's, b's -> a's (-1 none) */
+  int64_t *a2b[8], *b2a[8];     /* per dimension d >= 1, when same_ndims */
+  int b_cols_in_a;              /* every key of b's dimensions after the
+                                ** first is one of a's */
+  cellruns runs;
+  vmemo ma, mb;
+} tpair;
+
 /* Appends under `head` the cells of table tb of b, in its rows from..to-1,
-** that table ta of a lacks (rowof_b[row]: the row of a paired with it, -1
-** none).  Returns `to`. */
-static uint32_t cells_only_in_b(dctx *c, uint32_t head, const rg_table *ta, const rg_table *tb,
-                                const int64_t *rowof_b, uint32_t from, uint32_t to) {
-  const rg_module *a = c->a, *b = c->b;
+** that table ta of a lacks.  Returns `to`. */
+static uint32_t cells_only_in_b(dctx *c, tpair *tp, uint32_t head, uint32_t from, uint32_t to) {
+  const rg_module *b = c->b;
+  const rg_table *tb = tp->tb;
   uint32_t stride = tb->count / b->dims[tb->first_dim].size;
   for (uint32_t cell = from * stride; cell < to * stride && !c->oom; cell++) {
     uint32_t keys[8];
-    int in_a = ta->ndims == tb->ndims;
+    int in_a = tp->same_ndims;
+    if (tp->b_cols_in_a && cell % stride == 0 && tp->rowof_b[cell / stride] >= 0) {
+      cell += stride - 1;             /* a row of b that a has whole */
+      continue;
+    }
     cell_keys(b, tb, cell, keys);
-    if (rowof_b[keys[0]] < 0) in_a = 0;
+    if (tp->rowof_b[keys[0]] < 0) in_a = 0;
     for (uint32_t d = 1; in_a && d < tb->ndims; d++)
-      if (map_key(b, &b->dims[tb->first_dim + d], keys[d], a, &a->dims[ta->first_dim + d]) < 0)
-        in_a = 0;
-    if (!in_a) add_cell(c, '+', head, b, tb, cell, 0);
+      if (tp->b2a[d][keys[d]] < 0) in_a = 0;
+    if (!in_a)
+      add_cell(c, &tp->runs, '+', head, tp->ta, 0, NULL, tb, tb->first + cell,
+               cell_text(&tp->mb, b, tb->value, tb->first + cell), 0);
   }
   return to;
 }
 
 static void diff_odds(dctx *c, uint32_t head, int ita, int itb);
 
+/* Compares the cells of tables tp->ta of a and tp->tb of b under `head`:
+** every cell changed, only in a or only in b (matched by key names, rows
+** by content for a list), as runs (add_cell).  Time: one pass over the
+** cells with their values formatted once per run of equal raw values;
+** memory: the runs. */
+static void diff_cells(dctx *c, tpair *tp, uint32_t head) {
+  const rg_module *a = c->a, *b = c->b;
+  const rg_table *ta = tp->ta, *tb = tp->tb;
+  uint32_t na = a->dims[ta->first_dim].size, nb = b->dims[tb->first_dim].size;
+  tp->rowmap = rg_malloc(((size_t)na + nb) * sizeof *tp->rowmap);
+  tp->rowof_b = tp->rowmap ? tp->rowmap + na : NULL;
+  if (!tp->rowmap) {
+    c->oom = 1;
+    return;
+  }
+  for (uint32_t d = 1; tp->same_ndims && d < ta->ndims; d++) {
+    const rg_dim *da = &a->dims[ta->first_dim + d], *db = &b->dims[tb->first_dim + d];
+    tp->a2b[d] = rg_malloc(((size_t)da->size + db->size) * sizeof *tp->a2b[d]);
+    if (!tp->a2b[d]) {
+      c->oom = 1;
+      return;
+    }
+    tp->b2a[d] = tp->a2b[d] + da->size;
+    for (uint32_t k = 0; k < da->size; k++) tp->a2b[d][k] = map_key(a, da, k, b, db);
+    for (uint32_t k = 0; k < db->size; k++) tp->b2a[d][k] = map_key(b, db, k, a, da);
+  }
+  tp->b_cols_in_a = tp->same_ndims;
+  for (uint32_t d = 1; tp->b_cols_in_a && d < tb->ndims; d++)
+    for (uint32_t k = 0; k < b->dims[tb->first_dim + d].size; k++)
+      if (tp->b2a[d][k] < 0) tp->b_cols_in_a = 0;
+  row_map(c, ta, tb, tp->rowmap);
+  for (uint32_t r = 0; r < nb; r++) tp->rowof_b[r] = -1;
+  for (uint32_t r = 0; r < na; r++)
+    if (tp->rowmap[r] >= 0) tp->rowof_b[tp->rowmap[r]] = r;
+  /* Cells of a, in order: changed or only in a; before a row paired with
+  ** row y of b, the cells only in b of b's rows before y. */
+  uint32_t nextb = 0, stride = na ? ta->count / na : 0;
+  rg_value last_a = 0, last_b = 0;
+  int last_same = -1;
+  for (uint32_t row = 0; row < na && !c->oom; row++) {
+    int64_t rb = tp->rowmap[row];
+    if (rb >= (int64_t)nextb) nextb = cells_only_in_b(c, tp, head, nextb, (uint32_t)rb);
+    char bk[128];
+    const char *b_key = NULL;
+    if (rb >= 0 && rb != map_key(a, &a->dims[ta->first_dim], row, b, &b->dims[tb->first_dim])) {
+      key_name(bk, sizeof bk, b, &b->dims[tb->first_dim], (uint32_t)rb);
+      b_key = bk;
+    }
+    for (uint32_t k = 0; k < stride && !c->oom; k++) {
+      uint32_t cell = row * stride + k, xa = ta->first + cell;
+      int64_t cb = -1;
+      if (tp->same_ndims && rb >= 0) {
+        uint32_t keys[8];
+        cell_keys(a, ta, cell, keys);
+        cb = rb;
+        for (uint32_t d = 1; d < ta->ndims; d++) {
+          int64_t kb = tp->a2b[d][keys[d]];
+          if (kb < 0) { cb = -1; break; }
+          cb = cb * b->dims[tb->first_dim + d].size + kb;
+        }
+      }
+      const char *va = cell_text(&tp->ma, a, ta->value, xa), *vb = NULL;
+      if (cb >= 0) {
+        uint32_t xb = tb->first + (uint32_t)cb;
+        vb = cell_text(&tp->mb, b, tb->value, xb);
+        /* the same raw pair as the cell before reads the same */
+        int same = last_same >= 0 && a->cells[xa] == last_a && b->cells[xb] == last_b
+                       ? last_same : strcmp(va, vb) == 0;
+        last_a = a->cells[xa];
+        last_b = b->cells[xb];
+        last_same = same;
+        if (same) continue;
+        uint32_t i = add_cell(c, &tp->runs, '~', head, ta, xa, va, tb, xb, vb, b_key != NULL);
+        if (b_key && i != RG_DIFF_NONE) at(c, i)->b_key = keep(c, b_key);
+      } else {
+        add_cell(c, &tp->runs, '-', head, ta, xa, va, tb, 0, NULL, 0);
+      }
+    }
+  }
+  cells_only_in_b(c, tp, head, nextb, nb);
+  flush_row(c, &tp->runs);
+  name_runs(c, &tp->runs, ta, tb);
+}
+
+/* Frees what tp holds. */
+static void tpair_free(tpair *tp) {
+  rg_free(tp->rowmap);
+  for (int d = 0; d < 8; d++) rg_free(tp->a2b[d]);
+  runs_free(&tp->runs);
+}
+
 /* The tables added and removed, and of tables on both sides changed
 ** dimensions or cell type and every cell changed, only in a or only in b
-** (matched by key names), then their odds (diff_odds). */
+** (diff_cells), then their odds (diff_odds). */
 static void diff_tables(dctx *c) {
   const rg_module *a = c->a, *b = c->b;
-  char da[512], db[512], va[1024], vb[1024];
+  char da[512], db[512];
   for (uint32_t i = 0; i < a->ntables && !c->oom; i++) {
     const rg_table *ta = &a->tables[i];
     int j = rg_module_find_table(b, S(a, ta->name));
@@ -839,56 +1182,16 @@ static void diff_tables(dctx *c) {
       ch->a.text = keep(c, tya);
       ch->b.text = keep(c, tyb);
     }
-    int same_ndims = ta->ndims == tb->ndims;
-    int64_t *rowmap = rg_malloc(((size_t)a->dims[ta->first_dim].size +
-                                 b->dims[tb->first_dim].size) * sizeof *rowmap);
-    int64_t *rowof_b = rowmap ? rowmap + a->dims[ta->first_dim].size : NULL;
-    if (!rowmap) {
-      c->oom = 1;
-      return;
-    }
-    row_map(c, ta, tb, rowmap);
-    for (uint32_t r = 0; r < b->dims[tb->first_dim].size; r++) rowof_b[r] = -1;
-    for (uint32_t r = 0; r < a->dims[ta->first_dim].size; r++)
-      if (rowmap[r] >= 0) rowof_b[rowmap[r]] = r;
-    /* Cells of a, in order: changed or only in a; before a row paired with
-    ** row y of b, the cells only in b of b's rows before y. */
-    uint32_t nextb = 0;
-    for (uint32_t cell = 0; cell < ta->count && !c->oom; cell++) {
-      uint32_t keys[8];
-      int64_t cb = -1;
-      cell_keys(a, ta, cell, keys);
-      if (rowmap[keys[0]] >= (int64_t)nextb)
-        nextb = cells_only_in_b(c, head, ta, tb, rowof_b, nextb, (uint32_t)rowmap[keys[0]]);
-      if (same_ndims && rowmap[keys[0]] >= 0) {
-        cb = rowmap[keys[0]];
-        for (uint32_t d = 1; d < ta->ndims; d++) {
-          const rg_dim *dda = &a->dims[ta->first_dim + d], *ddb = &b->dims[tb->first_dim + d];
-          int64_t kb = map_key(a, dda, keys[d], b, ddb);
-          if (kb < 0) { cb = -1; break; }
-          cb = cb * ddb->size + kb;
-        }
-      }
-      fmtv(va, sizeof va, a, ta->value, a->cells[ta->first + cell]);
-      if (cb >= 0) fmtv(vb, sizeof vb, b, tb->value, b->cells[tb->first + (uint32_t)cb]);
-      if (cb >= 0 && strcmp(va, vb) == 0) continue;
-      uint32_t k = add_cell(c, cb < 0 ? '-' : '~', head, a, ta, cell, 1);
-      if (cb >= 0) {
-        rg_diff_side *s = &at(c, k)->b;
-        uint32_t x = tb->first + (uint32_t)cb;
-        s->index = x;
-        set_value(c, s, tb->value, b->cells[x], vb);
-        place(s, b, b->cellsrc[x].file, b->cellsrc[x].line);
-        if (rowmap[keys[0]] != map_key(a, &a->dims[ta->first_dim], keys[0], b, &b->dims[tb->first_dim])) {
-          char kb[128];
-          key_name(kb, sizeof kb, b, &b->dims[tb->first_dim], (uint32_t)rowmap[keys[0]]);
-          at(c, k)->b_key = keep(c, kb);
-        }
-      }
-    }
-    cells_only_in_b(c, head, ta, tb, rowof_b, nextb, b->dims[tb->first_dim].size);
-    rg_free(rowmap);
-    if (!c->oom && head == c->d->n - 1) c->d->n--;   /* nothing changed inside */
+    tpair tp;
+    memset(&tp, 0, sizeof tp);
+    tp.ta = ta;
+    tp.tb = tb;
+    tp.same_ndims = ta->ndims == tb->ndims;
+    tp.runs.row_a = -1;
+    diff_cells(c, &tp, head);
+    tpair_free(&tp);
+    if (c->oom) return;
+    if (head == c->d->n - 1) c->d->n--;   /* nothing changed inside */
     else diff_odds(c, head, (int)i, j);
   }
   for (uint32_t j = 0; j < b->ntables; j++)

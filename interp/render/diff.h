@@ -108,7 +108,9 @@ typedef enum rg_diff_what {
   RG_DW_CELLTYPE,   /* under its table; text: the cell type's name */
   RG_DW_CELL,       /* [cells] under its table; row: the first key, name: the
                     ** others joined by ", " (one key: name is the first key,
-                    ** row NULL); text: the value; file, line */
+                    ** row NULL); text: the value; file, line.  Neighbour
+                    ** cells that change alike are one change (ncells), its
+                    ** keys ranges ("1..9", "Open..Forest") */
   RG_DW_ODDS,       /* under its table: a dice key found; name: the key's
                     ** label; odds.n/sides/plus; a: where the roll is (file
                     ** NULL: given as a hint) */
@@ -167,6 +169,10 @@ typedef struct rg_change {
                             ** differs from a's (row, or name with one key);
                             ** else NULL */
   rg_diff_side a, b;
+  uint32_t ncells;          /* RG_DW_CELL: how many cells it stands for (a
+                            ** run of cells that change alike: row and name
+                            ** are then key ranges, "1..2048", and each side
+                            ** its first cell) */
   const char *source;       /* RG_DW_PROC (without steps listed), RG_DW_STEP
                             ** or RG_DW_RULE, after rg_diff_sources: the
                             ** override's `source "..."` line when it has one,
@@ -235,15 +241,15 @@ void rg_diff_free(rg_diff *d);
 int rg_diff_print(rg_out *out, const rg_diff *d, const char *base, int flags);
 
 /* Writes d as `regula diff --stat`: per section, how many items were
-** changed, added and removed, and how many inside them (cells, members,
-** fields, steps); then the total. */
+** changed, added and removed, and how many inside them (cells, each cell
+** of a run counted, members, fields, steps, rules); then the total. */
 void rg_diff_print_stat(rg_out *out, const rg_diff *d);
 
 /* Writes d as JSON lines: {"format":2,"changes":N}, then one object per
 ** change in list order: index, kind, section, what, parent (an index, or
 ** null), name, row, b_key, derived, source, a and b (file with `base`
 ** stripped, line, text, and the typed value of a constant, input or cell),
-** and dice or odds.  Returns 0, or -1 when memory ran out (the lines are
+** cells (of a cell: how many it stands for), and dice or odds.  Returns 0, or -1 when memory ran out (the lines are
 ** then cut short). */
 int rg_diff_print_json(rg_out *out, const rg_diff *d, const char *base);
 

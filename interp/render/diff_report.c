@@ -49,10 +49,12 @@ void rg_diff_print_stat(rg_out *out, const rg_diff *d) {
     if (ch->what == RG_DW_ODDS || ch->what == RG_DW_ODDS_VALUE || ch->what == RG_DW_CAUSE) continue;
     /* an item under the head of the changes that follow from others is an
     ** item of its section all the same */
+    /* a run of cells counts its cells */
+    uint32_t n = ch->what == RG_DW_CELL && ch->ncells > 1 ? ch->ncells : 1;
     if (ch->parent == RG_DIFF_NONE || (ch->parent < d->n && d->changes[ch->parent].what == RG_DW_CAUSE))
-      top[ch->section][kind_index(ch->kind)]++;
-    else in[ch->section][ch->what][kind_index(ch->kind)]++;
-    total++;
+      top[ch->section][kind_index(ch->kind)] += n;
+    else in[ch->section][ch->what][kind_index(ch->kind)] += n;
+    total += n;
   }
   for (uint32_t s = 0; s < RG_NDIFF_SECTIONS; s++) {
     if (!top[s][0] && !top[s][1] && !top[s][2]) continue;
@@ -103,6 +105,8 @@ static json_t *json_change(const rg_diff *d, uint32_t i, const char *base) {
                         "b_key", text_or_null(ch->b_key), "derived", ch->derived != 0,
                         "source", text_or_null(ch->source), "a", json_side(&ch->a, d->a, base),
                         "b", json_side(&ch->b, d->b, base));
+  if (o && ch->what == RG_DW_CELL && json_object_set_new(o, "cells", json_integer(ch->ncells)) != 0)
+    o = NULL;
   if (o && ch->what == RG_DW_ODDS &&
       json_object_set_new(o, "dice", json_pack("{s:i,s:i,s:i}", "n", ch->odds.n, "sides", ch->odds.sides,
                                                "plus", ch->odds.plus)) != 0)
