@@ -13,7 +13,9 @@
 **     to the one above it prints `|`, so a vertically merged cell of the
 **     sheet reads as its value once, at the top of the run, with `|` below;
 **     every row key keeps its own line, as on the sheet (more keys: one grid
-**     per combination of the leading ones);
+**     per combination of the leading ones), except that a run of more than
+**     FOLD_MIN equal rows (or columns) of consecutive integer keys, longer
+**     than any printed sheet merges, is one row (column) `lo..hi`;
 **   - a table of one key as `key  value` lines, runs of equal values over an
 **     integer key folded into one `lo..hi` line; a record table as a grid
 **     with one column per field;
@@ -593,8 +595,49 @@ static char *cell_text(sheet *s, rg_type t, rg_value v, int same_as_above, int m
   return both;
 }
 
+/* A run of more than this many rows (or columns) of consecutive integer
+** keys whose cells are all equal prints as one row (column) `lo..hi`: a
+** table of 2048 x 2048 cells filled by `else` is one line, not 4 million
+** `|` (printed sheets merge fewer, so their rows keep a line each). */
+enum { FOLD_MIN = 16 };
+
+/* Groups the n positions of display order p of dimension d into spans:
+** positions i-1, i with eq[i] set and consecutive integer keys belong to
+** one run, and a run longer than FOLD_MIN is one span; any other position
+** is a span of its own.  Writes each span's first and last position into
+** lo[], hi[]; returns how many. */
+static uint32_t spans(const rg_dim *d, const uint32_t *p, uint32_t n, const unsigned char *eq,
+                      uint32_t *lo, uint32_t *hi) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n;) {
+    uint32_t e = i + 1;
+    while (e < n && !d->is_enum && eq[e] && p[e] == p[e - 1] + 1) e++;
+    if (e - i > FOLD_MIN) {
+      lo[k] = i;
+      hi[k++] = e - 1;
+    } else {
+      for (uint32_t j = i; j < e; j++) lo[k] = hi[k] = j, k++;
+    }
+    i = e;
+  }
+  return k;
+}
+
+/* Returns the key text of positions lo..hi of display order p of d: the
+** key, or "first..last". */
+static char *span_text(sheet *s, const rg_module *m, const rg_dim *d, const uint32_t *p, uint32_t lo,
+                       uint32_t hi) {
+  char a[256], b[256], both[520];
+  key_text(a, sizeof a, m, d, p[lo]);
+  if (hi == lo) return xstrdup(s, a);
+  key_text(b, sizeof b, m, d, p[hi]);
+  snprintf(both, sizeof both, "%s..%s", a, b);
+  return xstrdup(s, both);
+}
+
 /* A table of two (or more) keys: one grid per combination of the keys
-** before the last two. */
+** before the last two, long runs of equal rows and columns folded
+** (FOLD_MIN). */
 static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
   const rg_module *m = s->m;
   const rg_dim *dr = &m->dims[t->first_dim + t->ndims - 2];
@@ -602,11 +645,29 @@ static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
   uint32_t block = dr->size * dc->size;
   char kb[256];
   uint32_t *rp = xcalloc(s, dr->size, sizeof *rp), *cp = xcalloc(s, dc->size, sizeof *cp);
-  if (!rp || !cp) { rg_free(rp); rg_free(cp); return; }
+  uint32_t *rlo = xcalloc(s, 2 * (size_t)dr->size, sizeof *rlo), *clo = xcalloc(s, 2 * (size_t)dc->size, sizeof *clo);
+  unsigned char *eqr = xcalloc(s, dr->size, 1), *eqc = xcalloc(s, dc->size, 1);
+  if (!rp || !cp || !rlo || !clo || !eqr || !eqc) goto done;
+  uint32_t *rhi = rlo + dr->size, *chi = clo + dc->size;
   key_order(s, t, t->ndims - 2, rp);
   key_order(s, t, t->ndims - 1, cp);
   for (uint32_t b = 0; b * block < t->count && !s->oom; b++) {
     grid g;
+    const rg_value *cells = m->cells + t->first + b * block;
+    const unsigned char *mk = mark + b * block;
+#define AT(r, c) ((size_t)rp[r] * dc->size + cp[c])
+    /* rows (columns) equal to the one before, cell by cell, marks too */
+    for (uint32_t r = 1; r < dr->size; r++) {
+      eqr[r] = 1;
+      for (uint32_t c = 0; c < dc->size && eqr[r]; c++)
+        eqr[r] = cells[AT(r, c)] == cells[AT(r - 1, c)] && mk[AT(r, c)] == mk[AT(r - 1, c)];
+    }
+    for (uint32_t c = 1; c < dc->size; c++) {
+      eqc[c] = 1;
+      for (uint32_t r = 0; r < dr->size && eqc[c]; r++)
+        eqc[c] = cells[AT(r, c)] == cells[AT(r, c - 1)] && mk[AT(r, c)] == mk[AT(r, c - 1)];
+    }
+    uint32_t nr = spans(dr, rp, dr->size, eqr, rlo, rhi), nc = spans(dc, cp, dc->size, eqc, clo, chi);
     if (t->ndims > 2) {
       /* The leading keys of this block. */
       uint32_t flat = b;
@@ -624,24 +685,29 @@ static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
       }
       rg_printf(s->out, "  %s:\n", line);
     }
-    if (grid_init(s, &g, dr->size + 1, dc->size + 1, 1) != 0) break;
+    if (grid_init(s, &g, (size_t)nr + 1, (size_t)nc + 1, 1) != 0) break;
     grid_take(&g, 0, 0, xstrdup(s, dim_head(m, dr)));
-    for (uint32_t c = 0; c < dc->size; c++)
-      grid_take(&g, 0, c + 1, xstrdup(s, key_text(kb, sizeof kb, m, dc, cp[c])));
-    for (uint32_t r = 0; r < dr->size; r++) {
-      grid_take(&g, r + 1, 0, xstrdup(s, key_text(kb, sizeof kb, m, dr, rp[r])));
-      for (uint32_t c = 0; c < dc->size; c++) {
-        uint32_t i = b * block + rp[r] * dc->size + cp[c];
-        rg_value v = m->cells[t->first + i];
-        int same = r > 0 && m->cells[t->first + b * block + rp[r - 1] * dc->size + cp[c]] == v;
-        grid_take(&g, r + 1, c + 1, cell_text(s, t->value, v, same, mark[i]));
+    for (uint32_t c = 0; c < nc; c++) grid_take(&g, 0, c + 1, span_text(s, m, dc, cp, clo[c], chi[c]));
+    for (uint32_t r = 0; r < nr; r++) {
+      grid_take(&g, r + 1, 0, span_text(s, m, dr, rp, rlo[r], rhi[r]));
+      for (uint32_t c = 0; c < nc; c++) {
+        size_t i = AT(rlo[r], clo[c]);
+        rg_value v = cells[i];
+        int same = r > 0 && cells[AT(rlo[r - 1], clo[c])] == v;
+        grid_take(&g, r + 1, c + 1, cell_text(s, t->value, v, same, mk[i]));
       }
     }
+#undef AT
     grid_print(s, &g);
     grid_free(&g);
   }
+done:
   rg_free(rp);
   rg_free(cp);
+  rg_free(rlo);
+  rg_free(clo);
+  rg_free(eqr);
+  rg_free(eqc);
 }
 
 /* A table of one key: `key  value` lines, or a grid of records. */
