@@ -600,18 +600,20 @@ void rgc_table_cells(cstate *cs, rg_decl *dc) {
     t = rgc_fold(cs, c->value, tb->value, &v);
     if (rgc_is_err(t) || !rgc_check_type(cs, c->value->pos, t, tb->value, "this cell")) ok = false;
     if (!ok) continue;
-    for (uint32_t i = 0; i < tb->count; i++) {
-      uint32_t flat = i, inside = 1;
-      for (uint32_t k = tb->ndims; k-- > 0;) {
-        const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + k);
-        uint32_t ix = flat % dm->size;
-        flat /= dm->size;
-        inside &= ix >= lo[k] && ix <= hi[k];
+    /* the box lo..hi only, key by key (not every cell of the table: a
+    ** revision of 30,000 one-cell overrides was quadratic) */
+    uint32_t idx[8];
+    for (d = 0; d < tb->ndims; d++) idx[d] = lo[d];
+    for (;;) {
+      uint32_t i = 0;
+      for (d = 0; d < tb->ndims; d++) i = i * AT(cs->dims, rg_dim, tb->first_dim + d).size + idx[d];
+      f.by[i] = c->pos;
+      AT(cs->cells, rg_value, tb->first + i) = v;
+      for (d = tb->ndims; d-- > 0;) {
+        if (idx[d] < hi[d]) { idx[d]++; break; }
+        idx[d] = lo[d];
       }
-      if (inside) {
-        f.by[i] = c->pos;
-        AT(cs->cells, rg_value, tb->first + i) = v;
-      }
+      if (d == UINT32_MAX) break;
     }
     rgc_collect_notes(cs, c->notes, rgc_describe(cs, "table %s cell changed at line %u", dc->name, c->pos.line));
   }

@@ -954,16 +954,22 @@ static void runs_free(cellruns *R) {
 static int row_texts(const rg_module *m, const rg_table *t, rg_buf *text, rg_span *rows) {
   uint32_t nrows = m->dims[t->first_dim].size, stride = nrows ? t->count / nrows : 0;
   size_t *at = rg_malloc(((size_t)nrows + 1) * sizeof *at);
-  char v[1024];
-  if (!at) return -1;
+  vmemo *memo = rg_malloc(sizeof *memo);
+  if (!at || !memo) {
+    rg_free(at);
+    rg_free(memo);
+    return -1;
+  }
+  memo->has = 0;
   rg_buf_init(text);
   for (uint32_t r = 0; r < nrows; r++) {
     at[r] = text->len;
     for (uint32_t k = 0; k < stride; k++) {
-      fmtv(v, sizeof v, m, t->value, m->cells[t->first + r * stride + k]);
-      rg_printf(&text->out, "%s%s", k ? "\x1f" : "", v);
+      if (k) rg_putc(&text->out, '\x1f');
+      rg_puts(&text->out, cell_text(memo, m, t->value, t->first + r * stride + k));
     }
   }
+  rg_free(memo);
   at[nrows] = text->len;
   int failed = text->out.failed;
   for (uint32_t r = 0; r < nrows; r++)
