@@ -34,7 +34,9 @@
 #include "sheet.h"
 
 #include "regula.h"
+#include "diag.h"
 #include "module.h"
+#include "parse.h"
 #include "value.h"
 
 #include <stdint.h>
@@ -47,12 +49,22 @@
 #define MIN_COL 12          /* but no column narrower than this */
 #define VALBUF 8192
 
+/* A cell override of a rule set that extends another (`override
+** TABLE[keys] = value`): where it is written, and its `source`. */
+typedef struct cellover {
+  uint32_t file, line;      /* the compile's file index; the line */
+  char *table;              /* the table's name (owned) */
+  char *source;             /* its `source "..."` text, or NULL (owned) */
+} cellover;
+
 typedef struct sheet {
   rg_out *out;
   const rg_module *m;
   const rg_diag *src;       /* the compile's files, or NULL (a .rbc) */
   const rg_assumption *assumptions;
   int oom;                  /* an allocation failed */
+  cellover *overs;          /* the cell overrides of the rule files */
+  size_t nover;
 } sheet;
 
 /* ---- memory and text ---------------------------------------------------- */
@@ -368,22 +380,30 @@ static const char *dim_head(const rg_module *m, const rg_dim *d) {
 
 /* ---- the sheet's order ------------------------------------------------------ */
 
-/* Returns the TSV file every cell of t comes from (an index into the
+/* Whether file f of the compile is a TSV file. */
+static int is_tsv(const sheet *s, uint32_t f) {
+  if (f >= s->src->nfiles) return 0;
+  const char *path = s->src->files[f]->path;
+  size_t n = strlen(path);
+  return n > 4 && strcmp(path + n - 4, ".tsv") == 0;
+}
+
+/* Returns the TSV file the cells of t come from (an index into the
 ** compile's files), or -1: the rows and columns of a TSV table are printed
-** in the file's order, which is the sheet's (declaration order otherwise). */
+** in the file's order, which is the sheet's (declaration order otherwise).
+** Cells a revision overrides come from its rule file and do not count: the
+** revision keeps the base sheet's layout. */
 static int tsv_file(const sheet *s, const rg_table *t) {
   const rg_module *m = s->m;
-  uint32_t f;
-  size_t n;
-  const char *path;
+  int f = -1;
   if (!s->src || t->count == 0 || t->ndims > 2) return -1;
-  f = m->cellsrc[t->first].file;
-  for (uint32_t i = 1; i < t->count; i++)
-    if (m->cellsrc[t->first + i].file != f) return -1;
-  if (f >= s->src->nfiles) return -1;
-  path = s->src->files[f]->path;
-  n = strlen(path);
-  return n > 4 && strcmp(path + n - 4, ".tsv") == 0 ? (int)f : -1;
+  for (uint32_t i = 0; i < t->count; i++) {
+    uint32_t fi = m->cellsrc[t->first + i].file;
+    if (!is_tsv(s, fi)) continue;
+    if (f >= 0 && (uint32_t)f != fi) return -1;   /* two TSV files */
+    f = (int)fi;
+  }
+  return f;
 }
 
 /* Sets perm[0..size) to the order of the keys of dimension k of table t:
@@ -396,17 +416,28 @@ static void key_order(sheet *s, const rg_table *t, uint32_t k, uint32_t *perm) {
   for (uint32_t i = 0; i < d->size; i++) perm[i] = i;
   if (f < 0) return;
   if (k == 0) {
-    /* Rows: by the first line of each key's cells (a stable sort). */
+    /* Rows: by the first line of each key's cells in the TSV file (a
+    ** stable sort); a row the file does not give (a revision overrode it
+    ** whole) stays after the row before it in declaration order. */
     uint32_t per = t->count / d->size;
+    uint32_t *at = xcalloc(s, d->size, sizeof *at);
+    if (!at) return;
+    for (uint32_t r = 0; r < d->size; r++) {
+      at[r] = UINT32_MAX;
+      for (uint32_t k = 0; k < per && at[r] == UINT32_MAX; k++)
+        if (m->cellsrc[t->first + r * per + k].file == (uint32_t)f)
+          at[r] = m->cellsrc[t->first + r * per + k].line;
+      if (at[r] == UINT32_MAX) at[r] = r ? at[r - 1] : 0;
+    }
     for (uint32_t i = 1; i < d->size; i++) {
       uint32_t x = perm[i], j = i;
-      uint32_t lx = m->cellsrc[t->first + x * per].line;
-      while (j > 0 && m->cellsrc[t->first + perm[j - 1] * per].line > lx) {
+      while (j > 0 && at[perm[j - 1]] > at[x]) {
         perm[j] = perm[j - 1];
         j--;
       }
       perm[j] = x;
     }
+    rg_free(at);
     return;
   }
   if (d->is_enum) {
@@ -449,9 +480,44 @@ static void key_order(sheet *s, const rg_table *t, uint32_t k, uint32_t *perm) {
 
 /* An assumption on a table: the whole table, or the cells it marks. */
 typedef struct tnote {
-  const rg_assumption *a;
+  const char *text;         /* the note (an assumption's, or an override's
+                            ** `source "..."` in text_own) */
+  char *text_own;           /* owned, or NULL */
   char *where;              /* "weather[3, Standard]", or the table's name */
 } tnote;
+
+/* Appends note (where, text) to notes[0..*n) (capacity *cap), taking over
+** where and own (either may be NULL); returns 0, or -1 when out of memory
+** (what was given is freed). */
+static int add_note(sheet *s, tnote **notes, size_t *n, size_t *cap, char *where, const char *text,
+                    char *own) {
+  if (*n == *cap) {
+    size_t nc = *cap ? 2 * *cap : 4;
+    tnote *v = rg_realloc(*notes, nc * sizeof *v);
+    if (!v) {
+      s->oom = 1;
+      rg_free(where);
+      rg_free(own);
+      return -1;
+    }
+    *notes = v;
+    *cap = nc;
+  }
+  (*notes)[*n].text = text;
+  (*notes)[*n].text_own = own;
+  (*notes)[(*n)++].where = where;
+  return 0;
+}
+
+/* Returns the override of s->overs that set the cell whose source is cs in
+** table `name`, or -1. */
+static int cell_override(const sheet *s, const char *name, const rg_cellsrc *cs) {
+  for (size_t k = 0; k < s->nover; k++)
+    if (s->overs[k].file == cs->file && s->overs[k].line == cs->line &&
+        strcmp(s->overs[k].table, name) == 0)
+      return (int)k;
+  return -1;
+}
 
 /* Returns 1 when what ("table NAME ...") is about table name. */
 static int about_table(const char *what, const char *name) {
@@ -525,10 +591,22 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
   const char *name = rg_module_str(m, t->name);
   size_t cap = 0;
   unsigned char *hit = xcalloc(s, t->count, 1);
+  int *over = xcalloc(s, t->count ? t->count : 1, sizeof *over);
   *notes = NULL;
   *nnotes = 0;
   *whole = 0;
-  if (!hit) return;
+  if (!hit || !over) {
+    rg_free(hit);
+    rg_free(over);
+    return;
+  }
+  /* the cells a revision's `override TABLE[...]` set: its notes replace the
+  ** base's there */
+  int any_over = 0;
+  for (uint32_t i = 0; i < t->count; i++) {
+    over[i] = s->nover ? cell_override(s, name, &m->cellsrc[t->first + i]) : -1;
+    if (over[i] >= 0) any_over = 1;
+  }
   for (const rg_assumption *a = s->assumptions; a && !s->oom; a = a->next) {
     const char *rest, *at;
     uint32_t file = a->pos.file, line = 0, matched = 0;
@@ -546,8 +624,9 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
           flat /= d->size;
           inside &= k < 8 && ix >= a->lo[k] && ix <= a->hi[k];
         }
-        if (inside) { hit[i] = 1; matched++; }
+        if (inside && over[i] < 0) { hit[i] = 1; matched++; }
       }
+      if (!matched) continue;     /* every cell of it overridden */
     } else if (*rest) {
       if ((at = strstr(rest, " at line ")) != NULL) line = (uint32_t)strtoul(at + 9, NULL, 10);
       else
@@ -570,17 +649,29 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
       where = xstrdup(s, name);
     }
     if (!where) break;
-    if (*nnotes == cap) {
-      size_t nc = cap ? 2 * cap : 4;
-      tnote *v = rg_realloc(*notes, nc * sizeof *v);
-      if (!v) { s->oom = 1; rg_free(where); break; }
-      *notes = v;
-      cap = nc;
+    if (add_note(s, notes, nnotes, &cap, where, a->text ? a->text : "", NULL) != 0) break;
+  }
+  /* each override's `source`, on the cells it set */
+  for (size_t k = 0; any_over && k < s->nover && !s->oom; k++) {
+    uint32_t matched = 0;
+    if (!s->overs[k].source) continue;
+    for (uint32_t i = 0; i < t->count; i++) {
+      hit[i] = over[i] == (int)k;
+      if (hit[i]) matched++, mark[i] = 1;
     }
-    (*notes)[*nnotes].a = a;
-    (*notes)[(*nnotes)++].where = where;
+    if (!matched) continue;
+    char *where = cells_text(s, t, hit);
+    char *text = xmalloc(s, strlen(s->overs[k].source) + 10);
+    if (!where || !text) {
+      rg_free(where);
+      rg_free(text);
+      break;
+    }
+    sprintf(text, "source \"%s\"", s->overs[k].source);
+    if (add_note(s, notes, nnotes, &cap, where, text, text) != 0) break;
   }
   rg_free(hit);
+  rg_free(over);
 }
 
 /* ---- tables --------------------------------------------------------------- */
@@ -791,8 +882,9 @@ static void print_table(sheet *s, uint32_t ti) {
   if (t->ndims >= 2) print_grid(s, t, mark);
   else print_list(s, t, mark);
   for (size_t i = 0; i < nnotes; i++) {
-    rg_printf(s->out, "  * %s: %s\n", notes[i].where, notes[i].a->text ? notes[i].a->text : "");
+    rg_printf(s->out, "  * %s: %s\n", notes[i].where, notes[i].text);
     rg_free(notes[i].where);
+    rg_free(notes[i].text_own);
   }
   rg_free(notes);
   rg_free(mark);
@@ -855,10 +947,61 @@ static void print_strategies(sheet *s) {
   grid_free(&g);
 }
 
+/* Fills s->overs with the cell overrides (`override TABLE[keys] = value`)
+** of the compile's rule files, read again from their text. */
+static void find_overrides(sheet *s) {
+  rg_arena arena;
+  rg_diag d;
+  size_t cap = 0;
+  rg_arena_init(&arena, 0);
+  rg_diag_init(&d, &arena, NULL, NULL);
+  for (uint32_t f = 0; f < s->src->nfiles && !s->oom; f++) {
+    const rg_file *file = s->src->files[f];
+    size_t n = strlen(file->path);
+    uint32_t index;
+    if (n < 6 || strcmp(file->path + n - 6, ".rules") != 0) continue;
+    if (rg_diag_add_text(&d, file->path, file->text, file->len, &index) != 0) break;
+    rg_ast_file *ast = rg_parse(&d, index, &arena);
+    for (const rg_decl *dc = ast ? ast->decls : NULL; dc && !s->oom; dc = dc->next) {
+      if (dc->kind != RG_DE_CELL || !dc->name) continue;
+      const char *source = NULL;
+      for (const rg_note *nt = dc->notes; nt; nt = nt->next)
+        if (!nt->assumed && !source) source = nt->text;
+      if (s->nover == cap) {
+        size_t nc = cap ? 2 * cap : 8;
+        cellover *v = rg_realloc(s->overs, nc * sizeof *v);
+        if (!v) { s->oom = 1; break; }
+        s->overs = v;
+        cap = nc;
+      }
+      cellover *o = &s->overs[s->nover];
+      o->file = f;
+      o->line = dc->pos.line;
+      o->table = xstrdup(s, dc->name);
+      o->source = source ? xstrdup(s, source) : NULL;
+      s->nover++;
+    }
+  }
+  if (arena.failed || d.oom) s->oom = 1;
+  rg_arena_free(&arena);
+}
+
+/* Frees s->overs. */
+static void free_overrides(sheet *s) {
+  for (size_t k = 0; k < s->nover; k++) {
+    rg_free(s->overs[k].table);
+    rg_free(s->overs[k].source);
+  }
+  rg_free(s->overs);
+  s->overs = NULL;
+  s->nover = 0;
+}
+
 int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
                    const rg_assumption *assumptions, const char *const *names, int n) {
-  sheet sh = { out, m, src, assumptions, 0 }, *s = &sh;
+  sheet sh = { out, m, src, assumptions, 0, NULL, 0 }, *s = &sh;
   int first = 1;
+  if (src) find_overrides(s);
   if (m->name) {
     rg_printf(s->out, "%s", rg_module_str(m, m->name));
     if (m->revision) rg_printf(s->out, ", revision %s", rg_module_str(m, m->revision));
@@ -894,11 +1037,12 @@ int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
       print_strategies(s);
     }
   }
+  free_overrides(s);
   return s->oom ? -1 : 0;
 }
 
 int rg_sheet_print_table(rg_out *out, const rg_module *m, const char *name) {
-  sheet sh = { out, m, NULL, NULL, 0 };
+  sheet sh = { out, m, NULL, NULL, 0, NULL, 0 };
   int ti = rg_module_find_table(m, name);
   if (ti < 0) return 1;
   print_table(&sh, (uint32_t)ti);
