@@ -14,6 +14,7 @@
 #include "opcodes.h"
 #include "path.h"
 #include "value.h"
+#include "vm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1054,7 +1055,7 @@ static uint32_t cells_only_in_b(dctx *c, tpair *tp, uint32_t head, uint32_t from
   return to;
 }
 
-static void diff_odds(dctx *c, uint32_t head, int ita, int itb);
+static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only);
 
 /* Compares the cells of tables tp->ta of a and tp->tb of b under `head`:
 ** every cell changed, only in a or only in b (matched by key names, rows
@@ -1197,8 +1198,10 @@ static void diff_tables(dctx *c) {
     diff_cells(c, &tp, head);
     tpair_free(&tp);
     if (c->oom) return;
-    if (head == c->d->n - 1) c->d->n--;   /* nothing changed inside */
-    else diff_odds(c, head, (int)i, j);
+    /* the odds: of a changed table, or of one whose dice key a changed
+    ** helper computes; the table's item goes when nothing is inside */
+    diff_odds(c, head, (int)i, j, head == c->d->n - 1);
+    if (!c->oom && head == c->d->n - 1) c->d->n--;
   }
   for (uint32_t j = 0; j < b->ntables; j++)
     if (rg_module_find_table(a, S(b, b->tables[j].name)) < 0) {
@@ -1268,6 +1271,10 @@ typedef struct dicekey {
   int n, sides, plus;
   const rg_module *m;
   uint32_t rollpc;
+  int helper;               /* >= 0: the key is helper(NdS, E1, ...), a
+                            ** procedure of m whose parameter harg is the dice
+                            ** and whose others are enums; -1: NdS+plus */
+  uint32_t harg;
 } dicekey;
 
 /* A value of a table column and the outcomes of the dice that give it,
@@ -1279,16 +1286,20 @@ typedef struct odds_row {
 
 /* Adds into rows[0..*nrows) (at most 64) the outcomes of the dice counts[]
 ** that give each value of column colkeys of table t of m, the score along
-** dimension dk->dim: to .after when `after`, else to .before. */
+** dimension dk->dim: to .after when `after`, else to .before.  The score
+** of dice total s is smap[s] when smap is given (INT64_MIN: none), else
+** s + dk->plus. */
 static void column_odds(const rg_module *m, const rg_table *t, const dicekey *dk,
-                        const uint32_t *colkeys, const uint64_t *counts, odds_row *rows,
-                        int *nrows, int after) {
+                        const uint32_t *colkeys, const uint64_t *counts, const int64_t *smap,
+                        odds_row *rows, int *nrows, int after) {
   const rg_dim *d = &m->dims[t->first_dim + dk->dim];
   for (int s = 0; s < 128; s++) {
     if (!counts[s]) continue;
-    int64_t score = s + dk->plus;
+    int64_t score = smap ? smap[s] : s + dk->plus;
     char v[256];
-    if (score < d->lo || score >= d->lo + (int64_t)d->size) {
+    if (score == INT64_MIN) {
+      snprintf(v, sizeof v, "(no score)");
+    } else if (score < d->lo || score >= d->lo + (int64_t)d->size) {
       snprintf(v, sizeof v, "(outside %lld..%lld)", (long long)d->lo,
                (long long)(d->lo + (int64_t)d->size - 1));
     } else {
@@ -1340,12 +1351,73 @@ static int is_roll(const rg_module *m, const rg_proc *p, int64_t pc, int *n, int
   return 1;
 }
 
+/* The instruction that stored the value a LOAD at pc reads: the producer
+** of the last STORE to that local before pc, in straight-line order; -1. */
+static int64_t stored(const rg_module *m, const rg_proc *p, int64_t pc) {
+  uint32_t local = RG_INS_A(m->code[pc]);
+  for (int64_t q = pc - 1; q >= p->code; q--) {
+    uint32_t iq = m->code[q];
+    if (RG_INS_OP(iq) == RG_OP_JMP || RG_INS_OP(iq) == RG_OP_JMPF || RG_INS_OP(iq) == RG_OP_JMPT)
+      return -1;
+    if (RG_INS_OP(iq) == RG_OP_STORE && RG_INS_A(iq) == local) return producer(m, p, (uint32_t)q, 0);
+  }
+  return -1;
+}
+
+/* Whether instruction pc of p pushes the total of plain dice NdS: `roll
+** NdS`, or sum() of `rolls(N, dS)`, directly or through locals (a few
+** deep); sets n, sides and *at (the roll). */
+static int dice_total(const rg_module *m, const rg_proc *p, int64_t pc, int *n, int *sides, int64_t *at) {
+  for (int depth = 0; pc >= 0 && depth < 4; depth++) {
+    unsigned op = RG_INS_OP(m->code[pc]);
+    if (op == RG_OP_LOAD) {
+      pc = stored(m, p, pc);
+      continue;
+    }
+    if (op == RG_OP_ROLL) {
+      *at = pc;
+      return is_roll(m, p, pc, n, sides);
+    }
+    if (op != RG_OP_SUM) return 0;
+    int64_t list = producer(m, p, (uint32_t)pc, 0);
+    if (list >= 0 && RG_INS_OP(m->code[list]) == RG_OP_LOAD) list = stored(m, p, list);
+    if (list < 0 || RG_INS_OP(m->code[list]) != RG_OP_ROLLS) return 0;
+    int64_t cnt = producer(m, p, (uint32_t)list, 0);
+    if (cnt < 0 || RG_INS_OP(m->code[cnt]) != RG_OP_PUSHI) return 0;
+    *n = RG_INS_SA(m->code[cnt]);
+    *sides = (int)RG_INS_A(m->code[list]);
+    *at = list;
+    return 1;
+  }
+  return 0;
+}
+
+/* Whether procedure pi of m is a key helper: it returns an int, draws,
+** asks and calls nothing, and its parameters are ints or enums. */
+static int pure_helper(const rg_module *m, uint32_t pi) {
+  const rg_proc *p = &m->procs[pi];
+  if (p->result.kind != RG_K_INT) return 0;
+  for (uint32_t k = 0; k < p->nparams; k++) {
+    unsigned kind = m->params[p->first_param + k].type.kind;
+    if (kind != RG_K_INT && kind != RG_K_ENUM) return 0;
+  }
+  for (uint32_t pc = p->code; pc < p->code + p->ncode; pc++)
+    switch (RG_INS_OP(m->code[pc])) {
+    case RG_OP_ROLL: case RG_OP_ROLLS: case RG_OP_ROLLAT: case RG_OP_ROLLDIE: case RG_OP_DRAW:
+    case RG_OP_DRAWS: case RG_OP_CHOOSE: case RG_OP_INPUT: case RG_OP_CALL: case RG_OP_LEFT:
+      return 0;
+    default: break;
+    }
+  return 1;
+}
+
 /* Returns the dice key of table tname of m (dim -1 when none): a hint
 ** first, then a LOOKUP whose integer key comes from `roll NdS`. */
 static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
   dicekey k;
   memset(&k, 0, sizeof k);
   k.dim = -1;
+  k.helper = -1;
   int t = rg_module_find_table(m, tname);
   if (t < 0) return k;
   const rg_table *tab = &m->tables[t];
@@ -1357,6 +1429,7 @@ static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
         k.n = c->hints[h].n;
         k.sides = c->hints[h].sides;
         k.plus = c->hints[h].plus;
+        k.helper = -1;
         return k;
       }
   }
@@ -1393,77 +1466,240 @@ static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
           k.plus = 0;
           k.m = m;
           k.rollpc = (uint32_t)rollpc;
+          k.helper = -1;
           return k;
         }
+        /* helper(dice total, enum, ...): a call whose one int argument is
+        ** the total of a roll and whose others are enums */
+        int64_t call = rollpc;
+        if (call < 0 || RG_INS_OP(m->code[call]) != RG_OP_CALL) continue;
+        uint32_t hp = RG_INS_A(m->code[call]);
+        if (hp >= m->nprocs || !pure_helper(m, hp)) continue;
+        const rg_proc *h = &m->procs[hp];
+        int found = -1, ok = 1;
+        int64_t at = -1;
+        for (uint32_t a = 0; a < h->nparams && ok; a++) {
+          int64_t arg = producer(m, p, (uint32_t)call, (int)(h->nparams - 1 - a));
+          int64_t here = -1;
+          if (m->params[h->first_param + a].type.kind == RG_K_ENUM) continue;
+          if (found >= 0 || !dice_total(m, p, arg, &n, &sides, &here)) ok = 0;
+          else found = (int)a, at = here;
+        }
+        if (!ok || found < 0) continue;
+        k.dim = (int)d;
+        k.n = n;
+        k.sides = sides;
+        k.plus = 0;
+        k.m = m;
+        k.rollpc = (uint32_t)at;
+        k.helper = (int)hp;
+        k.harg = (uint32_t)found;
+        return k;
       }
     }
   }
   return k;
 }
 
+enum { MAXCOMBOS = 256 };   /* helper argument combinations followed */
+
+/* The scores of a key helper, for every combination of its enum arguments
+** (combo k: the members' positions as digits, the last fastest) and every
+** dice total s: map[k * 128 + s], INT64_MIN when the call failed. */
+typedef struct helpermap {
+  uint32_t ncombos;
+  int64_t *map;
+} helpermap;
+
+/* Fills *hm with helper dk->helper of module m run by the VM on every
+** combination of the members of its enum parameters (their codes matched
+** to module `names`' helper of the same name when given, so that both
+** sides run the same combinations; a member names lacks gives INT64_MIN)
+** and every total of the dice counts[].  Returns 0, or -1 (hm empty) when
+** there are too many combinations or memory ran out. */
+static int helper_scores(const rg_module *m, const dicekey *dk, const uint64_t *counts,
+                         const rg_module *names, const dicekey *nk, helpermap *hm) {
+  const rg_proc *h = &m->procs[dk->helper];
+  const rg_proc *hn = names ? &names->procs[nk->helper] : h;
+  const rg_module *nm = names ? names : m;
+  uint32_t combos = 1;
+  memset(hm, 0, sizeof *hm);
+  if (hn->nparams != h->nparams) return -1;
+  for (uint32_t k = 0; k < hn->nparams; k++) {
+    rg_type t = nm->params[hn->first_param + k].type;
+    if (k == dk->harg) continue;
+    if (t.kind != RG_K_ENUM) return -1;
+    combos *= nm->enums[t.ref].count;
+    if (combos > MAXCOMBOS) return -1;
+  }
+  hm->map = rg_malloc((size_t)combos * 128 * sizeof *hm->map);
+  if (!hm->map) return -1;
+  hm->ncombos = combos;
+  /* a helper is short and pure: a small VM, a bounded run */
+  rg_limits lim;
+  memset(&lim, 0, sizeof lim);
+  lim.max_steps = 1000000;
+  lim.max_memory = 4u << 20;
+  rg_vm *vm = rg_vm_new(m, &lim, NULL);
+  for (uint32_t cb = 0; cb < combos; cb++) {
+    rg_value args[16];
+    uint32_t rest = cb;
+    int ok = h->nparams <= 16 && vm != NULL;
+    for (int k = (int)hn->nparams - 1; k >= 0 && ok; k--) {
+      if ((uint32_t)k == dk->harg) continue;
+      rg_type tn = nm->params[hn->first_param + k].type, t = m->params[h->first_param + k].type;
+      uint32_t size = nm->enums[tn.ref].count, member = rest % size;
+      rest /= size;
+      /* the member of this side with the code of names' member */
+      int here = t.kind == RG_K_ENUM ? find_member(m, t.ref, S(nm, nm->members[nm->enums[tn.ref].first + member].code)) : -1;
+      if (here < 0) ok = 0;
+      else args[k] = here;
+    }
+    for (int sc = 0; sc < 128; sc++) {
+      rg_value r = 0;
+      hm->map[cb * 128 + sc] = INT64_MIN;
+      if (!ok || !counts[sc]) continue;
+      args[dk->harg] = sc;
+      if (rg_vm_call(vm, (uint32_t)dk->helper, args, &r) == RG_RUN_OK) hm->map[cb * 128 + sc] = r;
+    }
+  }
+  rg_vm_free(vm);
+  return 0;
+}
+
+/* Writes the members of combination cb of helper dk->helper's enum
+** parameters of m (joined by ", ") into buf. */
+static void combo_text(char *buf, size_t size, const rg_module *m, const dicekey *dk, uint32_t cb) {
+  const rg_proc *h = &m->procs[dk->helper];
+  uint32_t pos[16] = {0}, rest = cb;
+  for (int k = (int)h->nparams - 1; k >= 0; k--) {
+    if ((uint32_t)k == dk->harg || k >= 16) continue;
+    uint32_t size2 = m->enums[m->params[h->first_param + k].type.ref].count;
+    pos[k] = rest % size2;
+    rest /= size2;
+  }
+  buf[0] = '\0';
+  for (uint32_t k = 0; k < h->nparams && k < 16; k++) {
+    if (k == dk->harg) continue;
+    const rg_enum *e = &m->enums[m->params[h->first_param + k].type.ref];
+    const rg_member_info *mi = &m->members[e->first + pos[k]];
+    if (buf[0]) strncat(buf, ", ", size - strlen(buf) - 1);
+    strncat(buf, S(m, mi->display ? mi->display : mi->code), size - strlen(buf) - 1);
+  }
+}
+
 /* When a dice key for table ita of a (itb of b) is found and the sides agree
 ** on it, appends under `head` the key (RG_DW_ODDS) and per column each value
-** whose chance changed, before and after (RG_DW_ODDS_VALUE). */
-static void diff_odds(dctx *c, uint32_t head, int ita, int itb) {
+** whose chance changed, before and after (RG_DW_ODDS_VALUE).  A key given
+** by a helper (weather_score(2d6, season)) is run on both sides for every
+** member of its enum arguments, which become part of each column.  When
+** `moved_only`, nothing is appended unless the helper's scores differ
+** between the sides (the table is the same, what leads to it changed). */
+static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) {
   const rg_module *a = c->a, *b = c->b;
   const rg_table *ta = &a->tables[ita], *tb = &b->tables[itb];
   const char *name = S(a, ta->name);
   dicekey ka = find_dice(c, a, name), kb = find_dice(c, b, name);
   if (ka.dim < 0 && kb.dim < 0) return;
-  if (ka.dim < 0) ka = kb;
-  if (kb.dim < 0) kb = ka;
+  if (ka.dim < 0 || kb.dim < 0) {
+    if ((ka.dim < 0 ? kb : ka).helper >= 0) return;   /* a helper on one side only */
+    if (ka.dim < 0) ka = kb;
+    if (kb.dim < 0) kb = ka;
+  }
   if (ta->ndims != tb->ndims || ka.dim >= (int)ta->ndims || kb.dim >= (int)tb->ndims ||
-      ka.n != kb.n || ka.sides != kb.sides || ka.plus != kb.plus)
+      ka.n != kb.n || ka.sides != kb.sides || ka.plus != kb.plus || (ka.helper < 0) != (kb.helper < 0))
     return;
+  if (ka.helper >= 0 && (strcmp(S(a, a->procs[ka.helper].name), S(b, b->procs[kb.helper].name)) != 0 ||
+                         ka.harg != kb.harg))
+    return;
+  if (moved_only && ka.helper < 0) return;
   uint64_t counts[128];
   uint64_t total = dice_counts(ka.n, ka.sides, counts, 128);
   if (!total) return;
+  helpermap ha = { 0, NULL }, hb = { 0, NULL };
+  uint32_t combos = 1;
+  if (ka.helper >= 0) {
+    if (helper_scores(a, &ka, counts, NULL, NULL, &ha) != 0 ||
+        helper_scores(b, &kb, counts, a, &ka, &hb) != 0 || ha.ncombos != hb.ncombos) {
+      rg_free(ha.map);
+      rg_free(hb.map);
+      return;
+    }
+    combos = ha.ncombos;
+    if (moved_only && memcmp(ha.map, hb.map, (size_t)combos * 128 * sizeof *ha.map) == 0) {
+      rg_free(ha.map);
+      rg_free(hb.map);
+      return;
+    }
+  }
   const char *label = S(a, a->dims[ta->first_dim + ka.dim].label);
+  char hl[300] = "";
+  if (ka.helper >= 0) {   /* weather_score(2d6, s): the call, the dice in place */
+    const rg_proc *h = &a->procs[ka.helper];
+    snprintf(hl, sizeof hl, "%s(", S(a, h->name));
+    for (uint32_t k = 0; k < h->nparams; k++) {
+      char arg[128];
+      if (k == ka.harg) snprintf(arg, sizeof arg, "%s%dd%d", k ? ", " : "", ka.n, ka.sides);
+      else snprintf(arg, sizeof arg, "%s%s", k ? ", " : "", S(a, a->params[h->first_param + k].name));
+      strncat(hl, arg, sizeof hl - strlen(hl) - 1);
+    }
+    strncat(hl, ")", sizeof hl - strlen(hl) - 1);
+  }
   rg_change *ch = at(c, add(c, '~', RG_DW_ODDS, RG_DS_TABLES, head, *label ? label : "key"));
   ch->odds.n = ka.n;
   ch->odds.sides = ka.sides;
   ch->odds.plus = ka.plus;
+  ch->row = ka.helper >= 0 ? keep(c, hl) : NULL;
   if (ka.m) place_pc(&ch->a, ka.m, ka.rollpc);
-  /* Every column of a (keys other than the dice dimension) that maps to b. */
+  if (kb.m) place_pc(&ch->b, kb.m, kb.rollpc);
+  /* Every column of a (keys other than the dice dimension) that maps to b,
+  ** for every combination of the helper's enum arguments. */
   uint32_t ncols = 1;
   for (uint32_t d = 0; d < ta->ndims; d++)
     if ((int)d != ka.dim) ncols *= a->dims[ta->first_dim + d].size;
-  for (uint32_t col = 0; col < ncols && !c->oom; col++) {
-    uint32_t keysa[8] = {0}, keysb[8] = {0}, rest = col;
-    int ok = 1;
-    for (int d = (int)ta->ndims - 1; d >= 0; d--) {
-      if (d == ka.dim) continue;
-      uint32_t size = a->dims[ta->first_dim + d].size;
-      keysa[d] = rest % size;
-      rest /= size;
-      int64_t k = map_key(a, &a->dims[ta->first_dim + d], keysa[d], b, &b->dims[tb->first_dim + d]);
-      if (k < 0) ok = 0;
-      else keysb[d] = (uint32_t)k;
-    }
-    if (!ok) continue;
-    odds_row rows[64];
-    int nrows = 0;
-    column_odds(a, ta, &ka, keysa, counts, rows, &nrows, 0);
-    column_odds(b, tb, &kb, keysb, counts, rows, &nrows, 1);
-    char colname[256] = "";
-    for (uint32_t d = 0; d < ta->ndims; d++) {
-      char k1[128];
-      if ((int)d == ka.dim) continue;
-      key_name(k1, sizeof k1, a, &a->dims[ta->first_dim + d], keysa[d]);
-      if (colname[0]) strncat(colname, ", ", sizeof colname - strlen(colname) - 1);
-      strncat(colname, k1, sizeof colname - strlen(colname) - 1);
-    }
-    const char *col_text = NULL;
-    for (int r = 0; r < nrows; r++) {
-      if (rows[r].before == rows[r].after) continue;
-      if (!col_text) col_text = keep(c, colname);
-      ch = at(c, add(c, '~', RG_DW_ODDS_VALUE, RG_DS_TABLES, head, keep(c, rows[r].value)));
-      ch->row = col_text;
-      ch->odds.before = rows[r].before;
-      ch->odds.after = rows[r].after;
-      ch->odds.total = total;
+  for (uint32_t cb = 0; cb < combos && !c->oom; cb++) {
+    char combo[256] = "";
+    if (ka.helper >= 0) combo_text(combo, sizeof combo, a, &ka, cb);
+    for (uint32_t col = 0; col < ncols && !c->oom; col++) {
+      uint32_t keysa[8] = {0}, keysb[8] = {0}, rest = col;
+      int ok = 1;
+      for (int d = (int)ta->ndims - 1; d >= 0; d--) {
+        if (d == ka.dim) continue;
+        uint32_t size = a->dims[ta->first_dim + d].size;
+        keysa[d] = rest % size;
+        rest /= size;
+        int64_t k = map_key(a, &a->dims[ta->first_dim + d], keysa[d], b, &b->dims[tb->first_dim + d]);
+        if (k < 0) ok = 0;
+        else keysb[d] = (uint32_t)k;
+      }
+      if (!ok) continue;
+      odds_row rows[64];
+      int nrows = 0;
+      column_odds(a, ta, &ka, keysa, counts, ha.map ? ha.map + (size_t)cb * 128 : NULL, rows, &nrows, 0);
+      column_odds(b, tb, &kb, keysb, counts, hb.map ? hb.map + (size_t)cb * 128 : NULL, rows, &nrows, 1);
+      char colname[512];
+      snprintf(colname, sizeof colname, "%s", combo);
+      for (uint32_t d = 0; d < ta->ndims; d++) {
+        char k1[128];
+        if ((int)d == ka.dim) continue;
+        key_name(k1, sizeof k1, a, &a->dims[ta->first_dim + d], keysa[d]);
+        if (colname[0]) strncat(colname, ", ", sizeof colname - strlen(colname) - 1);
+        strncat(colname, k1, sizeof colname - strlen(colname) - 1);
+      }
+      const char *col_text = NULL;
+      for (int r = 0; r < nrows; r++) {
+        if (rows[r].before == rows[r].after) continue;
+        if (!col_text) col_text = keep(c, colname);
+        ch = at(c, add(c, '~', RG_DW_ODDS_VALUE, RG_DS_TABLES, head, keep(c, rows[r].value)));
+        ch->row = col_text;
+        ch->odds.before = rows[r].before;
+        ch->odds.after = rows[r].after;
+        ch->odds.total = total;
+      }
     }
   }
+  rg_free(ha.map);
+  rg_free(hb.map);
 }
 
 /* ---- procedures and steps -------------------------------------------- */

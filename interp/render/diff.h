@@ -39,9 +39,13 @@
 ** hide a change of that int.
 **
 ** Odds: a table's key is a dice score when a hint names it (TABLE=NdS+K),
-** or when the code computes it from `roll NdS` directly or through a local
-** assigned from one (straight-line code only).  The odds count that score
-** alone: modifiers and clamps applied elsewhere are not followed.
+** or when the code computes it from `roll NdS` (or sum(rolls(N, dS)))
+** directly, through a local assigned from one (straight-line code only), or
+** through a call of a helper procedure: pure (it rolls, draws, asks and
+** calls nothing), its other parameters enums.  A helper is run by the VM
+** on both sides for every dice total and member of its enum arguments, so
+** its modifiers and clamps count (a changed season modifier moves the
+** weather's odds, shown per season); other modifiers are not followed.
 */
 /*
 ** What issue 19 added: rows of a list aligned by content (align.c, RG_DW_CELL
@@ -112,8 +116,12 @@ typedef enum rg_diff_what {
                     ** cells that change alike are one change (ncells), its
                     ** keys ranges ("1..9", "Open..Forest") */
   RG_DW_ODDS,       /* under its table: a dice key found; name: the key's
-                    ** label; odds.n/sides/plus; a: where the roll is (file
-                    ** NULL: given as a hint) */
+                    ** label; odds.n/sides/plus; a, b: where each side rolls
+                    ** (file NULL: given as a hint); row: when a helper
+                    ** procedure computes the key from the dice and enum
+                    ** arguments, its call ("score(2d6, s)"), else NULL.
+                    ** Listed under a changed table, or under one the same
+                    ** on both sides whose helper's scores differ */
   RG_DW_ODDS_VALUE, /* under its table, after its RG_DW_ODDS: row: the
                     ** column (the other keys, "" for none), name: the value;
                     ** odds.before/after out of odds.total outcomes */

@@ -378,10 +378,17 @@ static void put_change(tctx *t, uint32_t index) {
   case RG_DW_CELLTYPE: rg_printf(o, "    cell type: %s -> %s\n", txt(&ch->a), txt(&ch->b)); break;
   case RG_DW_CELL: put_cell(t, ch); break;
   case RG_DW_ODDS:
-    rg_printf(o, "    odds, %s = %dd%d%+d (", ch->name, ch->odds.n, ch->odds.sides, ch->odds.plus);
+    /* the key (a helper's call when one computes it) and where each side
+    ** rolls the dice */
+    if (ch->row) rg_printf(o, "    odds, %s = %s (", ch->name, ch->row);
+    else rg_printf(o, "    odds, %s = %dd%d%+d (", ch->name, ch->odds.n, ch->odds.sides, ch->odds.plus);
     if (ch->a.file) {
       rg_printf(o, "roll %dd%d at ", ch->odds.n, ch->odds.sides);
       put_place(t, &ch->a);
+      if (ch->b.file) {
+        rg_puts(o, " | ");
+        put_place(t, &ch->b);
+      }
     } else {
       rg_puts(o, "given on the command line");
     }
