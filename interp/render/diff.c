@@ -28,6 +28,8 @@ typedef struct dctx {
   int nhints;
   int oom;                  /* an allocation failed: the list is dropped */
   int32_t *fmap;            /* a's file index -> b's of the same path, -1 */
+  uint32_t helpers_run;     /* tables whose key helper was run (diff_odds):
+                            ** at most MAXHELPED, each building a VM */
   rg_change scratch;        /* what add() hands out once oom is set */
 } dctx;
 
@@ -1392,11 +1394,14 @@ static int dice_total(const rg_module *m, const rg_proc *p, int64_t pc, int *n, 
   return 0;
 }
 
-/* Whether procedure pi of m is a key helper: it returns an int, draws,
-** asks and calls nothing, and its parameters are ints or enums. */
+/* Whether procedure pi of m is a key helper: it returns an int, rolls,
+** draws, asks and calls nothing, and its parameters are ints or enums; it
+** has no loop (no jump backward) and at most 4096 instructions, so that
+** running it for every total and argument (diff_odds) is bounded by its
+** length, whatever the rule file. */
 static int pure_helper(const rg_module *m, uint32_t pi) {
   const rg_proc *p = &m->procs[pi];
-  if (p->result.kind != RG_K_INT) return 0;
+  if (p->result.kind != RG_K_INT || p->ncode > 4096) return 0;
   for (uint32_t k = 0; k < p->nparams; k++) {
     unsigned kind = m->params[p->first_param + k].type.kind;
     if (kind != RG_K_INT && kind != RG_K_ENUM) return 0;
@@ -1406,6 +1411,9 @@ static int pure_helper(const rg_module *m, uint32_t pi) {
     case RG_OP_ROLL: case RG_OP_ROLLS: case RG_OP_ROLLAT: case RG_OP_ROLLDIE: case RG_OP_DRAW:
     case RG_OP_DRAWS: case RG_OP_CHOOSE: case RG_OP_INPUT: case RG_OP_CALL: case RG_OP_LEFT:
       return 0;
+    case RG_OP_JMP: case RG_OP_JMPF: case RG_OP_JMPT:
+      if (RG_INS_SA(m->code[pc]) <= 0) return 0;
+      break;
     default: break;
     }
   return 1;
@@ -1501,7 +1509,8 @@ static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
   return k;
 }
 
-enum { MAXCOMBOS = 256 };   /* helper argument combinations followed */
+enum { MAXCOMBOS = 64 };    /* helper argument combinations followed */
+enum { MAXHELPED = 64 };    /* tables whose key helper is run, per diff */
 
 /* The scores of a key helper, for every combination of its enum arguments
 ** (combo k: the members' positions as digits, the last fastest) and every
@@ -1613,6 +1622,7 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
                          ka.harg != kb.harg))
     return;
   if (moved_only && ka.helper < 0) return;
+  if (ka.helper >= 0 && c->helpers_run++ >= MAXHELPED) return;
   uint64_t counts[128];
   uint64_t total = dice_counts(ka.n, ka.sides, counts, 128);
   if (!total) return;
