@@ -509,13 +509,18 @@ static int add_note(sheet *s, tnote **notes, size_t *n, size_t *cap, char *where
   return 0;
 }
 
-/* Returns the override of s->overs that set the cell whose source is cs in
-** table `name`, or -1. */
+/* Returns the override of s->overs (sorted by file and line) that set the
+** cell whose source is cs in table `name`, or -1. */
 static int cell_override(const sheet *s, const char *name, const rg_cellsrc *cs) {
-  for (size_t k = 0; k < s->nover; k++)
-    if (s->overs[k].file == cs->file && s->overs[k].line == cs->line &&
-        strcmp(s->overs[k].table, name) == 0)
-      return (int)k;
+  size_t lo = 0, hi = s->nover;
+  while (lo < hi) {             /* the first at or after (file, line) */
+    size_t mid = lo + (hi - lo) / 2;
+    const cellover *o = &s->overs[mid];
+    if (o->file < cs->file || (o->file == cs->file && o->line < cs->line)) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t k = lo; k < s->nover && s->overs[k].file == cs->file && s->overs[k].line == cs->line; k++)
+    if (s->overs[k].table && strcmp(s->overs[k].table, name) == 0) return (int)k;
   return -1;
 }
 
@@ -527,10 +532,12 @@ static int about_table(const char *what, const char *name) {
   return strncmp(what, name, n) == 0 && (what[n] == '\0' || what[n] == ' ');
 }
 
-/* Describes the matched cells of table t (mark[i] == 2 for this note) as
-** TABLE[KEYS], each key one member or integer, `lo..hi` for a run of
-** integers, `_` for every key of its dimension, `{a, b}` otherwise. */
-static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit) {
+/* Describes the matched cells of table t (hit[i] set; or the cells
+** list[0..nlist) when list is given) as TABLE[KEYS], each key one member or
+** integer, `lo..hi` for a run of integers, `_` for every key of its
+** dimension, `{a, b}` otherwise. */
+static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit, const uint32_t *list,
+                        uint32_t nlist) {
   const rg_module *m = s->m;
   char out[1024], kb[256];
   size_t n = (size_t)snprintf(out, sizeof out, "%s[", rg_module_str(m, t->name));
@@ -539,9 +546,9 @@ static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit) {
     unsigned char *seen = xcalloc(s, d->size, 1);
     uint32_t lo = UINT32_MAX, hi = 0, distinct = 0;
     if (!seen) return NULL;
-    for (uint32_t i = 0; i < t->count; i++) {
-      uint32_t flat = i, ix = 0;
-      if (!hit[i]) continue;
+    for (uint32_t j = 0; j < (list ? nlist : t->count); j++) {
+      uint32_t i = list ? list[j] : j, flat = i, ix = 0;
+      if (!list && !hit[i]) continue;
       for (uint32_t j = t->ndims; j-- > 0;) {
         const rg_dim *dj = &m->dims[t->first_dim + j];
         if (j == k) ix = flat % dj->size;
@@ -643,7 +650,7 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
     if (matched) {
       for (uint32_t i = 0; i < t->count; i++)
         if (hit[i]) mark[i] = 1;
-      where = cells_text(s, t, hit);
+      where = cells_text(s, t, hit, NULL, 0);
     } else {
       *whole = 1;
       where = xstrdup(s, name);
@@ -651,16 +658,27 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
     if (!where) break;
     if (add_note(s, notes, nnotes, &cap, where, a->text ? a->text : "", NULL) != 0) break;
   }
-  /* each override's `source`, on the cells it set */
-  for (size_t k = 0; any_over && k < s->nover && !s->oom; k++) {
-    uint32_t matched = 0;
-    if (!s->overs[k].source) continue;
-    for (uint32_t i = 0; i < t->count; i++) {
-      hit[i] = over[i] == (int)k;
-      if (hit[i]) matched++, mark[i] = 1;
+  /* each override's `source`, on the cells it set: the cells ordered by
+  ** override (a counting sort), each override's described from its own */
+  uint32_t *first = any_over ? xcalloc(s, s->nover + 1, sizeof *first) : NULL;
+  uint32_t *byover = any_over ? xcalloc(s, t->count, sizeof *byover) : NULL;
+  if (any_over && first && byover) {
+    for (uint32_t i = 0; i < t->count; i++)
+      if (over[i] >= 0) first[over[i] + 1]++;
+    for (size_t k = 0; k < s->nover; k++) first[k + 1] += first[k];
+    uint32_t *fill = xcalloc(s, s->nover + 1, sizeof *fill);
+    if (fill) {
+      memcpy(fill, first, (s->nover + 1) * sizeof *fill);
+      for (uint32_t i = 0; i < t->count; i++)
+        if (over[i] >= 0) byover[fill[over[i]]++] = i;
+      rg_free(fill);
     }
-    if (!matched) continue;
-    char *where = cells_text(s, t, hit);
+  }
+  for (size_t k = 0; first && byover && k < s->nover && !s->oom; k++) {
+    uint32_t matched = first[k + 1] - first[k];
+    if (!s->overs[k].source || !matched) continue;
+    for (uint32_t j = first[k]; j < first[k + 1]; j++) mark[byover[j]] = 1;
+    char *where = cells_text(s, t, NULL, byover + first[k], matched);
     char *text = xmalloc(s, strlen(s->overs[k].source) + 10);
     if (!where || !text) {
       rg_free(where);
@@ -670,6 +688,8 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
     sprintf(text, "source \"%s\"", s->overs[k].source);
     if (add_note(s, notes, nnotes, &cap, where, text, text) != 0) break;
   }
+  rg_free(first);
+  rg_free(byover);
   rg_free(hit);
   rg_free(over);
 }
@@ -947,6 +967,13 @@ static void print_strategies(sheet *s) {
   grid_free(&g);
 }
 
+/* Orders cell overrides by file, then line (qsort). */
+static int over_cmp(const void *x, const void *y) {
+  const cellover *a = x, *b = y;
+  if (a->file != b->file) return a->file < b->file ? -1 : 1;
+  return a->line < b->line ? -1 : a->line > b->line;
+}
+
 /* Fills s->overs with the cell overrides (`override TABLE[keys] = value`)
 ** of the compile's rule files, read again from their text. */
 static void find_overrides(sheet *s) {
@@ -984,6 +1011,7 @@ static void find_overrides(sheet *s) {
   }
   if (arena.failed || d.oom) s->oom = 1;
   rg_arena_free(&arena);
+  if (s->nover > 1) qsort(s->overs, s->nover, sizeof *s->overs, over_cmp);
 }
 
 /* Frees s->overs. */

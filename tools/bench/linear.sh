@@ -92,5 +92,6 @@ awk 'BEGIN { print "ruleset \"many\" extends \"fill-d.rules\""
   >"$tmp/many.rules"
 printf 'ruleset "d"\ntable t(n: 1..30000) -> int { else: 0 }\n' >"$tmp/fill-d.rules"
 timed "diff, 1 MB of overrides, 30,000 cells" "$regula" diff "$tmp/fill-d.rules" "$tmp/many.rules"
+timed "sheet of it (30,000 sources on cells)" "$regula" sheet "$tmp/many.rules"
 
 [ "$failed" -eq 0 ]
