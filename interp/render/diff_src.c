@@ -634,13 +634,24 @@ static const rg_decl *decl_of(srcs *s, const rg_module *m, rg_dkind kind, const 
 ** field of that name (a record's); leaves sd as it is when not found. */
 static void decl_place(srcs *s, const rg_module *m, rg_diff_side *sd, rg_dkind kind, const char *name,
                        const char *member) {
-  uint32_t k;
+  uint32_t k = 0, index;
   const rg_decl *dc = name ? decl_of(s, m, kind, name, &k) : NULL;
   uint32_t line = dc ? dc->pos.line : 0;
-  if (dc && member && kind == RG_DE_ENUM) {
+  if (name && member && kind == RG_DE_ENUM) {
+    /* a member: in whichever declaration of that name lists it (an
+    ** enum, or one a variant adds members with), the most derived first */
     line = 0;
-    for (const rg_member *mb = dc->members; mb; mb = mb->next)
-      if (mb->code && strcmp(mb->code, member) == 0) line = mb->pos.line;
+    for (uint32_t f = 0; f < m->nfiles && !line; f++) {
+      rg_ast_file *ast = module_file(s, m, f, &index);
+      for (const rg_decl *x = ast ? ast->decls : NULL; x && !line; x = x->next) {
+        if (!x->name || strcmp(x->name, name) != 0) continue;
+        for (const rg_member *mb = x->members; mb && !line; mb = mb->next)
+          if (mb->code && strcmp(mb->code, member) == 0) {
+            line = mb->pos.line;
+            k = f;
+          }
+      }
+    }
   } else if (dc && member && kind == RG_DE_RECORD) {
     line = 0;
     for (const rg_field *fd = dc->fields; fd; fd = fd->next)
