@@ -440,6 +440,8 @@ typedef struct rule_change {
   const rg_stmt *rule;          /* in the procedure both sides declare */
   rule_at a, b;
   uint32_t after;               /* the change it is listed under */
+  char *source;                 /* rule_source's text (d's arena), or NULL:
+                                ** the two read the same, nothing to list */
   struct rule_change *next;
 } rule_change;
 
@@ -557,7 +559,15 @@ static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
     next = rc->next;
     rc->next = rev;
     rev = rc;
-    extra++;
+    /* its source; a rule that reads the same on both sides (written again
+    ** elsewhere, token for token) is no change */
+    rg_buf t;
+    rg_buf_init(&t);
+    int failed = rule_source(s, rc, &t.out) != 0 || t.out.failed;
+    rc->source = !failed && t.data && strstr(t.data, "\n@@ ") ? rg_arena_strdup(&d->arena, t.data) : NULL;
+    rg_buf_free(&t);
+    if (failed || d->arena.failed) return -1;
+    if (rc->source) extra++;
   }
   if (!extra) return 0;
   uint32_t n = d->n + extra;
@@ -573,9 +583,8 @@ static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
     map[i] = k;
     nc[k++] = d->changes[i];
     for (rule_change *rc = rev; rc; rc = rc->next) {
-      if (rc->after != i) continue;
+      if (rc->after != i || !rc->source) continue;
       rg_change *ch = &nc[k++];
-      rg_buf t;
       memset(ch, 0, sizeof *ch);
       ch->kind = rc->a.state == rc->b.state ? RG_CHANGE_CHANGED
                  : rc->b.state == 2 ? RG_CHANGE_REMOVED : RG_CHANGE_ADDED;
@@ -587,11 +596,8 @@ static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
       ch->name = rg_arena_strdup(&d->arena, rc->rule->str);
       rule_place(&ch->a, &rc->a);
       rule_place(&ch->b, &rc->b);
-      rg_buf_init(&t);
-      int rc_src = rule_source(s, rc, &t.out);
-      ch->source = rc_src == 0 && !t.out.failed && t.data ? rg_arena_strdup(&d->arena, t.data) : NULL;
-      rg_buf_free(&t);
-      if (!ch->name || !ch->source) {
+      ch->source = rc->source;
+      if (!ch->name) {
         rg_free(nc);
         rg_free(map);
         return -1;
