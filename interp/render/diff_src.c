@@ -432,6 +432,7 @@ typedef struct rule_at {
   uint32_t line;                /* the rule's first line, the override's or
                                 ** the `remove rule`'s */
   const char *quote;            /* the override's or remove's `source "..."` */
+  int over;                     /* given by an override or a remove */
 } rule_at;
 
 /* A rule whose two sides differ, waiting to be put into the list after
@@ -463,6 +464,7 @@ static void rule_side(srcs *s, const rg_module *m, const char *proc, const rg_st
         r->path = rg_module_str(m, m->files[k]);
         r->line = dc->pos.line;
         r->quote = source_of(dc->notes);
+        r->over = 1;
         return;
       }
   }
@@ -580,10 +582,22 @@ static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
   }
   uint32_t k = 0;
   for (uint32_t i = 0; i < d->n; i++) {
+    uint32_t self = k;
+    int placed_a = 0, placed_b = 0;
     map[i] = k;
     nc[k++] = d->changes[i];
     for (rule_change *rc = rev; rc; rc = rc->next) {
       if (rc->after != i || !rc->source) continue;
+      /* the step (procedure) is placed, on a side that changed it through
+      ** its rules, at its first override there: where the change is written */
+      if (rc->b.over && !placed_b) {
+        rule_place(&nc[self].b, &rc->b);
+        placed_b = 1;
+      }
+      if (rc->a.over && !placed_a) {
+        rule_place(&nc[self].a, &rc->a);
+        placed_a = 1;
+      }
       rg_change *ch = &nc[k++];
       memset(ch, 0, sizeof *ch);
       ch->kind = rc->a.state == rc->b.state ? RG_CHANGE_CHANGED
