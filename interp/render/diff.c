@@ -958,13 +958,13 @@ static int row_texts(const rg_module *m, const rg_table *t, rg_buf *text, rg_spa
   uint32_t nrows = m->dims[t->first_dim].size, stride = nrows ? t->count / nrows : 0;
   size_t *at = rg_malloc(((size_t)nrows + 1) * sizeof *at);
   vmemo *memo = rg_malloc(sizeof *memo);
+  rg_buf_init(text);        /* before any return: the caller frees it */
   if (!at || !memo) {
     rg_free(at);
     rg_free(memo);
     return -1;
   }
   memo->has = 0;
-  rg_buf_init(text);
   for (uint32_t r = 0; r < nrows; r++) {
     at[r] = text->len;
     for (uint32_t k = 0; k < stride; k++) {
@@ -1524,8 +1524,9 @@ typedef struct helpermap {
 ** combination of the members of its enum parameters (their codes matched
 ** to module `names`' helper of the same name when given, so that both
 ** sides run the same combinations; a member names lacks gives INT64_MIN)
-** and every total of the dice counts[].  Returns 0, or -1 (hm empty) when
-** there are too many combinations or memory ran out. */
+** and every total of the dice counts[].  Returns 0; -1 (hm empty) when
+** there are too many combinations or parameters that do not match; -2
+** when memory ran out. */
 static int helper_scores(const rg_module *m, const dicekey *dk, const uint64_t *counts,
                          const rg_module *names, const dicekey *nk, helpermap *hm) {
   const rg_proc *h = &m->procs[dk->helper];
@@ -1541,8 +1542,9 @@ static int helper_scores(const rg_module *m, const dicekey *dk, const uint64_t *
     combos *= nm->enums[t.ref].count;
     if (combos > MAXCOMBOS) return -1;
   }
+  if (h->nparams > 16) return -1;
   hm->map = rg_malloc((size_t)combos * 128 * sizeof *hm->map);
-  if (!hm->map) return -1;
+  if (!hm->map) return -2;
   hm->ncombos = combos;
   /* a helper is short and pure: a small VM, a bounded run */
   rg_limits lim;
@@ -1550,6 +1552,11 @@ static int helper_scores(const rg_module *m, const dicekey *dk, const uint64_t *
   lim.max_steps = 1000000;
   lim.max_memory = 4u << 20;
   rg_vm *vm = rg_vm_new(m, &lim, NULL);
+  if (!vm) {                  /* a verified module: only memory fails it */
+    rg_free(hm->map);
+    memset(hm, 0, sizeof *hm);
+    return -2;
+  }
   for (uint32_t cb = 0; cb < combos; cb++) {
     rg_value args[16];
     uint32_t rest = cb;
@@ -1569,7 +1576,8 @@ static int helper_scores(const rg_module *m, const dicekey *dk, const uint64_t *
       hm->map[cb * 128 + sc] = INT64_MIN;
       if (!ok || !counts[sc]) continue;
       args[dk->harg] = sc;
-      if (rg_vm_call(vm, (uint32_t)dk->helper, args, &r) == RG_RUN_OK) hm->map[cb * 128 + sc] = r;
+      rg_status st = rg_vm_call(vm, (uint32_t)dk->helper, args, &r);
+      if (st == RG_RUN_OK) hm->map[cb * 128 + sc] = r;
     }
   }
   rg_vm_free(vm);
@@ -1629,8 +1637,10 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
   helpermap ha = { 0, NULL }, hb = { 0, NULL };
   uint32_t combos = 1;
   if (ka.helper >= 0) {
-    if (helper_scores(a, &ka, counts, NULL, NULL, &ha) != 0 ||
-        helper_scores(b, &kb, counts, a, &ka, &hb) != 0 || ha.ncombos != hb.ncombos) {
+    int ea = helper_scores(a, &ka, counts, NULL, NULL, &ha);
+    int eb = ea == 0 ? helper_scores(b, &kb, counts, a, &ka, &hb) : 0;
+    if (ea == -2 || eb == -2) c->oom = 1;
+    if (ea != 0 || eb != 0 || ha.ncombos != hb.ncombos) {
       rg_free(ha.map);
       rg_free(hb.map);
       return;
