@@ -468,7 +468,13 @@ static void key_order(sheet *s, const rg_table *t, uint32_t k, uint32_t *perm) {
         }
         i = j + 1;
       }
-      if (n == d->size) memcpy(perm, got, d->size * sizeof *perm);
+      /* the header's members in its order, then any it lacks (members a
+      ** revision adds to the enum) in declaration order */
+      if (n > 0) {
+        for (uint32_t k = 0; k < d->size; k++)
+          if (!seen[k]) got[n++] = k;
+        memcpy(perm, got, d->size * sizeof *perm);
+      }
       rg_free(got);
       rg_free(seen);
       return;
