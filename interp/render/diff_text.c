@@ -293,7 +293,9 @@ static void put_cause(tctx *t, const rg_change *ch, uint32_t index) {
   int procs = ch->section == RG_DS_PROCEDURES;
   for (uint32_t k = index + 1; k < t->d->n; k++) n += t->d->changes[k].parent == index;
   if (ch->name)
-    rg_printf(t->out, "~ %s: %u %s change\n", ch->name, n, procs ? "procedures" : "constants");
+    rg_printf(t->out, "~ %s: %u %s change%s\n", ch->name, n,
+              procs ? (n == 1 ? "procedure" : "procedures") : (n == 1 ? "constant" : "constants"),
+              n == 1 ? "s" : "");
   else if (procs)
     rg_printf(t->out, "~ the same source on both sides, what %u procedure%s do%s follows from the "
               "changes above:\n", n, n == 1 ? "" : "s", n == 1 ? "es" : "");
