@@ -1273,6 +1273,7 @@ typedef struct dicekey {
   int n, sides, plus;
   const rg_module *m;
   uint32_t rollpc;
+  uint32_t proc;            /* the procedure that rolls (m NULL: none) */
   int helper;               /* >= 0: the key is helper(NdS, E1, ...), a
                             ** procedure of m whose parameter harg is the dice
                             ** and whose others are enums; -1: NdS+plus */
@@ -1474,6 +1475,7 @@ static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
           k.plus = 0;
           k.m = m;
           k.rollpc = (uint32_t)rollpc;
+          k.proc = pi;
           k.helper = -1;
           return k;
         }
@@ -1500,6 +1502,7 @@ static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
         k.plus = 0;
         k.m = m;
         k.rollpc = (uint32_t)at;
+        k.proc = pi;
         k.helper = (int)hp;
         k.harg = (uint32_t)found;
         return k;
@@ -1672,6 +1675,8 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
   ch->row = ka.helper >= 0 ? keep(c, hl) : NULL;
   if (ka.m) place_pc(&ch->a, ka.m, ka.rollpc);
   if (kb.m) place_pc(&ch->b, kb.m, kb.rollpc);
+  if (ka.m) ch->a.text = S(ka.m, ka.m->procs[ka.proc].name);   /* where it rolls */
+  if (kb.m) ch->b.text = S(kb.m, kb.m->procs[kb.proc].name);
   /* Every column of a (keys other than the dice dimension) that maps to b,
   ** for every combination of the helper's enum arguments. */
   uint32_t ncols = 1;

@@ -117,7 +117,8 @@ typedef enum rg_diff_what {
                     ** keys ranges ("1..9", "Open..Forest") */
   RG_DW_ODDS,       /* under its table: a dice key found; name: the key's
                     ** label; odds.n/sides/plus; a, b: where each side rolls
-                    ** (file NULL: given as a hint); row: when a helper
+                    ** (file NULL: given as a hint), text the procedure that
+                    ** rolls; row: when a helper
                     ** procedure computes the key from the dice and enum
                     ** arguments, its call ("score(2d6, s)"), else NULL.
                     ** Listed under a changed table, or under one the same

@@ -385,7 +385,9 @@ static void put_change(tctx *t, uint32_t index) {
     if (ch->row) rg_printf(o, "    odds, %s = %s (", ch->name, ch->row);
     else rg_printf(o, "    odds, %s = %dd%d%+d (", ch->name, ch->odds.n, ch->odds.sides, ch->odds.plus);
     if (ch->a.file) {
-      rg_printf(o, "roll %dd%d at ", ch->odds.n, ch->odds.sides);
+      rg_printf(o, "roll %dd%d", ch->odds.n, ch->odds.sides);
+      if (ch->a.text) rg_printf(o, " in %s", ch->a.text);
+      rg_puts(o, " at ");
       put_place(t, &ch->a);
       if (ch->b.file) {
         rg_puts(o, " | ");
