@@ -682,15 +682,31 @@ static void decl_place(srcs *s, const rg_module *m, rg_diff_side *sd, rg_dkind k
   sd->line = line;
 }
 
-/* Gives the units, enums and members, records and fields, tables,
-** strategies and displays of d the places where each side declares them
-** (the module keeps no line for them; a table's is its first cell's). */
+/* Sets side sd to the `ruleset` line of m's own file (its first), when
+** that file is a rule file that parses. */
+static void header_place(srcs *s, const rg_module *m, rg_diff_side *sd) {
+  uint32_t index;
+  rg_ast_file *ast = m->nfiles ? module_file(s, m, 0, &index) : NULL;
+  if (!ast || !ast->header || !ast->header->pos.line) return;
+  sd->file = rg_module_str(m, m->files[0]);
+  sd->line = ast->header->pos.line;
+}
+
+/* Gives the header's changes, the units, enums and members, records and
+** fields, tables, strategies and displays of d the places where each side
+** declares them (the module keeps no line for them; a table's is its first
+** cell's). */
 static void decl_places(srcs *s, rg_diff *d) {
   for (uint32_t i = 0; i < d->n; i++) {
     rg_change *ch = &d->changes[i];
     const rg_change *up = ch->parent < d->n ? &d->changes[ch->parent] : NULL;
     rg_dkind kind;
     const char *name = ch->name, *member = NULL;
+    if (ch->what == RG_DW_HEADER) {   /* the `ruleset` line of each side's own file */
+      header_place(s, d->a, &ch->a);
+      header_place(s, d->b, &ch->b);
+      continue;
+    }
     switch (ch->what) {
     case RG_DW_UNIT: kind = RG_DE_UNIT; break;
     case RG_DW_ENUM: kind = RG_DE_ENUM; break;

@@ -319,6 +319,7 @@ static void put_change(tctx *t, uint32_t index) {
   switch (ch->what) {
   case RG_DW_HEADER:
     rg_printf(o, "~ %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
+    put_known_places(t, "    ", ch);
     break;
   case RG_DW_UNIT:
     rg_printf(o, "%c unit %s \"%s\"\n", k, ch->name, txt(own(ch)));
