@@ -105,17 +105,25 @@ static json_t *json_change(const rg_diff *d, uint32_t i, const char *base) {
                         "b_key", text_or_null(ch->b_key), "derived", ch->derived != 0,
                         "source", text_or_null(ch->source), "a", json_side(&ch->a, d->a, base),
                         "b", json_side(&ch->b, d->b, base));
-  if (o && ch->what == RG_DW_CELL && json_object_set_new(o, "cells", json_integer(ch->ncells)) != 0)
+  json_t *extra = NULL;
+  const char *key = NULL;
+  if (ch->what == RG_DW_CELL) {
+    key = "cells";
+    extra = json_integer(ch->ncells);
+  } else if (ch->what == RG_DW_ODDS) {
+    key = "dice";
+    extra = json_pack("{s:i,s:i,s:i}", "n", ch->odds.n, "sides", ch->odds.sides, "plus", ch->odds.plus);
+  } else if (ch->what == RG_DW_ODDS_VALUE) {
+    key = "odds";
+    extra = json_pack("{s:I,s:I,s:I}", "before", (json_int_t)ch->odds.before, "after",
+                      (json_int_t)ch->odds.after, "total", (json_int_t)ch->odds.total);
+  }
+  /* json_object_set_new takes extra in every case; o goes when it fails */
+  if (key && (!o || json_object_set_new(o, key, extra) != 0)) {
+    if (!o) json_decref(extra);
+    json_decref(o);
     o = NULL;
-  if (o && ch->what == RG_DW_ODDS &&
-      json_object_set_new(o, "dice", json_pack("{s:i,s:i,s:i}", "n", ch->odds.n, "sides", ch->odds.sides,
-                                               "plus", ch->odds.plus)) != 0)
-    o = NULL;
-  if (o && ch->what == RG_DW_ODDS_VALUE &&
-      json_object_set_new(o, "odds", json_pack("{s:I,s:I,s:I}", "before", (json_int_t)ch->odds.before,
-                                               "after", (json_int_t)ch->odds.after,
-                                               "total", (json_int_t)ch->odds.total)) != 0)
-    o = NULL;
+  }
   return o;
 }
 
