@@ -115,6 +115,7 @@ golden: $(BUILD)/regula
 	@tests/variants.sh $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
 	@python3 tests/table.py $(BUILD)/regula
+	@python3 tests/diff-hunks.py $(BUILD)/regula
 
 test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies stages
 

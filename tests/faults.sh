@@ -114,6 +114,13 @@ inject "dis --fast maximus.rbc" dis --fast "$mod"
 inject "draw deployment.rules draw_zones Encircle" draw rules/ninthage/deployment.rules \
   draw_zones Encircle --svg "$tmp/out.svg"
 inject "sheet maximus.rbc weather" sheet "$mod" weather
+# diff's rule items, runs of cells and odds through a helper; the sheet of
+# a revision (its overrides read again from the rule files)
+inject "diff every-base every-variant" diff tests/diff/every-base.rules tests/diff/every-variant.rules
+inject "diff --json runs-base runs-variant" diff --json tests/diff/runs-base.rules \
+  tests/diff/runs-variant.rules
+inject "diff odds-helper" diff tests/diff/odds-helper-base.rules tests/diff/odds-helper-variant.rules
+inject "sheet sheet-revision" sheet tests/run/sheet-revision.rules
 if "$bin" build rules/meg/magna.rules -o "$tmp/magna.rbc" >/dev/null 2>&1; then
   inject "diff maximus.rbc magna.rbc" diff "$mod" "$tmp/magna.rbc"
   inject "diff --json maximus.rbc magna.rbc" diff --json "$mod" "$tmp/magna.rbc"

@@ -198,7 +198,8 @@ static void extend_enum(cstate *cs, rg_decl *dc, rg_decl *en) {
 ** base, in order: new declarations are added, `override` replaces,
 ** `remove` drops.  Reports what does not match the base. */
 static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const char *basepath) {
-  rg_decl *next;
+  rg_decl *next, *cell_table = NULL;
+  rg_cell **cell_tail = NULL;
   for (rg_decl *dc = derived; dc; dc = next) {
     rg_decl **link = NULL, *old;
     next = dc->next;
@@ -230,10 +231,14 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
         continue;
       }
       {
-        rg_cell **tail = &old->changes;
+        /* the tail of the last table changed is kept: a run of overrides
+        ** of one table appends in constant time */
+        rg_cell **tail = old == cell_table ? cell_tail : &old->changes;
         while (*tail) tail = &(*tail)->next;
         dc->cells->notes = dc->notes;
         *tail = dc->cells;
+        cell_table = old;
+        cell_tail = tail;
       }
       continue;
     case RG_DE_NOTES:

@@ -14,6 +14,7 @@
 #include "opcodes.h"
 #include "path.h"
 #include "value.h"
+#include "vm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,9 @@ typedef struct dctx {
   const rg_diff_hint *hints;
   int nhints;
   int oom;                  /* an allocation failed: the list is dropped */
+  int32_t *fmap;            /* a's file index -> b's of the same path, -1 */
+  uint32_t helpers_run;     /* tables whose key helper was run (diff_odds):
+                            ** at most MAXHELPED, each building a VM */
   rg_change scratch;        /* what add() hands out once oom is set */
 } dctx;
 
@@ -120,6 +124,15 @@ static int same_file(const dctx *c, uint32_t fa, uint32_t fb) {
   rg_path_norm(pa, sizeof pa, S(c->a, c->a->files[fa]));
   rg_path_norm(pb, sizeof pb, S(c->b, c->b->files[fb]));
   return strcmp(pa, pb) == 0;
+}
+
+/* Whether instruction pa of a and pb of b come from the same line and
+** column of the same file. */
+static int same_place_pc(const dctx *c, uint32_t pa, uint32_t pb) {
+  if (!c->fmap || pa >= c->a->nlines || pb >= c->b->nlines) return 0;
+  const rg_line *la = &c->a->lines[pa], *lb = &c->b->lines[pb];
+  return la->file < c->a->nfiles && c->fmap[la->file] == (int32_t)lb->file && la->line == lb->line &&
+         la->col == lb->col;
 }
 
 /* Whether a's code [sa, sa+n) and b's [sb, sb+n) come from the same lines
@@ -677,30 +690,264 @@ static void cell_keys(const rg_module *m, const rg_table *t, uint32_t c, uint32_
   }
 }
 
-/* Appends cell c of table t of m (side a when on_a, else b) as a change of
-** kind under the table change `head`: its keys, value and place. */
-static uint32_t add_cell(dctx *c, int kind, uint32_t head, const rg_module *m, const rg_table *t,
-                         uint32_t cell, int on_a) {
-  char row[256], key[512], v[1024];
-  uint32_t keys[8];
-  cell_keys(m, t, cell, keys);
-  key_name(row, sizeof row, m, &m->dims[t->first_dim], keys[0]);
-  key[0] = '\0';
-  for (uint32_t d = 1; d < t->ndims; d++) {
-    char k1[128];
-    key_name(k1, sizeof k1, m, &m->dims[t->first_dim + d], keys[d]);
-    if (d > 1) strncat(key, ", ", sizeof key - strlen(key) - 1);
-    strncat(key, k1, sizeof key - strlen(key) - 1);
+/* A run of cell changes merged into one change: cells of one side's table
+** (a's keys, or b's for a cell only in b) that change alike (kind, both
+** texts, both places), in a box: rows r0..r1 of the first key, the same
+** middle keys (mid, their cell offset), keys c0..c1 of the last one (0..0
+** for a table of one key).  A table of a million equal changes is then one
+** change, and the comparison keeps one run per box, not one per cell. */
+typedef struct cellrun {
+  uint32_t ch;              /* its change in the list (RG_DIFF_NONE: merged
+                            ** into another and gone) */
+  uint32_t r0, r1, mid, c0, c1;
+  uint8_t on_a;             /* the keys are a's */
+  uint8_t alone;            /* never merged (a row paired by content) */
+  rg_value ra, rb;          /* the raw values of its first cell (a run's
+                            ** cells hold them all, or equal texts) */
+} cellrun;
+
+/* The runs of the table being compared. */
+typedef struct cellruns {
+  cellrun *v;
+  uint32_t n, cap;
+  uint32_t pend;            /* runs [pend, n): the row being built */
+  uint32_t row;             /* that row (on side row_a) */
+  int row_a;                /* -1: none yet */
+  uint32_t *open[2];        /* per side (0 b, 1 a): the runs of the last row
+                            ** flushed, the ones a next row may extend */
+  uint32_t nopen[2], capopen[2];
+  uint32_t openrow[2];
+} cellruns;
+
+/* A cell's value formatted (fmtv), kept while the next cell holds the same
+** raw value (a table filled by `else` formats one value). */
+typedef struct vmemo {
+  int has;
+  rg_value raw;
+  char text[1024];
+} vmemo;
+
+/* Returns cell x of m (of table value type t) formatted, through memo. */
+static const char *cell_text(vmemo *memo, const rg_module *m, rg_type t, uint32_t x) {
+  if (!memo->has || memo->raw != m->cells[x]) {
+    fmtv(memo->text, sizeof memo->text, m, t, m->cells[x]);
+    memo->raw = m->cells[x];
+    memo->has = 1;
   }
-  uint32_t i = add(c, kind, RG_DW_CELL, RG_DS_TABLES, head, keep(c, t->ndims > 1 ? key : row));
+  return memo->text;
+}
+
+/* Whether changes x and y of one table change alike: kind, texts, places. */
+static int same_change(const rg_change *x, const rg_change *y) {
+  return x->kind == y->kind && x->a.file == y->a.file && x->a.line == y->a.line &&
+         x->b.file == y->b.file && x->b.line == y->b.line && !x->b_key && !y->b_key &&
+         strcmp(x->a.text ? x->a.text : "", y->a.text ? y->a.text : "") == 0 &&
+         strcmp(x->b.text ? x->b.text : "", y->b.text ? y->b.text : "") == 0 &&
+         (x->a.text == NULL) == (y->a.text == NULL) && (x->b.text == NULL) == (y->b.text == NULL);
+}
+
+/* Splits the keys of a cell of table t of m into the run's coordinates. */
+static void run_coords(const rg_module *m, const rg_table *t, const uint32_t *keys, uint32_t *r,
+                       uint32_t *mid, uint32_t *col) {
+  *r = keys[0];
+  *mid = 0;
+  *col = 0;
+  if (t->ndims < 2) return;
+  for (uint32_t d = 1; d + 1 < t->ndims; d++) *mid = *mid * m->dims[t->first_dim + d].size + keys[d];
+  *col = keys[t->ndims - 1];
+}
+
+/* Ends the row being built: each of its runs extends the run of the same
+** box one row up (the last row flushed on its side, when that is the row
+** just above) that changes alike, or stays a change of its own.  Runs
+** merged away leave the list's tail, which they are. */
+static void flush_row(dctx *c, cellruns *R) {
+  if (R->row_a < 0 || R->pend == R->n) {
+    if (R->row_a >= 0) R->nopen[R->row_a] = 0;
+    R->pend = R->n;
+    return;
+  }
+  int side = R->row_a;
+  uint32_t *open = R->open[side], nopen = R->nopen[side], o = 0;
+  int above = nopen > 0 && R->openrow[side] + 1 == R->row;
+  uint32_t base = R->v[R->pend].ch, keep_at = base;   /* the tail of the list */
+  uint32_t need = R->n - R->pend;
+  if (need > R->capopen[side]) {
+    uint32_t *p = rg_realloc(R->open[side], (size_t)need * sizeof *p);
+    if (!p) {
+      c->oom = 1;
+      return;
+    }
+    R->open[side] = open = p;
+    R->capopen[side] = need;
+  }
+  /* both lists are in key order: walk them together */
+  uint32_t *prev = NULL, nprev = 0;
+  if (above && nopen) {
+    prev = rg_malloc((size_t)nopen * sizeof *prev);
+    if (!prev) {
+      c->oom = 1;
+      return;
+    }
+    memcpy(prev, open, (size_t)nopen * sizeof *prev);
+    nprev = nopen;
+  }
+  uint32_t nnew = 0;
+  for (uint32_t k = R->pend; k < R->n; k++) {
+    cellrun *p = &R->v[k];
+    cellrun *up = NULL;
+    while (o < nprev) {
+      cellrun *q = &R->v[prev[o]];
+      if (q->mid < p->mid || (q->mid == p->mid && q->c0 < p->c0)) { o++; continue; }
+      if (q->mid == p->mid && q->c0 == p->c0 && q->c1 == p->c1 && !q->alone && !p->alone &&
+          same_change(&c->d->changes[q->ch], &c->d->changes[p->ch]))
+        up = q;
+      break;
+    }
+    if (up) {
+      up->r1 = p->r1;
+      p->ch = RG_DIFF_NONE;
+      open[nnew++] = (uint32_t)(up - R->v);
+      o++;
+      continue;
+    }
+    if (p->ch != keep_at) c->d->changes[keep_at] = c->d->changes[p->ch];
+    p->ch = keep_at++;
+    open[nnew++] = k;
+  }
+  rg_free(prev);
+  (void)base;
+  c->d->n = keep_at;
+  R->nopen[side] = nnew;
+  R->openrow[side] = R->row;
+  R->pend = R->n;
+}
+
+/* Appends a cell change of kind under the table change `head`: cell xa of
+** a's cells (table ta; kind '-' or '~') and xb of b's (table tb; '+' or
+** '~'), with their texts va and vb; its keys are a's (b's for '+').
+** Extends the run of the row being built when the cell is the next key of
+** it and changes alike; a new row flushes the last (flush_row).  alone: the
+** change is never merged (a row paired by content).  Returns the index of
+** the change (of its run), or RG_DIFF_NONE. */
+static uint32_t add_cell(dctx *c, cellruns *R, int kind, uint32_t head, const rg_table *ta,
+                         uint32_t xa, const char *va, const rg_table *tb, uint32_t xb, const char *vb,
+                         int alone) {
+  const rg_module *a = c->a, *b = c->b;
+  int on_a = kind != '+';
+  const rg_module *m = on_a ? a : b;
+  const rg_table *t = on_a ? ta : tb;
+  uint32_t keys[8] = {0}, r, mid, col;
+  cell_keys(m, t, on_a ? xa - ta->first : xb - tb->first, keys);
+  run_coords(m, t, keys, &r, &mid, &col);
+  if (R->row_a != on_a || R->row != r) {
+    flush_row(c, R);
+    R->row_a = on_a;
+    R->row = r;
+  }
+  const rg_cellsrc *pa = kind != '+' ? &a->cellsrc[xa] : NULL;
+  const rg_cellsrc *pb = kind != '-' ? &b->cellsrc[xb] : NULL;
+  /* the next key of the last run of this row, changing alike? */
+  if (R->n > R->pend && !alone && !c->oom) {
+    cellrun *last = &R->v[R->n - 1];
+    rg_change *lc = &c->d->changes[last->ch];
+    /* a raw value equal to the run's reads the same (one module, one
+    ** type); another may still read the same */
+    int alike = !last->alone && last->mid == mid && last->c1 + 1 == col && lc->kind == kind &&
+                (!pa || (lc->a.text && (a->cells[xa] == last->ra || strcmp(va, lc->a.text) == 0) &&
+                         pa->file < a->nfiles && lc->a.file == S(a, a->files[pa->file]) &&
+                         lc->a.line == pa->line)) &&
+                (!pb || (lc->b.text && (b->cells[xb] == last->rb || strcmp(vb, lc->b.text) == 0) &&
+                         pb->file < b->nfiles && lc->b.file == S(b, b->files[pb->file]) &&
+                         lc->b.line == pb->line));
+    if (alike) {
+      last->c1 = col;
+      return last->ch;
+    }
+  }
+  if (R->n == R->cap) {
+    uint32_t cap = R->cap ? R->cap * 2 : 64;
+    cellrun *p = cap > R->cap ? rg_realloc(R->v, (size_t)cap * sizeof *p) : NULL;
+    if (!p) {
+      c->oom = 1;
+      return RG_DIFF_NONE;
+    }
+    R->v = p;
+    R->cap = cap;
+  }
+  uint32_t i = add(c, kind, RG_DW_CELL, RG_DS_TABLES, head, NULL);
+  if (i == RG_DIFF_NONE) return i;
+  R->v[R->n++] = (cellrun){ i, r, r, mid, col, col, (uint8_t)on_a, (uint8_t)alone,
+                            pa ? a->cells[xa] : 0, pb ? b->cells[xb] : 0 };
   rg_change *ch = at(c, i);
-  rg_diff_side *s = on_a ? &ch->a : &ch->b;
-  ch->row = t->ndims > 1 ? keep(c, row) : NULL;
-  fmtv(v, sizeof v, m, t->value, m->cells[t->first + cell]);
-  s->index = t->first + cell;
-  set_value(c, s, t->value, m->cells[t->first + cell], v);
-  place(s, m, m->cellsrc[t->first + cell].file, m->cellsrc[t->first + cell].line);
+  ch->ncells = 1;
+  if (pa) {
+    ch->a.index = xa;
+    set_value(c, &ch->a, ta->value, a->cells[xa], va);
+    place(&ch->a, a, pa->file, pa->line);
+  }
+  if (pb) {
+    ch->b.index = xb;
+    set_value(c, &ch->b, tb->value, b->cells[xb], vb);
+    place(&ch->b, b, pb->file, pb->line);
+  }
   return i;
+}
+
+/* Writes key k..k2 of dimension d of m into buf: "K" or "K..K2". */
+static void key_range(char *buf, size_t size, const rg_module *m, const rg_dim *d, uint32_t k, uint32_t k2) {
+  char x[128], y[128];
+  key_name(x, sizeof x, m, d, k);
+  if (k2 == k) {
+    snprintf(buf, size, "%s", x);
+    return;
+  }
+  key_name(y, sizeof y, m, d, k2);
+  snprintf(buf, size, "%s..%s", x, y);
+}
+
+/* Names each run of table ta (tb for runs on b's keys) after its box: row
+** its first keys ("3" or "3..9"; NULL for a table of one key, whose name
+** is then the range), name the other keys joined by ", ". */
+static void name_runs(dctx *c, cellruns *R, const rg_table *ta, const rg_table *tb) {
+  for (uint32_t k = 0; k < R->n && !c->oom; k++) {
+    cellrun *run = &R->v[k];
+    if (run->ch == RG_DIFF_NONE || run->ch >= c->d->n) continue;
+    const rg_module *m = run->on_a ? c->a : c->b;
+    const rg_table *t = run->on_a ? ta : tb;
+    char row[300], key[600], k1[300];
+    rg_change *ch = &c->d->changes[run->ch];
+    key_range(row, sizeof row, m, &m->dims[t->first_dim], run->r0, run->r1);
+    key[0] = '\0';
+    if (t->ndims > 1) {
+      uint32_t rest = run->mid, mids[8] = {0};
+      for (int d = (int)t->ndims - 2; d >= 1; d--) {
+        uint32_t size = m->dims[t->first_dim + d].size;
+        mids[d] = rest % size;
+        rest /= size;
+      }
+      for (uint32_t d = 1; d + 1 < t->ndims; d++) {
+        key_name(k1, sizeof k1, m, &m->dims[t->first_dim + d], mids[d]);
+        strncat(key, k1, sizeof key - strlen(key) - 1);
+        strncat(key, ", ", sizeof key - strlen(key) - 1);
+      }
+      key_range(k1, sizeof k1, m, &m->dims[t->first_dim + t->ndims - 1], run->c0, run->c1);
+      strncat(key, k1, sizeof key - strlen(key) - 1);
+    }
+    ch->row = t->ndims > 1 ? keep(c, row) : NULL;
+    ch->name = keep(c, t->ndims > 1 ? key : row);
+    uint64_t cells = (uint64_t)(run->r1 - run->r0 + 1) * (run->c1 - run->c0 + 1);
+    ch->ncells = cells > UINT32_MAX ? UINT32_MAX : (uint32_t)cells;
+  }
+}
+
+/* Frees what R holds. */
+static void runs_free(cellruns *R) {
+  rg_free(R->v);
+  rg_free(R->open[0]);
+  rg_free(R->open[1]);
+  memset(R, 0, sizeof *R);
+  R->row_a = -1;
 }
 
 /* Writes the rows of table t of m (one per key of its first dimension) as
@@ -710,16 +957,22 @@ static uint32_t add_cell(dctx *c, int kind, uint32_t head, const rg_module *m, c
 static int row_texts(const rg_module *m, const rg_table *t, rg_buf *text, rg_span *rows) {
   uint32_t nrows = m->dims[t->first_dim].size, stride = nrows ? t->count / nrows : 0;
   size_t *at = rg_malloc(((size_t)nrows + 1) * sizeof *at);
-  char v[1024];
-  if (!at) return -1;
-  rg_buf_init(text);
+  vmemo *memo = rg_malloc(sizeof *memo);
+  rg_buf_init(text);        /* before any return: the caller frees it */
+  if (!at || !memo) {
+    rg_free(at);
+    rg_free(memo);
+    return -1;
+  }
+  memo->has = 0;
   for (uint32_t r = 0; r < nrows; r++) {
     at[r] = text->len;
     for (uint32_t k = 0; k < stride; k++) {
-      fmtv(v, sizeof v, m, t->value, m->cells[t->first + r * stride + k]);
-      rg_printf(&text->out, "%s%s", k ? "\x1f" : "", v);
+      if (k) rg_putc(&text->out, '\x1f');
+      rg_puts(&text->out, cell_text(memo, m, t->value, t->first + r * stride + k));
     }
   }
+  rg_free(memo);
   at[nrows] = text->len;
   int failed = text->out.failed;
   for (uint32_t r = 0; r < nrows; r++)
@@ -766,34 +1019,143 @@ static void row_map(dctx *c, const rg_table *ta, const rg_table *tb, int64_t *ro
   for (uint32_t r = 0; r < da->size; r++) rowmap[r] = map_key(a, da, r, b, db);
 }
 
+/* What the cell loop of one table pair keeps: the key maps of the
+** dimensions after the first (a's key -> b's and back, -1 none), the rows
+** paired, the runs, the formatted values. */
+typedef struct tpair {
+  const rg_table *ta, *tb;
+  int same_ndims;
+  int64_t *rowmap, *rowof_b;    /* a's row -> b's, b's -> a's (-1 none) */
+  int64_t *a2b[8], *b2a[8];     /* per dimension d >= 1, when same_ndims */
+  int b_cols_in_a;              /* every key of b's dimensions after the
+                                ** first is one of a's */
+  cellruns runs;
+  vmemo ma, mb;
+} tpair;
+
 /* Appends under `head` the cells of table tb of b, in its rows from..to-1,
-** that table ta of a lacks (rowof_b[row]: the row of a paired with it, -1
-** none).  Returns `to`. */
-static uint32_t cells_only_in_b(dctx *c, uint32_t head, const rg_table *ta, const rg_table *tb,
-                                const int64_t *rowof_b, uint32_t from, uint32_t to) {
-  const rg_module *a = c->a, *b = c->b;
+** that table ta of a lacks.  Returns `to`. */
+static uint32_t cells_only_in_b(dctx *c, tpair *tp, uint32_t head, uint32_t from, uint32_t to) {
+  const rg_module *b = c->b;
+  const rg_table *tb = tp->tb;
   uint32_t stride = tb->count / b->dims[tb->first_dim].size;
   for (uint32_t cell = from * stride; cell < to * stride && !c->oom; cell++) {
     uint32_t keys[8];
-    int in_a = ta->ndims == tb->ndims;
+    int in_a = tp->same_ndims;
+    if (tp->b_cols_in_a && cell % stride == 0 && tp->rowof_b[cell / stride] >= 0) {
+      cell += stride - 1;             /* a row of b that a has whole */
+      continue;
+    }
     cell_keys(b, tb, cell, keys);
-    if (rowof_b[keys[0]] < 0) in_a = 0;
+    if (tp->rowof_b[keys[0]] < 0) in_a = 0;
     for (uint32_t d = 1; in_a && d < tb->ndims; d++)
-      if (map_key(b, &b->dims[tb->first_dim + d], keys[d], a, &a->dims[ta->first_dim + d]) < 0)
-        in_a = 0;
-    if (!in_a) add_cell(c, '+', head, b, tb, cell, 0);
+      if (tp->b2a[d][keys[d]] < 0) in_a = 0;
+    if (!in_a)
+      add_cell(c, &tp->runs, '+', head, tp->ta, 0, NULL, tb, tb->first + cell,
+               cell_text(&tp->mb, b, tb->value, tb->first + cell), 0);
   }
   return to;
 }
 
-static void diff_odds(dctx *c, uint32_t head, int ita, int itb);
+static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only);
+
+/* Compares the cells of tables tp->ta of a and tp->tb of b under `head`:
+** every cell changed, only in a or only in b (matched by key names, rows
+** by content for a list), as runs (add_cell).  Time: one pass over the
+** cells with their values formatted once per run of equal raw values;
+** memory: the runs. */
+static void diff_cells(dctx *c, tpair *tp, uint32_t head) {
+  const rg_module *a = c->a, *b = c->b;
+  const rg_table *ta = tp->ta, *tb = tp->tb;
+  uint32_t na = a->dims[ta->first_dim].size, nb = b->dims[tb->first_dim].size;
+  tp->rowmap = rg_malloc(((size_t)na + nb) * sizeof *tp->rowmap);
+  tp->rowof_b = tp->rowmap ? tp->rowmap + na : NULL;
+  if (!tp->rowmap) {
+    c->oom = 1;
+    return;
+  }
+  for (uint32_t d = 1; tp->same_ndims && d < ta->ndims; d++) {
+    const rg_dim *da = &a->dims[ta->first_dim + d], *db = &b->dims[tb->first_dim + d];
+    tp->a2b[d] = rg_malloc(((size_t)da->size + db->size) * sizeof *tp->a2b[d]);
+    if (!tp->a2b[d]) {
+      c->oom = 1;
+      return;
+    }
+    tp->b2a[d] = tp->a2b[d] + da->size;
+    for (uint32_t k = 0; k < da->size; k++) tp->a2b[d][k] = map_key(a, da, k, b, db);
+    for (uint32_t k = 0; k < db->size; k++) tp->b2a[d][k] = map_key(b, db, k, a, da);
+  }
+  tp->b_cols_in_a = tp->same_ndims;
+  for (uint32_t d = 1; tp->b_cols_in_a && d < tb->ndims; d++)
+    for (uint32_t k = 0; k < b->dims[tb->first_dim + d].size; k++)
+      if (tp->b2a[d][k] < 0) tp->b_cols_in_a = 0;
+  row_map(c, ta, tb, tp->rowmap);
+  for (uint32_t r = 0; r < nb; r++) tp->rowof_b[r] = -1;
+  for (uint32_t r = 0; r < na; r++)
+    if (tp->rowmap[r] >= 0) tp->rowof_b[tp->rowmap[r]] = r;
+  /* Cells of a, in order: changed or only in a; before a row paired with
+  ** row y of b, the cells only in b of b's rows before y. */
+  uint32_t nextb = 0, stride = na ? ta->count / na : 0;
+  rg_value last_a = 0, last_b = 0;
+  int last_same = -1;
+  for (uint32_t row = 0; row < na && !c->oom; row++) {
+    int64_t rb = tp->rowmap[row];
+    if (rb >= (int64_t)nextb) nextb = cells_only_in_b(c, tp, head, nextb, (uint32_t)rb);
+    char bk[128];
+    const char *b_key = NULL;
+    if (rb >= 0 && rb != map_key(a, &a->dims[ta->first_dim], row, b, &b->dims[tb->first_dim])) {
+      key_name(bk, sizeof bk, b, &b->dims[tb->first_dim], (uint32_t)rb);
+      b_key = bk;
+    }
+    for (uint32_t k = 0; k < stride && !c->oom; k++) {
+      uint32_t cell = row * stride + k, xa = ta->first + cell;
+      int64_t cb = -1;
+      if (tp->same_ndims && rb >= 0) {
+        uint32_t keys[8];
+        cell_keys(a, ta, cell, keys);
+        cb = rb;
+        for (uint32_t d = 1; d < ta->ndims; d++) {
+          int64_t kb = tp->a2b[d][keys[d]];
+          if (kb < 0) { cb = -1; break; }
+          cb = cb * b->dims[tb->first_dim + d].size + kb;
+        }
+      }
+      const char *va = cell_text(&tp->ma, a, ta->value, xa), *vb = NULL;
+      if (cb >= 0) {
+        uint32_t xb = tb->first + (uint32_t)cb;
+        vb = cell_text(&tp->mb, b, tb->value, xb);
+        /* the same raw pair as the cell before reads the same */
+        int same = last_same >= 0 && a->cells[xa] == last_a && b->cells[xb] == last_b
+                       ? last_same : strcmp(va, vb) == 0;
+        last_a = a->cells[xa];
+        last_b = b->cells[xb];
+        last_same = same;
+        if (same) continue;
+        uint32_t i = add_cell(c, &tp->runs, '~', head, ta, xa, va, tb, xb, vb, b_key != NULL);
+        if (b_key && i != RG_DIFF_NONE) at(c, i)->b_key = keep(c, b_key);
+      } else {
+        add_cell(c, &tp->runs, '-', head, ta, xa, va, tb, 0, NULL, 0);
+      }
+    }
+  }
+  cells_only_in_b(c, tp, head, nextb, nb);
+  flush_row(c, &tp->runs);
+  name_runs(c, &tp->runs, ta, tb);
+}
+
+/* Frees what tp holds. */
+static void tpair_free(tpair *tp) {
+  rg_free(tp->rowmap);
+  for (int d = 0; d < 8; d++) rg_free(tp->a2b[d]);
+  runs_free(&tp->runs);
+}
 
 /* The tables added and removed, and of tables on both sides changed
 ** dimensions or cell type and every cell changed, only in a or only in b
-** (matched by key names), then their odds (diff_odds). */
+** (diff_cells), then their odds (diff_odds). */
 static void diff_tables(dctx *c) {
   const rg_module *a = c->a, *b = c->b;
-  char da[512], db[512], va[1024], vb[1024];
+  char da[512], db[512];
   for (uint32_t i = 0; i < a->ntables && !c->oom; i++) {
     const rg_table *ta = &a->tables[i];
     int j = rg_module_find_table(b, S(a, ta->name));
@@ -829,57 +1191,19 @@ static void diff_tables(dctx *c) {
       ch->a.text = keep(c, tya);
       ch->b.text = keep(c, tyb);
     }
-    int same_ndims = ta->ndims == tb->ndims;
-    int64_t *rowmap = rg_malloc(((size_t)a->dims[ta->first_dim].size +
-                                 b->dims[tb->first_dim].size) * sizeof *rowmap);
-    int64_t *rowof_b = rowmap ? rowmap + a->dims[ta->first_dim].size : NULL;
-    if (!rowmap) {
-      c->oom = 1;
-      return;
-    }
-    row_map(c, ta, tb, rowmap);
-    for (uint32_t r = 0; r < b->dims[tb->first_dim].size; r++) rowof_b[r] = -1;
-    for (uint32_t r = 0; r < a->dims[ta->first_dim].size; r++)
-      if (rowmap[r] >= 0) rowof_b[rowmap[r]] = r;
-    /* Cells of a, in order: changed or only in a; before a row paired with
-    ** row y of b, the cells only in b of b's rows before y. */
-    uint32_t nextb = 0;
-    for (uint32_t cell = 0; cell < ta->count && !c->oom; cell++) {
-      uint32_t keys[8];
-      int64_t cb = -1;
-      cell_keys(a, ta, cell, keys);
-      if (rowmap[keys[0]] >= (int64_t)nextb)
-        nextb = cells_only_in_b(c, head, ta, tb, rowof_b, nextb, (uint32_t)rowmap[keys[0]]);
-      if (same_ndims && rowmap[keys[0]] >= 0) {
-        cb = rowmap[keys[0]];
-        for (uint32_t d = 1; d < ta->ndims; d++) {
-          const rg_dim *dda = &a->dims[ta->first_dim + d], *ddb = &b->dims[tb->first_dim + d];
-          int64_t kb = map_key(a, dda, keys[d], b, ddb);
-          if (kb < 0) { cb = -1; break; }
-          cb = cb * ddb->size + kb;
-        }
-      }
-      fmtv(va, sizeof va, a, ta->value, a->cells[ta->first + cell]);
-      if (cb >= 0) fmtv(vb, sizeof vb, b, tb->value, b->cells[tb->first + (uint32_t)cb]);
-      if (cb >= 0 && strcmp(va, vb) == 0) continue;
-      uint32_t k = add_cell(c, cb < 0 ? '-' : '~', head, a, ta, cell, 1);
-      if (cb >= 0) {
-        rg_diff_side *s = &at(c, k)->b;
-        uint32_t x = tb->first + (uint32_t)cb;
-        s->index = x;
-        set_value(c, s, tb->value, b->cells[x], vb);
-        place(s, b, b->cellsrc[x].file, b->cellsrc[x].line);
-        if (rowmap[keys[0]] != map_key(a, &a->dims[ta->first_dim], keys[0], b, &b->dims[tb->first_dim])) {
-          char kb[128];
-          key_name(kb, sizeof kb, b, &b->dims[tb->first_dim], (uint32_t)rowmap[keys[0]]);
-          at(c, k)->b_key = keep(c, kb);
-        }
-      }
-    }
-    cells_only_in_b(c, head, ta, tb, rowof_b, nextb, b->dims[tb->first_dim].size);
-    rg_free(rowmap);
-    if (!c->oom && head == c->d->n - 1) c->d->n--;   /* nothing changed inside */
-    else diff_odds(c, head, (int)i, j);
+    tpair tp;
+    memset(&tp, 0, sizeof tp);
+    tp.ta = ta;
+    tp.tb = tb;
+    tp.same_ndims = ta->ndims == tb->ndims;
+    tp.runs.row_a = -1;
+    diff_cells(c, &tp, head);
+    tpair_free(&tp);
+    if (c->oom) return;
+    /* the odds: of a changed table, or of one whose dice key a changed
+    ** helper computes; the table's item goes when nothing is inside */
+    diff_odds(c, head, (int)i, j, head == c->d->n - 1);
+    if (!c->oom && head == c->d->n - 1) c->d->n--;
   }
   for (uint32_t j = 0; j < b->ntables; j++)
     if (rg_module_find_table(a, S(b, b->tables[j].name)) < 0) {
@@ -949,6 +1273,11 @@ typedef struct dicekey {
   int n, sides, plus;
   const rg_module *m;
   uint32_t rollpc;
+  uint32_t proc;            /* the procedure that rolls (m NULL: none) */
+  int helper;               /* >= 0: the key is helper(NdS, E1, ...), a
+                            ** procedure of m whose parameter harg is the dice
+                            ** and whose others are enums; -1: NdS+plus */
+  uint32_t harg;
 } dicekey;
 
 /* A value of a table column and the outcomes of the dice that give it,
@@ -960,16 +1289,20 @@ typedef struct odds_row {
 
 /* Adds into rows[0..*nrows) (at most 64) the outcomes of the dice counts[]
 ** that give each value of column colkeys of table t of m, the score along
-** dimension dk->dim: to .after when `after`, else to .before. */
+** dimension dk->dim: to .after when `after`, else to .before.  The score
+** of dice total s is smap[s] when smap is given (INT64_MIN: none), else
+** s + dk->plus. */
 static void column_odds(const rg_module *m, const rg_table *t, const dicekey *dk,
-                        const uint32_t *colkeys, const uint64_t *counts, odds_row *rows,
-                        int *nrows, int after) {
+                        const uint32_t *colkeys, const uint64_t *counts, const int64_t *smap,
+                        odds_row *rows, int *nrows, int after) {
   const rg_dim *d = &m->dims[t->first_dim + dk->dim];
   for (int s = 0; s < 128; s++) {
     if (!counts[s]) continue;
-    int64_t score = s + dk->plus;
+    int64_t score = smap ? smap[s] : s + dk->plus;
     char v[256];
-    if (score < d->lo || score >= d->lo + (int64_t)d->size) {
+    if (score == INT64_MIN) {
+      snprintf(v, sizeof v, "(no score)");
+    } else if (score < d->lo || score >= d->lo + (int64_t)d->size) {
       snprintf(v, sizeof v, "(outside %lld..%lld)", (long long)d->lo,
                (long long)(d->lo + (int64_t)d->size - 1));
     } else {
@@ -1021,12 +1354,79 @@ static int is_roll(const rg_module *m, const rg_proc *p, int64_t pc, int *n, int
   return 1;
 }
 
+/* The instruction that stored the value a LOAD at pc reads: the producer
+** of the last STORE to that local before pc, in straight-line order; -1. */
+static int64_t stored(const rg_module *m, const rg_proc *p, int64_t pc) {
+  uint32_t local = RG_INS_A(m->code[pc]);
+  for (int64_t q = pc - 1; q >= p->code; q--) {
+    uint32_t iq = m->code[q];
+    if (RG_INS_OP(iq) == RG_OP_JMP || RG_INS_OP(iq) == RG_OP_JMPF || RG_INS_OP(iq) == RG_OP_JMPT)
+      return -1;
+    if (RG_INS_OP(iq) == RG_OP_STORE && RG_INS_A(iq) == local) return producer(m, p, (uint32_t)q, 0);
+  }
+  return -1;
+}
+
+/* Whether instruction pc of p pushes the total of plain dice NdS: `roll
+** NdS`, or sum() of `rolls(N, dS)`, directly or through locals (a few
+** deep); sets n, sides and *at (the roll). */
+static int dice_total(const rg_module *m, const rg_proc *p, int64_t pc, int *n, int *sides, int64_t *at) {
+  for (int depth = 0; pc >= 0 && depth < 4; depth++) {
+    unsigned op = RG_INS_OP(m->code[pc]);
+    if (op == RG_OP_LOAD) {
+      pc = stored(m, p, pc);
+      continue;
+    }
+    if (op == RG_OP_ROLL) {
+      *at = pc;
+      return is_roll(m, p, pc, n, sides);
+    }
+    if (op != RG_OP_SUM) return 0;
+    int64_t list = producer(m, p, (uint32_t)pc, 0);
+    if (list >= 0 && RG_INS_OP(m->code[list]) == RG_OP_LOAD) list = stored(m, p, list);
+    if (list < 0 || RG_INS_OP(m->code[list]) != RG_OP_ROLLS) return 0;
+    int64_t cnt = producer(m, p, (uint32_t)list, 0);
+    if (cnt < 0 || RG_INS_OP(m->code[cnt]) != RG_OP_PUSHI) return 0;
+    *n = RG_INS_SA(m->code[cnt]);
+    *sides = (int)RG_INS_A(m->code[list]);
+    *at = list;
+    return 1;
+  }
+  return 0;
+}
+
+/* Whether procedure pi of m is a key helper: it returns an int, rolls,
+** draws, asks and calls nothing, and its parameters are ints or enums; it
+** has no loop (no jump backward) and at most 4096 instructions, so that
+** running it for every total and argument (diff_odds) is bounded by its
+** length, whatever the rule file. */
+static int pure_helper(const rg_module *m, uint32_t pi) {
+  const rg_proc *p = &m->procs[pi];
+  if (p->result.kind != RG_K_INT || p->ncode > 4096) return 0;
+  for (uint32_t k = 0; k < p->nparams; k++) {
+    unsigned kind = m->params[p->first_param + k].type.kind;
+    if (kind != RG_K_INT && kind != RG_K_ENUM) return 0;
+  }
+  for (uint32_t pc = p->code; pc < p->code + p->ncode; pc++)
+    switch (RG_INS_OP(m->code[pc])) {
+    case RG_OP_ROLL: case RG_OP_ROLLS: case RG_OP_ROLLAT: case RG_OP_ROLLDIE: case RG_OP_DRAW:
+    case RG_OP_DRAWS: case RG_OP_CHOOSE: case RG_OP_INPUT: case RG_OP_CALL: case RG_OP_LEFT:
+      return 0;
+    case RG_OP_JMP: case RG_OP_JMPF: case RG_OP_JMPT:
+      if (RG_INS_SA(m->code[pc]) <= 0) return 0;
+      break;
+    default: break;
+    }
+  return 1;
+}
+
 /* Returns the dice key of table tname of m (dim -1 when none): a hint
 ** first, then a LOOKUP whose integer key comes from `roll NdS`. */
 static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
   dicekey k;
   memset(&k, 0, sizeof k);
   k.dim = -1;
+  k.helper = -1;
   int t = rg_module_find_table(m, tname);
   if (t < 0) return k;
   const rg_table *tab = &m->tables[t];
@@ -1038,6 +1438,7 @@ static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
         k.n = c->hints[h].n;
         k.sides = c->hints[h].sides;
         k.plus = c->hints[h].plus;
+        k.helper = -1;
         return k;
       }
   }
@@ -1074,83 +1475,265 @@ static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
           k.plus = 0;
           k.m = m;
           k.rollpc = (uint32_t)rollpc;
+          k.proc = pi;
+          k.helper = -1;
           return k;
         }
+        /* helper(dice total, enum, ...): a call whose one int argument is
+        ** the total of a roll and whose others are enums */
+        int64_t call = rollpc;
+        if (call < 0 || RG_INS_OP(m->code[call]) != RG_OP_CALL) continue;
+        uint32_t hp = RG_INS_A(m->code[call]);
+        if (hp >= m->nprocs || !pure_helper(m, hp)) continue;
+        const rg_proc *h = &m->procs[hp];
+        int found = -1, ok = 1;
+        int64_t at = -1;
+        for (uint32_t a = 0; a < h->nparams && ok; a++) {
+          int64_t arg = producer(m, p, (uint32_t)call, (int)(h->nparams - 1 - a));
+          int64_t here = -1;
+          if (m->params[h->first_param + a].type.kind == RG_K_ENUM) continue;
+          if (found >= 0 || !dice_total(m, p, arg, &n, &sides, &here)) ok = 0;
+          else found = (int)a, at = here;
+        }
+        if (!ok || found < 0) continue;
+        k.dim = (int)d;
+        k.n = n;
+        k.sides = sides;
+        k.plus = 0;
+        k.m = m;
+        k.rollpc = (uint32_t)at;
+        k.proc = pi;
+        k.helper = (int)hp;
+        k.harg = (uint32_t)found;
+        return k;
       }
     }
   }
   return k;
 }
 
+enum { MAXCOMBOS = 64 };    /* helper argument combinations followed */
+enum { MAXHELPED = 64 };    /* tables whose key helper is run, per diff */
+
+/* The scores of a key helper, for every combination of its enum arguments
+** (combo k: the members' positions as digits, the last fastest) and every
+** dice total s: map[k * 128 + s], INT64_MIN when the call failed. */
+typedef struct helpermap {
+  uint32_t ncombos;
+  int64_t *map;
+} helpermap;
+
+/* Fills *hm with helper dk->helper of module m run by the VM on every
+** combination of the members of its enum parameters (their codes matched
+** to module `names`' helper of the same name when given, so that both
+** sides run the same combinations; a member names lacks gives INT64_MIN)
+** and every total of the dice counts[].  Returns 0; -1 (hm empty) when
+** there are too many combinations or parameters that do not match; -2
+** when memory ran out. */
+static int helper_scores(const rg_module *m, const dicekey *dk, const uint64_t *counts,
+                         const rg_module *names, const dicekey *nk, helpermap *hm) {
+  const rg_proc *h = &m->procs[dk->helper];
+  const rg_proc *hn = names ? &names->procs[nk->helper] : h;
+  const rg_module *nm = names ? names : m;
+  uint32_t combos = 1;
+  memset(hm, 0, sizeof *hm);
+  if (hn->nparams != h->nparams) return -1;
+  for (uint32_t k = 0; k < hn->nparams; k++) {
+    rg_type t = nm->params[hn->first_param + k].type;
+    if (k == dk->harg) continue;
+    if (t.kind != RG_K_ENUM) return -1;
+    combos *= nm->enums[t.ref].count;
+    if (combos > MAXCOMBOS) return -1;
+  }
+  if (h->nparams > 16) return -1;
+  hm->map = rg_malloc((size_t)combos * 128 * sizeof *hm->map);
+  if (!hm->map) return -2;
+  hm->ncombos = combos;
+  /* a helper is short and pure: a small VM, a bounded run */
+  rg_limits lim;
+  memset(&lim, 0, sizeof lim);
+  lim.max_steps = 1000000;
+  lim.max_memory = 4u << 20;
+  rg_vm *vm = rg_vm_new(m, &lim, NULL);
+  if (!vm) {                  /* a verified module: only memory fails it */
+    rg_free(hm->map);
+    memset(hm, 0, sizeof *hm);
+    return -2;
+  }
+  for (uint32_t cb = 0; cb < combos; cb++) {
+    rg_value args[16];
+    uint32_t rest = cb;
+    int ok = h->nparams <= 16 && vm != NULL;
+    for (int k = (int)hn->nparams - 1; k >= 0 && ok; k--) {
+      if ((uint32_t)k == dk->harg) continue;
+      rg_type tn = nm->params[hn->first_param + k].type, t = m->params[h->first_param + k].type;
+      uint32_t size = nm->enums[tn.ref].count, member = rest % size;
+      rest /= size;
+      /* the member of this side with the code of names' member */
+      int here = t.kind == RG_K_ENUM ? find_member(m, t.ref, S(nm, nm->members[nm->enums[tn.ref].first + member].code)) : -1;
+      if (here < 0) ok = 0;
+      else args[k] = here;
+    }
+    for (int sc = 0; sc < 128; sc++) {
+      rg_value r = 0;
+      hm->map[cb * 128 + sc] = INT64_MIN;
+      if (!ok || !counts[sc]) continue;
+      args[dk->harg] = sc;
+      rg_status st = rg_vm_call(vm, (uint32_t)dk->helper, args, &r);
+      if (st == RG_RUN_OK) hm->map[cb * 128 + sc] = r;
+    }
+  }
+  rg_vm_free(vm);
+  return 0;
+}
+
+/* Writes the members of combination cb of helper dk->helper's enum
+** parameters of m (joined by ", ") into buf. */
+static void combo_text(char *buf, size_t size, const rg_module *m, const dicekey *dk, uint32_t cb) {
+  const rg_proc *h = &m->procs[dk->helper];
+  uint32_t pos[16] = {0}, rest = cb;
+  for (int k = (int)h->nparams - 1; k >= 0; k--) {
+    if ((uint32_t)k == dk->harg || k >= 16) continue;
+    uint32_t size2 = m->enums[m->params[h->first_param + k].type.ref].count;
+    pos[k] = rest % size2;
+    rest /= size2;
+  }
+  buf[0] = '\0';
+  for (uint32_t k = 0; k < h->nparams && k < 16; k++) {
+    if (k == dk->harg) continue;
+    const rg_enum *e = &m->enums[m->params[h->first_param + k].type.ref];
+    const rg_member_info *mi = &m->members[e->first + pos[k]];
+    if (buf[0]) strncat(buf, ", ", size - strlen(buf) - 1);
+    strncat(buf, S(m, mi->display ? mi->display : mi->code), size - strlen(buf) - 1);
+  }
+}
+
 /* When a dice key for table ita of a (itb of b) is found and the sides agree
 ** on it, appends under `head` the key (RG_DW_ODDS) and per column each value
-** whose chance changed, before and after (RG_DW_ODDS_VALUE). */
-static void diff_odds(dctx *c, uint32_t head, int ita, int itb) {
+** whose chance changed, before and after (RG_DW_ODDS_VALUE).  A key given
+** by a helper (weather_score(2d6, season)) is run on both sides for every
+** member of its enum arguments, which become part of each column.  When
+** `moved_only`, nothing is appended unless the helper's scores differ
+** between the sides (the table is the same, what leads to it changed). */
+static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) {
   const rg_module *a = c->a, *b = c->b;
   const rg_table *ta = &a->tables[ita], *tb = &b->tables[itb];
   const char *name = S(a, ta->name);
   dicekey ka = find_dice(c, a, name), kb = find_dice(c, b, name);
   if (ka.dim < 0 && kb.dim < 0) return;
-  if (ka.dim < 0) ka = kb;
-  if (kb.dim < 0) kb = ka;
+  if (ka.dim < 0 || kb.dim < 0) {
+    if ((ka.dim < 0 ? kb : ka).helper >= 0) return;   /* a helper on one side only */
+    if (ka.dim < 0) ka = kb;
+    if (kb.dim < 0) kb = ka;
+  }
   if (ta->ndims != tb->ndims || ka.dim >= (int)ta->ndims || kb.dim >= (int)tb->ndims ||
-      ka.n != kb.n || ka.sides != kb.sides || ka.plus != kb.plus)
+      ka.n != kb.n || ka.sides != kb.sides || ka.plus != kb.plus || (ka.helper < 0) != (kb.helper < 0))
     return;
+  if (ka.helper >= 0 && (strcmp(S(a, a->procs[ka.helper].name), S(b, b->procs[kb.helper].name)) != 0 ||
+                         ka.harg != kb.harg))
+    return;
+  if (moved_only && ka.helper < 0) return;
+  if (ka.helper >= 0 && c->helpers_run++ >= MAXHELPED) return;
   uint64_t counts[128];
   uint64_t total = dice_counts(ka.n, ka.sides, counts, 128);
   if (!total) return;
+  helpermap ha = { 0, NULL }, hb = { 0, NULL };
+  uint32_t combos = 1;
+  if (ka.helper >= 0) {
+    int ea = helper_scores(a, &ka, counts, NULL, NULL, &ha);
+    int eb = ea == 0 ? helper_scores(b, &kb, counts, a, &ka, &hb) : 0;
+    if (ea == -2 || eb == -2) c->oom = 1;
+    if (ea != 0 || eb != 0 || ha.ncombos != hb.ncombos) {
+      rg_free(ha.map);
+      rg_free(hb.map);
+      return;
+    }
+    combos = ha.ncombos;
+    if (moved_only && memcmp(ha.map, hb.map, (size_t)combos * 128 * sizeof *ha.map) == 0) {
+      rg_free(ha.map);
+      rg_free(hb.map);
+      return;
+    }
+  }
   const char *label = S(a, a->dims[ta->first_dim + ka.dim].label);
+  char hl[300] = "";
+  if (ka.helper >= 0) {   /* weather_score(2d6, s): the call, the dice in place */
+    const rg_proc *h = &a->procs[ka.helper];
+    snprintf(hl, sizeof hl, "%s(", S(a, h->name));
+    for (uint32_t k = 0; k < h->nparams; k++) {
+      char arg[128];
+      if (k == ka.harg) snprintf(arg, sizeof arg, "%s%dd%d", k ? ", " : "", ka.n, ka.sides);
+      else snprintf(arg, sizeof arg, "%s%s", k ? ", " : "", S(a, a->params[h->first_param + k].name));
+      strncat(hl, arg, sizeof hl - strlen(hl) - 1);
+    }
+    strncat(hl, ")", sizeof hl - strlen(hl) - 1);
+  }
   rg_change *ch = at(c, add(c, '~', RG_DW_ODDS, RG_DS_TABLES, head, *label ? label : "key"));
   ch->odds.n = ka.n;
   ch->odds.sides = ka.sides;
   ch->odds.plus = ka.plus;
+  ch->row = ka.helper >= 0 ? keep(c, hl) : NULL;
   if (ka.m) place_pc(&ch->a, ka.m, ka.rollpc);
-  /* Every column of a (keys other than the dice dimension) that maps to b. */
+  if (kb.m) place_pc(&ch->b, kb.m, kb.rollpc);
+  if (ka.m) ch->a.text = S(ka.m, ka.m->procs[ka.proc].name);   /* where it rolls */
+  if (kb.m) ch->b.text = S(kb.m, kb.m->procs[kb.proc].name);
+  /* Every column of a (keys other than the dice dimension) that maps to b,
+  ** for every combination of the helper's enum arguments. */
   uint32_t ncols = 1;
   for (uint32_t d = 0; d < ta->ndims; d++)
     if ((int)d != ka.dim) ncols *= a->dims[ta->first_dim + d].size;
-  for (uint32_t col = 0; col < ncols && !c->oom; col++) {
-    uint32_t keysa[8] = {0}, keysb[8] = {0}, rest = col;
-    int ok = 1;
-    for (int d = (int)ta->ndims - 1; d >= 0; d--) {
-      if (d == ka.dim) continue;
-      uint32_t size = a->dims[ta->first_dim + d].size;
-      keysa[d] = rest % size;
-      rest /= size;
-      int64_t k = map_key(a, &a->dims[ta->first_dim + d], keysa[d], b, &b->dims[tb->first_dim + d]);
-      if (k < 0) ok = 0;
-      else keysb[d] = (uint32_t)k;
-    }
-    if (!ok) continue;
-    odds_row rows[64];
-    int nrows = 0;
-    column_odds(a, ta, &ka, keysa, counts, rows, &nrows, 0);
-    column_odds(b, tb, &kb, keysb, counts, rows, &nrows, 1);
-    char colname[256] = "";
-    for (uint32_t d = 0; d < ta->ndims; d++) {
-      char k1[128];
-      if ((int)d == ka.dim) continue;
-      key_name(k1, sizeof k1, a, &a->dims[ta->first_dim + d], keysa[d]);
-      if (colname[0]) strncat(colname, ", ", sizeof colname - strlen(colname) - 1);
-      strncat(colname, k1, sizeof colname - strlen(colname) - 1);
-    }
-    const char *col_text = NULL;
-    for (int r = 0; r < nrows; r++) {
-      if (rows[r].before == rows[r].after) continue;
-      if (!col_text) col_text = keep(c, colname);
-      ch = at(c, add(c, '~', RG_DW_ODDS_VALUE, RG_DS_TABLES, head, keep(c, rows[r].value)));
-      ch->row = col_text;
-      ch->odds.before = rows[r].before;
-      ch->odds.after = rows[r].after;
-      ch->odds.total = total;
+  for (uint32_t cb = 0; cb < combos && !c->oom; cb++) {
+    char combo[256] = "";
+    if (ka.helper >= 0) combo_text(combo, sizeof combo, a, &ka, cb);
+    for (uint32_t col = 0; col < ncols && !c->oom; col++) {
+      uint32_t keysa[8] = {0}, keysb[8] = {0}, rest = col;
+      int ok = 1;
+      for (int d = (int)ta->ndims - 1; d >= 0; d--) {
+        if (d == ka.dim) continue;
+        uint32_t size = a->dims[ta->first_dim + d].size;
+        keysa[d] = rest % size;
+        rest /= size;
+        int64_t k = map_key(a, &a->dims[ta->first_dim + d], keysa[d], b, &b->dims[tb->first_dim + d]);
+        if (k < 0) ok = 0;
+        else keysb[d] = (uint32_t)k;
+      }
+      if (!ok) continue;
+      odds_row rows[64];
+      int nrows = 0;
+      column_odds(a, ta, &ka, keysa, counts, ha.map ? ha.map + (size_t)cb * 128 : NULL, rows, &nrows, 0);
+      column_odds(b, tb, &kb, keysb, counts, hb.map ? hb.map + (size_t)cb * 128 : NULL, rows, &nrows, 1);
+      char colname[512];
+      snprintf(colname, sizeof colname, "%s", combo);
+      for (uint32_t d = 0; d < ta->ndims; d++) {
+        char k1[128];
+        if ((int)d == ka.dim) continue;
+        key_name(k1, sizeof k1, a, &a->dims[ta->first_dim + d], keysa[d]);
+        if (colname[0]) strncat(colname, ", ", sizeof colname - strlen(colname) - 1);
+        strncat(colname, k1, sizeof colname - strlen(colname) - 1);
+      }
+      const char *col_text = NULL;
+      for (int r = 0; r < nrows; r++) {
+        if (rows[r].before == rows[r].after) continue;
+        if (!col_text) col_text = keep(c, colname);
+        ch = at(c, add(c, '~', RG_DW_ODDS_VALUE, RG_DS_TABLES, head, keep(c, rows[r].value)));
+        ch->row = col_text;
+        ch->odds.before = rows[r].before;
+        ch->odds.after = rows[r].after;
+        ch->odds.total = total;
+      }
     }
   }
+  rg_free(ha.map);
+  rg_free(hb.map);
 }
 
 /* ---- procedures and steps -------------------------------------------- */
 
-/* Whether the values va (pushed in a) and vb (in b) are the same. */
-static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_value vb) {
+/* Whether the values va (pushed in a) and vb (in b) are the same; by_name:
+** also when they are the values of one named constant on both sides (the
+** instructions come from the same place of the same source, so the one
+** that differs is the constant's value, listed as a constant). */
+static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_value vb, int by_name) {
   if (va == vb) return 1;
   if (va > 0 && vb > 0 && (uint64_t)va < a->nstrings && (uint64_t)vb < b->nstrings &&
       a->strings[va - 1] == '\0' && b->strings[vb - 1] == '\0' &&
@@ -1172,7 +1755,7 @@ static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_va
     }
     if (n > 0 && k == n) return 1;
   }
-  for (uint32_t i = 0; i < a->nnamed; i++) {
+  for (uint32_t i = 0; by_name && i < a->nnamed; i++) {
     if (a->named[i].value != va) continue;
     int j = find_named(b, S(a, a->named[i].name));
     if (j >= 0 && b->named[j].value == vb) return 1;
@@ -1202,16 +1785,17 @@ static int same_note(const rg_module *a, uint32_t A, const rg_module *b, uint32_
 ** module array is compared by the name or text of what it indexes, never as
 ** a number, so an opcode added later is compared right without a case here.
 ** lmap_a/lmap_b rename locals by order of first use (arrays of size nlocals,
-** -1 unused), *next the next canonical number. */
+** -1 unused), *next the next canonical number.  here: both come from the
+** same place of the same file (see same_value). */
 static int same_ins(const rg_module *a, uint32_t ia, const rg_module *b, uint32_t ib,
-                    int *lmap_a, uint32_t na, int *lmap_b, uint32_t nb, int *next) {
+                    int *lmap_a, uint32_t na, int *lmap_b, uint32_t nb, int *next, int here) {
   unsigned op = RG_INS_OP(ia);
   uint32_t A = RG_INS_A(ia), B = RG_INS_A(ib);
   if (op != RG_INS_OP(ib)) return 0;
   if (op >= RG_NOPCODES) return ia == ib;
   switch (rg_op_operand[op]) {
-  case RG_A_IMM: return same_value(a, RG_INS_SA(ia), b, RG_INS_SA(ib));
-  case RG_A_CONST: return same_value(a, a->consts[A], b, b->consts[B]);
+  case RG_A_IMM: return same_value(a, RG_INS_SA(ia), b, RG_INS_SA(ib), here);
+  case RG_A_CONST: return same_value(a, a->consts[A], b, b->consts[B], here);
   case RG_A_LOCAL:
     if (A >= na || B >= nb) return A == B;
     if (lmap_a[A] < 0 && lmap_b[B] < 0) { lmap_a[A] = lmap_b[B] = (*next)++; return 1; }
@@ -1256,7 +1840,8 @@ static int same_code(dctx *c, const rg_proc *pa, uint32_t sa, uint32_t ea, const
   for (uint32_t i = 0; i <= pa->nlocals; i++) ma[i] = -1;
   for (uint32_t i = 0; i <= pb->nlocals; i++) mb[i] = -1;
   for (uint32_t k = 0; same && k < ea - sa; k++)
-    same = same_ins(a, a->code[sa + k], b, b->code[sb + k], ma, pa->nlocals, mb, pb->nlocals, &next);
+    same = same_ins(a, a->code[sa + k], b, b->code[sb + k], ma, pa->nlocals, mb, pb->nlocals, &next,
+                    same_place_pc(c, sa + k, sb + k));
   rg_free(ma);
   rg_free(mb);
   return same;
@@ -1410,6 +1995,13 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
   c.b = b;
   c.hints = hints;
   c.nhints = nhints;
+  c.fmap = rg_malloc(((size_t)a->nfiles + 1) * sizeof *c.fmap);
+  if (!c.fmap) c.oom = 1;
+  for (uint32_t i = 0; c.fmap && i < a->nfiles; i++) {
+    c.fmap[i] = -1;
+    for (uint32_t j = 0; j < b->nfiles && c.fmap[i] < 0; j++)
+      if (same_file(&c, i, j)) c.fmap[i] = (int32_t)j;
+  }
   diff_header(&c);
   diff_units(&c);
   diff_enums(&c);
@@ -1419,6 +2011,7 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
   diff_procs(&c);
   diff_strategies(&c);
   diff_displays(&c);
+  rg_free(c.fmap);
   if (c.oom || d->arena.failed) {
     rg_diff_free(d);
     d->a = a;

@@ -39,9 +39,13 @@
 ** hide a change of that int.
 **
 ** Odds: a table's key is a dice score when a hint names it (TABLE=NdS+K),
-** or when the code computes it from `roll NdS` directly or through a local
-** assigned from one (straight-line code only).  The odds count that score
-** alone: modifiers and clamps applied elsewhere are not followed.
+** or when the code computes it from `roll NdS` (or sum(rolls(N, dS)))
+** directly, through a local assigned from one (straight-line code only), or
+** through a call of a helper procedure: pure (it rolls, draws, asks and
+** calls nothing), its other parameters enums.  A helper is run by the VM
+** on both sides for every dice total and member of its enum arguments, so
+** its modifiers and clamps count (a changed season modifier moves the
+** weather's odds, shown per season); other modifiers are not followed.
 */
 /*
 ** What issue 19 added: rows of a list aligned by content (align.c, RG_DW_CELL
@@ -108,10 +112,17 @@ typedef enum rg_diff_what {
   RG_DW_CELLTYPE,   /* under its table; text: the cell type's name */
   RG_DW_CELL,       /* [cells] under its table; row: the first key, name: the
                     ** others joined by ", " (one key: name is the first key,
-                    ** row NULL); text: the value; file, line */
+                    ** row NULL); text: the value; file, line.  Neighbour
+                    ** cells that change alike are one change (ncells), its
+                    ** keys ranges ("1..9", "Open..Forest") */
   RG_DW_ODDS,       /* under its table: a dice key found; name: the key's
-                    ** label; odds.n/sides/plus; a: where the roll is (file
-                    ** NULL: given as a hint) */
+                    ** label; odds.n/sides/plus; a, b: where each side rolls
+                    ** (file NULL: given as a hint), text the procedure that
+                    ** rolls; row: when a helper
+                    ** procedure computes the key from the dice and enum
+                    ** arguments, its call ("score(2d6, s)"), else NULL.
+                    ** Listed under a changed table, or under one the same
+                    ** on both sides whose helper's scores differ */
   RG_DW_ODDS_VALUE, /* under its table, after its RG_DW_ODDS: row: the
                     ** column (the other keys, "" for none), name: the value;
                     ** odds.before/after out of odds.total outcomes */
@@ -128,6 +139,13 @@ typedef enum rg_diff_what {
   RG_DW_DISPLAY,    /* [displays] name: the record it shows; text: its title */
   RG_DW_DLINE,      /* under its display: a line added or removed; text: the
                     ** line as written ("table terrain: name, sector") */
+  RG_DW_RULE,       /* under its step (or its procedure, for a rule outside
+                    ** any step), after rg_diff_sources: a `rule "NAME"` that
+                    ** an override or `remove rule` on one side changed;
+                    ** name: the rule's; each side: where the rule as that
+                    ** side runs it is written (the base's rule or the
+                    ** override), or for a removed rule the `remove rule`
+                    ** line (text NULL); source: the quotation and hunks */
   RG_NDIFF_WHAT
 } rg_diff_what;
 
@@ -160,11 +178,17 @@ typedef struct rg_change {
                             ** differs from a's (row, or name with one key);
                             ** else NULL */
   rg_diff_side a, b;
-  const char *source;       /* RG_DW_PROC (without steps listed) or RG_DW_STEP
-                            ** changed, after rg_diff_sources: the override's
-                            ** `source "..."` line when it has one, then the
-                            ** hunks (`@@ -A,N +B,M @@`, lines marked ' ', '-',
-                            ** '+') of both sides' source; else NULL */
+  uint32_t ncells;          /* RG_DW_CELL: how many cells it stands for (a
+                            ** run of cells that change alike: row and name
+                            ** are then key ranges, "1..2048", and each side
+                            ** its first cell) */
+  const char *source;       /* RG_DW_PROC (without steps listed), RG_DW_STEP
+                            ** or RG_DW_RULE, after rg_diff_sources: the
+                            ** override's `source "..."` line when it has one,
+                            ** then `--- A`, `+++ B` and the hunks (`@@ -A,N
+                            ** +B,M @@`, lines marked ' ', '-', '+') of both
+                            ** sides' source (never the two paths without a
+                            ** hunk); else NULL */
   struct {
     int n, sides, plus;     /* RG_DW_ODDS: the score is NdS+plus */
     uint64_t before, after, total;   /* RG_DW_ODDS_VALUE */
@@ -200,9 +224,15 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
 
 /* Reads both sides' rule files through ld (NULL: rg_file_loader) and sets
 ** the `source` of each changed procedure or step whose source both files
-** show (see rg_change).  A file that cannot be read or parsed leaves its
-** changes without source.  Returns 0, or -1 when out of memory, reading a
-** file included (d keeps what was set). */
+** show (see rg_change).  Where a procedure or step is the same declaration
+** on both sides and an `override rule` or `remove rule` of either side
+** changed a rule inside it (in a step, directly in the procedure, inside
+** an `if` or a loop), each such rule is inserted into the list as an
+** RG_DW_RULE under the step it is in (under the procedure when it is in
+** none), with both sides' places and its own source; indexes after it
+** move.  A file that cannot be read or parsed leaves its changes without
+** source.  Returns 0, or -1 when out of memory, reading a file included (d
+** keeps what was set). */
 int rg_diff_sources(rg_diff *d, const rg_loader *ld);
 
 /* Frees the changes and texts of d (not the modules). */
@@ -220,15 +250,15 @@ void rg_diff_free(rg_diff *d);
 int rg_diff_print(rg_out *out, const rg_diff *d, const char *base, int flags);
 
 /* Writes d as `regula diff --stat`: per section, how many items were
-** changed, added and removed, and how many inside them (cells, members,
-** fields, steps); then the total. */
+** changed, added and removed, and how many inside them (cells, each cell
+** of a run counted, members, fields, steps, rules); then the total. */
 void rg_diff_print_stat(rg_out *out, const rg_diff *d);
 
 /* Writes d as JSON lines: {"format":2,"changes":N}, then one object per
 ** change in list order: index, kind, section, what, parent (an index, or
 ** null), name, row, b_key, derived, source, a and b (file with `base`
 ** stripped, line, text, and the typed value of a constant, input or cell),
-** and dice or odds.  Returns 0, or -1 when memory ran out (the lines are
+** cells (of a cell: how many it stands for), and dice or odds.  Returns 0, or -1 when memory ran out (the lines are
 ** then cut short). */
 int rg_diff_print_json(rg_out *out, const rg_diff *d, const char *base);
 

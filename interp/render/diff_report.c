@@ -13,7 +13,7 @@ const char *rg_diff_what_name(uint32_t w) {
   static const char *const names[] = {
     "header", "unit", "enum", "member", "order", "record", "field", "constant", "input",
     "table", "dimensions", "cell type", "cell", "odds", "odds value", "procedure", "step",
-    "cause", "strategy", "strategy rule", "display", "display line"
+    "cause", "strategy", "strategy rule", "display", "display line", "rule"
   };
   _Static_assert(sizeof names / sizeof *names == RG_NDIFF_WHAT, "a name for every rg_diff_what");
   return w < RG_NDIFF_WHAT ? names[w] : "?";
@@ -49,10 +49,12 @@ void rg_diff_print_stat(rg_out *out, const rg_diff *d) {
     if (ch->what == RG_DW_ODDS || ch->what == RG_DW_ODDS_VALUE || ch->what == RG_DW_CAUSE) continue;
     /* an item under the head of the changes that follow from others is an
     ** item of its section all the same */
+    /* a run of cells counts its cells */
+    uint32_t n = ch->what == RG_DW_CELL && ch->ncells > 1 ? ch->ncells : 1;
     if (ch->parent == RG_DIFF_NONE || (ch->parent < d->n && d->changes[ch->parent].what == RG_DW_CAUSE))
-      top[ch->section][kind_index(ch->kind)]++;
-    else in[ch->section][ch->what][kind_index(ch->kind)]++;
-    total++;
+      top[ch->section][kind_index(ch->kind)] += n;
+    else in[ch->section][ch->what][kind_index(ch->kind)] += n;
+    total += n;
   }
   for (uint32_t s = 0; s < RG_NDIFF_SECTIONS; s++) {
     if (!top[s][0] && !top[s][1] && !top[s][2]) continue;
@@ -103,15 +105,25 @@ static json_t *json_change(const rg_diff *d, uint32_t i, const char *base) {
                         "b_key", text_or_null(ch->b_key), "derived", ch->derived != 0,
                         "source", text_or_null(ch->source), "a", json_side(&ch->a, d->a, base),
                         "b", json_side(&ch->b, d->b, base));
-  if (o && ch->what == RG_DW_ODDS &&
-      json_object_set_new(o, "dice", json_pack("{s:i,s:i,s:i}", "n", ch->odds.n, "sides", ch->odds.sides,
-                                               "plus", ch->odds.plus)) != 0)
+  json_t *extra = NULL;
+  const char *key = NULL;
+  if (ch->what == RG_DW_CELL) {
+    key = "cells";
+    extra = json_integer(ch->ncells);
+  } else if (ch->what == RG_DW_ODDS) {
+    key = "dice";
+    extra = json_pack("{s:i,s:i,s:i}", "n", ch->odds.n, "sides", ch->odds.sides, "plus", ch->odds.plus);
+  } else if (ch->what == RG_DW_ODDS_VALUE) {
+    key = "odds";
+    extra = json_pack("{s:I,s:I,s:I}", "before", (json_int_t)ch->odds.before, "after",
+                      (json_int_t)ch->odds.after, "total", (json_int_t)ch->odds.total);
+  }
+  /* json_object_set_new takes extra in every case; o goes when it fails */
+  if (key && (!o || json_object_set_new(o, key, extra) != 0)) {
+    if (!o) json_decref(extra);
+    json_decref(o);
     o = NULL;
-  if (o && ch->what == RG_DW_ODDS_VALUE &&
-      json_object_set_new(o, "odds", json_pack("{s:I,s:I,s:I}", "before", (json_int_t)ch->odds.before,
-                                               "after", (json_int_t)ch->odds.after,
-                                               "total", (json_int_t)ch->odds.total)) != 0)
-    o = NULL;
+  }
   return o;
 }
 

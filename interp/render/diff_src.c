@@ -43,6 +43,8 @@ typedef struct span {
   const char *quote;            /* the override's `source "..."`, or NULL */
   const char *path;             /* the file as the module names it */
   const rg_stmt *stmt;          /* a step found inside its procedure, or NULL */
+  const rg_stmt *body;          /* the statements of the block (a procedure's,
+                                ** a step's or an override step's) */
 } span;
 
 /* Returns the parsed file `path` (read and parsed at the first ask), or NULL
@@ -144,11 +146,13 @@ static void find_span(srcs *s, const rg_module *m, const char *proc, const char 
             dc->target && strcmp(dc->name, step) == 0 && strcmp(dc->target, proc) == 0) {
           set_span(s, sp, index, rg_module_str(m, m->files[k]), dc->pos.line);
           sp->quote = source_of(dc->notes);
+          sp->body = dc->body;
         } else if (pass == 1 && dc->kind == RG_DE_PROC && dc->name && strcmp(dc->name, proc) == 0) {
           const rg_stmt *st = step ? find_stmt(dc->body, RG_ST_STEP, step) : NULL;
           if (step && !st) continue;
           set_span(s, sp, index, rg_module_str(m, m->files[k]), st ? st->pos.line : dc->pos.line);
           sp->stmt = st;
+          sp->body = st ? st->body : dc->body;
           sp->quote = !st && dc->is_override ? source_of(dc->notes) : NULL;
         }
       }
@@ -231,22 +235,31 @@ static size_t sourceless(rg_span l) {
 }
 
 /* Writes into o `--- A`, `+++ B` and the hunks of a unified diff of span x
-** (side a) and span y (side b; NULL: removed, every line of x is `-`),
-** with the files' own line numbers.  Returns 0, or -1 when out of memory. */
+** (side a; NULL: added, every line of y is `+`) and span y (side b; NULL:
+** removed, every line of x is `-`), with the files' own line numbers.  The
+** two paths are written only before a first hunk: spans that read the same
+** write nothing.  Returns 0, or -1 when out of memory. */
 static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
-  const rg_file *fa = s->diag.files[x->file];
-  uint32_t na = x->last - x->first + 1;
-  rg_printf(o, "--- %s\n+++ %s\n", x->path, y ? y->path : "-");
-  if (!y) {
-    size_t cut = body_cut(fa, x);
-    rg_printf(o, "@@ -%u,%u +0,0 @@\n", x->first, na);
-    for (uint32_t k = 0; k < na; k++) hunk_line(o, '-', fa, x->first + k, cut, k == 0 || k == na - 1);
+  if (!x && !y) return 0;
+  if (!x || !y) {
+    const span *z = x ? x : y;
+    const rg_file *f = s->diag.files[z->file];
+    uint32_t n = z->last - z->first + 1;
+    size_t cut = body_cut(f, z);
+    rg_printf(o, "--- %s\n+++ %s\n", x ? x->path : "-", y ? y->path : "-");
+    if (x) rg_printf(o, "@@ -%u,%u +0,0 @@\n", x->first, n);
+    else rg_printf(o, "@@ -0,0 +%u,%u @@\n", y->first, n);
+    for (uint32_t k = 0; k < n; k++) hunk_line(o, x ? '-' : '+', f, z->first + k, cut, k == 0 || k == n - 1);
     return 0;
   }
+  const rg_file *fa = s->diag.files[x->file];
+  uint32_t na = x->last - x->first + 1;
   const rg_file *fb = s->diag.files[y->file];
   uint32_t nb = y->last - y->first + 1;
   if (na > MAXLINES || nb > MAXLINES) {
-    rg_printf(o, "(%u and %u lines: too long to compare here)\n", na, nb);
+    rg_printf(o, "--- %s\n+++ %s\n", x->path, y->path);
+    rg_printf(o, "@@ -%u,%u +%u,%u @@\n(%u and %u lines: too long to compare here)\n", x->first, na,
+              y->first, nb, na, nb);
     return 0;
   }
   rg_span *la = rg_malloc(((size_t)na + nb) * sizeof *la), *lb = la ? la + na : NULL;
@@ -292,6 +305,7 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
   size_t cuta = body_cut(fa, x), cutb = body_cut(fb, y);
   /* Walk both, grouping changes with CONTEXT lines around them into hunks. */
   uint32_t i = 0, j = 0;
+  int headed = 0;
   while (i < na || j < nb) {
     if (i < na && match[i] == (int32_t)j) {
       i++, j++;
@@ -316,6 +330,8 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
       ei += eq;
       ej += eq;
     }
+    if (!headed) rg_printf(o, "--- %s\n+++ %s\n", x->path, y->path);
+    headed = 1;
     rg_printf(o, "@@ -%u,%u +%u,%u @@\n", x->first + hi, ei - hi, y->first + hj, ej - hj);
     uint32_t p = hi, q = hj;
     while (p < ei || q < ej) {
@@ -336,42 +352,6 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
   rg_free(norm);
   rg_free(la);
   rg_free(match);
-  return 0;
-}
-
-/* When steps x (side a) and y (side b) are the same text (the step is not
-** replaced as a whole), writes into o, for each `override rule` and `remove
-** rule` of b's rule files that changes a rule of that step, its header
-** (`rule "NAME"` or `remove rule "NAME"`), its `source` quotation and the
-** hunks of the rule against its replacement.  Returns 0, or -1 when out of
-** memory. */
-static int rule_sources(srcs *s, const rg_diff *d, const char *proc, const span *x, const span *y,
-                        rg_out *o) {
-  char px[1024], py[1024];
-  uint32_t index;
-  if (!x->stmt || !y->stmt) return 0;
-  rg_path_norm(px, sizeof px, x->path);
-  rg_path_norm(py, sizeof py, y->path);
-  if (strcmp(px, py) != 0 || x->first != y->first) return 0;
-  for (uint32_t k = 0; k < d->b->nfiles; k++) {
-    rg_ast_file *ast = module_file(s, d->b, k, &index);
-    for (const rg_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next) {
-      if ((dc->kind != RG_DE_STEP && dc->kind != RG_DE_REMOVE) || dc->part != RG_ST_RULE ||
-          !dc->name || !dc->target || strcmp(dc->target, proc) != 0)
-        continue;
-      const rg_stmt *rule = find_stmt(x->stmt->body, RG_ST_RULE, dc->name);
-      if (!rule) continue;
-      span rx, ry;
-      memset(&rx, 0, sizeof rx);
-      memset(&ry, 0, sizeof ry);
-      set_span(s, &rx, x->file, x->path, rule->pos.line);
-      if (dc->kind == RG_DE_STEP) set_span(s, &ry, index, rg_module_str(d->b, d->b->files[k]), dc->pos.line);
-      rg_printf(o, "%srule \"%s\"\n", dc->kind == RG_DE_REMOVE ? "remove " : "", dc->name);
-      const char *quote = source_of(dc->notes);
-      if (quote) rg_printf(o, "source \"%s\"\n", quote);
-      if (unified(s, &rx, dc->kind == RG_DE_STEP ? &ry : NULL, o) != 0) return -1;
-    }
-  }
   return 0;
 }
 
@@ -442,6 +422,307 @@ static int name_scale(srcs *s, rg_diff *d) {
   return 0;
 }
 
+/* ---- rules ------------------------------------------------------------ */
+
+/* Where a rule of a procedure is written as one side runs it. */
+typedef struct rule_at {
+  int state;                    /* 1: present, 2: removed */
+  uint32_t file;                /* index in s->diag */
+  const char *path;             /* the file as the module names it */
+  uint32_t line;                /* the rule's first line, the override's or
+                                ** the `remove rule`'s */
+  const char *quote;            /* the override's or remove's `source "..."` */
+  int over;                     /* given by an override or a remove */
+} rule_at;
+
+/* A rule whose two sides differ, waiting to be put into the list after
+** change `after`. */
+typedef struct rule_change {
+  const rg_stmt *rule;          /* in the procedure both sides declare */
+  rule_at a, b;
+  uint32_t after;               /* the change it is listed under */
+  char *source;                 /* rule_source's text (d's arena), or NULL:
+                                ** the two read the same, nothing to list */
+  struct rule_change *next;
+} rule_change;
+
+/* Sets *r to rule st (written on line st->pos.line of file `file`, `path`)
+** of procedure proc as m runs it: the first `override rule` or `remove
+** rule` of it in m's files (the rule set's own file first, so the most
+** derived), else st itself. */
+static void rule_side(srcs *s, const rg_module *m, const char *proc, const rg_stmt *st, uint32_t file,
+                      const char *path, rule_at *r) {
+  uint32_t index;
+  memset(r, 0, sizeof *r);
+  for (uint32_t k = 0; k < m->nfiles; k++) {
+    rg_ast_file *ast = module_file(s, m, k, &index);
+    for (const rg_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next)
+      if ((dc->kind == RG_DE_STEP || dc->kind == RG_DE_REMOVE) && dc->part == RG_ST_RULE && dc->name &&
+          dc->target && strcmp(dc->target, proc) == 0 && strcmp(dc->name, st->str) == 0) {
+        r->state = dc->kind == RG_DE_REMOVE ? 2 : 1;
+        r->file = index;
+        r->path = rg_module_str(m, m->files[k]);
+        r->line = dc->pos.line;
+        r->quote = source_of(dc->notes);
+        r->over = 1;
+        return;
+      }
+  }
+  r->state = 1;
+  r->file = file;
+  r->path = path;
+  r->line = st->pos.line;
+}
+
+/* Whether spans x and y are the same block of the same file. */
+static int same_place(const span *x, const span *y) {
+  char px[1024], py[1024];
+  rg_path_norm(px, sizeof px, x->path);
+  rg_path_norm(py, sizeof py, y->path);
+  return strcmp(px, py) == 0 && x->first == y->first;
+}
+
+/* Returns the step child of change `proc` of d named `step` (NULL: the
+** code before the first step), or proc itself when d lists none. */
+static uint32_t step_change(const rg_diff *d, uint32_t proc, const char *step) {
+  for (uint32_t k = proc + 1; k < d->n; k++) {
+    const rg_change *ch = &d->changes[k];
+    if (ch->parent != proc || ch->what != RG_DW_STEP) continue;
+    if ((ch->name == NULL) == (step == NULL) && (!step || strcmp(ch->name, step) == 0)) return k;
+  }
+  return proc;
+}
+
+/* Walks statements st (recursively; `step` the innermost step around them)
+** of procedure change `proc` of d, whose block x both sides share, and
+** prepends to *out each rule whose two sides differ (rule_side), to go
+** under its step's change (or the procedure's).  Returns 0, or -1 when out
+** of memory. */
+static int rule_walk(srcs *s, const rg_diff *d, uint32_t proc, const span *x, const rg_stmt *st,
+                     const char *step, rule_change **out) {
+  const char *name = d->changes[proc].name;
+  for (; st; st = st->next) {
+    if (st->kind == RG_ST_RULE && st->str) {
+      rule_at ra, rb;
+      rule_side(s, d->a, name, st, x->file, x->path, &ra);
+      rule_side(s, d->b, name, st, x->file, x->path, &rb);
+      char pa[1024], pb[1024];
+      rg_path_norm(pa, sizeof pa, ra.path);
+      rg_path_norm(pb, sizeof pb, rb.path);
+      /* removed on both sides (by two files): no rule to compare */
+      if (!(ra.state == 2 && rb.state == 2) &&
+          (ra.state != rb.state || ra.line != rb.line || strcmp(pa, pb) != 0)) {
+        rule_change *rc = rg_arena_alloc(&s->arena, sizeof *rc);
+        if (!rc) return -1;
+        rc->rule = st;
+        rc->a = ra;
+        rc->b = rb;
+        rc->after = step_change(d, proc, step);
+        rc->next = *out;
+        *out = rc;
+      }
+    }
+    const char *in = st->kind == RG_ST_STEP ? st->str : step;
+    if (rule_walk(s, d, proc, x, st->body, in, out) != 0) return -1;
+    if (rule_walk(s, d, proc, x, st->orelse, step, out) != 0) return -1;
+  }
+  return 0;
+}
+
+/* Writes into o the source of rule change rc: the quotation of the
+** override or remove that made it (b's first), then the rule of side a
+** against side b's as hunks.  Returns 0, or -1 when out of memory. */
+static int rule_source(srcs *s, const rule_change *rc, rg_out *o) {
+  span x, y;
+  const char *quote = rc->b.quote ? rc->b.quote : rc->a.quote;
+  memset(&x, 0, sizeof x);
+  memset(&y, 0, sizeof y);
+  if (quote) rg_printf(o, "source \"%s\"\n", quote);
+  if (rc->a.state == 1) set_span(s, &x, rc->a.file, rc->a.path, rc->a.line);
+  if (rc->b.state == 1) set_span(s, &y, rc->b.file, rc->b.path, rc->b.line);
+  return unified(s, rc->a.state == 1 ? &x : NULL, rc->b.state == 1 ? &y : NULL, o);
+}
+
+/* Sets side sd of a rule change from r: its place (text NULL: a rule is
+** shown by its source). */
+static void rule_place(rg_diff_side *sd, const rule_at *r) {
+  sd->file = r->path;
+  sd->line = r->line;
+}
+
+/* Puts the rule changes of list rcs into d, each after the change it goes
+** under (after the ones before it there, in source order), with parents
+** and causes renumbered.  Returns 0, or -1 when out of memory (d is then
+** unchanged). */
+static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
+  uint32_t extra = 0;
+  rule_change *rev = NULL;
+  for (rule_change *rc = rcs, *next; rc; rc = next) {   /* back to source order */
+    next = rc->next;
+    rc->next = rev;
+    rev = rc;
+    /* its source; a rule that reads the same on both sides (written again
+    ** elsewhere, token for token) is no change */
+    rg_buf t;
+    rg_buf_init(&t);
+    int failed = rule_source(s, rc, &t.out) != 0 || t.out.failed;
+    rc->source = !failed && t.data && strstr(t.data, "\n@@ ") ? rg_arena_strdup(&d->arena, t.data) : NULL;
+    rg_buf_free(&t);
+    if (failed || d->arena.failed) return -1;
+    if (rc->source) extra++;
+  }
+  if (!extra) return 0;
+  uint32_t n = d->n + extra;
+  rg_change *nc = rg_malloc((size_t)n * sizeof *nc);
+  uint32_t *map = rg_malloc(((size_t)d->n + 1) * sizeof *map);
+  if (!nc || !map) {
+    rg_free(nc);
+    rg_free(map);
+    return -1;
+  }
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < d->n; i++) {
+    uint32_t self = k;
+    int placed_a = 0, placed_b = 0;
+    map[i] = k;
+    nc[k++] = d->changes[i];
+    for (rule_change *rc = rev; rc; rc = rc->next) {
+      if (rc->after != i || !rc->source) continue;
+      /* the step (procedure) is placed, on a side that changed it through
+      ** its rules, at its first override there: where the change is written */
+      if (rc->b.over && !placed_b) {
+        rule_place(&nc[self].b, &rc->b);
+        placed_b = 1;
+      }
+      if (rc->a.over && !placed_a) {
+        rule_place(&nc[self].a, &rc->a);
+        placed_a = 1;
+      }
+      rg_change *ch = &nc[k++];
+      memset(ch, 0, sizeof *ch);
+      ch->kind = rc->a.state == rc->b.state ? RG_CHANGE_CHANGED
+                 : rc->b.state == 2 ? RG_CHANGE_REMOVED : RG_CHANGE_ADDED;
+      ch->what = RG_DW_RULE;
+      ch->section = RG_DS_PROCEDURES;
+      ch->parent = i;               /* renumbered below */
+      ch->cause = RG_DIFF_NONE;
+      ch->a.index = ch->b.index = RG_DIFF_NONE;
+      ch->name = rg_arena_strdup(&d->arena, rc->rule->str);
+      rule_place(&ch->a, &rc->a);
+      rule_place(&ch->b, &rc->b);
+      ch->source = rc->source;
+      if (!ch->name) {
+        rg_free(nc);
+        rg_free(map);
+        return -1;
+      }
+    }
+  }
+  map[d->n] = n;
+  for (uint32_t i = 0; i < n; i++) {
+    rg_change *ch = &nc[i];
+    if (ch->parent != RG_DIFF_NONE && ch->parent < d->n) ch->parent = map[ch->parent];
+    if (ch->cause != RG_DIFF_NONE && ch->cause < d->n) ch->cause = map[ch->cause];
+  }
+  rg_free(d->changes);
+  rg_free(map);
+  d->changes = nc;
+  d->n = d->cap = n;
+  return 0;
+}
+
+/* ---- places of declarations ------------------------------------------ */
+
+/* Returns the declaration of kind `kind` named `name` in m's rule files,
+** the rule set's own file first (an override before what it replaces), its
+** file's index in m in *k; NULL when none. */
+static const rg_decl *decl_of(srcs *s, const rg_module *m, rg_dkind kind, const char *name, uint32_t *k) {
+  uint32_t index;
+  for (uint32_t f = 0; f < m->nfiles; f++) {
+    rg_ast_file *ast = module_file(s, m, f, &index);
+    for (const rg_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next)
+      if (dc->kind == kind && dc->name && strcmp(dc->name, name) == 0) {
+        *k = f;
+        return dc;
+      }
+  }
+  return NULL;
+}
+
+/* Sets side sd (of module m) to where declaration `name` of kind `kind` is
+** written, or, with member set, its member of that code (an enum's) or its
+** field of that name (a record's); leaves sd as it is when not found. */
+static void decl_place(srcs *s, const rg_module *m, rg_diff_side *sd, rg_dkind kind, const char *name,
+                       const char *member) {
+  uint32_t k = 0, index;
+  const rg_decl *dc = name ? decl_of(s, m, kind, name, &k) : NULL;
+  uint32_t line = dc ? dc->pos.line : 0;
+  if (name && member && kind == RG_DE_ENUM) {
+    /* a member: in whichever declaration of that name lists it (an
+    ** enum, or one a variant adds members with), the most derived first */
+    line = 0;
+    for (uint32_t f = 0; f < m->nfiles && !line; f++) {
+      rg_ast_file *ast = module_file(s, m, f, &index);
+      for (const rg_decl *x = ast ? ast->decls : NULL; x && !line; x = x->next) {
+        if (!x->name || strcmp(x->name, name) != 0) continue;
+        for (const rg_member *mb = x->members; mb && !line; mb = mb->next)
+          if (mb->code && strcmp(mb->code, member) == 0) {
+            line = mb->pos.line;
+            k = f;
+          }
+      }
+    }
+  } else if (dc && member && kind == RG_DE_RECORD) {
+    line = 0;
+    for (const rg_field *fd = dc->fields; fd; fd = fd->next)
+      if (fd->name && strcmp(fd->name, member) == 0) line = fd->pos.line;
+  }
+  if (!line) return;
+  sd->file = rg_module_str(m, m->files[k]);
+  sd->line = line;
+}
+
+/* Sets side sd to the `ruleset` line of m's own file (its first), when
+** that file is a rule file that parses. */
+static void header_place(srcs *s, const rg_module *m, rg_diff_side *sd) {
+  uint32_t index;
+  rg_ast_file *ast = m->nfiles ? module_file(s, m, 0, &index) : NULL;
+  if (!ast || !ast->header || !ast->header->pos.line) return;
+  sd->file = rg_module_str(m, m->files[0]);
+  sd->line = ast->header->pos.line;
+}
+
+/* Gives the header's changes, the units, enums and members, records and
+** fields, tables, strategies and displays of d the places where each side
+** declares them (the module keeps no line for them; a table's is its first
+** cell's). */
+static void decl_places(srcs *s, rg_diff *d) {
+  for (uint32_t i = 0; i < d->n; i++) {
+    rg_change *ch = &d->changes[i];
+    const rg_change *up = ch->parent < d->n ? &d->changes[ch->parent] : NULL;
+    rg_dkind kind;
+    const char *name = ch->name, *member = NULL;
+    if (ch->what == RG_DW_HEADER) {   /* the `ruleset` line of each side's own file */
+      header_place(s, d->a, &ch->a);
+      header_place(s, d->b, &ch->b);
+      continue;
+    }
+    switch (ch->what) {
+    case RG_DW_UNIT: kind = RG_DE_UNIT; break;
+    case RG_DW_ENUM: kind = RG_DE_ENUM; break;
+    case RG_DW_RECORD: kind = RG_DE_RECORD; break;
+    case RG_DW_STRATEGY: kind = RG_DE_STRATEGY; break;
+    case RG_DW_DISPLAY: kind = RG_DE_DISPLAY; break;
+    case RG_DW_TABLE: kind = RG_DE_TABLE; break;
+    case RG_DW_MEMBER: kind = RG_DE_ENUM; name = up ? up->name : NULL; member = ch->name; break;
+    case RG_DW_FIELD: kind = RG_DE_RECORD; name = up ? up->name : NULL; member = ch->name; break;
+    default: continue;
+    }
+    if (ch->kind != RG_CHANGE_ADDED) decl_place(s, d->a, &ch->a, kind, name, member);
+    if (ch->kind != RG_CHANGE_REMOVED) decl_place(s, d->b, &ch->b, kind, name, member);
+  }
+}
+
 /* Returns whether a change of d has index i as its parent. */
 static int has_children(const rg_diff *d, uint32_t i) {
   for (uint32_t k = i + 1; k < d->n; k++)
@@ -451,17 +732,38 @@ static int has_children(const rg_diff *d, uint32_t i) {
 
 int rg_diff_sources(rg_diff *d, const rg_loader *ld) {
   srcs *s = rg_malloc(sizeof *s);
+  uint8_t *ruled = d->n ? rg_malloc(d->n) : NULL;
+  rule_change *rcs = NULL;
   int rc = 0;
-  if (!s) return -1;
+  if (!s || (d->n && !ruled)) {
+    rg_free(s);
+    rg_free(ruled);
+    return -1;
+  }
+  if (d->n) memset(ruled, 0, d->n);
   memset(s, 0, sizeof *s);
   s->ld = ld ? ld : &rg_file_loader;
   rg_arena_init(&s->arena, 0);
   rg_diag_init(&s->diag, &s->arena, NULL, NULL);
+  /* The rules an override or a remove changed, in procedures that both
+  ** sides declare at the same place: each under its step, or under the
+  ** procedure when it is in no step (ruled[]: the changes that get some). */
+  for (uint32_t i = 0; i < d->n && rc == 0; i++) {
+    const rg_change *ch = &d->changes[i];
+    if (ch->kind != RG_CHANGE_CHANGED || ch->what != RG_DW_PROC || ch->derived) continue;
+    span x, y;
+    rule_change *before = rcs;
+    find_span(s, d->a, ch->name, NULL, &x);
+    find_span(s, d->b, ch->name, NULL, &y);
+    if (x.found && y.found && same_place(&x, &y) && rule_walk(s, d, i, &x, x.body, NULL, &rcs) != 0)
+      rc = -1;
+    for (rule_change *r = rcs; r != before; r = r->next) ruled[r->after] = 1;
+  }
   for (uint32_t i = 0; i < d->n && rc == 0; i++) {
     rg_change *ch = &d->changes[i];
     if (ch->kind != RG_CHANGE_CHANGED || (ch->what != RG_DW_PROC && ch->what != RG_DW_STEP) || ch->derived)
       continue;
-    if (ch->what == RG_DW_PROC && has_children(d, i)) continue;
+    if (ruled[i] || (ch->what == RG_DW_PROC && has_children(d, i))) continue;
     if (ch->what == RG_DW_STEP && (!ch->name || ch->parent >= d->n)) continue;
     const char *proc = ch->what == RG_DW_STEP ? d->changes[ch->parent].name : ch->name;
     const char *step = ch->what == RG_DW_STEP ? ch->name : NULL;
@@ -469,25 +771,30 @@ int rg_diff_sources(rg_diff *d, const rg_loader *ld) {
     find_span(s, d->a, proc, step, &x);
     find_span(s, d->b, proc, step, &y);
     if (s->arena.failed || s->diag.oom) rc = -1;   /* not read for want of memory */
-    if (rc != 0 || !x.found || !y.found) continue;
+    /* the same block on both sides: what changed is not in its text */
+    if (rc != 0 || !x.found || !y.found || same_place(&x, &y)) continue;
     rg_buf t;
     rg_buf_init(&t);
-    if (rule_sources(s, d, proc, &x, &y, &t.out) != 0) {
-      rc = -1;
-    } else if (t.len == 0) {   /* the step or procedure replaced as a whole */
-      if (y.quote) rg_printf(&t.out, "source \"%s\"\n", y.quote);
-      if (unified(s, &x, &y, &t.out) != 0) rc = -1;
-    }
+    if (y.quote) rg_printf(&t.out, "source \"%s\"\n", y.quote);
+    if (unified(s, &x, &y, &t.out) != 0) rc = -1;
     if (t.out.failed) rc = -1;
     if (rc == 0 && t.len) {
       ch->source = rg_arena_strdup(&d->arena, t.data);
       if (!ch->source) rc = -1;
+      /* the places of the block replaced: the lines its hunks start from */
+      ch->a.file = x.path;
+      ch->a.line = x.first;
+      ch->b.file = y.path;
+      ch->b.line = y.first;
     }
     rg_buf_free(&t);
   }
+  if (rc == 0) decl_places(s, d);
+  if (rc == 0) rc = insert_rules(s, d, rcs);
   if (rc == 0) rc = name_scale(s, d);
-  if (s->arena.failed || s->diag.oom) rc = -1;
+  if (s->arena.failed || s->diag.oom || d->arena.failed) rc = -1;
   rg_arena_free(&s->arena);
   rg_free(s);
+  rg_free(ruled);
   return rc;
 }

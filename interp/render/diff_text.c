@@ -70,6 +70,13 @@ static void put_places(tctx *t, const char *indent, const rg_change *ch) {
   rg_putc(t->out, '\n');
 }
 
+/* Writes the places of ch as put_places does, when a side of it has one
+** (the places of units, enums, records, strategies and displays come from
+** rg_diff_sources). */
+static void put_known_places(tctx *t, const char *indent, const rg_change *ch) {
+  if ((ch->a.file && ch->a.line) || (ch->b.file && ch->b.line)) put_places(t, indent, ch);
+}
+
 /* Returns the text of side s of ch ("" when none). */
 static const char *txt(const rg_diff_side *s) {
   return s->text ? s->text : "";
@@ -286,7 +293,9 @@ static void put_cause(tctx *t, const rg_change *ch, uint32_t index) {
   int procs = ch->section == RG_DS_PROCEDURES;
   for (uint32_t k = index + 1; k < t->d->n; k++) n += t->d->changes[k].parent == index;
   if (ch->name)
-    rg_printf(t->out, "~ %s: %u %s change\n", ch->name, n, procs ? "procedures" : "constants");
+    rg_printf(t->out, "~ %s: %u %s change%s\n", ch->name, n,
+              procs ? (n == 1 ? "procedure" : "procedures") : (n == 1 ? "constant" : "constants"),
+              n == 1 ? "s" : "");
   else if (procs)
     rg_printf(t->out, "~ the same source on both sides, what %u procedure%s do%s follows from the "
               "changes above:\n", n, n == 1 ? "" : "s", n == 1 ? "es" : "");
@@ -310,23 +319,33 @@ static void put_change(tctx *t, uint32_t index) {
   switch (ch->what) {
   case RG_DW_HEADER:
     rg_printf(o, "~ %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
+    put_known_places(t, "    ", ch);
     break;
-  case RG_DW_UNIT: rg_printf(o, "%c unit %s \"%s\"\n", k, ch->name, txt(own(ch))); break;
+  case RG_DW_UNIT:
+    rg_printf(o, "%c unit %s \"%s\"\n", k, ch->name, txt(own(ch)));
+    put_known_places(t, "    ", ch);
+    break;
   case RG_DW_ENUM:
     if (k == RG_CHANGE_CHANGED) rg_printf(o, "~ enum %s\n", ch->name);
     else rg_printf(o, "%c enum %s %s\n", k, ch->name, txt(own(ch)));
+    put_known_places(t, "    ", ch);
     break;
   case RG_DW_MEMBER:
     if (k == RG_CHANGE_CHANGED)
       rg_printf(o, "    ~ %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
     else rg_printf(o, "    %c %s\n", k, ch->name);
+    put_known_places(t, "        ", ch);
     break;
   case RG_DW_ORDER: rg_printf(o, "    ~ %s -> %s\n", txt(&ch->a), txt(&ch->b)); break;
-  case RG_DW_RECORD: rg_printf(o, "%c record %s\n", k, ch->name); break;
+  case RG_DW_RECORD:
+    rg_printf(o, "%c record %s\n", k, ch->name);
+    put_known_places(t, "    ", ch);
+    break;
   case RG_DW_FIELD:
     if (k == RG_CHANGE_CHANGED)
       rg_printf(o, "    ~ %s: %s -> %s\n", ch->name, txt(&ch->a), txt(&ch->b));
     else rg_printf(o, "    %c %s: %s\n", k, ch->name, txt(own(ch)));
+    put_known_places(t, "        ", ch);
     break;
   case RG_DW_CONST:
     put_value_line(t, in_cause ? "    " : "", ch, "");
@@ -334,14 +353,18 @@ static void put_change(tctx *t, uint32_t index) {
     break;
   case RG_DW_CAUSE: put_cause(t, ch, index); break;
   case RG_DW_STRATEGY:
-    if (k == RG_CHANGE_CHANGED) rg_printf(o, "~ strategy %s\n", ch->name);
+    if (k == RG_CHANGE_CHANGED && strcmp(txt(&ch->a), txt(&ch->b)) != 0)
+      rg_printf(o, "~ strategy %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
+    else if (k == RG_CHANGE_CHANGED) rg_printf(o, "~ strategy %s\n", ch->name);
     else if (*txt(own(ch))) rg_printf(o, "%c strategy %s \"%s\"\n", k, ch->name, txt(own(ch)));
     else rg_printf(o, "%c strategy %s\n", k, ch->name);
+    put_known_places(t, "    ", ch);
     break;
   case RG_DW_DISPLAY:
     if (k == RG_CHANGE_CHANGED && strcmp(txt(&ch->a), txt(&ch->b)) != 0)
       rg_printf(o, "~ display %s: \"%s\" -> \"%s\"\n", ch->name, txt(&ch->a), txt(&ch->b));
     else rg_printf(o, "%c display %s \"%s\"\n", k, ch->name, txt(own(ch)));
+    put_known_places(t, "    ", ch);
     break;
   case RG_DW_DLINE: rg_printf(o, "    %c %s\n", k, txt(own(ch))); break;
   case RG_DW_SRULE:
@@ -352,16 +375,25 @@ static void put_change(tctx *t, uint32_t index) {
   case RG_DW_INPUT: put_value_line(t, "", ch, "input "); break;
   case RG_DW_TABLE:
     rg_printf(o, "%c table %s%s\n", k, ch->name, txt(own(ch)));
-    if (k != RG_CHANGE_CHANGED) put_places(t, "    ", ch);
+    put_known_places(t, "    ", ch);
     break;
   case RG_DW_DIMS: rg_printf(o, "    dimensions: %s -> %s\n", txt(&ch->a), txt(&ch->b)); break;
   case RG_DW_CELLTYPE: rg_printf(o, "    cell type: %s -> %s\n", txt(&ch->a), txt(&ch->b)); break;
   case RG_DW_CELL: put_cell(t, ch); break;
   case RG_DW_ODDS:
-    rg_printf(o, "    odds, %s = %dd%d%+d (", ch->name, ch->odds.n, ch->odds.sides, ch->odds.plus);
+    /* the key (a helper's call when one computes it) and where each side
+    ** rolls the dice */
+    if (ch->row) rg_printf(o, "    odds, %s = %s (", ch->name, ch->row);
+    else rg_printf(o, "    odds, %s = %dd%d%+d (", ch->name, ch->odds.n, ch->odds.sides, ch->odds.plus);
     if (ch->a.file) {
-      rg_printf(o, "roll %dd%d at ", ch->odds.n, ch->odds.sides);
+      rg_printf(o, "roll %dd%d", ch->odds.n, ch->odds.sides);
+      if (ch->a.text) rg_printf(o, " in %s", ch->a.text);
+      rg_puts(o, " at ");
       put_place(t, &ch->a);
+      if (ch->b.file) {
+        rg_puts(o, " | ");
+        put_place(t, &ch->b);
+      }
     } else {
       rg_puts(o, "given on the command line");
     }
@@ -380,6 +412,14 @@ static void put_change(tctx *t, uint32_t index) {
     put_places(t, "        ", ch);
     put_source(t, "        ", ch);
     break;
+  case RG_DW_RULE: {
+    int deep = ch->parent < t->d->n && t->d->changes[ch->parent].what == RG_DW_STEP;
+    const char *in = deep ? "            " : "        ";
+    rg_printf(o, "%s%c rule \"%s\"\n", in + 4, k, ch->name);
+    put_places(t, in, ch);
+    put_source(t, in, ch);
+    break;
+  }
   default: break;
   }
 }

@@ -15,7 +15,9 @@
 **     merged cell of the sheet reads as its value once, at the top of the
 **     run, with `|` below, and a cell the sheet prints again shows its value;
 **     every row key keeps its own line, as on the sheet (more keys: one grid
-**     per combination of the leading ones);
+**     per combination of the leading ones), except that a run of more than
+**     FOLD_MIN equal rows (or columns) of consecutive integer keys, longer
+**     than any printed sheet merges, is one row (column) `lo..hi`;
 **   - a table of one key as `key  value` lines, runs of merged equal values
 **     over an integer key folded into one `lo..hi` line; a record table as a grid
 **     with one column per field;
@@ -34,7 +36,9 @@
 #include "sheet.h"
 
 #include "regula.h"
+#include "diag.h"
 #include "module.h"
+#include "parse.h"
 #include "value.h"
 
 #include <stdint.h>
@@ -47,12 +51,22 @@
 #define MIN_COL 12          /* but no column narrower than this */
 #define VALBUF 8192
 
+/* A cell override of a rule set that extends another (`override
+** TABLE[keys] = value`): where it is written, and its `source`. */
+typedef struct cellover {
+  uint32_t file, line;      /* the compile's file index; the line */
+  char *table;              /* the table's name (owned) */
+  char *source;             /* its `source "..."` text, or NULL (owned) */
+} cellover;
+
 typedef struct sheet {
   rg_out *out;
   const rg_module *m;
   const rg_diag *src;       /* the compile's files, or NULL (a .rbc) */
   const rg_assumption *assumptions;
   int oom;                  /* an allocation failed */
+  cellover *overs;          /* the cell overrides of the rule files */
+  size_t nover;
 } sheet;
 
 /* ---- memory and text ---------------------------------------------------- */
@@ -368,22 +382,30 @@ static const char *dim_head(const rg_module *m, const rg_dim *d) {
 
 /* ---- the sheet's order ------------------------------------------------------ */
 
-/* Returns the TSV file every cell of t comes from (an index into the
+/* Whether file f of the compile is a TSV file. */
+static int is_tsv(const sheet *s, uint32_t f) {
+  if (f >= s->src->nfiles) return 0;
+  const char *path = s->src->files[f]->path;
+  size_t n = strlen(path);
+  return n > 4 && strcmp(path + n - 4, ".tsv") == 0;
+}
+
+/* Returns the TSV file the cells of t come from (an index into the
 ** compile's files), or -1: the rows and columns of a TSV table are printed
-** in the file's order, which is the sheet's (declaration order otherwise). */
+** in the file's order, which is the sheet's (declaration order otherwise).
+** Cells a revision overrides come from its rule file and do not count: the
+** revision keeps the base sheet's layout. */
 static int tsv_file(const sheet *s, const rg_table *t) {
   const rg_module *m = s->m;
-  uint32_t f;
-  size_t n;
-  const char *path;
+  int f = -1;
   if (!s->src || t->count == 0 || t->ndims > 2) return -1;
-  f = m->cellsrc[t->first].file;
-  for (uint32_t i = 1; i < t->count; i++)
-    if (m->cellsrc[t->first + i].file != f) return -1;
-  if (f >= s->src->nfiles) return -1;
-  path = s->src->files[f]->path;
-  n = strlen(path);
-  return n > 4 && strcmp(path + n - 4, ".tsv") == 0 ? (int)f : -1;
+  for (uint32_t i = 0; i < t->count; i++) {
+    uint32_t fi = m->cellsrc[t->first + i].file;
+    if (!is_tsv(s, fi)) continue;
+    if (f >= 0 && (uint32_t)f != fi) return -1;   /* two TSV files */
+    f = (int)fi;
+  }
+  return f;
 }
 
 /* Sets perm[0..size) to the order of the keys of dimension k of table t:
@@ -396,17 +418,28 @@ static void key_order(sheet *s, const rg_table *t, uint32_t k, uint32_t *perm) {
   for (uint32_t i = 0; i < d->size; i++) perm[i] = i;
   if (f < 0) return;
   if (k == 0) {
-    /* Rows: by the first line of each key's cells (a stable sort). */
+    /* Rows: by the first line of each key's cells in the TSV file (a
+    ** stable sort); a row the file does not give (a revision overrode it
+    ** whole) stays after the row before it in declaration order. */
     uint32_t per = t->count / d->size;
+    uint32_t *at = xcalloc(s, d->size, sizeof *at);
+    if (!at) return;
+    for (uint32_t r = 0; r < d->size; r++) {
+      at[r] = UINT32_MAX;
+      for (uint32_t k = 0; k < per && at[r] == UINT32_MAX; k++)
+        if (m->cellsrc[t->first + r * per + k].file == (uint32_t)f)
+          at[r] = m->cellsrc[t->first + r * per + k].line;
+      if (at[r] == UINT32_MAX) at[r] = r ? at[r - 1] : 0;
+    }
     for (uint32_t i = 1; i < d->size; i++) {
       uint32_t x = perm[i], j = i;
-      uint32_t lx = m->cellsrc[t->first + x * per].line;
-      while (j > 0 && m->cellsrc[t->first + perm[j - 1] * per].line > lx) {
+      while (j > 0 && at[perm[j - 1]] > at[x]) {
         perm[j] = perm[j - 1];
         j--;
       }
       perm[j] = x;
     }
+    rg_free(at);
     return;
   }
   if (d->is_enum) {
@@ -437,7 +470,13 @@ static void key_order(sheet *s, const rg_table *t, uint32_t k, uint32_t *perm) {
         }
         i = j + 1;
       }
-      if (n == d->size) memcpy(perm, got, d->size * sizeof *perm);
+      /* the header's members in its order, then any it lacks (members a
+      ** revision adds to the enum) in declaration order */
+      if (n > 0) {
+        for (uint32_t k = 0; k < d->size; k++)
+          if (!seen[k]) got[n++] = k;
+        memcpy(perm, got, d->size * sizeof *perm);
+      }
       rg_free(got);
       rg_free(seen);
       return;
@@ -449,9 +488,49 @@ static void key_order(sheet *s, const rg_table *t, uint32_t k, uint32_t *perm) {
 
 /* An assumption on a table: the whole table, or the cells it marks. */
 typedef struct tnote {
-  const rg_assumption *a;
+  const char *text;         /* the note (an assumption's, or an override's
+                            ** `source "..."` in text_own) */
+  char *text_own;           /* owned, or NULL */
   char *where;              /* "weather[3, Standard]", or the table's name */
 } tnote;
+
+/* Appends note (where, text) to notes[0..*n) (capacity *cap), taking over
+** where and own (either may be NULL); returns 0, or -1 when out of memory
+** (what was given is freed). */
+static int add_note(sheet *s, tnote **notes, size_t *n, size_t *cap, char *where, const char *text,
+                    char *own) {
+  if (*n == *cap) {
+    size_t nc = *cap ? 2 * *cap : 4;
+    tnote *v = rg_realloc(*notes, nc * sizeof *v);
+    if (!v) {
+      s->oom = 1;
+      rg_free(where);
+      rg_free(own);
+      return -1;
+    }
+    *notes = v;
+    *cap = nc;
+  }
+  (*notes)[*n].text = text;
+  (*notes)[*n].text_own = own;
+  (*notes)[(*n)++].where = where;
+  return 0;
+}
+
+/* Returns the override of s->overs (sorted by file and line) that set the
+** cell whose source is cs in table `name`, or -1. */
+static int cell_override(const sheet *s, const char *name, const rg_cellsrc *cs) {
+  size_t lo = 0, hi = s->nover;
+  while (lo < hi) {             /* the first at or after (file, line) */
+    size_t mid = lo + (hi - lo) / 2;
+    const cellover *o = &s->overs[mid];
+    if (o->file < cs->file || (o->file == cs->file && o->line < cs->line)) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t k = lo; k < s->nover && s->overs[k].file == cs->file && s->overs[k].line == cs->line; k++)
+    if (s->overs[k].table && strcmp(s->overs[k].table, name) == 0) return (int)k;
+  return -1;
+}
 
 /* Returns 1 when what ("table NAME ...") is about table name. */
 static int about_table(const char *what, const char *name) {
@@ -461,10 +540,12 @@ static int about_table(const char *what, const char *name) {
   return strncmp(what, name, n) == 0 && (what[n] == '\0' || what[n] == ' ');
 }
 
-/* Describes the matched cells of table t (mark[i] == 2 for this note) as
-** TABLE[KEYS], each key one member or integer, `lo..hi` for a run of
-** integers, `_` for every key of its dimension, `{a, b}` otherwise. */
-static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit) {
+/* Describes the matched cells of table t (hit[i] set; or the cells
+** list[0..nlist) when list is given) as TABLE[KEYS], each key one member or
+** integer, `lo..hi` for a run of integers, `_` for every key of its
+** dimension, `{a, b}` otherwise. */
+static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit, const uint32_t *list,
+                        uint32_t nlist) {
   const rg_module *m = s->m;
   char out[1024], kb[256];
   size_t n = (size_t)snprintf(out, sizeof out, "%s[", rg_module_str(m, t->name));
@@ -473,9 +554,9 @@ static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit) {
     unsigned char *seen = xcalloc(s, d->size, 1);
     uint32_t lo = UINT32_MAX, hi = 0, distinct = 0;
     if (!seen) return NULL;
-    for (uint32_t i = 0; i < t->count; i++) {
-      uint32_t flat = i, ix = 0;
-      if (!hit[i]) continue;
+    for (uint32_t j = 0; j < (list ? nlist : t->count); j++) {
+      uint32_t i = list ? list[j] : j, flat = i, ix = 0;
+      if (!list && !hit[i]) continue;
       for (uint32_t j = t->ndims; j-- > 0;) {
         const rg_dim *dj = &m->dims[t->first_dim + j];
         if (j == k) ix = flat % dj->size;
@@ -525,10 +606,22 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
   const char *name = rg_module_str(m, t->name);
   size_t cap = 0;
   unsigned char *hit = xcalloc(s, t->count, 1);
+  int *over = xcalloc(s, t->count ? t->count : 1, sizeof *over);
   *notes = NULL;
   *nnotes = 0;
   *whole = 0;
-  if (!hit) return;
+  if (!hit || !over) {
+    rg_free(hit);
+    rg_free(over);
+    return;
+  }
+  /* the cells a revision's `override TABLE[...]` set: its notes replace the
+  ** base's there */
+  int any_over = 0;
+  for (uint32_t i = 0; i < t->count; i++) {
+    over[i] = s->nover ? cell_override(s, name, &m->cellsrc[t->first + i]) : -1;
+    if (over[i] >= 0) any_over = 1;
+  }
   for (const rg_assumption *a = s->assumptions; a && !s->oom; a = a->next) {
     const char *rest, *at;
     uint32_t file = a->pos.file, line = 0, matched = 0;
@@ -546,8 +639,9 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
           flat /= d->size;
           inside &= k < 8 && ix >= a->lo[k] && ix <= a->hi[k];
         }
-        if (inside) { hit[i] = 1; matched++; }
+        if (inside && over[i] < 0) { hit[i] = 1; matched++; }
       }
+      if (!matched) continue;     /* every cell of it overridden */
     } else if (*rest) {
       if ((at = strstr(rest, " at line ")) != NULL) line = (uint32_t)strtoul(at + 9, NULL, 10);
       else
@@ -564,23 +658,48 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
     if (matched) {
       for (uint32_t i = 0; i < t->count; i++)
         if (hit[i]) mark[i] = 1;
-      where = cells_text(s, t, hit);
+      where = cells_text(s, t, hit, NULL, 0);
     } else {
       *whole = 1;
       where = xstrdup(s, name);
     }
     if (!where) break;
-    if (*nnotes == cap) {
-      size_t nc = cap ? 2 * cap : 4;
-      tnote *v = rg_realloc(*notes, nc * sizeof *v);
-      if (!v) { s->oom = 1; rg_free(where); break; }
-      *notes = v;
-      cap = nc;
-    }
-    (*notes)[*nnotes].a = a;
-    (*notes)[(*nnotes)++].where = where;
+    if (add_note(s, notes, nnotes, &cap, where, a->text ? a->text : "", NULL) != 0) break;
   }
+  /* each override's `source`, on the cells it set: the cells ordered by
+  ** override (a counting sort), each override's described from its own */
+  uint32_t *first = any_over ? xcalloc(s, s->nover + 1, sizeof *first) : NULL;
+  uint32_t *byover = any_over ? xcalloc(s, t->count, sizeof *byover) : NULL;
+  if (any_over && first && byover) {
+    for (uint32_t i = 0; i < t->count; i++)
+      if (over[i] >= 0) first[over[i] + 1]++;
+    for (size_t k = 0; k < s->nover; k++) first[k + 1] += first[k];
+    uint32_t *fill = xcalloc(s, s->nover + 1, sizeof *fill);
+    if (fill) {
+      memcpy(fill, first, (s->nover + 1) * sizeof *fill);
+      for (uint32_t i = 0; i < t->count; i++)
+        if (over[i] >= 0) byover[fill[over[i]]++] = i;
+      rg_free(fill);
+    }
+  }
+  for (size_t k = 0; first && byover && k < s->nover && !s->oom; k++) {
+    uint32_t matched = first[k + 1] - first[k];
+    if (!s->overs[k].source || !matched) continue;
+    for (uint32_t j = first[k]; j < first[k + 1]; j++) mark[byover[j]] = 1;
+    char *where = cells_text(s, t, NULL, byover + first[k], matched);
+    char *text = xmalloc(s, strlen(s->overs[k].source) + 10);
+    if (!where || !text) {
+      rg_free(where);
+      rg_free(text);
+      break;
+    }
+    sprintf(text, "source \"%s\"", s->overs[k].source);
+    if (add_note(s, notes, nnotes, &cap, where, text, text) != 0) break;
+  }
+  rg_free(first);
+  rg_free(byover);
   rg_free(hit);
+  rg_free(over);
 }
 
 /* ---- tables --------------------------------------------------------------- */
@@ -602,8 +721,49 @@ static char *cell_text(sheet *s, rg_type t, rg_value v, int same_as_above, int m
   return both;
 }
 
+/* A run of more than this many rows (or columns) of consecutive integer
+** keys whose cells are all equal prints as one row (column) `lo..hi`: a
+** table of 2048 x 2048 cells filled by `else` is one line, not 4 million
+** `|` (printed sheets merge fewer, so their rows keep a line each). */
+enum { FOLD_MIN = 16 };
+
+/* Groups the n positions of display order p of dimension d into spans:
+** positions i-1, i with eq[i] set and consecutive integer keys belong to
+** one run, and a run longer than FOLD_MIN is one span; any other position
+** is a span of its own.  Writes each span's first and last position into
+** lo[], hi[]; returns how many. */
+static uint32_t spans(const rg_dim *d, const uint32_t *p, uint32_t n, const unsigned char *eq,
+                      uint32_t *lo, uint32_t *hi) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n;) {
+    uint32_t e = i + 1;
+    while (e < n && !d->is_enum && eq[e] && p[e] == p[e - 1] + 1) e++;
+    if (e - i > FOLD_MIN) {
+      lo[k] = i;
+      hi[k++] = e - 1;
+    } else {
+      for (uint32_t j = i; j < e; j++) lo[k] = hi[k] = j, k++;
+    }
+    i = e;
+  }
+  return k;
+}
+
+/* Returns the key text of positions lo..hi of display order p of d: the
+** key, or "first..last". */
+static char *span_text(sheet *s, const rg_module *m, const rg_dim *d, const uint32_t *p, uint32_t lo,
+                       uint32_t hi) {
+  char a[256], b[256], both[520];
+  key_text(a, sizeof a, m, d, p[lo]);
+  if (hi == lo) return xstrdup(s, a);
+  key_text(b, sizeof b, m, d, p[hi]);
+  snprintf(both, sizeof both, "%s..%s", a, b);
+  return xstrdup(s, both);
+}
+
 /* A table of two (or more) keys: one grid per combination of the keys
-** before the last two. */
+** before the last two, long runs of equal rows and columns folded
+** (FOLD_MIN). */
 static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
   const rg_module *m = s->m;
   const rg_dim *dr = &m->dims[t->first_dim + t->ndims - 2];
@@ -611,11 +771,29 @@ static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
   uint32_t block = dr->size * dc->size;
   char kb[256];
   uint32_t *rp = xcalloc(s, dr->size, sizeof *rp), *cp = xcalloc(s, dc->size, sizeof *cp);
-  if (!rp || !cp) { rg_free(rp); rg_free(cp); return; }
+  uint32_t *rlo = xcalloc(s, 2 * (size_t)dr->size, sizeof *rlo), *clo = xcalloc(s, 2 * (size_t)dc->size, sizeof *clo);
+  unsigned char *eqr = xcalloc(s, dr->size, 1), *eqc = xcalloc(s, dc->size, 1);
+  if (!rp || !cp || !rlo || !clo || !eqr || !eqc) goto done;
+  uint32_t *rhi = rlo + dr->size, *chi = clo + dc->size;
   key_order(s, t, t->ndims - 2, rp);
   key_order(s, t, t->ndims - 1, cp);
   for (uint32_t b = 0; b * block < t->count && !s->oom; b++) {
     grid g;
+    const rg_value *cells = m->cells + t->first + b * block;
+    const unsigned char *mk = mark + b * block;
+#define AT(r, c) ((size_t)rp[r] * dc->size + cp[c])
+    /* rows (columns) equal to the one before, cell by cell, marks too */
+    for (uint32_t r = 1; r < dr->size; r++) {
+      eqr[r] = 1;
+      for (uint32_t c = 0; c < dc->size && eqr[r]; c++)
+        eqr[r] = cells[AT(r, c)] == cells[AT(r - 1, c)] && mk[AT(r, c)] == mk[AT(r - 1, c)];
+    }
+    for (uint32_t c = 1; c < dc->size; c++) {
+      eqc[c] = 1;
+      for (uint32_t r = 0; r < dr->size && eqc[c]; r++)
+        eqc[c] = cells[AT(r, c)] == cells[AT(r, c - 1)] && mk[AT(r, c)] == mk[AT(r, c - 1)];
+    }
+    uint32_t nr = spans(dr, rp, dr->size, eqr, rlo, rhi), nc = spans(dc, cp, dc->size, eqc, clo, chi);
     if (t->ndims > 2) {
       /* The leading keys of this block. */
       uint32_t flat = b;
@@ -633,25 +811,30 @@ static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
       }
       rg_printf(s->out, "  %s:\n", line);
     }
-    if (grid_init(s, &g, dr->size + 1, dc->size + 1, 1) != 0) break;
+    if (grid_init(s, &g, (size_t)nr + 1, (size_t)nc + 1, 1) != 0) break;
     grid_take(&g, 0, 0, xstrdup(s, dim_head(m, dr)));
-    for (uint32_t c = 0; c < dc->size; c++)
-      grid_take(&g, 0, c + 1, xstrdup(s, key_text(kb, sizeof kb, m, dc, cp[c])));
-    for (uint32_t r = 0; r < dr->size; r++) {
-      grid_take(&g, r + 1, 0, xstrdup(s, key_text(kb, sizeof kb, m, dr, rp[r])));
-      for (uint32_t c = 0; c < dc->size; c++) {
-        uint32_t i = b * block + rp[r] * dc->size + cp[c];
-        rg_value v = m->cells[t->first + i];
-        int same = r > 0 && m->cells[t->first + b * block + rp[r - 1] * dc->size + cp[c]] == v &&
-                   merged(m, t->first + i);
-        grid_take(&g, r + 1, c + 1, cell_text(s, t->value, v, same, mark[i]));
+    for (uint32_t c = 0; c < nc; c++) grid_take(&g, 0, c + 1, span_text(s, m, dc, cp, clo[c], chi[c]));
+    for (uint32_t r = 0; r < nr; r++) {
+      grid_take(&g, r + 1, 0, span_text(s, m, dr, rp, rlo[r], rhi[r]));
+      for (uint32_t c = 0; c < nc; c++) {
+        size_t i = AT(rlo[r], clo[c]);
+        rg_value v = cells[i];
+        int same = r > 0 && cells[AT(rlo[r - 1], clo[c])] == v &&
+                   merged(m, t->first + b * block + (uint32_t)i);
+        grid_take(&g, r + 1, c + 1, cell_text(s, t->value, v, same, mk[i]));
       }
     }
+#undef AT
     grid_print(s, &g);
     grid_free(&g);
   }
+done:
   rg_free(rp);
   rg_free(cp);
+  rg_free(rlo);
+  rg_free(clo);
+  rg_free(eqr);
+  rg_free(eqc);
 }
 
 /* A table of one key: `key  value` lines, or a grid of records. */
@@ -735,8 +918,9 @@ static void print_table(sheet *s, uint32_t ti) {
   if (t->ndims >= 2) print_grid(s, t, mark);
   else print_list(s, t, mark);
   for (size_t i = 0; i < nnotes; i++) {
-    rg_printf(s->out, "  * %s: %s\n", notes[i].where, notes[i].a->text ? notes[i].a->text : "");
+    rg_printf(s->out, "  * %s: %s\n", notes[i].where, notes[i].text);
     rg_free(notes[i].where);
+    rg_free(notes[i].text_own);
   }
   rg_free(notes);
   rg_free(mark);
@@ -799,10 +983,69 @@ static void print_strategies(sheet *s) {
   grid_free(&g);
 }
 
+/* Orders cell overrides by file, then line (qsort). */
+static int over_cmp(const void *x, const void *y) {
+  const cellover *a = x, *b = y;
+  if (a->file != b->file) return a->file < b->file ? -1 : 1;
+  return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* Fills s->overs with the cell overrides (`override TABLE[keys] = value`)
+** of the compile's rule files, read again from their text. */
+static void find_overrides(sheet *s) {
+  rg_arena arena;
+  rg_diag d;
+  size_t cap = 0;
+  rg_arena_init(&arena, 0);
+  rg_diag_init(&d, &arena, NULL, NULL);
+  for (uint32_t f = 0; f < s->src->nfiles && !s->oom; f++) {
+    const rg_file *file = s->src->files[f];
+    size_t n = strlen(file->path);
+    uint32_t index;
+    if (n < 6 || strcmp(file->path + n - 6, ".rules") != 0) continue;
+    if (rg_diag_add_text(&d, file->path, file->text, file->len, &index) != 0) break;
+    rg_ast_file *ast = rg_parse(&d, index, &arena);
+    for (const rg_decl *dc = ast ? ast->decls : NULL; dc && !s->oom; dc = dc->next) {
+      if (dc->kind != RG_DE_CELL || !dc->name) continue;
+      const char *source = NULL;
+      for (const rg_note *nt = dc->notes; nt; nt = nt->next)
+        if (!nt->assumed && !source) source = nt->text;
+      if (s->nover == cap) {
+        size_t nc = cap ? 2 * cap : 8;
+        cellover *v = rg_realloc(s->overs, nc * sizeof *v);
+        if (!v) { s->oom = 1; break; }
+        s->overs = v;
+        cap = nc;
+      }
+      cellover *o = &s->overs[s->nover];
+      o->file = f;
+      o->line = dc->pos.line;
+      o->table = xstrdup(s, dc->name);
+      o->source = source ? xstrdup(s, source) : NULL;
+      s->nover++;
+    }
+  }
+  if (arena.failed || d.oom) s->oom = 1;
+  rg_arena_free(&arena);
+  if (s->nover > 1) qsort(s->overs, s->nover, sizeof *s->overs, over_cmp);
+}
+
+/* Frees s->overs. */
+static void free_overrides(sheet *s) {
+  for (size_t k = 0; k < s->nover; k++) {
+    rg_free(s->overs[k].table);
+    rg_free(s->overs[k].source);
+  }
+  rg_free(s->overs);
+  s->overs = NULL;
+  s->nover = 0;
+}
+
 int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
                    const rg_assumption *assumptions, const char *const *names, int n) {
-  sheet sh = { out, m, src, assumptions, 0 }, *s = &sh;
+  sheet sh = { out, m, src, assumptions, 0, NULL, 0 }, *s = &sh;
   int first = 1;
+  if (src) find_overrides(s);
   if (m->name) {
     rg_printf(s->out, "%s", rg_module_str(m, m->name));
     if (m->revision) rg_printf(s->out, ", revision %s", rg_module_str(m, m->revision));
@@ -838,11 +1081,12 @@ int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
       print_strategies(s);
     }
   }
+  free_overrides(s);
   return s->oom ? -1 : 0;
 }
 
 int rg_sheet_print_table(rg_out *out, const rg_module *m, const char *name) {
-  sheet sh = { out, m, NULL, NULL, 0 };
+  sheet sh = { out, m, NULL, NULL, 0, NULL, 0 };
   int ti = rg_module_find_table(m, name);
   if (ti < 0) return 1;
   print_table(&sh, (uint32_t)ti);

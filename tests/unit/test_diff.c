@@ -166,6 +166,7 @@ int main(void) {
     render(&d, &t);
     CHECK(t.data && strcmp(t.data, "== tables\n"
                                    "~ table weather(score: 0..2, ground)\n"
+                                   "    test.rules:10 | test.rules:10\n"
                                    "    row 1:\n"
                                    "      ~ [Coastal]: 5 -> 7\n"
                                    "          test.rules:13 | test.rules:13\n") == 0,
@@ -241,6 +242,7 @@ int main(void) {
           "diff-7: %u changes, want the table, its dimensions and one removed row", d.n);
     render(&d, &t);
     CHECK(t.data && strcmp(t.data, "== tables\n~ table steps(n: 1..8)\n"
+                                   "    test.rules:10 | test.rules:10\n"
                                    "    dimensions: (n: 1..8) -> (n: 1..7)\n"
                                    "    - [3]: \"row 3\"\n        test.rules:12 | -\n") == 0,
           "diff-7: text [%s]", t.data);

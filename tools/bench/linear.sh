@@ -15,6 +15,9 @@
 #   - fmt of a 1 MB line that leaves 970 brackets open (each re-measured the
 #     whole output line: 24 s), and of 970 nested `(` around a list of
 #     300,000 items (each opener scanned the rest of the line for its closer).
+#   - diff and sheet of tables of a million cells filled by `else` (one
+#     change, one line: both printed a line per cell), rows aligned by
+#     content, and 1 MB of cell overrides each a change of its own.
 # Prints one line per case: seconds, bytes written, and FAIL past LIMIT.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -88,5 +91,23 @@ awk 'BEGIN { printf "procedure p() -> int {\n  return "
              printf "sum([0"; for (i = 1; i < 300000; i++) printf ", %d", i % 10
              printf "])"; for (i = 0; i < 970; i++) printf ")"; printf "\n}\n" }' >"$tmp/fmt-nest.rules"
 timed "fmt, 970 ( around a 300,000-item list" "$regula" fmt "$tmp/fmt-nest.rules"
+# diff and sheet (issue 29 item 7): work in proportion to what differs and
+# to the source, not to the declared cells.  Two tables of 1024 x 1024 cells
+# filled by `else`, the default changed: one change each, one sheet line.
+printf 'ruleset "a"\ntable t(x: 1..1024, y: 1..1024) -> int { else: 0 }\ntable u(x: 1..1024, y: 1..1024) -> int { else: 0 }\n' >"$tmp/fill-a.rules"
+printf 'ruleset "b"\ntable t(x: 1..1024, y: 1..1024) -> int { else: 1 }\ntable u(x: 1..1024, y: 1..1024) -> text { else: "x" }\n' >"$tmp/fill-b.rules"
+timed "diff, 2 x 1M cells filled by else" "$regula" diff "$tmp/fill-a.rules" "$tmp/fill-b.rules"
+timed "... as JSON" "$regula" diff --json "$tmp/fill-a.rules" "$tmp/fill-b.rules"
+timed "sheet of 2 x 1M cells filled by else" "$regula" sheet "$tmp/fill-a.rules"
+# A list one row shorter: rows paired by content (every row's text compared).
+printf 'ruleset "c"\ntable t(x: 1..1023, y: 1..1024) -> int { else: 0 }\n' >"$tmp/fill-c.rules"
+timed "diff, 1M cells, rows aligned by content" "$regula" diff "$tmp/fill-a.rules" "$tmp/fill-c.rules"
+# About 1 MB of overrides, every cell another value: 30,000 changes.
+awk 'BEGIN { print "ruleset \"many\" extends \"fill-d.rules\""
+             for (i = 1; i <= 30000; i++) printf "override t[%d] = %d source \"line %d\"\n", i, i, i }' \
+  >"$tmp/many.rules"
+printf 'ruleset "d"\ntable t(n: 1..30000) -> int { else: 0 }\n' >"$tmp/fill-d.rules"
+timed "diff, 1 MB of overrides, 30,000 cells" "$regula" diff "$tmp/fill-d.rules" "$tmp/many.rules"
+timed "sheet of it (30,000 sources on cells)" "$regula" sheet "$tmp/many.rules"
 
 [ "$failed" -eq 0 ]

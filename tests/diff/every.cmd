@@ -1,0 +1,1 @@
+regula diff tests/diff/every-base.rules tests/diff/every-variant.rules

@@ -1,0 +1,1 @@
+regula diff tests/diff/odds-helper-base.rules tests/diff/odds-helper-variant.rules

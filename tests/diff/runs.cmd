@@ -1,0 +1,1 @@
+regula diff tests/diff/runs-base.rules tests/diff/runs-variant.rules
