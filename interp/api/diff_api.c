@@ -5,8 +5,29 @@
 */
 #include "regula.h"
 #include "diff.h"
+#include "vm.h"
 
 #include <string.h>
+
+/* The diff's runner (rg_diff_runner): a small VM with bounded runs for a
+** dice key's pure helper (a few hundred short calls). */
+static void *runner_open(void *ctx, const rg_module *m) {
+  rg_limits lim;
+  memset(&lim, 0, sizeof lim);
+  lim.max_steps = 1000000;
+  lim.max_memory = 4u << 20;
+  return rg_vm_new(m, &lim, NULL);
+}
+
+static int runner_call(void *runs, uint32_t proc, const rg_value *args, rg_value *result) {
+  return rg_vm_call(runs, proc, args, result) == RG_RUN_OK ? 0 : -1;
+}
+
+static void runner_close(void *runs) {
+  rg_vm_free(runs);
+}
+
+static const rg_diff_runner runner = { runner_open, runner_call, runner_close, NULL };
 
 /* The opaque list of regula.h. */
 struct rg_changes {
@@ -43,7 +64,7 @@ rg_status rg_changes_new(const rg_rules *a, const rg_rules *b, const rg_diff_opt
     return RG_NOMEM;
   }
   if (rg_diff_modules(rg_rules_module(a), rg_rules_module(b), hints, opt->nodds > 0 ? opt->nodds : 0,
-                      &c->d) != 0) {
+                      &runner, &c->d) != 0) {
     rg_diff_free(&c->d);
     rg_free(c);
     rg_free(hints);

@@ -14,7 +14,6 @@
 #include "opcodes.h"
 #include "path.h"
 #include "value.h"
-#include "vm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@ typedef struct dctx {
   const rg_module *a, *b;
   const rg_diff_hint *hints;
   int nhints;
+  const rg_diff_runner *run; /* runs a dice key's helper, or NULL */
   int oom;                  /* an allocation failed: the list is dropped */
   int32_t *fmap;            /* a's file index -> b's of the same path, -1 */
   uint32_t helpers_run;     /* tables whose key helper was run (diff_odds):
@@ -1530,8 +1530,9 @@ typedef struct helpermap {
 ** and every total of the dice counts[].  Returns 0; -1 (hm empty) when
 ** there are too many combinations or parameters that do not match; -2
 ** when memory ran out. */
-static int helper_scores(const rg_module *m, const dicekey *dk, const uint64_t *counts,
-                         const rg_module *names, const dicekey *nk, helpermap *hm) {
+static int helper_scores(const rg_diff_runner *run, const rg_module *m, const dicekey *dk,
+                         const uint64_t *counts, const rg_module *names, const dicekey *nk,
+                         helpermap *hm) {
   const rg_proc *h = &m->procs[dk->helper];
   const rg_proc *hn = names ? &names->procs[nk->helper] : h;
   const rg_module *nm = names ? names : m;
@@ -1545,16 +1546,12 @@ static int helper_scores(const rg_module *m, const dicekey *dk, const uint64_t *
     combos *= nm->enums[t.ref].count;
     if (combos > MAXCOMBOS) return -1;
   }
-  if (h->nparams > 16) return -1;
+  if (h->nparams > 16 || !run) return -1;
   hm->map = rg_malloc((size_t)combos * 128 * sizeof *hm->map);
   if (!hm->map) return -2;
   hm->ncombos = combos;
-  /* a helper is short and pure: a small VM, a bounded run */
-  rg_limits lim;
-  memset(&lim, 0, sizeof lim);
-  lim.max_steps = 1000000;
-  lim.max_memory = 4u << 20;
-  rg_vm *vm = rg_vm_new(m, &lim, NULL);
+  /* a helper is short and pure: the runner's bounded runs */
+  void *vm = run->open(run->ctx, m);
   if (!vm) {                  /* a verified module: only memory fails it */
     rg_free(hm->map);
     memset(hm, 0, sizeof *hm);
@@ -1579,11 +1576,10 @@ static int helper_scores(const rg_module *m, const dicekey *dk, const uint64_t *
       hm->map[cb * 128 + sc] = INT64_MIN;
       if (!ok || !counts[sc]) continue;
       args[dk->harg] = sc;
-      rg_status st = rg_vm_call(vm, (uint32_t)dk->helper, args, &r);
-      if (st == RG_RUN_OK) hm->map[cb * 128 + sc] = r;
+      if (run->call(vm, (uint32_t)dk->helper, args, &r) == 0) hm->map[cb * 128 + sc] = r;
     }
   }
-  rg_vm_free(vm);
+  run->close(vm);
   return 0;
 }
 
@@ -1640,8 +1636,8 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
   helpermap ha = { 0, NULL }, hb = { 0, NULL };
   uint32_t combos = 1;
   if (ka.helper >= 0) {
-    int ea = helper_scores(a, &ka, counts, NULL, NULL, &ha);
-    int eb = ea == 0 ? helper_scores(b, &kb, counts, a, &ka, &hb) : 0;
+    int ea = helper_scores(c->run, a, &ka, counts, NULL, NULL, &ha);
+    int eb = ea == 0 ? helper_scores(c->run, b, &kb, counts, a, &ka, &hb) : 0;
     if (ea == -2 || eb == -2) c->oom = 1;
     if (ea != 0 || eb != 0 || ha.ncombos != hb.ncombos) {
       rg_free(ha.map);
@@ -1983,7 +1979,7 @@ const char *rg_diff_section_name(uint32_t s) {
 }
 
 int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *hints,
-                    int nhints, rg_diff *d) {
+                    int nhints, const rg_diff_runner *run, rg_diff *d) {
   dctx c;
   memset(d, 0, sizeof *d);
   d->a = a;
@@ -1995,6 +1991,7 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
   c.b = b;
   c.hints = hints;
   c.nhints = nhints;
+  c.run = run;
   c.fmap = rg_malloc(((size_t)a->nfiles + 1) * sizeof *c.fmap);
   if (!c.fmap) c.oom = 1;
   for (uint32_t i = 0; c.fmap && i < a->nfiles; i++) {

@@ -216,11 +216,23 @@ typedef struct rg_diff_hint {
 ** 1..6 dice of 2..20 sides. */
 int rg_diff_hint_parse(const char *text, rg_diff_hint *h);
 
+/* How the diff runs a dice key's pure helper procedure (diff_odds) without
+** knowing a VM: open starts runs of module m (NULL: out of memory), call
+** runs procedure proc of it on args (0 with *result; -1 when the run
+** failed), close ends them. */
+typedef struct rg_diff_runner {
+  void *(*open)(void *ctx, const rg_module *m);
+  int (*call)(void *runs, uint32_t proc, const rg_value *args, rg_value *result);
+  void (*close)(void *runs);
+  void *ctx;
+} rg_diff_runner;
+
 /* Compares a with b (both verified) into *d, using hints[0..nhints) for
-** odds.  Returns 0, or -1 when out of memory (d is then empty).  Free d with
-** rg_diff_free in every case. */
+** odds and run (NULL: helpers are not run, their tables get no odds) for a
+** dice key's helper.  Returns 0, or -1 when out of memory (d is then
+** empty).  Free d with rg_diff_free in every case. */
 int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *hints,
-                    int nhints, rg_diff *d);
+                    int nhints, const rg_diff_runner *run, rg_diff *d);
 
 /* Reads both sides' rule files through ld (NULL: rg_file_loader) and sets
 ** the `source` of each changed procedure or step whose source both files

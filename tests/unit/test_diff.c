@@ -142,7 +142,7 @@ int main(void) {
   build(&misc, CHANGE_CONST | DROP_UNIT);
 
   /* diff-1 */
-  CHECK(rg_diff_modules(&base.m, &same.m, NULL, 0, &d) == 0, "diff-1: out of memory");
+  CHECK(rg_diff_modules(&base.m, &same.m, NULL, 0, NULL, &d) == 0, "diff-1: out of memory");
   CHECK(d.n == 0, "diff-1: %u changes between equal modules", d.n);
   render(&d, &t);
   CHECK(t.data && strcmp(t.data, "no differences\n") == 0, "diff-1: text [%s]", t.data);
@@ -150,7 +150,7 @@ int main(void) {
   rg_diff_free(&d);
 
   /* diff-2 */
-  CHECK(rg_diff_modules(&base.m, &cell.m, NULL, 0, &d) == 0, "diff-2: out of memory");
+  CHECK(rg_diff_modules(&base.m, &cell.m, NULL, 0, NULL, &d) == 0, "diff-2: out of memory");
   CHECK(d.n == 2, "diff-2: %u changes, want the table and its cell", d.n);
   if (d.n == 2) {
     const rg_change *h = &d.changes[0], *c = &d.changes[1];
@@ -176,7 +176,7 @@ int main(void) {
   rg_diff_free(&d);
 
   /* diff-3 */
-  CHECK(rg_diff_modules(&base.m, &table.m, NULL, 0, &d) == 0, "diff-3: out of memory");
+  CHECK(rg_diff_modules(&base.m, &table.m, NULL, 0, NULL, &d) == 0, "diff-3: out of memory");
   CHECK(d.n == 1 && d.changes[0].kind == RG_CHANGE_ADDED && d.changes[0].what == RG_DW_TABLE &&
         strcmp(d.changes[0].name, "bonus") == 0 && d.changes[0].a.index == RG_DIFF_NONE &&
         !d.changes[0].a.file && d.changes[0].b.index == 1 && d.changes[0].b.line == 16,
@@ -188,7 +188,7 @@ int main(void) {
   rg_diff_free(&d);
 
   /* diff-4 */
-  CHECK(rg_diff_modules(&base.m, &misc.m, NULL, 0, &d) == 0, "diff-4: out of memory");
+  CHECK(rg_diff_modules(&base.m, &misc.m, NULL, 0, NULL, &d) == 0, "diff-4: out of memory");
   CHECK(d.n == 2 && d.changes[0].what == RG_DW_UNIT && d.changes[0].kind == RG_CHANGE_REMOVED &&
         d.changes[1].what == RG_DW_CONST && d.changes[1].a.value == 6 && d.changes[1].b.value == 8,
         "diff-4: %u changes, want the unit then the constant", d.n);
@@ -202,7 +202,7 @@ int main(void) {
   /* Every allocation failing in turn: -1 and an empty list, never a leak. */
   for (unsigned long k = 1; k < 200; k++) {
     rg_alloc_fail_at(k);
-    int rc = rg_diff_modules(&base.m, &cell.m, NULL, 0, &d);
+    int rc = rg_diff_modules(&base.m, &cell.m, NULL, 0, NULL, &d);
     rg_alloc_fail_at(0);
     CHECK(rc == 0 ? d.n == 2 : rc == -1 && d.n == 0, "diff-5: allocation %lu", k);
     rg_diff_free(&d);
@@ -212,7 +212,7 @@ int main(void) {
   {
     mb step;
     build(&step, CHANGE_STEP);
-    CHECK(rg_diff_modules(&base.m, &step.m, NULL, 0, &d) == 0, "diff-6: out of memory");
+    CHECK(rg_diff_modules(&base.m, &step.m, NULL, 0, NULL, &d) == 0, "diff-6: out of memory");
     CHECK(d.n == 2, "diff-6: %u changes, want the procedure and one step", d.n);
     if (d.n == 2) {
       const rg_change *p = &d.changes[0], *st = &d.changes[1];
@@ -237,7 +237,7 @@ int main(void) {
     mb la, lb;
     build_list(&la, 1, 8, 99, 0, 0);
     build_list(&lb, 1, 7, 2, 1, 0);
-    CHECK(rg_diff_modules(&la.m, &lb.m, NULL, 0, &d) == 0, "diff-7: out of memory");
+    CHECK(rg_diff_modules(&la.m, &lb.m, NULL, 0, NULL, &d) == 0, "diff-7: out of memory");
     CHECK(d.n == 3 && cells_of(&d, '-') == 1 && cells_of(&d, '~') == 0 && cells_of(&d, '+') == 0,
           "diff-7: %u changes, want the table, its dimensions and one removed row", d.n);
     render(&d, &t);
@@ -260,7 +260,7 @@ int main(void) {
     build_list(&la, 1, n, 99999, 0, 0);
     build_list(&lb, 1, n - 1, 0, 1, 2);   /* row 1 gone, two extra rows: n + 1 */
     CHECK(((uint64_t)(n + 1) * (n + 2) > RG_ALIGN_CAP) == (big == 1), "diff-8: the sizes straddle the cap");
-    CHECK(rg_diff_modules(&la.m, &lb.m, NULL, 0, &d) == 0, "diff-8: out of memory");
+    CHECK(rg_diff_modules(&la.m, &lb.m, NULL, 0, NULL, &d) == 0, "diff-8: out of memory");
     if (!big)
       CHECK(cells_of(&d, '-') == 1 && cells_of(&d, '+') == 2 && cells_of(&d, '~') == 0,
             "diff-8: %u removed, %u added, %u changed; want 1, 2, 0 under the cap",
@@ -289,7 +289,7 @@ int main(void) {
       mb_emit(b, RG_OP_RETV, 0);
     }
     CHECK(sa.m.code[1] != sb.m.code[1], "diff-9: the SHAPE instructions differ as numbers");
-    CHECK(rg_diff_modules(&sa.m, &sb.m, NULL, 0, &d) == 0 && d.n == 0,
+    CHECK(rg_diff_modules(&sa.m, &sb.m, NULL, 0, NULL, &d) == 0 && d.n == 0,
           "diff-9: %u changes, want none", d.n);
     rg_diff_free(&d);
     rg_module_free(&sa.m);
@@ -308,7 +308,7 @@ int main(void) {
       n->value = mb_str(b, side ? "place the camp last" : "place the camp first");
       n->line = side ? 5 : 3;
     }
-    CHECK(rg_diff_modules(&ta.m, &tb.m, NULL, 0, &d) == 0 && d.n == 1, "diff-10: %u changes", d.n);
+    CHECK(rg_diff_modules(&ta.m, &tb.m, NULL, 0, NULL, &d) == 0 && d.n == 1, "diff-10: %u changes", d.n);
     render(&d, &t);
     CHECK(t.data && strcmp(t.data, "== constants\n~ motto: \"place the camp [-first\"-]{+last\"+}\n"
                                    "    test.rules:3 | test.rules:5\n") == 0, "diff-10: text [%s]", t.data);
@@ -328,7 +328,7 @@ int main(void) {
   {
     mb same_place;
     build(&same_place, CHANGE_CONST | CHANGE_STEP | SAME_PLACE);
-    CHECK(rg_diff_modules(&base.m, &same_place.m, NULL, 0, &d) == 0 && d.n == 4,
+    CHECK(rg_diff_modules(&base.m, &same_place.m, NULL, 0, NULL, &d) == 0 && d.n == 4,
           "diff-11: %u changes, want two heads and two items", d.n);
     if (d.n == 4) {
       const rg_change *c = d.changes;
