@@ -108,6 +108,7 @@ golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
 	@tests/fmt.sh $(BUILD)/regula
 	@python3 tests/lsp/session.py $(BUILD)/regula
+	@python3 tests/lsp/frames.py $(BUILD)/regula
 	@tests/unix.sh $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 	@tests/variants.sh $(BUILD)/regula
@@ -172,7 +173,9 @@ sanitize: deps
 # Each harness tools/fuzz/fuzz_NAME.c is built with libFuzzer by `make fuzz`
 # and, with tools/fuzz/replay.c as its main, by `make test`, which replays
 # the inputs that once crashed it (tests/fuzz/NAME/).
-FUZZ_NAMES := parse compile module tsv answers render diag setup
+FUZZ_NAMES := parse compile module tsv answers render diag setup lsp
+# the language server's frame reader lives in tools/ (not the library)
+FUZZ_EXTRA_lsp := tools/lsp_frame.c
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
               -fno-omit-frame-pointer
@@ -183,6 +186,8 @@ $(BUILD)/fuzz-replay/fuzz_%: tools/fuzz/fuzz_%.c tools/fuzz/replay.c $(FUZZ_COMM
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itools -Itools/fuzz $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 	  tools/fuzz/fuzz.c tools/fuzz/replay.c $(FUZZ_EXTRA_$*) $(BUILD)/libregula.a $(LDLIBS)
+
+$(BUILD)/fuzz-replay/fuzz_lsp build/fuzz/bin/fuzz_lsp: tools/lsp_frame.c
 
 # Replays tests/fuzz/NAME/ through each harness (quick; part of `make test`).
 replay: $(patsubst %,$(BUILD)/fuzz-replay/fuzz_%,$(FUZZ_NAMES))

@@ -21,13 +21,16 @@
 #define _XOPEN_SOURCE 700      /* realpath */
 #include "cmd_edit.h"
 #include "exitcode.h"
+#include "lsp_frame.h"
 #include "regula.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char lsp_usage[] = "lsp";
 
@@ -57,33 +60,15 @@ typedef struct server {
 
 /* ---- framing ----------------------------------------------------------- */
 
-/* Reads one message from stdin; returns it parsed, or NULL at the end of
-** the input or on a malformed frame (*eof set at the end). */
-static json_t *read_message(int *eof) {
-  char line[1024];
-  long n = -1;
-  char *body;
-  json_t *j;
-  json_error_t err;
-  *eof = 0;
+/* lsp_read_fn over standard input: what one read(2) gives (0 at the end or
+** on an error). */
+static size_t stdin_read(void *ctx, char *buf, size_t size) {
+  (void)ctx;
   for (;;) {
-    if (!fgets(line, sizeof line, stdin)) {
-      *eof = 1;
-      return NULL;
-    }
-    if (strcmp(line, "\r\n") == 0 || strcmp(line, "\n") == 0) break;
-    if (strncmp(line, "Content-Length:", 15) == 0) n = strtol(line + 15, NULL, 10);
+    ssize_t got = read(STDIN_FILENO, buf, size);
+    if (got >= 0) return (size_t)got;
+    if (errno != EINTR) return 0;
   }
-  if (n < 0 || n > 64L << 20) return NULL;
-  if (!(body = rg_malloc((size_t)n + 1))) return NULL;
-  if (fread(body, 1, (size_t)n, stdin) != (size_t)n) {
-    rg_free(body);
-    *eof = 1;
-    return NULL;
-  }
-  j = json_loadb(body, (size_t)n, 0, &err);
-  rg_free(body);
-  return j;
 }
 
 /* Writes message j (its reference taken) to stdout, framed. */
@@ -158,6 +143,23 @@ static int same_file(const char *a, const char *b) {
   char ra[PATH_MAX], rb[PATH_MAX];
   if (strcmp(a, b) == 0) return 1;
   return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+}
+
+/* A memo of same_file(path, d's path) for the last path asked (symbols
+** come file by file: one realpath a file, not one a symbol). */
+typedef struct samememo {
+  char *path;
+  int same;
+} samememo;
+
+/* Returns whether path names the same file as the document path dpath,
+** through the memo m (freed with rg_free(m->path)). */
+static int same_memo(samememo *m, const char *path, const char *dpath) {
+  if (m->path && strcmp(m->path, path) == 0) return m->same;
+  rg_free(m->path);
+  m->path = rg_malloc(strlen(path) + 1);
+  if (m->path) strcpy(m->path, path);
+  return m->same = same_file(path, dpath);
 }
 
 /* Returns the open document with uri, or NULL. */
@@ -374,15 +376,20 @@ typedef struct sym {
   rg_symbol_kind kind;
   char *name, *display, *container, *path, *line_text, *assumed, *tsv;
   uint32_t line, byte_col;
+  uint32_t ucol;            /* the name's column in UTF-16 units, 0-based */
 } sym;
 
 typedef struct symtab {
   sym *v;
   int n, cap;
+  const char *last_line;    /* the line of the last symbol (the library's */
+  uint32_t last_byte, last_u; /* text), a byte offset in it and its UTF-16
+                            ** column: symbols along one long line cost
+                            ** the distance between them, not the line */
 } symtab;
 
 /* Returns a copy of s (NULL stays NULL). */
-static char *dup(const char *s, size_t n) {
+static char *copyn(const char *s, size_t n) {
   char *c;
   if (!s) return NULL;
   if ((c = rg_malloc(n + 1))) {
@@ -392,26 +399,55 @@ static char *dup(const char *s, size_t n) {
   return c;
 }
 
-/* rg_symbol_fn: keeps a copy of s. */
+/* rg_symbol_fn: keeps a copy of s (of its line, an excerpt of at most 256
+** bytes around the name when the line is longer than 1024), its column in
+** UTF-16 units; a symbol that cannot be kept for want of memory is
+** dropped. */
 static void on_symbol(void *ctx, const rg_symbol *s) {
   symtab *t = ctx;
   sym *y;
+  uint32_t b = s->byte_col ? s->byte_col - 1 : 0;
+  if (s->source_line && b > s->source_len) b = (uint32_t)s->source_len;
   if (t->n == t->cap) {
-    sym *v = rg_realloc(t->v, (size_t)(t->cap = t->cap ? 2 * t->cap : 64) * sizeof *v);
+    int cap = t->cap ? 2 * t->cap : 64;
+    sym *v = rg_realloc(t->v, (size_t)cap * sizeof *v);
     if (!v) return;
     t->v = v;
+    t->cap = cap;
   }
-  y = &t->v[t->n++];
+  y = &t->v[t->n];
+  memset(y, 0, sizeof *y);
   y->kind = s->kind;
-  y->name = dup(s->name, strlen(s->name));
-  y->display = s->display ? dup(s->display, strlen(s->display)) : NULL;
-  y->container = s->container ? dup(s->container, strlen(s->container)) : NULL;
-  y->path = dup(s->path, strlen(s->path));
-  y->line_text = s->source_line ? dup(s->source_line, s->source_len) : NULL;
-  y->assumed = s->assumed ? dup(s->assumed, strlen(s->assumed)) : NULL;
-  y->tsv = s->tsv ? dup(s->tsv, strlen(s->tsv)) : NULL;
+  y->name = copyn(s->name, strlen(s->name));
+  y->display = s->display ? copyn(s->display, strlen(s->display)) : NULL;
+  y->container = s->container ? copyn(s->container, strlen(s->container)) : NULL;
+  y->path = copyn(s->path, strlen(s->path));
+  if (s->source_line && s->source_len <= 1024) {
+    y->line_text = copyn(s->source_line, s->source_len);
+  } else if (s->source_line) {
+    size_t from = b > 64 ? b - 64 : 0, n = s->source_len - from < 256 ? s->source_len - from : 256;
+    y->line_text = copyn(s->source_line + from, n);
+  }
+  y->assumed = s->assumed ? copyn(s->assumed, strlen(s->assumed)) : NULL;
+  y->tsv = s->tsv ? copyn(s->tsv, strlen(s->tsv)) : NULL;
   y->line = s->line;
   y->byte_col = s->byte_col;
+  if (s->source_line) {
+    if (s->source_line != t->last_line || b < t->last_byte) {
+      t->last_line = s->source_line;
+      t->last_byte = t->last_u = 0;
+    }
+    t->last_u += utf16_len(s->source_line + t->last_byte, b - t->last_byte);
+    t->last_byte = b;
+    y->ucol = t->last_u;
+  }
+  if (!y->name || !y->path || (s->display && !y->display) || (s->container && !y->container) ||
+      (s->source_line && !y->line_text) || (s->assumed && !y->assumed) || (s->tsv && !y->tsv)) {
+    rg_free(y->name); rg_free(y->display); rg_free(y->container); rg_free(y->path);
+    rg_free(y->line_text); rg_free(y->assumed); rg_free(y->tsv);
+    return;
+  }
+  t->n++;
 }
 
 /* Frees the symbols of t. */
@@ -434,9 +470,11 @@ static void symbols_of(server *sv, const doc *d, symtab *t) {
 
 /* Returns a new LSP Location of symbol y (its name's width). */
 static json_t *location(const sym *y) {
-  return json_pack("{s:o,s:o}", "uri", path_uri(y->path), "range",
-                   range(y->line, y->line_text, y->line_text ? strlen(y->line_text) : 0,
-                         y->byte_col, y->kind == RG_SYMBOL_NOTE ? 7 : utf16_len(y->name, strlen(y->name))));
+  uint32_t l = y->line ? y->line - 1 : 0;
+  uint32_t w = y->kind == RG_SYMBOL_NOTE ? 7 : utf16_len(y->name, strlen(y->name));
+  return json_pack("{s:o,s:{s:{s:i,s:i},s:{s:i,s:i}}}", "uri", path_uri(y->path), "range", "start",
+                   "line", (int)l, "character", (int)y->ucol, "end", "line", (int)l, "character",
+                   (int)(y->ucol + w));
 }
 
 /* Returns the LSP SymbolKind of k. */
@@ -500,7 +538,7 @@ static json_t *hover_text(server *sv, const doc *d, const char *w, int in_string
     const sym *y = &t.v[i];
     if (y->kind == RG_SYMBOL_NOTE) {
       /* `assumed "..."`: over the keyword or the text */
-      if (same_file(y->path, d->path) && y->line == line &&
+      if (y->line == line && same_file(y->path, d->path) &&
           ((!in_string && strcmp(w, "assumed") == 0 && y->byte_col == bcol) ||
            (in_string && strcmp(w, y->name) == 0)))
         rg_printf(&b.out, "**assumed**%s%s: %s", y->container ? " on " : "",
@@ -559,7 +597,7 @@ static json_t *definition(server *sv, const doc *d, json_t *pos) {
   symbols_of(sv, d, &t);
   for (int i = 0; i < t.n; i++) {
     const sym *y = &t.v[i];
-    int here = same_file(y->path, d->path) && y->line == line;
+    int here = y->line == line && same_file(y->path, d->path);
     if (y->kind == RG_SYMBOL_TABLE && y->tsv && here &&
         ((in_string && y->line_text && strstr(y->line_text, w)) ||
          (!in_string && strcmp(y->name, w) == 0 && y->byte_col == bcol))) {
@@ -611,13 +649,62 @@ static int offered(rg_symbol_kind k, want w) {
   return 1;
 }
 
+/* A set of symbols of a symtab told apart by kind and name (open
+** addressing; 0 marks a free slot, i + 1 holds symbol i). */
+typedef struct nameset {
+  const symtab *t;
+  uint32_t *slot;
+  size_t mask;
+} nameset;
+
+/* Returns the hash of kind k and name s (FNV-1a). */
+static size_t name_hash(rg_symbol_kind k, const char *s) {
+  uint64_t h = 14695981039346656037ull ^ (uint64_t)k;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return (size_t)h;
+}
+
+/* Makes ns an empty set for up to t->n symbols of t.  Returns 0, or -1
+** when memory runs out. */
+static int nameset_init(nameset *ns, const symtab *t) {
+  size_t cap = 16;
+  while (cap < 2 * (size_t)t->n) cap *= 2;
+  ns->t = t;
+  ns->mask = cap - 1;
+  ns->slot = rg_malloc(cap * sizeof *ns->slot);
+  if (!ns->slot) return -1;
+  memset(ns->slot, 0, cap * sizeof *ns->slot);
+  return 0;
+}
+
+/* Adds symbol i to ns; returns 1 when it was added, 0 when a symbol of its
+** kind and name was there already. */
+static int nameset_add(nameset *ns, int i) {
+  const sym *y = &ns->t->v[i];
+  for (size_t h = name_hash(y->kind, y->name) & ns->mask;; h = (h + 1) & ns->mask) {
+    const sym *o;
+    if (!ns->slot[h]) {
+      ns->slot[h] = (uint32_t)i + 1;
+      return 1;
+    }
+    o = &ns->t->v[ns->slot[h] - 1];
+    if (o->kind == y->kind && strcmp(o->name, y->name) == 0) return 0;
+  }
+}
+
 /* textDocument/completion at pos: the declared names that fit there (see
-** wanted), once per name and kind; for a type, the language's own types too. */
+** wanted), once per name and kind (a hash of the names: linear in the
+** symbols); for a type, the language's own types too. */
 static json_t *completion(server *sv, const doc *d, json_t *pos) {
   symtab t;
+  nameset ns;
   json_t *items = json_array();
   want w = wanted(d, pos);
   symbols_of(sv, d, &t);
+  if (nameset_init(&ns, &t) != 0) {
+    symtab_free(&t);
+    return items;
+  }
   if (w == WANT_TYPE) {
     static const char *const builtin[] = { "int", "bool", "percent", "text", "distance", "list", "set" };
     for (size_t i = 0; items && i < sizeof builtin / sizeof *builtin; i++)
@@ -626,16 +713,13 @@ static json_t *completion(server *sv, const doc *d, json_t *pos) {
   }
   for (int i = 0; items && i < t.n; i++) {
     const sym *y = &t.v[i];
-    int seen = 0;
-    if (!named(y->kind) || !offered(y->kind, w)) continue;
-    for (int j = 0; j < i && !seen; j++)
-      seen = t.v[j].kind == y->kind && strcmp(t.v[j].name, y->name) == 0;
-    if (seen) continue;
+    if (!named(y->kind) || !offered(y->kind, w) || !nameset_add(&ns, i)) continue;
     json_array_append_new(items, json_pack("{s:o,s:i,s:o}", "label", lsp_text(y->name), "kind",
                                            completion_kind(y->kind), "detail",
                                            lsp_text(y->container ? y->container
                                                         : y->display ? y->display : "")));
   }
+  rg_free(ns.slot);
   symtab_free(&t);
   return items;
 }
@@ -643,17 +727,19 @@ static json_t *completion(server *sv, const doc *d, json_t *pos) {
 /* textDocument/documentSymbol: the declarations and steps of d itself. */
 static json_t *outline(server *sv, const doc *d) {
   symtab t;
+  samememo m = { NULL, 0 };
   json_t *list = json_array();
   symbols_of(sv, d, &t);
   for (int i = 0; list && i < t.n; i++) {
     const sym *y = &t.v[i];
     json_t *s;
-    if (y->kind == RG_SYMBOL_NOTE || !same_file(y->path, d->path)) continue;
+    if (y->kind == RG_SYMBOL_NOTE || !same_memo(&m, y->path, d->path)) continue;
     s = json_pack("{s:o,s:i,s:o}", "name", lsp_text(y->name), "kind", symbol_kind(y->kind),
                   "location", location(y));
     if (s && y->container) json_object_set_new(s, "containerName", lsp_text(y->container));
     json_array_append_new(list, s);
   }
+  rg_free(m.path);
   symtab_free(&t);
   return list;
 }
@@ -661,11 +747,11 @@ static json_t *outline(server *sv, const doc *d) {
 /* didOpen / didChange: sets the text of document uri (adding it). */
 static doc *set_doc(server *sv, const char *uri, const char *text, size_t len) {
   doc *d = find_doc(sv, uri);
-  char *copy = dup(text, len);
+  char *copy = copyn(text, len);
   if (!copy) return NULL;
   if (!d) {
     doc *v = rg_realloc(sv->docs, (size_t)(sv->ndocs + 1) * sizeof *v);
-    char *u = dup(uri, strlen(uri)), *p = uri_path(uri);
+    char *u = copyn(uri, strlen(uri)), *p = uri_path(uri);
     if (!v || !u || !p) {
       if (v) sv->docs = v;
       rg_free(u); rg_free(p); rg_free(copy);
@@ -761,23 +847,56 @@ static int handle(server *sv, json_t *msg, int *rc) {
   return 0;
 }
 
+/* Answers a bad frame (why: what was wrong; body[0..len): what may be its
+** body): an error with JSON-RPC code `code` when an id can be read from the
+** body, else a message to the client's log; then the server goes on. */
+static void bad_frame(int code, const char *why, const char *body, size_t len) {
+  json_t *id = lsp_frame_id(body, len);
+  if (id)
+    send(json_pack("{s:s,s:o,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", id, "error", "code", code,
+                   "message", why));
+  else
+    send(json_pack("{s:s,s:s,s:{s:i,s:s+}}", "jsonrpc", "2.0", "method", "window/logMessage",
+                   "params", "type", 1, "message", "regula lsp: skipped ", why));
+}
+
 int lsp_main(void) {
   server sv;
+  lsp_reader rd;
   int rc = EX_RUNTIME;
   memset(&sv, 0, sizeof sv);
+  memset(&rd, 0, sizeof rd);
+  rd.read = stdin_read;
   for (;;) {
-    int eof;
-    json_t *msg = read_message(&eof);
-    if (!msg) {
-      if (eof) break;
-      continue;                   /* a frame that does not parse: skipped */
+    const char *body, *why;
+    size_t len;
+    json_t *msg, *method;
+    lsp_frame_status st = lsp_frame_next(&rd, &body, &len, &why);
+    if (st == LSP_FRAME_END) break;
+    if (st == LSP_FRAME_BAD) {
+      bad_frame(-32600, why, body, len);
+      continue;
     }
-    if (handle(&sv, msg, &rc)) {
+    if (!(msg = json_loadb(body, len, 0, NULL))) {
+      bad_frame(-32700, "a body that is not JSON", body, len);
+      continue;
+    }
+    method = json_object_get(msg, "method");
+    if (!json_is_object(msg) || (method && !json_is_string(method))) {
+      json_t *id = json_object_get(msg, "id");
+      if (id && (json_is_integer(id) || json_is_string(id)))
+        send(json_pack("{s:s,s:O,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", id, "error", "code",
+                       -32600, "message", "not a JSON-RPC request"));
+      else
+        send(json_pack("{s:s,s:s,s:{s:i,s:s}}", "jsonrpc", "2.0", "method", "window/logMessage",
+                       "params", "type", 1, "message", "regula lsp: skipped a message that is no request"));
+    } else if (handle(&sv, msg, &rc)) {
       json_decref(msg);
       break;
     }
     json_decref(msg);
   }
+  lsp_reader_free(&rd);
   while (sv.ndocs) forget(&sv, &sv.docs[0]);
   rg_free(sv.docs);
   return rc;
