@@ -377,6 +377,8 @@ typedef struct sym {
   char *name, *display, *container, *path, *line_text, *assumed, *tsv;
   uint32_t line, byte_col;
   uint32_t ucol;            /* the name's column in UTF-16 units, 0-based */
+  uint32_t text_from;       /* the byte of the line where line_text starts */
+  int use;                  /* a use (rg_rules_uses), not a declaration */
 } sym;
 
 typedef struct symtab {
@@ -427,11 +429,13 @@ static void on_symbol(void *ctx, const rg_symbol *s) {
   } else if (s->source_line) {
     size_t from = b > 64 ? b - 64 : 0, n = s->source_len - from < 256 ? s->source_len - from : 256;
     y->line_text = copyn(s->source_line + from, n);
+    y->text_from = (uint32_t)from;
   }
   y->assumed = s->assumed ? copyn(s->assumed, strlen(s->assumed)) : NULL;
   y->tsv = s->tsv ? copyn(s->tsv, strlen(s->tsv)) : NULL;
   y->line = s->line;
   y->byte_col = s->byte_col;
+  y->use = s->use;
   if (s->source_line) {
     if (s->source_line != t->last_line || b < t->last_byte) {
       t->last_line = s->source_line;
@@ -492,6 +496,8 @@ static int symbol_kind(rg_symbol_kind k) {
   case RG_SYMBOL_UNIT: return 15;
   case RG_SYMBOL_STRATEGY: return 19;
   case RG_SYMBOL_DISPLAY: return 2;
+  case RG_SYMBOL_RULE: return 24;
+  case RG_SYMBOL_ROW: return 7;
   default: return 13;
   }
 }
@@ -514,7 +520,8 @@ static int completion_kind(rg_symbol_kind k) {
 /* Returns whether symbol kind k declares a name that code refers to. */
 static int named(rg_symbol_kind k) {
   return k != RG_SYMBOL_STEP && k != RG_SYMBOL_TEST && k != RG_SYMBOL_NOTE &&
-         k != RG_SYMBOL_STRATEGY && k != RG_SYMBOL_DISPLAY;
+         k != RG_SYMBOL_STRATEGY && k != RG_SYMBOL_DISPLAY && k != RG_SYMBOL_RULE &&
+         k != RG_SYMBOL_ROW && k != RG_SYMBOL_NAME;
 }
 
 /* ---- requests ------------------------------------------------------------------ */
@@ -584,32 +591,320 @@ static json_t *hover_text(server *sv, const doc *d, const char *w, int in_string
   return res;
 }
 
+/* ---- rules, steps and cells: what definition, hover and references are on -- */
+
+/* Fills t with the uses of names in d and the rule sets it extends. */
+static void uses_of(server *sv, const doc *d, symtab *t) {
+  rg_loader ld;
+  rg_compile_options o = options(sv, &ld, NULL, NULL);
+  memset(t, 0, sizeof *t);
+  rg_rules_uses(d->path, d->text, d->len, &o, on_symbol, t);
+}
+
+/* What a position is on. */
+typedef struct target {
+  rg_symbol_kind kind;      /* RULE, STEP or ROW; 0 a string that may name
+                            ** a rule or a step; NAME any other name */
+  char name[512];
+  char container[512];      /* the procedure of a rule or step, the table
+                            ** of a row; "" for any */
+  uint32_t line;            /* the position's line (1-based) */
+} target;
+
+/* Finds what position pos of d is on (decls and uses: d's symbols): a
+** rule's or a step's name (in its declaration, or in `override` / `remove`
+** ... `in P`), the keys of a cell in `override T[keys]` or in a table's
+** body, or another name.  Returns 0, or -1 when pos is on no word. */
+static int target_at(const doc *d, json_t *pos, const symtab *decls, const symtab *uses,
+                     target *t) {
+  char w[512];
+  int in_string;
+  uint32_t bcol, line;
+  samememo m = { NULL, 0 };
+  if (word_at(d, pos, w, sizeof w, &in_string, &bcol, &line) != 0) return -1;
+  memset(t, 0, sizeof *t);
+  t->line = line;
+  snprintf(t->name, sizeof t->name, "%s", w);
+  t->kind = in_string ? 0 : RG_SYMBOL_NAME;
+  for (int pass = 0; pass < 2; pass++) {
+    const symtab *tab = pass ? uses : decls;
+    for (int i = 0; i < tab->n; i++) {
+      const sym *y = &tab->v[i];
+      if (y->line != line || !same_memo(&m, y->path, d->path)) continue;
+      if (in_string && (y->kind == RG_SYMBOL_RULE || y->kind == RG_SYMBOL_STEP) &&
+          strcmp(y->name, w) == 0) {
+        t->kind = y->kind;
+        snprintf(t->container, sizeof t->container, "%s", y->container ? y->container : "");
+        rg_free(m.path);
+        return 0;
+      }
+      if (!in_string && y->kind == RG_SYMBOL_ROW && y->line_text && bcol >= y->byte_col) {
+        /* the keys run from the cell's first key to its ':' or ']' */
+        const char *k = y->line_text + (y->byte_col - 1 - y->text_from);
+        const char *end = k;
+        while (*end && *end != ':' && *end != ']') end++;
+        if (bcol - 1 - y->text_from < (size_t)(end - y->line_text)) {
+          t->kind = RG_SYMBOL_ROW;
+          snprintf(t->name, sizeof t->name, "%s", y->name);
+          snprintf(t->container, sizeof t->container, "%s", y->container ? y->container : "");
+          rg_free(m.path);
+          return 0;
+        }
+      }
+    }
+  }
+  rg_free(m.path);
+  return 0;
+}
+
+/* Whether symbol y is what t is on (a declaration of it, or a use). */
+static int target_match(const target *t, const sym *y) {
+  if (strcmp(y->name, t->name) != 0) return 0;
+  if (t->kind == 0) return y->kind == RG_SYMBOL_RULE || y->kind == RG_SYMBOL_STEP;
+  if (t->kind == RG_SYMBOL_NAME)
+    return y->use ? y->kind == RG_SYMBOL_NAME || y->kind == RG_SYMBOL_PROCEDURE ||
+                        y->kind == RG_SYMBOL_MEMBER || y->kind == RG_SYMBOL_TABLE
+                  : named(y->kind);
+  return y->kind == t->kind &&
+         (!t->container[0] || (y->container && strcmp(y->container, t->container) == 0));
+}
+
+/* Returns whether symbol y is declared on t's line of document d. */
+static int on_line(const doc *d, const target *t, const sym *y) {
+  return y->line == t->line && same_file(y->path, d->path);
+}
+
+/* Returns a new array of the locations of t's declarations (decls of d):
+** those elsewhere than t's own line when there are any (from an `override
+** rule` line, the rule it replaces), else those on it. */
+static json_t *target_decls(const doc *d, const target *t, const symtab *decls) {
+  json_t *here = json_array(), *there = json_array();
+  for (int i = 0; here && there && i < decls->n; i++) {
+    const sym *y = &decls->v[i];
+    if (!target_match(t, y)) continue;
+    json_array_append_new(on_line(d, t, y) ? here : there, location(y));
+  }
+  if (there && json_array_size(there)) {
+    json_decref(here);
+    return there;
+  }
+  json_decref(there);
+  return here;
+}
+
+/* Looks in the TSV file path for the row of key (or of display, when not
+** NULL): the first line, not a comment, whose first cell is it.  Returns
+** its 1-based line, or 0; its text (at most size - 1 bytes) in buf. */
+static uint32_t tsv_row(const char *path, const char *key, const char *display, char *buf,
+                        size_t size) {
+  FILE *f = fopen(path, "r");
+  char *line = NULL;
+  size_t cap = 0;
+  uint32_t n = 0, found = 0;
+  if (!f) return 0;
+  while (!found && getline(&line, &cap, f) >= 0) {
+    size_t k = strcspn(line, "\t\r\n"), all;
+    n++;
+    if (line[0] == '#') continue;
+    while (k && line[k - 1] == ' ') k--;
+    if ((strlen(key) == k && strncmp(line, key, k) == 0) ||
+        (display && strlen(display) == k && strncmp(line, display, k) == 0)) {
+      found = n;
+      all = strcspn(line, "\r\n");
+      if (all >= size) all = size - 1;
+      memcpy(buf, line, all);
+      buf[all] = '\0';
+    }
+  }
+  free(line);
+  fclose(f);
+  return found;
+}
+
+/* For a row t of a table read from a TSV file (its declaration in decls):
+** the TSV file and line of the row (found by its first key, or that
+** member's display name), its text in buf.  Returns the line (1-based), or
+** 0 when there is none; *path the file (decls' copy). */
+static uint32_t target_tsv_row(const target *t, const symtab *decls, const char **path, char *buf,
+                               size_t size) {
+  char key[512];
+  const char *display = NULL, *dot;
+  snprintf(key, sizeof key, "%s", t->name);
+  key[strcspn(key, ",")] = '\0';
+  if ((dot = strrchr(key, '.'))) memmove(key, dot + 1, strlen(dot));
+  for (int i = 0; i < decls->n; i++)
+    if (decls->v[i].kind == RG_SYMBOL_MEMBER && strcmp(decls->v[i].name, key) == 0)
+      display = decls->v[i].display;
+  for (int i = 0; i < decls->n; i++) {
+    const sym *y = &decls->v[i];
+    uint32_t line;
+    if (y->kind == RG_SYMBOL_TABLE && y->tsv && strcmp(y->name, t->container) == 0 &&
+        (line = tsv_row(y->tsv, key, display, buf, size))) {
+      *path = y->tsv;
+      return line;
+    }
+  }
+  return 0;
+}
+
 /* textDocument/definition: the declarations of the name under the cursor
 ** (every one of that name: a member code may be in several enums); on a
-** table's own declaration, or on the `from "..."` of one, its TSV file. */
+** table's own declaration, or on the `from "..."` of one, its TSV file; on
+** the name of a rule or a step (`override rule "..." in P`), the rule or
+** step it names; on the keys of `override T[keys]`, that row of T (the
+** cell in the file that declares it, or its line of the TSV file). */
 static json_t *definition(server *sv, const doc *d, json_t *pos) {
   char w[512];
   int in_string;
   uint32_t bcol, line;
-  symtab t;
-  json_t *locs = json_array();
-  if (!locs || word_at(d, pos, w, sizeof w, &in_string, &bcol, &line) != 0) return locs;
+  symtab t, u;
+  target tg;
+  json_t *locs = NULL;
+  if (word_at(d, pos, w, sizeof w, &in_string, &bcol, &line) != 0) return json_array();
   symbols_of(sv, d, &t);
-  for (int i = 0; i < t.n; i++) {
-    const sym *y = &t.v[i];
-    int here = y->line == line && same_file(y->path, d->path);
-    if (y->kind == RG_SYMBOL_TABLE && y->tsv && here &&
-        ((in_string && y->line_text && strstr(y->line_text, w)) ||
-         (!in_string && strcmp(y->name, w) == 0 && y->byte_col == bcol))) {
-      json_array_append_new(locs, json_pack("{s:o,s:o}", "uri", path_uri(y->tsv), "range",
-                                            range(1, NULL, 0, 0, 0)));
-      break;
+  uses_of(sv, d, &u);
+  if (target_at(d, pos, &t, &u, &tg) == 0 && tg.kind != RG_SYMBOL_NAME) {
+    locs = target_decls(d, &tg, &t);
+    if (locs && tg.kind == RG_SYMBOL_ROW && json_array_size(locs) == 0) {
+      char text[512];
+      const char *path = NULL;
+      uint32_t l = target_tsv_row(&tg, &t, &path, text, sizeof text);
+      if (l)
+        json_array_append_new(locs, json_pack("{s:o,s:o}", "uri", path_uri(path), "range",
+                                              range(l, NULL, 0, 0, 0)));
     }
-    if (!in_string && named(y->kind) && strcmp(y->name, w) == 0)
-      json_array_append_new(locs, location(y));
+    if (locs && tg.kind == 0 && json_array_size(locs) == 0) {
+      json_decref(locs);        /* a string that names no rule: the TSV's, below */
+      locs = NULL;
+    }
   }
+  if (!locs && (locs = json_array())) {
+    for (int i = 0; i < t.n; i++) {
+      const sym *y = &t.v[i];
+      int here = y->line == line && same_file(y->path, d->path);
+      if (y->kind == RG_SYMBOL_TABLE && y->tsv && here &&
+          ((in_string && y->line_text && strstr(y->line_text, w)) ||
+           (!in_string && strcmp(y->name, w) == 0 && y->byte_col == bcol))) {
+        json_array_clear(locs);
+        json_array_append_new(locs, json_pack("{s:o,s:o}", "uri", path_uri(y->tsv), "range",
+                                              range(1, NULL, 0, 0, 0)));
+        break;
+      }
+      if (!in_string && named(y->kind) && strcmp(y->name, w) == 0)
+        json_array_append_new(locs, location(y));
+    }
+  }
+  symtab_free(&u);
   symtab_free(&t);
   return locs;
+}
+
+/* textDocument/references: every declaration (with includeDeclaration) and
+** use of what the cursor is on: a name, a rule's or a step's name (in its
+** procedure), a row of a table. */
+static json_t *references(server *sv, const doc *d, json_t *params) {
+  symtab t, u;
+  target tg;
+  json_t *locs = json_array();
+  int decl = json_is_true(json_object_get(json_object_get(params, "context"), "includeDeclaration"));
+  symbols_of(sv, d, &t);
+  uses_of(sv, d, &u);
+  if (locs && target_at(d, json_object_get(params, "position"), &t, &u, &tg) == 0) {
+    for (int i = 0; i < u.n; i++) {
+      const sym *y = &u.v[i];
+      int dup = 0;
+      if (!target_match(&tg, y)) continue;
+      /* an `override rule` is a declaration and a use at one place */
+      for (int j = 0; j < t.n && !dup && (tg.kind == RG_SYMBOL_RULE || tg.kind == RG_SYMBOL_STEP); j++)
+        dup = t.v[j].line == y->line && t.v[j].byte_col == y->byte_col &&
+              strcmp(t.v[j].path, y->path) == 0;
+      if (!dup || decl) json_array_append_new(locs, location(y));
+    }
+    for (int i = 0; decl && i < t.n; i++) {
+      const sym *y = &t.v[i];
+      int dup = 0;
+      if (!target_match(&tg, y)) continue;
+      for (int j = 0; j < u.n && !dup && (tg.kind == RG_SYMBOL_RULE || tg.kind == RG_SYMBOL_STEP); j++)
+        dup = u.v[j].line == y->line && u.v[j].byte_col == y->byte_col &&
+              strcmp(u.v[j].path, y->path) == 0;
+      if (!dup) json_array_append_new(locs, location(y));
+    }
+  }
+  symtab_free(&u);
+  symtab_free(&t);
+  return locs;
+}
+
+/* The hover of a rule, a step or a row (tg), or NULL when tg is a name:
+** what it is, and each place that declares it (an override among them)
+** with its line; a row of a TSV table, its line of the file. */
+static json_t *hover_target(server *sv, const doc *d, json_t *pos) {
+  symtab t, u;
+  target tg;
+  rg_buf b;
+  json_t *res = NULL;
+  int n = 0;
+  symbols_of(sv, d, &t);
+  uses_of(sv, d, &u);
+  rg_buf_init(&b);
+  if (target_at(d, pos, &t, &u, &tg) == 0 && tg.kind != RG_SYMBOL_NAME) {
+    for (int i = 0; i < t.n; i++) {
+      const sym *y = &t.v[i];
+      const char *s = y->line_text ? y->line_text : "";
+      if (!target_match(&tg, y)) continue;
+      if (n++ == 0)
+        rg_printf(&b.out, "%s \"%s\" of %s `%s`\n",
+                  y->kind == RG_SYMBOL_RULE ? "rule" : y->kind == RG_SYMBOL_STEP ? "step" : "row",
+                  y->name, y->kind == RG_SYMBOL_ROW ? "table" : "procedure",
+                  y->container ? y->container : "?");
+      while (*s == ' ' || *s == '\t') s++;
+      rg_printf(&b.out, "\n```regula\n%s\n```\n%s:%u\n", s, y->path, y->line);
+    }
+    if (n == 0 && tg.kind == RG_SYMBOL_ROW) {
+      char text[512];
+      const char *path = NULL;
+      uint32_t l = target_tsv_row(&tg, &t, &path, text, sizeof text);
+      if (l)
+        rg_printf(&b.out, "row \"%s\" of table `%s`\n\n```\n%s\n```\n%s:%u\n", tg.name,
+                  tg.container, text, path, l);
+    }
+    if (!b.out.failed && b.data)
+      res = json_pack("{s:{s:s,s:o}}", "contents", "kind", "markdown", "value",
+                      lsp_textn(b.data, b.len));
+  }
+  rg_buf_free(&b);
+  symtab_free(&u);
+  symtab_free(&t);
+  return res;
+}
+
+/* textDocument/formatting: the whole document in `regula fmt`'s layout
+** (rg_rules_format), as one edit; no edit when it is so already or has
+** syntax errors (the diagnostics show them). */
+static json_t *formatting(server *sv, const doc *d) {
+  rg_loader ld;
+  rg_compile_options o = options(sv, &ld, NULL, NULL);
+  rg_buf b;
+  json_t *edits = json_array();
+  rg_buf_init(&b);
+  if (edits && rg_rules_format(d->path, d->text, d->len, &o, &b.out) == RG_OK && !b.out.failed &&
+      (b.len != d->len || memcmp(b.data ? b.data : "", d->text, d->len) != 0)) {
+    /* the end of the document: its last line and that line's width */
+    uint32_t lines = 0;
+    const char *last = d->text;
+    for (const char *p = d->text; p < d->text + d->len; p++)
+      if (*p == '\n') {
+        lines++;
+        last = p + 1;
+      }
+    json_array_append_new(edits, json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}},s:o}", "range", "start",
+                                           "line", 0, "character", 0, "end", "line", (int)lines,
+                                           "character",
+                                           (int)utf16_len(last, (size_t)(d->text + d->len - last)),
+                                           "newText", lsp_textn(b.data, b.len)));
+  }
+  rg_buf_free(&b);
+  return edits;
 }
 
 /* What may be written at a place, for completion. */
@@ -733,7 +1028,8 @@ static json_t *outline(server *sv, const doc *d) {
   for (int i = 0; list && i < t.n; i++) {
     const sym *y = &t.v[i];
     json_t *s;
-    if (y->kind == RG_SYMBOL_NOTE || !same_memo(&m, y->path, d->path)) continue;
+    if (y->kind == RG_SYMBOL_NOTE || y->kind == RG_SYMBOL_ROW || !same_memo(&m, y->path, d->path))
+      continue;
     s = json_pack("{s:o,s:i,s:o}", "name", lsp_text(y->name), "kind", symbol_kind(y->kind),
                   "location", location(y));
     if (s && y->container) json_object_set_new(s, "containerName", lsp_text(y->container));
@@ -794,10 +1090,12 @@ static int handle(server *sv, json_t *msg, int *rc) {
   doc *d;
   if (!method) return 0;                          /* a response to us: none expected */
   if (strcmp(method, "initialize") == 0) {
-    reply(id, json_pack("{s:{s:i,s:b,s:b,s:{s:[s]},s:b},s:{s:s,s:s}}", "capabilities",
+    reply(id, json_pack("{s:{s:i,s:b,s:b,s:{s:[s,s]},s:b,s:b,s:b},s:{s:s,s:s}}", "capabilities",
                         "textDocumentSync", 1, "hoverProvider", 1, "definitionProvider", 1,
-                        "completionProvider", "triggerCharacters", ".", "documentSymbolProvider", 1,
-                        "serverInfo", "name", "regula", "version", rg_version()));
+                        "completionProvider", "triggerCharacters", ".", " ",
+                        "documentSymbolProvider", 1, "referencesProvider", 1,
+                        "documentFormattingProvider", 1, "serverInfo", "name", "regula",
+                        "version", rg_version()));
   } else if (strcmp(method, "shutdown") == 0) {
     sv->shutdown = 1;
     reply(id, json_null());
@@ -829,7 +1127,8 @@ static int handle(server *sv, json_t *msg, int *rc) {
     uint32_t bcol, line;
     json_t *res = NULL;
     if ((d = param_doc(sv, params)) &&
-        word_at(d, json_object_get(params, "position"), w, sizeof w, &in_string, &bcol, &line) == 0)
+        word_at(d, json_object_get(params, "position"), w, sizeof w, &in_string, &bcol, &line) == 0 &&
+        !(res = hover_target(sv, d, json_object_get(params, "position"))))
       res = hover_text(sv, d, w, in_string, line, bcol);
     reply(id, res);
   } else if (strcmp(method, "textDocument/definition") == 0) {
@@ -838,6 +1137,10 @@ static int handle(server *sv, json_t *msg, int *rc) {
   } else if (strcmp(method, "textDocument/completion") == 0) {
     reply(id, (d = param_doc(sv, params)) ? completion(sv, d, json_object_get(params, "position"))
                                           : json_array());
+  } else if (strcmp(method, "textDocument/references") == 0) {
+    reply(id, (d = param_doc(sv, params)) ? references(sv, d, params) : json_array());
+  } else if (strcmp(method, "textDocument/formatting") == 0) {
+    reply(id, (d = param_doc(sv, params)) ? formatting(sv, d) : json_array());
   } else if (strcmp(method, "textDocument/documentSymbol") == 0) {
     reply(id, (d = param_doc(sv, params)) ? outline(sv, d) : json_array());
   } else if (id) {
