@@ -799,37 +799,46 @@ static json_t *definition(server *sv, const doc *d, json_t *pos) {
   return locs;
 }
 
+/* Adds symbol y's location to locs unless its place is in seen already
+** (keys "path:line:col"); with skip, only marks the place as seen. */
+static void add_ref(json_t *locs, json_t *seen, const sym *y, int skip) {
+  char key[PATH_MAX + 32];
+  snprintf(key, sizeof key, "%s:%u:%u", y->path, y->line, y->byte_col);
+  if (json_object_get(seen, key)) return;
+  json_object_set_new(seen, key, json_true());
+  if (!skip) json_array_append_new(locs, location(y));
+}
+
 /* textDocument/references: every declaration (with includeDeclaration) and
-** use of what the cursor is on: a name, a rule's or a step's name (in its
-** procedure), a row of a table. */
+** use of what the cursor is on (a name, a rule's or a step's name in its
+** procedure, a row of a table), in d and the rule sets it extends, and in
+** the other open documents (a variant that extends d among them), each
+** place once. */
 static json_t *references(server *sv, const doc *d, json_t *params) {
   symtab t, u;
   target tg;
-  json_t *locs = json_array();
+  json_t *locs = json_array(), *seen = json_object();
   int decl = json_is_true(json_object_get(json_object_get(params, "context"), "includeDeclaration"));
+  int found;
   symbols_of(sv, d, &t);
   uses_of(sv, d, &u);
-  if (locs && target_at(d, json_object_get(params, "position"), &t, &u, &tg) == 0) {
-    for (int i = 0; i < u.n; i++) {
-      const sym *y = &u.v[i];
-      int dup = 0;
-      if (!target_match(&tg, y)) continue;
-      /* an `override rule` is a declaration and a use at one place */
-      for (int j = 0; j < t.n && !dup && (tg.kind == RG_SYMBOL_RULE || tg.kind == RG_SYMBOL_STEP); j++)
-        dup = t.v[j].line == y->line && t.v[j].byte_col == y->byte_col &&
-              strcmp(t.v[j].path, y->path) == 0;
-      if (!dup || decl) json_array_append_new(locs, location(y));
+  found = target_at(d, json_object_get(params, "position"), &t, &u, &tg) == 0;
+  for (int k = -1; locs && seen && found && k < sv->ndocs; k++) {
+    const doc *e = k < 0 ? d : &sv->docs[k];
+    if (k >= 0) {
+      if (e == d) continue;
+      symtab_free(&u);
+      symtab_free(&t);
+      symbols_of(sv, e, &t);
+      uses_of(sv, e, &u);
     }
-    for (int i = 0; decl && i < t.n; i++) {
-      const sym *y = &t.v[i];
-      int dup = 0;
-      if (!target_match(&tg, y)) continue;
-      for (int j = 0; j < u.n && !dup && (tg.kind == RG_SYMBOL_RULE || tg.kind == RG_SYMBOL_STEP); j++)
-        dup = u.v[j].line == y->line && u.v[j].byte_col == y->byte_col &&
-              strcmp(u.v[j].path, y->path) == 0;
-      if (!dup) json_array_append_new(locs, location(y));
-    }
+    /* declarations first: an `override rule` is one and a use at one place */
+    for (int i = 0; i < t.n; i++)
+      if (target_match(&tg, &t.v[i])) add_ref(locs, seen, &t.v[i], !decl);
+    for (int i = 0; i < u.n; i++)
+      if (target_match(&tg, &u.v[i])) add_ref(locs, seen, &u.v[i], 0);
   }
+  json_decref(seen);
   symtab_free(&u);
   symtab_free(&t);
   return locs;
@@ -908,26 +917,39 @@ static json_t *formatting(server *sv, const doc *d) {
 }
 
 /* What may be written at a place, for completion. */
-typedef enum { WANT_ANY, WANT_FIELD, WANT_TYPE } want;
+typedef enum { WANT_ANY, WANT_FIELD, WANT_TYPE, WANT_MEMBER, WANT_OVERRIDE } want;
 
-/* What position pos of d asks for: after `.` a field (`p.sec|`), after
-** `->` or after `NAME:` on a line declaring a variable, an input, a
-** parameter or a field (`let x: |`, `input x: |`, `procedure f(p: |`,
-** `  field: |` in a record) a type; anything else elsewhere. */
-static want wanted(const doc *d, json_t *pos) {
+/* What position pos of d asks for: after `NAME.` a field, or a member of
+** enum NAME (`terrain_name.|`: WANT_FIELD, NAME in base[0..size), told
+** apart by the caller, who knows the enums); after `override` a table (or
+** `rule`, `step` and the declarations that may be overridden); after `->`
+** or after `NAME:` on a line declaring a variable, an input, a parameter
+** or a field (`let x: |`, `input x: |`, `procedure f(p: |`, `  field: |` in
+** a record) a type; anything else elsewhere. */
+static want wanted(const doc *d, json_t *pos, char *base, size_t size) {
   const char *s;
   size_t n, at, k, lead = 0;
   json_int_t l = json_integer_value(json_object_get(pos, "line"));
   json_int_t c = json_integer_value(json_object_get(pos, "character"));
+  base[0] = '\0';
   if (l < 0 || c < 0 || doc_line(d, (uint32_t)l, &s, &n) != 0) return WANT_ANY;
   at = utf16_byte(s, n, (uint32_t)c);
   k = at;
   while (k > 0 && name_byte((unsigned char)s[k - 1])) k--;   /* the word begun */
-  if (k > 0 && s[k - 1] == '.') return WANT_FIELD;
+  if (k > 0 && s[k - 1] == '.') {
+    size_t b = k - 1;
+    while (b > 0 && name_byte((unsigned char)s[b - 1])) b--;
+    if (k - 1 - b < size) {
+      memcpy(base, s + b, k - 1 - b);
+      base[k - 1 - b] = '\0';
+    }
+    return WANT_FIELD;
+  }
   while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t')) k--;
+  while (lead < n && (s[lead] == ' ' || s[lead] == '\t')) lead++;
+  if (k >= lead + 8 && k - lead == 8 && strncmp(s + lead, "override", 8) == 0) return WANT_OVERRIDE;
   if (k >= 2 && s[k - 2] == '-' && s[k - 1] == '>') return WANT_TYPE;
   if (k == 0 || s[k - 1] != ':') return WANT_ANY;
-  while (lead < n && (s[lead] == ' ' || s[lead] == '\t')) lead++;
   static const char *const decl[] = { "let ", "input ", "procedure ", "table " };
   for (size_t i = 0; i < sizeof decl / sizeof *decl; i++)
     if (strncmp(s + lead, decl[i], strlen(decl[i])) == 0) return WANT_TYPE;
@@ -937,10 +959,14 @@ static want wanted(const doc *d, json_t *pos) {
   return e > lead && e + 1 == k && lead > 0 ? WANT_TYPE : WANT_ANY;
 }
 
-/* Whether a symbol of kind k is offered where w is wanted. */
-static int offered(rg_symbol_kind k, want w) {
-  if (w == WANT_FIELD) return k == RG_SYMBOL_FIELD;
-  if (w == WANT_TYPE) return k == RG_SYMBOL_ENUM || k == RG_SYMBOL_RECORD;
+/* Whether symbol y is offered where w is wanted (base: the enum whose
+** members are wanted). */
+static int offered(const sym *y, want w, const char *base) {
+  if (w == WANT_FIELD) return y->kind == RG_SYMBOL_FIELD;
+  if (w == WANT_MEMBER)
+    return y->kind == RG_SYMBOL_MEMBER && y->container && strcmp(y->container, base) == 0;
+  if (w == WANT_TYPE) return y->kind == RG_SYMBOL_ENUM || y->kind == RG_SYMBOL_RECORD;
+  if (w == WANT_OVERRIDE) return y->kind == RG_SYMBOL_TABLE;
   return 1;
 }
 
@@ -994,11 +1020,22 @@ static json_t *completion(server *sv, const doc *d, json_t *pos) {
   symtab t;
   nameset ns;
   json_t *items = json_array();
-  want w = wanted(d, pos);
+  char base[512];
+  want w = wanted(d, pos, base, sizeof base);
   symbols_of(sv, d, &t);
   if (nameset_init(&ns, &t) != 0) {
     symtab_free(&t);
     return items;
+  }
+  /* after `NAME.`: NAME's members when it is an enum */
+  for (int i = 0; w == WANT_FIELD && base[0] && i < t.n; i++)
+    if (t.v[i].kind == RG_SYMBOL_ENUM && strcmp(t.v[i].name, base) == 0) w = WANT_MEMBER;
+  if (w == WANT_OVERRIDE) {
+    static const char *const kw[] = { "rule", "step", "table", "const", "procedure", "enum",
+                                      "record", "strategy", "display" };
+    for (size_t i = 0; items && i < sizeof kw / sizeof *kw; i++)
+      json_array_append_new(items, json_pack("{s:s,s:i,s:s}", "label", kw[i], "kind", 14,
+                                             "detail", "keyword"));
   }
   if (w == WANT_TYPE) {
     static const char *const builtin[] = { "int", "bool", "percent", "text", "distance", "list", "set" };
@@ -1008,7 +1045,7 @@ static json_t *completion(server *sv, const doc *d, json_t *pos) {
   }
   for (int i = 0; items && i < t.n; i++) {
     const sym *y = &t.v[i];
-    if (!named(y->kind) || !offered(y->kind, w) || !nameset_add(&ns, i)) continue;
+    if (!named(y->kind) || !offered(y, w, base) || !nameset_add(&ns, i)) continue;
     json_array_append_new(items, json_pack("{s:o,s:i,s:o}", "label", lsp_text(y->name), "kind",
                                            completion_kind(y->kind), "detail",
                                            lsp_text(y->container ? y->container

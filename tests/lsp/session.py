@@ -73,7 +73,8 @@ slip = text.replace("const wide = reach * 2", "const wide = reach * 2\nconst bad
 
 r = request(1, "initialize", {"processId": None, "rootUri": None, "capabilities": {}})
 caps = r["result"]["capabilities"]
-check(caps.get("hoverProvider") and caps.get("definitionProvider") and caps.get("documentSymbolProvider"),
+check(caps.get("hoverProvider") and caps.get("definitionProvider") and caps.get("documentSymbolProvider")
+      and caps.get("referencesProvider") and caps.get("documentFormattingProvider"),
       "initialize: capabilities %s" % caps)
 notify("initialized", {})
 
@@ -192,6 +193,92 @@ notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version
                                   "contentChanges": [{"text": text}]})
 diagnostics()
 diagnostics()
+
+# rules, steps and rows: definition, hover, references (values read off
+# base.rules and variant.rules: `    rule "nobody outscouted" {` has the name
+# at column 10; `table bonus(ground) -> int { S: 1, C: 2 }` its cell C at
+# the index of "C: 2"; cover.tsv's row of C (Coastal) is its line 3)
+brow = next(i for i, l in enumerate(blines) if 'rule "nobody outscouted"' in l)
+orow = next(i for i, l in enumerate(lines) if 'override rule "nobody outscouted"' in l)
+ocol = lines[orow].index("nobody") + 3
+dd = request(20, "textDocument/definition", at(variant, orow, ocol))
+check(dd["result"] == [{"uri": uri(base), "range": {"start": {"line": brow, "character": 10},
+                                                   "end": {"line": brow, "character": 27}}}],
+      "definition of an overridden rule: the base's rule: %s" % dd["result"])
+h = request(21, "textDocument/hover", at(variant, orow, ocol))
+v = h["result"]["contents"]["value"] if h.get("result") else ""
+check(v.startswith('rule "nobody outscouted" of procedure `deploy`') and
+      "base.rules:%d" % (brow + 1) in v and "variant.rules:%d" % (orow + 1) in v,
+      "hover of a rule: its procedure and both places: %r" % v)
+r = request(22, "textDocument/references", dict(at(variant, orow, ocol), context={"includeDeclaration": True}))
+got = sorted((x["uri"], x["range"]["start"]["line"]) for x in r["result"])
+check(got == sorted([(uri(variant), orow), (uri(base), brow)]), "references of a rule: %s" % got)
+tb = next(i for i, l in enumerate(blines) if l.startswith("table bonus"))
+crow = next(i for i, l in enumerate(lines) if l.startswith("override bonus[C]"))
+dd = request(23, "textDocument/definition", at(variant, crow, lines[crow].index("[C]") + 1))
+cc = blines[tb].index("C: 2")
+check(dd["result"] == [{"uri": uri(base), "range": {"start": {"line": tb, "character": cc},
+                                                   "end": {"line": tb, "character": cc + 1}}}],
+      "definition of an overridden cell: the base's cell C: %s" % dd["result"])
+trow = next(i for i, l in enumerate(lines) if l.startswith("override cover[C]"))
+dd = request(24, "textDocument/definition", at(variant, trow, lines[trow].index("[C]") + 1))
+check(dd["result"] == [{"uri": uri(os.path.join(here, "cover.tsv")),
+                        "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 0}}}],
+      "definition of an overridden TSV row: cover.tsv line 3 (Coastal): %s" % dd["result"])
+h = request(25, "textDocument/hover", at(variant, trow, lines[trow].index("[C]") + 1))
+v = h["result"]["contents"]["value"] if h.get("result") else ""
+check("Coastal\t2" in v and "cover.tsv:3" in v, "hover of a TSV row: %r" % v)
+# references of the table bonus: its declaration, `return bonus[g]` in base,
+# `return bonus[g] + 1` and `override bonus[C]` in the variant
+r = request(26, "textDocument/references", dict(at(base, tb, 7), context={"includeDeclaration": True}))
+got = sorted((x["uri"], x["range"]["start"]["line"]) for x in r["result"])
+want = sorted([(uri(base), tb), (uri(base), next(i for i, l in enumerate(blines) if "return bonus[g]" in l)),
+               (uri(variant), next(i for i, l in enumerate(lines) if "return bonus[g] + 1" in l)),
+               (uri(variant), crow)])
+check(got == want, "references of bonus: %s" % got)
+r = request(27, "textDocument/references", dict(at(base, tb, 7), context={"includeDeclaration": False}))
+check(len(r["result"]) == 3, "references of bonus without its declaration: %s" % r["result"])
+
+# completion by place: after `ground.` its members only; after `override `
+# tables and keywords, no procedure, no member
+comp = text + "\nconst pick2 = ground.S\noverride cover[S] = 4 source \"x\"\n"
+notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version": 6},
+                                  "contentChanges": [{"text": comp}]})
+diagnostics()
+diagnostics()
+cl = comp.split("\n")
+prow = next(i for i, l in enumerate(cl) if l.startswith("const pick2"))
+c = request(28, "textDocument/completion", at(variant, prow, cl[prow].index("ground.") + 7))
+labels = {(i["label"], i["kind"]) for i in c["result"]}
+check(labels == {("S", 20), ("C", 20)}, "completion after ground.: its members: %s" % sorted(labels))
+vrow = next(i for i, l in enumerate(cl) if l.startswith("override cover[S]"))
+c = request(29, "textDocument/completion", at(variant, vrow, len("override ")))
+labels = {(i["label"], i["kind"]) for i in c["result"]}
+check({("cover", 9), ("bonus", 9), ("rule", 14), ("step", 14)} <= labels and
+      not any(k in (3, 20, 21) for _, k in labels), "completion after override: %s" % sorted(labels))
+
+# formatting: a file out of layout gets one edit giving the file as it is in
+# the repository (which tests/fmt-check.sh keeps in fmt's layout); a file
+# in layout gets none
+messy = text.replace("const wide = reach * 2", "const   wide=reach*2").replace("  return cover[g] * 2", "      return cover[g]*2")
+notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version": 7},
+                                  "contentChanges": [{"text": messy}]})
+diagnostics()
+diagnostics()
+f = request(30, "textDocument/formatting", {"textDocument": {"uri": uri(variant)},
+                                            "options": {"tabSize": 2, "insertSpaces": True}})
+ml = messy.split("\n")
+check(len(f["result"]) == 1 and f["result"][0]["newText"] == text and
+      f["result"][0]["range"] == {"start": {"line": 0, "character": 0},
+                                  "end": {"line": len(ml) - 1, "character": len(ml[-1])}},
+      "formatting: one edit, the file in layout: %s" % f["result"])
+notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version": 8},
+                                  "contentChanges": [{"text": text}]})
+diagnostics()
+diagnostics()
+f = request(31, "textDocument/formatting", {"textDocument": {"uri": uri(variant)},
+                                            "options": {"tabSize": 2, "insertSpaces": True}})
+check(f["result"] == [], "formatting a file in layout: no edit: %s" % f["result"])
 
 # the outline of base.rules: its declarations and the step of main
 s = request(8, "textDocument/documentSymbol", {"textDocument": {"uri": uri(base)}})
