@@ -24,7 +24,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies stages
+.PHONY: copies stages nvim
 .PHONY: web serve test-web test-web-if-able
 .SECONDARY:
 
@@ -136,6 +136,11 @@ stages:
 editors:
 	@tests/editors.sh
 
+# The README's Neovim setup, headless in Debian's Neovim (installed when
+# missing, skipped with a message when it cannot be): part of `make test`.
+nvim: $(BUILD)/regula
+	@tests/nvim.sh $(BUILD)/regula
+
 # The lexer's token names agree with parser.y's %token list.
 tokens:
 	@tests/tokens.sh
@@ -149,6 +154,7 @@ builtins:
 # page in a real browser.
 test: deps
 	@$(MAKE) --no-print-directory test-quick
+	@tests/nvim.sh $(BUILD)/regula
 	@tests/install.sh
 	@$(MAKE) --no-print-directory sanitize
 	@tests/valgrind.sh --quick $(BUILD)/regula
