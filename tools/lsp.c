@@ -14,7 +14,13 @@
 **   - go to definition (rg_rules_symbols): across `extends`, and from a
 **     table's declaration or its `from "..."` into the TSV file;
 **   - completion of enum members, tables, procedures, fields, constants and
-**     the other declared names; the outline (document symbols).
+**     the other declared names, by place; the outline (document symbols);
+**   - definition, hover and references of rules, steps and table rows
+**     (rg_rules_symbols, rg_rules_uses): from `override rule "..." in P` to
+**     the rule it replaces, from `override T[keys]` to the row (the cell,
+**     or its line of the TSV file); references of any name;
+**   - formatting: the document in `regula fmt`'s layout (rg_rules_format).
+** Frames are read by lsp_frame.c, which survives bad ones.
 ** Documents are synchronised whole (TextDocumentSyncKind.Full).  Positions
 ** are converted between the library's bytes and LSP's UTF-16 units.
 */
@@ -37,9 +43,12 @@ const char lsp_usage[] = "lsp";
 const char lsp_help[] =
   "A language server for editors, on standard input and output (the\n"
   "Language Server Protocol): diagnostics as you type, hover (a table's\n"
-  "cells, a constant's value, an `assumed` note's text), go to definition\n"
-  "(across extends and into TSV tables), completion of names and the\n"
-  "outline of a file.  Editors start it; see editors/ and the README.\n"
+  "cells, a constant's value, an `assumed` note's text, a rule's places),\n"
+  "go to definition and references (across extends and into TSV tables;\n"
+  "from `override rule \"...\" in P` to the rule, from `override T[keys]`\n"
+  "to the row), completion by place, formatting (as `regula fmt`) and the\n"
+  "outline of a file.  A bad frame is answered or logged and skipped.\n"
+  "Editors start it; see editors/ and the README.\n"
   "\n"
   "Exit: 0 after the client's shutdown and exit, 1 on exit without\n"
   "shutdown, 2 for arguments, 3 when the input ends or memory runs out.\n";

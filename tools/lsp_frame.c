@@ -77,7 +77,7 @@ static int header_at(const char *s, size_t n, size_t k) {
   size_t i = k, m, blanks, digits;
   for (m = 0; m < TOKLEN; m++, i++) {
     if (i == n) return -1;
-    if (!ci_eq(s + i, TOKEN + m, 1)) return 0;
+    if (!ci_eq(s + i, &TOKEN[m], 1)) return 0;
   }
   for (blanks = 0; i < n && (s[i] == ' ' || s[i] == '\t') && blanks < 8; i++) blanks++;
   for (digits = 0; i < n && s[i] >= '0' && s[i] <= '9' && digits < 20; i++) digits++;
