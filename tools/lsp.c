@@ -147,6 +147,13 @@ static json_t *path_uri(const char *path) {
   return lsp_text(buf);
 }
 
+/* Writes into buf (PATH_MAX bytes) the canonical spelling of path (its
+** realpath, or path itself when it has none) and returns buf. */
+static const char *canon(const char *path, char *buf) {
+  if (!realpath(path, buf)) snprintf(buf, PATH_MAX, "%s", path);
+  return buf;
+}
+
 /* Returns whether paths a and b name the same file. */
 static int same_file(const char *a, const char *b) {
   char ra[PATH_MAX], rb[PATH_MAX];
@@ -587,7 +594,8 @@ static json_t *hover_text(server *sv, const doc *d, const char *w, int in_string
       }
       if (y->tsv) rg_printf(&b.out, "from `%s`\n", y->tsv);
       if (y->assumed) rg_printf(&b.out, "\n**assumed**: %s\n", y->assumed);
-      rg_printf(&b.out, "\n%s:%u\n", y->path, y->line);
+      char where[PATH_MAX];
+      rg_printf(&b.out, "\n%s:%u\n", canon(y->path, where), y->line);
     } else {
       continue;
     }
@@ -811,8 +819,8 @@ static json_t *definition(server *sv, const doc *d, json_t *pos) {
 /* Adds symbol y's location to locs unless its place is in seen already
 ** (keys "path:line:col"); with skip, only marks the place as seen. */
 static void add_ref(json_t *locs, json_t *seen, const sym *y, int skip) {
-  char key[PATH_MAX + 32];
-  snprintf(key, sizeof key, "%s:%u:%u", y->path, y->line, y->byte_col);
+  char key[PATH_MAX + 32], where[PATH_MAX];
+  snprintf(key, sizeof key, "%s:%u:%u", canon(y->path, where), y->line, y->byte_col);
   if (json_object_get(seen, key)) return;
   json_object_set_new(seen, key, json_true());
   if (!skip) json_array_append_new(locs, location(y));
@@ -876,15 +884,16 @@ static json_t *hover_target(server *sv, const doc *d, json_t *pos) {
                   y->name, y->kind == RG_SYMBOL_ROW ? "table" : "procedure",
                   y->container ? y->container : "?");
       while (*s == ' ' || *s == '\t') s++;
-      rg_printf(&b.out, "\n```regula\n%s\n```\n%s:%u\n", s, y->path, y->line);
+      char where[PATH_MAX];
+      rg_printf(&b.out, "\n```regula\n%s\n```\n%s:%u\n", s, canon(y->path, where), y->line);
     }
     if (n == 0 && tg.kind == RG_SYMBOL_ROW) {
-      char text[512];
+      char text[512], where[PATH_MAX];
       const char *path = NULL;
       uint32_t l = target_tsv_row(&tg, &t, &path, text, sizeof text);
       if (l)
         rg_printf(&b.out, "row \"%s\" of table `%s`\n\n```\n%s\n```\n%s:%u\n", tg.name,
-                  tg.container, text, path, l);
+                  tg.container, text, canon(path, where), l);
     }
     if (!b.out.failed && b.data)
       res = json_pack("{s:{s:s,s:o}}", "contents", "kind", "markdown", "value",
@@ -1136,9 +1145,9 @@ static int handle(server *sv, json_t *msg, int *rc) {
   doc *d;
   if (!method) return 0;                          /* a response to us: none expected */
   if (strcmp(method, "initialize") == 0) {
-    reply(id, json_pack("{s:{s:i,s:b,s:b,s:{s:[s,s]},s:b,s:b,s:b},s:{s:s,s:s}}", "capabilities",
+    reply(id, json_pack("{s:{s:i,s:b,s:b,s:{s:[s]},s:b,s:b,s:b},s:{s:s,s:s}}", "capabilities",
                         "textDocumentSync", 1, "hoverProvider", 1, "definitionProvider", 1,
-                        "completionProvider", "triggerCharacters", ".", " ",
+                        "completionProvider", "triggerCharacters", ".",
                         "documentSymbolProvider", 1, "referencesProvider", 1,
                         "documentFormattingProvider", 1, "serverInfo", "name", "regula",
                         "version", rg_version()));
