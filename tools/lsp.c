@@ -935,16 +935,18 @@ static json_t *formatting(server *sv, const doc *d) {
 }
 
 /* What may be written at a place, for completion. */
-typedef enum { WANT_ANY, WANT_FIELD, WANT_TYPE, WANT_MEMBER, WANT_OVERRIDE } want;
+typedef enum { WANT_ANY, WANT_FIELD, WANT_TYPE, WANT_MEMBER, WANT_OVERRIDE, WANT_RULE, WANT_STEP } want;
 
 /* What position pos of d asks for: after `NAME.` a field, or a member of
 ** enum NAME (`terrain_name.|`: WANT_FIELD, NAME in base[0..size), told
 ** apart by the caller, who knows the enums); after `override` a table (or
-** `rule`, `step` and the declarations that may be overridden); after `->`
+** `rule`, `step` and the declarations that may be overridden); inside the
+** string of `override rule "` or `remove step "` (and the like) a rule's
+** or a step's name (*quote: the UTF-16 column after the quote); after `->`
 ** or after `NAME:` on a line declaring a variable, an input, a parameter
 ** or a field (`let x: |`, `input x: |`, `procedure f(p: |`, `  field: |` in
 ** a record) a type; anything else elsewhere. */
-static want wanted(const doc *d, json_t *pos, char *base, size_t size) {
+static want wanted(const doc *d, json_t *pos, char *base, size_t size, uint32_t *quote) {
   const char *s;
   size_t n, at, k, lead = 0;
   json_int_t l = json_integer_value(json_object_get(pos, "line"));
@@ -963,8 +965,21 @@ static want wanted(const doc *d, json_t *pos, char *base, size_t size) {
     }
     return WANT_FIELD;
   }
-  while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t')) k--;
   while (lead < n && (s[lead] == ' ' || s[lead] == '\t')) lead++;
+  {
+    /* (override|remove) (rule|step) "...| : inside the string */
+    static const char *const heads[] = { "override rule \"", "override step \"", "remove rule \"",
+                                         "remove step \"" };
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++) {
+      size_t h = strlen(heads[i]);
+      if (at >= lead + h && strncmp(s + lead, heads[i], h) == 0 &&
+          !memchr(s + lead + h, '"', at - lead - h)) {
+        *quote = utf16_len(s, lead + h);
+        return strstr(heads[i], "rule") ? WANT_RULE : WANT_STEP;
+      }
+    }
+  }
+  while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t')) k--;
   if (k >= lead + 8 && k - lead == 8 && strncmp(s + lead, "override", 8) == 0) return WANT_OVERRIDE;
   if (k >= 2 && s[k - 2] == '-' && s[k - 1] == '>') return WANT_TYPE;
   if (k == 0 || s[k - 1] != ':') return WANT_ANY;
@@ -985,6 +1000,8 @@ static int offered(const sym *y, want w, const char *base) {
     return y->kind == RG_SYMBOL_MEMBER && y->container && strcmp(y->container, base) == 0;
   if (w == WANT_TYPE) return y->kind == RG_SYMBOL_ENUM || y->kind == RG_SYMBOL_RECORD;
   if (w == WANT_OVERRIDE) return y->kind == RG_SYMBOL_TABLE;
+  if (w == WANT_RULE) return y->kind == RG_SYMBOL_RULE && y->container;
+  if (w == WANT_STEP) return y->kind == RG_SYMBOL_STEP && y->container;
   return 1;
 }
 
@@ -1000,7 +1017,7 @@ typedef struct nameset {
 static size_t name_hash(rg_symbol_kind k, const char *s) {
   uint64_t h = 14695981039346656037ull ^ (uint64_t)k;
   for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return (size_t)h;
+  return (size_t)h;   /* (a rule's procedure is compared, not hashed) */
 }
 
 /* Makes ns an empty set for up to t->n symbols of t.  Returns 0, or -1
@@ -1027,7 +1044,9 @@ static int nameset_add(nameset *ns, int i) {
       return 1;
     }
     o = &ns->t->v[ns->slot[h] - 1];
-    if (o->kind == y->kind && strcmp(o->name, y->name) == 0) return 0;
+    if (o->kind == y->kind && strcmp(o->name, y->name) == 0 &&
+        strcmp(o->container ? o->container : "", y->container ? y->container : "") == 0)
+      return 0;
   }
 }
 
@@ -1039,7 +1058,10 @@ static json_t *completion(server *sv, const doc *d, json_t *pos) {
   nameset ns;
   json_t *items = json_array();
   char base[512];
-  want w = wanted(d, pos, base, sizeof base);
+  uint32_t quote = 0;
+  json_int_t line = json_integer_value(json_object_get(pos, "line"));
+  json_int_t ch = json_integer_value(json_object_get(pos, "character"));
+  want w = wanted(d, pos, base, sizeof base, &quote);
   symbols_of(sv, d, &t);
   if (nameset_init(&ns, &t) != 0) {
     symtab_free(&t);
@@ -1063,6 +1085,23 @@ static json_t *completion(server *sv, const doc *d, json_t *pos) {
   }
   for (int i = 0; items && i < t.n; i++) {
     const sym *y = &t.v[i];
+    if (w == WANT_RULE || w == WANT_STEP) {
+      /* the name, its closing quote and `in PROCEDURE`, over what was typed */
+      char *text;
+      size_t n;
+      if (!offered(y, w, base) || !nameset_add(&ns, i)) continue;
+      n = strlen(y->name) + strlen(y->container) + 8;
+      if (!(text = rg_malloc(n))) continue;
+      snprintf(text, n, "%s\" in %s", y->name, y->container);
+      json_array_append_new(items, json_pack("{s:o,s:i,s:s+,s:{s:{s:{s:I,s:i},s:{s:I,s:I}},s:o}}",
+                                             "label", lsp_text(y->name), "kind",
+                                             completion_kind(y->kind), "detail", "in ",
+                                             y->container, "textEdit", "range", "start", "line",
+                                             line, "character", (int)quote, "end", "line", line,
+                                             "character", ch, "newText", lsp_text(text)));
+      rg_free(text);
+      continue;
+    }
     if (!named(y->kind) || !offered(y, w, base) || !nameset_add(&ns, i)) continue;
     json_array_append_new(items, json_pack("{s:o,s:i,s:o}", "label", lsp_text(y->name), "kind",
                                            completion_kind(y->kind), "detail",

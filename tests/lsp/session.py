@@ -241,7 +241,7 @@ check(len(r["result"]) == 3, "references of bonus without its declaration: %s" %
 
 # completion by place: after `ground.` its members only; after `override `
 # tables and keywords, no procedure, no member
-comp = text + "\nconst pick2 = ground.S\noverride cover[S] = 4 source \"x\"\n"
+comp = text + "\nconst pick2 = ground.S\noverride cover[S] = 4 source \"x\"\noverride rule \"nob\n"
 notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version": 6},
                                   "contentChanges": [{"text": comp}]})
 diagnostics()
@@ -256,6 +256,14 @@ c = request(29, "textDocument/completion", at(variant, vrow, len("override ")))
 labels = {(i["label"], i["kind"]) for i in c["result"]}
 check({("cover", 9), ("bonus", 9), ("rule", 14), ("step", 14)} <= labels and
       not any(k in (3, 20, 21) for _, k in labels), "completion after override: %s" % sorted(labels))
+# inside `override rule "`: the rules, each completed with `" in PROCEDURE`
+# over what was typed (from the column after the quote, 15, to the cursor)
+rrow = next(i for i, l in enumerate(cl) if l == 'override rule "nob')
+c = request(32, "textDocument/completion", at(variant, rrow, len(cl[rrow])))
+items = [(i["label"], i.get("textEdit", {}).get("newText"), i.get("textEdit", {}).get("range")) for i in c["result"]]
+check(items == [("nobody outscouted", 'nobody outscouted" in deploy',
+                 {"start": {"line": rrow, "character": 15}, "end": {"line": rrow, "character": 18}})],
+      "completion of a rule's name: %s" % items)
 
 # formatting: a file out of layout gets one edit giving the file as it is in
 # the repository (which tests/fmt-check.sh keeps in fmt's layout); a file
