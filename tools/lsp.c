@@ -340,7 +340,7 @@ static int holds(const char *s, size_t n, const char *needle) {
 ** a position: at its start) to the list. */
 static void on_diagnostic(void *ctx, const rg_diagnostic *r) {
   diags *ds = ctx;
-  json_t *rg;
+  json_t *rg, *item, *related = NULL;
   char msg[1024];
   const char *text = r->message;
   if (r->located && !same_file(r->path, ds->d->path)) {
@@ -353,22 +353,37 @@ static void on_diagnostic(void *ctx, const rg_diagnostic *r) {
     uint32_t at = 0;
     char quoted[512];   /* the name as a string ends: base" */
     snprintf(quoted, sizeof quoted, "%s\"", base);
-    for (uint32_t k = 0; doc_line(ds->d, k, &s, &n) == 0; k++)
+    /* one pass over the lines (doc_line per line would be quadratic) */
+    s = ds->d->text;
+    for (uint32_t k = 0; s <= ds->d->text + ds->d->len; k++) {
+      const char *nl = memchr(s, '\n', (size_t)(ds->d->text + ds->d->len - s));
+      n = (size_t)((nl ? nl : ds->d->text + ds->d->len) - s);
       if (holds(s, n, quoted)) {
         at = k;
         break;
       }
+      if (!nl) break;
+      s = nl + 1;
+    }
     snprintf(msg, sizeof msg, "in %s:%u:%u: %s", base, r->line, r->col, r->message);
     text = msg;
     rg = range(at + 1, NULL, 0, 0, 0);
+    /* and where it is, for the clients that show it */
+    related = json_pack("[{s:{s:o,s:o},s:o}]", "location", "uri", path_uri(r->path), "range",
+                        range(r->line, r->source_line, r->source_len, r->byte_col,
+                              r->end_col > r->col ? r->end_col - r->col : 1),
+                        "message", lsp_text(r->message));
   } else {
     rg = r->located ? range(r->line, r->source_line, r->source_len, r->byte_col,
                             r->end_col > r->col ? r->end_col - r->col : 1)
                     : range(1, NULL, 0, 0, 0);
   }
-  json_array_append_new(ds->list, json_pack("{s:o,s:i,s:s,s:o}", "range", rg, "severity",
-                                            r->severity == RG_SEVERITY_ERROR ? 1 : 3, "source",
-                                            "regula", "message", lsp_text(text)));
+  item = json_pack("{s:o,s:i,s:s,s:o}", "range", rg, "severity",
+                   r->severity == RG_SEVERITY_ERROR ? 1 : 3, "source", "regula", "message",
+                   lsp_text(text));
+  if (item && related) json_object_set(item, "relatedInformation", related);
+  json_decref(related);
+  json_array_append_new(ds->list, item);
 }
 
 /* Compiles d and publishes its diagnostics (an empty list when it is fine). */

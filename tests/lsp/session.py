@@ -156,6 +156,11 @@ check(len(bd) == 1 and bd[0]["range"]["start"] == {"line": orow, "character": 13
 check(len(vd) == 1 and vd[0]["range"]["start"]["line"] == 1 and
       vd[0]["message"] == "in base.rules:%d:14: unknown name 'nowhere'" % (orow + 1),
       "the variant shows base's error: %s" % vd)
+check(len(vd) == 1 and vd[0].get("relatedInformation") ==
+      [{"location": {"uri": uri(base), "range": {"start": {"line": orow, "character": 13},
+                                                 "end": {"line": orow, "character": 20}}},
+        "message": "unknown name 'nowhere'"}],
+      "the variant's diagnostic points at base's place: %s" % vd)
 notify("textDocument/didChange", {"textDocument": {"uri": uri(base), "version": 3},
                                   "contentChanges": [{"text": btext}]})
 got = {}
