@@ -218,6 +218,17 @@ check(v.startswith('rule "nobody outscouted" of procedure `deploy`') and
 r = request(22, "textDocument/references", dict(at(variant, orow, ocol), context={"includeDeclaration": True}))
 got = sorted((x["uri"], x["range"]["start"]["line"]) for x in r["result"])
 check(got == sorted([(uri(variant), orow), (uri(base), brow)]), "references of a rule: %s" % got)
+# a step: from `override step "Look up" in main` to base's `  step "Look up" {`
+# (the name at column 8), and its references: both places
+srow = next(i for i, l in enumerate(lines) if l.startswith('override step "Look up"'))
+bsrow = next(i for i, l in enumerate(blines) if l.startswith('  step "Look up"'))
+dd = request(33, "textDocument/definition", at(variant, srow, lines[srow].index("Look") + 2))
+check(dd["result"] == [{"uri": uri(base), "range": {"start": {"line": bsrow, "character": 8},
+                                                   "end": {"line": bsrow, "character": 15}}}],
+      "definition of an overridden step: %s" % dd["result"])
+r = request(34, "textDocument/references", dict(at(base, bsrow, 10), context={"includeDeclaration": True}))
+got = sorted((x["uri"], x["range"]["start"]["line"]) for x in r["result"])
+check(got == sorted([(uri(variant), srow), (uri(base), bsrow)]), "references of a step: %s" % got)
 tb = next(i for i, l in enumerate(blines) if l.startswith("table bonus"))
 crow = next(i for i, l in enumerate(lines) if l.startswith("override bonus[C]"))
 dd = request(23, "textDocument/definition", at(variant, crow, lines[crow].index("[C]") + 1))
