@@ -24,7 +24,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies stages coverage mutate
+.PHONY: copies stages coverage mutate nvim
 .PHONY: web serve test-web test-web-if-able
 .SECONDARY:
 
@@ -110,6 +110,7 @@ golden: $(BUILD)/regula
 	@tests/run.sh $(BUILD)/regula
 	@tests/fmt.sh $(BUILD)/regula
 	@python3 tests/lsp/session.py $(BUILD)/regula
+	@python3 tests/lsp/frames.py $(BUILD)/regula
 	@tests/unix.sh $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 	@tests/variants.sh $(BUILD)/regula
@@ -138,6 +139,11 @@ stages:
 editors:
 	@tests/editors.sh
 
+# The README's Neovim setup, headless in Debian's Neovim (installed when
+# missing, skipped with a message when it cannot be): part of `make test`.
+nvim: $(BUILD)/regula
+	@tests/nvim.sh $(BUILD)/regula
+
 # The lexer's token names agree with parser.y's %token list.
 tokens:
 	@tests/tokens.sh
@@ -151,6 +157,7 @@ builtins:
 # page in a real browser.
 test: deps
 	@$(MAKE) --no-print-directory test-quick
+	@tests/nvim.sh $(BUILD)/regula
 	@tests/install.sh
 	@$(MAKE) --no-print-directory sanitize
 	@tests/valgrind.sh --quick $(BUILD)/regula
@@ -175,7 +182,9 @@ sanitize: deps
 # Each harness tools/fuzz/fuzz_NAME.c is built with libFuzzer by `make fuzz`
 # and, with tools/fuzz/replay.c as its main, by `make test`, which replays
 # the inputs that once crashed it (tests/fuzz/NAME/).
-FUZZ_NAMES := parse compile module tsv answers render fmt diag setup
+FUZZ_NAMES := parse compile module tsv answers render fmt diag setup lsp
+# the language server's frame reader lives in tools/ (not the library)
+FUZZ_EXTRA_lsp := tools/lsp_frame.c
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
               -fno-omit-frame-pointer
@@ -186,6 +195,8 @@ $(BUILD)/fuzz-replay/fuzz_%: tools/fuzz/fuzz_%.c tools/fuzz/replay.c $(FUZZ_COMM
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itools -Itools/fuzz $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 	  tools/fuzz/fuzz.c tools/fuzz/replay.c $(FUZZ_EXTRA_$*) $(BUILD)/libregula.a $(LDLIBS)
+
+$(BUILD)/fuzz-replay/fuzz_lsp build/fuzz/bin/fuzz_lsp: tools/lsp_frame.c
 
 # Replays tests/fuzz/NAME/ through each harness (quick; part of `make test`).
 replay: $(patsubst %,$(BUILD)/fuzz-replay/fuzz_%,$(FUZZ_NAMES))

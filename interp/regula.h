@@ -650,7 +650,14 @@ typedef enum rg_symbol_kind {
   RG_SYMBOL_DICE, RG_SYMBOL_DECK, RG_SYMBOL_INPUT,
   RG_SYMBOL_NOTE,           /* an `assumed` note: name is its text */
   RG_SYMBOL_STRATEGY,       /* detail: its description */
-  RG_SYMBOL_DISPLAY         /* name: the record it shows; detail: its title */
+  RG_SYMBOL_DISPLAY,        /* name: the record it shows; detail: its title */
+  RG_SYMBOL_RULE,           /* a `rule "..."` of a procedure (container) */
+  RG_SYMBOL_ROW,            /* a cell of a table written in the file: name
+                            ** is its keys as written, joined by ", "
+                            ** ("10, Standard"); container the table */
+  RG_SYMBOL_NAME            /* (rg_rules_uses only) a name whose kind the
+                            ** syntax does not tell: a constant, a member,
+                            ** a table, a field, a variable... */
 } rg_symbol_kind;
 
 /* One declaration and where it is.  Every pointer is valid during the
@@ -672,6 +679,7 @@ typedef struct rg_symbol {
   const char *assumed;      /* the text of its first `assumed` note, or NULL */
   const char *tsv;          /* a table `from` a TSV: the file's resolved
                             ** path; else NULL */
+  int use;                  /* 0 a declaration; 1 a use (rg_rules_uses) */
 } rg_symbol;
 
 /* Receives each symbol. */
@@ -680,13 +688,28 @@ typedef void (*rg_symbol_fn)(void *ctx, const rg_symbol *s);
 /* Hands fn every declaration of the rule file text[0..len) (called name,
 ** resolved against by opt's loader) and of the rule sets it extends, the
 ** file's own first, each file in order: units, enums and their members,
-** records and their fields, constants, tables, procedures and their steps,
-** tests, dice, decks, inputs, `assumed` notes.  The files are parsed, not
+** records and their fields, constants, tables and the cells written in the
+** file (RG_SYMBOL_ROW), procedures and their steps and rules (an `override
+** step` or `override rule` too), tests, dice, decks, inputs, `assumed`
+** notes.  The files are parsed, not
 ** compiled, so a file with errors still has its index (syntax errors go to
 ** opt's diagnostic callback; what parses is indexed).  Returns RG_OK, or
 ** RG_NOMEM. */
 rg_status rg_rules_symbols(const char *name, const char *text, size_t len,
                            const rg_compile_options *opt, rg_symbol_fn fn, void *ctx);
+
+/* Hands fn every use of a name in the rule file text[0..len) and in the
+** rule sets it extends (as rg_rules_symbols reads them), each with use = 1
+** and its position: a name in an expression or a type (RG_SYMBOL_NAME; a
+** call's RG_SYMBOL_PROCEDURE; a key of a cell RG_SYMBOL_MEMBER), and what
+** `override` and `remove` name: a step or a rule of a procedure
+** (RG_SYMBOL_STEP, RG_SYMBOL_RULE, container the procedure), a table whose
+** cell is overridden (RG_SYMBOL_TABLE) and that cell (RG_SYMBOL_ROW, named
+** as rg_rules_symbols names the cells), a removed name (RG_SYMBOL_NAME).
+** Names are not resolved: a local variable that shares a constant's name is
+** handed as a use of it.  Returns RG_OK, or RG_NOMEM. */
+rg_status rg_rules_uses(const char *name, const char *text, size_t len,
+                        const rg_compile_options *opt, rg_symbol_fn fn, void *ctx);
 
 /* Writes what compiled rules r know of the table or constant called name,
 ** for a reader: a table's cells in the layout of `regula sheet`; a named

@@ -14,29 +14,41 @@
 **   - go to definition (rg_rules_symbols): across `extends`, and from a
 **     table's declaration or its `from "..."` into the TSV file;
 **   - completion of enum members, tables, procedures, fields, constants and
-**     the other declared names; the outline (document symbols).
+**     the other declared names, by place; the outline (document symbols);
+**   - definition, hover and references of rules, steps and table rows
+**     (rg_rules_symbols, rg_rules_uses): from `override rule "..." in P` to
+**     the rule it replaces, from `override T[keys]` to the row (the cell,
+**     or its line of the TSV file); references of any name;
+**   - formatting: the document in `regula fmt`'s layout (rg_rules_format).
+** Frames are read by lsp_frame.c, which survives bad ones.
 ** Documents are synchronised whole (TextDocumentSyncKind.Full).  Positions
 ** are converted between the library's bytes and LSP's UTF-16 units.
 */
 #define _XOPEN_SOURCE 700      /* realpath */
 #include "cmd_edit.h"
 #include "exitcode.h"
+#include "lsp_frame.h"
 #include "regula.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char lsp_usage[] = "lsp";
 
 const char lsp_help[] =
   "A language server for editors, on standard input and output (the\n"
   "Language Server Protocol): diagnostics as you type, hover (a table's\n"
-  "cells, a constant's value, an `assumed` note's text), go to definition\n"
-  "(across extends and into TSV tables), completion of names and the\n"
-  "outline of a file.  Editors start it; see editors/ and the README.\n"
+  "cells, a constant's value, an `assumed` note's text, a rule's places),\n"
+  "go to definition and references (across extends and into TSV tables;\n"
+  "from `override rule \"...\" in P` to the rule, from `override T[keys]`\n"
+  "to the row), completion by place, formatting (as `regula fmt`) and the\n"
+  "outline of a file.  A bad frame is answered or logged and skipped.\n"
+  "Editors start it; see editors/ and the README.\n"
   "\n"
   "Exit: 0 after the client's shutdown and exit, 1 on exit without\n"
   "shutdown, 2 for arguments, 3 when the input ends or memory runs out.\n";
@@ -57,33 +69,15 @@ typedef struct server {
 
 /* ---- framing ----------------------------------------------------------- */
 
-/* Reads one message from stdin; returns it parsed, or NULL at the end of
-** the input or on a malformed frame (*eof set at the end). */
-static json_t *read_message(int *eof) {
-  char line[1024];
-  long n = -1;
-  char *body;
-  json_t *j;
-  json_error_t err;
-  *eof = 0;
+/* lsp_read_fn over standard input: what one read(2) gives (0 at the end or
+** on an error). */
+static size_t stdin_read(void *ctx, char *buf, size_t size) {
+  (void)ctx;
   for (;;) {
-    if (!fgets(line, sizeof line, stdin)) {
-      *eof = 1;
-      return NULL;
-    }
-    if (strcmp(line, "\r\n") == 0 || strcmp(line, "\n") == 0) break;
-    if (strncmp(line, "Content-Length:", 15) == 0) n = strtol(line + 15, NULL, 10);
+    ssize_t got = read(STDIN_FILENO, buf, size);
+    if (got >= 0) return (size_t)got;
+    if (errno != EINTR) return 0;
   }
-  if (n < 0 || n > 64L << 20) return NULL;
-  if (!(body = rg_malloc((size_t)n + 1))) return NULL;
-  if (fread(body, 1, (size_t)n, stdin) != (size_t)n) {
-    rg_free(body);
-    *eof = 1;
-    return NULL;
-  }
-  j = json_loadb(body, (size_t)n, 0, &err);
-  rg_free(body);
-  return j;
 }
 
 /* Writes message j (its reference taken) to stdout, framed. */
@@ -153,11 +147,35 @@ static json_t *path_uri(const char *path) {
   return lsp_text(buf);
 }
 
+/* Writes into buf (PATH_MAX bytes) the canonical spelling of path (its
+** realpath, or path itself when it has none) and returns buf. */
+static const char *canon(const char *path, char *buf) {
+  if (!realpath(path, buf)) snprintf(buf, PATH_MAX, "%s", path);
+  return buf;
+}
+
 /* Returns whether paths a and b name the same file. */
 static int same_file(const char *a, const char *b) {
   char ra[PATH_MAX], rb[PATH_MAX];
   if (strcmp(a, b) == 0) return 1;
   return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+}
+
+/* A memo of same_file(path, d's path) for the last path asked (symbols
+** come file by file: one realpath a file, not one a symbol). */
+typedef struct samememo {
+  char *path;
+  int same;
+} samememo;
+
+/* Returns whether path names the same file as the document path dpath,
+** through the memo m (freed with rg_free(m->path)). */
+static int same_memo(samememo *m, const char *path, const char *dpath) {
+  if (m->path && strcmp(m->path, path) == 0) return m->same;
+  rg_free(m->path);
+  m->path = rg_malloc(strlen(path) + 1);
+  if (m->path) strcpy(m->path, path);
+  return m->same = same_file(path, dpath);
 }
 
 /* Returns the open document with uri, or NULL. */
@@ -322,7 +340,7 @@ static int holds(const char *s, size_t n, const char *needle) {
 ** a position: at its start) to the list. */
 static void on_diagnostic(void *ctx, const rg_diagnostic *r) {
   diags *ds = ctx;
-  json_t *rg;
+  json_t *rg, *item, *related = NULL;
   char msg[1024];
   const char *text = r->message;
   if (r->located && !same_file(r->path, ds->d->path)) {
@@ -335,22 +353,37 @@ static void on_diagnostic(void *ctx, const rg_diagnostic *r) {
     uint32_t at = 0;
     char quoted[512];   /* the name as a string ends: base" */
     snprintf(quoted, sizeof quoted, "%s\"", base);
-    for (uint32_t k = 0; doc_line(ds->d, k, &s, &n) == 0; k++)
+    /* one pass over the lines (doc_line per line would be quadratic) */
+    s = ds->d->text;
+    for (uint32_t k = 0; s <= ds->d->text + ds->d->len; k++) {
+      const char *nl = memchr(s, '\n', (size_t)(ds->d->text + ds->d->len - s));
+      n = (size_t)((nl ? nl : ds->d->text + ds->d->len) - s);
       if (holds(s, n, quoted)) {
         at = k;
         break;
       }
+      if (!nl) break;
+      s = nl + 1;
+    }
     snprintf(msg, sizeof msg, "in %s:%u:%u: %s", base, r->line, r->col, r->message);
     text = msg;
     rg = range(at + 1, NULL, 0, 0, 0);
+    /* and where it is, for the clients that show it */
+    related = json_pack("[{s:{s:o,s:o},s:o}]", "location", "uri", path_uri(r->path), "range",
+                        range(r->line, r->source_line, r->source_len, r->byte_col,
+                              r->end_col > r->col ? r->end_col - r->col : 1),
+                        "message", lsp_text(r->message));
   } else {
     rg = r->located ? range(r->line, r->source_line, r->source_len, r->byte_col,
                             r->end_col > r->col ? r->end_col - r->col : 1)
                     : range(1, NULL, 0, 0, 0);
   }
-  json_array_append_new(ds->list, json_pack("{s:o,s:i,s:s,s:o}", "range", rg, "severity",
-                                            r->severity == RG_SEVERITY_ERROR ? 1 : 3, "source",
-                                            "regula", "message", lsp_text(text)));
+  item = json_pack("{s:o,s:i,s:s,s:o}", "range", rg, "severity",
+                   r->severity == RG_SEVERITY_ERROR ? 1 : 3, "source", "regula", "message",
+                   lsp_text(text));
+  if (item && related) json_object_set(item, "relatedInformation", related);
+  json_decref(related);
+  json_array_append_new(ds->list, item);
 }
 
 /* Compiles d and publishes its diagnostics (an empty list when it is fine). */
@@ -374,15 +407,22 @@ typedef struct sym {
   rg_symbol_kind kind;
   char *name, *display, *container, *path, *line_text, *assumed, *tsv;
   uint32_t line, byte_col;
+  uint32_t ucol;            /* the name's column in UTF-16 units, 0-based */
+  uint32_t text_from;       /* the byte of the line where line_text starts */
+  int use;                  /* a use (rg_rules_uses), not a declaration */
 } sym;
 
 typedef struct symtab {
   sym *v;
   int n, cap;
+  const char *last_line;    /* the line of the last symbol (the library's */
+  uint32_t last_byte, last_u; /* text), a byte offset in it and its UTF-16
+                            ** column: symbols along one long line cost
+                            ** the distance between them, not the line */
 } symtab;
 
 /* Returns a copy of s (NULL stays NULL). */
-static char *dup(const char *s, size_t n) {
+static char *copyn(const char *s, size_t n) {
   char *c;
   if (!s) return NULL;
   if ((c = rg_malloc(n + 1))) {
@@ -392,26 +432,57 @@ static char *dup(const char *s, size_t n) {
   return c;
 }
 
-/* rg_symbol_fn: keeps a copy of s. */
+/* rg_symbol_fn: keeps a copy of s (of its line, an excerpt of at most 256
+** bytes around the name when the line is longer than 1024), its column in
+** UTF-16 units; a symbol that cannot be kept for want of memory is
+** dropped. */
 static void on_symbol(void *ctx, const rg_symbol *s) {
   symtab *t = ctx;
   sym *y;
+  uint32_t b = s->byte_col ? s->byte_col - 1 : 0;
+  if (s->source_line && b > s->source_len) b = (uint32_t)s->source_len;
   if (t->n == t->cap) {
-    sym *v = rg_realloc(t->v, (size_t)(t->cap = t->cap ? 2 * t->cap : 64) * sizeof *v);
+    int cap = t->cap ? 2 * t->cap : 64;
+    sym *v = rg_realloc(t->v, (size_t)cap * sizeof *v);
     if (!v) return;
     t->v = v;
+    t->cap = cap;
   }
-  y = &t->v[t->n++];
+  y = &t->v[t->n];
+  memset(y, 0, sizeof *y);
   y->kind = s->kind;
-  y->name = dup(s->name, strlen(s->name));
-  y->display = s->display ? dup(s->display, strlen(s->display)) : NULL;
-  y->container = s->container ? dup(s->container, strlen(s->container)) : NULL;
-  y->path = dup(s->path, strlen(s->path));
-  y->line_text = s->source_line ? dup(s->source_line, s->source_len) : NULL;
-  y->assumed = s->assumed ? dup(s->assumed, strlen(s->assumed)) : NULL;
-  y->tsv = s->tsv ? dup(s->tsv, strlen(s->tsv)) : NULL;
+  y->name = copyn(s->name, strlen(s->name));
+  y->display = s->display ? copyn(s->display, strlen(s->display)) : NULL;
+  y->container = s->container ? copyn(s->container, strlen(s->container)) : NULL;
+  y->path = copyn(s->path, strlen(s->path));
+  if (s->source_line && s->source_len <= 1024) {
+    y->line_text = copyn(s->source_line, s->source_len);
+  } else if (s->source_line) {
+    size_t from = b > 64 ? b - 64 : 0, n = s->source_len - from < 256 ? s->source_len - from : 256;
+    y->line_text = copyn(s->source_line + from, n);
+    y->text_from = (uint32_t)from;
+  }
+  y->assumed = s->assumed ? copyn(s->assumed, strlen(s->assumed)) : NULL;
+  y->tsv = s->tsv ? copyn(s->tsv, strlen(s->tsv)) : NULL;
   y->line = s->line;
   y->byte_col = s->byte_col;
+  y->use = s->use;
+  if (s->source_line) {
+    if (s->source_line != t->last_line || b < t->last_byte) {
+      t->last_line = s->source_line;
+      t->last_byte = t->last_u = 0;
+    }
+    t->last_u += utf16_len(s->source_line + t->last_byte, b - t->last_byte);
+    t->last_byte = b;
+    y->ucol = t->last_u;
+  }
+  if (!y->name || !y->path || (s->display && !y->display) || (s->container && !y->container) ||
+      (s->source_line && !y->line_text) || (s->assumed && !y->assumed) || (s->tsv && !y->tsv)) {
+    rg_free(y->name); rg_free(y->display); rg_free(y->container); rg_free(y->path);
+    rg_free(y->line_text); rg_free(y->assumed); rg_free(y->tsv);
+    return;
+  }
+  t->n++;
 }
 
 /* Frees the symbols of t. */
@@ -434,9 +505,11 @@ static void symbols_of(server *sv, const doc *d, symtab *t) {
 
 /* Returns a new LSP Location of symbol y (its name's width). */
 static json_t *location(const sym *y) {
-  return json_pack("{s:o,s:o}", "uri", path_uri(y->path), "range",
-                   range(y->line, y->line_text, y->line_text ? strlen(y->line_text) : 0,
-                         y->byte_col, y->kind == RG_SYMBOL_NOTE ? 7 : utf16_len(y->name, strlen(y->name))));
+  uint32_t l = y->line ? y->line - 1 : 0;
+  uint32_t w = y->kind == RG_SYMBOL_NOTE ? 7 : utf16_len(y->name, strlen(y->name));
+  return json_pack("{s:o,s:{s:{s:i,s:i},s:{s:i,s:i}}}", "uri", path_uri(y->path), "range", "start",
+                   "line", (int)l, "character", (int)y->ucol, "end", "line", (int)l, "character",
+                   (int)(y->ucol + w));
 }
 
 /* Returns the LSP SymbolKind of k. */
@@ -454,6 +527,8 @@ static int symbol_kind(rg_symbol_kind k) {
   case RG_SYMBOL_UNIT: return 15;
   case RG_SYMBOL_STRATEGY: return 19;
   case RG_SYMBOL_DISPLAY: return 2;
+  case RG_SYMBOL_RULE: return 24;
+  case RG_SYMBOL_ROW: return 7;
   default: return 13;
   }
 }
@@ -476,7 +551,8 @@ static int completion_kind(rg_symbol_kind k) {
 /* Returns whether symbol kind k declares a name that code refers to. */
 static int named(rg_symbol_kind k) {
   return k != RG_SYMBOL_STEP && k != RG_SYMBOL_TEST && k != RG_SYMBOL_NOTE &&
-         k != RG_SYMBOL_STRATEGY && k != RG_SYMBOL_DISPLAY;
+         k != RG_SYMBOL_STRATEGY && k != RG_SYMBOL_DISPLAY && k != RG_SYMBOL_RULE &&
+         k != RG_SYMBOL_ROW && k != RG_SYMBOL_NAME;
 }
 
 /* ---- requests ------------------------------------------------------------------ */
@@ -500,7 +576,7 @@ static json_t *hover_text(server *sv, const doc *d, const char *w, int in_string
     const sym *y = &t.v[i];
     if (y->kind == RG_SYMBOL_NOTE) {
       /* `assumed "..."`: over the keyword or the text */
-      if (same_file(y->path, d->path) && y->line == line &&
+      if (y->line == line && same_file(y->path, d->path) &&
           ((!in_string && strcmp(w, "assumed") == 0 && y->byte_col == bcol) ||
            (in_string && strcmp(w, y->name) == 0)))
         rg_printf(&b.out, "**assumed**%s%s: %s", y->container ? " on " : "",
@@ -533,7 +609,8 @@ static json_t *hover_text(server *sv, const doc *d, const char *w, int in_string
       }
       if (y->tsv) rg_printf(&b.out, "from `%s`\n", y->tsv);
       if (y->assumed) rg_printf(&b.out, "\n**assumed**: %s\n", y->assumed);
-      rg_printf(&b.out, "\n%s:%u\n", y->path, y->line);
+      char where[PATH_MAX];
+      rg_printf(&b.out, "\n%s:%u\n", canon(y->path, where), y->line);
     } else {
       continue;
     }
@@ -546,55 +623,381 @@ static json_t *hover_text(server *sv, const doc *d, const char *w, int in_string
   return res;
 }
 
+/* ---- rules, steps and cells: what definition, hover and references are on -- */
+
+/* Fills t with the uses of names in d and the rule sets it extends. */
+static void uses_of(server *sv, const doc *d, symtab *t) {
+  rg_loader ld;
+  rg_compile_options o = options(sv, &ld, NULL, NULL);
+  memset(t, 0, sizeof *t);
+  rg_rules_uses(d->path, d->text, d->len, &o, on_symbol, t);
+}
+
+/* What a position is on. */
+typedef struct target {
+  rg_symbol_kind kind;      /* RULE, STEP or ROW; 0 a string that may name
+                            ** a rule or a step; NAME any other name */
+  char name[512];
+  char container[512];      /* the procedure of a rule or step, the table
+                            ** of a row; "" for any */
+  uint32_t line;            /* the position's line (1-based) */
+} target;
+
+/* Finds what position pos of d is on (decls and uses: d's symbols): a
+** rule's or a step's name (in its declaration, or in `override` / `remove`
+** ... `in P`), the keys of a cell in `override T[keys]` or in a table's
+** body, or another name.  Returns 0, or -1 when pos is on no word. */
+static int target_at(const doc *d, json_t *pos, const symtab *decls, const symtab *uses,
+                     target *t) {
+  char w[512];
+  int in_string;
+  uint32_t bcol, line;
+  samememo m = { NULL, 0 };
+  if (word_at(d, pos, w, sizeof w, &in_string, &bcol, &line) != 0) return -1;
+  memset(t, 0, sizeof *t);
+  t->line = line;
+  snprintf(t->name, sizeof t->name, "%s", w);
+  t->kind = in_string ? 0 : RG_SYMBOL_NAME;
+  for (int pass = 0; pass < 2; pass++) {
+    const symtab *tab = pass ? uses : decls;
+    for (int i = 0; i < tab->n; i++) {
+      const sym *y = &tab->v[i];
+      if (y->line != line || !same_memo(&m, y->path, d->path)) continue;
+      if (in_string && (y->kind == RG_SYMBOL_RULE || y->kind == RG_SYMBOL_STEP) &&
+          strcmp(y->name, w) == 0) {
+        t->kind = y->kind;
+        snprintf(t->container, sizeof t->container, "%s", y->container ? y->container : "");
+        rg_free(m.path);
+        return 0;
+      }
+      if (!in_string && y->kind == RG_SYMBOL_ROW && y->line_text && bcol >= y->byte_col) {
+        /* the keys run from the cell's first key to its ':' or ']' */
+        const char *k = y->line_text + (y->byte_col - 1 - y->text_from);
+        const char *end = k;
+        while (*end && *end != ':' && *end != ']') end++;
+        if (bcol - 1 - y->text_from < (size_t)(end - y->line_text)) {
+          t->kind = RG_SYMBOL_ROW;
+          snprintf(t->name, sizeof t->name, "%s", y->name);
+          snprintf(t->container, sizeof t->container, "%s", y->container ? y->container : "");
+          rg_free(m.path);
+          return 0;
+        }
+      }
+    }
+  }
+  rg_free(m.path);
+  return 0;
+}
+
+/* Whether symbol y is what t is on (a declaration of it, or a use). */
+static int target_match(const target *t, const sym *y) {
+  if (strcmp(y->name, t->name) != 0) return 0;
+  if (t->kind == 0) return y->kind == RG_SYMBOL_RULE || y->kind == RG_SYMBOL_STEP;
+  if (t->kind == RG_SYMBOL_NAME)
+    return y->use ? y->kind == RG_SYMBOL_NAME || y->kind == RG_SYMBOL_PROCEDURE ||
+                        y->kind == RG_SYMBOL_MEMBER || y->kind == RG_SYMBOL_TABLE
+                  : named(y->kind);
+  return y->kind == t->kind &&
+         (!t->container[0] || (y->container && strcmp(y->container, t->container) == 0));
+}
+
+/* Returns whether symbol y is declared on t's line of document d. */
+static int on_line(const doc *d, const target *t, const sym *y) {
+  return y->line == t->line && same_file(y->path, d->path);
+}
+
+/* Returns a new array of the locations of t's declarations (decls of d):
+** those elsewhere than t's own line when there are any (from an `override
+** rule` line, the rule it replaces), else those on it. */
+static json_t *target_decls(const doc *d, const target *t, const symtab *decls) {
+  json_t *here = json_array(), *there = json_array();
+  for (int i = 0; here && there && i < decls->n; i++) {
+    const sym *y = &decls->v[i];
+    if (!target_match(t, y)) continue;
+    json_array_append_new(on_line(d, t, y) ? here : there, location(y));
+  }
+  if (there && json_array_size(there)) {
+    json_decref(here);
+    return there;
+  }
+  json_decref(there);
+  return here;
+}
+
+/* Looks in the TSV file path for the row of key (or of display, when not
+** NULL): the first line, not a comment, whose first cell is it.  Returns
+** its 1-based line, or 0; its text (at most size - 1 bytes) in buf. */
+static uint32_t tsv_row(const char *path, const char *key, const char *display, char *buf,
+                        size_t size) {
+  FILE *f = fopen(path, "r");
+  char *line = NULL;
+  size_t cap = 0;
+  uint32_t n = 0, found = 0;
+  if (!f) return 0;
+  while (!found && getline(&line, &cap, f) >= 0) {
+    size_t k = strcspn(line, "\t\r\n"), all;
+    n++;
+    if (line[0] == '#') continue;
+    while (k && line[k - 1] == ' ') k--;
+    if ((strlen(key) == k && strncmp(line, key, k) == 0) ||
+        (display && strlen(display) == k && strncmp(line, display, k) == 0)) {
+      found = n;
+      all = strcspn(line, "\r\n");
+      if (all >= size) all = size - 1;
+      memcpy(buf, line, all);
+      buf[all] = '\0';
+    }
+  }
+  free(line);
+  fclose(f);
+  return found;
+}
+
+/* For a row t of a table read from a TSV file (its declaration in decls):
+** the TSV file and line of the row (found by its first key, or that
+** member's display name), its text in buf.  Returns the line (1-based), or
+** 0 when there is none; *path the file (decls' copy). */
+static uint32_t target_tsv_row(const target *t, const symtab *decls, const char **path, char *buf,
+                               size_t size) {
+  char key[512];
+  const char *display = NULL, *dot;
+  snprintf(key, sizeof key, "%s", t->name);
+  key[strcspn(key, ",")] = '\0';
+  if ((dot = strrchr(key, '.'))) memmove(key, dot + 1, strlen(dot));
+  for (int i = 0; i < decls->n; i++)
+    if (decls->v[i].kind == RG_SYMBOL_MEMBER && strcmp(decls->v[i].name, key) == 0)
+      display = decls->v[i].display;
+  for (int i = 0; i < decls->n; i++) {
+    const sym *y = &decls->v[i];
+    uint32_t line;
+    if (y->kind == RG_SYMBOL_TABLE && y->tsv && strcmp(y->name, t->container) == 0 &&
+        (line = tsv_row(y->tsv, key, display, buf, size))) {
+      *path = y->tsv;
+      return line;
+    }
+  }
+  return 0;
+}
+
 /* textDocument/definition: the declarations of the name under the cursor
 ** (every one of that name: a member code may be in several enums); on a
-** table's own declaration, or on the `from "..."` of one, its TSV file. */
+** table's own declaration, or on the `from "..."` of one, its TSV file; on
+** the name of a rule or a step (`override rule "..." in P`), the rule or
+** step it names; on the keys of `override T[keys]`, that row of T (the
+** cell in the file that declares it, or its line of the TSV file). */
 static json_t *definition(server *sv, const doc *d, json_t *pos) {
   char w[512];
   int in_string;
   uint32_t bcol, line;
-  symtab t;
-  json_t *locs = json_array();
-  if (!locs || word_at(d, pos, w, sizeof w, &in_string, &bcol, &line) != 0) return locs;
+  symtab t, u;
+  target tg;
+  json_t *locs = NULL;
+  if (word_at(d, pos, w, sizeof w, &in_string, &bcol, &line) != 0) return json_array();
   symbols_of(sv, d, &t);
-  for (int i = 0; i < t.n; i++) {
-    const sym *y = &t.v[i];
-    int here = same_file(y->path, d->path) && y->line == line;
-    if (y->kind == RG_SYMBOL_TABLE && y->tsv && here &&
-        ((in_string && y->line_text && strstr(y->line_text, w)) ||
-         (!in_string && strcmp(y->name, w) == 0 && y->byte_col == bcol))) {
-      json_array_append_new(locs, json_pack("{s:o,s:o}", "uri", path_uri(y->tsv), "range",
-                                            range(1, NULL, 0, 0, 0)));
-      break;
+  uses_of(sv, d, &u);
+  if (target_at(d, pos, &t, &u, &tg) == 0 && tg.kind != RG_SYMBOL_NAME) {
+    locs = target_decls(d, &tg, &t);
+    if (locs && tg.kind == RG_SYMBOL_ROW && json_array_size(locs) == 0) {
+      char text[512];
+      const char *path = NULL;
+      uint32_t l = target_tsv_row(&tg, &t, &path, text, sizeof text);
+      if (l)
+        json_array_append_new(locs, json_pack("{s:o,s:o}", "uri", path_uri(path), "range",
+                                              range(l, NULL, 0, 0, 0)));
     }
-    if (!in_string && named(y->kind) && strcmp(y->name, w) == 0)
-      json_array_append_new(locs, location(y));
+    if (locs && tg.kind == 0 && json_array_size(locs) == 0) {
+      json_decref(locs);        /* a string that names no rule: the TSV's, below */
+      locs = NULL;
+    }
   }
+  if (!locs && (locs = json_array())) {
+    for (int i = 0; i < t.n; i++) {
+      const sym *y = &t.v[i];
+      int here = y->line == line && same_file(y->path, d->path);
+      if (y->kind == RG_SYMBOL_TABLE && y->tsv && here &&
+          ((in_string && y->line_text && strstr(y->line_text, w)) ||
+           (!in_string && strcmp(y->name, w) == 0 && y->byte_col == bcol))) {
+        json_array_clear(locs);
+        json_array_append_new(locs, json_pack("{s:o,s:o}", "uri", path_uri(y->tsv), "range",
+                                              range(1, NULL, 0, 0, 0)));
+        break;
+      }
+      if (!in_string && named(y->kind) && strcmp(y->name, w) == 0)
+        json_array_append_new(locs, location(y));
+    }
+  }
+  symtab_free(&u);
   symtab_free(&t);
   return locs;
 }
 
-/* What may be written at a place, for completion. */
-typedef enum { WANT_ANY, WANT_FIELD, WANT_TYPE } want;
+/* Adds symbol y's location to locs unless its place is in seen already
+** (keys "path:line:col"); with skip, only marks the place as seen. */
+static void add_ref(json_t *locs, json_t *seen, const sym *y, int skip) {
+  char key[PATH_MAX + 32], where[PATH_MAX];
+  snprintf(key, sizeof key, "%s:%u:%u", canon(y->path, where), y->line, y->byte_col);
+  if (json_object_get(seen, key)) return;
+  json_object_set_new(seen, key, json_true());
+  if (!skip) json_array_append_new(locs, location(y));
+}
 
-/* What position pos of d asks for: after `.` a field (`p.sec|`), after
-** `->` or after `NAME:` on a line declaring a variable, an input, a
-** parameter or a field (`let x: |`, `input x: |`, `procedure f(p: |`,
-** `  field: |` in a record) a type; anything else elsewhere. */
-static want wanted(const doc *d, json_t *pos) {
+/* textDocument/references: every declaration (with includeDeclaration) and
+** use of what the cursor is on (a name, a rule's or a step's name in its
+** procedure, a row of a table), in d and the rule sets it extends, and in
+** the other open documents (a variant that extends d among them), each
+** place once. */
+static json_t *references(server *sv, const doc *d, json_t *params) {
+  symtab t, u;
+  target tg;
+  json_t *locs = json_array(), *seen = json_object();
+  int decl = json_is_true(json_object_get(json_object_get(params, "context"), "includeDeclaration"));
+  int found;
+  symbols_of(sv, d, &t);
+  uses_of(sv, d, &u);
+  found = target_at(d, json_object_get(params, "position"), &t, &u, &tg) == 0;
+  for (int k = -1; locs && seen && found && k < sv->ndocs; k++) {
+    const doc *e = k < 0 ? d : &sv->docs[k];
+    if (k >= 0) {
+      if (e == d) continue;
+      symtab_free(&u);
+      symtab_free(&t);
+      symbols_of(sv, e, &t);
+      uses_of(sv, e, &u);
+    }
+    /* declarations first: an `override rule` is one and a use at one place */
+    for (int i = 0; i < t.n; i++)
+      if (target_match(&tg, &t.v[i])) add_ref(locs, seen, &t.v[i], !decl);
+    for (int i = 0; i < u.n; i++)
+      if (target_match(&tg, &u.v[i])) add_ref(locs, seen, &u.v[i], 0);
+  }
+  json_decref(seen);
+  symtab_free(&u);
+  symtab_free(&t);
+  return locs;
+}
+
+/* The hover of a rule, a step or a row (tg), or NULL when tg is a name:
+** what it is, and each place that declares it (an override among them)
+** with its line; a row of a TSV table, its line of the file. */
+static json_t *hover_target(server *sv, const doc *d, json_t *pos) {
+  symtab t, u;
+  target tg;
+  rg_buf b;
+  json_t *res = NULL;
+  int n = 0;
+  symbols_of(sv, d, &t);
+  uses_of(sv, d, &u);
+  rg_buf_init(&b);
+  if (target_at(d, pos, &t, &u, &tg) == 0 && tg.kind != RG_SYMBOL_NAME) {
+    for (int i = 0; i < t.n; i++) {
+      const sym *y = &t.v[i];
+      const char *s = y->line_text ? y->line_text : "";
+      if (!target_match(&tg, y)) continue;
+      if (n++ == 0)
+        rg_printf(&b.out, "%s \"%s\" of %s `%s`\n",
+                  y->kind == RG_SYMBOL_RULE ? "rule" : y->kind == RG_SYMBOL_STEP ? "step" : "row",
+                  y->name, y->kind == RG_SYMBOL_ROW ? "table" : "procedure",
+                  y->container ? y->container : "?");
+      while (*s == ' ' || *s == '\t') s++;
+      char where[PATH_MAX];
+      rg_printf(&b.out, "\n```regula\n%s\n```\n%s:%u\n", s, canon(y->path, where), y->line);
+    }
+    if (n == 0 && tg.kind == RG_SYMBOL_ROW) {
+      char text[512], where[PATH_MAX];
+      const char *path = NULL;
+      uint32_t l = target_tsv_row(&tg, &t, &path, text, sizeof text);
+      if (l)
+        rg_printf(&b.out, "row \"%s\" of table `%s`\n\n```\n%s\n```\n%s:%u\n", tg.name,
+                  tg.container, text, canon(path, where), l);
+    }
+    if (!b.out.failed && b.data)
+      res = json_pack("{s:{s:s,s:o}}", "contents", "kind", "markdown", "value",
+                      lsp_textn(b.data, b.len));
+  }
+  rg_buf_free(&b);
+  symtab_free(&u);
+  symtab_free(&t);
+  return res;
+}
+
+/* textDocument/formatting: the whole document in `regula fmt`'s layout
+** (rg_rules_format), as one edit; no edit when it is so already or has
+** syntax errors (the diagnostics show them). */
+static json_t *formatting(server *sv, const doc *d) {
+  rg_loader ld;
+  rg_compile_options o = options(sv, &ld, NULL, NULL);
+  rg_buf b;
+  json_t *edits = json_array();
+  rg_buf_init(&b);
+  if (edits && rg_rules_format(d->path, d->text, d->len, &o, &b.out) == RG_OK && !b.out.failed &&
+      (b.len != d->len || memcmp(b.data ? b.data : "", d->text, d->len) != 0)) {
+    /* the end of the document: its last line and that line's width */
+    uint32_t lines = 0;
+    const char *last = d->text;
+    for (const char *p = d->text; p < d->text + d->len; p++)
+      if (*p == '\n') {
+        lines++;
+        last = p + 1;
+      }
+    json_array_append_new(edits, json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}},s:o}", "range", "start",
+                                           "line", 0, "character", 0, "end", "line", (int)lines,
+                                           "character",
+                                           (int)utf16_len(last, (size_t)(d->text + d->len - last)),
+                                           "newText", lsp_textn(b.data, b.len)));
+  }
+  rg_buf_free(&b);
+  return edits;
+}
+
+/* What may be written at a place, for completion. */
+typedef enum { WANT_ANY, WANT_FIELD, WANT_TYPE, WANT_MEMBER, WANT_OVERRIDE, WANT_RULE, WANT_STEP } want;
+
+/* What position pos of d asks for: after `NAME.` a field, or a member of
+** enum NAME (`terrain_name.|`: WANT_FIELD, NAME in base[0..size), told
+** apart by the caller, who knows the enums); after `override` a table (or
+** `rule`, `step` and the declarations that may be overridden); inside the
+** string of `override rule "` or `remove step "` (and the like) a rule's
+** or a step's name (*quote: the UTF-16 column after the quote); after `->`
+** or after `NAME:` on a line declaring a variable, an input, a parameter
+** or a field (`let x: |`, `input x: |`, `procedure f(p: |`, `  field: |` in
+** a record) a type; anything else elsewhere. */
+static want wanted(const doc *d, json_t *pos, char *base, size_t size, uint32_t *quote) {
   const char *s;
   size_t n, at, k, lead = 0;
   json_int_t l = json_integer_value(json_object_get(pos, "line"));
   json_int_t c = json_integer_value(json_object_get(pos, "character"));
+  base[0] = '\0';
   if (l < 0 || c < 0 || doc_line(d, (uint32_t)l, &s, &n) != 0) return WANT_ANY;
   at = utf16_byte(s, n, (uint32_t)c);
   k = at;
   while (k > 0 && name_byte((unsigned char)s[k - 1])) k--;   /* the word begun */
-  if (k > 0 && s[k - 1] == '.') return WANT_FIELD;
+  if (k > 0 && s[k - 1] == '.') {
+    size_t b = k - 1;
+    while (b > 0 && name_byte((unsigned char)s[b - 1])) b--;
+    if (k - 1 - b < size) {
+      memcpy(base, s + b, k - 1 - b);
+      base[k - 1 - b] = '\0';
+    }
+    return WANT_FIELD;
+  }
+  while (lead < n && (s[lead] == ' ' || s[lead] == '\t')) lead++;
+  {
+    /* (override|remove) (rule|step) "...| : inside the string */
+    static const char *const heads[] = { "override rule \"", "override step \"", "remove rule \"",
+                                         "remove step \"" };
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++) {
+      size_t h = strlen(heads[i]);
+      if (at >= lead + h && strncmp(s + lead, heads[i], h) == 0 &&
+          !memchr(s + lead + h, '"', at - lead - h)) {
+        *quote = utf16_len(s, lead + h);
+        return strstr(heads[i], "rule") ? WANT_RULE : WANT_STEP;
+      }
+    }
+  }
   while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t')) k--;
+  if (k >= lead + 8 && k - lead == 8 && strncmp(s + lead, "override", 8) == 0) return WANT_OVERRIDE;
   if (k >= 2 && s[k - 2] == '-' && s[k - 1] == '>') return WANT_TYPE;
   if (k == 0 || s[k - 1] != ':') return WANT_ANY;
-  while (lead < n && (s[lead] == ' ' || s[lead] == '\t')) lead++;
   static const char *const decl[] = { "let ", "input ", "procedure ", "table " };
   for (size_t i = 0; i < sizeof decl / sizeof *decl; i++)
     if (strncmp(s + lead, decl[i], strlen(decl[i])) == 0) return WANT_TYPE;
@@ -604,20 +1007,91 @@ static want wanted(const doc *d, json_t *pos) {
   return e > lead && e + 1 == k && lead > 0 ? WANT_TYPE : WANT_ANY;
 }
 
-/* Whether a symbol of kind k is offered where w is wanted. */
-static int offered(rg_symbol_kind k, want w) {
-  if (w == WANT_FIELD) return k == RG_SYMBOL_FIELD;
-  if (w == WANT_TYPE) return k == RG_SYMBOL_ENUM || k == RG_SYMBOL_RECORD;
+/* Whether symbol y is offered where w is wanted (base: the enum whose
+** members are wanted). */
+static int offered(const sym *y, want w, const char *base) {
+  if (w == WANT_FIELD) return y->kind == RG_SYMBOL_FIELD;
+  if (w == WANT_MEMBER)
+    return y->kind == RG_SYMBOL_MEMBER && y->container && strcmp(y->container, base) == 0;
+  if (w == WANT_TYPE) return y->kind == RG_SYMBOL_ENUM || y->kind == RG_SYMBOL_RECORD;
+  if (w == WANT_OVERRIDE) return y->kind == RG_SYMBOL_TABLE;
+  if (w == WANT_RULE) return y->kind == RG_SYMBOL_RULE && y->container;
+  if (w == WANT_STEP) return y->kind == RG_SYMBOL_STEP && y->container;
   return 1;
 }
 
+/* A set of symbols of a symtab told apart by kind and name (open
+** addressing; 0 marks a free slot, i + 1 holds symbol i). */
+typedef struct nameset {
+  const symtab *t;
+  uint32_t *slot;
+  size_t mask;
+} nameset;
+
+/* Returns the hash of kind k and name s (FNV-1a). */
+static size_t name_hash(rg_symbol_kind k, const char *s) {
+  uint64_t h = 14695981039346656037ull ^ (uint64_t)k;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return (size_t)h;   /* (a rule's procedure is compared, not hashed) */
+}
+
+/* Makes ns an empty set for up to t->n symbols of t.  Returns 0, or -1
+** when memory runs out. */
+static int nameset_init(nameset *ns, const symtab *t) {
+  size_t cap = 16;
+  while (cap < 2 * (size_t)t->n) cap *= 2;
+  ns->t = t;
+  ns->mask = cap - 1;
+  ns->slot = rg_malloc(cap * sizeof *ns->slot);
+  if (!ns->slot) return -1;
+  memset(ns->slot, 0, cap * sizeof *ns->slot);
+  return 0;
+}
+
+/* Adds symbol i to ns; returns 1 when it was added, 0 when a symbol of its
+** kind and name was there already. */
+static int nameset_add(nameset *ns, int i) {
+  const sym *y = &ns->t->v[i];
+  for (size_t h = name_hash(y->kind, y->name) & ns->mask;; h = (h + 1) & ns->mask) {
+    const sym *o;
+    if (!ns->slot[h]) {
+      ns->slot[h] = (uint32_t)i + 1;
+      return 1;
+    }
+    o = &ns->t->v[ns->slot[h] - 1];
+    if (o->kind == y->kind && strcmp(o->name, y->name) == 0 &&
+        strcmp(o->container ? o->container : "", y->container ? y->container : "") == 0)
+      return 0;
+  }
+}
+
 /* textDocument/completion at pos: the declared names that fit there (see
-** wanted), once per name and kind; for a type, the language's own types too. */
+** wanted), once per name and kind (a hash of the names: linear in the
+** symbols); for a type, the language's own types too. */
 static json_t *completion(server *sv, const doc *d, json_t *pos) {
   symtab t;
+  nameset ns;
   json_t *items = json_array();
-  want w = wanted(d, pos);
+  char base[512];
+  uint32_t quote = 0;
+  json_int_t line = json_integer_value(json_object_get(pos, "line"));
+  json_int_t ch = json_integer_value(json_object_get(pos, "character"));
+  want w = wanted(d, pos, base, sizeof base, &quote);
   symbols_of(sv, d, &t);
+  if (nameset_init(&ns, &t) != 0) {
+    symtab_free(&t);
+    return items;
+  }
+  /* after `NAME.`: NAME's members when it is an enum */
+  for (int i = 0; w == WANT_FIELD && base[0] && i < t.n; i++)
+    if (t.v[i].kind == RG_SYMBOL_ENUM && strcmp(t.v[i].name, base) == 0) w = WANT_MEMBER;
+  if (w == WANT_OVERRIDE) {
+    static const char *const kw[] = { "rule", "step", "table", "const", "procedure", "enum",
+                                      "record", "strategy", "display" };
+    for (size_t i = 0; items && i < sizeof kw / sizeof *kw; i++)
+      json_array_append_new(items, json_pack("{s:s,s:i,s:s}", "label", kw[i], "kind", 14,
+                                             "detail", "keyword"));
+  }
   if (w == WANT_TYPE) {
     static const char *const builtin[] = { "int", "bool", "percent", "text", "distance", "list", "set" };
     for (size_t i = 0; items && i < sizeof builtin / sizeof *builtin; i++)
@@ -626,16 +1100,30 @@ static json_t *completion(server *sv, const doc *d, json_t *pos) {
   }
   for (int i = 0; items && i < t.n; i++) {
     const sym *y = &t.v[i];
-    int seen = 0;
-    if (!named(y->kind) || !offered(y->kind, w)) continue;
-    for (int j = 0; j < i && !seen; j++)
-      seen = t.v[j].kind == y->kind && strcmp(t.v[j].name, y->name) == 0;
-    if (seen) continue;
+    if (w == WANT_RULE || w == WANT_STEP) {
+      /* the name, its closing quote and `in PROCEDURE`, over what was typed */
+      char *text;
+      size_t n;
+      if (!offered(y, w, base) || !nameset_add(&ns, i)) continue;
+      n = strlen(y->name) + strlen(y->container) + 8;
+      if (!(text = rg_malloc(n))) continue;
+      snprintf(text, n, "%s\" in %s", y->name, y->container);
+      json_array_append_new(items, json_pack("{s:o,s:i,s:s+,s:{s:{s:{s:I,s:i},s:{s:I,s:I}},s:o}}",
+                                             "label", lsp_text(y->name), "kind",
+                                             completion_kind(y->kind), "detail", "in ",
+                                             y->container, "textEdit", "range", "start", "line",
+                                             line, "character", (int)quote, "end", "line", line,
+                                             "character", ch, "newText", lsp_text(text)));
+      rg_free(text);
+      continue;
+    }
+    if (!named(y->kind) || !offered(y, w, base) || !nameset_add(&ns, i)) continue;
     json_array_append_new(items, json_pack("{s:o,s:i,s:o}", "label", lsp_text(y->name), "kind",
                                            completion_kind(y->kind), "detail",
                                            lsp_text(y->container ? y->container
                                                         : y->display ? y->display : "")));
   }
+  rg_free(ns.slot);
   symtab_free(&t);
   return items;
 }
@@ -643,17 +1131,20 @@ static json_t *completion(server *sv, const doc *d, json_t *pos) {
 /* textDocument/documentSymbol: the declarations and steps of d itself. */
 static json_t *outline(server *sv, const doc *d) {
   symtab t;
+  samememo m = { NULL, 0 };
   json_t *list = json_array();
   symbols_of(sv, d, &t);
   for (int i = 0; list && i < t.n; i++) {
     const sym *y = &t.v[i];
     json_t *s;
-    if (y->kind == RG_SYMBOL_NOTE || !same_file(y->path, d->path)) continue;
+    if (y->kind == RG_SYMBOL_NOTE || y->kind == RG_SYMBOL_ROW || !same_memo(&m, y->path, d->path))
+      continue;
     s = json_pack("{s:o,s:i,s:o}", "name", lsp_text(y->name), "kind", symbol_kind(y->kind),
                   "location", location(y));
     if (s && y->container) json_object_set_new(s, "containerName", lsp_text(y->container));
     json_array_append_new(list, s);
   }
+  rg_free(m.path);
   symtab_free(&t);
   return list;
 }
@@ -661,11 +1152,11 @@ static json_t *outline(server *sv, const doc *d) {
 /* didOpen / didChange: sets the text of document uri (adding it). */
 static doc *set_doc(server *sv, const char *uri, const char *text, size_t len) {
   doc *d = find_doc(sv, uri);
-  char *copy = dup(text, len);
+  char *copy = copyn(text, len);
   if (!copy) return NULL;
   if (!d) {
     doc *v = rg_realloc(sv->docs, (size_t)(sv->ndocs + 1) * sizeof *v);
-    char *u = dup(uri, strlen(uri)), *p = uri_path(uri);
+    char *u = copyn(uri, strlen(uri)), *p = uri_path(uri);
     if (!v || !u || !p) {
       if (v) sv->docs = v;
       rg_free(u); rg_free(p); rg_free(copy);
@@ -708,10 +1199,12 @@ static int handle(server *sv, json_t *msg, int *rc) {
   doc *d;
   if (!method) return 0;                          /* a response to us: none expected */
   if (strcmp(method, "initialize") == 0) {
-    reply(id, json_pack("{s:{s:i,s:b,s:b,s:{s:[s]},s:b},s:{s:s,s:s}}", "capabilities",
+    reply(id, json_pack("{s:{s:i,s:b,s:b,s:{s:[s]},s:b,s:b,s:b},s:{s:s,s:s}}", "capabilities",
                         "textDocumentSync", 1, "hoverProvider", 1, "definitionProvider", 1,
-                        "completionProvider", "triggerCharacters", ".", "documentSymbolProvider", 1,
-                        "serverInfo", "name", "regula", "version", rg_version()));
+                        "completionProvider", "triggerCharacters", ".",
+                        "documentSymbolProvider", 1, "referencesProvider", 1,
+                        "documentFormattingProvider", 1, "serverInfo", "name", "regula",
+                        "version", rg_version()));
   } else if (strcmp(method, "shutdown") == 0) {
     sv->shutdown = 1;
     reply(id, json_null());
@@ -743,7 +1236,8 @@ static int handle(server *sv, json_t *msg, int *rc) {
     uint32_t bcol, line;
     json_t *res = NULL;
     if ((d = param_doc(sv, params)) &&
-        word_at(d, json_object_get(params, "position"), w, sizeof w, &in_string, &bcol, &line) == 0)
+        word_at(d, json_object_get(params, "position"), w, sizeof w, &in_string, &bcol, &line) == 0 &&
+        !(res = hover_target(sv, d, json_object_get(params, "position"))))
       res = hover_text(sv, d, w, in_string, line, bcol);
     reply(id, res);
   } else if (strcmp(method, "textDocument/definition") == 0) {
@@ -752,6 +1246,10 @@ static int handle(server *sv, json_t *msg, int *rc) {
   } else if (strcmp(method, "textDocument/completion") == 0) {
     reply(id, (d = param_doc(sv, params)) ? completion(sv, d, json_object_get(params, "position"))
                                           : json_array());
+  } else if (strcmp(method, "textDocument/references") == 0) {
+    reply(id, (d = param_doc(sv, params)) ? references(sv, d, params) : json_array());
+  } else if (strcmp(method, "textDocument/formatting") == 0) {
+    reply(id, (d = param_doc(sv, params)) ? formatting(sv, d) : json_array());
   } else if (strcmp(method, "textDocument/documentSymbol") == 0) {
     reply(id, (d = param_doc(sv, params)) ? outline(sv, d) : json_array());
   } else if (id) {
@@ -761,23 +1259,56 @@ static int handle(server *sv, json_t *msg, int *rc) {
   return 0;
 }
 
+/* Answers a bad frame (why: what was wrong; body[0..len): what may be its
+** body): an error with JSON-RPC code `code` when an id can be read from the
+** body, else a message to the client's log; then the server goes on. */
+static void bad_frame(int code, const char *why, const char *body, size_t len) {
+  json_t *id = lsp_frame_id(body, len);
+  if (id)
+    send(json_pack("{s:s,s:o,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", id, "error", "code", code,
+                   "message", why));
+  else
+    send(json_pack("{s:s,s:s,s:{s:i,s:s+}}", "jsonrpc", "2.0", "method", "window/logMessage",
+                   "params", "type", 1, "message", "regula lsp: skipped ", why));
+}
+
 int lsp_main(void) {
   server sv;
+  lsp_reader rd;
   int rc = EX_RUNTIME;
   memset(&sv, 0, sizeof sv);
+  memset(&rd, 0, sizeof rd);
+  rd.read = stdin_read;
   for (;;) {
-    int eof;
-    json_t *msg = read_message(&eof);
-    if (!msg) {
-      if (eof) break;
-      continue;                   /* a frame that does not parse: skipped */
+    const char *body, *why;
+    size_t len;
+    json_t *msg, *method;
+    lsp_frame_status st = lsp_frame_next(&rd, &body, &len, &why);
+    if (st == LSP_FRAME_END) break;
+    if (st == LSP_FRAME_BAD) {
+      bad_frame(-32600, why, body, len);
+      continue;
     }
-    if (handle(&sv, msg, &rc)) {
+    if (!(msg = json_loadb(body, len, 0, NULL))) {
+      bad_frame(-32700, "a body that is not JSON", body, len);
+      continue;
+    }
+    method = json_object_get(msg, "method");
+    if (!json_is_object(msg) || (method && !json_is_string(method))) {
+      json_t *id = json_object_get(msg, "id");
+      if (id && (json_is_integer(id) || json_is_string(id)))
+        send(json_pack("{s:s,s:O,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", id, "error", "code",
+                       -32600, "message", "not a JSON-RPC request"));
+      else
+        send(json_pack("{s:s,s:s,s:{s:i,s:s}}", "jsonrpc", "2.0", "method", "window/logMessage",
+                       "params", "type", 1, "message", "regula lsp: skipped a message that is no request"));
+    } else if (handle(&sv, msg, &rc)) {
       json_decref(msg);
       break;
     }
     json_decref(msg);
   }
+  lsp_reader_free(&rd);
   while (sv.ndocs) forget(&sv, &sv.docs[0]);
   rg_free(sv.docs);
   return rc;

@@ -73,7 +73,8 @@ slip = text.replace("const wide = reach * 2", "const wide = reach * 2\nconst bad
 
 r = request(1, "initialize", {"processId": None, "rootUri": None, "capabilities": {}})
 caps = r["result"]["capabilities"]
-check(caps.get("hoverProvider") and caps.get("definitionProvider") and caps.get("documentSymbolProvider"),
+check(caps.get("hoverProvider") and caps.get("definitionProvider") and caps.get("documentSymbolProvider")
+      and caps.get("referencesProvider") and caps.get("documentFormattingProvider"),
       "initialize: capabilities %s" % caps)
 notify("initialized", {})
 
@@ -101,7 +102,8 @@ h = request(2, "textDocument/hover", at(variant, row, lines[row].index("cover") 
 v = h["result"]["contents"]["value"] if h.get("result") else ""
 check("Standard" in v and "Coastal" in v and "cover.tsv" in v, "hover cover: %r" % v)
 check(any(l.split()[:2] == ["Standard", "1"] for l in v.split("\n")) and
-      any(l.split()[:2] == ["Coastal", "2"] for l in v.split("\n")), "hover cover: the cells: %r" % v)
+      any(l.split()[:2] == ["Coastal", "5"] for l in v.split("\n")),
+      "hover cover: the cells (Coastal 5: the variant's override of cover.tsv's 2): %r" % v)
 check("compiled module" not in v and "assumptions" not in v,
       "hover cover: the table alone, no word on a compiled module's assumptions: %r" % v)
 
@@ -154,6 +156,11 @@ check(len(bd) == 1 and bd[0]["range"]["start"] == {"line": orow, "character": 13
 check(len(vd) == 1 and vd[0]["range"]["start"]["line"] == 1 and
       vd[0]["message"] == "in base.rules:%d:14: unknown name 'nowhere'" % (orow + 1),
       "the variant shows base's error: %s" % vd)
+check(len(vd) == 1 and vd[0].get("relatedInformation") ==
+      [{"location": {"uri": uri(base), "range": {"start": {"line": orow, "character": 13},
+                                                 "end": {"line": orow, "character": 20}}},
+        "message": "unknown name 'nowhere'"}],
+      "the variant's diagnostic points at base's place: %s" % vd)
 notify("textDocument/didChange", {"textDocument": {"uri": uri(base), "version": 3},
                                   "contentChanges": [{"text": btext}]})
 got = {}
@@ -191,6 +198,111 @@ notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version
                                   "contentChanges": [{"text": text}]})
 diagnostics()
 diagnostics()
+
+# rules, steps and rows: definition, hover, references (values read off
+# base.rules and variant.rules: `    rule "nobody outscouted" {` has the name
+# at column 10; `table bonus(ground) -> int { S: 1, C: 2 }` its cell C at
+# the index of "C: 2"; cover.tsv's row of C (Coastal) is its line 3)
+brow = next(i for i, l in enumerate(blines) if 'rule "nobody outscouted"' in l)
+orow = next(i for i, l in enumerate(lines) if 'override rule "nobody outscouted"' in l)
+ocol = lines[orow].index("nobody") + 3
+dd = request(20, "textDocument/definition", at(variant, orow, ocol))
+check(dd["result"] == [{"uri": uri(base), "range": {"start": {"line": brow, "character": 10},
+                                                   "end": {"line": brow, "character": 27}}}],
+      "definition of an overridden rule: the base's rule: %s" % dd["result"])
+h = request(21, "textDocument/hover", at(variant, orow, ocol))
+v = h["result"]["contents"]["value"] if h.get("result") else ""
+check(v.startswith('rule "nobody outscouted" of procedure `deploy`') and
+      "base.rules:%d" % (brow + 1) in v and "variant.rules:%d" % (orow + 1) in v,
+      "hover of a rule: its procedure and both places: %r" % v)
+r = request(22, "textDocument/references", dict(at(variant, orow, ocol), context={"includeDeclaration": True}))
+got = sorted((x["uri"], x["range"]["start"]["line"]) for x in r["result"])
+check(got == sorted([(uri(variant), orow), (uri(base), brow)]), "references of a rule: %s" % got)
+# a step: from `override step "Look up" in main` to base's `  step "Look up" {`
+# (the name at column 8), and its references: both places
+srow = next(i for i, l in enumerate(lines) if l.startswith('override step "Look up"'))
+bsrow = next(i for i, l in enumerate(blines) if l.startswith('  step "Look up"'))
+dd = request(33, "textDocument/definition", at(variant, srow, lines[srow].index("Look") + 2))
+check(dd["result"] == [{"uri": uri(base), "range": {"start": {"line": bsrow, "character": 8},
+                                                   "end": {"line": bsrow, "character": 15}}}],
+      "definition of an overridden step: %s" % dd["result"])
+r = request(34, "textDocument/references", dict(at(base, bsrow, 10), context={"includeDeclaration": True}))
+got = sorted((x["uri"], x["range"]["start"]["line"]) for x in r["result"])
+check(got == sorted([(uri(variant), srow), (uri(base), bsrow)]), "references of a step: %s" % got)
+tb = next(i for i, l in enumerate(blines) if l.startswith("table bonus"))
+crow = next(i for i, l in enumerate(lines) if l.startswith("override bonus[C]"))
+dd = request(23, "textDocument/definition", at(variant, crow, lines[crow].index("[C]") + 1))
+cc = blines[tb].index("C: 2")
+check(dd["result"] == [{"uri": uri(base), "range": {"start": {"line": tb, "character": cc},
+                                                   "end": {"line": tb, "character": cc + 1}}}],
+      "definition of an overridden cell: the base's cell C: %s" % dd["result"])
+trow = next(i for i, l in enumerate(lines) if l.startswith("override cover[C]"))
+dd = request(24, "textDocument/definition", at(variant, trow, lines[trow].index("[C]") + 1))
+check(dd["result"] == [{"uri": uri(os.path.join(here, "cover.tsv")),
+                        "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 0}}}],
+      "definition of an overridden TSV row: cover.tsv line 3 (Coastal): %s" % dd["result"])
+h = request(25, "textDocument/hover", at(variant, trow, lines[trow].index("[C]") + 1))
+v = h["result"]["contents"]["value"] if h.get("result") else ""
+check("Coastal\t2" in v and "cover.tsv:3" in v, "hover of a TSV row: %r" % v)
+# references of the table bonus: its declaration, `return bonus[g]` in base,
+# `return bonus[g] + 1` and `override bonus[C]` in the variant
+r = request(26, "textDocument/references", dict(at(base, tb, 7), context={"includeDeclaration": True}))
+got = sorted((x["uri"], x["range"]["start"]["line"]) for x in r["result"])
+want = sorted([(uri(base), tb), (uri(base), next(i for i, l in enumerate(blines) if "return bonus[g]" in l)),
+               (uri(variant), next(i for i, l in enumerate(lines) if "return bonus[g] + 1" in l)),
+               (uri(variant), crow)])
+check(got == want, "references of bonus: %s" % got)
+r = request(27, "textDocument/references", dict(at(base, tb, 7), context={"includeDeclaration": False}))
+check(len(r["result"]) == 3, "references of bonus without its declaration: %s" % r["result"])
+
+# completion by place: after `ground.` its members only; after `override `
+# tables and keywords, no procedure, no member
+comp = text + "\nconst pick2 = ground.S\noverride cover[S] = 4 source \"x\"\noverride rule \"nob\n"
+notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version": 6},
+                                  "contentChanges": [{"text": comp}]})
+diagnostics()
+diagnostics()
+cl = comp.split("\n")
+prow = next(i for i, l in enumerate(cl) if l.startswith("const pick2"))
+c = request(28, "textDocument/completion", at(variant, prow, cl[prow].index("ground.") + 7))
+labels = {(i["label"], i["kind"]) for i in c["result"]}
+check(labels == {("S", 20), ("C", 20)}, "completion after ground.: its members: %s" % sorted(labels))
+vrow = next(i for i, l in enumerate(cl) if l.startswith("override cover[S]"))
+c = request(29, "textDocument/completion", at(variant, vrow, len("override ")))
+labels = {(i["label"], i["kind"]) for i in c["result"]}
+check({("cover", 9), ("bonus", 9), ("rule", 14), ("step", 14)} <= labels and
+      not any(k in (3, 20, 21) for _, k in labels), "completion after override: %s" % sorted(labels))
+# inside `override rule "`: the rules, each completed with `" in PROCEDURE`
+# over what was typed (from the column after the quote, 15, to the cursor)
+rrow = next(i for i, l in enumerate(cl) if l == 'override rule "nob')
+c = request(32, "textDocument/completion", at(variant, rrow, len(cl[rrow])))
+items = [(i["label"], i.get("textEdit", {}).get("newText"), i.get("textEdit", {}).get("range")) for i in c["result"]]
+check(items == [("nobody outscouted", 'nobody outscouted" in deploy',
+                 {"start": {"line": rrow, "character": 15}, "end": {"line": rrow, "character": 18}})],
+      "completion of a rule's name: %s" % items)
+
+# formatting: a file out of layout gets one edit giving the file as it is in
+# the repository (which tests/fmt-check.sh keeps in fmt's layout); a file
+# in layout gets none
+messy = text.replace("const wide = reach * 2", "const   wide=reach*2").replace("  return cover[g] * 2", "      return cover[g]*2")
+notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version": 7},
+                                  "contentChanges": [{"text": messy}]})
+diagnostics()
+diagnostics()
+f = request(30, "textDocument/formatting", {"textDocument": {"uri": uri(variant)},
+                                            "options": {"tabSize": 2, "insertSpaces": True}})
+ml = messy.split("\n")
+check(len(f["result"]) == 1 and f["result"][0]["newText"] == text and
+      f["result"][0]["range"] == {"start": {"line": 0, "character": 0},
+                                  "end": {"line": len(ml) - 1, "character": len(ml[-1])}},
+      "formatting: one edit, the file in layout: %s" % f["result"])
+notify("textDocument/didChange", {"textDocument": {"uri": uri(variant), "version": 8},
+                                  "contentChanges": [{"text": text}]})
+diagnostics()
+diagnostics()
+f = request(31, "textDocument/formatting", {"textDocument": {"uri": uri(variant)},
+                                            "options": {"tabSize": 2, "insertSpaces": True}})
+check(f["result"] == [], "formatting a file in layout: no edit: %s" % f["result"])
 
 # the outline of base.rules: its declarations and the step of main
 s = request(8, "textDocument/documentSymbol", {"textDocument": {"uri": uri(base)}})

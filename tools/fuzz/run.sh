@@ -9,6 +9,7 @@
 #   answers         the answers files of tests/ (*.answers) and a few made here
 #   diag            a few diagnostics made here (fuzz_diag.c says how they read)
 #   setup           a few inputs files made here (fuzz_setup.c's rules)
+#   lsp             the frames of tests/fuzz/lsp/ (fuzz_lsp.c says how they read)
 # plus the regression inputs of tests/fuzz/NAME/.  The corpus grows as the
 # fuzzer finds new paths and is kept between runs.  A crash is written to
 # DIR/crashes/NAME/ (so is an input slower than 10 s, as slow-unit-*: counted

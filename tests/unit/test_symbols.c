@@ -1,0 +1,104 @@
+/*
+** test_symbols.c: what rg_rules_symbols and rg_rules_uses hand an editor
+** (regula.h, "Symbols, for editors"): rules and steps with their
+** procedure, the cells written in a file (RG_SYMBOL_ROW), and the uses of
+** names, of rules and steps (override, remove) and of cells, each at its
+** line and byte column.  The text below is parsed only (it would not
+** compile: an override without extends); every column was counted by hand
+** (1-based bytes) and is written next to its line.
+*/
+#include "regula.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do { \
+    if (cond) passed++; \
+    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
+           putchar('\n'); } \
+  } while (0)
+
+static const char text[] =
+  "ruleset \"t\"\n"                                   /* 1 */
+  "enum ground { S \"Standard\", C \"Coastal\" }\n"    /* 2 */
+  "table bonus(ground) -> int { S: 1, C: 2 }\n"       /* 3: ground 13, S 30, C 36 */
+  "procedure deploy(g: ground) -> int {\n"            /* 4: ground 21 */
+  "  step \"Order\" {\n"                               /* 5: Order 9 */
+  "    rule \"first\" {\n"                             /* 6: first 11 */
+  "      return bonus[g] + bonus[ground.C]\n"         /* 7: bonus 14, g 20, bonus 25, ground 31, C 38 */
+  "    }\n"                                           /* 8 */
+  "  }\n"                                             /* 9 */
+  "}\n"                                               /* 10 */
+  "override rule \"first\" in deploy {\n"             /* 11: first 16, deploy 26 */
+  "  return 1\n"                                      /* 12 */
+  "}\n"                                               /* 13 */
+  "override bonus[C] = 3\n"                           /* 14: bonus 10, C 16 */
+  "remove step \"Order\" in deploy\n";                 /* 15: Order 14, deploy 24 */
+
+/* What the callback saw, one line each: "KIND NAME CONTAINER LINE:COL USE". */
+typedef struct seen {
+  char s[8192];
+  size_t n;
+} seen;
+
+/* rg_symbol_fn: appends s to the seen text. */
+static void on_symbol(void *ctx, const rg_symbol *s) {
+  seen *v = ctx;
+  int k = snprintf(v->s + v->n, sizeof v->s - v->n, "%d %s %s %u:%u %d\n", (int)s->kind, s->name,
+                   s->container ? s->container : "-", s->line, s->byte_col, s->use);
+  if (k > 0 && (size_t)k < sizeof v->s - v->n) v->n += (size_t)k;
+}
+
+/* Whether the seen text holds the line want. */
+static int has(const seen *v, const char *want) {
+  return strstr(v->s, want) != NULL;
+}
+
+int main(void) {
+  seen d, u;
+  char want[128];
+  memset(&d, 0, sizeof d);
+  memset(&u, 0, sizeof u);
+  CHECK(rg_rules_symbols("t.rules", text, sizeof text - 1, NULL, on_symbol, &d) == RG_OK, "symbols");
+  CHECK(rg_rules_uses("t.rules", text, sizeof text - 1, NULL, on_symbol, &u) == RG_OK, "uses");
+
+  /* declarations: the step and the rule at their names, the two cells,
+  ** the override of the rule as a rule of deploy */
+  snprintf(want, sizeof want, "%d Order deploy 5:9 0\n", RG_SYMBOL_STEP);
+  CHECK(has(&d, want), "the step at its name: %s", d.s);
+  snprintf(want, sizeof want, "%d first deploy 6:11 0\n", RG_SYMBOL_RULE);
+  CHECK(has(&d, want), "the rule at its name: %s", d.s);
+  snprintf(want, sizeof want, "%d first deploy 11:16 0\n", RG_SYMBOL_RULE);
+  CHECK(has(&d, want), "the overriding rule: %s", d.s);
+  snprintf(want, sizeof want, "%d S bonus 3:30 0\n%d C bonus 3:36 0\n", RG_SYMBOL_ROW, RG_SYMBOL_ROW);
+  CHECK(has(&d, want), "the cells S and C of bonus: %s", d.s);
+  CHECK(!strstr(d.s, " 1\n"), "no use among the declarations: %s", d.s);
+
+  /* uses */
+  static const struct { rg_symbol_kind k; const char *rest; } uses[] = {
+    { RG_SYMBOL_NAME, "ground - 3:13 1" },       /* the key of bonus */
+    { RG_SYMBOL_MEMBER, "S - 3:30 1" },           /* its cells' keys */
+    { RG_SYMBOL_MEMBER, "C - 3:36 1" },
+    { RG_SYMBOL_NAME, "ground - 4:21 1" },        /* the parameter's type */
+    { RG_SYMBOL_NAME, "bonus - 7:14 1" },
+    { RG_SYMBOL_NAME, "g - 7:20 1" },
+    { RG_SYMBOL_NAME, "bonus - 7:25 1" },
+    { RG_SYMBOL_NAME, "ground - 7:31 1" },
+    { RG_SYMBOL_NAME, "C ground 7:38 1" },        /* ground.C: the member, of ground */
+    { RG_SYMBOL_RULE, "first deploy 11:16 1" },   /* override rule "first" in deploy */
+    { RG_SYMBOL_PROCEDURE, "deploy - 11:26 1" },
+    { RG_SYMBOL_TABLE, "bonus - 14:10 1" },       /* override bonus[C] */
+    { RG_SYMBOL_ROW, "C bonus 14:16 1" },
+    { RG_SYMBOL_STEP, "Order deploy 15:14 1" },   /* remove step "Order" in deploy */
+    { RG_SYMBOL_PROCEDURE, "deploy - 15:24 1" },
+  };
+  for (size_t i = 0; i < sizeof uses / sizeof *uses; i++) {
+    snprintf(want, sizeof want, "%d %s\n", (int)uses[i].k, uses[i].rest);
+    CHECK(has(&u, want), "a use %s: %s", want, u.s);
+  }
+  CHECK(!strstr(u.s, " 0\n"), "no declaration among the uses: %s", u.s);
+  printf("symbols: %d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
