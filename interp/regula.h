@@ -1041,7 +1041,11 @@ typedef struct rg_game_question {
   uint32_t sides;
   int yesno;                /* answered by yes or no */
   int secret;               /* a secret answer: do not show it, nor the choice,
-                            ** until the log shows it */
+                            ** until the log shows it; nor the options (a
+                            ** hand), to anyone but the one who answers */
+  uint32_t hand;            /* > 1: the first card of a hand of that many
+                            ** drawn at once; the reply may name them all
+                            ** ("red red white", "2 red 1 white") */
   const char *step;         /* the step of the rules, or NULL */
   const char *where;        /* "FILE:LINE" of the rule that asks, or NULL */
 } rg_game_question;
@@ -1067,6 +1071,17 @@ rg_game_state rg_game_play(rg_game *g);
 ** length in *len, and in *visible how many of its bytes may be shown now:
 ** a secret choice and those made with it are held back until all are in. */
 const char *rg_game_log(const rg_game *g, size_t *len, size_t *visible);
+
+/* Writes what every player may see now, the game's public view: the log
+** as far as it may be shown (the visible part of rg_game_log), then, when
+** the game is asking, "? WHO, PROMPT" and, unless the question is secret,
+** its options one a line ("  1) Standard" and a remark in brackets).  A
+** secret question's options (a hand) are for the one who answers alone,
+** and so is all a front end shows while it is asked.  The promise: two
+** games that differ only in one player's secret cards or answers have the
+** same public view until the rules show the secret.  Returns RG_OK or
+** RG_NOMEM. */
+rg_status rg_game_public(const rg_game *g, rg_out *out);
 
 /* When the game is asking: fills *q and returns 1; else returns 0. */
 int rg_game_asking(const rg_game *g, rg_game_question *q);

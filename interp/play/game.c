@@ -19,6 +19,8 @@ typedef struct answer {
   char *question;
   uint32_t line;
   int secret;               /* given at a secret question: never written back */
+  uint32_t group;           /* not 0: the cards of one hand typed at once,
+                            ** taken back together */
 } answer;
 
 /* The pending question, copied out of the run that asked it: the strings
@@ -29,6 +31,7 @@ typedef struct pending {
   char *who, *prompt, *step, *where;
   rg_buf names;
   size_t *offs;             /* 3 per option: offsets into names.data */
+  uint32_t *left;           /* how many of each option are left, or NULL */
 } pending;
 
 struct rg_game {
@@ -54,6 +57,9 @@ struct rg_game {
   pending p;
   size_t hold;              /* SIZE_MAX, or where the open secret moment begins */
   size_t last_len;          /* the text's length after the last event */
+  int only;                 /* the question just answered had one option:
+                            ** the log says so after its event */
+  uint32_t groups;          /* hands typed at once so far (answer.group) */
   rg_svg *svg;              /* setup.pictures: the last play's shapes */
 };
 
@@ -77,6 +83,7 @@ static void pending_free(pending *p) {
   rg_free(p->step);
   rg_free(p->where);
   rg_free(p->offs);
+  rg_free(p->left);
   rg_buf_free(&p->names);
   memset(p, 0, sizeof *p);
 }
@@ -99,6 +106,12 @@ static int copied_remark(void *ctx, uint32_t k, char *buf, size_t size) {
   return 1;
 }
 
+/* rg_question.left of a copied question. */
+static uint32_t copied_left(void *ctx, uint32_t k) {
+  pending *p = ctx;
+  return p->left[k];
+}
+
 /* Copies q into g->p (its option names too, unless a range).  Returns 0,
 ** or -1 when out of memory. */
 static int pending_copy(rg_game *g, const rg_question *q) {
@@ -118,11 +131,17 @@ static int pending_copy(rg_game *g, const rg_question *q) {
   p->q.step = p->step;
   p->q.where = p->where;
   p->q.rule = NULL;
+  p->q.left = NULL;
   p->q.ctx = p;
   p->q.name = copied_name;
   p->q.remark = copied_remark;
   if (q->range) return 0;
   if (!(p->offs = rg_malloc(3 * (size_t)q->n * sizeof *p->offs))) return -1;
+  if (q->left) {
+    if (!(p->left = rg_malloc((size_t)q->n * sizeof *p->left))) return -1;
+    for (uint32_t k = 0; k < q->n; k++) p->left[k] = q->left(q->ctx, k);
+    p->q.left = copied_left;
+  }
   for (uint32_t k = 0; k < q->n; k++)
     for (int part = 0; part < 3; part++) {
       int have = part == 2 ? q->remark && q->remark(q->ctx, k, buf, sizeof buf)
@@ -141,6 +160,12 @@ static int pending_copy(rg_game *g, const rg_question *q) {
 static int64_t from_list(void *ctx, const rg_question *q, rg_out *err) {
   rg_game *g = ctx;
   int64_t k;
+  if (q->n == 1 && !q->secret && !q->range) {
+    /* One option: nothing to ask (a secret one is asked all the same: that
+    ** the player had no other would tell the others about the hand). */
+    g->only = 1;
+    return 0;
+  }
   if (g->used < g->nanswers) {
     const answer *a = &g->answers[g->used];
     k = rg_question_match(q, a->text);
@@ -175,6 +200,10 @@ static int64_t from_list(void *ctx, const rg_question *q, rg_out *err) {
 ** anything else closes it. */
 static void on_logged(void *ctx, int secret) {
   rg_game *g = ctx;
+  if (g->only) {
+    g->only = 0;
+    rg_puts(&g->text.out, "    (the only option: not asked)\n");
+  }
   if (secret) {
     if (g->hold == SIZE_MAX) g->hold = g->last_len;
   } else {
@@ -262,6 +291,7 @@ static int add_answer(rg_game *g, const char *text, size_t len, const char *ques
   }
   a->line = line;
   a->secret = 0;
+  a->group = 0;
   g->nanswers++;
   return 0;
 }
@@ -309,6 +339,7 @@ rg_game_state rg_game_play(rg_game *g) {
   g->used = 0;
   g->hold = SIZE_MAX;
   g->last_len = 0;
+  g->only = 0;
   g->failed_expects = 0;
   g->error_pc = UINT32_MAX;
   rg_buf_init(&g->text);
@@ -395,9 +426,38 @@ int rg_game_asking(const rg_game *g, rg_game_question *q) {
   q->sides = p->sides;
   q->yesno = p->yesno;
   q->secret = p->secret;
+  q->hand = p->hand;
   q->step = p->step;
   q->where = p->where;
   return 1;
+}
+
+rg_status rg_game_public(const rg_game *g, rg_out *out) {
+  const rg_question *p = rg_game_pending(g);
+  size_t len, vis;
+  const char *text = rg_game_log(g, &len, &vis);
+  char buf[1024];
+  rg_write(out, text, vis);
+  if (p) {
+    rg_puts(out, "? ");
+    rg_question_write(out, p);
+    rg_putc(out, '\n');
+    if (p->secret) {
+      rg_puts(out, "  (answered in secret)\n");
+    } else if (p->range) {
+      rg_puts(out, "  ");
+      rg_question_options(out, p, 0);
+      rg_putc(out, '\n');
+    } else {
+      for (uint32_t k = 0; k < p->n; k++) {
+        p->name(p->ctx, k, 0, buf, sizeof buf);
+        rg_printf(out, "  %u) %s", k + 1, buf);
+        if (p->remark && p->remark(p->ctx, k, buf, sizeof buf)) rg_printf(out, "  (%s)", buf);
+        rg_putc(out, '\n');
+      }
+    }
+  }
+  return out->failed ? RG_NOMEM : RG_OK;
 }
 
 rg_status rg_game_option(const rg_game *g, uint32_t i, char *buf, size_t size) {
@@ -427,11 +487,49 @@ rg_status rg_game_question_write(const rg_game *g, uint32_t max, rg_out *out) {
 }
 
 int rg_game_undo(rg_game *g) {
+  uint32_t group;
   if (g->nanswers == 0) return -1;
-  g->nanswers--;
-  rg_free(g->answers[g->nanswers].text);
-  rg_free(g->answers[g->nanswers].question);
+  group = g->answers[g->nanswers - 1].group;
+  do {
+    g->nanswers--;
+    rg_free(g->answers[g->nanswers].text);
+    rg_free(g->answers[g->nanswers].question);
+  } while (group && g->nanswers && g->answers[g->nanswers - 1].group == group);
   return 0;
+}
+
+/* Adds the answers of the cards ks[0..n) of a hand typed at once to the
+** question q, as one group.  Returns 0, or -1 when out of memory (none
+** added). */
+static int add_hand(rg_game *g, const rg_question *q, const uint32_t *ks, int n) {
+  uint32_t before = g->nanswers;
+  char text[1024];
+  rg_buf qtext;
+  rg_buf_init(&qtext);
+  rg_question_write(&qtext.out, q);
+  g->groups++;
+  for (int i = 0; i < n && !qtext.out.failed; i++) {
+    rg_question_answer_text(q, ks[i], text, sizeof text);
+    if (add_answer(g, text, strlen(text), qtext.data, 0) != 0) break;
+    g->answers[g->nanswers - 1].secret = q->secret;
+    g->answers[g->nanswers - 1].group = g->groups;
+  }
+  rg_buf_free(&qtext);
+  if (g->nanswers - before == (uint32_t)n) return 0;
+  while (g->nanswers > before) {
+    g->nanswers--;
+    rg_free(g->answers[g->nanswers].text);
+    rg_free(g->answers[g->nanswers].question);
+  }
+  return -1;
+}
+
+/* Returns 1 when line (trimmed) holds more than one word. */
+static int several_words(const char *line) {
+  while (*line == ' ' || *line == '\t') line++;
+  while (*line && *line != ' ' && *line != '\t' && *line != ',') line++;
+  while (*line == ' ' || *line == '\t' || *line == ',' || *line == '\r') line++;
+  return *line != '\0';
 }
 
 rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
@@ -445,6 +543,35 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
     rg_puts(why, "no question is waiting");
     return RG_REPLY_BAD;
   }
+  if (q->hand > 1 && several_words(line)) {
+    /* A hand at once: "red red white", "2 red 1 white" (not a command:
+    ** "save FILE" is two words too). */
+    char word[8];
+    size_t n = 0;
+    const char *s = line;
+    while (*s == ' ' || *s == '\t') s++;
+    while (s[n] && s[n] != ' ' && s[n] != '\t' && n + 1 < sizeof word) {
+      word[n] = (char)(s[n] >= 'A' && s[n] <= 'Z' ? s[n] - 'A' + 'a' : s[n]);
+      n++;
+    }
+    word[n] = '\0';
+    if (strcmp(word, "save") != 0) {
+      uint32_t *ks = rg_malloc((size_t)q->hand * sizeof *ks);
+      int got;
+      if (!ks) {
+        rg_puts(why, "out of memory");
+        return RG_REPLY_BAD;
+      }
+      got = rg_question_hand(q, line, ks, why);
+      if (got > 0 && add_hand(g, q, ks, got) != 0) {
+        rg_puts(why, "out of memory");
+        got = -1;
+      }
+      rg_free(ks);
+      if (got < 0) rg_puts(why, " (? for help, undo to go back)");
+      return got > 0 ? RG_REPLY_ANSWER : RG_REPLY_BAD;
+    }
+  }
   r = rg_question_reply(q, line, &k, arg, why);
   if (r == RG_REPLY_HELP) rg_question_help(why, q);
   if (r == RG_REPLY_UNDO) {
@@ -453,7 +580,12 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
       return RG_REPLY_BAD;
     }
     /* a secret answer is not shown: the other players may be looking */
-    if (g->answers[g->nanswers - 1].secret) rg_puts(why, "took back a secret answer");
+    if (g->answers[g->nanswers - 1].group) {
+      uint32_t n = 0;
+      for (uint32_t i = g->nanswers; i > 0 && g->answers[i - 1].group == g->answers[g->nanswers - 1].group; i--) n++;
+      if (g->answers[g->nanswers - 1].secret) rg_printf(why, "took back %u secret cards", n);
+      else rg_printf(why, "took back %u cards", n);
+    } else if (g->answers[g->nanswers - 1].secret) rg_puts(why, "took back a secret answer");
     else rg_printf(why, "took back '%s'", g->answers[g->nanswers - 1].text);
     if (g->answers[g->nanswers - 1].question)
       rg_printf(why, " (%s)", g->answers[g->nanswers - 1].question);
