@@ -186,7 +186,8 @@ static int ask_loop(table *t, const char *transcript, rg_buf *after) {
     case RG_REPLY_SAVE: {
       const char *path = arg ? arg : transcript ? transcript : DEFAULT_TRANSCRIPT;
       if (save_transcript(t, path) == 0)
-        fprintf(stderr, "saved the game so far to %s (go on with: --resume %s)\n", path, path);
+        fprintf(stderr, "saved the game so far to %s (go on with: regula run --resume %s)\n",
+                path, path);
       shown_question = 0;
       break;
     }

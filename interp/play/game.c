@@ -614,12 +614,13 @@ void rg_game_transcript(const rg_game *g, rg_out *o) {
   rg_printf(o, "# regula transcript: %s, %s, seed %llu, choices %s, dice %s\n", g->title,
             rg_module_str(g->m, g->m->procs[s->proc].name), (unsigned long long)s->seed,
             s->ask_choices ? "ask" : s->first ? "first" : "random", s->ask_dice ? "ask" : "random");
+  if (s->module[0]) rg_printf(o, "# module %s\n", s->module);
   for (const char *p = g->sets; p && *p;) {           /* "# set NAME=VALUE" each */
     const char *nl = strchr(p, '\n');
     rg_printf(o, "# set %.*s\n", (int)(nl - p), p);
     p = nl + 1;
   }
-  rg_puts(o, "# one answer a line; replay with: regula run FILE --resume THIS\n");
+  rg_puts(o, "# one answer a line; go on with: regula run --resume THIS\n");
   for (uint32_t i = 0; i < g->nanswers; i++) {
     if (g->answers[i].question) rg_printf(o, "# %s\n", g->answers[i].question);
     rg_printf(o, "%s\n", g->answers[i].text);
@@ -645,34 +646,121 @@ int rg_game_failed_expects(const rg_game *g) {
   return g->failed_expects;
 }
 
-void rg_transcript_settings(const char *text, size_t len, uint64_t *seed, int *has_seed,
-                            void (*each)(void *ctx, const char *set, size_t n), void *ctx) {
+/* Returns 1 when l[0..n) starts with the word w (and a space or its end). */
+static int has_word(const char *l, size_t n, const char *w, size_t *after) {
+  size_t k = strlen(w);
+  if (n < k || memcmp(l, w, k) != 0 || (n > k && l[k] != ' ' && l[k] != ',')) return 0;
+  *after = k;
+  return 1;
+}
+
+/* Reads "ask", "random" or "first" (first only when first_ok) at l[0..n):
+** returns 'a', 'r', 'f', or 0. */
+static int mode_word(const char *l, size_t n, int first_ok) {
+  size_t k;
+  if (has_word(l, n, "ask", &k)) return 'a';
+  if (has_word(l, n, "random", &k)) return 'r';
+  if (first_ok && has_word(l, n, "first", &k)) return 'f';
+  return 0;
+}
+
+/* Reads the first header line, l[0..n) after "# regula transcript: ", at
+** line 1, column col0 + 1 of l[0].  Returns 0, or -1 with info->bad set. */
+static int read_title(const char *l, size_t n, size_t col0, rg_transcript_info *info) {
+  const char *seed = NULL, *end = l + n, *p;
+  /* "TITLE, PROC, seed N, choices X, dice Y": the last ", seed " (a path
+  ** may hold one) */
+  for (const char *q = l; q + 7 <= end; q++)
+    if (memcmp(q, ", seed ", 7) == 0) seed = q;
+  if (!seed) return 0;
+  for (p = seed; p > l && p[-1] != ','; p--) {}
+  if (p > l) {
+    info->rules = l;
+    info->rules_len = (size_t)(p - 1 - l);
+    while (p < seed && *p == ' ') p++;
+    info->proc = p;
+    info->proc_len = (size_t)(seed - p);
+  }
+  p = seed + 7;
+  {
+    const char *digits = p;
+    uint64_t v = 0;
+    int ok = p < end && *p >= '0' && *p <= '9';
+    for (; p < end && *p != ','; p++) {
+      if (*p < '0' || *p > '9' || v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) ok = 0;
+      else v = v * 10 + (uint64_t)(*p - '0');
+    }
+    if (!ok) {
+      info->bad_line = 1;
+      info->bad_col = (uint32_t)(col0 + (size_t)(digits - l) + 1);
+      info->bad = "the seed is not a whole number from 0 to 18446744073709551615";
+      return -1;
+    }
+    info->seed = v;
+    info->has_seed = 1;
+  }
+  while (p < end) {
+    size_t k;
+    while (p < end && (*p == ',' || *p == ' ')) p++;
+    if (has_word(p, (size_t)(end - p), "choices", &k)) {
+      const char *w = p + k + 1;
+      if (w > end || !(info->choices = mode_word(w, (size_t)(end - w), 1))) {
+        info->bad_line = 1;
+        info->bad_col = (uint32_t)(col0 + (size_t)(p - l) + 1);
+        info->bad = "choices must be ask, random or first";
+        return -1;
+      }
+    } else if (has_word(p, (size_t)(end - p), "dice", &k)) {
+      const char *w = p + k + 1;
+      if (w > end || !(info->dice = mode_word(w, (size_t)(end - w), 0))) {
+        info->bad_line = 1;
+        info->bad_col = (uint32_t)(col0 + (size_t)(p - l) + 1);
+        info->bad = "dice must be ask or random";
+        return -1;
+      }
+    }
+    while (p < end && *p != ',') p++;
+  }
+  return 0;
+}
+
+rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *info) {
   static const char head[] = "# regula transcript: ";
   size_t at = 0;
-  *has_seed = 0;
+  uint32_t line = 0;
+  memset(info, 0, sizeof *info);
   while (at < len && text[at] == '#') {            /* the comments at the top */
     const char *l = text + at, *nl = memchr(l, '\n', len - at);
     size_t n = nl ? (size_t)(nl - l) : len - at;
-    if (n > sizeof head - 1 && memcmp(l, head, sizeof head - 1) == 0) {
-      /* "..., seed N, ...": the last ", seed " of the line (a path may hold one) */
-      const char *p = NULL;
-      for (const char *q = l; q + 7 <= l + n; q++)
-        if (memcmp(q, ", seed ", 7) == 0) p = q + 7;
-      if (p && p < l + n && *p >= '0' && *p <= '9') {
-        uint64_t v = 0;
-        int ok = 1;
-        for (; p < l + n && *p >= '0' && *p <= '9'; p++) {
-          if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) ok = 0;
-          v = v * 10 + (uint64_t)(*p - '0');
-        }
-        if (ok) {
-          *seed = v;
-          *has_seed = 1;
-        }
-      }
-    } else if (n > 6 && memcmp(l, "# set ", 6) == 0 && each) {
-      each(ctx, l + 6, n - 6);
+    line++;
+    if (n && l[n - 1] == '\r') n--;
+    if (line == 1 && n >= sizeof head - 1 && memcmp(l, head, sizeof head - 1) == 0) {
+      if (read_title(l + sizeof head - 1, n - (sizeof head - 1), sizeof head - 1, info) != 0)
+        return RG_BAD_VALUE;
+    } else if (n > 9 && memcmp(l, "# module ", 9) == 0) {
+      info->module = l + 9;
+      info->module_len = n - 9;
     }
+    at += n + (nl ? 1 : 0);
+    if (nl && at < len && text[at - 1] == '\r') at++;
+    if (nl && (size_t)(nl - text) + 1 > at) at = (size_t)(nl - text) + 1;
+  }
+  return RG_OK;
+}
+
+void rg_transcript_settings(const char *text, size_t len, uint64_t *seed, int *has_seed,
+                            void (*each)(void *ctx, const char *set, size_t n), void *ctx) {
+  rg_transcript_info info;
+  size_t at = 0;
+  *has_seed = 0;
+  if (rg_transcript_head(text, len, &info) == RG_OK && info.has_seed) {
+    *seed = info.seed;
+    *has_seed = 1;
+  }
+  while (at < len && text[at] == '#') {            /* the comments at the top */
+    const char *l = text + at, *nl = memchr(l, '\n', len - at);
+    size_t n = nl ? (size_t)(nl - l) : len - at;
+    if (n > 6 && memcmp(l, "# set ", 6) == 0 && each) each(ctx, l + 6, n - 6);
     at += n + (nl ? 1 : 0);
   }
 }

@@ -54,6 +54,7 @@ typedef struct rg_game_setup {
                             ** on, as a line after the header ("" or NULL: none) */
   int pictures;             /* collect the pictures drawn (rg_game_drawn): of
                             ** the last play only */
+  char module[24];          /* the rules' hash, named in the transcript ("": none) */
 } rg_game_setup;
 
 /* rg_game_state (where a game stands after rg_game_play) is public: regula.h. */
