@@ -24,7 +24,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies stages
+.PHONY: copies stages secrecy
 .PHONY: web serve test-web test-web-if-able
 .SECONDARY:
 
@@ -113,6 +113,13 @@ golden: $(BUILD)/regula
 	@tests/variants.sh $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
 	@python3 tests/table.py $(BUILD)/regula
+	@SECRECY_EVERY=12 python3 tests/secrecy.py $(BUILD)/regula
+
+# A secret stays secret at the table (tests/secrecy.py): every secret
+# moment of every bundled rule file with secrets (a few minutes; the quick
+# tests check every 12th).
+secrecy: $(BUILD)/regula
+	@python3 tests/secrecy.py $(BUILD)/regula
 
 test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies stages
 
@@ -148,6 +155,7 @@ builtins:
 # page in a real browser.
 test: deps
 	@$(MAKE) --no-print-directory test-quick
+	@$(MAKE) --no-print-directory secrecy
 	@tests/install.sh
 	@$(MAKE) --no-print-directory sanitize
 	@tests/valgrind.sh --quick $(BUILD)/regula

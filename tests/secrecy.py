@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/secrets.py BINARY [RULES...]: a secret stays secret at the table.
+"""tests/secrecy.py BINARY [RULES...]: a secret stays secret at the table.
 
 The promise (docs: "hands are never printed"), as a property: two games
 that differ only in one player's secret draws or answers show every other
@@ -13,7 +13,7 @@ a fixed sequence, the cards are named in turn, the choices take their first
 option.  Every question asked in secret is a secret moment.  For each one,
 a second game is played exactly as the first except that, at that moment,
 the player answers another option (another card, another choice); the rest
-of the table keeps its ways.  A small terminal (Screen) replays the bytes
+of the table keeps its ways.  A small terminal (table.Screen) replays the bytes
 written to the pty, so that a line erased (screen and scrollback) is gone,
 as on a real terminal.
 
@@ -26,9 +26,9 @@ wrote (a choice or a note), not a roll or a draw.  A difference anywhere
 else while the log lines are still the same is a leak: the test fails and
 shows it.
 
-Prints `secrets: N moments, M games, K leaks`; exits 1 on a leak or when a
-file has no secret moment.  SECRETS_EVERY=k checks every k-th moment only
-(the quick tests); SECRETS_DEBUG=1 prints each question and answer.
+Prints `secrecy: N moments, M games, K leaks`; exits 1 on a leak or when a
+file has no secret moment.  SECRECY_EVERY=k checks every k-th moment only
+(the quick tests); SECRECY_DEBUG=1 prints each question and answer.
 """
 import os
 import re
@@ -43,68 +43,6 @@ FILES = ["rules/meg/maximus.rules", "rules/meg/magna.rules", "rules/meg/pacto.ru
 
 LOG_LINE = re.compile(r"(\[[^\]\s]+:\d+\]\s*$)|(^== )|(^run \w+: seed)|(^placeholders: )|"
                       r"(^\s+\(the only option)")
-CSI = re.compile(rb"\x1b\[([0-9;]*)([A-Za-z])")
-
-
-class Screen:
-    """A terminal of unlimited size and scrollback that understands what
-    regula writes: text, CR, LF, backspace, cursor up (CSI n A), home
-    (CSI H) and erase (CSI J: 0 below, 2 the screen, 3 the scrollback;
-    with home and 2 and 3 together, everything)."""
-
-    def __init__(self):
-        self.lines = [""]
-        self.row = 0
-        self.col = 0
-
-    def feed(self, data):
-        """Replays bytes written to the terminal."""
-        i = 0
-        while i < len(data):
-            m = CSI.match(data, i)
-            if m:
-                arg, cmd = m.group(1).decode(), m.group(2).decode()
-                n = int(arg) if arg.isdigit() else 0
-                if cmd == "A":
-                    self.row = max(0, self.row - max(n, 1))
-                elif cmd == "H":
-                    self.row, self.col = 0, 0
-                elif cmd == "J":
-                    if n == 0:
-                        self.lines = self.lines[:self.row + 1]
-                        self.lines[self.row] = self.lines[self.row][:self.col]
-                    else:   # 2 or 3: with the cursor at home, all of it
-                        self.lines = [""]
-                        self.row = self.col = 0
-                i = m.end()
-                continue
-            c = data[i:i + 1]
-            i += 1
-            if c == b"\r":
-                self.col = 0
-            elif c == b"\n":
-                self.row += 1
-                self.col = 0
-                if self.row == len(self.lines):
-                    self.lines.append("")
-            elif c == b"\b":
-                self.col = max(0, self.col - 1)
-            elif c == b"\x1b":
-                continue
-            else:
-                # A UTF-8 sequence is kept whole.
-                j = i
-                while j < len(data) and 0x80 <= data[j] < 0xC0:
-                    j += 1
-                ch = (c + data[i:j]).decode("utf-8", "replace")
-                i = j
-                line = self.lines[self.row].ljust(self.col)
-                self.lines[self.row] = line[:self.col] + ch + line[self.col + 1:]
-                self.col += 1
-
-    def text(self):
-        """All the terminal holds, scrollback and screen."""
-        return "\n".join(l.rstrip() for l in self.lines)
 
 
 def log_lines(view):
@@ -168,7 +106,7 @@ def play(binary, rules, override=None, debug=False):
     argv = [binary, "run", rules, "--policy", "ask", "--dice", "ask"]
     p = table.Player(argv, os.devnull)
     t = Table(override)
-    screen = Screen()
+    screen = table.Screen()
     fed = 0
     asked = []
     while True:
@@ -231,12 +169,12 @@ def compare(base, alt, moment, rules):
 
 def main():
     if len(sys.argv) < 2:
-        print("usage: tests/secrets.py BINARY [RULES...]", file=sys.stderr)
+        print("usage: tests/secrecy.py BINARY [RULES...]", file=sys.stderr)
         return 2
     binary = os.path.abspath(sys.argv[1])
     files = sys.argv[2:] or FILES
-    every = int(os.environ.get("SECRETS_EVERY", "1"))
-    debug = bool(os.environ.get("SECRETS_DEBUG"))
+    every = int(os.environ.get("SECRECY_EVERY", "1"))
+    debug = bool(os.environ.get("SECRECY_DEBUG"))
     moments = games = leaks = 0
     bad = False
     for rules in files:
@@ -244,7 +182,7 @@ def main():
         games += 1
         secret_at = [i for i, q in enumerate(base[:-1]) if q["secret"] and q["alt"] is not None]
         if not secret_at:
-            print("FAIL secrets: %s: no secret moment to test" % rules)
+            print("FAIL secrecy: %s: no secret moment to test" % rules)
             bad = True
             continue
         for n, i in enumerate(secret_at):
@@ -256,8 +194,8 @@ def main():
             leak = compare(base, alt, i, rules)
             if leak:
                 leaks += 1
-                print("FAIL secrets: " + leak)
-    print("secrets: %d moments, %d games, %d leaks" % (moments, games, leaks))
+                print("FAIL secrecy: " + leak)
+    print("secrecy: %d moments, %d games, %d leaks" % (moments, games, leaks))
     return 1 if leaks or bad else 0
 
 
