@@ -10,7 +10,8 @@ happens) and its stdout to a file (the game's record).  The player:
   - answers by names in lower case, by prefixes ("inv", "r" for RED) and
     by numbers; two dice as "3 5"; yes/no as "no";
   - makes a typo ("invdr") that is refused, then answers;
-  - asks for help ("?") and gets the step, the rule and the options;
+  - asks for help ("?") and gets the step, the sheet's words the rule file
+    quotes (not its code) and the options;
   - takes an answer back ("undo": the season, Summer, replaced by Winter);
   - plays the PBS cards secretly: the answer is not echoed, and neither
     card shows before both are in; then both show;
@@ -355,9 +356,11 @@ def main():
             help_done = True
             p.say("?")
             t = p.read_question() or ""
-            check("step: Deciding Invader and Defender" in t and "the rule:" in t and
-                  "choose(picker" in t and "  1) " in t,
-                  "help shows the step, the rule and the options: " + t[-800:])
+            check("step: Deciding Invader and Defender" in t and
+                  'the sheet: "If invader wins, they pick a territory type' in t and
+                  "choose(" not in t and "  1) " in t,
+                  "help shows the step, the sheet's words (not rule-file code) and the "
+                  "options: " + t[-800:])
             ans = "1"
         elif first.endswith("season") or ", season\n" in q:
             ans = "summer" if not undo_done else "winter"

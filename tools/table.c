@@ -76,24 +76,6 @@ static int save_transcript(table *t, const char *path) {
   return rc;
 }
 
-/* Writes the rule text of the question (the rule file's line at its
-** "FILE:LINE") after its help, when the rules hold their sources. */
-static void put_rule_text(const table *t, const rg_game_question *q) {
-  const char *colon, *text;
-  char path[4096];
-  size_t plen, len;
-  unsigned long line;
-  if (!q->where || !(colon = strrchr(q->where, ':'))) return;
-  plen = (size_t)(colon - q->where);
-  line = strtoul(colon + 1, NULL, 10);
-  if (plen >= sizeof path || line > UINT32_MAX) return;
-  memcpy(path, q->where, plen);
-  path[plen] = '\0';
-  if (!(text = rg_rules_source_line(t->r, path, (uint32_t)line, &len))) return;
-  while (len && (*text == ' ' || *text == '\t')) { text++; len--; }
-  fprintf(stderr, "the rule: %.*s\n", (int)len, text);
-}
-
 /* When a secret question leaves a terminal (answered, taken back, given
 ** up): clears the screen and its scrollback, where the question, its
 ** options (the player's hand), help and mistakes were, however many lines
@@ -193,7 +175,6 @@ static int ask_loop(table *t, const char *transcript, rg_buf *after) {
     }
     case RG_REPLY_HELP:
       fputs(why.data ? why.data : "", stderr);
-      put_rule_text(t, q);
       shown_question = 0;
       break;
     default:

@@ -901,6 +901,11 @@ rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out) {
 
 /* ---- games at the table ---------------------------------------------------- */
 
+/* rg_game_setup.source_line over the rules (ctx). */
+static const char *game_source_line(void *ctx, const char *path, uint32_t line, size_t *len) {
+  return rg_rules_source_line(ctx, path, line, len);
+}
+
 rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **out) {
   rg_game_options none;
   rg_game_setup setup;
@@ -920,6 +925,8 @@ rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **o
   setup.ask_dice = opt->ask_dice;
   setup.title = opt->title;
   setup.pictures = opt->pictures;
+  setup.source_line = game_source_line;
+  setup.source_ctx = (void *)r;
   if (opt->module) snprintf(setup.module, sizeof setup.module, "%s", opt->module);
   else if (rg_rules_hash(r, setup.module, sizeof setup.module) != RG_OK) return RG_NOMEM;
   /* the placeholder line of the log, as `regula run` writes it */

@@ -10,6 +10,7 @@
 #include "svg.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One answer of the list: its text, the question it answered (for the
@@ -444,9 +445,9 @@ rg_status rg_game_public(const rg_game *g, rg_out *out) {
     rg_putc(out, '\n');
     if (p->secret) {
       rg_puts(out, "  (answered in secret)\n");
-    } else if (p->range) {
+    } else if (p->range || p->numeric) {
       rg_puts(out, "  ");
-      rg_question_options(out, p, 0);
+      rg_question_options(out, p, p->n);
       rg_putc(out, '\n');
     } else {
       for (uint32_t k = 0; k < p->n; k++) {
@@ -532,6 +533,82 @@ static int several_words(const char *line) {
   return *line != '\0';
 }
 
+/* Writes the words of line[0..n) without the spaces around it and, when
+** lead is there, after it (a comment's "#"). */
+static void put_trimmed(rg_out *o, const char *line, size_t n, const char *lead) {
+  while (n && (*line == ' ' || *line == '\t')) { line++; n--; }
+  if (lead && n >= strlen(lead) && memcmp(line, lead, strlen(lead)) == 0) {
+    line += strlen(lead);
+    n -= strlen(lead);
+    while (n && *line == ' ') { line++; n--; }
+  }
+  while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r')) n--;
+  rg_write(o, line, n);
+}
+
+/* Returns 1 when line[0..n), without its leading blanks, starts with w. */
+static int starts(const char *line, size_t n, const char *w) {
+  while (n && (*line == ' ' || *line == '\t')) { line++; n--; }
+  return n >= strlen(w) && memcmp(line, w, strlen(w)) == 0;
+}
+
+/* The help for question q: its step, the sheet's words as the rule file
+** gives them (the comment lines right above the rule, and the `source` and
+** `assumed` notes right after it), then where and the options.  No rule
+** file code: a player wants the sheet. */
+static void game_help(const rg_game *g, const rg_question *q, rg_out *o) {
+  rg_question rest = *q;
+  const char *colon = q->where ? strrchr(q->where, ':') : NULL;
+  if (q->step && *q->step) rg_printf(o, "step: %s\n", q->step);
+  if (colon && g->setup.source_line) {
+    char path[1024];
+    size_t plen = (size_t)(colon - q->where), len;
+    unsigned long line = strtoul(colon + 1, NULL, 10);
+    uint32_t top = (uint32_t)line;
+    const char *text;
+    if (plen < sizeof path && line > 0 && line < UINT32_MAX) {
+      memcpy(path, q->where, plen);
+      path[plen] = '\0';
+      /* the nearest comment above in the rule's block (a few lines up at
+      ** most): the sheet's words the rule quotes */
+      uint32_t below = 0;
+      for (uint32_t l = top - 1; l >= 1 && top - l <= 10; l--) {
+        if (!(text = g->setup.source_line(g->setup.source_ctx, path, l, &len))) break;
+        if (starts(text, len, "#")) {
+          below = l + 1;
+          break;
+        }
+        if (starts(text, len, "procedure ") || starts(text, len, "step ") ||
+            starts(text, len, "test ") || starts(text, len, "strategy "))
+          break;
+      }
+      top = below;
+      while (below && top > 1 &&
+             (text = g->setup.source_line(g->setup.source_ctx, path, top - 1, &len)) &&
+             starts(text, len, "#") && below - top < 12)
+        top--;
+      for (uint32_t l = top; l < below; l++) {
+        text = g->setup.source_line(g->setup.source_ctx, path, l, &len);
+        rg_puts(o, l == top ? "the sheet: " : "           ");
+        put_trimmed(o, text, len, "#");
+        rg_putc(o, '\n');
+      }
+      /* the notes right after the rule (and on its line: not code) */
+      for (uint32_t l = (uint32_t)line + 1; l < (uint32_t)line + 8; l++) {
+        if (!(text = g->setup.source_line(g->setup.source_ctx, path, l, &len))) break;
+        if (starts(text, len, "source ")) rg_puts(o, "source: ");
+        else if (starts(text, len, "assumed ")) rg_puts(o, "assumed: ");
+        else break;
+        put_trimmed(o, text, len, NULL);
+        rg_putc(o, '\n');
+      }
+    }
+  }
+  rest.step = NULL;
+  rest.rule = NULL;
+  rg_question_help(o, &rest);
+}
+
 rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
   const rg_question *q = rg_game_pending(g);
   char text[1024];
@@ -573,7 +650,7 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
     }
   }
   r = rg_question_reply(q, line, &k, arg, why);
-  if (r == RG_REPLY_HELP) rg_question_help(why, q);
+  if (r == RG_REPLY_HELP) game_help(g, q, why);
   if (r == RG_REPLY_UNDO) {
     if (g->nanswers == 0) {
       rg_puts(why, "nothing to take back: this is the first question");

@@ -319,13 +319,20 @@ void rg_question_help(rg_out *o, const rg_question *q) {
   char buf[1024], rem[256];
   if (q->step && *q->step) rg_printf(o, "step: %s\n", q->step);
   if (q->where && *q->where) {
-    rg_printf(o, "rule: %s", q->where);
+    rg_printf(o, "rule file: %s", q->where);
     if (q->rule && *q->rule) rg_printf(o, ": %s", q->rule);
     rg_putc(o, '\n');
   }
   if (q->range) {
     rg_puts(o, "answer ");
     say_expected(o, q);
+    rg_putc(o, '\n');
+  } else if (q->yesno) {
+    rg_puts(o, "answer yes or no\n");
+  } else if (q->numeric) {
+    /* numbers are answered by themselves, not by their place in a list */
+    rg_puts(o, "answer one of: ");
+    rg_question_options(o, q, q->n);
     rg_putc(o, '\n');
   } else {
     for (uint32_t k = 0; k < q->n; k++) {
@@ -335,8 +342,8 @@ void rg_question_help(rg_out *o, const rg_question *q) {
       rg_putc(o, '\n');
     }
   }
-  rg_puts(o, "a name may be shortened while it is the only one that fits; "
-             "undo (or back) takes back the last answer, save [FILE] writes the game so far\n");
+  rg_puts(o, "a name may be shortened while only one fits; undo (or back) takes back\n"
+             "the last answer; save [FILE] writes the game so far\n");
 }
 
 void rg_question_options(rg_out *o, const rg_question *q, uint32_t max) {
