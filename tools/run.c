@@ -339,13 +339,16 @@ static int resume_settings(opts *o, uint64_t *seed, int *dice_ask, tsets *ts, re
                          "%s; leave --dice out to go on as it was played", f, want, want, o->dice);
     *dice_ask = h->dice == 'a';
   }
-  if (h->proc_len) {
-    if (!(rs->proc = copy_n(h->proc, h->proc_len))) return EX_RUNTIME;
+  if ((h->proc_len && !(rs->proc = copy_n(h->proc, h->proc_len))) ||
+      (h->rules_len && !(rs->rules = copy_n(h->rules, h->rules_len)))) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  if (rs->proc) {
     if (o->proc && strcmp(o->proc, rs->proc) != 0)
       return usage_error("run", "%s was played with --proc %s, not %s", f, rs->proc, o->proc);
     o->proc = rs->proc;
   }
-  if (h->rules_len && !(rs->rules = copy_n(h->rules, h->rules_len))) return EX_RUNTIME;
   if (o->npos == 0) {
     if (!rs->rules)
       return usage_error("run", "%s does not name its rule file: give it (regula run FILE "

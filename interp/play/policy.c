@@ -126,6 +126,25 @@ static int64_t match(const rg_question *q, const char *answer, uint32_t *amb, ui
     }
     if (*namb > 1) found = -2;
   }
+  if (found == -1 && *namb == 0 && !q->numeric) {
+    /* The start of a later word of one option's name only ("pass" for
+    ** "BLACK pass"). */
+    for (uint32_t k = 0; k < q->n; k++) {
+      char *have;
+      int hit = 0;
+      if (!q->name(q->ctx, k, 0, buf, sizeof buf)) continue;
+      have = fold(buf);
+      for (const char *w = have ? strchr(have, ' ') : NULL; w && !hit; w = strchr(w + 1, ' '))
+        hit = starts_with(w + 1, want);
+      free(have);
+      if (hit) {
+        if (*namb < 8) amb[*namb] = k;
+        ++*namb;
+        found = k;
+      }
+    }
+    if (*namb > 1) found = -2;
+  }
   free(folded);
   return found;
 }

@@ -15,7 +15,8 @@
 **              a page)
 **
 ** An answer is an option's name (case-insensitive, NFC and Unicode case
-** folding), a prefix of exactly one option's name, or its number in the
+** folding), a prefix of exactly one option's name (else of a later word of it:
+** "pass" for "BLACK pass"), or its number in the
 ** list (1..n).  When the options are themselves numbers (a range, a list of
 ** ints), the answer is the number itself; several dice asked as one
 ** question take that many numbers ("3 4").  A yes/no question (the options
