@@ -424,6 +424,16 @@ def main():
               "--resume with %s is refused naming %r: exit %d, %r" % (extra, says, r.returncode,
                                                                      r.stderr[-300:]))
 
+    # A header that does not parse is an error at its line and column.
+    bad = os.path.join(tmp, "bad-seed.txt")
+    with open(transcript) as f, open(bad, "w") as g:
+        g.write(f.read().replace(", seed 1,", ", seed -1,", 1))
+    r = subprocess.run([binary, "run", "--resume", bad], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    check(r.returncode == 2 and r.stderr.startswith(bad + ":1:") and "error: the seed" in r.stderr
+          and "^" in r.stderr, "a seed that does not parse is an error at the header line: %d %r"
+          % (r.returncode, r.stderr[-300:]))
+
     # A resumed game keeps saving to its transcript: stopped again half-way,
     # then resumed again, it ends as the first game did.
     keep = os.path.join(tmp, "keep.txt")
