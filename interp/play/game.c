@@ -658,8 +658,8 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
     }
     /* a secret answer is not shown: the other players may be looking */
     if (g->answers[g->nanswers - 1].group) {
-      uint32_t n = 0;
-      for (uint32_t i = g->nanswers; i > 0 && g->answers[i - 1].group == g->answers[g->nanswers - 1].group; i--) n++;
+      uint32_t n = 0, group = g->answers[g->nanswers - 1].group;
+      for (uint32_t i = g->nanswers; i > 0 && g->answers[i - 1].group == group; i--) n++;
       if (g->answers[g->nanswers - 1].secret) rg_printf(why, "took back %u secret cards", n);
       else rg_printf(why, "took back %u cards", n);
     } else if (g->answers[g->nanswers - 1].secret) rg_puts(why, "took back a secret answer");
@@ -809,6 +809,7 @@ rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *i
   while (at < len && text[at] == '#') {            /* the comments at the top */
     const char *l = text + at, *nl = memchr(l, '\n', len - at);
     size_t n = nl ? (size_t)(nl - l) : len - at;
+    at = nl ? (size_t)(nl - text) + 1 : len;
     line++;
     if (n && l[n - 1] == '\r') n--;
     if (line == 1 && n >= sizeof head - 1 && memcmp(l, head, sizeof head - 1) == 0) {
@@ -818,9 +819,6 @@ rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *i
       info->module = l + 9;
       info->module_len = n - 9;
     }
-    at += n + (nl ? 1 : 0);
-    if (nl && at < len && text[at - 1] == '\r') at++;
-    if (nl && (size_t)(nl - text) + 1 > at) at = (size_t)(nl - text) + 1;
   }
   return RG_OK;
 }
