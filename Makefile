@@ -24,7 +24,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies stages coverage mutate nvim
+.PHONY: copies stages coverage mutate nvim secrecy
 .PHONY: web serve test-web test-web-if-able
 .SECONDARY:
 
@@ -117,6 +117,13 @@ golden: $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
 	@python3 tests/table.py $(BUILD)/regula
 	@python3 tests/diff-hunks.py $(BUILD)/regula
+	@SECRECY_EVERY=12 python3 tests/secrecy.py $(BUILD)/regula
+
+# A secret stays secret at the table (tests/secrecy.py): every secret
+# moment of every bundled rule file with secrets (a few minutes; the quick
+# tests check every 12th).
+secrecy: $(BUILD)/regula
+	@python3 tests/secrecy.py $(BUILD)/regula
 
 test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies stages
 
@@ -158,6 +165,7 @@ builtins:
 test: deps
 	@$(MAKE) --no-print-directory test-quick
 	@tests/nvim.sh $(BUILD)/regula
+	@$(MAKE) --no-print-directory secrecy
 	@tests/install.sh
 	@$(MAKE) --no-print-directory sanitize
 	@tests/valgrind.sh --quick $(BUILD)/regula

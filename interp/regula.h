@@ -365,6 +365,13 @@ rg_status rg_rules_query_write(const rg_rules *r, const char *table, const char 
 ** reason in err[0..errlen). */
 rg_status rg_rules_save(const rg_rules *r, const char *path, char *err, size_t errlen);
 
+/* Writes the hash of r's compiled module (of the rules r is a copy of,
+** when rg_rules_with made it: a game's settings are not part of it) into
+** buf as 16 hex digits, the same on every platform: two rule files that
+** compile to the same module have the same hash.  Returns RG_OK, or
+** RG_NOMEM (buf then ""). */
+rg_status rg_rules_hash(const rg_rules *r, char *buf, size_t size);
+
 /* rg_rules_dis's flags. */
 #define RG_DIS_FAST 1       /* the VM's private register code, not the bytecode */
 #define RG_DIS_NO_FUSION 2  /* with RG_DIS_FAST: without fused instructions */
@@ -1049,6 +1056,8 @@ typedef struct rg_game_options {
   size_t max_memory;
   int no_fusion;
   int pictures;             /* collect the pictures drawn (rg_game_drawn) */
+  const char *module;       /* the rules' hash written in the transcript
+                            ** (NULL: rg_rules_hash of the game's rules) */
 } rg_game_options;
 
 /* Where a game stands after rg_game_play. */
@@ -1081,7 +1090,11 @@ typedef struct rg_game_question {
   uint32_t sides;
   int yesno;                /* answered by yes or no */
   int secret;               /* a secret answer: do not show it, nor the choice,
-                            ** until the log shows it */
+                            ** until the log shows it; nor the options (a
+                            ** hand), to anyone but the one who answers */
+  uint32_t hand;            /* > 1: the first card of a hand of that many
+                            ** drawn at once; the reply may name them all
+                            ** ("red red white", "2 red 1 white") */
   const char *step;         /* the step of the rules, or NULL */
   const char *where;        /* "FILE:LINE" of the rule that asks, or NULL */
 } rg_game_question;
@@ -1107,6 +1120,17 @@ rg_game_state rg_game_play(rg_game *g);
 ** length in *len, and in *visible how many of its bytes may be shown now:
 ** a secret choice and those made with it are held back until all are in. */
 const char *rg_game_log(const rg_game *g, size_t *len, size_t *visible);
+
+/* Writes what every player may see now, the game's public view: the log
+** as far as it may be shown (the visible part of rg_game_log), then, when
+** the game is asking, "? WHO, PROMPT" and, unless the question is secret,
+** its options one a line ("  1) Standard" and a remark in brackets).  A
+** secret question's options (a hand) are for the one who answers alone,
+** and so is all a front end shows while it is asked.  The promise: two
+** games that differ only in one player's secret cards or answers have the
+** same public view until the rules show the secret.  Returns RG_OK or
+** RG_NOMEM. */
+rg_status rg_game_public(const rg_game *g, rg_out *out);
 
 /* When the game is asking: fills *q and returns 1; else returns 0. */
 int rg_game_asking(const rg_game *g, rg_game_question *q);
@@ -1141,6 +1165,31 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why);
 ** answer a comment with its question and the answer: what rg_game_load
 ** reads back. */
 void rg_game_transcript(const rg_game *g, rg_out *o);
+
+/* What the header of a transcript says (rg_transcript_head): pointers into
+** the text read, each with its length (0: not said). */
+typedef struct rg_transcript_info {
+  const char *rules;        /* the rule file it was played with, as named */
+  size_t rules_len;
+  const char *module;       /* the hash of its module (rg_rules_hash) */
+  size_t module_len;
+  const char *proc;         /* the procedure played */
+  size_t proc_len;
+  uint64_t seed;            /* with has_seed */
+  int has_seed;
+  int choices;              /* who answered the choices: 'a' ask, 'r' random,
+                            ** 'f' first; 0 not said */
+  int dice;                 /* the dice and cards: 'a' ask, 'r' random; 0 */
+  uint32_t bad_line;        /* not 0: the header line that does not parse, */
+  uint32_t bad_col;         /*   the column (bytes, from 1) where, */
+  const char *bad;          /*   and why ("the seed is not a whole number ...") */
+} rg_transcript_info;
+
+/* Reads the header of a transcript (text[0..len), as rg_game_transcript
+** writes it: its first comment lines) into *info.  Returns RG_OK, or
+** RG_BAD_VALUE when a header line does not parse (info->bad_line says
+** which, and why); a text with no header gives RG_OK with nothing said. */
+rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *info);
 
 /* Reads the settings a transcript (text[0..len), as rg_game_transcript
 ** writes it) was played with, from the comments at its top: the seed (in

@@ -10,7 +10,8 @@ happens) and its stdout to a file (the game's record).  The player:
   - answers by names in lower case, by prefixes ("inv", "r" for RED) and
     by numbers; two dice as "3 5"; yes/no as "no";
   - makes a typo ("invdr") that is refused, then answers;
-  - asks for help ("?") and gets the step, the rule and the options;
+  - asks for help ("?") and gets the step, the sheet's words the rule file
+    quotes (not its code) and the options;
   - takes an answer back ("undo": the season, Summer, replaced by Winter);
   - plays the PBS cards secretly: the answer is not echoed, and neither
     card shows before both are in; then both show;
@@ -21,6 +22,7 @@ for byte, and so must `--resume` of the mid-way save followed by the rest
 of the answers.  Prints `table: N passed, M failed`; exits 1 on a failure.
 """
 import os
+import re
 import select
 import subprocess
 import sys
@@ -40,6 +42,71 @@ def check(cond, what):
     else:
         failed += 1
         print("FAIL table: " + what)
+
+
+CSI = re.compile(rb"\x1b\[([0-9;]*)([A-Za-z])")
+
+
+class Screen:
+    """A terminal of unlimited size and scrollback that understands what
+    regula writes: text, CR, LF, backspace, cursor up (CSI n A), home
+    (CSI H) and erase (CSI J: 0 below, 2 the screen, 3 the scrollback;
+    with home and 2 and 3 together, everything)."""
+
+    def __init__(self):
+        self.lines = [""]
+        self.row = 0
+        self.col = 0
+
+    def feed(self, data):
+        """Replays bytes written to the terminal."""
+        i = 0
+        while i < len(data):
+            m = CSI.match(data, i)
+            if m:
+                arg, cmd = m.group(1).decode(), m.group(2).decode()
+                n = int(arg) if arg.isdigit() else 0
+                if cmd == "A":
+                    self.row = max(0, self.row - max(n, 1))
+                elif cmd == "H":
+                    self.row, self.col = 0, 0
+                elif cmd == "J":
+                    if n == 0:
+                        self.lines = self.lines[:self.row + 1]
+                        self.lines[self.row] = self.lines[self.row][:self.col]
+                    else:   # 2 or 3: with the cursor at home, all of it
+                        self.lines = [""]
+                        self.row = self.col = 0
+                i = m.end()
+                continue
+            c = data[i:i + 1]
+            i += 1
+            if c == b"\r":
+                self.col = 0
+            elif c == b"\n":
+                self.row += 1
+                self.col = 0
+                if self.row == len(self.lines):
+                    self.lines.append("")
+            elif c == b"\b":
+                self.col = max(0, self.col - 1)
+            elif c == b"\x1b":
+                continue
+            else:
+                # A UTF-8 sequence is kept whole.
+                j = i
+                while j < len(data) and 0x80 <= data[j] < 0xC0:
+                    j += 1
+                ch = (c + data[i:j]).decode("utf-8", "replace")
+                i = j
+                line = self.lines[self.row].ljust(self.col)
+                self.lines[self.row] = line[:self.col] + ch + line[self.col + 1:]
+                self.col += 1
+
+    def text(self):
+        """All the terminal holds, scrollback and screen."""
+        return "\n".join(l.rstrip() for l in self.lines)
+
 
 
 class Player:
@@ -119,6 +186,103 @@ def question_of(text):
     return text
 
 
+def plays_in_view(screen, who):
+    """How many cards who has played by what the terminal shows now (the
+    text after its last clearing of the screen and scrollback)."""
+    view = screen.split(b"\x1b[3J")[-1].decode("utf-8", "replace")
+    return sum(1 for l in view.split("\n")
+               if l.strip().startswith(who + " chooses") and "(play a PBS card" in l)
+
+
+def answer_lines(path):
+    """How many answers the transcript at path holds."""
+    with open(path) as f:
+        return sum(1 for l in f if l.strip() and not l.startswith("#"))
+
+
+def play_until(p, screen, want, fed=0):
+    """Answers p's questions as a plain table does (tests/secrecy.py's
+    players) until one whose line starts with want.  Returns (the
+    question, bytes of the screen fed), or (None, fed) at the end."""
+    import secrecy
+    t = secrecy.Table()
+    n = 0
+    while True:
+        text = p.read_question()
+        screen.feed(p.screen[fed:])
+        fed = len(p.screen)
+        if text is None:
+            return None, fed
+        q = question_of(text)
+        if q.startswith(want):
+            return q, fed
+        ans, _ = t.answer(n, q, "(secret:" in text)
+        n += 1
+        p.say(ans)
+
+
+def undo_at_secret(binary, tmp):
+    """Undo at B's secret prompt: A is asked again, and B's question and
+    options (B's hand) are gone from the screen and its scrollback."""
+    p = Player([binary, "run", RULES, "--policy", "ask", "--dice", "ask"], os.devnull)
+    screen = Screen()
+    q, fed = play_until(p, screen, "player B, play a PBS card")
+    check(q is not None, "B is asked to play a card")
+    if q is None:
+        return
+    check("player B, play a PBS card" in screen.text(), "B's question shows while B answers")
+    p.say("undo")
+    text = p.read_question() or ""
+    screen.feed(p.screen[fed:])
+    view = screen.text()
+    check(question_of(text).startswith("player A, play a PBS card"),
+          "undo at B's secret prompt asks A again: " + text[-300:])
+    check("took back a secret answer" in view, "the screen says a secret answer was taken back")
+    check("player B, play a PBS card" not in view,
+          "B's question and hand are gone from the screen once B took back: " + view[-600:])
+    p.proc.kill()
+    p.finish()
+
+
+def hand_at_once(binary, tmp):
+    """A whole hand typed at one prompt, checked against the bag without
+    showing it, and taken back at once."""
+    p = Player([binary, "run", RULES, "--policy", "ask", "--dice", "ask"], os.devnull)
+    screen = Screen()
+    q, fed = play_until(p, screen, "player A, PBS cards from the bag: draw 6")
+    check(q is not None, "A is asked for a hand of 6 cards")
+    if q is None:
+        return
+    p.say("2 red 1 white yellow green black")
+    q2 = question_of(p.read_question() or "")
+    check(q2.startswith("player B, PBS cards from the bag: draw 5"),
+          "a hand of 6 at one prompt, then B draws: " + q2[:200])
+    p.say("undo")
+    t = p.read_question() or ""
+    check("took back 6 secret cards" in t and
+          question_of(t).startswith("player A, PBS cards from the bag: draw 6"),
+          "undo takes the whole hand back: " + t[-300:])
+    p.say("red red")
+    q3 = question_of(p.read_question() or "")
+    check(q3.startswith("player A, PBS cards from the bag: draw 4"),
+          "a part of the hand, then the rest is asked: " + q3[:200])
+    p.say("5 white")
+    t = p.read_question() or ""
+    check("this hand is 4 cards at most" in t, "more cards than the hand is refused: " + t[-200:])
+    p.say("3 red yellow")
+    q4 = question_of(p.read_question() or "")
+    check(q4.startswith("player B, PBS cards from the bag: draw 5"),
+          "the rest of the hand at once: " + q4[:200])
+    # A holds 5 of the 8 REDs: B names 5, refused without
+    # saying how many are left.
+    p.say("5 red")
+    q5 = p.read_question() or ""
+    check("none of that card is left" in q5 and "left)" not in q5,
+          "more of a card than the bag holds is refused, not counted: " + q5[-300:])
+    p.proc.kill()
+    p.finish()
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: tests/table.py BINARY", file=sys.stderr)
@@ -159,15 +323,15 @@ def main():
                   "both secret cards show together after the second: " + repr(text[-900:]))
             secret_pending = None
         if secret:
-            if "player A" in first:
-                screen_at_secret = len(p.screen)
+            if "player A" in first and "play a PBS card" in first:
+                a_plays_before = plays_in_view(p.screen, "player A")
                 secret_pending = "A"
-            elif "player B" in first and secret_pending == "A":
+            elif "player B" in first and "play a PBS card" in first and secret_pending == "A":
                 secret_pending = "AB"
                 secrets_seen.append("AB")
-                shown = p.screen[screen_at_secret:].decode("utf-8", "replace")
-                check("player A chooses" not in shown,
-                      "A's secret card is not shown before B plays: " + shown[-400:])
+                check(plays_in_view(p.screen, "player A") == a_plays_before,
+                      "A's secret card is not shown before B plays: "
+                      + p.screen[-600:].decode("utf-8", "replace"))
         if "(yes or no)" in first:
             ans = "no"
         elif "2 numbers, each 1..6" in first:
@@ -178,7 +342,7 @@ def main():
             ans = "skull"          # player A's commander die wins
         elif "roll " in first:
             ans = "bl"             # blank, by a prefix
-        elif "draw from" in first:
+        elif ": draw " in first:
             ans = next(cards)
         elif "invader or defender" in first:
             if not typo_done:
@@ -192,9 +356,11 @@ def main():
             help_done = True
             p.say("?")
             t = p.read_question() or ""
-            check("step: Deciding Invader and Defender" in t and "the rule:" in t and
-                  "choose(picker" in t and "  1) " in t,
-                  "help shows the step, the rule and the options: " + t[-800:])
+            check("step: Deciding Invader and Defender" in t and
+                  'the sheet: "If invader wins, they pick a territory type' in t and
+                  "choose(" not in t and "  1) " in t,
+                  "help shows the step, the sheet's words (not rule-file code) and the "
+                  "options: " + t[-800:])
             ans = "1"
         elif first.endswith("season") or ", season\n" in q:
             ans = "summer" if not undo_done else "winter"
@@ -235,17 +401,62 @@ def main():
     check(b"chooses Winter (season)" in record, "the record has the season as finally chosen")
     screen = p.screen.decode("utf-8", "replace")
     check("took back 'Summer'" in screen, "the terminal said what was taken back")
-    check("(player A has answered in secret)" in screen and "\x1b[J" in screen,
-          "a secret question and its options are erased once answered")
+    check("(player A has answered in secret)" in screen and "\x1b[3J" in screen,
+          "a secret question and its options are erased (screen and scrollback) once answered")
     check(b"chooses Summer" not in record, "the record has no trace of the answer taken back")
 
-    # Replay the transcript: the same record, byte for byte.
+    # Replay the transcript with no other flag: its header says how the
+    # game was played; the same record, byte for byte.
     out2 = os.path.join(tmp, "resumed.out")
     with open(out2, "wb") as o, open(os.devnull, "rb") as i:
-        code2 = subprocess.call(base + ["--resume", transcript], stdin=i, stdout=o,
+        code2 = subprocess.call([binary, "run", "--resume", transcript], stdin=i, stdout=o,
                                 stderr=subprocess.DEVNULL)
-    check(code2 == 0, "--resume of the transcript exits 0, not %s" % code2)
-    check(open(out2, "rb").read() == record, "--resume gives the record byte for byte")
+    check(code2 == 0, "--resume of the transcript alone exits 0, not %s" % code2)
+    check(open(out2, "rb").read() == record, "--resume alone gives the record byte for byte")
+
+    # A flag that contradicts the header, or other rules, is refused saying which.
+    for extra, says in ((["--dice", "random"], "--dice ask"), (["--policy", "random"], "--policy ask"),
+                        (["--seed", "9"], "seed 1, not 9"),
+                        (["rules/meg/pacto.rules"], "not with rules/meg/pacto.rules")):
+        r = subprocess.run([binary, "run", "--resume", transcript] + extra, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        check(r.returncode == 2 and says in r.stderr and not r.stdout,
+              "--resume with %s is refused naming %r: exit %d, %r" % (extra, says, r.returncode,
+                                                                     r.stderr[-300:]))
+
+    # A header that does not parse is an error at its line and column.
+    bad = os.path.join(tmp, "bad-seed.txt")
+    with open(transcript) as f, open(bad, "w") as g:
+        g.write(f.read().replace(", seed 1,", ", seed -1,", 1))
+    r = subprocess.run([binary, "run", "--resume", bad], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    check(r.returncode == 2 and r.stderr.startswith(bad + ":1:") and "error: the seed" in r.stderr
+          and "^" in r.stderr, "a seed that does not parse is an error at the header line: %d %r"
+          % (r.returncode, r.stderr[-300:]))
+
+    # A resumed game keeps saving to its transcript: stopped again half-way,
+    # then resumed again, it ends as the first game did.
+    keep = os.path.join(tmp, "keep.txt")
+    with open(midway, "rb") as f, open(keep, "wb") as g:
+        g.write(f.read())
+    before = answer_lines(keep)
+    half = len(answers_after_save) // 2
+    r = subprocess.run([binary, "run", "--resume", keep],
+                       input="\n".join(answers_after_save[:half]) + "\n",
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, universal_newlines=True)
+    check(r.returncode == 2 and answer_lines(keep) == before + half,
+          "a resumed game stopped again has saved its %d new answers to its transcript "
+          "(exit %d, %d answers before, %d after)" % (half, r.returncode, before, answer_lines(keep)))
+    out4 = os.path.join(tmp, "kept.out")
+    with open(out4, "wb") as o:
+        r = subprocess.run([binary, "run", "--resume", keep],
+                           input="\n".join(answers_after_save[half:]) + "\n",
+                           stdout=o, stderr=subprocess.DEVNULL, universal_newlines=True)
+    check(r.returncode == 0 and open(out4, "rb").read() == record,
+          "resumed twice, the game ends as it was played (exit %d)" % r.returncode)
+
+    undo_at_secret(binary, tmp)
+    hand_at_once(binary, tmp)
 
     # The save made mid-way, then the rest of the answers typed.
     out3 = os.path.join(tmp, "midway.out")

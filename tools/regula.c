@@ -506,7 +506,7 @@ static const command commands[] = {
     "\n"
     "Example: regula test SHEET.rules\n"
     "Exit: 0 all passed, 1 a test failed, 2 errors in a rule file.\n" },
-  { "run", OPT_LIMITS | OPT_RUN | OPT_PICTURE, cmd_run, "run [OPTIONS] [LIMITS] FILE",
+  { "run", OPT_LIMITS | OPT_RUN | OPT_PICTURE, cmd_run, "run [OPTIONS] [LIMITS] FILE | run --resume GAME.txt",
     "Runs procedure `main` of FILE (or --proc NAME, which takes no parameters)\n"
     "with its dice, decks and choices, and prints a log grouped by step, each\n"
     "event with its rule file line, then the result under `== Summary`.\n"
@@ -523,6 +523,14 @@ static const command commands[] = {
     "                      no rule for at random)\n"
     "  --dice random|ask   ask: a person types each die rolled and each card\n"
     "                      drawn on stdin (default random)\n"
+    "  --transcript FILE   with people answering: keeps FILE, the answers so\n"
+    "                      far, up to date after each answer\n"
+    "  --resume FILE       goes on with a game saved in FILE (a transcript):\n"
+    "                      its header gives the rule file, seed, --policy,\n"
+    "                      --dice and --set (an option that says otherwise\n"
+    "                      is an error; other rules are refused); the rest\n"
+    "                      is saved to FILE too unless --transcript names\n"
+    "                      another\n"
     "  --set NAME=VALUE    sets an input of the rules (repeatable)\n"
     "  --inputs FILE       sets inputs from lines NAME=VALUE (# comments);\n"
     "                      --set wins over the file\n"
@@ -538,10 +546,18 @@ static const command commands[] = {
     "                      variant's extra roll does not shift another step\n"
     "                      (policy random or first; --set, --json, --proc)\n"
     "\n"
-    "Questions and prompts go to stderr; stdout holds only the log.\n"
+    "Questions and prompts go to stderr; stdout holds only the log.  At a\n"
+    "question a person types an option's name (or the start of it, or its\n"
+    "number), yes or no, dice as \"3 5\", a hand of cards at once (\"red red\n"
+    "white\" or \"2 red 1 white\"), or: undo (or back) to take the last\n"
+    "answer back, ? (or help) for the rule and the options, save [FILE] to\n"
+    "write the game so far for --resume.  A secret question (a hand, a card\n"
+    "played in secret) is typed without echo and cleared from the screen.\n"
     "\n"
     "Example: regula run SHEET.rules --seed 7 --policy first\n"
     "         regula run --variants SHEET.rules,VARIANT.rules\n"
+    "         regula run SHEET.rules --policy ask --dice ask --transcript game.txt\n"
+    "         regula run --resume game.txt\n"
     "Exit: 0, 1 an expect failed, 2 bad input (rule file, options, inputs,\n"
     "answers, no answer), 3 a runtime error or a limit reached.\n" },
   { "odds", OPT_LIMITS | OPT_ODDS, cmd_odds, "odds [OPTIONS] [LIMITS] FILE PROCEDURE ARG...", odds_help },

@@ -267,39 +267,144 @@ static void keep_set(void *ctx, const char *set, size_t n) {
   t->sets[t->n++] = c;
 }
 
-/* --resume FILE: the seed and --sets the transcript was played with become
-** the run's (*seed; o->sets from ts) when the command line gives none, and
-** must match when it does.  Returns EX_OK, or an exit code after saying
-** what is wrong. */
-static int resume_settings(opts *o, uint64_t *seed, tsets *ts) {
-  char *text;
+/* What a transcript's header gave a resumed game, kept for the run. */
+typedef struct resumed {
+  char *text;               /* the transcript (rg_malloc'd) */
   size_t len;
-  uint64_t tseed = 0;
-  int has = 0, rc = ask_read_file(o->resume, &text, &len);
+  rg_transcript_info info;
+  char *rules;              /* the rule file it names, NUL-terminated, or NULL */
+  char *proc;
+} resumed;
+
+/* Returns a rg_malloc'd NUL-terminated copy of s[0..n), or NULL. */
+static char *copy_n(const char *s, size_t n) {
+  char *c = rg_malloc(n + 1);
+  if (c) {
+    memcpy(c, s, n);
+    c[n] = '\0';
+  }
+  return c;
+}
+
+/* Says that line `line` of path (text[0..len)) does not parse, at column
+** col: "path:line:col: error: why", the line and a caret.  Returns EX_BAD. */
+static int header_error(const char *path, const char *text, size_t len, uint32_t line,
+                        uint32_t col, const char *why) {
+  const char *l = text, *end = text + len;
+  for (uint32_t i = 1; i < line && l < end; i++) {
+    const char *nl = memchr(l, '\n', (size_t)(end - l));
+    l = nl ? nl + 1 : end;
+  }
+  const char *nl = memchr(l, '\n', (size_t)(end - l));
+  int n = (int)((nl ? nl : end) - l);
+  cli_eprintf("%s:%u:%u: error: %s\n %.*s\n %*s^\n", path, line, col, why, n, l,
+              (int)(col > 0 ? col - 1 : 0), "");
+  return EX_BAD;
+}
+
+/* The name of a mode letter of a transcript's header ('a' ask, ...). */
+static const char *mode_name(int c) {
+  return c == 'a' ? "ask" : c == 'f' ? "first" : "random";
+}
+
+/* --resume FILE: the transcript's header says how the game was played:
+** the rule file (when no FILE is given), the procedure, the seed, who
+** answers the choices and the dice, and the --set values; each becomes the
+** run's when the command line leaves it out, and must agree when it gives
+** it.  The rest of the game is saved to the same file unless --transcript
+** names another.  Returns EX_OK, or an exit code after saying what is
+** wrong. */
+static int resume_settings(opts *o, uint64_t *seed, int *dice_ask, tsets *ts, resumed *rs) {
+  rg_transcript_info *h = &rs->info;
+  const char *f = o->resume;
+  int rc = ask_read_file(f, &rs->text, &rs->len);
   if (rc != 0) return rc;
-  rg_transcript_settings(text, len, &tseed, &has, keep_set, ts);
-  rg_free(text);
+  if (rg_transcript_head(rs->text, rs->len, h) != RG_OK)
+    return header_error(f, rs->text, rs->len, h->bad_line, h->bad_col, h->bad);
+  if (!h->choices && !h->dice)
+    return usage_error("run", "%s has no transcript header (# regula transcript: ...): give "
+                       "the rule file and how it was played", f);
+  if (h->choices) {
+    const char *want = mode_name(h->choices);
+    if (o->policy && strcmp(o->policy, want) != 0)
+      return usage_error("run", "%s was played with --policy %s (its header: choices %s), not "
+                         "--policy %s; leave --policy out to go on as it was played", f, want,
+                         want, o->policy);
+    o->policy = want;
+  }
+  if (h->dice) {
+    const char *want = mode_name(h->dice);
+    if (o->dice && strcmp(o->dice, want) != 0)
+      return usage_error("run", "%s was played with --dice %s (its header: dice %s), not --dice "
+                         "%s; leave --dice out to go on as it was played", f, want, want, o->dice);
+    *dice_ask = h->dice == 'a';
+  }
+  if ((h->proc_len && !(rs->proc = copy_n(h->proc, h->proc_len))) ||
+      (h->rules_len && !(rs->rules = copy_n(h->rules, h->rules_len)))) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  if (rs->proc) {
+    if (o->proc && strcmp(o->proc, rs->proc) != 0)
+      return usage_error("run", "%s was played with --proc %s, not %s", f, rs->proc, o->proc);
+    o->proc = rs->proc;
+  }
+  if (o->npos == 0) {
+    if (!rs->rules)
+      return usage_error("run", "%s does not name its rule file: give it (regula run FILE "
+                         "--resume %s)", f, f);
+    o->pos = &rs->rules;
+    o->npos = 1;
+  }
+  if (h->has_seed && o->seed && h->seed != *seed)
+    return usage_error("run", "%s was played with seed %llu, not %llu (leave --seed out to use "
+                       "the transcript's)", f, (unsigned long long)h->seed,
+                       (unsigned long long)*seed);
+  if (h->has_seed) *seed = h->seed;
+  {
+    uint64_t again;
+    int has;
+    rg_transcript_settings(rs->text, rs->len, &again, &has, keep_set, ts);   /* the sets */
+  }
   if (ts->nomem) {
     fputs("regula: error: out of memory\n", stderr);
     return EX_RUNTIME;
   }
-  if (has && o->seed && tseed != *seed)
-    return usage_error("run", "%s was played with seed %llu, not %llu (leave --seed out to use "
-                       "the transcript's)", o->resume, (unsigned long long)tseed,
-                       (unsigned long long)*seed);
-  if (has) *seed = tseed;
   if (ts->n && o->nsets) {
     int same = ts->n == o->nsets;
     for (int i = 0; same && i < ts->n; i++) same = strcmp(ts->sets[i], o->sets[i]) == 0;
     if (!same)
       return usage_error("run", "%s was played with other --set values (its '# set' lines); "
-                         "leave --set out to use the transcript's", o->resume);
+                         "leave --set out to use the transcript's", f);
   }
   if (ts->n && !o->nsets) {
     o->sets = (const char **)ts->sets;
     o->nsets = ts->n;
   }
+  if (!o->transcript) o->transcript = f;   /* the rest of the game goes on being saved */
   return EX_OK;
+}
+
+/* --resume: the rules r loaded must be those the transcript was played
+** with (the hash of their module, when its header names one).  Returns
+** EX_OK, or EX_BAD after saying what differs. */
+static int resume_same_rules(const opts *o, const rg_rules *r, const resumed *rs) {
+  char now[24];
+  const rg_transcript_info *h = &rs->info;
+  if (!h->module_len) return EX_OK;       /* an older transcript: not said */
+  if (rg_rules_hash(r, now, sizeof now) != RG_OK) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  if (strlen(now) == h->module_len && memcmp(now, h->module, h->module_len) == 0) return EX_OK;
+  if (rs->rules && strcmp(rs->rules, o->pos[0]) != 0)
+    cli_eprintf("regula: error: %s was played with %s (module %.*s), not with %s (module "
+                "%s)\n", o->resume, rs->rules, (int)h->module_len, h->module, o->pos[0], now);
+  else
+    cli_eprintf("regula: error: %s has changed since %s was played (module %.*s then, %s "
+                "now): its answers may not fit the rules as they are\n", o->pos[0], o->resume,
+                (int)h->module_len, h->module, now);
+  return EX_BAD;
 }
 
 /* regula run FILE [options]: checks the options, loads FILE and runs. */
@@ -309,28 +414,35 @@ int cmd_run(opts *oin) {
   int dice_ask = 0, rc;
   opts copy = *oin, *o = &copy;       /* --resume may fill in the seed and sets */
   tsets ts = { .n = 0 };
+  resumed rs;
+  memset(&rs, 0, sizeof rs);
   if (o->seed && cli_parse_seed(o->seed, &seed) != 0)
     return usage_error("run", "--seed needs a whole number from 0 to 18446744073709551615 or random, not '%s'",
                        o->seed);
   if (o->variants) return run_variants(o, seed);
-  if (o->npos != 1)
+  if (o->npos > 1 || (o->npos == 0 && !o->resume))
     return usage_error("run", o->npos ? "run takes one rule file" : "no rule file given");
   if (o->dice && strcmp(o->dice, "ask") == 0) dice_ask = 1;
   else if (o->dice && strcmp(o->dice, "random") != 0)
     return usage_error("run", "--dice must be random or ask, not '%s'", o->dice);
+  rc = o->resume ? resume_settings(o, &seed, &dice_ask, &ts, &rs) : EX_OK;
   /* another --policy names a strategy of the rules: cli_rules_strategy, once loaded */
-  if ((o->resume || o->transcript) && !dice_ask && !(o->policy && strcmp(o->policy, "ask") == 0))
-    return usage_error("run", "--resume and --transcript go with --policy ask or --dice ask, "
-                       "as the game was played");
-  if (o->json && (dice_ask || (o->policy && strcmp(o->policy, "ask") == 0)))
-    return usage_error("run", "--json is for runs nobody answers; at the table the log is text");
-  rc = o->resume ? resume_settings(o, &seed, &ts) : EX_OK;
+  if (rc == EX_OK && o->transcript && !o->resume && !dice_ask &&
+      !(o->policy && strcmp(o->policy, "ask") == 0))
+    rc = usage_error("run", "--transcript goes with --policy ask or --dice ask: it keeps the "
+                     "answers people give");
+  if (rc == EX_OK && o->json && (dice_ask || (o->policy && strcmp(o->policy, "ask") == 0)))
+    rc = usage_error("run", "--json is for runs nobody answers; at the table the log is text");
   if (rc == EX_OK) {
     rc = cli_rules_load(o->pos[0], 1, &r);
+    if (rc == EX_OK && o->resume) rc = resume_same_rules(o, r, &rs);
     if (rc == EX_OK)
       rc = find_main(r, o->proc ? o->proc : "main") < 0 ? EX_BAD : run(r, o, seed, dice_ask);
     rg_rules_free(r);
   }
   for (int i = 0; i < ts.n; i++) rg_free(ts.sets[i]);
+  rg_free(rs.text);
+  rg_free(rs.rules);
+  rg_free(rs.proc);
   return rc;
 }

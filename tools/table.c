@@ -76,32 +76,21 @@ static int save_transcript(table *t, const char *path) {
   return rc;
 }
 
-/* Writes the rule text of the question (the rule file's line at its
-** "FILE:LINE") after its help, when the rules hold their sources. */
-static void put_rule_text(const table *t, const rg_game_question *q) {
-  const char *colon, *text;
-  char path[4096];
-  size_t plen, len;
-  unsigned long line;
-  if (!q->where || !(colon = strrchr(q->where, ':'))) return;
-  plen = (size_t)(colon - q->where);
-  line = strtoul(colon + 1, NULL, 10);
-  if (plen >= sizeof path || line > UINT32_MAX) return;
-  memcpy(path, q->where, plen);
-  path[plen] = '\0';
-  if (!(text = rg_rules_source_line(t->r, path, (uint32_t)line, &len))) return;
-  while (len && (*text == ' ' || *text == '\t')) { text++; len--; }
-  fprintf(stderr, "the rule: %.*s\n", (int)len, text);
-}
-
-/* After a secret answer on a terminal: erases the question with its
-** options (the player's hand) from the screen, and says who answered. */
-static void hide_secret(const table *t, const rg_game_question *q) {
-  unsigned lines = 2;       /* the secret notice and the question's line */
-  if (!t->tty_in || !isatty(fileno(stderr))) return;
-  if (!q->yesno && !q->numeric && !q->range) lines += q->noptions + 1;   /* options, "> " */
-  fprintf(stderr, "\033[%uA\033[J(%s%sanswered in secret)\n", lines, q->who ? q->who : "",
-          q->who ? " has " : "");
+/* When a secret question leaves a terminal (answered, taken back, given
+** up): clears the screen and its scrollback, where the question, its
+** options (the player's hand), help and mistakes were, however many lines
+** they took, and shows the log shown so far again; then says `said`.
+** Not on a terminal: says it alone. */
+static void hide_secret(const table *t, const char *said) {
+  if (t->tty_in && isatty(fileno(stderr))) {
+    fputs("\033[H\033[2J\033[3J", stderr);
+    fflush(stderr);
+    if (t->live && t->shown.len) {
+      fwrite(t->shown.data, 1, t->shown.len, t->live);
+      fflush(t->live);
+    }
+  }
+  fputs(said, stderr);
   fflush(stderr);
 }
 
@@ -117,8 +106,10 @@ static char *trim(char *line) {
 }
 
 /* Asks the pending question until the person answers, takes an answer
-** back or the input ends.  Returns 0 to play on, or an exit code. */
-static int ask_loop(table *t, const char *transcript) {
+** back or the input ends; what to say once a secret question has left
+** the screen goes to *after (the rest is said at once).  Returns 0 to play
+** on, or an exit code. */
+static int ask_loop(table *t, const char *transcript, rg_buf *after) {
   rg_game_question question, *q = &question;
   rg_buf why;
   int shown_question = 0;
@@ -145,11 +136,14 @@ static int ask_loop(table *t, const char *transcript) {
       return EX_BAD;
     }
     if (rc != 0) {
-      fputs("\nregula: error: no answer (end of input) for: ", stderr);
-      ask_put(t->g, 0);
-      fputc('\n', stderr);
+      rg_buf_free(after);
+      if (q->secret) fputc('\n', stderr);
+      rg_printf(&after->out, "%sregula: error: no answer (end of input) for: ",
+                q->secret ? "" : "\n");
+      rg_game_question_write(t->g, 0, &after->out);
+      rg_putc(&after->out, '\n');
       if (rg_game_answers(t->g) && !transcript && t->tty_in)
-        fputs("(type save at a question to keep a game for --resume)\n", stderr);
+        rg_puts(&after->out, "(type save at a question to keep a game for --resume)\n");
       return EX_BAD;
     }
     /* Piped answers are not echoed by a terminal: echo them, so that the
@@ -160,24 +154,27 @@ static int ask_loop(table *t, const char *transcript) {
     switch (r) {
     case RG_REPLY_ANSWER:
       rg_buf_free(&why);
-      if (q->secret) hide_secret(t, q);
+      if (q->secret)
+        rg_printf(&after->out, "(%s%sanswered in secret)\n", q->who ? q->who : "",
+                  q->who ? " has " : "");
       if (transcript && save_transcript(t, transcript) != 0) return EX_RUNTIME;
       return 0;
     case RG_REPLY_UNDO:
-      cli_eprintf("%s\n", why.data ? why.data : "");
+      if (q->secret) rg_printf(&after->out, "%s\n", why.data ? why.data : "");
+      else cli_eprintf("%s\n", why.data ? why.data : "");
       rg_buf_free(&why);
       if (transcript && save_transcript(t, transcript) != 0) return EX_RUNTIME;
       return 0;
     case RG_REPLY_SAVE: {
       const char *path = arg ? arg : transcript ? transcript : DEFAULT_TRANSCRIPT;
       if (save_transcript(t, path) == 0)
-        cli_eprintf("saved the game so far to %s (go on with: --resume %s)\n", path, path);
+        cli_eprintf("saved the game so far to %s (go on with: regula run --resume %s)\n", path,
+                    path);
       shown_question = 0;
       break;
     }
     case RG_REPLY_HELP:
       fputs(why.data ? why.data : "", stderr);
-      put_rule_text(t, q);
       shown_question = 0;
       break;
     default:
@@ -196,6 +193,7 @@ static int ask_loop(table *t, const char *transcript) {
 static int ask(table *t, const char *transcript) {
   rg_game_question q;
   struct termios old, quiet;
+  rg_buf after;
   int fd = fileno(t->in.f), rc;
   int hidden = rg_game_asking(t->g, &q) && q.secret && t->tty_in && tcgetattr(fd, &old) == 0;
   if (hidden) {
@@ -204,8 +202,12 @@ static int ask(table *t, const char *transcript) {
     quiet.c_lflag |= ECHONL;
     tcsetattr(fd, TCSANOW, &quiet);
   }
-  rc = ask_loop(t, transcript);
+  rg_buf_init(&after);
+  rc = ask_loop(t, transcript, &after);
   if (hidden) tcsetattr(fd, TCSANOW, &old);
+  if (q.secret) hide_secret(t, after.data ? after.data : "");
+  else if (after.data) fputs(after.data, stderr);
+  rg_buf_free(&after);
   return rc;
 }
 

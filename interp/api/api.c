@@ -295,6 +295,52 @@ rg_status rg_rules_save(const rg_rules *r, const char *path, char *err, size_t e
   return RG_IO;
 }
 
+/* Adds bytes[0..n) to the FNV-1a hash *h. */
+static void fnv(uint64_t *h, const void *bytes, size_t n) {
+  const unsigned char *b = bytes;
+  for (size_t i = 0; i < n; i++) {
+    *h ^= b[i];
+    *h *= 1099511628211ull;
+  }
+}
+
+rg_status rg_rules_hash(const rg_rules *r, char *buf, size_t size) {
+  const rg_rules *base = r;
+  rg_module c;
+  unsigned char *bytes = NULL;
+  size_t len = 0;
+  uint32_t tail = UINT32_MAX, ends = 0;
+  uint64_t h = 14695981039346656037ull;   /* FNV-1a, 64 bits */
+  if (size) buf[0] = '\0';
+  while (base->base) base = base->base;
+  c = base->m;
+  /* The paths of the files, as they were named, come last in the pool: the
+  ** same rules named by another path (./x.rules, /abs/x.rules) hash the
+  ** same when the pool is cut before them and only their last parts count. */
+  for (uint32_t i = 0; i < c.nfiles; i++) {
+    const char *f = rg_module_str(&c, c.files[i]);
+    if (c.files[i] < tail) tail = c.files[i];
+    if (c.files[i] + strlen(f) + 1 > ends) ends = c.files[i] + (uint32_t)strlen(f) + 1;
+  }
+  if (c.nfiles && ends == c.nstrings) {
+    uint32_t covered = 0;
+    for (uint32_t i = 0; i < c.nfiles; i++) covered += (uint32_t)strlen(rg_module_str(&c, c.files[i])) + 1;
+    if (covered == c.nstrings - tail) {     /* nothing else lives there */
+      for (uint32_t i = 0; i < c.nfiles; i++) {
+        const char *f = rg_module_str(&c, c.files[i]), *slash = strrchr(f, '/');
+        fnv(&h, slash ? slash + 1 : f, strlen(slash ? slash + 1 : f) + 1);
+      }
+      c.nstrings = tail;
+      c.nfiles = 0;
+    }
+  }
+  if (rg_module_serialize(&c, &bytes, &len) != 0) return RG_NOMEM;
+  fnv(&h, bytes, len);
+  rg_free(bytes);
+  snprintf(buf, size, "%016llx", (unsigned long long)h);
+  return RG_OK;
+}
+
 rg_status rg_rules_dis(const rg_rules *r, int flags, rg_out *out) {
   rg_limits lim;
   rg_vm *vm;
@@ -853,6 +899,11 @@ rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out) {
 
 /* ---- games at the table ---------------------------------------------------- */
 
+/* rg_game_setup.source_line over the rules (ctx). */
+static const char *game_source_line(void *ctx, const char *path, uint32_t line, size_t *len) {
+  return rg_rules_source_line(ctx, path, line, len);
+}
+
 rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **out) {
   rg_game_options none;
   rg_game_setup setup;
@@ -872,6 +923,10 @@ rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **o
   setup.ask_dice = opt->ask_dice;
   setup.title = opt->title;
   setup.pictures = opt->pictures;
+  setup.source_line = game_source_line;
+  setup.source_ctx = (void *)r;
+  if (opt->module) snprintf(setup.module, sizeof setup.module, "%s", opt->module);
+  else if (rg_rules_hash(r, setup.module, sizeof setup.module) != RG_OK) return RG_NOMEM;
   /* the placeholder line of the log, as `regula run` writes it */
   rg_buf ph;
   rg_buf_init(&ph);

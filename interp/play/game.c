@@ -10,6 +10,7 @@
 #include "svg.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One answer of the list: its text, the question it answered (for the
@@ -19,6 +20,8 @@ typedef struct answer {
   char *question;
   uint32_t line;
   int secret;               /* given at a secret question: never written back */
+  uint32_t group;           /* not 0: the cards of one hand typed at once,
+                            ** taken back together */
 } answer;
 
 /* The pending question, copied out of the run that asked it: the strings
@@ -29,6 +32,7 @@ typedef struct pending {
   char *who, *prompt, *step, *where;
   rg_buf names;
   size_t *offs;             /* 3 per option: offsets into names.data */
+  uint32_t *left;           /* how many of each option are left, or NULL */
 } pending;
 
 struct rg_game {
@@ -54,6 +58,9 @@ struct rg_game {
   pending p;
   size_t hold;              /* SIZE_MAX, or where the open secret moment begins */
   size_t last_len;          /* the text's length after the last event */
+  int only;                 /* the question just answered had one option:
+                            ** the log says so after its event */
+  uint32_t groups;          /* hands typed at once so far (answer.group) */
   rg_svg *svg;              /* setup.pictures: the last play's shapes */
 };
 
@@ -77,6 +84,7 @@ static void pending_free(pending *p) {
   rg_free(p->step);
   rg_free(p->where);
   rg_free(p->offs);
+  rg_free(p->left);
   rg_buf_free(&p->names);
   memset(p, 0, sizeof *p);
 }
@@ -99,6 +107,12 @@ static int copied_remark(void *ctx, uint32_t k, char *buf, size_t size) {
   return 1;
 }
 
+/* rg_question.left of a copied question. */
+static uint32_t copied_left(void *ctx, uint32_t k) {
+  pending *p = ctx;
+  return p->left[k];
+}
+
 /* Copies q into g->p (its option names too, unless a range).  Returns 0,
 ** or -1 when out of memory. */
 static int pending_copy(rg_game *g, const rg_question *q) {
@@ -118,11 +132,17 @@ static int pending_copy(rg_game *g, const rg_question *q) {
   p->q.step = p->step;
   p->q.where = p->where;
   p->q.rule = NULL;
+  p->q.left = NULL;
   p->q.ctx = p;
   p->q.name = copied_name;
   p->q.remark = copied_remark;
   if (q->range) return 0;
   if (!(p->offs = rg_malloc(3 * (size_t)q->n * sizeof *p->offs))) return -1;
+  if (q->left) {
+    if (!(p->left = rg_malloc((size_t)q->n * sizeof *p->left))) return -1;
+    for (uint32_t k = 0; k < q->n; k++) p->left[k] = q->left(q->ctx, k);
+    p->q.left = copied_left;
+  }
   for (uint32_t k = 0; k < q->n; k++)
     for (int part = 0; part < 3; part++) {
       int have = part == 2 ? q->remark && q->remark(q->ctx, k, buf, sizeof buf)
@@ -141,6 +161,12 @@ static int pending_copy(rg_game *g, const rg_question *q) {
 static int64_t from_list(void *ctx, const rg_question *q, rg_out *err) {
   rg_game *g = ctx;
   int64_t k;
+  if (q->n == 1 && !q->secret && !q->range) {
+    /* One option: nothing to ask (a secret one is asked all the same: that
+    ** the player had no other would tell the others about the hand). */
+    g->only = 1;
+    return 0;
+  }
   if (g->used < g->nanswers) {
     const answer *a = &g->answers[g->used];
     k = rg_question_match(q, a->text);
@@ -175,6 +201,10 @@ static int64_t from_list(void *ctx, const rg_question *q, rg_out *err) {
 ** anything else closes it. */
 static void on_logged(void *ctx, int secret) {
   rg_game *g = ctx;
+  if (g->only) {
+    g->only = 0;
+    rg_puts(&g->text.out, "    (the only option: not asked)\n");
+  }
   if (secret) {
     if (g->hold == SIZE_MAX) g->hold = g->last_len;
   } else {
@@ -262,6 +292,7 @@ static int add_answer(rg_game *g, const char *text, size_t len, const char *ques
   }
   a->line = line;
   a->secret = 0;
+  a->group = 0;
   g->nanswers++;
   return 0;
 }
@@ -311,6 +342,7 @@ rg_game_state rg_game_play(rg_game *g) {
   g->used = 0;
   g->hold = SIZE_MAX;
   g->last_len = 0;
+  g->only = 0;
   g->failed_expects = 0;
   g->error_pc = UINT32_MAX;
   rg_buf_init(&g->text);
@@ -397,9 +429,38 @@ int rg_game_asking(const rg_game *g, rg_game_question *q) {
   q->sides = p->sides;
   q->yesno = p->yesno;
   q->secret = p->secret;
+  q->hand = p->hand;
   q->step = p->step;
   q->where = p->where;
   return 1;
+}
+
+rg_status rg_game_public(const rg_game *g, rg_out *out) {
+  const rg_question *p = rg_game_pending(g);
+  size_t len, vis;
+  const char *text = rg_game_log(g, &len, &vis);
+  char buf[1024];
+  rg_write(out, text, vis);
+  if (p) {
+    rg_puts(out, "? ");
+    rg_question_write(out, p);
+    rg_putc(out, '\n');
+    if (p->secret) {
+      rg_puts(out, "  (answered in secret)\n");
+    } else if (p->range || p->numeric) {
+      rg_puts(out, "  ");
+      rg_question_options(out, p, p->n);
+      rg_putc(out, '\n');
+    } else {
+      for (uint32_t k = 0; k < p->n; k++) {
+        p->name(p->ctx, k, 0, buf, sizeof buf);
+        rg_printf(out, "  %u) %s", k + 1, buf);
+        if (p->remark && p->remark(p->ctx, k, buf, sizeof buf)) rg_printf(out, "  (%s)", buf);
+        rg_putc(out, '\n');
+      }
+    }
+  }
+  return out->failed ? RG_NOMEM : RG_OK;
 }
 
 rg_status rg_game_option(const rg_game *g, uint32_t i, char *buf, size_t size) {
@@ -429,11 +490,125 @@ rg_status rg_game_question_write(const rg_game *g, uint32_t max, rg_out *out) {
 }
 
 int rg_game_undo(rg_game *g) {
+  uint32_t group;
   if (g->nanswers == 0) return -1;
-  g->nanswers--;
-  rg_free(g->answers[g->nanswers].text);
-  rg_free(g->answers[g->nanswers].question);
+  group = g->answers[g->nanswers - 1].group;
+  do {
+    g->nanswers--;
+    rg_free(g->answers[g->nanswers].text);
+    rg_free(g->answers[g->nanswers].question);
+  } while (group && g->nanswers && g->answers[g->nanswers - 1].group == group);
   return 0;
+}
+
+/* Adds the answers of the cards ks[0..n) of a hand typed at once to the
+** question q, as one group.  Returns 0, or -1 when out of memory (none
+** added). */
+static int add_hand(rg_game *g, const rg_question *q, const uint32_t *ks, int n) {
+  uint32_t before = g->nanswers;
+  char text[1024];
+  rg_buf qtext;
+  rg_buf_init(&qtext);
+  rg_question_write(&qtext.out, q);
+  g->groups++;
+  for (int i = 0; i < n && !qtext.out.failed; i++) {
+    rg_question_answer_text(q, ks[i], text, sizeof text);
+    if (add_answer(g, text, strlen(text), qtext.data, 0) != 0) break;
+    g->answers[g->nanswers - 1].secret = q->secret;
+    g->answers[g->nanswers - 1].group = g->groups;
+  }
+  rg_buf_free(&qtext);
+  if (g->nanswers - before == (uint32_t)n) return 0;
+  while (g->nanswers > before) {
+    g->nanswers--;
+    rg_free(g->answers[g->nanswers].text);
+    rg_free(g->answers[g->nanswers].question);
+  }
+  return -1;
+}
+
+/* Returns 1 when line (trimmed) holds more than one word. */
+static int several_words(const char *line) {
+  while (*line == ' ' || *line == '\t') line++;
+  while (*line && *line != ' ' && *line != '\t' && *line != ',') line++;
+  while (*line == ' ' || *line == '\t' || *line == ',' || *line == '\r') line++;
+  return *line != '\0';
+}
+
+/* Writes the words of line[0..n) without the spaces around it and, when
+** lead is there, after it (a comment's "#"). */
+static void put_trimmed(rg_out *o, const char *line, size_t n, const char *lead) {
+  while (n && (*line == ' ' || *line == '\t')) { line++; n--; }
+  if (lead && n >= strlen(lead) && memcmp(line, lead, strlen(lead)) == 0) {
+    line += strlen(lead);
+    n -= strlen(lead);
+    while (n && *line == ' ') { line++; n--; }
+  }
+  while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r')) n--;
+  rg_write(o, line, n);
+}
+
+/* Returns 1 when line[0..n), without its leading blanks, starts with w. */
+static int starts(const char *line, size_t n, const char *w) {
+  while (n && (*line == ' ' || *line == '\t')) { line++; n--; }
+  return n >= strlen(w) && memcmp(line, w, strlen(w)) == 0;
+}
+
+/* The help for question q: its step, the sheet's words as the rule file
+** gives them (the comment lines right above the rule, and the `source` and
+** `assumed` notes right after it), then where and the options.  No rule
+** file code: a player wants the sheet. */
+static void game_help(const rg_game *g, const rg_question *q, rg_out *o) {
+  rg_question rest = *q;
+  const char *colon = q->where ? strrchr(q->where, ':') : NULL;
+  if (q->step && *q->step) rg_printf(o, "step: %s\n", q->step);
+  if (colon && g->setup.source_line) {
+    char path[1024];
+    size_t plen = (size_t)(colon - q->where), len;
+    unsigned long line = strtoul(colon + 1, NULL, 10);
+    uint32_t top = (uint32_t)line;
+    const char *text;
+    if (plen < sizeof path && line > 0 && line < UINT32_MAX) {
+      memcpy(path, q->where, plen);
+      path[plen] = '\0';
+      /* the nearest comment above in the rule's block (a few lines up at
+      ** most): the sheet's words the rule quotes */
+      uint32_t below = 0;
+      for (uint32_t l = top - 1; l >= 1 && top - l <= 10; l--) {
+        if (!(text = g->setup.source_line(g->setup.source_ctx, path, l, &len))) break;
+        if (starts(text, len, "#")) {
+          below = l + 1;
+          break;
+        }
+        if (starts(text, len, "procedure ") || starts(text, len, "step ") ||
+            starts(text, len, "test ") || starts(text, len, "strategy "))
+          break;
+      }
+      top = below;
+      while (below && top > 1 &&
+             (text = g->setup.source_line(g->setup.source_ctx, path, top - 1, &len)) &&
+             starts(text, len, "#") && below - top < 12)
+        top--;
+      for (uint32_t l = top; l < below; l++) {
+        text = g->setup.source_line(g->setup.source_ctx, path, l, &len);
+        rg_puts(o, l == top ? "the sheet: " : "           ");
+        put_trimmed(o, text, len, "#");
+        rg_putc(o, '\n');
+      }
+      /* the notes right after the rule (and on its line: not code) */
+      for (uint32_t l = (uint32_t)line + 1; l < (uint32_t)line + 8; l++) {
+        if (!(text = g->setup.source_line(g->setup.source_ctx, path, l, &len))) break;
+        if (starts(text, len, "source ")) rg_puts(o, "source: ");
+        else if (starts(text, len, "assumed ")) rg_puts(o, "assumed: ");
+        else break;
+        put_trimmed(o, text, len, NULL);
+        rg_putc(o, '\n');
+      }
+    }
+  }
+  rest.step = NULL;
+  rest.rule = NULL;
+  rg_question_help(o, &rest);
 }
 
 rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
@@ -447,15 +622,49 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
     rg_puts(why, "no question is waiting");
     return RG_REPLY_BAD;
   }
+  if (q->hand > 1 && several_words(line)) {
+    /* A hand at once: "red red white", "2 red 1 white" (not a command:
+    ** "save FILE" is two words too). */
+    char word[8];
+    size_t n = 0;
+    const char *s = line;
+    while (*s == ' ' || *s == '\t') s++;
+    while (s[n] && s[n] != ' ' && s[n] != '\t' && n + 1 < sizeof word) {
+      word[n] = (char)(s[n] >= 'A' && s[n] <= 'Z' ? s[n] - 'A' + 'a' : s[n]);
+      n++;
+    }
+    word[n] = '\0';
+    if (strcmp(word, "save") != 0) {
+      uint32_t *ks = rg_malloc((size_t)q->hand * sizeof *ks);
+      int got;
+      if (!ks) {
+        rg_puts(why, "out of memory");
+        return RG_REPLY_BAD;
+      }
+      got = rg_question_hand(q, line, ks, why);
+      if (got > 0 && add_hand(g, q, ks, got) != 0) {
+        rg_puts(why, "out of memory");
+        got = -1;
+      }
+      rg_free(ks);
+      if (got < 0) rg_puts(why, " (? for help, undo to go back)");
+      return got > 0 ? RG_REPLY_ANSWER : RG_REPLY_BAD;
+    }
+  }
   r = rg_question_reply(q, line, &k, arg, why);
-  if (r == RG_REPLY_HELP) rg_question_help(why, q);
+  if (r == RG_REPLY_HELP) game_help(g, q, why);
   if (r == RG_REPLY_UNDO) {
     if (g->nanswers == 0) {
       rg_puts(why, "nothing to take back: this is the first question");
       return RG_REPLY_BAD;
     }
     /* a secret answer is not shown: the other players may be looking */
-    if (g->answers[g->nanswers - 1].secret) rg_puts(why, "took back a secret answer");
+    if (g->answers[g->nanswers - 1].group) {
+      uint32_t n = 0, group = g->answers[g->nanswers - 1].group;
+      for (uint32_t i = g->nanswers; i > 0 && g->answers[i - 1].group == group; i--) n++;
+      if (g->answers[g->nanswers - 1].secret) rg_printf(why, "took back %u secret cards", n);
+      else rg_printf(why, "took back %u cards", n);
+    } else if (g->answers[g->nanswers - 1].secret) rg_puts(why, "took back a secret answer");
     else rg_printf(why, "took back '%s'", g->answers[g->nanswers - 1].text);
     if (g->answers[g->nanswers - 1].question)
       rg_printf(why, " (%s)", g->answers[g->nanswers - 1].question);
@@ -484,12 +693,13 @@ void rg_game_transcript(const rg_game *g, rg_out *o) {
   rg_printf(o, "# regula transcript: %s, %s, seed %llu, choices %s, dice %s\n", g->title,
             rg_module_str(g->m, g->m->procs[s->proc].name), (unsigned long long)s->seed,
             s->ask_choices ? "ask" : s->first ? "first" : "random", s->ask_dice ? "ask" : "random");
+  if (s->module[0]) rg_printf(o, "# module %s\n", s->module);
   for (const char *p = g->sets; p && *p;) {           /* "# set NAME=VALUE" each */
     const char *nl = strchr(p, '\n');
     rg_printf(o, "# set %.*s\n", (int)(nl - p), p);
     p = nl + 1;
   }
-  rg_puts(o, "# one answer a line; replay with: regula run FILE --resume THIS\n");
+  rg_puts(o, "# one answer a line; go on with: regula run --resume THIS\n");
   for (uint32_t i = 0; i < g->nanswers; i++) {
     if (g->answers[i].question) rg_printf(o, "# %s\n", g->answers[i].question);
     rg_printf(o, "%s\n", g->answers[i].text);
@@ -515,34 +725,119 @@ int rg_game_failed_expects(const rg_game *g) {
   return g->failed_expects;
 }
 
-void rg_transcript_settings(const char *text, size_t len, uint64_t *seed, int *has_seed,
-                            void (*each)(void *ctx, const char *set, size_t n), void *ctx) {
+/* Returns 1 when l[0..n) starts with the word w (and a space or its end). */
+static int has_word(const char *l, size_t n, const char *w, size_t *after) {
+  size_t k = strlen(w);
+  if (n < k || memcmp(l, w, k) != 0 || (n > k && l[k] != ' ' && l[k] != ',')) return 0;
+  *after = k;
+  return 1;
+}
+
+/* Reads "ask", "random" or "first" (first only when first_ok) at l[0..n):
+** returns 'a', 'r', 'f', or 0. */
+static int mode_word(const char *l, size_t n, int first_ok) {
+  size_t k;
+  if (has_word(l, n, "ask", &k)) return 'a';
+  if (has_word(l, n, "random", &k)) return 'r';
+  if (first_ok && has_word(l, n, "first", &k)) return 'f';
+  return 0;
+}
+
+/* Reads the first header line, l[0..n) after "# regula transcript: ", at
+** line 1, column col0 + 1 of l[0].  Returns 0, or -1 with info->bad set. */
+static int read_title(const char *l, size_t n, size_t col0, rg_transcript_info *info) {
+  const char *seed = NULL, *end = l + n, *p;
+  /* "TITLE, PROC, seed N, choices X, dice Y": the last ", seed " (a path
+  ** may hold one) */
+  for (const char *q = l; q + 7 <= end; q++)
+    if (memcmp(q, ", seed ", 7) == 0) seed = q;
+  if (!seed) return 0;
+  for (p = seed; p > l && p[-1] != ','; p--) {}
+  if (p > l) {
+    info->rules = l;
+    info->rules_len = (size_t)(p - 1 - l);
+    while (p < seed && *p == ' ') p++;
+    info->proc = p;
+    info->proc_len = (size_t)(seed - p);
+  }
+  p = seed + 7;
+  {
+    const char *digits = p;
+    uint64_t v = 0;
+    int ok = p < end && *p >= '0' && *p <= '9';
+    for (; p < end && *p != ','; p++) {
+      if (*p < '0' || *p > '9' || v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) ok = 0;
+      else v = v * 10 + (uint64_t)(*p - '0');
+    }
+    if (!ok) {
+      info->bad_line = 1;
+      info->bad_col = (uint32_t)(col0 + (size_t)(digits - l) + 1);
+      info->bad = "the seed is not a whole number from 0 to 18446744073709551615";
+      return -1;
+    }
+    info->seed = v;
+    info->has_seed = 1;
+  }
+  while (p < end) {
+    size_t k;
+    while (p < end && (*p == ',' || *p == ' ')) p++;
+    if (has_word(p, (size_t)(end - p), "choices", &k)) {
+      const char *w = p + k + 1;
+      if (w > end || !(info->choices = mode_word(w, (size_t)(end - w), 1))) {
+        info->bad_line = 1;
+        info->bad_col = (uint32_t)(col0 + (size_t)(p - l) + 1);
+        info->bad = "choices must be ask, random or first";
+        return -1;
+      }
+    } else if (has_word(p, (size_t)(end - p), "dice", &k)) {
+      const char *w = p + k + 1;
+      if (w > end || !(info->dice = mode_word(w, (size_t)(end - w), 0))) {
+        info->bad_line = 1;
+        info->bad_col = (uint32_t)(col0 + (size_t)(p - l) + 1);
+        info->bad = "dice must be ask or random";
+        return -1;
+      }
+    }
+    while (p < end && *p != ',') p++;
+  }
+  return 0;
+}
+
+rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *info) {
   static const char head[] = "# regula transcript: ";
   size_t at = 0;
-  *has_seed = 0;
+  uint32_t line = 0;
+  memset(info, 0, sizeof *info);
   while (at < len && text[at] == '#') {            /* the comments at the top */
     const char *l = text + at, *nl = memchr(l, '\n', len - at);
     size_t n = nl ? (size_t)(nl - l) : len - at;
-    if (n > sizeof head - 1 && memcmp(l, head, sizeof head - 1) == 0) {
-      /* "..., seed N, ...": the last ", seed " of the line (a path may hold one) */
-      const char *p = NULL;
-      for (const char *q = l; q + 7 <= l + n; q++)
-        if (memcmp(q, ", seed ", 7) == 0) p = q + 7;
-      if (p && p < l + n && *p >= '0' && *p <= '9') {
-        uint64_t v = 0;
-        int ok = 1;
-        for (; p < l + n && *p >= '0' && *p <= '9'; p++) {
-          if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) ok = 0;
-          v = v * 10 + (uint64_t)(*p - '0');
-        }
-        if (ok) {
-          *seed = v;
-          *has_seed = 1;
-        }
-      }
-    } else if (n > 6 && memcmp(l, "# set ", 6) == 0 && each) {
-      each(ctx, l + 6, n - 6);
+    at = nl ? (size_t)(nl - text) + 1 : len;
+    line++;
+    if (n && l[n - 1] == '\r') n--;
+    if (line == 1 && n >= sizeof head - 1 && memcmp(l, head, sizeof head - 1) == 0) {
+      if (read_title(l + sizeof head - 1, n - (sizeof head - 1), sizeof head - 1, info) != 0)
+        return RG_BAD_VALUE;
+    } else if (n > 9 && memcmp(l, "# module ", 9) == 0) {
+      info->module = l + 9;
+      info->module_len = n - 9;
     }
+  }
+  return RG_OK;
+}
+
+void rg_transcript_settings(const char *text, size_t len, uint64_t *seed, int *has_seed,
+                            void (*each)(void *ctx, const char *set, size_t n), void *ctx) {
+  rg_transcript_info info;
+  size_t at = 0;
+  *has_seed = 0;
+  if (rg_transcript_head(text, len, &info) == RG_OK && info.has_seed) {
+    *seed = info.seed;
+    *has_seed = 1;
+  }
+  while (at < len && text[at] == '#') {            /* the comments at the top */
+    const char *l = text + at, *nl = memchr(l, '\n', len - at);
+    size_t n = nl ? (size_t)(nl - l) : len - at;
+    if (n > 6 && memcmp(l, "# set ", 6) == 0 && each) each(ctx, l + 6, n - 6);
     at += n + (nl ? 1 : 0);
   }
 }

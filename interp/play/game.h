@@ -54,6 +54,11 @@ typedef struct rg_game_setup {
                             ** on, as a line after the header ("" or NULL: none) */
   int pictures;             /* collect the pictures drawn (rg_game_drawn): of
                             ** the last play only */
+  char module[24];          /* the rules' hash, named in the transcript ("": none) */
+  /* Optional: line `line` of rule file path as read (its length in *len),
+  ** or NULL: for the help, the sheet's words the rule file quotes. */
+  const char *(*source_line)(void *ctx, const char *path, uint32_t line, size_t *len);
+  void *source_ctx;
 } rg_game_setup;
 
 /* rg_game_state (where a game stands after rg_game_play) is public: regula.h. */

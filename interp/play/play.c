@@ -39,6 +39,12 @@ static int name_option(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
   return 0;
 }
 
+/* rg_question.left: how many of option k of a deck's question are left. */
+static uint32_t left_option(void *ctx, uint32_t k) {
+  rg_play *p = ctx;
+  return p->lcount[k];
+}
+
 /* rg_question.remark: how many of option k there are ("2 sides", "3 left"). */
 static int remark_option(void *ctx, uint32_t k, char *buf, size_t size) {
   rg_play *p = ctx;
@@ -280,15 +286,44 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
     snprintf(act, sizeof act, "roll %s", rg_module_str(m, die->name));
     chance_prompt(p, &q, act, pc, prompt, sizeof prompt, who, sizeof who);
   } else if (what == 'c' && index < m->ndecks) {
-    uint32_t left = 0;
+    const rg_deck *deck = &m->decks[index];
+    uint32_t left = 0, hand = 1 + (p->vm ? rg_vm_draws_after(p->vm) : 0);
     const rg_value *cards = rg_vm_deck_left(p->vm, index, &left);
-    d = collect_distinct(p, cards, left);
+    q.secret = (deck->flags & RG_DECK_SECRET) != 0;
+    /* A secret deck offers every card it holds when full: the cards left
+    ** would show what the others drew. */
+    d = q.secret ? collect_distinct(p, m->cards + deck->first, deck->count)
+                 : collect_distinct(p, cards, left);
     sort_distinct(p->distinct, p->dcount, p->dfirst, d);
-    p->opt_type = m->decks[index].card;
+    for (uint32_t i = 0; i < d; i++) p->lcount[i] = 0;
+    for (uint32_t j = 0; j < left; j++) {
+      uint32_t i = 0;
+      while (i < d && p->distinct[i] != cards[j]) i++;
+      if (i == d) continue;             /* not in the full deck: cannot be */
+      if (p->lcount[i]++ == 0) p->lfirst[i] = j;
+    }
+    p->opt_type = deck->card;
     p->count_word = "left";
-    q.secret = (m->decks[index].flags & RG_DECK_SECRET) != 0;
-    snprintf(act, sizeof act, "draw from %s", rg_module_str(m, m->decks[index].name));
+    q.left = left_option;
+    if (q.secret) q.remark = NULL;
+    q.hand = hand;
+    if (hand > 1)
+      snprintf(act, sizeof act, "draw %u from %s", hand, rg_module_str(m, deck->name));
+    else
+      snprintf(act, sizeof act, "draw from %s", rg_module_str(m, deck->name));
     chance_prompt(p, &q, act, pc, prompt, sizeof prompt, who, sizeof who);
+    p->opts = p->distinct;
+    p->counts = p->dcount;
+    q.prompt = prompt;
+    q.n = d;
+    q.numeric = p->opt_type.kind == RG_K_INT;
+    k = ask(p, p->dice, &q);
+    p->counts = NULL;
+    if (k >= 0 && p->lcount[k] == 0) {   /* a policy that ignored q.left */
+      p->stopped = 1;
+      return -1;
+    }
+    return k < 0 ? -1 : (int64_t)p->lfirst[k];
   } else {
     p->stopped = 1;
     return -1;
@@ -359,7 +394,9 @@ int rg_play_init(rg_play *p, const rg_module *m, rg_log *log, rg_policy *choices
   p->distinct = rg_malloc(most * sizeof *p->distinct);
   p->dcount = rg_malloc(most * sizeof *p->dcount);
   p->dfirst = rg_malloc(most * sizeof *p->dfirst);
-  return p->distinct && p->dcount && p->dfirst ? 0 : -1;
+  p->lcount = rg_malloc(most * sizeof *p->lcount);
+  p->lfirst = rg_malloc(most * sizeof *p->lfirst);
+  return p->distinct && p->dcount && p->dfirst && p->lcount && p->lfirst ? 0 : -1;
 }
 
 void rg_play_sink(rg_play *p, rg_sink *sink) {
@@ -400,8 +437,10 @@ void rg_play_free(rg_play *p) {
   rg_free(p->distinct);
   rg_free(p->dcount);
   rg_free(p->dfirst);
+  rg_free(p->lcount);
+  rg_free(p->lfirst);
   p->distinct = NULL;
-  p->dcount = p->dfirst = NULL;
+  p->dcount = p->dfirst = p->lcount = p->lfirst = NULL;
 }
 
 const char *rg_play_error(const rg_play *p) {

@@ -9,7 +9,11 @@
 ** note and failed expect is logged; with a dice policy, each die rolled
 ** and each card drawn is a question too: a plain die "roll d6 (line 34)"
 ** over 1..6, a custom die its distinct faces ("hit", remark "2 sides"), a
-** deck the distinct cards left, in order ("RED", remark "3 left").  A
+** deck the distinct cards left, in order ("RED", remark "3 left"); a secret
+** deck every card it holds when full, without counts (what is left tells
+** what the others drew), a card none of which is left refused.  The first
+** card of a hand drawn at once (`draws`) says how many the hand is (q.hand),
+** so that a person may name them all at once.  A
 ** question left unanswered stops the run (rg_vm_call then fails) and sets
 ** `stopped`; the policy's error says why.
 */
@@ -58,6 +62,8 @@ typedef struct rg_play {
   const char *count_word;
   rg_value *distinct;       /* scratch for dice questions, sized for the */
   uint32_t *dcount, *dfirst;/* largest die or deck */
+  uint32_t *lcount, *lfirst;/* a deck's question: of each option, how many are
+                            ** left and where the first is among those left */
 } rg_play;
 
 /* Sets p up for module m.  Returns 0, or -1 when out of memory; free p

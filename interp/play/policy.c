@@ -126,14 +126,108 @@ static int64_t match(const rg_question *q, const char *answer, uint32_t *amb, ui
     }
     if (*namb > 1) found = -2;
   }
+  if (found == -1 && *namb == 0 && !q->numeric) {
+    /* The start of a later word of one option's name only ("pass" for
+    ** "BLACK pass"). */
+    for (uint32_t k = 0; k < q->n; k++) {
+      char *have;
+      int hit = 0;
+      if (!q->name(q->ctx, k, 0, buf, sizeof buf)) continue;
+      have = fold(buf);
+      for (const char *w = have ? strchr(have, ' ') : NULL; w && !hit; w = strchr(w + 1, ' '))
+        hit = starts_with(w + 1, want);
+      free(have);
+      if (hit) {
+        if (*namb < 8) amb[*namb] = k;
+        ++*namb;
+        found = k;
+      }
+    }
+    if (*namb > 1) found = -2;
+  }
   free(folded);
   return found;
+}
+
+/* Returns how many of option k of q are left to answer with (UINT32_MAX
+** when q does not count them). */
+static uint32_t left_of(const rg_question *q, uint32_t k) {
+  return q->left ? q->left(q->ctx, k) : UINT32_MAX;
 }
 
 int64_t rg_question_match(const rg_question *q, const char *answer) {
   uint32_t amb[8], namb;
   int64_t k = match(q, answer, amb, &namb);
-  return k < 0 ? -1 : k;
+  return k < 0 || left_of(q, (uint32_t)k) == 0 ? -1 : k;
+}
+
+/* Writes why a card none of which is left is refused (k: its option). */
+static void say_none_left(rg_out *why, const rg_question *q, int64_t k) {
+  char buf[1024];
+  if (q->secret) {
+    /* Others may be looking: the card is not named. */
+    rg_puts(why, "none of that card is left by the cards entered so far");
+  } else {
+    q->name(q->ctx, (uint32_t)k, 0, buf, sizeof buf);
+    rg_printf(why, "no %s is left by the cards entered so far", buf);
+  }
+  rg_puts(why, "; check the card, or undo to correct one entered before");
+}
+
+int rg_question_hand(const rg_question *q, const char *line, uint32_t *ks, rg_out *why) {
+  char tok[256];
+  uint32_t n = 0, amb[8], namb;
+  int64_t count = -1;       /* a count before the next name, or -1 */
+  const char *s = line;
+  for (;;) {
+    size_t len = 0;
+    int64_t v, k;
+    while (*s == ' ' || *s == '\t' || *s == ',') s++;
+    if (!*s) break;
+    while (*s && *s != ' ' && *s != '\t' && *s != ',') {
+      if (len + 1 < sizeof tok) tok[len] = *s;
+      len++;
+      s++;
+    }
+    if (len >= sizeof tok) len = sizeof tok - 1;
+    tok[len] = '\0';
+    if (!q->numeric && count < 0 && parse_int(tok, &v) == 0) {
+      if (v < 1 || v > (int64_t)q->hand) {
+        rg_printf(why, "%lld cards: this hand is %u cards at most", (long long)v, q->hand);
+        return -1;
+      }
+      count = v;
+      continue;
+    }
+    k = match(q, tok, amb, &namb);
+    if (k < 0) {
+      if (q->secret) rg_puts(why, k == -2 ? "a card's name could be several cards; type more of it"
+                                          : "a card's name is not one of the cards");
+      else rg_printf(why, k == -2 ? "'%s' could be several cards; type more of it"
+                                  : "'%s' is not one of the cards", tok);
+      rg_puts(why, " (a hand is names, each may be after a count: 2 red 1 white)");
+      return -1;
+    }
+    for (int64_t c = count < 0 ? 1 : count; c > 0; c--) {
+      uint32_t same = 1;
+      if (n == q->hand) {
+        rg_printf(why, "more than %u cards: this hand is %u cards", q->hand, q->hand);
+        return -1;
+      }
+      for (uint32_t i = 0; i < n; i++) same += ks[i] == (uint32_t)k;
+      if (same > left_of(q, (uint32_t)k)) {
+        say_none_left(why, q, k);
+        return -1;
+      }
+      ks[n++] = (uint32_t)k;
+    }
+    count = -1;
+  }
+  if (count >= 0 || n == 0) {
+    rg_puts(why, "a count needs a card after it (2 red 1 white)");
+    return -1;
+  }
+  return (int)n;
 }
 
 /* Writes what a right answer to q looks like, for "answer ..." */
@@ -189,6 +283,11 @@ rg_reply rg_question_reply(const rg_question *q, char *line, int64_t *k, const c
     }
   }
   *k = match(q, line, amb, &namb);
+  if (*k >= 0 && left_of(q, (uint32_t)*k) == 0) {
+    say_none_left(why, q, *k);
+    *k = -1;
+    return RG_REPLY_BAD;
+  }
   if (*k >= 0) return RG_REPLY_ANSWER;
   if (q->secret) {
     /* Others may be looking: the answer is not repeated. */
@@ -239,13 +338,20 @@ void rg_question_help(rg_out *o, const rg_question *q) {
   char buf[1024], rem[256];
   if (q->step && *q->step) rg_printf(o, "step: %s\n", q->step);
   if (q->where && *q->where) {
-    rg_printf(o, "rule: %s", q->where);
+    rg_printf(o, "rule file: %s", q->where);
     if (q->rule && *q->rule) rg_printf(o, ": %s", q->rule);
     rg_putc(o, '\n');
   }
   if (q->range) {
     rg_puts(o, "answer ");
     say_expected(o, q);
+    rg_putc(o, '\n');
+  } else if (q->yesno) {
+    rg_puts(o, "answer yes or no\n");
+  } else if (q->numeric) {
+    /* numbers are answered by themselves, not by their place in a list */
+    rg_puts(o, "answer one of: ");
+    rg_question_options(o, q, q->n);
     rg_putc(o, '\n');
   } else {
     for (uint32_t k = 0; k < q->n; k++) {
@@ -255,8 +361,8 @@ void rg_question_help(rg_out *o, const rg_question *q) {
       rg_putc(o, '\n');
     }
   }
-  rg_puts(o, "a name may be shortened while it is the only one that fits; "
-             "undo (or back) takes back the last answer, save [FILE] writes the game so far\n");
+  rg_puts(o, "a name may be shortened while only one fits; undo (or back) takes back\n"
+             "the last answer; save [FILE] writes the game so far\n");
 }
 
 void rg_question_options(rg_out *o, const rg_question *q, uint32_t max) {

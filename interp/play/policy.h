@@ -15,7 +15,8 @@
 **              a page)
 **
 ** An answer is an option's name (case-insensitive, NFC and Unicode case
-** folding), a prefix of exactly one option's name, or its number in the
+** folding), a prefix of exactly one option's name (else of a later word of it:
+** "pass" for "BLACK pass"), or its number in the
 ** list (1..n).  When the options are themselves numbers (a range, a list of
 ** ints), the answer is the number itself; several dice asked as one
 ** question take that many numbers ("3 4").  A yes/no question (the options
@@ -54,7 +55,13 @@ typedef struct rg_question {
                             ** option index sum (v_i - lo) * sides^i, n =
                             ** sides^dice */
   uint32_t sides;
-  int secret;               /* the rules mark the choice secret */
+  int secret;               /* the rules mark the choice secret (or the deck) */
+  /* Optional: how many of option k are left to be drawn (a card of a
+  ** deck); an option with none left is not an answer.  NULL: any option. */
+  uint32_t (*left)(void *ctx, uint32_t k);
+  uint32_t hand;            /* > 1: a hand of that many cards is being drawn,
+                            ** this the first: a person may name several
+                            ** cards at once (rg_question_hand) */
   const char *step;         /* the step of the rules it is asked in */
   const char *where;        /* "FILE:LINE" of the rule that asks */
   const char *rule;         /* the text of that line of the rule file */
@@ -73,6 +80,15 @@ int64_t rg_question_match(const rg_question *q, const char *answer);
 ** 6").  line is changed in place. */
 rg_reply rg_question_reply(const rg_question *q, char *line, int64_t *k, const char **arg,
                            rg_out *why);
+
+/* Reads line (not changed) as several cards of a hand drawn at once (q->hand
+** > 1): names separated by spaces or commas ("red red white"), each may be
+** after a count ("2 red 1 white").  Stores the option of each card, in
+** the order given, in ks[0..] (room for q->hand) and returns how many (1 ..
+** q->hand); returns -1 after writing to why what is wrong: a name that fits
+** no option (or several), more cards than the hand, more of one kind than
+** are left (without naming how many, for a secret deck). */
+int rg_question_hand(const rg_question *q, const char *line, uint32_t *ks, rg_out *why);
 
 /* Writes the answer text that names option k of q (the option's name when
 ** it answers to k, else its number; dice as "3 4") into buf. */

@@ -8,6 +8,46 @@
 #include <string.h>
 
 #define CELL_MAX 160        /* a table cell is cut there */
+#define WIDTH 80            /* a card's lines wrap to fit a terminal of 80 columns */
+
+/* Returns the columns s[0..n) takes (a character each; UTF-8 continuation
+** bytes take none). */
+static size_t columns(const char *s, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+  return c;
+}
+
+/* Writes s after `col` columns already on the line, its words wrapped at
+** spaces so that no line is wider than WIDTH (a word longer than a line
+** stays whole), each line after the first indented by `indent`; then a
+** newline. */
+static void put_wrapped(rg_out *o, const char *s, size_t col, size_t indent) {
+  size_t at = col;
+  int first = 1;
+  while (*s) {
+    const char *w = s, *e;
+    size_t n, wc;
+    while (*w == ' ') w++;
+    if (!*w) break;
+    for (e = w; *e && *e != ' '; e++) {}
+    n = (size_t)(e - w);
+    wc = columns(w, n);
+    if (!first && at + 1 + wc > WIDTH && at > indent) {
+      rg_putc(o, '\n');
+      for (size_t k = 0; k < indent; k++) rg_putc(o, ' ');
+      at = indent;
+    } else if (!first) {
+      rg_putc(o, ' ');
+      at++;
+    }
+    rg_write(o, w, n);
+    at += wc;
+    first = 0;
+    s = e;
+  }
+  rg_putc(o, '\n');
+}
 
 int rg_display_find(const rg_module *m, rg_type t) {
   if (t.kind != RG_K_RECORD) return -1;
@@ -31,9 +71,23 @@ static rg_value list_len(const rg_value *heap, uint32_t nheap, rg_value lv) {
   return heap[lv];
 }
 
+/* The fewest columns the last column of a table keeps beside the others
+** before its cells go under their rows. */
+#define LAST_MIN 24
+
+/* Returns 1 when the last column of a table with these column widths
+** starts early enough to stay beside the others. */
+static int last_beside(const size_t *width, uint32_t ncols) {
+  size_t start = 2;
+  for (uint32_t k = 0; k + 1 < ncols; k++) start += width[k] + 2;
+  return start + LAST_MIN <= WIDTH;
+}
+
 /* Writes the list of records at heap[lv] (element record er) as a table:
 ** the column headings, then a row an element, each column as wide as its
-** widest cell, two spaces apart, indented by two. */
+** widest cell, two spaces apart, indented by two; the last column's cells
+** wrap within it to keep the rows within WIDTH (when it starts early
+** enough to leave it room). */
 static void put_table(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
                       uint32_t er, const uint32_t *cols, uint32_t ncols, rg_value lv) {
   const rg_record *r = &m->records[er];
@@ -62,14 +116,25 @@ static void put_table(rg_out *o, const rg_module *m, const rg_value *heap, uint3
         rg_value_format(cell, sizeof cell, m, heap, nheap, f->type, heap[ev + cols[c]]);
         len = strlen(cell);
         if (pass == 0) {
-          if (len > width[c]) width[c] = len;
+          if (columns(cell, len) > width[c]) width[c] = columns(cell, len);
+          continue;
+        }
+        if (c + 1 == ncols) {
+          size_t start = 2;
+          for (uint32_t k = 0; k < c; k++) start += width[k] + 2;
+          /* the cell wraps beside its row, or goes under it */
+          if (ncols == 1 || last_beside(width, ncols)) {
+            put_wrapped(o, cell, start, start);
+          } else {          /* no room beside the row: under it, indented */
+            rg_puts(o, "\n    ");
+            put_wrapped(o, cell, 4, 4);
+          }
           continue;
         }
         rg_puts(o, cell);
-        if (c + 1 < ncols)
-          for (size_t k = len; k < width[c] + 2; k++) rg_putc(o, ' ');
+        if (c + 2 < ncols || last_beside(width, ncols))
+          for (size_t k = columns(cell, len); k < width[c] + 2; k++) rg_putc(o, ' ');
       }
-      if (pass == 1) rg_putc(o, '\n');
     }
   }
 }
@@ -86,8 +151,12 @@ void rg_display_print(rg_out *o, const rg_module *m, const rg_value *heap, uint3
   for (uint32_t i = dp->first; i < dp->first + dp->count; i++) {
     const rg_dline *dl = &m->dlines[i];
     if (dl->kind == RG_DL_FORM) {
-      rg_value_form(o, m, heap, nheap, dp->record, rg_module_str(m, dl->text), v);
-      rg_putc(o, '\n');
+      rg_buf line;
+      rg_buf_init(&line);
+      rg_value_form(&line.out, m, heap, nheap, dp->record, rg_module_str(m, dl->text), v);
+      if (line.out.failed) o->failed = 1;
+      put_wrapped(o, line.data ? line.data : "", 0, 2);
+      rg_buf_free(&line);
       continue;
     }
     const rg_field_info *f = &m->fields[r->first + dl->field];
@@ -100,11 +169,18 @@ void rg_display_print(rg_out *o, const rg_module *m, const rg_value *heap, uint3
       put_table(o, m, heap, nheap, et.ref, m->dcols + dl->first, dl->count, lv);
     } else {
       for (rg_value k = 0, n = list_len(heap, nheap, lv); k < n; k++) {
-        rg_printf(o, "  %lld. ", (long long)k + 1);
+        char num[32];
+        rg_buf item;
+        int w = snprintf(num, sizeof num, "  %lld. ", (long long)k + 1);
+        rg_buf_init(&item);
+        rg_puts(o, num);
         if (dl->text)
-          rg_value_form(o, m, heap, nheap, et.ref, rg_module_str(m, dl->text), heap[lv + 1 + k]);
-        else rg_value_write(o, m, heap, nheap, et, heap[lv + 1 + k]);
-        rg_putc(o, '\n');
+          rg_value_form(&item.out, m, heap, nheap, et.ref, rg_module_str(m, dl->text),
+                        heap[lv + 1 + k]);
+        else rg_value_write(&item.out, m, heap, nheap, et, heap[lv + 1 + k]);
+        if (item.out.failed) o->failed = 1;
+        put_wrapped(o, item.data ? item.data : "", (size_t)w, (size_t)w);
+        rg_buf_free(&item);
       }
     }
   }

@@ -247,8 +247,16 @@ void rg_log_choice(rg_log *lg, uint32_t choice, rg_value chooser, const rg_value
     json_end(lg, json_add(ev, "index", json_integer(k)), pc);
     return;
   }
-  rg_printf(lg->out, "  %s chooses %s (%s)", fmt(lg, c->chooser, chooser, who, sizeof who),
-            fmt(lg, c->option, options[k], buf, sizeof buf), prompt);
+  if (c->option.kind == RG_K_BOOL) {
+    /* yes or no, in the prompt's words: "player A: strategic intercept: yes" */
+    size_t plen = strlen(prompt);
+    while (plen && (prompt[plen - 1] == '?' || prompt[plen - 1] == ' ')) plen--;
+    rg_printf(lg->out, "  %s: %.*s: %s", fmt(lg, c->chooser, chooser, who, sizeof who), (int)plen,
+              prompt, options[k] ? "yes" : "no");
+  } else {
+    rg_printf(lg->out, "  %s chooses %s (%s)", fmt(lg, c->chooser, chooser, who, sizeof who),
+              fmt(lg, c->option, options[k], buf, sizeof buf), prompt);
+  }
   end_line(lg, pc);
 }
 

@@ -589,6 +589,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 
   vm->depth = 0;
   vm->label_set = 0;
+  vm->draws_after = 0;
   vm->err[0] = '\0';
   vm->err_pc = 0;
   vm->heap_top = M->nheap;
@@ -1054,7 +1055,9 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         for (rg_value j = 0; j < n; j++) {
           left = vm->deck_left[a];
           if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(M, M->decks[a].name));
+          vm->draws_after = (uint32_t)(n - 1 - j);
           int64_t k = vm_chance(vm, 'c', a, left, PCIDX());
+          vm->draws_after = 0;
           if (unlikely(k < 0)) RTERR("no result given for the draw");
           rg_value card = cards[k];
           cards[k] = cards[left - 1];
@@ -1358,6 +1361,10 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 #undef MAX_STEPS
 #undef FCODE
 #undef FMAP
+
+uint32_t rg_vm_draws_after(const rg_vm *vm) {
+  return vm->draws_after;
+}
 
 int rg_vm_label(const rg_vm *vm, uint32_t *site, rg_value *who, uint32_t *gen) {
   if (!vm->label_set) return 0;

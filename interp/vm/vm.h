@@ -128,6 +128,10 @@ void rg_vm_set_input(rg_vm *vm, uint32_t input, rg_value v);
 ** count in *n and returns them, in the order the chance index refers to. */
 const rg_value *rg_vm_deck_left(const rg_vm *vm, uint32_t deck, uint32_t *n);
 
+/* During a chance callback for a card of a hand drawn at once (`draws`):
+** how many cards that hand still draws after this one; else 0. */
+uint32_t rg_vm_draws_after(const rg_vm *vm);
+
 /* After a failed call: the message, and the code index where it happened
 ** (stored in *pc). */
 const char *rg_vm_error(const rg_vm *vm, uint32_t *pc);

@@ -172,6 +172,8 @@ struct rg_vm {
   int label_set;            /* this call has run a LABEL */
   uint32_t label_site;      /* its choice site (the prompt, who's type) */
   rg_value label_who;
+  uint32_t draws_after;     /* in a DRAWS asked of sink.chance: cards still to
+                            ** draw after the one being asked (0 otherwise) */
   rg_frame frames[RG_MAX_CALL_DEPTH];
   char err[256];
   uint32_t err_pc;

@@ -254,6 +254,75 @@ int main(void) {
     rg_game_free(sg);
     rg_rules_free(sr);
   }
+  /* The secrecy promise at the library's level (rg_game_public), as the
+  ** page will test it: A's two cards from a secret bag of three colours,
+  ** three of each, are any of 9 hands; B then draws BLACK and WHITE (left
+  ** whatever A holds) and plays in secret after A.  What every player may
+  ** see at each of B's questions, and B's own options, are the same for all
+  ** 9 hands; what differs
+  ** (A's card) shows only once both have played.  Before the bag's draw
+  ** question hid its counts, B's draw listed "(2 left)" or "(3 left)". */
+  {
+    static const char hands[] =
+      "ruleset \"hands\"\n"
+      "enum side { A, B }\n"
+      "enum colour { BLACK, WHITE, RED }\n"
+      "deck bag: colour = { BLACK: 3, WHITE: 3, RED: 3 } secret\n"
+      "procedure main() -> int {\n"
+      "  let a = draws(A, \"hand\", bag, 2)\n"
+      "  let b = draws(B, \"hand\", bag, 2)\n"
+      "  let pa = choose secret(A, \"play\", a)\n"
+      "  let pb = choose secret(B, \"play\", b)\n"
+      "  note \"played\", pa, pb\n"
+      "  return 0\n"
+      "}\n";
+    static const char *const colours[] = { "BLACK", "WHITE", "RED" };
+    static fixed first[3], now;
+    rg_game_options ho = { .ask_choices = 1, .ask_dice = 1 };
+    rg_rules *hr = NULL;
+    rg_out po = { fixed_write, &now, 0 };
+    int same = 1, hidden = 1, shown = 0;
+    CHECK(rg_rules_compile("hands.rules", hands, sizeof hands - 1, NULL, &hr) == RG_OK,
+          "hands compile");
+    for (int h = 0; hr && h < 9; h++) {
+      const char *say[] = { colours[h / 3], colours[h % 3], "BLACK", "WHITE", "1", "1" };
+      rg_game *hg = NULL;
+      int at = 0;
+      if (rg_game_new(hr, &ho, &hg) != RG_OK) break;
+      for (int k = 0; k < 6 && rg_game_play(hg) == RG_GAME_ASKING; k++) {
+        rg_game_asking(hg, &q);
+        if (strcmp(q.who, "B") == 0) {    /* B's question: what all may see */
+          now.len = 0;
+          now.buf[0] = '\0';
+          rg_game_public(hg, &po);
+          hidden &= strstr(now.buf, "  1) ") == NULL && strstr(now.buf, "A chooses") == NULL;
+          for (uint32_t i = 0; i < q.noptions; i++) {   /* and what B alone sees */
+            char rem[64] = "";
+            rg_game_option(hg, i, name, sizeof name);
+            rg_game_option_remark(hg, i, rem, sizeof rem);
+            rg_write(&po, name, strlen(name));
+            rg_write(&po, rem, strlen(rem));
+            rg_write(&po, "\n", 1);
+          }
+          if (h == 0) first[at] = now;
+          else same &= strcmp(first[at].buf, now.buf) == 0;
+          at++;
+        }
+        tell(hg, say[k], &why);
+      }
+      CHECK(rg_game_play(hg) == RG_GAME_OVER, "hand %d: the game ends", h);
+      now.len = 0;
+      rg_game_public(hg, &po);
+      shown += strstr(now.buf, "A chooses") != NULL;
+      rg_game_free(hg);
+    }
+    CHECK(same, "B sees the same at each question whatever A's hand: %s", now.buf);
+    CHECK(hidden, "no option of a secret question (the bag, a hand) nor A's card shows before "
+          "both played: %s / %s / %s",
+          first[0].buf, first[1].buf, first[2].buf);
+    CHECK(shown == 9, "both cards show once played: %d", shown);
+    rg_rules_free(hr);
+  }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

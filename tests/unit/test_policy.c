@@ -222,6 +222,19 @@ int main(void) {
   CHECK(rg_question_match(&ground, "4") == -1, "match: 4 is past the list");
   CHECK(rg_question_match(&score, "4") == -1, "match: 4 is outside -3..3");
 
+  /* the start of a later word when no name starts so: "pass" is "BLACK
+  ** pass"; "p" is not (no name starts with it, but "play" and "pass" are
+  ** later words of two); a name's own start wins ("b" is BLACK) */
+  {
+    static const char *const plays[] = { "BLACK", "BLACK pass", "RED play" };
+    rg_question pq = { .who = "A", .prompt = "play", .n = 3, .name = name_of, .ctx = (void *)plays };
+    CHECK(rg_question_match(&pq, "pass") == 1, "match: pass is BLACK pass");
+    CHECK(rg_question_match(&pq, "PA") == 1, "match: PA is BLACK pass");
+    CHECK(rg_question_match(&pq, "p") == -1, "match: p could be pass or play");
+    CHECK(rg_question_match(&pq, "black") == 0, "match: a whole name before a later word");
+    CHECK(rg_question_match(&pq, "r") == 2, "match: r starts RED play");
+  }
+
   printf("test_policy: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
