@@ -270,6 +270,7 @@ loop:
   "rule"                { TOK(RULE); }
   "strategy"            { TOK(STRATEGY); }
   "display"             { TOK(DISPLAY); }
+  "default"             { TOK(DEFAULT); }
 
   "_"                   { TOK(UNDERSCORE); }
   digit* [dD] digit+    { tok->len = (uint32_t)((const char *)cur - tok->text);
@@ -416,6 +417,7 @@ const char *rg_token_name(int kind) {
     case RG_TK_RULE: return "'rule'";
     case RG_TK_STRATEGY: return "'strategy'";
     case RG_TK_DISPLAY: return "'display'";
+    case RG_TK_DEFAULT: return "'default'";
     case RG_TK_LBRACE: return "'{'";
     case RG_TK_RBRACE: return "'}'";
     case RG_TK_LP: return "'('";

@@ -318,6 +318,11 @@ int rg_rules_strategy_count(const rg_rules *r);
 int rg_rules_find_strategy(const rg_rules *r, const char *name);
 const char *rg_rules_strategy_name(const rg_rules *r, int strategy);
 
+/* The index of the rules' default strategy (`default strategy NAME`), the
+** one a front end answers choices with when no policy is asked for; -1
+** when the rules name none. */
+int rg_rules_default_strategy(const rg_rules *r);
+
 /* Tables: how many, the index of name (-1), the name of index i, its number
 ** of keys. */
 int rg_rules_table_count(const rg_rules *r);

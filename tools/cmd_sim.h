@@ -20,6 +20,8 @@ typedef struct sim_args {
   int json;
   int first;                /* --policy first (else random) */
   const char *strategy;     /* --policy NAME: a strategy every variant declares */
+  int no_policy;            /* no --policy: A's default strategy, when every
+                            ** variant declares one of its name */
   const char *svg;          /* --svg FILE, or NULL */
   const char *const *sets;  /* each --set, applied to the variants that have the name */
   int nsets;

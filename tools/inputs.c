@@ -71,7 +71,12 @@ int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
   rg_buf names;
   int n = rg_rules_strategy_count(r);
   *strategy = NULL;
-  if (!policy || (strncmp(policy, "answers:", 8) == 0 && policy[8])) return EX_OK;
+  if (!policy) {
+    /* no policy asked for: the rules' default strategy, when they name one */
+    *strategy = rg_rules_strategy_name(r, rg_rules_default_strategy(r));
+    return EX_OK;
+  }
+  if (strncmp(policy, "answers:", 8) == 0 && policy[8]) return EX_OK;
   for (int k = 0; allowed[k]; k++)
     if (strcmp(policy, allowed[k]) == 0) return EX_OK;
   if (rg_rules_find_strategy(r, policy) >= 0) {

@@ -148,7 +148,7 @@ int cmd_sim(opts *o) {
                     .first = policy && strcmp(policy, "first") == 0, .sets = o->sets,
                     .strategy = policy && strcmp(policy, "first") != 0 &&
                                 strcmp(policy, "random") != 0 ? policy : NULL,
-                    .nsets = o->nsets, .svg = svg };
+                    .nsets = o->nsets, .svg = svg, .no_policy = policy == NULL };
     if (o->npos > 1 || o->inputs || (policy && strncmp(policy, "answers:", 8) == 0))
       return usage_error("sim", "with --variants: at most a PROCEDURE (without arguments), "
                                 "--policy random, first or a strategy every variant declares, "

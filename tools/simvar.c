@@ -78,6 +78,7 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
   char *copy = rg_malloc(len + 1), err[512];
   rg_simvars *c = NULL;
   rg_run_options ro;
+  const char *strategy = a->strategy;
   rg_status st;
   int rc;
   memset(vs, 0, sizeof vs);
@@ -87,13 +88,19 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
   }
   memcpy(copy, list, len + 1);
   rc = load_variants(copy, vs, &n, pname, a->sets, a->nsets);
+  if (rc == EX_OK && a->no_policy) {
+    /* no --policy: A's default strategy, when every variant has it */
+    strategy = rg_rules_strategy_name(vs[0].r, rg_rules_default_strategy(vs[0].r));
+    for (uint32_t v = 1; strategy && v < n; v++)
+      if (rg_rules_find_strategy(vs[v].r, strategy) < 0) strategy = NULL;
+  }
   for (uint32_t v = 0; rc == EX_OK && v < n; v++) {
     rules[v] = vs[v].r;
     names[v] = vs[v].path;
-    if (a->strategy && rg_rules_find_strategy(vs[v].r, a->strategy) < 0) {
+    if (strategy && rg_rules_find_strategy(vs[v].r, strategy) < 0) {
       fprintf(stderr, "regula: error: --policy %s: %s declares no strategy '%s' "
                       "(with --variants every rule set must)\n",
-              a->strategy, vs[v].path, a->strategy);
+              strategy, vs[v].path, strategy);
       rc = EX_BAD;
     }
   }
@@ -103,7 +110,7 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
   ro.max_memory = a->max_memory;
   ro.no_fusion = a->no_fusion;
   ro.policy = a->first ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
-  ro.strategy = a->strategy;
+  ro.strategy = strategy;
   if (rc == EX_OK &&
       (st = rg_simvars_open(rules, names, n, pname, &ro, a->threads, err, sizeof err, &c)) != RG_OK) {
     fprintf(stderr, "regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);

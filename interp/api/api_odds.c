@@ -25,6 +25,7 @@ struct rg_exact {
   int done;                 /* res holds the enumeration */
   rg_odds_result res;
   char why[256];            /* RG_RUN_LIMIT: why */
+  rg_value *args;           /* the arguments, parsed (for the header) */
 };
 
 rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err, size_t errlen,
@@ -61,7 +62,7 @@ rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err
   x->proc = (uint32_t)pi;
   x->limit = opt->limit ? opt->limit : DEFAULT_LIMIT;
   x->depth = opt->depth ? opt->depth : DEFAULT_DEPTH;
-  rg_api_policy_label(x->label, sizeof x->label, opt->policy, opt->answers_name, opt->strategy);
+  rg_api_policy_label(x->label, sizeof x->label, r, opt->policy, opt->answers_name, opt->strategy);
   x->strategy = opt->strategy ? rg_module_str(&r->m, r->m.strategies[si].name) : NULL;
   memset(&lim, 0, sizeof lim);
   lim.max_steps = opt->max_steps;
@@ -77,7 +78,7 @@ rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err
                       .answers_len = opt->answers ? opt->answers_len : 0,
                       .answers_source = opt->answers_name ? opt->answers_name : "answers" };
   rg_odds_status os = rg_odds_run(&oo, &x->res);
-  rg_free(args);
+  x->args = args;
   x->done = 1;
   *out = x;
   switch (os) {
@@ -129,30 +130,30 @@ uint64_t rg_exact_expects(const rg_exact *x, const char **path, uint32_t *line) 
 }
 
 rg_status rg_exact_write(const rg_exact *x, int json, rg_out *out) {
-  const char *proc = rg_module_str(&x->r->m, x->r->m.procs[x->proc].name);
+  rg_heading h = { &x->r->m, x->proc, x->args, x->r->sets.data };
   const unsigned char *set = rg_rules_set_flags(x->r);
   int rc;
   if (x->res.status != RG_ODDS_OK) return RG_BAD_VALUE;
   if (json) {
     json_t *ph = rg_placeholders_json(&x->r->m, x->proc, set, x->r->assumed);
     if (!ph) return RG_NOMEM;
-    rc = rg_odds_text(out, &x->res, x->depth, proc, x->label, x->strategy, NULL, ph);
+    rc = rg_odds_text(out, &x->res, x->depth, &h, x->label, x->strategy, NULL, ph);
   } else {
     rg_buf ph;
     rg_buf_init(&ph);
     rc = rg_placeholders_text(&x->r->m, x->proc, set, x->r->assumed, &ph.out) < 0 ||
                  ph.out.failed
              ? -1
-             : rg_odds_text(out, &x->res, x->depth, proc, x->label, NULL, ph.data, NULL);
+             : rg_odds_text(out, &x->res, x->depth, &h, x->label, NULL, ph.data, NULL);
     rg_buf_free(&ph);
   }
   return rc == 0 ? RG_OK : RG_NOMEM;
 }
 
 rg_status rg_exact_svg(const rg_exact *x, rg_out *out) {
+  rg_heading h = { &x->r->m, x->proc, x->args, x->r->sets.data };
   if (x->res.status != RG_ODDS_OK) return RG_BAD_VALUE;
-  return rg_odds_chart(out, &x->res, rg_module_str(&x->r->m, x->r->m.procs[x->proc].name),
-                       x->label) == 0
+  return rg_odds_chart(out, &x->res, &h, x->label) == 0
              ? RG_OK
              : RG_NOMEM;
 }
@@ -160,5 +161,6 @@ rg_status rg_exact_svg(const rg_exact *x, rg_out *out) {
 void rg_exact_free(rg_exact *x) {
   if (!x) return;
   if (x->done) rg_odds_free(&x->res);
+  rg_free(x->args);
   rg_free(x);
 }

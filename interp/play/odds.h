@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 
+#include "heading.h"
 #include "json.h"
 #include "module.h"
 #include "regula.h"
@@ -95,20 +96,21 @@ rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r);
 /* Frees what r holds. */
 void rg_odds_free(rg_odds_result *r);
 
-/* Writes the distribution r (runs cut after depth draws) of procedure proc
-** as `regula odds` prints it (oddstext.c): a header naming the policy and
-** the placeholders (text, or NULL), a line per result with its fraction,
-** percent and bar, then the runs, states and loops; with phj (a JSON array
-** of the placeholders, taken over) instead as `regula odds --json`, one
-** object and a newline, which names the strategy apart (when not NULL).
-** Returns 0, or -1 when out of memory or out has failed. */
-int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const char *proc,
+/* Writes the distribution r (runs cut after depth draws) of the question h
+** as `regula odds` prints it (oddstext.c): a header naming the file, the
+** call, the policy, the settings and the placeholders (text, or NULL), a
+** line per result with its fraction, percent and bar, then the runs,
+** states and loops; with phj (a JSON array of the placeholders, taken
+** over) instead as `regula odds --json`, one object and a newline, which
+** names the strategy apart (when not NULL).  Returns 0, or -1 when out of
+** memory or out has failed. */
+int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const rg_heading *h,
                  const char *policy, const char *strategy, const char *placeholders,
                  json_t *phj);
 
-/* Writes r as one bar chart, an SVG document (oddstext.c).  Returns as
-** rg_odds_text. */
-int rg_odds_chart(rg_out *out, const rg_odds_result *r, const char *proc, const char *policy);
+/* Writes r as one bar chart, an SVG document, titled as the header
+** (oddstext.c).  Returns as rg_odds_text. */
+int rg_odds_chart(rg_out *out, const rg_odds_result *r, const rg_heading *h, const char *policy);
 
 /* Writes x in decimal into buf (at least 40 bytes); returns buf. */
 char *rg_u128_str(char *buf, rg_u128 x);

@@ -18,8 +18,10 @@
 ** probability (a fraction as text and a number), and the runs, states and
 ** cut mass.  Returns 0 or -1. */
 static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order,
-                     const char *proc, const char *policy, const char *strategy, json_t *phj) {
+                     const rg_heading *h, const char *policy, const char *strategy,
+                     json_t *phj) {
   char fb[100];
+  const char *proc = rg_module_str(h->m, h->m->procs[h->proc].name);
   json_t *res = json_array();
   json_t *doc = json_pack("{s:i,s:o,s:o,s:o,s:o,s:s,s:I,s:I,s:I}", "format", RG_JSON_FORMAT,
                           "procedure", rg_json_text(proc), "policy", rg_json_text(policy),
@@ -28,6 +30,10 @@ static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order
                           (json_int_t)r->paths, "states", (json_int_t)r->states, "loops",
                           (json_int_t)r->loops);
   if (doc && strategy && json_object_set_new(doc, "strategy", rg_json_text(strategy)) != 0) {
+    json_decref(doc);
+    doc = NULL;
+  }
+  if (doc && rg_heading_json(doc, h, 1) != 0) {
     json_decref(doc);
     doc = NULL;
   }
@@ -50,7 +56,7 @@ static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order
   return rg_json_put(out, doc, 1);
 }
 
-int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const char *proc,
+int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const rg_heading *h,
                  const char *policy, const char *strategy, const char *placeholders,
                  json_t *phj) {
   const rg_tally *t = &r->tally;
@@ -71,11 +77,17 @@ int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const cha
     if (rg_frac_value(&r->probs[k]) > maxp) maxp = rg_frac_value(&r->probs[k]);
   }
   if (phj) {
-    int rc = odds_json(out, r, order, proc, policy, strategy, phj);
+    int rc = odds_json(out, r, order, h, policy, strategy, phj);
     rg_free(order);
     return rc;
   }
-  rg_printf(out, "%s: exact, policy %s\n", proc, policy);
+  rg_heading_title(out, h);
+  rg_printf(out, ": exact, policy %s\n", policy);
+  if (h->sets && *h->sets) {
+    rg_puts(out, "set: ");
+    rg_heading_sets(out, h->sets);
+    rg_putc(out, '\n');
+  }
   if (placeholders && *placeholders) rg_printf(out, "placeholders: %s\n", placeholders);
   if (r->cut.num && wtext < 12) wtext = 12;   /* "(unresolved)" */
   if (wtext > 40) wtext = 40;
@@ -104,11 +116,11 @@ int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const cha
   return out->failed ? -1 : 0;
 }
 
-int rg_odds_chart(rg_out *out, const rg_odds_result *r, const char *proc, const char *policy) {
+int rg_odds_chart(rg_out *out, const rg_odds_result *r, const rg_heading *h, const char *policy) {
   const rg_tally *t = &r->tally;
   uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
   rg_chart_bar *bars = rg_malloc(((size_t)t->n + 1) * sizeof *bars);
-  char title[512];
+  char title[1024], what[512];
   int rc = -1;
   if (order && bars && rg_tally_order(t, order) == 0) {
     for (uint32_t j = 0; j < t->n; j++) {
@@ -117,8 +129,9 @@ int rg_odds_chart(rg_out *out, const rg_odds_result *r, const char *proc, const 
       bars[j].p[0] = bars[j].lo[0] = bars[j].hi[0] = (double)rg_frac_value(&r->probs[order[j]]);
     }
     rg_chart chart = { "result", bars, t->n, NULL };
-    snprintf(title, sizeof title, "%s: exact, policy %s%s", proc, policy,
+    snprintf(what, sizeof what, "exact, policy %s%s", policy,
              r->cut.num ? " (some runs cut: lower bounds)" : "");
+    rg_heading_chart_title(title, sizeof title, h, what);
     rg_chart_svg(out, title, NULL, 1, &chart, 1);
     rc = out->failed ? -1 : 0;
   }

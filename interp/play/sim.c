@@ -361,14 +361,19 @@ void rg_sim_free(rg_sim_result *r) {
 
 /* Returns the tallies of r as one new JSON object (see rg_sim_json), or
 ** NULL when out of memory. */
-static json_t *sim_doc(const rg_sim_result *r, const char *proc, uint64_t seed,
+static json_t *sim_doc(const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                        const char *policy, const char *strategy, json_t *placeholders) {
   char digits[24];
   json_t *doc, *fields = json_array();
+  const char *proc = rg_module_str(h->m, h->m->procs[h->proc].name);
   snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
   doc = json_pack("{s:i,s:o,s:I,s:s,s:o}", "format", RG_JSON_FORMAT, "procedure",
                   rg_json_text(proc), "runs", (json_int_t)r->runs, "seed", digits, "tallies",
                   fields);
+  if (doc && rg_heading_json(doc, h, 1) != 0) {
+    json_decref(doc);
+    doc = NULL;
+  }
   if (doc && policy && json_object_set_new(doc, "policy", rg_json_text(policy)) != 0) {
     json_decref(doc);
     doc = NULL;
@@ -422,7 +427,7 @@ fail:
   return NULL;
 }
 
-int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+int rg_sim_json(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                 const char *policy, const char *strategy, json_t *placeholders) {
-  return rg_json_put(out, sim_doc(r, proc, seed, policy, strategy, placeholders), 1);
+  return rg_json_put(out, sim_doc(r, h, seed, policy, strategy, placeholders), 1);
 }

@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "heading.h"
 #include "json.h"
 #include "module.h"
 #include "regula.h"
@@ -98,9 +99,10 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r);
 ** out of memory or the two tally different fields. */
 int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part);
 
-/* Writes the tallies of r (a simulation of procedure proc with seed) as
+/* Writes the tallies of r (a simulation of the question h with seed) as
 ** the one JSON object of `regula sim --json` (format 2, see the sim
-** command's help), newline-terminated: {"format", "procedure", "runs",
+** command's help), newline-terminated: {"format", "procedure", "file",
+** "arguments", "sets", "runs",
 ** "seed" (a decimal string), "tallies": [{"name", "tallied", "values":
 ** [{"text", "count", "share", "low", "high", "value"}]}]} (values in their
 ** natural order, low..high the 95% Wilson interval; "value" for scalars),
@@ -108,20 +110,22 @@ int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part);
 ** "strategy" (the name of the strategy that answered, for a program) and
 ** "placeholders" (a JSON array, taken over) when they are not NULL.
 ** Returns 0, or -1 when out of memory or out has failed. */
-int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+int rg_sim_json(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                 const char *policy, const char *strategy, json_t *placeholders);
 
 /* Writes the tallies of r as `regula sim` prints them (simtext.c): the
-** line "PROC: N runs, seed S, policy POLICY", the line "placeholders: ..."
+** line "FILE: PROC(ARGS): N runs, seed S, policy POLICY" (heading.h), the
+** line "set: ..." when the runs had settings, the line "placeholders: ..."
 ** when placeholders is not empty, then per field a blank line, its name
 ** and a table of value, count, share and 95% interval (values in their
 ** natural order).  Returns 0, or -1 when out of memory or out has failed. */
-int rg_sim_text(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+int rg_sim_text(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                 const char *policy, const char *placeholders);
 
 /* Writes the tallies of r as bar charts with their intervals, one per
-** field, in one SVG document (simtext.c).  Returns as rg_sim_text. */
-int rg_sim_chart(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+** field, in one SVG document under a title naming h as the header does
+** (simtext.c).  Returns as rg_sim_text. */
+int rg_sim_chart(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                  const char *policy);
 
 /* Frees what r holds. */
