@@ -928,7 +928,9 @@ typedef struct rg_exact_options {
   uint32_t depth;           /* a run is cut after this many draws (its
                             ** probability then unresolved); 0: 200 */
   uint64_t max_steps;       /* of each run, as rg_run_options */
-  size_t max_memory;
+  size_t max_memory;        /* of each run, and of what the odds keep besides
+                            ** (the states told apart, their heaps, paths,
+                            ** the equations of a loop; 0: 1 GiB for those) */
   int no_fusion;
   rg_choose_policy policy;  /* RG_CHOOSE_RANDOM: every option of every choice
                             ** in turn, each equally likely; RG_CHOOSE_FIRST:
@@ -948,8 +950,9 @@ typedef struct rg_exact_options {
 ** RG_BAD_VALUE (no result, arguments, a NUL byte in the answers, a callback
 ** policy) with the reason in err and *out NULL; or, with *out set so that
 ** rg_exact_failure and rg_exact_error say why: RG_RUN_ERROR (a run failed,
-** or a choice went unanswered), RG_RUN_LIMIT (more runs than the limit, or
-** odds too fine or a loop too large to be exact: rg_exact_error), RG_NOMEM.
+** or a choice went unanswered), RG_RUN_LIMIT (more runs than the limit,
+** odds too fine, a loop too large to be exact, or more memory than
+** max_memory to keep the states: rg_exact_error), RG_NOMEM.
 ** Free *out with rg_exact_free whatever this returns. */
 rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err, size_t errlen,
                        rg_exact **out);

@@ -76,7 +76,8 @@ rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err
                                  : opt->answers                     ? opt->answers
                                                                     : "",
                       .answers_len = opt->answers ? opt->answers_len : 0,
-                      .answers_source = opt->answers_name ? opt->answers_name : "answers" };
+                      .answers_source = opt->answers_name ? opt->answers_name : "answers",
+                      .max_bytes = opt->max_memory };
   rg_odds_status os = rg_odds_run(&oo, &x->res);
   x->args = args;
   x->done = 1;
@@ -96,6 +97,15 @@ rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err
     snprintf(x->why, sizeof x->why, "a probability needs a denominator beyond 128 bits; "
                                     "estimate with `regula sim`");
     return RG_RUN_LIMIT;
+  case RG_ODDS_MEMORY: {
+    size_t max = opt->max_memory ? opt->max_memory : RG_ODDS_MAX_BYTES;
+    int mib = max >= ((size_t)1 << 20);
+    snprintf(x->why, sizeof x->why, "telling the chance states apart needs more than %llu %s of "
+             "memory (the memory limit; %s); estimate with `regula sim`",
+             (unsigned long long)(mib ? max >> 20 : max >> 10), mib ? "MiB" : "KiB",
+             opt->max_memory ? "raise it with --max-memory" : "1 GiB unless --max-memory says");
+    return RG_RUN_LIMIT;
+  }
   case RG_ODDS_LOOP:
     snprintf(x->why, sizeof x->why, "a loop of more than 4000 states is too large to solve "
                                     "exactly; estimate with `regula sim`");

@@ -56,7 +56,13 @@ typedef struct rg_odds_opts {
   const char *answers_source;  /* name its errors give */
   uint32_t strategy;        /* 1 + the rules' strategy that answers choices
                             ** first (its random picks enumerated); 0: none */
+  size_t max_bytes;         /* the most the walk may keep (its states, their
+                            ** heaps, paths and edges, a loop's equations);
+                            ** 0: RG_ODDS_MAX_BYTES */
 } rg_odds_opts;
+
+/* What the walk may keep when not told: 1 GiB. */
+#define RG_ODDS_MAX_BYTES ((size_t)1 << 30)
 
 typedef enum rg_odds_status {
   RG_ODDS_OK = 0,
@@ -67,7 +73,8 @@ typedef enum rg_odds_status {
   RG_ODDS_RUN_FAILED,       /* a run failed: msg, pc, and the path's outcomes
                             ** (an unanswered choice: msg is the answers' error) */
   RG_ODDS_NOMEM,
-  RG_ODDS_LOOP              /* a loop of more states than one solve takes (4000) */
+  RG_ODDS_LOOP,             /* a loop of more states than one solve takes (4000) */
+  RG_ODDS_MEMORY            /* the walk would keep more than max_bytes */
 } rg_odds_status;
 
 /* The distribution. */
