@@ -9,7 +9,8 @@
 ** run: memory is flat in the number of runs.  The caller's thread waits
 ** (and reports progress) while the workers run; nothing here is global.
 **
-** A record result is tallied field by field; any other result as a whole.
+** A record result is tallied field by field, a field of records and a list
+** of records field by field too (columns.h); any other result as a whole.
 ** A field with more than RG_SIM_MAX_DISTINCT distinct values (a list of
 ** every square visited) is marked as overflowing and not tallied.
 */
@@ -27,6 +28,9 @@
 
 #define RG_SIM_MAX_THREADS RG_SIMS_MAX_THREADS   /* regula.h */
 #define RG_SIM_MAX_DISTINCT 1000
+
+/* How a table or chart says a column counts runs, not items. */
+#define RG_SIM_ANY_NOTE "  (share: the runs in which some item has it)"
 
 /* How the runs of a simulation answer their choices. */
 typedef enum rg_sim_choices {
@@ -60,9 +64,12 @@ typedef struct rg_sim_opts {
   void *progress_ctx;
 } rg_sim_opts;
 
-/* One tallied value: the result, or one field of a record result. */
+/* One tallied value: the result, or one column of a record result
+** (columns.h: "invader", "terrain.name", "terrain (items)"). */
 typedef struct rg_sim_field {
-  const char *name;         /* the field's name, or "result" */
+  char name[160];           /* the column's name, or "result" */
+  int any;                  /* a column of a list's elements: a run counts once
+                            ** for each value some element has */
   rg_tally tally;           /* its distinct values (slots) */
   uint64_t *counts;         /* counts[slot] */
   int overflow;             /* more than RG_SIM_MAX_DISTINCT values: not tallied */

@@ -62,8 +62,8 @@ int rg_sim_text(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64
                 RG_SIM_MAX_DISTINCT);
       continue;
     }
-    rg_printf(out, "\n%s\n  %-*s  %10s  %7s  %s\n", fd->name, (int)wv, "value", "count", "share",
-              "95% interval");
+    rg_printf(out, "\n%s%s\n  %-*s  %10s  %7s  %s\n", fd->name, fd->any ? RG_SIM_ANY_NOTE : "",
+              (int)wv, "value", "count", "share", "95% interval");
     for (uint32_t j = 0; j < t->n; j++) {
       uint32_t s = order[f][j];
       uint64_t c = fd->counts[s];
@@ -105,13 +105,23 @@ int rg_sim_chart(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint6
       rg_sim_wilson(fd->counts[s], r->runs, &bars[j].lo[0], &bars[j].hi[0]);
     }
     rg_free(order);
-    charts[nc++] = (rg_chart){ fd->name, bars, t ? t->n : 0, t ? NULL : overflow };
+    char *name = rg_malloc(strlen(fd->name) + sizeof RG_SIM_ANY_NOTE);
+    if (!name) {
+      rg_free(bars);
+      rc = -1;
+      break;
+    }
+    sprintf(name, "%s%s", fd->name, fd->any ? RG_SIM_ANY_NOTE : "");
+    charts[nc++] = (rg_chart){ name, bars, t ? t->n : 0, t ? NULL : overflow };
   }
   snprintf(what, sizeof what, "%llu runs, seed %llu, policy %s (95%% intervals)",
            (unsigned long long)r->runs, (unsigned long long)seed, policy);
   rg_heading_chart_title(title, sizeof title, h, what);
   if (rc == 0) rg_chart_svg(out, title, NULL, 1, charts, nc);
-  for (uint32_t c = 0; c < nc; c++) rg_free((void *)charts[c].bars);
+  for (uint32_t c = 0; c < nc; c++) {
+    rg_free((void *)charts[c].bars);
+    rg_free((void *)charts[c].title);
+  }
   rg_free(charts);
   return rc == 0 && !out->failed ? 0 : -1;
 }
