@@ -30,7 +30,7 @@
 #define RG_SIM_MAX_DISTINCT 1000
 
 /* How a table or chart says a column counts runs, not items. */
-#define RG_SIM_ANY_NOTE "  (share: the runs in which some item has it)"
+#define RG_SIM_ANY_NOTE "  (share of the runs with it in some item)"
 
 /* How the runs of a simulation answer their choices. */
 typedef enum rg_sim_choices {

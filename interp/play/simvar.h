@@ -6,7 +6,7 @@
 ** rules re-seeds the dice and decks and the random choices from a stream of
 ** the seed named by the run and the step (seed.h), so variants that share
 ** a step draw the same numbers there, whatever they drew before.  The
-** result (a record field by field, fields matched by name) is tallied per
+** result (column by column, columns.h, matched by name) is tallied per
 ** variant; and for each variant against the first, per value x of each
 ** field, how many runs had x in the first only (n10) and in the variant
 ** only (n01).  The difference of the shares, p_v - p_0 = (n01 - n10) / n,
@@ -53,9 +53,12 @@ typedef struct rg_simvar_value {
 } rg_simvar_value;
 
 typedef struct rg_simvar_field {
-  const char *name;                    /* the field's name, or "result" */
-  rg_simvar_value *vals;               /* in order: variant 0's natural order, then
-                                       ** the others' values it lacks */
+  char name[160];                      /* the column's name (columns.h), or "result" */
+  int any;                             /* a column of a list's items: a run counts
+                                       ** once for each value some item has */
+  rg_simvar_value *vals;               /* in their natural order (enum order, numbers
+                                       ** by value): A's, with the values only
+                                       ** later variants have where theirs put them */
   uint32_t nvals;
   int overflow;                        /* more than RG_SIM_MAX_DISTINCT values */
 } rg_simvar_field;

@@ -25,7 +25,7 @@ static void tables(rg_out *out, const rg_simvar_result *r, uint32_t n) {
   for (uint32_t f = 0; f < r->nfields; f++) {
     const rg_simvar_field *fd = &r->fields[f];
     size_t wv = 5;
-    rg_printf(out, "\n%s\n", fd->name);
+    rg_printf(out, "\n%s%s\n", fd->name, fd->any ? RG_SIM_ANY_NOTE : "");
     if (fd->overflow) {
       rg_printf(out, "  more than %d distinct values: not tallied\n", RG_SIM_MAX_DISTINCT);
       continue;
@@ -109,8 +109,8 @@ static json_t *result_json(const rg_simvar_result *r, const char *proc, const ch
   for (uint32_t f = 0; doc && f < r->nfields; f++) {
     const rg_simvar_field *fd = &r->fields[f];
     json_t *vals = json_array();
-    json_t *fo = json_pack("{s:o,s:b,s:o}", "name", rg_json_text(fd->name), "tallied",
-                           !fd->overflow, "values", vals);
+    json_t *fo = json_pack("{s:o,s:b,s:b,s:o}", "name", rg_json_text(fd->name), "tallied",
+                           !fd->overflow, "of_items", fd->any, "values", vals);
     if (!fo || json_array_append_new(fields, fo) != 0) goto fail;
     for (uint32_t j = 0; j < fd->nvals; j++) {
       const rg_simvar_value *x = &fd->vals[j];
@@ -170,14 +170,24 @@ int rg_simvar_chart(rg_out *out, const rg_simvar_result *r, const char *proc,
         rg_sim_wilson(fd->vals[j].count[v], r->runs, &bars[j].lo[v], &bars[j].hi[v]);
       }
     }
-    charts[nc++] = (rg_chart){ fd->name, bars, fd->overflow ? 0 : fd->nvals,
+    char *name = rg_malloc(strlen(fd->name) + sizeof RG_SIM_ANY_NOTE);
+    if (!name) {
+      rg_free(bars);
+      rc = -1;
+      break;
+    }
+    sprintf(name, "%s%s", fd->name, fd->any ? RG_SIM_ANY_NOTE : "");
+    charts[nc++] = (rg_chart){ name, bars, fd->overflow ? 0 : fd->nvals,
                                fd->overflow ? overflow : NULL };
   }
   snprintf(what, sizeof what, "%llu runs, seed %llu, policy %s (95%% intervals)",
            (unsigned long long)r->runs, (unsigned long long)seed, policy);
   rg_heading_variants_title(title, sizeof title, proc, names, sets, n, what);
   if (rc == 0) rg_chart_svg(out, title, names, n, charts, nc);
-  for (uint32_t c = 0; c < nc; c++) rg_free((void *)charts[c].bars);
+  for (uint32_t c = 0; c < nc; c++) {
+    rg_free((void *)charts[c].bars);
+    rg_free((void *)charts[c].title);
+  }
   rg_free(charts);
   return rc == 0 && !out->failed ? 0 : -1;
 }
