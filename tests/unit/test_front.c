@@ -221,7 +221,8 @@ int main(void) {
     rg_sims_json(s2, &b2.out);
     CHECK(strcmp(b.s, b2.s) == 0, "slices:\n%s\nwhole:\n%s", b2.s, b.s);
     CHECK(starts(b.s, "{\"format\":2,\"procedure\":\"coin\",\"runs\":3000,\"seed\":\"9\",\"tallies\":"
-                      "[{\"name\":\"result\",\"tallied\":true,\"values\":[{\"text\":\"false\","),
+                      "[{\"name\":\"result\",\"tallied\":true,\"of_items\":false,\"values\":"
+                      "[{\"text\":\"false\","),
           "json: %s", b.s);
     {
       /* the counts add up to the runs, and each share lies in its interval */
