@@ -989,6 +989,25 @@ rg_status rg_exact_svg(const rg_exact *x, rg_out *out);
 /* Frees x (NULL is fine). */
 void rg_exact_free(rg_exact *x);
 
+/* Writes the odds xs[0..n) of one procedure asked of several rule sets
+** (2..RG_SIMVARS_MAX, each worked out: RG_OK from rg_exact_new), named
+** names[v] (their files), side by side as `regula odds --variants` prints
+** them: json 0: the call, the policy, each rule set with its settings and
+** placeholders, then per column of the result each value's probability
+** under each rule set (a fraction and a percent; values in their natural
+** order) and each later rule set's exact difference from the first
+** ("B - A", a signed fraction), then each one's runs and states; json 1:
+** one JSON object and a newline.  Returns RG_OK; RG_BAD_VALUE (n, odds not
+** worked out); RG_NOMEM (also when out failed or a difference needs more
+** than 128 bits). */
+rg_status rg_exact_compare(const rg_exact *const *xs, const char *const *names, uint32_t n,
+                           int json, rg_out *out);
+
+/* The same as bar charts, the rule sets side by side, one SVG document.
+** Returns as rg_exact_compare. */
+rg_status rg_exact_compare_svg(const rg_exact *const *xs, const char *const *names, uint32_t n,
+                               rg_out *out);
+
 /* ======================================================================
 ** Games at the table
 **

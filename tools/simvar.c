@@ -15,31 +15,21 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One variant: its rule set and the copy set up for its runs. */
-typedef struct var {
-  const char *path;
-  rg_rules *base, *r;
-} var;
-
-/* Loads the variants of list (comma-separated, changed in place) into vs
-** (at most RG_SIMVARS_MAX) with procedure pname; each --set applies to
-** every variant that has the name, and must name something in one of
-** them.  Returns EX_OK or an exit code after saying what is wrong. */
-static int load_variants(char *list, var *vs, uint32_t *n, const char *pname,
-                         const char *const *sets, int nsets) {
+int load_variants(const char *cmd, char *list, var *vs, uint32_t *n, const char *pname,
+                  const char *const *args, int nargs, const char *const *sets, int nsets) {
   int rc = EX_OK;
   for (char *p = list, *comma; p && rc == EX_OK; p = comma ? comma + 1 : NULL) {
     comma = strchr(p, ',');
     if (comma) *comma = '\0';
     if (!*p) continue;
-    if (*n == RG_SIMVARS_MAX) return usage_error("sim", "at most %d variants", RG_SIMVARS_MAX);
+    if (*n == RG_SIMVARS_MAX) return usage_error(cmd, "at most %d variants", RG_SIMVARS_MAX);
     var *v = &vs[(*n)++];
     v->path = p;
     if ((rc = cli_rules_load(p, 1, &v->base)) != EX_OK) return rc;   /* said what is wrong */
-    int pi = cli_rules_counted(v->base, "sim", pname, NULL, 0);
+    int pi = cli_rules_counted(v->base, cmd, pname, args, nargs);
     if (pi < 0) return pi == -2 ? EX_RUNTIME : EX_BAD;   /* said what is wrong */
   }
-  if (*n < 2) return usage_error("sim", "--variants needs two rule sets or more, A,B");
+  if (*n < 2) return usage_error(cmd, "--variants needs two rule sets or more, A,B");
   for (uint32_t i = 0; i < *n; i++)
     if (rg_rules_with(vs[i].base, &vs[i].r) != RG_OK) {
       fputs("regula: error: out of memory\n", stderr);
@@ -64,7 +54,7 @@ static int load_variants(char *list, var *vs, uint32_t *n, const char *pname,
       rg_buf_free(&err);
     }
     if (rc == EX_OK && !found)
-      rc = usage_error("sim", "no variant has an input, die or deck named in '%s'", sets[k]);
+      rc = usage_error(cmd, "no variant has an input, die or deck named in '%s'", sets[k]);
   }
   return rc;
 }
@@ -87,7 +77,7 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
     return EX_RUNTIME;
   }
   memcpy(copy, list, len + 1);
-  rc = load_variants(copy, vs, &n, pname, a->sets, a->nsets);
+  rc = load_variants("sim", copy, vs, &n, pname, NULL, 0, a->sets, a->nsets);
   if (rc == EX_OK && a->no_policy) {
     /* no --policy: A's default strategy, when every variant has it */
     strategy = rg_rules_strategy_name(vs[0].r, rg_rules_default_strategy(vs[0].r));

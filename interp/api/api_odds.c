@@ -174,3 +174,77 @@ void rg_exact_free(rg_exact *x) {
   rg_free(x->args);
   rg_free(x);
 }
+
+/* Fills ov (and its arrays, [RG_SIMVARS_MAX] each) for the odds xs[0..n):
+** their results, questions, labels and placeholders (text into ph[v],
+** rg_buf's the caller frees; JSON into phj[v] when json).  Returns RG_OK,
+** RG_BAD_VALUE (n, odds not worked out) or RG_NOMEM. */
+static rg_status compare_setup(const rg_exact *const *xs, const char *const *names, uint32_t n,
+                               int json, rg_oddsvar *ov, const rg_odds_result **rs,
+                               rg_heading *hs, const char **labels, const char **text,
+                               rg_buf *ph, json_t **phj) {
+  rg_status st = RG_OK;
+  if (n < 2 || n > RG_SIMVARS_MAX) return RG_BAD_VALUE;
+  for (uint32_t v = 0; v < n; v++)
+    if (!xs[v] || xs[v]->res.status != RG_ODDS_OK) return RG_BAD_VALUE;
+  for (uint32_t v = 0; v < n; v++) {
+    const rg_exact *x = xs[v];
+    rs[v] = &x->res;
+    hs[v] = (rg_heading){ &x->r->m, x->proc, x->args, x->r->sets.data };
+    labels[v] = x->label;
+    rg_buf_init(&ph[v]);
+    text[v] = NULL;
+    phj[v] = NULL;
+  }
+  for (uint32_t v = 0; v < n && st == RG_OK; v++) {
+    const rg_exact *x = xs[v];
+    const unsigned char *set = rg_rules_set_flags(x->r);
+    if (json) {
+      if (!(phj[v] = rg_placeholders_json(&x->r->m, x->proc, set, x->r->assumed))) st = RG_NOMEM;
+    } else if (rg_placeholders_text(&x->r->m, x->proc, set, x->r->assumed, &ph[v].out) < 0 ||
+               ph[v].out.failed) {
+      st = RG_NOMEM;
+    } else {
+      text[v] = ph[v].data;
+    }
+  }
+  *ov = (rg_oddsvar){ .n = n, .rs = rs, .hs = hs, .names = names, .policies = labels,
+                      .placeholders = text, .phj = phj, .depth = xs[0]->depth };
+  return st;
+}
+
+rg_status rg_exact_compare(const rg_exact *const *xs, const char *const *names, uint32_t n,
+                           int json, rg_out *out) {
+  const rg_odds_result *rs[RG_SIMVARS_MAX];
+  rg_heading hs[RG_SIMVARS_MAX];
+  const char *labels[RG_SIMVARS_MAX], *text[RG_SIMVARS_MAX];
+  rg_buf ph[RG_SIMVARS_MAX];
+  json_t *phj[RG_SIMVARS_MAX];
+  rg_oddsvar ov;
+  uint32_t nb = n > RG_SIMVARS_MAX ? 0 : n;
+  rg_status st = compare_setup(xs, names, n, json, &ov, rs, hs, labels, text, ph, phj);
+  if (st == RG_OK) {
+    st = (json ? rg_oddsvar_json(out, &ov) : rg_oddsvar_text(out, &ov)) == 0 ? RG_OK : RG_NOMEM;
+  } else if (st != RG_BAD_VALUE) {
+    for (uint32_t v = 0; v < nb; v++) json_decref(phj[v]);
+  }
+  if (st != RG_BAD_VALUE)
+    for (uint32_t v = 0; v < nb; v++) rg_buf_free(&ph[v]);
+  return st;
+}
+
+rg_status rg_exact_compare_svg(const rg_exact *const *xs, const char *const *names, uint32_t n,
+                               rg_out *out) {
+  const rg_odds_result *rs[RG_SIMVARS_MAX];
+  rg_heading hs[RG_SIMVARS_MAX];
+  const char *labels[RG_SIMVARS_MAX], *text[RG_SIMVARS_MAX];
+  rg_buf ph[RG_SIMVARS_MAX];
+  json_t *phj[RG_SIMVARS_MAX];
+  rg_oddsvar ov;
+  uint32_t nb = n > RG_SIMVARS_MAX ? 0 : n;
+  rg_status st = compare_setup(xs, names, n, 0, &ov, rs, hs, labels, text, ph, phj);
+  if (st == RG_OK) st = rg_oddsvar_chart(out, &ov) == 0 ? RG_OK : RG_NOMEM;
+  if (st != RG_BAD_VALUE)
+    for (uint32_t v = 0; v < nb; v++) rg_buf_free(&ph[v]);
+  return st;
+}

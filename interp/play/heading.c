@@ -98,13 +98,13 @@ char *rg_heading_chart_title(char *buf, size_t size, const rg_heading *h, const 
   return buf;
 }
 
-char *rg_heading_variants_title(char *buf, size_t size, const char *proc,
+char *rg_heading_variants_title(char *buf, size_t size, const char *call,
                                 const char *const *names, const char *const *sets, uint32_t n,
                                 const char *what) {
   rg_buf b;
   int same = 1, any = 0;
   rg_buf_init(&b);
-  rg_printf(&b.out, "%s() of ", proc);
+  rg_printf(&b.out, "%s of ", call);
   for (uint32_t v = 0; v < n; v++) {
     const char *s0 = sets[0] ? sets[0] : "", *sv = sets[v] ? sets[v] : "";
     rg_printf(&b.out, "%s%c = %s", v ? ", " : "", 'A' + (int)v, names[v]);

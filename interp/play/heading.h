@@ -51,10 +51,11 @@ int rg_heading_json(json_t *doc, const rg_heading *h, int file);
 ** and "; set: ..." when there are settings.  Returns buf. */
 char *rg_heading_chart_title(char *buf, size_t size, const rg_heading *h, const char *what);
 
-/* The same of variants: "PROC() of A = NAME, B = NAME: what" and, when a
+/* The same of variants: "CALL of A = NAME, B = NAME: what" (call: "PROC()"
+** or "PROC(ARGS)") and, when a
 ** variant had settings, "; set ..." (once when all had the same, else
 ** "A: ...; B: ...").  names[0..n), sets[0..n) (entries may be NULL). */
-char *rg_heading_variants_title(char *buf, size_t size, const char *proc,
+char *rg_heading_variants_title(char *buf, size_t size, const char *call,
                                 const char *const *names, const char *const *sets, uint32_t n,
                                 const char *what);
 

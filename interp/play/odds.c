@@ -74,6 +74,10 @@ static int fr_diff(rg_frac *r, int *neg, rg_frac a, rg_frac b) {
   return 0;
 }
 
+int rg_frac_sub(rg_frac *r, int *neg, const rg_frac *a, const rg_frac *b) {
+  return fr_diff(r, neg, *a, *b);
+}
+
 /* *r = a * b.  Returns 0, or -1 on overflow. */
 static int fr_mul(rg_frac *r, rg_frac a, rg_frac b) {
   if (a.num == 0 || b.num == 0) { *r = (rg_frac){ 0, 1 }; return 0; }
@@ -209,6 +213,7 @@ typedef struct explore {
   size_t max_bytes;         /* the most the states, paths and solve may take */
   int overmem;              /* they would take more */
   uint32_t explored;        /* the node being explored */
+  rg_column *cols;          /* the result's columns (r->fields) */
   /* the run under way */
   draw *walk;               /* its outcomes so far */
   uint32_t capwalk;
@@ -498,6 +503,43 @@ static int add_edge(explore *e, int64_t to, rg_u128 den) {
   return 0;
 }
 
+/* What rg_column_values hands each value of a new result to. */
+typedef struct celling {
+  rg_odds_result *r;
+  uint32_t slot, field;
+  const rg_value *heap;
+  uint32_t nheap;
+  size_t first;             /* this result's cells of this field start here */
+} celling;
+
+/* rg_column_values callback: value v of field c->field of result c->slot
+** is a cell (once).  Returns 0 or -1. */
+static int add_cell(void *ctx, rg_value v) {
+  celling *c = ctx;
+  rg_odds_result *r = c->r;
+  int64_t fs = rg_tally_slot(&r->fields[c->field].tally, c->heap, c->nheap, v);
+  if (fs < 0) return -1;
+  for (size_t k = c->first; k < r->ncells; k += 3)
+    if (r->cells[k + 2] == (uint32_t)fs) return 0;    /* an item's value met before */
+  if (grow((void **)&r->cells, &r->capcells, r->ncells + 3, sizeof *r->cells)) return -1;
+  r->cells[r->ncells++] = c->slot;
+  r->cells[r->ncells++] = c->field;
+  r->cells[r->ncells++] = (uint32_t)fs;
+  return 0;
+}
+
+/* Notes the value of every field of result value v, new in slot `slot`
+** (its record read from heap[0..nheap)).  Returns 0 or -1. */
+static int result_cells(explore *e, rg_odds_result *r, uint32_t slot, const rg_value *heap,
+                        uint32_t nheap, rg_value v) {
+  rg_type t = e->m->procs[e->proc].result;
+  for (uint32_t f = 0; f < r->nfields; f++) {
+    celling c = { r, slot, f, heap, nheap, r->ncells };
+    if (rg_column_values(e->m, &e->cols[f], &t, heap, nheap, v, add_cell, &c) != 0) return -1;
+  }
+  return 0;
+}
+
 /* Explores node x (x == 0: the start): every outcome of its draw and of
 ** the draws after it up to the next chance point.  Returns a status. */
 static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, explore *e,
@@ -561,8 +603,11 @@ static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, exp
     } else {
       uint32_t nheap = 0;
       const rg_value *heap = rg_vm_heap(e->vm, &nheap);
+      uint32_t before = r->tally.n;
       int64_t s = rg_tally_slot(&r->tally, heap, nheap, result);
       if (s < 0) return RG_ODDS_NOMEM;
+      if (r->tally.n > before && result_cells(e, r, (uint32_t)s, heap, nheap, result) != 0)
+        return RG_ODDS_NOMEM;
       to = TO_RESULT(s);
     }
     if (add_edge(e, to, den) != 0) return e->overmem ? RG_ODDS_MEMORY : RG_ODDS_NOMEM;
@@ -775,6 +820,23 @@ done:
 
 /* ---- the run ------------------------------------------------------------------- */
 
+/* Works out each field's distribution from the results' (r->cells): a
+** value's probability is the sum of those of the results that have it.
+** Returns a status. */
+static rg_odds_status marginals(rg_odds_result *r) {
+  for (uint32_t f = 0; f < r->nfields; f++) {
+    rg_odds_field *fd = &r->fields[f];
+    if (!(fd->probs = rg_malloc(((size_t)fd->tally.n + 1) * sizeof *fd->probs)))
+      return RG_ODDS_NOMEM;
+    for (uint32_t k = 0; k < fd->tally.n; k++) fd->probs[k] = (rg_frac){ 0, 1 };
+  }
+  for (size_t k = 0; k < r->ncells; k += 3) {
+    rg_frac *into = &r->fields[r->cells[k + 1]].probs[r->cells[k + 2]];
+    if (fr_add(into, *into, r->probs[r->cells[k]])) return RG_ODDS_OVERFLOW;
+  }
+  return RG_ODDS_OK;
+}
+
 /* Explores from the start, node by node in the order found, then solves. */
 static rg_odds_status odds_walk(const rg_odds_opts *o, rg_odds_result *r, explore *e) {
   /* node 0: the start, reached by no outcome */
@@ -788,7 +850,8 @@ static rg_odds_status odds_walk(const rg_odds_opts *o, rg_odds_result *r, explor
     if (st != RG_ODDS_OK) return st;
   }
   r->states = e->nnodes - 1;
-  return solve(e, r);
+  rg_odds_status st = solve(e, r);
+  return st == RG_ODDS_OK ? marginals(r) : st;
 }
 
 rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
@@ -809,9 +872,22 @@ rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
                     .expect_fail = on_expect_fail };
   r->cut = (rg_frac){ 0, 1 };
   rg_tally_init(&r->tally, o->m, o->m->procs[o->proc].result);
+  /* the result column by column */
+  if ((e.cols = rg_malloc(RG_COLUMNS_MAX * sizeof *e.cols))) {
+    rg_columns_of(o->m, o->m->procs[o->proc].result, e.cols, &r->nfields);
+    if ((r->fields = rg_malloc(((size_t)r->nfields + 1) * sizeof *r->fields))) {
+      memset(r->fields, 0, ((size_t)r->nfields + 1) * sizeof *r->fields);
+      for (uint32_t f = 0; f < r->nfields; f++) {
+        memcpy(r->fields[f].name, e.cols[f].name, sizeof r->fields[f].name);
+        r->fields[f].any = e.cols[f].any;
+        rg_tally_init(&r->fields[f].tally, o->m, e.cols[f].type);
+      }
+    }
+  }
   rg_policy_first(&e.answers);
   lim.no_fusion = 1;   /* rg_vm_state reads every operand from its slot */
-  if (rg_live_init(&e.live, o->m) != 0 || !(e.vm = rg_vm_new(o->m, &lim, &sink)) ||
+  if (!e.cols || !r->fields || rg_live_init(&e.live, o->m) != 0 ||
+      !(e.vm = rg_vm_new(o->m, &lim, &sink)) ||
       (e.answering &&
        (rg_policy_answers(&e.answers, o->answers_source, o->answers, o->answers_len) != 0 ||
         rg_play_init(&e.play, o->m, NULL, &e.answers, NULL) != 0))) {
@@ -843,10 +919,17 @@ rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
   rg_free(e.hlen);
   rg_free(e.hhash);
   rg_free(e.htable);
+  rg_free(e.cols);
   return r->status;
 }
 
 void rg_odds_free(rg_odds_result *r) {
+  for (uint32_t f = 0; r->fields && f < r->nfields; f++) {
+    rg_tally_free(&r->fields[f].tally);
+    rg_free(r->fields[f].probs);
+  }
+  rg_free(r->fields);
+  rg_free(r->cells);
   rg_tally_free(&r->tally);
   rg_free(r->probs);
   rg_free(r->idx);

@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 
+#include "columns.h"
 #include "heading.h"
 #include "json.h"
 #include "module.h"
@@ -61,6 +62,10 @@ typedef struct rg_odds_opts {
                             ** 0: RG_ODDS_MAX_BYTES */
 } rg_odds_opts;
 
+/* How a table or chart says a column of a list's items is the chance that
+** some item has the value. */
+#define RG_ODDS_ANY_NOTE "  (the chance some item has it)"
+
 /* What the walk may keep when not told: 1 GiB. */
 #define RG_ODDS_MAX_BYTES ((size_t)1 << 30)
 
@@ -77,11 +82,25 @@ typedef enum rg_odds_status {
   RG_ODDS_MEMORY            /* the walk would keep more than max_bytes */
 } rg_odds_status;
 
+/* The distribution of one column of the result (columns.h): each of its
+** values' probability, a value of a list's items the probability that
+** some item has it. */
+typedef struct rg_odds_field {
+  char name[160];
+  int any;                  /* a column of a list's items */
+  rg_tally tally;           /* its distinct values (slots) */
+  rg_frac *probs;           /* probs[slot] */
+} rg_odds_field;
+
 /* The distribution. */
 typedef struct rg_odds_result {
   rg_odds_status status;
   rg_tally tally;           /* the distinct results (slots) */
   rg_frac *probs;           /* probs[slot] */
+  uint32_t nfields;         /* the result column by column (1: "result" of a */
+  rg_odds_field *fields;    /* scalar, the same as tally and probs) */
+  uint32_t *cells;          /* (result slot, field, field slot) triples: which */
+  size_t ncells, capcells;  /* value of each field each result has */
   rg_frac cut;              /* the probability of the paths cut at `depth` */
   uint64_t paths;           /* runs of the procedure made (at most `limit`) */
   uint64_t cut_paths;       /* of which cut at `depth` */
@@ -125,7 +144,42 @@ char *rg_u128_str(char *buf, rg_u128 x);
 /* Writes f as "num/den" into buf (at least 80 bytes); returns buf. */
 char *rg_frac_str(char *buf, const rg_frac *f);
 
+/* *r = |a - b|, *neg = 1 when a < b (else 0).  Returns 0, or -1 when a
+** number would not fit in 128 bits. */
+int rg_frac_sub(rg_frac *r, int *neg, const rg_frac *a, const rg_frac *b);
+
 /* Returns f as a long double (0 when f is 0). */
 long double rg_frac_value(const rg_frac *f);
+
+/* The exact distributions of the same question asked of several rule sets
+** (`regula odds --variants`, oddsvar.c): rs[0..n) (each RG_ODDS_OK), the
+** question of each hs[v] (its file, call and settings), their policy
+** labels and placeholders (text, or NULL). */
+typedef struct rg_oddsvar {
+  uint32_t n;
+  const rg_odds_result *const *rs;
+  const rg_heading *hs;
+  const char *const *names;        /* how the variants are named: their files */
+  const char *const *policies;
+  const char *const *placeholders; /* text (or NULL entries) */
+  json_t *const *phj;              /* JSON arrays, taken over by rg_oddsvar_json */
+  uint64_t depth;
+} rg_oddsvar;
+
+/* Writes the distributions side by side as `regula odds --variants` prints
+** them: the header (the call, the policy, each variant with its file,
+** settings and placeholders), then per column of the result a line per
+** value in its natural order (values only later variants have where their
+** enum puts them) with each variant's probability (a fraction and a
+** percent) and each later one's exact difference from A; then each
+** variant's runs and states.  Returns 0, or -1 when out of memory, a
+** difference does not fit in 128 bits or out has failed. */
+int rg_oddsvar_text(rg_out *out, const rg_oddsvar *ov);
+
+/* The same as one JSON object and a newline (see `regula odds --help`). */
+int rg_oddsvar_json(rg_out *out, const rg_oddsvar *ov);
+
+/* The same as bar charts, the variants side by side, one SVG document. */
+int rg_oddsvar_chart(rg_out *out, const rg_oddsvar *ov);
 
 #endif

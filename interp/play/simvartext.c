@@ -182,7 +182,9 @@ int rg_simvar_chart(rg_out *out, const rg_simvar_result *r, const char *proc,
   }
   snprintf(what, sizeof what, "%llu runs, seed %llu, policy %s (95%% intervals)",
            (unsigned long long)r->runs, (unsigned long long)seed, policy);
-  rg_heading_variants_title(title, sizeof title, proc, names, sets, n, what);
+  char call[200];
+  snprintf(call, sizeof call, "%s()", proc);
+  rg_heading_variants_title(title, sizeof title, call, names, sets, n, what);
   if (rc == 0) rg_chart_svg(out, title, names, n, charts, nc);
   for (uint32_t c = 0; c < nc; c++) {
     rg_free((void *)charts[c].bars);
