@@ -318,6 +318,10 @@ int rg_rules_strategy_count(const rg_rules *r);
 int rg_rules_find_strategy(const rg_rules *r, const char *name);
 const char *rg_rules_strategy_name(const rg_rules *r, int strategy);
 
+/* The description of strategy index i (`strategy NAME "..."`; "" when it
+** has none, NULL when i is out of range).  Owned by r. */
+const char *rg_rules_strategy_doc(const rg_rules *r, int strategy);
+
 /* The index of the rules' default strategy (`default strategy NAME`), the
 ** one a front end answers choices with when no policy is asked for; -1
 ** when the rules name none. */

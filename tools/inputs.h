@@ -35,4 +35,9 @@ int cli_policy(const char *cmd, const char *policy, const char *const *allowed, 
 int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
                        const char *const *allowed, const char **strategy);
 
+/* `--policy ?`: prints the strategies of r (read from path) on stdout,
+** each with its description, the default marked.  Returns EX_OK or
+** EX_RUNTIME (stdout failed). */
+int cli_list_strategies(const rg_rules *r, const char *path);
+
 #endif

@@ -31,22 +31,37 @@ const char odds_help[] =
   "  --depth N          cut a run after N draws (default 200) and report the\n"
   "                     probability of the cut runs as unresolved (processes\n"
   "                     that grow without end and never repeat a state)\n"
-  "  --policy P         how choices are answered: first (default), random\n"
-  "                     (every option in turn, each equally likely), or\n"
-  "                     answers:FILE (one a line), or NAME, a strategy of\n"
-  "                     the rules (its random picks and the choices it has\n"
-  "                     no rule for: every option in turn); --choices\n"
-  "                     first|all is the same as first|random\n"
+  "  --policy P         how choices are answered: the rule file's default\n"
+  "                     strategy when it names one (`default strategy NAME`),\n"
+  "                     else first; first, random (every option in turn, each\n"
+  "                     equally likely), answers:FILE (one a line), or NAME,\n"
+  "                     a strategy of the rules (its random picks and the\n"
+  "                     choices it has no rule for: every option in turn);\n"
+  "                     --choices first|all is the same as first|random.\n"
+  "                     `regula odds FILE --policy ?` lists the file's\n"
+  "                     strategies and names its default\n"
   "  --set NAME=VALUE   an input, or a die's faces or a deck's cards\n"
   "                     (D=hit:2,miss:4); repeatable\n"
   "  --inputs FILE      inputs from a file of NAME=VALUE lines; --set wins\n"
   "  --json             one JSON object instead of the table\n"
   "  --svg FILE         also draw the distribution as a bar chart into FILE\n"
+  "                     (every bar on one scale, 0 to 100%)\n"
+  "  --variants A,B,... instead of FILE: the odds of every rule set side by\n"
+  "                     side, with each one's exact difference from A (B - A)\n"
+  "                     per value; values a later rule set adds stand where\n"
+  "                     its enum puts them; --set applies to every rule set\n"
+  "                     that has the name (no --inputs)\n"
   "\n"
-  "The header says how choices were answered and which placeholder data\n"
-  "(dice and decks the rule file assumes) the result rests on.\n"
+  "A record result is shown field by field; a field holding a list of\n"
+  "records by its items' fields (terrain.name: the chance that some item\n"
+  "has the value) and its length (terrain (items)).  The header names the\n"
+  "rule file, the call, how choices were answered, every --set and --inputs\n"
+  "setting, and the placeholder data (dice and decks the rule file assumes)\n"
+  "the result rests on.  The odds keep the states they tell apart within\n"
+  "--max-memory (1 GiB unless given) and stop with an error past it.\n"
   "\n"
   "Example: regula odds SHEET.rules weather_score 7 Summer\n"
+  "         regula odds --variants SHEET.rules,REVISED.rules weather_score 7 Summer\n"
   "Exit: 0, 1 an expectation failed in some run (the first is named), 2 bad\n"
   "arguments, 3 a runtime error in some run, the run limit reached or a\n"
   "denominator too large.\n";
@@ -217,6 +232,12 @@ int cmd_odds(opts *o) {
 
   if (o->variants) return odds_variants(o);
   if ((rc = odds_options(o, &limit, &depth, &policy)) != EX_OK) return rc;
+  if (npos == 1 && policy && strcmp(policy, "?") == 0) {
+    /* the strategies need no procedure */
+    if ((rc = cli_rules_load(pos[0], 1, &base)) == EX_OK) rc = cli_list_strategies(base, pos[0]);
+    rg_rules_free(base);
+    return rc;
+  }
   if (npos < 2) return usage_error("odds", npos ? "no procedure given" : "no rule file given");
   rc = cli_policy("odds", policy, policies, &kind, &answers, &alen);
   if (rc == EX_OK) rc = cli_rules_load(pos[0], 1, &base);
@@ -224,6 +245,10 @@ int cmd_odds(opts *o) {
   if (rc == EX_OK) {
     int pi = cli_rules_counted(r, "odds", pos[1], (const char *const *)pos + 2, npos - 2);
     if (pi < 0) rc = pi == -2 ? EX_RUNTIME : EX_BAD;
+  }
+  if (rc == EX_OK && policy && strcmp(policy, "?") == 0) {
+    rc = cli_list_strategies(r, pos[0]);
+    goto done;
   }
   if (rc == EX_OK && cli_rules_strategy("odds", r, policy, policies, &strategy) != EX_OK)
     rc = EX_BAD;

@@ -13,6 +13,11 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A record result's whole values are shown too when there are at most
+** this many, each at most this long. */
+#define WHOLE_MAX_RESULTS 64
+#define WHOLE_MAX_TEXT 60
+
 /* Whether r's result is one column, the result itself (a scalar). */
 static int whole(const rg_odds_result *r) {
   return r->nfields == 1 && !r->fields[0].any && strcmp(r->fields[0].name, "result") == 0;
@@ -159,7 +164,11 @@ int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const rg_
   if (whole(r)) {
     if (odds_table(out, "result", t, r->probs, &r->cut) != 0) return -1;
   } else {
-    /* a record: a table per column */
+    /* a record: the whole results when they are few and short (their
+    ** joint odds: "player A with a skull"), then a table per column */
+    int small = t->n <= WHOLE_MAX_RESULTS;
+    for (uint32_t k = 0; small && k < t->n; k++) small = strlen(t->keys[k].text) <= WHOLE_MAX_TEXT;
+    if (small && odds_table(out, "result", t, r->probs, &r->cut) != 0) return -1;
     for (uint32_t f = 0; f < r->nfields; f++) {
       const rg_odds_field *fd = &r->fields[f];
       rg_printf(out, "\n%s%s\n", fd->name, fd->any ? RG_ODDS_ANY_NOTE : "");
