@@ -351,6 +351,9 @@ loop:
 
 done:
   tok->len = (uint32_t)((const char *)cur - tok->text);
+  /* 'default' is a name wherever the grammar takes no keyword there
+  ** (%fallback in parser.y): it carries its spelling as a name does */
+  if (k == RG_TK_DEFAULT) tok->str = copy(lx, tok->text, tok->len);
 finish:
   tok->kind = k;
   lx->cur = (const char *)cur;
