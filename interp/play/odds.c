@@ -285,7 +285,7 @@ static int64_t intern_heap(explore *e, const rg_value *c, size_t n) {
     for (uint32_t i = (uint32_t)h & (e->htcap - 1); e->htable[i]; i = (i + 1) & (e->htcap - 1)) {
       uint32_t k = e->htable[i] - 1;
       if (e->hhash[k] == h && e->hlen[k] == n &&
-          memcmp(e->hcells + e->hoff[k], c, n * sizeof *c) == 0)
+          (n == 0 || memcmp(e->hcells + e->hoff[k], c, n * sizeof *c) == 0))
         return k;
     }
   }

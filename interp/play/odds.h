@@ -17,6 +17,16 @@
 ** Choices take their first option, or (all_choices) are enumerated as
 ** draws too, each option equally likely, as the random policy picks.
 **
+** What the walk keeps is bounded: the states it tells apart (each with the
+** heap it has built; a heap is kept once for all the states that share it),
+** the outcomes that reach each (a tree: a state keeps only its own after
+** those of the state it was found from), the edges, and a loop's equations
+** count against max_bytes; past it the walk stops (RG_ODDS_MEMORY).
+**
+** A record result is also worked out column by column (columns.h): each
+** field's distribution, a value of a list's items the chance that some
+** item has it.
+**
 ** A process that truly grows without end (a list that gets longer each time
 ** round) never repeats a state: a run is cut after `depth` draws and the
 ** probability of the cut runs is reported as unresolved, so the other

@@ -59,7 +59,8 @@ static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order
       json_t *vals = json_array();
       json_t *fo = json_pack("{s:o,s:b,s:o}", "name", rg_json_text(fd->name), "of_items",
                              fd->any, "values", vals);
-      int bad = !ford || !fo || json_array_append_new(fields, fo) != 0 ||
+      /* (fo joins the document first: freed with it whatever fails next) */
+      int bad = !fo || json_array_append_new(fields, fo) != 0 || !ford ||
                 rg_tally_order(&fd->tally, ford) != 0;
       for (uint32_t j = 0; !bad && j < fd->tally.n; j++) {
         uint32_t k = ford[j];

@@ -377,7 +377,7 @@ static int sort_values(const rg_simvar_opts *o, vworker *ws, uint32_t nw, uint32
       }
   for (uint32_t j = 0; j < all->n; j++)
     if (!used[j]) sorted[ns++] = all->vals[j];
-  memcpy(all->vals, sorted, (size_t)all->n * sizeof *sorted);
+  if (all->n) memcpy(all->vals, sorted, (size_t)all->n * sizeof *sorted);
   rg_free(used);
   rc = 0;
 done:
@@ -405,8 +405,9 @@ rg_simvar_status rg_simvar_run(const rg_simvar_opts *o, rg_simvar_result *r) {
   tids = rg_malloc((size_t)threads * sizeof *tids);
   if (!ws || !tids) goto out;
   memset(ws, 0, (size_t)threads * sizeof *ws);
-  for (uint64_t k = 0; k < threads; k++, nw++) {
+  for (uint64_t k = 0; k < threads; k++) {
     vworker *w = &ws[k];
+    nw++;                   /* freed at out: even when half set up */
     w->o = o;
     w->lo = o->runs * k / threads;
     w->hi = o->runs * (k + 1) / threads;
