@@ -271,6 +271,7 @@ loop:
   "rule"                { TOK(RULE); }
   "strategy"            { TOK(STRATEGY); }
   "display"             { TOK(DISPLAY); }
+  "default"             { TOK(DEFAULT); }
 
   "_"                   { TOK(UNDERSCORE); }
   digit* [dD] digit+    { tok->len = (uint32_t)((const char *)cur - tok->text);
@@ -351,6 +352,9 @@ loop:
 
 done:
   tok->len = (uint32_t)((const char *)cur - tok->text);
+  /* 'default' is a name wherever the grammar takes no keyword there
+  ** (%fallback in parser.y): it carries its spelling as a name does */
+  if (k == RG_TK_DEFAULT) tok->str = copy(lx, tok->text, tok->len);
 finish:
   tok->kind = k;
   lx->cur = (const char *)cur;
@@ -418,6 +422,7 @@ const char *rg_token_name(int kind) {
     case RG_TK_RULE: return "'rule'";
     case RG_TK_STRATEGY: return "'strategy'";
     case RG_TK_DISPLAY: return "'display'";
+    case RG_TK_DEFAULT: return "'default'";
     case RG_TK_LBRACE: return "'{'";
     case RG_TK_RBRACE: return "'}'";
     case RG_TK_LP: return "'('";

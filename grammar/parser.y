@@ -239,8 +239,9 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
 %token AND OR NOT MOD TRUE FALSE.
 %token SET INT BOOL PERCENT TEXT DISTANCE ASSUMED.
 %token EXTENDS OVERRIDE REMOVE SCALE DICE_KW DECK ROLL DRAW CHOOSE STEP LIST INPUT WITH.
-%token RULE STRATEGY DISPLAY.
+%token RULE STRATEGY DISPLAY DEFAULT.
 %token EXTEND.
+%fallback NAME DEFAULT.
 %token LBRACE RBRACE LP RP LBRACKET RBRACKET COMMA COLON DOT DOTDOT ARROW.
 %token ASSIGN EQ NE LT LE GT GE PLUS MINUS STAR SLASH.
 
@@ -633,7 +634,7 @@ decl_body(A) ::= INPUT(T) NAME(N) LBRACKET type(X) RBRACKET COLON type(Y) ASSIGN
 }
 
 /* ---- strategies ----------------------------------------------------------
-** decl_body ::= 'strategy' NAME [STRING] '{' srule {srule} '}'
+** decl_body ::= ['default'] 'strategy' NAME [STRING] '{' srule {srule} '}'
 ** srule ::= STRING ['for' expr] ':' pick {',' pick}
 ** pick ::= expr | NAME NAME                 (a value; max/min/first/random;
 **                                            max FIELD, min FIELD)
@@ -642,6 +643,12 @@ decl_body(A) ::= INPUT(T) NAME(N) LBRACKET type(X) RBRACKET COLON type(Y) ASSIGN
 */
 decl_body(A) ::= STRATEGY(T) NAME(N) display_opt(D) LBRACE srule_list(L) RBRACE. {
   A = new_decl(ps, RG_DE_STRATEGY, T.pos, N.str); A->display = D; A->srules = L.head;
+}
+/* default strategy NAME ...: the one sim, odds and runs without people use
+** when no policy is asked for.  Elsewhere 'default' is a name (%fallback). */
+decl_body(A) ::= DEFAULT(W) STRATEGY(T) NAME(N) display_opt(D) LBRACE srule_list(L) RBRACE. {
+  A = new_decl(ps, RG_DE_STRATEGY, T.pos, N.str); A->display = D; A->srules = L.head;
+  A->is_default = true; A->default_pos = W.pos;
 }
 
 %type srule_list {rg_srulelist}

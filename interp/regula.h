@@ -335,6 +335,15 @@ int rg_rules_strategy_count(const rg_rules *r);
 int rg_rules_find_strategy(const rg_rules *r, const char *name);
 const char *rg_rules_strategy_name(const rg_rules *r, int strategy);
 
+/* The description of strategy index i (`strategy NAME "..."`; "" when it
+** has none, NULL when i is out of range).  Owned by r. */
+const char *rg_rules_strategy_doc(const rg_rules *r, int strategy);
+
+/* The index of the rules' default strategy (`default strategy NAME`), the
+** one a front end answers choices with when no policy is asked for; -1
+** when the rules name none. */
+int rg_rules_default_strategy(const rg_rules *r);
+
 /* Tables: how many, the index of name (-1), the name of index i, its number
 ** of keys. */
 int rg_rules_table_count(const rg_rules *r);
@@ -970,7 +979,9 @@ typedef struct rg_exact_options {
   uint32_t depth;           /* a run is cut after this many draws (its
                             ** probability then unresolved); 0: 200 */
   uint64_t max_steps;       /* of each run, as rg_run_options */
-  size_t max_memory;
+  size_t max_memory;        /* of each run, and of what the odds keep besides
+                            ** (the states told apart, their heaps, paths,
+                            ** the equations of a loop; 0: 1 GiB for those) */
   int no_fusion;
   rg_choose_policy policy;  /* RG_CHOOSE_RANDOM: every option of every choice
                             ** in turn, each equally likely; RG_CHOOSE_FIRST:
@@ -990,8 +1001,9 @@ typedef struct rg_exact_options {
 ** RG_BAD_VALUE (no result, arguments, a NUL byte in the answers, a callback
 ** policy) with the reason in err and *out NULL; or, with *out set so that
 ** rg_exact_failure and rg_exact_error say why: RG_RUN_ERROR (a run failed,
-** or a choice went unanswered), RG_RUN_LIMIT (more runs than the limit, or
-** odds too fine or a loop too large to be exact: rg_exact_error), RG_NOMEM.
+** or a choice went unanswered), RG_RUN_LIMIT (more runs than the limit,
+** odds too fine, a loop too large to be exact, or more memory than
+** max_memory to keep the states: rg_exact_error), RG_NOMEM.
 ** Free *out with rg_exact_free whatever this returns. */
 rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err, size_t errlen,
                        rg_exact **out);
@@ -1027,6 +1039,25 @@ rg_status rg_exact_svg(const rg_exact *x, rg_out *out);
 
 /* Frees x (NULL is fine). */
 void rg_exact_free(rg_exact *x);
+
+/* Writes the odds xs[0..n) of one procedure asked of several rule sets
+** (2..RG_SIMVARS_MAX, each worked out: RG_OK from rg_exact_new), named
+** names[v] (their files), side by side as `regula odds --variants` prints
+** them: json 0: the call, the policy, each rule set with its settings and
+** placeholders, then per column of the result each value's probability
+** under each rule set (a fraction and a percent; values in their natural
+** order) and each later rule set's exact difference from the first
+** ("B - A", a signed fraction), then each one's runs and states; json 1:
+** one JSON object and a newline.  Returns RG_OK; RG_BAD_VALUE (n, odds not
+** worked out); RG_NOMEM (also when out failed or a difference needs more
+** than 128 bits). */
+rg_status rg_exact_compare(const rg_exact *const *xs, const char *const *names, uint32_t n,
+                           int json, rg_out *out);
+
+/* The same as bar charts, the rule sets side by side, one SVG document.
+** Returns as rg_exact_compare. */
+rg_status rg_exact_compare_svg(const rg_exact *const *xs, const char *const *names, uint32_t n,
+                               rg_out *out);
 
 /* ======================================================================
 ** Games at the table

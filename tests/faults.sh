@@ -137,6 +137,13 @@ if "$bin" run --help >/dev/null 2>&1; then
   # every JSON writer: a JSON value that could not be built fails the command
   inject "sim maximus.rbc --json" sim "$mod" --runs 5 --threads 1 --json
   inject "odds skirmish --json" odds tests/run/skirmish.rules main --json
+  # a record's columns, and rule sets side by side (text, JSON, chart)
+  inject "odds oddsvar-revised camp --svg" odds tests/run/oddsvar-revised.rules camp \
+    --svg "$tmp/odds.svg"
+  inject "odds --variants oddsvar camp" odds --variants \
+    tests/run/oddsvar-base.rules,tests/run/oddsvar-revised.rules camp --svg "$tmp/oddsvar.svg"
+  inject "odds --variants oddsvar day --json" odds --variants \
+    tests/run/oddsvar-base.rules,tests/run/oddsvar-revised.rules day 0 --json
 fi
 
 [ -n "${FAULTS_VERBOSE:-}" ] && cat "$tmp/summary"

@@ -251,5 +251,23 @@ raw file-fmt-check "$bin" fmt --check "$tmp/term/fmt$E.rules"
 printf 'Standard\nStandard\n' >"$tmp/term/a$E"
 raw file-run-header "$bin" run $sk --policy "answers:$tmp/term/a$E"
 
+# ---- 12. exact odds keep what they may (issue 29.8) -------------------------
+# Every state of these runs has a heap of its own (a list built to 600, then
+# a die's face added after each roll): the states kept grow by about 1.4 MB
+# each, and odds stop at the memory limit with an error that names it (it
+# ran to gigabytes before, no limit named).
+printf 'procedure main() -> int {\n  let xs = [0]\n  for i in 1..600 { xs = xs + [i] }\n  for k in 1..8 { xs = xs + [roll d6] }\n  return len(xs)\n}\n' >"$tmp/heaps.rules"
+expect odds-memory 3 '^regula: error: telling the chance states apart needs more than 8 MiB of memory \(the memory limit; raise it with --max-memory\)' \
+  "$bin" odds "$tmp/heaps.rules" main --max-memory 8M
+# States that share one heap (a list of 201 built before 12 dice) keep it
+# once: 342 states fit in 8 MiB (each with its own copy: about 55 MB).
+printf 'procedure main() -> int {\n  let xs = [0]\n  for i in 1..200 { xs = xs + [i] }\n  let s = 0\n  for k in 1..12 { s = s + roll d6 }\n  return s + len(xs)\n}\n' >"$tmp/shared.rules"
+expect odds-shared-heap 0 '' "$bin" odds "$tmp/shared.rules" main --max-memory 8M
+if grep -q '^213 *1/2176782336 ' "$tmp/out" && grep -q ', 342 chance states' "$tmp/out"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "FAIL limits odds-shared-heap: expected 213 at 1/6^12 and 342 states"
+fi
+
 echo "limits: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -47,10 +47,11 @@ if "$bin" odds "$dice" two_d6 | grep -q '^7  *1/6 '; then ok; else bad "odds 2d6
 # sim takes the inputs, placeholders and policy of run and odds: LOW set
 # to HIGH's faces and the bonus off make each side win 1/2 (see
 # tests/lang/odds-set-dice.rules), which must lie in both intervals; the
-# header names the policy and the die set.
+# header names the file, the call, the policy, every setting (the inputs
+# file's lines as written, then --set) and the die set.
 set_args="--set LOW=1:1,2:1,3:2 --inputs tests/lang/odds-set-dice.inputs --policy first"
 "$bin" sim tests/lang/odds-set-dice.rules roll_off --runs 4000 --seed 9 $set_args > "$tmp/set.txt" || bad "sim --set exit $?"
-if head -2 "$tmp/set.txt" | tr '\n' '|' | grep -q '^roll_off: 4000 runs, seed 9, policy first|placeholders: dice LOW (set)|$'; then ok; else bad "sim --set: header"; head -2 "$tmp/set.txt"; fi
+if head -3 "$tmp/set.txt" | tr '\n' '|' | grep -q '^tests/lang/odds-set-dice.rules: roll_off(): 4000 runs, seed 9, policy first|set: bonus = 0, LOW=1:1,2:1,3:2|placeholders: dice LOW (set)|$'; then ok; else bad "sim --set: header"; head -3 "$tmp/set.txt"; fi
 for side in HIGH LOW; do
   inside=$(awk -v s="$side" '$1 == s { lo = $4 + 0; hi = $6 + 0; print (lo <= 50 && hi >= 50) ? "yes" : "no " lo " " hi }' "$tmp/set.txt")
   if [ "$inside" = yes ]; then ok; else bad "sim --set: $side's interval misses 1/2 ($inside)"; fi
@@ -64,7 +65,14 @@ done
 skull=$("$bin" odds rules/meg/maximus.rules roll_off | awk '/face: skull/ { split($(NF-2), f, "/"); n += f[1] / f[2] } END { printf "%.6f", n * 100 }')
 inside=$(awk -v p="$skull" '/^intercept$/ { on = 1; next } on && $1 == "true" { lo = $4 + 0; hi = $6 + 0; print (lo <= p && p <= hi) ? "yes" : "no " lo " " hi; exit }' "$tmp/st.txt")
 if [ "$inside" = yes ] && [ "$skull" = "38.461538" ]; then ok; else bad "sensible: intercept ($skull%) outside sim's interval ($inside)"; fi
-if head -1 "$tmp/st.txt" | grep -q 'policy sensible (a strategy of the rules; other choices at random)$'; then ok; else bad "sim --policy sensible: header"; fi
+if head -1 "$tmp/st.txt" | grep -q '^rules/meg/maximus.rules: main(): 8000 runs, seed 5, policy sensible (the default strategy of the rules; other choices at random)$'; then ok; else bad "sim --policy sensible: header"; fi
+# sensible is Maximus's default strategy (`default strategy sensible`):
+# without --policy, sim answers as with it, and the header says so; odds
+# too; --policy random is every choice at random (the winner invades 1/2).
+"$bin" sim rules/meg/maximus.rules --runs 8000 --seed 5 > "$tmp/dflt.txt" || bad "sim (default strategy) exit $?"
+if cmp -s "$tmp/st.txt" "$tmp/dflt.txt"; then ok; else bad "sim without --policy differs from --policy sensible"; fi
+if "$bin" odds rules/meg/maximus.rules roll_off | head -1 | grep -q '^rules/meg/maximus.rules: roll_off(): exact, policy sensible (the default strategy of the rules; other choices at random)$'; then ok; else bad "odds: the default strategy's header"; fi
+if "$bin" sim rules/meg/maximus.rules --runs 2000 --seed 5 --policy random | awk '/^invader$/ { on = 1; next } on && $2 == "A" { lo = $5 + 0; hi = $7 + 0; print (lo <= 50 && 50 <= hi) ? "yes" : "no"; exit }' | grep -q yes; then ok; else bad "sim --policy random: the invader is not 1/2"; fi
 
 # sim --variants takes a strategy each rule set declares: bold's invader
 # share (2/3 by hand, tests/run/strategy.rules) lies in the interval of a
@@ -132,7 +140,7 @@ if [ $rc -eq 3 ] && grep -q 'regula: error' "$tmp/err" && [ ! -e "$tmp/no" ]; th
 # values than are tallied (Maximus's route over 2000 runs) says so where
 # its bars would be.
 "$bin" sim rules/meg/maximus.rules --runs 2000 --policy sensible --svg "$tmp/m.svg" > /dev/null || bad "sim --svg (strategy) exit $?"
-if [ "$(grep -c 'y="44" font-size="16"' "$tmp/m.svg")" -eq 1 ] && grep -q '>random) (95% intervals)</text>' "$tmp/m.svg" &&
+if [ "$(grep -c 'y="44" font-size="16"' "$tmp/m.svg")" -eq 1 ] && grep -q '>.*random) (95% intervals)</text>' "$tmp/m.svg" &&
    grep -q '>more than 1000 distinct values: not tallied</text>' "$tmp/m.svg"; then ok; else bad "a long heading or an untallied field"; fi
 
 echo "odds/sim: $passed passed, $failed failed"

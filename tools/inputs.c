@@ -12,6 +12,7 @@
 #include "inputs.h"
 #include "opts.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int cli_rules_setup(const rg_rules *r, const char *inputs, const char *const *sets, int nsets,
@@ -72,7 +73,12 @@ int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
   rg_buf names;
   int n = rg_rules_strategy_count(r);
   *strategy = NULL;
-  if (!policy || (strncmp(policy, "answers:", 8) == 0 && policy[8])) return EX_OK;
+  if (!policy) {
+    /* no policy asked for: the rules' default strategy, when they name one */
+    *strategy = rg_rules_strategy_name(r, rg_rules_default_strategy(r));
+    return EX_OK;
+  }
+  if (strncmp(policy, "answers:", 8) == 0 && policy[8]) return EX_OK;
   for (int k = 0; allowed[k]; k++)
     if (strcmp(policy, allowed[k]) == 0) return EX_OK;
   if (rg_rules_find_strategy(r, policy) >= 0) {
@@ -94,4 +100,18 @@ int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
                        policy);
   rg_buf_free(&names);
   return rc;
+}
+
+int cli_list_strategies(const rg_rules *r, const char *path) {
+  int n = rg_rules_strategy_count(r), d = rg_rules_default_strategy(r);
+  if (n == 0) printf("%s declares no strategy: choices are made at random (--policy random) "
+                     "or take their first option (--policy first)\n", path);
+  else printf("strategies of %s (--policy NAME):\n", path);
+  for (int i = 0; i < n; i++) {
+    const char *doc = rg_rules_strategy_doc(r, i);
+    printf("  %s%s%s%s\n", rg_rules_strategy_name(r, i), i == d ? " (the default)" : "",
+           doc && *doc ? ": " : "", doc ? doc : "");
+  }
+  if (n && d < 0) puts("none is the default: without --policy, choices are made as the command's own default says");
+  return fflush(stdout) == 0 && !ferror(stdout) ? EX_OK : EX_RUNTIME;
 }

@@ -28,10 +28,16 @@ int cli_rules_setup(const rg_rules *r, const char *inputs, const char *const *se
 int cli_policy(const char *cmd, const char *policy, const char *const *allowed, int *kind,
                char **answers, size_t *len);
 
-/* The strategy --policy NAME names in r: *strategy = NAME.  policy NULL,
-** one of allowed[] or answers:FILE: *strategy = NULL.  Returns EX_OK, or
+/* The strategy --policy NAME names in r: *strategy = NAME.  policy NULL:
+** the rules' default strategy (`default strategy NAME`), or NULL when they
+** name none.  One of allowed[] or answers:FILE: *strategy = NULL.  Returns EX_OK, or
 ** EX_BAD after saying which policies and strategies there are. */
 int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
                        const char *const *allowed, const char **strategy);
+
+/* `--policy ?`: prints the strategies of r (read from path) on stdout,
+** each with its description, the default marked.  Returns EX_OK or
+** EX_RUNTIME (stdout failed). */
+int cli_list_strategies(const rg_rules *r, const char *path);
 
 #endif

@@ -31,22 +31,37 @@ const char odds_help[] =
   "  --depth N          cut a run after N draws (default 200) and report the\n"
   "                     probability of the cut runs as unresolved (processes\n"
   "                     that grow without end and never repeat a state)\n"
-  "  --policy P         how choices are answered: first (default), random\n"
-  "                     (every option in turn, each equally likely), or\n"
-  "                     answers:FILE (one a line), or NAME, a strategy of\n"
-  "                     the rules (its random picks and the choices it has\n"
-  "                     no rule for: every option in turn); --choices\n"
-  "                     first|all is the same as first|random\n"
+  "  --policy P         how choices are answered: the rule file's default\n"
+  "                     strategy when it names one (`default strategy NAME`),\n"
+  "                     else first; first, random (every option in turn, each\n"
+  "                     equally likely), answers:FILE (one a line), or NAME,\n"
+  "                     a strategy of the rules (its random picks and the\n"
+  "                     choices it has no rule for: every option in turn);\n"
+  "                     --choices first|all is the same as first|random.\n"
+  "                     `regula odds FILE --policy ?` lists the file's\n"
+  "                     strategies and names its default\n"
   "  --set NAME=VALUE   an input, or a die's faces or a deck's cards\n"
   "                     (D=hit:2,miss:4); repeatable\n"
   "  --inputs FILE      inputs from a file of NAME=VALUE lines; --set wins\n"
   "  --json             one JSON object instead of the table\n"
   "  --svg FILE         also draw the distribution as a bar chart into FILE\n"
+  "                     (every bar on one scale, 0 to 100%)\n"
+  "  --variants A,B,... instead of FILE: the odds of every rule set side by\n"
+  "                     side, with each one's exact difference from A (B - A)\n"
+  "                     per value; values a later rule set adds stand where\n"
+  "                     its enum puts them; --set applies to every rule set\n"
+  "                     that has the name (no --inputs)\n"
   "\n"
-  "The header says how choices were answered and which placeholder data\n"
-  "(dice and decks the rule file assumes) the result rests on.\n"
+  "A record result is shown field by field; a field holding a list of\n"
+  "records by its items' fields (terrain.name: the chance that some item\n"
+  "has the value) and its length (terrain (items)).  The header names the\n"
+  "rule file, the call, how choices were answered, every --set and --inputs\n"
+  "setting, and the placeholder data (dice and decks the rule file assumes)\n"
+  "the result rests on.  The odds keep the states they tell apart within\n"
+  "--max-memory (1 GiB unless given) and stop with an error past it.\n"
   "\n"
   "Example: regula odds SHEET.rules weather_score 7 Summer\n"
+  "         regula odds --variants SHEET.rules,REVISED.rules weather_score 7 Summer\n"
   "Exit: 0, 1 an expectation failed in some run (the first is named), 2 bad\n"
   "arguments, 3 a runtime error in some run, the run limit reached or a\n"
   "denominator too large.\n";
@@ -94,13 +109,118 @@ static int odds_findings(const rg_rules *r, const rg_exact *x, rg_status st, cha
   return EX_FINDINGS;
 }
 
+/* Reads odds' own options of o (--limit, --depth, --choices) into *limit,
+** *depth and *policy (--choices first|all stands for --policy first|random
+** when no --policy is given).  Returns EX_OK or a usage error. */
+static int odds_options(const opts *o, uint64_t *limit, uint64_t *depth, const char **policy) {
+  *limit = 1000000;
+  *depth = 200;
+  *policy = o->policy;
+  if (o->limit && cli_parse_count(o->limit, limit, 0))
+    return usage_error("odds", "--limit needs a positive whole number");
+  if (o->depth && (cli_parse_count(o->depth, depth, 0) || *depth > 100000))
+    return usage_error("odds", "--depth needs a whole number in 1..100000");
+  if (o->choices && strcmp(o->choices, "all") == 0 && !*policy) *policy = "random";
+  else if (o->choices && strcmp(o->choices, "first") == 0 && !*policy) *policy = "first";
+  else if (o->choices && strcmp(o->choices, "first") != 0 && strcmp(o->choices, "all") != 0)
+    return usage_error("odds", "--choices is first or all");
+  return EX_OK;
+}
+
+/* regula odds --variants A,B,... PROCEDURE ARG... [--limit N] [--depth N]
+** [--policy first|random|NAME] [--set NAME=VALUE]... [--json] [--svg FILE]:
+** the exact odds of each rule set, side by side with their differences. */
+int odds_variants(opts *o) {
+  static const char *const policies[] = { "first", "random", NULL };
+  uint64_t limit, depth;
+  const char *policy, *svg = o->npictures ? o->pictures[0].path : NULL;
+  const char *names[RG_SIMVARS_MAX];
+  var vs[RG_SIMVARS_MAX];
+  rg_exact *xs[RG_SIMVARS_MAX];
+  uint32_t n = 0;
+  char *copy = NULL, err[1024];
+  int rc = odds_options(o, &limit, &depth, &policy);
+  memset(vs, 0, sizeof vs);
+  memset(xs, 0, sizeof xs);
+  if (rc != EX_OK) return rc;
+  if (o->npos < 1) return usage_error("odds", "no procedure given");
+  if (o->inputs || (policy && strncmp(policy, "answers:", 8) == 0))
+    return usage_error("odds", "with --variants: --policy first, random or a strategy every "
+                               "variant declares, --set but no --inputs");
+  if (!(copy = rg_malloc(strlen(o->variants) + 1))) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  strcpy(copy, o->variants);
+  rc = load_variants("odds", copy, vs, &n, o->pos[0], (const char *const *)o->pos + 1,
+                     o->npos - 1, o->sets, o->nsets);
+  for (uint32_t v = 0; rc == EX_OK && v < n; v++) {
+    const char *strategy = NULL;
+    rg_exact_options xo;
+    rg_status st;
+    names[v] = vs[v].path;
+    if (cli_rules_strategy("odds", vs[v].r, policy, policies, &strategy) != EX_OK) {
+      cli_eprintf("regula: (in %s)\n", vs[v].path);
+      rc = EX_BAD;
+      break;
+    }
+    memset(&xo, 0, sizeof xo);
+    xo.proc = o->pos[0];
+    xo.args = (const char *const *)o->pos + 1;
+    xo.nargs = o->npos - 1;
+    xo.limit = limit;
+    xo.depth = (uint32_t)depth;
+    xo.max_steps = o->max_steps;
+    xo.max_memory = o->max_memory;
+    xo.no_fusion = o->no_fusion;
+    xo.policy = (policy && strcmp(policy, "random") == 0) || strategy ? RG_CHOOSE_RANDOM
+                                                                        : RG_CHOOSE_FIRST;
+    xo.strategy = strategy;
+    st = rg_exact_new(vs[v].r, &xo, err, sizeof err, &xs[v]);
+    if (!xs[v]) {
+      cli_eprintf("regula: error: %s: %s\n", vs[v].path, st == RG_NOMEM ? "out of memory" : err);
+      rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
+    } else if (st != RG_OK) {
+      cli_eprintf("regula: in %s:\n", vs[v].path);
+      rc = odds_findings(vs[v].r, xs[v], st, NULL, 0);
+    }
+  }
+  if (rc == EX_OK) {
+    rg_out out = cli_file_out(stdout);
+    if (rg_exact_compare((const rg_exact *const *)xs, names, n, o->json, &out) != RG_OK) {
+      fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
+                           : "regula: error: out of memory\n", stderr);
+      rc = EX_RUNTIME;
+    } else if (svg) {
+      rg_buf b;
+      rg_buf_init(&b);
+      rc = sim_save_chart(svg, rg_exact_compare_svg((const rg_exact *const *)xs, names, n, &b.out),
+                          &b);
+      rg_buf_free(&b);
+    }
+    /* expectations that failed in some variant's runs: a finding */
+    for (uint32_t v = 0; rc == EX_OK && v < n; v++) {
+      const char *path;
+      uint32_t line;
+      if (rg_exact_expects(xs[v], &path, &line)) rc = odds_findings(vs[v].r, xs[v], RG_OK, NULL, 0);
+    }
+  }
+  for (uint32_t v = 0; v < RG_SIMVARS_MAX; v++) {
+    rg_exact_free(xs[v]);
+    rg_rules_free(vs[v].r);
+    rg_rules_free(vs[v].base);
+  }
+  rg_free(copy);
+  return rc;
+}
+
 /* regula odds FILE PROCEDURE ARG... [--limit N] [--depth N] [--policy P]
 ** [--set NAME=VALUE]... [--inputs FILE] [--json] [--svg FILE]: the exact
 ** distribution of the procedure's result. */
 int cmd_odds(opts *o) {
   static const char *const policies[] = { "first", "random", NULL };
-  uint64_t limit = 1000000, depth = 200;
-  const char *policy = o->policy, *svg = o->npictures ? o->pictures[0].path : NULL;
+  uint64_t limit, depth;
+  const char *policy, *svg = o->npictures ? o->pictures[0].path : NULL;
   const char *strategy = NULL;
   char **pos = o->pos, *answers = NULL, err[1024];
   size_t alen = 0;
@@ -110,14 +230,14 @@ int cmd_odds(opts *o) {
   rg_exact_options xo;
   rg_status st;
 
-  if (o->limit && cli_parse_count(o->limit, &limit, 0))
-    return usage_error("odds", "--limit needs a positive whole number");
-  if (o->depth && (cli_parse_count(o->depth, &depth, 0) || depth > 100000))
-    return usage_error("odds", "--depth needs a whole number in 1..100000");
-  if (o->choices && strcmp(o->choices, "all") == 0 && !policy) policy = "random";
-  else if (o->choices && strcmp(o->choices, "first") == 0 && !policy) policy = "first";
-  else if (o->choices && strcmp(o->choices, "first") != 0 && strcmp(o->choices, "all") != 0)
-    return usage_error("odds", "--choices is first or all");
+  if (o->variants) return odds_variants(o);
+  if ((rc = odds_options(o, &limit, &depth, &policy)) != EX_OK) return rc;
+  if (npos == 1 && policy && strcmp(policy, "?") == 0) {
+    /* the strategies need no procedure */
+    if ((rc = cli_rules_load(pos[0], 1, &base)) == EX_OK) rc = cli_list_strategies(base, pos[0]);
+    rg_rules_free(base);
+    return rc;
+  }
   if (npos < 2) return usage_error("odds", npos ? "no procedure given" : "no rule file given");
   rc = cli_policy("odds", policy, policies, &kind, &answers, &alen);
   if (rc == EX_OK) rc = cli_rules_load(pos[0], 1, &base);
@@ -125,6 +245,10 @@ int cmd_odds(opts *o) {
   if (rc == EX_OK) {
     int pi = cli_rules_counted(r, "odds", pos[1], (const char *const *)pos + 2, npos - 2);
     if (pi < 0) rc = pi == -2 ? EX_RUNTIME : EX_BAD;
+  }
+  if (rc == EX_OK && policy && strcmp(policy, "?") == 0) {
+    rc = cli_list_strategies(r, pos[0]);
+    goto done;
   }
   if (rc == EX_OK && cli_rules_strategy("odds", r, policy, policies, &strategy) != EX_OK)
     rc = EX_BAD;

@@ -131,7 +131,7 @@ static const struct { const char *name; int has_arg; unsigned group; int code; }
   { "dice", required_argument, OPT_RUN, O_DICE },
   { "inputs", required_argument, OPT_RUN | OPT_SIM | OPT_ODDS, O_INPUTS },
   { "proc", required_argument, OPT_RUN, O_PROC },
-  { "variants", required_argument, OPT_RUN | OPT_SIM, O_VARIANTS },
+  { "variants", required_argument, OPT_RUN | OPT_SIM | OPT_ODDS, O_VARIANTS },
   { "set", required_argument, OPT_RUN | OPT_SIM | OPT_ODDS, O_SET },
   { "resume", required_argument, OPT_RUN, O_RESUME },
   { "transcript", required_argument, OPT_RUN, O_TRANSCRIPT },

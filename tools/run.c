@@ -89,6 +89,8 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
     else
       rc = ask_read_file(o->policy + 8, &answers, &alen);
   }
+  if (rc == 0 && strategy && !o->policy && (dice_ask || o->resume))
+    strategy = NULL;   /* the rules' default answers runs without people only */
   if (rc == 0 && strategy && (dice_ask || o->resume))
     rc = usage_error("run", "--policy %s (a strategy) answers without people: not with --dice ask "
                             "or --resume", o->policy);

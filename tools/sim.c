@@ -24,17 +24,22 @@ const char sim_help[] =
   "Runs PROCEDURE (default main; it must have a result) N times and tallies\n"
   "its results: each distinct value with its count, its share and the 95%\n"
   "Wilson confidence interval of the share.  A record result is tallied\n"
-  "field by field.  Run i rolls and draws from stream i of the seed and\n"
+  "field by field; a field holding a list of records by its items' fields\n"
+  "(terrain.name: the runs in which some item has the value) and its\n"
+  "length (terrain (items)).  Run i rolls and draws from stream i of the seed and\n"
   "answers choices at random from a stream of its own, so the tallies\n"
   "depend only on the seed, never on the threads.\n"
   "\n"
   "  --runs N       how many runs (default 10000)\n"
   "  --seed S       the seed (default 1; random: one drawn and said on stderr)\n"
-  "  --policy P     how choices are answered: random (default), first,\n"
-  "                 answers:FILE (the same answers, one a line, every run),\n"
-  "                 or NAME, a strategy of the rules (`strategy NAME`; the\n"
-  "                 choices it has no rule for at random; with --variants,\n"
-  "                 every rule set's own)\n"
+  "  --policy P     how choices are answered: the rule file's default\n"
+  "                 strategy when it names one (`default strategy NAME`),\n"
+  "                 else random; random, first, answers:FILE (the same\n"
+  "                 answers, one a line, every run), or NAME, a strategy of\n"
+  "                 the rules (`strategy NAME`; the choices it has no rule\n"
+  "                 for at random; with --variants, every rule set's own).\n"
+  "                 `regula sim FILE --policy ?` lists the file's strategies\n"
+  "                 and names its default\n"
   "  --set NAME=VALUE  an input, or a die's faces or a deck's cards\n"
   "                 (D=hit:2,miss:4); repeatable\n"
   "  --inputs FILE  inputs from a file of NAME=VALUE lines; --set wins\n"
@@ -45,14 +50,17 @@ const char sim_help[] =
   "  --svg FILE     also draw the distributions as bar charts with their\n"
   "                 intervals (variants side by side) into FILE\n"
   "  --json         one JSON object instead of the table: format, procedure,\n"
-  "                 runs, seed (a string), tallies: [{name, tallied, values:\n"
+  "                 runs, seed (a string), tallies: [{name, tallied, of_items,\n"
+  "                 values:\n"
   "                 [{text, count, share, low, high, value}]}] (value typed,\n"
-  "                 for a scalar result), policy, strategy (its name, with\n"
-  "                 --policy NAME), placeholders\n"
+  "                 for a scalar result), file, arguments, sets, policy,\n"
+  "                 strategy (its name, with --policy NAME), placeholders\n"
   "\n"
-  "The header says how choices were answered and which placeholder data (dice\n"
-  "and decks the rule file assumes) the result rests on.  A progress bar\n"
-  "shows on stderr when it is a terminal.\n"
+  "The header names the rule file, the call, how choices were answered,\n"
+  "every --set and --inputs setting, and which placeholder data (dice and\n"
+  "decks the rule file assumes) the result rests on; so does a chart's\n"
+  "title, and its bars share one scale, 0 to 100%.  A progress bar shows on\n"
+  "stderr when it is a terminal.\n"
   "\n"
   "Example: regula sim SHEET.rules --runs 100000 --seed 7\n"
   "Exit: 0, 1 an expectation failed in a run (the first is named), 2 bad\n"
@@ -148,7 +156,7 @@ int cmd_sim(opts *o) {
                     .first = policy && strcmp(policy, "first") == 0, .sets = o->sets,
                     .strategy = policy && strcmp(policy, "first") != 0 &&
                                 strcmp(policy, "random") != 0 ? policy : NULL,
-                    .nsets = o->nsets, .svg = svg };
+                    .nsets = o->nsets, .svg = svg, .no_policy = policy == NULL };
     if (o->npos > 1 || o->inputs || (policy && strncmp(policy, "answers:", 8) == 0))
       return usage_error("sim", "with --variants: at most a PROCEDURE (without arguments), "
                                 "--policy random, first or a strategy every variant declares, "
@@ -162,6 +170,10 @@ int cmd_sim(opts *o) {
   if (rc == EX_OK) {
     int pi = cli_rules_counted(r, "sim", pname, (const char *const *)o->pos + 2, nargs);
     if (pi < 0) rc = pi == -2 ? EX_RUNTIME : EX_BAD;
+  }
+  if (rc == EX_OK && policy && strcmp(policy, "?") == 0) {
+    rc = cli_list_strategies(r, o->pos[0]);
+    goto done;
   }
   if (rc == EX_OK && cli_rules_strategy("sim", r, policy, policies, &strategy) != EX_OK)
     rc = EX_BAD;

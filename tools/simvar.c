@@ -15,31 +15,21 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One variant: its rule set and the copy set up for its runs. */
-typedef struct var {
-  const char *path;
-  rg_rules *base, *r;
-} var;
-
-/* Loads the variants of list (comma-separated, changed in place) into vs
-** (at most RG_SIMVARS_MAX) with procedure pname; each --set applies to
-** every variant that has the name, and must name something in one of
-** them.  Returns EX_OK or an exit code after saying what is wrong. */
-static int load_variants(char *list, var *vs, uint32_t *n, const char *pname,
-                         const char *const *sets, int nsets) {
+int load_variants(const char *cmd, char *list, var *vs, uint32_t *n, const char *pname,
+                  const char *const *args, int nargs, const char *const *sets, int nsets) {
   int rc = EX_OK;
   for (char *p = list, *comma; p && rc == EX_OK; p = comma ? comma + 1 : NULL) {
     comma = strchr(p, ',');
     if (comma) *comma = '\0';
     if (!*p) continue;
-    if (*n == RG_SIMVARS_MAX) return usage_error("sim", "at most %d variants", RG_SIMVARS_MAX);
+    if (*n == RG_SIMVARS_MAX) return usage_error(cmd, "at most %d variants", RG_SIMVARS_MAX);
     var *v = &vs[(*n)++];
     v->path = p;
     if ((rc = cli_rules_load(p, 1, &v->base)) != EX_OK) return rc;   /* said what is wrong */
-    int pi = cli_rules_counted(v->base, "sim", pname, NULL, 0);
+    int pi = cli_rules_counted(v->base, cmd, pname, args, nargs);
     if (pi < 0) return pi == -2 ? EX_RUNTIME : EX_BAD;   /* said what is wrong */
   }
-  if (*n < 2) return usage_error("sim", "--variants needs two rule sets or more, A,B");
+  if (*n < 2) return usage_error(cmd, "--variants needs two rule sets or more, A,B");
   for (uint32_t i = 0; i < *n; i++)
     if (rg_rules_with(vs[i].base, &vs[i].r) != RG_OK) {
       fputs("regula: error: out of memory\n", stderr);
@@ -64,7 +54,7 @@ static int load_variants(char *list, var *vs, uint32_t *n, const char *pname,
       rg_buf_free(&err);
     }
     if (rc == EX_OK && !found)
-      rc = usage_error("sim", "no variant has an input, die or deck named in '%s'", sets[k]);
+      rc = usage_error(cmd, "no variant has an input, die or deck named in '%s'", sets[k]);
   }
   return rc;
 }
@@ -78,6 +68,7 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
   char *copy = rg_malloc(len + 1), err[512];
   rg_simvars *c = NULL;
   rg_run_options ro;
+  const char *strategy = a->strategy;
   rg_status st;
   int rc;
   memset(vs, 0, sizeof vs);
@@ -86,14 +77,20 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
     return EX_RUNTIME;
   }
   memcpy(copy, list, len + 1);
-  rc = load_variants(copy, vs, &n, pname, a->sets, a->nsets);
+  rc = load_variants("sim", copy, vs, &n, pname, NULL, 0, a->sets, a->nsets);
+  if (rc == EX_OK && a->no_policy) {
+    /* no --policy: A's default strategy, when every variant has it */
+    strategy = rg_rules_strategy_name(vs[0].r, rg_rules_default_strategy(vs[0].r));
+    for (uint32_t v = 1; strategy && v < n; v++)
+      if (rg_rules_find_strategy(vs[v].r, strategy) < 0) strategy = NULL;
+  }
   for (uint32_t v = 0; rc == EX_OK && v < n; v++) {
     rules[v] = vs[v].r;
     names[v] = vs[v].path;
-    if (a->strategy && rg_rules_find_strategy(vs[v].r, a->strategy) < 0) {
+    if (strategy && rg_rules_find_strategy(vs[v].r, strategy) < 0) {
       cli_eprintf("regula: error: --policy %s: %s declares no strategy '%s' "
                       "(with --variants every rule set must)\n",
-              a->strategy, vs[v].path, a->strategy);
+              strategy, vs[v].path, strategy);
       rc = EX_BAD;
     }
   }
@@ -103,7 +100,7 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
   ro.max_memory = a->max_memory;
   ro.no_fusion = a->no_fusion;
   ro.policy = a->first ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
-  ro.strategy = a->strategy;
+  ro.strategy = strategy;
   if (rc == EX_OK &&
       (st = rg_simvars_open(rules, names, n, pname, &ro, a->threads, err, sizeof err, &c)) != RG_OK) {
     cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);

@@ -635,10 +635,18 @@ uintptr_t rgw_sims_new(const char *path, const char *proc, const char *seed) {
   st = compile(path, NULL, &c, &h->r);
   if (st != RG_OK) {
     snprintf(h->err, sizeof h->err, "%s", c.all.data ? c.all.data : "out of memory");
-  } else if ((st = rg_sims_new(h->r, proc, sd, &h->s)) != RG_OK) {
-    snprintf(h->err, sizeof h->err, "procedure '%s': %s", proc,
-             st == RG_BAD_VALUE ? "it takes parameters or has no result to count"
-                                : rg_status_name(st));
+  } else {
+    /* as `regula sim`: the rules' default strategy answers when they name one */
+    rg_sims_options so;
+    char err[256];
+    memset(&so, 0, sizeof so);
+    so.proc = proc;
+    so.seed = sd;
+    so.strategy = rg_rules_strategy_name(h->r, rg_rules_default_strategy(h->r));
+    if ((st = rg_sims_open(h->r, &so, err, sizeof err, &h->s)) != RG_OK)
+      snprintf(h->err, sizeof h->err, "procedure '%s': %s", proc,
+               st == RG_BAD_VALUE ? "it takes parameters or has no result to count"
+                                  : rg_status_name(st));
   }
   compiling_free(&c);
   return (uintptr_t)h;

@@ -236,6 +236,17 @@ const char *rg_rules_strategy_name(const rg_rules *r, int strategy) {
   return rg_module_str(&r->m, r->m.strategies[strategy].name);
 }
 
+const char *rg_rules_strategy_doc(const rg_rules *r, int strategy) {
+  if (strategy < 0 || (uint32_t)strategy >= r->m.nstrategies) return NULL;
+  return rg_module_str(&r->m, r->m.strategies[strategy].doc);
+}
+
+int rg_rules_default_strategy(const rg_rules *r) {
+  for (uint32_t i = 0; i < r->m.nstrategies; i++)
+    if (r->m.strategies[i].flags & RG_STRATEGY_DEFAULT) return (int)i;
+  return -1;
+}
+
 int rg_rules_table_count(const rg_rules *r) {
   return (int)r->m.ntables;
 }

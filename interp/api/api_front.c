@@ -31,11 +31,14 @@ void rg_run_log(rg_run *run, rg_out *out, int json, const char *policy, const ch
   run->play.log = &run->log;
 }
 
-const char *rg_api_policy_label(char *buf, size_t size, rg_choose_policy policy,
-                                const char *answers_name, const char *strategy) {
+const char *rg_api_policy_label(char *buf, size_t size, const rg_rules *r,
+                                rg_choose_policy policy, const char *answers_name,
+                                const char *strategy) {
   static const char *const names[] = { "random", "first", "answers", "ask" };
+  const char *dflt = r ? rg_rules_strategy_name(r, rg_rules_default_strategy(r)) : NULL;
   if (strategy)
-    snprintf(buf, size, "%s (a strategy of the rules; other choices at %s)", strategy,
+    snprintf(buf, size, "%s (%s strategy of the rules; other choices at %s)", strategy,
+             dflt && strcmp(dflt, strategy) == 0 ? "the default" : "a",
              policy == RG_CHOOSE_FIRST ? "their first option" : "random");
   else if (policy == RG_CHOOSE_ANSWERS && answers_name)
     snprintf(buf, size, "answers:%s", answers_name);
@@ -50,7 +53,7 @@ void rg_api_log_begin(rg_run *run, int proc) {
   char buf[320];
   if (!run->play.log) return;
   if (!policy)
-    policy = rg_api_policy_label(buf, sizeof buf, run->opt.policy, run->opt.answers_name,
+    policy = rg_api_policy_label(buf, sizeof buf, run->r, run->opt.policy, run->opt.answers_name,
                                  run->opt.strategy);
   if (!dice) dice = run->opt.dice || run->opt.chance ? "ask" : "random";
   run->play.log->strategy = run->opt.strategy;

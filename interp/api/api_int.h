@@ -109,9 +109,11 @@ rg_status rg_api_counted(const rg_rules *r, const char *name, rg_choose_policy p
 
 /* Writes how a header names a policy into buf ("random", "first",
 ** "answers:NAME", or "NAME (a strategy of the rules; other choices at
-** random)" for strategy NAME); returns buf (api_front.c). */
-const char *rg_api_policy_label(char *buf, size_t size, rg_choose_policy policy,
-                                const char *answers_name, const char *strategy);
+** random)" for strategy NAME, "the default strategy" when it is the one
+** rules r (may be NULL) name as their default); returns buf (api_front.c). */
+const char *rg_api_policy_label(char *buf, size_t size, const rg_rules *r,
+                                rg_choose_policy policy, const char *answers_name,
+                                const char *strategy);
 
 /* api_front.c: the log's first line, before a call of procedure proc, and
 ** its summary after a successful one (nothing when no log is set). */

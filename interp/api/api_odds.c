@@ -25,6 +25,7 @@ struct rg_exact {
   int done;                 /* res holds the enumeration */
   rg_odds_result res;
   char why[256];            /* RG_RUN_LIMIT: why */
+  rg_value *args;           /* the arguments, parsed (for the header) */
 };
 
 rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err, size_t errlen,
@@ -61,7 +62,7 @@ rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err
   x->proc = (uint32_t)pi;
   x->limit = opt->limit ? opt->limit : DEFAULT_LIMIT;
   x->depth = opt->depth ? opt->depth : DEFAULT_DEPTH;
-  rg_api_policy_label(x->label, sizeof x->label, opt->policy, opt->answers_name, opt->strategy);
+  rg_api_policy_label(x->label, sizeof x->label, r, opt->policy, opt->answers_name, opt->strategy);
   x->strategy = opt->strategy ? rg_module_str(&r->m, r->m.strategies[si].name) : NULL;
   memset(&lim, 0, sizeof lim);
   lim.max_steps = opt->max_steps;
@@ -75,9 +76,10 @@ rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err
                                  : opt->answers                     ? opt->answers
                                                                     : "",
                       .answers_len = opt->answers ? opt->answers_len : 0,
-                      .answers_source = opt->answers_name ? opt->answers_name : "answers" };
+                      .answers_source = opt->answers_name ? opt->answers_name : "answers",
+                      .max_bytes = opt->max_memory };
   rg_odds_status os = rg_odds_run(&oo, &x->res);
-  rg_free(args);
+  x->args = args;
   x->done = 1;
   *out = x;
   switch (os) {
@@ -95,6 +97,15 @@ rg_status rg_exact_new(const rg_rules *r, const rg_exact_options *opt, char *err
     snprintf(x->why, sizeof x->why, "a probability needs a denominator beyond 128 bits; "
                                     "estimate with `regula sim`");
     return RG_RUN_LIMIT;
+  case RG_ODDS_MEMORY: {
+    size_t max = opt->max_memory ? opt->max_memory : RG_ODDS_MAX_BYTES;
+    int mib = max >= ((size_t)1 << 20);
+    snprintf(x->why, sizeof x->why, "telling the chance states apart needs more than %llu %s of "
+             "memory (the memory limit; %s); estimate with `regula sim`",
+             (unsigned long long)(mib ? max >> 20 : max >> 10), mib ? "MiB" : "KiB",
+             opt->max_memory ? "raise it with --max-memory" : "1 GiB unless --max-memory says");
+    return RG_RUN_LIMIT;
+  }
   case RG_ODDS_LOOP:
     snprintf(x->why, sizeof x->why, "a loop of more than 4000 states is too large to solve "
                                     "exactly; estimate with `regula sim`");
@@ -129,30 +140,30 @@ uint64_t rg_exact_expects(const rg_exact *x, const char **path, uint32_t *line) 
 }
 
 rg_status rg_exact_write(const rg_exact *x, int json, rg_out *out) {
-  const char *proc = rg_module_str(&x->r->m, x->r->m.procs[x->proc].name);
+  rg_heading h = { &x->r->m, x->proc, x->args, x->r->sets.data };
   const unsigned char *set = rg_rules_set_flags(x->r);
   int rc;
   if (x->res.status != RG_ODDS_OK) return RG_BAD_VALUE;
   if (json) {
     json_t *ph = rg_placeholders_json(&x->r->m, x->proc, set, x->r->assumed);
     if (!ph) return RG_NOMEM;
-    rc = rg_odds_text(out, &x->res, x->depth, proc, x->label, x->strategy, NULL, ph);
+    rc = rg_odds_text(out, &x->res, x->depth, &h, x->label, x->strategy, NULL, ph);
   } else {
     rg_buf ph;
     rg_buf_init(&ph);
     rc = rg_placeholders_text(&x->r->m, x->proc, set, x->r->assumed, &ph.out) < 0 ||
                  ph.out.failed
              ? -1
-             : rg_odds_text(out, &x->res, x->depth, proc, x->label, NULL, ph.data, NULL);
+             : rg_odds_text(out, &x->res, x->depth, &h, x->label, NULL, ph.data, NULL);
     rg_buf_free(&ph);
   }
   return rc == 0 ? RG_OK : RG_NOMEM;
 }
 
 rg_status rg_exact_svg(const rg_exact *x, rg_out *out) {
+  rg_heading h = { &x->r->m, x->proc, x->args, x->r->sets.data };
   if (x->res.status != RG_ODDS_OK) return RG_BAD_VALUE;
-  return rg_odds_chart(out, &x->res, rg_module_str(&x->r->m, x->r->m.procs[x->proc].name),
-                       x->label) == 0
+  return rg_odds_chart(out, &x->res, &h, x->label) == 0
              ? RG_OK
              : RG_NOMEM;
 }
@@ -160,5 +171,80 @@ rg_status rg_exact_svg(const rg_exact *x, rg_out *out) {
 void rg_exact_free(rg_exact *x) {
   if (!x) return;
   if (x->done) rg_odds_free(&x->res);
+  rg_free(x->args);
   rg_free(x);
+}
+
+/* Fills ov (and its arrays, [RG_SIMVARS_MAX] each) for the odds xs[0..n):
+** their results, questions, labels and placeholders (text into ph[v],
+** rg_buf's the caller frees; JSON into phj[v] when json).  Returns RG_OK,
+** RG_BAD_VALUE (n, odds not worked out) or RG_NOMEM. */
+static rg_status compare_setup(const rg_exact *const *xs, const char *const *names, uint32_t n,
+                               int json, rg_oddsvar *ov, const rg_odds_result **rs,
+                               rg_heading *hs, const char **labels, const char **text,
+                               rg_buf *ph, json_t **phj) {
+  rg_status st = RG_OK;
+  if (n < 2 || n > RG_SIMVARS_MAX) return RG_BAD_VALUE;
+  for (uint32_t v = 0; v < n; v++)
+    if (!xs[v] || xs[v]->res.status != RG_ODDS_OK) return RG_BAD_VALUE;
+  for (uint32_t v = 0; v < n; v++) {
+    const rg_exact *x = xs[v];
+    rs[v] = &x->res;
+    hs[v] = (rg_heading){ &x->r->m, x->proc, x->args, x->r->sets.data };
+    labels[v] = x->label;
+    rg_buf_init(&ph[v]);
+    text[v] = NULL;
+    phj[v] = NULL;
+  }
+  for (uint32_t v = 0; v < n && st == RG_OK; v++) {
+    const rg_exact *x = xs[v];
+    const unsigned char *set = rg_rules_set_flags(x->r);
+    if (json) {
+      if (!(phj[v] = rg_placeholders_json(&x->r->m, x->proc, set, x->r->assumed))) st = RG_NOMEM;
+    } else if (rg_placeholders_text(&x->r->m, x->proc, set, x->r->assumed, &ph[v].out) < 0 ||
+               ph[v].out.failed) {
+      st = RG_NOMEM;
+    } else {
+      text[v] = ph[v].data;
+    }
+  }
+  *ov = (rg_oddsvar){ .n = n, .rs = rs, .hs = hs, .names = names, .policies = labels,
+                      .placeholders = text, .phj = phj, .depth = xs[0]->depth };
+  return st;
+}
+
+rg_status rg_exact_compare(const rg_exact *const *xs, const char *const *names, uint32_t n,
+                           int json, rg_out *out) {
+  const rg_odds_result *rs[RG_SIMVARS_MAX];
+  rg_heading hs[RG_SIMVARS_MAX];
+  const char *labels[RG_SIMVARS_MAX], *text[RG_SIMVARS_MAX];
+  rg_buf ph[RG_SIMVARS_MAX];
+  json_t *phj[RG_SIMVARS_MAX];
+  rg_oddsvar ov;
+  uint32_t nb = n > RG_SIMVARS_MAX ? 0 : n;
+  rg_status st = compare_setup(xs, names, n, json, &ov, rs, hs, labels, text, ph, phj);
+  if (st == RG_OK) {
+    st = (json ? rg_oddsvar_json(out, &ov) : rg_oddsvar_text(out, &ov)) == 0 ? RG_OK : RG_NOMEM;
+  } else if (st != RG_BAD_VALUE) {
+    for (uint32_t v = 0; v < nb; v++) json_decref(phj[v]);
+  }
+  if (st != RG_BAD_VALUE)
+    for (uint32_t v = 0; v < nb; v++) rg_buf_free(&ph[v]);
+  return st;
+}
+
+rg_status rg_exact_compare_svg(const rg_exact *const *xs, const char *const *names, uint32_t n,
+                               rg_out *out) {
+  const rg_odds_result *rs[RG_SIMVARS_MAX];
+  rg_heading hs[RG_SIMVARS_MAX];
+  const char *labels[RG_SIMVARS_MAX], *text[RG_SIMVARS_MAX];
+  rg_buf ph[RG_SIMVARS_MAX];
+  json_t *phj[RG_SIMVARS_MAX];
+  rg_oddsvar ov;
+  uint32_t nb = n > RG_SIMVARS_MAX ? 0 : n;
+  rg_status st = compare_setup(xs, names, n, 0, &ov, rs, hs, labels, text, ph, phj);
+  if (st == RG_OK) st = rg_oddsvar_chart(out, &ov) == 0 ? RG_OK : RG_NOMEM;
+  if (st != RG_BAD_VALUE)
+    for (uint32_t v = 0; v < nb; v++) rg_buf_free(&ph[v]);
+  return st;
 }

@@ -91,8 +91,23 @@ rg_status rg_rules_set_lines(rg_rules *r, const char *text, size_t len, const ch
     rg_puts(err, "the rules are not a copy made by rg_rules_with");
     return RG_BAD_VALUE;
   }
-  return refresh(r, status_of(rg_setup_lines(r->setup, text, len, source ? source : "inputs",
-                                             err)));
+  rg_status st = refresh(r, status_of(rg_setup_lines(r->setup, text, len,
+                                                     source ? source : "inputs", err)));
+  /* each setting kept for the headers, as rg_rules_set keeps its text
+  ** (the lines setup.c reads: trimmed, neither blank nor a # comment) */
+  for (size_t pos = 0; st == RG_OK && pos < len;) {
+    size_t end = pos, a, b;
+    while (end < len && text[end] != '\n') end++;
+    for (a = pos; a < end && (text[a] == ' ' || text[a] == '\t'); a++) {}
+    for (b = end; b > a && (text[b - 1] == ' ' || text[b - 1] == '\t' || text[b - 1] == '\r');
+         b--) {}
+    if (b > a && text[a] != '#') {
+      rg_printf(&r->sets.out, "%.*s\n", (int)(b - a), text + a);
+      if (r->sets.out.failed) st = RG_NOMEM;
+    }
+    pos = end + 1;
+  }
+  return st;
 }
 
 int rg_rules_placeholders(const rg_rules *r, const char *proc, int json, rg_out *out) {

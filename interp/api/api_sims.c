@@ -94,7 +94,7 @@ rg_status rg_sims_open(const rg_rules *r, const rg_sims_options *opt, char *err,
       s->strategy ? rg_module_str(&r->m, r->m.strategies[s->strategy - 1].name) : NULL;
   if (s->opt.threads == 0) s->opt.threads = 1;
   if (s->opt.threads > RG_SIMS_MAX_THREADS) s->opt.threads = RG_SIMS_MAX_THREADS;
-  rg_api_policy_label(s->label, sizeof s->label, opt->policy, opt->answers_name, s->opt.strategy);
+  rg_api_policy_label(s->label, sizeof s->label, r, opt->policy, opt->answers_name, s->opt.strategy);
   *out = s;
   return RG_OK;
 }
@@ -180,6 +180,11 @@ static const rg_sim_result *tallies(const rg_sims *s, rg_sim_result *none) {
   return s->started ? &s->acc : none;
 }
 
+/* The question s answers, for its header. */
+static rg_heading heading(const rg_sims *s) {
+  return (rg_heading){ &s->r->m, s->proc, s->args, s->r->sets.data };
+}
+
 rg_status rg_sims_write(const rg_sims *s, rg_out *out) {
   rg_sim_result none;
   rg_buf ph;
@@ -190,7 +195,8 @@ rg_status rg_sims_write(const rg_sims *s, rg_out *out) {
     rg_buf_free(&ph);
     return RG_NOMEM;
   }
-  rc = rg_sim_text(out, tallies(s, &none), s->opt.proc, s->opt.seed, s->label, ph.data);
+  rg_heading h = heading(s);
+  rc = rg_sim_text(out, tallies(s, &none), &h, s->opt.seed, s->label, ph.data);
   rg_buf_free(&ph);
   return rc == 0 ? RG_OK : RG_NOMEM;
 }
@@ -199,16 +205,17 @@ rg_status rg_sims_json(const rg_sims *s, rg_out *out) {
   rg_sim_result none;
   /* the placeholder data the tallies rest on */
   json_t *ph = rg_placeholders_json(&s->r->m, s->proc, rg_rules_set_flags(s->r), s->r->assumed);
+  rg_heading h = heading(s);
   if (!ph) return RG_NOMEM;
-  return rg_sim_json(out, tallies(s, &none), s->opt.proc, s->opt.seed, s->label, s->opt.strategy,
-                     ph) == 0
+  return rg_sim_json(out, tallies(s, &none), &h, s->opt.seed, s->label, s->opt.strategy, ph) == 0
              ? RG_OK
              : RG_NOMEM;
 }
 
 rg_status rg_sims_svg(const rg_sims *s, rg_out *out) {
   rg_sim_result none;
-  return rg_sim_chart(out, tallies(s, &none), s->opt.proc, s->opt.seed, s->label) == 0
+  rg_heading h = heading(s);
+  return rg_sim_chart(out, tallies(s, &none), &h, s->opt.seed, s->label) == 0
              ? RG_OK
              : RG_NOMEM;
 }
@@ -294,7 +301,7 @@ rg_status rg_simvars_open(const rg_rules *const *rules, const char *const *names
     c->strategy[v] = opt->strategy ? (uint32_t)si + 1 : 0;
   }
   c->has_strategy = opt->strategy != NULL;
-  rg_api_policy_label(c->label, sizeof c->label, opt->policy, NULL, opt->strategy);
+  rg_api_policy_label(c->label, sizeof c->label, rules[0], opt->policy, NULL, opt->strategy);
   /* the caller's string is not kept: the first rule set's */
   c->opt.strategy = opt->strategy ? rg_module_str(&c->r[0]->m,
                                                   c->r[0]->m.strategies[c->strategy[0] - 1].name)
@@ -335,19 +342,26 @@ const char *rg_simvars_failure(const rg_simvars *c, uint32_t *variant, uint64_t 
   return c->res.msg;
 }
 
+/* The settings of each rule set of c, into sets[0..c->n). */
+static void simvars_sets(const rg_simvars *c, const char **sets) {
+  for (uint32_t v = 0; v < c->n; v++) sets[v] = c->r[v]->sets.data;
+}
+
 rg_status rg_simvars_write(const rg_simvars *c, int json, rg_out *out) {
+  const char *sets[RG_SIMVAR_MAX];
   rg_simvar_result none;
   const rg_simvar_result *res = c->done && c->res.status == RG_SIMVAR_OK ? &c->res : &none;
   const char *proc = rg_module_str(&c->r[0]->m, c->r[0]->m.procs[c->proc[0]].name);
   rg_status st = RG_OK;
   memset(&none, 0, sizeof none);
+  simvars_sets(c, sets);
   if (json) {
     json_t *ph[RG_SIMVAR_MAX];
     for (uint32_t v = 0; v < c->n; v++)
       ph[v] = rg_placeholders_json(&c->r[v]->m, c->proc[v], rg_rules_set_flags(c->r[v]),
                                    c->r[v]->assumed);
-    if (rg_simvar_json(out, res, proc, (const char *const *)c->names, ph, c->n, c->opt.seed,
-                       c->label, c->opt.strategy) != 0)
+    if (rg_simvar_json(out, res, proc, (const char *const *)c->names, sets, ph, c->n,
+                       c->opt.seed, c->label, c->opt.strategy) != 0)
       st = RG_NOMEM;
   } else {
     rg_buf ph[RG_SIMVAR_MAX];
@@ -359,8 +373,8 @@ rg_status rg_simvars_write(const rg_simvars *c, int json, rg_out *out) {
         st = RG_NOMEM;
       text[v] = ph[v].data;
     }
-    if (st == RG_OK && rg_simvar_text(out, res, proc, (const char *const *)c->names, text, c->n,
-                                      c->opt.seed, c->label) != 0)
+    if (st == RG_OK && rg_simvar_text(out, res, proc, (const char *const *)c->names, sets, text,
+                                      c->n, c->opt.seed, c->label) != 0)
       st = RG_NOMEM;
     for (uint32_t v = 0; v < c->n; v++) rg_buf_free(&ph[v]);
   }
@@ -371,8 +385,10 @@ rg_status rg_simvars_svg(const rg_simvars *c, rg_out *out) {
   rg_simvar_result none;
   const rg_simvar_result *res = c->done && c->res.status == RG_SIMVAR_OK ? &c->res : &none;
   const char *proc = rg_module_str(&c->r[0]->m, c->r[0]->m.procs[c->proc[0]].name);
+  const char *sets[RG_SIMVAR_MAX];
   memset(&none, 0, sizeof none);
-  return rg_simvar_chart(out, res, proc, (const char *const *)c->names, c->n, c->opt.seed,
+  simvars_sets(c, sets);
+  return rg_simvar_chart(out, res, proc, (const char *const *)c->names, sets, c->n, c->opt.seed,
                          c->label) == 0
              ? RG_OK
              : RG_NOMEM;

@@ -146,6 +146,24 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
       rgc_decl_test(cs, dc);
     }
   }
+  /* One default strategy: a file's own replaces its base's (the root file
+  ** is file 0, its base 1, ...); two in one file are an error. */
+  {
+    rg_decl *chosen = NULL;
+    for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
+      if (dc->kind != RG_DE_STRATEGY || !dc->is_default) continue;
+      if (chosen && chosen->default_pos.file == dc->default_pos.file) {
+        bool later = dc->default_pos.line > chosen->default_pos.line;
+        const rg_decl *a = later ? chosen : dc, *b = later ? dc : chosen;
+        rgc_err(cs, b->default_pos, "a second default strategy ('%s'; the first is '%s' at line %u)",
+                b->name, a->name, a->default_pos.line);
+      } else if (!chosen || dc->default_pos.file < chosen->default_pos.file) {
+        chosen = dc;
+      }
+    }
+    for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+      if (dc->kind == RG_DE_STRATEGY && dc != chosen) dc->is_default = false;
+  }
   for (rg_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_STRATEGY) rgc_decl_strategy(cs, dc);
     else if (dc->kind == RG_DE_DISPLAY) rgc_decl_display(cs, dc);

@@ -818,6 +818,7 @@ void rgc_decl_strategy(cstate *cs, rg_decl *dc) {
   st->doc = rgc_intern(cs, dc->display ? dc->display : "");
   st->first = first;
   st->count = cs->picks.n - first;
+  st->flags = dc->is_default ? RG_STRATEGY_DEFAULT : 0;
 }
 
 /* ---- displays ---------------------------------------------------------------------- */

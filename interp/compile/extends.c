@@ -271,6 +271,11 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
         continue;
       }
       if (old) {
+        /* an override of the default strategy stays the default */
+        if (old->is_default && !dc->is_default) {
+          dc->is_default = true;
+          dc->default_pos = old->default_pos;
+        }
         dc->next = old->next;
         *link = dc;
         continue;

@@ -302,6 +302,9 @@ typedef struct rg_decl {
   rg_stmt *body;                /* PROC, TEST */
   rg_note *notes;
   bool is_override;             /* written `override ...` */
+  bool is_default;              /* STRATEGY: written `default strategy ...`, or an
+                                ** override of one */
+  rg_pos default_pos;           /* STRATEGY: where `default` was written */
   const char *target;           /* STEP, REMOVE of a step or rule: the procedure */
   rg_skind part;                /* STEP, REMOVE with a target: RG_ST_RULE for a rule, else a step */
   int64_t num, den;             /* SCALE: the factor num/den */

@@ -223,7 +223,8 @@ typedef struct sdesc {
    U(rg_named, file), U(rg_named, line), U(rg_named, starred)}
 #define DISK_rg_cellsrc {U(rg_cellsrc, file), U(rg_cellsrc, line), U(rg_cellsrc, merged)}
 #define DISK_rg_strategy \
-  {U(rg_strategy, name), U(rg_strategy, doc), U(rg_strategy, first), U(rg_strategy, count)}
+  {U(rg_strategy, name), U(rg_strategy, doc), U(rg_strategy, first), U(rg_strategy, count), \
+   U(rg_strategy, flags)}
 #define DISK_rg_display \
   {U(rg_display, record), U(rg_display, title), U(rg_display, first), U(rg_display, count)}
 #define DISK_rg_dline \
@@ -822,9 +823,13 @@ static int verify_strategies(vctx *v) {
     }
     qsort(bypr, m->nchoices, 2 * sizeof *bypr, by_choice_prompt);
   }
-  for (uint32_t i = 0; i < m->nstrategies; i++) {
+  for (uint32_t i = 0, defaults = 0; i < m->nstrategies; i++) {
     const rg_strategy *st = &m->strategies[i];
     if (vstr(v, st->name, "strategy", i) || vstr(v, st->doc, "strategy", i)) goto out;
+    if (st->flags & ~RG_STRATEGY_DEFAULT || (defaults += st->flags) > 1) {
+      fail(v->err, v->errlen, "strategy %u: bad flags, or a second default", (unsigned)i);
+      goto out;
+    }
     if (!in_range(st->first, st->count, m->npicks)) {
       fail(v->err, v->errlen, "strategy %u: picks out of range", (unsigned)i);
       goto out;

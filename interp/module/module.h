@@ -61,9 +61,9 @@ typedef struct rg_view {
 } rg_view;
 
 #define RG_MODULE_MAGIC   "RGLA"
-#define RG_MODULE_VERSION 7u   /* 4: rg_choice.flags (secret choices); 5: strategies,
+#define RG_MODULE_VERSION 8u   /* 4: rg_choice.flags (secret choices); 5: strategies,
                                 ** displays; 6: rg_cellsrc.merged; 7: the loop variables of
-                                ** expectations */
+                                ** expectations; 8: rg_strategy.flags (the default) */
 
 /* Deepest nesting of list types (list of list of ... T): the verifier
 ** refuses more, so the compiler reports it where the type is written. */
@@ -232,7 +232,13 @@ typedef struct rg_choice {
 typedef struct rg_strategy {
   uint32_t name, doc;       /* strings (doc "" when none) */
   uint32_t first, count;
+  uint32_t flags;           /* RG_STRATEGY_DEFAULT (since version 6) */
 } rg_strategy;
+
+/* rg_strategy.flags: the rules' default strategy (`default strategy NAME
+** {...}`), which answers sim, odds and runs without people when no policy
+** is asked for.  At most one strategy of a module has it. */
+#define RG_STRATEGY_DEFAULT 1u
 
 /* What a pick takes among the options offered. */
 typedef enum rg_pickkind {

@@ -74,6 +74,10 @@ static int fr_diff(rg_frac *r, int *neg, rg_frac a, rg_frac b) {
   return 0;
 }
 
+int rg_frac_sub(rg_frac *r, int *neg, const rg_frac *a, const rg_frac *b) {
+  return fr_diff(r, neg, *a, *b);
+}
+
 /* *r = a * b.  Returns 0, or -1 on overflow. */
 static int fr_mul(rg_frac *r, rg_frac a, rg_frac b) {
   if (a.num == 0 || b.num == 0) { *r = (rg_frac){ 0, 1 }; return 0; }
@@ -153,13 +157,17 @@ long double rg_frac_value(const rg_frac *f) {
 #define TO_CUT (-1)                     /* an edge's target: the paths cut */
 #define TO_RESULT(slot) (-2 - (int64_t)(slot))
 
-/* A chance point: a state of the VM, and the outcomes that reach it. */
+/* A chance point: a state of the VM, and the outcomes that reach it.  The
+** outcomes are kept as a tree: those of the node it was found from (its
+** parent), then its own, paths[path .. path + nown). */
 typedef struct node {
   uint64_t hash;
   size_t key;               /* its state: keys[key .. key + nkey) */
   uint32_t nkey;
-  size_t path;              /* outcomes from the start: path[path .. path + npath) */
-  uint32_t npath;
+  size_t path;              /* its own outcomes: paths[path .. path + nown) */
+  uint32_t nown;
+  uint32_t npath;           /* the outcomes from the start (the parent's and its own) */
+  uint32_t parent;          /* the node it was found from (node 0: itself) */
   uint32_t edge, nedges;    /* its edges: edges[edge .. edge + nedges) */
 } node;
 
@@ -192,6 +200,20 @@ typedef struct explore {
   uint32_t nedges, capedges;
   rg_value *scratch;        /* a state being read */
   size_t capscratch;
+  /* The heaps of the states, each kept once (states often share theirs):
+  ** heap k is hcells[hoff[k] .. hoff[k] + hlen[k]); a key holds its k. */
+  rg_value *hcells;
+  size_t nhcells, caphcells;
+  size_t *hoff;
+  uint32_t *hlen;
+  uint64_t *hhash;
+  size_t nheaps, capheaps, caphoff, caphlen;
+  uint32_t *htable;         /* open addressing: heap + 1, 0 empty */
+  uint32_t htcap;           /* a power of two */
+  size_t max_bytes;         /* the most the states, paths and solve may take */
+  int overmem;              /* they would take more */
+  uint32_t explored;        /* the node being explored */
+  rg_column *cols;          /* the result's columns (r->fields) */
   /* the run under way */
   draw *walk;               /* its outcomes so far */
   uint32_t capwalk;
@@ -238,6 +260,67 @@ static uint64_t hash_state(const rg_value *v, size_t n) {
   return h;
 }
 
+/* Returns the bytes the walk keeps: states, heaps, paths, edges, tables. */
+static size_t kept_bytes(const explore *e) {
+  return (size_t)e->capnodes * sizeof *e->nodes + e->capkeys * sizeof *e->keys +
+         e->cappaths * sizeof *e->paths + (size_t)e->capedges * sizeof *e->edges +
+         (size_t)e->tcap * sizeof *e->table + e->caphcells * sizeof *e->hcells +
+         e->caphoff * sizeof *e->hoff + e->caphlen * sizeof *e->hlen +
+         e->capheaps * sizeof *e->hhash + (size_t)e->htcap * sizeof *e->htable +
+         e->capscratch * sizeof *e->scratch + (size_t)e->capwalk * sizeof *e->walk;
+}
+
+/* Whether the walk keeps more than it may (then marks it).  Returns 1 or 0. */
+static int over_memory(explore *e) {
+  if (kept_bytes(e) > e->max_bytes) e->overmem = 1;
+  return e->overmem;
+}
+
+/* Returns the index of heap cells c[0..n) among the heaps kept, adding it
+** when new; -1 when out of memory. */
+static int64_t intern_heap(explore *e, const rg_value *c, size_t n) {
+  uint64_t h = hash_state(c, n);
+  if (n > UINT32_MAX) return -1;
+  if (e->htcap) {
+    for (uint32_t i = (uint32_t)h & (e->htcap - 1); e->htable[i]; i = (i + 1) & (e->htcap - 1)) {
+      uint32_t k = e->htable[i] - 1;
+      if (e->hhash[k] == h && e->hlen[k] == n &&
+          (n == 0 || memcmp(e->hcells + e->hoff[k], c, n * sizeof *c) == 0))
+        return k;
+    }
+  }
+  if (e->nheaps >= UINT32_MAX - 1 ||
+      grow((void **)&e->hcells, &e->caphcells, e->nhcells + n, sizeof *e->hcells) ||
+      grow((void **)&e->hoff, &e->caphoff, e->nheaps + 1, sizeof *e->hoff) ||
+      grow((void **)&e->hlen, &e->caphlen, e->nheaps + 1, sizeof *e->hlen) ||
+      grow((void **)&e->hhash, &e->capheaps, e->nheaps + 1, sizeof *e->hhash))
+    return -1;
+  if ((uint64_t)(e->nheaps + 1) * 2 > e->htcap) {
+    uint32_t nc = e->htcap ? e->htcap * 2 : 256;
+    uint32_t *nt = rg_malloc((size_t)nc * sizeof *nt);
+    if (!nt) return -1;
+    memset(nt, 0, (size_t)nc * sizeof *nt);
+    for (size_t k = 0; k < e->nheaps; k++) {
+      uint32_t i = (uint32_t)e->hhash[k] & (nc - 1);
+      while (nt[i]) i = (i + 1) & (nc - 1);
+      nt[i] = (uint32_t)k + 1;
+    }
+    rg_free(e->htable);
+    e->htable = nt;
+    e->htcap = nc;
+  }
+  size_t k = e->nheaps++;
+  if (n) memcpy(e->hcells + e->nhcells, c, n * sizeof *c);
+  e->hoff[k] = e->nhcells;
+  e->hlen[k] = (uint32_t)n;
+  e->hhash[k] = h;
+  e->nhcells += n;
+  uint32_t i = (uint32_t)h & (e->htcap - 1);
+  while (e->htable[i]) i = (i + 1) & (e->htcap - 1);
+  e->htable[i] = (uint32_t)k + 1;
+  return (int64_t)k;
+}
+
 /* Puts node k into the hash table (which has room). */
 static void table_put(explore *e, uint32_t k) {
   uint32_t mask = e->tcap - 1, i = (uint32_t)e->nodes[k].hash & mask;
@@ -249,10 +332,23 @@ static void table_put(explore *e, uint32_t k) {
 ** pc), adding it when new with the path walk[0, e->d).  Returns its index,
 ** or -1 when out of memory. */
 static int64_t node_of_state(explore *e, uint32_t pc) {
-  size_t len = rg_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch);
+  size_t ha = 0;
+  size_t len = rg_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch, &ha);
   if (len + 1 > e->capscratch) {
-    if (grow((void **)&e->scratch, &e->capscratch, len + 1, sizeof *e->scratch)) return -1;
-    len = rg_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch);
+    if (grow((void **)&e->scratch, &e->capscratch, len + 1, sizeof *e->scratch) ||
+        over_memory(e))
+      return -1;
+    len = rg_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch, &ha);
+  }
+  /* The heap's cells (after its top) are kept once for all the states
+  ** that have them: the key holds the heap's index instead. */
+  {
+    size_t hn = (size_t)(e->scratch[ha] - (rg_value)e->m->nheap);
+    int64_t hk = intern_heap(e, e->scratch + ha + 1, hn);
+    if (hk < 0) return -1;
+    e->scratch[ha + 1] = (rg_value)hk;
+    memmove(e->scratch + ha + 2, e->scratch + ha + 1 + hn, (len - ha - 1 - hn) * sizeof *e->scratch);
+    len = len - hn + 1;
   }
   /* answers read so far are part of the state too */
   e->scratch[len++] = e->answering ? (rg_value)e->answers.pos : 0;
@@ -271,7 +367,9 @@ static int64_t node_of_state(explore *e, uint32_t pc) {
   if (grow((void **)&e->nodes, &capn, (size_t)e->nnodes + 1, sizeof *e->nodes)) return -1;
   e->capnodes = (uint32_t)capn;
   if (grow((void **)&e->keys, &e->capkeys, e->nkeys + len, sizeof *e->keys)) return -1;
-  if (grow((void **)&e->paths, &e->cappaths, e->npaths + e->d, sizeof *e->paths)) return -1;
+  if (grow((void **)&e->paths, &e->cappaths, e->npaths + (e->d - e->np), sizeof *e->paths))
+    return -1;
+  if (over_memory(e)) return -1;
   if ((uint64_t)(e->nnodes + 1) * 2 > e->tcap) {
     uint32_t nc = e->tcap ? e->tcap * 2 : 1024;
     uint32_t *nt = rg_malloc((size_t)nc * sizeof *nt);
@@ -288,10 +386,13 @@ static int64_t node_of_state(explore *e, uint32_t pc) {
   n->nkey = (uint32_t)len;
   memcpy(e->keys + e->nkeys, e->scratch, len * sizeof *e->scratch);
   e->nkeys += len;
+  /* its outcomes: those of the node explored (walk[0, np)), then its own */
   n->path = e->npaths;
+  n->nown = e->d - e->np;
   n->npath = e->d;
-  if (e->d) memcpy(e->paths + e->npaths, e->walk, e->d * sizeof *e->walk);
-  e->npaths += e->d;
+  n->parent = e->explored;
+  if (n->nown) memcpy(e->paths + e->npaths, e->walk + e->np, n->nown * sizeof *e->walk);
+  e->npaths += n->nown;
   n->edge = n->nedges = 0;
   table_put(e, e->nnodes);
   return e->nnodes++;
@@ -397,7 +498,45 @@ static int add_edge(explore *e, int64_t to, rg_u128 den) {
   if (grow((void **)&e->edges, &cap, (size_t)e->nedges + 1, sizeof *e->edges) || cap > UINT32_MAX)
     return -1;
   e->capedges = (uint32_t)cap;
+  if (over_memory(e)) return -1;
   e->edges[e->nedges++] = (edge){ to, { 1, den } };
+  return 0;
+}
+
+/* What rg_column_values hands each value of a new result to. */
+typedef struct celling {
+  rg_odds_result *r;
+  uint32_t slot, field;
+  const rg_value *heap;
+  uint32_t nheap;
+  size_t first;             /* this result's cells of this field start here */
+} celling;
+
+/* rg_column_values callback: value v of field c->field of result c->slot
+** is a cell (once).  Returns 0 or -1. */
+static int add_cell(void *ctx, rg_value v) {
+  celling *c = ctx;
+  rg_odds_result *r = c->r;
+  int64_t fs = rg_tally_slot(&r->fields[c->field].tally, c->heap, c->nheap, v);
+  if (fs < 0) return -1;
+  for (size_t k = c->first; k < r->ncells; k += 3)
+    if (r->cells[k + 2] == (uint32_t)fs) return 0;    /* an item's value met before */
+  if (grow((void **)&r->cells, &r->capcells, r->ncells + 3, sizeof *r->cells)) return -1;
+  r->cells[r->ncells++] = c->slot;
+  r->cells[r->ncells++] = c->field;
+  r->cells[r->ncells++] = (uint32_t)fs;
+  return 0;
+}
+
+/* Notes the value of every field of result value v, new in slot `slot`
+** (its record read from heap[0..nheap)).  Returns 0 or -1. */
+static int result_cells(explore *e, rg_odds_result *r, uint32_t slot, const rg_value *heap,
+                        uint32_t nheap, rg_value v) {
+  rg_type t = e->m->procs[e->proc].result;
+  for (uint32_t f = 0; f < r->nfields; f++) {
+    celling c = { r, slot, f, heap, nheap, r->ncells };
+    if (rg_column_values(e->m, &e->cols[f], &t, heap, nheap, v, add_cell, &c) != 0) return -1;
+  }
   return 0;
 }
 
@@ -414,7 +553,13 @@ static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, exp
       return RG_ODDS_NOMEM;
     e->capwalk = (uint32_t)cap;
   }
-  if (e->np) memcpy(e->walk, e->paths + nx->path, e->np * sizeof *e->walk);
+  /* its outcomes from the start, up the tree of the nodes found from */
+  for (uint32_t y = x, end = e->np; end > 0; y = e->nodes[y].parent) {
+    const node *ny = &e->nodes[y];
+    end -= ny->nown;
+    if (ny->nown) memcpy(e->walk + end, e->paths + ny->path, ny->nown * sizeof *e->walk);
+  }
+  e->explored = x;
   e->forced = e->np;
   e->nodes[x].edge = e->nedges;
   for (;;) {
@@ -431,7 +576,7 @@ static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, exp
     if (r->paths == o->limit) return RG_ODDS_LIMIT;
     r->paths++;
     rg_status st = rg_vm_call(e->vm, o->proc, o->args, &result);
-    if (e->nomem) return RG_ODDS_NOMEM;
+    if (e->nomem) return e->overmem ? RG_ODDS_MEMORY : RG_ODDS_NOMEM;
     r->draws = e->d;
     for (uint32_t k = e->np; k < e->d; k++)
       if (__builtin_mul_overflow(den, (rg_u128)e->walk[k].n, &den)) return RG_ODDS_TINY;
@@ -458,11 +603,14 @@ static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, exp
     } else {
       uint32_t nheap = 0;
       const rg_value *heap = rg_vm_heap(e->vm, &nheap);
+      uint32_t before = r->tally.n;
       int64_t s = rg_tally_slot(&r->tally, heap, nheap, result);
       if (s < 0) return RG_ODDS_NOMEM;
+      if (r->tally.n > before && result_cells(e, r, (uint32_t)s, heap, nheap, result) != 0)
+        return RG_ODDS_NOMEM;
       to = TO_RESULT(s);
     }
-    if (add_edge(e, to, den) != 0) return RG_ODDS_NOMEM;
+    if (add_edge(e, to, den) != 0) return e->overmem ? RG_ODDS_MEMORY : RG_ODDS_NOMEM;
     e->nodes[x].nedges++;
     /* Advance the deepest draw of this node's with an outcome left. */
     uint32_t k = e->d;
@@ -557,6 +705,7 @@ static rg_odds_status solve_component(const explore *e, rg_odds_result *r, rg_fr
   for (uint32_t i = 0; i < s; i++) loc[mem[i]] = i;
   /* a: s rows of s + 1 (the last column is the right-hand side) */
   size_t w = (size_t)s + 1;
+  if (kept_bytes(e) + (size_t)s * w * sizeof(sfrac) > e->max_bytes) return RG_ODDS_MEMORY;
   sfrac *a = rg_malloc((size_t)s * w * sizeof *a);
   rg_frac *v = rg_malloc((size_t)s * sizeof *v);
   if (!a || !v) {
@@ -671,20 +820,38 @@ done:
 
 /* ---- the run ------------------------------------------------------------------- */
 
+/* Works out each field's distribution from the results' (r->cells): a
+** value's probability is the sum of those of the results that have it.
+** Returns a status. */
+static rg_odds_status marginals(rg_odds_result *r) {
+  for (uint32_t f = 0; f < r->nfields; f++) {
+    rg_odds_field *fd = &r->fields[f];
+    if (!(fd->probs = rg_malloc(((size_t)fd->tally.n + 1) * sizeof *fd->probs)))
+      return RG_ODDS_NOMEM;
+    for (uint32_t k = 0; k < fd->tally.n; k++) fd->probs[k] = (rg_frac){ 0, 1 };
+  }
+  for (size_t k = 0; k < r->ncells; k += 3) {
+    rg_frac *into = &r->fields[r->cells[k + 1]].probs[r->cells[k + 2]];
+    if (fr_add(into, *into, r->probs[r->cells[k]])) return RG_ODDS_OVERFLOW;
+  }
+  return RG_ODDS_OK;
+}
+
 /* Explores from the start, node by node in the order found, then solves. */
 static rg_odds_status odds_walk(const rg_odds_opts *o, rg_odds_result *r, explore *e) {
   /* node 0: the start, reached by no outcome */
   size_t capn = 0;
   if (grow((void **)&e->nodes, &capn, 1, sizeof *e->nodes)) return RG_ODDS_NOMEM;
   e->capnodes = (uint32_t)capn;
-  e->nodes[0] = (node){ 0, 0, 0, 0, 0, 0, 0 };
+  e->nodes[0] = (node){ 0, 0, 0, 0, 0, 0, 0, 0, 0 };
   e->nnodes = 1;
   for (uint32_t x = 0; x < e->nnodes; x++) {
     rg_odds_status st = explore_node(o, r, e, x);
     if (st != RG_ODDS_OK) return st;
   }
   r->states = e->nnodes - 1;
-  return solve(e, r);
+  rg_odds_status st = solve(e, r);
+  return st == RG_ODDS_OK ? marginals(r) : st;
 }
 
 rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
@@ -699,14 +866,28 @@ rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
   e.answering = o->answers != NULL;
   e.all_choices = o->all_choices;
   e.strategy = o->strategy;
+  e.max_bytes = o->max_bytes ? o->max_bytes : RG_ODDS_MAX_BYTES;
   sink = (rg_sink){ .ctx = &e, .chance = on_chance, .roll = on_roll,
                     .choose = o->all_choices || e.answering || o->strategy ? on_choose : NULL,
                     .expect_fail = on_expect_fail };
   r->cut = (rg_frac){ 0, 1 };
   rg_tally_init(&r->tally, o->m, o->m->procs[o->proc].result);
+  /* the result column by column */
+  if ((e.cols = rg_malloc(RG_COLUMNS_MAX * sizeof *e.cols))) {
+    rg_columns_of(o->m, o->m->procs[o->proc].result, e.cols, &r->nfields);
+    if ((r->fields = rg_malloc(((size_t)r->nfields + 1) * sizeof *r->fields))) {
+      memset(r->fields, 0, ((size_t)r->nfields + 1) * sizeof *r->fields);
+      for (uint32_t f = 0; f < r->nfields; f++) {
+        memcpy(r->fields[f].name, e.cols[f].name, sizeof r->fields[f].name);
+        r->fields[f].any = e.cols[f].any;
+        rg_tally_init(&r->fields[f].tally, o->m, e.cols[f].type);
+      }
+    }
+  }
   rg_policy_first(&e.answers);
   lim.no_fusion = 1;   /* rg_vm_state reads every operand from its slot */
-  if (rg_live_init(&e.live, o->m) != 0 || !(e.vm = rg_vm_new(o->m, &lim, &sink)) ||
+  if (!e.cols || !r->fields || rg_live_init(&e.live, o->m) != 0 ||
+      !(e.vm = rg_vm_new(o->m, &lim, &sink)) ||
       (e.answering &&
        (rg_policy_answers(&e.answers, o->answers_source, o->answers, o->answers_len) != 0 ||
         rg_play_init(&e.play, o->m, NULL, &e.answers, NULL) != 0))) {
@@ -733,10 +914,22 @@ rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
   rg_free(e.edges);
   rg_free(e.scratch);
   rg_free(e.walk);
+  rg_free(e.hcells);
+  rg_free(e.hoff);
+  rg_free(e.hlen);
+  rg_free(e.hhash);
+  rg_free(e.htable);
+  rg_free(e.cols);
   return r->status;
 }
 
 void rg_odds_free(rg_odds_result *r) {
+  for (uint32_t f = 0; r->fields && f < r->nfields; f++) {
+    rg_tally_free(&r->fields[f].tally);
+    rg_free(r->fields[f].probs);
+  }
+  rg_free(r->fields);
+  rg_free(r->cells);
   rg_tally_free(&r->tally);
   rg_free(r->probs);
   rg_free(r->idx);

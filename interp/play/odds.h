@@ -17,6 +17,16 @@
 ** Choices take their first option, or (all_choices) are enumerated as
 ** draws too, each option equally likely, as the random policy picks.
 **
+** What the walk keeps is bounded: the states it tells apart (each with the
+** heap it has built; a heap is kept once for all the states that share it),
+** the outcomes that reach each (a tree: a state keeps only its own after
+** those of the state it was found from), the edges, and a loop's equations
+** count against max_bytes; past it the walk stops (RG_ODDS_MEMORY).
+**
+** A record result is also worked out column by column (columns.h): each
+** field's distribution, a value of a list's items the chance that some
+** item has it.
+**
 ** A process that truly grows without end (a list that gets longer each time
 ** round) never repeats a state: a run is cut after `depth` draws and the
 ** probability of the cut runs is reported as unresolved, so the other
@@ -27,6 +37,8 @@
 
 #include <stdint.h>
 
+#include "columns.h"
+#include "heading.h"
 #include "json.h"
 #include "module.h"
 #include "regula.h"
@@ -55,7 +67,17 @@ typedef struct rg_odds_opts {
   const char *answers_source;  /* name its errors give */
   uint32_t strategy;        /* 1 + the rules' strategy that answers choices
                             ** first (its random picks enumerated); 0: none */
+  size_t max_bytes;         /* the most the walk may keep (its states, their
+                            ** heaps, paths and edges, a loop's equations);
+                            ** 0: RG_ODDS_MAX_BYTES */
 } rg_odds_opts;
+
+/* How a table or chart says a column of a list's items is the chance that
+** some item has the value. */
+#define RG_ODDS_ANY_NOTE "  (the chance some item has it)"
+
+/* What the walk may keep when not told: 1 GiB. */
+#define RG_ODDS_MAX_BYTES ((size_t)1 << 30)
 
 typedef enum rg_odds_status {
   RG_ODDS_OK = 0,
@@ -66,14 +88,29 @@ typedef enum rg_odds_status {
   RG_ODDS_RUN_FAILED,       /* a run failed: msg, pc, and the path's outcomes
                             ** (an unanswered choice: msg is the answers' error) */
   RG_ODDS_NOMEM,
-  RG_ODDS_LOOP              /* a loop of more states than one solve takes (4000) */
+  RG_ODDS_LOOP,             /* a loop of more states than one solve takes (4000) */
+  RG_ODDS_MEMORY            /* the walk would keep more than max_bytes */
 } rg_odds_status;
+
+/* The distribution of one column of the result (columns.h): each of its
+** values' probability, a value of a list's items the probability that
+** some item has it. */
+typedef struct rg_odds_field {
+  char name[160];
+  int any;                  /* a column of a list's items */
+  rg_tally tally;           /* its distinct values (slots) */
+  rg_frac *probs;           /* probs[slot] */
+} rg_odds_field;
 
 /* The distribution. */
 typedef struct rg_odds_result {
   rg_odds_status status;
   rg_tally tally;           /* the distinct results (slots) */
   rg_frac *probs;           /* probs[slot] */
+  uint32_t nfields;         /* the result column by column (1: "result" of a */
+  rg_odds_field *fields;    /* scalar, the same as tally and probs) */
+  uint32_t *cells;          /* (result slot, field, field slot) triples: which */
+  size_t ncells, capcells;  /* value of each field each result has */
   rg_frac cut;              /* the probability of the paths cut at `depth` */
   uint64_t paths;           /* runs of the procedure made (at most `limit`) */
   uint64_t cut_paths;       /* of which cut at `depth` */
@@ -95,20 +132,21 @@ rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r);
 /* Frees what r holds. */
 void rg_odds_free(rg_odds_result *r);
 
-/* Writes the distribution r (runs cut after depth draws) of procedure proc
-** as `regula odds` prints it (oddstext.c): a header naming the policy and
-** the placeholders (text, or NULL), a line per result with its fraction,
-** percent and bar, then the runs, states and loops; with phj (a JSON array
-** of the placeholders, taken over) instead as `regula odds --json`, one
-** object and a newline, which names the strategy apart (when not NULL).
-** Returns 0, or -1 when out of memory or out has failed. */
-int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const char *proc,
+/* Writes the distribution r (runs cut after depth draws) of the question h
+** as `regula odds` prints it (oddstext.c): a header naming the file, the
+** call, the policy, the settings and the placeholders (text, or NULL), a
+** line per result with its fraction, percent and bar, then the runs,
+** states and loops; with phj (a JSON array of the placeholders, taken
+** over) instead as `regula odds --json`, one object and a newline, which
+** names the strategy apart (when not NULL).  Returns 0, or -1 when out of
+** memory or out has failed. */
+int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const rg_heading *h,
                  const char *policy, const char *strategy, const char *placeholders,
                  json_t *phj);
 
-/* Writes r as one bar chart, an SVG document (oddstext.c).  Returns as
-** rg_odds_text. */
-int rg_odds_chart(rg_out *out, const rg_odds_result *r, const char *proc, const char *policy);
+/* Writes r as one bar chart, an SVG document, titled as the header
+** (oddstext.c).  Returns as rg_odds_text. */
+int rg_odds_chart(rg_out *out, const rg_odds_result *r, const rg_heading *h, const char *policy);
 
 /* Writes x in decimal into buf (at least 40 bytes); returns buf. */
 char *rg_u128_str(char *buf, rg_u128 x);
@@ -116,7 +154,42 @@ char *rg_u128_str(char *buf, rg_u128 x);
 /* Writes f as "num/den" into buf (at least 80 bytes); returns buf. */
 char *rg_frac_str(char *buf, const rg_frac *f);
 
+/* *r = |a - b|, *neg = 1 when a < b (else 0).  Returns 0, or -1 when a
+** number would not fit in 128 bits. */
+int rg_frac_sub(rg_frac *r, int *neg, const rg_frac *a, const rg_frac *b);
+
 /* Returns f as a long double (0 when f is 0). */
 long double rg_frac_value(const rg_frac *f);
+
+/* The exact distributions of the same question asked of several rule sets
+** (`regula odds --variants`, oddsvar.c): rs[0..n) (each RG_ODDS_OK), the
+** question of each hs[v] (its file, call and settings), their policy
+** labels and placeholders (text, or NULL). */
+typedef struct rg_oddsvar {
+  uint32_t n;
+  const rg_odds_result *const *rs;
+  const rg_heading *hs;
+  const char *const *names;        /* how the variants are named: their files */
+  const char *const *policies;
+  const char *const *placeholders; /* text (or NULL entries) */
+  json_t *const *phj;              /* JSON arrays, taken over by rg_oddsvar_json */
+  uint64_t depth;
+} rg_oddsvar;
+
+/* Writes the distributions side by side as `regula odds --variants` prints
+** them: the header (the call, the policy, each variant with its file,
+** settings and placeholders), then per column of the result a line per
+** value in its natural order (values only later variants have where their
+** enum puts them) with each variant's probability (a fraction and a
+** percent) and each later one's exact difference from A; then each
+** variant's runs and states.  Returns 0, or -1 when out of memory, a
+** difference does not fit in 128 bits or out has failed. */
+int rg_oddsvar_text(rg_out *out, const rg_oddsvar *ov);
+
+/* The same as one JSON object and a newline (see `regula odds --help`). */
+int rg_oddsvar_json(rg_out *out, const rg_oddsvar *ov);
+
+/* The same as bar charts, the variants side by side, one SVG document. */
+int rg_oddsvar_chart(rg_out *out, const rg_oddsvar *ov);
 
 #endif

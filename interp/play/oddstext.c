@@ -13,13 +13,25 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A record result's whole values are shown too when there are at most
+** this many, each at most this long. */
+#define WHOLE_MAX_RESULTS 64
+#define WHOLE_MAX_TEXT 60
+
+/* Whether r's result is one column, the result itself (a scalar). */
+static int whole(const rg_odds_result *r) {
+  return r->nfields == 1 && !r->fields[0].any && strcmp(r->fields[0].name, "result") == 0;
+}
+
 /* Writes the distribution as one JSON object: the procedure, policy,
 ** placeholders (phj, a JSON array, taken over), each result with its
 ** probability (a fraction as text and a number), and the runs, states and
 ** cut mass.  Returns 0 or -1. */
 static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order,
-                     const char *proc, const char *policy, const char *strategy, json_t *phj) {
+                     const rg_heading *h, const char *policy, const char *strategy,
+                     json_t *phj) {
   char fb[100];
+  const char *proc = rg_module_str(h->m, h->m->procs[h->proc].name);
   json_t *res = json_array();
   json_t *doc = json_pack("{s:i,s:o,s:o,s:o,s:o,s:s,s:I,s:I,s:I}", "format", RG_JSON_FORMAT,
                           "procedure", rg_json_text(proc), "policy", rg_json_text(policy),
@@ -30,6 +42,45 @@ static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order
   if (doc && strategy && json_object_set_new(doc, "strategy", rg_json_text(strategy)) != 0) {
     json_decref(doc);
     doc = NULL;
+  }
+  if (doc && rg_heading_json(doc, h, 1) != 0) {
+    json_decref(doc);
+    doc = NULL;
+  }
+  if (doc && !whole(r)) {
+    json_t *fields = json_array();
+    if (!fields || json_object_set_new(doc, "fields", fields) != 0) {
+      json_decref(doc);
+      doc = NULL;
+    }
+    for (uint32_t f = 0; doc && f < r->nfields; f++) {
+      const rg_odds_field *fd = &r->fields[f];
+      uint32_t *ford = rg_malloc(((size_t)fd->tally.n + 1) * sizeof *ford);
+      json_t *vals = json_array();
+      json_t *fo = json_pack("{s:o,s:b,s:o}", "name", rg_json_text(fd->name), "of_items",
+                             fd->any, "values", vals);
+      /* (fo joins the document first: freed with it whatever fails next) */
+      int bad = !fo || json_array_append_new(fields, fo) != 0 || !ford ||
+                rg_tally_order(&fd->tally, ford) != 0;
+      for (uint32_t j = 0; !bad && j < fd->tally.n; j++) {
+        uint32_t k = ford[j];
+        json_t *o = json_pack("{s:o,s:s,s:f}", "text", rg_json_text(fd->tally.keys[k].text),
+                              "probability", rg_frac_str(fb, &fd->probs[k]), "share",
+                              (double)rg_frac_value(&fd->probs[k]));
+        if (o && !fd->tally.compound &&
+            json_object_set_new(o, "value", rg_json_value(fd->tally.m, NULL, 0, fd->tally.type,
+                                                          fd->tally.keys[k].v)) != 0) {
+          json_decref(o);
+          o = NULL;
+        }
+        bad = !o || json_array_append_new(vals, o) != 0;
+      }
+      rg_free(ford);
+      if (bad) {
+        json_decref(doc);
+        doc = NULL;
+      }
+    }
   }
   for (uint32_t j = 0; doc && j < r->tally.n; j++) {
     uint32_t k = order[j];
@@ -50,48 +101,82 @@ static int odds_json(rg_out *out, const rg_odds_result *r, const uint32_t *order
   return rg_json_put(out, doc, 1);
 }
 
-int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const char *proc,
-                 const char *policy, const char *strategy, const char *placeholders,
-                 json_t *phj) {
-  const rg_tally *t = &r->tally;
+/* Writes one table: a line per value of tally t (probabilities probs) in
+** its natural order, first-column heading `head`, with the unresolved
+** probability cut when not 0.  Bars: 40 characters are 100%.  Returns 0
+** or -1. */
+static int odds_table(rg_out *out, const char *head, const rg_tally *t, const rg_frac *probs,
+                      const rg_frac *cut) {
   uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
-  size_t wtext = 6, wfrac = 11;
-  long double maxp = 0;
+  size_t wtext = strlen(head) > 6 ? strlen(head) : 6, wfrac = 11;
   char fb[100];
   if (!order || rg_tally_order(t, order) != 0) {
     rg_free(order);
-    json_decref(phj);
     return -1;
   }
   for (uint32_t k = 0; k < t->n; k++) {
     size_t n = strlen(t->keys[k].text);
     if (n > wtext) wtext = n;
-    if (strlen(rg_frac_str(fb, &r->probs[k])) > wfrac) wfrac = strlen(fb);
-    if (r->cut.num && strlen(rg_frac_str(fb, &r->cut)) > wfrac) wfrac = strlen(fb);
-    if (rg_frac_value(&r->probs[k]) > maxp) maxp = rg_frac_value(&r->probs[k]);
+    if (strlen(rg_frac_str(fb, &probs[k])) > wfrac) wfrac = strlen(fb);
   }
-  if (phj) {
-    int rc = odds_json(out, r, order, proc, policy, strategy, phj);
-    rg_free(order);
-    return rc;
-  }
-  rg_printf(out, "%s: exact, policy %s\n", proc, policy);
-  if (placeholders && *placeholders) rg_printf(out, "placeholders: %s\n", placeholders);
-  if (r->cut.num && wtext < 12) wtext = 12;   /* "(unresolved)" */
+  if (cut->num && strlen(rg_frac_str(fb, cut)) > wfrac) wfrac = strlen(fb);
+  if (cut->num && wtext < 12) wtext = 12;   /* "(unresolved)" */
   if (wtext > 40) wtext = 40;
-  rg_printf(out, "%-*s  %*s  %7s\n", (int)wtext, "result", (int)wfrac, "probability", "percent");
+  rg_printf(out, "%-*s  %*s  %7s\n", (int)wtext, head, (int)wfrac, "probability", "percent");
   for (uint32_t j = 0; j < t->n; j++) {
     uint32_t k = order[j];
-    long double pv = rg_frac_value(&r->probs[k]);
-    int bar = maxp > 0 ? (int)(pv / maxp * 40.0L + 0.5L) : 0;
+    long double pv = rg_frac_value(&probs[k]);
+    int bar = (int)(pv * 40.0L + 0.5L);
     rg_printf(out, "%-*s  %*s  %6.2Lf%%  ", (int)wtext, t->keys[k].text, (int)wfrac,
-              rg_frac_str(fb, &r->probs[k]), pv * 100.0L);
+              rg_frac_str(fb, &probs[k]), pv * 100.0L);
     for (int b = 0; b < bar; b++) rg_putc(out, '#');
     rg_putc(out, '\n');
   }
-  if (r->cut.num)
+  if (cut->num)
     rg_printf(out, "%-*s  %*s  %6.2Lf%%\n", (int)wtext, "(unresolved)", (int)wfrac,
-              rg_frac_str(fb, &r->cut), rg_frac_value(&r->cut) * 100.0L);
+              rg_frac_str(fb, cut), rg_frac_value(cut) * 100.0L);
+  rg_free(order);
+  return 0;
+}
+
+int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const rg_heading *h,
+                 const char *policy, const char *strategy, const char *placeholders,
+                 json_t *phj) {
+  const rg_tally *t = &r->tally;
+  if (phj) {
+    uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
+    if (!order || rg_tally_order(t, order) != 0) {
+      rg_free(order);
+      json_decref(phj);
+      return -1;
+    }
+    int rc = odds_json(out, r, order, h, policy, strategy, phj);
+    rg_free(order);
+    return rc;
+  }
+  rg_heading_title(out, h);
+  rg_printf(out, ": exact, policy %s\n", policy);
+  if (h->sets && *h->sets) {
+    rg_puts(out, "set: ");
+    rg_heading_sets(out, h->sets);
+    rg_putc(out, '\n');
+  }
+  if (placeholders && *placeholders) rg_printf(out, "placeholders: %s\n", placeholders);
+  if (whole(r)) {
+    if (odds_table(out, "result", t, r->probs, &r->cut) != 0) return -1;
+  } else {
+    /* a record: the whole results when they are few and short (their
+    ** joint odds: "player A with a skull"), then a table per column */
+    int small = t->n <= WHOLE_MAX_RESULTS;
+    for (uint32_t k = 0; small && k < t->n; k++) small = strlen(t->keys[k].text) <= WHOLE_MAX_TEXT;
+    if (small && odds_table(out, "result", t, r->probs, &r->cut) != 0) return -1;
+    for (uint32_t f = 0; f < r->nfields; f++) {
+      const rg_odds_field *fd = &r->fields[f];
+      rg_printf(out, "\n%s%s\n", fd->name, fd->any ? RG_ODDS_ANY_NOTE : "");
+      if (odds_table(out, "value", &fd->tally, fd->probs, &r->cut) != 0) return -1;
+    }
+    rg_putc(out, '\n');
+  }
   rg_printf(out, "%llu run%s, %u chance state%s", (unsigned long long)r->paths,
             r->paths == 1 ? "" : "s", (unsigned)r->states, r->states == 1 ? "" : "s");
   if (r->loops) rg_printf(out, ", %u loop%s solved", (unsigned)r->loops, r->loops == 1 ? "" : "s");
@@ -100,29 +185,49 @@ int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const cha
                    "fractions above are exact lower bounds", (unsigned long long)r->cut_paths,
               r->cut_paths == 1 ? "" : "s", (unsigned long long)depth);
   rg_putc(out, '\n');
-  rg_free(order);
   return out->failed ? -1 : 0;
 }
 
-int rg_odds_chart(rg_out *out, const rg_odds_result *r, const char *proc, const char *policy) {
-  const rg_tally *t = &r->tally;
-  uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
-  rg_chart_bar *bars = rg_malloc(((size_t)t->n + 1) * sizeof *bars);
-  char title[512];
-  int rc = -1;
-  if (order && bars && rg_tally_order(t, order) == 0) {
+int rg_odds_chart(rg_out *out, const rg_odds_result *r, const rg_heading *h, const char *policy) {
+  uint32_t nf = whole(r) ? 1 : r->nfields;
+  rg_chart *charts = rg_malloc(((size_t)nf + 1) * sizeof *charts);
+  char title[1024], what[512];
+  uint32_t nc = 0;
+  int rc = charts ? 0 : -1;
+  for (uint32_t f = 0; rc == 0 && f < nf; f++) {
+    const rg_odds_field *fd = &r->fields[f];
+    const rg_tally *t = whole(r) ? &r->tally : &fd->tally;
+    const rg_frac *probs = whole(r) ? r->probs : fd->probs;
+    uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
+    rg_chart_bar *bars = rg_malloc(((size_t)t->n + 1) * sizeof *bars);
+    char *name = rg_malloc(strlen(fd->name) + sizeof RG_ODDS_ANY_NOTE);
+    if (!order || !bars || !name || rg_tally_order(t, order) != 0) {
+      rg_free(order);
+      rg_free(bars);
+      rg_free(name);
+      rc = -1;
+      break;
+    }
     for (uint32_t j = 0; j < t->n; j++) {
       memset(&bars[j], 0, sizeof bars[j]);
       bars[j].label = t->keys[order[j]].text;
-      bars[j].p[0] = bars[j].lo[0] = bars[j].hi[0] = (double)rg_frac_value(&r->probs[order[j]]);
+      bars[j].p[0] = bars[j].lo[0] = bars[j].hi[0] = (double)rg_frac_value(&probs[order[j]]);
     }
-    rg_chart chart = { "result", bars, t->n, NULL };
-    snprintf(title, sizeof title, "%s: exact, policy %s%s", proc, policy,
+    rg_free(order);
+    sprintf(name, "%s%s", fd->name, fd->any ? RG_ODDS_ANY_NOTE : "");
+    charts[nc++] = (rg_chart){ name, bars, t->n, NULL };
+  }
+  if (rc == 0) {
+    snprintf(what, sizeof what, "exact, policy %s%s", policy,
              r->cut.num ? " (some runs cut: lower bounds)" : "");
-    rg_chart_svg(out, title, NULL, 1, &chart, 1);
+    rg_heading_chart_title(title, sizeof title, h, what);
+    rg_chart_svg(out, title, NULL, 1, charts, nc);
     rc = out->failed ? -1 : 0;
   }
-  rg_free(order);
-  rg_free(bars);
+  for (uint32_t c = 0; c < nc; c++) {
+    rg_free((void *)charts[c].bars);
+    rg_free((void *)charts[c].title);
+  }
+  rg_free(charts);
   return rc;
 }

@@ -4,6 +4,7 @@
 #include "sim.h"
 
 #include "regula.h"
+#include "columns.h"
 #include "json.h"
 #include "play.h"
 #include "policy.h"
@@ -25,10 +26,12 @@ typedef struct worker {
   uint32_t proc;
   const rg_value *args;
   uint64_t seed, lo, hi;    /* runs lo .. hi-1 */
-  uint32_t ntallies;        /* 1, or the record's fields */
-  int record;
+  uint32_t ntallies;        /* the result's columns (columns.h) */
+  const rg_column *cols;    /* [ntallies] */
+  rg_type rtype;            /* the result's type */
   rg_tally *tallies;        /* [ntallies] */
   uint64_t **counts;        /* counts[f][slot] */
+  uint64_t **stamps;        /* stamps[f][slot]: 1 + the run that last counted it */
   uint32_t *ncounts;
   uint8_t *overflow;        /* [ntallies]: more than RG_SIM_MAX_DISTINCT values */
   atomic_uint_fast64_t *done;
@@ -91,7 +94,8 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   return (int64_t)rg_rng_below(&w->choice_rng, n);
 }
 
-/* Counts value v in tally f of w.  Returns 0, or -1 when out of memory. */
+/* Counts value v in tally f of w, once a run.  Returns 0, or -1 when out
+** of memory. */
 static int count_value(worker *w, uint32_t f, const rg_value *heap, uint32_t nheap, rg_value v) {
   if (w->overflow[f]) return 0;
   int64_t s = rg_tally_slot(&w->tallies[f], heap, nheap, v);
@@ -104,12 +108,32 @@ static int count_value(worker *w, uint32_t f, const rg_value *heap, uint32_t nhe
     uint32_t nc = w->tallies[f].cap;
     uint64_t *c = rg_realloc(w->counts[f], (size_t)nc * sizeof *c);
     if (!c) return -1;
-    memset(c + w->ncounts[f], 0, (size_t)(nc - w->ncounts[f]) * sizeof *c);
     w->counts[f] = c;
+    uint64_t *st = rg_realloc(w->stamps[f], (size_t)nc * sizeof *st);
+    if (!st) return -1;
+    w->stamps[f] = st;
+    memset(c + w->ncounts[f], 0, (size_t)(nc - w->ncounts[f]) * sizeof *c);
+    memset(st + w->ncounts[f], 0, (size_t)(nc - w->ncounts[f]) * sizeof *st);
     w->ncounts[f] = nc;
   }
+  if (w->stamps[f][s] == w->run + 1) return 0;   /* a value twice in one run's list */
+  w->stamps[f][s] = w->run + 1;
   w->counts[f][s]++;
   return 0;
+}
+
+/* What rg_column_values hands each value to: the worker, column, heap. */
+typedef struct counting {
+  worker *w;
+  uint32_t f;
+  const rg_value *heap;
+  uint32_t nheap;
+} counting;
+
+/* rg_column_values callback: counts v.  Returns 0, or -1 when out of memory. */
+static int count_one(void *ctx, rg_value v) {
+  counting *c = ctx;
+  return count_value(c->w, c->f, c->heap, c->nheap, v);
 }
 
 /* Thread body for worker arg: runs w->lo..w->hi-1 on a VM of its own,
@@ -147,13 +171,10 @@ static void *work(void *arg) {
     }
     uint32_t nheap = 0;
     const rg_value *heap = rg_vm_heap(vm, &nheap);
-    if (w->record) {
-      for (uint32_t f = 0; f < w->ntallies; f++) {
-        rg_value fv = result >= 0 && (uint64_t)result + f < nheap ? heap[result + f] : 0;
-        if (count_value(w, f, heap, nheap, fv) != 0) { w->nomem = 1; break; }
-      }
-    } else if (count_value(w, 0, heap, nheap, result) != 0) {
-      w->nomem = 1;
+    for (uint32_t f = 0; f < w->ntallies && !w->nomem; f++) {
+      counting c = { w, f, heap, nheap };
+      if (rg_column_values(m, &w->cols[f], &w->rtype, heap, nheap, result, count_one, &c) != 0)
+        w->nomem = 1;
     }
     if (w->nomem) break;
     if (((i - w->lo) & 1023) == 1023) atomic_fetch_add(w->done, 1024);
@@ -185,9 +206,11 @@ static void free_workers(worker *ws, uint32_t nw, uint32_t ntallies) {
     for (uint32_t f = 0; f < ntallies; f++) {
       if (ws[k].tallies) rg_tally_free(&ws[k].tallies[f]);
       if (ws[k].counts) rg_free(ws[k].counts[f]);
+      if (ws[k].stamps) rg_free(ws[k].stamps[f]);
     }
     rg_free(ws[k].tallies);
     rg_free(ws[k].counts);
+    rg_free(ws[k].stamps);
     rg_free(ws[k].ncounts);
     rg_free(ws[k].overflow);
     rg_play_free(&ws[k].play);
@@ -249,9 +272,8 @@ int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part) {
 rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
   const rg_module *m = o->m;
   const rg_proc *p = &m->procs[o->proc];
-  int record = p->result.kind == RG_K_RECORD && p->result.ref < m->nrecords;
-  const rg_record *rec = record ? &m->records[p->result.ref] : NULL;
-  uint32_t ntallies = record ? rec->count : 1;
+  rg_column *cols = rg_malloc(RG_COLUMNS_MAX * sizeof *cols);
+  uint32_t ntallies = 0;
   uint64_t threads = o->threads < 1 ? 1 : o->threads;
   worker *ws = NULL;
   pthread_t *tids = NULL;
@@ -263,12 +285,18 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
   r->status = RG_SIM_NOMEM;
   if (threads > o->runs) threads = o->runs;
   atomic_init(&done, 0);
-  if (!(r->fields = zalloc((size_t)ntallies * sizeof *r->fields))) return r->status;
+  if (!cols) return r->status;
+  rg_columns_of(m, p->result, cols, &ntallies);
+  if (!(r->fields = zalloc((size_t)ntallies * sizeof *r->fields))) {
+    rg_free(cols);
+    return r->status;
+  }
   r->nfields = ntallies;
   for (uint32_t f = 0; f < ntallies; f++) {
     rg_sim_field *fd = &r->fields[f];
-    fd->name = record ? rg_module_str(m, m->fields[rec->first + f].name) : "result";
-    rg_tally_init(&fd->tally, m, record ? m->fields[rec->first + f].type : p->result);
+    memcpy(fd->name, cols[f].name, sizeof fd->name);
+    fd->any = cols[f].any;
+    rg_tally_init(&fd->tally, m, cols[f].type);
     fd->tally.limit = RG_SIM_MAX_DISTINCT;
   }
   ws = zalloc((size_t)threads * sizeof *ws);
@@ -284,7 +312,8 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
     w->lo = o->first + o->runs * k / threads;
     w->hi = o->first + o->runs * (k + 1) / threads;
     w->ntallies = ntallies;
-    w->record = record;
+    w->cols = cols;
+    w->rtype = p->result;
     w->done = &done;
     w->choices = o->choices;
     w->strategy = o->strategy;
@@ -292,10 +321,11 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
     rg_policy_first(&w->answers);
     w->tallies = zalloc((size_t)ntallies * sizeof *w->tallies);
     w->counts = zalloc((size_t)ntallies * sizeof *w->counts);
+    w->stamps = zalloc((size_t)ntallies * sizeof *w->stamps);
     w->ncounts = zalloc((size_t)ntallies * sizeof *w->ncounts);
     w->overflow = zalloc((size_t)ntallies);
     nw++;
-    if (!w->tallies || !w->counts || !w->ncounts || !w->overflow) goto out;
+    if (!w->tallies || !w->counts || !w->stamps || !w->ncounts || !w->overflow) goto out;
     if (o->choices == RG_SIM_ANSWERS) {
       rg_sink ps;
       if (rg_policy_answers(&w->answers, o->answers_source, o->answers, o->answers_len) != 0 ||
@@ -347,6 +377,7 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
 out:
   free_workers(ws, nw, ntallies);
   rg_free(tids);
+  rg_free(cols);
   return r->status;
 }
 
@@ -361,14 +392,19 @@ void rg_sim_free(rg_sim_result *r) {
 
 /* Returns the tallies of r as one new JSON object (see rg_sim_json), or
 ** NULL when out of memory. */
-static json_t *sim_doc(const rg_sim_result *r, const char *proc, uint64_t seed,
+static json_t *sim_doc(const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                        const char *policy, const char *strategy, json_t *placeholders) {
   char digits[24];
   json_t *doc, *fields = json_array();
+  const char *proc = rg_module_str(h->m, h->m->procs[h->proc].name);
   snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
   doc = json_pack("{s:i,s:o,s:I,s:s,s:o}", "format", RG_JSON_FORMAT, "procedure",
                   rg_json_text(proc), "runs", (json_int_t)r->runs, "seed", digits, "tallies",
                   fields);
+  if (doc && rg_heading_json(doc, h, 1) != 0) {
+    json_decref(doc);
+    doc = NULL;
+  }
   if (doc && policy && json_object_set_new(doc, "policy", rg_json_text(policy)) != 0) {
     json_decref(doc);
     doc = NULL;
@@ -388,8 +424,8 @@ static json_t *sim_doc(const rg_sim_result *r, const char *proc, uint64_t seed,
     const rg_tally *t = &fd->tally;
     json_t *vals = json_array(), *fj;
     uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
-    fj = json_pack("{s:o,s:b,s:o}", "name", rg_json_text(fd->name), "tallied", !fd->overflow,
-                   "values", vals);
+    fj = json_pack("{s:o,s:b,s:b,s:o}", "name", rg_json_text(fd->name), "tallied",
+                   !fd->overflow, "of_items", fd->any, "values", vals);
     if (!fj || json_array_append_new(fields, fj) != 0 || !order ||
         rg_tally_order(t, order) != 0) {
       rg_free(order);
@@ -422,7 +458,7 @@ fail:
   return NULL;
 }
 
-int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+int rg_sim_json(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                 const char *policy, const char *strategy, json_t *placeholders) {
-  return rg_json_put(out, sim_doc(r, proc, seed, policy, strategy, placeholders), 1);
+  return rg_json_put(out, sim_doc(r, h, seed, policy, strategy, placeholders), 1);
 }

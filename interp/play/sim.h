@@ -9,7 +9,8 @@
 ** run: memory is flat in the number of runs.  The caller's thread waits
 ** (and reports progress) while the workers run; nothing here is global.
 **
-** A record result is tallied field by field; any other result as a whole.
+** A record result is tallied field by field, a field of records and a list
+** of records field by field too (columns.h); any other result as a whole.
 ** A field with more than RG_SIM_MAX_DISTINCT distinct values (a list of
 ** every square visited) is marked as overflowing and not tallied.
 */
@@ -18,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "heading.h"
 #include "json.h"
 #include "module.h"
 #include "regula.h"
@@ -26,6 +28,9 @@
 
 #define RG_SIM_MAX_THREADS RG_SIMS_MAX_THREADS   /* regula.h */
 #define RG_SIM_MAX_DISTINCT 1000
+
+/* How a table or chart says a column counts runs, not items. */
+#define RG_SIM_ANY_NOTE "  (share of the runs with it in some item)"
 
 /* How the runs of a simulation answer their choices. */
 typedef enum rg_sim_choices {
@@ -59,9 +64,12 @@ typedef struct rg_sim_opts {
   void *progress_ctx;
 } rg_sim_opts;
 
-/* One tallied value: the result, or one field of a record result. */
+/* One tallied value: the result, or one column of a record result
+** (columns.h: "invader", "terrain.name", "terrain (items)"). */
 typedef struct rg_sim_field {
-  const char *name;         /* the field's name, or "result" */
+  char name[160];           /* the column's name, or "result" */
+  int any;                  /* a column of a list's elements: a run counts once
+                            ** for each value some element has */
   rg_tally tally;           /* its distinct values (slots) */
   uint64_t *counts;         /* counts[slot] */
   int overflow;             /* more than RG_SIM_MAX_DISTINCT values: not tallied */
@@ -98,9 +106,10 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r);
 ** out of memory or the two tally different fields. */
 int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part);
 
-/* Writes the tallies of r (a simulation of procedure proc with seed) as
+/* Writes the tallies of r (a simulation of the question h with seed) as
 ** the one JSON object of `regula sim --json` (format 2, see the sim
-** command's help), newline-terminated: {"format", "procedure", "runs",
+** command's help), newline-terminated: {"format", "procedure", "file",
+** "arguments", "sets", "runs",
 ** "seed" (a decimal string), "tallies": [{"name", "tallied", "values":
 ** [{"text", "count", "share", "low", "high", "value"}]}]} (values in their
 ** natural order, low..high the 95% Wilson interval; "value" for scalars),
@@ -108,20 +117,22 @@ int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part);
 ** "strategy" (the name of the strategy that answered, for a program) and
 ** "placeholders" (a JSON array, taken over) when they are not NULL.
 ** Returns 0, or -1 when out of memory or out has failed. */
-int rg_sim_json(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+int rg_sim_json(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                 const char *policy, const char *strategy, json_t *placeholders);
 
 /* Writes the tallies of r as `regula sim` prints them (simtext.c): the
-** line "PROC: N runs, seed S, policy POLICY", the line "placeholders: ..."
+** line "FILE: PROC(ARGS): N runs, seed S, policy POLICY" (heading.h), the
+** line "set: ..." when the runs had settings, the line "placeholders: ..."
 ** when placeholders is not empty, then per field a blank line, its name
 ** and a table of value, count, share and 95% interval (values in their
 ** natural order).  Returns 0, or -1 when out of memory or out has failed. */
-int rg_sim_text(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+int rg_sim_text(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                 const char *policy, const char *placeholders);
 
 /* Writes the tallies of r as bar charts with their intervals, one per
-** field, in one SVG document (simtext.c).  Returns as rg_sim_text. */
-int rg_sim_chart(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+** field, in one SVG document under a title naming h as the header does
+** (simtext.c).  Returns as rg_sim_text. */
+int rg_sim_chart(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                  const char *policy);
 
 /* Frees what r holds. */

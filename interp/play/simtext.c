@@ -36,13 +36,19 @@ static uint32_t **orders(const rg_sim_result *r) {
   return order;
 }
 
-int rg_sim_text(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+int rg_sim_text(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                 const char *policy, const char *placeholders) {
   uint64_t runs = r->runs;
   uint32_t **order = orders(r);
   if (!order) return -1;
-  rg_printf(out, "%s: %llu runs, seed %llu, policy %s\n", proc, (unsigned long long)runs,
+  rg_heading_title(out, h);
+  rg_printf(out, ": %llu runs, seed %llu, policy %s\n", (unsigned long long)runs,
             (unsigned long long)seed, policy);
+  if (h->sets && *h->sets) {
+    rg_puts(out, "set: ");
+    rg_heading_sets(out, h->sets);
+    rg_putc(out, '\n');
+  }
   if (placeholders && *placeholders) rg_printf(out, "placeholders: %s\n", placeholders);
   for (uint32_t f = 0; f < r->nfields; f++) {
     const rg_sim_field *fd = &r->fields[f];
@@ -56,8 +62,8 @@ int rg_sim_text(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t 
                 RG_SIM_MAX_DISTINCT);
       continue;
     }
-    rg_printf(out, "\n%s\n  %-*s  %10s  %7s  %s\n", fd->name, (int)wv, "value", "count", "share",
-              "95% interval");
+    rg_printf(out, "\n%s%s\n  %-*s  %10s  %7s  %s\n", fd->name, fd->any ? RG_SIM_ANY_NOTE : "",
+              (int)wv, "value", "count", "share", "95% interval");
     for (uint32_t j = 0; j < t->n; j++) {
       uint32_t s = order[f][j];
       uint64_t c = fd->counts[s];
@@ -71,12 +77,12 @@ int rg_sim_text(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t 
   return out->failed ? -1 : 0;
 }
 
-int rg_sim_chart(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t seed,
+int rg_sim_chart(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
                  const char *policy) {
   rg_chart *charts = rg_malloc(((size_t)r->nfields + 1) * sizeof *charts);
   uint32_t nc = 0;
   int rc = charts ? 0 : -1;
-  char title[512], overflow[64];
+  char title[1024], what[512], overflow[64];
   snprintf(overflow, sizeof overflow, "more than %d distinct values: not tallied",
            RG_SIM_MAX_DISTINCT);
   for (uint32_t f = 0; rc == 0 && f < r->nfields; f++) {
@@ -99,12 +105,23 @@ int rg_sim_chart(rg_out *out, const rg_sim_result *r, const char *proc, uint64_t
       rg_sim_wilson(fd->counts[s], r->runs, &bars[j].lo[0], &bars[j].hi[0]);
     }
     rg_free(order);
-    charts[nc++] = (rg_chart){ fd->name, bars, t ? t->n : 0, t ? NULL : overflow };
+    char *name = rg_malloc(strlen(fd->name) + sizeof RG_SIM_ANY_NOTE);
+    if (!name) {
+      rg_free(bars);
+      rc = -1;
+      break;
+    }
+    sprintf(name, "%s%s", fd->name, fd->any ? RG_SIM_ANY_NOTE : "");
+    charts[nc++] = (rg_chart){ name, bars, t ? t->n : 0, t ? NULL : overflow };
   }
-  snprintf(title, sizeof title, "%s: %llu runs, seed %llu, policy %s (95%% intervals)", proc,
+  snprintf(what, sizeof what, "%llu runs, seed %llu, policy %s (95%% intervals)",
            (unsigned long long)r->runs, (unsigned long long)seed, policy);
+  rg_heading_chart_title(title, sizeof title, h, what);
   if (rc == 0) rg_chart_svg(out, title, NULL, 1, charts, nc);
-  for (uint32_t c = 0; c < nc; c++) rg_free((void *)charts[c].bars);
+  for (uint32_t c = 0; c < nc; c++) {
+    rg_free((void *)charts[c].bars);
+    rg_free((void *)charts[c].title);
+  }
   rg_free(charts);
   return rc == 0 && !out->failed ? 0 : -1;
 }

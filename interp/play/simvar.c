@@ -8,6 +8,7 @@
 #include "rng.h"
 #include "seed.h"
 #include "sim.h"
+#include "columns.h"
 #include "value.h"
 
 #include <math.h>
@@ -98,24 +99,47 @@ typedef struct vrun {
   rg_seed_steps steps;      /* how often each step was entered in this run */
 } vrun;
 
+/* The columns of each variant's result (columns.h), matched by name. */
+typedef struct vcols {
+  rg_column *cols[RG_SIMVAR_MAX];      /* [ncols[v]] */
+  uint32_t ncols[RG_SIMVAR_MAX];
+} vcols;
+
+#define TEXT_MAX 4096       /* a value's text is cut there (for the key only) */
+#define TEXTS_MAX 256       /* most distinct values of one column in one run */
+
+/* The distinct values of one column in one run of one variant, as texts. */
+typedef struct vtexts {
+  char *buf;                /* texts end to end, each ended by NUL */
+  size_t len, cap;
+  uint32_t off[TEXTS_MAX];
+  uint32_t n;
+} vtexts;
+
 /* One thread's share of the runs. */
 typedef struct vworker {
   const rg_simvar_opts *o;
+  const vcols *vc;
   uint64_t lo, hi;
   uint32_t nfields;
-  const int32_t *fidx;      /* [v * nfields + f]: field f in variant v's record,
-                            ** -1 none, -2 the whole result */
+  const int32_t *fidx;      /* [v * nfields + f]: field f is variant v's column
+                            ** fidx[...], -1 none */
   vmap *maps;               /* [nfields] */
+  rg_tally *order;          /* [f * n + v]: variant v's values of field f, kept
+                            ** for their natural order */
   vrun vr[RG_SIMVAR_MAX];
   int failed, nomem;
   uint32_t fail_variant;
   uint64_t fail_run;
   char msg[256];
   uint32_t fail_pc;
-  char *buf[RG_SIMVAR_MAX]; /* each variant's value of the field, as text */
+  char *buf;                /* one value's text */
+  vtexts texts[RG_SIMVAR_MAX];
+  /* the column being read: */
+  uint32_t cur_v, cur_f;
+  const rg_value *heap;
+  uint32_t nheap;
 } vworker;
-
-#define TEXT_MAX 4096       /* a value's text is cut there (for the key only) */
 
 /* rg_sink step: a step re-seeds the dice and choices from its streams in
 ** the run (seed.h), counting how often it was entered. */
@@ -141,27 +165,58 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   return r->first ? 0 : (int64_t)rg_rng_below(&r->choices, n);
 }
 
-/* Writes field f of variant v's result into w->buf[v]. */
-static void field_text(vworker *w, uint32_t v, uint32_t f, rg_value result) {
+/* Adds text s to t unless there (or t is full).  Returns 0 or -1. */
+static int texts_add(vtexts *t, const char *s) {
+  size_t n = strlen(s) + 1;
+  for (uint32_t i = 0; i < t->n; i++)
+    if (strcmp(t->buf + t->off[i], s) == 0) return 0;
+  if (t->n >= TEXTS_MAX) return 0;
+  if (t->len + n > t->cap) {
+    size_t nc = t->cap ? t->cap * 2 : 1024;
+    while (nc < t->len + n) nc *= 2;
+    char *nb = rg_realloc(t->buf, nc);
+    if (!nb) return -1;
+    t->buf = nb;
+    t->cap = nc;
+  }
+  memcpy(t->buf + t->len, s, n);
+  t->off[t->n++] = (uint32_t)t->len;
+  t->len += n;
+  return 0;
+}
+
+/* Whether text s is one of t's. */
+static int texts_has(const vtexts *t, const char *s) {
+  for (uint32_t i = 0; i < t->n; i++)
+    if (strcmp(t->buf + t->off[i], s) == 0) return 1;
+  return 0;
+}
+
+/* rg_column_values callback: one value of the column being read, as text
+** (and kept for the order).  Returns 0 or -1. */
+static int take_value(void *ctx, rg_value v) {
+  vworker *w = ctx;
+  uint32_t vv = w->cur_v, f = w->cur_f;
+  const rg_column *c = &w->vc->cols[vv][w->fidx[vv * w->nfields + f]];
+  rg_tally *ot = &w->order[f * w->o->n + vv];
+  rg_value_format(w->buf, TEXT_MAX, w->o->m[vv], w->heap, w->nheap, c->type, v);
+  if (ot->n < RG_SIM_MAX_DISTINCT && rg_tally_slot(ot, w->heap, w->nheap, v) == -1) return -1;
+  return texts_add(&w->texts[vv], w->buf);
+}
+
+/* Reads field f of variant v's result into w->texts[v]: its distinct
+** values, or "-" when the variant has no such column.  Returns 0 or -1. */
+static int field_texts(vworker *w, uint32_t v, uint32_t f, rg_value result) {
   const rg_module *m = w->o->m[v];
   int32_t k = w->fidx[v * w->nfields + f];
-  uint32_t nheap = 0;
-  const rg_value *heap = rg_vm_heap(w->vr[v].vm, &nheap);
   rg_type t = m->procs[w->o->proc[v]].result;
-  if (k == -1) {
-    snprintf(w->buf[v], TEXT_MAX, "-");
-    return;
-  }
-  if (k >= 0) {
-    const rg_field_info *fi = &m->fields[m->records[t.ref].first + (uint32_t)k];
-    if (result < 0 || (uint64_t)result + (uint64_t)k >= nheap) {
-      snprintf(w->buf[v], TEXT_MAX, "?");
-      return;
-    }
-    t = fi->type;
-    result = heap[result + k];
-  }
-  rg_value_format(w->buf[v], TEXT_MAX, m, heap, nheap, t, result);
+  w->texts[v].n = 0;
+  w->texts[v].len = 0;
+  if (k < 0) return texts_add(&w->texts[v], "-");
+  w->heap = rg_vm_heap(w->vr[v].vm, &w->nheap);
+  w->cur_v = v;
+  w->cur_f = f;
+  return rg_column_values(m, &w->vc->cols[v][k], &t, w->heap, w->nheap, result, take_value, w);
 }
 
 /* Thread body: runs w->lo .. w->hi - 1 of every variant. */
@@ -174,7 +229,7 @@ static void *vwork(void *arg) {
     w->vr[v].first = o->first;
     w->vr[v].strategy = o->strategy ? o->strategy[v] : 0;
     if (!(w->vr[v].vm = rg_vm_new(o->m[v], o->limits, &sink)) ||
-        !(w->buf[v] = rg_malloc(TEXT_MAX))) {
+        (!w->buf && !(w->buf = rg_malloc(TEXT_MAX)))) {
       w->nomem = 1;
       return NULL;
     }
@@ -197,20 +252,31 @@ static void *vwork(void *arg) {
         break;
       }
     }
-    /* All variants ran: the heaps hold their results until the next run. */
-    for (uint32_t f = 0; f < w->nfields && !w->failed; f++) {
+    /* All variants ran: the heaps hold their results until the next run.
+    ** A run counts once for each value a variant has (a column of a
+    ** list's items may have several), and against A: n01 where the
+    ** variant has it and A not, n10 where A has it and the variant not. */
+    for (uint32_t f = 0; f < w->nfields && !w->failed && !w->nomem; f++) {
       if (w->maps[f].overflow) continue;
-      for (uint32_t v = 0; v < o->n; v++) {
-        field_text(w, v, f, res[v]);
-        rg_simvar_value *x = vmap_get(&w->maps[f], w->buf[v]);
-        if (!x) {
-          if (!w->maps[f].overflow) w->nomem = 1;
-          break;
+      for (uint32_t v = 0; v < o->n && !w->nomem; v++)
+        if (field_texts(w, v, f, res[v]) != 0) w->nomem = 1;
+      for (uint32_t v = 0; v < o->n && !w->nomem && !w->maps[f].overflow; v++) {
+        const vtexts *tv = &w->texts[v], *t0 = &w->texts[0];
+        for (uint32_t i = 0; i < tv->n; i++) {
+          const char *text = tv->buf + tv->off[i];
+          rg_simvar_value *x = vmap_get(&w->maps[f], text);
+          if (!x) {
+            if (!w->maps[f].overflow) w->nomem = 1;
+            break;
+          }
+          x->count[v]++;
+          if (v > 0 && !texts_has(t0, text)) x->n01[v]++;
         }
-        x->count[v]++;
-        if (v > 0 && strcmp(w->buf[v], w->buf[0]) != 0) {
-          x->n01[v]++;
-          vmap_get(&w->maps[f], w->buf[0])->n10[v]++;   /* there already: never NULL */
+        for (uint32_t i = 0; v > 0 && i < t0->n && !w->nomem && !w->maps[f].overflow; i++) {
+          const char *text = t0->buf + t0->off[i];
+          if (texts_has(tv, text)) continue;
+          rg_simvar_value *x = vmap_get(&w->maps[f], text);   /* there already */
+          if (x) x->n10[v]++;
         }
       }
     }
@@ -234,87 +300,129 @@ void rg_simvar_interval(const rg_simvar_value *x, uint32_t v, uint64_t runs, dou
   *uhi = d + z * use;
 }
 
-/* Fills the fields of r (names) and fidx for the variants of o: the
-** fields of the first variant's result record, then those only later ones
-** have; "result" when no variant's result is a record.  Returns 0 or -1. */
-static int fields_of(const rg_simvar_opts *o, rg_simvar_result *r, int32_t **fidx) {
-  const char *names[256];
+/* Fills vc with each variant's columns, and the fields of r (names) and
+** fidx: the columns of the first variant's result, then those only later
+** ones have.  Returns 0 or -1. */
+static int fields_of(const rg_simvar_opts *o, vcols *vc, rg_simvar_result *r, int32_t **fidx) {
+  const char *names[RG_COLUMNS_MAX];
+  int anys[RG_COLUMNS_MAX];
   uint32_t n = 0;
   for (uint32_t v = 0; v < o->n; v++) {
     const rg_module *m = o->m[v];
-    rg_type t = m->procs[o->proc[v]].result;
-    if (t.kind != RG_K_RECORD) continue;
-    for (uint32_t k = 0; k < m->records[t.ref].count && n < 256; k++) {
-      const char *f = rg_module_str(m, m->fields[m->records[t.ref].first + k].name);
+    if (!(vc->cols[v] = rg_malloc(RG_COLUMNS_MAX * sizeof *vc->cols[v]))) return -1;
+    rg_columns_of(m, m->procs[o->proc[v]].result, vc->cols[v], &vc->ncols[v]);
+    for (uint32_t k = 0; k < vc->ncols[v] && n < RG_COLUMNS_MAX; k++) {
       int seen = 0;
-      for (uint32_t j = 0; j < n; j++) seen |= strcmp(names[j], f) == 0;
-      if (!seen) names[n++] = f;
+      for (uint32_t j = 0; j < n; j++) seen |= strcmp(names[j], vc->cols[v][k].name) == 0;
+      if (!seen) {
+        anys[n] = vc->cols[v][k].any;
+        names[n++] = vc->cols[v][k].name;
+      }
     }
   }
-  int whole = n == 0;
-  if (whole) names[n++] = "result";
-  r->fields = rg_malloc((size_t)n * sizeof *r->fields);
-  *fidx = rg_malloc((size_t)n * o->n * sizeof **fidx);
+  r->fields = rg_malloc(((size_t)n + 1) * sizeof *r->fields);
+  *fidx = rg_malloc(((size_t)n * o->n + 1) * sizeof **fidx);
   if (!r->fields || !*fidx) return -1;
   memset(r->fields, 0, (size_t)n * sizeof *r->fields);
   r->nfields = n;
   for (uint32_t f = 0; f < n; f++) {
-    r->fields[f].name = names[f];
+    snprintf(r->fields[f].name, sizeof r->fields[f].name, "%s", names[f]);
+    r->fields[f].any = anys[f];
     for (uint32_t v = 0; v < o->n; v++) {
-      const rg_module *m = o->m[v];
-      rg_type t = m->procs[o->proc[v]].result;
-      int32_t k = whole ? -2 : -1;
-      if (!whole && t.kind == RG_K_RECORD)
-        for (uint32_t j = 0; j < m->records[t.ref].count; j++)
-          if (strcmp(rg_module_str(m, m->fields[m->records[t.ref].first + j].name), names[f]) == 0)
-            k = (int32_t)j;
+      int32_t k = -1;
+      for (uint32_t j = 0; j < vc->ncols[v] && k < 0; j++)
+        if (strcmp(vc->cols[v][j].name, names[f]) == 0) k = (int32_t)j;
       (*fidx)[v * n + f] = k;
     }
   }
   return 0;
 }
 
-/* Returns 1 when s is a whole number (then *x), else 0. */
-static int int_text(const char *s, long long *x) {
-  char *end;
-  if (!*s) return 0;
-  *x = strtoll(s, &end, 10);
-  return *end == '\0';
-}
-
-/* qsort: values by their texts as numbers. */
-static int by_number(const void *a, const void *b) {
-  long long x = 0, y = 0;
-  int_text(((const rg_simvar_value *)a)->text, &x);
-  int_text(((const rg_simvar_value *)b)->text, &y);
-  return (x > y) - (x < y);
+/* Puts the values of field f (all, merged from the workers ws[0..nw)) in
+** their natural order: each variant's values in theirs (enum order,
+** numbers by value), merged (rg_tally_union_order), a value no tally kept
+** last.  Returns 0 or -1. */
+static int sort_values(const rg_simvar_opts *o, vworker *ws, uint32_t nw, uint32_t f, vmap *all) {
+  rg_tally merged[RG_SIMVAR_MAX];
+  const rg_tally *tp[RG_SIMVAR_MAX];
+  const char **texts = NULL;
+  rg_simvar_value *sorted = NULL;
+  uint32_t nt = 0, ns = 0, total = 0;
+  int rc = -1;
+  for (uint32_t v = 0; v < o->n; v++) {
+    rg_tally_init(&merged[v], ws[0].order[f * o->n + v].m, ws[0].order[f * o->n + v].type);
+    tp[v] = &merged[v];
+  }
+  for (uint32_t v = 0; v < o->n; v++)
+    for (uint32_t k = 0; k < nw; k++) {
+      const rg_tally *t = &ws[k].order[f * o->n + v];
+      for (uint32_t j = 0; j < t->n; j++)
+        if (rg_tally_slot_key(&merged[v], &t->keys[j]) < 0) goto done;
+    }
+  for (uint32_t v = 0; v < o->n; v++) total += merged[v].n;
+  texts = rg_malloc(((size_t)total + 1) * sizeof *texts);
+  sorted = rg_malloc(((size_t)all->n + 1) * sizeof *sorted);
+  unsigned char *used = rg_malloc((size_t)all->n + 1);
+  if (!texts || !sorted || !used || rg_tally_union_order(tp, o->n, texts, &nt) != 0) {
+    rg_free(used);
+    goto done;
+  }
+  memset(used, 0, (size_t)all->n + 1);
+  for (uint32_t i = 0; i < nt; i++)
+    for (uint32_t j = 0; j < all->n; j++)
+      if (!used[j] && strcmp(all->vals[j].text, texts[i]) == 0) {
+        used[j] = 1;
+        sorted[ns++] = all->vals[j];
+        break;
+      }
+  for (uint32_t j = 0; j < all->n; j++)
+    if (!used[j]) sorted[ns++] = all->vals[j];
+  if (all->n) memcpy(all->vals, sorted, (size_t)all->n * sizeof *sorted);
+  rg_free(used);
+  rc = 0;
+done:
+  for (uint32_t v = 0; v < o->n; v++) rg_tally_free(&merged[v]);
+  rg_free(texts);
+  rg_free(sorted);
+  return rc;
 }
 
 rg_simvar_status rg_simvar_run(const rg_simvar_opts *o, rg_simvar_result *r) {
   uint64_t threads = o->threads < 1 ? 1 : o->threads;
   int32_t *fidx = NULL;
+  vcols vc;
   vworker *ws = NULL;
   pthread_t *tids = NULL;
   uint32_t nw = 0, started = 0;
   memset(r, 0, sizeof *r);
+  memset(&vc, 0, sizeof vc);
   r->runs = o->runs;
   r->status = RG_SIMVAR_NOMEM;
   if (o->n < 2 || o->n > RG_SIMVAR_MAX) return r->status;
   if (threads > o->runs) threads = o->runs;
-  if (fields_of(o, r, &fidx) != 0) goto out;
+  if (fields_of(o, &vc, r, &fidx) != 0) goto out;
   ws = rg_malloc((size_t)threads * sizeof *ws);
   tids = rg_malloc((size_t)threads * sizeof *tids);
   if (!ws || !tids) goto out;
   memset(ws, 0, (size_t)threads * sizeof *ws);
-  for (uint64_t k = 0; k < threads; k++, nw++) {
+  for (uint64_t k = 0; k < threads; k++) {
     vworker *w = &ws[k];
+    nw++;                   /* freed at out: even when half set up */
     w->o = o;
     w->lo = o->runs * k / threads;
     w->hi = o->runs * (k + 1) / threads;
     w->nfields = r->nfields;
     w->fidx = fidx;
-    if (!(w->maps = rg_malloc((size_t)r->nfields * sizeof *w->maps))) goto out;
+    w->vc = &vc;
+    if (!(w->maps = rg_malloc(((size_t)r->nfields + 1) * sizeof *w->maps))) goto out;
     memset(w->maps, 0, (size_t)r->nfields * sizeof *w->maps);
+    if (!(w->order = rg_malloc(((size_t)r->nfields * o->n + 1) * sizeof *w->order))) goto out;
+    for (uint32_t f = 0; f < r->nfields; f++)
+      for (uint32_t v = 0; v < o->n; v++) {
+        int32_t c = fidx[v * r->nfields + f];
+        rg_tally_init(&w->order[f * o->n + v], o->m[v],
+                      c >= 0 ? vc.cols[v][c].type : (rg_type){ .kind = RG_K_TEXT });
+      }
   }
   for (; started < nw; started++)
     if (pthread_create(&tids[started], NULL, vwork, &ws[started]) != 0) break;
@@ -353,11 +461,11 @@ rg_simvar_status rg_simvar_run(const rg_simvar_opts *o, rg_simvar_result *r) {
     }
     rg_simvar_field *fd = &r->fields[f];
     fd->overflow = all.overflow;
+    if (!all.overflow && sort_values(o, ws, nw, f, &all) != 0) {
+      vmap_free(&all, 0);
+      goto out;
+    }
     if (!all.overflow) {
-      int numbers = 1;
-      long long x;
-      for (uint32_t j = 0; j < all.n; j++) numbers &= int_text(all.vals[j].text, &x);
-      if (numbers) qsort(all.vals, all.n, sizeof *all.vals, by_number);
       fd->vals = all.vals;
       fd->nvals = all.n;
       all.vals = NULL;
@@ -370,11 +478,15 @@ out:
   for (uint32_t k = 0; ws && k < nw; k++) {
     for (uint32_t f = 0; ws[k].maps && f < r->nfields; f++) vmap_free(&ws[k].maps[f], 0);
     rg_free(ws[k].maps);
+    for (uint32_t j = 0; ws[k].order && j < r->nfields * o->n; j++) rg_tally_free(&ws[k].order[j]);
+    rg_free(ws[k].order);
+    rg_free(ws[k].buf);
     for (uint32_t v = 0; v < o->n; v++) {
       rg_vm_free(ws[k].vr[v].vm);
-      rg_free(ws[k].buf[v]);
+      rg_free(ws[k].texts[v].buf);
     }
   }
+  for (uint32_t v = 0; v < o->n; v++) rg_free(vc.cols[v]);
   rg_free(ws);
   rg_free(tids);
   rg_free(fidx);

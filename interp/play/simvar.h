@@ -6,7 +6,7 @@
 ** rules re-seeds the dice and decks and the random choices from a stream of
 ** the seed named by the run and the step (seed.h), so variants that share
 ** a step draw the same numbers there, whatever they drew before.  The
-** result (a record field by field, fields matched by name) is tallied per
+** result (column by column, columns.h, matched by name) is tallied per
 ** variant; and for each variant against the first, per value x of each
 ** field, how many runs had x in the first only (n10) and in the variant
 ** only (n01).  The difference of the shares, p_v - p_0 = (n01 - n10) / n,
@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "heading.h"
 #include "json.h"
 #include "module.h"
 #include "regula.h"
@@ -52,9 +53,12 @@ typedef struct rg_simvar_value {
 } rg_simvar_value;
 
 typedef struct rg_simvar_field {
-  const char *name;                    /* the field's name, or "result" */
-  rg_simvar_value *vals;               /* in order: variant 0's natural order, then
-                                       ** the others' values it lacks */
+  char name[160];                      /* the column's name (columns.h), or "result" */
+  int any;                             /* a column of a list's items: a run counts
+                                       ** once for each value some item has */
+  rg_simvar_value *vals;               /* in their natural order (enum order, numbers
+                                       ** by value): A's, with the values only
+                                       ** later variants have where theirs put them */
   uint32_t nvals;
   int overflow;                        /* more than RG_SIM_MAX_DISTINCT values */
 } rg_simvar_field;
@@ -86,28 +90,31 @@ void rg_simvar_free(rg_simvar_result *r);
 /* Writes r (a comparison of procedure proc of the variants names[0..n),
 ** whose placeholder data are placeholders[v], text or NULL) as `regula sim
 ** --variants` prints it (simvartext.c): the header, a line per variant
-** ("  A = NAME", its placeholders), then per field the shares side by side
+** ("  A = NAME", its settings sets[v] and placeholders), then per field the shares side by side
 ** and each variant's difference from A with its paired and unpaired 95%
 ** intervals.  Returns 0, or -1 when out of memory or out has failed. */
 int rg_simvar_text(rg_out *out, const rg_simvar_result *r, const char *proc,
-                   const char *const *names, const char *const *placeholders, uint32_t n,
-                   uint64_t seed, const char *policy);
+                   const char *const *names, const char *const *sets,
+                   const char *const *placeholders, uint32_t n, uint64_t seed,
+                   const char *policy);
 
 /* The same as the one JSON object of `regula sim --variants --json` and a
 ** newline: {"format", "procedure", "runs", "seed", "policy", "variants":
-** [{"file", "placeholders"}], "fields": [{"name", "tallied", "values":
+** [{"file", "sets", "placeholders"}], "fields": [{"name", "tallied", "values":
 ** [{"text", "counts", "differences": [{"variant", "difference", "low",
 ** "high", "unpaired_low", "unpaired_high"}]}]}]}; placeholders[0..n) (JSON
 ** arrays) are taken over; "strategy" names the strategy apart when it is
 ** not NULL.  Returns as rg_simvar_text. */
 int rg_simvar_json(rg_out *out, const rg_simvar_result *r, const char *proc,
-                   const char *const *names, json_t *const *placeholders, uint32_t n,
-                   uint64_t seed, const char *policy, const char *strategy);
+                   const char *const *names, const char *const *sets,
+                   json_t *const *placeholders, uint32_t n, uint64_t seed, const char *policy,
+                   const char *strategy);
 
 /* The same as bar charts, the variants side by side with their Wilson
 ** intervals, one SVG document.  Returns as rg_simvar_text. */
 int rg_simvar_chart(rg_out *out, const rg_simvar_result *r, const char *proc,
-                    const char *const *names, uint32_t n, uint64_t seed, const char *policy);
+                    const char *const *names, const char *const *sets, uint32_t n,
+                    uint64_t seed, const char *policy);
 
 /* The 95% interval of the difference p_v - p_0 of value x between variant
 ** v and the first, paired (*lo, *hi) and as unpaired samples of the same

@@ -25,7 +25,7 @@ static void tables(rg_out *out, const rg_simvar_result *r, uint32_t n) {
   for (uint32_t f = 0; f < r->nfields; f++) {
     const rg_simvar_field *fd = &r->fields[f];
     size_t wv = 5;
-    rg_printf(out, "\n%s\n", fd->name);
+    rg_printf(out, "\n%s%s\n", fd->name, fd->any ? RG_SIM_ANY_NOTE : "");
     if (fd->overflow) {
       rg_printf(out, "  more than %d distinct values: not tallied\n", RG_SIM_MAX_DISTINCT);
       continue;
@@ -62,13 +62,19 @@ static void tables(rg_out *out, const rg_simvar_result *r, uint32_t n) {
 }
 
 int rg_simvar_text(rg_out *out, const rg_simvar_result *r, const char *proc,
-                   const char *const *names, const char *const *placeholders, uint32_t n,
-                   uint64_t seed, const char *policy) {
-  rg_printf(out, "%s of %u variants: %llu runs, seed %llu, policy %s, common random numbers by "
+                   const char *const *names, const char *const *sets,
+                   const char *const *placeholders, uint32_t n, uint64_t seed,
+                   const char *policy) {
+  rg_printf(out, "%s() of %u variants: %llu runs, seed %llu, policy %s, common random numbers by "
                  "step\n", proc, (unsigned)n, (unsigned long long)r->runs,
             (unsigned long long)seed, policy);
   for (uint32_t v = 0; v < n; v++) {
     rg_printf(out, "  %c = %s\n", letter(v), names[v]);
+    if (sets[v] && *sets[v]) {
+      rg_puts(out, "      set: ");
+      rg_heading_sets(out, sets[v]);
+      rg_putc(out, '\n');
+    }
     if (placeholders[v] && *placeholders[v])
       rg_printf(out, "      placeholders: %s\n", placeholders[v]);
   }
@@ -79,8 +85,8 @@ int rg_simvar_text(rg_out *out, const rg_simvar_result *r, const char *proc,
 /* Returns r as one new JSON object (NULL when out of memory); takes
 ** placeholders[0..n) over. */
 static json_t *result_json(const rg_simvar_result *r, const char *proc, const char *const *names,
-                           json_t *const *placeholders, uint32_t n, uint64_t seed,
-                           const char *policy, const char *strategy) {
+                           const char *const *sets, json_t *const *placeholders, uint32_t n,
+                           uint64_t seed, const char *policy, const char *strategy) {
   char digits[24];
   json_t *variants = json_array(), *fields = json_array();
   uint32_t taken = 0;
@@ -97,13 +103,14 @@ static json_t *result_json(const rg_simvar_result *r, const char *proc, const ch
     json_t *o = json_pack("{s:o,s:o}", "file", rg_json_text(names[v]), "placeholders",
                           placeholders[v]);
     taken = v + 1;
-    if (!o || json_array_append_new(variants, o) != 0) goto fail;
+    if (!o || json_array_append_new(variants, o) != 0 || rg_heading_sets_json(o, sets[v]) != 0)
+      goto fail;
   }
   for (uint32_t f = 0; doc && f < r->nfields; f++) {
     const rg_simvar_field *fd = &r->fields[f];
     json_t *vals = json_array();
-    json_t *fo = json_pack("{s:o,s:b,s:o}", "name", rg_json_text(fd->name), "tallied",
-                           !fd->overflow, "values", vals);
+    json_t *fo = json_pack("{s:o,s:b,s:b,s:o}", "name", rg_json_text(fd->name), "tallied",
+                           !fd->overflow, "of_items", fd->any, "values", vals);
     if (!fo || json_array_append_new(fields, fo) != 0) goto fail;
     for (uint32_t j = 0; j < fd->nvals; j++) {
       const rg_simvar_value *x = &fd->vals[j];
@@ -131,18 +138,21 @@ fail:
 }
 
 int rg_simvar_json(rg_out *out, const rg_simvar_result *r, const char *proc,
-                   const char *const *names, json_t *const *placeholders, uint32_t n,
-                   uint64_t seed, const char *policy, const char *strategy) {
-  return rg_json_put(out, result_json(r, proc, names, placeholders, n, seed, policy, strategy),
+                   const char *const *names, const char *const *sets,
+                   json_t *const *placeholders, uint32_t n, uint64_t seed, const char *policy,
+                   const char *strategy) {
+  return rg_json_put(out,
+                     result_json(r, proc, names, sets, placeholders, n, seed, policy, strategy),
                      1);
 }
 
 int rg_simvar_chart(rg_out *out, const rg_simvar_result *r, const char *proc,
-                    const char *const *names, uint32_t n, uint64_t seed, const char *policy) {
+                    const char *const *names, const char *const *sets, uint32_t n,
+                    uint64_t seed, const char *policy) {
   rg_chart *charts = rg_malloc(((size_t)r->nfields + 1) * sizeof *charts);
   uint32_t nc = 0;
   int rc = charts ? 0 : -1;
-  char title[512], overflow[64];
+  char title[2048], what[512], overflow[64];
   snprintf(overflow, sizeof overflow, "more than %d distinct values: not tallied",
            RG_SIM_MAX_DISTINCT);
   for (uint32_t f = 0; rc == 0 && f < r->nfields; f++) {
@@ -160,14 +170,26 @@ int rg_simvar_chart(rg_out *out, const rg_simvar_result *r, const char *proc,
         rg_sim_wilson(fd->vals[j].count[v], r->runs, &bars[j].lo[v], &bars[j].hi[v]);
       }
     }
-    charts[nc++] = (rg_chart){ fd->name, bars, fd->overflow ? 0 : fd->nvals,
+    char *name = rg_malloc(strlen(fd->name) + sizeof RG_SIM_ANY_NOTE);
+    if (!name) {
+      rg_free(bars);
+      rc = -1;
+      break;
+    }
+    sprintf(name, "%s%s", fd->name, fd->any ? RG_SIM_ANY_NOTE : "");
+    charts[nc++] = (rg_chart){ name, bars, fd->overflow ? 0 : fd->nvals,
                                fd->overflow ? overflow : NULL };
   }
-  snprintf(title, sizeof title,
-           "%s of %u variants: %llu runs, seed %llu, policy %s (95%% intervals)", proc,
-           (unsigned)n, (unsigned long long)r->runs, (unsigned long long)seed, policy);
+  snprintf(what, sizeof what, "%llu runs, seed %llu, policy %s (95%% intervals)",
+           (unsigned long long)r->runs, (unsigned long long)seed, policy);
+  char call[200];
+  snprintf(call, sizeof call, "%s()", proc);
+  rg_heading_variants_title(title, sizeof title, call, names, sets, n, what);
   if (rc == 0) rg_chart_svg(out, title, names, n, charts, nc);
-  for (uint32_t c = 0; c < nc; c++) rg_free((void *)charts[c].bars);
+  for (uint32_t c = 0; c < nc; c++) {
+    rg_free((void *)charts[c].bars);
+    rg_free((void *)charts[c].title);
+  }
   rg_free(charts);
   return rc == 0 && !out->failed ? 0 : -1;
 }

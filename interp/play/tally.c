@@ -328,3 +328,37 @@ int rg_tally_order(const rg_tally *t, uint32_t *order) {
   rg_free(tmp);
   return 0;
 }
+
+/* Returns the index of text s in out[0..n), or -1. */
+static int64_t text_at(const char *const *out, uint32_t n, const char *s) {
+  for (uint32_t i = 0; i < n; i++)
+    if (strcmp(out[i], s) == 0) return i;
+  return -1;
+}
+
+int rg_tally_union_order(const rg_tally *const *t, uint32_t nt, const char **out, uint32_t *n) {
+  *n = 0;
+  for (uint32_t v = 0; v < nt; v++) {
+    const rg_tally *tv = t[v];
+    uint32_t *order = rg_malloc(((size_t)tv->n + 1) * sizeof *order);
+    if (!order || rg_tally_order(tv, order) != 0) {
+      rg_free(order);
+      return -1;
+    }
+    int64_t after = -1;     /* where the last text of tv met stands in out */
+    for (uint32_t j = 0; j < tv->n; j++) {
+      const char *s = tv->keys[order[j]].text;
+      int64_t at = text_at(out, *n, s);
+      if (at < 0) {
+        /* new: right after the one before it in tv's order */
+        at = after + 1;
+        memmove(out + at + 1, out + at, (*n - (size_t)at) * sizeof *out);
+        out[at] = s;
+        (*n)++;
+      }
+      after = at;
+    }
+    rg_free(order);
+  }
+  return 0;
+}

@@ -65,4 +65,13 @@ int64_t rg_tally_slot_key(rg_tally *t, const rg_tally_key *key);
 ** order.  Returns 0, or -1 when out of memory. */
 int rg_tally_order(const rg_tally *t, uint32_t *order);
 
+/* Orders the texts of tallies t[0..nt) (several rule sets' values of one
+** field) as one list: t[0]'s in their natural order, then each later
+** tally's texts not met yet, each right after the text before it in that
+** tally's order (first when none), so that a member a revision adds to an
+** enum stands where its enum puts it.  Stores the texts (owned by the
+** tallies) in out[0..*n) (room for the sum of their n).  Returns 0, or -1
+** when out of memory. */
+int rg_tally_union_order(const rg_tally *const *t, uint32_t nt, const char **out, uint32_t *n);
+
 #endif

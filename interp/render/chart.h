@@ -6,8 +6,10 @@
 ** A chart has a row per value, and in each row one horizontal bar per
 ** series (a variant, or the only one), its length the share, with the
 ** interval of the share drawn as a line with end marks across the bar's
-** end (none when the share is exact).  Labels are XML-escaped; numbers are
-** written with one decimal, so the same data give the same file.
+** end (none when the share is exact).  Every bar of a document is drawn
+** on one scale, 0 to 100% (marked above each chart), so that two charts
+** can be compared by eye.  Labels are XML-escaped; numbers are written with
+** one decimal, so the same data give the same file.
 */
 #ifndef RG_CHART_H
 #define RG_CHART_H

@@ -160,9 +160,10 @@ struct rg_live;
 ** same chances onward.  Needs the VM's fusion off (rg_vm_set_fusion), so that
 ** every operand lives in its stack slot.  Writes at most cap values into
 ** buf and returns how many the state has (more than cap: call again with
-** room for them). */
+** room for them).  The heap is one run of them: buf[*heap_at] is the heap's
+** top t, then t - m->nheap cells (heap_at may be NULL). */
 size_t rg_vm_state(const rg_vm *vm, const struct rg_live *lv, uint32_t proc, uint32_t pc,
-                   rg_value *buf, size_t cap);
+                   rg_value *buf, size_t cap, size_t *heap_at);
 
 /* The last label of a roll or draw (LABEL: `roll(who, "what", DIE)`) of
 ** the running call: stores its choice site (whose prompt says what for,

@@ -30,7 +30,7 @@ static void put_frame(const rg_vm *vm, const rg_live *lv, uint32_t p, uint32_t a
 }
 
 size_t rg_vm_state(const rg_vm *vm, const rg_live *lv, uint32_t proc, uint32_t pc,
-                   rg_value *buf, size_t cap) {
+                   rg_value *buf, size_t cap, size_t *heap_at) {
   const rg_module *m = vm->m;
   size_t len = 0;
   uint32_t p = proc;
@@ -49,6 +49,7 @@ size_t rg_vm_state(const rg_vm *vm, const rg_live *lv, uint32_t proc, uint32_t p
   }
   put_frame(vm, lv, p, pc, base, lv->height[pc], buf, cap, &len);
   /* The run's heap (records and lists built so far) and every deck. */
+  if (heap_at) *heap_at = len;
   put(buf, cap, &len, vm->heap_top);
   for (uint32_t k = m->nheap; k < vm->heap_top; k++) put(buf, cap, &len, vm->heap[k]);
   for (uint32_t d = 0; d < m->ndecks; d++) {

@@ -1,1 +1,1 @@
-regula run rules/meg/maximus.rules --seed 2 --json
+regula run rules/meg/maximus.rules --seed 2 --json --policy random

@@ -1,1 +1,1 @@
-regula run rules/meg/maximus.rules --seed 2
+regula run rules/meg/maximus.rules --seed 2 --policy random

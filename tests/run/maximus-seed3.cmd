@@ -1,1 +1,1 @@
-regula run rules/meg/maximus.rules --seed 3
+regula run rules/meg/maximus.rules --seed 3 --policy random

@@ -1,1 +1,1 @@
-regula run rules/meg/maximus.rules --seed 2 --picture table=OUT/maximus-seed2-table.svg --picture map=OUT/maximus-seed2-map.svg
+regula run rules/meg/maximus.rules --seed 2 --policy random --picture table=OUT/maximus-seed2-table.svg --picture map=OUT/maximus-seed2-map.svg

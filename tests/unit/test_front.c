@@ -221,7 +221,8 @@ int main(void) {
     rg_sims_json(s2, &b2.out);
     CHECK(strcmp(b.s, b2.s) == 0, "slices:\n%s\nwhole:\n%s", b2.s, b.s);
     CHECK(starts(b.s, "{\"format\":2,\"procedure\":\"coin\",\"runs\":3000,\"seed\":\"9\",\"tallies\":"
-                      "[{\"name\":\"result\",\"tallied\":true,\"values\":[{\"text\":\"false\","),
+                      "[{\"name\":\"result\",\"tallied\":true,\"of_items\":false,\"values\":"
+                      "[{\"text\":\"false\","),
           "json: %s", b.s);
     {
       /* the counts add up to the runs, and each share lies in its interval */
@@ -301,11 +302,11 @@ int main(void) {
           path ? path : "", line);
     sbuf_init(&b);
     CHECK(rg_sims_write(s1, &b.out) == RG_OK &&
-          starts(b.s, "roll_plus: 600 runs, seed 5, policy random\n\nresult\n  value       count"
+          starts(b.s, "sims: roll_plus(10): 600 runs, seed 5, policy random\n\nresult\n  value       count"
                       "    share  95% interval\n  11   "), "the table: %s", b.s);
     sbuf_init(&b);
     CHECK(rg_sims_svg(s1, &b.out) == RG_OK && strstr(b.s, "<svg") &&
-          strstr(b.s, "roll_plus: 600 runs, seed 5, policy random (95% intervals)"),
+          strstr(b.s, "sims: roll_plus(10): 600 runs, seed 5, policy random (95% intervals)"),
           "the chart: %.80s", b.s);
     rg_sims_free(s1);
     rg_sims_free(s4);
@@ -318,7 +319,8 @@ int main(void) {
           "the copy");
     sbuf_init(&b);
     rg_sims_write(s1, &b.out);
-    CHECK(starts(b.s, "roll_plus: 60 runs, seed 5, policy first\n") && strstr(b.s, "\n  111 ") &&
+    CHECK(starts(b.s, "sims: roll_plus(10): 60 runs, seed 5, policy first\nset: bonus=100\n") &&
+          strstr(b.s, "\n  111 ") &&
           strstr(b.s, "\n  116 ") && !strstr(b.s, "\n  16 "), "the copy's table: %s", b.s);
     rg_sims_free(s1);
     s1 = NULL;
@@ -343,7 +345,7 @@ int main(void) {
     sbuf_init(&b);
     rg_sims_write(s1, &b.out);
     snprintf(pat, sizeof pat, "\n  B              50  100.00%%");
-    CHECK(starts(b.s, "pick: 50 runs, seed 0, policy b_first (a strategy of the rules; other "
+    CHECK(starts(b.s, "sims: pick(): 50 runs, seed 0, policy b_first (a strategy of the rules; other "
                       "choices at random)\n") && strstr(b.s, pat), "b_first: %s", b.s);
     sbuf_init(&b);
     rg_sims_json(s1, &b.out);
@@ -429,7 +431,7 @@ int main(void) {
           "b wins where a does and on a 3 (about 500 of 3000): %lu, %lu", ta, tb);
     sbuf_init(&b);
     rg_simvars_write(c1, 0, &b.out);
-    CHECK(starts(b.s, "win of 2 variants: 3000 runs, seed 11, policy random, common random "
+    CHECK(starts(b.s, "win() of 2 variants: 3000 runs, seed 11, policy random, common random "
                       "numbers by step\n  A = a.rules\n  B = b.rules\n\nresult\n"),
           "the table: %s", b.s);
     sbuf_init(&b);
@@ -490,7 +492,7 @@ int main(void) {
     CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_OK && x, "exact odds");
     sbuf_init(&b);
     CHECK(x && rg_exact_write(x, 0, &b.out) == RG_OK &&
-          starts(b.s, "roll_plus: exact, policy random\nresult  probability  percent\n"
+          starts(b.s, "exact: roll_plus(10): exact, policy random\nresult  probability  percent\n"
                       "11              1/6   16.67%  ") && strstr(b.s, "\n16              1/6   16.67%  "),
           "the table: %s", b.s);
     CHECK(x && rg_exact_runs(x) >= 6 && rg_exact_expects(x, &path, &line) == 1 &&

@@ -167,7 +167,16 @@ int main(void) {
           memcmp(buf2, good_buf, good_len) == 0, "round trip");
     rg_free(buf2);
   }
-  CHECK(memcmp(good_buf, "RGLA\7\0\0\0\43\0\0\0", 12) == 0, "header bytes (version 7)");
+  CHECK(memcmp(good_buf, "RGLA\10\0\0\0\43\0\0\0", 12) == 0, "header bytes (version 8)");
+
+  /* The default strategy (version 8): a known flag, on one strategy at most. */
+  fresh(); M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);
+  memset(M.strategies, 0, sizeof *M.strategies); M.strategies[0].flags = 2;
+  EXPECT_MSG("strategy 0: bad flags, or a second default");
+  fresh(); M.nstrategies = 2; M.strategies = rg_malloc(2 * sizeof *M.strategies);
+  memset(M.strategies, 0, 2 * sizeof *M.strategies);
+  M.strategies[0].flags = M.strategies[1].flags = RG_STRATEGY_DEFAULT;
+  EXPECT_MSG("strategy 1: bad flags, or a second default");
 
   /* Strategies (version 5): picks in range, of a known kind. */
   fresh(); M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);

@@ -5,7 +5,7 @@
 if exists('b:current_syntax') | finish | endif
 
 " keywords: declarations
-syn keyword regulaDecl ruleset revision source extends unit scale enum record const table from procedure test input dice deck strategy display
+syn keyword regulaDecl ruleset revision source extends unit scale enum record const table from procedure test input dice deck strategy display default
 " keywords: statements
 syn keyword regulaStmt let if else for in while return note expect step rule roll draw choose
 " keywords: variants and provenance

@@ -1,0 +1,1 @@
+regula odds tests/run/default-variant.rules pick

@@ -1,0 +1,1 @@
+regula odds tests/run/oddsvar-revised.rules camp

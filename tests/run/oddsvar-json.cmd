@@ -1,0 +1,1 @@
+regula odds --variants tests/run/oddsvar-base.rules,tests/run/oddsvar-revised.rules day 0 --json

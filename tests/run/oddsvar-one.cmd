@@ -1,0 +1,1 @@
+regula odds --variants tests/run/oddsvar-base.rules day 0
