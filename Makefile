@@ -323,7 +323,7 @@ clean:
 # `make coverage`: the quick tests on a build with --coverage (build/cov),
 # then lines and branches per file (tools/coverage.sh, gcovr).
 coverage: deps
-	@rm -rf build/cov
+	@rm -rf build/cov && mkdir -p build
 	@$(MAKE) --no-print-directory BUILD=build/cov CFLAGS="-O0 -g --coverage -fprofile-update=atomic" \
 	  LDFLAGS=--coverage test-quick >build/cov.log 2>&1 \
 	  || { echo "regula: make test-quick failed under coverage (build/cov.log)"; exit 1; }
