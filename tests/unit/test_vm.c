@@ -304,6 +304,9 @@ static uint32_t build_chance(void) {
   cproc("lenof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LEN, 0); mb_emit(&C, RG_OP_RET, 0);
   cproc("itemof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_ITEM, 0);
   mb_emit(&C, RG_OP_RET, 0);
+  cproc("setof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_PUSHI, 0);
+  mb_emit(&C, RG_OP_PUSHI, 9); mb_emit(&C, RG_OP_SETITEM, 0); mb_emit(&C, RG_OP_PUSHI, 0);
+  mb_emit(&C, RG_OP_RET, 0);
   cproc("catof", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_CONCAT, 0);
   mb_emit(&C, RG_OP_RET, 0);
   cproc("sortof", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_SORT, 0); mb_emit(&C, RG_OP_RET, 0);
@@ -488,6 +491,7 @@ static void chance_tests(void) {
     snprintf(want, sizeof want, "list %lld outside the heap (size %u)", (long long)bad, (unsigned)C.m.nheap);
     cfails("lenof", bad, 0, RG_RUN_ERROR, want);
     cfails("itemof", bad, 0, RG_RUN_ERROR, want);
+    cfails("setof", good, 0, RG_RUN_ERROR, "a constant list cannot be changed");
     cfails("catof", good, bad, RG_RUN_ERROR, want);
     cfails("sortof", bad, 0, RG_RUN_ERROR, want);
     cfails("hasof", bad, 0, RG_RUN_ERROR, want);
