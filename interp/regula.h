@@ -494,9 +494,11 @@ typedef enum rg_choose_policy {
   RG_CHOOSE_CALLBACK = 3    /* choose(choose_ctx, ...) answers */
 } rg_choose_policy;
 
-/* A run's limits when rg_run_options leaves them 0: steps (backward jumps
-** plus calls), and bytes for the stack and heap. */
-#define RG_DEFAULT_MAX_STEPS  100000000ull
+/* A run's limits when rg_run_options leaves them 0: steps (instructions:
+** a backward jump costs the instructions of the loop it closes, a call the
+** callee's length, so that the steps bound the time), and bytes for the
+** stack and heap. */
+#define RG_DEFAULT_MAX_STEPS  1000000000ull
 #define RG_DEFAULT_MAX_MEMORY (64u << 20)
 
 /* Where a run's random numbers come from (the contract: interp/play/seed.h). */
@@ -513,7 +515,7 @@ typedef struct rg_run_options {
   uint64_t seed;            /* the dice and decks draw from stream 0 of it,
                             ** random choices from stream 1 */
   rg_seeding seeding;
-  uint64_t max_steps;       /* backward jumps plus calls; 0: RG_DEFAULT_MAX_STEPS */
+  uint64_t max_steps;       /* instructions (see RG_DEFAULT_MAX_STEPS); 0: that default */
   size_t max_memory;        /* bytes for the stack and heap; 0: RG_DEFAULT_MAX_MEMORY */
   rg_choose_policy policy;
   const char *answers;      /* RG_CHOOSE_ANSWERS: the text (copied) */

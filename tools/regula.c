@@ -104,8 +104,8 @@ static void print_help(const command *cmd) {
   printf("usage: regula %s\n\n%s", cmd->usage, cmd->help);
   if (cmd->accepts & OPT_LIMITS)
     printf("\nLimits:\n"
-           "  --max-steps N       stop a run after N steps (backward jumps and calls;\n"
-           "                      default %llu)\n"
+           "  --max-steps N       stop a run after N steps (instructions, counted by\n"
+           "                      loop and call; default %llu)\n"
            "  --max-memory BYTES  memory for a run's stack and heap; K, M, G suffixes\n"
            "                      (default %uM)\n",
            (unsigned long long)RG_DEFAULT_MAX_STEPS, RG_DEFAULT_MAX_MEMORY >> 20);

@@ -473,17 +473,20 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 #define NEWLIST(l, n)  do { if (unlikely(((l) = vm_new_list(vm, (n))) < 0)) RTLIMIT("memory limit"); } while (0)
 
 /* The checks of a call of procedure p whose frame would start at nbase:
-** a step, the call depth, the frame's room on the stack. */
-#define CALL_CHECKS(p, nbase) do { STEP(); \
+** its steps, the call depth, the frame's room on the stack. */
+#define CALL_CHECKS(p, nbase) do { STEPS(vm->fproc[p].steps); \
     if (unlikely(vm->depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit"); \
     if (unlikely((uint64_t)(STACK_END - (nbase)) < vm->fproc[p].size)) RTLIMIT("memory limit"); \
   } while (0)
 
-/* Counts one step (a backward jump or a call) against the limit. */
-#define STEP_AT(d)     do { if (unlikely(steps_left-- == 0)) \
+/* Counts w steps (a backward jump's or a call's weight, see vm_int.h)
+** against the limit; the instruction d after the current one reports. */
+#define STEPS_AT(d, w) do { uint64_t w_ = (uint64_t)(uint32_t)(w); \
+                            if (unlikely(steps_left < w_)) \
                               return vm_fail(vm, RG_RUN_LIMIT, PCAT(d), "step limit of %llu reached", \
-                                             (unsigned long long)MAX_STEPS); } while (0)
-#define STEP()         STEP_AT(0)
+                                             (unsigned long long)MAX_STEPS); \
+                            steps_left -= w_; } while (0)
+#define STEPS(w)       STEPS_AT(0, w)
 /* Counts w units of work: an instruction that reads n values without
 ** building anything (n dice rolled, a list of n scanned) costs n, against a
 ** budget of its own as large as the step limit (kept in the VM, not with
@@ -538,17 +541,17 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
     (r) = n_; } while (0)
 
 /* The register forms: r := x op y, r := op x, and compare-and-branch (a
-** backward branch counts a step when taken). */
+** backward branch counts its weight in steps when taken). */
 #define VM_RBIN_CASE(o) \
   vmcase(VM_R_##o) { rg_value r_; VM_DO_##o(RB, RC, r_); RA = r_; vmbreak; }
 #define VM_RUN_CASE(o) \
   vmcase(VM_R_##o) { rg_value r_; VM_DO_##o(RB, r_); RA = r_; vmbreak; }
 #define VM_BR_CASE(o, cmp) \
-  vmcase(VM_BR_##o) { if (RA cmp RB) { if (ID) STEP(); vmjump(pc + IC); } vmbreak; } \
-  vmcase(VM_JBR_##o) { STEP(); \
+  vmcase(VM_BR_##o) { if (RA cmp RB) { if (ID) STEPS(ID); vmjump(pc + IC); } vmbreak; } \
+  vmcase(VM_JBR_##o) { STEPS(ID); \
                        if (RA cmp RB) vmjump(pc + IC); \
                        vmbreak; } \
-  vmcase(VM_INCBR_##o) { rg_value r_; VM_DO_ADD(RA, RB, r_); RA = r_; STEP_AT(pc->e); \
+  vmcase(VM_INCBR_##o) { rg_value r_; VM_DO_ADD(RA, RB, r_); RA = r_; STEPS_AT(pc->e, pc[1].a); \
                          if (r_ cmp RD) vmjump(pc + IC); \
                          vmjump(pc + 2); }   /* over the NOP the JMPB left */
 
@@ -580,7 +583,7 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 __attribute__((optimize("no-gcse", "no-crossjumping")))
 #endif
 rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *result) {
-  uint64_t steps_left = MAX_STEPS;   /* steps (backward jumps, calls) still allowed */
+  uint64_t steps_left = MAX_STEPS;   /* steps (weighted backward jumps, calls) still allowed */
   vm->work_left = MAX_STEPS;         /* WORK: dice rolled, list elements read */
 
   vm->depth = 0;
@@ -666,8 +669,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       VM_BR_CASE(GT, >)
       VM_BR_CASE(GE, >=)
       vmcase(VM_R_MODK) { VM_FASTMOD(RB, IC, RA); vmbreak; }
-      vmcase(VM_BRF) { if (!RA) { if (ID) STEP(); vmjump(pc + IB); } vmbreak; }
-      vmcase(VM_BRT) { if (RA) { if (ID) STEP(); vmjump(pc + IB); } vmbreak; }
+      vmcase(VM_BRF) { if (!RA) { if (ID) STEPS(ID); vmjump(pc + IB); } vmbreak; }
+      vmcase(VM_BRT) { if (RA) { if (ID) STEPS(ID); vmjump(pc + IB); } vmbreak; }
       vmcase(VM_MOV) { RA = RB; vmbreak; }
       vmcase(VM_MOV2) { RA = RB; RC = RD; pc++; vmbreak; }
       vmcase(VM_R_MIN2) { rg_value x = RB, y = RC; RA = y < x ? y : x; vmbreak; }
@@ -685,9 +688,9 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
         vmjump(pc + IA);
       }
 
-      /* JMPB: a backward jump to fast index A; counts one step. */
+      /* JMPB: a backward jump to fast index A; counts B steps. */
       vmcase(VM_JMPB) {
-        STEP();
+        STEPS(IB);
         vmjump(pc + IA);
       }
 
@@ -796,7 +799,8 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
       }
 
       /* Opcode CALL A: call procedure A; its parameters, on the stack, become
-      ** its first locals, then come its constants.  Counts a step; depth
+      ** its first locals, then come its constants.  Counts the callee's length in
+      ** steps; depth
       ** beyond RG_MAX_CALL_DEPTH is the "call depth limit", a frame that does
       ** not fit the "memory limit". */
       /* A call of a procedure that only draws: made when the sink takes

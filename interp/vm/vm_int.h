@@ -62,19 +62,29 @@ typedef struct vm_ins {
 } vm_ins;
 
 /* The register instructions.  x, y: operand slots; r: the result slot;
-** t: a jump target; back: 1 when the jump goes backward (it counts a step).
+** t: a jump target; w: a backward jump's weight in steps (0: forward).
+**
+** Steps bound time: a backward jump from module pc j to module pc t costs
+** j - t + 1 steps (the instructions of the loop it closes), a call its
+** callee's length (vm_fproc.steps).  Between two passes through one
+** instruction a run takes a backward jump over it, so each instruction run
+** is paid for by the first pass or by one such jump: the steps counted are
+** at least the module instructions run, whatever the loop bodies hold.  Both
+** weights are in module instructions, so counts are the same with fusion
+** on or off (and in the native tier).
 **   R_op      r x y       r := x op y  (arithmetic, comparison, sets)
 **   R_MODK    r x k m     r := x mod k, k >= 1 an immediate, m (d, e) its
 **                         multiplier (Lemire's fastmod)
 **   R_unary   r x         r := op x
-**   BR_cmp    x y t back  if x cmp y goto t
-**   JBR_cmp   x y t       a loop's backward jump onto its test: count a
-**                         step, then if x cmp y goto t (the body)
+**   BR_cmp    x y t w     if x cmp y goto t (counting w steps)
+**   JBR_cmp   x y t w     a loop's backward jump onto its test: count w
+**                         steps, then if x cmp y goto t (the body)
 **   INCBR_cmp x y t z dpc x := x + y, then JBR_cmp x z t: a for loop's
 **                         step, jump back and test (dpc: the module pc of
-**                         the jump, after the add's, for the step)
-**   BRF, BRT  x t . back  if !x / if x goto t
-**   JMPB      t           goto t, backward (a step)
+**                         the jump, after the add's, for the step; the
+**                         weight is in a of the NOP after it)
+**   BRF, BRT  x t . w     if !x / if x goto t
+**   JMPB      t w         goto t, backward (w steps)
 **   MOV       r x         r := x
 **   R_MIN2, R_MAX2 r x y; R_CLAMP r x lo hi
 **   R_LOOKUP1 r k lo size first;  R_LOOKUP2 r k1 k2 first + DATA lo1 size1 lo2 size2
@@ -86,7 +96,7 @@ typedef struct vm_ins {
 **   R_NTH r x enum;   R_RET x
 **   CALL      p entry r sp  (stack form) the result goes to slot r
 **   MOV2      r x s y     r := x; s := y (two MOVs; the second is skipped)
-**   CALLCK    p . . sp    the checks of a CALL of leaf procedure p (a step,
+**   CALLCK    p . . sp    the checks of a CALL of leaf procedure p (steps,
 **                         the call depth, the frame): the callee's one
 **                         instruction follows, inlined
 **   CALLDRAW  p entry . sp  a CALL of a procedure that only draws (see
@@ -127,9 +137,10 @@ typedef enum vm_fop {
 } vm_fop;
 
 /* What a call needs of procedure p's frame: its fast entry, its constants
-** (fconst[con .. con + ncon)) and the frame's size in slots. */
+** (fconst[con .. con + ncon)), the frame's size in slots and the steps a
+** call of it costs (its length in module instructions). */
 typedef struct vm_fproc {
-  uint32_t entry, con, ncon;
+  uint32_t entry, con, ncon, steps;
   uint64_t size;
 } vm_fproc;
 

@@ -785,8 +785,14 @@ int main(void) {
     rg_limits lim = {10, 0, 0};
     rg_status st = run("sum", a, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 10 reached") == 0, "step limit: %d %s", st, errbuf);
-    lim.max_steps = 100;   /* exactly the 100 backward jumps */
+    /* the 100 backward jumps, each weighing the 13 instructions of the
+    ** loop (pc 2, its test, to pc 14, the JMP): 1300 steps exactly */
+    lim.max_steps = 1300;
     CHECK(run("sum", a, &r, &lim) == RG_RUN_OK && r == 5050, "step limit not reached: %s", errbuf);
+    lim.max_steps = 1299;
+    st = run("sum", a, &r, &lim);
+    CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 1299 reached") == 0,
+          "one step short: %d %s", st, errbuf);
     lim.max_steps = 1000;
     st = run("spin", NULL, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 1000 reached") == 0, "spin: %s", errbuf);
