@@ -30,6 +30,13 @@ int cli_read_stdin(char **text, size_t *len);
 ** memory or unreadable standard input. */
 int cli_rules_load(const char *path, int keep_sources, rg_rules **r);
 
+/* Turns on the native tier for r (--native): the compiler is $REGULA_CC
+** (a path, or a name looked up on PATH), else cc on PATH; the cache folder
+** $XDG_CACHE_HOME/regula/native, else $HOME/.cache/regula/native.  When the
+** tier cannot be had, says why on stderr ("regula: note: ...") and the VM
+** runs.  Returns an exit code: 0, or 3 when memory ran out. */
+int cli_native(rg_rules *r);
+
 /* Says on stderr that r has no table `name`, listing its tables; returns
 ** the exit code 2. */
 int cli_rules_no_table(const rg_rules *r, const char *name);

@@ -34,6 +34,9 @@ typedef struct rg_limits {
   int no_fusion;            /* not a limit: 1 makes new VMs start with fusion
                             ** off (rg_vm_set_fusion; the CLI sets it from
                             ** REGULA_NO_FUSION=1) */
+  const struct rg_native *native;   /* not a limit: the module's native code
+                            ** (native.h), run instead of the fast code while
+                            ** fusion is on and it fits the module; NULL: none */
 } rg_limits;
 
 /* RG_DEFAULT_MAX_STEPS and RG_DEFAULT_MAX_MEMORY: regula.h. */

@@ -104,6 +104,7 @@ typedef struct vm_ins {
 **                         shapes, else nothing
 **   UNREACHABLE       stands for code no path reaches
 **   DATA              operands of the instruction before it (never run)
+**   EXIT              leaves the loop (only in vm->xcode: see vm_exec1)
 ** The stack-form instructions (rg_opcode) keep their operand A in a and
 ** have d = the slot just above their operands (their sp). */
 #define VM_RBINOPS(X) X(ADD) X(SUB) X(MUL) X(DIV) X(MOD) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
@@ -113,7 +114,7 @@ typedef struct vm_ins {
 #define VM_OTHER_FOPS(X) X(R_MODK) X(BRF) X(BRT) X(JMPB) X(MOV) X(R_MIN2) X(R_MAX2) \
   X(R_CLAMP) X(R_LOOKUP1) X(R_LOOKUP2) X(R_FIELD) X(R_ITEM) X(R_SETITEM) X(LISTADD) \
   X(R_ROLL) X(R_ROLLAT) X(R_ROLLDIE) X(R_DRAW) X(R_DRAWS) X(R_LEFT) X(R_INPUT) X(R_NTH) \
-  X(R_RET) X(MOV2) X(CALLCK) X(CALLDRAW) X(UNREACHABLE) X(DATA)
+  X(R_RET) X(MOV2) X(CALLCK) X(CALLDRAW) X(UNREACHABLE) X(DATA) X(EXIT)
 
 typedef enum vm_fop {
   VM_FOP0 = RG_NOPCODES - 1,
@@ -178,6 +179,12 @@ struct rg_vm {
   uint64_t max_frame;       /* the largest frame, in slots */
   uint32_t nfcode;          /* fast instructions in all */
   int threaded;             /* each fast instruction has its handler's address */
+  const struct rg_native *native;   /* runs calls in machine code (native.h), or NULL */
+  const struct rg_native *native_want;   /* the limits' native code (used when it fits) */
+  int fused;                /* the fast code is fused */
+  vm_ins *xcode;            /* with native: each fast instruction alone (vm_exec1) */
+  uint32_t *xmap;           /* fmap of xcode */
+  int xthreaded;            /* xcode has its handlers' addresses */
   int depth;                /* frames[0..depth) are suspended callers */
   uint32_t label_gen;       /* LABELs run so far by this VM */
   int label_set;            /* this call has run a LABEL */
@@ -192,5 +199,16 @@ struct rg_vm {
 ** each procedure's constants and frame size (vmtrans.c).  Returns 0, or -1
 ** when out of memory. */
 int vm_build_fast(rg_vm *vm, int fuse);
+
+/* Runs fast instruction k alone on the frame at base (vm.c; for the native
+** tier).  Returns its status. */
+rg_status vm_exec1(rg_vm *vm, uint32_t k, rg_value *base);
+
+/* Records a run error at module pc (vm.c); returns status. */
+rg_status vm_fail(rg_vm *vm, rg_status status, uint32_t pc, const char *fmt, ...);
+
+/* Runs procedure proc in the VM's native code (native.c): the frame at base
+** is set up as rg_vm_call sets it.  Returns as rg_vm_call. */
+rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *result);
 
 #endif
