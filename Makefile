@@ -24,7 +24,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies stages
+.PHONY: copies stages native
 .PHONY: web serve test-web test-web-if-able
 .SECONDARY:
 
@@ -131,6 +131,12 @@ copies:
 stages:
 	@python3 tests/stages.py $(STAGES)
 
+# The native tier against the VM, byte for byte: every golden test in the
+# native tier, workloads, limits, fallbacks, the cache (tests/native.sh;
+# part of `make test`).
+native: $(BUILD)/regula
+	@tests/native.sh $(BUILD)/regula
+
 # The editor files (editors/) know exactly the lexer's keywords.
 editors:
 	@tests/editors.sh
@@ -148,6 +154,7 @@ builtins:
 # page in a real browser.
 test: deps
 	@$(MAKE) --no-print-directory test-quick
+	@$(MAKE) --no-print-directory native
 	@tests/install.sh
 	@$(MAKE) --no-print-directory sanitize
 	@tests/valgrind.sh --quick $(BUILD)/regula

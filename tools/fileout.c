@@ -65,6 +65,8 @@ static void report(void *ctx, const rg_diagnostic *d) {
   dc->n++;
 }
 
+static int cli_native_required(rg_rules *r);
+
 int cli_rules_load(const char *path, int keep_sources, rg_rules **r) {
   diag_count dc = { cli_file_out(stderr), 0 };
   rg_compile_options opt = { .diagnostic = report, .diagnostic_ctx = &dc,
@@ -82,6 +84,11 @@ int cli_rules_load(const char *path, int keep_sources, rg_rules **r) {
   }
   if (st == RG_NOMEM && dc.n == 0) fputs("regula: error: out of memory\n", stderr);
   else if (st != RG_OK && dc.n == 0) fprintf(stderr, "regula: error: %s: cannot compile\n", path);
+  /* REGULA_NATIVE=1: every command runs in the native tier, and one that
+  ** cannot is a failure (the differential test, tests/native.sh, runs the
+  ** golden tests so) */
+  const char *nat = getenv("REGULA_NATIVE");
+  if (st == RG_OK && nat && strcmp(nat, "1") == 0) return cli_native_required(*r);
   return st == RG_OK ? 0 : st == RG_NOMEM ? 3 : 2;
 }
 
@@ -114,7 +121,9 @@ static char *find_program(const char *name) {
   return NULL;
 }
 
-int cli_native(rg_rules *r) {
+/* cli_native for r; with required, a fallback to the VM is an error (exit
+** 3).  Returns an exit code. */
+static int native_on(rg_rules *r, int required) {
   const char *want = getenv("REGULA_CC"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   char *cc = find_program(want && *want ? want : "cc"), dir[4200], note[512];
   rg_native_options no;
@@ -131,8 +140,20 @@ int cli_native(rg_rules *r) {
     fputs("regula: error: out of memory\n", stderr);
     return 3;
   }
-  if (strstr(note, "the VM runs")) fprintf(stderr, "regula: note: --native: %s\n", note);
+  if (strstr(note, "the VM runs")) {
+    fprintf(stderr, "regula: %s: --native: %s\n", required ? "error" : "note", note);
+    if (required) return 3;
+  }
   return 0;
+}
+
+int cli_native(rg_rules *r) {
+  return native_on(r, 0);
+}
+
+/* cli_native, where falling back to the VM is an error (REGULA_NATIVE=1). */
+static int cli_native_required(rg_rules *r) {
+  return native_on(r, 1);
 }
 
 int cli_rules_no_table(const rg_rules *r, const char *name) {

@@ -15,6 +15,7 @@
 /* A module's native code, loaded. */
 struct rg_native {
   void *dl;                 /* dlopen's handle */
+  int fd;                   /* the checked file, open while loaded */
   const rgn_proc *procs;    /* [nprocs]: rgn_procs of the shared object */
   uint32_t nprocs, nfcode;  /* of the module and fast code it was built from */
   uint64_t shape;           /* nat_module_shape of that module */

@@ -12,8 +12,8 @@
 ** whole entry or none.  Before loading, the entry must be a regular file of
 ** the user's, not writable by others, whose trailer names the expected key
 ** and whose bytes match their hash; it is then loaded through the file
-** descriptor that was checked (/proc/self/fd), so it cannot be swapped in
-** between.  A directory that is not the user's own and private (0700) is
+** descriptor that was checked (/proc/self/fd, kept open while loaded), so
+** it cannot be swapped in between.  A directory that is not the user's own and private (0700) is
 ** not used at all.  Nothing is read from the environment: the compiler's
 ** path and the directory come from the caller, and the compiler runs with
 ** a fixed environment of its own.
@@ -104,11 +104,12 @@ static void nat_digest(const void *p, size_t n, char *out) {
   nat_hex(h, out);
 }
 
-/* Makes dir and its missing parents, each 0700.  Returns 0 or -1. */
+/* Makes dir and its missing parents, each 0700.  Returns 0, -1 when one
+** cannot be made, -2 when out of memory. */
 static int nat_mkdirs(const char *dir) {
   size_t n = strlen(dir);
   char *p = rg_malloc(n + 1);
-  if (!p) return -1;
+  if (!p) return -2;
   memcpy(p, dir, n + 1);
   for (size_t k = 1; k <= n; k++) {
     if (p[k] != '/' && p[k] != '\0') continue;
@@ -212,20 +213,26 @@ static int nat_load(const char *path, const char *key, uint32_t nprocs, uint32_t
     close(fd);
     return NAT_REJECTED;
   }
+  /* the fd stays open while the code is loaded: the loader knows objects
+  ** by name, and two modules must not share one */
   char fdpath[64];
   snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
   void *dl = dlopen(fdpath, RTLD_NOW | RTLD_LOCAL);
-  close(fd);
-  if (!dl) return NAT_REJECTED;
+  if (!dl) {
+    close(fd);
+    return NAT_REJECTED;
+  }
   const char *k = dlsym(dl, "rgn_key");
   const uint32_t *np = dlsym(dl, "rgn_nprocs"), *nf = dlsym(dl, "rgn_nfcode");
   const rgn_proc *procs = dlsym(dl, "rgn_procs");
   if (!k || !np || !nf || !procs || strncmp(k, key, NAT_KEYLEN) != 0 || *np != nprocs ||
       *nf != nfcode) {
     dlclose(dl);
+    close(fd);
     return NAT_REJECTED;
   }
   n->dl = dl;
+  n->fd = fd;
   n->procs = procs;
   n->nprocs = nprocs;
   n->nfcode = nfcode;
@@ -234,7 +241,7 @@ static int nat_load(const char *path, const char *key, uint32_t nprocs, uint32_t
 
 /* Runs the compiler cc on src into so (in the private folder tmp, whose
 ** file log takes its output).  Returns its exit status (0 for success),
-** -1 when it could not be started. */
+** -1 when it could not be started, -2 when out of memory. */
 static int nat_cc(const char *cc, const char *tmp, const char *src, const char *so) {
   const char *argv[16];
   int a = 0;
@@ -253,7 +260,7 @@ static int nat_cc(const char *cc, const char *tmp, const char *src, const char *
            dirlen ? ":" : "");
   char *envp[] = { pathvar, (char *)"LC_ALL=C", NULL };
   char *log = nat_path(tmp, "log");
-  if (!log) return -1;
+  if (!log) return -2;
   posix_spawn_file_actions_t fa;
   int rc = -1;
   if (posix_spawn_file_actions_init(&fa) != 0) {
@@ -348,7 +355,12 @@ rg_status rg_native_build(const rg_module *m, const char *cc, const char *cache_
     snprintf(note, notelen, "no C compiler at %s: the VM runs", cc ? cc : "(none)");
     goto done;
   }
-  if (!cache_dir || !cache_dir[0] || nat_mkdirs(cache_dir) != 0 || lstat(cache_dir, &dst) != 0 ||
+  int made = cache_dir && cache_dir[0] ? nat_mkdirs(cache_dir) : -1;
+  if (made == -2) {
+    st = RG_NOMEM;
+    goto done;
+  }
+  if (made != 0 || lstat(cache_dir, &dst) != 0 ||
       !S_ISDIR(dst.st_mode) || dst.st_uid != geteuid() || (dst.st_mode & 077)) {
     snprintf(note, notelen, "the cache folder %s is not the user's own and private (0700): "
              "the VM runs", cache_dir ? cache_dir : "(none)");
@@ -439,6 +451,7 @@ double rg_native_seconds(const rg_native *n) {
 void rg_native_free(rg_native *n) {
   if (!n) return;
   if (n->dl) dlclose(n->dl);
+  if (n->dl) close(n->fd);
   rg_free(n);
 }
 
