@@ -179,7 +179,7 @@ sanitize: deps
 # Each harness tools/fuzz/fuzz_NAME.c is built with libFuzzer by `make fuzz`
 # and, with tools/fuzz/replay.c as its main, by `make test`, which replays
 # the inputs that once crashed it (tests/fuzz/NAME/).
-FUZZ_NAMES := parse compile module tsv answers render diag setup
+FUZZ_NAMES := parse compile module tsv answers render diag setup native
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
               -fno-omit-frame-pointer

@@ -109,20 +109,26 @@ static const char nat_prelude[] =
   NAT_STR(RG_RNG_TYPE) "\n"
   NAT_STR(RG_RNG_INLINE) "\n"
   NAT_STR(RGN_ABI) "\n"
-  "#define EXEC(k) do { int st_ = E->api->exec(E->vm, (k), b); if (st_) return st_; } while (0)\n"
-  "#define FAILED(k) return E->api->failed(E->vm, (k), b)\n"
-  "#define STEPS(w, pc) do { if (E->steps_left < (uint64_t)(w)) return E->api->limit(E->vm, 0, (pc)); "
-  "E->steps_left -= (uint64_t)(w); } while (0)\n"
+  /* a procedure keeps the generator, the steps and the work left in
+  ** locals (registers), written back to E before anything outside it runs
+  ** (the VM's handler, a callee, a return) and read again after */
+  "#define OUT_ do { *E->rng = R_; E->steps_left = steps_; *E->work_left = work_; } while (0)\n"
+  "#define IN_ do { R_ = *E->rng; steps_ = E->steps_left; work_ = *E->work_left; } while (0)\n"
+  "#define EXEC(k) do { OUT_; int st_ = E->api->exec(E->vm, (k), b); if (st_) return st_; IN_; } while (0)\n"
+  "#define FAILED(k) do { OUT_; return E->api->failed(E->vm, (k), b); } while (0)\n"
+  "#define LIMIT(what, pc) do { OUT_; return E->api->limit(E->vm, (what), (pc)); } while (0)\n"
+  "#define STEPS(w, pc) do { if (steps_ < (uint64_t)(w)) LIMIT(0, pc); steps_ -= (uint64_t)(w); } while (0)\n"
   "#define CHECKS(w, pc, nb, size) do { STEPS(w, pc); if (E->depth + 1 >= " NAT_STR(RG_MAX_CALL_DEPTH)
-  ") return E->api->limit(E->vm, 1, (pc)); "
-  "if ((uint64_t)(E->stack_end - (nb)) < (uint64_t)(size)) return E->api->limit(E->vm, 2, (pc)); } while (0)\n"
-  "static inline const rg_value *rgn_list(const rgn_env *E, rg_value r, uint32_t *len) {\n"
-  "  uint32_t top = *E->heap_top;\n"
+  ") LIMIT(1, pc); if ((uint64_t)(E->stack_end - (nb)) < (uint64_t)(size)) LIMIT(2, pc); } while (0)\n"
+  "#define CALL(p, nb) do { OUT_; E->depth++; int st_ = p(E, nb); E->depth--; if (st_) return st_; IN_; } while (0)\n"
+  "#define RETURN do { OUT_; return 0; } while (0)\n"
+  /* vm_list of vm.c: r is a list wholly inside the live heap H[0..top) */
+  "static inline int rgn_list(const rg_value *H, uint32_t top, rg_value r, uint32_t *len) {\n"
   "  if (r < 0 || (uint64_t)r >= top) return 0;\n"
-  "  rg_value n = E->heap[r];\n"
+  "  rg_value n = H[r];\n"
   "  if (n < 0 || (uint64_t)n > (uint64_t)top - (uint64_t)r - 1) return 0;\n"
   "  *len = (uint32_t)n;\n"
-  "  return E->heap + r + 1;\n"
+  "  return 1;\n"
   "}\n";
 
 /* The translation of one module: the VM whose fast code it reads, where the
@@ -265,7 +271,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     case VM_R_NOT: rg_puts(o, "r_ = !x_;"); break;
     case VM_R_COUNT: rg_puts(o, "r_ = __builtin_popcountll((uint64_t)x_);"); break;
     default:   /* LEN */
-      rg_puts(o, "uint32_t n_; if (!rgn_list(E, x_, &n_)) ");
+      rg_puts(o, "uint32_t n_; if (!rgn_list(H_, *T_, x_, &n_)) ");
       nat_fail(g, k, sl, 1);
       rg_puts(o, " r_ = n_;");
       break;
@@ -378,7 +384,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     nat_rd(g, b);
     rg_printf(o, " - (uint64_t)(rg_value)%dLL; if (i_ >= %uu) ", c, (unsigned)(uint32_t)d);
     nat_fail(g, k, sl, 1);
-    rg_printf(o, " s%d = E->cells[(uint64_t)%uu + i_]; }\n", a, (unsigned)x->e);
+    rg_printf(o, " s%d = C_[(uint64_t)%uu + i_]; }\n", a, (unsigned)x->e);
     return 1;
   case VM_R_LOOKUP2: {
     const vm_ins *y = &vm->fcode[k + 1];
@@ -394,7 +400,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     rg_printf(o, " - (uint64_t)(rg_value)%dLL; if (i_ >= %uu || j_ >= %uu) ", y->c,
               (unsigned)(uint32_t)y->b, (unsigned)(uint32_t)y->d);
     nat_fail(g, k, sl, 2);
-    rg_printf(o, " s%d = E->cells[(uint64_t)%uu + i_ * %uu + j_]; }\n", a, (unsigned)(uint32_t)d,
+    rg_printf(o, " s%d = C_[(uint64_t)%uu + i_ * %uu + j_]; }\n", a, (unsigned)(uint32_t)d,
               (unsigned)(uint32_t)y->d);
     return 2;
   }
@@ -403,22 +409,22 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     sl[0] = b;
     rg_puts(o, "{ rg_value r_ = ");
     nat_rd(g, b);
-    rg_printf(o, "; uint32_t top_ = *E->heap_top; if (r_ < 0 || (uint64_t)r_ >= top_ || "
+    rg_printf(o, "; uint32_t top_ = *T_; if (r_ < 0 || (uint64_t)r_ >= top_ || "
               "%uu >= top_ - (uint64_t)r_) ", (unsigned)(uint32_t)c);
     nat_fail(g, k, sl, 1);
-    rg_printf(o, " s%d = E->heap[r_ + %uu]; }\n", a, (unsigned)(uint32_t)c);
+    rg_printf(o, " s%d = H_[r_ + %uu]; }\n", a, (unsigned)(uint32_t)c);
     return 1;
   case VM_R_ITEM:
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || !nat_slot_ok(g, c, 0)) return 0;
     sl[0] = b;
     sl[1] = c;
-    rg_puts(o, "{ const rg_value *e_; uint32_t n_; rg_value k_ = ");
-    nat_rd(g, c);
-    rg_puts(o, "; if (!(e_ = rgn_list(E, ");
+    rg_puts(o, "{ uint32_t n_; rg_value l_ = ");
     nat_rd(g, b);
-    rg_puts(o, ", &n_)) || k_ < 0 || k_ >= (rg_value)n_) ");
+    rg_puts(o, ", k_ = ");
+    nat_rd(g, c);
+    rg_puts(o, "; if (!rgn_list(H_, *T_, l_, &n_) || k_ < 0 || k_ >= (rg_value)n_) ");
     nat_fail(g, k, sl, 2);
-    rg_printf(o, " s%d = e_[k_]; }\n", a);
+    rg_printf(o, " s%d = H_[l_ + 1 + k_]; }\n", a);
     return 1;
   case VM_R_SETITEM:
     if (!nat_slot_ok(g, a, 0) || !nat_slot_ok(g, b, 0) || !nat_slot_ok(g, c, 0)) return 0;
@@ -429,10 +435,10 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     nat_rd(g, a);
     rg_puts(o, ", k_ = ");
     nat_rd(g, b);
-    rg_puts(o, "; if (!rgn_list(E, l_, &n_) || l_ < (rg_value)E->nheap || k_ < 0 || "
+    rg_puts(o, "; if (!rgn_list(H_, *T_, l_, &n_) || l_ < (rg_value)E->nheap || k_ < 0 || "
             "k_ >= (rg_value)n_) ");
     nat_fail(g, k, sl, 3);
-    rg_puts(o, " E->heap[l_ + 1 + k_] = ");
+    rg_puts(o, " H_[l_ + 1 + k_] = ");
     nat_rd(g, c);
     rg_puts(o, "; }\n");
     return 1;
@@ -440,14 +446,15 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     if (!nat_slot_ok(g, a, 0) || !nat_slot_ok(g, b, 0)) return 0;
     sl[0] = a;
     sl[1] = b;
-    rg_puts(o, "{ const rg_value *e_; uint32_t n_; rg_value l_ = ");
+    rg_puts(o, "{ uint32_t n_; rg_value l_ = ");
     nat_rd(g, a);
     rg_puts(o, ", k_ = ");
     nat_rd(g, b);
-    rg_printf(o, ", r_; if (!(e_ = rgn_list(E, l_, &n_)) || k_ < 0 || k_ >= (rg_value)n_ || "
-              "__builtin_add_overflow(e_[k_], (rg_value)%dLL, &r_) || l_ < (rg_value)E->nheap) ", c);
+    rg_printf(o, ", r_; if (!rgn_list(H_, *T_, l_, &n_) || k_ < 0 || k_ >= (rg_value)n_ || "
+              "__builtin_add_overflow(H_[l_ + 1 + k_], (rg_value)%dLL, &r_) || "
+              "l_ < (rg_value)E->nheap) ", c);
     nat_fail(g, k, sl, 2);
-    rg_puts(o, " E->heap[l_ + 1 + k_] = r_; }\n");
+    rg_puts(o, " H_[l_ + 1 + k_] = r_; }\n");
     return 1;
   case VM_R_ROLL: case VM_R_ROLLAT: {
     int at = op == VM_R_ROLLAT;
@@ -456,18 +463,24 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
       return 0;
     rg_puts(o, "{ rg_value n_ = ");
     nat_rd(g, b);
-    rg_printf(o, "; if (!E->watch && n_ >= 0 && n_ <= %d && (uint64_t)n_ <= *E->work_left) { "
-              "*E->work_left -= (uint64_t)n_; rg_rng r_ = *E->rng; ", RG_VM_SCRATCH);
+    rg_printf(o, "; if (!W_ && n_ >= 0 && n_ <= %d && (uint64_t)n_ <= work_) { "
+              "work_ -= (uint64_t)n_; ", RG_VM_SCRATCH);
     if (at) {
       rg_puts(o, "rg_value need_ = ");
       nat_rd(g, c);
       rg_printf(o, ", sum_ = 0; for (rg_value k_ = 0; k_ < n_; k_++) "
-                "sum_ += (rg_value)rg_rng_below(&r_, %uu) + 1 >= need_; ", (unsigned)sides);
+                "sum_ += (rg_value)rg_rng_below(&R_, %uu) + 1 >= need_; ", (unsigned)sides);
+    } else if ((uint32_t)b >= g->nlocals && (uint32_t)b < g->t0 && g->kval[b - (int32_t)g->nlocals] >= 0 &&
+               g->kval[b - (int32_t)g->nlocals] <= 8) {   /* a few dice, known: unrolled */
+      rg_value nd = g->kval[b - (int32_t)g->nlocals];
+      rg_printf(o, "rg_value sum_ = %lldLL", (long long)nd);
+      for (rg_value j = 0; j < nd; j++) rg_printf(o, " + (rg_value)rg_rng_below(&R_, %uu)", (unsigned)sides);
+      rg_puts(o, "; ");
     } else {
       rg_printf(o, "rg_value sum_ = n_; for (rg_value k_ = 0; k_ < n_; k_++) "
-                "sum_ += (rg_value)rg_rng_below(&r_, %uu); ", (unsigned)sides);
+                "sum_ += (rg_value)rg_rng_below(&R_, %uu); ", (unsigned)sides);
     }
-    rg_printf(o, "*E->rng = r_; s%d = sum_; } else { ", a);
+    rg_printf(o, "s%d = sum_; } else { ", a);
     nat_st(g, b);
     if (at) nat_st(g, c);
     rg_printf(o, "EXEC(%u); s%d = b[%d]; } }\n", (unsigned)k, a, a);
@@ -475,8 +488,8 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
   }
   case VM_R_DRAW:
     if (!nat_slot_ok(g, a, 1) || c < 0 || (uint32_t)c >= m->ndecks) return 0;
-    rg_printf(o, "{ uint32_t left_ = E->deck_left[%d]; if (!E->watch && left_ != 0) { "
-              "uint64_t k_ = rg_rng_below(E->rng, left_); rg_value *cards_ = E->deck_cards + "
+    rg_printf(o, "{ uint32_t left_ = E->deck_left[%d]; if (!W_ && left_ != 0) { "
+              "uint64_t k_ = rg_rng_below(&R_, left_); rg_value *cards_ = E->deck_cards + "
               "E->deck_off[%d]; rg_value card_ = cards_[k_]; cards_[k_] = cards_[left_ - 1]; "
               "E->deck_left[%d] = left_ - 1; s%d = card_; } else { EXEC(%u); s%d = b[%d]; } }\n",
               c, c, c, a, (unsigned)k, a, a);
@@ -486,13 +499,13 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
       return 0;
     rg_puts(o, "{ rg_value n_ = ");
     nat_rd(g, b);
-    rg_printf(o, "; uint32_t top_ = *E->heap_top, left_ = E->deck_left[%d]; "
-              "if (!E->watch && n_ >= 0 && n_ <= %d && (uint64_t)top_ + 1 + (uint64_t)n_ <= "
-              "E->heap_cap && (uint64_t)n_ <= left_) { rg_value *out_ = E->heap + top_ + 1, "
-              "*cards_ = E->deck_cards + E->deck_off[%d]; rg_rng r_ = *E->rng; "
-              "E->heap[top_] = n_; *E->heap_top = top_ + 1 + (uint32_t)n_; "
-              "for (rg_value j_ = 0; j_ < n_; j_++) { uint32_t k_ = (uint32_t)rg_rng_below(&r_, left_); "
-              "out_[j_] = cards_[k_]; cards_[k_] = cards_[--left_]; } *E->rng = r_; "
+    rg_printf(o, "; uint32_t top_ = *T_, left_ = E->deck_left[%d]; "
+              "if (!W_ && n_ >= 0 && n_ <= %d && (uint64_t)top_ + 1 + (uint64_t)n_ <= "
+              "E->heap_cap && (uint64_t)n_ <= left_) { rg_value *out_ = H_ + top_ + 1, "
+              "*cards_ = E->deck_cards + E->deck_off[%d]; "
+              "H_[top_] = n_; *T_ = top_ + 1 + (uint32_t)n_; "
+              "for (rg_value j_ = 0; j_ < n_; j_++) { uint32_t k_ = (uint32_t)rg_rng_below(&R_, left_); "
+              "out_[j_] = cards_[k_]; cards_[k_] = cards_[--left_]; } "
               "E->deck_left[%d] = left_; s%d = top_; } else { ",
               c, RG_VM_SCRATCH, c, c, a);
     nat_st(g, b);
@@ -516,10 +529,10 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     if (!nat_slot_ok(g, a, 0)) return 0;
     rg_puts(o, "E->rv = ");
     nat_rd(g, a);
-    rg_puts(o, "; return 0;\n");
+    rg_puts(o, "; RETURN;\n");
     return 1;
   case RG_OP_RETV:
-    rg_puts(o, "return 0;\n");
+    rg_puts(o, "RETURN;\n");
     return 1;
   case RG_OP_CALL: case VM_CALLDRAW: case VM_CALLCK: {
     if (a < 0 || (uint32_t)a >= m->nprocs) return 0;
@@ -535,9 +548,9 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     if (q->result.kind != RG_K_VOID && !nat_slot_ok(g, c, 1)) return 0;
     rg_puts(o, op == VM_CALLDRAW ? "if (E->shapes) { " : "{ ");
     for (uint32_t j = 0; j < np; j++) nat_st(g, (int32_t)(nb + j));
-    rg_printf(o, "CHECKS(%u, %u, b + %lld, %llu); E->depth++; { int st_ = p%d(E, b + %lld); "
-              "E->depth--; if (st_) return st_; }", (unsigned)vm->fproc[a].steps, (unsigned)pcm,
-              (long long)nb, (unsigned long long)vm->fproc[a].size, a, (long long)nb);
+    rg_printf(o, "CHECKS(%u, %u, b + %lld, %llu); CALL(p%d, b + %lld);",
+              (unsigned)vm->fproc[a].steps, (unsigned)pcm, (long long)nb,
+              (unsigned long long)vm->fproc[a].size, a, (long long)nb);
     if (q->result.kind != RG_K_VOID) rg_printf(o, " s%d = E->rv;", c);
     rg_puts(o, " }\n");
     return 1;
@@ -590,7 +603,11 @@ static int nat_proc(nat_gen *g, uint32_t p) {
     if (vm->fcode[k].op >= VM_INCBR_EQ && vm->fcode[k].op <= VM_INCBR_GE && k + 2 < end)
       g->tgt[k + 2] = 1;
   }
-  rg_printf(o, "static int p%u(rgn_env *E, rg_value *b) {\n", (unsigned)p);
+  rg_printf(o, "static int p%u(rgn_env *E, rg_value *b) {\n"
+             "rg_rng R_ = *E->rng; uint64_t steps_ = E->steps_left, work_ = *E->work_left;\n"
+             "rg_value *const H_ = E->heap; const rg_value *const C_ = E->cells; "
+             "uint32_t *const T_ = E->heap_top; const int W_ = E->watch;\n",
+             (unsigned)p);
   for (uint64_t s = 0; s < g->size; s++) {
     if (s >= g->nlocals && s < g->t0) continue;
     if (s < q->nparams) rg_printf(o, "rg_value s%llu = b[%llu];\n", (unsigned long long)s,
@@ -603,7 +620,7 @@ static int nat_proc(nat_gen *g, uint32_t p) {
     if (n == 2 && g->tgt[k + 1]) return -1;   /* a skipped instruction is never a target */
     k += n;
   }
-  rg_puts(o, "return E->api->limit(E->vm, 3, 0);\n}\n");
+  rg_puts(o, "LIMIT(3, 0);\n}\n");
   return 0;
 }
 

@@ -36,7 +36,7 @@
 **     and draws are watched (then the VM's handlers make them) and whether
 **     the sink takes shapes (CALLDRAW), and a returned value.
 **   rgn_proc: a procedure: runs on the frame b, returns a status. */
-#define RGN_ABI_VERSION 1
+#define RGN_ABI_VERSION 2
 #define RGN_ABI \
 typedef struct rgn_api { \
   int (*exec)(void *vm, uint32_t k, rg_value *b); \
@@ -48,7 +48,8 @@ typedef struct rgn_env { \
   const rgn_api *api; \
   rg_value *heap; \
   uint32_t *heap_top; \
-  uint64_t heap_cap, nheap; \
+  uint64_t heap_cap; \
+  uint32_t nheap; \
   const rg_value *cells; \
   rg_rng *rng; \
   rg_value *deck_cards; \
