@@ -50,8 +50,8 @@ static uint64_t nat_fnv(uint64_t h, const void *p, size_t n) {
 }
 
 /* The hash of what the fast code of m is made from: its code, procedures,
-** constants and table shapes (not its dice, decks, inputs or cells, which
-** the generated code reads at run time). */
+** constants, table shapes, record sizes and enum sizes (not its dice,
+** decks, inputs or cells, which the generated code reads at run time). */
 static uint64_t nat_shape(const rg_module *m) {
   uint64_t h = 0xCBF29CE484222325ull;
   h = nat_fnv(h, m->code, (size_t)m->ncode * sizeof *m->code);
@@ -71,7 +71,9 @@ static uint64_t nat_shape(const rg_module *m) {
     h = nat_fnv(h, &m->dims[d].lo, sizeof m->dims[d].lo);
     h = nat_fnv(h, &m->dims[d].size, sizeof m->dims[d].size);
   }
-  uint32_t counts[4] = { m->ncode, m->nconsts, m->nprocs, m->ntables };
+  for (uint32_t r = 0; r < m->nrecords; r++) h = nat_fnv(h, &m->records[r].count, sizeof m->records[r].count);
+  for (uint32_t e = 0; e < m->nenums; e++) h = nat_fnv(h, &m->enums[e].count, sizeof m->enums[e].count);
+  uint32_t counts[6] = { m->ncode, m->nconsts, m->nprocs, m->ntables, m->nrecords, m->nenums };
   return nat_fnv(h, counts, sizeof counts);
 }
 
@@ -112,11 +114,11 @@ static const char nat_prelude[] =
   /* a procedure keeps the generator, the steps and the work left in
   ** locals (registers), written back to E before anything outside it runs
   ** (the VM's handler, a callee, a return) and read again after */
-  "#define OUT_ do { *E->rng = R_; E->steps_left = steps_; *E->work_left = work_; } while (0)\n"
-  "#define IN_ do { R_ = *E->rng; steps_ = E->steps_left; work_ = *E->work_left; } while (0)\n"
+  /* (OUT_ and IN_ are defined before each procedure, for what it keeps;
+  ** a failure or limit goes to the procedure's one exit for them) */
   "#define EXEC(k) do { OUT_; int st_ = E->api->exec(E->vm, (k), b); if (st_) return st_; IN_; } while (0)\n"
-  "#define FAILED(k) do { OUT_; return E->api->failed(E->vm, (k), b); } while (0)\n"
-  "#define LIMIT(what, pc) do { OUT_; return E->api->limit(E->vm, (what), (pc)); } while (0)\n"
+  "#define FAILED(k) do { fk_ = (k); goto FAIL_; } while (0)\n"
+  "#define LIMIT(what, pc) do { lw_ = (what); lpc_ = (pc); goto LIMIT_; } while (0)\n"
   "#define STEPS(w, pc) do { if (steps_ < (uint64_t)(w)) LIMIT(0, pc); steps_ -= (uint64_t)(w); } while (0)\n"
   "#define CHECKS(w, pc, nb, size) do { STEPS(w, pc); if (E->depth + 1 >= " NAT_STR(RG_MAX_CALL_DEPTH)
   ") LIMIT(1, pc); if ((uint64_t)(E->stack_end - (nb)) < (uint64_t)(size)) LIMIT(2, pc); } while (0)\n"
@@ -519,11 +521,18 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     if (!nat_slot_ok(g, a, 1) || c < 0 || (uint32_t)c >= m->ninputs) return 0;
     rg_printf(o, "s%d = E->inputs[%d];\n", a, c);
     return 1;
-  case VM_R_ROLLDIE: case VM_R_NTH:
-    if (!nat_slot_ok(g, a, 1) || (op == VM_R_NTH && !nat_slot_ok(g, b, 0))) return 0;
-    rg_puts(o, "{ ");
-    if (op == VM_R_NTH) nat_st(g, b);
-    rg_printf(o, "EXEC(%u); s%d = b[%d]; }\n", (unsigned)k, a, a);
+  case VM_R_NTH:
+    if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || c < 0 || (uint32_t)c >= m->nenums) return 0;
+    sl[0] = b;
+    rg_puts(o, "{ rg_value k_ = ");
+    nat_rd(g, b);
+    rg_printf(o, "; if (k_ < 0 || k_ >= %uLL) ", (unsigned)m->enums[c].count);
+    nat_fail(g, k, sl, 1);
+    rg_printf(o, " s%d = k_; }\n", a);
+    return 1;
+  case VM_R_ROLLDIE:
+    if (!nat_slot_ok(g, a, 1)) return 0;
+    rg_printf(o, "{ EXEC(%u); s%d = b[%d]; }\n", (unsigned)k, a, a);
     return 1;
   case VM_R_RET:
     if (!nat_slot_ok(g, a, 0)) return 0;
@@ -563,21 +572,72 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     if (pcm >= m->ncode || rg_op_effect(m, m->code[pcm], &pops, &pushes) != 0 || pops < 0 ||
         pushes < 0 || (int64_t)d - pops < 0 || (uint64_t)d - (uint64_t)pops + (uint64_t)pushes > g->size)
       return 0;
-    rg_puts(o, "{ ");
-    for (int j = d - pops; j < d; j++) {
+    for (int j = d - pops; j < d; j++)
       if (!nat_slot_ok(g, j, 0)) return 0;
-      nat_st(g, j);
+    for (int j = d - pops; j < d - pops + pushes; j++)
+      if (!nat_slot_ok(g, j, 1)) return 0;
+    rg_puts(o, "{ ");
+    /* the common ones made here when all is well; else, and for the rest,
+    ** the VM's handler */
+    int r0 = d - pops;
+    switch (op) {
+    case RG_OP_NOTE: case RG_OP_STEP: case RG_OP_SHAPE:   /* nobody listens: nothing */
+      rg_printf(o, "if (!E->%s) goto X%u; ", op == RG_OP_NOTE ? "notes" : op == RG_OP_STEP ? "steps" : "shapes",
+                (unsigned)k);
+      break;
+    case RG_OP_EXPECT:   /* holds: nothing */
+      rg_puts(o, "if (");
+      nat_rd(g, d - 1);
+      rg_printf(o, ") goto X%u; ", (unsigned)k);
+      break;
+    case RG_OP_EXPECTEQ:
+      rg_puts(o, "if (");
+      nat_rd(g, d - 2);
+      rg_puts(o, " == ");
+      nat_rd(g, d - 1);
+      rg_printf(o, ") goto X%u; ", (unsigned)k);
+      break;
+    case RG_OP_LIST: case RG_OP_MKREC:   /* the values, to a new list or record */
+      rg_printf(o, "{ uint32_t top_ = *T_; if ((uint64_t)top_ + %d <= E->heap_cap) { ",
+                pops + (op == RG_OP_LIST));
+      if (op == RG_OP_LIST) rg_printf(o, "H_[top_] = %d; ", pops);
+      for (int j = 0; j < pops; j++) {
+        rg_printf(o, "H_[top_ + %d] = ", j + (op == RG_OP_LIST));
+        nat_rd(g, r0 + j);
+        rg_puts(o, "; ");
+      }
+      rg_printf(o, "*T_ = top_ + %d; s%d = top_; goto X%u; } } ", pops + (op == RG_OP_LIST), r0,
+                (unsigned)k);
+      break;
+    case RG_OP_APPEND:   /* a new list: l's elements, then v */
+      rg_puts(o, "{ uint32_t n_, top_ = *T_; rg_value l_ = ");
+      nat_rd(g, r0);
+      rg_puts(o, "; if (rgn_list(H_, top_, l_, &n_) && (uint64_t)top_ + 2 + n_ <= E->heap_cap) { "
+              "H_[top_] = (rg_value)n_ + 1; for (uint32_t j_ = 0; j_ < n_; j_++) "
+              "H_[top_ + 1 + j_] = H_[l_ + 1 + j_]; H_[top_ + 1 + n_] = ");
+      nat_rd(g, r0 + 1);
+      rg_printf(o, "; *T_ = top_ + 2 + n_; s%d = top_; goto X%u; } } ", r0, (unsigned)k);
+      break;
+    case RG_OP_LISTHAS:   /* v in l, counting the elements as work */
+      rg_puts(o, "{ uint32_t n_; rg_value l_ = ");
+      nat_rd(g, r0 + 1);
+      rg_puts(o, ", v_ = ");
+      nat_rd(g, r0);
+      rg_puts(o, "; if (rgn_list(H_, *T_, l_, &n_) && n_ <= work_) { rg_value f_ = 0; work_ -= n_; "
+              "for (uint32_t j_ = 0; j_ < n_ && !f_; j_++) f_ = H_[l_ + 1 + j_] == v_; ");
+      rg_printf(o, "s%d = f_; goto X%u; } } ", r0, (unsigned)k);
+      break;
+    default:
+      break;
     }
+    for (int j = d - pops; j < d; j++) nat_st(g, j);
     if (op == RG_OP_FAIL) {
       rg_printf(o, "FAILED(%u); }\n", (unsigned)k);
       return 1;
     }
     rg_printf(o, "EXEC(%u);", (unsigned)k);
-    for (int j = d - pops; j < d - pops + pushes; j++) {
-      if (!nat_slot_ok(g, j, 1)) return 0;
-      rg_printf(o, " s%d = b[%d];", j, j);
-    }
-    rg_puts(o, " }\n");
+    for (int j = d - pops; j < d - pops + pushes; j++) rg_printf(o, " s%d = b[%d];", j, j);
+    rg_printf(o, " } X%u:;\n", (unsigned)k);
     return 1;
   }
   return 0;
@@ -603,11 +663,27 @@ static int nat_proc(nat_gen *g, uint32_t p) {
     if (vm->fcode[k].op >= VM_INCBR_EQ && vm->fcode[k].op <= VM_INCBR_GE && k + 2 < end)
       g->tgt[k + 2] = 1;
   }
+  /* what the procedure keeps in locals: the generator and the work left
+  ** when it rolls or draws itself, the steps left when it counts any */
+  int rng = 0, steps = 0;
+  for (uint32_t k = entry; k < end; k++) {
+    uint32_t op = vm->fcode[k].op;
+    rng |= op == VM_R_ROLL || op == VM_R_ROLLAT || op == VM_R_DRAW || op == VM_R_DRAWS ||
+           op == RG_OP_LISTHAS;
+    steps |= op == VM_JMPB || op == RG_OP_CALL || op == VM_CALLDRAW || op == VM_CALLCK ||
+             (op >= VM_INCBR_EQ && op <= VM_JBR_GE) ||
+             ((op == VM_BRF || op == VM_BRT || (op >= VM_BR_EQ && op <= VM_BR_GE)) && vm->fcode[k].d);
+  }
+  rg_printf(o, "#undef OUT_\n#undef IN_\n#define OUT_ do { %s%s } while (0)\n"
+            "#define IN_ do { %s%s } while (0)\n",
+            rng ? "*E->rng = R_; *E->work_left = work_; " : "", steps ? "E->steps_left = steps_; " : "",
+            rng ? "R_ = *E->rng; work_ = *E->work_left; " : "", steps ? "steps_ = E->steps_left; " : "");
   rg_printf(o, "static int p%u(rgn_env *E, rg_value *b) {\n"
-             "rg_rng R_ = *E->rng; uint64_t steps_ = E->steps_left, work_ = *E->work_left;\n"
+             "uint32_t fk_ = 0, lpc_ = 0; int lw_ = 3; (void)fk_; (void)lpc_; (void)lw_;\n"
              "rg_value *const H_ = E->heap; const rg_value *const C_ = E->cells; "
-             "uint32_t *const T_ = E->heap_top; const int W_ = E->watch;\n",
-             (unsigned)p);
+             "uint32_t *const T_ = E->heap_top; const int W_ = E->watch;\n%s%s",
+             (unsigned)p, rng ? "rg_rng R_ = *E->rng; uint64_t work_ = *E->work_left;\n" : "",
+             steps ? "uint64_t steps_ = E->steps_left;\n" : "");
   for (uint64_t s = 0; s < g->size; s++) {
     if (s >= g->nlocals && s < g->t0) continue;
     if (s < q->nparams) rg_printf(o, "rg_value s%llu = b[%llu];\n", (unsigned long long)s,
@@ -620,7 +696,8 @@ static int nat_proc(nat_gen *g, uint32_t p) {
     if (n == 2 && g->tgt[k + 1]) return -1;   /* a skipped instruction is never a target */
     k += n;
   }
-  rg_puts(o, "LIMIT(3, 0);\n}\n");
+  rg_puts(o, "LIMIT_: OUT_; return E->api->limit(E->vm, lw_, lpc_);\n"
+          "FAIL_: OUT_; return E->api->failed(E->vm, fk_, b);\n}\n");
   return 0;
 }
 
@@ -738,6 +815,8 @@ rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *res
   e.depth = 0;
   e.watch = s->chance || s->roll || s->draw || s->dice;
   e.shapes = s->shape != NULL;
+  e.notes = s->note != NULL;
+  e.steps = s->step != NULL;
   e.rv = 0;
   int st = nat_procs(vm->native)[proc](&e, base);
   if (st == 0 && result && vm->m->procs[proc].result.kind != RG_K_VOID) *result = e.rv;

@@ -33,10 +33,11 @@
 **   rgn_env: one call's state: the VM's heap, cells, generator, decks and
 **     inputs (the VM's own, so that the VM's handlers and the generated
 **     code see one state), the steps left, the call depth, whether rolls
-**     and draws are watched (then the VM's handlers make them) and whether
-**     the sink takes shapes (CALLDRAW), and a returned value.
+**     and draws are watched (then the VM's handlers make them), whether
+**     the sink takes shapes (CALLDRAW, SHAPE), notes and steps, and a
+**     returned value.
 **   rgn_proc: a procedure: runs on the frame b, returns a status. */
-#define RGN_ABI_VERSION 2
+#define RGN_ABI_VERSION 3
 #define RGN_ABI \
 typedef struct rgn_api { \
   int (*exec)(void *vm, uint32_t k, rg_value *b); \
@@ -59,7 +60,7 @@ typedef struct rgn_env { \
   const rg_value *stack_end; \
   uint64_t steps_left; \
   uint64_t *work_left; \
-  int depth, watch, shapes; \
+  int depth, watch, shapes, notes, steps; \
   rg_value rv; \
 } rgn_env; \
 typedef int (*rgn_proc)(rgn_env *E, rg_value *b);
