@@ -116,7 +116,7 @@ static void print_help(const command *cmd) {
            "                      PATH) and kept in $XDG_CACHE_HOME/regula/native (else\n"
            "                      ~/.cache/regula/native); the same results, events,\n"
            "                      errors and limits as without.  Without a compiler the\n"
-           "                      rules run as usual, with a note on stderr\n");
+           "                      rules run as usual, with a note on stderr.\n");
 }
 
 /* Every option of every command, in one table: its name, whether it takes

@@ -42,6 +42,27 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(RG_NO_NATIVE) || defined(__EMSCRIPTEN__)
+
+/* The page's build has no native tier: nothing here runs. */
+rg_status rg_native_source(const rg_module *m, rg_buf *out) {
+  (void)m;
+  (void)out;
+  return RG_OK;
+}
+
+/* Never called without native code (vm->native is always NULL here). */
+rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *result) {
+  (void)proc;
+  (void)base;
+  (void)result;
+  return vm_fail(vm, RG_RUN_ERROR, 0, "internal error: no native tier in this build");
+}
+
+#else
+
+#include "nat_int.h"
+
 /* FNV-1a over n bytes of p, continuing from h. */
 static uint64_t nat_fnv(uint64_t h, const void *p, size_t n) {
   const unsigned char *c = p;
@@ -76,27 +97,6 @@ static uint64_t nat_shape(const rg_module *m) {
   uint32_t counts[6] = { m->ncode, m->nconsts, m->nprocs, m->ntables, m->nrecords, m->nenums };
   return nat_fnv(h, counts, sizeof counts);
 }
-
-#if defined(RG_NO_NATIVE) || defined(__EMSCRIPTEN__)
-
-/* The page's build has no native tier: nothing here runs. */
-rg_status rg_native_source(const rg_module *m, rg_buf *out) {
-  (void)m;
-  (void)out;
-  return RG_OK;
-}
-
-/* Never called without native code (vm->native is always NULL here). */
-rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *result) {
-  (void)proc;
-  (void)base;
-  (void)result;
-  return vm_fail(vm, RG_RUN_ERROR, 0, "internal error: no native tier in this build");
-}
-
-#else
-
-#include "nat_int.h"
 
 /* ---- the translator ---------------------------------------------------- */
 

@@ -272,10 +272,12 @@ static int nat_cc(const char *cc, const char *tmp, const char *src, const char *
       posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0 &&
       posix_spawn_file_actions_adddup2(&fa, 1, 2) == 0 &&
       posix_spawn(&pid, cc, &fa, NULL, (char *const *)argv, envp) == 0) {
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-      if (errno != EINTR) break;
-    rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    int status = 0;
+    pid_t w;
+    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+      ;
+    if (w == pid)
+      rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   }
   posix_spawn_file_actions_destroy(&fa);
   unlink(log);
