@@ -52,6 +52,11 @@ rg_status rg_native_source(const rg_module *m, rg_buf *out) {
 }
 
 /* Never called without native code (vm->native is always NULL here). */
+void vm_native_env(rg_vm *vm) {
+  (void)vm;
+}
+
+/* Never called either. */
 rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *result) {
   (void)proc;
   (void)base;
@@ -794,7 +799,9 @@ static int nat_limit(void *vm, int what, uint32_t pc) {
 
 static const rgn_api nat_api = { nat_exec, nat_failed, nat_limit };
 
-rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *result) {
+/* Fills vm->nenv from the VM (its heap, cells, generator, decks, inputs,
+** stack and sink); the steps and depth are set by each call. */
+void vm_native_env(rg_vm *vm) {
   const rg_sink *s = &vm->sink;
   rgn_env e;
   e.vm = vm;
@@ -818,8 +825,15 @@ rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *res
   e.notes = s->note != NULL;
   e.steps = s->step != NULL;
   e.rv = 0;
-  int st = nat_procs(vm->native)[proc](&e, base);
-  if (st == 0 && result && vm->m->procs[proc].result.kind != RG_K_VOID) *result = e.rv;
+  vm->nenv = e;
+}
+
+rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *result) {
+  rgn_env *e = &vm->nenv;
+  e->steps_left = vm->max_steps;
+  e->depth = 0;
+  int st = nat_procs(vm->native)[proc](e, base);
+  if (st == 0 && result && vm->m->procs[proc].result.kind != RG_K_VOID) *result = e->rv;
   return (rg_status)st;
 }
 

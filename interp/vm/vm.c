@@ -35,6 +35,7 @@
 ** least the module's constant records).  Returns NULL when out of memory. */
 void rg_vm_set_sink(rg_vm *vm, const rg_sink *sink) {
   vm->sink = *sink;
+  if (vm->native) vm_native_env(vm);
 }
 
 /* Runs vm's calls in vm->native_want when the fast code is fused and the
@@ -77,6 +78,7 @@ static int vm_attach_native(rg_vm *vm) {
     vm->xmap[3 * k] = vm->xmap[3 * k + 1] = vm->xmap[3 * k + 2] = vm->fmap[k];
   }
   vm->native = vm->native_want;
+  if (vm->stack) vm_native_env(vm);   /* (rg_vm_new sets it up once all is made) */
   return 0;
 }
 
@@ -134,6 +136,7 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
   if (m->nheap) memcpy(vm->heap, m->heap, (size_t)m->nheap * sizeof(rg_value));
   vm->heap_top = m->nheap;
   rg_rng_stream(&vm->rng, 0, 0);
+  if (vm->native) vm_native_env(vm);
   return vm;
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "vm.h"
+#include "native.h"
 #include "opcodes.h"
 #include "rng.h"
 
@@ -185,6 +186,7 @@ struct rg_vm {
   vm_ins *xcode;            /* with native: each fast instruction alone (vm_exec1) */
   uint32_t *xmap;           /* fmap of xcode */
   int xthreaded;            /* xcode has its handlers' addresses */
+  rgn_env nenv;             /* with native: the state its calls run on (native.c) */
   int depth;                /* frames[0..depth) are suspended callers */
   uint32_t label_gen;       /* LABELs run so far by this VM */
   int label_set;            /* this call has run a LABEL */
@@ -210,5 +212,9 @@ rg_status vm_fail(rg_vm *vm, rg_status status, uint32_t pc, const char *fmt, ...
 /* Runs procedure proc in the VM's native code (native.c): the frame at base
 ** is set up as rg_vm_call sets it.  Returns as rg_vm_call. */
 rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *result);
+
+/* Sets vm->nenv up for vm's heap, decks, inputs, stack and sink (native.c;
+** again whenever the sink changes). */
+void vm_native_env(rg_vm *vm);
 
 #endif
