@@ -24,7 +24,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies stages coverage mutate nvim secrecy
+.PHONY: copies stages coverage mutate nvim secrecy native
 .PHONY: web serve test-web test-web-if-able
 .SECONDARY:
 
@@ -142,6 +142,12 @@ copies:
 stages:
 	@python3 tests/stages.py $(STAGES)
 
+# The native tier against the VM, byte for byte: every golden test in the
+# native tier, workloads, limits, fallbacks, the cache (tests/native.sh;
+# part of `make test`).
+native: $(BUILD)/regula
+	@tests/native.sh $(BUILD)/regula
+
 # The editor files (editors/) know exactly the lexer's keywords.
 editors:
 	@tests/editors.sh
@@ -166,6 +172,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-quick
 	@tests/nvim.sh $(BUILD)/regula
 	@$(MAKE) --no-print-directory secrecy
+	@$(MAKE) --no-print-directory native
 	@tests/install.sh
 	@$(MAKE) --no-print-directory sanitize
 	@tests/valgrind.sh --quick $(BUILD)/regula
@@ -190,7 +197,7 @@ sanitize: deps
 # Each harness tools/fuzz/fuzz_NAME.c is built with libFuzzer by `make fuzz`
 # and, with tools/fuzz/replay.c as its main, by `make test`, which replays
 # the inputs that once crashed it (tests/fuzz/NAME/).
-FUZZ_NAMES := parse compile module tsv answers render fmt diag setup lsp
+FUZZ_NAMES := parse compile module tsv answers render fmt diag setup lsp native
 # the language server's frame reader lives in tools/ (not the library)
 FUZZ_EXTRA_lsp := tools/lsp_frame.c
 FUZZ_SECONDS ?= 60

@@ -380,6 +380,25 @@ rg_status rg_rules_save(const rg_rules *r, const char *path, char *err, size_t e
 ** compile to the same module have the same hash.  Returns RG_OK, or
 ** RG_NOMEM (buf then ""). */
 rg_status rg_rules_hash(const rg_rules *r, char *buf, size_t size);
+/* The native tier: machine code for r's procedures, made by compiling a
+** translation of its verified code with the system's C compiler.  cc is
+** the compiler's absolute path (the library searches no PATH and reads no
+** environment: the caller finds it), cache_dir the folder that keeps the
+** compiled code between processes (made 0700 when missing; a folder that
+** is not the user's own and private is not used).  Afterwards runs,
+** simulations and tests of r and of its copies (rg_rules_with) run the
+** machine code, with the VM's results, events, errors, limits and seeding
+** byte for byte; with no_fusion set they run in the VM.  When the tier
+** cannot be had (no compiler, a compile that fails, an instruction it does
+** not translate, a build without it such as the page's) r stays with the
+** VM: note[0..notelen) says why (or how the code was had), and that is not
+** an error.  Returns RG_OK, or RG_NOMEM. */
+typedef struct rg_native_options {
+  size_t size;              /* sizeof(rg_native_options) */
+  const char *cc;           /* the C compiler's absolute path */
+  const char *cache_dir;    /* the cache folder */
+} rg_native_options;
+rg_status rg_rules_native(rg_rules *r, const rg_native_options *opt, char *note, size_t notelen);
 
 /* rg_rules_dis's flags. */
 #define RG_DIS_FAST 1       /* the VM's private register code, not the bytecode */
@@ -527,9 +546,11 @@ typedef enum rg_choose_policy {
   RG_CHOOSE_CALLBACK = 3    /* choose(choose_ctx, ...) answers */
 } rg_choose_policy;
 
-/* A run's limits when rg_run_options leaves them 0: steps (backward jumps
-** plus calls), and bytes for the stack and heap. */
-#define RG_DEFAULT_MAX_STEPS  100000000ull
+/* A run's limits when rg_run_options leaves them 0: steps (instructions:
+** a backward jump costs the instructions of the loop it closes, a call the
+** callee's length, so that the steps bound the time), and bytes for the
+** stack and heap. */
+#define RG_DEFAULT_MAX_STEPS  1000000000ull
 #define RG_DEFAULT_MAX_MEMORY (64u << 20)
 
 /* Where a run's random numbers come from (the contract: interp/play/seed.h). */
@@ -546,7 +567,7 @@ typedef struct rg_run_options {
   uint64_t seed;            /* the dice and decks draw from stream 0 of it,
                             ** random choices from stream 1 */
   rg_seeding seeding;
-  uint64_t max_steps;       /* backward jumps plus calls; 0: RG_DEFAULT_MAX_STEPS */
+  uint64_t max_steps;       /* instructions (see RG_DEFAULT_MAX_STEPS); 0: that default */
   size_t max_memory;        /* bytes for the stack and heap; 0: RG_DEFAULT_MAX_MEMORY */
   rg_choose_policy policy;
   const char *answers;      /* RG_CHOOSE_ANSWERS: the text (copied) */

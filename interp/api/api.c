@@ -10,6 +10,7 @@
 */
 #include "regula.h"
 #include "api_int.h"
+#include "native.h"
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"
@@ -136,9 +137,31 @@ void rg_rules_free(rg_rules *r) {
     rg_arena_free(&r->src->arena);
     rg_free(r->src);
   }
+  rg_native_free(r->native);
   rg_module_free(&r->m);
   rg_free(r->assumed);
   rg_free(r);
+}
+
+rg_status rg_rules_native(rg_rules *r, const rg_native_options *opt, char *note, size_t notelen) {
+  rg_native *n = NULL;
+  if (notelen) note[0] = '\0';
+  if (!opt || opt->size < sizeof *opt) {
+    if (notelen) snprintf(note, notelen, "no native options: the VM runs");
+    return RG_OK;
+  }
+  rg_status st = rg_native_build(&r->m, opt->cc, opt->cache_dir, &n, note, notelen);
+  if (st != RG_OK) return st;
+  if (n) {
+    rg_native_free(r->native);
+    r->native = n;
+  }
+  return RG_OK;
+}
+
+const struct rg_native *rg_rules_native_code(const rg_rules *r) {
+  if (r->native) return r->native;
+  return r->base ? r->base->native : NULL;
 }
 
 const char *rg_rules_name(const rg_rules *r) {
@@ -701,6 +724,7 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   lim.max_steps = run->opt.max_steps;
   lim.max_memory = run->opt.max_memory;
   lim.no_fusion = run->opt.no_fusion;
+  lim.native = rg_rules_native_code(r);
   run->sink = sink;
   run->vm = rg_vm_new(&r->m, &lim, &sink);
   if (!run->vm) {
@@ -950,6 +974,7 @@ rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **o
   setup.limits.max_steps = opt->max_steps;
   setup.limits.max_memory = opt->max_memory;
   setup.limits.no_fusion = opt->no_fusion;
+  setup.limits.native = rg_rules_native_code(r);
   rg_status st = rg_game_open(&r->m, &setup, out);
   rg_buf_free(&ph);
   return st;

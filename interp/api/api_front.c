@@ -153,6 +153,7 @@ rg_status rg_rules_test(const rg_rules *r, const rg_run_options *opt, rg_out *ou
     lim.max_memory = opt->max_memory;
     lim.no_fusion = opt->no_fusion;
   }
+  lim.native = rg_rules_native_code(r);
   return rg_test_run(&r->m, &lim, write_test, out, passed, failed) == 0 ? RG_OK : RG_NOMEM;
 }
 

@@ -36,7 +36,12 @@ struct rg_rules {
   struct rg_setup *setup;     /* the dice, decks and which were set (owned) */
   rg_input *inputs;           /* m.inputs: base's, with the values set (owned) */
   rg_buf sets;                /* each text of rg_rules_set, ended by '\n' */
+  struct rg_native *native;   /* rg_rules_native's code (owned), or NULL */
 };
+
+/* The native code r's runs use (r's own, or that of the rules r copies),
+** or NULL. */
+const struct rg_native *rg_rules_native_code(const rg_rules *r);
 
 /* Frees r, a copy made by rg_rules_with (api_setup.c). */
 void rg_rules_setup_free(rg_rules *r);

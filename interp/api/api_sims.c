@@ -68,6 +68,7 @@ rg_status rg_sims_open(const rg_rules *r, const rg_sims_options *opt, char *err,
   s->limits.max_steps = opt->max_steps;
   s->limits.max_memory = opt->max_memory;
   s->limits.no_fusion = opt->no_fusion;
+  s->limits.native = rg_rules_native_code(r);
   st = rg_api_parse_args(r, pi, name, opt->args, opt->nargs, &s->args, err, errlen);
   s->strategy = si + 1;
   if (st == RG_OK && opt->policy == RG_CHOOSE_ANSWERS) {

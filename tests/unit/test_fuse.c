@@ -187,7 +187,7 @@ static void run(const rg_module *m, int fuse, int watch, int steps, uint64_t max
   rg_vm *vm = vms[fuse][watch][steps];
   if (!vm) {
     rg_sink sink = {.roll = watch ? on_roll_cur : NULL, .draw = watch ? on_draw_cur : NULL};
-    rg_limits lim = {max_steps, 1 << 16, 0};
+    rg_limits lim = {max_steps, 1 << 16, 0, NULL};
     vm = rg_vm_new(m, &lim, &sink);
     if (!vm || rg_vm_set_fusion(vm, fuse) != 0) {
       failed++;

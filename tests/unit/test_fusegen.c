@@ -283,7 +283,7 @@ typedef struct outcome {
 /* Runs procedure proc of m with args under a step limit, fused or not. */
 static int run1(const rg_module *m, int fuse, uint32_t proc, rg_value *args, uint64_t steps,
                 outcome *o) {
-  rg_limits lim = {steps, 1 << 20, 0};
+  rg_limits lim = {steps, 1 << 20, 0, NULL};
   rg_vm *vm = rg_vm_new(m, &lim, NULL);
   if (!vm || rg_vm_set_fusion(vm, fuse) != 0) {
     rg_vm_free(vm);

@@ -510,7 +510,7 @@ static void chance_tests(void) {
 
   /* Heap exhaustion is the memory limit. */
   {
-    rg_limits lim = {0, 1 << 16, 0};
+    rg_limits lim = {0, 1 << 16, 0, NULL};
     cvm(0, 0, &lim);
     cfails("grow", 0, 0, RG_RUN_LIMIT, "memory limit");
     cfails("rolls", 1000, 0, RG_RUN_OK, "");
@@ -786,11 +786,17 @@ int main(void) {
   CHECK(call2("sum", 0, 0) == 0, "sum empty loop");
   {
     rg_value a[1] = {100}, r;
-    rg_limits lim = {10, 0, 0};
+    rg_limits lim = {10, 0, 0, NULL};
     rg_status st = run("sum", a, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 10 reached") == 0, "step limit: %d %s", st, errbuf);
-    lim.max_steps = 100;   /* exactly the 100 backward jumps */
+    /* the 100 backward jumps, each weighing the 13 instructions of the
+    ** loop (pc 2, its test, to pc 14, the JMP): 1300 steps exactly */
+    lim.max_steps = 1300;
     CHECK(run("sum", a, &r, &lim) == RG_RUN_OK && r == 5050, "step limit not reached: %s", errbuf);
+    lim.max_steps = 1299;
+    st = run("sum", a, &r, &lim);
+    CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 1299 reached") == 0,
+          "one step short: %d %s", st, errbuf);
     lim.max_steps = 1000;
     st = run("spin", NULL, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 1000 reached") == 0, "spin: %s", errbuf);
@@ -803,7 +809,7 @@ int main(void) {
   fails2("forever", 0, 0, RG_RUN_LIMIT, "call depth limit");
   {
     rg_value a[1] = {150}, r;
-    rg_limits lim = {0, 1024, 0};
+    rg_limits lim = {0, 1024, 0, NULL};
     rg_status st = run("fact", a, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "memory limit") == 0, "stack memory limit: %d %s", st, errbuf);
     lim.max_steps = 50;
@@ -895,10 +901,10 @@ int main(void) {
   fails2("field", INT64_MAX, 0, RG_RUN_ERROR, "record field 9223372036854775807+1 outside the heap (size 6)");
   {
     rg_value r;
-    rg_limits lim = {0, 4096, 0};
+    rg_limits lim = {0, 4096, 0, NULL};
     rg_status st = run("hog", NULL, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "memory limit") == 0, "heap memory limit: %d %s", st, errbuf);
-    rg_limits lim2 = {500, 1 << 20, 0};
+    rg_limits lim2 = {500, 1 << 20, 0, NULL};
     st = run("hog", NULL, &r, &lim2);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 500 reached") == 0, "hog steps: %s", errbuf);
   }

@@ -144,7 +144,7 @@ void fuzz_run_module(const rg_module *m, const uint8_t *data, size_t size) {
   rg_sink sink = {.ctx = &a, .note = on_note, .expect_fail = on_expect, .step = on_step,
                   .roll = on_roll, .draw = on_draw, .choose = on_choose,
                   .chance = flags & FUZZ_CHANCE ? on_chance : NULL};
-  rg_limits lim = {2000, 1 << 16, 0};
+  rg_limits lim = {2000, 1 << 16, 0, NULL};
   rg_vm *vm, *plain;
   rg_module_dis(m, fuzz_null_out());
   vm = rg_vm_new(m, &lim, &sink);
