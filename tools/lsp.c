@@ -36,7 +36,7 @@ const char lsp_help[] =
   "Language Server Protocol): diagnostics as you type, hover (a table's\n"
   "cells, a constant's value, an `assumed` note's text), go to definition\n"
   "(across extends and into TSV tables), completion of names and the\n"
-  "outline of a file.  Editors start it; see editors/ and the README.\n"
+  "outline of a file.  Editors start it; see editors/ and docs/manual.md.\n"
   "\n"
   "Exit: 0 after the client's shutdown and exit, 1 on exit without\n"
   "shutdown, 2 for arguments, 3 when the input ends or memory runs out.\n";
