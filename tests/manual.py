@@ -14,7 +14,10 @@ Four checks, each a count of passes and failures:
   keywords  the reserved words listed in docs/language.md (the bullet
             **Keywords**) are exactly the lexer's: the quoted words of
             grammar/lexer.re's rules that return a token, as
-            tests/editors.sh reads them.
+            tests/editors.sh reads them, but for the tokens that
+            grammar/parser.y's `%fallback NAME ...` lets stand as names
+            (`default`): those are in the bullet **Words with a meaning in
+            one place** instead.
   promises  every bullet of the manual's "Promises" and "Limits and
             untrusted input" sections (its bold label) and every row of the
             limits table (its first cell) has a row in tests/promises.md,
@@ -128,6 +131,21 @@ def check_keywords():
     # parenthesis (one span of several words, or a span each)
     listed = m.group(1).split(":", 1)[-1].split("(", 1)[0]
     doc = {w for span in re.findall(r"`([^`]*)`", listed) for w in span.split()}
+    # tokens the parser takes as names where no keyword fits (%fallback NAME
+    # A B.) are no reserved words: the "one place" bullet names them
+    fb = re.search(r"^%fallback NAME ([A-Z_ ]+)\.", read("grammar/parser.y"), re.M)
+    names = {t.lower() for t in fb.group(1).split()} if fb else set()
+    one = re.search(r"^- \*\*Words with a meaning in one place\*\*(.*?)(?=^- \*\*|^\S)",
+                    read("docs/language.md"), re.M | re.S)
+    one_words = set(re.findall(r"`([a-z_]+)`", one.group(1))) if one else set()
+    for w in sorted(names & lexer):
+        if w in doc:
+            bad(f"docs/language.md: {w} is in the **Keywords** list but grammar/parser.y lets it stand as a name (%fallback)")
+        elif w not in one_words:
+            bad(f"docs/language.md: {w}, a name but where grammar/parser.y takes it as a keyword, is not in the bullet **Words with a meaning in one place**")
+        else:
+            ok()
+    lexer -= names
     for w in sorted(lexer - doc):
         bad(f"docs/language.md: the keyword {w} of grammar/lexer.re is not in the **Keywords** list")
     for w in sorted(doc - lexer):
