@@ -24,7 +24,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies stages coverage mutate nvim secrecy native
+.PHONY: copies stages coverage mutate nvim secrecy native docs manual pictures
 .PHONY: web serve test-web test-web-if-able
 .SECONDARY:
 
@@ -125,7 +125,8 @@ golden: $(BUILD)/regula
 secrecy: $(BUILD)/regula
 	@python3 tests/secrecy.py $(BUILD)/regula
 
-test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies stages
+test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies stages \
+            docs manual
 
 # Every rule file of rules/ and tests/ is in `regula fmt`'s layout
 # (`tests/fmt-check.sh build/regula --write` formats them).
@@ -147,6 +148,18 @@ stages:
 # part of `make test`).
 native: $(BUILD)/regula
 	@tests/native.sh $(BUILD)/regula
+# Every `$ regula` example of README.md and docs/ prints what the
+# documentation shows (tests/docs.py), and docs/pictures/ is what the rule
+# files draw now (tools/pictures.sh --check).
+docs: $(BUILD)/regula
+	@python3 tests/docs.py $(BUILD)/regula
+	@tools/pictures.sh $(BUILD)/regula --check
+
+# docs/manual.md and --help name the same commands and options, the
+# language reference's keywords are the lexer's, every promise has a test
+# row (tests/promises.md), every link resolves (tests/manual.py).
+manual: $(BUILD)/regula
+	@python3 tests/manual.py $(BUILD)/regula
 
 # The editor files (editors/) know exactly the lexer's keywords.
 editors:
@@ -297,7 +310,8 @@ test-web: all web
 	@node web/test/page.mjs $(BUILD)/regula $(WEB) build/web-shots
 
 # ---- pictures -------------------------------------------------------------
-# Renders the README's pictures into docs/pictures/ (committed PNGs).
+# Renders the pictures of README.md and docs/ into docs/pictures/ (committed
+# PNGs, drawn from the rule files; `make docs` checks they are up to date).
 pictures: all
 	@tools/pictures.sh $(BUILD)/regula
 

@@ -69,6 +69,16 @@ expect from-many-files 2 '^[^ ]*many.rules:256:33: error: too many source files 
   "$bin" check "$tmp/many.rules"
 n=$(grep -c 'too many source files' "$tmp/err")
 if [ "$n" -eq 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits from-many-files: said $n times"; fi
+# 16 rule sets may extend each other (e0 extends e1 ... e15 extends e16, the
+# base); the 17th is refused at the extends of the 16th in the chain.
+mkdir -p "$tmp/ext"
+printf 'ruleset "e16"\nconst x = 1\n' >"$tmp/ext/e16.rules"
+for i in $(seq 15 -1 0); do
+  printf 'ruleset "e%d" extends "e%d.rules"\n' "$i" $((i + 1)) >"$tmp/ext/e$i.rules"
+done
+expect extends-16 0 '' "$bin" check "$tmp/ext/e1.rules"
+expect extends-17 2 'e15.rules:1:23: error: too many rule sets extend each other \(limit 16\)' \
+  "$bin" check "$tmp/ext/e0.rules"
 { printf 'procedure p('; awk 'BEGIN { for (i = 0; i < 70000; i++) printf "a%d: int, ", i }'; printf 'z: int) -> int { return z }\n'; } >"$tmp/params.rules"
 expect params 2 'params.rules:1:[0-9]+: error: too many parameters \(limit 255\)' "$bin" check "$tmp/params.rules"
 
