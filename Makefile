@@ -253,7 +253,7 @@ WEB_DATA := $(shell find rules tables -type f)
 # Emscripten's optimizer needs Debian's acorn, which another node may not see.
 EMCC     := NODE_PATH=/usr/share/nodejs emcc
 EMFLAGS  := -O2 -sENVIRONMENT=web,worker -sMODULARIZE -sEXPORT_NAME=createRegula \
-            -sALLOW_MEMORY_GROWTH -sEXPORTED_FUNCTIONS=_rgw_check,_rgw_sheet,_rgw_query,_rgw_test,_rgw_diff,_rgw_info,_rgw_inputs,_rgw_run,_rgw_play,_rgw_sims_new,_rgw_sims_run,_rgw_sims_json,_rgw_sims_free,_rgw_free \
+            -sALLOW_MEMORY_GROWTH -sEXPORTED_FUNCTIONS=_rgw_check,_rgw_sheet,_rgw_query,_rgw_test,_rgw_diff,_rgw_info,_rgw_inputs,_rgw_run,_rgw_play,_rgw_reply,_rgw_sims_new,_rgw_sims_run,_rgw_sims_json,_rgw_sims_free,_rgw_free \
             -sEXPORTED_RUNTIME_METHODS=ccall,FS,UTF8ToString \
             --preload-file rules@/rules --preload-file tables@/tables
 # Lemon's template has unused variables (as for parser.o above).
