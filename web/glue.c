@@ -432,6 +432,47 @@ static int rules_for_run(const char *path, const char *inputs, rg_rules **r, rg_
   return set_inputs(*r, inputs, set, err) != 0 ? 2 : 0;
 }
 
+/* The rules the last game or run was played with: a game replays from its
+** start at every answer, and compiling a rule file takes far longer than
+** playing it, so the page's calls share one compile of the bundled file
+** (which does not change) with the same inputs.  Only the page's thread
+** uses it; a simulation compiles its own. */
+static struct {
+  char *path, *inputs;
+  rg_rules *r, *set;
+} last;
+
+/* rules_for_run of path and inputs, the rules kept in `last` (borrowed:
+** valid until the next call; not to be freed).  Returns as rules_for_run. */
+static int rules_kept(const char *path, const char *inputs, const rg_rules **set, text *err) {
+  int rc;
+  if (last.set && strcmp(last.path, path) == 0 && strcmp(last.inputs, inputs) == 0) {
+    *set = last.set;
+    return 0;
+  }
+  rg_rules_free(last.set);
+  rg_rules_free(last.r);
+  free(last.path);
+  free(last.inputs);
+  memset(&last, 0, sizeof last);
+  *set = NULL;
+  rc = rules_for_run(path, inputs, &last.r, &last.set, err);
+  if (rc == 0 && (!(last.path = strdup(path)) || !(last.inputs = strdup(inputs)))) {
+    put(err, "regula: error: out of memory\n");
+    rc = 3;
+  }
+  if (rc != 0) {
+    rg_rules_free(last.set);
+    rg_rules_free(last.r);
+    free(last.path);
+    free(last.inputs);
+    memset(&last, 0, sizeof last);
+    return rc;
+  }
+  *set = last.set;
+  return 0;
+}
+
 /* Reads policy as `regula run --policy` and `sim --policy` do: "" (none
 ** asked for: the rules' default strategy, else random), "random", "first",
 ** or the name of a strategy of r (its choices, the others at random).
@@ -465,7 +506,7 @@ static json_t *run_doc(int rc, const text *log, const text *err) {
 
 char *rgw_run(const char *path, const char *seed, const char *policy, const char *inputs) {
   rg_run_options o;
-  rg_rules *r = NULL, *set = NULL;
+  const rg_rules *set = NULL;
   rg_run *run = NULL;
   text log, err;
   int rc;
@@ -476,7 +517,7 @@ char *rgw_run(const char *path, const char *seed, const char *policy, const char
   if (parse_seed(seed, &o.seed) != 0) {
     put(&err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
     rc = 2;
-  } else if ((rc = rules_for_run(path, inputs, &r, &set, &err)) != 0) {
+  } else if ((rc = rules_kept(path, inputs, &set, &err)) != 0) {
     /* said */
   } else if (read_policy(set, policy, &o.policy, &o.strategy, &err) != 0) {
     rc = 2;
@@ -504,8 +545,6 @@ char *rgw_run(const char *path, const char *seed, const char *policy, const char
   }
   doc = run_doc(rc, &log, &err);
   rg_run_free(run);
-  rg_rules_free(set);
-  rg_rules_free(r);
   free(log.data);
   free(err.data);
   return finish(doc, 0);
@@ -517,7 +556,7 @@ char *rgw_run(const char *path, const char *seed, const char *policy, const char
 ** game (rg_game: the library's, as at the terminal) with its answers
 ** loaded and played. */
 typedef struct page_game {
-  rg_rules *r, *set;
+  const rg_rules *set;      /* borrowed from `last` */
   rg_game *g;
   rg_game_state state;
 } page_game;
@@ -537,7 +576,7 @@ static int game_open(page_game *pg, const char *path, const char *seed, const ch
     put(err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
     return 2;
   }
-  if ((rc = rules_for_run(path, inputs, &pg->r, &pg->set, err)) != 0) return rc;
+  if ((rc = rules_kept(path, inputs, &pg->set, err)) != 0) return rc;
   go.ask_choices = 1;
   go.ask_dice = dice;
   go.title = path;
@@ -554,8 +593,6 @@ static int game_open(page_game *pg, const char *path, const char *seed, const ch
 /* Frees what pg holds. */
 static void game_close(page_game *pg) {
   rg_game_free(pg->g);
-  rg_rules_free(pg->set);
-  rg_rules_free(pg->r);
 }
 
 /* Returns the question game g asks as JSON: {"who","prompt","text" (as the

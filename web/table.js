@@ -16,8 +16,10 @@
  * played), the page first asks to pass the device and shows nothing but
  * what everyone may see (the library's public view of the game:
  * rg_game_public); the player's options are put on the page only after
- * "I am PLAYER", and the URL and the program's command hold no answer of a
- * moment still secret.
+ * "I am PLAYER", and the URL and the program's command hold no answer
+ * from the first secret one on (a card drawn in secret is never shown by
+ * the log): the whole game is kept in this browser's storage, so that the
+ * URL reopens it here, and elsewhere reopens it up to its first secret.
  */
 'use strict';
 
@@ -35,9 +37,12 @@
     groups: [],                      /* how many answers each reply gave (a
                                       * hand: several); undo takes one group */
     secret: [],                      /* per group: was it a secret answer */
-    open: 0,                         /* how many answers the URL may hold: not
-                                      * a secret answer whose moment is still
-                                      * held back (the URL is on the screen) */
+    open: 0,                         /* how many answers the URL (on the screen)
+                                      * and the program's command show: those
+                                      * before the first secret answer (the
+                                      * rest stays on this device, in
+                                      * localStorage, until asked for) */
+    all: false,                      /* the players asked to see every answer */
     shown: -1,                       /* the secret question (by answers so far)
                                       * whose player asked to see it */
     ask: null,                       /* the question asked now, or null */
@@ -107,6 +112,7 @@
       for (const [i, word] of [[1, 'yes'], [0, 'no']]) {
         const b = button(word, '', 'option');
         b.dataset.index = String(i);
+        b.dataset.answer = word;
         b.addEventListener('click', () => reply([word]));
         opts.appendChild(b);
       }
@@ -151,6 +157,7 @@
         const b = button(o === '' ? String(i + 1) : o, ask.remarks[i], 'option');
         b.dataset.index = String(i);
         const a = seen.get(o) > 1 && !ask.numeric ? String(i + 1) : o;
+        b.dataset.answer = a;
         b.addEventListener('click', () => reply([a]));
         opts.appendChild(b);
       });
@@ -177,7 +184,8 @@
     $('table-log').textContent = r.out;
     $('table-log').scrollTop = $('table-log').scrollHeight;
 
-    game.open = r.held ? Math.min(game.open, game.answers.length) : game.answers.length;
+    game.open = openAnswers();
+    store();
     const recent = sinceLastAnswer(r.out).replace(/^\n+|\n+$/g, '');
     $('table-recent').textContent = recent;
     $('table-recent-box').hidden = recent === '';
@@ -186,7 +194,7 @@
 
     /* Who answered in secret last (everyone may know that much). */
     const lastSecret = game.secret.length && game.secret[game.secret.length - 1];
-    $('table-note').hidden = !lastSecret;
+    $('table-note').hidden = !lastSecret || !ask;
     $('table-note').textContent = lastSecret ? `(${lastSecret} has answered in secret)` : '';
 
     /* A secret question ("simultaneously play a card each", a hand drawn):
@@ -229,6 +237,9 @@
     for (const u of pictureUrls) URL.revokeObjectURL(u);
     pictureUrls = [];
     $('table-pictures').textContent = '';
+    /* nothing of an earlier game's end stays in the page, even hidden */
+    $('table-end-title').textContent = 'Result';
+    $('table-summary').textContent = '';
     if (done) {
       const res = page.result(r.out);
       $('table-end-title').textContent = res ? res.title : 'Result';
@@ -253,20 +264,56 @@
     page.writeHash();
   }
 
+  /* Returns how many answers come before the first secret one. */
+  function openAnswers() {
+    let n = 0;
+    for (let i = 0; i < game.groups.length && !game.secret[i]; i++) n += game.groups[i];
+    return Math.min(n, game.answers.length);
+  }
+
+  /* The key of the game in this browser's storage: all but its answers. */
+  function storeKey() {
+    return `regula-table:${game.file}|${game.seed}|${game.dice}|${game.inputs.join(';')}`;
+  }
+
+  /* Keeps the whole game (answers, replies, which were secret) in this
+   * browser's storage (not on the screen), for the URL to reopen it here. */
+  function store() {
+    try {
+      localStorage.setItem(storeKey(), JSON.stringify({ answers: game.answers, groups: game.groups, secret: game.secret }));
+    } catch (e) { /* no storage: the URL alone */ }
+  }
+
+  /* Returns the stored game whose answers start with `answers`, or null. */
+  function stored(answers) {
+    try {
+      const g = JSON.parse(localStorage.getItem(storeKey()) || 'null');
+      if (!g || !Array.isArray(g.answers) || !Array.isArray(g.groups) || !Array.isArray(g.secret)) return null;
+      if (g.groups.reduce((a, b) => a + b, 0) !== g.answers.length || g.secret.length !== g.groups.length) return null;
+      return answers.every((a, i) => g.answers[i] === a) ? g : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
   /* Shows the command that plays the same game in the regula program, with
-   * the answers the URL may hold (none of a moment still secret). */
+   * the answers the URL holds (none from the first secret one on, unless
+   * the players asked to see them all). */
   function showCli() {
     const sets = game.inputs.map((s) => ` --set '${s.replace(/'/g, "'\\''")}'`).join('');
-    const held = game.answers.length - game.open;
+    const shown = game.all ? game.answers.length : game.open;
+    const held = game.answers.length - shown;
     $('table-cli').textContent =
       `regula run ${game.file} --seed ${game.seed}${sets} --policy ask` +
       `${game.dice === '1' ? ' --dice ask' : ''} < answers.txt\n\n# answers.txt\n` +
-      game.answers.slice(0, game.open).map((a) => a + '\n').join('') +
-      (held ? `# (and ${held} answer${held === 1 ? '' : 's'} of a secret moment, held back)\n` : '');
+      game.answers.slice(0, shown).map((a) => a + '\n').join('') +
+      (held ? `# (and ${held} more from the first secret answer on: not shown)\n` : '');
+    $('table-cli-all').hidden = held === 0;
   }
 
   /* Adds the answers of one reply (a hand: several) and plays on. */
   function reply(added) {
+    game.all = false;
     const ask = game.ask;
     game.answers.push(...added);
     game.groups.push(added.length);
@@ -290,6 +337,7 @@
 
   /* Takes the last reply back (a hand typed at once: all of it). */
   function undo() {
+    game.all = false;
     const n = game.groups.length ? game.groups.pop() : 1;
     game.secret.pop();
     game.answers.splice(game.answers.length - n, n);
@@ -307,6 +355,7 @@
     game.secret = [];
     game.open = 0;
     game.shown = -1;
+    game.all = false;
     game.on = true;
     step();
   }
@@ -345,6 +394,10 @@
     const line = $('table-line').value.trim();
     if (line) typed(line);
   });
+  $('table-cli-all').addEventListener('click', () => {
+    game.all = true;
+    showCli();
+  });
   $('table-help').addEventListener('click', () => {
     const r = page.call('rgw_reply', [...args(game.answers.length), '?']);
     $('table-help-text').hidden = false;
@@ -377,7 +430,15 @@
         game.answers = h.get('answers') === '' ? [] : h.get('answers').split('\n');
         game.groups = game.answers.map(() => 1);
         game.secret = game.answers.map(() => '');
-        game.open = game.answers.length;
+        /* the rest of the game, when this browser kept it */
+        const g = stored(game.answers);
+        if (g) {
+          game.answers = g.answers;
+          game.groups = g.groups;
+          game.secret = g.secret;
+        }
+        game.shown = -1;
+        game.all = false;
         game.on = true;
         step();
       }
