@@ -25,7 +25,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
 .PHONY: copies stages coverage mutate nvim secrecy
-.PHONY: web serve test-web test-web-if-able
+.PHONY: web serve test-web test-web-if-able secrecy-web
 .SECONDARY:
 
 all: deps $(BUILD)/regula
@@ -288,6 +288,13 @@ serve: web
 test-web: all web
 	@web/deps.sh test
 	@node web/test/page.mjs $(BUILD)/regula $(WEB) build/web-shots
+	@SECRECY_EVERY=6 node web/test/secrecy.mjs $(BUILD)/regula $(WEB)
+
+# A secret stays secret on the page (web/test/secrecy.mjs) at every secret
+# moment of every bundled rule file with secrets (test-web samples them).
+secrecy-web: all web
+	@web/deps.sh test
+	@node web/test/secrecy.mjs $(BUILD)/regula $(WEB)
 
 # ---- pictures -------------------------------------------------------------
 # Renders the README's pictures into docs/pictures/ (committed PNGs).

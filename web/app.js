@@ -107,7 +107,10 @@
    * after the page is ready) and puts it into every list of files. */
   function titleAll() {
     const next = page.files.find((f) => !titles.has(f));
-    if (!next) return;
+    if (!next) {
+      document.body.dataset.titles = '1';          /* every list is final */
+      return;
+    }
     titleOf(next);
     for (const o of document.querySelectorAll(`option[value="${CSS.escape(next)}"]`)) o.textContent = label(next);
     setTimeout(titleAll, 0);
