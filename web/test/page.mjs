@@ -382,6 +382,19 @@ try {
   for (const [w, h] of [[1280, 800], [390, 844]]) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: path.join(shotDir, `table-end-${w}.png`), fullPage: true });
+    // the result card fits: no element wider than the window, the card
+    // with no horizontal scroll (no line cut)
+    const fit = await page.evaluate(() => {
+      const wide = [...document.querySelectorAll('#table-game *')]
+        .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > window.innerWidth + 0.5 &&
+                       !e.closest('pre.log, #table-cli-box'))
+        .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+      const card = document.querySelector('#table-summary');
+      return { wide, scroll: card.scrollWidth - card.clientWidth, page: document.documentElement.scrollWidth - window.innerWidth };
+    });
+    check(fit.wide.length === 0 && fit.scroll <= 0 && fit.page <= 0,
+          `table mode at ${w} px: the result card fits (no horizontal scroll, nothing wider than the window)`,
+          JSON.stringify(fit));
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 
