@@ -457,6 +457,41 @@ try {
   check(want2.code === 0 && log2 === want2.out, 'table mode, real dice: the log is `regula run --policy ask --dice ask`\'s',
         log2 === want2.out ? want2.err : firstDifference(log2, want2.out));
 
+  // ---- a whole hand typed at one prompt, taken back by one undo ----
+  {
+    await page.click('#table-new');
+    await page.selectOption('#table-file', RULES);
+    await page.fill('#table-seed', '1');
+    await page.selectOption('#table-dice', '1');
+    await page.click('#table-start');
+    let n = 0;
+    for (; n < 20; n++) {
+      await page.waitForFunction((k) => document.querySelector('#table-game').dataset.answers === String(k), n);
+      const st = await page.getAttribute('#table-game', 'data-state');
+      if (st === 'passing') break;
+      if (st !== 'asking') throw new Error(`the hand's game: ${st} after ${n} answers: ${await page.textContent('#table-error')}`);
+      // another face each time (the same faces tie, and are rolled again)
+      const buttons = page.locator('#table-options button');
+      await buttons.nth(n % (await buttons.count())).click();
+    }
+    await page.click('#table-pass-go');
+    const label = await page.textContent('#table-line-label');
+    const hand = Number((label.match(/\((\d+) cards/) || [])[1]);
+    // the cards dealt round the five colours: six are "2 red 1 white 1 black 1 green 1 yellow"
+    const colours = ['red', 'white', 'black', 'green', 'yellow'];
+    const counts = colours.map((c, i) => Math.floor(hand / 5) + (i < hand % 5 ? 1 : 0));
+    const typed = colours.flatMap((c, i) => (counts[i] ? [String(counts[i]), c] : []));
+    await page.fill('#table-line', typed.join(' '));
+    await page.click('#table-line-go');
+    await page.waitForFunction((k) => document.querySelector('#table-game').dataset.answers !== String(k), n);
+    const after = Number(await page.getAttribute('#table-game', 'data-answers'));
+    check(hand > 1 && after === n + hand, `table mode: a whole hand typed at one prompt (${typed.join(' ')}) is ${hand} answers`,
+          `${n} -> ${after}, hand ${hand}`);
+    await page.click('#table-undo');
+    const undone = await page.getAttribute('#table-game', 'data-answers');
+    check(undone === String(n), 'table mode: one undo takes the whole hand back', `${after} -> ${undone}`);
+  }
+
   // ---- odds: the worker's tallies are `regula sim --json`'s ----
   await page.click('#tab-odds');
   await page.selectOption('#odds-file', RULES);
