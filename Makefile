@@ -25,7 +25,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
 .PHONY: copies stages coverage mutate nvim secrecy native docs manual pictures
-.PHONY: web serve test-web test-web-if-able
+.PHONY: web serve test-web test-web-if-able secrecy-web
 .SECONDARY:
 
 all: deps $(BUILD)/regula
@@ -273,7 +273,7 @@ WEB_DATA := $(shell find rules tables -type f)
 # Emscripten's optimizer needs Debian's acorn, which another node may not see.
 EMCC     := NODE_PATH=/usr/share/nodejs emcc
 EMFLAGS  := -O2 -sENVIRONMENT=web,worker -sMODULARIZE -sEXPORT_NAME=createRegula \
-            -sALLOW_MEMORY_GROWTH -sEXPORTED_FUNCTIONS=_rgw_check,_rgw_sheet,_rgw_query,_rgw_test,_rgw_diff,_rgw_info,_rgw_inputs,_rgw_run,_rgw_play,_rgw_sims_new,_rgw_sims_run,_rgw_sims_json,_rgw_sims_free,_rgw_free \
+            -sALLOW_MEMORY_GROWTH -sEXPORTED_FUNCTIONS=_rgw_check,_rgw_sheet,_rgw_query,_rgw_test,_rgw_diff,_rgw_info,_rgw_inputs,_rgw_run,_rgw_play,_rgw_reply,_rgw_sims_new,_rgw_sims_run,_rgw_sims_json,_rgw_sims_free,_rgw_free \
             -sEXPORTED_RUNTIME_METHODS=ccall,FS,UTF8ToString \
             --preload-file rules@/rules --preload-file tables@/tables
 # Lemon's template has unused variables (as for parser.o above).
@@ -308,6 +308,13 @@ serve: web
 test-web: all web
 	@web/deps.sh test
 	@node web/test/page.mjs $(BUILD)/regula $(WEB) build/web-shots
+	@SECRECY_EVERY=6 node web/test/secrecy.mjs $(BUILD)/regula $(WEB)
+
+# A secret stays secret on the page (web/test/secrecy.mjs) at every secret
+# moment of every bundled rule file with secrets (test-web samples them).
+secrecy-web: all web
+	@web/deps.sh test
+	@node web/test/secrecy.mjs $(BUILD)/regula $(WEB)
 
 # ---- pictures -------------------------------------------------------------
 # Renders the pictures of README.md and docs/ into docs/pictures/ (committed

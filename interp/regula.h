@@ -770,6 +770,12 @@ rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out);
 ** the call succeeds.  out must outlive the calls. */
 void rg_run_log(rg_run *run, rg_out *out, int json, const char *policy, const char *dice);
 
+/* Writes the default value of input i of r (`input NAME: T = default`) into
+** buf as a run's log writes values ("talented", "12", "{Standard, Plains}"),
+** for a front end to show beside a field left blank; returns buf (cut to
+** size), or NULL when i is out of range. */
+const char *rg_rules_input_value(const rg_rules *r, int input, char *buf, size_t size);
+
 /* Writes the results of runs[0..n) side by side as `regula run --variants`
 ** prints them (json 0: a row per field of the result records, matched by
 ** name, a column per run headed names[i], "* " before the rows that

@@ -246,6 +246,12 @@ const char *rg_rules_input_type(const rg_rules *r, int input, char *buf, size_t 
   return rg_type_name(buf, size, &r->m, r->m.inputs[input].type);
 }
 
+const char *rg_rules_input_value(const rg_rules *r, int input, char *buf, size_t size) {
+  if (input < 0 || (uint32_t)input >= r->m.ninputs) return NULL;
+  return rg_value_format(buf, size, &r->m, r->m.heap, r->m.nheap, r->m.inputs[input].type,
+                         r->m.inputs[input].value);
+}
+
 int rg_rules_strategy_count(const rg_rules *r) {
   return (int)r->m.nstrategies;
 }
