@@ -115,6 +115,7 @@ golden: $(BUILD)/regula
 	@tests/odds-sim.sh $(BUILD)/regula
 	@tests/variants.sh $(BUILD)/regula
 	@tests/limits.sh $(BUILD)/regula
+	@tests/onlyfiles.sh $(BUILD)/regula
 	@python3 tests/table.py $(BUILD)/regula
 	@python3 tests/diff-hunks.py $(BUILD)/regula
 	@SECRECY_EVERY=12 python3 tests/secrecy.py $(BUILD)/regula

@@ -139,6 +139,22 @@ expect straight-line-enough 0 '' "$bin" call "$tmp/three.rules" three --max-step
 expect straight-line-short 3 'three.rules:4:3: error: step limit of 360026 reached' \
   "$bin" call "$tmp/three.rules" three --max-steps 360026
 
+# Local variables: 65,535 in one procedure are fine, one more is refused
+# at the 65,536th; both in time proportional to the file (a bound in CPU
+# seconds: looking a name up among the locals was a scan of all of them,
+# 65,536 lets took 12 s, a call of the 65,535 41 s; 0.2 s with buckets).
+# v65534 is 65534 mod 7 = 0 (7 x 9362 = 65534), v1 is 1: the call gives 1.
+awk 'BEGIN { print "procedure p() -> int {"
+             for (i = 0; i < 65535; i++) printf "  let v%d = %d\n", i, i % 7
+             print "  return v65534 + v1"; print "}" }' >"$tmp/locals.rules"
+expect locals-65535 0 '' sh -c 'ulimit -t 5 && exec "$0" call "$1" p >"$2" 2>&1 && test "$(cat "$2")" = 1' \
+  "$bin" "$tmp/locals.rules" "$tmp/locals.out"
+awk 'BEGIN { print "procedure p() -> int {"
+             for (i = 0; i < 65536; i++) printf "  let v%d = 0\n", i
+             print "  return 0"; print "}" }' >"$tmp/locals1.rules"
+expect locals-65536 2 'locals1.rules:65537:3: error: too many local variables \(limit 65535\)' \
+  sh -c 'ulimit -t 5 && exec "$0" check "$1"' "$bin" "$tmp/locals1.rules"
+
 # Dice and decks set again and again (an inputs file of 16 MB could set a
 # die of a million faces a million times): the faces and cards set in all
 # are bounded, so memory is too.  By hand: 4 dice of 1,000,000 faces fill

@@ -563,7 +563,7 @@ void rgc_proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
   rg_proc *p = &AT(cs->procs, rg_proc, index);
   bool ends;
   uint32_t i = 0;
-  cs->nlocal = 0;
+  rgc_reset_locals(cs);
   cs->nslots = 0;
   cs->depth = 0;
   cs->result = p->result;

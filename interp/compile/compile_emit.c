@@ -138,11 +138,65 @@ void rgc_patch_list(cstate *cs, jumps *list, uint32_t target) {
 ** Locals
 ** ==================================================================== */
 
-/* Returns the innermost local named name, or NULL. */
+/* Returns the FNV-1a hash of name. */
+static uint32_t local_hash(const char *name) {
+  uint32_t h = 2166136261u;
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 16777619u;
+  return h;
+}
+
+/* Returns the innermost local named name, or NULL: one bucket's chain,
+** newest first, so a procedure of many locals compiles in linear time. */
 local *rgc_find_local(cstate *cs, const char *name) {
-  for (uint32_t i = cs->nlocal; i-- > 0;)
-    if (strcmp(cs->locals[i].name, name) == 0) return &cs->locals[i];
+  if (!cs->lhcap) return NULL;
+  uint32_t h = local_hash(name);
+  for (uint32_t i = cs->lhead[h & (cs->lhcap - 1)]; i != UINT32_MAX; i = cs->locals[i].prev)
+    if (cs->locals[i].hash == h && strcmp(cs->locals[i].name, name) == 0) return &cs->locals[i];
   return NULL;
+}
+
+/* Makes the buckets at least twice the locals (arena memory); returns
+** false when out of memory. */
+static bool grow_buckets(cstate *cs) {
+  uint32_t cap = cs->lhcap ? cs->lhcap * 2 : 64;
+  uint32_t *head = rgc_alloc(cs, cap * sizeof *head);
+  if (!head) return false;
+  memset(head, 0xFF, cap * sizeof *head);
+  for (uint32_t i = 0; i < cs->nlocal; i++) {
+    uint32_t b = cs->locals[i].hash & (cap - 1);
+    cs->locals[i].prev = head[b];
+    head[b] = i;
+  }
+  cs->lhead = head;
+  cs->lhcap = cap;
+  return true;
+}
+
+/* Forgets the newest local: its bucket's chain and the loop variables lose
+** it. */
+static void pop_local(cstate *cs) {
+  local *l = &cs->locals[--cs->nlocal];
+  cs->lhead[l->hash & (cs->lhcap - 1)] = l->prev;
+  if (l->loop && cs->nloops) cs->nloops--;
+}
+
+void rgc_reset_locals(cstate *cs) {
+  while (cs->nlocal) pop_local(cs);
+  cs->nloops = 0;
+}
+
+bool rgc_mark_loop(cstate *cs, uint32_t i) {
+  if (cs->nloops == cs->caploops) {
+    uint32_t cap = cs->caploops ? cs->caploops * 2 : 16;
+    uint32_t *p = rgc_alloc(cs, cap * sizeof *p);
+    if (!p) return false;
+    if (cs->nloops) memcpy(p, cs->loops, cs->nloops * sizeof *p);
+    cs->loops = p;
+    cs->caploops = cap;
+  }
+  cs->locals[i].loop = true;
+  cs->loops[cs->nloops++] = i;
+  return true;
 }
 
 /* Adds a local of type t in the current block; returns its slot.  A name
@@ -163,18 +217,22 @@ uint32_t rgc_add_local(cstate *cs, rg_pos pos, const char *name, rg_type t) {
     rgc_err(cs, pos, "too many local variables (limit %d)", MAX_LOCALS);
     return 0;
   }
-  l = &cs->locals[cs->nlocal++];
+  if ((uint64_t)cs->nlocal * 2 >= cs->lhcap && !grow_buckets(cs)) { rgc_oom(cs); return 0; }
+  l = &cs->locals[cs->nlocal];
   l->name = name;
   l->slot = cs->nslots++;
   l->type = t;
   l->depth = cs->depth;
   l->loop = false;
+  l->hash = local_hash(name);
+  l->prev = cs->lhead[l->hash & (cs->lhcap - 1)];
+  cs->lhead[l->hash & (cs->lhcap - 1)] = cs->nlocal++;
   return l->slot;
 }
 
 /* Leaves a block: forgets its locals (their slots are not reused). */
 void rgc_end_block(cstate *cs) {
-  while (cs->nlocal && cs->locals[cs->nlocal - 1].depth == cs->depth) cs->nlocal--;
+  while (cs->nlocal && cs->locals[cs->nlocal - 1].depth == cs->depth) pop_local(cs);
   cs->depth--;
 }
 

@@ -94,6 +94,8 @@ typedef struct local {
   rg_type type;
   int depth;
   bool loop;                     /* the variable of a for loop (named by failed expects) */
+  uint32_t hash;                 /* of name */
+  uint32_t prev;                 /* the local before it in its bucket, or UINT32_MAX */
 } local;
 
 #define NBUCKETS 1024
@@ -122,6 +124,8 @@ typedef struct cstate {
 
   /* the procedure being compiled */
   local *locals; uint32_t nlocal, caplocal;
+  uint32_t *lhead, lhcap;        /* buckets of locals by name hash: the last local of each */
+  uint32_t *loops, nloops, caploops;   /* indexes of the loop variables in scope, in order */
   uint32_t nslots;
   int depth;
   rg_type result;
@@ -262,6 +266,11 @@ local *rgc_find_local(cstate *cs, const char *name);
 uint32_t rgc_add_local(cstate *cs, rg_pos pos, const char *name, rg_type t);
 /* Leaves a block: forgets its locals. */
 void rgc_end_block(cstate *cs);
+/* Forgets every local (a new procedure starts). */
+void rgc_reset_locals(cstate *cs);
+/* Marks local i (in scope) as a loop's variable, so that expectations name
+** it; returns false when out of memory. */
+bool rgc_mark_loop(cstate *cs, uint32_t i);
 
 /* ---- compile_expr.c: expressions ---- */
 

@@ -70,7 +70,7 @@ static bool note_stmt(cstate *cs, rg_stmt *s) {
 static void mark_loop(cstate *cs, uint32_t slot) {
   for (uint32_t i = cs->nlocal; i-- > 0;)
     if (cs->locals[i].slot == slot) {
-      cs->locals[i].loop = cs->locals[i].name[0] != ' ';
+      if (cs->locals[i].name[0] != ' ' && !rgc_mark_loop(cs, i)) rgc_oom(cs);
       return;
     }
 }
@@ -79,9 +79,9 @@ static void mark_loop(cstate *cs, uint32_t slot) {
 ** so that a failure says which turn of the loops failed. */
 static void expect_vars(cstate *cs, uint32_t x) {
   uint32_t first = cs->evars.n, n = 0;
-  for (uint32_t i = 0; i < cs->nlocal; i++) {
+  for (uint32_t k = 0; k < cs->nloops; k++) {
+    uint32_t i = cs->loops[k];
     rg_expect_var *v;
-    if (!cs->locals[i].loop) continue;
     v = rgc_push(cs, &cs->evars);
     if (!v) return;
     v->name = rgc_intern(cs, cs->locals[i].name);
