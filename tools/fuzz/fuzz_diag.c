@@ -79,8 +79,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   d.source_line = nul && (data[0] & 0x10) == 0 ? src : NULL;
   d.source_len = slen;
 
-  /* the header line (path, numbers, message) plus two bounded lines */
-  size_t bound = mlen + 128 + 2 * 2048;
+  /* the header line (path, numbers, message: each byte shown as at most
+  ** four, \xNN) plus two bounded lines */
+  size_t bound = 4 * mlen + 128 + 2 * 2048;
   rg_buf b;
   rg_buf_init(&b);
   rg_diagnostic_render(&d, &b.out);
