@@ -38,7 +38,7 @@ const char *rg_version(void) {
 static rg_status compile(const char *name, const char *text, size_t len,
                          const rg_compile_options *opt, rg_rules **out) {
   rg_compile_options none;
-  rg_sources local, *k = &local;
+  rgi_sources local, *k = &local;
   rg_rules *r;
   int rc;
   *out = NULL;
@@ -56,18 +56,18 @@ static rg_status compile(const char *name, const char *text, size_t len,
       return RG_NOMEM;
     }
   }
-  rg_arena_init(&k->arena, 0);
-  rg_diag_init(&k->d, &k->arena, opt->diagnostic, opt->diagnostic_ctx);
+  rgi_arena_init(&k->arena, 0);
+  rgi_diag_init(&k->d, &k->arena, opt->diagnostic, opt->diagnostic_ctx);
   k->notes = NULL;
   if (text) {
-    rc = rg_compile_source(&k->d, name, text, len, opt->loader, &r->m, &k->notes);
-  } else if (rg_module_is_rbc(name)) {
+    rc = rgi_compile_source(&k->d, name, text, len, opt->loader, &r->m, &k->notes);
+  } else if (rgi_module_is_rbc(name)) {
     char err[512] = "";
-    rg_status st = rg_module_load(&r->m, name, err, sizeof err);
+    rg_status st = rgi_module_load(&r->m, name, err, sizeof err);
     if (st != RG_OK) {
-      if (st == RG_NOMEM) rg_diag_oom(&k->d);
-      else rg_error_plain(&k->d, "%s", err);
-      rg_arena_free(&k->arena);
+      if (st == RG_NOMEM) rgi_diag_oom(&k->d);
+      else rgi_error_plain(&k->d, "%s", err);
+      rgi_arena_free(&k->arena);
       if (k != &local) rg_free(k);
       rg_free(r);
       return st == RG_NOMEM || st == RG_NOT_FOUND || st == RG_IO ? st : RG_BAD_MODULE;
@@ -75,30 +75,30 @@ static rg_status compile(const char *name, const char *text, size_t len,
     rc = 0;
     /* a module keeps no sources: nothing to mark on its sheet */
     if (k != &local) {
-      rg_arena_free(&k->arena);
+      rgi_arena_free(&k->arena);
       rg_free(k);
       k = &local;
-      memset(k, 0, sizeof *k);  /* notes NULL: rg_placeholder_flags reads it */
-      rg_arena_init(&k->arena, 0);
+      memset(k, 0, sizeof *k);  /* notes NULL: rgi_placeholder_flags reads it */
+      rgi_arena_init(&k->arena, 0);
     }
   } else {
-    rc = rg_compile_path(&k->d, name, opt->loader, &r->m, &k->notes);
+    rc = rgi_compile_path(&k->d, name, opt->loader, &r->m, &k->notes);
   }
   if (rc != 0) {
     /* a file that could not be read is that status (RG_NOT_FOUND, RG_IO),
     ** not errors in the rules */
     rg_status st = k->arena.failed ? RG_NOMEM
                  : k->d.first_load != RG_OK ? k->d.first_load : RG_BAD_RULES;
-    rg_arena_free(&k->arena);
+    rgi_arena_free(&k->arena);
     if (k != &local) rg_free(k);
-    rg_module_free(&r->m);
+    rgi_module_free(&r->m);
     rg_free(r);
     return st;
   }
-  if (!(r->assumed = rg_placeholder_flags(&r->m, k->notes))) {
-    rg_arena_free(&k->arena);
+  if (!(r->assumed = rgi_placeholder_flags(&r->m, k->notes))) {
+    rgi_arena_free(&k->arena);
     if (k != &local) rg_free(k);
-    rg_module_free(&r->m);
+    rgi_module_free(&r->m);
     rg_free(r);
     return RG_NOMEM;
   }
@@ -107,7 +107,7 @@ static rg_status compile(const char *name, const char *text, size_t len,
     k->d.report_ctx = NULL;
     r->src = k;
   } else {
-    rg_arena_free(&k->arena);   /* the module keeps what it needs */
+    rgi_arena_free(&k->arena);   /* the module keeps what it needs */
   }
   *out = r;
   return RG_OK;
@@ -122,27 +122,27 @@ rg_status rg_rules_compile_path(const char *path, const rg_compile_options *opt,
   return compile(path, NULL, 0, opt, out);
 }
 
-const rg_module *rg_rules_module(const rg_rules *r) {
+const rgi_module *rgi_rules_module(const rg_rules *r) {
   return &r->m;
 }
 
 void rg_rules_free(rg_rules *r) {
   if (!r) return;
   if (r->base) {              /* a copy set up for runs: api_setup.c */
-    rg_rules_setup_free(r);
+    rgi_rules_setup_free(r);
     return;
   }
   if (r->src) {
-    rg_arena_free(&r->src->arena);
+    rgi_arena_free(&r->src->arena);
     rg_free(r->src);
   }
-  rg_module_free(&r->m);
+  rgi_module_free(&r->m);
   rg_free(r->assumed);
   rg_free(r);
 }
 
 const char *rg_rules_name(const rg_rules *r) {
-  return rg_module_str(&r->m, r->m.name);
+  return rgi_module_str(&r->m, r->m.name);
 }
 
 int rg_rules_proc_count(const rg_rules *r) {
@@ -150,13 +150,13 @@ int rg_rules_proc_count(const rg_rules *r) {
 }
 
 int rg_rules_find_proc(const rg_rules *r, const char *name) {
-  int p = rg_module_find_proc(&r->m, name);
-  return p >= 0 && rg_module_is_test(&r->m, (uint32_t)p) ? -1 : p;
+  int p = rgi_module_find_proc(&r->m, name);
+  return p >= 0 && rgi_module_is_test(&r->m, (uint32_t)p) ? -1 : p;
 }
 
 const char *rg_rules_proc_name(const rg_rules *r, int proc) {
   if (proc < 0 || (uint32_t)proc >= r->m.nprocs) return NULL;
-  return rg_module_str(&r->m, r->m.procs[proc].name);
+  return rgi_module_str(&r->m, r->m.procs[proc].name);
 }
 
 int rg_rules_param_count(const rg_rules *r, int proc) {
@@ -165,8 +165,8 @@ int rg_rules_param_count(const rg_rules *r, int proc) {
 }
 
 /* Returns parameter k of procedure proc, or NULL when out of range. */
-static const rg_param_info *param(const rg_rules *r, int proc, int k) {
-  const rg_proc *p;
+static const rgi_param_info *param(const rg_rules *r, int proc, int k) {
+  const rgi_proc *p;
   if (proc < 0 || (uint32_t)proc >= r->m.nprocs || k < 0) return NULL;
   p = &r->m.procs[proc];
   if ((uint32_t)k >= p->nparams || p->first_param + (uint32_t)k >= r->m.nparams) return NULL;
@@ -174,25 +174,25 @@ static const rg_param_info *param(const rg_rules *r, int proc, int k) {
 }
 
 const char *rg_rules_param_name(const rg_rules *r, int proc, int k) {
-  const rg_param_info *pi = param(r, proc, k);
-  return pi ? rg_module_str(&r->m, pi->name) : NULL;
+  const rgi_param_info *pi = param(r, proc, k);
+  return pi ? rgi_module_str(&r->m, pi->name) : NULL;
 }
 
 const char *rg_rules_param_type(const rg_rules *r, int proc, int k, char *buf, size_t size) {
-  const rg_param_info *pi = param(r, proc, k);
-  return pi ? rg_type_name(buf, size, &r->m, pi->type) : NULL;
+  const rgi_param_info *pi = param(r, proc, k);
+  return pi ? rgi_type_name(buf, size, &r->m, pi->type) : NULL;
 }
 
 rg_status rg_rules_check_args(const rg_rules *r, const char *proc, const char *const *args,
                               int nargs, char *err, size_t errlen) {
   int pi = rg_rules_find_proc(r, proc);
-  rg_value *a = NULL;
+  rgi_value *a = NULL;
   rg_status st;
   if (pi < 0) {
     snprintf(err, errlen, "no procedure '%s'", proc);
     return RG_NOT_FOUND;
   }
-  st = rg_api_parse_args(r, pi, proc, args, nargs, &a, err, errlen);
+  st = rgi_api_parse_args(r, pi, proc, args, nargs, &a, err, errlen);
   rg_free(a);
   return st;
 }
@@ -200,7 +200,7 @@ rg_status rg_rules_check_args(const rg_rules *r, const char *proc, const char *c
 const char *rg_rules_result_type(const rg_rules *r, int proc, char *buf, size_t size) {
   if (proc < 0 || (uint32_t)proc >= r->m.nprocs || r->m.procs[proc].result.kind == RG_K_VOID)
     return NULL;
-  return rg_type_name(buf, size, &r->m, r->m.procs[proc].result);
+  return rgi_type_name(buf, size, &r->m, r->m.procs[proc].result);
 }
 
 int rg_rules_input_count(const rg_rules *r) {
@@ -209,18 +209,18 @@ int rg_rules_input_count(const rg_rules *r) {
 
 int rg_rules_find_input(const rg_rules *r, const char *name) {
   for (uint32_t i = 0; i < r->m.ninputs; i++)
-    if (strcmp(rg_module_str(&r->m, r->m.inputs[i].name), name) == 0) return (int)i;
+    if (strcmp(rgi_module_str(&r->m, r->m.inputs[i].name), name) == 0) return (int)i;
   return -1;
 }
 
 const char *rg_rules_input_name(const rg_rules *r, int input) {
   if (input < 0 || (uint32_t)input >= r->m.ninputs) return NULL;
-  return rg_module_str(&r->m, r->m.inputs[input].name);
+  return rgi_module_str(&r->m, r->m.inputs[input].name);
 }
 
 const char *rg_rules_input_type(const rg_rules *r, int input, char *buf, size_t size) {
   if (input < 0 || (uint32_t)input >= r->m.ninputs) return NULL;
-  return rg_type_name(buf, size, &r->m, r->m.inputs[input].type);
+  return rgi_type_name(buf, size, &r->m, r->m.inputs[input].type);
 }
 
 int rg_rules_strategy_count(const rg_rules *r) {
@@ -228,17 +228,17 @@ int rg_rules_strategy_count(const rg_rules *r) {
 }
 
 int rg_rules_find_strategy(const rg_rules *r, const char *name) {
-  return rg_module_find_strategy(&r->m, name);
+  return rgi_module_find_strategy(&r->m, name);
 }
 
 const char *rg_rules_strategy_name(const rg_rules *r, int strategy) {
   if (strategy < 0 || (uint32_t)strategy >= r->m.nstrategies) return NULL;
-  return rg_module_str(&r->m, r->m.strategies[strategy].name);
+  return rgi_module_str(&r->m, r->m.strategies[strategy].name);
 }
 
 const char *rg_rules_strategy_doc(const rg_rules *r, int strategy) {
   if (strategy < 0 || (uint32_t)strategy >= r->m.nstrategies) return NULL;
-  return rg_module_str(&r->m, r->m.strategies[strategy].doc);
+  return rgi_module_str(&r->m, r->m.strategies[strategy].doc);
 }
 
 int rg_rules_default_strategy(const rg_rules *r) {
@@ -252,12 +252,12 @@ int rg_rules_table_count(const rg_rules *r) {
 }
 
 int rg_rules_find_table(const rg_rules *r, const char *name) {
-  return rg_module_find_table(&r->m, name);
+  return rgi_module_find_table(&r->m, name);
 }
 
 const char *rg_rules_table_name(const rg_rules *r, int table) {
   if (table < 0 || (uint32_t)table >= r->m.ntables) return NULL;
-  return rg_module_str(&r->m, r->m.tables[table].name);
+  return rgi_module_str(&r->m, r->m.tables[table].name);
 }
 
 int rg_rules_table_keys(const rg_rules *r, int table) {
@@ -269,39 +269,39 @@ int rg_rules_table_keys(const rg_rules *r, int table) {
 ** table's value type in *t and the cell in *cell.  Returns RG_OK, or
 ** RG_NOT_FOUND / RG_BAD_VALUE with the reason in err[0..errlen). */
 static rg_status find_cell(const rg_rules *r, const char *table, const char *const *keys,
-                           int nkeys, rg_type *t, rg_value *cell, char *err, size_t errlen) {
-  const rg_module *m = &r->m;
-  int ti = rg_module_find_table(m, table);
+                           int nkeys, rgi_type *t, rgi_value *cell, char *err, size_t errlen) {
+  const rgi_module *m = &r->m;
+  int ti = rgi_module_find_table(m, table);
   if (ti < 0) {
     snprintf(err, errlen, "no table '%s'", table);
     return RG_NOT_FOUND;
   }
-  if (rg_table_cell(m, (uint32_t)ti, keys, nkeys, cell, err, errlen) != 0) return RG_BAD_VALUE;
+  if (rgi_table_cell(m, (uint32_t)ti, keys, nkeys, cell, err, errlen) != 0) return RG_BAD_VALUE;
   *t = m->tables[ti].value;
   return RG_OK;
 }
 
 rg_status rg_rules_query(const rg_rules *r, const char *table, const char *const *keys,
                          int nkeys, char *buf, size_t size) {
-  rg_type t;
-  rg_value cell;
+  rgi_type t;
+  rgi_value cell;
   rg_status st = find_cell(r, table, keys, nkeys, &t, &cell, buf, size);
-  if (st == RG_OK) rg_value_format(buf, size, &r->m, r->m.heap, r->m.nheap, t, cell);
+  if (st == RG_OK) rgi_value_format(buf, size, &r->m, r->m.heap, r->m.nheap, t, cell);
   return st;
 }
 
 rg_status rg_rules_query_write(const rg_rules *r, const char *table, const char *const *keys,
                                int nkeys, rg_out *out, char *err, size_t errlen) {
-  rg_type t;
-  rg_value cell;
+  rgi_type t;
+  rgi_value cell;
   rg_status st = find_cell(r, table, keys, nkeys, &t, &cell, err, errlen);
-  if (st == RG_OK) rg_value_print(out, &r->m, r->m.heap, r->m.nheap, t, cell);
+  if (st == RG_OK) rgi_value_print(out, &r->m, r->m.heap, r->m.nheap, t, cell);
   return st;
 }
 
 rg_status rg_rules_save(const rg_rules *r, const char *path, char *err, size_t errlen) {
   if (errlen) err[0] = '\0';
-  if (rg_module_save(&r->m, path, err, errlen) == 0) return RG_OK;
+  if (rgi_module_save(&r->m, path, err, errlen) == 0) return RG_OK;
   if (errlen && !err[0]) snprintf(err, errlen, "cannot write");
   return RG_IO;
 }
@@ -317,7 +317,7 @@ static void fnv(uint64_t *h, const void *bytes, size_t n) {
 
 rg_status rg_rules_hash(const rg_rules *r, char *buf, size_t size) {
   const rg_rules *base = r;
-  rg_module c;
+  rgi_module c;
   unsigned char *bytes = NULL;
   size_t len = 0;
   uint32_t tail = UINT32_MAX, ends = 0;
@@ -329,23 +329,23 @@ rg_status rg_rules_hash(const rg_rules *r, char *buf, size_t size) {
   ** same rules named by another path (./x.rules, /abs/x.rules) hash the
   ** same when the pool is cut before them and only their last parts count. */
   for (uint32_t i = 0; i < c.nfiles; i++) {
-    const char *f = rg_module_str(&c, c.files[i]);
+    const char *f = rgi_module_str(&c, c.files[i]);
     if (c.files[i] < tail) tail = c.files[i];
     if (c.files[i] + strlen(f) + 1 > ends) ends = c.files[i] + (uint32_t)strlen(f) + 1;
   }
   if (c.nfiles && ends == c.nstrings) {
     uint32_t covered = 0;
-    for (uint32_t i = 0; i < c.nfiles; i++) covered += (uint32_t)strlen(rg_module_str(&c, c.files[i])) + 1;
+    for (uint32_t i = 0; i < c.nfiles; i++) covered += (uint32_t)strlen(rgi_module_str(&c, c.files[i])) + 1;
     if (covered == c.nstrings - tail) {     /* nothing else lives there */
       for (uint32_t i = 0; i < c.nfiles; i++) {
-        const char *f = rg_module_str(&c, c.files[i]), *slash = strrchr(f, '/');
+        const char *f = rgi_module_str(&c, c.files[i]), *slash = strrchr(f, '/');
         fnv(&h, slash ? slash + 1 : f, strlen(slash ? slash + 1 : f) + 1);
       }
       c.nstrings = tail;
       c.nfiles = 0;
     }
   }
-  if (rg_module_serialize(&c, &bytes, &len) != 0) return RG_NOMEM;
+  if (rgi_module_serialize(&c, &bytes, &len) != 0) return RG_NOMEM;
   fnv(&h, bytes, len);
   rg_free(bytes);
   snprintf(buf, size, "%016llx", (unsigned long long)h);
@@ -353,25 +353,25 @@ rg_status rg_rules_hash(const rg_rules *r, char *buf, size_t size) {
 }
 
 rg_status rg_rules_dis(const rg_rules *r, int flags, rg_out *out) {
-  rg_limits lim;
-  rg_vm *vm;
+  rgi_limits lim;
+  rgi_vm *vm;
   if (!(flags & RG_DIS_FAST)) {
-    rg_module_dis(&r->m, out);
+    rgi_module_dis(&r->m, out);
     return RG_OK;
   }
   memset(&lim, 0, sizeof lim);
   lim.no_fusion = (flags & RG_DIS_NO_FUSION) != 0;
-  if (!(vm = rg_vm_new(&r->m, &lim, NULL))) return RG_NOMEM;
-  rg_vm_dis_fast(vm, out);
-  rg_vm_free(vm);
+  if (!(vm = rgi_vm_new(&r->m, &lim, NULL))) return RG_NOMEM;
+  rgi_vm_dis_fast(vm, out);
+  rgi_vm_free(vm);
   return RG_OK;
 }
 
 uint32_t rg_rules_assumptions(const rg_rules *r, rg_assumption_fn fn, void *ctx) {
   uint32_t n = 0;
   if (!r->src) return 0;
-  for (const rg_assumption *a = r->src->notes; a; a = a->next, n++) {
-    const rg_diag *d = &r->src->d;
+  for (const rgi_assumption *a = r->src->notes; a; a = a->next, n++) {
+    const rgi_diag *d = &r->src->d;
     fn(ctx, a->pos.file < d->nfiles ? d->files[a->pos.file]->path : NULL, a->pos.line,
        a->what ? a->what : "", a->text ? a->text : "");
   }
@@ -380,11 +380,11 @@ uint32_t rg_rules_assumptions(const rg_rules *r, rg_assumption_fn fn, void *ctx)
 
 /* ---- runs ------------------------------------------------------------------ */
 
-void rg_api_place(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
+void rgi_api_place(const rgi_module *m, uint32_t pc, const char **path, uint32_t *line,
                   uint32_t *col) {
   const char *p = "?";
   uint32_t l = 0, c = 0;
-  if (rg_log_locate(m, pc, &p, &l, &c) != 0) {
+  if (rgi_log_locate(m, pc, &p, &l, &c) != 0) {
     p = "?";
     l = c = 0;
   }
@@ -393,7 +393,7 @@ void rg_api_place(const rg_module *m, uint32_t pc, const char **path, uint32_t *
   if (col) *col = c;
 }
 
-rg_status rg_api_counted(const rg_rules *r, const char *name, rg_choose_policy policy,
+rg_status rgi_api_counted(const rg_rules *r, const char *name, rg_choose_policy policy,
                          const char *strategy, int *proc, int *strat, char *err, size_t errlen) {
   int pi = rg_rules_find_proc(r, name);
   *strat = -1;
@@ -409,7 +409,7 @@ rg_status rg_api_counted(const rg_rules *r, const char *name, rg_choose_policy p
     snprintf(err, errlen, "choices are answered at random, by the first option or by answers");
     return RG_BAD_VALUE;
   }
-  if (strategy && (*strat = rg_module_find_strategy(&r->m, strategy)) < 0) {
+  if (strategy && (*strat = rgi_module_find_strategy(&r->m, strategy)) < 0) {
     snprintf(err, errlen, "no strategy '%s'", strategy);
     return RG_NOT_FOUND;
   }
@@ -423,8 +423,8 @@ static int wants(const rg_run *run, rg_event_kind k) {
 
 /* Delivers an event of kind k named name, with n values vals typed by
 ** types[i] (or all by type when types is NULL), to the caller. */
-static void deliver(rg_run *run, rg_event_kind k, const char *name, const rg_value *vals,
-                    const rg_type *types, rg_type type, uint32_t n, uint32_t pc) {
+static void deliver(rg_run *run, rg_event_kind k, const char *name, const rgi_value *vals,
+                    const rgi_type *types, rgi_type type, uint32_t n, uint32_t pc) {
   rg_event ev;
   if (!wants(run, k)) return;
   run->vals = vals;
@@ -437,7 +437,7 @@ static void deliver(rg_run *run, rg_event_kind k, const char *name, const rg_val
   ev.name = name;
   ev.nvalues = n;
   ev.secret = run->secret_event;
-  rg_api_place(&run->r->m, pc, &ev.path, &ev.line, &ev.col);
+  rgi_api_place(&run->r->m, pc, &ev.path, &ev.line, &ev.col);
   run->in_event = 1;
   run->opt.event(run->opt.event_ctx, run, &ev);
   run->in_event = 0;
@@ -446,11 +446,11 @@ static void deliver(rg_run *run, rg_event_kind k, const char *name, const rg_val
 
 rg_status rg_run_event_value(const rg_run *run, uint32_t i, char *buf, size_t size) {
   uint32_t nheap = 0;
-  const rg_value *heap;
+  const rgi_value *heap;
   if (size) buf[0] = '\0';
   if (i >= run->nvals) return RG_BAD_VALUE;
-  heap = rg_vm_heap(run->vm, &nheap);
-  rg_value_format(buf, size, &run->r->m, heap, nheap, run->types ? run->types[i] : run->type,
+  heap = rgi_vm_heap(run->vm, &nheap);
+  rgi_value_format(buf, size, &run->r->m, heap, nheap, run->types ? run->types[i] : run->type,
                   run->vals[i]);
   return RG_OK;
 }
@@ -460,60 +460,60 @@ int rg_run_asking_secret(const rg_run *run) {
 }
 
 rg_status rg_run_option(const rg_run *run, uint32_t i, char *buf, size_t size) {
-  const rg_question *q = run->q;
+  const rgi_question *q = run->q;
   if (size) buf[0] = '\0';
   if (!q || i >= q->n) return RG_BAD_VALUE;
-  if (q->range && q->dice > 1) rg_question_answer_text(q, i, buf, size);   /* "3 4" */
+  if (q->range && q->dice > 1) rgi_question_answer_text(q, i, buf, size);   /* "3 4" */
   else if (q->range) snprintf(buf, size, "%lld", (long long)(q->lo + (int64_t)i));
   else if (q->name) q->name(q->ctx, i, 0, buf, size);
   return RG_OK;
 }
 
 /* Sink: a step begins. */
-static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
   rg_run *run = ctx;
-  deliver(run, RG_EVENT_STEP, rg_module_str(m, name), NULL, NULL, (rg_type){ RG_K_VOID, 0 }, 0,
+  deliver(run, RG_EVENT_STEP, rgi_module_str(m, name), NULL, NULL, (rgi_type){ RG_K_VOID, 0 }, 0,
           pc);
   if (run->inner.step) run->inner.step(run->inner.ctx, m, name, pc);
 }
 
 /* Sink: dice rolled (plain dice are named "d6", "2d6"). */
-static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
-                    const rg_value *results, uint32_t n, uint32_t pc) {
+static void on_roll(void *ctx, const rgi_module *m, int32_t die, uint32_t sides,
+                    const rgi_value *results, uint32_t n, uint32_t pc) {
   rg_run *run = ctx;
   if (wants(run, RG_EVENT_ROLL)) {
     char name[256];
-    rg_type t = rg_log_dice_name(m, die, sides, n, name, sizeof name);
+    rgi_type t = rgi_log_dice_name(m, die, sides, n, name, sizeof name);
     deliver(run, RG_EVENT_ROLL, name, results, NULL, t, n, pc);
   }
   if (run->inner.roll) run->inner.roll(run->inner.ctx, m, die, sides, results, n, pc);
 }
 
 /* Sink: a card drawn. */
-static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
+static void on_draw(void *ctx, const rgi_module *m, uint32_t deck, rgi_value card, uint32_t pc) {
   rg_run *run = ctx;
   if (deck < m->ndecks) {
     run->pair[0] = card;
-    deliver(run, RG_EVENT_DRAW, rg_module_str(m, m->decks[deck].name), run->pair, NULL,
+    deliver(run, RG_EVENT_DRAW, rgi_module_str(m, m->decks[deck].name), run->pair, NULL,
             m->decks[deck].card, 1, pc);
   }
   if (run->inner.draw) run->inner.draw(run->inner.ctx, m, deck, card, pc);
 }
 
 /* Delivers note entry `note` of m (a note, or a shape named by it). */
-static void deliver_note(rg_run *run, rg_event_kind k, const rg_module *m, uint32_t note,
-                         const rg_value *vals, uint32_t pc) {
-  const rg_note_info *n;
+static void deliver_note(rg_run *run, rg_event_kind k, const rgi_module *m, uint32_t note,
+                         const rgi_value *vals, uint32_t pc) {
+  const rgi_note_info *n;
   if (note >= m->nnotes) return;
   n = &m->notes[note];
   if (n->first_type + n->nvals > m->ntypes) return;
   run->ev_index = note;
-  deliver(run, k, rg_module_str(m, n->text), vals, m->types + n->first_type,
-          (rg_type){ RG_K_VOID, 0 }, n->nvals, pc);
+  deliver(run, k, rgi_module_str(m, n->text), vals, m->types + n->first_type,
+          (rgi_type){ RG_K_VOID, 0 }, n->nvals, pc);
 }
 
 /* Sink: a note. */
-static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+static void on_note(void *ctx, const rgi_module *m, uint32_t note, const rgi_value *vals,
                     uint32_t pc) {
   rg_run *run = ctx;
   deliver_note(run, RG_EVENT_NOTE, m, note, vals, pc);
@@ -521,28 +521,28 @@ static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value
 }
 
 /* Sink: a shape of a picture. */
-static void on_shape(void *ctx, const rg_module *m, uint32_t shape, const rg_value *vals,
+static void on_shape(void *ctx, const rgi_module *m, uint32_t shape, const rgi_value *vals,
                      uint32_t pc) {
   rg_run *run = ctx;
   deliver_note(run, RG_EVENT_SHAPE, m, shape, vals, pc);
   if (run->svg) {
     uint32_t nheap;
-    const rg_value *heap = rg_vm_heap(run->vm, &nheap);
-    rg_svg_add(run->svg, m, shape, vals, heap, nheap, pc);
+    const rgi_value *heap = rgi_vm_heap(run->vm, &nheap);
+    rgi_svg_add(run->svg, m, shape, vals, heap, nheap, pc);
   }
   if (run->inner.shape) run->inner.shape(run->inner.ctx, m, shape, vals, pc);
 }
 
 /* Sink: a failed expect is counted and delivered (expected, actual). */
-static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
-                           rg_value expected, uint32_t pc) {
+static void on_expect_fail(void *ctx, const rgi_module *m, uint32_t expect, rgi_value actual,
+                           rgi_value expected, uint32_t pc) {
   rg_run *run = ctx;
   run->failed_expects++;
   if (expect < m->nexpects) {
     run->pair[0] = expected;
     run->pair[1] = actual;
     run->ev_index = expect;
-    deliver(run, RG_EVENT_EXPECT_FAIL, rg_module_str(m, m->expects[expect].text), run->pair,
+    deliver(run, RG_EVENT_EXPECT_FAIL, rgi_module_str(m, m->expects[expect].text), run->pair,
             NULL, m->expects[expect].type, 2, pc);
   }
   if (run->inner.expect_fail)
@@ -551,10 +551,10 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
 
 /* Sink: the play layer puts the choice to the policy; the choice made is
 ** then delivered (the option taken, who chose). */
-static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
-                         const rg_value *options, uint32_t n, uint32_t pc) {
+static int64_t on_choose(void *ctx, const rgi_module *m, uint32_t choice, rgi_value chooser,
+                         const rgi_value *options, uint32_t n, uint32_t pc) {
   rg_run *run = ctx;
-  const rg_choice *c = &m->choices[choice];
+  const rgi_choice *c = &m->choices[choice];
   int64_t pick = run->inner.choose(run->inner.ctx, m, choice, chooser, options, n, pc);
   if (pick >= 0 && pick < (int64_t)n) {
     run->pair[0] = options[pick];
@@ -562,29 +562,29 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
     run->pair_types[0] = c->option;
     run->pair_types[1] = c->chooser;
     run->secret_event = (c->flags & RG_CHOICE_SECRET) != 0;
-    deliver(run, RG_EVENT_CHOICE, rg_module_str(m, c->prompt), run->pair, run->pair_types,
-            (rg_type){ RG_K_VOID, 0 }, 2, pc);
+    deliver(run, RG_EVENT_CHOICE, rgi_module_str(m, c->prompt), run->pair, run->pair_types,
+            (rgi_type){ RG_K_VOID, 0 }, 2, pc);
     run->secret_event = 0;
   }
   return pick;
 }
 
 /* Sink: chance decided by the caller's rg_chance_fn. */
-static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+static int64_t on_chance(void *ctx, const rgi_module *m, int what, uint32_t index, uint64_t n,
                          uint32_t pc) {
   rg_run *run = ctx;
   char name[32];
   const char *nm = name;
   (void)pc;
-  if (what == 'f' && index < m->ndice) nm = rg_module_str(m, m->dice[index].name);
-  else if (what == 'c' && index < m->ndecks) nm = rg_module_str(m, m->decks[index].name);
+  if (what == 'f' && index < m->ndice) nm = rgi_module_str(m, m->dice[index].name);
+  else if (what == 'c' && index < m->ndecks) nm = rgi_module_str(m, m->decks[index].name);
   else snprintf(name, sizeof name, "d%u", index);
   return run->opt.chance(run->opt.chance_ctx, run, what, nm, n);
 }
 
 /* Policy callback (RG_CHOOSE_CALLBACK): asks the caller's rg_choose_fn,
 ** with the question's options readable through rg_run_option. */
-static int64_t ask_caller(void *ctx, const rg_question *q, rg_out *err) {
+static int64_t ask_caller(void *ctx, const rgi_question *q, rg_out *err) {
   rg_run *run = ctx;
   int64_t pick;
   run->q = q;
@@ -598,7 +598,7 @@ static int64_t ask_caller(void *ctx, const rg_question *q, rg_out *err) {
 }
 
 /* Sink: chance read by the play layer's dice policy (opt.dice). */
-static int64_t on_dice(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+static int64_t on_dice(void *ctx, const rgi_module *m, int what, uint32_t index, uint64_t n,
                        uint32_t pc) {
   rg_run *run = ctx;
   return run->inner.chance(run->inner.ctx, m, what, index, n, pc);
@@ -606,7 +606,7 @@ static int64_t on_dice(void *ctx, const rg_module *m, int what, uint32_t index, 
 
 /* Sink: several plain dice read at once by the play layer's dice policy
 ** (opt.dice; one question, its options "1 1", "2 1", ...). */
-static int on_dice_many(void *ctx, const rg_module *m, uint32_t sides, uint32_t n, rg_value *out,
+static int on_dice_many(void *ctx, const rgi_module *m, uint32_t sides, uint32_t n, rgi_value *out,
                         uint32_t pc) {
   rg_run *run = ctx;
   return run->inner.dice(run->inner.ctx, m, sides, n, out, pc);
@@ -614,7 +614,7 @@ static int on_dice_many(void *ctx, const rg_module *m, uint32_t sides, uint32_t 
 
 /* Dice policy callback (opt.dice): asks the caller's rg_choose_fn, with
 ** the faces or cards readable through rg_run_option. */
-static int64_t ask_dice(void *ctx, const rg_question *q, rg_out *err) {
+static int64_t ask_dice(void *ctx, const rgi_question *q, rg_out *err) {
   rg_run *run = ctx;
   int64_t pick;
   run->q = q;
@@ -630,26 +630,26 @@ static int64_t ask_dice(void *ctx, const rg_question *q, rg_out *err) {
 /* Sets up run's policy from its options.  Returns a status. */
 static rg_status policy_init(rg_run *run) {
   switch (run->opt.policy) {
-  case RG_CHOOSE_FIRST: rg_policy_first(&run->pol); return RG_OK;
+  case RG_CHOOSE_FIRST: rgi_policy_first(&run->pol); return RG_OK;
   case RG_CHOOSE_CALLBACK:
     if (!run->opt.choose) return RG_BAD_VALUE;
-    rg_policy_callback(&run->pol, "callback", ask_caller, run);
+    rgi_policy_callback(&run->pol, "callback", ask_caller, run);
     return RG_OK;
   case RG_CHOOSE_ANSWERS: {
     const char *text = run->opt.answers ? run->opt.answers : "";
-    int rc = rg_policy_answers(&run->pol, run->opt.answers_name ? run->opt.answers_name : "answers",
+    int rc = rgi_policy_answers(&run->pol, run->opt.answers_name ? run->opt.answers_name : "answers",
                                text, run->opt.answers ? run->opt.answers_len : 0);
     return rc == 0 ? RG_OK : rc == -2 ? RG_NOMEM : RG_BAD_VALUE;
   }
-  case RG_CHOOSE_RANDOM: rg_policy_random(&run->pol); return RG_OK;
+  case RG_CHOOSE_RANDOM: rgi_policy_random(&run->pol); return RG_OK;
   }
   return RG_BAD_VALUE;
 }
 
 rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out) {
   rg_run *run;
-  rg_sink sink;
-  rg_limits lim;
+  rgi_sink sink;
+  rgi_limits lim;
   rg_status st;
   *out = NULL;
   run = rg_malloc(sizeof *run);
@@ -668,23 +668,23 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
     run->opt.answers_name = run->answers_name;
   }
   st = policy_init(run);
-  if (run->opt.dice) rg_policy_callback(&run->dicepol, "ask", ask_dice, run);
-  if (st == RG_OK && rg_play_init(&run->play, &r->m, NULL, &run->pol,
+  if (run->opt.dice) rgi_policy_callback(&run->dicepol, "ask", ask_dice, run);
+  if (st == RG_OK && rgi_play_init(&run->play, &r->m, NULL, &run->pol,
                                   run->opt.dice ? &run->dicepol : NULL) != 0)
     st = RG_NOMEM;
   if (st == RG_OK && run->opt.strategy) {
-    int si = rg_module_find_strategy(&r->m, run->opt.strategy);
+    int si = rgi_module_find_strategy(&r->m, run->opt.strategy);
     if (si < 0) st = RG_NOT_FOUND;
     else run->play.strategy = (uint32_t)si + 1;   /* the rest by the policy */
     /* the caller's string is not kept: the rules' own */
-    if (si >= 0) run->opt.strategy = rg_module_str(&r->m, r->m.strategies[si].name);
+    if (si >= 0) run->opt.strategy = rgi_module_str(&r->m, r->m.strategies[si].name);
   }
 
   if (st != RG_OK) {
     rg_run_free(run);
     return st;
   }
-  rg_play_sink(&run->play, &run->inner);
+  rgi_play_sink(&run->play, &run->inner);
   sink = run->inner;
   sink.ctx = run;
   sink.step = on_step;
@@ -702,49 +702,49 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   lim.max_memory = run->opt.max_memory;
   lim.no_fusion = run->opt.no_fusion;
   run->sink = sink;
-  run->vm = rg_vm_new(&r->m, &lim, &sink);
+  run->vm = rgi_vm_new(&r->m, &lim, &sink);
   if (!run->vm) {
     rg_run_free(run);
     return RG_NOMEM;
   }
-  rg_play_attach(&run->play, run->vm);
+  rgi_play_attach(&run->play, run->vm);
   *out = run;
   return RG_OK;
 }
 
 void rg_run_free(rg_run *run) {
   if (!run) return;
-  rg_vm_free(run->vm);
-  rg_play_free(&run->play);
-  rg_policy_free(&run->pol);
-  rg_policy_free(&run->dicepol);
-  rg_svg_free(run->svg);
+  rgi_vm_free(run->vm);
+  rgi_play_free(&run->play);
+  rgi_policy_free(&run->pol);
+  rgi_policy_free(&run->dicepol);
+  rgi_svg_free(run->svg);
   rg_free(run->answers_name);
   rg_free(run);
 }
 
 rg_status rg_run_set_input(rg_run *run, const char *name, const char *value, char *err,
                            size_t errlen) {
-  const rg_module *m = &run->r->m;
+  const rgi_module *m = &run->r->m;
   int i = rg_rules_find_input(run->r, name);
-  rg_value v;
+  rgi_value v;
   if (errlen) err[0] = '\0';
   if (i < 0) {
     snprintf(err, errlen, "no input '%s'", name);
     return RG_NOT_FOUND;
   }
-  if (rg_value_parse(m, m->inputs[i].type, value, &v, err, errlen) != 0) return RG_BAD_VALUE;
-  rg_vm_set_input(run->vm, (uint32_t)i, v);
+  if (rgi_value_parse(m, m->inputs[i].type, value, &v, err, errlen) != 0) return RG_BAD_VALUE;
+  rgi_vm_set_input(run->vm, (uint32_t)i, v);
   return RG_OK;
 }
 
-rg_status rg_api_parse_args(const rg_rules *r, int proc, const char *name,
-                            const char *const *args, int nargs, rg_value **out, char *err,
+rg_status rgi_api_parse_args(const rg_rules *r, int proc, const char *name,
+                            const char *const *args, int nargs, rgi_value **out, char *err,
                             size_t errlen) {
-  const rg_module *m = &r->m;
-  const rg_proc *p = &m->procs[proc];
+  const rgi_module *m = &r->m;
+  const rgi_proc *p = &m->procs[proc];
   char msg[512], tn[128];
-  rg_value *a;
+  rgi_value *a;
   *out = NULL;
   if (nargs < 0 || (uint32_t)nargs != p->nparams) {
     snprintf(err, errlen, "procedure '%s' takes %u argument%s, got %d", name, p->nparams,
@@ -757,11 +757,11 @@ rg_status rg_api_parse_args(const rg_rules *r, int proc, const char *name,
   }
   a[0] = 0;
   for (uint32_t i = 0; i < p->nparams; i++) {
-    const rg_param_info *par = &m->params[p->first_param + i];
+    const rgi_param_info *par = &m->params[p->first_param + i];
     msg[0] = '\0';
-    if (rg_value_parse(m, par->type, args[i], &a[i], msg, sizeof msg) != 0) {
-      snprintf(err, errlen, "argument %u (%s: %s) of '%s': %s", i + 1, rg_module_str(m, par->name),
-               rg_type_name(tn, sizeof tn, m, par->type), name, msg[0] ? msg : "not a valid value");
+    if (rgi_value_parse(m, par->type, args[i], &a[i], msg, sizeof msg) != 0) {
+      snprintf(err, errlen, "argument %u (%s: %s) of '%s': %s", i + 1, rgi_module_str(m, par->name),
+               rgi_type_name(tn, sizeof tn, m, par->type), name, msg[0] ? msg : "not a valid value");
       rg_free(a);
       return RG_BAD_VALUE;
     }
@@ -779,53 +779,53 @@ static rg_status call_fail(rg_run *run, rg_status st, const char *msg) {
 }
 
 rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, int nargs) {
-  const rg_module *m = &run->r->m;
+  const rgi_module *m = &run->r->m;
   int pi = rg_rules_find_proc(run->r, proc);
-  const rg_proc *p;
-  rg_value *a = NULL;
+  const rgi_proc *p;
+  rgi_value *a = NULL;
   rg_status st;
   char msg[768];
   run->failed_expects = 0;
-  run->rtype = (rg_type){ RG_K_VOID, 0 };
+  run->rtype = (rgi_type){ RG_K_VOID, 0 };
   run->proc = -1;
   if (pi < 0) {
     snprintf(msg, sizeof msg, "no procedure '%s'", proc);
     return call_fail(run, RG_NOT_FOUND, msg);
   }
   p = &m->procs[pi];
-  st = rg_api_parse_args(run->r, pi, proc, args, nargs, &a, msg, sizeof msg);
+  st = rgi_api_parse_args(run->r, pi, proc, args, nargs, &a, msg, sizeof msg);
   if (st != RG_OK) return call_fail(run, st, msg);
   /* Rolls and draws reach the sink only when someone needs them: the
   ** caller's events, the log (rg_run_log, set at any time), or the
   ** questions of real dice (which name the roll's label). */
   {
-    rg_sink s = run->sink;
+    rgi_sink s = run->sink;
     int quiet = !run->play.log && !run->opt.dice;
     if (quiet && !wants(run, RG_EVENT_ROLL)) s.roll = NULL;
     if (quiet && !wants(run, RG_EVENT_DRAW)) s.draw = NULL;
     /* and shapes only when pictures are: a procedure that only draws is
     ** then not run at all (nor its errors) */
     if (!run->svg && !wants(run, RG_EVENT_SHAPE)) s.shape = NULL;
-    rg_vm_set_sink(run->vm, &s);
+    rgi_vm_set_sink(run->vm, &s);
   }
   /* The seeding contract (seed.h): the streams of each step, or call's. */
-  if (run->opt.seeding == RG_SEEDING_CALL) rg_play_seed_call(&run->play);
-  else rg_play_seed(&run->play, run->opt.seed);
+  if (run->opt.seeding == RG_SEEDING_CALL) rgi_play_seed_call(&run->play);
+  else rgi_play_seed(&run->play, run->opt.seed);
   run->play.stopped = 0;
-  rg_api_log_begin(run, pi);
-  st = rg_vm_call(run->vm, (uint32_t)pi, a, &run->result);
+  rgi_api_log_begin(run, pi);
+  st = rgi_vm_call(run->vm, (uint32_t)pi, a, &run->result);
   rg_free(a);
   if (st != RG_OK) {
     uint32_t pc = UINT32_MAX;
-    const char *e = rg_vm_error(run->vm, &pc);
-    if (run->play.stopped && *rg_play_error(&run->play)) e = rg_play_error(&run->play);
+    const char *e = rgi_vm_error(run->vm, &pc);
+    if (run->play.stopped && *rgi_play_error(&run->play)) e = rgi_play_error(&run->play);
     snprintf(run->err, sizeof run->err, "%s", e && *e ? e : "the run failed");
-    rg_api_place(m, pc, &run->err_path, &run->err_line, &run->err_col);
+    rgi_api_place(m, pc, &run->err_path, &run->err_line, &run->err_col);
     return st;
   }
   run->rtype = p->result;
   run->proc = pi;
-  rg_api_log_end(run, pi);
+  rgi_api_log_end(run, pi);
   return RG_OK;
 }
 
@@ -842,10 +842,10 @@ const char *rg_run_error(const rg_run *run, const char **path, uint32_t *line, u
 
 rg_status rg_run_result(const rg_run *run, char *buf, size_t size) {
   uint32_t nheap = 0;
-  const rg_value *heap = rg_vm_heap(run->vm, &nheap);
+  const rgi_value *heap = rgi_vm_heap(run->vm, &nheap);
   if (size) buf[0] = '\0';
   if (run->rtype.kind != RG_K_VOID)
-    rg_value_format(buf, size, &run->r->m, heap, nheap, run->rtype, run->result);
+    rgi_value_format(buf, size, &run->r->m, heap, nheap, run->rtype, run->result);
   return RG_OK;
 }
 
@@ -855,22 +855,22 @@ int rg_run_failed_expects(const rg_run *run) {
 
 rg_status rg_run_result_write(const rg_run *run, rg_out *out) {
   uint32_t nheap = 0;
-  const rg_value *heap = rg_vm_heap(run->vm, &nheap);
+  const rgi_value *heap = rgi_vm_heap(run->vm, &nheap);
   if (run->rtype.kind != RG_K_VOID)
-    rg_value_print(out, &run->r->m, heap, nheap, run->rtype, run->result);
+    rgi_value_print(out, &run->r->m, heap, nheap, run->rtype, run->result);
   return RG_OK;
 }
 
 rg_status rg_run_event_text(const rg_run *run, rg_out *out) {
-  const rg_module *m = &run->r->m;
+  const rgi_module *m = &run->r->m;
   uint32_t nheap = 0;
-  const rg_value *heap = rg_vm_heap(run->vm, &nheap);
+  const rgi_value *heap = rgi_vm_heap(run->vm, &nheap);
   if (!run->in_event) return RG_BAD_VALUE;
   if (run->ev_kind == RG_EVENT_NOTE)
-    rg_log_note_text(out, m, heap, nheap, run->ev_index, run->vals);
+    rgi_log_note_text(out, m, heap, nheap, run->ev_index, run->vals);
   else if (run->ev_kind == RG_EVENT_EXPECT_FAIL)
-    rg_log_expect_text(out, m, heap, nheap, run->ev_index, run->pair[1], run->pair[0],
-                       run->ev_pc, rg_vm_frame(run->vm));
+    rgi_log_expect_text(out, m, heap, nheap, run->ev_index, run->pair[1], run->pair[0],
+                       run->ev_pc, rgi_vm_frame(run->vm));
   else
     return RG_BAD_VALUE;
   return RG_OK;
@@ -878,29 +878,29 @@ rg_status rg_run_event_text(const rg_run *run, rg_out *out) {
 
 const char *rg_rules_source_line(const rg_rules *r, const char *path, uint32_t line,
                                  size_t *len) {
-  const rg_diag *d = r->src ? &r->src->d : NULL;
+  const rgi_diag *d = r->src ? &r->src->d : NULL;
   for (uint32_t i = 0; d && path && i < d->nfiles; i++)
-    if (strcmp(d->files[i]->path, path) == 0) return rg_diag_line(d, i, line, len);
+    if (strcmp(d->files[i]->path, path) == 0) return rgi_diag_line(d, i, line, len);
   return NULL;
 }
 
 void rg_rules_error_write(const rg_rules *r, const char *msg, const char *path, uint32_t line,
                           uint32_t col, rg_out *out) {
-  rg_diag_runtime(r->src ? &r->src->d : NULL, msg, path && strcmp(path, "?") ? path : NULL, line,
+  rgi_diag_runtime(r->src ? &r->src->d : NULL, msg, path && strcmp(path, "?") ? path : NULL, line,
                   col, out);
 }
 
 /* ---- for editors ---------------------------------------------------------- */
 
 rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out) {
-  const rg_module *m = &r->m;
-  if (rg_module_find_table(m, name) >= 0)
-    return rg_sheet_print_table(out, m, name) == 0 ? RG_OK : RG_NOMEM;
+  const rgi_module *m = &r->m;
+  if (rgi_module_find_table(m, name) >= 0)
+    return rgi_sheet_print_table(out, m, name) == 0 ? RG_OK : RG_NOMEM;
   for (uint32_t i = 0; i < m->nnamed; i++) {
-    const rg_named *c = &m->named[i];
-    if (strcmp(rg_module_str(m, c->name), name) == 0) {
+    const rgi_named *c = &m->named[i];
+    if (strcmp(rgi_module_str(m, c->name), name) == 0) {
       rg_printf(out, "%s = ", name);
-      rg_value_write(out, m, m->heap, m->nheap, c->type, c->value);
+      rgi_value_write(out, m, m->heap, m->nheap, c->type, c->value);
       rg_puts(out, c->starred ? "*\n" : "\n");
       return out->failed ? RG_NOMEM : RG_OK;
     }
@@ -910,14 +910,14 @@ rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out) {
 
 /* ---- games at the table ---------------------------------------------------- */
 
-/* rg_game_setup.source_line over the rules (ctx). */
+/* rgi_game_setup.source_line over the rules (ctx). */
 static const char *game_source_line(void *ctx, const char *path, uint32_t line, size_t *len) {
   return rg_rules_source_line(ctx, path, line, len);
 }
 
 rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **out) {
   rg_game_options none;
-  rg_game_setup setup;
+  rgi_game_setup setup;
   int p;
   *out = NULL;
   if (!opt) {
@@ -941,7 +941,7 @@ rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **o
   /* the placeholder line of the log, as `regula run` writes it */
   rg_buf ph;
   rg_buf_init(&ph);
-  if (rg_placeholders_text(&r->m, (uint32_t)p, rg_rules_set_flags(r), r->assumed, &ph.out) < 0) {
+  if (rgi_placeholders_text(&r->m, (uint32_t)p, rgi_rules_set_flags(r), r->assumed, &ph.out) < 0) {
     rg_buf_free(&ph);
     return RG_NOMEM;
   }
@@ -950,7 +950,7 @@ rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **o
   setup.limits.max_steps = opt->max_steps;
   setup.limits.max_memory = opt->max_memory;
   setup.limits.no_fusion = opt->no_fusion;
-  rg_status st = rg_game_open(&r->m, &setup, out);
+  rg_status st = rgi_game_open(&r->m, &setup, out);
   rg_buf_free(&ph);
   return st;
 }

@@ -1,8 +1,8 @@
 /*
-** api_sims.c: simulations behind regula.h: rg_sims_* (the options checked
+** api_sims.c: simulations behind regula.h: rgi_sims_* (the options checked
 ** and turned into sim.h's, the runs made a slice at a time and merged, the
 ** tallies written as `regula sim` prints them: text, JSON, a chart) and
-** rg_simvars_* (variants compared run by run, simvar.h, as `regula sim
+** rgi_simvars_* (variants compared run by run, simvar.h, as `regula sim
 ** --variants` prints them).
 */
 #include "regula.h"
@@ -20,17 +20,17 @@
 struct rg_sims {
   const rg_rules *r;
   rg_sims_options opt;      /* the caller's, with the copies below */
-  rg_limits limits;
+  rgi_limits limits;
   uint32_t proc;
   int strategy;             /* 1 + the strategy answering first; 0: none */
-  rg_value *args;           /* the arguments, parsed */
+  rgi_value *args;           /* the arguments, parsed */
   char *answers;            /* a copy of the answers text, or NULL */
   char *answers_name;
   char label[320];          /* how the header names the policy */
   int started;              /* acc holds the runs so far */
-  rg_sim_result acc;
+  rgi_sim_result acc;
   int failed;               /* a run failed: fail holds it */
-  rg_sim_result fail;
+  rgi_sim_result fail;
   char err[512];            /* the first failed run, as rg_sims_error says it */
 };
 
@@ -58,7 +58,7 @@ rg_status rg_sims_open(const rg_rules *r, const rg_sims_options *opt, char *err,
     opt = &none;
   }
   name = opt->proc ? opt->proc : "main";
-  if ((st = rg_api_counted(r, name, opt->policy, opt->strategy, &pi, &si, err, errlen)) != RG_OK)
+  if ((st = rgi_api_counted(r, name, opt->policy, opt->strategy, &pi, &si, err, errlen)) != RG_OK)
     return st;
   if (!(s = rg_malloc(sizeof *s))) return RG_NOMEM;
   memset(s, 0, sizeof *s);
@@ -68,7 +68,7 @@ rg_status rg_sims_open(const rg_rules *r, const rg_sims_options *opt, char *err,
   s->limits.max_steps = opt->max_steps;
   s->limits.max_memory = opt->max_memory;
   s->limits.no_fusion = opt->no_fusion;
-  st = rg_api_parse_args(r, pi, name, opt->args, opt->nargs, &s->args, err, errlen);
+  st = rgi_api_parse_args(r, pi, name, opt->args, opt->nargs, &s->args, err, errlen);
   s->strategy = si + 1;
   if (st == RG_OK && opt->policy == RG_CHOOSE_ANSWERS) {
     const char *text = opt->answers ? opt->answers : "";
@@ -86,15 +86,15 @@ rg_status rg_sims_open(const rg_rules *r, const rg_sims_options *opt, char *err,
     rg_sims_free(s);
     return st;
   }
-  s->opt.proc = rg_module_str(&r->m, r->m.procs[pi].name);
+  s->opt.proc = rgi_module_str(&r->m, r->m.procs[pi].name);
   s->opt.args = NULL;
   s->opt.answers = s->answers;
   s->opt.answers_name = s->answers_name;
   s->opt.strategy =
-      s->strategy ? rg_module_str(&r->m, r->m.strategies[s->strategy - 1].name) : NULL;
+      s->strategy ? rgi_module_str(&r->m, r->m.strategies[s->strategy - 1].name) : NULL;
   if (s->opt.threads == 0) s->opt.threads = 1;
   if (s->opt.threads > RG_SIMS_MAX_THREADS) s->opt.threads = RG_SIMS_MAX_THREADS;
-  rg_api_policy_label(s->label, sizeof s->label, r, opt->policy, opt->answers_name, s->opt.strategy);
+  rgi_api_policy_label(s->label, sizeof s->label, r, opt->policy, opt->answers_name, s->opt.strategy);
   *out = s;
   return RG_OK;
 }
@@ -109,7 +109,7 @@ rg_status rg_sims_new(const rg_rules *r, const char *proc, uint64_t seed, rg_sim
 }
 
 rg_status rg_sims_run(rg_sims *s, uint64_t n) {
-  rg_sim_opts o = { .m = &s->r->m, .limits = &s->limits, .proc = s->proc, .args = s->args,
+  rgi_sim_opts o = { .m = &s->r->m, .limits = &s->limits, .proc = s->proc, .args = s->args,
                     .runs = n, .seed = s->opt.seed, .threads = s->opt.threads,
                     .choices = s->opt.policy == RG_CHOOSE_ANSWERS ? RG_SIM_ANSWERS
                              : s->opt.policy == RG_CHOOSE_FIRST   ? RG_SIM_FIRST
@@ -117,16 +117,16 @@ rg_status rg_sims_run(rg_sims *s, uint64_t n) {
                     .answers = s->answers, .answers_len = s->opt.answers_len,
                     .answers_source = s->answers_name, .strategy = (uint32_t)s->strategy,
                     .progress = s->opt.progress, .progress_ctx = s->opt.progress_ctx };
-  rg_sim_result part;
-  rg_sim_status st;
+  rgi_sim_result part;
+  rgi_sim_status st;
   if (s->failed) return RG_RUN_ERROR;
   if (n == 0) return RG_OK;
   o.first = s->started ? s->acc.runs : 0;
-  st = rg_sim_run(&o, &part);
+  st = rgi_sim_run(&o, &part);
   if (st == RG_SIM_RUN_FAILED) {
     const char *path;
     uint32_t line, col;
-    if (rg_log_locate(&s->r->m, part.fail_pc, &path, &line, &col) == 0)
+    if (rgi_log_locate(&s->r->m, part.fail_pc, &path, &line, &col) == 0)
       snprintf(s->err, sizeof s->err, "run %llu failed: %s:%u:%u: %s",
                (unsigned long long)part.fail_run + 1, path, line, col, part.msg);
     else
@@ -137,7 +137,7 @@ rg_status rg_sims_run(rg_sims *s, uint64_t n) {
     return RG_RUN_ERROR;
   }
   if (st != RG_SIM_OK) {
-    rg_sim_free(&part);
+    rgi_sim_free(&part);
     return RG_NOMEM;
   }
   if (!s->started) {
@@ -145,8 +145,8 @@ rg_status rg_sims_run(rg_sims *s, uint64_t n) {
     s->started = 1;
     return RG_OK;
   }
-  st = rg_sim_merge(&s->acc, &part) == 0 ? RG_SIM_OK : RG_SIM_NOMEM;
-  rg_sim_free(&part);
+  st = rgi_sim_merge(&s->acc, &part) == 0 ? RG_SIM_OK : RG_SIM_NOMEM;
+  rgi_sim_free(&part);
   return st == RG_SIM_OK ? RG_OK : RG_NOMEM;
 }
 
@@ -162,68 +162,68 @@ const char *rg_sims_failure(const rg_sims *s, uint64_t *run, const char **path, 
                             uint32_t *col) {
   if (!s->failed) return NULL;
   if (run) *run = s->fail.fail_run;
-  rg_api_place(&s->r->m, s->fail.fail_pc, path, line, col);
+  rgi_api_place(&s->r->m, s->fail.fail_pc, path, line, col);
   return s->fail.msg;
 }
 
 uint64_t rg_sims_expects(const rg_sims *s, uint64_t *run, const char **path, uint32_t *line) {
   uint64_t n = s->started ? s->acc.expect_runs : 0;
   if (run) *run = n ? s->acc.expect_run : 0;
-  if (n) rg_api_place(&s->r->m, s->acc.expect_pc, path, line, NULL);
-  else rg_api_place(&s->r->m, UINT32_MAX, path, line, NULL);
+  if (n) rgi_api_place(&s->r->m, s->acc.expect_pc, path, line, NULL);
+  else rgi_api_place(&s->r->m, UINT32_MAX, path, line, NULL);
   return n;
 }
 
 /* The tallies so far (an empty result before any run). */
-static const rg_sim_result *tallies(const rg_sims *s, rg_sim_result *none) {
+static const rgi_sim_result *tallies(const rg_sims *s, rgi_sim_result *none) {
   memset(none, 0, sizeof *none);
   return s->started ? &s->acc : none;
 }
 
 /* The question s answers, for its header. */
-static rg_heading heading(const rg_sims *s) {
-  return (rg_heading){ &s->r->m, s->proc, s->args, s->r->sets.data };
+static rgi_heading heading(const rg_sims *s) {
+  return (rgi_heading){ &s->r->m, s->proc, s->args, s->r->sets.data };
 }
 
 rg_status rg_sims_write(const rg_sims *s, rg_out *out) {
-  rg_sim_result none;
+  rgi_sim_result none;
   rg_buf ph;
   int rc;
   rg_buf_init(&ph);
-  if (rg_placeholders_text(&s->r->m, s->proc, rg_rules_set_flags(s->r), s->r->assumed,
+  if (rgi_placeholders_text(&s->r->m, s->proc, rgi_rules_set_flags(s->r), s->r->assumed,
                            &ph.out) < 0 || ph.out.failed) {
     rg_buf_free(&ph);
     return RG_NOMEM;
   }
-  rg_heading h = heading(s);
-  rc = rg_sim_text(out, tallies(s, &none), &h, s->opt.seed, s->label, ph.data);
+  rgi_heading h = heading(s);
+  rc = rgi_sim_text(out, tallies(s, &none), &h, s->opt.seed, s->label, ph.data);
   rg_buf_free(&ph);
   return rc == 0 ? RG_OK : RG_NOMEM;
 }
 
 rg_status rg_sims_json(const rg_sims *s, rg_out *out) {
-  rg_sim_result none;
+  rgi_sim_result none;
   /* the placeholder data the tallies rest on */
-  json_t *ph = rg_placeholders_json(&s->r->m, s->proc, rg_rules_set_flags(s->r), s->r->assumed);
-  rg_heading h = heading(s);
+  json_t *ph = rgi_placeholders_json(&s->r->m, s->proc, rgi_rules_set_flags(s->r), s->r->assumed);
+  rgi_heading h = heading(s);
   if (!ph) return RG_NOMEM;
-  return rg_sim_json(out, tallies(s, &none), &h, s->opt.seed, s->label, s->opt.strategy, ph) == 0
+  return rgi_sim_json(out, tallies(s, &none), &h, s->opt.seed, s->label, s->opt.strategy, ph) == 0
              ? RG_OK
              : RG_NOMEM;
 }
 
 rg_status rg_sims_svg(const rg_sims *s, rg_out *out) {
-  rg_sim_result none;
-  rg_heading h = heading(s);
-  return rg_sim_chart(out, tallies(s, &none), &h, s->opt.seed, s->label) == 0
+  rgi_sim_result none;
+  rgi_heading h = heading(s);
+  return rgi_sim_chart(out, tallies(s, &none), &h, s->opt.seed, s->label) == 0
              ? RG_OK
              : RG_NOMEM;
 }
 
 void rg_sims_free(rg_sims *s) {
   if (!s) return;
-  if (s->started) rg_sim_free(&s->acc);
-  if (s->failed) rg_sim_free(&s->fail);
+  if (s->started) rgi_sim_free(&s->acc);
+  if (s->failed) rgi_sim_free(&s->fail);
   rg_free(s->args);
   rg_free(s->answers);
   rg_free(s->answers_name);
@@ -240,11 +240,11 @@ struct rg_simvars {
   uint32_t strategy[RG_SIMVAR_MAX];   /* 1 + each one's strategy; 0: none */
   int has_strategy;
   rg_run_options opt;
-  rg_limits limits;
+  rgi_limits limits;
   uint32_t threads;
   char label[320];
   int done;                           /* rg_simvars_run was called */
-  rg_simvar_result res;
+  rgi_simvar_result res;
 };
 
 rg_status rg_simvars_open(const rg_rules *const *rules, const char *const *names, uint32_t n,
@@ -277,7 +277,7 @@ rg_status rg_simvars_open(const rg_rules *const *rules, const char *const *names
   c->threads = threads ? threads : 1;
   if (c->threads > RG_SIMS_MAX_THREADS) c->threads = RG_SIMS_MAX_THREADS;
   for (uint32_t v = 0; v < n; v++) {
-    const rg_module *m = &rules[v]->m;
+    const rgi_module *m = &rules[v]->m;
     int pi = rg_rules_find_proc(rules[v], name), si = 0;
     rg_status st = RG_OK;
     c->r[v] = rules[v];
@@ -289,7 +289,7 @@ rg_status rg_simvars_open(const rg_rules *const *rules, const char *const *names
       snprintf(err, errlen, "%s: procedure '%s' %s", names[v], name,
                m->procs[pi].nparams ? "takes parameters" : "has no result to count");
       st = RG_BAD_VALUE;
-    } else if (opt->strategy && (si = rg_module_find_strategy(m, opt->strategy)) < 0) {
+    } else if (opt->strategy && (si = rgi_module_find_strategy(m, opt->strategy)) < 0) {
       snprintf(err, errlen, "%s declares no strategy '%s'", names[v], opt->strategy);
       st = RG_NOT_FOUND;
     }
@@ -301,9 +301,9 @@ rg_status rg_simvars_open(const rg_rules *const *rules, const char *const *names
     c->strategy[v] = opt->strategy ? (uint32_t)si + 1 : 0;
   }
   c->has_strategy = opt->strategy != NULL;
-  rg_api_policy_label(c->label, sizeof c->label, rules[0], opt->policy, NULL, opt->strategy);
+  rgi_api_policy_label(c->label, sizeof c->label, rules[0], opt->policy, NULL, opt->strategy);
   /* the caller's string is not kept: the first rule set's */
-  c->opt.strategy = opt->strategy ? rg_module_str(&c->r[0]->m,
+  c->opt.strategy = opt->strategy ? rgi_module_str(&c->r[0]->m,
                                                   c->r[0]->m.strategies[c->strategy[0] - 1].name)
                                   : NULL;
   *out = c;
@@ -311,8 +311,8 @@ rg_status rg_simvars_open(const rg_rules *const *rules, const char *const *names
 }
 
 rg_status rg_simvars_run(rg_simvars *c, uint64_t runs) {
-  const rg_module *mods[RG_SIMVAR_MAX];
-  rg_simvar_opts so;
+  const rgi_module *mods[RG_SIMVAR_MAX];
+  rgi_simvar_opts so;
   if (c->done) return c->res.status == RG_SIMVAR_OK ? RG_OK : RG_RUN_ERROR;
   for (uint32_t v = 0; v < c->n; v++) mods[v] = &c->r[v]->m;
   memset(&so, 0, sizeof so);
@@ -326,7 +326,7 @@ rg_status rg_simvars_run(rg_simvars *c, uint64_t runs) {
   so.first = c->opt.policy == RG_CHOOSE_FIRST;
   so.strategy = c->has_strategy ? c->strategy : NULL;
   c->done = 1;
-  switch (rg_simvar_run(&so, &c->res)) {
+  switch (rgi_simvar_run(&so, &c->res)) {
   case RG_SIMVAR_OK: return RG_OK;
   case RG_SIMVAR_RUN_FAILED: return RG_RUN_ERROR;
   default: return RG_NOMEM;
@@ -338,7 +338,7 @@ const char *rg_simvars_failure(const rg_simvars *c, uint32_t *variant, uint64_t 
   if (!c->done || c->res.status != RG_SIMVAR_RUN_FAILED) return NULL;
   if (variant) *variant = c->res.fail_variant;
   if (run) *run = c->res.fail_run;
-  rg_api_place(&c->r[c->res.fail_variant]->m, c->res.fail_pc, path, line, col);
+  rgi_api_place(&c->r[c->res.fail_variant]->m, c->res.fail_pc, path, line, col);
   return c->res.msg;
 }
 
@@ -349,18 +349,18 @@ static void simvars_sets(const rg_simvars *c, const char **sets) {
 
 rg_status rg_simvars_write(const rg_simvars *c, int json, rg_out *out) {
   const char *sets[RG_SIMVAR_MAX];
-  rg_simvar_result none;
-  const rg_simvar_result *res = c->done && c->res.status == RG_SIMVAR_OK ? &c->res : &none;
-  const char *proc = rg_module_str(&c->r[0]->m, c->r[0]->m.procs[c->proc[0]].name);
+  rgi_simvar_result none;
+  const rgi_simvar_result *res = c->done && c->res.status == RG_SIMVAR_OK ? &c->res : &none;
+  const char *proc = rgi_module_str(&c->r[0]->m, c->r[0]->m.procs[c->proc[0]].name);
   rg_status st = RG_OK;
   memset(&none, 0, sizeof none);
   simvars_sets(c, sets);
   if (json) {
     json_t *ph[RG_SIMVAR_MAX];
     for (uint32_t v = 0; v < c->n; v++)
-      ph[v] = rg_placeholders_json(&c->r[v]->m, c->proc[v], rg_rules_set_flags(c->r[v]),
+      ph[v] = rgi_placeholders_json(&c->r[v]->m, c->proc[v], rgi_rules_set_flags(c->r[v]),
                                    c->r[v]->assumed);
-    if (rg_simvar_json(out, res, proc, (const char *const *)c->names, sets, ph, c->n,
+    if (rgi_simvar_json(out, res, proc, (const char *const *)c->names, sets, ph, c->n,
                        c->opt.seed, c->label, c->opt.strategy) != 0)
       st = RG_NOMEM;
   } else {
@@ -368,12 +368,12 @@ rg_status rg_simvars_write(const rg_simvars *c, int json, rg_out *out) {
     const char *text[RG_SIMVAR_MAX];
     for (uint32_t v = 0; v < c->n; v++) {
       rg_buf_init(&ph[v]);
-      if (rg_placeholders_text(&c->r[v]->m, c->proc[v], rg_rules_set_flags(c->r[v]),
+      if (rgi_placeholders_text(&c->r[v]->m, c->proc[v], rgi_rules_set_flags(c->r[v]),
                                c->r[v]->assumed, &ph[v].out) < 0 || ph[v].out.failed)
         st = RG_NOMEM;
       text[v] = ph[v].data;
     }
-    if (st == RG_OK && rg_simvar_text(out, res, proc, (const char *const *)c->names, sets, text,
+    if (st == RG_OK && rgi_simvar_text(out, res, proc, (const char *const *)c->names, sets, text,
                                       c->n, c->opt.seed, c->label) != 0)
       st = RG_NOMEM;
     for (uint32_t v = 0; v < c->n; v++) rg_buf_free(&ph[v]);
@@ -382,13 +382,13 @@ rg_status rg_simvars_write(const rg_simvars *c, int json, rg_out *out) {
 }
 
 rg_status rg_simvars_svg(const rg_simvars *c, rg_out *out) {
-  rg_simvar_result none;
-  const rg_simvar_result *res = c->done && c->res.status == RG_SIMVAR_OK ? &c->res : &none;
-  const char *proc = rg_module_str(&c->r[0]->m, c->r[0]->m.procs[c->proc[0]].name);
+  rgi_simvar_result none;
+  const rgi_simvar_result *res = c->done && c->res.status == RG_SIMVAR_OK ? &c->res : &none;
+  const char *proc = rgi_module_str(&c->r[0]->m, c->r[0]->m.procs[c->proc[0]].name);
   const char *sets[RG_SIMVAR_MAX];
   memset(&none, 0, sizeof none);
   simvars_sets(c, sets);
-  return rg_simvar_chart(out, res, proc, (const char *const *)c->names, sets, c->n, c->opt.seed,
+  return rgi_simvar_chart(out, res, proc, (const char *const *)c->names, sets, c->n, c->opt.seed,
                          c->label) == 0
              ? RG_OK
              : RG_NOMEM;
@@ -396,7 +396,7 @@ rg_status rg_simvars_svg(const rg_simvars *c, rg_out *out) {
 
 void rg_simvars_free(rg_simvars *c) {
   if (!c) return;
-  if (c->done) rg_simvar_free(&c->res);
+  if (c->done) rgi_simvar_free(&c->res);
   for (uint32_t v = 0; v < c->n; v++) rg_free(c->names[v]);
   rg_free(c);
 }

@@ -1,5 +1,5 @@
 /*
-** test_game.c: games at the table (regula.h: rg_game_*) through the public
+** test_game.c: games at the table (regula.h: rgi_game_*) through the public
 ** interface only, as a page would play one.  Worked out by hand from the
 ** rule text below:
 **
