@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "regula.h"
+#include "regula_front.h"
 
 /* Returns an rg_out that writes to f (borrowed; it must outlive the rg_out).
 ** A short write marks the rg_out failed; the stream's own error flag is set
@@ -45,6 +45,11 @@ int cli_read_stdin(char **text, size_t *len);
 ** Returns an exit code: 0, 2 bad input (the diagnostics said why), 3 out of
 ** memory or unreadable standard input. */
 int cli_rules_load(const char *path, int keep_sources, rg_rules **r);
+
+/* Writes data[0..len) to path with rg_file_save (mode 0644 for a new
+** file; no partial file).  Returns 0, or -1 after saying why on stderr
+** ("regula: error: OUT: cannot write: ..."). */
+int cli_file_save(const char *path, const void *data, size_t len);
 
 /* Says on stderr that r has no table `name`, listing its tables; returns
 ** the exit code 2. */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "regula.h"
+#include "regula_front.h"
 
 /* Makes *out a copy of r (rg_rules_with) set up from the --inputs file
 ** (lines NAME=VALUE) and then each --set, so --set wins.  Returns EX_OK,

@@ -8,7 +8,7 @@
 ** line (value.h), so that an embedder needs no knowledge of the module's
 ** layout.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "api_int.h"
 #include "arena.h"
 #include "compile.h"
@@ -24,6 +24,7 @@
 #include "value.h"
 #include "vm.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,20 +32,56 @@ const char *rg_version(void) {
   return REGULA_VERSION;
 }
 
+int rg_version_number(void) {
+  return REGULA_VERSION_NUMBER;
+}
+
+int rgi_api_options(void *local, size_t size, const void *opt) {
+  size_t given;
+  memset(local, 0, size);
+  *(size_t *)local = size;
+  if (!opt) return 0;
+  given = *(const size_t *)opt;
+  if (given == 0) return -1;
+  memcpy((char *)local + sizeof(size_t), (const char *)opt + sizeof(size_t),
+         (given < size ? given : size) - sizeof(size_t));
+  return 0;
+}
+
+rg_status rgi_api_fail(const rg_rules *r, rg_status st, const char *fmt, ...) {
+  /* The message is not part of the rules: a const handle keeps it too. */
+  rg_rules *w = (rg_rules *)r;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(w->errmsg, sizeof w->errmsg, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+const char *rg_rules_errmsg(const rg_rules *r) {
+  return r ? r->errmsg : "";
+}
+
 /* ---- compiled rules ------------------------------------------------------ */
 
 /* Compiles (from text when text is not NULL, else the file at name) into a
 ** new rg_rules stored in *out.  Returns a status (see rg_rules_compile). */
 static rg_status compile(const char *name, const char *text, size_t len,
-                         const rg_compile_options *opt, rg_rules **out) {
-  rg_compile_options none;
+                         const rg_compile_options *given, rg_compile_options *opt,
+                         rg_rules **out) {
   rgi_sources local, *k = &local;
   rg_rules *r;
   int rc;
   *out = NULL;
-  if (!opt) {
-    memset(&none, 0, sizeof none);
-    opt = &none;
+  if (rgi_api_options(opt, sizeof *opt, given) != 0) {
+    if (given->diagnostic) {
+      rg_diagnostic d;
+      memset(&d, 0, sizeof d);
+      d.path = "?";
+      d.message = "compile options without their size (set .size, or use RG_OPTIONS)";
+      given->diagnostic(given->diagnostic_ctx, &d);
+    }
+    return RG_BAD_VALUE;
   }
   r = rg_malloc(sizeof *r);
   if (!r) return RG_NOMEM;
@@ -115,11 +152,13 @@ static rg_status compile(const char *name, const char *text, size_t len,
 
 rg_status rg_rules_compile(const char *name, const char *text, size_t len,
                            const rg_compile_options *opt, rg_rules **out) {
-  return compile(name, text ? text : "", len, opt, out);
+  rg_compile_options o;
+  return compile(name, text ? text : "", len, opt, &o, out);
 }
 
-rg_status rg_rules_compile_path(const char *path, const rg_compile_options *opt, rg_rules **out) {
-  return compile(path, NULL, 0, opt, out);
+rg_status rg_rules_load(const char *path, const rg_compile_options *opt, rg_rules **out) {
+  rg_compile_options o;
+  return compile(path, NULL, 0, opt, &o, out);
 }
 
 const rgi_module *rgi_rules_module(const rg_rules *r) {
@@ -145,23 +184,55 @@ const char *rg_rules_name(const rg_rules *r) {
   return rgi_module_str(&r->m, r->m.name);
 }
 
-int rg_rules_proc_count(const rg_rules *r) {
-  return (int)r->m.nprocs;
+/* The procedure index i of r when it is one (not a test), else -1. */
+static int proc_at(const rg_rules *r, int i) {
+  if (i < 0 || (uint32_t)i >= r->m.nprocs || rgi_module_is_test(&r->m, (uint32_t)i)) return -1;
+  return i;
 }
 
-int rg_rules_find_proc(const rg_rules *r, const char *name) {
-  int p = rgi_module_find_proc(&r->m, name);
-  return p >= 0 && rgi_module_is_test(&r->m, (uint32_t)p) ? -1 : p;
+int rg_rules_count(const rg_rules *r, rg_item k) {
+  switch (k) {
+  case RG_PROC: return (int)r->m.nprocs;
+  case RG_INPUT: return (int)r->m.ninputs;
+  case RG_TABLE: return (int)r->m.ntables;
+  case RG_STRATEGY: return (int)r->m.nstrategies;
+  }
+  return 0;
 }
 
-const char *rg_rules_proc_name(const rg_rules *r, int proc) {
-  if (proc < 0 || (uint32_t)proc >= r->m.nprocs) return NULL;
-  return rgi_module_str(&r->m, r->m.procs[proc].name);
+const char *rg_rules_item(const rg_rules *r, rg_item k, int i) {
+  if (i < 0 || i >= rg_rules_count(r, k)) return NULL;
+  switch (k) {
+  case RG_PROC: return rgi_module_str(&r->m, r->m.procs[i].name);
+  case RG_INPUT: return rgi_module_str(&r->m, r->m.inputs[i].name);
+  case RG_TABLE: return rgi_module_str(&r->m, r->m.tables[i].name);
+  case RG_STRATEGY: return rgi_module_str(&r->m, r->m.strategies[i].name);
+  }
+  return NULL;
 }
 
-int rg_rules_param_count(const rg_rules *r, int proc) {
-  if (proc < 0 || (uint32_t)proc >= r->m.nprocs) return -1;
-  return (int)r->m.procs[proc].nparams;
+int rg_rules_find(const rg_rules *r, rg_item k, const char *name) {
+  int p;
+  if (!name) return -1;
+  switch (k) {
+  case RG_PROC:
+    p = rgi_module_find_proc(&r->m, name);
+    return p >= 0 ? proc_at(r, p) : -1;
+  case RG_INPUT:
+    for (uint32_t i = 0; i < r->m.ninputs; i++)
+      if (strcmp(rgi_module_str(&r->m, r->m.inputs[i].name), name) == 0) return (int)i;
+    return -1;
+  case RG_TABLE: return rgi_module_find_table(&r->m, name);
+  case RG_STRATEGY: return rgi_module_find_strategy(&r->m, name);
+  }
+  return -1;
+}
+
+int rg_rules_arity(const rg_rules *r, rg_item k, int i) {
+  if (i < 0 || i >= rg_rules_count(r, k)) return -1;
+  if (k == RG_PROC) return (int)r->m.procs[i].nparams;
+  if (k == RG_TABLE) return (int)r->m.tables[i].ndims;
+  return 0;
 }
 
 /* Returns parameter k of procedure proc, or NULL when out of range. */
@@ -173,67 +244,49 @@ static const rgi_param_info *param(const rg_rules *r, int proc, int k) {
   return &r->m.params[p->first_param + (uint32_t)k];
 }
 
-const char *rg_rules_param_name(const rg_rules *r, int proc, int k) {
-  const rgi_param_info *pi = param(r, proc, k);
+const char *rg_rules_param(const rg_rules *r, int proc, int j) {
+  const rgi_param_info *pi = param(r, proc, j);
   return pi ? rgi_module_str(&r->m, pi->name) : NULL;
 }
 
-const char *rg_rules_param_type(const rg_rules *r, int proc, int k, char *buf, size_t size) {
-  const rgi_param_info *pi = param(r, proc, k);
-  return pi ? rgi_type_name(buf, size, &r->m, pi->type) : NULL;
+const char *rg_rules_type(const rg_rules *r, rg_item k, int i, int j, char *buf, size_t size) {
+  rgi_type t;
+  if (i < 0 || i >= rg_rules_count(r, k)) return NULL;
+  switch (k) {
+  case RG_PROC:
+    if (j < 0) {
+      if (r->m.procs[i].result.kind == RG_K_VOID) return NULL;
+      t = r->m.procs[i].result;
+    } else {
+      const rgi_param_info *pi = param(r, i, j);
+      if (!pi) return NULL;
+      t = pi->type;
+    }
+    break;
+  case RG_INPUT: t = r->m.inputs[i].type; break;
+  case RG_TABLE: {
+    const rgi_table *tb = &r->m.tables[i];
+    if (j < 0) t = tb->value;
+    else if ((uint32_t)j < tb->ndims && tb->first_dim + (uint32_t)j < r->m.ndims)
+      return rgi_dim_name(buf, size, &r->m, &r->m.dims[tb->first_dim + (uint32_t)j]);
+    else return NULL;
+    break;
+  }
+  default: return NULL;
+  }
+  return rgi_type_name(buf, size, &r->m, t);
 }
 
 rg_status rg_rules_check_args(const rg_rules *r, const char *proc, const char *const *args,
-                              int nargs, char *err, size_t errlen) {
-  int pi = rg_rules_find_proc(r, proc);
+                              int nargs) {
+  int pi = rg_rules_find(r, RG_PROC, proc);
   rgi_value *a = NULL;
   rg_status st;
-  if (pi < 0) {
-    snprintf(err, errlen, "no procedure '%s'", proc);
-    return RG_NOT_FOUND;
-  }
-  st = rgi_api_parse_args(r, pi, proc, args, nargs, &a, err, errlen);
+  char err[1024];
+  if (pi < 0) return rgi_api_fail(r, RG_NOT_FOUND, "no procedure '%s'", proc);
+  st = rgi_api_parse_args(r, pi, proc, args, nargs, &a, err, sizeof err);
   rg_free(a);
-  return st;
-}
-
-const char *rg_rules_result_type(const rg_rules *r, int proc, char *buf, size_t size) {
-  if (proc < 0 || (uint32_t)proc >= r->m.nprocs || r->m.procs[proc].result.kind == RG_K_VOID)
-    return NULL;
-  return rgi_type_name(buf, size, &r->m, r->m.procs[proc].result);
-}
-
-int rg_rules_input_count(const rg_rules *r) {
-  return (int)r->m.ninputs;
-}
-
-int rg_rules_find_input(const rg_rules *r, const char *name) {
-  for (uint32_t i = 0; i < r->m.ninputs; i++)
-    if (strcmp(rgi_module_str(&r->m, r->m.inputs[i].name), name) == 0) return (int)i;
-  return -1;
-}
-
-const char *rg_rules_input_name(const rg_rules *r, int input) {
-  if (input < 0 || (uint32_t)input >= r->m.ninputs) return NULL;
-  return rgi_module_str(&r->m, r->m.inputs[input].name);
-}
-
-const char *rg_rules_input_type(const rg_rules *r, int input, char *buf, size_t size) {
-  if (input < 0 || (uint32_t)input >= r->m.ninputs) return NULL;
-  return rgi_type_name(buf, size, &r->m, r->m.inputs[input].type);
-}
-
-int rg_rules_strategy_count(const rg_rules *r) {
-  return (int)r->m.nstrategies;
-}
-
-int rg_rules_find_strategy(const rg_rules *r, const char *name) {
-  return rgi_module_find_strategy(&r->m, name);
-}
-
-const char *rg_rules_strategy_name(const rg_rules *r, int strategy) {
-  if (strategy < 0 || (uint32_t)strategy >= r->m.nstrategies) return NULL;
-  return rgi_module_str(&r->m, r->m.strategies[strategy].name);
+  return st == RG_OK ? st : rgi_api_fail(r, st, "%s", err);
 }
 
 const char *rg_rules_strategy_doc(const rg_rules *r, int strategy) {
@@ -245,24 +298,6 @@ int rg_rules_default_strategy(const rg_rules *r) {
   for (uint32_t i = 0; i < r->m.nstrategies; i++)
     if (r->m.strategies[i].flags & RG_STRATEGY_DEFAULT) return (int)i;
   return -1;
-}
-
-int rg_rules_table_count(const rg_rules *r) {
-  return (int)r->m.ntables;
-}
-
-int rg_rules_find_table(const rg_rules *r, const char *name) {
-  return rgi_module_find_table(&r->m, name);
-}
-
-const char *rg_rules_table_name(const rg_rules *r, int table) {
-  if (table < 0 || (uint32_t)table >= r->m.ntables) return NULL;
-  return rgi_module_str(&r->m, r->m.tables[table].name);
-}
-
-int rg_rules_table_keys(const rg_rules *r, int table) {
-  if (table < 0 || (uint32_t)table >= r->m.ntables) return -1;
-  return (int)r->m.tables[table].ndims;
 }
 
 /* Finds the cell of table `table` at keys[0..nkeys) of r: stores the
@@ -285,25 +320,31 @@ rg_status rg_rules_query(const rg_rules *r, const char *table, const char *const
                          int nkeys, char *buf, size_t size) {
   rgi_type t;
   rgi_value cell;
-  rg_status st = find_cell(r, table, keys, nkeys, &t, &cell, buf, size);
-  if (st == RG_OK) rgi_value_format(buf, size, &r->m, r->m.heap, r->m.nheap, t, cell);
+  char err[1024];
+  rg_status st = find_cell(r, table, keys, nkeys, &t, &cell, err, sizeof err);
+  if (st != RG_OK) {
+    if (size) buf[0] = '\0';
+    return rgi_api_fail(r, st, "%s", err);
+  }
+  rgi_value_format(buf, size, &r->m, r->m.heap, r->m.nheap, t, cell);
   return st;
 }
 
 rg_status rg_rules_query_write(const rg_rules *r, const char *table, const char *const *keys,
-                               int nkeys, rg_out *out, char *err, size_t errlen) {
+                               int nkeys, rg_out *out) {
   rgi_type t;
   rgi_value cell;
-  rg_status st = find_cell(r, table, keys, nkeys, &t, &cell, err, errlen);
-  if (st == RG_OK) rgi_value_print(out, &r->m, r->m.heap, r->m.nheap, t, cell);
+  char err[1024];
+  rg_status st = find_cell(r, table, keys, nkeys, &t, &cell, err, sizeof err);
+  if (st != RG_OK) return rgi_api_fail(r, st, "%s", err);
+  rgi_value_print(out, &r->m, r->m.heap, r->m.nheap, t, cell);
   return st;
 }
 
-rg_status rg_rules_save(const rg_rules *r, const char *path, char *err, size_t errlen) {
-  if (errlen) err[0] = '\0';
-  if (rgi_module_save(&r->m, path, err, errlen) == 0) return RG_OK;
-  if (errlen && !err[0]) snprintf(err, errlen, "cannot write");
-  return RG_IO;
+rg_status rg_rules_save(const rg_rules *r, const char *path) {
+  char err[1024] = "";
+  if (rgi_module_save(&r->m, path, err, sizeof err) == 0) return RG_OK;
+  return rgi_api_fail(r, RG_IO, "%s", err[0] ? err : "cannot write");
 }
 
 /* Adds bytes[0..n) to the FNV-1a hash *h. */
@@ -395,7 +436,7 @@ void rgi_api_place(const rgi_module *m, uint32_t pc, const char **path, uint32_t
 
 rg_status rgi_api_counted(const rg_rules *r, const char *name, rg_choose_policy policy,
                          const char *strategy, int *proc, int *strat, char *err, size_t errlen) {
-  int pi = rg_rules_find_proc(r, name);
+  int pi = rg_rules_find(r, RG_PROC, name);
   *strat = -1;
   if ((*proc = pi) < 0) {
     snprintf(err, errlen, "no procedure '%s'", name);
@@ -588,7 +629,7 @@ static int64_t ask_caller(void *ctx, const rgi_question *q, rg_out *err) {
   rg_run *run = ctx;
   int64_t pick;
   run->q = q;
-  pick = run->opt.choose(run->opt.choose_ctx, run, q->who ? q->who : "", q->prompt, q->n);
+  pick = run->opt.policy.choose(run->opt.policy.choose_ctx, run, q->who ? q->who : "", q->prompt, q->n);
   run->q = NULL;
   if (pick < 0 || pick >= (int64_t)q->n) {
     rg_puts(err, "no answer for the choice");
@@ -629,21 +670,24 @@ static int64_t ask_dice(void *ctx, const rgi_question *q, rg_out *err) {
 
 /* Sets up run's policy from its options.  Returns a status. */
 static rg_status policy_init(rg_run *run) {
-  switch (run->opt.policy) {
+  const rg_policy *p = &run->opt.policy;
+  switch (p->kind) {
   case RG_CHOOSE_FIRST: rgi_policy_first(&run->pol); return RG_OK;
   case RG_CHOOSE_CALLBACK:
-    if (!run->opt.choose) return RG_BAD_VALUE;
+    if (!p->choose)
+      return rgi_api_fail(run->r, RG_BAD_VALUE, "a callback policy without its function");
     rgi_policy_callback(&run->pol, "callback", ask_caller, run);
     return RG_OK;
   case RG_CHOOSE_ANSWERS: {
-    const char *text = run->opt.answers ? run->opt.answers : "";
-    int rc = rgi_policy_answers(&run->pol, run->opt.answers_name ? run->opt.answers_name : "answers",
-                               text, run->opt.answers ? run->opt.answers_len : 0);
-    return rc == 0 ? RG_OK : rc == -2 ? RG_NOMEM : RG_BAD_VALUE;
+    const char *text = p->answers ? p->answers : "";
+    int rc = rgi_policy_answers(&run->pol, p->answers_name ? p->answers_name : "answers",
+                               text, p->answers ? p->answers_len : 0);
+    return rc == 0 ? RG_OK : rc == -2 ? RG_NOMEM
+         : rgi_api_fail(run->r, RG_BAD_VALUE, "the answers hold a NUL byte");
   }
   case RG_CHOOSE_RANDOM: rgi_policy_random(&run->pol); return RG_OK;
   }
-  return RG_BAD_VALUE;
+  return rgi_api_fail(run->r, RG_BAD_VALUE, "no such policy (%d)", (int)p->kind);
 }
 
 rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out) {
@@ -657,27 +701,31 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   memset(run, 0, sizeof *run);
   run->r = r;
   run->proc = -1;
-  if (opt) run->opt = *opt;
-  if (run->opt.answers_name) {   /* kept: errors and the log name it */
-    size_t n = strlen(run->opt.answers_name);
+  if (rgi_api_options(&run->opt, sizeof run->opt, opt) != 0) {
+    rg_free(run);
+    return rgi_api_fail(r, RG_BAD_VALUE, "run options without their size (set .size, or use "
+                                         "RG_OPTIONS)");
+  }
+  if (run->opt.policy.answers_name) {   /* kept: errors and the log name it */
+    size_t n = strlen(run->opt.policy.answers_name);
     if (!(run->answers_name = rg_malloc(n + 1))) {
       rg_free(run);
       return RG_NOMEM;
     }
-    memcpy(run->answers_name, run->opt.answers_name, n + 1);
-    run->opt.answers_name = run->answers_name;
+    memcpy(run->answers_name, run->opt.policy.answers_name, n + 1);
+    run->opt.policy.answers_name = run->answers_name;
   }
   st = policy_init(run);
   if (run->opt.dice) rgi_policy_callback(&run->dicepol, "ask", ask_dice, run);
   if (st == RG_OK && rgi_play_init(&run->play, &r->m, NULL, &run->pol,
                                   run->opt.dice ? &run->dicepol : NULL) != 0)
     st = RG_NOMEM;
-  if (st == RG_OK && run->opt.strategy) {
-    int si = rgi_module_find_strategy(&r->m, run->opt.strategy);
-    if (si < 0) st = RG_NOT_FOUND;
+  if (st == RG_OK && run->opt.policy.strategy) {
+    int si = rgi_module_find_strategy(&r->m, run->opt.policy.strategy);
+    if (si < 0) st = rgi_api_fail(r, RG_NOT_FOUND, "no strategy '%s'", run->opt.policy.strategy);
     else run->play.strategy = (uint32_t)si + 1;   /* the rest by the policy */
     /* the caller's string is not kept: the rules' own */
-    if (si >= 0) run->opt.strategy = rgi_module_str(&r->m, r->m.strategies[si].name);
+    if (si >= 0) run->opt.policy.strategy = rgi_module_str(&r->m, r->m.strategies[si].name);
   }
 
   if (st != RG_OK) {
@@ -698,9 +746,9 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   /* the play layer's sink answers to its own context: wrap what it fills */
   sink.dice = run->opt.dice && run->inner.dice ? on_dice_many : NULL;
   memset(&lim, 0, sizeof lim);
-  lim.max_steps = run->opt.max_steps;
-  lim.max_memory = run->opt.max_memory;
-  lim.no_fusion = run->opt.no_fusion;
+  lim.max_steps = run->opt.limits.max_steps;
+  lim.max_memory = run->opt.limits.max_memory;
+  lim.no_fusion = run->opt.limits.no_fusion;
   run->sink = sink;
   run->vm = rgi_vm_new(&r->m, &lim, &sink);
   if (!run->vm) {
@@ -721,21 +769,6 @@ void rg_run_free(rg_run *run) {
   rgi_svg_free(run->svg);
   rg_free(run->answers_name);
   rg_free(run);
-}
-
-rg_status rg_run_set_input(rg_run *run, const char *name, const char *value, char *err,
-                           size_t errlen) {
-  const rgi_module *m = &run->r->m;
-  int i = rg_rules_find_input(run->r, name);
-  rgi_value v;
-  if (errlen) err[0] = '\0';
-  if (i < 0) {
-    snprintf(err, errlen, "no input '%s'", name);
-    return RG_NOT_FOUND;
-  }
-  if (rgi_value_parse(m, m->inputs[i].type, value, &v, err, errlen) != 0) return RG_BAD_VALUE;
-  rgi_vm_set_input(run->vm, (uint32_t)i, v);
-  return RG_OK;
 }
 
 rg_status rgi_api_parse_args(const rg_rules *r, int proc, const char *name,
@@ -780,12 +813,13 @@ static rg_status call_fail(rg_run *run, rg_status st, const char *msg) {
 
 rg_status rg_run_call(rg_run *run, const char *proc, const char *const *args, int nargs) {
   const rgi_module *m = &run->r->m;
-  int pi = rg_rules_find_proc(run->r, proc);
+  int pi = rg_rules_find(run->r, RG_PROC, proc);
   const rgi_proc *p;
   rgi_value *a = NULL;
   rg_status st;
   char msg[768];
   run->failed_expects = 0;
+  run->err[0] = '\0';
   run->rtype = (rgi_type){ RG_K_VOID, 0 };
   run->proc = -1;
   if (pi < 0) {
@@ -833,11 +867,14 @@ int rg_run_stopped(const rg_run *run) {
   return run->play.stopped;
 }
 
-const char *rg_run_error(const rg_run *run, const char **path, uint32_t *line, uint32_t *col) {
-  if (path) *path = run->err_path ? run->err_path : "?";
-  if (line) *line = run->err_line;
-  if (col) *col = run->err_col;
+const char *rg_run_errmsg(const rg_run *run) {
   return run->err;
+}
+
+int rg_run_where(const rg_run *run, rg_place *where) {
+  rg_place p = { run->err_path ? run->err_path : "?", run->err_line, run->err_col };
+  if (where) *where = p;
+  return p.line != 0 && strcmp(p.path, "?") != 0;
 }
 
 rg_status rg_run_result(const rg_run *run, char *buf, size_t size) {
@@ -915,22 +952,29 @@ static const char *game_source_line(void *ctx, const char *path, uint32_t line, 
   return rg_rules_source_line(ctx, path, line, len);
 }
 
-rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **out) {
-  rg_game_options none;
+rg_status rg_game_new(const rg_rules *r, const rg_game_options *given, rg_game **out) {
+  rg_game_options o, *opt = &o;
   rgi_game_setup setup;
+  const char *name;
   int p;
   *out = NULL;
-  if (!opt) {
-    memset(&none, 0, sizeof none);
-    opt = &none;
-  }
-  p = rg_rules_find_proc(r, opt->proc ? opt->proc : "main");
-  if (p < 0 || r->m.procs[p].nparams) return RG_NOT_FOUND;
+  if (rgi_api_options(&o, sizeof o, given) != 0)
+    return rgi_api_fail(r, RG_BAD_VALUE, "game options without their size (set .size, or use "
+                                         "RG_OPTIONS)");
+  name = opt->proc ? opt->proc : "main";
+  p = rg_rules_find(r, RG_PROC, name);
+  if (p < 0) return rgi_api_fail(r, RG_NOT_FOUND, "no procedure '%s'", name);
+  if (r->m.procs[p].nparams)
+    return rgi_api_fail(r, RG_NOT_FOUND, "procedure '%s' takes parameters: a game plays one "
+                                         "that takes none", name);
+  if (opt->policy.strategy || (opt->policy.kind != RG_CHOOSE_RANDOM &&
+                               opt->policy.kind != RG_CHOOSE_FIRST))
+    return rgi_api_fail(r, RG_BAD_VALUE, "a game's choices are asked, random or first");
   memset(&setup, 0, sizeof setup);
   setup.proc = (uint32_t)p;
   setup.seed = opt->seed;
   setup.ask_choices = opt->ask_choices;
-  setup.first = opt->first;
+  setup.first = opt->policy.kind == RG_CHOOSE_FIRST;
   setup.ask_dice = opt->ask_dice;
   setup.title = opt->title;
   setup.pictures = opt->pictures;
@@ -947,9 +991,9 @@ rg_status rg_game_new(const rg_rules *r, const rg_game_options *opt, rg_game **o
   }
   setup.placeholders = ph.data;
   setup.sets = r->sets.data;   /* a copy's settings, named in the transcript */
-  setup.limits.max_steps = opt->max_steps;
-  setup.limits.max_memory = opt->max_memory;
-  setup.limits.no_fusion = opt->no_fusion;
+  setup.limits.max_steps = opt->limits.max_steps;
+  setup.limits.max_memory = opt->limits.max_memory;
+  setup.limits.no_fusion = opt->limits.no_fusion;
   rg_status st = rgi_game_open(&r->m, &setup, out);
   rg_buf_free(&ph);
   return st;

@@ -4,7 +4,7 @@
 ** by the same renderers the program uses (evlog, testrun, sheet, diff,
 ** sim), so that the page shows the program's bytes.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "api_int.h"
 #include "arena.h"
 #include "compile.h"
@@ -35,7 +35,7 @@ const char *rgi_api_policy_label(char *buf, size_t size, const rg_rules *r,
                                 rg_choose_policy policy, const char *answers_name,
                                 const char *strategy) {
   static const char *const names[] = { "random", "first", "answers", "ask" };
-  const char *dflt = r ? rg_rules_strategy_name(r, rg_rules_default_strategy(r)) : NULL;
+  const char *dflt = r ? rg_rules_item(r, RG_STRATEGY, rg_rules_default_strategy(r)) : NULL;
   if (strategy)
     snprintf(buf, size, "%s (%s strategy of the rules; other choices at %s)", strategy,
              dflt && strcmp(dflt, strategy) == 0 ? "the default" : "a",
@@ -53,10 +53,10 @@ void rgi_api_log_begin(rg_run *run, int proc) {
   char buf[320];
   if (!run->play.log) return;
   if (!policy)
-    policy = rgi_api_policy_label(buf, sizeof buf, run->r, run->opt.policy, run->opt.answers_name,
-                                 run->opt.strategy);
+    policy = rgi_api_policy_label(buf, sizeof buf, run->r, run->opt.policy.kind,
+                                  run->opt.policy.answers_name, run->opt.policy.strategy);
   if (!dice) dice = run->opt.dice || run->opt.chance ? "ask" : "random";
-  run->play.log->strategy = run->opt.strategy;
+  run->play.log->strategy = run->opt.policy.strategy;
   rgi_log_run(run->play.log, rgi_module_str(m, m->procs[proc].name), run->opt.seed, policy, dice);
   /* the placeholder data the run rests on, as `regula run` says it */
   const unsigned char *set = rgi_rules_set_flags(run->r);
@@ -106,17 +106,18 @@ int rg_pictures_find(const rg_pictures *p, const char *name) {
   return p ? rgi_svg_find(p, name) : -1;
 }
 
-const char *rg_pictures_error(const rg_pictures *p, const char **path, uint32_t *line,
-                              uint32_t *col) {
+const char *rg_pictures_error(const rg_pictures *p, rg_place *where) {
   uint32_t pc = UINT32_MAX, l = 0, c = 0;
-  const char *e = p ? rgi_svg_error(p, &pc) : NULL, *where = "?";
-  if (e && rgi_svg_module(p) && rgi_log_locate(rgi_svg_module(p), pc, &where, &l, &c) != 0) {
-    where = "?";
+  const char *e = p ? rgi_svg_error(p, &pc) : NULL, *path = "?";
+  if (e && rgi_svg_module(p) && rgi_log_locate(rgi_svg_module(p), pc, &path, &l, &c) != 0) {
+    path = "?";
     l = c = 0;
   }
-  if (path) *path = where;
-  if (line) *line = l;
-  if (col) *col = c;
+  if (where) {
+    where->path = path;
+    where->line = l;
+    where->col = c;
+  }
   return e;
 }
 
@@ -126,11 +127,13 @@ rg_status rg_pictures_write(const rg_pictures *p, uint32_t i, rg_out *out) {
   return rgi_svg_write(p, i, out) == 0 ? RG_OK : RG_NOMEM;
 }
 
-rg_status rg_pictures_save(const rg_pictures *p, uint32_t i, const char *path, char *err,
-                           size_t errlen) {
+rg_status rg_pictures_save(const rg_pictures *p, uint32_t i, const char *path, rg_out *why) {
+  char err[1024] = "";
   if (i >= rg_pictures_count(p)) return RG_BAD_VALUE;
   if (rgi_svg_error(p, NULL)) return RG_RUN_ERROR;
-  return rgi_svg_save(p, i, path, err, errlen) == 0 ? RG_OK : RG_IO;
+  if (rgi_svg_save(p, i, path, err, sizeof err) == 0) return RG_OK;
+  if (why) rg_puts(why, err);
+  return strcmp(err, "out of memory") == 0 ? RG_NOMEM : RG_IO;
 }
 
 /* ---- tests, sheet, diff ------------------------------------------------------ */
@@ -144,14 +147,14 @@ static void write_test(void *ctx, const rgi_test_result *r) {
               r->name, r->failures[i].message);
 }
 
-rg_status rg_rules_test(const rg_rules *r, const rg_run_options *opt, rg_out *out,
+rg_status rg_rules_test(const rg_rules *r, const rg_limits *limits, rg_out *out,
                         uint32_t *passed, uint32_t *failed) {
   rgi_limits lim;
   memset(&lim, 0, sizeof lim);
-  if (opt) {
-    lim.max_steps = opt->max_steps;
-    lim.max_memory = opt->max_memory;
-    lim.no_fusion = opt->no_fusion;
+  if (limits) {
+    lim.max_steps = limits->max_steps;
+    lim.max_memory = limits->max_memory;
+    lim.no_fusion = limits->no_fusion;
   }
   return rgi_test_run(&r->m, &lim, write_test, out, passed, failed) == 0 ? RG_OK : RG_NOMEM;
 }
@@ -190,10 +193,12 @@ rg_status rg_rules_diff(const rg_rules *a, const char *a_path, const rg_rules *b
                         const char *b_path, rg_out *out, uint32_t *changes) {
   /* as the CLI does (tools/diff.c): with the source of what changed, read
   ** from the files the rule sets name */
-  rg_diff_options opt = { NULL, 0, 1, NULL };
+  rg_diff_options opt = RG_OPTIONS(rg_diff_options);
   rg_changes *c = NULL;
   char base[1024];
-  rg_status st = rg_changes_new(a, b, &opt, &c);
+  rg_status st;
+  opt.with_source = 1;
+  st = rg_changes_new(a, b, &opt, &c);
   *changes = 0;
   if (st == RG_OK) {
     rg_diff_shared_dir(a_path, b_path, base, sizeof base);

@@ -5,7 +5,7 @@
 */
 #ifndef RG_API_INT_H
 #define RG_API_INT_H
-#include "regula.h"
+#include "regula_front.h"
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"
@@ -36,7 +36,22 @@ struct rg_rules {
   struct rgi_setup *setup;     /* the dice, decks and which were set (owned) */
   rgi_input *inputs;           /* m.inputs: base's, with the values set (owned) */
   rg_buf sets;                /* each text of rg_rules_set, ended by '\n' */
+  char errmsg[1024];          /* rg_rules_errmsg: the last failure's message */
 };
+
+/* Stores the message of a failure on r (rg_rules_errmsg: written through a
+** const r too, the message being no part of the rules) and returns st. */
+rg_status rgi_api_fail(const rg_rules *r, rg_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
+
+/* Copies the caller's options opt (NULL, or a struct that starts with its
+** own size) into local (a struct of size bytes that starts so too): zeroed,
+** its size set, then the fields the caller's size covers.  Returns 0, or
+** -1 when opt gives no size. */
+int rgi_api_options(void *local, size_t size, const void *opt);
 
 /* Frees r, a copy made by rg_rules_with (api_setup.c). */
 void rgi_rules_setup_free(rg_rules *r);

@@ -4,7 +4,7 @@
 ** field of the result records (matched by name), a column per run, a
 ** mark on the rows whose values differ; or the --json lines.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "api_int.h"
 #include "diag.h"
 #include "json.h"

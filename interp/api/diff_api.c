@@ -3,7 +3,7 @@
 ** rg_changes_new makes the change list (diff.c), rg_changes_write hands it
 ** to a renderer (diff_text.c, diff_report.c).
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "diff.h"
 #include "vm.h"
 

@@ -19,7 +19,7 @@
 #define RG_COMPILE_INT_H
 
 #include "compile.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "opcodes.h"
 #include "parse.h"
 

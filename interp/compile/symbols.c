@@ -17,7 +17,7 @@
 #include "ast.h"
 #include "diag.h"
 #include "parse.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 ** arena.c: bump allocation for compiler memory (see arena.h).
 */
 #include "arena.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdint.h>
 #include <string.h>

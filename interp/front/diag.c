@@ -3,7 +3,7 @@
 ** diag.h); rendering a record as text (see regula.h).
 */
 #include "diag.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <stdlib.h>

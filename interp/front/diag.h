@@ -25,7 +25,7 @@
 
 #include "arena.h"
 #include "ast.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* A loaded source file.  text is NFC, LF line ends, NUL-terminated. */
 typedef struct rgi_file {

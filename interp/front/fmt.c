@@ -45,7 +45,7 @@
 #include "lex.h"
 #include "parse.h"
 #include "parser.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <string.h>
 #include <utf8proc.h>

@@ -15,7 +15,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* Parses d->files[file]->text (NFC, LF line ends, NUL-terminated, as loaded
 ** by rgi_diag_load or rgi_diag_add_text).  The tree, its names and strings live

@@ -13,7 +13,7 @@
 */
 #include "module.h"
 #include "opcodes.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "value.h"
 
 #include <inttypes.h>

@@ -3,7 +3,7 @@
 */
 #include "live.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "opcodes.h"
 
 #include <string.h>

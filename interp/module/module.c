@@ -18,7 +18,7 @@
 */
 #include "module.h"
 #include "opcodes.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "diag.h"
 
 #include <errno.h>
@@ -513,8 +513,16 @@ static char *follow_links(const char *path, int *e) {
   }
 }
 
-int rg_file_save(const char *path, const void *data, size_t len, int mode, char *err,
-                 size_t errlen) {
+rg_status rg_file_save(const char *path, const void *data, size_t len, int mode, rg_out *why) {
+  char err[1024] = "";
+  if (rgi_file_save(path, data, len, mode, err, sizeof err) == 0) return RG_OK;
+  size_t n = strlen(err);
+  if (why) rg_puts(why, err);
+  return n >= 13 && strcmp(err + n - 13, "out of memory") == 0 ? RG_NOMEM : RG_IO;
+}
+
+int rgi_file_save(const char *path, const void *data, size_t len, int mode, char *err,
+                  size_t errlen) {
   struct stat st;
   int fd, e = 0, keep = 0;
   char *real = follow_links(path, &e);
@@ -573,7 +581,7 @@ int rgi_module_save(const rgi_module *m, const char *path, char *err, size_t err
   int rc;
   if (rgi_module_serialize(m, &buf, &len) != 0)
     return fail(err, errlen, "%s: out of memory or module too large", path);
-  rc = rg_file_save(path, buf, len, 0666, err, errlen);   /* 0644 under umask 022 */
+  rc = rgi_file_save(path, buf, len, 0666, err, errlen);   /* 0644 under umask 022 */
   rg_free(buf);
   return rc;
 }

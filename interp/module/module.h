@@ -34,7 +34,7 @@
 #include <stddef.h>
 
 #include "ast.h"
-#include "regula.h"
+#include "regula_front.h"
 
 typedef int64_t rgi_value;
 
@@ -399,7 +399,10 @@ int rgi_module_find_table(const rgi_module *m, const char *name);
 int rgi_module_find_enum(const rgi_module *m, const char *name);
 int rgi_module_find_strategy(const rgi_module *m, const char *name);
 
-/* rg_file_save: see regula.h. */
+/* rg_file_save of regula_front.h, the message in err[0..errlen): returns 0,
+** or -1 ("out of memory" when memory ran out). */
+int rgi_file_save(const char *path, const void *data, size_t len, int mode, char *err,
+                  size_t errlen);
 
 /* Writes m to path as a .rbc file, through a temporary file renamed into
 ** place, so a failure never leaves a partial file.  Returns 0, or -1 with a

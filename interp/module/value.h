@@ -20,7 +20,7 @@
 #include <stddef.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* The most values one print of a value shows (each list, record and scalar
 ** in it counts one); past it the printers write "..." and stop. */

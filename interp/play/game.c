@@ -3,7 +3,7 @@
 */
 #include "game.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "evlog.h"
 #include "play.h"
 #include "seed.h"
@@ -706,8 +706,7 @@ void rg_game_transcript(const rg_game *g, rg_out *o) {
   }
 }
 
-const char *rg_game_error(const rg_game *g, rg_status *status, const char **path,
-                          uint32_t *line, uint32_t *col) {
+const char *rg_game_error(const rg_game *g, rg_status *status, rg_place *where) {
   const char *p = "?", *msg = g->error.data ? g->error.data : "";
   uint32_t l = 0, c = 0;
   if (g->error_pc != UINT32_MAX && rgi_log_locate(g->m, g->error_pc, &p, &l, &c) != 0) {
@@ -715,9 +714,11 @@ const char *rg_game_error(const rg_game *g, rg_status *status, const char **path
     l = c = 0;
   }
   if (status) *status = g->error_status;
-  if (path) *path = p;
-  if (line) *line = l;
-  if (col) *col = c;
+  if (where) {
+    where->path = p;
+    where->line = l;
+    where->col = c;
+  }
   return msg;
 }
 

@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "policy.h"
 #include "vm.h"
 

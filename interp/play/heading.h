@@ -15,7 +15,7 @@
 
 #include "json.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* The question: procedure proc of m called with args[0..nargs) (values in
 ** m's constant heap; NULL when none) after the settings `sets` (each

@@ -22,7 +22,7 @@
 */
 #include "odds.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "live.h"
 #include "play.h"
 #include "policy.h"

@@ -41,7 +41,7 @@
 #include "heading.h"
 #include "json.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "tally.h"
 #include "vm.h"
 

@@ -7,7 +7,7 @@
 */
 #include "odds.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "chart.h"
 #include "json.h"
 

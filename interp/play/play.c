@@ -3,7 +3,7 @@
 */
 #include "play.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "strategy.h"
 #include "value.h"
 

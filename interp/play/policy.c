@@ -3,7 +3,7 @@
 */
 #include "policy.h"
 
-#include "regula.h"
+#include "regula_front.h"
 
 #include <errno.h>
 #include <stdio.h>

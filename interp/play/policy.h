@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "regula.h"
+#include "regula_front.h"
 #include "rng.h"
 
 /* One question with n options. */

@@ -3,7 +3,7 @@
 */
 #include "setup.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "opcodes.h"
 #include "value.h"
 
@@ -106,22 +106,22 @@ static int64_t parse_sides(const rgi_module *m, rgi_type t, char *value, rgi_val
       *colon = '\0';
       count = strtoull(c, &end, 10);
       if (!*c || *c == '-' || *end || count > MAX_SIDES) {
-        rg_printf(err, "%s: %s: '%s' is not a count (0..%u)", where, name, c, MAX_SIDES);
+        rg_printf(err, "%s%s%s: '%s' is not a count (0..%u)", where, *where ? ": " : "", name, c, MAX_SIDES);
         return 0;
       }
     }
     face = trim(face);
     if (rgi_value_parse(m, t, face, &v, msg, sizeof msg) != 0) {
-      rg_printf(err, "%s: %s: %s", where, name, msg[0] ? msg : "not a valid value");
+      rg_printf(err, "%s%s%s: %s", where, *where ? ": " : "", name, msg[0] ? msg : "not a valid value");
       return 0;
     }
     total += count;
     if (total > MAX_SIDES) {
-      rg_printf(err, "%s: %s: more than %u in all", where, name, MAX_SIDES);
+      rg_printf(err, "%s%s%s: more than %u in all", where, *where ? ": " : "", name, MAX_SIDES);
       return 0;
     }
     if (*n + (uint64_t)count > MAX_SET) {
-      rg_printf(err, "%s: %s: more than %u faces and cards set in all", where, name, MAX_SET);
+      rg_printf(err, "%s%s%s: more than %u faces and cards set in all", where, *where ? ": " : "", name, MAX_SET);
       return 0;
     }
     rgi_value *na = rg_realloc(*arr, ((size_t)*n + count + 1) * sizeof *na);
@@ -130,7 +130,7 @@ static int64_t parse_sides(const rgi_module *m, rgi_type t, char *value, rgi_val
     for (uint64_t k = 0; k < count; k++) na[(*n)++] = v;
   }
   if (total == 0) {
-    rg_printf(err, "%s: %s: give at least one (FACE:COUNT, ...)", where, name);
+    rg_printf(err, "%s%s%s: give at least one (FACE:COUNT, ...)", where, *where ? ": " : "", name);
     return 0;
   }
   return (int64_t)total;
@@ -145,7 +145,7 @@ int rgi_setup_set(rgi_setup *s, const char *text, const char *where, rg_out *err
   memcpy(copy, text, len + 1);
   char *eq = strchr(copy, '=');
   if (!eq) {
-    rg_printf(err, "%s: expected NAME=VALUE, not '%s'", where, text);
+    rg_printf(err, "%s%sexpected NAME=VALUE, not '%s'", where, *where ? ": " : "", text);
     rg_free(copy);
     return -1;
   }
@@ -155,7 +155,7 @@ int rgi_setup_set(rgi_setup *s, const char *text, const char *where, rg_out *err
     if (strcmp(rgi_module_str(m, m->inputs[i].name), name) != 0) continue;
     rgi_value v;
     if (rgi_value_parse(m, m->inputs[i].type, value, &v, msg, sizeof msg) != 0) {
-      rg_printf(err, "%s: input '%s' (%s): %s", where, name,
+      rg_printf(err, "%s%sinput '%s' (%s): %s", where, *where ? ": " : "", name,
                 rgi_type_name(tn, sizeof tn, m, m->inputs[i].type), msg[0] ? msg : "not a valid value");
       rc = -1;
     } else {
@@ -188,7 +188,7 @@ int rgi_setup_set(rgi_setup *s, const char *text, const char *where, rg_out *err
     s->set[d] = 1;
     return 0;
   }
-  rg_printf(err, "%s: no input '%s'; ", where, name);
+  rg_printf(err, "%s%sno input '%s'; ", where, *where ? ": " : "", name);
   list_names(m, err);
   rg_free(copy);
   return -3;

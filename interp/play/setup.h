@@ -22,7 +22,7 @@
 
 #include "json.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "vm.h"
 
 typedef struct rgi_setup {

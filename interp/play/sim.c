@@ -3,7 +3,7 @@
 */
 #include "sim.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "columns.h"
 #include "json.h"
 #include "play.h"

@@ -6,7 +6,7 @@
 */
 #include "sim.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "chart.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include "strategy.h"
 #include "simvar.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "rng.h"
 #include "seed.h"
 #include "sim.h"

@@ -2,7 +2,7 @@
 ** tally.c: distinct results of many runs (see tally.h).
 */
 #include "tally.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "value.h"
 
 #include <stdio.h>

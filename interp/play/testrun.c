@@ -4,7 +4,7 @@
 #include "testrun.h"
 
 #include "evlog.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "seed.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
 */
 #include "align.h"
 
-#include "regula.h"
+#include "regula_front.h"
 
 #include <string.h>
 

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "regula.h"
+#include "regula_front.h"
 
 #define RG_CHART_SERIES 16  /* most series (variants) in one chart */
 

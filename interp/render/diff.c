@@ -10,7 +10,7 @@
 #include "diff.h"
 
 #include "align.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "opcodes.h"
 #include "path.h"
 #include "value.h"

@@ -66,7 +66,7 @@
 
 #include "arena.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* No index: a top-level change's parent, an item not on one side. */
 #define RG_DIFF_NONE UINT32_MAX

@@ -12,7 +12,7 @@
 ** `source "..."` quotation of an override.
 */
 #include "align.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "diag.h"
 #include "diff.h"
 #include "parse.h"

@@ -16,7 +16,7 @@
 #include "path.h"
 #include "value.h"
 
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* Returns the index of the display of values of type t in m, or -1 (t is
 ** not a record, or its record has none). */

@@ -45,7 +45,7 @@
 #include <stdint.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* Where a log goes and what it reads values from. */
 typedef struct rgi_log {

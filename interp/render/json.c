@@ -3,7 +3,7 @@
 */
 #include "json.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "value.h"
 
 #include <string.h>

@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* The version of every JSON document regula writes (the "format" key of a
 ** run's first line, of sim's object and of the variants line). */

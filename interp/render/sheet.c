@@ -35,7 +35,7 @@
 */
 #include "sheet.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "diag.h"
 #include "module.h"
 #include "parse.h"

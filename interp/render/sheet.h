@@ -16,7 +16,7 @@
 
 #include "diag.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* Writes the sheet of m to out: the header line, then the tables named in
 ** names[0..n) (names that are not tables are skipped: check them first), or

@@ -6,7 +6,7 @@
 */
 #include "svg.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "builtins.h"
 #include "value.h"
 
@@ -509,7 +509,7 @@ int rgi_svg_save(const rg_svg *s, uint32_t i, const char *path, char *err, size_
     return -1;
   }
   /* a picture is for everyone to read */
-  rc = rg_file_save(path, b.s, b.n, 0644, err, errlen);
+  rc = rgi_file_save(path, b.s, b.n, 0644, err, errlen);
   rg_free(b.s);
   return rc;
 }

@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* The longer side of every picture, in pixels. */
 #define RG_SVG_PIXELS 960

@@ -19,7 +19,7 @@
 ** module's verified bytecode into it.
 */
 #include "vm_int.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "rng.h"
 
 #include <stdarg.h>

@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 typedef struct rgi_vm rgi_vm;
 

@@ -4,7 +4,7 @@
 ** its instructions), with the peephole pass, and rgi_vm_dis_fast.
 */
 #include "vm_int.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <string.h>
 

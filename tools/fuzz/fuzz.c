@@ -4,7 +4,7 @@
 #include "fuzz.h"
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "evlog.h"
 #include "value.h"
 #include "vm.h"

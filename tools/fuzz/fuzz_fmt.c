@@ -20,7 +20,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -21,7 +21,7 @@
 #include "fuzz.h"
 
 #include "api_int.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdlib.h>
 

@@ -14,7 +14,7 @@
 */
 #include "fuzz.h"
 
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdlib.h>
 #include <string.h>
