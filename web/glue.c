@@ -43,7 +43,7 @@
 ** page's text under its own path, so `extends` and `from` find the bundled
 ** files beside it.
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <jansson.h>
 #include <stdint.h>
@@ -156,7 +156,7 @@ static void compiling_init(compiling *c, rg_compile_options *opt, rg_loader *ld)
   ld->load = load;
   ld->release = release;
   ld->ctx = c;
-  memset(opt, 0, sizeof *opt);
+  *opt = RG_OPTIONS(rg_compile_options);
   opt->loader = ld;
   opt->diagnostic = on_diagnostic;
   opt->diagnostic_ctx = c;
@@ -177,7 +177,7 @@ static rg_status compile(const char *path, const char *src, compiling *c, rg_rul
   rg_loader ld;
   compiling_init(c, &opt, &ld);
   return src ? rg_rules_compile(path, src, strlen(src), &opt, r)
-             : rg_rules_compile_path(path, &opt, r);
+             : rg_rules_load(path, &opt, r);
 }
 
 char *rgw_check(const char *path, const char *src) {
@@ -232,10 +232,10 @@ char *rgw_query(const char *path, const char *src, const char *table, const char
   } else {
     rg_status st = rg_rules_query(r, table, (const char *const *)k, nk, answer, sizeof answer);
     json_t *tables = json_array();
-    for (int i = 0; i < rg_rules_table_count(r); i++)
-      json_array_append_new(tables, json_pack("{s:o,s:i}", "name", jstr(rg_rules_table_name(r, i)),
-                                              "keys", rg_rules_table_keys(r, i)));
-    doc = result(st == RG_OK, answer);
+    for (int i = 0; i < rg_rules_count(r, RG_TABLE); i++)
+      json_array_append_new(tables, json_pack("{s:o,s:i}", "name", jstr(rg_rules_item(r, RG_TABLE, i)),
+                                              "keys", rg_rules_arity(r, RG_TABLE, i)));
+    doc = result(st == RG_OK, st == RG_OK ? answer : rg_rules_errmsg(r));
     json_object_set_new(doc, "tables", tables);
   }
   rg_rules_free(r);
@@ -331,13 +331,13 @@ char *rgw_info(const char *path) {
     doc = json_pack("{s:s,s:o,s:o,s:o}", "name", "", "inputs", inputs, "procs", procs, "err",
                     jstr(c.all.data));
   } else {
-    for (int i = 0; i < rg_rules_input_count(r); i++)
-      json_array_append_new(inputs, json_pack("{s:o,s:o}", "name", jstr(rg_rules_input_name(r, i)),
+    for (int i = 0; i < rg_rules_count(r, RG_INPUT); i++)
+      json_array_append_new(inputs, json_pack("{s:o,s:o}", "name", jstr(rg_rules_item(r, RG_INPUT, i)),
                                               "type",
-                                              jstr(rg_rules_input_type(r, i, type, sizeof type))));
-    for (int i = 0; i < rg_rules_proc_count(r); i++) {
-      const char *name = rg_rules_proc_name(r, i);
-      if (rg_rules_find_proc(r, name) == i && rg_rules_param_count(r, i) == 0)
+                                              jstr(rg_rules_type(r, RG_INPUT, i, 0, type, sizeof type))));
+    for (int i = 0; i < rg_rules_count(r, RG_PROC); i++) {
+      const char *name = rg_rules_item(r, RG_PROC, i);
+      if (rg_rules_find(r, RG_PROC, name) == i && rg_rules_arity(r, RG_PROC, i) == 0)
         json_array_append_new(procs, jstr(name));
     }
     doc = json_pack("{s:o,s:o,s:o}", "name", jstr(rg_rules_name(r)), "inputs", inputs, "procs",
@@ -444,24 +444,28 @@ static int64_t on_dice(void *ctx, rg_run *run, const char *who, const char *prom
 static int set_inputs(const rg_rules *r, const char *inputs, rg_rules **out, text *err) {
   char *copy = strdup(inputs), *p = copy;
   int rc = 0;
-  if (!copy || rg_rules_with(r, out) != RG_OK) {
+  if (!copy || rg_rules_copy(r, out) != RG_OK) {
     free(copy);
     put(err, "regula: error: out of memory\n");
     return -1;
   }
   while (p && *p && rc == 0) {
     char *nl = strchr(p, '\n'), where[64];
-    text why;
+    rg_status st;
     if (nl) *nl = '\0';
     snprintf(where, sizeof where, "--set %.50s", p);
-    text_init(&why);
-    if (*p && rg_rules_set(*out, p, where, &why.out) != RG_OK) {
+    if (*p && (st = rg_rules_set(*out, p)) != RG_OK) {
       put(err, "regula: error: ");
-      put(err, why.data ? why.data : "out of memory");
+      if (st == RG_NOMEM) {
+        put(err, "out of memory");
+      } else {
+        put(err, where);
+        put(err, ": ");
+        put(err, rg_rules_errmsg(*out));
+      }
       put(err, "\n");
       rc = -1;
     }
-    free(why.data);
     p = nl ? nl + 1 : NULL;
   }
   free(copy);
@@ -507,11 +511,11 @@ static int run_main(const char *path, rg_run_options *o, const char *inputs, rep
       }
       rc = 2;
     } else {
-      const char *file;
-      uint32_t line, col;
-      const char *msg = rg_run_error(run, &file, &line, &col);
+      rg_place at;
+      const char *msg = rg_run_errmsg(run);
       char where[600];
-      if (line) snprintf(where, sizeof where, "%s:%u:%u: error: ", file, line, col);
+      rg_run_where(run, &at);
+      if (at.line) snprintf(where, sizeof where, "%s:%u:%u: error: ", at.path, at.line, at.col);
       else snprintf(where, sizeof where, "regula: error: ");
       put(err, where);
       put(err, msg);
@@ -546,7 +550,7 @@ char *rgw_run(const char *path, const char *seed, const char *policy) {
   text log, err;
   int rc;
   json_t *doc;
-  memset(&o, 0, sizeof o);
+  o = RG_OPTIONS(rg_run_options);
   text_init(&log);
   text_init(&err);
   if (parse_seed(seed, &o.seed) != 0) {
@@ -556,7 +560,7 @@ char *rgw_run(const char *path, const char *seed, const char *policy) {
     put(&err, "regula: error: --policy must be random or first here\n");
     rc = 2;
   } else {
-    o.policy = strcmp(policy, "first") == 0 ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
+    o.policy.kind = strcmp(policy, "first") == 0 ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
     rc = run_main(path, &o, "", NULL, &log, &err, NULL);
   }
   doc = run_doc(rc, &log, &err);
@@ -574,7 +578,7 @@ char *rgw_play(const char *path, const char *seed, const char *inputs, const cha
   json_t *doc, *pics = json_array();
   int rc;
   if (!copy) return NULL;
-  memset(&o, 0, sizeof o);
+  o = RG_OPTIONS(rg_run_options);
   memset(&g, 0, sizeof g);
   text_init(&log);
   text_init(&err);
@@ -583,9 +587,9 @@ char *rgw_play(const char *path, const char *seed, const char *inputs, const cha
   g.hold = SIZE_MAX;
   o.event = on_event;
   o.event_ctx = &g;
-  o.policy = RG_CHOOSE_CALLBACK;
-  o.choose = on_choice;
-  o.choose_ctx = &g;
+  o.policy.kind = RG_CHOOSE_CALLBACK;
+  o.policy.choose = on_choice;
+  o.policy.choose_ctx = &g;
   if (dice) {
     o.dice = on_dice;
     o.dice_ctx = &g;
@@ -637,13 +641,11 @@ uintptr_t rgw_sims_new(const char *path, const char *proc, const char *seed) {
     snprintf(h->err, sizeof h->err, "%s", c.all.data ? c.all.data : "out of memory");
   } else {
     /* as `regula sim`: the rules' default strategy answers when they name one */
-    rg_sims_options so;
-    char err[256];
-    memset(&so, 0, sizeof so);
+    rg_sims_options so = RG_OPTIONS(rg_sims_options);
     so.proc = proc;
     so.seed = sd;
-    so.strategy = rg_rules_strategy_name(h->r, rg_rules_default_strategy(h->r));
-    if ((st = rg_sims_open(h->r, &so, err, sizeof err, &h->s)) != RG_OK)
+    so.policy.strategy = rg_rules_item(h->r, RG_STRATEGY, rg_rules_default_strategy(h->r));
+    if ((st = rg_sims_new(h->r, &so, &h->s)) != RG_OK)
       snprintf(h->err, sizeof h->err, "procedure '%s': %s", proc,
                st == RG_BAD_VALUE ? "it takes parameters or has no result to count"
                                   : rg_status_name(st));
@@ -669,7 +671,7 @@ char *rgw_sims_json(uintptr_t hp) {
   doc = out.data && !out.out.failed ? json_loads(out.data, 0, NULL) : NULL;
   free(out.data);
   if (doc)
-    json_object_set_new(doc, "error", rg_sims_error(h->s) ? jstr(rg_sims_error(h->s)) : json_null());
+    json_object_set_new(doc, "error", *rg_sims_errmsg(h->s) ? jstr(rg_sims_errmsg(h->s)) : json_null());
   return finish(doc, 0);
 }
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regula.h"
+#include "regula_front.h"
 #include "module.h"
 #include "opcodes.h"
 

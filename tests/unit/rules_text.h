@@ -19,7 +19,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 static int passed, failed;   /* checks so far */
 

@@ -8,7 +8,7 @@
 */
 #include "arena.h"
 #include "diag.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -38,7 +38,7 @@
 #include "align.h"
 #include "diff.h"
 #include "modbuild.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "path.h"
 
 static int passed, failed;

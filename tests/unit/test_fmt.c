@@ -24,7 +24,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 static int passed, failed, files, compiled;
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "modbuild.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "sheet.h"
 
 static int passed, failed;

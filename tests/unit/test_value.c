@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "modbuild.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "value.h"
 
 static int passed, failed;

@@ -53,7 +53,7 @@ static int module_bytes(const char *text, size_t n, const rg_loader *loader, uns
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_input in = { data, size, 0 };
   rg_loader loader = fuzz_loader(&in);
-  rg_compile_options o = { .loader = &loader };
+  rg_compile_options o = { .size = sizeof o, .loader = &loader };
   const char *text = (const char *)data;
   rg_buf once, twice;
   rg_status st;
