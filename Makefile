@@ -321,8 +321,10 @@ pictures: all
 
 # ---- installing ------------------------------------------------------------
 # `make install PREFIX=DIR DESTDIR=STAGE`: the program, its manual page (made
-# from its --help texts by tools/man.sh), bash completion, the editor files
-# and the bundled rule files with their tables (share/regula/).
+# from its --help texts by tools/man.sh), the library (lib/libregula.so.X.Y.Z
+# and its links, include/regula.h and regula_front.h, lib/pkgconfig/regula.pc),
+# bash completion, the editor files and the bundled rule files with their
+# tables (share/regula/).
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
@@ -335,6 +337,7 @@ $(BUILD)/regula.1: $(BUILD)/regula tools/man.sh
 install uninstall: export override DESTDIR := $(value DESTDIR)
 install uninstall: export override PREFIX := $(value PREFIX)
 install uninstall: export BUILD := $(BUILD)
+install uninstall: export SO_VERSION := $(SO_VERSION)
 install: all $(BUILD)/regula.1
 	@tools/install.sh install
 
