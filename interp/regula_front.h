@@ -107,6 +107,17 @@ REGULA_API void rg_alloc_fail_at(unsigned long n);
 ** Compiled rules: more for front ends
 ** ==================================================================== */
 
+/* Reads a policy as the regula program's --policy names it, the one place
+** those names are parsed: "random"; "first"; "answers:NAME" (kind
+** RG_CHOOSE_ANSWERS, answers_name NAME, pointing into text: the caller
+** reads that file and sets answers and answers_len); or the name of a
+** strategy of r (kind RG_CHOOSE_RANDOM for the choices it does not cover,
+** strategy r's copy of the name).  Fills *out, its other fields zero, and
+** returns RG_OK; RG_NOT_FOUND for any other text (r NULL: a strategy too),
+** rg_rules_errmsg(r) saying what a policy may be; RG_BAD_VALUE for a NULL
+** text.  A command that takes more ("ask") checks those first. */
+REGULA_API rg_status rg_policy_parse(const rg_rules *r, const char *text, rg_policy *out);
+
 /* Parses args[0..nargs) by the parameters' types of procedure proc, as a
 ** run would.  Returns RG_OK; RG_NOT_FOUND (no such procedure) or
 ** RG_BAD_VALUE (another number of arguments, a bad one) with the reason in

@@ -56,14 +56,16 @@ int cli_policy(const char *cmd, const char *policy, const char *const *allowed, 
   *len = 0;
   *kind = 0;
   if (!policy) return EX_OK;
+  rg_policy p;
   for (int k = 0; allowed[k]; k++)
     if (strcmp(policy, allowed[k]) == 0) {
       *kind = k;
       return EX_OK;
     }
-  if (strncmp(policy, "answers:", 8) == 0 && policy[8]) {
+  /* the library reads the policy's name (rg_policy_parse) */
+  if (rg_policy_parse(NULL, policy, &p) == RG_OK && p.kind == RG_CHOOSE_ANSWERS) {
     *kind = -1;
-    return ask_read_file(policy + 8, answers, len);
+    return ask_read_file(p.answers_name, answers, len);
   }
   *kind = -2;                             /* a strategy: cli_rules_strategy */
   return EX_OK;
@@ -72,6 +74,7 @@ int cli_policy(const char *cmd, const char *policy, const char *const *allowed, 
 int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
                        const char *const *allowed, const char **strategy) {
   rg_buf names;
+  rg_policy p;
   int n = rg_rules_count(r, RG_STRATEGY);
   *strategy = NULL;
   if (!policy) {
@@ -79,11 +82,10 @@ int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
     *strategy = rg_rules_item(r, RG_STRATEGY, rg_rules_default_strategy(r));
     return EX_OK;
   }
-  if (strncmp(policy, "answers:", 8) == 0 && policy[8]) return EX_OK;
   for (int k = 0; allowed[k]; k++)
     if (strcmp(policy, allowed[k]) == 0) return EX_OK;
-  if (rg_rules_find(r, RG_STRATEGY, policy) >= 0) {
-    *strategy = policy;
+  if (rg_policy_parse(r, policy, &p) == RG_OK && (p.kind == RG_CHOOSE_ANSWERS || p.strategy)) {
+    *strategy = p.strategy;
     return EX_OK;
   }
   rg_buf_init(&names);

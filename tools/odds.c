@@ -172,8 +172,13 @@ int odds_variants(opts *o) {
     xo.limit = limit;
     xo.depth = (uint32_t)depth;
     xo.limits = cli_limits(o);
-    xo.policy.kind = (policy && strcmp(policy, "random") == 0) || strategy ? RG_CHOOSE_RANDOM
-                                                                             : RG_CHOOSE_FIRST;
+    {
+      /* odds take the first option unless asked otherwise */
+      rg_policy p;
+      xo.policy.kind = (policy && rg_policy_parse(NULL, policy, &p) == RG_OK &&
+                        p.kind == RG_CHOOSE_RANDOM) || strategy ? RG_CHOOSE_RANDOM
+                                                                : RG_CHOOSE_FIRST;
+    }
     xo.policy.strategy = strategy;
     st = rg_exact_new(vs[v].r, &xo, &xs[v]);
     if (st == RG_OK) st = rg_exact_run(xs[v]);

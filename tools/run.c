@@ -78,17 +78,14 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
   size_t alen = 0;
   int rc;
   rg_status st;
+  rg_policy pol;              /* --policy as the library reads it (random when none) */
 
+  memset(&pol, 0, sizeof pol);
   rc = cli_rules_setup(base, o->inputs, o->sets, o->nsets, &r);
   if (rc == 0) rc = cli_rules_strategy("run", r, o->policy, builtin, &strategy);
-  if (rc == 0 && !ask_choices && !strategy && o->policy && strcmp(o->policy, "random") &&
-      strcmp(o->policy, "first")) {
-    if (strncmp(o->policy, "answers:", 8) != 0 || !o->policy[8])
-      rc = usage_error("run", "--policy must be random, first, ask or answers:FILE, not '%s'",
-                       o->policy);
-    else
-      rc = ask_read_file(o->policy + 8, &answers, &alen);
-  }
+  if (rc == 0 && !ask_choices && o->policy && rg_policy_parse(r, o->policy, &pol) == RG_OK &&
+      pol.kind == RG_CHOOSE_ANSWERS)
+    rc = ask_read_file(pol.answers_name, &answers, &alen);
   if (rc == 0 && strategy && !o->policy && (dice_ask || o->resume))
     strategy = NULL;   /* the rules' default answers runs without people only */
   if (rc == 0 && strategy && (dice_ask || o->resume))
@@ -103,14 +100,11 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
   ro = RG_OPTIONS(rg_run_options);
   ro.seed = seed;
   ro.limits = cli_limits(o);
+  ro.policy = pol;                   /* first, answers, or random */
   ro.policy.strategy = strategy;     /* the choices it covers; the rest at random */
-  ro.policy.kind = strategy ? RG_CHOOSE_RANDOM
-                 : answers ? RG_CHOOSE_ANSWERS
-                 : o->policy && strcmp(o->policy, "first") == 0 ? RG_CHOOSE_FIRST
-                                                                 : RG_CHOOSE_RANDOM;
+  if (strategy) ro.policy.kind = RG_CHOOSE_RANDOM;
   ro.policy.answers = answers;
   ro.policy.answers_len = alen;
-  ro.policy.answers_name = answers ? o->policy + 8 : NULL;
   st = rg_run_new(r, &ro, &run);
   if (st == RG_OK && (o->npictures || o->picture)) st = rg_run_pictures(run);
   if (st != RG_OK) {
@@ -190,11 +184,15 @@ static int run_variants(opts *o, uint64_t seed) {
   const char *names[64];
   char *list = NULL;
   const char *proc = o->proc ? o->proc : "main";
-  int n = 0, rc = EX_OK, first = o->policy && strcmp(o->policy, "first") == 0;
+  rg_policy pol;
+  int n = 0, rc = EX_OK, first;
   size_t len = strlen(o->variants);
+  memset(&pol, 0, sizeof pol);
   if (o->npos) return usage_error("run", "give the rule sets with --variants, not also as FILE");
-  if (o->policy && strcmp(o->policy, "random") != 0 && strcmp(o->policy, "first") != 0)
+  if (o->policy && (rg_policy_parse(NULL, o->policy, &pol) != RG_OK ||
+                    pol.kind == RG_CHOOSE_ANSWERS))
     return usage_error("run", "with --variants, --policy is random or first");
+  first = pol.kind == RG_CHOOSE_FIRST;
   if (o->dice && strcmp(o->dice, "random") != 0)
     return usage_error("run", "with --variants, the dice are random");
   if (o->npictures || o->picture || o->inputs)

@@ -146,12 +146,15 @@ int cmd_sim(opts *o) {
   }
   if (threads > runs) threads = runs;
   if (o->variants) {
-    /* the rule sets come from --variants; a positional is the procedure */
+    /* the rule sets come from --variants; a positional is the procedure; a
+    ** --policy the library does not know is a strategy every variant must
+    ** declare */
+    rg_policy p;
+    int known = policy && rg_policy_parse(NULL, policy, &p) == RG_OK;
     sim_args sa = { .limits = cli_limits(o), .runs = runs, .seed = seed,
                     .threads = (uint32_t)threads, .json = o->json,
-                    .first = policy && strcmp(policy, "first") == 0, .sets = o->sets,
-                    .strategy = policy && strcmp(policy, "first") != 0 &&
-                                strcmp(policy, "random") != 0 ? policy : NULL,
+                    .first = known && p.kind == RG_CHOOSE_FIRST, .sets = o->sets,
+                    .strategy = policy && !known ? policy : NULL,
                     .nsets = o->nsets, .svg = svg, .no_policy = policy == NULL };
     if (o->npos > 1 || o->inputs || (policy && strncmp(policy, "answers:", 8) == 0))
       return usage_error("sim", "with --variants: at most a PROCEDURE (without arguments), "

@@ -239,8 +239,13 @@ int table_play(const rg_rules *r, const opts *o, uint64_t seed, int ask_choices,
   go.proc = o->proc;
   go.seed = seed;
   go.ask_choices = ask_choices;
-  go.policy.kind = o->policy && strcmp(o->policy, "first") == 0 ? RG_CHOOSE_FIRST
-                                                                 : RG_CHOOSE_RANDOM;
+  {
+    /* who answers the choices people do not: first or random ("ask" and
+    ** a strategy are none of the library's plain policies) */
+    rg_policy p;
+    go.policy.kind = o->policy && rg_policy_parse(NULL, o->policy, &p) == RG_OK &&
+                     p.kind == RG_CHOOSE_FIRST ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
+  }
   go.ask_dice = ask_dice;
   go.title = o->pos[0];
   go.limits = cli_limits(o);

@@ -556,11 +556,11 @@ char *rgw_run(const char *path, const char *seed, const char *policy) {
   if (parse_seed(seed, &o.seed) != 0) {
     put(&err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
     rc = 2;
-  } else if (strcmp(policy, "random") != 0 && strcmp(policy, "first") != 0) {
+  } else if (rg_policy_parse(NULL, policy, &o.policy) != RG_OK ||
+             o.policy.kind == RG_CHOOSE_ANSWERS) {
     put(&err, "regula: error: --policy must be random or first here\n");
     rc = 2;
   } else {
-    o.policy.kind = strcmp(policy, "first") == 0 ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
     rc = run_main(path, &o, "", NULL, &log, &err, NULL);
   }
   doc = run_doc(rc, &log, &err);

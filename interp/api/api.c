@@ -457,6 +457,39 @@ rg_status rgi_api_counted(const rg_rules *r, const char *name, rg_choose_policy 
   return RG_OK;
 }
 
+rg_status rg_policy_parse(const rg_rules *r, const char *text, rg_policy *out) {
+  int si;
+  memset(out, 0, sizeof *out);
+  if (!text) return RG_BAD_VALUE;
+  if (strcmp(text, "random") == 0) return RG_OK;
+  if (strcmp(text, "first") == 0) {
+    out->kind = RG_CHOOSE_FIRST;
+    return RG_OK;
+  }
+  if (strncmp(text, "answers:", 8) == 0 && text[8]) {
+    out->kind = RG_CHOOSE_ANSWERS;
+    out->answers_name = text + 8;
+    return RG_OK;
+  }
+  if (r && (si = rgi_module_find_strategy(&r->m, text)) >= 0) {
+    out->strategy = rgi_module_str(&r->m, r->m.strategies[si].name);
+    return RG_OK;
+  }
+  if (!r) return RG_NOT_FOUND;
+  /* what it may be, as the regula program's --policy says it */
+  char names[768];
+  size_t n = 0;
+  names[0] = '\0';
+  for (uint32_t i = 0; i < r->m.nstrategies && n < sizeof names; i++)
+    n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "",
+                          rgi_module_str(&r->m, r->m.strategies[i].name));
+  return r->m.nstrategies
+           ? rgi_api_fail(r, RG_NOT_FOUND, "a policy is random, first, answers:FILE or a strategy "
+                                           "of the rules (%s), not '%s'", names, text)
+           : rgi_api_fail(r, RG_NOT_FOUND, "a policy is random, first or answers:FILE (the rules "
+                                           "declare no strategy), not '%s'", text);
+}
+
 /* Returns 1 when the caller receives events of kind k. */
 static int wants(const rg_run *run, rg_event_kind k) {
   return run->opt.event && (!run->opt.events || (run->opt.events & (1u << k)));

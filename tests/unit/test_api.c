@@ -436,6 +436,38 @@ int main(void) {
     rg_rules_free(r9);
   }
 
+  /* api-11: policy names, read by the library alone (rg_policy_parse): the
+  ** plain ones, answers naming a file, a strategy of the rules, and what a
+  ** policy may be when the name is none of them. */
+  {
+    static const char t11[] =
+      "ruleset \"pol\"\n"
+      "enum side { A, B }\n"
+      "procedure pick() -> side { return choose(A, \"which?\", {A, B}) }\n"
+      "strategy bold { \"which?\": B }\n"
+      "strategy meek { \"which?\": A }\n";
+    rg_rules *r11 = NULL;
+    rg_policy p;
+    CHECK(rg_rules_compile("t11.rules", t11, strlen(t11), NULL, &r11) == RG_OK, "api-11 compile");
+    if (!r11) return 1;
+    CHECK(rg_policy_parse(r11, "random", &p) == RG_OK && p.kind == RG_CHOOSE_RANDOM &&
+          !p.strategy && !p.answers_name, "api-11 random");
+    CHECK(rg_policy_parse(NULL, "first", &p) == RG_OK && p.kind == RG_CHOOSE_FIRST, "api-11 first");
+    CHECK(rg_policy_parse(NULL, "answers:my file.txt", &p) == RG_OK &&
+          p.kind == RG_CHOOSE_ANSWERS && strcmp(p.answers_name, "my file.txt") == 0 && !p.answers,
+          "api-11 answers");
+    CHECK(rg_policy_parse(r11, "meek", &p) == RG_OK && p.kind == RG_CHOOSE_RANDOM &&
+          p.strategy && strcmp(p.strategy, "meek") == 0, "api-11 a strategy");
+    CHECK(rg_policy_parse(NULL, "meek", &p) == RG_NOT_FOUND && !p.strategy,
+          "api-11 no rules, no strategy");
+    CHECK(rg_policy_parse(r11, "answers:", &p) == RG_NOT_FOUND &&
+          strcmp(rg_rules_errmsg(r11), "a policy is random, first, answers:FILE or a strategy of "
+                                       "the rules (bold, meek), not 'answers:'") == 0,
+          "api-11 what a policy may be: %s", rg_rules_errmsg(r11));
+    CHECK(rg_policy_parse(r11, NULL, &p) == RG_BAD_VALUE, "api-11 NULL");
+    rg_rules_free(r11);
+  }
+
   /* api-10: strategies by name, a stopped run, and results side by side.
   ** By hand: `pair` returns { n: bias, c: 2 * bias }; bias 1 and 3 give
   ** rows "n 1 3" and "c 2 6", both marked as differing; the columns are one
