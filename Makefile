@@ -30,8 +30,8 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies stages coverage mutate nvim secrecy abi
-.PHONY: web serve test-web test-web-if-able
+.PHONY: copies stages coverage mutate nvim secrecy native docs manual pictures abi
+.PHONY: web serve test-web test-web-if-able secrecy-web
 .SECONDARY:
 
 all: deps $(BUILD)/regula $(BUILD)/libregula.so
@@ -145,7 +145,8 @@ golden: $(BUILD)/regula
 secrecy: $(BUILD)/regula
 	@python3 tests/secrecy.py $(BUILD)/regula
 
-test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies stages abi
+test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies stages \
+            docs manual abi
 
 # Every rule file of rules/ and tests/ is in `regula fmt`'s layout
 # (`tests/fmt-check.sh build/regula --write` formats them).
@@ -166,6 +167,24 @@ abi: $(BUILD)/libregula.so
 # later stage, no include cycle (tests/stages.py).
 stages:
 	@python3 tests/stages.py $(STAGES)
+
+# The native tier against the VM, byte for byte: every golden test in the
+# native tier, workloads, limits, fallbacks, the cache (tests/native.sh;
+# part of `make test`).
+native: $(BUILD)/regula
+	@tests/native.sh $(BUILD)/regula
+# Every `$ regula` example of README.md and docs/ prints what the
+# documentation shows (tests/docs.py), and docs/pictures/ is what the rule
+# files draw now (tools/pictures.sh --check).
+docs: $(BUILD)/regula
+	@python3 tests/docs.py $(BUILD)/regula
+	@tools/pictures.sh $(BUILD)/regula --check
+
+# docs/manual.md and --help name the same commands and options, the
+# language reference's keywords are the lexer's, every promise has a test
+# row (tests/promises.md), every link resolves (tests/manual.py).
+manual: $(BUILD)/regula
+	@python3 tests/manual.py $(BUILD)/regula
 
 # The editor files (editors/) know exactly the lexer's keywords.
 editors:
@@ -191,6 +210,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-quick
 	@tests/nvim.sh $(BUILD)/regula
 	@$(MAKE) --no-print-directory secrecy
+	@$(MAKE) --no-print-directory native
 	@tests/install.sh
 	@$(MAKE) --no-print-directory sanitize
 	@tests/valgrind.sh --quick $(BUILD)/regula
@@ -215,7 +235,7 @@ sanitize: deps
 # Each harness tools/fuzz/fuzz_NAME.c is built with libFuzzer by `make fuzz`
 # and, with tools/fuzz/replay.c as its main, by `make test`, which replays
 # the inputs that once crashed it (tests/fuzz/NAME/).
-FUZZ_NAMES := parse compile module tsv answers render fmt diag setup lsp
+FUZZ_NAMES := parse compile module tsv answers render fmt diag setup lsp native
 # the language server's frame reader lives in tools/ (not the library)
 FUZZ_EXTRA_lsp := tools/lsp_frame.c
 FUZZ_SECONDS ?= 60
@@ -278,7 +298,7 @@ WEB_DATA := $(shell find rules tables -type f)
 # Emscripten's optimizer needs Debian's acorn, which another node may not see.
 EMCC     := NODE_PATH=/usr/share/nodejs emcc
 EMFLAGS  := -O2 -sENVIRONMENT=web,worker -sMODULARIZE -sEXPORT_NAME=createRegula \
-            -sALLOW_MEMORY_GROWTH -sEXPORTED_FUNCTIONS=_rgw_check,_rgw_sheet,_rgw_query,_rgw_test,_rgw_diff,_rgw_info,_rgw_inputs,_rgw_run,_rgw_play,_rgw_sims_new,_rgw_sims_run,_rgw_sims_json,_rgw_sims_free,_rgw_free \
+            -sALLOW_MEMORY_GROWTH -sEXPORTED_FUNCTIONS=_rgw_check,_rgw_sheet,_rgw_query,_rgw_test,_rgw_diff,_rgw_info,_rgw_inputs,_rgw_run,_rgw_play,_rgw_reply,_rgw_sims_new,_rgw_sims_run,_rgw_sims_json,_rgw_sims_free,_rgw_free \
             -sEXPORTED_RUNTIME_METHODS=ccall,FS,UTF8ToString \
             --preload-file rules@/rules --preload-file tables@/tables
 # Lemon's template has unused variables (as for parser.o above).
@@ -313,9 +333,17 @@ serve: web
 test-web: all web
 	@web/deps.sh test
 	@node web/test/page.mjs $(BUILD)/regula $(WEB) build/web-shots
+	@SECRECY_EVERY=6 node web/test/secrecy.mjs $(BUILD)/regula $(WEB)
+
+# A secret stays secret on the page (web/test/secrecy.mjs) at every secret
+# moment of every bundled rule file with secrets (test-web samples them).
+secrecy-web: all web
+	@web/deps.sh test
+	@node web/test/secrecy.mjs $(BUILD)/regula $(WEB)
 
 # ---- pictures -------------------------------------------------------------
-# Renders the README's pictures into docs/pictures/ (committed PNGs).
+# Renders the pictures of README.md and docs/ into docs/pictures/ (committed
+# PNGs, drawn from the rule files; `make docs` checks they are up to date).
 pictures: all
 	@tools/pictures.sh $(BUILD)/regula
 
@@ -351,7 +379,7 @@ clean:
 # `make coverage`: the quick tests on a build with --coverage (build/cov),
 # then lines and branches per file (tools/coverage.sh, gcovr).
 coverage: deps
-	@rm -rf build/cov
+	@rm -rf build/cov && mkdir -p build
 	@$(MAKE) --no-print-directory BUILD=build/cov CFLAGS="-O0 -g --coverage -fprofile-update=atomic" \
 	  LDFLAGS=--coverage test-quick >build/cov.log 2>&1 \
 	  || { echo "regula: make test-quick failed under coverage (build/cov.log)"; exit 1; }

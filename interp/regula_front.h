@@ -157,6 +157,34 @@ REGULA_API rg_status rg_rules_query_write(const rg_rules *r, const char *table, 
 ** RG_NOMEM (buf then ""). */
 REGULA_API rg_status rg_rules_hash(const rg_rules *r, char *buf, size_t size);
 
+/* The native tier: machine code for r's procedures, made by compiling a
+** translation of its verified code with the system's C compiler.  cc is
+** the compiler's absolute path (the library searches no PATH and reads no
+** environment: the caller finds it), cache_dir the folder that keeps the
+** compiled code between processes (made 0700 when missing; a folder that
+** is not the user's own and private is not used).  Afterwards runs,
+** simulations, games and tests of r and of its copies (rg_rules_copy) run
+** the machine code, with the VM's results, events, errors, limits and
+** seeding byte for byte; with limits.no_fusion set they run in the VM.
+** When the tier cannot be had (no compiler, a compile that fails, an
+** instruction it does not translate, a build without it such as the
+** page's) r stays with the VM: note[0..notelen) says why (or how the code
+** was had), and that is not an error.  Returns RG_OK, or RG_NOMEM. */
+typedef struct rg_native_options {
+  size_t size;              /* sizeof(rg_native_options) */
+  const char *cc;           /* the C compiler's absolute path */
+  const char *cache_dir;    /* the cache folder */
+} rg_native_options;
+REGULA_API rg_status rg_rules_native(rg_rules *r, const rg_native_options *opt, char *note,
+                                     size_t notelen);
+
+/* Writes the default value of input i of r (`input NAME: T = default`) into
+** buf as a run's log writes values ("talented", "12", "{Standard, Plains}"),
+** for a front end to show beside a field left blank; returns buf (cut to
+** size), or NULL when i is out of range. */
+REGULA_API const char *rg_rules_input_value(const rg_rules *r, int input, char *buf,
+                                            size_t size);
+
 /* rg_rules_dis's flags. */
 #define RG_DIS_FAST 1       /* the VM's private register code, not the bytecode */
 #define RG_DIS_NO_FUSION 2  /* with RG_DIS_FAST: without fused instructions */

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """tests/docs.py BINARY [FILE...]: every example in the documentation runs.
 
-An example is a line `$ regula ...` inside a fenced code block of README.md
-or a file under docs/ (or the FILEs named), with the output under it: the
+An example is a line `$ regula ...` (or `$ ... | regula ...`: answers
+piped in) inside a fenced code block of README.md or a file under docs/ (or
+the FILEs named), with the output under it: the
 lines up to the next `$ ` line or the end of the block.  Each is run by the
 shell from a scratch folder that sees the repository's rules/, tables/,
 tests/, examples/ and docs/ (so a file an example writes lands there, not in
@@ -23,6 +24,7 @@ import os, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = ["rules", "tables", "tests", "examples", "docs", "editors"]
+EXAMPLE = re.compile(r"\$ (regula |.*\| *regula )")
 
 
 def doc_files(args):
@@ -50,7 +52,7 @@ def examples(path):
         if line.startswith("$ "):
             if cur:
                 yield cur
-            cur = (n, line[2:], []) if line.startswith("$ regula") else None
+            cur = (n, line[2:], []) if EXAMPLE.match(line) else None
         elif cur:
             cur[2].append(line)
 

@@ -68,7 +68,7 @@ inject() {
   while :; do
     cases=$((cases + 1))
     rm -f "$tmp/out.rbc"
-    RG_ALLOC_FAIL_AT=$n "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    XDG_CACHE_HOME=${cold:-$tmp/cache} RG_ALLOC_FAIL_AT=$n "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
     code=$?
     if [ "$code" -eq "$base" ] && cmp -s "$tmp/out" "$tmp/base.out" \
        && cmp -s "$tmp/err" "$tmp/base.err"; then
@@ -109,6 +109,17 @@ inject "query maximus.rbc" query "$mod" weather 0 Desert
 inject "query maximus.rbc (record)" query "$mod" terrain Woods
 inject "call maximus.rbc squares_allowing" call "$mod" squares_allowing D
 inject "call maximus.rbc draw_cards" call "$mod" draw_cards A 3
+# the native tier: its code from the cache, then compiled (a cache empty
+# until an injected run gets as far as writing the entry)
+XDG_CACHE_HOME=$tmp/cache
+export XDG_CACHE_HOME
+if command -v cc >/dev/null 2>&1; then
+  inject "call --native maximus.rbc draw_cards" call --native "$mod" draw_cards A 3
+  inject "sim --native maximus.rbc" sim --native "$mod" --runs 5 --threads 1
+  cold=$tmp/cold
+  inject "call --native maximus.rbc squares_allowing (compiled)" call --native "$mod" squares_allowing D
+  cold=
+fi
 inject "dis maximus.rbc" dis "$mod"
 inject "dis --fast maximus.rbc" dis --fast "$mod"
 inject "draw deployment.rules draw_zones Encircle" draw rules/ninthage/deployment.rules \

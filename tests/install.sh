@@ -23,8 +23,8 @@ tree_state() { git status --porcelain --ignored --untracked-files=all 2>/dev/nul
 before=$(tree_state)
 
 mk install PREFIX="$tmp/usr" || { cat "$tmp/log"; bad "make install"; }
-v=$("$tmp/usr/bin/regula" --version 2>&1)
-case $v in "regula "[0-9]*) ok ;; *) bad "installed regula --version said: $v" ;; esac
+v=$("$tmp/usr/bin/regula" --version 2>&1); rc=$?
+case $rc:$v in "0:regula "[0-9]*) ok ;; *) bad "installed regula --version exits $rc and says: $v" ;; esac
 if command -v man >/dev/null 2>&1; then
   page=$(MANWIDTH=80 man -l "$tmp/usr/share/man/man1/regula.1" 2>"$tmp/man.err" | sed 's/.\x08//g')
   # the page holds every command's help: spot-check two lines of it

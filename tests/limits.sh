@@ -69,6 +69,16 @@ expect from-many-files 2 '^[^ ]*many.rules:256:33: error: too many source files 
   "$bin" check "$tmp/many.rules"
 n=$(grep -c 'too many source files' "$tmp/err")
 if [ "$n" -eq 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL limits from-many-files: said $n times"; fi
+# 16 rule sets may extend each other (e0 extends e1 ... e15 extends e16, the
+# base); the 17th is refused at the extends of the 16th in the chain.
+mkdir -p "$tmp/ext"
+printf 'ruleset "e16"\nconst x = 1\n' >"$tmp/ext/e16.rules"
+for i in $(seq 15 -1 0); do
+  printf 'ruleset "e%d" extends "e%d.rules"\n' "$i" $((i + 1)) >"$tmp/ext/e$i.rules"
+done
+expect extends-16 0 '' "$bin" check "$tmp/ext/e1.rules"
+expect extends-17 2 'e15.rules:1:23: error: too many rule sets extend each other \(limit 16\)' \
+  "$bin" check "$tmp/ext/e0.rules"
 { printf 'procedure p('; awk 'BEGIN { for (i = 0; i < 70000; i++) printf "a%d: int, ", i }'; printf 'z: int) -> int { return z }\n'; } >"$tmp/params.rules"
 expect params 2 'params.rules:1:[0-9]+: error: too many parameters \(limit 255\)' "$bin" check "$tmp/params.rules"
 
@@ -110,6 +120,24 @@ awk 'BEGIN { printf "procedure p() -> int {\n  return "
              printf "sum([0"; for (i = 1; i < 1000000; i++) printf ", %d", i % 10
              printf "])"; for (i = 0; i < 970; i++) printf ")"; printf "\n}\n" }' >"$tmp/fmt-nest.rules"
 expect fmt-nest-work 0 '' sh -c 'ulimit -t 4 && exec "$0" fmt --check "$1"' "$bin" "$tmp/fmt-nest.rules"
+# Steps bound time: a loop whose body is 20,000 straight-line statements
+# (280 KB) reaches the default step limit within seconds (each pass costs
+# the body's instructions, not one step: counting only the jump, 10^8
+# steps of it took about 5,000 s), at the loop's backward jump (line 2).
+{ printf 'procedure spin() -> int {\n  let x = 0\n  while true {\n'
+  repeat 20000 '    x = x + 1 - 1\n'; printf '  }\n  return x\n}\n'; } >"$tmp/straight.rules"
+expect straight-line-loop 3 'straight.rules:3:3: error: step limit of 1000000000 reached' \
+  timeout 60 "$bin" call "$tmp/straight.rules" spin
+# By hand: a loop of three passes over the same body and `i = i + 1`:
+# x's and i's starts are pc 0..3, the test LOAD PUSHI LT JMPF pc 4..7, each
+# statement LOAD PUSHI ADD PUSHI SUB STORE (6 instructions) pc 8..120007,
+# i's step pc 120008..120011, the JMP back to pc 4 at pc 120012: a pass
+# costs 120,009 steps, three 360,027.
+{ printf 'procedure three() -> int {\n  let x = 0\n  let i = 0\n  while i < 3 {\n'
+  repeat 20000 '    x = x + 1 - 1\n'; printf '    i = i + 1\n  }\n  return i\n}\n'; } >"$tmp/three.rules"
+expect straight-line-enough 0 '' "$bin" call "$tmp/three.rules" three --max-steps 360027
+expect straight-line-short 3 'three.rules:4:3: error: step limit of 360026 reached' \
+  "$bin" call "$tmp/three.rules" three --max-steps 360026
 
 # Dice and decks set again and again (an inputs file of 16 MB could set a
 # die of a million faces a million times): the faces and cards set in all

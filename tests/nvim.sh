@@ -1,10 +1,10 @@
 #!/bin/sh
-# tests/nvim.sh REGULA: the README's editor setup in Debian's Neovim, headless.
+# tests/nvim.sh REGULA: the manual's editor setup in Debian's Neovim, headless.
 #
 # Neovim is installed from Debian's packages when missing; where it cannot
 # be, the test says it skipped and passes.  Neovim runs with a throwaway
-# configuration: editors/vim appended to the runtimepath and the README's
-# Lua snippet (read from README.md, so the two cannot drift apart), `regula`
+# configuration: editors/vim appended to the runtimepath and the manual's
+# Lua snippet (read from docs/manual.md, so the two cannot drift apart), `regula`
 # on PATH being REGULA.  tests/nvim/check.lua then checks, on a copy of
 # tests/lsp/ whose variant has a slip and two lines out of layout: the
 # filetype is regula (Neovim calls *.rules `hog`), regula's syntax is
@@ -38,13 +38,13 @@ sed -e 's/^const wide = reach \* 2$/const   wide=reach*2/' -e 's/^const bad = no
 cmp -s "$tmp/want.rules" "$tmp/work/variant.rules" && { echo "nvim: the messy copy is not messy"; exit 1; }
 printf 'alert tcp any any -> any 80 (msg:"x";)\n' >"$tmp/work/snort.rules"
 
-# init.lua: the runtimepath as the README says, then its snippet
+# init.lua: the runtimepath as the manual says, then its snippet
 {
   printf 'vim.opt.runtimepath:append("%s/editors/vim")\n' "$(pwd)"
   awk '/^- \*\*Neovim\*\*/ { on = 1 } on && /^  ```lua/ { code = 1; next }
-       code && /^  ```/ { exit } code { sub(/^  /, ""); print }' README.md
+       code && /^  ```/ { exit } code { sub(/^  /, ""); print }' docs/manual.md
 } >"$tmp/init.lua"
-grep -q 'regula' "$tmp/init.lua" || { echo "nvim: no Lua snippet found in README.md"; exit 1; }
+grep -q 'regula' "$tmp/init.lua" || { echo "nvim: no Lua snippet found in docs/manual.md"; exit 1; }
 
 base_row=$(awk '/rule "nobody outscouted"/ && !/override/ { print NR - 1; exit }' tests/lsp/base.rules)
 export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"

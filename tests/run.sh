@@ -21,8 +21,6 @@
 #   tests/*/*.expect.tsv     lines `table<TAB>key...<TAB>expected`, each checked
 #                            with `regula query` (see tests/meg/README.md).
 #   rules/**/*.rules         `regula test FILE` must exit 0.
-#   README.md                its language reference is docs/language.md
-#                            (tools/sync-readme.sh copies it).
 #
 # A lang or errors file may name another command on its first line:
 #     # run: regula query {} weather 0 D
@@ -369,15 +367,6 @@ for f in tests/diff/*.cmd; do
   } >"$tmp/actual"
   check "$f" "${f%.cmd}.out" "$tmp/actual"
 done
-
-# ---- README.md carries a copy of docs/language.md -------------------------
-if [ -x tools/sync-readme.sh ]; then
-  if tools/sync-readme.sh --check 2>/dev/null; then
-    pass
-  else
-    fail "README.md: its language reference is not docs/language.md; run tools/sync-readme.sh"
-  fi
-fi
 
 # ---- rules/: every rule file's own tests ---------------------------------
 for f in $(find rules -name '*.rules' 2>/dev/null | LC_ALL=C sort); do

@@ -9,11 +9,18 @@ test_name=unix
 . "$(dirname "$0")/counts.sh"
 r=tests/run/skirmish.rules
 
-[ "$("$bin" -V)" = "$("$bin" --version)" ] && ok || bad "-V differs from --version"
+# Every run of regula below has its exit code checked: its output goes to a
+# file first, and only then through sed or grep.
+short=$("$bin" -V); rc1=$?
+long=$("$bin" --version); rc2=$?
+[ $rc1 = 0 ] && [ $rc2 = 0 ] && [ -n "$short" ] && [ "$short" = "$long" ] && ok ||
+  bad "-V (exit $rc1) differs from --version (exit $rc2)"
 
-"$bin" run "$r" --seed 5 > "$tmp/file.out"
-"$bin" run - --seed 5 < "$r" | sed 's/\[-:/[skirmish.rules:/' > "$tmp/stdin.out"
-cmp -s "$tmp/file.out" "$tmp/stdin.out" && ok || bad "run - differs from run FILE (but for its name)"
+"$bin" run "$r" --seed 5 > "$tmp/file.out"; rc1=$?
+"$bin" run - --seed 5 < "$r" > "$tmp/stdin.raw"; rc2=$?
+sed 's/\[-:/[skirmish.rules:/' "$tmp/stdin.raw" > "$tmp/stdin.out"
+[ $rc1 = 0 ] && [ $rc2 = 0 ] && cmp -s "$tmp/file.out" "$tmp/stdin.out" && ok ||
+  bad "run - (exit $rc2) differs from run FILE (exit $rc1, but for its name)"
 printf 'const = 1\n' | "$bin" check - 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q '^-:1:7: error: ' "$tmp/err" && ok || bad "check -: exit $rc, $(cat "$tmp/err")"
 
@@ -25,8 +32,9 @@ seed=$(sed -n 's/^regula: seed \([0-9][0-9]*\)$/\1/p' "$tmp/random.err")
 head -1 "$tmp/random.out" | grep -q "seed $seed," && ok || bad "the log does not name seed $seed"
 
 printf 'retreat\n' > "$tmp/answers"
-"$bin" run "$r" --policy answers:"$tmp/answers" > "$tmp/a1" 2> "$tmp/e1"
-"$bin" run "$r" --policy answers:- < "$tmp/answers" > "$tmp/a2" 2> "$tmp/e2"
+"$bin" run "$r" --policy answers:"$tmp/answers" > "$tmp/a1" 2> "$tmp/e1"; rc1=$?
+"$bin" run "$r" --policy answers:- < "$tmp/answers" > "$tmp/a2" 2> "$tmp/e2"; rc2=$?
+[ $rc1 = 2 ] && [ $rc2 = 2 ] && ok || bad "an answer that is no option: exit $rc1 and $rc2, not 2"
 sed "s|$tmp/answers|-|" "$tmp/e1" > "$tmp/e1s"
 sed "s|$tmp/answers|-|" "$tmp/a1" > "$tmp/a1s"
 cmp -s "$tmp/a1s" "$tmp/a2" && cmp -s "$tmp/e1s" "$tmp/e2" && grep -q "^regula: error: -:1: 'retreat'" "$tmp/e2" &&
@@ -43,13 +51,16 @@ done
 # transcript as it was written, and --resume plays the same game with it
 # (a differing --set is refused).
 m=rules/meg/maximus.rules
-yes "$(printf '1\ny')" | head -600 | "$bin" run $m --seed 4 --set 'rating[A]=legendary' --set 'ugs[B]=14' \
-  --policy ask --transcript "$tmp/t.txt" > "$tmp/played" 2>/dev/null
+yes "$(printf '1\ny')" | head -600 > "$tmp/typed"
+"$bin" run $m --seed 4 --set 'rating[A]=legendary' --set 'ugs[B]=14' \
+  --policy ask --transcript "$tmp/t.txt" < "$tmp/typed" > "$tmp/played" 2>/dev/null; rc=$?
+[ $rc = 0 ] && ok || bad "a game played at the terminal with per-player --set: exit $rc"
 grep -qx '# set rating\[A\]=legendary' "$tmp/t.txt" && grep -qx '# set ugs\[B\]=14' "$tmp/t.txt" && ok ||
   bad "the transcript does not keep the per-player --set lines"
 grep -q 'note UGs of each army (A, B): 12, 14' "$tmp/played" && ok || bad "ugs[B]=14 not used"
-"$bin" run $m --resume "$tmp/t.txt" --policy ask < /dev/null > "$tmp/resumed" 2>/dev/null
-cmp -s "$tmp/played" "$tmp/resumed" && ok || bad "--resume with per-player inputs plays another game"
+"$bin" run $m --resume "$tmp/t.txt" --policy ask < /dev/null > "$tmp/resumed" 2>/dev/null; rc=$?
+[ $rc = 0 ] && cmp -s "$tmp/played" "$tmp/resumed" && ok ||
+  bad "--resume with per-player inputs (exit $rc) plays another game"
 "$bin" run $m --resume "$tmp/t.txt" --policy ask --set 'rating[A]=poor' < /dev/null > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "other --set values" "$tmp/err" && ok || bad "a differing --set: exit $rc"
 

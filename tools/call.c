@@ -35,6 +35,7 @@ int call_run(const char *cmd, const char *path, const char *proc, const char *co
   rg_run *run = NULL;
   rg_run_options o;
   int rc = cli_rules_load(path, 1, &r);
+  if (rc == EX_OK && (pictures & CALL_NATIVE)) rc = cli_native(r);
   if (rc != EX_OK) {
     rg_rules_free(r);
     return rc;
@@ -45,7 +46,8 @@ int call_run(const char *cmd, const char *path, const char *proc, const char *co
   o.policy.kind = RG_CHOOSE_FIRST;
   if (cli_rules_proc(r, cmd, proc, nargs) < 0) {
     rc = EX_BAD;
-  } else if (rg_run_new(r, &o, &run) != RG_OK || (pictures && rg_run_pictures(run) != RG_OK)) {
+  } else if (rg_run_new(r, &o, &run) != RG_OK ||
+             ((pictures & CALL_PICTURES) && rg_run_pictures(run) != RG_OK)) {
     fputs("regula: error: out of memory\n", stderr);
     rc = EX_RUNTIME;
   } else {
@@ -76,12 +78,13 @@ static int print_result(void *ctx, rg_rules *r, rg_run *run) {
 }
 
 int call_main(const char *path, const char *proc, const char *const *args, int nargs,
-              const rg_run_options *limits) {
+              const rg_run_options *limits, int native) {
   rg_out out = cli_file_out(stdout);
   rg_run_options opt = RG_OPTIONS(rg_run_options);
   if (limits) opt = *limits;
   opt.event = on_event;
   opt.event_ctx = &out;
   opt.events = 1u << RG_EVENT_NOTE | 1u << RG_EVENT_EXPECT_FAIL;
-  return call_run("call", path, proc, args, nargs, &opt, 0, print_result, &out);
+  return call_run("call", path, proc, args, nargs, &opt, native ? CALL_NATIVE : 0, print_result,
+                  &out);
 }

@@ -39,17 +39,21 @@ int test_main(const char *const *paths, int n, const rg_run_options *opt);
 /* Runs procedure proc of path's rules with args[0..nargs) (parsed by the
 ** parameters' types) as `regula call` does: seeded as a test, the first
 ** option of every choice; of limits only max_steps, max_memory and
-** no_fusion count.  Prints each note and failed expect as it happens, then
-** the result, on stdout; a runtime error on stderr with its source line. */
+** no_fusion count; native: in the native tier (cli_native).  Prints each
+** note and failed expect as it happens, then the result, on stdout; a
+** runtime error on stderr with its source line. */
 int call_main(const char *path, const char *proc, const char *const *args, int nargs,
-              const rg_run_options *limits);
+              const rg_run_options *limits, int native);
 
 /* What call and draw share: compiles path (keeping its sources), runs proc
 ** with args[0..nargs) as `regula call` does (opt's limits and callbacks;
 ** seeded as a test, the first option of every choice; collecting the
-** pictures when pictures is set), and then returns done(ctx, rules, run).
+** pictures when pictures has CALL_PICTURES; in the native tier when it has
+** CALL_NATIVE: cli_native), and then returns done(ctx, rules, run).
 ** A bad procedure, argument or runtime error is said on stderr (cmd names
 ** the command's help).  Returns the exit code (1 when an expect failed). */
+#define CALL_PICTURES 1
+#define CALL_NATIVE   2
 int call_run(const char *cmd, const char *path, const char *proc, const char *const *args,
              int nargs, const rg_run_options *opt, int pictures,
              int (*done)(void *ctx, rg_rules *r, rg_run *run), void *ctx);

@@ -5,8 +5,10 @@
 #include "fileout.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* rg_out callback: writes s[0..n) to the FILE* ctx; returns 0, or -1 on a
 ** short write. */
@@ -132,6 +134,8 @@ static void report(void *ctx, const rg_diagnostic *d) {
   dc->n++;
 }
 
+static int cli_native_required(rg_rules *r);
+
 int cli_rules_load(const char *path, int keep_sources, rg_rules **r) {
   diag_count dc = { cli_file_out(stderr), 0 };
   rg_compile_options opt = { .size = sizeof opt, .diagnostic = report, .diagnostic_ctx = &dc,
@@ -149,6 +153,11 @@ int cli_rules_load(const char *path, int keep_sources, rg_rules **r) {
   }
   if (st == RG_NOMEM && dc.n == 0) fputs("regula: error: out of memory\n", stderr);
   else if (st != RG_OK && dc.n == 0) cli_eprintf("regula: error: %s: cannot compile\n", path);
+  /* REGULA_NATIVE=1: every command runs in the native tier, and one that
+  ** cannot is a failure (the differential test, tests/native.sh, runs the
+  ** golden tests so) */
+  const char *nat = getenv("REGULA_NATIVE");
+  if (st == RG_OK && nat && strcmp(nat, "1") == 0) return cli_native_required(*r);
   return st == RG_OK ? 0 : st == RG_NOMEM ? 3 : 2;
 }
 
@@ -161,6 +170,70 @@ int cli_file_save(const char *path, const void *data, size_t len) {
     cli_eprintf("regula: error: %s\n", why.out.failed || !why.data ? "out of memory" : why.data);
   rg_buf_free(&why);
   return st == RG_OK ? 0 : -1;
+}
+
+/* Finds program name (with a '/': as given) on PATH; returns its path
+** (malloc'd), or NULL. */
+static char *find_program(const char *name) {
+  const char *path = getenv("PATH");
+  if (!name || !*name) return NULL;
+  if (strchr(name, '/')) {
+    char *p = NULL;
+    if (access(name, X_OK) != 0) return NULL;
+    if (name[0] == '/') return strdup(name);
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd) || !(p = malloc(strlen(cwd) + strlen(name) + 2))) return NULL;
+    sprintf(p, "%s/%s", cwd, name);
+    return p;
+  }
+  if (!path) path = "/usr/bin:/bin";
+  while (*path) {
+    const char *end = strchr(path, ':');
+    size_t n = end ? (size_t)(end - path) : strlen(path);
+    if (n > 0 && n < 4000) {
+      char buf[4200];
+      snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, name);
+      if (buf[0] == '/' && access(buf, X_OK) == 0) return strdup(buf);
+    }
+    path += n;
+    if (*path == ':') path++;
+  }
+  return NULL;
+}
+
+/* cli_native for r; with required, a fallback to the VM is an error (exit
+** 3).  Returns an exit code. */
+static int native_on(rg_rules *r, int required) {
+  const char *want = getenv("REGULA_CC"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  char *cc = find_program(want && *want ? want : "cc"), dir[4200], note[512];
+  rg_native_options no;
+  if (xdg && xdg[0] == '/') snprintf(dir, sizeof dir, "%s/regula/native", xdg);
+  else if (home && home[0] == '/') snprintf(dir, sizeof dir, "%s/.cache/regula/native", home);
+  else dir[0] = '\0';
+  memset(&no, 0, sizeof no);
+  no.size = sizeof no;
+  no.cc = cc ? cc : (want && *want ? want : "cc");
+  no.cache_dir = dir;
+  rg_status st = rg_rules_native(r, &no, note, sizeof note);
+  free(cc);
+  if (st != RG_OK) {
+    fputs("regula: error: out of memory\n", stderr);
+    return 3;
+  }
+  if (strstr(note, "the VM runs")) {
+    cli_eprintf("regula: %s: --native: %s\n", required ? "error" : "note", note);
+    if (required) return 3;
+  }
+  return 0;
+}
+
+int cli_native(rg_rules *r) {
+  return native_on(r, 0);
+}
+
+/* cli_native, where falling back to the VM is an error (REGULA_NATIVE=1). */
+static int cli_native_required(rg_rules *r) {
+  return native_on(r, 1);
 }
 
 int cli_rules_no_table(const rg_rules *r, const char *name) {

@@ -43,13 +43,21 @@ int cli_read_stdin(char **text, size_t *len);
 ** verifies a .rbc module, into *r (freed with rg_rules_free), each
 ** diagnostic printed on stderr; keep_sources as in rg_compile_options.
 ** Returns an exit code: 0, 2 bad input (the diagnostics said why), 3 out of
-** memory or unreadable standard input. */
+** memory or unreadable standard input.  With REGULA_NATIVE=1 in the
+** environment the rules run in the native tier (cli_native). */
 int cli_rules_load(const char *path, int keep_sources, rg_rules **r);
 
 /* Writes data[0..len) to path with rg_file_save (mode 0644 for a new
 ** file; no partial file).  Returns 0, or -1 after saying why on stderr
 ** ("regula: error: OUT: cannot write: ..."). */
 int cli_file_save(const char *path, const void *data, size_t len);
+
+/* Turns on the native tier for r (--native): the compiler is $REGULA_CC
+** (a path, or a name looked up on PATH), else cc on PATH; the cache folder
+** $XDG_CACHE_HOME/regula/native, else $HOME/.cache/regula/native.  When the
+** tier cannot be had, says why on stderr ("regula: note: ...") and the VM
+** runs.  Returns an exit code: 0, or 3 when memory ran out. */
+int cli_native(rg_rules *r);
 
 /* Says on stderr that r has no table `name`, listing its tables; returns
 ** the exit code 2. */

@@ -48,7 +48,7 @@ const char lsp_help[] =
   "from `override rule \"...\" in P` to the rule, from `override T[keys]`\n"
   "to the row), completion by place, formatting (as `regula fmt`) and the\n"
   "outline of a file.  A bad frame is answered or logged and skipped.\n"
-  "Editors start it; see editors/ and the README.\n"
+  "Editors start it; see editors/ and docs/manual.md.\n"
   "\n"
   "Exit: 0 after the client's shutdown and exit, 1 on exit without\n"
   "shutdown, 2 for arguments, 3 when the input ends or memory runs out.\n";

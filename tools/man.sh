@@ -52,6 +52,7 @@ printf '%s\n' "$help" | sed -n '/^Exit codes:/,/^$/s/^  \([0-9]\)  /\1 /p' | esc
   while read -r code meaning; do printf '.TP\n.B %s\n%s\n' "$code" "$meaning"; done
 cat <<EOT
 .SH SEE ALSO
-The README of the regula sources: the language, every command with an
-example, and how to add a sheet.
+In the regula sources: docs/manual.md (the manual: every command with
+its options and examples, playing at the table, promises and limits),
+docs/language.md (the rule language) and HACKING.md (for contributors).
 EOT

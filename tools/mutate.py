@@ -17,7 +17,12 @@ The format, one block per mutant:
     + its replacement (several + lines: several lines; none: deleted)
     # what the mutant breaks; or `# equivalent: why it cannot be seen`
 
-Not part of `make test` (about a minute per mutant); `make mutate` runs it.
+The quick tests run one target of `make test-quick` at a time, in the
+order the Makefile lists them, and a mutant stops at the first that fails
+(the verdict names it): the same verdict as `make test-quick`, without
+waiting for the slow targets beside the one that failed.
+
+Not part of `make test` (minutes per mutant); `make mutate` runs it.
 """
 import os, shutil, subprocess, sys, time
 
@@ -56,6 +61,26 @@ def make(tree, target, log, timeout):
     except subprocess.TimeoutExpired:
         return 124
 
+def quick_targets(tree):
+    """The prerequisites of test-quick in tree's Makefile, in order."""
+    for line in open(os.path.join(tree, "Makefile"), encoding="utf-8"):
+        if line.startswith("test-quick:"):
+            return line.split(":", 1)[1].split()
+    sys.exit("mutate: the Makefile has no test-quick target")
+
+def quick(tree, log, timeout):
+    """Runs the quick tests target by target into log (appended); returns
+    None when all pass, else the target that failed."""
+    for target in quick_targets(tree):
+        part = log + "." + target
+        code = make(tree, target, part, timeout)
+        with open(log, "a") as f, open(part) as g:
+            f.write(f"== make {target}: exit {code}\n" + g.read())
+        os.remove(part)
+        if code != 0:
+            return target
+    return None
+
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: tools/mutate.py MUTANTS [ID...]")
@@ -73,8 +98,11 @@ def main():
             os.makedirs(os.path.join(tree, os.path.dirname(f)), exist_ok=True)
             shutil.copy2(f, os.path.join(tree, f))
     logs = os.path.join(root, "build", "mutate")
-    if make(tree, "test-quick", os.path.join(logs, "baseline.log"), 1800) != 0:
-        sys.exit("mutate: the quick tests fail without any mutant (build/mutate/baseline.log)")
+    base = os.path.join(logs, "baseline.log")
+    open(base, "w").close()
+    failed = quick(tree, base, 1800)
+    if failed:
+        sys.exit(f"mutate: the quick tests fail without any mutant (make {failed}: build/mutate/baseline.log)")
     counts = {"killed": 0, "survived": 0, "equivalent": 0, "stale": 0, "stillborn": 0}
     survivors = []
     for m in mutants:
@@ -93,12 +121,12 @@ def main():
         try:
             open(path, "w", encoding="utf-8").write(text.replace(find, repl))
             log = os.path.join(logs, m["id"] + ".log")
+            by = None
             if make(tree, "all", log, 900) != 0:
                 verdict = "stillborn"
-            elif make(tree, "test-quick", log, 900) != 0:
-                verdict = "killed"
             else:
-                verdict = "equivalent" if equivalent else "survived"
+                by = quick(tree, log, 900)
+                verdict = "killed" if by else "equivalent" if equivalent else "survived"
         finally:
             open(path, "w", encoding="utf-8").write(text)
         if verdict == "killed" and equivalent:
@@ -106,7 +134,8 @@ def main():
         counts[verdict] += 1
         if verdict == "survived":
             survivors.append(m)
-        print(f"{m['id']}: {verdict} ({time.time() - start:.0f} s)", flush=True)
+        print(f"{m['id']}: {verdict}{' by make ' + by if by else ''} ({time.time() - start:.0f} s)",
+              flush=True)
     scored = counts["killed"] + counts["survived"]
     score = 100.0 * counts["killed"] / scored if scored else 0.0
     print("mutate: " + ", ".join(f"{v} {k}" for k, v in counts.items()) +

@@ -28,7 +28,8 @@ enum {
   OPT_FAST = 64,       /* --fast (dis) */
   OPT_ODDS = 128,      /* --limit --depth --choices (odds) */
   OPT_DIFF = 256,      /* --odds TABLE=NdS[+K], --stat, --json (diff) */
-  OPT_CHECK = 512      /* --check (fmt) */
+  OPT_CHECK = 512,     /* --check (fmt) */
+  OPT_NATIVE = 1024    /* --native (call, sim) */
 };
 
 
@@ -40,6 +41,7 @@ typedef struct opts {
   int no_fusion;            /* REGULA_NO_FUSION=1: the VM runs unfused */
   int assumptions;          /* --assumptions given */
   int fast;                 /* --fast given */
+  int native;               /* --native given: run the native tier */
   const char *output;       /* -o OUT, or NULL */
   char **pos;               /* positional arguments (compacted into argv) */
   int npos;

@@ -104,11 +104,19 @@ static void print_help(const command *cmd) {
   printf("usage: regula %s\n\n%s", cmd->usage, cmd->help);
   if (cmd->accepts & OPT_LIMITS)
     printf("\nLimits:\n"
-           "  --max-steps N       stop a run after N steps (backward jumps and calls;\n"
-           "                      default %llu)\n"
+           "  --max-steps N       stop a run after N steps (instructions, counted by\n"
+           "                      loop and call; default %llu)\n"
            "  --max-memory BYTES  memory for a run's stack and heap; K, M, G suffixes\n"
            "                      (default %uM)\n",
            (unsigned long long)RG_DEFAULT_MAX_STEPS, RG_DEFAULT_MAX_MEMORY >> 20);
+  if (cmd->accepts & OPT_NATIVE)
+    printf("\nNative tier:\n"
+           "  --native            run the rules as machine code: translated to C, compiled\n"
+           "                      with the system's C compiler ($REGULA_CC, else cc on\n"
+           "                      PATH) and kept in $XDG_CACHE_HOME/regula/native (else\n"
+           "                      ~/.cache/regula/native); the same results, events,\n"
+           "                      errors and limits as without.  Without a compiler the\n"
+           "                      rules run as usual, with a note on stderr.\n");
 }
 
 /* Every option of every command, in one table: its name, whether it takes
@@ -117,13 +125,14 @@ static void print_help(const command *cmd) {
 enum {
   O_ASSUME = 256, O_FAST, O_MAX_STEPS, O_MAX_MEMORY, O_SEED, O_POLICY, O_DICE, O_INPUTS,
   O_PROC, O_VARIANTS, O_SET, O_JSON, O_SVG, O_MAP_SVG, O_PICTURE, O_RUNS, O_THREADS,
-  O_LIMIT, O_DEPTH, O_CHOICES, O_ODDS, O_CHECK, O_RESUME, O_TRANSCRIPT, O_STAT
+  O_LIMIT, O_DEPTH, O_CHOICES, O_ODDS, O_CHECK, O_RESUME, O_TRANSCRIPT, O_STAT, O_NATIVE
 };
 static const struct { const char *name; int has_arg; unsigned group; int code; } options[] = {
   { "help", no_argument, ~0u, 'h' },
   { "output", required_argument, OPT_OUTPUT, 'o' },
   { "assumptions", no_argument, OPT_ASSUME, O_ASSUME },
   { "fast", no_argument, OPT_FAST, O_FAST },
+  { "native", no_argument, OPT_NATIVE, O_NATIVE },
   { "max-steps", required_argument, OPT_LIMITS, O_MAX_STEPS },
   { "max-memory", required_argument, OPT_LIMITS, O_MAX_MEMORY },
   { "seed", required_argument, OPT_RUN | OPT_SIM, O_SEED },
@@ -173,6 +182,7 @@ static int take_option(const command *cmd, int code, const char *v, int argc, op
     return 0;
   case O_ASSUME: o->assumptions = 1; return 0;
   case O_FAST: o->fast = 1; return 0;
+  case O_NATIVE: o->native = 1; return 0;
   case O_JSON: o->json = 1; return 0;
   case O_STAT: o->stat = 1; return 0;
   case O_CHECK: o->check = 1; return 0;
@@ -405,7 +415,7 @@ static int cmd_call(opts *o) {
   if (o->npos < 2)
     return usage_error("call", o->npos ? "no procedure given" : "no rule file given");
   return call_main(o->pos[0], o->pos[1], (const char *const *)(o->pos + 2), o->npos - 2,
-                   &limits);
+                   &limits, o->native);
 }
 
 /* regula draw [LIMITS] FILE PROCEDURE ARG... [--svg OUT.svg] ... (draw.c) */
@@ -484,7 +494,7 @@ static const command commands[] = {
     "\n"
     "Example: regula query SHEET.rules weather 0 Desert\n"
     "Exit: 0, or 2 for an unknown table, a wrong number of keys or a bad key.\n" },
-  { "call", OPT_LIMITS, cmd_call, "call [LIMITS] FILE PROCEDURE ARG...",
+  { "call", OPT_LIMITS | OPT_NATIVE, cmd_call, "call [LIMITS] FILE PROCEDURE ARG...",
     "Runs PROCEDURE with the arguments, parsed by the parameters' types, and\n"
     "prints its result.  Notes print as they happen, one a line, as\n"
     "    note TEXT: VALUE, VALUE, ...\n"
@@ -512,8 +522,10 @@ static const command commands[] = {
     "                      seed, options and answers give the same output;\n"
     "                      random: a seed drawn from the system, said on\n"
     "                      stderr as `regula: seed N` to repeat the run\n"
-    "  --policy P          who answers the choices: random (default; seeded\n"
-    "                      from N on a stream of its own), first, ask (a person\n"
+    "  --policy P          who answers the choices: the rule file's default\n"
+    "                      strategy when it names one and no person plays\n"
+    "                      (no --dice ask), else random; random (seeded from\n"
+    "                      N on a stream of its own), first, ask (a person\n"
     "                      on stdin: a number or an option's name), or\n"
     "                      answers:FILE (one answer a line, # comments), or\n"
     "                      NAME, a strategy of the rules (the choices it has\n"
@@ -559,7 +571,7 @@ static const command commands[] = {
     "answers, no answer), 3 a runtime error or a limit reached.\n" },
   { "odds", OPT_LIMITS | OPT_ODDS, cmd_odds, "odds [OPTIONS] [LIMITS] FILE PROCEDURE ARG...", odds_help },
   { "draw", OPT_LIMITS | OPT_PICTURE, cmd_draw, "draw [LIMITS] FILE PROCEDURE ARG... [--svg OUT.svg]", draw_help },
-  { "sim", OPT_LIMITS | OPT_SIM, cmd_sim, "sim [OPTIONS] [LIMITS] FILE [PROCEDURE ARG...] --runs N", sim_help },
+  { "sim", OPT_LIMITS | OPT_SIM | OPT_NATIVE, cmd_sim, "sim [OPTIONS] [LIMITS] FILE [PROCEDURE ARG...] --runs N", sim_help },
   { "sheet", 0, cmd_sheet, sheet_usage, sheet_help },
   { "diff", OPT_DIFF, cmd_diff, diff_usage, diff_help },
   { "fmt", OPT_CHECK, cmd_fmt, fmt_usage, fmt_help },

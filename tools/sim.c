@@ -165,6 +165,7 @@ int cmd_sim(opts *o) {
   if (o->npos < 1) return usage_error("sim", "no rule file given");
   rc = cli_policy("sim", policy, policies, &kind, &answers, &alen);
   if (rc == EX_OK) rc = cli_rules_load(o->pos[0], 1, &base);
+  if (rc == EX_OK && o->native) rc = cli_native(base);
   if (rc == EX_OK) rc = cli_rules_setup(base, o->inputs, o->sets, o->nsets, &r);
   if (rc == EX_OK) {
     int pi = cli_rules_counted(r, "sim", pname, (const char *const *)o->pos + 2, nargs);

@@ -36,6 +36,10 @@
     titleOf,
     fillFiles,
     writeHash,
+    info,
+    buildInputs,
+    readInputs,
+    fillPolicies,
   };
 
   /* ---- the library ------------------------------------------------------ */
@@ -103,10 +107,108 @@
    * after the page is ready) and puts it into every list of files. */
   function titleAll() {
     const next = page.files.find((f) => !titles.has(f));
-    if (!next) return;
+    if (!next) {
+      document.body.dataset.titles = '1';          /* every list is final */
+      return;
+    }
     titleOf(next);
     for (const o of document.querySelectorAll(`option[value="${CSS.escape(next)}"]`)) o.textContent = label(next);
     setTimeout(titleAll, 0);
+  }
+
+  /* Returns what the library says of the rule file at path (rgw_inputs:
+   * name, inputs with their types and defaults, procedures, strategies,
+   * the default one, enums' members), read once. */
+  const infos = new Map();
+  function info(path) {
+    if (!infos.has(path)) infos.set(path, call('rgw_inputs', [path]));
+    return infos.get(path);
+  }
+
+  /* Builds into box a field per input of the rule file at path, ids
+   * PREFIX-NAME-MEMBER (`rating[A]` -> PREFIX-rating-A), keeping the values
+   * in `values` (name -> text).  A blank field shows the input's default
+   * (from the library); an enum's members are suggested, a set's listed. */
+  function buildInputs(box, path, values, prefix) {
+    const lib = info(path);
+    box.textContent = '';
+    for (const inp of lib.inputs) {
+      const id = prefix + '-' + inp.name.replace(/\[(.*)\]$/, '-$1');
+      const wrap = document.createElement('div');
+      const label = document.createElement('label');
+      const field = document.createElement('input');
+      wrap.className = 'field';
+      label.htmlFor = id;
+      label.append(inp.name.replace(/_/g, ' ').replace('[', ' ['), ' ');
+      const hint = document.createElement('span');
+      hint.className = 'hint';
+      hint.textContent = `(${inp.type})`;
+      label.append(hint);
+      field.id = id;
+      field.name = inp.name;
+      field.type = 'text';
+      field.autocomplete = 'off';
+      field.value = values.get(inp.name) || '';
+      field.placeholder = inp.value;
+      field.title = `blank: ${inp.value} (the rule set's default)`;
+      wrap.append(label, field);
+      const set = /^set (.*)$/.exec(inp.type);
+      const members = lib.enums[set ? set[1] : inp.type];
+      if (members && !set) {
+        const list = document.createElement('datalist');
+        list.id = id + '-members';
+        for (const m of members) {
+          const o = document.createElement('option');
+          o.value = m.name;
+          list.appendChild(o);
+        }
+        field.setAttribute('list', list.id);
+        wrap.appendChild(list);
+      } else if (members) {
+        const note = document.createElement('span');
+        note.className = 'hint member-hint';
+        note.id = id + '-hint';
+        note.textContent = 'codes, with commas: ' + members.map((m) => (m.code === m.name ? m.code : `${m.code} ${m.name}`)).join(', ');
+        field.setAttribute('aria-describedby', note.id);
+        wrap.appendChild(note);
+      }
+      box.appendChild(wrap);
+    }
+    if (!lib.inputs.length) box.textContent = 'This rule set has no inputs.';
+  }
+
+  /* Reads the filled-in fields of box as NAME=VALUE lines. */
+  function readInputs(box) {
+    const out = [];
+    for (const f of box.querySelectorAll('input')) {
+      const v = f.value.trim();
+      if (v !== '') out.push(`${f.name}=${v}`);
+    }
+    return out;
+  }
+
+  /* Fills a <select> with who answers the choices of the rule file at
+   * path, as `--policy` names them: its strategies (the default one first,
+   * marked), then random and first; selects `chosen` when offered, else
+   * the default strategy (random when the rules name none). */
+  function fillPolicies(select, path, chosen) {
+    const lib = info(path);
+    select.textContent = '';
+    const add = (value, text, title) => {
+      const o = document.createElement('option');
+      o.value = value;
+      o.textContent = text;
+      if (title) o.title = title;
+      select.appendChild(o);
+    };
+    const strategies = [...lib.strategies].sort((a, b) => (b.name === lib.default) - (a.name === lib.default));
+    for (const st of strategies) {
+      add(st.name, st.name === lib.default ? `${st.name} (the rules' default)` : `${st.name} (strategy)`, st.doc);
+    }
+    add('random', 'random');
+    add('first', 'first option');
+    const values = [...select.options].map((o) => o.value);
+    select.value = values.includes(chosen) ? chosen : lib.default || 'random';
   }
 
   /* ---- the URL ------------------------------------------------------------ */
@@ -173,9 +275,12 @@
     const seed = $('run-seed').value.trim();
     const policy = $('run-policy').value;
     const box = $('run-error');
-    const r = call('rgw_run', [path, seed, policy]);
+    const inputs = readInputs($('run-inputs'));
+    const r = call('rgw_run', [path, seed, policy === info(path).default ? '' : policy, inputs.join('\n')]);
     const res = result(r.out);
-    $('run-cmd').textContent = `regula run ${path} --seed ${seed} --policy ${policy}`;
+    const sets = inputs.map((x) => ` --set '${x.replace(/'/g, "'\\''")}'`).join('');
+    $('run-cmd').textContent = `regula run ${path} --seed ${seed}${sets}` +
+      (policy === info(path).default ? '' : ` --policy ${policy}`);
     $('run-log').textContent = r.out;
     $('summary-title').textContent = res ? res.title : 'Summary';
     $('run-summary').textContent = res ? res.text : '(no summary)';
@@ -195,19 +300,40 @@
     run();
   });
 
+  $('run-file').addEventListener('change', () => {
+    fillPolicies($('run-policy'), $('run-file').value, '');
+    buildInputs($('run-inputs'), $('run-file').value, new Map(), 'run-in');
+    writeHash();
+  });
+
   page.views.run = {
     hash(p) {
       p.set('file', $('run-file').value);
       p.set('seed', $('run-seed').value);
       p.set('policy', $('run-policy').value);
+      const inputs = readInputs($('run-inputs'));
+      if (inputs.length) p.set('inputs', inputs.join('\n'));
     },
     restore(h) {
-      fillFiles($('run-file'), h.get('file') || 'rules/meg/maximus.rules');
-      if (/^[0-9]+$/.test(h.get('seed') || '')) $('run-seed').value = h.get('seed');
-      if (h.get('policy') === 'first' || h.get('policy') === 'random') $('run-policy').value = h.get('policy');
+      const mine = h.get('view') === 'run';
+      fillFiles($('run-file'), (mine && h.get('file')) || 'rules/meg/maximus.rules');
+      if (mine && /^[0-9]+$/.test(h.get('seed') || '')) $('run-seed').value = h.get('seed');
+      fillPolicies($('run-policy'), $('run-file').value, mine ? h.get('policy') : '');
+      buildInputs($('run-inputs'), $('run-file').value, inputValues(mine ? h.get('inputs') : ''), 'run-in');
       for (const id of ['run-file', 'run-go']) $(id).disabled = false;
     },
   };
+
+  /* Returns the NAME=VALUE lines of text as a map (name -> value). */
+  function inputValues(text) {
+    const values = new Map();
+    for (const line of (text || '').split('\n')) {
+      const eq = line.indexOf('=');
+      if (eq > 0) values.set(line.slice(0, eq), line.slice(eq + 1));
+    }
+    return values;
+  }
+  page.inputValues = inputValues;
 
   /* ---- playground ------------------------------------------------------------------ */
 

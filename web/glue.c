@@ -235,7 +235,7 @@ char *rgw_query(const char *path, const char *src, const char *table, const char
     for (int i = 0; i < rg_rules_count(r, RG_TABLE); i++)
       json_array_append_new(tables, json_pack("{s:o,s:i}", "name", jstr(rg_rules_item(r, RG_TABLE, i)),
                                               "keys", rg_rules_arity(r, RG_TABLE, i)));
-    doc = result(st == RG_OK, st == RG_OK ? answer : rg_rules_errmsg(r));
+    doc = result(st == RG_OK, answer);
     json_object_set_new(doc, "tables", tables);
   }
   rg_rules_free(r);
@@ -325,23 +325,32 @@ static void add_enums(json_t *doc, const char *path) {
 char *rgw_info(const char *path) {
   compiling c;
   rg_rules *r = NULL;
-  char type[256];
-  json_t *doc, *inputs = json_array(), *procs = json_array();
+  char type[256], value[256];
+  json_t *doc, *inputs = json_array(), *procs = json_array(), *strategies = json_array();
   if (compile(path, NULL, &c, &r) != RG_OK) {
-    doc = json_pack("{s:s,s:o,s:o,s:o}", "name", "", "inputs", inputs, "procs", procs, "err",
-                    jstr(c.all.data));
+    doc = json_pack("{s:s,s:o,s:o,s:o,s:n,s:o}", "name", "", "inputs", inputs, "procs", procs,
+                    "strategies", strategies, "default", "err", jstr(c.all.data));
   } else {
+    int d = rg_rules_default_strategy(r);
     for (int i = 0; i < rg_rules_count(r, RG_INPUT); i++)
-      json_array_append_new(inputs, json_pack("{s:o,s:o}", "name", jstr(rg_rules_item(r, RG_INPUT, i)),
-                                              "type",
-                                              jstr(rg_rules_type(r, RG_INPUT, i, 0, type, sizeof type))));
+      json_array_append_new(inputs, json_pack("{s:o,s:o,s:o}", "name",
+                                              jstr(rg_rules_item(r, RG_INPUT, i)), "type",
+                                              jstr(rg_rules_type(r, RG_INPUT, i, 0, type, sizeof type)),
+                                              "value",
+                                              jstr(rg_rules_input_value(r, i, value,
+                                                                        sizeof value))));
     for (int i = 0; i < rg_rules_count(r, RG_PROC); i++) {
       const char *name = rg_rules_item(r, RG_PROC, i);
       if (rg_rules_find(r, RG_PROC, name) == i && rg_rules_arity(r, RG_PROC, i) == 0)
         json_array_append_new(procs, jstr(name));
     }
-    doc = json_pack("{s:o,s:o,s:o}", "name", jstr(rg_rules_name(r)), "inputs", inputs, "procs",
-                    procs);
+    for (int i = 0; i < rg_rules_count(r, RG_STRATEGY); i++)
+      json_array_append_new(strategies, json_pack("{s:o,s:o}", "name",
+                                                  jstr(rg_rules_item(r, RG_STRATEGY, i)), "doc",
+                                                  jstr(rg_rules_strategy_doc(r, i))));
+    doc = json_pack("{s:o,s:o,s:o,s:o,s:o}", "name", jstr(rg_rules_name(r)), "inputs", inputs,
+                    "procs", procs, "strategies", strategies, "default",
+                    d >= 0 ? jstr(rg_rules_item(r, RG_STRATEGY, d)) : json_null());
   }
   rg_rules_free(r);
   compiling_free(&c);
@@ -368,73 +377,6 @@ static int parse_seed(const char *s, uint64_t *v) {
     *v = *v * 10 + d;
   }
   return 0;
-}
-
-/* A game replayed from its answers: the answers not yet used, and the
-** question they ran out at. */
-typedef struct replay {
-  char *next;               /* the answers left, one a line; NULL: none */
-  unsigned used;            /* answers taken so far */
-  json_t *ask;              /* the pending question, or NULL */
-  char err[1024];           /* why an answer was refused ("" none) */
-  const text *log;          /* the run's log so far */
-  size_t hold;              /* SIZE_MAX, or where the open secret moment
-                            ** begins: the log is shown up to there */
-} replay;
-
-/* rg_choose_fn for choices (dice 0) and dice (dice 1) of a replay: takes
-** the next answer, which must be one of the options as rg_run_option
-** names them; with none left, records the question and stops the run. */
-static int64_t answer(replay *g, rg_run *run, const char *who, const char *prompt, uint32_t n,
-                      int dice) {
-  char opt[512];
-  json_t *opts;
-  int secret = rg_run_asking_secret(run);
-  /* a secret question opens (or continues) a moment: what its choices log
-  ** stays unseen until a plain event closes it (as rg_game_log holds it) */
-  if (secret && g->hold == SIZE_MAX && g->log) g->hold = g->log->len;
-  if (g->next) {
-    char *a = g->next, *nl = strchr(a, '\n');
-    if (nl) *nl = '\0';
-    g->next = nl ? nl + 1 : NULL;
-    g->used++;
-    for (uint32_t i = 0; i < n; i++) {
-      rg_run_option(run, i, opt, sizeof opt);
-      if (strcmp(opt, a) == 0) return i;
-    }
-    snprintf(g->err, sizeof g->err, "answer %u ('%s') is not an option of: %s%s%s", g->used, a,
-             who, *who ? ", " : "", prompt);
-    return -1;
-  }
-  opts = json_array();
-  for (uint32_t i = 0; i < n; i++) {
-    rg_run_option(run, i, opt, sizeof opt);
-    json_array_append_new(opts, jstr(opt));
-  }
-  json_decref(g->ask);
-  g->ask = json_pack("{s:o,s:o,s:b,s:b,s:o}", "who", jstr(who), "prompt", jstr(prompt), "dice",
-                     dice, "secret", secret, "options", opts);
-  return -1;
-}
-
-/* rg_event_fn of a replay: any event but a secret choice closes the open
-** secret moment. */
-static void on_event(void *ctx, rg_run *run, const rg_event *ev) {
-  replay *g = ctx;
-  (void)run;
-  if (!ev->secret) g->hold = SIZE_MAX;
-}
-
-/* rg_choose_fn: a choice of a replay. */
-static int64_t on_choice(void *ctx, rg_run *run, const char *who, const char *prompt,
-                         uint32_t n) {
-  return answer(ctx, run, who, prompt, n, 0);
-}
-
-/* rg_choose_fn: a die or card of a replay. */
-static int64_t on_dice(void *ctx, rg_run *run, const char *who, const char *prompt,
-                       uint32_t n) {
-  return answer(ctx, run, who, prompt, n, 1);
 }
 
 /* Makes *out a copy of r set up by the inputs NAME=VALUE (one a line; an
@@ -476,67 +418,81 @@ static int set_inputs(const rg_rules *r, const char *inputs, rg_rules **out, tex
   return rc;
 }
 
-/* Runs main of the file at path as the options o say, logging to log and
-** writing what went wrong to err; with g, the run replays g's answers; with
-** pics, the pictures drawn are appended to it ([{"name","svg"}]).  Returns
-** `regula run`'s exit code. */
-static int run_main(const char *path, rg_run_options *o, const char *inputs, replay *g,
-                    text *log, text *err, json_t *pics) {
+/* Compiles the file at path into *r and makes *set a copy of it set up by
+** the inputs (set_inputs).  Returns 0, or `regula run`'s exit code (2: bad
+** rules or inputs, 3: out of memory) after writing why to err; *r and *set
+** are the caller's to free either way. */
+static int rules_for_run(const char *path, const char *inputs, rg_rules **r, rg_rules **set,
+                         text *err) {
   compiling c;
-  rg_rules *r = NULL, *set = NULL;
-  rg_run *run = NULL;
-  int rc = 0;
-  rg_status st = compile(path, NULL, &c, &r);
+  rg_status st = compile(path, NULL, &c, r);
+  *set = NULL;
   if (st != RG_OK) {
     put(err, c.all.data ? c.all.data : "regula: error: out of memory\n");
     compiling_free(&c);
     return st == RG_NOMEM ? 3 : 2;
   }
   compiling_free(&c);
-  if (set_inputs(r, inputs, &set, err) != 0) {
-    rc = 2;
-  } else if (rg_run_new(set, o, &run) != RG_OK || (pics && rg_run_pictures(run) != RG_OK)) {
+  return set_inputs(*r, inputs, set, err) != 0 ? 2 : 0;
+}
+
+/* The rules the last game or run was played with: a game replays from its
+** start at every answer, and compiling a rule file takes far longer than
+** playing it, so the page's calls share one compile of the bundled file
+** (which does not change) with the same inputs.  Only the page's thread
+** uses it; a simulation compiles its own. */
+static struct {
+  char *path, *inputs;
+  rg_rules *r, *set;
+} last;
+
+/* rules_for_run of path and inputs, the rules kept in `last` (borrowed:
+** valid until the next call; not to be freed).  Returns as rules_for_run. */
+static int rules_kept(const char *path, const char *inputs, const rg_rules **set, text *err) {
+  int rc;
+  if (last.set && strcmp(last.path, path) == 0 && strcmp(last.inputs, inputs) == 0) {
+    *set = last.set;
+    return 0;
+  }
+  rg_rules_free(last.set);
+  rg_rules_free(last.r);
+  free(last.path);
+  free(last.inputs);
+  memset(&last, 0, sizeof last);
+  *set = NULL;
+  rc = rules_for_run(path, inputs, &last.r, &last.set, err);
+  if (rc == 0 && (!(last.path = strdup(path)) || !(last.inputs = strdup(inputs)))) {
     put(err, "regula: error: out of memory\n");
     rc = 3;
-  } else {
-    rg_run_log(run, &log->out, 0, g ? "ask" : NULL, NULL);
-    st = rg_run_call(run, "main", NULL, 0);
-    if (st == RG_OK) {
-      rc = rg_run_failed_expects(run) ? 1 : 0;
-    } else if (g && (g->ask || g->err[0])) {
-      if (g->err[0]) {
-        put(err, "regula: error: ");
-        put(err, g->err);
-        put(err, "\n");
-      }
-      rc = 2;
-    } else {
-      rg_place at;
-      const char *msg = rg_run_errmsg(run);
-      char where[600];
-      rg_run_where(run, &at);
-      if (at.line) snprintf(where, sizeof where, "%s:%u:%u: error: ", at.path, at.line, at.col);
-      else snprintf(where, sizeof where, "regula: error: ");
-      put(err, where);
-      put(err, msg);
-      put(err, "\n");
-      rc = st == RG_NOT_FOUND || st == RG_BAD_VALUE ? 2 : 3;
-    }
-    const rg_pictures *drawn = rg_run_drawn(run);
-    for (uint32_t i = 0; pics && i < rg_pictures_count(drawn); i++) {
-      text svg;
-      text_init(&svg);
-      if (rg_pictures_write(drawn, i, &svg.out) == RG_OK && !svg.out.failed)
-        json_array_append_new(pics, json_pack("{s:o,s:o}", "name",
-                                              jstr(rg_pictures_name(drawn, i)), "svg",
-                                              jstr(svg.data)));
-      free(svg.data);
-    }
   }
-  rg_run_free(run);
-  rg_rules_free(set);
-  rg_rules_free(r);
-  return rc;
+  if (rc != 0) {
+    rg_rules_free(last.set);
+    rg_rules_free(last.r);
+    free(last.path);
+    free(last.inputs);
+    memset(&last, 0, sizeof last);
+    return rc;
+  }
+  *set = last.set;
+  return 0;
+}
+
+/* Reads policy as `regula run --policy` and `sim --policy` do: "" (none
+** asked for: the rules' default strategy, else random), "random", "first",
+** or the name of a strategy of r (its choices, the others at random).
+** The library reads the name (rg_policy_parse).  Sets *out.  Returns 0,
+** or -1 after writing why to err. */
+static int read_policy(const rg_rules *r, const char *policy, rg_policy *out, text *err) {
+  memset(out, 0, sizeof *out);
+  if (!*policy) {
+    out->strategy = rg_rules_item(r, RG_STRATEGY, rg_rules_default_strategy(r));
+  } else if (rg_policy_parse(r, policy, out) != RG_OK || out->kind == RG_CHOOSE_ANSWERS) {
+    put(err, "regula: error: --policy must be random, first or a strategy of the rules, not '");
+    put(err, policy);
+    put(err, "'\n");
+    return -1;
+  }
+  return 0;
 }
 
 /* Returns {"exit":N,"out":LOG,"err":ERR}. */
@@ -545,8 +501,10 @@ static json_t *run_doc(int rc, const text *log, const text *err) {
                    jstr(log->data), "err", jstr(err->data));
 }
 
-char *rgw_run(const char *path, const char *seed, const char *policy) {
+char *rgw_run(const char *path, const char *seed, const char *policy, const char *inputs) {
   rg_run_options o;
+  const rg_rules *set = NULL;
+  rg_run *run = NULL;
   text log, err;
   int rc;
   json_t *doc;
@@ -556,101 +514,264 @@ char *rgw_run(const char *path, const char *seed, const char *policy) {
   if (parse_seed(seed, &o.seed) != 0) {
     put(&err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
     rc = 2;
-  } else if (rg_policy_parse(NULL, policy, &o.policy) != RG_OK ||
-             o.policy.kind == RG_CHOOSE_ANSWERS) {
-    put(&err, "regula: error: --policy must be random or first here\n");
+  } else if ((rc = rules_kept(path, inputs, &set, &err)) != 0) {
+    /* said */
+  } else if (read_policy(set, policy, &o.policy, &err) != 0) {
     rc = 2;
+  } else if (rg_run_new(set, &o, &run) != RG_OK) {
+    put(&err, "regula: error: out of memory\n");
+    rc = 3;
   } else {
-    rc = run_main(path, &o, "", NULL, &log, &err, NULL);
+    rg_status st;
+    rg_run_log(run, &log.out, 0, NULL, NULL);
+    st = rg_run_call(run, "main", NULL, 0);
+    if (st == RG_OK) {
+      rc = rg_run_failed_expects(run) ? 1 : 0;
+    } else {
+      rg_place at;
+      const char *msg = rg_run_errmsg(run);
+      char where[600];
+      rg_run_where(run, &at);
+      if (at.line) snprintf(where, sizeof where, "%s:%u:%u: error: ", at.path, at.line, at.col);
+      else snprintf(where, sizeof where, "regula: error: ");
+      put(&err, where);
+      put(&err, msg);
+      put(&err, "\n");
+      rc = st == RG_NOT_FOUND || st == RG_BAD_VALUE ? 2 : 3;
+    }
   }
   doc = run_doc(rc, &log, &err);
+  rg_run_free(run);
   free(log.data);
   free(err.data);
   return finish(doc, 0);
 }
 
+/* ---- games at the table --------------------------------------------------------- */
+
+/* A game of the page: the rules, their copy set up by the inputs, and the
+** game (rg_game: the library's, as at the terminal) with its answers
+** loaded and played. */
+typedef struct page_game {
+  const rg_rules *set;      /* borrowed from `last` */
+  rg_game *g;
+  rg_game_state state;
+} page_game;
+
+/* Sets pg up as the game of the file at path with seed, inputs (NAME=VALUE
+** a line) and answers (one a line, as `regula run --policy ask` reads
+** them; with dice 1, also each die and card: --dice ask), and plays it.
+** Returns 0, or `regula run`'s exit code after writing why to err.  The
+** caller frees pg with game_close either way. */
+static int game_open(page_game *pg, const char *path, const char *seed, const char *inputs,
+                     const char *answers, int dice, text *err) {
+  rg_game_options go;
+  int rc;
+  memset(pg, 0, sizeof *pg);
+  go = RG_OPTIONS(rg_game_options);
+  if (parse_seed(seed, &go.seed) != 0) {
+    put(err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
+    return 2;
+  }
+  if ((rc = rules_kept(path, inputs, &pg->set, err)) != 0) return rc;
+  go.ask_choices = 1;
+  go.ask_dice = dice;
+  go.title = path;
+  go.pictures = 1;
+  if (rg_game_new(pg->set, &go, &pg->g) != RG_OK ||
+      rg_game_load(pg->g, "answers", answers, strlen(answers)) != RG_OK) {
+    put(err, "regula: error: out of memory\n");
+    return 3;
+  }
+  pg->state = rg_game_play(pg->g);
+  return 0;
+}
+
+/* Frees what pg holds. */
+static void game_close(page_game *pg) {
+  rg_game_free(pg->g);
+}
+
+/* Returns the question game g asks as JSON: {"who","prompt","text" (as the
+** regula program writes it: "WHO, PROMPT"),"secret","numeric","range",
+** "lo","dice","sides","yesno","hand","step","noptions","options",
+** "remarks"} (options and their remarks, "" for none: at most 400, none
+** for several dice at once, which are lo .. lo + sides - 1 each). */
+static json_t *question_json(const rg_game *g) {
+  rg_game_question q;
+  text line;
+  char buf[1024];
+  json_t *opts = json_array(), *rems = json_array(), *doc;
+  rg_game_asking(g, &q);
+  text_init(&line);
+  rg_game_question_write(g, 0, &line.out);
+  for (uint32_t i = 0; q.dice <= 1 && i < q.noptions && i < 400; i++) {
+    rg_game_option(g, i, buf, sizeof buf);
+    json_array_append_new(opts, jstr(buf));
+    if (!rg_game_option_remark(g, i, buf, sizeof buf)) buf[0] = '\0';
+    json_array_append_new(rems, jstr(buf));
+  }
+  doc = json_pack("{s:o,s:o,s:o,s:b,s:b,s:b,s:I,s:I,s:I,s:b,s:I,s:o,s:I,s:o,s:o}", "who",
+                  jstr(q.who), "prompt", jstr(q.prompt), "text", jstr(line.data), "secret",
+                  q.secret, "numeric", q.numeric, "range", q.range, "lo", (json_int_t)q.lo, "dice",
+                  (json_int_t)q.dice, "sides", (json_int_t)q.sides, "yesno", q.yesno, "hand",
+                  (json_int_t)q.hand, "step", jstr(q.step), "noptions", (json_int_t)q.noptions,
+                  "options", opts, "remarks", rems);
+  free(line.data);
+  return doc;
+}
+
 char *rgw_play(const char *path, const char *seed, const char *inputs, const char *answers,
                int dice) {
-  rg_run_options o;
-  replay g;
-  text log, err;
-  char *copy = strdup(answers);
-  json_t *doc, *pics = json_array();
-  int rc;
-  if (!copy) return NULL;
-  o = RG_OPTIONS(rg_run_options);
-  memset(&g, 0, sizeof g);
+  page_game pg;
+  text log, err, pub;
+  json_t *doc, *pics = json_array(), *ask = json_null();
+  size_t len = 0, vis = 0;
+  int rc, held = 0;
   text_init(&log);
   text_init(&err);
-  g.next = *copy ? copy : NULL;
-  g.log = &log;
-  g.hold = SIZE_MAX;
-  o.event = on_event;
-  o.event_ctx = &g;
-  o.policy.kind = RG_CHOOSE_CALLBACK;
-  o.policy.choose = on_choice;
-  o.policy.choose_ctx = &g;
-  if (dice) {
-    o.dice = on_dice;
-    o.dice_ctx = &g;
-  }
-  if (parse_seed(seed, &o.seed) != 0) {
-    put(&err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
-    rc = 2;
-  } else {
-    rc = run_main(path, &o, inputs, &g, &log, &err, pics);
-  }
-  /* while asking, the log up to the open secret moment (the whole log once
-  ** the game is over) */
-  if (g.ask && !g.err[0] && g.hold < log.len) {
-    log.data[g.hold] = '\0';
-    log.len = g.hold;
+  text_init(&pub);
+  rc = game_open(&pg, path, seed, inputs, answers, dice, &err);
+  if (rc == 0) {
+    const char *all = rg_game_log(pg.g, &len, &vis);
+    if (rg_game_public(pg.g, &pub.out) != RG_OK) pub.out.failed = 1;
+    if (pg.state == RG_GAME_ASKING) {
+      /* the log as far as it may be shown: not a secret moment still open */
+      if (vis) text_write(&log, all, vis);
+      held = vis < len;
+      json_decref(ask);
+      ask = question_json(pg.g);
+      rc = 2;
+    } else {
+      if (len) text_write(&log, all, len);
+      if (pg.state == RG_GAME_OVER) {
+        const rg_pictures *drawn = rg_game_drawn(pg.g);
+        rc = rg_game_failed_expects(pg.g) ? 1 : 0;
+        for (uint32_t i = 0; i < rg_pictures_count(drawn); i++) {
+          text svg;
+          text_init(&svg);
+          if (rg_pictures_write(drawn, i, &svg.out) == RG_OK && !svg.out.failed)
+            json_array_append_new(pics, json_pack("{s:o,s:o}", "name",
+                                                  jstr(rg_pictures_name(drawn, i)), "svg",
+                                                  jstr(svg.data)));
+          free(svg.data);
+        }
+      } else {
+        rg_status st;
+        rg_place at;
+        const char *msg = rg_game_error(pg.g, &st, &at);
+        char where[600];
+        if (at.line) snprintf(where, sizeof where, "%s:%u:%u: error: ", at.path, at.line, at.col);
+        else snprintf(where, sizeof where, "regula: error: ");
+        put(&err, where);
+        put(&err, msg);
+        put(&err, "\n");
+        rc = st == RG_RUN_ERROR || st == RG_NOMEM ? 3 : 2;
+      }
+    }
   }
   doc = run_doc(rc, &log, &err);
-  json_object_set_new(doc, "held", json_boolean(g.ask && !g.err[0] && g.hold != SIZE_MAX));
-  json_object_set_new(doc, "ask", g.ask && !g.err[0] ? json_incref(g.ask) : json_null());
+  json_object_set_new(doc, "held", json_boolean(held));
+  json_object_set_new(doc, "public", jstr(pub.data));
+  json_object_set_new(doc, "ask", ask);
   json_object_set_new(doc, "pictures", pics);
-  json_decref(g.ask);
-  free(copy);
+  game_close(&pg);
   free(log.data);
   free(err.data);
-  return finish(doc, 0);
+  free(pub.data);
+  return finish(doc, pub.out.failed);
+}
+
+/* Appends to list the answers of the transcript text (its lines that are
+** not comments) from the skip-th on; returns how many it holds in all. */
+static size_t transcript_answers(const char *text, size_t skip, json_t *list) {
+  size_t n = 0;
+  for (const char *p = text; p && *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    if (len && *p != '#') {
+      if (n >= skip && list) {
+        json_t *a = json_stringn(p, len);
+        json_array_append_new(list, a ? a : jstr(NULL));
+      }
+      n++;
+    }
+    p = nl ? nl + 1 : NULL;
+  }
+  return n;
+}
+
+char *rgw_reply(const char *path, const char *seed, const char *inputs, const char *answers,
+                int dice, const char *line) {
+  static const char *const kinds[] = { "answer", "undo", "save", "help", "bad" };
+  page_game pg;
+  text err, why, before, after;
+  json_t *doc, *added = json_array();
+  rg_reply r = RG_REPLY_BAD;
+  char *copy = strdup(line);
+  int rc;
+  text_init(&err);
+  text_init(&why);
+  text_init(&before);
+  text_init(&after);
+  rc = game_open(&pg, path, seed, inputs, answers, dice, &err);
+  if (!copy) {
+    put(&why, "out of memory");
+  } else if (rc != 0) {
+    put(&why, err.data ? err.data : "");
+  } else if (pg.state != RG_GAME_ASKING) {
+    put(&why, "no question is waiting");
+  } else {
+    /* what the reply added: the transcript's answers beyond those before */
+    rg_game_transcript(pg.g, &before.out);
+    r = rg_game_reply(pg.g, copy, &(const char *){ NULL }, &why.out);
+    if (r == RG_REPLY_ANSWER) {
+      rg_game_transcript(pg.g, &after.out);
+      transcript_answers(after.data ? after.data : "",
+                         transcript_answers(before.data ? before.data : "", 0, NULL), added);
+    }
+  }
+  doc = json_pack("{s:s,s:o,s:o}", "reply", kinds[r], "why", jstr(why.data), "added", added);
+  game_close(&pg);
+  free(copy);
+  free(err.data);
+  free(why.data);
+  free(before.data);
+  free(after.data);
+  return finish(doc, why.out.failed || before.out.failed || after.out.failed);
 }
 
 /* ---- simulations ------------------------------------------------------------------- */
 
 /* A simulation and the rules it runs. */
 typedef struct sims {
-  rg_rules *r;
+  rg_rules *r, *set;
   rg_sims *s;
   char err[1024];           /* why it could not start */
 } sims;
 
-uintptr_t rgw_sims_new(const char *path, const char *proc, const char *seed) {
+uintptr_t rgw_sims_new(const char *path, const char *proc, const char *seed, const char *inputs,
+                       const char *policy) {
   sims *h = calloc(1, sizeof *h);
-  compiling c;
-  uint64_t sd;
+  text err;
+  rg_sims_options so;
   rg_status st;
   if (!h) return 0;
-  if (parse_seed(seed, &sd) != 0) {
-    snprintf(h->err, sizeof h->err, "the seed must be a whole number");
-    return (uintptr_t)h;
-  }
-  st = compile(path, NULL, &c, &h->r);
-  if (st != RG_OK) {
-    snprintf(h->err, sizeof h->err, "%s", c.all.data ? c.all.data : "out of memory");
-  } else {
-    /* as `regula sim`: the rules' default strategy answers when they name one */
-    rg_sims_options so = RG_OPTIONS(rg_sims_options);
-    so.proc = proc;
-    so.seed = sd;
-    so.policy.strategy = rg_rules_item(h->r, RG_STRATEGY, rg_rules_default_strategy(h->r));
-    if ((st = rg_sims_new(h->r, &so, &h->s)) != RG_OK)
+  text_init(&err);
+  so = RG_OPTIONS(rg_sims_options);
+  so.proc = proc;
+  if (parse_seed(seed, &so.seed) != 0) {
+    put(&err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
+  } else if (rules_for_run(path, inputs, &h->r, &h->set, &err) == 0 &&
+             read_policy(h->set, policy, &so.policy, &err) == 0) {
+    /* as `regula sim`: with no policy asked for, the rules' default strategy */
+    if ((st = rg_sims_new(h->set, &so, &h->s)) != RG_OK)
       snprintf(h->err, sizeof h->err, "procedure '%s': %s", proc,
-               st == RG_BAD_VALUE ? "it takes parameters or has no result to count"
-                                  : rg_status_name(st));
+               st == RG_NOMEM ? "out of memory" : rg_rules_errmsg(h->set));
   }
-  compiling_free(&c);
+  if (err.data) snprintf(h->err, sizeof h->err, "%s", err.data);
+  if (err.out.failed && !h->s) snprintf(h->err, sizeof h->err, "out of memory");
+  free(err.data);
   return (uintptr_t)h;
 }
 
@@ -679,6 +800,7 @@ void rgw_sims_free(uintptr_t hp) {
   sims *h = (sims *)hp;
   if (!h) return;
   rg_sims_free(h->s);
+  rg_rules_free(h->set);
   rg_rules_free(h->r);
   free(h);
 }

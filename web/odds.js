@@ -1,8 +1,12 @@
 /*
- * odds.js: the Odds view.  A simulation of a rule set's procedure runs in
- * a Web Worker (worker.js) with a progress bar and a Cancel button; its
- * tallies (the object `regula sim --json` prints, from the library) are
- * drawn as bar charts, each bar with its 95% interval.
+ * odds.js: the Odds view.  A simulation of a rule set's procedure, with the
+ * army inputs and who answers the choices (the rules' default strategy
+ * first, as `regula sim` does), runs in a Web Worker (worker.js) with a
+ * progress bar and a Cancel button; its tallies (the object `regula sim
+ * --json` prints, from the library: a record's fields tallied one by one)
+ * are drawn as bar charts, each bar with its 95% interval.  The fields of
+ * a record result ("terrain.name", "terrain.sector", ...) share one chart
+ * with a list to pick the field shown.
  */
 'use strict';
 
@@ -38,6 +42,8 @@
   function start() {
     const path = $('odds-file').value, proc = $('odds-proc').value;
     const seed = $('odds-seed').value.trim(), runs = Number($('odds-runs').value.trim());
+    const policy = $('odds-policy').value === page.info(path).default ? '' : $('odds-policy').value;
+    const inputs = page.readInputs($('odds-inputs')).join('\n');
     stop();
     $('odds-error').hidden = true;
     $('odds-charts').textContent = '';
@@ -59,7 +65,7 @@
       }
     };
     worker.onerror = (e) => fail(e.message || 'the worker failed');
-    worker.postMessage({ path, proc, seed, runs });
+    worker.postMessage({ path, proc, seed, runs, inputs, policy });
     page.writeHash();
   }
 
@@ -93,7 +99,7 @@
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     $('odds-status').textContent = `${r.runs} runs of ${r.procedure} in ${path}, seed ${r.seed} (${secs} s)`;
     $('odds-progress').value = 1;
-    for (const t of r.tallies) $('odds-charts').appendChild(chart(t, r.runs));
+    for (const g of groups(r.tallies)) $('odds-charts').appendChild(g.fields ? record(g, r.runs) : chart(g.tally, r.runs));
     document.body.dataset.oddsDone = '1';
   }
 
@@ -113,12 +119,69 @@
     return tr;
   }
 
-  /* Returns a table drawing tally t as bars with their intervals. */
-  function chart(t, runs) {
+  /* Groups the tallies: a field of its own ({tally}), or the columns of a
+   * record result, "NAME (items)" and "NAME.FIELD" ({name, fields}), in
+   * the order the library gives them. */
+  function groups(tallies) {
+    const out = [], byName = new Map();
+    for (const t of tallies) {
+      const m = /^(.*?)(?: \(items\)|\.(.+))$/.exec(t.name);
+      if (!m) {
+        out.push({ tally: t });
+        continue;
+      }
+      if (!byName.has(m[1])) {
+        const g = { name: m[1], fields: [] };
+        byName.set(m[1], g);
+        out.push(g);
+      }
+      byName.get(m[1]).fields.push({ label: m[2] || 'how many items', tally: t });
+    }
+    return out;
+  }
+
+  /* Returns a record result's chart: a list of its fields and the chart of
+   * the one picked (the first at first). */
+  function record(g, runs) {
+    const box = document.createElement('div');
+    const head = document.createElement('div');
+    const label = document.createElement('label');
+    const sel = document.createElement('select');
+    const id = 'odds-field-' + g.name.replace(/[^A-Za-z0-9_-]/g, '_');
+    box.className = 'record-chart';
+    box.dataset.record = g.name;
+    head.className = 'record-head';
+    label.htmlFor = id;
+    label.textContent = g.name.replace(/_/g, ' ') + ': field';
+    sel.id = id;
+    g.fields.forEach((f, i) => {
+      const o = document.createElement('option');
+      o.value = String(i);
+      o.textContent = f.label.replace(/_/g, ' ');
+      sel.appendChild(o);
+    });
+    head.append(label, sel);
+    box.appendChild(head);
+    let shown = chart(g.fields[0].tally, runs, g.fields[0].label);
+    box.appendChild(shown);
+    sel.addEventListener('change', () => {
+      const f = g.fields[Number(sel.value)];
+      const next = chart(f.tally, runs, f.label);
+      shown.replaceWith(next);
+      shown = next;
+    });
+    return box;
+  }
+
+  /* Returns a table drawing tally t as bars with their intervals (its
+   * caption: title, else the tally's name). */
+  function chart(t, runs, title) {
     const table = document.createElement('table');
     const cap = document.createElement('caption');
     table.className = 'dist';
-    cap.textContent = t.name.replace(/_/g, ' ');
+    table.dataset.tally = t.name;
+    cap.textContent = (title || t.name).replace(/_/g, ' ');
+    if (t.of_items) cap.append(' ', Object.assign(document.createElement('span'), { className: 'hint', textContent: '(share of runs with an item of this value)' }));
     table.appendChild(cap);
     let values = t.values;
     if (!t.tallied) {
@@ -170,6 +233,8 @@
   });
   $('odds-file').addEventListener('change', () => {
     fillProcs('main');
+    page.fillPolicies($('odds-policy'), $('odds-file').value, '');
+    page.buildInputs($('odds-inputs'), $('odds-file').value, new Map(), 'odds-in');
     page.writeHash();
   });
 
@@ -179,6 +244,9 @@
       p.set('proc', $('odds-proc').value);
       p.set('runs', $('odds-runs').value);
       p.set('seed', $('odds-seed').value);
+      p.set('policy', $('odds-policy').value);
+      const inputs = page.readInputs($('odds-inputs'));
+      if (inputs.length) p.set('inputs', inputs.join('\n'));
     },
     restore(h) {
       const mine = h.get('view') === 'odds';
@@ -186,6 +254,8 @@
       if (mine) fillProcs(h.get('proc'));
       if (mine && /^[0-9]+$/.test(h.get('runs') || '')) $('odds-runs').value = h.get('runs');
       if (mine && /^[0-9]+$/.test(h.get('seed') || '')) $('odds-seed').value = h.get('seed');
+      page.fillPolicies($('odds-policy'), $('odds-file').value, mine ? h.get('policy') : '');
+      page.buildInputs($('odds-inputs'), $('odds-file').value, page.inputValues(mine ? h.get('inputs') : ''), 'odds-in');
       $('odds-file').disabled = false;
       busy(false);
     },

@@ -6,7 +6,8 @@
  * run i depends only on the seed and i, so the tallies are those of
  * `regula sim --runs N --seed S --json` whatever the slices.
  *
- * in:  { path, proc, seed, runs }
+ * in:  { path, proc, seed, runs, inputs, policy } (inputs: NAME=VALUE a
+ *      line; policy: '' for the rules' default, random, first or a strategy)
  * out: { type: 'progress', done, total }, then
  *      { type: 'done', result } (result: the JSON object of `regula sim
  *      --json`, plus "error": null or the first failed run) or
@@ -29,7 +30,7 @@ function take(lib, ptr) {
 }
 
 onmessage = async (e) => {
-  const { path, proc, seed, runs } = e.data;
+  const { path, proc, seed, runs, inputs, policy } = e.data;
   let lib;
   try {
     lib = await ready;
@@ -37,7 +38,8 @@ onmessage = async (e) => {
     postMessage({ type: 'error', message: `the library could not be loaded: ${err}` });
     return;
   }
-  const h = lib.ccall('rgw_sims_new', 'number', ['string', 'string', 'string'], [path, proc, seed]);
+  const h = lib.ccall('rgw_sims_new', 'number', ['string', 'string', 'string', 'string', 'string'],
+    [path, proc, seed, inputs || '', policy || '']);
   try {
     let done = 0, slice = 64, ok = true;
     while (ok && done < runs) {

@@ -10,6 +10,7 @@
 */
 #include "regula_front.h"
 #include "api_int.h"
+#include "native.h"
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"
@@ -175,9 +176,31 @@ void rg_rules_free(rg_rules *r) {
     rgi_arena_free(&r->src->arena);
     rg_free(r->src);
   }
+  rgi_native_free(r->native);
   rgi_module_free(&r->m);
   rg_free(r->assumed);
   rg_free(r);
+}
+
+rg_status rg_rules_native(rg_rules *r, const rg_native_options *opt, char *note, size_t notelen) {
+  rgi_native *n = NULL;
+  if (notelen) note[0] = '\0';
+  if (!opt || opt->size < sizeof *opt) {
+    if (notelen) snprintf(note, notelen, "no native options: the VM runs");
+    return RG_OK;
+  }
+  rg_status st = rgi_native_build(&r->m, opt->cc, opt->cache_dir, &n, note, notelen);
+  if (st != RG_OK) return st;
+  if (n) {
+    rgi_native_free(r->native);
+    r->native = n;
+  }
+  return RG_OK;
+}
+
+const struct rgi_native *rgi_rules_native_code(const rg_rules *r) {
+  if (r->native) return r->native;
+  return r->base ? r->base->native : NULL;
 }
 
 const char *rg_rules_name(const rg_rules *r) {
@@ -287,6 +310,12 @@ rg_status rg_rules_check_args(const rg_rules *r, const char *proc, const char *c
   st = rgi_api_parse_args(r, pi, proc, args, nargs, &a, err, sizeof err);
   rg_free(a);
   return st == RG_OK ? st : rgi_api_fail(r, st, "%s", err);
+}
+
+const char *rg_rules_input_value(const rg_rules *r, int input, char *buf, size_t size) {
+  if (input < 0 || (uint32_t)input >= r->m.ninputs) return NULL;
+  return rgi_value_format(buf, size, &r->m, r->m.heap, r->m.nheap, r->m.inputs[input].type,
+                          r->m.inputs[input].value);
 }
 
 const char *rg_rules_strategy_doc(const rg_rules *r, int strategy) {
@@ -782,6 +811,7 @@ rg_status rg_run_new(const rg_rules *r, const rg_run_options *opt, rg_run **out)
   lim.max_steps = run->opt.limits.max_steps;
   lim.max_memory = run->opt.limits.max_memory;
   lim.no_fusion = run->opt.limits.no_fusion;
+  lim.native = rgi_rules_native_code(r);
   run->sink = sink;
   run->vm = rgi_vm_new(&r->m, &lim, &sink);
   if (!run->vm) {
@@ -1027,6 +1057,7 @@ rg_status rg_game_new(const rg_rules *r, const rg_game_options *given, rg_game *
   setup.limits.max_steps = opt->limits.max_steps;
   setup.limits.max_memory = opt->limits.max_memory;
   setup.limits.no_fusion = opt->limits.no_fusion;
+  setup.limits.native = rgi_rules_native_code(r);
   rg_status st = rgi_game_open(&r->m, &setup, out);
   rg_buf_free(&ph);
   return st;

@@ -156,6 +156,7 @@ rg_status rg_rules_test(const rg_rules *r, const rg_limits *limits, rg_out *out,
     lim.max_memory = limits->max_memory;
     lim.no_fusion = limits->no_fusion;
   }
+  lim.native = rgi_rules_native_code(r);
   return rgi_test_run(&r->m, &lim, write_test, out, passed, failed) == 0 ? RG_OK : RG_NOMEM;
 }
 

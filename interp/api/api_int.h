@@ -30,14 +30,19 @@ struct rg_rules {
   unsigned char *assumed;     /* [ndice + ndecks]: declared with `assumed` (the
                               ** placeholders a run's log names), or NULL */
   rgi_sources *src;            /* keep_sources: the sources, or NULL */
-  /* a copy set up for runs (rg_rules_with); NULL and empty otherwise */
+  /* a copy set up for runs (rgi_rules_with); NULL and empty otherwise */
   const rg_rules *base;       /* the rules copied: owns m's other arrays, assumed
                               ** and src */
   struct rgi_setup *setup;     /* the dice, decks and which were set (owned) */
   rgi_input *inputs;           /* m.inputs: base's, with the values set (owned) */
   rg_buf sets;                /* each text of rg_rules_set, ended by '\n' */
   char errmsg[1024];          /* rg_rules_errmsg: the last failure's message */
+  struct rgi_native *native;   /* rg_rules_native's code (owned), or NULL */
 };
+
+/* The native code r's runs use (r's own, or that of the rules r copies),
+** or NULL. */
+const struct rgi_native *rgi_rules_native_code(const rg_rules *r);
 
 /* Stores the message of a failure on r (rg_rules_errmsg: written through a
 ** const r too, the message being no part of the rules) and returns st. */
@@ -53,7 +58,7 @@ rg_status rgi_api_fail(const rg_rules *r, rg_status st, const char *fmt, ...)
 ** -1 when opt gives no size. */
 int rgi_api_options(void *local, size_t size, const void *opt);
 
-/* Frees r, a copy made by rg_rules_with (api_setup.c). */
+/* Frees r, a copy made by rgi_rules_with (api_setup.c). */
 void rgi_rules_setup_free(rg_rules *r);
 
 /* The dice and decks a run of r set ([ndice + ndecks] flags), or NULL. */

@@ -79,6 +79,7 @@ rg_status rg_sims_new(const rg_rules *r, const rg_sims_options *given, rg_sims *
   s->limits.max_steps = opt->limits.max_steps;
   s->limits.max_memory = opt->limits.max_memory;
   s->limits.no_fusion = opt->limits.no_fusion;
+  s->limits.native = rgi_rules_native_code(r);
   st = rgi_api_parse_args(r, pi, name, opt->args, opt->nargs, &s->args, err, sizeof err);
   s->strategy = si + 1;
   if (st == RG_OK && pol->kind == RG_CHOOSE_ANSWERS) {

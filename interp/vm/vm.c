@@ -19,6 +19,7 @@
 ** module's verified bytecode into it.
 */
 #include "vm_int.h"
+#include "native.h"
 #include "regula_front.h"
 #include "rng.h"
 
@@ -34,6 +35,51 @@
 ** least the module's constant records).  Returns NULL when out of memory. */
 void rgi_vm_set_sink(rgi_vm *vm, const rgi_sink *sink) {
   vm->sink = *sink;
+  if (vm->native) vm_native_env(vm);
+}
+
+/* Runs vm's calls in vm->native_want when the fast code is fused and the
+** native code fits it: builds vm->xcode, each fast instruction followed by
+** EXIT (after its DATA word for LOOKUP2) and EXIT, for vm_exec1; an INCBR
+** there is its add alone (the only part of it the native code hands over).
+** Else no native code.  Returns 0, or -1 when out of memory (no native
+** code then). */
+static int vm_attach_native(rgi_vm *vm) {
+  uint32_t n = vm->nfcode;
+  vm->native = NULL;
+  rg_free(vm->xcode);
+  rg_free(vm->xmap);
+  vm->xcode = NULL;
+  vm->xmap = NULL;
+  vm->xthreaded = 0;
+  if (!vm->native_want || !vm->fused || !rgi_native_fits(vm->native_want, vm->m, n)) return 0;
+  vm->xcode = rg_malloc(3 * (size_t)n * sizeof(vm_ins) + sizeof(vm_ins));
+  vm->xmap = rg_malloc(3 * (size_t)n * sizeof(uint32_t) + sizeof(uint32_t));
+  if (!vm->xcode || !vm->xmap) {
+    rg_free(vm->xcode);
+    rg_free(vm->xmap);
+    vm->xcode = NULL;
+    vm->xmap = NULL;
+    return -1;
+  }
+  vm_ins exit;
+  memset(&exit, 0, sizeof exit);
+  exit.op = VM_EXIT;
+  for (uint32_t k = 0; k < n; k++) {
+    vm_ins x = vm->fcode[k];
+    if (x.op >= VM_INCBR_EQ && x.op <= VM_INCBR_GE) {
+      x.op = VM_R_ADD;
+      x.c = x.b;
+      x.b = x.a;
+    }
+    vm->xcode[3 * k] = x;
+    vm->xcode[3 * k + 1] = x.op == VM_R_LOOKUP2 && k + 1 < n ? vm->fcode[k + 1] : exit;
+    vm->xcode[3 * k + 2] = exit;
+    vm->xmap[3 * k] = vm->xmap[3 * k + 1] = vm->xmap[3 * k + 2] = vm->fmap[k];
+  }
+  vm->native = vm->native_want;
+  if (vm->stack) vm_native_env(vm);   /* (rgi_vm_new sets it up once all is made) */
+  return 0;
 }
 
 rgi_vm *rgi_vm_new(const rgi_module *m, const rgi_limits *limits, const rgi_sink *sink) {
@@ -46,7 +92,9 @@ rgi_vm *rgi_vm_new(const rgi_module *m, const rgi_limits *limits, const rgi_sink
   size_t mem = limits && limits->max_memory ? limits->max_memory : RG_DEFAULT_MAX_MEMORY;
   size_t budget = mem / sizeof(rgi_value);
 
-  if (vm_build_fast(vm, !(limits && limits->no_fusion)) != 0) {
+  vm->fused = !(limits && limits->no_fusion);
+  vm->native_want = limits ? limits->native : NULL;
+  if (vm_build_fast(vm, vm->fused) != 0 || vm_attach_native(vm) != 0) {
     rgi_vm_free(vm);
     return NULL;
   }
@@ -88,12 +136,16 @@ rgi_vm *rgi_vm_new(const rgi_module *m, const rgi_limits *limits, const rgi_sink
   if (m->nheap) memcpy(vm->heap, m->heap, (size_t)m->nheap * sizeof(rgi_value));
   vm->heap_top = m->nheap;
   rgi_rng_stream(&vm->rng, 0, 0);
+  if (vm->native) vm_native_env(vm);
   return vm;
 }
 
-/* Rebuilds the fast code with or without superinstructions. */
+/* Rebuilds the fast code with or without superinstructions (and the
+** native tier's copy of it, or leaves the tier while fusion is off). */
 int rgi_vm_set_fusion(rgi_vm *vm, int on) {
-  return vm_build_fast(vm, on != 0);
+  if (vm_build_fast(vm, on != 0) != 0) return -1;
+  vm->fused = on != 0;
+  return vm_attach_native(vm);
 }
 
 /* Seeds the VM's generator as stream `stream` of `seed`. */
@@ -144,6 +196,8 @@ void rgi_vm_free(rgi_vm *vm) {
   rg_free(vm->fmap);
   rg_free(vm->fproc);
   rg_free(vm->fconst);
+  rg_free(vm->xcode);
+  rg_free(vm->xmap);
   rg_free(vm);
 }
 
@@ -166,7 +220,7 @@ const rgi_value *rgi_vm_heap(const rgi_vm *vm, uint32_t *size) {
 }
 
 /* Records a run error at code index pc; returns status. */
-static rg_status vm_fail(rgi_vm *vm, rg_status status, uint32_t pc, const char *fmt, ...) {
+rg_status vm_fail(rgi_vm *vm, rg_status status, uint32_t pc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(vm->err, sizeof vm->err, fmt, ap);
@@ -477,17 +531,20 @@ static rg_status vm_lookup_fail(rgi_vm *vm, uint32_t pc, const rgi_value *keys) 
 #define NEWLIST(l, n)  do { if (unlikely(((l) = vm_new_list(vm, (n))) < 0)) RTLIMIT("memory limit"); } while (0)
 
 /* The checks of a call of procedure p whose frame would start at nbase:
-** a step, the call depth, the frame's room on the stack. */
-#define CALL_CHECKS(p, nbase) do { STEP(); \
+** its steps, the call depth, the frame's room on the stack. */
+#define CALL_CHECKS(p, nbase) do { STEPS(vm->fproc[p].steps); \
     if (unlikely(vm->depth + 1 >= RG_MAX_CALL_DEPTH)) RTLIMIT("call depth limit"); \
     if (unlikely((uint64_t)(STACK_END - (nbase)) < vm->fproc[p].size)) RTLIMIT("memory limit"); \
   } while (0)
 
-/* Counts one step (a backward jump or a call) against the limit. */
-#define STEP_AT(d)     do { if (unlikely(steps_left-- == 0)) \
+/* Counts w steps (a backward jump's or a call's weight, see vm_int.h)
+** against the limit; the instruction d after the current one reports. */
+#define STEPS_AT(d, w) do { uint64_t w_ = (uint64_t)(uint32_t)(w); \
+                            if (unlikely(steps_left < w_)) \
                               return vm_fail(vm, RG_RUN_LIMIT, PCAT(d), "step limit of %llu reached", \
-                                             (unsigned long long)MAX_STEPS); } while (0)
-#define STEP()         STEP_AT(0)
+                                             (unsigned long long)MAX_STEPS); \
+                            steps_left -= w_; } while (0)
+#define STEPS(w)       STEPS_AT(0, w)
 /* Counts w units of work: an instruction that reads n values without
 ** building anything (n dice rolled, a list of n scanned) costs n, against a
 ** budget of its own as large as the step limit (kept in the VM, not with
@@ -542,17 +599,17 @@ static rg_status vm_lookup_fail(rgi_vm *vm, uint32_t pc, const rgi_value *keys) 
     (r) = n_; } while (0)
 
 /* The register forms: r := x op y, r := op x, and compare-and-branch (a
-** backward branch counts a step when taken). */
+** backward branch counts its weight in steps when taken). */
 #define VM_RBIN_CASE(o) \
   vmcase(VM_R_##o) { rgi_value r_; VM_DO_##o(RB, RC, r_); RA = r_; vmbreak; }
 #define VM_RUN_CASE(o) \
   vmcase(VM_R_##o) { rgi_value r_; VM_DO_##o(RB, r_); RA = r_; vmbreak; }
 #define VM_BR_CASE(o, cmp) \
-  vmcase(VM_BR_##o) { if (RA cmp RB) { if (ID) STEP(); vmjump(pc + IC); } vmbreak; } \
-  vmcase(VM_JBR_##o) { STEP(); \
+  vmcase(VM_BR_##o) { if (RA cmp RB) { if (ID) STEPS(ID); vmjump(pc + IC); } vmbreak; } \
+  vmcase(VM_JBR_##o) { STEPS(ID); \
                        if (RA cmp RB) vmjump(pc + IC); \
                        vmbreak; } \
-  vmcase(VM_INCBR_##o) { rgi_value r_; VM_DO_ADD(RA, RB, r_); RA = r_; STEP_AT(pc->e); \
+  vmcase(VM_INCBR_##o) { rgi_value r_; VM_DO_ADD(RA, RB, r_); RA = r_; STEPS_AT(pc->e, pc[1].a); \
                          if (r_ cmp RD) vmjump(pc + IC); \
                          vmjump(pc + 2); }   /* over the NOP the JMPB left */
 
@@ -580,11 +637,9 @@ static rg_status vm_lookup_fail(rgi_vm *vm, uint32_t pc, const rgi_value *keys) 
 /* GCC's global common subexpression elimination hoists loads out of the
 ** handlers into spilled locals and keeps pc and base out of registers in a
 ** computed-goto loop (GCC's manual says as much for -fno-gcse): off here. */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-gcse", "no-crossjumping")))
-#endif
+static rg_status vm_interp(rgi_vm *vm, const vm_ins *pc, rgi_value *base, rgi_value *result);
+
 rg_status rgi_vm_call(rgi_vm *vm, uint32_t proc, const rgi_value *args, rgi_value *result) {
-  uint64_t steps_left = MAX_STEPS;   /* steps (backward jumps, calls) still allowed */
   vm->work_left = MAX_STEPS;         /* WORK: dice rolled, list elements read */
 
   vm->depth = 0;
@@ -604,7 +659,42 @@ rg_status rgi_vm_call(rgi_vm *vm, uint32_t proc, const rgi_value *args, rgi_valu
   for (uint32_t k = 0; k < p->nparams; k++) base[k] = args ? args[k] : 0;
   for (uint32_t k = p->nparams; k < p->nlocals; k++) base[k] = 0;
   if (fp->ncon) memcpy(base + p->nlocals, vm->fconst + fp->con, fp->ncon * sizeof(rgi_value));
-  const vm_ins *pc = FCODE + fp->entry;
+  if (vm->native) return vm_native_call(vm, proc, base, result);
+  return vm_interp(vm, FCODE + fp->entry, base, result);
+}
+
+/* Runs fast instruction k (an instruction of the fast code) alone on the
+** frame at base, for the native tier: the VM's own handler, so the
+** instruction's effects, events and errors are the VM's.  The copy of the
+** fast code in vm->xcode has each instruction followed by its DATA word
+** (LOOKUP2's) or EXIT, then EXIT, so the loop stops after it.  Returns the
+** instruction's status (RG_RUN_OK when it went on). */
+rg_status vm_exec1(rgi_vm *vm, uint32_t k, rgi_value *base) {
+  vm_ins *fcode = vm->fcode;
+  uint32_t *fmap = vm->fmap, n = vm->nfcode;
+  int threaded = vm->threaded;
+  vm->fcode = vm->xcode;
+  vm->fmap = vm->xmap;
+  vm->nfcode = 3 * n;
+  vm->threaded = vm->xthreaded;
+  rg_status st = vm_interp(vm, vm->xcode + 3 * (uint64_t)k, base, NULL);
+  vm->xthreaded = vm->threaded;
+  vm->fcode = fcode;
+  vm->fmap = fmap;
+  vm->nfcode = n;
+  vm->threaded = threaded;
+  return st;
+}
+
+/* The dispatch loop: runs the fast code from pc on the frame at base until
+** the outermost procedure returns (its result to *result when not NULL),
+** EXIT, or a failure.  Returns RG_RUN_OK, or RG_RUN_ERROR / RG_RUN_LIMIT
+** with rgi_vm_error set. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-gcse", "no-crossjumping")))
+#endif
+static rg_status vm_interp(rgi_vm *vm, const vm_ins *pc, rgi_value *base, rgi_value *result) {
+  uint64_t steps_left = MAX_STEPS;   /* steps (weighted backward jumps, calls) still allowed */
 
 #if defined(__GNUC__) && !defined(RG_VM_SWITCH)
   static const void *const disptab[VM_NFOPS] = {
@@ -661,6 +751,11 @@ rg_status rgi_vm_call(rgi_vm *vm, uint32_t proc, const rgi_value *args, rgi_valu
         vmbreak;
       }
 
+      /* EXIT: the end of one instruction run alone (vm_exec1). */
+      vmcase(VM_EXIT) {
+        return RG_RUN_OK;
+      }
+
       /* Register arithmetic, comparisons and sets; compare and branch. */
       VM_RBINOPS(VM_RBIN_CASE)
       VM_RUNOPS(VM_RUN_CASE)
@@ -671,8 +766,8 @@ rg_status rgi_vm_call(rgi_vm *vm, uint32_t proc, const rgi_value *args, rgi_valu
       VM_BR_CASE(GT, >)
       VM_BR_CASE(GE, >=)
       vmcase(VM_R_MODK) { VM_FASTMOD(RB, IC, RA); vmbreak; }
-      vmcase(VM_BRF) { if (!RA) { if (ID) STEP(); vmjump(pc + IB); } vmbreak; }
-      vmcase(VM_BRT) { if (RA) { if (ID) STEP(); vmjump(pc + IB); } vmbreak; }
+      vmcase(VM_BRF) { if (!RA) { if (ID) STEPS(ID); vmjump(pc + IB); } vmbreak; }
+      vmcase(VM_BRT) { if (RA) { if (ID) STEPS(ID); vmjump(pc + IB); } vmbreak; }
       vmcase(VM_MOV) { RA = RB; vmbreak; }
       vmcase(VM_MOV2) { RA = RB; RC = RD; pc++; vmbreak; }
       vmcase(VM_R_MIN2) { rgi_value x = RB, y = RC; RA = y < x ? y : x; vmbreak; }
@@ -690,9 +785,9 @@ rg_status rgi_vm_call(rgi_vm *vm, uint32_t proc, const rgi_value *args, rgi_valu
         vmjump(pc + IA);
       }
 
-      /* JMPB: a backward jump to fast index A; counts one step. */
+      /* JMPB: a backward jump to fast index A; counts B steps. */
       vmcase(VM_JMPB) {
-        STEP();
+        STEPS(IB);
         vmjump(pc + IA);
       }
 
@@ -801,7 +896,8 @@ rg_status rgi_vm_call(rgi_vm *vm, uint32_t proc, const rgi_value *args, rgi_valu
       }
 
       /* Opcode CALL A: call procedure A; its parameters, on the stack, become
-      ** its first locals, then come its constants.  Counts a step; depth
+      ** its first locals, then come its constants.  Counts the callee's length in
+      ** steps; depth
       ** beyond RG_MAX_CALL_DEPTH is the "call depth limit", a frame that does
       ** not fit the "memory limit". */
       /* A call of a procedure that only draws: made when the sink takes

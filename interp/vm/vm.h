@@ -25,12 +25,18 @@ typedef struct rgi_vm rgi_vm;
 
 /* Safety limits of a run. */
 typedef struct rgi_limits {
-  uint64_t max_steps;       /* backward jumps plus calls; apart, against the same
-                            ** number, dice rolled and list elements scanned; 0: the default */
+  uint64_t max_steps;       /* instructions, counted by loop and procedure (a
+                            ** backward jump costs the instructions of its loop,
+                            ** a call its callee's length: see vm_int.h); apart,
+                            ** against the same number, dice rolled and list
+                            ** elements scanned; 0: the default */
   size_t max_memory;        /* bytes for the stack and heap; 0: the default */
   int no_fusion;            /* not a limit: 1 makes new VMs start with fusion
                             ** off (rgi_vm_set_fusion; the CLI sets it from
                             ** REGULA_NO_FUSION=1) */
+  const struct rgi_native *native;   /* not a limit: the module's native code
+                            ** (native.h), run instead of the fast code while
+                            ** fusion is on and it fits the module; NULL: none */
 } rgi_limits;
 
 /* RG_DEFAULT_MAX_STEPS and RG_DEFAULT_MAX_MEMORY: regula.h. */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "vm.h"
+#include "native.h"
 #include "opcodes.h"
 #include "rng.h"
 
@@ -62,19 +63,29 @@ typedef struct vm_ins {
 } vm_ins;
 
 /* The register instructions.  x, y: operand slots; r: the result slot;
-** t: a jump target; back: 1 when the jump goes backward (it counts a step).
+** t: a jump target; w: a backward jump's weight in steps (0: forward).
+**
+** Steps bound time: a backward jump from module pc j to module pc t costs
+** j - t + 1 steps (the instructions of the loop it closes), a call its
+** callee's length (vm_fproc.steps).  Between two passes through one
+** instruction a run takes a backward jump over it, so each instruction run
+** is paid for by the first pass or by one such jump: the steps counted are
+** at least the module instructions run, whatever the loop bodies hold.  Both
+** weights are in module instructions, so counts are the same with fusion
+** on or off (and in the native tier).
 **   R_op      r x y       r := x op y  (arithmetic, comparison, sets)
 **   R_MODK    r x k m     r := x mod k, k >= 1 an immediate, m (d, e) its
 **                         multiplier (Lemire's fastmod)
 **   R_unary   r x         r := op x
-**   BR_cmp    x y t back  if x cmp y goto t
-**   JBR_cmp   x y t       a loop's backward jump onto its test: count a
-**                         step, then if x cmp y goto t (the body)
+**   BR_cmp    x y t w     if x cmp y goto t (counting w steps)
+**   JBR_cmp   x y t w     a loop's backward jump onto its test: count w
+**                         steps, then if x cmp y goto t (the body)
 **   INCBR_cmp x y t z dpc x := x + y, then JBR_cmp x z t: a for loop's
 **                         step, jump back and test (dpc: the module pc of
-**                         the jump, after the add's, for the step)
-**   BRF, BRT  x t . back  if !x / if x goto t
-**   JMPB      t           goto t, backward (a step)
+**                         the jump, after the add's, for the step; the
+**                         weight is in a of the NOP after it)
+**   BRF, BRT  x t . w     if !x / if x goto t
+**   JMPB      t w         goto t, backward (w steps)
 **   MOV       r x         r := x
 **   R_MIN2, R_MAX2 r x y; R_CLAMP r x lo hi
 **   R_LOOKUP1 r k lo size first;  R_LOOKUP2 r k1 k2 first + DATA lo1 size1 lo2 size2
@@ -86,7 +97,7 @@ typedef struct vm_ins {
 **   R_NTH r x enum;   R_RET x
 **   CALL      p entry r sp  (stack form) the result goes to slot r
 **   MOV2      r x s y     r := x; s := y (two MOVs; the second is skipped)
-**   CALLCK    p . . sp    the checks of a CALL of leaf procedure p (a step,
+**   CALLCK    p . . sp    the checks of a CALL of leaf procedure p (steps,
 **                         the call depth, the frame): the callee's one
 **                         instruction follows, inlined
 **   CALLDRAW  p entry . sp  a CALL of a procedure that only draws (see
@@ -94,6 +105,7 @@ typedef struct vm_ins {
 **                         shapes, else nothing
 **   UNREACHABLE       stands for code no path reaches
 **   DATA              operands of the instruction before it (never run)
+**   EXIT              leaves the loop (only in vm->xcode: see vm_exec1)
 ** The stack-form instructions (rgi_opcode) keep their operand A in a and
 ** have d = the slot just above their operands (their sp). */
 #define VM_RBINOPS(X) X(ADD) X(SUB) X(MUL) X(DIV) X(MOD) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
@@ -103,7 +115,7 @@ typedef struct vm_ins {
 #define VM_OTHER_FOPS(X) X(R_MODK) X(BRF) X(BRT) X(JMPB) X(MOV) X(R_MIN2) X(R_MAX2) \
   X(R_CLAMP) X(R_LOOKUP1) X(R_LOOKUP2) X(R_FIELD) X(R_ITEM) X(R_SETITEM) X(LISTADD) \
   X(R_ROLL) X(R_ROLLAT) X(R_ROLLDIE) X(R_DRAW) X(R_DRAWS) X(R_LEFT) X(R_INPUT) X(R_NTH) \
-  X(R_RET) X(MOV2) X(CALLCK) X(CALLDRAW) X(UNREACHABLE) X(DATA)
+  X(R_RET) X(MOV2) X(CALLCK) X(CALLDRAW) X(UNREACHABLE) X(DATA) X(EXIT)
 
 typedef enum vm_fop {
   VM_FOP0 = RG_NOPCODES - 1,
@@ -127,9 +139,10 @@ typedef enum vm_fop {
 } vm_fop;
 
 /* What a call needs of procedure p's frame: its fast entry, its constants
-** (fconst[con .. con + ncon)) and the frame's size in slots. */
+** (fconst[con .. con + ncon)), the frame's size in slots and the steps a
+** call of it costs (its length in module instructions). */
 typedef struct vm_fproc {
-  uint32_t entry, con, ncon;
+  uint32_t entry, con, ncon, steps;
   uint64_t size;
 } vm_fproc;
 
@@ -167,6 +180,13 @@ struct rgi_vm {
   uint64_t max_frame;       /* the largest frame, in slots */
   uint32_t nfcode;          /* fast instructions in all */
   int threaded;             /* each fast instruction has its handler's address */
+  const struct rgi_native *native;   /* runs calls in machine code (native.h), or NULL */
+  const struct rgi_native *native_want;   /* the limits' native code (used when it fits) */
+  int fused;                /* the fast code is fused */
+  vm_ins *xcode;            /* with native: each fast instruction alone (vm_exec1) */
+  uint32_t *xmap;           /* fmap of xcode */
+  int xthreaded;            /* xcode has its handlers' addresses */
+  rgn_env nenv;             /* with native: the state its calls run on (native.c) */
   int depth;                /* frames[0..depth) are suspended callers */
   uint32_t label_gen;       /* LABELs run so far by this VM */
   int label_set;            /* this call has run a LABEL */
@@ -185,5 +205,20 @@ struct rgi_vm {
 ** each procedure's constants and frame size (vmtrans.c).  Returns 0, or -1
 ** when out of memory. */
 int vm_build_fast(rgi_vm *vm, int fuse);
+
+/* Runs fast instruction k alone on the frame at base (vm.c; for the native
+** tier).  Returns its status. */
+rg_status vm_exec1(rgi_vm *vm, uint32_t k, rgi_value *base);
+
+/* Records a run error at module pc (vm.c); returns status. */
+rg_status vm_fail(rgi_vm *vm, rg_status status, uint32_t pc, const char *fmt, ...);
+
+/* Runs procedure proc in the VM's native code (native.c): the frame at base
+** is set up as rgi_vm_call sets it.  Returns as rgi_vm_call. */
+rg_status vm_native_call(rgi_vm *vm, uint32_t proc, rgi_value *base, rgi_value *result);
+
+/* Sets vm->nenv up for vm's heap, decks, inputs, stack and sink (native.c;
+** again whenever the sink changes). */
+void vm_native_env(rgi_vm *vm);
 
 #endif

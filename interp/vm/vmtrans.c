@@ -337,11 +337,12 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     return 1;
   case RG_OP_JMP:
     tr_flush(t, 0, d, i);
-    tr_emit(t, a < 0 ? VM_JMPB : RG_OP_JMP, (int32_t)(i + 1) + a, 0, 0, 0, i);
+    tr_emit(t, a < 0 ? VM_JMPB : RG_OP_JMP, (int32_t)(i + 1) + a, a < 0 ? -a : 0, 0, 0, i);
     return 1;
   case RG_OP_JMPF: case RG_OP_JMPT:
     tr_flush(t, 0, d - 1, i);
-    tr_emit(t, op == RG_OP_JMPF ? VM_BRF : VM_BRT, lz[d - 1], (int32_t)(i + 1) + a, 0, a < 0, i);
+    tr_emit(t, op == RG_OP_JMPF ? VM_BRF : VM_BRT, lz[d - 1], (int32_t)(i + 1) + a, 0,
+            a < 0 ? -a : 0, i);
     return 1;
   case RG_OP_RET:
     tr_emit(t, VM_R_RET, lz[d - 1], 0, 0, 0, i);
@@ -350,7 +351,7 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     if (nop == RG_OP_JMPF || nop == RG_OP_JMPT) {   /* branch on the operand, reversed */
       tr_flush(t, 0, d - 1, i + 1);
       tr_emit(t, nop == RG_OP_JMPF ? VM_BRT : VM_BRF, lz[d - 1], (int32_t)(i + 2) + na, 0,
-              na < 0, i + 1);
+              na < 0 ? -na : 0, i + 1);
       return 2;
     }
     break;
@@ -384,7 +385,7 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     uint32_t br = vm_brcmp(op, nop == RG_OP_JMPF);
     if (br && (nop == RG_OP_JMPF || nop == RG_OP_JMPT)) {   /* compare and branch */
       tr_flush(t, 0, d - 2, i + 1);
-      tr_emit(t, br, lz[d - 2], lz[d - 1], (int32_t)(i + 2) + na, na < 0, i + 1);
+      tr_emit(t, br, lz[d - 2], lz[d - 1], (int32_t)(i + 2) + na, na < 0 ? -na : 0, i + 1);
       return 2;
     }
     if (op == RG_OP_SUB && t->fuse && i > 0 && RG_INS_OP(t->code[i - 1]) == RG_OP_PUSHI &&
@@ -420,7 +421,8 @@ static int vm_targets(vm_ins *x, int32_t **t) {
 ** instruction right after the JMPB becomes JBR, the jump and the test in
 ** one (the loop goes on when the test fails); with the loop's step
 ** x := x + y just before it (and the JMPB no jump target), INCBR, all three
-** (the JMPB becomes a NOP that INCBR steps over).  Steps are counted as before, at the jump.
+** (the JMPB becomes a NOP that INCBR steps over, holding the weight).
+** Steps are counted as before, at the jump, with the jump's weight.
 ** tgt is scratch for f flags. */
 static void vm_peephole(vm_ins *fcode, const uint32_t *fmap, uint32_t f, const vm_fproc *fproc,
                      uint32_t nprocs, unsigned char *tgt) {
@@ -452,10 +454,13 @@ static void vm_peephole(vm_ins *fcode, const uint32_t *fmap, uint32_t f, const v
       x->e = fmap[k] - fmap[k - 1];
       x->c = j->a + 1;
       j->op = RG_OP_NOP;
+      j->a = j->b;   /* the weight, where INCBR finds it */
+      j->b = 0;
       continue;
     }
     j->op = VM_JBR_EQ + c;
     int32_t body = j->a + 1;
+    j->d = j->b;     /* the weight */
     j->a = h->a;
     j->b = h->b;
     j->c = body;
@@ -593,6 +598,7 @@ int vm_build_fast(rgi_vm *vm, int fuse) {
     vm_fproc *fp = &fproc[pi];
     fp->con = nconst;
     fp->ncon = 0;
+    fp->steps = n;
     hmask = 1;   /* this procedure's part of the hash: over twice its length */
     while (hmask < 2 * n) hmask *= 2;
     memset(hash, 0xFF, (size_t)hmask * sizeof(uint32_t));

@@ -334,7 +334,7 @@ int main(void) {
     rg_rules_free(r8);
   }
 
-  /* api-9: rules set up for runs (rg_rules_with): an input and a die set in
+  /* api-9: rules set up for runs (rgi_rules_with): an input and a die set in
   ** a copy, the rules themselves unchanged.  By hand: COIN=heads:2 makes
   ** every toss heads; the base's fair coin shows tails within ten seeds
   ** (all heads: 1 in 1024); n=3 makes `howmany` return 3 and the base 1. */

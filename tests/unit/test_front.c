@@ -258,7 +258,7 @@ int main(void) {
     rg_sims_free(s1);
   }
 
-  /* ---- simulations with options (rg_sims_open) ----
+  /* ---- simulations with options (rgi_sims_open) ----
   ** By hand: roll_plus(10) is a d6 + 10, 11..16; its expect (r < 6) fails
   ** exactly in the runs that roll a 6, so the failed runs are the count of
   ** 16.  With bonus set to 100 in a copy: 111..116.  pick answered "B" by an

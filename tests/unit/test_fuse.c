@@ -187,7 +187,7 @@ static void run(const rgi_module *m, int fuse, int watch, int steps, uint64_t ma
   rgi_vm *vm = vms[fuse][watch][steps];
   if (!vm) {
     rgi_sink sink = {.roll = watch ? on_roll_cur : NULL, .draw = watch ? on_draw_cur : NULL};
-    rgi_limits lim = {max_steps, 1 << 16, 0};
+    rgi_limits lim = {max_steps, 1 << 16, 0, NULL};
     vm = rgi_vm_new(m, &lim, &sink);
     if (!vm || rgi_vm_set_fusion(vm, fuse) != 0) {
       failed++;

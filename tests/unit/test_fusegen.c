@@ -283,7 +283,7 @@ typedef struct outcome {
 /* Runs procedure proc of m with args under a step limit, fused or not. */
 static int run1(const rgi_module *m, int fuse, uint32_t proc, rgi_value *args, uint64_t steps,
                 outcome *o) {
-  rgi_limits lim = {steps, 1 << 20, 0};
+  rgi_limits lim = {steps, 1 << 20, 0, NULL};
   rgi_vm *vm = rgi_vm_new(m, &lim, NULL);
   if (!vm || rgi_vm_set_fusion(vm, fuse) != 0) {
     rgi_vm_free(vm);

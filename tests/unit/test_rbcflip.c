@@ -208,7 +208,7 @@ static void try_load(const unsigned char *buf, size_t len) {
   rgi_sink sink = {.ctx = &sum, .note = on_note, .expect_fail = on_expect, .step = on_step,
                   .roll = on_roll, .draw = on_draw, .choose = (runs & 1) ? on_choose : NULL,
                   .chance = (runs & 2) ? on_chance : NULL};
-  rgi_limits lim = {2000, 1 << 16, 0};
+  rgi_limits lim = {2000, 1 << 16, 0, NULL};
   rgi_vm *vm = rgi_vm_new(&m, &lim, &sink);
   if (vm) {
     for (uint32_t p = 0; p < m.nprocs; p++) {

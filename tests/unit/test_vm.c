@@ -304,6 +304,9 @@ static uint32_t build_chance(void) {
   cproc("lenof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LEN, 0); mb_emit(&C, RG_OP_RET, 0);
   cproc("itemof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_ITEM, 0);
   mb_emit(&C, RG_OP_RET, 0);
+  cproc("setof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_PUSHI, 0);
+  mb_emit(&C, RG_OP_PUSHI, 9); mb_emit(&C, RG_OP_SETITEM, 0); mb_emit(&C, RG_OP_PUSHI, 0);
+  mb_emit(&C, RG_OP_RET, 0);
   cproc("catof", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_CONCAT, 0);
   mb_emit(&C, RG_OP_RET, 0);
   cproc("sortof", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_SORT, 0); mb_emit(&C, RG_OP_RET, 0);
@@ -488,6 +491,7 @@ static void chance_tests(void) {
     snprintf(want, sizeof want, "list %lld outside the heap (size %u)", (long long)bad, (unsigned)C.m.nheap);
     cfails("lenof", bad, 0, RG_RUN_ERROR, want);
     cfails("itemof", bad, 0, RG_RUN_ERROR, want);
+    cfails("setof", good, 0, RG_RUN_ERROR, "a constant list cannot be changed");
     cfails("catof", good, bad, RG_RUN_ERROR, want);
     cfails("sortof", bad, 0, RG_RUN_ERROR, want);
     cfails("hasof", bad, 0, RG_RUN_ERROR, want);
@@ -506,7 +510,7 @@ static void chance_tests(void) {
 
   /* Heap exhaustion is the memory limit. */
   {
-    rgi_limits lim = {0, 1 << 16, 0};
+    rgi_limits lim = {0, 1 << 16, 0, NULL};
     cvm(0, 0, &lim);
     cfails("grow", 0, 0, RG_RUN_LIMIT, "memory limit");
     cfails("rolls", 1000, 0, RG_RUN_OK, "");
@@ -782,11 +786,17 @@ int main(void) {
   CHECK(call2("sum", 0, 0) == 0, "sum empty loop");
   {
     rgi_value a[1] = {100}, r;
-    rgi_limits lim = {10, 0, 0};
+    rgi_limits lim = {10, 0, 0, NULL};
     rg_status st = run("sum", a, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 10 reached") == 0, "step limit: %d %s", st, errbuf);
-    lim.max_steps = 100;   /* exactly the 100 backward jumps */
+    /* the 100 backward jumps, each weighing the 13 instructions of the
+    ** loop (pc 2, its test, to pc 14, the JMP): 1300 steps exactly */
+    lim.max_steps = 1300;
     CHECK(run("sum", a, &r, &lim) == RG_RUN_OK && r == 5050, "step limit not reached: %s", errbuf);
+    lim.max_steps = 1299;
+    st = run("sum", a, &r, &lim);
+    CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 1299 reached") == 0,
+          "one step short: %d %s", st, errbuf);
     lim.max_steps = 1000;
     st = run("spin", NULL, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 1000 reached") == 0, "spin: %s", errbuf);
@@ -799,7 +809,7 @@ int main(void) {
   fails2("forever", 0, 0, RG_RUN_LIMIT, "call depth limit");
   {
     rgi_value a[1] = {150}, r;
-    rgi_limits lim = {0, 1024, 0};
+    rgi_limits lim = {0, 1024, 0, NULL};
     rg_status st = run("fact", a, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "memory limit") == 0, "stack memory limit: %d %s", st, errbuf);
     lim.max_steps = 50;
@@ -891,10 +901,10 @@ int main(void) {
   fails2("field", INT64_MAX, 0, RG_RUN_ERROR, "record field 9223372036854775807+1 outside the heap (size 6)");
   {
     rgi_value r;
-    rgi_limits lim = {0, 4096, 0};
+    rgi_limits lim = {0, 4096, 0, NULL};
     rg_status st = run("hog", NULL, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "memory limit") == 0, "heap memory limit: %d %s", st, errbuf);
-    rgi_limits lim2 = {500, 1 << 20, 0};
+    rgi_limits lim2 = {500, 1 << 20, 0, NULL};
     st = run("hog", NULL, &r, &lim2);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 500 reached") == 0, "hog steps: %s", errbuf);
   }

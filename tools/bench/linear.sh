@@ -12,6 +12,7 @@
 #   - printing a list that holds itself (exponential before the budget);
 #   - a strategy of 40,000 rules over 4,000 choices: compiled, verified and
 #     played (rules and sites are looked up sorted, never pairwise);
+#   - exact odds of one roll followed by 1 MB of statements;
 #   - fmt of a 1 MB line that leaves 970 brackets open (each re-measured the
 #     whole output line: 24 s), and of 970 nested `(` around a list of
 #     300,000 items (each opener scanned the rest of the line for its closer).
@@ -81,6 +82,14 @@ awk 'BEGIN { print "ruleset \"many rules\""; print "enum side { A, B }"
              print "}" }' >"$tmp/strategy.rules"
 timed "strategy of 40,000 rules: build" "$regula" build "$tmp/strategy.rules" -o "$tmp/strategy.rbc"
 timed "... and a run by it (loaded, verified)" "$regula" run "$tmp/strategy.rbc" --policy s
+
+# Exact odds over 1 MB: one roll, then 100,000 statements on its value
+# (each of the six chance states runs them once: work in proportion to
+# the source times the states, never to their product with themselves).
+awk 'BEGIN { printf "procedure p() -> int {\n  let x = roll d6\n"
+             for (i = 0; i < 100000; i++) printf "  x = x + 1\n"
+             printf "  return x\n}\n" }' >"$tmp/odds.rules"
+timed "odds, a roll then 1 MB of statements" "$regula" odds "$tmp/odds.rules" p
 
 # fmt: 970 brackets left open at the end of a 1 MB line, closed on the next.
 awk 'BEGIN { printf "procedure p() -> int {\n  return sum([0"

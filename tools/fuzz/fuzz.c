@@ -144,7 +144,7 @@ void fuzz_run_module(const rgi_module *m, const uint8_t *data, size_t size) {
   rgi_sink sink = {.ctx = &a, .note = on_note, .expect_fail = on_expect, .step = on_step,
                   .roll = on_roll, .draw = on_draw, .choose = on_choose,
                   .chance = flags & FUZZ_CHANCE ? on_chance : NULL};
-  rgi_limits lim = {2000, 1 << 16, 0};
+  rgi_limits lim = {2000, 1 << 16, 0, NULL};
   rgi_vm *vm, *plain;
   rgi_module_dis(m, fuzz_null_out());
   vm = rgi_vm_new(m, &lim, &sink);

@@ -1,5 +1,5 @@
 /*
-** fuzz_setup.c: rules set up for runs (regula.h: rg_rules_with,
+** fuzz_setup.c: rules set up for runs (regula.h: rgi_rules_with,
 ** rg_rules_set_lines, rg_rules_set), what `regula run --inputs FILE` and
 ** `--set NAME=VALUE` hand the library, on arbitrary bytes.
 **

@@ -3,7 +3,7 @@
 # corpus and runs it for SECONDS under libFuzzer (`make fuzz` calls it).
 #
 # The harnesses are DIR/bin/fuzz_NAME.  Seeds go to DIR/corpus/NAME/:
-#   parse, compile, render, fmt  every rule file of rules/ and tests/
+#   parse, compile, render, fmt, native  every rule file of rules/ and tests/
 #   tsv             every .tsv of tables/ and tests/
 #   module          an .rbc built by REGULA from each rule file that compiles
 #   answers         the answers files of tests/ (*.answers) and a few made here
@@ -43,7 +43,7 @@ seed() {
   c=$dir/corpus/$1
   mkdir -p "$c"
   case $1 in
-    parse|compile|render|fmt)
+    parse|compile|render|fmt|native)
       find rules tests -name '*.rules' | while read -r f; do
         cp "$f" "$c/seed-$(echo "$f" | tr / _)"
       done ;;

@@ -277,7 +277,7 @@ try {
     for (let k = 0; k < 400; k++) {
       await page.waitForFunction((n) => document.querySelector('#table-game').dataset.answers === String(n), answers.length);
       const state = await page.getAttribute('#table-game', 'data-state');
-      if (state !== 'asking') return { state, answers };
+      if (state !== 'asking' && state !== 'passing') return { state, answers };
       // no secret answer of an open moment shows: the PBS cards played
       // each day appear in pairs
       const shownLog = await page.textContent('#table-log');
@@ -305,11 +305,32 @@ try {
         await page.click('#table-pass-go');
         await page.waitForSelector('#table-options button');
       }
-      const opts = await page.$$eval('#table-options button', (bs) => bs.map((b) => b.textContent));
+      if (await page.isVisible('#table-dice-pick')) {
+        // several dice read at once: a picker per die, six faces each
+        const faces = await page.$$eval('#table-dice-pick .die', (rows) =>
+          rows.map((r) => [...r.querySelectorAll('.face')].map((b) => b.dataset.face)));
+        dicePickers++;
+        if (!faces.every((f) => f.length === 6)) diceBad++;
+        const picks = faces.map((f, d) => f[pickFor(f.length, k + d)]);
+        for (let d = 0; d < picks.length; d++) {
+          await page.click(`#table-dice-pick .face[data-die="${d}"][data-face="${picks[d]}"]`);
+        }
+        if (!(await page.textContent('#table-prompt')).match(/^.*: roll /) ||
+            !(await page.textContent('#table-who')).match(/^player /)) diceBad++;
+        answers.push(picks.join(' '));
+        await page.click('#table-dice-go');
+        continue;
+      }
+      if (dice && (await page.textContent('#table-prompt')).includes(': roll ')) {
+        diceAsked++;
+        if (!(await page.textContent('#table-who')).match(/^player /)) diceBad++;
+      }
+      // what a button answers (its name, without its remark in brackets)
+      const opts = await page.$$eval('#table-options button', (bs) => bs.map((b) => b.dataset.answer));
       if (k === slipAt && opts.length > 1) {
         // a slip: the other option, then undo
         const wrong = (pickFor(opts.length, k) + 1) % opts.length;
-        await page.click(`#table-options button[data-index="${wrong}"]`);
+        await page.locator("#table-options button").nth(wrong).click();
         await page.waitForFunction((n) => document.querySelector('#table-game').dataset.answers === String(n), answers.length + 1);
         if (shots && !(await page.isVisible('#table-end'))) {
           for (const [w, h] of [[1280, 800], [390, 844]]) {
@@ -324,12 +345,12 @@ try {
       const i = pickFor(opts.length, k);
       prevSecret = passes > passesBefore;
       answers.push(opts[i]);
-      await page.click(`#table-options button[data-index="${i}"]`);
+      await page.locator("#table-options button").nth(i).click();
     }
     return { state: 'too long', answers };
   }
   let shots = true;
-  let passes = 0, secretsShown = 0, urlChecks = 0;
+  let passes = 0, secretsShown = 0, urlChecks = 0, dicePickers = 0, diceAsked = 0, diceBad = 0;
   const inputs = { 'rating-A': 'legendary', 'ugs-B': '14' };
   const sets = ['--set', 'rating[A]=legendary', '--set', 'ugs[B]=14'];
   const g1 = await playGame(11, false, inputs, (n, k) => (k * 7 + 3) % n, 2);
@@ -346,12 +367,34 @@ try {
   check(summary1.length > 0 && want1.out.endsWith('\n' + summary1) &&
         want1.out.includes('\n== Result card\n' + summary1), 'table mode: the result is the run\'s result card');
   check((await page.$$('#table-pictures img')).length >= 1, 'table mode: the result shows the game\'s pictures');
+  // the command shows the answers before the first secret one; the rest
+  // only when the players ask for them
+  const cliHeld = await page.textContent('#table-cli');
+  const heldNote = cliHeld.match(/# \(and (\d+) more from the first secret answer on: not shown\)\n$/);
+  check(heldNote && Number(heldNote[1]) > 0 && Number(heldNote[1]) < g1.answers.length &&
+        cliHeld.endsWith(g1.answers.slice(0, g1.answers.length - Number(heldNote[1])).map((a) => a + '\n').join('') + heldNote[0]),
+        'table mode: the command holds back the answers from the first secret one on', cliHeld.slice(-300));
+  await page.click('#table-cli-box summary');
+  await page.click('#table-cli-all');
   const cliText = await page.textContent('#table-cli');
   check(cliText.includes(`--seed 11 --set 'rating[A]=legendary' --set 'ugs[B]=14' --policy ask < answers.txt`) &&
-        cliText.endsWith(g1.answers.map((a) => a + '\n').join('')), 'table mode: it shows the command and answers that replay the game');
+        cliText.endsWith(g1.answers.map((a) => a + '\n').join('')), 'table mode: asked, it shows the command and answers that replay the game');
   for (const [w, h] of [[1280, 800], [390, 844]]) {
     await page.setViewportSize({ width: w, height: h });
     await page.screenshot({ path: path.join(shotDir, `table-end-${w}.png`), fullPage: true });
+    // the result card fits: no element wider than the window, the card
+    // with no horizontal scroll (no line cut)
+    const fit = await page.evaluate(() => {
+      const wide = [...document.querySelectorAll('#table-game *')]
+        .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > window.innerWidth + 0.5 &&
+                       !e.closest('pre.log, #table-cli-box'))
+        .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+      const card = document.querySelector('#table-summary');
+      return { wide, scroll: card.scrollWidth - card.clientWidth, page: document.documentElement.scrollWidth - window.innerWidth };
+    });
+    check(fit.wide.length === 0 && fit.scroll <= 0 && fit.page <= 0,
+          `table mode at ${w} px: the result card fits (no horizontal scroll, nothing wider than the window)`,
+          JSON.stringify(fit));
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -367,6 +410,10 @@ try {
   const url = page.url();
   check(url.includes('answers='), 'table mode: the answers are in the URL');
   {
+    const inUrl = new URLSearchParams(new URL(url).hash.slice(1)).get('answers');
+    check(inUrl !== null && inUrl.split('\n').length < g1.answers.length,
+          'table mode: the URL holds no answer from the first secret one on', `${inUrl && inUrl.split('\n').length} of ${g1.answers.length}`);
+    // this browser kept the rest of the game: the URL reopens all of it here
     const p2 = await context.newPage();
     p2.on('pageerror', (e) => consoleErrors.push(String(e)));
     await p2.goto(url);
@@ -374,26 +421,76 @@ try {
     await p2.waitForSelector('#table-game[data-state="done"]');
     const again = await p2.textContent('#table-log');
     check(again === log1, 'table mode: the URL, opened afresh, shows the same game', firstDifference(again, log1));
-    // halfway: the URL of an unfinished game asks the same question
+    await p2.close();
+    // elsewhere (another browser: no storage), the URL reopens the game at
+    // its first secret answer's question; an unfinished game's URL asks the
+    // same question
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p3 = await other.newPage();
+    p3.on('pageerror', (e) => consoleErrors.push(String(e)));
+    await p3.goto(url);
+    await p3.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    await p3.waitForSelector('#table-game[data-state="passing"], #table-game[data-state="asking"]');
+    check((await p3.getAttribute('#table-game', 'data-answers')) === String(inUrl.split('\n').length),
+          'table mode: elsewhere, the URL reopens the game at its first secret answer');
     const half = new URL(url);
     const hp = new URLSearchParams(half.hash.slice(1));
     hp.set('answers', g1.answers.slice(0, 5).join('\n'));
     half.hash = hp.toString();
-    await p2.goto('about:blank');
-    await p2.goto(half.toString());
-    await p2.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
-    await p2.waitForSelector('#table-game[data-state="asking"]');
-    check((await p2.getAttribute('#table-game', 'data-answers')) === '5', 'table mode: an unfinished game reopens at its question');
-    await p2.close();
+    await p3.goto('about:blank');
+    await p3.goto(half.toString());
+    await p3.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    await p3.waitForSelector('#table-game[data-state="passing"], #table-game[data-state="asking"]');
+    check((await p3.getAttribute('#table-game', 'data-answers')) === '5', 'table mode: an unfinished game reopens at its question');
+    await other.close();
   }
 
   // ---- table mode with real dice: the CLI's --dice ask ----
-  const g2 = await playGame(4, true, {}, (n, k) => (k * 5 + 1) % n, -1);
-  check(g2.state === 'done', `table mode, real dice: the game ends (${g2.answers.length} answers)`, g2.state);
+  const g2 = await playGame(4, true, {}, (n, k) => (k * 3 + 1) % n, -1);
+  check(g2.state === 'done', `table mode, real dice: the game ends (${g2.answers.length} answers)`,
+        `${g2.state}: ${await page.textContent('#table-error')}\nanswers: ${JSON.stringify(g2.answers)}`);
   const log2 = await page.textContent('#table-log');
   const want2 = cli(['run', RULES, '--seed', '4', '--policy', 'ask', '--dice', 'ask'], process.cwd(), g2.answers.join('\n') + '\n');
+  check(dicePickers > 0 && diceAsked > 0 && diceBad === 0,
+        `table mode, real dice: dice read at once have a picker per die, six faces each (${dicePickers} times), and every roll asked names its player (${diceAsked} times)`,
+        `${diceBad} bad`);
   check(want2.code === 0 && log2 === want2.out, 'table mode, real dice: the log is `regula run --policy ask --dice ask`\'s',
         log2 === want2.out ? want2.err : firstDifference(log2, want2.out));
+
+  // ---- a whole hand typed at one prompt, taken back by one undo ----
+  {
+    await page.click('#table-new');
+    await page.selectOption('#table-file', RULES);
+    await page.fill('#table-seed', '1');
+    await page.selectOption('#table-dice', '1');
+    await page.click('#table-start');
+    let n = 0;
+    for (; n < 20; n++) {
+      await page.waitForFunction((k) => document.querySelector('#table-game').dataset.answers === String(k), n);
+      const st = await page.getAttribute('#table-game', 'data-state');
+      if (st === 'passing') break;
+      if (st !== 'asking') throw new Error(`the hand's game: ${st} after ${n} answers: ${await page.textContent('#table-error')}`);
+      // another face each time (the same faces tie, and are rolled again)
+      const buttons = page.locator('#table-options button');
+      await buttons.nth(n % (await buttons.count())).click();
+    }
+    await page.click('#table-pass-go');
+    const label = await page.textContent('#table-line-label');
+    const hand = Number((label.match(/\((\d+) cards/) || [])[1]);
+    // the cards dealt round the five colours: six are "2 red 1 white 1 black 1 green 1 yellow"
+    const colours = ['red', 'white', 'black', 'green', 'yellow'];
+    const counts = colours.map((c, i) => Math.floor(hand / 5) + (i < hand % 5 ? 1 : 0));
+    const typed = colours.flatMap((c, i) => (counts[i] ? [String(counts[i]), c] : []));
+    await page.fill('#table-line', typed.join(' '));
+    await page.click('#table-line-go');
+    await page.waitForFunction((k) => document.querySelector('#table-game').dataset.answers !== String(k), n);
+    const after = Number(await page.getAttribute('#table-game', 'data-answers'));
+    check(hand > 1 && after === n + hand, `table mode: a whole hand typed at one prompt (${typed.join(' ')}) is ${hand} answers`,
+          `${n} -> ${after}, hand ${hand}`);
+    await page.click('#table-undo');
+    const undone = await page.getAttribute('#table-game', 'data-answers');
+    check(undone === String(n), 'table mode: one undo takes the whole hand back', `${after} -> ${undone}`);
+  }
 
   // ---- odds: the worker's tallies are `regula sim --json`'s ----
   await page.click('#tab-odds');
@@ -409,7 +506,32 @@ try {
   delete odds.error;
   check(oddsErr === null && JSON.stringify(odds) === JSON.stringify(simJson),
         'odds: 3000 runs in the worker give `regula sim --runs 3000 --seed 5 --json`\'s tallies', String(oddsErr));
-  check((await page.$$('#odds-charts table')).length === simJson.tallies.length, 'odds: a chart per tallied field');
+  {
+    // a chart per result; a record's columns one at a time, picked from a list
+    const records = new Map();
+    let plain = 0;
+    for (const t of simJson.tallies) {
+      const m = /^(.*?)(?: \(items\)|\.(.+))$/.exec(t.name);
+      if (m) records.set(m[1], (records.get(m[1]) || 0) + 1); else plain++;
+    }
+    const charts = await page.$$eval('#odds-charts table', (ts) => ts.map((t) => t.dataset.tally));
+    check(records.size > 0 && charts.length === plain + records.size,
+          `odds: a chart per result (${plain}), a record's fields one at a time (${records.size} records)`,
+          `${charts.length} charts`);
+    const [rec, nfields] = [...records][0];
+    const sel = `#odds-charts .record-chart[data-record="${rec}"] select`;
+    const seen = [];
+    for (let i = 0; i < nfields; i++) {
+      await page.selectOption(sel, String(i));
+      seen.push(await page.getAttribute(`#odds-charts .record-chart[data-record="${rec}"] table`, 'data-tally'));
+    }
+    const want = simJson.tallies.map((t) => t.name).filter((n) => n === `${rec} (items)` || n.startsWith(`${rec}.`));
+    check(JSON.stringify(seen) === JSON.stringify(want), `odds: the ${rec} record's list charts each of its ${nfields} fields`,
+          `${seen} vs ${want}`);
+    await page.selectOption(sel, '0');
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    check(height < 8000, `odds: the page at 1280 px stays short (${height} px)`);
+  }
   check(await page.evaluate(() => document.querySelector('#odds-progress').value === 1), 'odds: the progress bar is full');
   for (const [w, h] of [[1280, 800], [390, 844]]) {
     await page.setViewportSize({ width: w, height: h });

@@ -1,0 +1,1 @@
+regula odds tests/run/default-override.rules pick

@@ -1,0 +1,1 @@
+regula run tests/run/display-64-columns.rules

@@ -1,0 +1,1 @@
+regula odds --depth 100000 tests/run/odds-limits.rules walk

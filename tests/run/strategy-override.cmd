@@ -1,0 +1,1 @@
+regula odds tests/run/strategy-override.rules game --policy bold
