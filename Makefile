@@ -10,7 +10,13 @@ WARN    := -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter
 # headers of its own stage or an earlier one (tests/stages.sh holds that).
 STAGES  := front module compile vm render play api
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Iinterp $(patsubst %,-Iinterp/%,$(STAGES)) -I$(BUILD)/gen
-LDLIBS  := -lutf8proc -ljansson -lm
+LDLIBS  := -pthread -lutf8proc -ljansson -lm
+# The library's objects: position-independent (they make libregula.so too)
+# and hidden but for what the public headers mark REGULA_API.
+LIBFLAGS := -fPIC -fvisibility=hidden
+# libregula.so's version (REGULA_VERSION) and its soname's major number.
+SO_VERSION := $(shell sed -n 's/^\#define REGULA_VERSION "\(.*\)"/\1/p' interp/regula.h)
+SO_MAJOR   := $(firstword $(subst ., ,$(SO_VERSION)))
 BUILD   ?= build
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -24,11 +30,11 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
-.PHONY: copies stages coverage mutate nvim secrecy native docs manual pictures
+.PHONY: copies stages coverage mutate nvim secrecy native docs manual pictures abi
 .PHONY: web serve test-web test-web-if-able secrecy-web
 .SECONDARY:
 
-all: deps $(BUILD)/regula
+all: deps $(BUILD)/regula $(BUILD)/libregula.so
 
 # ---- dependencies -----------------------------------------------------
 # Installs re2c, lemon, libutf8proc-dev and libjansson-dev from Debian when missing.  Every
@@ -52,20 +58,31 @@ $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: grammar/parser.y | deps
 # ---- library and CLI --------------------------------------------------
 $(BUILD)/obj/%.o: interp/%.c $(LIB_HDR) $(BUILD)/gen/parser.h | deps
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(WARN) $(LIBFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/lexer.o: $(BUILD)/gen/lexer.c $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(WARN) $(LIBFLAGS) $(CFLAGS) -c -o $@ $<
 
 # Lemon's template has unused variables; only its own file is excused.
 $(BUILD)/obj/parser.o: $(BUILD)/gen/parser.c $(LIB_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WARN) -Wno-unused-variable -Wno-unused-but-set-variable $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(WARN) -Wno-unused-variable -Wno-unused-but-set-variable $(LIBFLAGS) \
+	  $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libregula.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
+
+# The shared library: libregula.so.X.Y.Z with soname libregula.so.X, and
+# the links a program finds it by (tests/abi.sh checks what it exports).
+$(BUILD)/libregula.so.$(SO_VERSION): $(LIB_OBJ)
+	$(CC) -shared $(CFLAGS) $(LDFLAGS) -Wl,-soname,libregula.so.$(SO_MAJOR) -Wl,--no-undefined \
+	  -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libregula.so: $(BUILD)/libregula.so.$(SO_VERSION)
+	ln -sf libregula.so.$(SO_VERSION) $(BUILD)/libregula.so.$(SO_MAJOR)
+	ln -sf libregula.so.$(SO_VERSION) $@
 
 # The CLI is every tools/*.c (sub-folders such as fuzz/ or bench/ are not).
 CLI_SRC := $(wildcard tools/*.c)
@@ -75,8 +92,11 @@ $(BUILD)/cli/%.o: tools/%.c $(wildcard tools/*.h) $(LIB_HDR) | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/regula: $(CLI_OBJ) $(BUILD)/libregula.a
-	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libregula.a $(LDLIBS)
+# The CLI links the shared library, so it can use only what the headers
+# export; it finds it beside itself (the build) or in ../lib (installed).
+$(BUILD)/regula: $(CLI_OBJ) $(BUILD)/libregula.so
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) -L$(BUILD) -lregula \
+	  -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' $(LDLIBS)
 
 $(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libregula.a
 	@mkdir -p $(@D)
@@ -127,7 +147,7 @@ secrecy: $(BUILD)/regula
 	@python3 tests/secrecy.py $(BUILD)/regula
 
 test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies stages \
-            docs manual
+            docs manual abi
 
 # Every rule file of rules/ and tests/ is in `regula fmt`'s layout
 # (`tests/fmt-check.sh build/regula --write` formats them).
@@ -138,6 +158,11 @@ fmt-check: $(BUILD)/regula
 # revised Maximus sheet at most 15%).
 copies:
 	@python3 tests/copies.py
+
+# libregula.so exports only what regula.h and regula_front.h declare, and
+# regula.h declares at most 60 functions (tests/abi.sh).
+abi: $(BUILD)/libregula.so
+	@tests/abi.sh $(BUILD)/libregula.so
 
 # The library's folders draw the pipeline: no file includes a header of a
 # later stage, no include cycle (tests/stages.py).
@@ -325,8 +350,10 @@ pictures: all
 
 # ---- installing ------------------------------------------------------------
 # `make install PREFIX=DIR DESTDIR=STAGE`: the program, its manual page (made
-# from its --help texts by tools/man.sh), bash completion, the editor files
-# and the bundled rule files with their tables (share/regula/).
+# from its --help texts by tools/man.sh), the library (lib/libregula.so.X.Y.Z
+# and its links, include/regula.h and regula_front.h, lib/pkgconfig/regula.pc),
+# bash completion, the editor files and the bundled rule files with their
+# tables (share/regula/).
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
@@ -339,6 +366,7 @@ $(BUILD)/regula.1: $(BUILD)/regula tools/man.sh
 install uninstall: export override DESTDIR := $(value DESTDIR)
 install uninstall: export override PREFIX := $(value PREFIX)
 install uninstall: export BUILD := $(BUILD)
+install uninstall: export SO_VERSION := $(SO_VERSION)
 install: all $(BUILD)/regula.1
 	@tools/install.sh install
 

@@ -20,8 +20,8 @@
 
 /*!include:re2c "unicode_categories.re" */
 
-void rg_lex_init(rg_lexer *lx, rg_diag *d, uint32_t file, rg_arena *arena) {
-  const rg_file *f = d->files[file];
+void rgi_lex_init(rgi_lexer *lx, rgi_diag *d, uint32_t file, rgi_arena *arena) {
+  const rgi_file *f = d->files[file];
   memset(lx, 0, sizeof *lx);
   lx->d = d;
   lx->arena = arena;
@@ -33,22 +33,22 @@ void rg_lex_init(rg_lexer *lx, rg_diag *d, uint32_t file, rg_arena *arena) {
 }
 
 /* Reports a lexical error at pos, unless the parser is skipping tokens. */
-static void lex_error(rg_lexer *lx, rg_pos pos, const char *fmt, ...)
+static void lex_error(rgi_lexer *lx, rgi_pos pos, const char *fmt, ...)
 #if defined(__GNUC__)
   __attribute__((format(printf, 3, 4)))
 #endif
   ;
-static void lex_error(rg_lexer *lx, rg_pos pos, const char *fmt, ...) {
+static void lex_error(rgi_lexer *lx, rgi_pos pos, const char *fmt, ...) {
   va_list ap;
   if (lx->quiet) return;
   va_start(ap, fmt);
-  rg_verror(lx->d, pos, fmt, ap);
+  rgi_verror(lx->d, pos, fmt, ap);
   va_end(ap);
 }
 
 /* Returns the position of byte p, which is on the current line. */
-static rg_pos pos_at(const rg_lexer *lx, const char *p) {
-  rg_pos pos;
+static rgi_pos pos_at(const rgi_lexer *lx, const char *p) {
+  rgi_pos pos;
   pos.file = lx->file;
   pos.line = lx->line;
   pos.col = (uint32_t)(p - lx->line_start) + 1;
@@ -56,10 +56,10 @@ static rg_pos pos_at(const rg_lexer *lx, const char *p) {
 }
 
 /* Returns an arena copy of s[0..n), or "" when out of memory (the arena's
-** failed flag then makes rg_parse return NULL). */
-static const char *copy(rg_lexer *lx, const char *s, size_t n) {
-  char *p = rg_arena_strndup(lx->arena, s, n);
-  if (!p) rg_diag_oom(lx->d);   /* said now: what the parser makes of "" is not */
+** failed flag then makes rgi_parse return NULL). */
+static const char *copy(rgi_lexer *lx, const char *s, size_t n) {
+  char *p = rgi_arena_strndup(lx->arena, s, n);
+  if (!p) rgi_diag_oom(lx->d);   /* said now: what the parser makes of "" is not */
   return p ? p : "";
 }
 
@@ -79,7 +79,7 @@ static int parse_digits(const char *s, size_t n, int64_t *v) {
 /* Reports "unexpected character" for the code point at tok->text (len bytes:
 ** one UTF-8 sequence, or one stray byte).  Printable characters are shown as
 ** themselves, others as U+XXXX. */
-static void bad_char(rg_lexer *lx, const rg_token *tok) {
+static void bad_char(rgi_lexer *lx, const rgi_token *tok) {
   const unsigned char *s = (const unsigned char *)tok->text;
   uint32_t cp;
   if (tok->len == 1) cp = s[0];
@@ -101,9 +101,9 @@ static void bad_char(rg_lexer *lx, const rg_token *tok) {
 /* Finishes a string token: checks the escapes of the body between the quotes
 ** and stores the unescaped copy in tok->str.  Returns RG_TK_STRING, or
 ** RG_TK_ILLEGAL after reporting a bad escape. */
-static int string_token(rg_lexer *lx, rg_token *tok) {
+static int string_token(rgi_lexer *lx, rgi_token *tok) {
   const char *s = tok->text + 1, *e = tok->text + tok->len - 1;
-  char *out = rg_arena_alloc(lx->arena, (size_t)(e - s) + 1);
+  char *out = rgi_arena_alloc(lx->arena, (size_t)(e - s) + 1);
   size_t n = 0;
   int bad = 0;
   for (const char *p = s; p < e; p++) {
@@ -142,7 +142,7 @@ static int string_token(rg_lexer *lx, rg_token *tok) {
 /* Finishes a distance token: number (integer or decimal), unit name or `"`,
 ** optional `*`.  Stores the value in thousandths and the unit.  Returns
 ** RG_TK_DIST, or RG_TK_ILLEGAL after reporting. */
-static int dist_token(rg_lexer *lx, rg_token *tok) {
+static int dist_token(rgi_lexer *lx, rgi_token *tok) {
   const char *p = tok->text, *end = tok->text + tok->len;
   const char *ip = p, *fp = NULL;
   size_t in = 0, fn = 0;
@@ -176,7 +176,7 @@ static int dist_token(rg_lexer *lx, rg_token *tok) {
 
 /* Finishes a dice token `[N]dS` / `[N]DS`: count in ival (1 when omitted),
 ** sides in tok->sides. */
-static int dice_token(rg_lexer *lx, rg_token *tok) {
+static int dice_token(rgi_lexer *lx, rgi_token *tok) {
   const char *p = tok->text, *end = tok->text + tok->len;
   const char *d = p;
   while (*d != 'd' && *d != 'D') d++;
@@ -189,7 +189,7 @@ big:
   return RG_TK_ILLEGAL;
 }
 
-int rg_lex(rg_lexer *lx, rg_token *tok) {
+int rgi_lex(rgi_lexer *lx, rgi_token *tok) {
   const unsigned char *cur = (const unsigned char *)lx->cur;
   const unsigned char *lim = (const unsigned char *)lx->lim;
   const unsigned char *mar;
@@ -361,7 +361,7 @@ finish:
   return k;
 }
 
-const char *rg_token_name(int kind) {
+const char *rgi_token_name(int kind) {
   switch (kind) {
     case 0: return "end of file";
     case RG_TK_NAME: return "NAME";

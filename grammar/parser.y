@@ -16,11 +16,11 @@
 ** next declaration keyword, so a broken declaration gives one message.
 */
 
-%name rg_parser
+%name rgi_parser
 %token_prefix RG_TK_
-%token_type {rg_token}
-%default_type {rg_expr *}
-%extra_context {rg_pstate *ps}
+%token_type {rgi_token}
+%default_type {rgi_expr *}
+%extra_context {rgi_pstate *ps}
 %stack_size 1000
 %start_symbol file
 
@@ -38,22 +38,22 @@
 #endif
 
 /* Lists under construction: first and last node, linked through `next`. */
-typedef struct { rg_note *head, *tail; } rg_notelist;
-typedef struct { rg_member *head, *tail; int sep; bool mixed; } rg_memberlist;
-typedef struct { rg_field *head, *tail; } rg_fieldlist;
-typedef struct { rg_keyspec *head, *tail; } rg_keyspeclist;
-typedef struct { rg_keypat *head, *tail; } rg_keypatlist;
-typedef struct { rg_cell *head, *tail; } rg_celllist;
-typedef struct { rg_param *head, *tail; } rg_paramlist;
-typedef struct { rg_stmt *head, *tail; } rg_stmtlist;
-typedef struct { rg_expr *head, *tail; } rg_exprlist;
-typedef struct { rg_fieldinit *head, *tail; } rg_fieldinitlist;
-typedef struct { rg_srule *head, *tail; } rg_srulelist;
-typedef struct { rg_pickx *head, *tail; } rg_pickxlist;
-typedef struct { rg_dlinex *head, *tail; } rg_dlinelist;
-typedef struct { rg_dcolx *head, *tail; } rg_dcollist;
+typedef struct { rgi_note *head, *tail; } rgi_notelist;
+typedef struct { rgi_member *head, *tail; int sep; bool mixed; } rgi_memberlist;
+typedef struct { rgi_field *head, *tail; } rgi_fieldlist;
+typedef struct { rgi_keyspec *head, *tail; } rgi_keyspeclist;
+typedef struct { rgi_keypat *head, *tail; } rgi_keypatlist;
+typedef struct { rgi_cell *head, *tail; } rgi_celllist;
+typedef struct { rgi_param *head, *tail; } rgi_paramlist;
+typedef struct { rgi_stmt *head, *tail; } rgi_stmtlist;
+typedef struct { rgi_expr *head, *tail; } rgi_exprlist;
+typedef struct { rgi_fieldinit *head, *tail; } rgi_fieldinitlist;
+typedef struct { rgi_srule *head, *tail; } rgi_srulelist;
+typedef struct { rgi_pickx *head, *tail; } rgi_pickxlist;
+typedef struct { rgi_dlinex *head, *tail; } rgi_dlinelist;
+typedef struct { rgi_dcolx *head, *tail; } rgi_dcollist;
 /* An else-if chain under construction: its first and last IF, and how many. */
-typedef struct { rg_stmt *head, *tail; uint32_t n; } rg_ifchain;
+typedef struct { rgi_stmt *head, *tail; uint32_t n; } rgi_ifchain;
 
 /* The most branches of one else-if chain: the compiler walks a chain in a
 ** loop, but other walks of the tree (extends.c's search for a step) recurse
@@ -61,19 +61,19 @@ typedef struct { rg_stmt *head, *tail; uint32_t n; } rg_ifchain;
 #define RG_MAX_ELSE_IF 10000
 
 /* A signed integer of a range bound or a key pattern. */
-typedef struct { rg_pos pos; int64_t v; } rg_sint;
+typedef struct { rgi_pos pos; int64_t v; } rgi_sint;
 
 /* The body of a table: inline cells, or the path of a TSV file and the notes
 ** on its cells. */
-typedef struct { rg_cell *cells; const char *from; rg_pos from_pos; rg_cell *cell_notes; } rg_tablebody;
+typedef struct { rgi_cell *cells; const char *from; rgi_pos from_pos; rgi_cell *cell_notes; } rgi_tablebody;
 
 #define LIST_ONE(L, X) do { (L).head = (L).tail = (X); } while (0)
 #define LIST_ADD(A, L, X) do { (A) = (L); (A).tail->next = (X); (A).tail = (X); } while (0)
 
 /* Returns n zeroed bytes of the tree's arena, or the scratch node of ps when
-** out of memory (rg_parse then returns NULL, so it is never read). */
-static void *node(rg_pstate *ps, size_t n) {
-  void *p = rg_arena_alloc(ps->arena, n);
+** out of memory (rgi_parse then returns NULL, so it is never read). */
+static void *node(rgi_pstate *ps, size_t n) {
+  void *p = rgi_arena_alloc(ps->arena, n);
   if (p) return p;
   assert(n <= sizeof ps->oom);
   memset(&ps->oom, 0, sizeof ps->oom);
@@ -82,8 +82,8 @@ static void *node(rg_pstate *ps, size_t n) {
 #define NEW(T) ((T *)node(ps, sizeof(T)))
 
 /* Returns a new expression of kind k at pos. */
-static rg_expr *new_expr(rg_pstate *ps, rg_ekind k, rg_pos pos) {
-  rg_expr *e = NEW(rg_expr);
+static rgi_expr *new_expr(rgi_pstate *ps, rgi_ekind k, rgi_pos pos) {
+  rgi_expr *e = NEW(rgi_expr);
   e->kind = k;
   e->pos = pos;
   e->depth = 1;
@@ -95,10 +95,10 @@ static rg_expr *new_expr(rg_pstate *ps, rg_ekind k, rg_pos pos) {
 ** RG_EX_ERROR of depth RG_MAX_EXPR_DEPTH + 1.  The error is reported once,
 ** where the limit is crossed; a node built on that one stays that one, so the
 ** tree stays bounded however long the chain goes on. */
-static rg_expr *too_deep(rg_pstate *ps, rg_expr *deepest, rg_pos pos) {
-  rg_expr *e;
+static rgi_expr *too_deep(rgi_pstate *ps, rgi_expr *deepest, rgi_pos pos) {
+  rgi_expr *e;
   if (deepest->depth > RG_MAX_EXPR_DEPTH) return deepest;
-  rg_error(ps->d, pos, "expression too deep (more than %d levels of operators, "
+  rgi_error(ps->d, pos, "expression too deep (more than %d levels of operators, "
            "brackets and calls); split it with let or const", RG_MAX_EXPR_DEPTH);
   e = new_expr(ps, RG_EX_ERROR, pos);
   e->depth = RG_MAX_EXPR_DEPTH + 1;
@@ -108,8 +108,8 @@ static rg_expr *too_deep(rg_pstate *ps, rg_expr *deepest, rg_pos pos) {
 /* Returns the deepest expression of the list that starts at l, or NULL for
 ** an empty list, or after running out of memory (the lists may then hold
 ** the scratch node, even in a cycle: they are not walked). */
-static rg_expr *deepest_of(rg_pstate *ps, rg_expr *l) {
-  rg_expr *m = NULL;
+static rgi_expr *deepest_of(rgi_pstate *ps, rgi_expr *l) {
+  rgi_expr *m = NULL;
   if (ps->arena->failed) return NULL;
   for (; l; l = l->next) if (!m || l->depth > m->depth) m = l;
   return m;
@@ -117,7 +117,7 @@ static rg_expr *deepest_of(rg_pstate *ps, rg_expr *l) {
 
 /* Returns the deepest of m (may be NULL) and the values of the field list
 ** that starts at f; NULL after running out of memory (as deepest_of). */
-static rg_expr *deepest_field(rg_pstate *ps, rg_fieldinit *f, rg_expr *m) {
+static rgi_expr *deepest_field(rgi_pstate *ps, rgi_fieldinit *f, rgi_expr *m) {
   if (ps->arena->failed) return NULL;
   for (; f; f = f->next) if (!m || f->value->depth > m->depth) m = f->value;
   return m;
@@ -126,7 +126,7 @@ static rg_expr *deepest_field(rg_pstate *ps, rg_fieldinit *f, rg_expr *m) {
 /* Returns e made the parent of child (the deepest of its children, or NULL
 ** for none): e's depth is one more than child's.  When that passes
 ** RG_MAX_EXPR_DEPTH, returns the error node of too_deep (at pos) instead. */
-static rg_expr *parent(rg_pstate *ps, rg_expr *e, rg_expr *child, rg_pos pos) {
+static rgi_expr *parent(rgi_pstate *ps, rgi_expr *e, rgi_expr *child, rgi_pos pos) {
   if (!child) return e;
   if (child->depth >= RG_MAX_EXPR_DEPTH) return too_deep(ps, child, pos);
   e->depth = child->depth + 1;
@@ -134,8 +134,8 @@ static rg_expr *parent(rg_pstate *ps, rg_expr *e, rg_expr *child, rg_pos pos) {
 }
 
 /* Returns the binary expression `a op b`, positioned at a. */
-static rg_expr *binary(rg_pstate *ps, rg_op op, rg_expr *a, rg_expr *b, rg_pos oppos) {
-  rg_expr *e = new_expr(ps, RG_EX_BINARY, a->pos);
+static rgi_expr *binary(rgi_pstate *ps, rgi_op op, rgi_expr *a, rgi_expr *b, rgi_pos oppos) {
+  rgi_expr *e = new_expr(ps, RG_EX_BINARY, a->pos);
   e->op = op;
   e->oppos = oppos;
   e->a = a;
@@ -144,24 +144,24 @@ static rg_expr *binary(rg_pstate *ps, rg_op op, rg_expr *a, rg_expr *b, rg_pos o
 }
 
 /* Returns the unary expression `op a`, positioned at the operator. */
-static rg_expr *unary(rg_pstate *ps, rg_op op, rg_pos pos, rg_expr *a) {
-  rg_expr *e = new_expr(ps, RG_EX_UNARY, pos);
+static rgi_expr *unary(rgi_pstate *ps, rgi_op op, rgi_pos pos, rgi_expr *a) {
+  rgi_expr *e = new_expr(ps, RG_EX_UNARY, pos);
   e->op = op;
   e->a = a;
   return parent(ps, e, a, pos);
 }
 
 /* Returns a new statement of kind k at pos. */
-static rg_stmt *new_stmt(rg_pstate *ps, rg_skind k, rg_pos pos) {
-  rg_stmt *s = NEW(rg_stmt);
+static rgi_stmt *new_stmt(rgi_pstate *ps, rgi_skind k, rgi_pos pos) {
+  rgi_stmt *s = NEW(rgi_stmt);
   s->kind = k;
   s->pos = pos;
   return s;
 }
 
 /* Returns a new declaration of kind k at pos named name. */
-static rg_decl *new_decl(rg_pstate *ps, rg_dkind k, rg_pos pos, const char *name) {
-  rg_decl *d = NEW(rg_decl);
+static rgi_decl *new_decl(rgi_pstate *ps, rgi_dkind k, rgi_pos pos, const char *name) {
+  rgi_decl *d = NEW(rgi_decl);
   d->kind = k;
   d->pos = pos;
   d->name = name;
@@ -169,8 +169,8 @@ static rg_decl *new_decl(rg_pstate *ps, rg_dkind k, rg_pos pos, const char *name
 }
 
 /* Returns a new type of kind k at pos. */
-static rg_typeexpr *new_type(rg_pstate *ps, rg_tkind k, rg_pos pos, const char *name) {
-  rg_typeexpr *t = NEW(rg_typeexpr);
+static rgi_typeexpr *new_type(rgi_pstate *ps, rgi_tkind k, rgi_pos pos, const char *name) {
+  rgi_typeexpr *t = NEW(rgi_typeexpr);
   t->kind = k;
   t->pos = pos;
   t->name = name;
@@ -178,7 +178,7 @@ static rg_typeexpr *new_type(rg_pstate *ps, rg_tkind k, rg_pos pos, const char *
 }
 
 /* Appends d to the file's declarations. */
-static void add_decl(rg_pstate *ps, rg_decl *d) {
+static void add_decl(rgi_pstate *ps, rgi_decl *d) {
   if (ps->last) ps->last->next = d;
   else ps->ast->decls = d;
   ps->last = d;
@@ -186,19 +186,19 @@ static void add_decl(rg_pstate *ps, rg_decl *d) {
 
 /* Reports the syntax error at token t (kind k).  Errors at an ILLEGAL token
 ** were reported by the lexer already. */
-static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
+static void syntax_error(rgi_pstate *ps, int k, const rgi_token *t) {
   if (ps->quiet) { ps->quiet = false; return; }
   if (k == RG_TK_ILLEGAL) return;
   if (k == 0) {
-    rg_error(ps->d, ps->end, "unexpected end of file");
+    rgi_error(ps->d, ps->end, "unexpected end of file");
     return;
   }
   if (t->len > 40) {
     uint32_t n = 32;
     while (n > 0 && (t->text[n] & 0xC0) == 0x80) n--;   /* whole characters */
-    rg_error(ps->d, t->pos, "syntax error near \"%.*s...\"", (int)n, t->text);
+    rgi_error(ps->d, t->pos, "syntax error near \"%.*s...\"", (int)n, t->text);
   } else {
-    rg_error(ps->d, t->pos, "syntax error near \"%.*s\"", (int)t->len, t->text);
+    rgi_error(ps->d, t->pos, "syntax error near \"%.*s\"", (int)t->len, t->text);
   }
 }
 }
@@ -212,7 +212,7 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
   syntax_error(ps, yymajor, &yyminor);
   if (yymajor == 0) {
     /* end of file: nothing to skip */
-  } else if (rg_starts_decl(yymajor)) {
+  } else if (rgi_starts_decl(yymajor)) {
     if (ps->end.line == yyminor.pos.line) ps->quiet = true;
   } else {
     ps->skipping = true;
@@ -220,7 +220,7 @@ static void syntax_error(rg_pstate *ps, int k, const rg_token *t) {
 }
 
 %stack_overflow {
-  rg_error(ps->d, ps->cur.pos, "nesting too deep");
+  rgi_error(ps->d, ps->cur.pos, "nesting too deep");
   ps->skipping = true;
   ps->failed = true;
 }
@@ -272,18 +272,18 @@ decl ::= OVERRIDE(T) decl_body(D) note_list(N). {
 decl ::= OVERRIDE(T) change(D) note_list(N).  { D->notes = N.head; D->is_override = true; D->pos = T.pos; add_decl(ps, D); }
 /* override NAME note...: notes on a declaration of the base, which stays as it is */
 decl ::= OVERRIDE(T) NAME(N) note_list(L). {
-  rg_decl *d = new_decl(ps, RG_DE_NOTES, T.pos, N.str); d->notes = L.head; d->is_override = true;
+  rgi_decl *d = new_decl(ps, RG_DE_NOTES, T.pos, N.str); d->notes = L.head; d->is_override = true;
   add_decl(ps, d);
 }
 decl ::= REMOVE(T) NAME(N) note_list(L). {
-  rg_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, N.str); d->notes = L.head; add_decl(ps, d);
+  rgi_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, N.str); d->notes = L.head; add_decl(ps, d);
 }
 decl ::= REMOVE(T) STEP STRING(S) IN NAME(P) note_list(L). {
-  rg_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, S.str); d->target = P.str; d->notes = L.head;
+  rgi_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, S.str); d->target = P.str; d->notes = L.head;
   add_decl(ps, d);
 }
 decl ::= REMOVE(T) RULE STRING(S) IN NAME(P) note_list(L). {
-  rg_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, S.str); d->target = P.str; d->notes = L.head;
+  rgi_decl *d = new_decl(ps, RG_DE_REMOVE, T.pos, S.str); d->target = P.str; d->notes = L.head;
   d->part = RG_ST_RULE; add_decl(ps, d);
 }
 
@@ -293,25 +293,25 @@ decl ::= REMOVE(T) RULE STRING(S) IN NAME(P) note_list(L). {
 ** (`after` and `before` are words of this place only, not keywords.)
 */
 decl ::= EXTEND(T) ENUM NAME(N) LBRACE xmember_list(M) comma_opt RBRACE note_list(L). {
-  rg_decl *d = new_decl(ps, RG_DE_EXTEND, T.pos, N.str);
+  rgi_decl *d = new_decl(ps, RG_DE_EXTEND, T.pos, N.str);
   d->members = M.head; d->notes = L.head; add_decl(ps, d);
 }
 
-%type xmember_list {rg_memberlist}
+%type xmember_list {rgi_memberlist}
 xmember_list(A) ::= xmember(X).            { LIST_ONE(A, X); A.sep = 0; A.mixed = false; }
 xmember_list(A) ::= xmember_list(L) COMMA xmember(X). { LIST_ADD(A, L, X); }
 
-%type xmember {rg_member *}
+%type xmember {rgi_member *}
 xmember(A) ::= NAME(C) display_opt(D) note_list(N). {
-  A = NEW(rg_member); A->pos = C.pos; A->code = C.str; A->display = D; A->notes = N.head;
+  A = NEW(rgi_member); A->pos = C.pos; A->code = C.str; A->display = D; A->notes = N.head;
   A->added = true;
 }
 xmember(A) ::= NAME(C) display_opt(D) NAME(W) NAME(M) note_list(N). {
-  A = NEW(rg_member); A->pos = C.pos; A->code = C.str; A->display = D; A->notes = N.head;
+  A = NEW(rgi_member); A->pos = C.pos; A->code = C.str; A->display = D; A->notes = N.head;
   A->added = true; A->anchor = M.str; A->anchor_pos = M.pos;
   A->before = strcmp(W.str, "before") == 0;
   if (!A->before && strcmp(W.str, "after") != 0)
-    rg_error(ps->d, W.pos, "write 'after MEMBER' or 'before MEMBER' to place a new member");
+    rgi_error(ps->d, W.pos, "write 'after MEMBER' or 'before MEMBER' to place a new member");
 }
 
 /* ---- changes of a rule set that extends another --------------------------
@@ -320,14 +320,14 @@ xmember(A) ::= NAME(C) display_opt(D) NAME(W) NAME(M) note_list(N). {
 **          | 'step' STRING 'in' NAME block                  (a step of a procedure)
 **          | 'rule' STRING 'in' NAME block                  (a rule of a procedure)
 */
-%type change {rg_decl *}
+%type change {rgi_decl *}
 change(A) ::= NAME(N) LBRACKET keypat_list(K) RBRACKET ASSIGN expr(E). {
-  rg_cell *c = NEW(rg_cell);
+  rgi_cell *c = NEW(rgi_cell);
   c->pos = K.head->pos; c->keys = K.head; c->value = E;
   A = new_decl(ps, RG_DE_CELL, N.pos, N.str); A->cells = c;
 }
 change(A) ::= NAME(N) FROM STRING(S). {
-  rg_cell *c = NEW(rg_cell);
+  rgi_cell *c = NEW(rgi_cell);
   c->pos = S.pos; c->from = S.str;
   A = new_decl(ps, RG_DE_CELL, N.pos, N.str); A->cells = c;
 }
@@ -356,7 +356,7 @@ scale_round(A) ::= NAME(R) NAME(W). {
     else if (strcmp(W.str, "down") == 0) A = -1;
     else if (strcmp(W.str, "nearest") == 0) A = 2;
   }
-  if (A == -2) { rg_error(ps->d, R.pos, "write 'round up', 'round down' or 'round nearest'"); A = 0; }
+  if (A == -2) { rgi_error(ps->d, R.pos, "write 'round up', 'round down' or 'round nearest'"); A = 0; }
 }
 
 /* ---- header -------------------------------------------------------------
@@ -364,15 +364,15 @@ scale_round(A) ::= NAME(R) NAME(W). {
 ** At most one, before every declaration.
 */
 header ::= RULESET(T) STRING(N) revision_opt(R) source_opt(S) extends_opt(E). {
-  rg_header *h = NEW(rg_header);
+  rgi_header *h = NEW(rgi_header);
   h->pos = T.pos;
   h->name = N.str;
   h->revision = R;
   h->source = S;
   h->extends = E.str;
   h->extends_pos = E.pos;
-  if (ps->ast->header) rg_error(ps->d, T.pos, "a file has one ruleset header");
-  else if (ps->ast->decls) rg_error(ps->d, T.pos, "the ruleset header must come first");
+  if (ps->ast->header) rgi_error(ps->d, T.pos, "a file has one ruleset header");
+  else if (ps->ast->decls) rgi_error(ps->d, T.pos, "the ruleset header must come first");
   else ps->ast->header = h;
 }
 
@@ -380,7 +380,7 @@ header ::= RULESET(T) STRING(N) revision_opt(R) source_opt(S) extends_opt(E). {
 revision_opt(A) ::= .                      { A = NULL; }
 revision_opt(A) ::= REVISION STRING(S).    { A = S.str; }
 
-%type extends_opt {rg_token}
+%type extends_opt {rgi_token}
 extends_opt(A) ::= .                       { memset(&A, 0, sizeof A); }
 extends_opt(A) ::= EXTENDS STRING(S).      { A = S; }
 
@@ -391,7 +391,7 @@ source_opt(A) ::= SOURCE STRING(S).        { A = S.str; }
 /* ---- provenance ---------------------------------------------------------
 ** note_list ::= {'assumed' STRING | 'source' STRING}
 */
-%type note_list {rg_notelist}
+%type note_list {rgi_notelist}
 note_list(A) ::= .                         { A.head = A.tail = NULL; }
 note_list(A) ::= note_list(L) note(X).     {
   A = L;
@@ -399,11 +399,11 @@ note_list(A) ::= note_list(L) note(X).     {
   A.tail = X;
 }
 
-%type note {rg_note *}
-note(A) ::= ASSUMED(T) STRING(S).          { A = NEW(rg_note); A->pos = T.pos; A->assumed = true; A->text = S.str; }
-note(A) ::= SOURCE(T) STRING(S).           { A = NEW(rg_note); A->pos = T.pos; A->text = S.str; }
+%type note {rgi_note *}
+note(A) ::= ASSUMED(T) STRING(S).          { A = NEW(rgi_note); A->pos = T.pos; A->assumed = true; A->text = S.str; }
+note(A) ::= SOURCE(T) STRING(S).           { A = NEW(rgi_note); A->pos = T.pos; A->text = S.str; }
 
-%type decl_body {rg_decl *}
+%type decl_body {rgi_decl *}
 
 /* ---- units --------------------------------------------------------------
 ** decl_body ::= 'unit' unitname [STRING]
@@ -414,7 +414,7 @@ decl_body(A) ::= UNIT(T) unit_name(N) display_opt(D). {
   A->display = D;
 }
 
-%type unit_name {rg_token}
+%type unit_name {rgi_token}
 unit_name(A) ::= NAME(N).                  { A = N; }
 unit_name(A) ::= IN(N).                    { A = N; A.str = "in"; }
 
@@ -433,26 +433,26 @@ decl_body(A) ::= ENUM(T) NAME(N) LBRACE member_list(M) RBRACE. {
   A->ordered = M.sep == RG_TK_LT && !M.mixed;
 }
 
-%type member_list {rg_memberlist}
+%type member_list {rgi_memberlist}
 member_list(A) ::= member(X).              { LIST_ONE(A, X); A.sep = 0; A.mixed = false; }
 member_list(A) ::= member_list(L) member_sep(S) member(X). {
   LIST_ADD(A, L, X);
   if (!A.sep) A.sep = S.kind;
   else if (A.sep != S.kind && !A.mixed) {
-    rg_error(ps->d, S.pos, "enum members are separated by '%s' and by '%s'; "
+    rgi_error(ps->d, S.pos, "enum members are separated by '%s' and by '%s'; "
              "use ',' throughout (unordered) or '<' throughout (ordered)",
              A.sep == RG_TK_LT ? "<" : ",", S.kind == RG_TK_LT ? "<" : ",");
     A.mixed = true;
   }
 }
 
-%type member_sep {rg_token}
+%type member_sep {rgi_token}
 member_sep(A) ::= COMMA(T).                { A = T; }
 member_sep(A) ::= LT(T).                   { A = T; }
 
-%type member {rg_member *}
+%type member {rgi_member *}
 member(A) ::= NAME(C) display_opt(D) note_list(N). {
-  A = NEW(rg_member);
+  A = NEW(rgi_member);
   A->pos = C.pos;
   A->code = C.str;
   A->display = D;
@@ -470,25 +470,25 @@ decl_body(A) ::= RECORD(T) NAME(N) LBRACE field_list(F) RBRACE. {
 /* shown "{card} {pass}": how people see a value of the record. */
 decl_body(A) ::= RECORD(T) NAME(N) LBRACE field_list(F) RBRACE NAME(S) STRING(D). {
   if (strcmp(S.str, "shown") != 0)
-    rg_error(ps->d, S.pos, "expected 'shown \"FORM\"' after a record's fields, not '%s'", S.str);
+    rgi_error(ps->d, S.pos, "expected 'shown \"FORM\"' after a record's fields, not '%s'", S.str);
   A = new_decl(ps, RG_DE_RECORD, T.pos, N.str);
   A->fields = F.head;
   A->display = D.str;
   A->from_pos = D.pos;
 }
 
-%type field_list {rg_fieldlist}
+%type field_list {rgi_fieldlist}
 field_list(A) ::= field(X).                        { LIST_ONE(A, X); }
 field_list(A) ::= field_list(L) COMMA field(X).    { LIST_ADD(A, L, X); }
 
-%type field {rg_field *}
-field(A) ::= NAME(N) COLON type(T).        { A = NEW(rg_field); A->pos = N.pos; A->name = N.str; A->type = T; }
+%type field {rgi_field *}
+field(A) ::= NAME(N) COLON type(T).        { A = NEW(rgi_field); A->pos = N.pos; A->name = N.str; A->type = T; }
 
 /* ---- types --------------------------------------------------------------
 ** type ::= 'int' | 'bool' | 'percent' | 'text' | 'distance' ['(' unitname ')']
 **        | 'set' NAME | NAME
 */
-%type type {rg_typeexpr *}
+%type type {rgi_typeexpr *}
 type(A) ::= INT(T).                        { A = new_type(ps, RG_TY_INT, T.pos, NULL); }
 type(A) ::= BOOL(T).                       { A = new_type(ps, RG_TY_BOOL, T.pos, NULL); }
 type(A) ::= PERCENT(T).                    { A = new_type(ps, RG_TY_PERCENT, T.pos, NULL); }
@@ -499,7 +499,7 @@ type(A) ::= SET(T) NAME(N).                { A = new_type(ps, RG_TY_SET, T.pos, 
 type(A) ::= NAME(N).                       { A = new_type(ps, RG_TY_NAMED, N.pos, N.str); }
 type(A) ::= LIST(T) type(E).               { A = new_type(ps, RG_TY_LIST, T.pos, NULL); A->elem = E; }
 
-%type type_opt {rg_typeexpr *}
+%type type_opt {rgi_typeexpr *}
 type_opt(A) ::= .                          { A = NULL; }
 type_opt(A) ::= COLON type(T).             { A = T; }
 
@@ -530,67 +530,67 @@ decl_body(A) ::= TABLE(T) NAME(N) LP keyspec_list(K) RP ARROW type(Y) table_body
   A->cell_notes = B.cell_notes;
 }
 
-%type keyspec_list {rg_keyspeclist}
+%type keyspec_list {rgi_keyspeclist}
 keyspec_list(A) ::= keyspec(X).                        { LIST_ONE(A, X); }
 keyspec_list(A) ::= keyspec_list(L) COMMA keyspec(X).  { LIST_ADD(A, L, X); }
 
-%type keyspec {rg_keyspec *}
-keyspec(A) ::= NAME(E).                    { A = NEW(rg_keyspec); A->pos = E.pos; A->enum_name = E.str; }
-keyspec(A) ::= NAME(L) COLON NAME(E).      { A = NEW(rg_keyspec); A->pos = L.pos; A->name = L.str; A->enum_name = E.str; }
-keyspec(A) ::= sint(X) DOTDOT sint(Y).     { A = NEW(rg_keyspec); A->pos = X.pos; A->lo = X.v; A->hi = Y.v; }
+%type keyspec {rgi_keyspec *}
+keyspec(A) ::= NAME(E).                    { A = NEW(rgi_keyspec); A->pos = E.pos; A->enum_name = E.str; }
+keyspec(A) ::= NAME(L) COLON NAME(E).      { A = NEW(rgi_keyspec); A->pos = L.pos; A->name = L.str; A->enum_name = E.str; }
+keyspec(A) ::= sint(X) DOTDOT sint(Y).     { A = NEW(rgi_keyspec); A->pos = X.pos; A->lo = X.v; A->hi = Y.v; }
 keyspec(A) ::= NAME(L) COLON sint(X) DOTDOT sint(Y). {
-  A = NEW(rg_keyspec); A->pos = L.pos; A->name = L.str; A->lo = X.v; A->hi = Y.v;
+  A = NEW(rgi_keyspec); A->pos = L.pos; A->name = L.str; A->lo = X.v; A->hi = Y.v;
 }
 
-%type sint {rg_sint}
+%type sint {rgi_sint}
 sint(A) ::= INTEGER(I).                    { A.pos = I.pos; A.v = I.ival; }
 sint(A) ::= MINUS(M) INTEGER(I).           { A.pos = M.pos; A.v = -I.ival; }
 sint(A) ::= PLUS(M) INTEGER(I).            { A.pos = M.pos; A.v = I.ival; }
 
-%type table_body {rg_tablebody}
+%type table_body {rgi_tablebody}
 table_body(A) ::= LBRACE cell_list(C) comma_opt RBRACE. { memset(&A, 0, sizeof A); A.cells = C.head; }
 table_body(A) ::= FROM STRING(S).          { memset(&A, 0, sizeof A); A.from = S.str; A.from_pos = S.pos; }
 table_body(A) ::= FROM STRING(S) LBRACE cellnote_list(N) comma_opt RBRACE. {
   memset(&A, 0, sizeof A); A.from = S.str; A.from_pos = S.pos; A.cell_notes = N.head;
 }
 
-%type cellnote_list {rg_celllist}
+%type cellnote_list {rgi_celllist}
 cellnote_list(A) ::= cellnote(X).          { LIST_ONE(A, X); }
 cellnote_list(A) ::= cellnote_list(L) COMMA cellnote(X). { LIST_ADD(A, L, X); }
 
-%type cellnote {rg_cell *}
+%type cellnote {rgi_cell *}
 cellnote(A) ::= keypat_list(K) COLON note(X) note_list(N). {
-  A = NEW(rg_cell); A->pos = K.head->pos; A->keys = K.head; A->notes = X; X->next = N.head;
+  A = NEW(rgi_cell); A->pos = K.head->pos; A->keys = K.head; A->notes = X; X->next = N.head;
 }
 
 comma_opt ::= .
 comma_opt ::= COMMA.
 
-%type cell_list {rg_celllist}
+%type cell_list {rgi_celllist}
 cell_list(A) ::= cell(X).                  { LIST_ONE(A, X); }
 cell_list(A) ::= cell_list(L) COMMA cell(X). { LIST_ADD(A, L, X); }
 
-%type cell {rg_cell *}
+%type cell {rgi_cell *}
 cell(A) ::= keypat_list(K) COLON expr(E) note_list(N). {
-  A = NEW(rg_cell); A->pos = K.head->pos; A->keys = K.head; A->value = E; A->notes = N.head;
+  A = NEW(rgi_cell); A->pos = K.head->pos; A->keys = K.head; A->value = E; A->notes = N.head;
 }
 cell(A) ::= ELSE(T) COLON expr(E) note_list(N). {
-  A = NEW(rg_cell); A->pos = T.pos; A->value = E; A->notes = N.head;
+  A = NEW(rgi_cell); A->pos = T.pos; A->value = E; A->notes = N.head;
 }
 
-%type keypat_list {rg_keypatlist}
+%type keypat_list {rgi_keypatlist}
 keypat_list(A) ::= keypat(X).                          { LIST_ONE(A, X); }
 keypat_list(A) ::= keypat_list(L) COMMA keypat(X).     { LIST_ADD(A, L, X); }
 
-%type keypat {rg_keypat *}
-keypat(A) ::= NAME(N).                     { A = NEW(rg_keypat); A->pos = N.pos; A->kind = RG_KP_NAME; A->name = N.str; }
+%type keypat {rgi_keypat *}
+keypat(A) ::= NAME(N).                     { A = NEW(rgi_keypat); A->pos = N.pos; A->kind = RG_KP_NAME; A->name = N.str; }
 keypat(A) ::= NAME(E) DOT NAME(N).         {
-  A = NEW(rg_keypat); A->pos = E.pos; A->kind = RG_KP_NAME; A->name = N.str; A->enum_name = E.str;
+  A = NEW(rgi_keypat); A->pos = E.pos; A->kind = RG_KP_NAME; A->name = N.str; A->enum_name = E.str;
 }
-keypat(A) ::= STRING(S).                   { A = NEW(rg_keypat); A->pos = S.pos; A->kind = RG_KP_STR; A->name = S.str; }
-keypat(A) ::= sint(X).                     { A = NEW(rg_keypat); A->pos = X.pos; A->kind = RG_KP_INT; A->lo = A->hi = X.v; }
-keypat(A) ::= sint(X) DOTDOT sint(Y).      { A = NEW(rg_keypat); A->pos = X.pos; A->kind = RG_KP_RANGE; A->lo = X.v; A->hi = Y.v; }
-keypat(A) ::= UNDERSCORE(U).               { A = NEW(rg_keypat); A->pos = U.pos; A->kind = RG_KP_ANY; }
+keypat(A) ::= STRING(S).                   { A = NEW(rgi_keypat); A->pos = S.pos; A->kind = RG_KP_STR; A->name = S.str; }
+keypat(A) ::= sint(X).                     { A = NEW(rgi_keypat); A->pos = X.pos; A->kind = RG_KP_INT; A->lo = A->hi = X.v; }
+keypat(A) ::= sint(X) DOTDOT sint(Y).      { A = NEW(rgi_keypat); A->pos = X.pos; A->kind = RG_KP_RANGE; A->lo = X.v; A->hi = Y.v; }
+keypat(A) ::= UNDERSCORE(U).               { A = NEW(rgi_keypat); A->pos = U.pos; A->kind = RG_KP_ANY; }
 
 /* ---- procedures and tests -----------------------------------------------
 ** decl_body ::= 'procedure' NAME '(' [param {',' param}] ')' ['->' type] block
@@ -622,7 +622,7 @@ decl_body(A) ::= DECK(T) NAME(N) COLON type(Y) ASSIGN LBRACE cell_list(C) comma_
 /* deck NAME: T = { ... } secret: who draws a card keeps it to himself. */
 decl_body(A) ::= DECK(T) NAME(N) COLON type(Y) ASSIGN LBRACE cell_list(C) comma_opt RBRACE NAME(S). {
   if (strcmp(S.str, "secret") != 0)
-    rg_error(ps->d, S.pos, "expected 'secret' or the next declaration after a deck's cards, not '%s'", S.str);
+    rgi_error(ps->d, S.pos, "expected 'secret' or the next declaration after a deck's cards, not '%s'", S.str);
   A = new_decl(ps, RG_DE_DECK, T.pos, N.str); A->type = Y; A->cells = C.head; A->secret = true;
 }
 decl_body(A) ::= INPUT(T) NAME(N) COLON type(Y) ASSIGN expr(E). {
@@ -651,25 +651,25 @@ decl_body(A) ::= DEFAULT(W) STRATEGY(T) NAME(N) display_opt(D) LBRACE srule_list
   A->is_default = true; A->default_pos = W.pos;
 }
 
-%type srule_list {rg_srulelist}
+%type srule_list {rgi_srulelist}
 srule_list(A) ::= srule(X).                { LIST_ONE(A, X); }
 srule_list(A) ::= srule_list(L) srule(X).  { LIST_ADD(A, L, X); }
 
-%type srule {rg_srule *}
+%type srule {rgi_srule *}
 srule(A) ::= STRING(S) COLON pick_list(P). {
-  A = NEW(rg_srule); A->pos = S.pos; A->prompt = S.str; A->picks = P.head;
+  A = NEW(rgi_srule); A->pos = S.pos; A->prompt = S.str; A->picks = P.head;
 }
 srule(A) ::= STRING(S) FOR expr(W) COLON pick_list(P). {
-  A = NEW(rg_srule); A->pos = S.pos; A->prompt = S.str; A->who = W; A->picks = P.head;
+  A = NEW(rgi_srule); A->pos = S.pos; A->prompt = S.str; A->who = W; A->picks = P.head;
 }
 
-%type pick_list {rg_pickxlist}
+%type pick_list {rgi_pickxlist}
 pick_list(A) ::= pick(X).                  { LIST_ONE(A, X); }
 pick_list(A) ::= pick_list(L) COMMA pick(X). { LIST_ADD(A, L, X); }
 
-%type pick {rg_pickx *}
-pick(A) ::= expr(E).                       { A = NEW(rg_pickx); A->pos = E->pos; A->value = E; }
-pick(A) ::= NAME(W) NAME(F).               { A = NEW(rg_pickx); A->pos = W.pos; A->word = W.str; A->field = F.str; }
+%type pick {rgi_pickx *}
+pick(A) ::= expr(E).                       { A = NEW(rgi_pickx); A->pos = E->pos; A->value = E; }
+pick(A) ::= NAME(W) NAME(F).               { A = NEW(rgi_pickx); A->pos = W.pos; A->word = W.str; A->field = F.str; }
 
 /* ---- displays -------------------------------------------------------------
 ** decl_body ::= 'display' NAME STRING '{' dline {dline} '}'
@@ -681,42 +681,42 @@ decl_body(A) ::= DISPLAY(T) NAME(N) STRING(S) LBRACE dline_list(L) RBRACE. {
   A = new_decl(ps, RG_DE_DISPLAY, T.pos, N.str); A->display = S.str; A->dlines = L.head;
 }
 
-%type dline_list {rg_dlinelist}
+%type dline_list {rgi_dlinelist}
 dline_list(A) ::= dline(X).                { LIST_ONE(A, X); }
 dline_list(A) ::= dline_list(L) dline(X).  { LIST_ADD(A, L, X); }
 
-%type dline {rg_dlinex *}
-dline(A) ::= STRING(S).                    { A = NEW(rg_dlinex); A->pos = S.pos; A->kind = 0; A->text = S.str; }
+%type dline {rgi_dlinex *}
+dline(A) ::= STRING(S).                    { A = NEW(rgi_dlinex); A->pos = S.pos; A->kind = 0; A->text = S.str; }
 dline(A) ::= TABLE(T) NAME(F) COLON dcol_list(C). {
-  A = NEW(rg_dlinex); A->pos = T.pos; A->kind = 1; A->text = F.str; A->cols = C.head;
+  A = NEW(rgi_dlinex); A->pos = T.pos; A->kind = 1; A->text = F.str; A->cols = C.head;
 }
-dline(A) ::= LIST(T) NAME(F).              { A = NEW(rg_dlinex); A->pos = T.pos; A->kind = 2; A->text = F.str; }
+dline(A) ::= LIST(T) NAME(F).              { A = NEW(rgi_dlinex); A->pos = T.pos; A->kind = 2; A->text = F.str; }
 /* list FIELD shown "form": each element (a record) by the form */
 dline(A) ::= LIST(T) NAME(F) NAME(W) STRING(S). {
   if (strcmp(W.str, "shown") != 0)
-    rg_error(ps->d, W.pos, "expected 'shown \"FORM\"' after a list's field, not '%s'", W.str);
-  A = NEW(rg_dlinex); A->pos = T.pos; A->kind = 2; A->text = F.str; A->form = S.str; A->form_pos = S.pos;
+    rgi_error(ps->d, W.pos, "expected 'shown \"FORM\"' after a list's field, not '%s'", W.str);
+  A = NEW(rgi_dlinex); A->pos = T.pos; A->kind = 2; A->text = F.str; A->form = S.str; A->form_pos = S.pos;
 }
 
-%type dcol_list {rg_dcollist}
+%type dcol_list {rgi_dcollist}
 dcol_list(A) ::= dcol(X).                  { LIST_ONE(A, X); }
 dcol_list(A) ::= dcol_list(L) COMMA dcol(X). { LIST_ADD(A, L, X); }
 
-%type dcol {rg_dcolx *}
-dcol(A) ::= NAME(N).                       { A = NEW(rg_dcolx); A->pos = N.pos; A->name = N.str; }
+%type dcol {rgi_dcolx *}
+dcol(A) ::= NAME(N).                       { A = NEW(rgi_dcolx); A->pos = N.pos; A->name = N.str; }
 
-%type param_list_opt {rg_paramlist}
+%type param_list_opt {rgi_paramlist}
 param_list_opt(A) ::= .                    { A.head = A.tail = NULL; }
 param_list_opt(A) ::= param_list(L).       { A = L; }
 
-%type param_list {rg_paramlist}
+%type param_list {rgi_paramlist}
 param_list(A) ::= param(X).                        { LIST_ONE(A, X); }
 param_list(A) ::= param_list(L) COMMA param(X).    { LIST_ADD(A, L, X); }
 
-%type param {rg_param *}
-param(A) ::= NAME(N) COLON type(T).        { A = NEW(rg_param); A->pos = N.pos; A->name = N.str; A->type = T; }
+%type param {rgi_param *}
+param(A) ::= NAME(N) COLON type(T).        { A = NEW(rgi_param); A->pos = N.pos; A->name = N.str; A->type = T; }
 
-%type result_opt {rg_typeexpr *}
+%type result_opt {rgi_typeexpr *}
 result_opt(A) ::= .                        { A = NULL; }
 result_opt(A) ::= ARROW type(T).           { A = T; }
 
@@ -728,15 +728,15 @@ result_opt(A) ::= ARROW type(T).           { A = T; }
 **        | 'for' NAME 'in' expr '..' expr block | 'while' expr block
 **        | 'return' expr | 'note' STRING {',' expr} | 'expect' expr
 */
-%type block {rg_stmt *}
+%type block {rgi_stmt *}
 block(A) ::= LBRACE stmt_list(L) RBRACE.   { A = L.head; }
 
-%type stmt_list {rg_stmtlist}
+%type stmt_list {rgi_stmtlist}
 stmt_list(A) ::= .                         { A.head = A.tail = NULL; }
 stmt_list(A) ::= stmt_list(L) stmt(X) note_list(N). {
   A = L;
   if (N.head) {                            /* after the notes a step has before its block */
-    rg_note **end = &X->notes;
+    rgi_note **end = &X->notes;
     while (*end) end = &(*end)->next;
     *end = N.head;
   }
@@ -744,7 +744,7 @@ stmt_list(A) ::= stmt_list(L) stmt(X) note_list(N). {
   A.tail = X;
 }
 
-%type stmt {rg_stmt *}
+%type stmt {rgi_stmt *}
 stmt(A) ::= LET(T) NAME(N) type_opt(Y) ASSIGN expr(E). {
   A = new_stmt(ps, RG_ST_LET, T.pos); A->name = N.str; A->type = Y; A->e = E;
 }
@@ -775,33 +775,33 @@ stmt(A) ::= EXPECT(T) expr(E).             { A = new_stmt(ps, RG_ST_EXPECT, T.po
 ** An else-if chain is a list, built left to right: it does not nest (a chain
 ** of any length leaves the parser's stack as it found it).  Each IF's orelse
 ** is the next IF of the chain, the last one's the else block or NULL. */
-%type if_stmt {rg_stmt *}
+%type if_stmt {rgi_stmt *}
 if_stmt(A) ::= if_chain(C).                { A = C.head; }
 if_stmt(A) ::= if_chain(C) ELSE LBRACE(T) stmt_list(L) RBRACE. {
-  rg_stmt *b = new_stmt(ps, RG_ST_BLOCK, T.pos);
+  rgi_stmt *b = new_stmt(ps, RG_ST_BLOCK, T.pos);
   b->body = L.head;
   C.tail->orelse = b;
   A = C.head;
 }
 
-%type if_chain {rg_ifchain}
+%type if_chain {rgi_ifchain}
 if_chain(A) ::= IF(T) expr(E) block(B).    {
   A.head = A.tail = new_stmt(ps, RG_ST_IF, T.pos); A.head->e = E; A.head->body = B; A.n = 1;
 }
 if_chain(A) ::= if_chain(C) ELSE IF(T) expr(E) block(B). {
   A = C;
   if (A.n < RG_MAX_ELSE_IF) {
-    rg_stmt *s = new_stmt(ps, RG_ST_IF, T.pos);
+    rgi_stmt *s = new_stmt(ps, RG_ST_IF, T.pos);
     s->e = E; s->body = B;
     A.tail->orelse = s;
     A.tail = s;
   } else if (A.n == RG_MAX_ELSE_IF) {
-    rg_error(ps->d, T.pos, "too many branches in an else-if chain (limit %d)", RG_MAX_ELSE_IF);
+    rgi_error(ps->d, T.pos, "too many branches in an else-if chain (limit %d)", RG_MAX_ELSE_IF);
   }
   if (A.n <= RG_MAX_ELSE_IF) A.n++;
 }
 
-%type note_args {rg_exprlist}
+%type note_args {rgi_exprlist}
 note_args(A) ::= .                         { A.head = A.tail = NULL; }
 note_args(A) ::= note_args(L) COMMA expr(X). {
   A = L;
@@ -816,7 +816,7 @@ note_args(A) ::= note_args(L) COMMA expr(X). {
 **        | '{' [expr {',' expr}] '}' | '{' NAME ':' expr {',' NAME ':' expr} '}'
 ** call ::= NAME '(' [expr {',' expr}] ')'
 */
-%type expr {rg_expr *}
+%type expr {rgi_expr *}
 expr(A) ::= expr(X) OR(O) expr(Y).         { A = binary(ps, RG_AOP_OR, X, Y, O.pos); }
 expr(A) ::= expr(X) AND(O) expr(Y).        { A = binary(ps, RG_AOP_AND, X, Y, O.pos); }
 expr(A) ::= NOT(T) expr(X).                { A = unary(ps, RG_AOP_NOT, T.pos, X); }
@@ -835,7 +835,7 @@ expr(A) ::= expr(X) MOD(O) expr(Y).        { A = binary(ps, RG_AOP_MOD, X, Y, O.
 expr(A) ::= MINUS(T) expr(X). [UMINUS]     { A = unary(ps, RG_AOP_NEG, T.pos, X); }
 
 expr(A) ::= expr(X) LBRACKET expr_list(K) RBRACKET. {
-  rg_expr *k = deepest_of(ps, K.head);
+  rgi_expr *k = deepest_of(ps, K.head);
   A = new_expr(ps, RG_EX_INDEX, X->pos); A->a = X; A->args = K.head;
   A = parent(ps, A, k && k->depth > X->depth ? k : X, X->pos);
 }
@@ -899,7 +899,7 @@ expr(A) ::= DRAW(R) LP expr(W) COMMA STRING(S) COMMA NAME(N) RP. {
   A = parent(ps, A, W, R.pos);
 }
 
-%type call {rg_expr *}
+%type call {rgi_expr *}
 call(A) ::= NAME(N) LP RP.                 { A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; }
 call(A) ::= NAME(N) LP expr_list(L) RP.    {
   A = new_expr(ps, RG_EX_CALL, N.pos); A->name = N.str; A->args = L.head;
@@ -912,32 +912,32 @@ call(A) ::= CHOOSE(N) LP expr_list(L) RP.  {
 /* choose secret(...): the players answer without seeing each other's answers. */
 call(A) ::= CHOOSE(N) NAME(S) LP expr_list(L) RP.  {
   if (strcmp(S.str, "secret") != 0)
-    rg_error(ps->d, S.pos, "expected '(' or 'secret' after choose, not '%s'", S.str);
+    rgi_error(ps->d, S.pos, "expected '(' or 'secret' after choose, not '%s'", S.str);
   A = new_expr(ps, RG_EX_CALL, N.pos); A->name = "choose"; A->args = L.head; A->secret = true;
   A = parent(ps, A, deepest_of(ps, L.head), N.pos);
 }
 
-%type expr_list {rg_exprlist}
+%type expr_list {rgi_exprlist}
 expr_list(A) ::= expr(X).                  { LIST_ONE(A, X); }
 expr_list(A) ::= expr_list(L) COMMA expr(X). { LIST_ADD(A, L, X); }
 
-%type fieldinit_list {rg_fieldinitlist}
+%type fieldinit_list {rgi_fieldinitlist}
 fieldinit_list(A) ::= fieldinit(X).        { LIST_ONE(A, X); }
 fieldinit_list(A) ::= fieldinit_list(L) COMMA fieldinit(X). { LIST_ADD(A, L, X); }
 
-%type fieldinit {rg_fieldinit *}
-fieldinit(A) ::= NAME(N) COLON expr(E).    { A = NEW(rg_fieldinit); A->pos = N.pos; A->name = N.str; A->value = E; }
+%type fieldinit {rgi_fieldinit *}
+fieldinit(A) ::= NAME(N) COLON expr(E).    { A = NEW(rgi_fieldinit); A->pos = N.pos; A->name = N.str; A->value = E; }
 
 %code {
 /* Returns the size of a parser, so that parse.c can take it from an arena. */
-size_t rg_parser_size(void) {
+size_t rgi_parser_size(void) {
   return sizeof(yyParser);
 }
 
 /* Lets the next syntax error be reported at once.  Lemon stays silent until
 ** three tokens have been shifted after an error; parse.c calls this at the
 ** start of each declaration, which is a fresh start. */
-void rg_parser_clear_errors(void *p) {
+void rgi_parser_clear_errors(void *p) {
   ((yyParser *)p)->yyerrcnt = -1;
 }
 }

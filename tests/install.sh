@@ -8,6 +8,8 @@
 # DESTDIR with a space installs into that folder (not into the source tree,
 # not beside it) and uninstalls from it, and so does one with quotes, a
 # dollar and a semicolon; a relative PREFIX is refused with nothing touched.
+# The library installs with its links, headers and regula.pc, and
+# examples/embed.c and tally.c build against it through pkg-config and run.
 # Prints "install: N passed, M failed".
 cd "$(dirname "$0")/.." || exit 2
 tmp=$(mktemp -d) || exit 3
@@ -103,6 +105,50 @@ mk install DESTDIR="$q" PREFIX=/opt/r && [ -x "$q/opt/r/bin/regula" ] && ok ||
   bad "make install DESTDIR='$q': $(cat "$tmp/log")"
 mk uninstall DESTDIR="$q" PREFIX=/opt/r && [ -z "$(ls -A "$q")" ] && ok ||
   bad "make uninstall DESTDIR='$q': $(cat "$tmp/log"; ls -A "$q")"
+
+# ---- the library: built against the installed copy through pkg-config ------------
+# make install DESTDIR=STAGE PREFIX=/usr, then examples/embed.c and
+# examples/tally.c compiled with `pkg-config --cflags --libs regula` (its
+# file found in the stage, its paths moved there by PKG_CONFIG_SYSROOT_DIR),
+# away from the source tree, and run against the installed libregula.so:
+# the same output as examples/*.expected.  Uninstall leaves the stage empty.
+st="$tmp/stage"
+mkdir -p "$st" "$tmp/away"
+mk install DESTDIR="$st" PREFIX=/usr || bad "make install DESTDIR=stage: $(cat "$tmp/log")"
+lib=$(ls "$st/usr/lib/libregula.so."*.*.* 2>/dev/null)
+major=$(printf '%s' "${lib##*.so.}" | cut -d. -f1)
+[ -f "$lib" ] && [ "$(readlink "$st/usr/lib/libregula.so")" = "${lib##*/}" ] &&
+  [ "$(readlink "$st/usr/lib/libregula.so.$major")" = "${lib##*/}" ] &&
+  ok || bad "libregula.so.X.Y.Z and its links not installed: $(ls "$st/usr/lib")"
+[ -f "$st/usr/include/regula.h" ] && [ -f "$st/usr/include/regula_front.h" ] && ok ||
+  bad "the headers are not installed"
+if command -v pkg-config >/dev/null 2>&1; then
+  flags=$(PKG_CONFIG_PATH="$st/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$st" \
+          pkg-config --cflags --libs regula 2>"$tmp/pc.err")
+  case " $flags " in *" -pthread "*) ok ;; *) bad "pkg-config --libs regula lacks -pthread: $flags" ;; esac
+  static=$(PKG_CONFIG_PATH="$st/usr/lib/pkgconfig" pkg-config --static --libs regula 2>/dev/null)
+  case " $static " in *" -ljansson "*) case " $static " in *" -lutf8proc "*) ok ;;
+    *) bad "pkg-config --static --libs regula lacks -lutf8proc: $static" ;; esac ;;
+    *) bad "pkg-config --static --libs regula lacks -ljansson: $static" ;; esac
+  for e in embed tally; do
+    cp "examples/$e.c" "$tmp/away/$e.c"
+    # shellcheck disable=SC2086 # the flags are words
+    if (cd "$tmp/away" && ${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$e" "$e.c" $flags) \
+         >"$tmp/cc.log" 2>&1; then
+      LD_LIBRARY_PATH="$st/usr/lib" "$tmp/away/$e" >"$tmp/away/$e.out" 2>&1 &&
+        cmp -s "$tmp/away/$e.out" "examples/$e.expected" && ok ||
+        bad "$e against the installed library: $(head -3 "$tmp/away/$e.out")"
+      LD_LIBRARY_PATH="$st/usr/lib" ldd "$tmp/away/$e" | grep -qF "$st/usr/lib/libregula.so" && ok ||
+        bad "$e does not load the installed libregula.so"
+    else
+      bad "examples/$e.c does not build with pkg-config --cflags --libs regula: $(head -5 "$tmp/cc.log")"
+    fi
+  done
+else
+  bad "no pkg-config to build the examples against the installed library"
+fi
+mk uninstall DESTDIR="$st" PREFIX=/usr && [ -z "$(ls -A "$st")" ] && ok ||
+  bad "make uninstall DESTDIR=stage left: $(find "$st" | head -5)"
 
 # ---- a relative PREFIX is refused, nothing touched -------------------------------
 mk install PREFIX="rel/usr" DESTDIR="$tmp/r" && bad "make install PREFIX=rel/usr succeeded"

@@ -3,9 +3,9 @@
 #
 # The token kinds are declared once, by grammar/parser.y's %token lines (Lemon
 # numbers them into parser.h); grammar/lexer.re names each for messages in
-# rg_token_name (`case RG_TK_RULESET: return "'ruleset'";`) and spells the
+# rgi_token_name (`case RG_TK_RULESET: return "'ruleset'";`) and spells the
 # fixed ones in its rules (`"ruleset" { TOK(RULESET); }`).  Checked:
-#   - every %token has a name in rg_token_name, and every name is a %token;
+#   - every %token has a name in rgi_token_name, and every name is a %token;
 #   - every token a lexer rule returns is a %token;
 #   - a token spelled by a rule is named by that spelling in quotes.
 # Prints "tokens: N passed, M failed".
@@ -18,7 +18,7 @@ sed -n "s/^ *case RG_TK_\([A-Z_]*\): return .*/\1/p" grammar/lexer.re | sort -u 
 sed -n 's/.*{ TOK(\([A-Z_]*\)); }.*/\1/p' grammar/lexer.re | sort -u >"$tmp/lexed"
 # spelled: TOKEN<TAB>'spelling' from `"spelling" { TOK(TOKEN); }`
 sed -n 's/^  "\([^"]*\)" *{ TOK(\([A-Z_]*\)); }.*/\2	'"'"'\1'"'"'/p' grammar/lexer.re | sort >"$tmp/spelled"
-# named: TOKEN<TAB>'name' from rg_token_name's cases
+# named: TOKEN<TAB>'name' from rgi_token_name's cases
 sed -n "s/^ *case RG_TK_\([A-Z_]*\): return \"\(.*\)\";/\1	\2/p" grammar/lexer.re | sort >"$tmp/names"
 
 pass=0 fail=0
@@ -34,7 +34,7 @@ check() {
 }
 [ -s "$tmp/declared" ] && [ -s "$tmp/named" ] && [ -s "$tmp/spelled" ] ||
   { echo "tokens: cannot read the tokens of grammar/parser.y or grammar/lexer.re"; exit 1; }
-check "the %tokens of parser.y and the names of rg_token_name differ" "$tmp/declared" "$tmp/named"
+check "the %tokens of parser.y and the names of rgi_token_name differ" "$tmp/declared" "$tmp/named"
 comm -23 "$tmp/lexed" "$tmp/declared" >"$tmp/undeclared"
 : >"$tmp/none"
 check "lexer rules return tokens that parser.y does not declare" "$tmp/none" "$tmp/undeclared"

@@ -4,7 +4,7 @@
 */
 #include "ask.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "exitcode.h"
 #include "fileout.h"
 #include "opts.h"

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "regula.h"
+#include "regula_front.h"
 
 /* Lines read from a stream (stdin for a person, an inputs file). */
 typedef struct reader {

@@ -40,10 +40,10 @@ int call_run(const char *cmd, const char *path, const char *proc, const char *co
     rg_rules_free(r);
     return rc;
   }
-  memset(&o, 0, sizeof o);
+  o = RG_OPTIONS(rg_run_options);
   if (opt) o = *opt;
   o.seeding = RG_SEEDING_CALL;
-  o.policy = RG_CHOOSE_FIRST;
+  o.policy.kind = RG_CHOOSE_FIRST;
   if (cli_rules_proc(r, cmd, proc, nargs) < 0) {
     rc = EX_BAD;
   } else if (rg_run_new(r, &o, &run) != RG_OK ||
@@ -56,13 +56,12 @@ int call_run(const char *cmd, const char *path, const char *proc, const char *co
       rc = done(ctx, r, run);
       if (rc == EX_OK && rg_run_failed_expects(run)) rc = EX_FINDINGS;
     } else if (st == RG_BAD_VALUE || st == RG_NOMEM) {   /* an argument; memory */
-      cli_eprintf("regula: error: %s\n", rg_run_error(run, NULL, NULL, NULL));
+      cli_eprintf("regula: error: %s\n", rg_run_errmsg(run));
       rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     } else {
-      const char *where, *msg;
-      uint32_t line, col;
-      msg = rg_run_error(run, &where, &line, &col);
-      call_fault(r, msg, where, line, col);
+      rg_place at;
+      rg_run_where(run, &at);
+      call_fault(r, rg_run_errmsg(run), at.path, at.line, at.col);
       rc = EX_RUNTIME;
     }
   }
@@ -81,8 +80,7 @@ static int print_result(void *ctx, rg_rules *r, rg_run *run) {
 int call_main(const char *path, const char *proc, const char *const *args, int nargs,
               const rg_run_options *limits, int native) {
   rg_out out = cli_file_out(stdout);
-  rg_run_options opt;
-  memset(&opt, 0, sizeof opt);
+  rg_run_options opt = RG_OPTIONS(rg_run_options);
   if (limits) opt = *limits;
   opt.event = on_event;
   opt.event_ctx = &out;

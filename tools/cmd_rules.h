@@ -17,7 +17,7 @@
 #ifndef RG_CMD_RULES_H
 #define RG_CMD_RULES_H
 
-#include "regula.h"
+#include "regula_front.h"
 
 /* Compiles each of paths[0..n); with assumptions, prints every `assumed`
 ** note on stdout as "path:line: what: text". */

@@ -9,13 +9,11 @@
 #include <stdint.h>
 
 #include "opts.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* What `regula sim --variants` was given. */
 typedef struct sim_args {
-  uint64_t max_steps;       /* the limits of each run (0: the defaults) */
-  size_t max_memory;
-  int no_fusion;
+  rg_limits limits;         /* of each run (0: the defaults) */
   uint64_t runs, seed;
   uint32_t threads;
   int json;

@@ -10,7 +10,7 @@
 */
 #include "cmd_diff.h"
 #include "fileout.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -111,7 +111,10 @@ int diff_main(const diff_request *r) {
   if (rc == 0) rc = cli_rules_load(a.files[0], 0, &A);
   if (rc == 0) rc = cli_rules_load(a.files[1], 0, &B);
   if (rc == 0) {
-    rg_diff_options opt = { a.hints, a.nhints, 1, NULL };
+    rg_diff_options opt = RG_OPTIONS(rg_diff_options);
+    opt.odds = a.hints;
+    opt.nodds = a.nhints;
+    opt.with_source = 1;
     rg_status st = rg_changes_new(A, B, &opt, &c);
     if (st != RG_OK) {
       cli_eprintf("regula: error: %s\n", rg_status_name(st));

@@ -138,7 +138,7 @@ static int cli_native_required(rg_rules *r);
 
 int cli_rules_load(const char *path, int keep_sources, rg_rules **r) {
   diag_count dc = { cli_file_out(stderr), 0 };
-  rg_compile_options opt = { .diagnostic = report, .diagnostic_ctx = &dc,
+  rg_compile_options opt = { .size = sizeof opt, .diagnostic = report, .diagnostic_ctx = &dc,
                              .keep_sources = keep_sources };
   rg_status st;
   *r = NULL;
@@ -149,7 +149,7 @@ int cli_rules_load(const char *path, int keep_sources, rg_rules **r) {
     st = rg_rules_compile("-", text, len, &opt, r);
     rg_free(text);
   } else {
-    st = rg_rules_compile_path(path, &opt, r);
+    st = rg_rules_load(path, &opt, r);
   }
   if (st == RG_NOMEM && dc.n == 0) fputs("regula: error: out of memory\n", stderr);
   else if (st != RG_OK && dc.n == 0) cli_eprintf("regula: error: %s: cannot compile\n", path);
@@ -159,6 +159,17 @@ int cli_rules_load(const char *path, int keep_sources, rg_rules **r) {
   const char *nat = getenv("REGULA_NATIVE");
   if (st == RG_OK && nat && strcmp(nat, "1") == 0) return cli_native_required(*r);
   return st == RG_OK ? 0 : st == RG_NOMEM ? 3 : 2;
+}
+
+int cli_file_save(const char *path, const void *data, size_t len) {
+  rg_buf why;
+  rg_status st;
+  rg_buf_init(&why);
+  st = rg_file_save(path, data ? data : "", len, 0644, &why.out);
+  if (st != RG_OK)
+    cli_eprintf("regula: error: %s\n", why.out.failed || !why.data ? "out of memory" : why.data);
+  rg_buf_free(&why);
+  return st == RG_OK ? 0 : -1;
 }
 
 /* Finds program name (with a '/': as given) on PATH; returns its path
@@ -226,52 +237,52 @@ static int cli_native_required(rg_rules *r) {
 }
 
 int cli_rules_no_table(const rg_rules *r, const char *name) {
-  int n = rg_rules_table_count(r);
+  int n = rg_rules_count(r, RG_TABLE);
   cli_eprintf("regula: error: no table '%s'; ", name);
   if (n == 0) fputs("the rule set has no tables\n", stderr);
   else {
     fputs("tables: ", stderr);
-    for (int i = 0; i < n; i++) cli_eprintf("%s%s", i ? ", " : "", rg_rules_table_name(r, i));
+    for (int i = 0; i < n; i++) cli_eprintf("%s%s", i ? ", " : "", rg_rules_item(r, RG_TABLE, i));
     fputc('\n', stderr);
   }
   return 2;
 }
 
 int cli_rules_proc(const rg_rules *r, const char *cmd, const char *name, int nargs) {
-  int pi = rg_rules_find_proc(r, name), n = 0, np;
+  int pi = rg_rules_find(r, RG_PROC, name), n = 0, np;
   char tn[128];
   if (pi < 0) {
     cli_eprintf("regula: error: no procedure '%s'; ", name);
-    for (int i = 0; i < rg_rules_proc_count(r); i++) {
-      const char *p = rg_rules_proc_name(r, i);
-      if (rg_rules_find_proc(r, p) != i) continue;      /* a test */
+    for (int i = 0; i < rg_rules_count(r, RG_PROC); i++) {
+      const char *p = rg_rules_item(r, RG_PROC, i);
+      if (rg_rules_find(r, RG_PROC, p) != i) continue;      /* a test */
       cli_eprintf("%s%s", n++ ? ", " : "procedures: ", p);
     }
     fputs(n ? "\n" : "the rule set has no procedures\n", stderr);
     return -1;
   }
-  if (nargs == (np = rg_rules_param_count(r, pi))) return pi;
+  if (nargs == (np = rg_rules_arity(r, RG_PROC, pi))) return pi;
   cli_eprintf("regula: error: procedure '%s' takes %d argument%s (", name, np,
           np == 1 ? "" : "s");
   for (int k = 0; k < np; k++)
-    cli_eprintf("%s%s: %s", k ? ", " : "", rg_rules_param_name(r, pi, k),
-            rg_rules_param_type(r, pi, k, tn, sizeof tn));
+    cli_eprintf("%s%s: %s", k ? ", " : "", rg_rules_param(r, pi, k),
+            rg_rules_type(r, RG_PROC, pi, k, tn, sizeof tn));
   cli_eprintf("), got %d\ntry 'regula %s --help'\n", nargs, cmd);
   return -1;
 }
 
 int cli_rules_counted(const rg_rules *r, const char *cmd, const char *name,
                       const char *const *args, int nargs) {
-  char tn[128], err[1024];
+  char tn[128];
   rg_status st;
   int pi = cli_rules_proc(r, cmd, name, nargs);
   if (pi < 0) return -1;
-  if (!rg_rules_result_type(r, pi, tn, sizeof tn)) {
+  if (!rg_rules_type(r, RG_PROC, pi, -1, tn, sizeof tn)) {
     cli_eprintf("regula: error: procedure '%s' has no result to count\n", name);
     return -1;
   }
-  if ((st = rg_rules_check_args(r, name, args, nargs, err, sizeof err)) != RG_OK) {
-    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
+  if ((st = rg_rules_check_args(r, name, args, nargs)) != RG_OK) {
+    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : rg_rules_errmsg(r));
     return st == RG_NOMEM ? -2 : -1;
   }
   return pi;

@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "regula.h"
+#include "regula_front.h"
 
 /* Returns an rg_out that writes to f (borrowed; it must outlive the rg_out).
 ** A short write marks the rg_out failed; the stream's own error flag is set
@@ -46,6 +46,11 @@ int cli_read_stdin(char **text, size_t *len);
 ** memory or unreadable standard input.  With REGULA_NATIVE=1 in the
 ** environment the rules run in the native tier (cli_native). */
 int cli_rules_load(const char *path, int keep_sources, rg_rules **r);
+
+/* Writes data[0..len) to path with rg_file_save (mode 0644 for a new
+** file; no partial file).  Returns 0, or -1 after saying why on stderr
+** ("regula: error: OUT: cannot write: ..."). */
+int cli_file_save(const char *path, const void *data, size_t len);
 
 /* Turns on the native tier for r (--native): the compiler is $REGULA_CC
 ** (a path, or a name looked up on PATH), else cc on PATH; the cache folder

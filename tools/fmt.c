@@ -5,7 +5,7 @@
 #include "cmd_edit.h"
 #include "exitcode.h"
 #include "fileout.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +52,7 @@ static int fmt_one(const char *path, int check) {
     cli_eprintf("regula: error: %s\n", msg);
     return st == RG_NOMEM || st == RG_IO ? EX_RUNTIME : EX_BAD;
   }
-  memset(&copt, 0, sizeof copt);
+  copt = RG_OPTIONS(rg_compile_options);
   copt.diagnostic = rg_diagnostic_print;
   copt.diagnostic_ctx = &err;
   rg_buf_init(&b);
@@ -79,10 +79,7 @@ static int fmt_one(const char *path, int check) {
       rc = EX_FINDINGS;
     } else {
       /* the file keeps its mode; through a symbolic link, its target changes */
-      if (rg_file_save(path, b.data ? b.data : "", b.len, 0644, msg, sizeof msg) != 0) {
-        cli_eprintf("regula: error: %s\n", msg);
-        rc = EX_RUNTIME;
-      }
+      if (cli_file_save(path, b.data, b.len) != 0) rc = EX_RUNTIME;
     }
   }
   rg_buf_free(&b);

@@ -2,10 +2,10 @@
 ** inputs.c: a run's inputs and placeholder data from the command line
 ** (--inputs FILE, then each --set NAME=VALUE), the same for run, sim and
 ** odds, and --policy (see inputs.h).  The library parses and keeps them
-** (rg_rules_with, rg_rules_set); this file reads the file and prints what
+** (rg_rules_copy, rg_rules_set); this file reads the file and prints what
 ** is wrong.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "ask.h"
 #include "exitcode.h"
 #include "fileout.h"
@@ -17,9 +17,9 @@
 
 int cli_rules_setup(const rg_rules *r, const char *inputs, const char *const *sets, int nsets,
                     rg_rules **out) {
-  rg_buf err;
-  rg_status st = rg_rules_with(r, out);
-  rg_buf_init(&err);
+  rg_status st = rg_rules_copy(r, out);
+  const char *where = NULL;               /* what the message is about */
+  char set[64];
   if (st == RG_OK && inputs) {
     char *text = NULL;
     size_t len = 0;
@@ -29,19 +29,20 @@ int cli_rules_setup(const rg_rules *r, const char *inputs, const char *const *se
       *out = NULL;
       return frc;
     }
-    st = rg_rules_set_lines(*out, text, len, inputs, &err.out);
+    st = rg_rules_set_lines(*out, text, len, inputs);
     rg_free(text);
   }
   for (int i = 0; st == RG_OK && i < nsets; i++) {
-    char where[64];
-    snprintf(where, sizeof where, "--set %.50s", sets[i]);
-    st = rg_rules_set(*out, sets[i], where, &err.out);
+    snprintf(set, sizeof set, "--set %.50s", sets[i]);
+    where = set;
+    st = rg_rules_set(*out, sets[i]);
   }
-  if (st == RG_NOMEM || (st != RG_OK && err.out.failed))
+  if (st == RG_NOMEM)
     fputs("regula: error: out of memory\n", stderr);
+  else if (st != RG_OK && where)
+    cli_eprintf("regula: error: %s: %s\n", where, rg_rules_errmsg(*out));
   else if (st != RG_OK)
-    cli_eprintf("regula: error: %s\n", err.data ? err.data : "");
-  rg_buf_free(&err);
+    cli_eprintf("regula: error: %s\n", rg_rules_errmsg(*out));
   if (st != RG_OK) {
     rg_rules_free(*out);
     *out = NULL;
@@ -55,14 +56,16 @@ int cli_policy(const char *cmd, const char *policy, const char *const *allowed, 
   *len = 0;
   *kind = 0;
   if (!policy) return EX_OK;
+  rg_policy p;
   for (int k = 0; allowed[k]; k++)
     if (strcmp(policy, allowed[k]) == 0) {
       *kind = k;
       return EX_OK;
     }
-  if (strncmp(policy, "answers:", 8) == 0 && policy[8]) {
+  /* the library reads the policy's name (rg_policy_parse) */
+  if (rg_policy_parse(NULL, policy, &p) == RG_OK && p.kind == RG_CHOOSE_ANSWERS) {
     *kind = -1;
-    return ask_read_file(policy + 8, answers, len);
+    return ask_read_file(p.answers_name, answers, len);
   }
   *kind = -2;                             /* a strategy: cli_rules_strategy */
   return EX_OK;
@@ -71,18 +74,18 @@ int cli_policy(const char *cmd, const char *policy, const char *const *allowed, 
 int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
                        const char *const *allowed, const char **strategy) {
   rg_buf names;
-  int n = rg_rules_strategy_count(r);
+  rg_policy p;
+  int n = rg_rules_count(r, RG_STRATEGY);
   *strategy = NULL;
   if (!policy) {
     /* no policy asked for: the rules' default strategy, when they name one */
-    *strategy = rg_rules_strategy_name(r, rg_rules_default_strategy(r));
+    *strategy = rg_rules_item(r, RG_STRATEGY, rg_rules_default_strategy(r));
     return EX_OK;
   }
-  if (strncmp(policy, "answers:", 8) == 0 && policy[8]) return EX_OK;
   for (int k = 0; allowed[k]; k++)
     if (strcmp(policy, allowed[k]) == 0) return EX_OK;
-  if (rg_rules_find_strategy(r, policy) >= 0) {
-    *strategy = policy;
+  if (rg_policy_parse(r, policy, &p) == RG_OK && (p.kind == RG_CHOOSE_ANSWERS || p.strategy)) {
+    *strategy = p.strategy;
     return EX_OK;
   }
   rg_buf_init(&names);
@@ -91,7 +94,7 @@ int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
   if (n) {
     rg_puts(&names.out, " or a strategy of the rules (");
     for (int i = 0; i < n; i++)
-      rg_printf(&names.out, "%s%s", i ? ", " : "", rg_rules_strategy_name(r, i));
+      rg_printf(&names.out, "%s%s", i ? ", " : "", rg_rules_item(r, RG_STRATEGY, i));
     rg_puts(&names.out, ")");
   } else {
     rg_puts(&names.out, " (the rules declare no strategy)");
@@ -103,13 +106,13 @@ int cli_rules_strategy(const char *cmd, const rg_rules *r, const char *policy,
 }
 
 int cli_list_strategies(const rg_rules *r, const char *path) {
-  int n = rg_rules_strategy_count(r), d = rg_rules_default_strategy(r);
+  int n = rg_rules_count(r, RG_STRATEGY), d = rg_rules_default_strategy(r);
   if (n == 0) printf("%s declares no strategy: choices are made at random (--policy random) "
                      "or take their first option (--policy first)\n", path);
   else printf("strategies of %s (--policy NAME):\n", path);
   for (int i = 0; i < n; i++) {
     const char *doc = rg_rules_strategy_doc(r, i);
-    printf("  %s%s%s%s\n", rg_rules_strategy_name(r, i), i == d ? " (the default)" : "",
+    printf("  %s%s%s%s\n", rg_rules_item(r, RG_STRATEGY, i), i == d ? " (the default)" : "",
            doc && *doc ? ": " : "", doc ? doc : "");
   }
   if (n && d < 0) puts("none is the default: without --policy, choices are made as the command's own default says");

@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "regula.h"
+#include "regula_front.h"
 
-/* Makes *out a copy of r (rg_rules_with) set up from the --inputs file
+/* Makes *out a copy of r (rgi_rules_with) set up from the --inputs file
 ** (lines NAME=VALUE) and then each --set, so --set wins.  Returns EX_OK,
 ** or EX_BAD / EX_RUNTIME after saying what is wrong; the caller frees *out
 ** (NULL on failure) with rg_rules_free. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/install.sh install|uninstall: `make install` and `make uninstall`.
 #
-# Reads DESTDIR, PREFIX and BUILD from the environment (the Makefile exports
+# Reads DESTDIR, PREFIX, BUILD and SO_VERSION from the environment (the Makefile exports
 # them), never from a command line a shell re-splits: every path is quoted,
 # so a space or a quote in DESTDIR or PREFIX is an ordinary character.  A
 # PREFIX that is not absolute, or either holding a newline, is refused
@@ -9,13 +9,15 @@
 #
 # install copies the files listed in install_files below under
 # DESTDIR+PREFIX and writes a manifest, PREFIX/share/regula/MANIFEST, of
-# what it created: each directory that was not there before ("d PATH") and
-# each file with its SHA-256 ("f SUM PATH"), PATH being the full installed
-# path less DESTDIR.  Installing again over an install keeps the earlier
+# what it created: each directory that was not there before ("d PATH"),
+# each file with its SHA-256 ("f SUM PATH") and each symbolic link with its
+# target ("l TARGET PATH"), PATH being the full installed path less
+# DESTDIR.  Installing again over an install keeps the earlier
 # entries that are still there.
 #
 # uninstall removes exactly what the manifest lists: a file only while its
-# contents are the ones installed, a directory only when it is empty; it
+# contents are the ones installed, a link only while it points where it
+# did, a directory only when it is empty; it
 # says what it removed and what it left (a file of yours in share/regula/
 # keeps its folder).  Without a manifest it removes nothing.
 set -u
@@ -23,6 +25,7 @@ what=${1:-}
 DESTDIR=${DESTDIR:-}
 PREFIX=${PREFIX:-/usr/local}
 BUILD=${BUILD:-build}
+SO_VERSION=${SO_VERSION:-}
 nl='
 '
 refuse() { echo "regula: $what: $*; nothing was installed or removed" >&2; exit 2; }
@@ -40,6 +43,15 @@ manifest=$PREFIX/share/regula/MANIFEST
 # DESTDIR` installs every file under SRCDIR.  Adding a file is one line here.
 install_files() {
   file 0755 "$BUILD/regula"                          bin/regula
+  # the library: libregula.so.X.Y.Z, its soname's link and the link a
+  # program links by; the headers; pkg-config's file (made for PREFIX)
+  file 0755 "$BUILD/libregula.so.$SO_VERSION"        "lib/libregula.so.$SO_VERSION"
+  link "libregula.so.$SO_VERSION"                    "lib/libregula.so.${SO_VERSION%%.*}"
+  link "libregula.so.$SO_VERSION"                    lib/libregula.so
+  file 0644 interp/regula.h                          include/regula.h
+  file 0644 interp/regula_front.h                    include/regula_front.h
+  pc >"$tmp/regula.pc" || exit 3
+  file 0644 "$tmp/regula.pc"                         lib/pkgconfig/regula.pc
   file 0644 "$BUILD/regula.1"                        share/man/man1/regula.1
   file 0644 editors/bash/regula                      share/bash-completion/completions/regula
   for d in syntax ftdetect ftplugin; do
@@ -84,6 +96,29 @@ file() {
   printf 'f %s %s\n' "$(sum "$DESTDIR$dest")" "$dest" >>"$tmp/new"
 }
 
+# link TARGET DEST: makes PREFIX/DEST a symbolic link to TARGET (a name in
+# the same folder).
+link() {
+  dest=$PREFIX/$2
+  dirs "${dest%/*}" || exit 3
+  ln -sfn "$1" "$DESTDIR$dest" || exit 3
+  printf 'l %s %s\n' "$1" "$dest" >>"$tmp/new"
+}
+
+# pc: writes pkg-config's regula.pc for PREFIX: -pthread (the library
+# starts threads); utf8proc and jansson as private libraries (for a static
+# link: --static), not as Requires.private, whose Cflags would reach every
+# embedder's compile.
+pc() {
+  printf '%s\n' "prefix=$PREFIX" 'libdir=${prefix}/lib' 'includedir=${prefix}/include' '' \
+    'Name: regula' \
+    'Description: runs wargame quick reference sheets transcribed as rule files' \
+    "Version: $SO_VERSION" \
+    'Cflags: -I${includedir}' \
+    'Libs: -L${libdir} -lregula -pthread' \
+    'Libs.private: -lutf8proc -ljansson -lm'
+}
+
 # tree SRCDIR DEST: installs every file under SRCDIR (mode 0644) under
 # PREFIX/DEST, in a fixed order.
 tree() {
@@ -103,9 +138,10 @@ finish() {
       "f - "*) continue ;;                            # the manifest: added below
       "d "*) p=${line#d }; [ -d "$DESTDIR$p" ] || continue ;;
       "f "*) p=${line#f * }; [ -f "$DESTDIR$p" ] || continue ;;
+      "l "*) p=${line#l * }; [ -L "$DESTDIR$p" ] || continue ;;
       *) continue ;;
       esac
-      sed 's/^d //; s/^f [^ ]* //' "$tmp/new" | grep -qxF -e "$p" && continue
+      sed 's/^d //; s/^[fl] [^ ]* //' "$tmp/new" | grep -qxF -e "$p" && continue
       printf '%s\n' "$line" >>"$tmp/new"
     done <"$DESTDIR$manifest"
   fi
@@ -156,6 +192,16 @@ while IFS= read -r line; do
     elif rm -f "$DESTDIR$p"; then removed=$((removed + 1))
     else printf '%s (cannot remove)\n' "$DESTDIR$p" >>"$tmp/left"
       printf '%s\n' "$line" >>"$tmp/kept"
+    fi ;;
+  "l "*)
+    t=${line#l }; t=${t%% *}; p=${line#l * }
+    if ! safe "$p" f; then printf '%s (not under PREFIX: not removed)\n' "$p" >>"$tmp/left"
+    elif [ ! -L "$DESTDIR$p" ]; then
+      [ -e "$DESTDIR$p" ] && printf '%s (changed since install)\n' "$DESTDIR$p" >>"$tmp/left"
+    elif [ "$(readlink "$DESTDIR$p")" != "$t" ]; then
+      printf '%s (changed since install)\n' "$DESTDIR$p" >>"$tmp/left"
+    elif rm -f "$DESTDIR$p"; then removed=$((removed + 1))
+    else printf '%s (cannot remove)\n' "$DESTDIR$p" >>"$tmp/left"
     fi ;;
   "d "*) printf '%s\n' "${line#d }" >>"$tmp/dirs"
     printf '%s\n' "$line" >>"$tmp/kept" ;;

@@ -28,7 +28,7 @@
 #include "cmd_edit.h"
 #include "exitcode.h"
 #include "lsp_frame.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -313,7 +313,7 @@ static rg_compile_options options(server *sv, rg_loader *ld, rg_diagnostic_fn fn
   ld->load = open_load;
   ld->release = open_release;
   ld->ctx = sv;
-  memset(&o, 0, sizeof o);
+  o = RG_OPTIONS(rg_compile_options);
   o.loader = ld;
   o.diagnostic = fn;
   o.diagnostic_ctx = ctx;
@@ -600,7 +600,7 @@ static json_t *hover_text(server *sv, const doc *d, const char *w, int in_string
         /* the document's rules, or (while it has errors) those of the
         ** file that declares the name */
         if (rg_rules_compile(d->path, d->text, d->len, &o, &r) == RG_OK ||
-            rg_rules_compile_path(y->path, &o, &r) == RG_OK) {
+            rg_rules_load(y->path, &o, &r) == RG_OK) {
           rg_puts(&b.out, "```\n");
           rg_rules_describe(r, y->name, &b.out);
           rg_puts(&b.out, "```\n");

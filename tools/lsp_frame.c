@@ -11,7 +11,7 @@
 */
 #include "lsp_frame.h"
 
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 ** fraction, a percent and a bar); this file parses the options and says
 ** what went wrong.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "cmd_rules.h"
 #include "cmd_sim.h"
 #include "exitcode.h"
@@ -72,13 +72,12 @@ const char odds_help[] =
 ** Returns the exit code. */
 static int odds_findings(const rg_rules *r, const rg_exact *x, rg_status st, char **pos,
                          int npos) {
-  const char *path, *msg;
-  uint32_t line, col;
-  int runs = 0;
+  const char *msg;
+  rg_place at;
   uint64_t n;
-  if (st == RG_RUN_LIMIT && (msg = rg_exact_error(x, &runs))) {
+  if (st == RG_RUN_LIMIT && *(msg = rg_exact_errmsg(x))) {
     cli_eprintf("regula: error: %s", msg);
-    if (runs) {
+    if (rg_exact_limit_was_runs(x)) {
       fputs("; raise --limit or estimate with `regula sim", stderr);
       for (int k = 0; k < npos; k++) cli_eprintf(" %s", pos[k]);
       fputs(" --runs 100000`", stderr);
@@ -89,8 +88,10 @@ static int odds_findings(const rg_rules *r, const rg_exact *x, rg_status st, cha
   if (st == RG_RUN_ERROR) {
     rg_buf outcomes;
     rg_buf_init(&outcomes);
-    msg = rg_exact_failure(x, &path, &line, &col, &outcomes.out);
-    call_fault((void *)r, msg ? msg : "the run failed", path, line, col);
+    msg = rg_exact_errmsg(x);
+    rg_exact_where(x, &at);
+    rg_exact_failed_draws(x, &outcomes.out);
+    call_fault((void *)r, *msg ? msg : "the run failed", at.path, at.line, at.col);
     cli_eprintf("regula: on the run with the outcomes (1-based):%s\n",
             outcomes.data ? outcomes.data : "");
     rg_buf_free(&outcomes);
@@ -100,10 +101,10 @@ static int odds_findings(const rg_rules *r, const rg_exact *x, rg_status st, cha
     fputs("regula: error: out of memory\n", stderr);
     return EX_RUNTIME;
   }
-  if ((n = rg_exact_expects(x, &path, &line)) == 0) return EX_OK;
+  if ((n = rg_exact_expects(x, &at)) == 0) return EX_OK;
   /* A failed expectation is a finding (exit 1), as in every command. */
   fflush(stdout);
-  if (strcmp(path, "?") != 0) cli_eprintf("%s:%u: an expectation failed\n", path, line);
+  if (strcmp(at.path, "?") != 0) cli_eprintf("%s:%u: an expectation failed\n", at.path, at.line);
   cli_eprintf("regula: expectations failed in %llu of %llu runs\n", (unsigned long long)n,
           (unsigned long long)rg_exact_runs(x));
   return EX_FINDINGS;
@@ -138,7 +139,7 @@ int odds_variants(opts *o) {
   var vs[RG_SIMVARS_MAX];
   rg_exact *xs[RG_SIMVARS_MAX];
   uint32_t n = 0;
-  char *copy = NULL, err[1024];
+  char *copy = NULL;
   int rc = odds_options(o, &limit, &depth, &policy);
   memset(vs, 0, sizeof vs);
   memset(xs, 0, sizeof xs);
@@ -164,21 +165,26 @@ int odds_variants(opts *o) {
       rc = EX_BAD;
       break;
     }
-    memset(&xo, 0, sizeof xo);
+    xo = RG_OPTIONS(rg_exact_options);
     xo.proc = o->pos[0];
     xo.args = (const char *const *)o->pos + 1;
     xo.nargs = o->npos - 1;
     xo.limit = limit;
     xo.depth = (uint32_t)depth;
-    xo.max_steps = o->max_steps;
-    xo.max_memory = o->max_memory;
-    xo.no_fusion = o->no_fusion;
-    xo.policy = (policy && strcmp(policy, "random") == 0) || strategy ? RG_CHOOSE_RANDOM
-                                                                        : RG_CHOOSE_FIRST;
-    xo.strategy = strategy;
-    st = rg_exact_new(vs[v].r, &xo, err, sizeof err, &xs[v]);
+    xo.limits = cli_limits(o);
+    {
+      /* odds take the first option unless asked otherwise */
+      rg_policy p;
+      xo.policy.kind = (policy && rg_policy_parse(NULL, policy, &p) == RG_OK &&
+                        p.kind == RG_CHOOSE_RANDOM) || strategy ? RG_CHOOSE_RANDOM
+                                                                : RG_CHOOSE_FIRST;
+    }
+    xo.policy.strategy = strategy;
+    st = rg_exact_new(vs[v].r, &xo, &xs[v]);
+    if (st == RG_OK) st = rg_exact_run(xs[v]);
     if (!xs[v]) {
-      cli_eprintf("regula: error: %s: %s\n", vs[v].path, st == RG_NOMEM ? "out of memory" : err);
+      cli_eprintf("regula: error: %s: %s\n", vs[v].path,
+                  st == RG_NOMEM ? "out of memory" : rg_rules_errmsg(vs[v].r));
       rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     } else if (st != RG_OK) {
       cli_eprintf("regula: in %s:\n", vs[v].path);
@@ -187,7 +193,7 @@ int odds_variants(opts *o) {
   }
   if (rc == EX_OK) {
     rg_out out = cli_file_out(stdout);
-    if (rg_exact_compare((const rg_exact *const *)xs, names, n, o->json, &out) != RG_OK) {
+    if ((o->json ? rg_exact_compare_json : rg_exact_compare)((const rg_exact *const *)xs, names, n, &out) != RG_OK) {
       fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
                            : "regula: error: out of memory\n", stderr);
       rc = EX_RUNTIME;
@@ -200,9 +206,7 @@ int odds_variants(opts *o) {
     }
     /* expectations that failed in some variant's runs: a finding */
     for (uint32_t v = 0; rc == EX_OK && v < n; v++) {
-      const char *path;
-      uint32_t line;
-      if (rg_exact_expects(xs[v], &path, &line)) rc = odds_findings(vs[v].r, xs[v], RG_OK, NULL, 0);
+      if (rg_exact_expects(xs[v], NULL)) rc = odds_findings(vs[v].r, xs[v], RG_OK, NULL, 0);
     }
   }
   for (uint32_t v = 0; v < RG_SIMVARS_MAX; v++) {
@@ -222,7 +226,7 @@ int cmd_odds(opts *o) {
   uint64_t limit, depth;
   const char *policy, *svg = o->npictures ? o->pictures[0].path : NULL;
   const char *strategy = NULL;
-  char **pos = o->pos, *answers = NULL, err[1024];
+  char **pos = o->pos, *answers = NULL;
   size_t alen = 0;
   int npos = o->npos, kind = 0, rc;
   rg_rules *base = NULL, *r = NULL;
@@ -253,30 +257,29 @@ int cmd_odds(opts *o) {
   if (rc == EX_OK && cli_rules_strategy("odds", r, policy, policies, &strategy) != EX_OK)
     rc = EX_BAD;
   if (rc != EX_OK) goto done;
-  memset(&xo, 0, sizeof xo);
+  xo = RG_OPTIONS(rg_exact_options);
   xo.proc = pos[1];
   xo.args = (const char *const *)pos + 2;
   xo.nargs = npos - 2;
   xo.limit = limit;
   xo.depth = (uint32_t)depth;
-  xo.max_steps = o->max_steps;
-  xo.max_memory = o->max_memory;
-  xo.no_fusion = o->no_fusion;
-  xo.policy = kind == -1 ? RG_CHOOSE_ANSWERS : kind == 1 || strategy ? RG_CHOOSE_RANDOM
-                                                                     : RG_CHOOSE_FIRST;
-  xo.answers = answers;
-  xo.answers_len = alen;
-  xo.answers_name = kind == -1 ? policy + 8 : NULL;
-  xo.strategy = strategy;
-  st = rg_exact_new(r, &xo, err, sizeof err, &x);
+  xo.limits = cli_limits(o);
+  xo.policy.kind = kind == -1 ? RG_CHOOSE_ANSWERS : kind == 1 || strategy ? RG_CHOOSE_RANDOM
+                                                                          : RG_CHOOSE_FIRST;
+  xo.policy.answers = answers;
+  xo.policy.answers_len = alen;
+  xo.policy.answers_name = kind == -1 ? policy + 8 : NULL;
+  xo.policy.strategy = strategy;
+  st = rg_exact_new(r, &xo, &x);
+  if (st == RG_OK) st = rg_exact_run(x);
   if (!x) {
-    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
+    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : rg_rules_errmsg(r));
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     goto done;
   }
   if (st == RG_OK) {
     rg_out out = cli_file_out(stdout);
-    if (rg_exact_write(x, o->json, &out) != RG_OK) {
+    if ((o->json ? rg_exact_json : rg_exact_write)(x, &out) != RG_OK) {
       fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
                            : "regula: error: out of memory\n", stderr);
       rc = EX_RUNTIME;

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "regula.h"
+#include "regula_front.h"
 #include "exitcode.h"
 #include "pictures.h"
 
@@ -69,6 +69,13 @@ typedef struct opts {
   int nodds;
   int check;                /* fmt --check */
 } opts;
+
+/* Returns the limits o asks each run for (--max-steps, --max-memory,
+** REGULA_NO_FUSION), as the library's options take them. */
+static inline rg_limits cli_limits(const opts *o) {
+  rg_limits l = { o->max_steps, o->max_memory, o->no_fusion };
+  return l;
+}
 
 /* Prints "regula: error: MSG" and the hint to read the command's help (cmd
 ** may be NULL); returns EX_BAD. */

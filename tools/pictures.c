@@ -42,13 +42,12 @@ static int pick(const rg_pictures *p, const picture_request *rq, const char *nam
 
 int pictures_write(const rg_pictures *p, const picture_request *rq, picture_fault_fn fault,
                    void *ctx) {
-  const char *msg, *path;
-  uint32_t line, col;
-  char err[1200];
+  const char *msg;
+  rg_place at;
   int i;
   if (!p) return EX_OK;
-  if ((msg = rg_pictures_error(p, &path, &line, &col))) {
-    fault(ctx, msg, path, line, col);
+  if ((msg = rg_pictures_error(p, &at))) {
+    fault(ctx, msg, at.path, at.line, at.col);
     return EX_RUNTIME;
   }
   if (rq->nouts == 0) {
@@ -68,10 +67,14 @@ int pictures_write(const rg_pictures *p, const picture_request *rq, picture_faul
     if (pick(p, rq, rq->outs[k].name) < 0) return EX_BAD;
   for (int k = 0; k < rq->nouts; k++) {
     i = pick(p, rq, rq->outs[k].name);
-    if (rg_pictures_save(p, (uint32_t)i, rq->outs[k].path, err, sizeof err) != RG_OK) {
-      cli_eprintf("regula: error: %s\n", err);
-      return EX_RUNTIME;
-    }
+    rg_buf why;
+    rg_status st;
+    rg_buf_init(&why);
+    st = rg_pictures_save(p, (uint32_t)i, rq->outs[k].path, &why.out);
+    if (st != RG_OK)
+      cli_eprintf("regula: error: %s\n", why.out.failed || !why.data ? "out of memory" : why.data);
+    rg_buf_free(&why);
+    if (st != RG_OK) return EX_RUNTIME;
   }
   return EX_OK;
 }

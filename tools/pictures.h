@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "regula.h"
+#include "regula_front.h"
 
 /* A picture to write: name NULL for the first one (or --picture NAME's). */
 typedef struct picture_out {

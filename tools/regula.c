@@ -18,7 +18,7 @@
 ** takes its options and arguments, and frees what it made on every path
 ** before returning its exit code.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "opts.h"
 #include "cmd_edit.h"
 #include "cmd_diff.h"
@@ -397,11 +397,8 @@ static int cmd_query(opts *o) {
 /* The limits of o (--max-steps, --max-memory, REGULA_NO_FUSION) as run
 ** options. */
 static rg_run_options run_limits(const opts *o) {
-  rg_run_options run;
-  memset(&run, 0, sizeof run);
-  run.max_steps = o->max_steps;
-  run.max_memory = o->max_memory;
-  run.no_fusion = o->no_fusion;
+  rg_run_options run = RG_OPTIONS(rg_run_options);
+  run.limits = cli_limits(o);
   return run;
 }
 

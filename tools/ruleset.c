@@ -46,9 +46,9 @@ int check_main(const char *const *paths, int n, int assumptions) {
 
 int build_main(const char *path, const char *output) {
   rg_rules *r;
-  char err[512];
   int rc = cli_rules_load(path, 0, &r);
-  if (rc == EX_OK && rg_rules_save(r, output, err, sizeof err) != RG_OK) {
+  if (rc == EX_OK && rg_rules_save(r, output) != RG_OK) {
+    const char *err = rg_rules_errmsg(r);
     size_t n = strlen(output);
     /* the writer's message may already start with "OUT: " */
     if (strncmp(err, output, n) == 0 && err[n] == ':') cli_eprintf("regula: error: %s\n", err);
@@ -71,17 +71,16 @@ int dis_main(const char *path, int flags) {
 int query_main(const char *path, const char *table, const char *const *keys, int nkeys) {
   rg_rules *r;
   rg_out out = cli_file_out(stdout);
-  char err[1024];
   int rc = cli_rules_load(path, 0, &r), ti;
   if (rc != EX_OK) {
     rg_rules_free(r);
     return rc;
   }
-  if ((ti = rg_rules_find_table(r, table)) < 0) {
+  if ((ti = rg_rules_find(r, RG_TABLE, table)) < 0) {
     rc = cli_rules_no_table(r, table);
-  } else if (rg_rules_query_write(r, table, keys, nkeys, &out, err, sizeof err) != RG_OK) {
-    cli_eprintf("regula: error: %s\n", err);
-    if (nkeys != rg_rules_table_keys(r, ti)) fputs("try 'regula query --help'\n", stderr);
+  } else if (rg_rules_query_write(r, table, keys, nkeys, &out) != RG_OK) {
+    cli_eprintf("regula: error: %s\n", rg_rules_errmsg(r));
+    if (nkeys != rg_rules_arity(r, RG_TABLE, ti)) fputs("try 'regula query --help'\n", stderr);
     rc = EX_BAD;
   }
   rg_rules_free(r);
@@ -97,7 +96,7 @@ int test_main(const char *const *paths, int n, const rg_run_options *opt) {
     int rc = cli_rules_load(paths[i], 0, &r);
     if (rc == EX_OK) {
       loaded_any = 1;
-      if (rg_rules_test(r, opt, &out, &passed, &failed) != RG_OK) rc = no_memory();
+      if (rg_rules_test(r, opt ? &opt->limits : NULL, &out, &passed, &failed) != RG_OK) rc = no_memory();
     }
     status = ex_worst(status, rc);
     rg_rules_free(r);

@@ -10,7 +10,7 @@
 ** person go to stderr, so stdout holds only the log.  Nothing here knows a
 ** game.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "ask.h"
 #include "cmd_rules.h"
 #include "exitcode.h"
@@ -26,24 +26,24 @@
 ** take no parameters.  Returns its index, or -1 after saying what is
 ** wrong. */
 static int find_main(const rg_rules *r, const char *name) {
-  int pi = rg_rules_find_proc(r, name), np;
+  int pi = rg_rules_find(r, RG_PROC, name), np;
   char tn[128];
   if (pi < 0) {
     int n = 0;
     cli_eprintf("regula: error: no procedure '%s'; ", name);
-    for (int i = 0; i < rg_rules_proc_count(r); i++) {
-      const char *p = rg_rules_proc_name(r, i);
-      if (rg_rules_find_proc(r, p) != i || rg_rules_param_count(r, i)) continue;   /* a test */
+    for (int i = 0; i < rg_rules_count(r, RG_PROC); i++) {
+      const char *p = rg_rules_item(r, RG_PROC, i);
+      if (rg_rules_find(r, RG_PROC, p) != i || rg_rules_arity(r, RG_PROC, i)) continue;   /* a test */
       cli_eprintf("%s%s", n++ ? ", " : "procedures without parameters: ", p);
     }
     fputs(n ? "\n" : "the rule set has no procedure without parameters\n", stderr);
     return -1;
   }
-  if ((np = rg_rules_param_count(r, pi)) != 0) {
+  if ((np = rg_rules_arity(r, RG_PROC, pi)) != 0) {
     cli_eprintf("regula: error: procedure '%s' takes parameters (", name);
     for (int k = 0; k < np; k++)
-      cli_eprintf("%s%s: %s", k ? ", " : "", rg_rules_param_name(r, pi, k),
-              rg_rules_param_type(r, pi, k, tn, sizeof tn));
+      cli_eprintf("%s%s: %s", k ? ", " : "", rg_rules_param(r, pi, k),
+              rg_rules_type(r, RG_PROC, pi, k, tn, sizeof tn));
     fputs("); regula run needs one without\n", stderr);
     return -1;
   }
@@ -53,14 +53,14 @@ static int find_main(const rg_rules *r, const char *name) {
 /* Says what stopped run's call st: no answer (exit 2) or a failed rule
 ** (exit 3, with its source line).  Returns the exit code. */
 static int run_failed(const rg_rules *r, rg_run *run) {
-  const char *path;
-  uint32_t line, col;
-  const char *msg = rg_run_error(run, &path, &line, &col);
+  rg_place at;
+  const char *msg = rg_run_errmsg(run);
   if (rg_run_stopped(run)) {
     if (*msg) cli_eprintf("regula: error: %s\n", msg);
     return EX_BAD;
   }
-  call_fault((void *)r, msg && *msg ? msg : "the run failed", path, line, col);
+  rg_run_where(run, &at);
+  call_fault((void *)r, msg && *msg ? msg : "the run failed", at.path, at.line, at.col);
   return EX_RUNTIME;
 }
 
@@ -78,17 +78,14 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
   size_t alen = 0;
   int rc;
   rg_status st;
+  rg_policy pol;              /* --policy as the library reads it (random when none) */
 
+  memset(&pol, 0, sizeof pol);
   rc = cli_rules_setup(base, o->inputs, o->sets, o->nsets, &r);
   if (rc == 0) rc = cli_rules_strategy("run", r, o->policy, builtin, &strategy);
-  if (rc == 0 && !ask_choices && !strategy && o->policy && strcmp(o->policy, "random") &&
-      strcmp(o->policy, "first")) {
-    if (strncmp(o->policy, "answers:", 8) != 0 || !o->policy[8])
-      rc = usage_error("run", "--policy must be random, first, ask or answers:FILE, not '%s'",
-                       o->policy);
-    else
-      rc = ask_read_file(o->policy + 8, &answers, &alen);
-  }
+  if (rc == 0 && !ask_choices && o->policy && rg_policy_parse(r, o->policy, &pol) == RG_OK &&
+      pol.kind == RG_CHOOSE_ANSWERS)
+    rc = ask_read_file(pol.answers_name, &answers, &alen);
   if (rc == 0 && strategy && !o->policy && (dice_ask || o->resume))
     strategy = NULL;   /* the rules' default answers runs without people only */
   if (rc == 0 && strategy && (dice_ask || o->resume))
@@ -100,19 +97,14 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
     goto done;
   }
   if (rc != 0) goto done;
-  memset(&ro, 0, sizeof ro);
+  ro = RG_OPTIONS(rg_run_options);
   ro.seed = seed;
-  ro.max_steps = o->max_steps;
-  ro.max_memory = o->max_memory;
-  ro.no_fusion = o->no_fusion;
-  ro.strategy = strategy;     /* the choices it covers; the rest at random */
-  ro.policy = strategy ? RG_CHOOSE_RANDOM
-            : answers ? RG_CHOOSE_ANSWERS
-            : o->policy && strcmp(o->policy, "first") == 0 ? RG_CHOOSE_FIRST
-                                                            : RG_CHOOSE_RANDOM;
-  ro.answers = answers;
-  ro.answers_len = alen;
-  ro.answers_name = answers ? o->policy + 8 : NULL;
+  ro.limits = cli_limits(o);
+  ro.policy = pol;                   /* first, answers, or random */
+  ro.policy.strategy = strategy;     /* the choices it covers; the rest at random */
+  if (strategy) ro.policy.kind = RG_CHOOSE_RANDOM;
+  ro.policy.answers = answers;
+  ro.policy.answers_len = alen;
   st = rg_run_new(r, &ro, &run);
   if (st == RG_OK && (o->npictures || o->picture)) st = rg_run_pictures(run);
   if (st != RG_OK) {
@@ -150,6 +142,7 @@ done:
 typedef struct variant {
   const char *path;
   rg_rules *r;
+  rg_rules *set;            /* r's copy with the --set inputs */
   rg_run *run;
 } variant;
 
@@ -158,7 +151,7 @@ typedef struct variant {
 ** wrong (rc in *rc). */
 static int set_everywhere(variant *vs, int n, const char *set, int *rc) {
   const char *eq = strchr(set, '=');
-  char name[256], err[512];
+  char name[256];
   size_t nl = eq ? (size_t)(eq - set) : 0;
   int found = 0;
   if (!eq || nl >= sizeof name) {
@@ -168,11 +161,13 @@ static int set_everywhere(variant *vs, int n, const char *set, int *rc) {
   memcpy(name, set, nl);
   name[nl] = '\0';
   for (int i = 0; i < n; i++) {
-    if (rg_rules_find_input(vs[i].r, name) < 0) continue;
+    rg_status st;
+    if (rg_rules_find(vs[i].r, RG_INPUT, name) < 0) continue;
     found = 1;
-    if (rg_run_set_input(vs[i].run, name, eq + 1, err, sizeof err) != RG_OK) {
-      cli_eprintf("regula: error: --set %s: %s\n", set, err);
-      *rc = EX_BAD;
+    if ((st = rg_rules_set(vs[i].set, set)) != RG_OK) {
+      if (st == RG_NOMEM) fputs("regula: error: out of memory\n", stderr);
+      else cli_eprintf("regula: error: --set %s: %s\n", set, rg_rules_errmsg(vs[i].set));
+      *rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
       return -1;
     }
   }
@@ -189,11 +184,15 @@ static int run_variants(opts *o, uint64_t seed) {
   const char *names[64];
   char *list = NULL;
   const char *proc = o->proc ? o->proc : "main";
-  int n = 0, rc = EX_OK, first = o->policy && strcmp(o->policy, "first") == 0;
+  rg_policy pol;
+  int n = 0, rc = EX_OK, first;
   size_t len = strlen(o->variants);
+  memset(&pol, 0, sizeof pol);
   if (o->npos) return usage_error("run", "give the rule sets with --variants, not also as FILE");
-  if (o->policy && strcmp(o->policy, "random") != 0 && strcmp(o->policy, "first") != 0)
+  if (o->policy && (rg_policy_parse(NULL, o->policy, &pol) != RG_OK ||
+                    pol.kind == RG_CHOOSE_ANSWERS))
     return usage_error("run", "with --variants, --policy is random or first");
+  first = pol.kind == RG_CHOOSE_FIRST;
   if (o->dice && strcmp(o->dice, "random") != 0)
     return usage_error("run", "with --variants, the dice are random");
   if (o->npictures || o->picture || o->inputs)
@@ -215,21 +214,23 @@ static int run_variants(opts *o, uint64_t seed) {
     if (rc == EX_OK && find_main(vs[n - 1].r, proc) < 0) rc = EX_BAD;
   }
   if (rc == EX_OK && n < 2) rc = usage_error("run", "--variants needs two rule sets or more, A,B");
+  for (int i = 0; rc == EX_OK && i < n; i++)
+    if (rg_rules_copy(vs[i].r, &vs[i].set) != RG_OK) {
+      fputs("regula: error: out of memory\n", stderr);
+      rc = EX_RUNTIME;
+    }
+  /* --set NAME=VALUE applies to every variant that has the input. */
+  for (int k = 0; rc == EX_OK && k < o->nsets; k++) set_everywhere(vs, n, o->sets[k], &rc);
   for (int i = 0; rc == EX_OK && i < n; i++) {
-    rg_run_options ro;
-    memset(&ro, 0, sizeof ro);
+    rg_run_options ro = RG_OPTIONS(rg_run_options);
     ro.seed = seed;
-    ro.max_steps = o->max_steps;
-    ro.max_memory = o->max_memory;
-    ro.no_fusion = o->no_fusion;
-    ro.policy = first ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
-    if (rg_run_new(vs[i].r, &ro, &vs[i].run) != RG_OK) {
+    ro.limits = cli_limits(o);
+    ro.policy.kind = first ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
+    if (rg_run_new(vs[i].set, &ro, &vs[i].run) != RG_OK) {
       fputs("regula: error: out of memory\n", stderr);
       rc = EX_RUNTIME;
     }
   }
-  /* --set NAME=VALUE applies to every variant that has the input. */
-  for (int k = 0; rc == EX_OK && k < o->nsets; k++) set_everywhere(vs, n, o->sets[k], &rc);
   for (int i = 0; rc == EX_OK && i < n; i++) {
     if (rg_run_call(vs[i].run, proc, NULL, 0) != RG_OK) rc = run_failed(vs[i].r, vs[i].run);
     runs[i] = vs[i].run;
@@ -246,6 +247,7 @@ static int run_variants(opts *o, uint64_t seed) {
   }
   for (int i = 0; i < n; i++) {
     rg_run_free(vs[i].run);
+    rg_rules_free(vs[i].set);
     rg_rules_free(vs[i].r);
   }
   rg_free(list);

@@ -5,7 +5,7 @@
 */
 #include "cmd_render.h"
 #include "fileout.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 
@@ -33,7 +33,7 @@ int sheet_main(const char *path, const char *const *tables, int ntables) {
   rg_out out = cli_file_out(stdout);
   int rc = cli_rules_load(path, 1, &r);
   for (int i = 0; rc == 0 && i < ntables; i++)
-    if (rg_rules_find_table(r, tables[i]) < 0) rc = cli_rules_no_table(r, tables[i]);
+    if (rg_rules_find(r, RG_TABLE, tables[i]) < 0) rc = cli_rules_no_table(r, tables[i]);
   if (rc == 0 && rg_rules_sheet_of(r, tables, ntables, &out) != RG_OK) {
     fflush(stdout);
     fputs("regula: error: out of memory\n", stderr);

@@ -7,7 +7,7 @@
 ** file parses the options, loads the rules, draws the progress bar and
 ** says what went wrong.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "cmd_rules.h"
 #include "cmd_sim.h"
 #include "exitcode.h"
@@ -85,15 +85,11 @@ static void progress(void *ctx, uint64_t done, uint64_t total) {
 }
 
 int sim_save_chart(const char *path, rg_status st, const rg_buf *b) {
-  char err[512];
   if (st != RG_OK || b->out.failed) {
     fputs("regula: error: out of memory\n", stderr);
     return EX_RUNTIME;
   }
-  if (rg_file_save(path, b->data, b->len, 0644, err, sizeof err) != 0) {
-    cli_eprintf("regula: error: %s\n", err);
-    return EX_RUNTIME;
-  }
+  if (cli_file_save(path, b->data, b->len) != 0) return EX_RUNTIME;
   return EX_OK;
 }
 
@@ -101,20 +97,21 @@ int sim_save_chart(const char *path, rg_status st, const rg_buf *b) {
 ** failed (exit 3) or expectations that failed (exit 1).  Returns the exit
 ** code, EX_OK when neither. */
 static int sim_findings(const rg_rules *r, const rg_sims *s, uint64_t seed) {
-  const char *path, *msg;
-  uint32_t line, col;
+  const char *msg;
+  rg_place at;
   uint64_t run, n;
-  if ((msg = rg_sims_failure(s, &run, &path, &line, &col))) {
-    call_fault((void *)r, msg, path, line, col);
+  if ((msg = rg_sims_failure_text(s))) {
+    rg_sims_where(s, &run, &at);
+    call_fault((void *)r, msg, at.path, at.line, at.col);
     cli_eprintf("regula: error: run %llu of seed %llu failed\n", (unsigned long long)run,
             (unsigned long long)seed);
     return EX_RUNTIME;
   }
-  if ((n = rg_sims_expects(s, &run, &path, &line)) == 0) return EX_OK;
+  if ((n = rg_sims_expects(s, &run, &at)) == 0) return EX_OK;
   /* A failed expectation is a finding (exit 1), as in every command. */
   fflush(stdout);
-  if (strcmp(path, "?") != 0)
-    cli_eprintf("%s:%u: an expectation failed in run %llu of seed %llu\n", path, line,
+  if (strcmp(at.path, "?") != 0)
+    cli_eprintf("%s:%u: an expectation failed in run %llu of seed %llu\n", at.path, at.line,
             (unsigned long long)run, (unsigned long long)seed);
   cli_eprintf("regula: expectations failed in %llu of %llu runs\n", (unsigned long long)n,
           (unsigned long long)rg_sims_done(s));
@@ -129,7 +126,7 @@ int cmd_sim(opts *o) {
   uint64_t runs = 10000, seed = 1, threads = 0;
   const char *policy = o->policy, *svg = o->npictures ? o->pictures[0].path : NULL;
   const char *pname = o->npos >= 2 ? o->pos[1] : "main", *strategy = NULL;
-  char *answers = NULL, err[1024];
+  char *answers = NULL;
   size_t alen = 0;
   int kind = 0, rc, nargs = o->npos >= 2 ? o->npos - 2 : 0;
   rg_rules *base = NULL, *r = NULL;
@@ -149,13 +146,15 @@ int cmd_sim(opts *o) {
   }
   if (threads > runs) threads = runs;
   if (o->variants) {
-    /* the rule sets come from --variants; a positional is the procedure */
-    sim_args sa = { .max_steps = o->max_steps, .max_memory = o->max_memory,
-                    .no_fusion = o->no_fusion, .runs = runs, .seed = seed,
+    /* the rule sets come from --variants; a positional is the procedure; a
+    ** --policy the library does not know is a strategy every variant must
+    ** declare */
+    rg_policy p;
+    int known = policy && rg_policy_parse(NULL, policy, &p) == RG_OK;
+    sim_args sa = { .limits = cli_limits(o), .runs = runs, .seed = seed,
                     .threads = (uint32_t)threads, .json = o->json,
-                    .first = policy && strcmp(policy, "first") == 0, .sets = o->sets,
-                    .strategy = policy && strcmp(policy, "first") != 0 &&
-                                strcmp(policy, "random") != 0 ? policy : NULL,
+                    .first = known && p.kind == RG_CHOOSE_FIRST, .sets = o->sets,
+                    .strategy = policy && !known ? policy : NULL,
                     .nsets = o->nsets, .svg = svg, .no_policy = policy == NULL };
     if (o->npos > 1 || o->inputs || (policy && strncmp(policy, "answers:", 8) == 0))
       return usage_error("sim", "with --variants: at most a PROCEDURE (without arguments), "
@@ -179,24 +178,22 @@ int cmd_sim(opts *o) {
   if (rc == EX_OK && cli_rules_strategy("sim", r, policy, policies, &strategy) != EX_OK)
     rc = EX_BAD;
   if (rc != EX_OK) goto done;
-  memset(&so, 0, sizeof so);
+  so = RG_OPTIONS(rg_sims_options);
   so.proc = pname;
   so.args = (const char *const *)o->pos + 2;
   so.nargs = nargs;
   so.seed = seed;
   so.threads = (uint32_t)threads;
-  so.max_steps = o->max_steps;
-  so.max_memory = o->max_memory;
-  so.no_fusion = o->no_fusion;
-  so.policy = kind == -1 ? RG_CHOOSE_ANSWERS : kind == 1 ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
-  so.answers = answers;
-  so.answers_len = alen;
-  so.answers_name = kind == -1 ? policy + 8 : NULL;
-  so.strategy = strategy;
+  so.limits = cli_limits(o);
+  so.policy.kind = kind == -1 ? RG_CHOOSE_ANSWERS : kind == 1 ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
+  so.policy.answers = answers;
+  so.policy.answers_len = alen;
+  so.policy.answers_name = kind == -1 ? policy + 8 : NULL;
+  so.policy.strategy = strategy;
   if (isatty(2) && runs >= 10000) so.progress = progress;
-  st = rg_sims_open(r, &so, err, sizeof err, &s);
+  st = rg_sims_new(r, &so, &s);
   if (st != RG_OK) {
-    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
+    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : rg_rules_errmsg(r));
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     goto done;
   }

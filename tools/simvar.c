@@ -5,7 +5,7 @@
 ** library's (rg_simvars); this file loads the variants, applies --set to
 ** those that have the name, and says what went wrong.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "cmd_rules.h"
 #include "cmd_sim.h"
 #include "exitcode.h"
@@ -31,7 +31,7 @@ int load_variants(const char *cmd, char *list, var *vs, uint32_t *n, const char 
   }
   if (*n < 2) return usage_error(cmd, "--variants needs two rule sets or more, A,B");
   for (uint32_t i = 0; i < *n; i++)
-    if (rg_rules_with(vs[i].base, &vs[i].r) != RG_OK) {
+    if (rg_rules_copy(vs[i].base, &vs[i].r) != RG_OK) {
       fputs("regula: error: out of memory\n", stderr);
       return EX_RUNTIME;
     }
@@ -40,18 +40,15 @@ int load_variants(const char *cmd, char *list, var *vs, uint32_t *n, const char 
     char where[64];
     snprintf(where, sizeof where, "--set %.50s", sets[k]);
     for (uint32_t i = 0; i < *n && rc == EX_OK; i++) {
-      rg_buf err;
-      rg_buf_init(&err);
-      rg_status st = rg_rules_set(vs[i].r, sets[k], where, &err.out);
+      rg_status st = rg_rules_set(vs[i].r, sets[k]);
       if (st == RG_OK) found = 1;
       else if (st == RG_NOMEM) {
         fputs("regula: error: out of memory\n", stderr);
         rc = EX_RUNTIME;
       } else if (st != RG_NOT_FOUND) {
-        cli_eprintf("regula: error: %s: %s\n", vs[i].path, err.data ? err.data : "");
+        cli_eprintf("regula: error: %s: %s: %s\n", vs[i].path, where, rg_rules_errmsg(vs[i].r));
         rc = EX_BAD;
       }
-      rg_buf_free(&err);
     }
     if (rc == EX_OK && !found)
       rc = usage_error(cmd, "no variant has an input, die or deck named in '%s'", sets[k]);
@@ -65,9 +62,9 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
   const char *names[RG_SIMVARS_MAX];
   uint32_t n = 0;
   size_t len = strlen(list);
-  char *copy = rg_malloc(len + 1), err[512];
+  char *copy = rg_malloc(len + 1);
   rg_simvars *c = NULL;
-  rg_run_options ro;
+  rg_simvars_options so = RG_OPTIONS(rg_simvars_options);
   const char *strategy = a->strategy;
   rg_status st;
   int rc;
@@ -80,37 +77,35 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
   rc = load_variants("sim", copy, vs, &n, pname, NULL, 0, a->sets, a->nsets);
   if (rc == EX_OK && a->no_policy) {
     /* no --policy: A's default strategy, when every variant has it */
-    strategy = rg_rules_strategy_name(vs[0].r, rg_rules_default_strategy(vs[0].r));
+    strategy = rg_rules_item(vs[0].r, RG_STRATEGY, rg_rules_default_strategy(vs[0].r));
     for (uint32_t v = 1; strategy && v < n; v++)
-      if (rg_rules_find_strategy(vs[v].r, strategy) < 0) strategy = NULL;
+      if (rg_rules_find(vs[v].r, RG_STRATEGY, strategy) < 0) strategy = NULL;
   }
   for (uint32_t v = 0; rc == EX_OK && v < n; v++) {
     rules[v] = vs[v].r;
     names[v] = vs[v].path;
-    if (strategy && rg_rules_find_strategy(vs[v].r, strategy) < 0) {
+    if (strategy && rg_rules_find(vs[v].r, RG_STRATEGY, strategy) < 0) {
       cli_eprintf("regula: error: --policy %s: %s declares no strategy '%s' "
                       "(with --variants every rule set must)\n",
               strategy, vs[v].path, strategy);
       rc = EX_BAD;
     }
   }
-  memset(&ro, 0, sizeof ro);
-  ro.seed = a->seed;
-  ro.max_steps = a->max_steps;
-  ro.max_memory = a->max_memory;
-  ro.no_fusion = a->no_fusion;
-  ro.policy = a->first ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
-  ro.strategy = strategy;
-  if (rc == EX_OK &&
-      (st = rg_simvars_open(rules, names, n, pname, &ro, a->threads, err, sizeof err, &c)) != RG_OK) {
-    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : err);
+  so.proc = pname;
+  so.seed = a->seed;
+  so.threads = a->threads;
+  so.limits = a->limits;
+  so.policy.kind = a->first ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
+  so.policy.strategy = strategy;
+  if (rc == EX_OK && (st = rg_simvars_new(rules, names, n, &so, &c)) != RG_OK) {
+    cli_eprintf("regula: error: %s\n", st == RG_NOMEM ? "out of memory" : rg_rules_errmsg(rules[0]));
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
   }
   if (rc == EX_OK) {
     st = rg_simvars_run(c, a->runs);
     if (st == RG_OK) {
       rg_out out = cli_file_out(stdout);
-      if (rg_simvars_write(c, a->json, &out) != RG_OK) {
+      if ((a->json ? rg_simvars_json : rg_simvars_write)(c, &out) != RG_OK) {
         fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
                              : "regula: error: out of memory\n", stderr);
         rc = EX_RUNTIME;
@@ -124,11 +119,12 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
       fputs("regula: error: out of memory\n", stderr);
       rc = EX_RUNTIME;
     } else {
-      const char *path, *msg;
-      uint32_t variant = 0, line, col;
+      const char *msg;
+      rg_place at = { "?", 0, 0 };
+      uint32_t variant = 0;
       uint64_t run = 0;
-      msg = rg_simvars_failure(c, &variant, &run, &path, &line, &col);
-      call_fault((void *)vs[variant].r, msg ? msg : "the run failed", path, line, col);
+      msg = rg_simvars_failure(c, &variant, &run, &at);
+      call_fault((void *)vs[variant].r, msg ? msg : "the run failed", at.path, at.line, at.col);
       cli_eprintf("regula: error: run %llu of seed %llu failed in %s\n",
               (unsigned long long)run, (unsigned long long)a->seed, vs[variant].path);
       rc = EX_RUNTIME;

@@ -11,7 +11,7 @@
 ** secret answer is read without echo and its choice shows only when the
 ** moment's secret answers are all in.  Nothing here knows a game.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "ask.h"
 #include "cmd_rules.h"
 #include "exitcode.h"
@@ -61,7 +61,6 @@ static void show_log(table *t) {
 ** Returns 0, or -1 after saying why on stderr. */
 static int save_transcript(table *t, const char *path) {
   rg_buf b;
-  char err[512] = "";
   int rc;
   rg_buf_init(&b);
   rg_game_transcript(t->g, &b.out);
@@ -70,9 +69,8 @@ static int save_transcript(table *t, const char *path) {
     fputs("regula: error: out of memory\n", stderr);
     return -1;
   }
-  rc = rg_file_save(path, b.data ? b.data : "", b.len, 0644, err, sizeof err);
+  rc = cli_file_save(path, b.data, b.len);
   rg_buf_free(&b);
-  if (rc != 0) cli_eprintf("regula: error: %s\n", err);
   return rc;
 }
 
@@ -228,11 +226,10 @@ int table_pictures(const rg_rules *r, const opts *o, const rg_pictures *p) {
 
 int table_play(const rg_rules *r, const opts *o, uint64_t seed, int ask_choices, int ask_dice) {
   table t;
-  rg_game_options go;
+  rg_game_options go = RG_OPTIONS(rg_game_options);
   int rc = 0;
   rg_status st;
   memset(&t, 0, sizeof t);
-  memset(&go, 0, sizeof go);
   t.r = r;
   t.o = o;
   t.in.f = stdin;
@@ -242,12 +239,16 @@ int table_play(const rg_rules *r, const opts *o, uint64_t seed, int ask_choices,
   go.proc = o->proc;
   go.seed = seed;
   go.ask_choices = ask_choices;
-  go.first = o->policy && strcmp(o->policy, "first") == 0;
+  {
+    /* who answers the choices people do not: first or random ("ask" and
+    ** a strategy are none of the library's plain policies) */
+    rg_policy p;
+    go.policy.kind = o->policy && rg_policy_parse(NULL, o->policy, &p) == RG_OK &&
+                     p.kind == RG_CHOOSE_FIRST ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
+  }
   go.ask_dice = ask_dice;
   go.title = o->pos[0];
-  go.max_steps = o->max_steps;
-  go.max_memory = o->max_memory;
-  go.no_fusion = o->no_fusion;
+  go.limits = cli_limits(o);
   go.pictures = o->npictures || o->picture;
   if ((st = rg_game_new(r, &go, &t.g)) != RG_OK) {
     fputs(st == RG_NOMEM ? "regula: error: out of memory\n" : "regula: error: no such procedure\n",
@@ -277,11 +278,10 @@ int table_play(const rg_rules *r, const opts *o, uint64_t seed, int ask_choices,
     /* Over or failed: the last turn. */
     flush_record(&t);
     if (gs == RG_GAME_FAILED) {
-      const char *path;
-      uint32_t line, col;
-      const char *msg = rg_game_error(t.g, &st, &path, &line, &col);
+      rg_place at;
+      const char *msg = rg_game_error(t.g, &st, &at);
       if (st == RG_RUN_ERROR) {
-        call_fault((void *)r, msg, path, line, col);
+        call_fault((void *)r, msg, at.path, at.line, at.col);
         rc = EX_RUNTIME;
       } else {
         cli_eprintf("regula: error: %s\n", msg);

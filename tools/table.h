@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "opts.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* Plays procedure o->proc (default main; it exists and takes no
 ** parameters) of r (set up with the run's inputs and --set values, whose

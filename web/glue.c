@@ -43,7 +43,7 @@
 ** page's text under its own path, so `extends` and `from` find the bundled
 ** files beside it.
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <jansson.h>
 #include <stdint.h>
@@ -156,7 +156,7 @@ static void compiling_init(compiling *c, rg_compile_options *opt, rg_loader *ld)
   ld->load = load;
   ld->release = release;
   ld->ctx = c;
-  memset(opt, 0, sizeof *opt);
+  *opt = RG_OPTIONS(rg_compile_options);
   opt->loader = ld;
   opt->diagnostic = on_diagnostic;
   opt->diagnostic_ctx = c;
@@ -177,7 +177,7 @@ static rg_status compile(const char *path, const char *src, compiling *c, rg_rul
   rg_loader ld;
   compiling_init(c, &opt, &ld);
   return src ? rg_rules_compile(path, src, strlen(src), &opt, r)
-             : rg_rules_compile_path(path, &opt, r);
+             : rg_rules_load(path, &opt, r);
 }
 
 char *rgw_check(const char *path, const char *src) {
@@ -232,9 +232,9 @@ char *rgw_query(const char *path, const char *src, const char *table, const char
   } else {
     rg_status st = rg_rules_query(r, table, (const char *const *)k, nk, answer, sizeof answer);
     json_t *tables = json_array();
-    for (int i = 0; i < rg_rules_table_count(r); i++)
-      json_array_append_new(tables, json_pack("{s:o,s:i}", "name", jstr(rg_rules_table_name(r, i)),
-                                              "keys", rg_rules_table_keys(r, i)));
+    for (int i = 0; i < rg_rules_count(r, RG_TABLE); i++)
+      json_array_append_new(tables, json_pack("{s:o,s:i}", "name", jstr(rg_rules_item(r, RG_TABLE, i)),
+                                              "keys", rg_rules_arity(r, RG_TABLE, i)));
     doc = result(st == RG_OK, answer);
     json_object_set_new(doc, "tables", tables);
   }
@@ -332,25 +332,25 @@ char *rgw_info(const char *path) {
                     "strategies", strategies, "default", "err", jstr(c.all.data));
   } else {
     int d = rg_rules_default_strategy(r);
-    for (int i = 0; i < rg_rules_input_count(r); i++)
+    for (int i = 0; i < rg_rules_count(r, RG_INPUT); i++)
       json_array_append_new(inputs, json_pack("{s:o,s:o,s:o}", "name",
-                                              jstr(rg_rules_input_name(r, i)), "type",
-                                              jstr(rg_rules_input_type(r, i, type, sizeof type)),
+                                              jstr(rg_rules_item(r, RG_INPUT, i)), "type",
+                                              jstr(rg_rules_type(r, RG_INPUT, i, 0, type, sizeof type)),
                                               "value",
                                               jstr(rg_rules_input_value(r, i, value,
                                                                         sizeof value))));
-    for (int i = 0; i < rg_rules_proc_count(r); i++) {
-      const char *name = rg_rules_proc_name(r, i);
-      if (rg_rules_find_proc(r, name) == i && rg_rules_param_count(r, i) == 0)
+    for (int i = 0; i < rg_rules_count(r, RG_PROC); i++) {
+      const char *name = rg_rules_item(r, RG_PROC, i);
+      if (rg_rules_find(r, RG_PROC, name) == i && rg_rules_arity(r, RG_PROC, i) == 0)
         json_array_append_new(procs, jstr(name));
     }
-    for (int i = 0; i < rg_rules_strategy_count(r); i++)
+    for (int i = 0; i < rg_rules_count(r, RG_STRATEGY); i++)
       json_array_append_new(strategies, json_pack("{s:o,s:o}", "name",
-                                                  jstr(rg_rules_strategy_name(r, i)), "doc",
+                                                  jstr(rg_rules_item(r, RG_STRATEGY, i)), "doc",
                                                   jstr(rg_rules_strategy_doc(r, i))));
     doc = json_pack("{s:o,s:o,s:o,s:o,s:o}", "name", jstr(rg_rules_name(r)), "inputs", inputs,
                     "procs", procs, "strategies", strategies, "default",
-                    d >= 0 ? jstr(rg_rules_strategy_name(r, d)) : json_null());
+                    d >= 0 ? jstr(rg_rules_item(r, RG_STRATEGY, d)) : json_null());
   }
   rg_rules_free(r);
   compiling_free(&c);
@@ -386,24 +386,28 @@ static int parse_seed(const char *s, uint64_t *v) {
 static int set_inputs(const rg_rules *r, const char *inputs, rg_rules **out, text *err) {
   char *copy = strdup(inputs), *p = copy;
   int rc = 0;
-  if (!copy || rg_rules_with(r, out) != RG_OK) {
+  if (!copy || rg_rules_copy(r, out) != RG_OK) {
     free(copy);
     put(err, "regula: error: out of memory\n");
     return -1;
   }
   while (p && *p && rc == 0) {
     char *nl = strchr(p, '\n'), where[64];
-    text why;
+    rg_status st;
     if (nl) *nl = '\0';
     snprintf(where, sizeof where, "--set %.50s", p);
-    text_init(&why);
-    if (*p && rg_rules_set(*out, p, where, &why.out) != RG_OK) {
+    if (*p && (st = rg_rules_set(*out, p)) != RG_OK) {
       put(err, "regula: error: ");
-      put(err, why.data ? why.data : "out of memory");
+      if (st == RG_NOMEM) {
+        put(err, "out of memory");
+      } else {
+        put(err, where);
+        put(err, ": ");
+        put(err, rg_rules_errmsg(*out));
+      }
       put(err, "\n");
       rc = -1;
     }
-    free(why.data);
     p = nl ? nl + 1 : NULL;
   }
   free(copy);
@@ -476,24 +480,17 @@ static int rules_kept(const char *path, const char *inputs, const rg_rules **set
 /* Reads policy as `regula run --policy` and `sim --policy` do: "" (none
 ** asked for: the rules' default strategy, else random), "random", "first",
 ** or the name of a strategy of r (its choices, the others at random).
-** Sets *kind and *strategy (NULL: none).  Returns 0, or -1 after writing
-** why to err. */
-static int read_policy(const rg_rules *r, const char *policy, rg_choose_policy *kind,
-                       const char **strategy, text *err) {
-  *kind = RG_CHOOSE_RANDOM;
-  *strategy = NULL;
+** The library reads the name (rg_policy_parse).  Sets *out.  Returns 0,
+** or -1 after writing why to err. */
+static int read_policy(const rg_rules *r, const char *policy, rg_policy *out, text *err) {
+  memset(out, 0, sizeof *out);
   if (!*policy) {
-    *strategy = rg_rules_strategy_name(r, rg_rules_default_strategy(r));
-  } else if (strcmp(policy, "first") == 0) {
-    *kind = RG_CHOOSE_FIRST;
-  } else if (strcmp(policy, "random") != 0) {
-    if (rg_rules_find_strategy(r, policy) < 0) {
-      put(err, "regula: error: --policy must be random, first or a strategy of the rules, not '");
-      put(err, policy);
-      put(err, "'\n");
-      return -1;
-    }
-    *strategy = policy;
+    out->strategy = rg_rules_item(r, RG_STRATEGY, rg_rules_default_strategy(r));
+  } else if (rg_policy_parse(r, policy, out) != RG_OK || out->kind == RG_CHOOSE_ANSWERS) {
+    put(err, "regula: error: --policy must be random, first or a strategy of the rules, not '");
+    put(err, policy);
+    put(err, "'\n");
+    return -1;
   }
   return 0;
 }
@@ -511,7 +508,7 @@ char *rgw_run(const char *path, const char *seed, const char *policy, const char
   text log, err;
   int rc;
   json_t *doc;
-  memset(&o, 0, sizeof o);
+  o = RG_OPTIONS(rg_run_options);
   text_init(&log);
   text_init(&err);
   if (parse_seed(seed, &o.seed) != 0) {
@@ -519,7 +516,7 @@ char *rgw_run(const char *path, const char *seed, const char *policy, const char
     rc = 2;
   } else if ((rc = rules_kept(path, inputs, &set, &err)) != 0) {
     /* said */
-  } else if (read_policy(set, policy, &o.policy, &o.strategy, &err) != 0) {
+  } else if (read_policy(set, policy, &o.policy, &err) != 0) {
     rc = 2;
   } else if (rg_run_new(set, &o, &run) != RG_OK) {
     put(&err, "regula: error: out of memory\n");
@@ -531,11 +528,11 @@ char *rgw_run(const char *path, const char *seed, const char *policy, const char
     if (st == RG_OK) {
       rc = rg_run_failed_expects(run) ? 1 : 0;
     } else {
-      const char *file;
-      uint32_t line, col;
-      const char *msg = rg_run_error(run, &file, &line, &col);
+      rg_place at;
+      const char *msg = rg_run_errmsg(run);
       char where[600];
-      if (line) snprintf(where, sizeof where, "%s:%u:%u: error: ", file, line, col);
+      rg_run_where(run, &at);
+      if (at.line) snprintf(where, sizeof where, "%s:%u:%u: error: ", at.path, at.line, at.col);
       else snprintf(where, sizeof where, "regula: error: ");
       put(&err, where);
       put(&err, msg);
@@ -571,7 +568,7 @@ static int game_open(page_game *pg, const char *path, const char *seed, const ch
   rg_game_options go;
   int rc;
   memset(pg, 0, sizeof *pg);
-  memset(&go, 0, sizeof go);
+  go = RG_OPTIONS(rg_game_options);
   if (parse_seed(seed, &go.seed) != 0) {
     put(err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
     return 2;
@@ -661,11 +658,10 @@ char *rgw_play(const char *path, const char *seed, const char *inputs, const cha
         }
       } else {
         rg_status st;
-        const char *file;
-        uint32_t line, col;
-        const char *msg = rg_game_error(pg.g, &st, &file, &line, &col);
+        rg_place at;
+        const char *msg = rg_game_error(pg.g, &st, &at);
         char where[600];
-        if (line) snprintf(where, sizeof where, "%s:%u:%u: error: ", file, line, col);
+        if (at.line) snprintf(where, sizeof where, "%s:%u:%u: error: ", at.path, at.line, at.col);
         else snprintf(where, sizeof where, "regula: error: ");
         put(&err, where);
         put(&err, msg);
@@ -762,17 +758,16 @@ uintptr_t rgw_sims_new(const char *path, const char *proc, const char *seed, con
   rg_status st;
   if (!h) return 0;
   text_init(&err);
-  memset(&so, 0, sizeof so);
+  so = RG_OPTIONS(rg_sims_options);
   so.proc = proc;
   if (parse_seed(seed, &so.seed) != 0) {
     put(&err, "regula: error: --seed needs a whole number from 0 to 18446744073709551615\n");
   } else if (rules_for_run(path, inputs, &h->r, &h->set, &err) == 0 &&
-             read_policy(h->set, policy, &so.policy, &so.strategy, &err) == 0) {
+             read_policy(h->set, policy, &so.policy, &err) == 0) {
     /* as `regula sim`: with no policy asked for, the rules' default strategy */
-    char why[256];
-    if ((st = rg_sims_open(h->set, &so, why, sizeof why, &h->s)) != RG_OK)
+    if ((st = rg_sims_new(h->set, &so, &h->s)) != RG_OK)
       snprintf(h->err, sizeof h->err, "procedure '%s': %s", proc,
-               st == RG_NOMEM ? "out of memory" : why);
+               st == RG_NOMEM ? "out of memory" : rg_rules_errmsg(h->set));
   }
   if (err.data) snprintf(h->err, sizeof h->err, "%s", err.data);
   if (err.out.failed && !h->s) snprintf(h->err, sizeof h->err, "out of memory");
@@ -797,7 +792,7 @@ char *rgw_sims_json(uintptr_t hp) {
   doc = out.data && !out.out.failed ? json_loads(out.data, 0, NULL) : NULL;
   free(out.data);
   if (doc)
-    json_object_set_new(doc, "error", rg_sims_error(h->s) ? jstr(rg_sims_error(h->s)) : json_null());
+    json_object_set_new(doc, "error", *rg_sims_errmsg(h->s) ? jstr(rg_sims_errmsg(h->s)) : json_null());
   return finish(doc, 0);
 }
 

@@ -4,7 +4,7 @@
 ** by the same renderers the program uses (evlog, testrun, sheet, diff,
 ** sim), so that the page shows the program's bytes.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "api_int.h"
 #include "arena.h"
 #include "compile.h"
@@ -24,18 +24,18 @@ void rg_run_log(rg_run *run, rg_out *out, int json, const char *policy, const ch
     run->play.log = NULL;
     return;
   }
-  rg_log_init(&run->log, out, &run->r->m, json);
-  run->log.view = rg_vm_view(run->vm);
+  rgi_log_init(&run->log, out, &run->r->m, json);
+  run->log.view = rgi_vm_view(run->vm);
   run->log_policy = policy;
   run->log_dice = dice;
   run->play.log = &run->log;
 }
 
-const char *rg_api_policy_label(char *buf, size_t size, const rg_rules *r,
+const char *rgi_api_policy_label(char *buf, size_t size, const rg_rules *r,
                                 rg_choose_policy policy, const char *answers_name,
                                 const char *strategy) {
   static const char *const names[] = { "random", "first", "answers", "ask" };
-  const char *dflt = r ? rg_rules_strategy_name(r, rg_rules_default_strategy(r)) : NULL;
+  const char *dflt = r ? rg_rules_item(r, RG_STRATEGY, rg_rules_default_strategy(r)) : NULL;
   if (strategy)
     snprintf(buf, size, "%s (%s strategy of the rules; other choices at %s)", strategy,
              dflt && strcmp(dflt, strategy) == 0 ? "the default" : "a",
@@ -47,46 +47,46 @@ const char *rg_api_policy_label(char *buf, size_t size, const rg_rules *r,
   return buf;
 }
 
-void rg_api_log_begin(rg_run *run, int proc) {
-  const rg_module *m = &run->r->m;
+void rgi_api_log_begin(rg_run *run, int proc) {
+  const rgi_module *m = &run->r->m;
   const char *policy = run->log_policy, *dice = run->log_dice;
   char buf[320];
   if (!run->play.log) return;
   if (!policy)
-    policy = rg_api_policy_label(buf, sizeof buf, run->r, run->opt.policy, run->opt.answers_name,
-                                 run->opt.strategy);
+    policy = rgi_api_policy_label(buf, sizeof buf, run->r, run->opt.policy.kind,
+                                  run->opt.policy.answers_name, run->opt.policy.strategy);
   if (!dice) dice = run->opt.dice || run->opt.chance ? "ask" : "random";
-  run->play.log->strategy = run->opt.strategy;
-  rg_log_run(run->play.log, rg_module_str(m, m->procs[proc].name), run->opt.seed, policy, dice);
+  run->play.log->strategy = run->opt.policy.strategy;
+  rgi_log_run(run->play.log, rgi_module_str(m, m->procs[proc].name), run->opt.seed, policy, dice);
   /* the placeholder data the run rests on, as `regula run` says it */
-  const unsigned char *set = rg_rules_set_flags(run->r);
+  const unsigned char *set = rgi_rules_set_flags(run->r);
   if (!run->r->assumed && !set) return;
   /* (memory that runs out fails the log, as a write would) */
   rg_out *out = run->play.log->out;
   if (run->play.log->json) {
-    json_t *a = rg_placeholders_json(m, (uint32_t)proc, set, run->r->assumed);
+    json_t *a = rgi_placeholders_json(m, (uint32_t)proc, set, run->r->assumed);
     if (!a) out->failed = 1;
     else if (json_array_size(a))
-      rg_json_put(out, json_pack("{s:s,s:o}", "event", "placeholders", "data", a), 1);
+      rgi_json_put(out, json_pack("{s:s,s:o}", "event", "placeholders", "data", a), 1);
     else json_decref(a);
   } else {
     rg_buf ph;
     rg_buf_init(&ph);
-    int n = rg_placeholders_text(m, (uint32_t)proc, set, run->r->assumed, &ph.out);
+    int n = rgi_placeholders_text(m, (uint32_t)proc, set, run->r->assumed, &ph.out);
     if (n < 0 || ph.out.failed) out->failed = 1;
     else if (n > 0 && ph.data) rg_printf(out, "placeholders: %s\n", ph.data);
     rg_buf_free(&ph);
   }
 }
 
-void rg_api_log_end(rg_run *run, int proc) {
-  if (run->play.log) rg_log_summary(run->play.log, run->r->m.procs[proc].result, run->result);
+void rgi_api_log_end(rg_run *run, int proc) {
+  if (run->play.log) rgi_log_summary(run->play.log, run->r->m.procs[proc].result, run->result);
 }
 
 /* ---- pictures -------------------------------------------------------------- */
 
 rg_status rg_run_pictures(rg_run *run) {
-  if (!run->svg && !(run->svg = rg_svg_new())) return RG_NOMEM;
+  if (!run->svg && !(run->svg = rgi_svg_new())) return RG_NOMEM;
   return RG_OK;
 }
 
@@ -95,93 +95,96 @@ const rg_pictures *rg_run_drawn(const rg_run *run) {
 }
 
 uint32_t rg_pictures_count(const rg_pictures *p) {
-  return p ? rg_svg_count(p) : 0;
+  return p ? rgi_svg_count(p) : 0;
 }
 
 const char *rg_pictures_name(const rg_pictures *p, uint32_t i) {
-  return i < rg_pictures_count(p) ? rg_svg_name(p, i) : NULL;
+  return i < rg_pictures_count(p) ? rgi_svg_name(p, i) : NULL;
 }
 
 int rg_pictures_find(const rg_pictures *p, const char *name) {
-  return p ? rg_svg_find(p, name) : -1;
+  return p ? rgi_svg_find(p, name) : -1;
 }
 
-const char *rg_pictures_error(const rg_pictures *p, const char **path, uint32_t *line,
-                              uint32_t *col) {
+const char *rg_pictures_error(const rg_pictures *p, rg_place *where) {
   uint32_t pc = UINT32_MAX, l = 0, c = 0;
-  const char *e = p ? rg_svg_error(p, &pc) : NULL, *where = "?";
-  if (e && rg_svg_module(p) && rg_log_locate(rg_svg_module(p), pc, &where, &l, &c) != 0) {
-    where = "?";
+  const char *e = p ? rgi_svg_error(p, &pc) : NULL, *path = "?";
+  if (e && rgi_svg_module(p) && rgi_log_locate(rgi_svg_module(p), pc, &path, &l, &c) != 0) {
+    path = "?";
     l = c = 0;
   }
-  if (path) *path = where;
-  if (line) *line = l;
-  if (col) *col = c;
+  if (where) {
+    where->path = path;
+    where->line = l;
+    where->col = c;
+  }
   return e;
 }
 
 rg_status rg_pictures_write(const rg_pictures *p, uint32_t i, rg_out *out) {
   if (i >= rg_pictures_count(p)) return RG_BAD_VALUE;
-  if (rg_svg_error(p, NULL)) return RG_RUN_ERROR;
-  return rg_svg_write(p, i, out) == 0 ? RG_OK : RG_NOMEM;
+  if (rgi_svg_error(p, NULL)) return RG_RUN_ERROR;
+  return rgi_svg_write(p, i, out) == 0 ? RG_OK : RG_NOMEM;
 }
 
-rg_status rg_pictures_save(const rg_pictures *p, uint32_t i, const char *path, char *err,
-                           size_t errlen) {
+rg_status rg_pictures_save(const rg_pictures *p, uint32_t i, const char *path, rg_out *why) {
+  char err[1024] = "";
   if (i >= rg_pictures_count(p)) return RG_BAD_VALUE;
-  if (rg_svg_error(p, NULL)) return RG_RUN_ERROR;
-  return rg_svg_save(p, i, path, err, errlen) == 0 ? RG_OK : RG_IO;
+  if (rgi_svg_error(p, NULL)) return RG_RUN_ERROR;
+  if (rgi_svg_save(p, i, path, err, sizeof err) == 0) return RG_OK;
+  if (why) rg_puts(why, err);
+  return strcmp(err, "out of memory") == 0 ? RG_NOMEM : RG_IO;
 }
 
 /* ---- tests, sheet, diff ------------------------------------------------------ */
 
-/* rg_test_fn: writes each failure of test r to the rg_out ctx as `regula
+/* rgi_test_fn: writes each failure of test r to the rg_out ctx as `regula
 ** test` prints it. */
-static void write_test(void *ctx, const rg_test_result *r) {
+static void write_test(void *ctx, const rgi_test_result *r) {
   rg_out *out = ctx;
   for (uint32_t i = 0; i < r->nfailures; i++)
     rg_printf(out, "%s:%u: FAIL test \"%s\": %s\n", r->failures[i].path, r->failures[i].line,
               r->name, r->failures[i].message);
 }
 
-rg_status rg_rules_test(const rg_rules *r, const rg_run_options *opt, rg_out *out,
+rg_status rg_rules_test(const rg_rules *r, const rg_limits *limits, rg_out *out,
                         uint32_t *passed, uint32_t *failed) {
-  rg_limits lim;
+  rgi_limits lim;
   memset(&lim, 0, sizeof lim);
-  if (opt) {
-    lim.max_steps = opt->max_steps;
-    lim.max_memory = opt->max_memory;
-    lim.no_fusion = opt->no_fusion;
+  if (limits) {
+    lim.max_steps = limits->max_steps;
+    lim.max_memory = limits->max_memory;
+    lim.no_fusion = limits->no_fusion;
   }
-  lim.native = rg_rules_native_code(r);
-  return rg_test_run(&r->m, &lim, write_test, out, passed, failed) == 0 ? RG_OK : RG_NOMEM;
+  lim.native = rgi_rules_native_code(r);
+  return rgi_test_run(&r->m, &lim, write_test, out, passed, failed) == 0 ? RG_OK : RG_NOMEM;
 }
 
 rg_status rg_rules_sheet(const char *name, const char *text, size_t len,
                          const rg_compile_options *opt, rg_out *out) {
-  rg_arena arena;
-  rg_diag d;
-  rg_module m;
-  rg_assumption *notes = NULL;
+  rgi_arena arena;
+  rgi_diag d;
+  rgi_module m;
+  rgi_assumption *notes = NULL;
   rg_status st = RG_OK;
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, opt ? opt->diagnostic : NULL, opt ? opt->diagnostic_ctx : NULL);
-  if (rg_compile_source(&d, name, text ? text : "", len, opt ? opt->loader : NULL, &m, &notes) !=
+  rgi_arena_init(&arena, 0);
+  rgi_diag_init(&d, &arena, opt ? opt->diagnostic : NULL, opt ? opt->diagnostic_ctx : NULL);
+  if (rgi_compile_source(&d, name, text ? text : "", len, opt ? opt->loader : NULL, &m, &notes) !=
       0) {
     st = arena.failed ? RG_NOMEM : RG_BAD_RULES;
   } else {
-    if (rg_sheet_print(out, &m, &d, notes, NULL, 0) != 0) st = RG_NOMEM;
+    if (rgi_sheet_print(out, &m, &d, notes, NULL, 0) != 0) st = RG_NOMEM;
   }
-  rg_module_free(&m);
-  rg_arena_free(&arena);
+  rgi_module_free(&m);
+  rgi_arena_free(&arena);
   return st;
 }
 
 rg_status rg_rules_sheet_of(const rg_rules *r, const char *const *tables, int ntables,
                             rg_out *out) {
   for (int i = 0; i < ntables; i++)
-    if (rg_module_find_table(&r->m, tables[i]) < 0) return RG_NOT_FOUND;
-  if (rg_sheet_print(out, &r->m, r->src ? &r->src->d : NULL, r->src ? r->src->notes : NULL,
+    if (rgi_module_find_table(&r->m, tables[i]) < 0) return RG_NOT_FOUND;
+  if (rgi_sheet_print(out, &r->m, r->src ? &r->src->d : NULL, r->src ? r->src->notes : NULL,
                      tables, ntables) != 0)
     return RG_NOMEM;
   return RG_OK;
@@ -191,10 +194,12 @@ rg_status rg_rules_diff(const rg_rules *a, const char *a_path, const rg_rules *b
                         const char *b_path, rg_out *out, uint32_t *changes) {
   /* as the CLI does (tools/diff.c): with the source of what changed, read
   ** from the files the rule sets name */
-  rg_diff_options opt = { NULL, 0, 1, NULL };
+  rg_diff_options opt = RG_OPTIONS(rg_diff_options);
   rg_changes *c = NULL;
   char base[1024];
-  rg_status st = rg_changes_new(a, b, &opt, &c);
+  rg_status st;
+  opt.with_source = 1;
+  st = rg_changes_new(a, b, &opt, &c);
   *changes = 0;
   if (st == RG_OK) {
     rg_diff_shared_dir(a_path, b_path, base, sizeof base);

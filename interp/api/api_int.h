@@ -5,7 +5,7 @@
 */
 #ifndef RG_API_INT_H
 #define RG_API_INT_H
-#include "regula.h"
+#include "regula_front.h"
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"
@@ -19,72 +19,87 @@
 /* What a compile with keep_sources keeps for the sheet: the source files
 ** (in the diagnostics' arena) and the `assumed` notes.  Heap-allocated, so
 ** that d's pointer to arena stays right. */
-typedef struct rg_sources {
-  rg_arena arena;
-  rg_diag d;
-  rg_assumption *notes;
-} rg_sources;
+typedef struct rgi_sources {
+  rgi_arena arena;
+  rgi_diag d;
+  rgi_assumption *notes;
+} rgi_sources;
 
 struct rg_rules {
-  rg_module m;
+  rgi_module m;
   unsigned char *assumed;     /* [ndice + ndecks]: declared with `assumed` (the
                               ** placeholders a run's log names), or NULL */
-  rg_sources *src;            /* keep_sources: the sources, or NULL */
-  /* a copy set up for runs (rg_rules_with); NULL and empty otherwise */
+  rgi_sources *src;            /* keep_sources: the sources, or NULL */
+  /* a copy set up for runs (rgi_rules_with); NULL and empty otherwise */
   const rg_rules *base;       /* the rules copied: owns m's other arrays, assumed
                               ** and src */
-  struct rg_setup *setup;     /* the dice, decks and which were set (owned) */
-  rg_input *inputs;           /* m.inputs: base's, with the values set (owned) */
+  struct rgi_setup *setup;     /* the dice, decks and which were set (owned) */
+  rgi_input *inputs;           /* m.inputs: base's, with the values set (owned) */
   rg_buf sets;                /* each text of rg_rules_set, ended by '\n' */
-  struct rg_native *native;   /* rg_rules_native's code (owned), or NULL */
+  char errmsg[1024];          /* rg_rules_errmsg: the last failure's message */
+  struct rgi_native *native;   /* rg_rules_native's code (owned), or NULL */
 };
 
 /* The native code r's runs use (r's own, or that of the rules r copies),
 ** or NULL. */
-const struct rg_native *rg_rules_native_code(const rg_rules *r);
+const struct rgi_native *rgi_rules_native_code(const rg_rules *r);
 
-/* Frees r, a copy made by rg_rules_with (api_setup.c). */
-void rg_rules_setup_free(rg_rules *r);
+/* Stores the message of a failure on r (rg_rules_errmsg: written through a
+** const r too, the message being no part of the rules) and returns st. */
+rg_status rgi_api_fail(const rg_rules *r, rg_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
+
+/* Copies the caller's options opt (NULL, or a struct that starts with its
+** own size) into local (a struct of size bytes that starts so too): zeroed,
+** its size set, then the fields the caller's size covers.  Returns 0, or
+** -1 when opt gives no size. */
+int rgi_api_options(void *local, size_t size, const void *opt);
+
+/* Frees r, a copy made by rgi_rules_with (api_setup.c). */
+void rgi_rules_setup_free(rg_rules *r);
 
 /* The dice and decks a run of r set ([ndice + ndecks] flags), or NULL. */
-const unsigned char *rg_rules_set_flags(const rg_rules *r);
+const unsigned char *rgi_rules_set_flags(const rg_rules *r);
 
 /* A run wraps the play layer (play.h): its sink answers choices through
 ** the policy and is wrapped in turn, so that each event reaches the
 ** caller's callback before the play layer sees it. */
 struct rg_run {
   const rg_rules *r;
-  rg_vm *vm;
+  rgi_vm *vm;
   rg_run_options opt;
-  rg_policy pol;              /* who answers choices */
-  rg_policy dicepol;          /* who reads dice and cards (opt.dice) */
-  rg_play play;
-  rg_sink inner;              /* the play layer's sink */
-  rg_sink sink;               /* the VM's: inner wrapped (rg_run_call leaves out
+  rgi_policy pol;              /* who answers choices */
+  rgi_policy dicepol;          /* who reads dice and cards (opt.dice) */
+  rgi_play play;
+  rgi_sink inner;              /* the play layer's sink */
+  rgi_sink sink;               /* the VM's: inner wrapped (rg_run_call leaves out
                               ** rolls and draws when nobody needs them) */
-  const rg_question *q;       /* the question being asked of the callback */
+  const rgi_question *q;       /* the question being asked of the callback */
   int secret_event;           /* the event being delivered is a secret choice */
-  rg_type rtype;              /* the last call's result type */
+  rgi_type rtype;              /* the last call's result type */
   int proc;                   /* the last call's procedure when it succeeded, else -1 */
-  rg_value result;
+  rgi_value result;
   int failed_expects;
   char err[1024];             /* the last call's error */
   const char *err_path;
   uint32_t err_line, err_col;
   /* the event being delivered: values, and their types (types[i], or one
   ** type for all when types is NULL) */
-  const rg_value *vals;
-  const rg_type *types;
-  rg_type type;
+  const rgi_value *vals;
+  const rgi_type *types;
+  rgi_type type;
   uint32_t nvals;
-  rg_value pair[2];
-  rg_type pair_types[2];
+  rgi_value pair[2];
+  rgi_type pair_types[2];
   rg_event_kind ev_kind;      /* the event being delivered, for rg_run_event_text: */
   uint32_t ev_index;          /*   its note (a note) or expect (a failed expect) */
   uint32_t ev_pc;
   int in_event;               /* 1 while an event callback runs */
   /* rg_run_log: the log of each call (play.log points here when set) */
-  rg_log log;
+  rgi_log log;
   const char *log_policy, *log_dice;
   char *answers_name;         /* a copy of opt.answers_name, or NULL */
   /* rg_run_pictures: the shapes drawn (NULL: not collected) */
@@ -95,13 +110,13 @@ struct rg_run {
 ** name in messages) into *out (rg_malloc'd, at least one value; the caller
 ** frees it).  Returns RG_OK, or RG_BAD_VALUE / RG_NOMEM with the reason in
 ** err ("argument 1 (k: int) of 'roll': ...") and *out NULL (api.c). */
-rg_status rg_api_parse_args(const rg_rules *r, int proc, const char *name,
-                            const char *const *args, int nargs, rg_value **out, char *err,
+rg_status rgi_api_parse_args(const rg_rules *r, int proc, const char *name,
+                            const char *const *args, int nargs, rgi_value **out, char *err,
                             size_t errlen);
 
 /* Stores where instruction pc of m is in the rules ("?", 0, 0 when the
 ** line table does not say) in the pointers that are not NULL (api.c). */
-void rg_api_place(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
+void rgi_api_place(const rgi_module *m, uint32_t pc, const char **path, uint32_t *line,
                   uint32_t *col);
 
 /* Checks what a simulation or exact odds are asked for: procedure name
@@ -109,20 +124,20 @@ void rg_api_place(const rg_module *m, uint32_t pc, const char **path, uint32_t *
 ** answers, strategy (its index in *strat, else -1) is one of r's.
 ** Returns RG_OK, or RG_NOT_FOUND / RG_BAD_VALUE with the reason in err
 ** (api.c). */
-rg_status rg_api_counted(const rg_rules *r, const char *name, rg_choose_policy policy,
+rg_status rgi_api_counted(const rg_rules *r, const char *name, rg_choose_policy policy,
                          const char *strategy, int *proc, int *strat, char *err, size_t errlen);
 
 /* Writes how a header names a policy into buf ("random", "first",
 ** "answers:NAME", or "NAME (a strategy of the rules; other choices at
 ** random)" for strategy NAME, "the default strategy" when it is the one
 ** rules r (may be NULL) name as their default); returns buf (api_front.c). */
-const char *rg_api_policy_label(char *buf, size_t size, const rg_rules *r,
+const char *rgi_api_policy_label(char *buf, size_t size, const rg_rules *r,
                                 rg_choose_policy policy, const char *answers_name,
                                 const char *strategy);
 
 /* api_front.c: the log's first line, before a call of procedure proc, and
 ** its summary after a successful one (nothing when no log is set). */
-void rg_api_log_begin(rg_run *run, int proc);
-void rg_api_log_end(rg_run *run, int proc);
+void rgi_api_log_begin(rg_run *run, int proc);
+void rgi_api_log_end(rg_run *run, int proc);
 
 #endif

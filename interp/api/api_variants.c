@@ -4,7 +4,7 @@
 ** field of the result records (matched by name), a column per run, a
 ** mark on the rows whose values differ; or the --json lines.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "api_int.h"
 #include "diag.h"
 #include "json.h"
@@ -20,7 +20,7 @@
 /* Returns the display width of s. */
 static size_t width(const char *s) {
   size_t len = strlen(s);
-  return rg_display_col(s, len, (uint32_t)len + 1) - 1;
+  return rgi_display_col(s, len, (uint32_t)len + 1) - 1;
 }
 
 /* Writes s padded with spaces to display width w. */
@@ -32,17 +32,17 @@ static void put_padded(rg_out *out, const char *s, size_t w) {
 /* Formats field `field` of run's result (its whole result when field is
 ** NULL) into buf; "-" when the result has no such field. */
 static const char *field_text(const rg_run *run, const char *field, char *buf, size_t size) {
-  const rg_module *m = &run->r->m;
-  rg_type t = run->rtype;
+  const rgi_module *m = &run->r->m;
+  rgi_type t = run->rtype;
   uint32_t nheap;
-  const rg_value *heap = rg_vm_heap(run->vm, &nheap);
-  if (!field) return rg_value_format(buf, size, m, heap, nheap, t, run->result);
+  const rgi_value *heap = rgi_vm_heap(run->vm, &nheap);
+  if (!field) return rgi_value_format(buf, size, m, heap, nheap, t, run->result);
   if (t.kind == RG_K_RECORD && t.ref < m->nrecords) {
-    const rg_record *rec = &m->records[t.ref];
+    const rgi_record *rec = &m->records[t.ref];
     for (uint32_t k = 0; k < rec->count; k++)
-      if (strcmp(rg_module_str(m, m->fields[rec->first + k].name), field) == 0) {
+      if (strcmp(rgi_module_str(m, m->fields[rec->first + k].name), field) == 0) {
         if (run->result < 0 || (uint64_t)run->result + rec->count > nheap) break;
-        return rg_value_format(buf, size, m, heap, nheap, m->fields[rec->first + k].type,
+        return rgi_value_format(buf, size, m, heap, nheap, m->fields[rec->first + k].type,
                                heap[run->result + k]);
       }
   }
@@ -59,11 +59,11 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
   char buf[VALUE_MAX], first[VALUE_MAX];
   if (!colw) return RG_NOMEM;
   for (int i = 0; i < n; i++) {
-    const rg_module *m = &runs[i]->r->m;
-    rg_type t = runs[i]->rtype;
+    const rgi_module *m = &runs[i]->r->m;
+    rgi_type t = runs[i]->rtype;
     if (t.kind != RG_K_RECORD || t.ref >= m->nrecords) continue;
     for (uint32_t k = 0; k < m->records[t.ref].count && nfields < MAX_FIELDS; k++) {
-      const char *f = rg_module_str(m, m->fields[m->records[t.ref].first + k].name);
+      const char *f = rgi_module_str(m, m->fields[m->records[t.ref].first + k].name);
       int seen = 0;
       for (int j = 0; j < nfields; j++) seen |= strcmp(fields[j], f) == 0;
       if (!seen) fields[nfields++] = f;
@@ -81,7 +81,7 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
   }
   rg_printf(out, "run %s of %d variants: seed %llu, policy %s, common random numbers by step"
                  "; * marks the rows that differ\n\n",
-            rg_module_str(&runs[0]->r->m, runs[0]->r->m.procs[runs[0]->proc].name), n,
+            rgi_module_str(&runs[0]->r->m, runs[0]->r->m.procs[runs[0]->proc].name), n,
             (unsigned long long)seed, policy);
   put_padded(out, "", namew + 2);
   for (int i = 0; i < n; i++) {
@@ -120,29 +120,29 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
 /* The --json lines: the header, then a summary per run. */
 static rg_status write_json(const rg_run *const *runs, const char *const *names, int n,
                             uint64_t seed, const char *policy, rg_out *out) {
-  const rg_module *m0 = &runs[0]->r->m;
+  const rgi_module *m0 = &runs[0]->r->m;
   char digits[24];
   json_t *paths = json_array();
   snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
   for (int i = 0; paths && i < n; i++)
-    if (json_array_append_new(paths, rg_json_text(names[i])) != 0) {
+    if (json_array_append_new(paths, rgi_json_text(names[i])) != 0) {
       json_decref(paths);
       paths = NULL;
     }
-  rg_json_put(out, json_pack("{s:s,s:i,s:o,s:s,s:s,s:o}", "event", "variants", "format",
+  rgi_json_put(out, json_pack("{s:s,s:i,s:o,s:s,s:s,s:o}", "event", "variants", "format",
                              RG_JSON_FORMAT, "procedure",
-                             rg_json_text(rg_module_str(m0, m0->procs[runs[0]->proc].name)),
+                             rgi_json_text(rgi_module_str(m0, m0->procs[runs[0]->proc].name)),
                              "seed", digits, "policy", policy, "variants", paths),
               1);
   for (int i = 0; i < n; i++) {
-    const rg_module *m = &runs[i]->r->m;
+    const rgi_module *m = &runs[i]->r->m;
     uint32_t nheap;
-    const rg_value *heap = rg_vm_heap(runs[i]->vm, &nheap);
+    const rgi_value *heap = rgi_vm_heap(runs[i]->vm, &nheap);
     json_t *r = runs[i]->rtype.kind == RG_K_VOID
                     ? json_null()
-                    : rg_json_value(m, heap, nheap, runs[i]->rtype, runs[i]->result);
-    rg_json_put(out, json_pack("{s:s,s:o,s:o}", "event", "summary", "variant",
-                               rg_json_text(names[i]), "result", r),
+                    : rgi_json_value(m, heap, nheap, runs[i]->rtype, runs[i]->result);
+    rgi_json_put(out, json_pack("{s:s,s:o,s:o}", "event", "summary", "variant",
+                               rgi_json_text(names[i]), "result", r),
                 1);
   }
   return out->failed ? RG_NOMEM : RG_OK;

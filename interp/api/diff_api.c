@@ -3,46 +3,46 @@
 ** rg_changes_new makes the change list (diff.c), rg_changes_write hands it
 ** to a renderer (diff_text.c, diff_report.c).
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "diff.h"
 #include "vm.h"
 
 #include <string.h>
 
-/* The diff's runner (rg_diff_runner): a small VM with bounded runs for a
+/* The diff's runner (rgi_diff_runner): a small VM with bounded runs for a
 ** dice key's pure helper (a few hundred short calls). */
-static void *runner_open(void *ctx, const rg_module *m) {
-  rg_limits lim;
+static void *runner_open(void *ctx, const rgi_module *m) {
+  rgi_limits lim;
   memset(&lim, 0, sizeof lim);
   lim.max_steps = 1000000;
   lim.max_memory = 4u << 20;
-  return rg_vm_new(m, &lim, NULL);
+  return rgi_vm_new(m, &lim, NULL);
 }
 
-static int runner_call(void *runs, uint32_t proc, const rg_value *args, rg_value *result) {
-  return rg_vm_call(runs, proc, args, result) == RG_RUN_OK ? 0 : -1;
+static int runner_call(void *runs, uint32_t proc, const rgi_value *args, rgi_value *result) {
+  return rgi_vm_call(runs, proc, args, result) == RG_RUN_OK ? 0 : -1;
 }
 
 static void runner_close(void *runs) {
-  rg_vm_free(runs);
+  rgi_vm_free(runs);
 }
 
-static const rg_diff_runner runner = { runner_open, runner_call, runner_close, NULL };
+static const rgi_diff_runner runner = { runner_open, runner_call, runner_close, NULL };
 
 /* The opaque list of regula.h. */
 struct rg_changes {
-  rg_diff d;
+  rgi_diff d;
 };
 
 int rg_diff_hint_valid(const char *text) {
-  rg_diff_hint h;
-  return text && rg_diff_hint_parse(text, &h) == 0;
+  rgi_diff_hint h;
+  return text && rgi_diff_hint_parse(text, &h) == 0;
 }
 
 rg_status rg_changes_new(const rg_rules *a, const rg_rules *b, const rg_diff_options *opt,
                          rg_changes **out) {
   rg_diff_options none;
-  rg_diff_hint *hints = NULL;
+  rgi_diff_hint *hints = NULL;
   rg_changes *c;
   *out = NULL;
   if (!opt) {
@@ -53,7 +53,7 @@ rg_status rg_changes_new(const rg_rules *a, const rg_rules *b, const rg_diff_opt
     hints = rg_malloc((size_t)opt->nodds * sizeof *hints);
     if (!hints) return RG_NOMEM;
     for (int i = 0; i < opt->nodds; i++)
-      if (rg_diff_hint_parse(opt->odds[i], &hints[i]) != 0) {
+      if (rgi_diff_hint_parse(opt->odds[i], &hints[i]) != 0) {
         rg_free(hints);
         return RG_BAD_VALUE;
       }
@@ -63,16 +63,16 @@ rg_status rg_changes_new(const rg_rules *a, const rg_rules *b, const rg_diff_opt
     rg_free(hints);
     return RG_NOMEM;
   }
-  if (rg_diff_modules(rg_rules_module(a), rg_rules_module(b), hints, opt->nodds > 0 ? opt->nodds : 0,
+  if (rgi_diff_modules(rgi_rules_module(a), rgi_rules_module(b), hints, opt->nodds > 0 ? opt->nodds : 0,
                       &runner, &c->d) != 0) {
-    rg_diff_free(&c->d);
+    rgi_diff_free(&c->d);
     rg_free(c);
     rg_free(hints);
     return RG_NOMEM;
   }
   rg_free(hints);
-  if (opt->with_source && rg_diff_sources(&c->d, opt->loader) != 0) {
-    rg_diff_free(&c->d);
+  if (opt->with_source && rgi_diff_sources(&c->d, opt->loader) != 0) {
+    rgi_diff_free(&c->d);
     rg_free(c);
     return RG_NOMEM;
   }
@@ -87,14 +87,14 @@ uint32_t rg_changes_count(const rg_changes *c) {
 rg_status rg_changes_write(const rg_changes *c, rg_diff_format format, int flags, const char *base,
                            rg_out *out) {
   int rc = 0;
-  if (format == RG_DIFF_STAT) rg_diff_print_stat(out, &c->d);
-  else if (format == RG_DIFF_JSON) rc = rg_diff_print_json(out, &c->d, base);
-  else rc = rg_diff_print(out, &c->d, base, flags);
+  if (format == RG_DIFF_STAT) rgi_diff_print_stat(out, &c->d);
+  else if (format == RG_DIFF_JSON) rc = rgi_diff_print_json(out, &c->d, base);
+  else rc = rgi_diff_print(out, &c->d, base, flags);
   return rc != 0 ? RG_NOMEM : out->failed ? RG_IO : RG_OK;
 }
 
 void rg_changes_free(rg_changes *c) {
   if (!c) return;
-  rg_diff_free(&c->d);
+  rgi_diff_free(&c->d);
   rg_free(c);
 }

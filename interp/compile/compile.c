@@ -48,7 +48,7 @@ static void free_vecs(cstate *cs) {
 }
 
 /* Moves the arrays of cs into m; cs no longer owns them. */
-static void build_module(cstate *cs, rg_module *m) {
+static void build_module(cstate *cs, rgi_module *m) {
 #define RG_X(field, count, type) m->field = cs->field.items; m->count = cs->field.n; cs->field.items = NULL;
   RG_MODULE_ARRAYS(RG_X)
 #undef RG_X
@@ -62,9 +62,9 @@ static void build_module(cstate *cs, rg_module *m) {
 
 /* Compiles the rule file in source file `file` into m; out of memory
 ** unwinds past it. */
-static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption **assumptions) {
-  rg_diag *d = cs->d;
-  rg_ast_file *ast;
+static int compile_rules(cstate *cs, uint32_t file, rgi_module *m, rgi_assumption **assumptions) {
+  rgi_diag *d = cs->d;
+  rgi_ast_file *ast;
   int errors0 = d->errors;
   rgc_link chain[MAX_EXTENDS];
   rgc_intern(cs, "");
@@ -77,7 +77,7 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
   }
 
   /* The vocabulary: units, enums, record and constant names. */
-  for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
+  for (rgi_decl *dc = ast->decls; dc; dc = dc->next) {
     switch (dc->kind) {
     case RG_DE_UNIT: rgc_decl_unit(cs, dc); break;
     case RG_DE_ENUM: rgc_decl_enum(cs, dc); break;
@@ -97,7 +97,7 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
       uint32_t en, ix;
       if (rgc_find_member(cs, dc->name, &en, &ix, NULL, 0)) {
         rgc_err(cs, dc->pos, "'%s' is already a member of enum %s; choose another name", dc->name,
-            cs->pool + AT(cs->enums, rg_enum, en).name);
+            cs->pool + AT(cs->enums, rgi_enum, en).name);
         break;
       }
       rgc_declare(cs, dc, S_CONST);
@@ -108,26 +108,26 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
     if (dc->kind != RG_DE_TEST)
       rgc_collect_notes(cs, dc->notes, rgc_describe(cs, "%s %s", rgc_kindname[dc->kind], dc->name));
   }
-  for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+  for (rgi_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_RECORD) rgc_record_fields(cs, dc);
-  for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
+  for (rgi_decl *dc = ast->decls; dc; dc = dc->next) {
     if (dc->kind == RG_DE_DICE || dc->kind == RG_DE_DECK) rgc_decl_chance(cs, dc);
     else if (dc->kind == RG_DE_INPUT) rgc_decl_input(cs, dc);
   }
   /* Heads of tables and procedures. */
-  for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
+  for (rgi_decl *dc = ast->decls; dc; dc = dc->next) {
     if (dc->kind == RG_DE_TABLE) rgc_decl_table(cs, dc);
     else if (dc->kind == RG_DE_PROC) rgc_decl_proc(cs, dc);
   }
   /* Constants, then table cells, then code.  Constants are kept by name for
   ** diff and sheet, but for lists and records (the verifier refuses them). */
-  for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+  for (rgi_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_CONST) {
       sym *s = rgc_lookup(cs, dc->name);
-      rg_value v;
+      rgi_value v;
       if (s && s->decl == dc && !rgc_is_err(rgc_const_value(cs, dc->pos, s, &v)) &&
           s->type.kind != RG_K_LIST && s->type.kind != RG_K_RECORD) {
-        rg_named *nm = rgc_push(cs, &cs->named);
+        rgi_named *nm = rgc_push(cs, &cs->named);
         nm->name = rgc_intern(cs, dc->name);
         nm->type = s->type;
         nm->value = v;
@@ -136,9 +136,9 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
         nm->starred = rgc_expr_starred(cs, dc->value, 0);
       }
     }
-  for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+  for (rgi_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_TABLE) rgc_table_cells(cs, dc);
-  for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
+  for (rgi_decl *dc = ast->decls; dc; dc = dc->next) {
     if (dc->kind == RG_DE_PROC) {
       sym *s = rgc_lookup(cs, dc->name);
       if (s && s->decl == dc) rgc_proc_body(cs, dc, s->index);
@@ -149,22 +149,22 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
   /* One default strategy: a file's own replaces its base's (the root file
   ** is file 0, its base 1, ...); two in one file are an error. */
   {
-    rg_decl *chosen = NULL;
-    for (rg_decl *dc = ast->decls; dc; dc = dc->next) {
+    rgi_decl *chosen = NULL;
+    for (rgi_decl *dc = ast->decls; dc; dc = dc->next) {
       if (dc->kind != RG_DE_STRATEGY || !dc->is_default) continue;
       if (chosen && chosen->default_pos.file == dc->default_pos.file) {
         bool later = dc->default_pos.line > chosen->default_pos.line;
-        const rg_decl *a = later ? chosen : dc, *b = later ? dc : chosen;
+        const rgi_decl *a = later ? chosen : dc, *b = later ? dc : chosen;
         rgc_err(cs, b->default_pos, "a second default strategy ('%s'; the first is '%s' at line %u)",
                 b->name, a->name, a->default_pos.line);
       } else if (!chosen || dc->default_pos.file < chosen->default_pos.file) {
         chosen = dc;
       }
     }
-    for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+    for (rgi_decl *dc = ast->decls; dc; dc = dc->next)
       if (dc->kind == RG_DE_STRATEGY && dc != chosen) dc->is_default = false;
   }
-  for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+  for (rgi_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_STRATEGY) rgc_decl_strategy(cs, dc);
     else if (dc->kind == RG_DE_DISPLAY) rgc_decl_display(cs, dc);
   /* The files the line table refers to. */
@@ -177,11 +177,11 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
   build_module(cs, m);
   {
     char msg[256];
-    rg_status st = rg_module_verify(m, msg, sizeof msg);
+    rg_status st = rgi_module_verify(m, msg, sizeof msg);
     if (st != RG_OK) {
       if (st == RG_NOMEM) rgc_oom(cs);
-      rg_error_plain(d, "internal error: the compiled module fails verification: %s", msg);
-      rg_module_free(m);
+      rgi_error_plain(d, "internal error: the compiled module fails verification: %s", msg);
+      rgi_module_free(m);
       return -1;
     }
   }
@@ -191,13 +191,13 @@ static int compile_rules(cstate *cs, uint32_t file, rg_module *m, rg_assumption 
 
 /* Compiles source file `file` of d (loaded) into m, with the files it
 ** names from ld: sets up the compiler state, and frees what it built when
-** errors or out of memory stop it.  Returns 0 or -1 (rg_compile_source). */
-static int compile_loaded(rg_diag *d, uint32_t file, const rg_loader *ld, rg_module *m,
-                          rg_assumption **assumptions) {
+** errors or out of memory stop it.  Returns 0 or -1 (rgi_compile_source). */
+static int compile_loaded(rgi_diag *d, uint32_t file, const rg_loader *ld, rgi_module *m,
+                          rgi_assumption **assumptions) {
   cstate *cs;
   int rc;
-  cs = rg_arena_alloc(d->arena, sizeof *cs);
-  if (!cs) { rg_error_plain(d, "out of memory"); return -1; }
+  cs = rgi_arena_alloc(d->arena, sizeof *cs);
+  if (!cs) { rgi_error_plain(d, "out of memory"); return -1; }
   cs->d = d;
   cs->A = d->arena;
   cs->loader = ld;
@@ -210,9 +210,9 @@ static int compile_loaded(rg_diag *d, uint32_t file, const rg_loader *ld, rg_mod
     /* The arena's sticky failure flag is how callers tell out of memory
     ** (exit 3) from bad input (exit 2). */
     d->arena->failed = true;
-    rg_error_plain(d, "out of memory");
+    rgi_error_plain(d, "out of memory");
     free_vecs(cs);
-    rg_module_free(m);
+    rgi_module_free(m);
     if (assumptions) *assumptions = NULL;
     return -1;
   }
@@ -222,28 +222,28 @@ static int compile_loaded(rg_diag *d, uint32_t file, const rg_loader *ld, rg_mod
 }
 
 /* Compiles text (named name) into m; see compile.h.  m owns what it gets. */
-int rg_compile_source(rg_diag *d, const char *name, const char *text, size_t len,
-                      const rg_loader *ld, rg_module *m, rg_assumption **assumptions) {
+int rgi_compile_source(rgi_diag *d, const char *name, const char *text, size_t len,
+                      const rg_loader *ld, rgi_module *m, rgi_assumption **assumptions) {
   uint32_t file;
   memset(m, 0, sizeof *m);
   if (assumptions) *assumptions = NULL;
-  if (rg_diag_add_text(d, name, text, len, &file)) return -1;
+  if (rgi_diag_add_text(d, name, text, len, &file)) return -1;
   return compile_loaded(d, file, ld ? ld : &rg_file_loader, m, assumptions);
 }
 
 /* Compiles the file path, found by ld, into m; see compile.h. */
-int rg_compile_path(rg_diag *d, const char *path, const rg_loader *ld, rg_module *m,
-                    rg_assumption **assumptions) {
+int rgi_compile_path(rgi_diag *d, const char *path, const rg_loader *ld, rgi_module *m,
+                    rgi_assumption **assumptions) {
   uint32_t file;
   memset(m, 0, sizeof *m);
   if (assumptions) *assumptions = NULL;
   if (!ld) ld = &rg_file_loader;
-  if (rg_diag_fetch(d, ld, NULL, path, RG_LOAD_RULES, NULL, &file)) return -1;
+  if (rgi_diag_fetch(d, ld, NULL, path, RG_LOAD_RULES, NULL, &file)) return -1;
   return compile_loaded(d, file, ld, m, assumptions);
 }
 
 /* Compiles the file path from the disk into m; see compile.h. */
-int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assumptions) {
-  return rg_compile_path(d, path, NULL, m, assumptions);
+int rgi_compile(rgi_diag *d, const char *path, rgi_module *m, rgi_assumption **assumptions) {
+  return rgi_compile_path(d, path, NULL, m, assumptions);
 }
 

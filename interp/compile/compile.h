@@ -1,7 +1,7 @@
 /*
 ** compile.h: from a rule file to a module.
 **
-** rg_compile reads the rule file and the TSV tables it imports (through a
+** rgi_compile reads the rule file and the TSV tables it imports (through a
 ** loader, regula.h), parses it,
 ** checks it (names, types, arity, table keys and coverage), and generates
 ** the module.  All errors found are reported through the diagnostics; the
@@ -20,15 +20,15 @@
 ** d->arena.  When assumptions is not NULL, stores the list of `assumed`
 ** notes there (in d->arena).  Returns 0, or -1 when errors were reported
 ** (m is then freed; d->arena->failed tells out of memory). */
-int rg_compile_source(rg_diag *d, const char *name, const char *text, size_t len,
-                      const rg_loader *ld, rg_module *m, rg_assumption **assumptions);
+int rgi_compile_source(rgi_diag *d, const char *name, const char *text, size_t len,
+                      const rg_loader *ld, rgi_module *m, rgi_assumption **assumptions);
 
-/* rg_compile_source on the file `path` as loader ld (NULL: the disk) finds
+/* rgi_compile_source on the file `path` as loader ld (NULL: the disk) finds
 ** it, asked with no including file. */
-int rg_compile_path(rg_diag *d, const char *path, const rg_loader *ld, rg_module *m,
-                    rg_assumption **assumptions);
+int rgi_compile_path(rgi_diag *d, const char *path, const rg_loader *ld, rgi_module *m,
+                    rgi_assumption **assumptions);
 
-/* rg_compile_path from the disk. */
-int rg_compile(rg_diag *d, const char *path, rg_module *m, rg_assumption **assumptions);
+/* rgi_compile_path from the disk. */
+int rgi_compile(rgi_diag *d, const char *path, rgi_module *m, rgi_assumption **assumptions);
 
 #endif

@@ -16,10 +16,10 @@
 ** two; for the labelled rolls/draws, those after the label), how many,
 ** the type its context wants, and a label's who and what (or NULL). */
 typedef struct bcall {
-  rg_expr *e, *a1, *a2;
+  rgi_expr *e, *a1, *a2;
   uint32_t argc;
-  rg_type want;
-  rg_expr *who;
+  rgi_type want;
+  rgi_expr *who;
   const char *what;
 } bcall;
 
@@ -27,7 +27,7 @@ typedef struct builtin builtin;
 
 /* A handler: checks call c of builtin b and emits its code; returns the
 ** type of its result (T_NONE for a shape), or T_ERR. */
-typedef rg_type (*bi_fn)(cstate *cs, bcall *c, const builtin *b);
+typedef rgi_type (*bi_fn)(cstate *cs, bcall *c, const builtin *b);
 
 /* One row of the table. */
 struct builtin {
@@ -40,7 +40,7 @@ struct builtin {
 };
 
 #define RG_X(n, kind, argc, args, op, fn) \
-  static rg_type bi_##fn(cstate *cs, bcall *c, const builtin *b);
+  static rgi_type bi_##fn(cstate *cs, bcall *c, const builtin *b);
 RG_BUILTINS(RG_X)
 #undef RG_X
 
@@ -61,7 +61,7 @@ static const builtin *find_builtin(const char *name) {
 ** labelled form (rolls(who, "what", n, dS), draws(who, "what", deck, n):
 ** see rgc_label) and its argument count are checked here, the rest by the
 ** handler. */
-static rg_type compile_builtin(cstate *cs, rg_expr *e, rg_type want, const builtin *b) {
+static rgi_type compile_builtin(cstate *cs, rgi_expr *e, rgi_type want, const builtin *b) {
   bcall c = { e, e->args, e->args ? e->args->next : NULL, rgc_count_list(e->args), want,
               NULL, NULL };
   if (b->kind != BI_LIST) return b->fn(cs, &c, b);
@@ -85,10 +85,10 @@ static rg_type compile_builtin(cstate *cs, rg_expr *e, rg_type want, const built
 
 /* min(a, b, ...), max(a, b, ...), clamp(x, lo, hi): numbers or members of
 ** an ordered enum, all of one type. */
-static rg_type bi_minmax(cstate *cs, bcall *c, const builtin *b) {
+static rgi_type bi_minmax(cstate *cs, bcall *c, const builtin *b) {
   const char *n = b->name;
   bool clamp = b->op == RG_OP_CLAMP;
-  rg_type t = T_NONE;
+  rgi_type t = T_NONE;
   bool bad = false;
   char x[96];
   if (clamp && c->argc != 3) {
@@ -99,10 +99,10 @@ static rg_type bi_minmax(cstate *cs, bcall *c, const builtin *b) {
     rgc_err(cs, c->e->pos, "%s takes at least 2 arguments, not %u", n, c->argc);
     return T_ERR;
   }
-  for (rg_expr *a = c->e->args; a; a = a->next) {
-    rg_type ta = rgc_expr(cs, a, t.kind == RG_K_VOID ? c->want : t);
+  for (rgi_expr *a = c->e->args; a; a = a->next) {
+    rgi_type ta = rgc_expr(cs, a, t.kind == RG_K_VOID ? c->want : t);
     if (rgc_is_err(ta)) { bad = true; continue; }
-    if (!rgc_numeric(ta) && !(ta.kind == RG_K_ENUM && AT(cs->enums, rg_enum, ta.ref).ordered)) {
+    if (!rgc_numeric(ta) && !(ta.kind == RG_K_ENUM && AT(cs->enums, rgi_enum, ta.ref).ordered)) {
       rgc_err(cs, a->pos, "%s needs numbers or an ordered enum, not %s", n, rgc_tname(cs, ta, x, sizeof x));
       bad = true;
       continue;
@@ -118,17 +118,17 @@ static rg_type bi_minmax(cstate *cs, bcall *c, const builtin *b) {
 /* wrap(x, lo, hi): x brought into lo..hi by wrapping around, as the rows
 ** of a map whose top and bottom lines meet: lo + (x - lo) mod n, never
 ** negative.  lo and hi are constants; x is evaluated once. */
-static rg_type bi_wrap(cstate *cs, bcall *c, const builtin *b) {
-  rg_expr *e = c->e;
-  rg_value lo, hi, span;
-  rg_type tl, th, tx;
+static rgi_type bi_wrap(cstate *cs, bcall *c, const builtin *b) {
+  rgi_expr *e = c->e;
+  rgi_value lo, hi, span;
+  rgi_type tl, th, tx;
   (void)b;
   if (c->argc != 3) {
     rgc_err(cs, e->pos, "wrap takes 3 arguments (x, lo, hi), not %u", c->argc);
     return T_ERR;
   }
   {
-    rg_expr *lo_e = e->args->next, *hi_e = lo_e->next;
+    rgi_expr *lo_e = e->args->next, *hi_e = lo_e->next;
     bool lo_ok;
     lo_e->next = NULL;             /* rgc_foldable() checks a whole list */
     lo_ok = rgc_foldable(cs, lo_e);
@@ -168,7 +168,7 @@ static rg_type bi_wrap(cstate *cs, bcall *c, const builtin *b) {
 
 /* Compiles the one argument of abs, count or ord (its count checked);
 ** returns its type, or T_ERR. */
-static rg_type one_arg(cstate *cs, bcall *c, const builtin *b) {
+static rgi_type one_arg(cstate *cs, bcall *c, const builtin *b) {
   if (c->argc != 1) {
     rgc_err(cs, c->e->pos, "%s takes 1 argument, not %u", b->name, c->argc);
     return T_ERR;
@@ -177,8 +177,8 @@ static rg_type one_arg(cstate *cs, bcall *c, const builtin *b) {
 }
 
 /* abs(x): a number's absolute value, of its type. */
-static rg_type bi_abs(cstate *cs, bcall *c, const builtin *b) {
-  rg_type ta = one_arg(cs, c, b);
+static rgi_type bi_abs(cstate *cs, bcall *c, const builtin *b) {
+  rgi_type ta = one_arg(cs, c, b);
   char x[96];
   if (rgc_is_err(ta)) return T_ERR;
   if (!rgc_numeric(ta)) {
@@ -190,8 +190,8 @@ static rg_type bi_abs(cstate *cs, bcall *c, const builtin *b) {
 }
 
 /* count(s): how many members a set holds. */
-static rg_type bi_count(cstate *cs, bcall *c, const builtin *b) {
-  rg_type ta = one_arg(cs, c, b);
+static rgi_type bi_count(cstate *cs, bcall *c, const builtin *b) {
+  rgi_type ta = one_arg(cs, c, b);
   char x[96];
   if (rgc_is_err(ta)) return T_ERR;
   if (ta.kind != RG_K_SET) {
@@ -204,8 +204,8 @@ static rg_type bi_count(cstate *cs, bcall *c, const builtin *b) {
 
 /* ord(m): a member's place in its enum, from 0 (a member is its place: no
 ** code of its own). */
-static rg_type bi_ord(cstate *cs, bcall *c, const builtin *b) {
-  rg_type ta = one_arg(cs, c, b);
+static rgi_type bi_ord(cstate *cs, bcall *c, const builtin *b) {
+  rgi_type ta = one_arg(cs, c, b);
   char x[96];
   if (rgc_is_err(ta)) return T_ERR;
   if (ta.kind != RG_K_ENUM) {
@@ -218,8 +218,8 @@ static rg_type bi_ord(cstate *cs, bcall *c, const builtin *b) {
 /* ---- lists, dice, decks, choices ---------------------------------------- */
 
 /* Compiles argument a expecting a list; returns its type or T_ERR. */
-static rg_type list_arg(cstate *cs, rg_expr *a, const char *fn, rg_type want) {
-  rg_type t = rgc_expr(cs, a, want);
+static rgi_type list_arg(cstate *cs, rgi_expr *a, const char *fn, rgi_type want) {
+  rgi_type t = rgc_expr(cs, a, want);
   char x[96];
   if (rgc_is_err(t)) return t;
   if (t.kind != RG_K_LIST) {
@@ -230,13 +230,13 @@ static rg_type list_arg(cstate *cs, rg_expr *a, const char *fn, rg_type want) {
 }
 
 /* Compiles argument a expecting an int. */
-bool rgc_int_arg(cstate *cs, rg_expr *a) {
-  rg_type t = rgc_expr(cs, a, T_INT);
+bool rgc_int_arg(cstate *cs, rgi_expr *a) {
+  rgi_type t = rgc_expr(cs, a, T_INT);
   return !rgc_is_err(t) && rgc_check_type(cs, a->pos, t, T_INT, "this argument");
 }
 
 /* Looks up argument a as the name of a declaration of kind k. */
-static sym *named_arg(cstate *cs, rg_expr *a, symkind k, const char *what) {
+static sym *named_arg(cstate *cs, rgi_expr *a, symkind k, const char *what) {
   sym *s = a->kind == RG_EX_NAME ? rgc_lookup(cs, a->name) : NULL;
   if (!s || s->kind != k) {
     rgc_err(cs, a->pos, "this argument must name %s", what);
@@ -246,15 +246,15 @@ static sym *named_arg(cstate *cs, rg_expr *a, symkind k, const char *what) {
 }
 
 /* len(l): how many elements a list holds. */
-static rg_type bi_len(cstate *cs, bcall *c, const builtin *b) {
+static rgi_type bi_len(cstate *cs, bcall *c, const builtin *b) {
   if (rgc_is_err(list_arg(cs, c->a1, b->name, T_NONE))) return T_ERR;
   rgc_emit(cs, b->op, 0);
   return T_INT;
 }
 
 /* append(l, x): l with x at its end (an empty list takes x's type). */
-static rg_type bi_append(cstate *cs, bcall *c, const builtin *b) {
-  rg_type l = list_arg(cs, c->a1, b->name, c->want), t;
+static rgi_type bi_append(cstate *cs, bcall *c, const builtin *b) {
+  rgi_type l = list_arg(cs, c->a1, b->name, c->want), t;
   if (rgc_is_err(l)) return T_ERR;
   t = rgc_expr(cs, c->a2, l.ref == REF_ANY ? T_NONE : rgc_elem_of(cs, l));
   if (rgc_is_err(t)) return T_ERR;
@@ -266,8 +266,8 @@ static rg_type bi_append(cstate *cs, bcall *c, const builtin *b) {
 }
 
 /* without(l, k), best(l, k): a list and a count; the list comes back. */
-static rg_type bi_list_count(cstate *cs, bcall *c, const builtin *b) {
-  rg_type l = list_arg(cs, c->a1, b->name, c->want);
+static rgi_type bi_list_count(cstate *cs, bcall *c, const builtin *b) {
+  rgi_type l = list_arg(cs, c->a1, b->name, c->want);
   if (rgc_is_err(l) || !rgc_int_arg(cs, c->a2)) return T_ERR;
   cs->pos = c->e->pos;
   rgc_emit(cs, b->op, 0);
@@ -276,9 +276,9 @@ static rg_type bi_list_count(cstate *cs, bcall *c, const builtin *b) {
 
 /* at_least(l, k): how many elements are at least k.  at_least(rolls(n,
 ** dS), k) counts the dice as they roll, with no list (a dice pool). */
-static rg_type bi_at_least(cstate *cs, bcall *c, const builtin *b) {
-  rg_expr *a1 = c->a1;
-  rg_type l, el, t;
+static rgi_type bi_at_least(cstate *cs, bcall *c, const builtin *b) {
+  rgi_expr *a1 = c->a1;
+  rgi_type l, el, t;
   if (a1->kind == RG_EX_CALL && strcmp(a1->name, "rolls") == 0 &&
       rgc_count_list(a1->args) == 2 && a1->args->next->kind == RG_EX_DICE &&
       a1->args->next->ival == 1) {
@@ -299,14 +299,14 @@ static rg_type bi_at_least(cstate *cs, bcall *c, const builtin *b) {
 
 /* sorted(l): l in order (numbers, or members of an ordered enum); sum(l):
 ** the total of a list of numbers. */
-static rg_type bi_sorted_sum(cstate *cs, bcall *c, const builtin *b) {
+static rgi_type bi_sorted_sum(cstate *cs, bcall *c, const builtin *b) {
   bool sorted = b->op == RG_OP_SORT;
-  rg_type l = list_arg(cs, c->a1, b->name, c->want), el;
+  rgi_type l = list_arg(cs, c->a1, b->name, c->want), el;
   char x[96];
   if (rgc_is_err(l)) return T_ERR;
   el = rgc_elem_of(cs, l);
   if (!rgc_numeric(el) &&
-      !(sorted && el.kind == RG_K_ENUM && AT(cs->enums, rg_enum, el.ref).ordered)) {
+      !(sorted && el.kind == RG_K_ENUM && AT(cs->enums, rgi_enum, el.ref).ordered)) {
     rgc_err(cs, c->a1->pos, "%s needs a list of numbers%s, not %s", b->name,
             sorted ? " or ordered members" : "", rgc_tname(cs, l, x, sizeof x));
     return T_ERR;
@@ -316,8 +316,8 @@ static rg_type bi_sorted_sum(cstate *cs, bcall *c, const builtin *b) {
 }
 
 /* members(s): a set's members as a list, in the enum's order. */
-static rg_type bi_members(cstate *cs, bcall *c, const builtin *b) {
-  rg_type t = rgc_expr(cs, c->a1, T_NONE);
+static rgi_type bi_members(cstate *cs, bcall *c, const builtin *b) {
+  rgi_type t = rgc_expr(cs, c->a1, T_NONE);
   char x[96];
   if (rgc_is_err(t)) return T_ERR;
   if (t.kind != RG_K_SET || t.ref == REF_ANY) {
@@ -330,7 +330,7 @@ static rg_type bi_members(cstate *cs, bcall *c, const builtin *b) {
 
 /* rolls(n, dS): n dice of S sides as a list (labelled: rolls(who, "what",
 ** n, dS)). */
-static rg_type bi_rolls(cstate *cs, bcall *c, const builtin *b) {
+static rgi_type bi_rolls(cstate *cs, bcall *c, const builtin *b) {
   if (c->a2->kind != RG_EX_DICE || c->a2->ival != 1) {
     rgc_err(cs, c->a2->pos, "the second argument of rolls is one kind of die, like d6");
     return T_ERR;
@@ -343,7 +343,7 @@ static rg_type bi_rolls(cstate *cs, bcall *c, const builtin *b) {
 }
 
 /* left(deck): how many cards are left in a deck. */
-static rg_type bi_left(cstate *cs, bcall *c, const builtin *b) {
+static rgi_type bi_left(cstate *cs, bcall *c, const builtin *b) {
   sym *d = named_arg(cs, c->a1, S_DECK, "a deck");
   if (!d) return T_ERR;
   rgc_emit(cs, b->op, d->index);
@@ -352,17 +352,17 @@ static rg_type bi_left(cstate *cs, bcall *c, const builtin *b) {
 
 /* draws(deck, n): n cards drawn as a list (labelled: draws(who, "what",
 ** deck, n)). */
-static rg_type bi_draws(cstate *cs, bcall *c, const builtin *b) {
+static rgi_type bi_draws(cstate *cs, bcall *c, const builtin *b) {
   sym *d = named_arg(cs, c->a1, S_DECK, "a deck");
   if (!d || !rgc_int_arg(cs, c->a2)) return T_ERR;
   if (c->who && !rgc_label(cs, c->who, c->what, c->e->pos)) return T_ERR;
   cs->pos = c->e->pos;
   rgc_emit(cs, b->op, d->index);
-  return rgc_list_of(cs, AT(cs->decks, rg_deck, d->index).card);
+  return rgc_list_of(cs, AT(cs->decks, rgi_deck, d->index).card);
 }
 
 /* nth(enum, i): the enum's member at place i. */
-static rg_type bi_nth(cstate *cs, bcall *c, const builtin *b) {
+static rgi_type bi_nth(cstate *cs, bcall *c, const builtin *b) {
   sym *en = named_arg(cs, c->a1, S_ENUM, "an enum");
   if (!en || !rgc_int_arg(cs, c->a2)) return T_ERR;
   cs->pos = c->e->pos;
@@ -372,10 +372,10 @@ static rg_type bi_nth(cstate *cs, bcall *c, const builtin *b) {
 
 /* choose(chooser, "prompt", options) or choose(chooser, "prompt", lo, hi):
 ** a choice, recorded in the module's table of choices. */
-static rg_type bi_choose(cstate *cs, bcall *c, const builtin *b) {
-  rg_expr *a1 = c->a1, *a2 = c->a2, *a3;
-  rg_type who, opt, res;
-  rg_choice *ch;
+static rgi_type bi_choose(cstate *cs, bcall *c, const builtin *b) {
+  rgi_expr *a1 = c->a1, *a2 = c->a2, *a3;
+  rgi_type who, opt, res;
+  rgi_choice *ch;
   uint32_t kind;
   char x[96];
   if (c->argc != 3 && c->argc != 4) {
@@ -398,7 +398,7 @@ static rg_type bi_choose(cstate *cs, bcall *c, const builtin *b) {
     kind = RG_OPT_RANGE;
     res = T_INT;
   } else {
-    rg_type w = T_NONE;
+    rgi_type w = T_NONE;
     if (c->want.kind == RG_K_ENUM) w = rgc_mktype(RG_K_SET, c->want.ref);
     opt = rgc_expr(cs, a3, w);
     if (rgc_is_err(opt)) return T_ERR;
@@ -430,11 +430,11 @@ static rg_type bi_choose(cstate *cs, bcall *c, const builtin *b) {
 ** distance, in the sheet's own units), s a style text, v any value shown as
 ** text, L a list of numbers (x1, y1, x2, y2, ...).  Emits SHAPE with a note
 ** entry naming the kind and the argument types.  Returns T_NONE, or T_ERR. */
-static rg_type bi_shape(cstate *cs, bcall *c, const builtin *b) {
-  rg_expr *e = c->e;
+static rgi_type bi_shape(cstate *cs, bcall *c, const builtin *b) {
+  rgi_expr *e = c->e;
   const char *args = b->args;
   uint32_t argc = c->argc, k = 0;
-  rg_type *types;
+  rgi_type *types;
   bool bad = false;
   char x[96];
   if (argc != strlen(args)) {
@@ -442,8 +442,8 @@ static rg_type bi_shape(cstate *cs, bcall *c, const builtin *b) {
     return T_ERR;
   }
   types = rgc_alloc(cs, argc * sizeof *types + 1);
-  for (rg_expr *a = e->args; a; a = a->next, k++) {
-    rg_type t = rgc_expr(cs, a, args[k] == 's' ? T_TEXT : T_NONE);
+  for (rgi_expr *a = e->args; a; a = a->next, k++) {
+    rgi_type t = rgc_expr(cs, a, args[k] == 's' ? T_TEXT : T_NONE);
     types[k] = t;
     if (rgc_is_err(t)) { bad = true; continue; }
     switch (args[k]) {
@@ -476,9 +476,9 @@ static rg_type bi_shape(cstate *cs, bcall *c, const builtin *b) {
 
 /* name(args): a builtin (from the table), or a procedure.  Pushes the
 ** result, if any. */
-rg_type rgc_call(cstate *cs, rg_expr *e, rg_type want) {
+rgi_type rgc_call(cstate *cs, rgi_expr *e, rgi_type want) {
   const builtin *b = find_builtin(e->name);
-  const rg_proc *p;
+  const rgi_proc *p;
   uint32_t argc, i = 0;
   bool bad = false;
   sym *s;
@@ -495,18 +495,18 @@ rg_type rgc_call(cstate *cs, rg_expr *e, rg_type want) {
         rgc_near_offer(&nr, builtins[i].name);
       rgc_err(cs, e->pos, "unknown procedure '%s'%s", e->name, rgc_near_hint(cs, &nr, "'"));
     }
-    for (rg_expr *a = e->args; a; a = a->next) rgc_probe(cs, a, T_NONE);
+    for (rgi_expr *a = e->args; a; a = a->next) rgc_probe(cs, a, T_NONE);
     return T_ERR;
   }
-  p = &AT(cs->procs, rg_proc, s->index);
+  p = &AT(cs->procs, rgi_proc, s->index);
   if (argc != p->nparams) {
     rgc_err(cs, e->pos, "%s takes %u argument%s, not %u", e->name, p->nparams,
         p->nparams == 1 ? "" : "s", argc);
     return T_ERR;
   }
-  for (rg_expr *a = e->args; a; a = a->next, i++) {
-    rg_type pt = AT(cs->params, rg_param_info, p->first_param + i).type;
-    rg_type ta = rgc_expr(cs, a, pt);
+  for (rgi_expr *a = e->args; a; a = a->next, i++) {
+    rgi_type pt = AT(cs->params, rgi_param_info, p->first_param + i).type;
+    rgi_type ta = rgc_expr(cs, a, pt);
     if (!rgc_check_type(cs, a->pos, ta, pt, "this argument")) bad = true;
     if (rgc_is_err(ta)) bad = true;
   }

@@ -17,9 +17,9 @@
 ** ==================================================================== */
 
 /* Records the assumed notes in list for `regula check --assumptions`. */
-void rgc_collect_notes(cstate *cs, rg_note *n, const char *what) {
+void rgc_collect_notes(cstate *cs, rgi_note *n, const char *what) {
   for (; n; n = n->next) {
-    rg_assumption *a;
+    rgi_assumption *a;
     if (!n->assumed) continue;
     a = rgc_alloc(cs, sizeof *a);
     if (!a) { rgc_oom(cs); return; }
@@ -45,9 +45,9 @@ const char *rgc_describe(cstate *cs, const char *fmt, ...) {
 }
 
 /* unit NAME ["display"] */
-void rgc_decl_unit(cstate *cs, rg_decl *dc) {
+void rgc_decl_unit(cstate *cs, rgi_decl *dc) {
   sym *s = rgc_declare(cs, dc, S_UNIT);
-  rg_unit *u;
+  rgi_unit *u;
   if (!s) return;
   u = rgc_push(cs, &cs->units);
   if (!u) return;
@@ -57,12 +57,12 @@ void rgc_decl_unit(cstate *cs, rg_decl *dc) {
 }
 
 /* enum NAME { CODE ["display"], ... } */
-void rgc_decl_enum(cstate *cs, rg_decl *dc) {
+void rgc_decl_enum(cstate *cs, rgi_decl *dc) {
   sym *s = rgc_declare(cs, dc, S_ENUM);
-  rg_enum *e;
+  rgi_enum *e;
   uint32_t n = 0;
   if (!s) return;
-  for (rg_member *m = dc->members; m; m = m->next) n++;
+  for (rgi_member *m = dc->members; m; m = m->next) n++;
   if (n > 64) {
     rgc_err(cs, dc->pos, "enum %s has %u members; at most 64 are allowed", dc->name, n);
     return;
@@ -73,8 +73,8 @@ void rgc_decl_enum(cstate *cs, rg_decl *dc) {
   e->name = rgc_intern(cs, dc->name);
   e->first = cs->members.n;
   e->ordered = dc->ordered;
-  for (rg_member *m = dc->members; m; m = m->next) {
-    rg_member_info *mi;
+  for (rgi_member *m = dc->members; m; m = m->next) {
+    rgi_member_info *mi;
     memref *r;
     uint32_t h;
     if (rgc_member_by_code(cs, s->index, m->code) >= 0) {
@@ -85,7 +85,7 @@ void rgc_decl_enum(cstate *cs, rg_decl *dc) {
       int other = rgc_member_by_text(cs, s->index, m->display);
       if (other >= 0) {
         rgc_err(cs, m->pos, "display name \"%s\" already names member %s of %s", m->display,
-            cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, s->index).first + other).code,
+            cs->pool + AT(cs->members, rgi_member_info, AT(cs->enums, rgi_enum, s->index).first + other).code,
             dc->name);
         continue;
       }
@@ -95,10 +95,10 @@ void rgc_decl_enum(cstate *cs, rg_decl *dc) {
     if (!mi || !r) { rgc_oom(cs); return; }
     mi->code = rgc_intern(cs, m->code);
     mi->display = m->display ? rgc_intern(cs, m->display) : 0;
-    AT(cs->enums, rg_enum, s->index).count++;
+    AT(cs->enums, rgi_enum, s->index).count++;
     r->code = m->code;
     r->en = s->index;
-    r->index = AT(cs->enums, rg_enum, s->index).count - 1;
+    r->index = AT(cs->enums, rgi_enum, s->index).count - 1;
     h = rgc_hash(m->code);
     r->next = cs->memhash[h];
     cs->memhash[h] = r;
@@ -108,9 +108,9 @@ void rgc_decl_enum(cstate *cs, rg_decl *dc) {
 
 /* record NAME { field: type, ... }: the head; field types come after all
 ** records are declared, so records may refer to each other. */
-void rgc_decl_record(cstate *cs, rg_decl *dc) {
+void rgc_decl_record(cstate *cs, rgi_decl *dc) {
   sym *s = rgc_declare(cs, dc, S_RECORD);
-  rg_record *r;
+  rgi_record *r;
   if (!s) return;
   r = rgc_push(cs, &cs->records);
   if (!r) return;
@@ -123,21 +123,21 @@ void rgc_decl_record(cstate *cs, rg_decl *dc) {
 ** for a bool or a number field, TEXT itself a form, nested at most
 ** RG_FORM_MAX_NEST deep (nest: how deep this is).  "{{" is a brace.
 ** Returns false after an error at pos. */
-static bool check_form_in(cstate *cs, rg_pos pos, const char *s, const char *end,
-                          const rg_record *r, const char *name, const char *what, int nest) {
+static bool check_form_in(cstate *cs, rgi_pos pos, const char *s, const char *end,
+                          const rgi_record *r, const char *name, const char *what, int nest) {
   while ((s = memchr(s, '{', (size_t)(end - s)))) {
-    rg_form_part p;
+    rgi_form_part p;
     bool found = false;
     uint32_t k = 0;
     int n;
     if (s + 1 < end && s[1] == '{') { s += 2; continue; }
-    if (rg_form_part_at(s, end, &p) != 0) {
+    if (rgi_form_part_at(s, end, &p) != 0) {
       rgc_err(cs, pos, "the %s has a '{' without its '}'", what);
       return false;
     }
     /* {FIELD}, or {FIELD:TEXT} for a bool or a number field */
     for (; k < r->count && !found; k++) {
-      const char *f = cs->pool + AT(cs->fields, rg_field_info, r->first + k).name;
+      const char *f = cs->pool + AT(cs->fields, rgi_field_info, r->first + k).name;
       found = strlen(f) == p.nlen && strncmp(f, p.name, p.nlen) == 0;
     }
     n = (int)p.nlen;
@@ -146,7 +146,7 @@ static bool check_form_in(cstate *cs, rg_pos pos, const char *s, const char *end
       return false;
     }
     if (p.text) {
-      if (!rg_form_flag_kind((rg_kind)AT(cs->fields, rg_field_info, r->first + k - 1).type.kind)) {
+      if (!rgi_form_flag_kind((rgi_kind)AT(cs->fields, rgi_field_info, r->first + k - 1).type.kind)) {
         rgc_err(cs, pos, "the %s writes {%.*s:...}, but '%.*s' is neither a bool nor a number: "
                 "only those show a text of their own (a bool when true, a number when not 0)",
                 what, n, p.name, n, p.name);
@@ -164,28 +164,28 @@ static bool check_form_in(cstate *cs, rg_pos pos, const char *s, const char *end
 }
 
 /* check_form_in over the whole of form. */
-static bool check_form(cstate *cs, rg_pos pos, const char *form, const rg_record *r,
+static bool check_form(cstate *cs, rgi_pos pos, const char *form, const rgi_record *r,
                        const char *name, const char *what) {
   return check_form_in(cs, pos, form, form + strlen(form), r, name, what, 0);
 }
 
 /* A record's shown form: checked (check_form), then stored in r. */
-static void record_shown(cstate *cs, rg_decl *dc, rg_record *r) {
+static void record_shown(cstate *cs, rgi_decl *dc, rgi_record *r) {
   if (check_form(cs, dc->from_pos, dc->display, r, dc->name, "shown form"))
     r->shown = rgc_intern(cs, dc->display);
 }
 
 /* The fields of a record. */
-void rgc_record_fields(cstate *cs, rg_decl *dc) {
+void rgc_record_fields(cstate *cs, rgi_decl *dc) {
   sym *s = rgc_lookup(cs, dc->name);
-  rg_record *r;
+  rgi_record *r;
   if (!s || s->decl != dc) return;
-  AT(cs->records, rg_record, s->index).first = cs->fields.n;
-  for (rg_field *f = dc->fields; f; f = f->next) {
-    rg_field_info *fi;
-    r = &AT(cs->records, rg_record, s->index);
+  AT(cs->records, rgi_record, s->index).first = cs->fields.n;
+  for (rgi_field *f = dc->fields; f; f = f->next) {
+    rgi_field_info *fi;
+    r = &AT(cs->records, rgi_record, s->index);
     for (uint32_t k = 0; k < r->count; k++)
-      if (strcmp(cs->pool + AT(cs->fields, rg_field_info, r->first + k).name, f->name) == 0) {
+      if (strcmp(cs->pool + AT(cs->fields, rgi_field_info, r->first + k).name, f->name) == 0) {
         rgc_err(cs, f->pos, "field '%s' is already declared", f->name);
         goto next;
       }
@@ -194,16 +194,16 @@ void rgc_record_fields(cstate *cs, rg_decl *dc) {
     fi->name = rgc_intern(cs, f->name);
     fi->type = rgc_resolve_type(cs, f->type);
     if (rgc_is_err(fi->type)) fi->type = T_INT;     /* reported; keep the layout */
-    AT(cs->records, rg_record, s->index).count++;
+    AT(cs->records, rgi_record, s->index).count++;
   next:;
   }
-  if (dc->display) record_shown(cs, dc, &AT(cs->records, rg_record, s->index));
+  if (dc->display) record_shown(cs, dc, &AT(cs->records, rgi_record, s->index));
 }
 
 /* table NAME(keys) -> type: the head (dimensions and cell storage). */
-void rgc_decl_table(cstate *cs, rg_decl *dc) {
+void rgc_decl_table(cstate *cs, rgi_decl *dc) {
   sym *s = rgc_declare(cs, dc, S_TABLE);
-  rg_table *tb;
+  rgi_table *tb;
   uint64_t count = 1;
   bool bad = false;
   if (!s) return;
@@ -213,10 +213,10 @@ void rgc_decl_table(cstate *cs, rg_decl *dc) {
   tb->name = rgc_intern(cs, dc->name);
   tb->first_dim = cs->dims.n;
   tb->value = rgc_resolve_type(cs, dc->type);
-  for (rg_keyspec *k = dc->keys; k; k = k->next) {
-    rg_dim *dm = rgc_push(cs, &cs->dims);
+  for (rgi_keyspec *k = dc->keys; k; k = k->next) {
+    rgi_dim *dm = rgc_push(cs, &cs->dims);
     if (!dm) return;
-    AT(cs->tables, rg_table, s->index).ndims++;
+    AT(cs->tables, rgi_table, s->index).ndims++;
     dm->label = k->name ? rgc_intern(cs, k->name) : 0;
     if (k->enum_name) {
       sym *e = rgc_lookup(cs, k->enum_name);
@@ -229,7 +229,7 @@ void rgc_decl_table(cstate *cs, rg_decl *dc) {
       }
       dm->is_enum = 1;
       dm->ref = e->index;
-      dm->size = AT(cs->enums, rg_enum, e->index).count;
+      dm->size = AT(cs->enums, rgi_enum, e->index).count;
       if (!dm->label) dm->label = rgc_intern(cs, k->enum_name);
     } else {
       if (k->lo > k->hi) {
@@ -247,7 +247,7 @@ void rgc_decl_table(cstate *cs, rg_decl *dc) {
       dm->lo = k->lo;
       dm->size = (uint32_t)(k->hi - k->lo + 1);
     }
-    count *= AT(cs->dims, rg_dim, cs->dims.n - 1).size;
+    count *= AT(cs->dims, rgi_dim, cs->dims.n - 1).size;
     if (count > MAX_TABLE_CELLS) {
       rgc_err(cs, dc->pos, "table %s has too many cells (limit %u)", dc->name, MAX_TABLE_CELLS);
       bad = true;
@@ -259,7 +259,7 @@ void rgc_decl_table(cstate *cs, rg_decl *dc) {
         MAX_MODULE_CELLS);
     bad = true;
   }
-  tb = &AT(cs->tables, rg_table, s->index);
+  tb = &AT(cs->tables, rgi_table, s->index);
   if (tb->ndims > 8) {
     rgc_err(cs, dc->pos, "table %s has %u keys; at most 8 are allowed", dc->name, tb->ndims);
     bad = true;
@@ -271,7 +271,7 @@ void rgc_decl_table(cstate *cs, rg_decl *dc) {
     rgc_push(cs, &cs->cells);
     rgc_push(cs, &cs->cellsrc);
   }
-  if (bad) AT(cs->tables, rg_table, s->index).value = T_ERR;
+  if (bad) AT(cs->tables, rgi_table, s->index).value = T_ERR;
 }
 
 static const char *const builtins[] = {
@@ -282,9 +282,9 @@ static const char *const builtins[] = {
 };
 
 /* procedure NAME(params) [-> type]: the head. */
-void rgc_decl_proc(cstate *cs, rg_decl *dc) {
+void rgc_decl_proc(cstate *cs, rgi_decl *dc) {
   sym *s;
-  rg_proc *p;
+  rgi_proc *p;
   for (int i = 0; builtins[i]; i++)
     if (strcmp(dc->name, builtins[i]) == 0) {
       rgc_err(cs, dc->pos, "'%s' is a builtin; choose another name", dc->name);
@@ -298,25 +298,25 @@ void rgc_decl_proc(cstate *cs, rg_decl *dc) {
   p->name = rgc_intern(cs, dc->name);
   p->first_param = cs->params.n;
   p->result = dc->type ? rgc_resolve_type(cs, dc->type) : T_NONE;
-  for (rg_param *pa = dc->params; pa; pa = pa->next) {
-    rg_param_info *pi;
-    if (AT(cs->procs, rg_proc, s->index).nparams == MAX_PARAMS) {
+  for (rgi_param *pa = dc->params; pa; pa = pa->next) {
+    rgi_param_info *pi;
+    if (AT(cs->procs, rgi_proc, s->index).nparams == MAX_PARAMS) {
       rgc_err(cs, pa->pos, "too many parameters (limit %d)", MAX_PARAMS);
       return;
     }
-    for (rg_param *q = dc->params; q != pa; q = q->next)
+    for (rgi_param *q = dc->params; q != pa; q = q->next)
       if (strcmp(q->name, pa->name) == 0) rgc_err(cs, pa->pos, "parameter '%s' is given twice", pa->name);
     pi = rgc_push(cs, &cs->params);
     if (!pi) return;
     pi->name = rgc_intern(cs, pa->name);
     pi->type = rgc_resolve_type(cs, pa->type);
-    AT(cs->procs, rg_proc, s->index).nparams++;
+    AT(cs->procs, rgi_proc, s->index).nparams++;
   }
 }
 
 /* Resolves the key of a dice face or a deck card (a member by code or
 ** display name, or an integer) against type t. */
-static bool chance_key(cstate *cs, const rg_keypat *k, rg_type t, rg_value *v) {
+static bool chance_key(cstate *cs, const rgi_keypat *k, rgi_type t, rgi_value *v) {
   char x[96];
   if (k->next) {
     rgc_err(cs, k->pos, "a face or card is one value, not several keys");
@@ -327,7 +327,7 @@ static bool chance_key(cstate *cs, const rg_keypat *k, rg_type t, rg_value *v) {
     char list[512];
     if (m < 0) {
       rgc_err(cs, k->pos, "'%s' is not a member of %s (members: %s)", k->name,
-          cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list));
+          cs->pool + AT(cs->enums, rgi_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list));
       return false;
     }
     *v = m;
@@ -344,10 +344,10 @@ static bool chance_key(cstate *cs, const rg_keypat *k, rg_type t, rg_value *v) {
 
 /* dice NAME: T = { face: count, ... } and deck NAME: T = { card: count, ...
 ** }: both become a flat list of values, one per side or per card. */
-void rgc_decl_chance(cstate *cs, rg_decl *dc) {
+void rgc_decl_chance(cstate *cs, rgi_decl *dc) {
   bool is_dice = dc->kind == RG_DE_DICE;
   sym *s = rgc_declare(cs, dc, is_dice ? S_DICE : S_DECK);
-  rg_type t;
+  rgi_type t;
   vec *values = is_dice ? &cs->faces : &cs->cards;
   uint32_t first = values->n, total = 0;
   if (!s) return;
@@ -358,9 +358,9 @@ void rgc_decl_chance(cstate *cs, rg_decl *dc) {
         is_dice ? "a die's faces" : "a deck's cards", rgc_tname(cs, t, x, sizeof x));
     t = T_ERR;
   }
-  for (rg_cell *c = dc->cells; c; c = c->next) {
-    rg_value key, count;
-    rg_type ct;
+  for (rgi_cell *c = dc->cells; c; c = c->next) {
+    rgi_value key, count;
+    rgi_type ct;
     if (!c->keys) { rgc_err(cs, c->pos, "'else' has no meaning here"); continue; }
     if (rgc_is_err(t) || !chance_key(cs, c->keys, t, &key)) continue;
     ct = rgc_fold(cs, c->value, T_INT, &count);
@@ -369,8 +369,8 @@ void rgc_decl_chance(cstate *cs, rg_decl *dc) {
       rgc_err(cs, c->value->pos, "a count must be 0..100000 (and 1000000 in all)");
       continue;
     }
-    for (rg_value i = 0; i < count; i++) {
-      rg_value *slot = rgc_push(cs, values);
+    for (rgi_value i = 0; i < count; i++) {
+      rgi_value *slot = rgc_push(cs, values);
       if (!slot) return;
       *slot = key;
     }
@@ -381,7 +381,7 @@ void rgc_decl_chance(cstate *cs, rg_decl *dc) {
   if (total == 0 && !rgc_is_err(t)) rgc_err(cs, dc->pos, "%s %s has no %s", is_dice ? "die" : "deck",
                                     dc->name, is_dice ? "faces" : "cards");
   if (is_dice) {
-    rg_dice *d = rgc_push(cs, &cs->dice);
+    rgi_dice *d = rgc_push(cs, &cs->dice);
     if (!d) return;
     s->index = cs->dice.n - 1;
     d->name = rgc_intern(cs, dc->name);
@@ -389,7 +389,7 @@ void rgc_decl_chance(cstate *cs, rg_decl *dc) {
     d->first = first;
     d->count = total;
   } else {
-    rg_deck *d = rgc_push(cs, &cs->decks);
+    rgi_deck *d = rgc_push(cs, &cs->decks);
     if (!d) return;
     s->index = cs->decks.n - 1;
     d->name = rgc_intern(cs, dc->name);
@@ -403,28 +403,28 @@ void rgc_decl_chance(cstate *cs, rg_decl *dc) {
 /* input NAME[E]: T = { CODE: default, ... }: reports a field of the
 ** defaults that names no member of enum en, a member named twice, and a
 ** member without a default. */
-static void check_member_defaults(cstate *cs, const rg_decl *dc, uint32_t en) {
+static void check_member_defaults(cstate *cs, const rgi_decl *dc, uint32_t en) {
   char list[512];
-  const rg_enum *e = &AT(cs->enums, rg_enum, en);
-  for (const rg_fieldinit *f = dc->value->fields; f; f = f->next) {
+  const rgi_enum *e = &AT(cs->enums, rgi_enum, en);
+  for (const rgi_fieldinit *f = dc->value->fields; f; f = f->next) {
     if (rgc_member_by_code(cs, en, f->name) < 0)
       rgc_err(cs, f->pos, "'%s' is not a member of %s (members: %s)", f->name, cs->pool + e->name,
           rgc_member_list(cs, en, list, sizeof list));
-    for (const rg_fieldinit *g = dc->value->fields; g != f; g = g->next)
+    for (const rgi_fieldinit *g = dc->value->fields; g != f; g = g->next)
       if (strcmp(g->name, f->name) == 0) {
         rgc_err(cs, f->pos, "the default of %s[%s] is given twice", dc->name, f->name);
         break;
       }
   }
   for (uint32_t k = 0; k < e->count; k++) {
-    const char *code = cs->pool + AT(cs->members, rg_member_info, e->first + k).code;
-    const rg_fieldinit *f;
+    const char *code = cs->pool + AT(cs->members, rgi_member_info, e->first + k).code;
+    const rgi_fieldinit *f;
     for (f = dc->value->fields; f; f = f->next)
       if (strcmp(f->name, code) == 0) break;
     if (!f) {
       /* A member that an `extend enum` added: the error is where it is added. */
       const sym *es = rgc_lookup(cs, cs->pool + e->name);
-      const rg_member *m = es && es->kind == S_ENUM && es->decl ? es->decl->members : NULL;
+      const rgi_member *m = es && es->kind == S_ENUM && es->decl ? es->decl->members : NULL;
       while (m && strcmp(m->code, code) != 0) m = m->next;
       if (m && m->added)
         rgc_err(cs, m->pos, "input %s has no default for %s, added here: write override input %s "
@@ -439,11 +439,11 @@ static void check_member_defaults(cstate *cs, const rg_decl *dc, uint32_t en) {
 /* The default of input dc[code] from its per-member defaults (the first
 ** field named code), folded against want; 0 when absent or in error
 ** (reported). */
-static rg_value member_default(cstate *cs, const rg_decl *dc, const char *code, rg_type want) {
-  for (const rg_fieldinit *f = dc->value->fields; f; f = f->next)
+static rgi_value member_default(cstate *cs, const rgi_decl *dc, const char *code, rgi_type want) {
+  for (const rgi_fieldinit *f = dc->value->fields; f; f = f->next)
     if (strcmp(f->name, code) == 0) {
-      rg_value v = 0;
-      rg_type t = rgc_fold(cs, f->value, want, &v);
+      rgi_value v = 0;
+      rgi_type t = rgc_fold(cs, f->value, want, &v);
       if (!rgc_is_err(t)) rgc_check_type(cs, f->value->pos, t, want, "the default");
       return v;
     }
@@ -452,11 +452,11 @@ static rg_value member_default(cstate *cs, const rg_decl *dc, const char *code, 
 
 /* input NAME: T = default; input NAME[E]: T = default, or one default
 ** per member: { CODE: default, ... } */
-void rgc_decl_input(cstate *cs, rg_decl *dc) {
+void rgc_decl_input(cstate *cs, rgi_decl *dc) {
   sym *s = rgc_declare(cs, dc, S_INPUT);
-  rg_input *in;
-  rg_type want, t;
-  rg_value v = 0;
+  rgi_input *in;
+  rgi_type want, t;
+  rgi_value v = 0;
   bool per_member;
   if (!s) return;
   want = rgc_resolve_type(cs, dc->type);
@@ -474,8 +474,8 @@ void rgc_decl_input(cstate *cs, rg_decl *dc) {
   if (dc->index) {
     /* input NAME[E]: one input per member of E, named NAME[CODE], in the
     ** members' order; NAME[k] picks one (input_index) */
-    rg_type it = rgc_resolve_type(cs, dc->index);
-    const rg_enum *en;
+    rgi_type it = rgc_resolve_type(cs, dc->index);
+    const rgi_enum *en;
     if (rgc_is_err(it)) { s->type = T_ERR; return; }
     if (it.kind != RG_K_ENUM) {
       char x[96];
@@ -483,10 +483,10 @@ void rgc_decl_input(cstate *cs, rg_decl *dc) {
       s->type = T_ERR;
       return;
     }
-    en = &AT(cs->enums, rg_enum, it.ref);
+    en = &AT(cs->enums, rgi_enum, it.ref);
     if (per_member) check_member_defaults(cs, dc, it.ref);
     for (uint32_t k = 0; k < en->count; k++) {
-      const char *code = cs->pool + AT(cs->members, rg_member_info, en->first + k).code;
+      const char *code = cs->pool + AT(cs->members, rgi_member_info, en->first + k).code;
       char *name = rgc_alloc(cs, strlen(dc->name) + strlen(code) + 3);
       if (!name) return;
       sprintf(name, "%s[%s]", dc->name, code);
@@ -496,7 +496,7 @@ void rgc_decl_input(cstate *cs, rg_decl *dc) {
       in->name = rgc_intern(cs, name);
       in->type = rgc_is_err(want) ? T_INT : want;
       in->value = v;
-      en = &AT(cs->enums, rg_enum, it.ref);
+      en = &AT(cs->enums, rgi_enum, it.ref);
     }
     return;
   }
@@ -512,7 +512,7 @@ void rgc_decl_input(cstate *cs, rg_decl *dc) {
 ** `step "NAME" in procedure P`, any other's as `statement in procedure P`
 ** (`statement in step "NAME" of procedure P` inside a step; `test "T"` for
 ** a test).  dc is the procedure or test; step the enclosing step or NULL. */
-static void stmt_notes(cstate *cs, const rg_decl *dc, rg_stmt *s, const char *step) {
+static void stmt_notes(cstate *cs, const rgi_decl *dc, rgi_stmt *s, const char *step) {
   for (; s; s = s->next) {
     if (s->notes) {
       char where[300];
@@ -536,8 +536,8 @@ static void stmt_notes(cstate *cs, const rg_decl *dc, rg_stmt *s, const char *st
 /* Reports a rule of the statements from s on (recursively) whose name an
 ** earlier rule of procedure dc has: `override rule` names a rule by its
 ** procedure and name alone.  *seen lists the rules met so far (arena). */
-typedef struct rulename { const rg_stmt *s; struct rulename *next; } rulename;
-static void rule_names(cstate *cs, const rg_decl *dc, const rg_stmt *s, rulename **seen) {
+typedef struct rulename { const rgi_stmt *s; struct rulename *next; } rulename;
+static void rule_names(cstate *cs, const rgi_decl *dc, const rgi_stmt *s, rulename **seen) {
   for (; s; s = s->next) {
     if (s->kind == RG_ST_RULE) {
       rulename *r;
@@ -559,8 +559,8 @@ static void rule_names(cstate *cs, const rg_decl *dc, const rg_stmt *s, rulename
 }
 
 /* The body of procedure or test dc, compiled into procedure index. */
-void rgc_proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
-  rg_proc *p = &AT(cs->procs, rg_proc, index);
+void rgc_proc_body(cstate *cs, rgi_decl *dc, uint32_t index) {
+  rgi_proc *p = &AT(cs->procs, rgi_proc, index);
   bool ends;
   uint32_t i = 0;
   rgc_reset_locals(cs);
@@ -570,8 +570,8 @@ void rgc_proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
   cs->proc_start = cs->code.n;
   cs->pos = dc->pos;
   cs->quiet++;                   /* a parameter given twice is reported by decl_proc */
-  for (rg_param *pa = dc->params; pa && i < p->nparams; pa = pa->next, i++)
-    rgc_add_local(cs, pa->pos, pa->name, AT(cs->params, rg_param_info, p->first_param + i).type);
+  for (rgi_param *pa = dc->params; pa && i < p->nparams; pa = pa->next, i++)
+    rgc_add_local(cs, pa->pos, pa->name, AT(cs->params, rgi_param_info, p->first_param + i).type);
   cs->quiet--;
   stmt_notes(cs, dc, dc->body, NULL);
   {
@@ -585,30 +585,30 @@ void rgc_proc_body(cstate *cs, rg_decl *dc, uint32_t index) {
     cs->pos = dc->pos;
     rgc_emit(cs, RG_OP_RETV, 0);
   }
-  p = &AT(cs->procs, rg_proc, index);
+  p = &AT(cs->procs, rgi_proc, index);
   p->code = cs->proc_start;
   p->ncode = cs->code.n - cs->proc_start;
   p->nlocals = cs->nslots;
 }
 
 /* test "title" { ... }: a procedure without parameters, and its entry. */
-void rgc_decl_test(cstate *cs, rg_decl *dc) {
-  rg_proc *p = rgc_push(cs, &cs->procs);
-  rg_test *t;
+void rgc_decl_test(cstate *cs, rgi_decl *dc) {
+  rgi_proc *p = rgc_push(cs, &cs->procs);
+  rgi_test *t;
   uint32_t index = cs->procs.n - 1;
   if (!p) return;
   p->name = rgc_intern(cs, dc->name);
   p->first_param = cs->params.n;
   p->result = T_NONE;
   for (uint32_t i = 0; i < cs->tests.n; i++)
-    if (AT(cs->tests, rg_test, i).name == p->name)
+    if (AT(cs->tests, rgi_test, i).name == p->name)
       rgc_err(cs, dc->pos, "a test named \"%s\" already exists", dc->name);
   cs->in_test = true;
   rgc_proc_body(cs, dc, index);
   cs->in_test = false;
   t = rgc_push(cs, &cs->tests);
   if (!t) return;
-  t->name = AT(cs->procs, rg_proc, index).name;
+  t->name = AT(cs->procs, rgi_proc, index).name;
   t->proc = index;
 }
 
@@ -639,7 +639,7 @@ static void index_sites(cstate *cs, sites_by_prompt *ix) {
   ix->n = cs->choices.n;
   ix->at = rgc_alloc(cs, (size_t)ix->n * sizeof *ix->at + 1);
   for (uint32_t i = 0; i < ix->n; i++)
-    ix->at[i] = (site_at){ AT(cs->choices, rg_choice, i).prompt, i };
+    ix->at[i] = (site_at){ AT(cs->choices, rgi_choice, i).prompt, i };
   qsort(ix->at, ix->n, sizeof *ix->at, by_prompt);
 }
 
@@ -656,11 +656,11 @@ static int64_t first_site(const sites_by_prompt *ix, uint32_t pr) {
 
 /* Compiles pick x of a rule answering choice site c into *pk (kind, field,
 ** value).  Returns false after an error. */
-static bool strategy_pick(cstate *cs, const rg_pickx *x, const rg_choice *c, rg_pick *pk) {
-  rg_type opt = c->option;
+static bool strategy_pick(cstate *cs, const rgi_pickx *x, const rgi_choice *c, rgi_pick *pk) {
+  rgi_type opt = c->option;
   char tn[96];
   if (x->word) {                                   /* max FIELD, min FIELD */
-    const rg_record *r;
+    const rgi_record *r;
     if (strcmp(x->word, "max") != 0 && strcmp(x->word, "min") != 0) {
       rgc_err(cs, x->pos, "a pick is a value, max, min, max FIELD, min FIELD, first or random, not '%s %s'",
               x->word, x->field);
@@ -671,9 +671,9 @@ static bool strategy_pick(cstate *cs, const rg_pickx *x, const rg_choice *c, rg_
               x->field, rgc_tname(cs, opt, tn, sizeof tn));
       return false;
     }
-    r = &AT(cs->records, rg_record, opt.ref);
+    r = &AT(cs->records, rgi_record, opt.ref);
     for (uint32_t f = 0; f < r->count; f++) {
-      const rg_field_info *fi = &AT(cs->fields, rg_field_info, r->first + f);
+      const rgi_field_info *fi = &AT(cs->fields, rgi_field_info, r->first + f);
       if (strcmp(cs->pool + fi->name, x->field) != 0) continue;
       if (fi->type.kind == RG_K_RECORD || fi->type.kind == RG_K_LIST) {
         rgc_err(cs, x->pos, "field '%s' is %s: max and min compare simple values", x->field,
@@ -690,7 +690,7 @@ static bool strategy_pick(cstate *cs, const rg_pickx *x, const rg_choice *c, rg_
   }
   if (x->value->kind == RG_EX_NAME) {              /* the words, unless a member */
     static const char *const words[] = { "max", "min", "first", "random" };
-    static const rg_pickkind kinds[] = { RG_PICK_MAX, RG_PICK_MIN, RG_PICK_FIRST, RG_PICK_RANDOM };
+    static const rgi_pickkind kinds[] = { RG_PICK_MAX, RG_PICK_MIN, RG_PICK_FIRST, RG_PICK_RANDOM };
     for (int w = 0; w < 4; w++)
       if (strcmp(x->value->name, words[w]) == 0 &&
           !(opt.kind == RG_K_ENUM && rgc_member_by_code(cs, opt.ref, words[w]) >= 0)) {
@@ -703,7 +703,7 @@ static bool strategy_pick(cstate *cs, const rg_pickx *x, const rg_choice *c, rg_
             rgc_tname(cs, opt, tn, sizeof tn));
     return false;
   }
-  rg_type t = rgc_fold(cs, x->value, opt, &pk->value);
+  rgi_type t = rgc_fold(cs, x->value, opt, &pk->value);
   if (rgc_is_err(t) || !rgc_check_type(cs, x->value->pos, t, opt, "a pick")) return false;
   pk->kind = RG_PICK_VALUE;
   return true;
@@ -713,7 +713,7 @@ static bool strategy_pick(cstate *cs, const rg_pickx *x, const rg_choice *c, rg_
 typedef struct srule_at {
   uint32_t prompt;          /* interned */
   uint32_t order;           /* its place in the strategy */
-  const rg_srule *r;
+  const rgi_srule *r;
 } srule_at;
 
 /* qsort: rules by (prompt, order): a stable sort by prompt. */
@@ -730,41 +730,41 @@ static int by_rule_prompt(const void *a, const void *b) {
 ** Only rules of one prompt interact, so the picks are kept sorted by
 ** prompt (in the written order within one): a run finds a choice's rules
 ** by binary search.  Everything here is O(n log n) in the rules and sites. */
-void rgc_decl_strategy(cstate *cs, rg_decl *dc) {
-  rg_strategy *st;
+void rgc_decl_strategy(cstate *cs, rgi_decl *dc) {
+  rgi_strategy *st;
   uint32_t first = cs->picks.n, nrules = 0, k;
   char ta[96], tb[96];
   sites_by_prompt ix;
   srule_at *rules;
   for (uint32_t i = 0; i < cs->strategies.n; i++)
-    if (strcmp(cs->pool + AT(cs->strategies, rg_strategy, i).name, dc->name) == 0) {
+    if (strcmp(cs->pool + AT(cs->strategies, rgi_strategy, i).name, dc->name) == 0) {
       rgc_err(cs, dc->pos, "there is already a strategy '%s'", dc->name);
       return;
     }
   index_sites(cs, &ix);
-  for (const rg_srule *r = dc->srules; r; r = r->next) nrules++;
+  for (const rgi_srule *r = dc->srules; r; r = r->next) nrules++;
   rules = rgc_alloc(cs, (size_t)nrules * sizeof *rules + 1);
   k = 0;
-  for (const rg_srule *r = dc->srules; r; r = r->next, k++)
+  for (const rgi_srule *r = dc->srules; r; r = r->next, k++)
     rules[k] = (srule_at){ rgc_intern(cs, r->prompt), k, r };
   qsort(rules, nrules, sizeof *rules, by_rule_prompt);
   for (k = 0; k < nrules; k++) {
-    const rg_srule *r = rules[k].r;
+    const rgi_srule *r = rules[k].r;
     uint32_t pr = rules[k].prompt;
     int64_t at = first_site(&ix, pr);
-    rg_choice c;
-    rg_value who = 0;
+    rgi_choice c;
+    rgi_value who = 0;
     if (at < 0) {
       /* after other errors the choose may be in code not compiled: quiet */
       if (cs->d->errors == 0)
         rgc_err(cs, r->pos, "no choice asks \"%s\" (a rule names the prompt of a choose)", r->prompt);
       continue;
     }
-    c = AT(cs->choices, rg_choice, ix.at[at].site);
+    c = AT(cs->choices, rgi_choice, ix.at[at].site);
     if (k == 0 || rules[k - 1].prompt != pr) {
       /* the first rule of its prompt: the sites asking it agree on types */
       for (uint32_t i = (uint32_t)at + 1; i < ix.n && ix.at[i].prompt == pr; i++) {
-        const rg_choice *o = &AT(cs->choices, rg_choice, ix.at[i].site);
+        const rgi_choice *o = &AT(cs->choices, rgi_choice, ix.at[i].site);
         if (memcmp(&o->option, &c.option, sizeof c.option) != 0 ||
             memcmp(&o->chooser, &c.chooser, sizeof c.chooser) != 0) {
           rgc_err(cs, r->pos, "the choices asking \"%s\" differ in their types (%s and %s): "
@@ -775,7 +775,7 @@ void rgc_decl_strategy(cstate *cs, rg_decl *dc) {
       }
     } else {
       /* a later rule of the same prompt: none before it answers everyone */
-      const rg_srule *q = NULL;
+      const rgi_srule *q = NULL;
       for (uint32_t b = k; b-- > 0 && rules[b].prompt == pr;)
         if (!rules[b].r->who) q = rules[b].r;
       if (q) {
@@ -785,7 +785,7 @@ void rgc_decl_strategy(cstate *cs, rg_decl *dc) {
       }
     }
     if (r->who) {
-      rg_type t;
+      rgi_type t;
       if (c.chooser.kind == RG_K_RECORD || c.chooser.kind == RG_K_LIST) {
         rgc_err(cs, r->who->pos, "who answers \"%s\" is %s: a rule cannot name one", r->prompt,
                 rgc_tname(cs, c.chooser, ta, sizeof ta));
@@ -794,21 +794,21 @@ void rgc_decl_strategy(cstate *cs, rg_decl *dc) {
       t = rgc_fold(cs, r->who, c.chooser, &who);
       if (rgc_is_err(t) || !rgc_check_type(cs, r->who->pos, t, c.chooser, "who")) continue;
     }
-    for (const rg_pickx *x = r->picks; x; x = x->next) {
-      rg_pick pk = { 0 };
+    for (const rgi_pickx *x = r->picks; x; x = x->next) {
+      rgi_pick pk = { 0 };
       if (!strategy_pick(cs, x, &c, &pk)) continue;
       pk.prompt = pr;
       pk.rule = k;
       pk.who_set = r->who != NULL;
       pk.who = who;
-      rg_pick *slot = rgc_push(cs, &cs->picks);
+      rgi_pick *slot = rgc_push(cs, &cs->picks);
       if (!slot) return;
       *slot = pk;
     }
   }
   /* rule numbers run on without gaps over the picks kept */
   for (uint32_t i = first, n = 0, prev = UINT32_MAX; i < cs->picks.n; i++) {
-    rg_pick *pk = &AT(cs->picks, rg_pick, i);
+    rgi_pick *pk = &AT(cs->picks, rgi_pick, i);
     if (pk->rule != prev) { prev = pk->rule; pk->rule = n++; }
     else pk->rule = n - 1;
   }
@@ -824,18 +824,18 @@ void rgc_decl_strategy(cstate *cs, rg_decl *dc) {
 /* ---- displays ---------------------------------------------------------------------- */
 
 /* Returns the index of field name of record r, or -1. */
-static int64_t field_of(cstate *cs, const rg_record *r, const char *name) {
+static int64_t field_of(cstate *cs, const rgi_record *r, const char *name) {
   for (uint32_t k = 0; k < r->count; k++)
-    if (strcmp(cs->pool + AT(cs->fields, rg_field_info, r->first + k).name, name) == 0) return k;
+    if (strcmp(cs->pool + AT(cs->fields, rgi_field_info, r->first + k).name, name) == 0) return k;
   return -1;
 }
 
 /* display RECORD "title" { "form" | table FIELD: col, ... | list FIELD }:
 ** how a value of the record is shown as a card (one display a record). */
-void rgc_decl_display(cstate *cs, rg_decl *dc) {
+void rgc_decl_display(cstate *cs, rgi_decl *dc) {
   sym *s = rgc_lookup(cs, dc->name);
-  const rg_record *r;
-  rg_display *dp;
+  const rgi_record *r;
+  rgi_display *dp;
   uint32_t first = cs->dlines.n;
   char tn[96];
   if (!s || s->kind != S_RECORD) {
@@ -843,38 +843,38 @@ void rgc_decl_display(cstate *cs, rg_decl *dc) {
     return;
   }
   for (uint32_t i = 0; i < cs->displays.n; i++)
-    if (AT(cs->displays, rg_display, i).record == s->index) {
+    if (AT(cs->displays, rgi_display, i).record == s->index) {
       rgc_err(cs, dc->pos, "record %s has a display already", dc->name);
       return;
     }
-  r = &AT(cs->records, rg_record, s->index);
-  for (const rg_dlinex *x = dc->dlines; x; x = x->next) {
-    rg_dline dl = { 0 };
+  r = &AT(cs->records, rgi_record, s->index);
+  for (const rgi_dlinex *x = dc->dlines; x; x = x->next) {
+    rgi_dline dl = { 0 };
     dl.kind = (uint32_t)x->kind;
     if (x->kind == RG_DL_FORM) {
       if (!check_form(cs, x->pos, x->text, r, dc->name, "line")) continue;
       dl.text = rgc_intern(cs, x->text);
     } else {
       int64_t f = field_of(cs, r, x->text);
-      rg_type ft, et = T_ERR;
+      rgi_type ft, et = T_ERR;
       if (f < 0) {
         rgc_err(cs, x->pos, "'%s' is not a field of %s%s", x->text, dc->name,
             rgc_hint_field(cs, s->index, x->text));
         continue;
       }
       dl.field = (uint32_t)f;
-      ft = AT(cs->fields, rg_field_info, r->first + (uint32_t)f).type;
-      if (ft.kind == RG_K_LIST) et = AT(cs->types, rg_type, ft.ref);
+      ft = AT(cs->fields, rgi_field_info, r->first + (uint32_t)f).type;
+      if (ft.kind == RG_K_LIST) et = AT(cs->types, rgi_type, ft.ref);
       if (ft.kind != RG_K_LIST || (x->kind == RG_DL_TABLE && et.kind != RG_K_RECORD)) {
         rgc_err(cs, x->pos, "field '%s' is %s: %s", x->text, rgc_tname(cs, ft, tn, sizeof tn),
                 x->kind == RG_DL_TABLE ? "a table shows a list of records" : "a list shows a list");
         continue;
       }
       if (x->kind == RG_DL_TABLE) {
-        const rg_record *er = &AT(cs->records, rg_record, et.ref);
+        const rgi_record *er = &AT(cs->records, rgi_record, et.ref);
         const char *ename = cs->pool + er->name;
         dl.first = cs->dcols.n;
-        for (const rg_dcolx *c = x->cols; c; c = c->next) {
+        for (const rgi_dcolx *c = x->cols; c; c = c->next) {
           int64_t k = field_of(cs, er, c->name);
           uint32_t *slot;
           if (k < 0) {
@@ -884,8 +884,8 @@ void rgc_decl_display(cstate *cs, rg_decl *dc) {
           }
           if (!(slot = rgc_push(cs, &cs->dcols))) return;
           *slot = (uint32_t)k;
-          er = &AT(cs->records, rg_record, et.ref);
-          r = &AT(cs->records, rg_record, s->index);
+          er = &AT(cs->records, rgi_record, et.ref);
+          r = &AT(cs->records, rgi_record, s->index);
         }
         dl.count = cs->dcols.n - dl.first;
         if (dl.count > 64) {
@@ -899,16 +899,16 @@ void rgc_decl_display(cstate *cs, rg_decl *dc) {
                   rgc_tname(cs, et, tn, sizeof tn));
           continue;
         }
-        if (!check_form(cs, x->form_pos, x->form, &AT(cs->records, rg_record, et.ref),
-                        cs->pool + AT(cs->records, rg_record, et.ref).name, "form"))
+        if (!check_form(cs, x->form_pos, x->form, &AT(cs->records, rgi_record, et.ref),
+                        cs->pool + AT(cs->records, rgi_record, et.ref).name, "form"))
           continue;
         dl.text = rgc_intern(cs, x->form);
       }
     }
-    rg_dline *slot = rgc_push(cs, &cs->dlines);
+    rgi_dline *slot = rgc_push(cs, &cs->dlines);
     if (!slot) return;
     *slot = dl;
-    r = &AT(cs->records, rg_record, s->index);
+    r = &AT(cs->records, rgi_record, s->index);
   }
   dp = rgc_push(cs, &cs->displays);
   if (!dp) return;

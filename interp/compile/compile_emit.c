@@ -12,9 +12,9 @@
 
 /* Appends instruction op A, tagged with the current position; returns its
 ** index relative to the procedure start. */
-uint32_t rgc_emit(cstate *cs, rg_opcode op, uint32_t a) {
+uint32_t rgc_emit(cstate *cs, rgi_opcode op, uint32_t a) {
   uint32_t *ins;
-  rg_line *ln;
+  rgi_line *ln;
   if (a > RG_A_MAX) {
     rgc_err(cs, cs->pos, "procedure too large (operand %u exceeds the limit)", a);
     a = 0;
@@ -25,16 +25,16 @@ uint32_t rgc_emit(cstate *cs, rg_opcode op, uint32_t a) {
   *ins = RG_INS(op, a);
   ln->file = cs->pos.file;
   ln->line = cs->pos.line;
-  ln->col = rg_diag_col(cs->d, cs->pos.file, cs->pos.line, cs->pos.col);
+  ln->col = rgi_diag_col(cs->d, cs->pos.file, cs->pos.line, cs->pos.col);
   return cs->code.n - 1 - cs->proc_start;
 }
 
 /* Returns the index of constant v in K[], adding it once. */
-static uint32_t konst(cstate *cs, rg_value v) {
+static uint32_t konst(cstate *cs, rgi_value v) {
   for (uint32_t i = 0; i < cs->consts.n; i++)
-    if (AT(cs->consts, rg_value, i) == v) return i;
+    if (AT(cs->consts, rgi_value, i) == v) return i;
   {
-    rg_value *k = rgc_push(cs, &cs->consts);
+    rgi_value *k = rgc_push(cs, &cs->consts);
     if (!k) return 0;
     *k = v;
     return cs->consts.n - 1;
@@ -42,7 +42,7 @@ static uint32_t konst(cstate *cs, rg_value v) {
 }
 
 /* Emits code that pushes the value v. */
-void rgc_emit_value(cstate *cs, rg_value v) {
+void rgc_emit_value(cstate *cs, rgi_value v) {
   if (v >= RG_SA_MIN && v <= RG_SA_MAX) rgc_emit(cs, RG_OP_PUSHI, (uint32_t)v & RG_A_MAX);
   else rgc_emit(cs, RG_OP_CONST, konst(cs, v));
 }
@@ -50,7 +50,7 @@ void rgc_emit_value(cstate *cs, rg_value v) {
 /* -a for a number written out (a literal just compiled to PUSHI k): turns
 ** that PUSHI into PUSHI -k and returns true; false when a is anything else
 ** (the caller emits NEG). */
-bool rgc_fold_neg(cstate *cs, const rg_expr *a) {
+bool rgc_fold_neg(cstate *cs, const rgi_expr *a) {
   uint32_t *last;
   if (a->kind != RG_EX_INT && a->kind != RG_EX_PERCENT && a->kind != RG_EX_DIST) return false;
   if (cs->code.n == 0) return false;
@@ -64,11 +64,11 @@ bool rgc_fold_neg(cstate *cs, const rg_expr *a) {
 ** types (the caller's; copied), pushed in one run after every value is
 ** compiled (compiling a value may add types of its own).  Returns the
 ** entry's index. */
-uint32_t rgc_note_entry(cstate *cs, const char *text, const rg_type *types, uint32_t n) {
-  rg_note_info *ni;
+uint32_t rgc_note_entry(cstate *cs, const char *text, const rgi_type *types, uint32_t n) {
+  rgi_note_info *ni;
   uint32_t first = cs->types.n;
   for (uint32_t k = 0; k < n; k++) {
-    rg_type *slot = rgc_push(cs, &cs->types);
+    rgi_type *slot = rgc_push(cs, &cs->types);
     *slot = types[k];
   }
   ni = rgc_push(cs, &cs->notes);
@@ -83,7 +83,7 @@ uint32_t rgc_note_entry(cstate *cs, const char *text, const rg_type *types, uint
 ** caller's array).  A chain of compares:
 **     LOAD slot; PUSH k; EQ; JMPF next; OP operand[k]; JMP end; next: ...
 ** ending with the last member's OP (the value is always a member). */
-void rgc_emit_by_member(cstate *cs, uint32_t slot, uint32_t n, rg_opcode op, const uint32_t *operand) {
+void rgc_emit_by_member(cstate *cs, uint32_t slot, uint32_t n, rgi_opcode op, const uint32_t *operand) {
   jumps *ends = NULL;
   for (uint32_t k = 0; k + 1 < n; k++) {
     uint32_t next;
@@ -115,14 +115,14 @@ void rgc_patch(cstate *cs, uint32_t at, uint32_t target) {
 }
 
 /* Emits a jump back to target. */
-void rgc_emit_back(cstate *cs, rg_opcode op, uint32_t target) {
+void rgc_emit_back(cstate *cs, rgi_opcode op, uint32_t target) {
   uint32_t at = rgc_emit(cs, op, 0);
   rgc_patch(cs, at, target);
 }
 
 /* Emits jump op (JMP, JMPF or JMPT) with its target still to come, and adds
 ** it to *list. */
-void rgc_emit_jump(cstate *cs, rg_opcode op, jumps **list) {
+void rgc_emit_jump(cstate *cs, rgi_opcode op, jumps **list) {
   jumps *j = rgc_alloc(cs, sizeof *j);
   j->at = rgc_emit(cs, op, 0);
   j->next = *list;
@@ -202,7 +202,7 @@ bool rgc_mark_loop(cstate *cs, uint32_t i) {
 /* Adds a local of type t in the current block; returns its slot.  A name
 ** that starts with a space is the compiler's own (a hidden local): never
 ** written in a rule file, it may be added again in the same block. */
-uint32_t rgc_add_local(cstate *cs, rg_pos pos, const char *name, rg_type t) {
+uint32_t rgc_add_local(cstate *cs, rgi_pos pos, const char *name, rgi_type t) {
   local *l = name[0] == ' ' ? NULL : rgc_find_local(cs, name);   /* " x": hidden, never clashes */
   if (l && l->depth == cs->depth) rgc_err(cs, pos, "'%s' is already declared in this block", name);
   if (cs->nlocal == cs->caplocal) {

@@ -14,9 +14,9 @@
 
 
 /* Type-checks e without keeping its code or reporting its errors. */
-rg_type rgc_probe(cstate *cs, rg_expr *e, rg_type want) {
+rgi_type rgc_probe(cstate *cs, rgi_expr *e, rgi_type want) {
   uint32_t ncode = cs->code.n, nlines = cs->lines.n;
-  rg_type t;
+  rgi_type t;
   cs->quiet++;
   t = rgc_expr(cs, e, want);
   cs->quiet--;
@@ -27,13 +27,13 @@ rg_type rgc_probe(cstate *cs, rg_expr *e, rg_type want) {
 
 /* Returns whether e takes its type from context: a bare member name, a
 ** quoted display name, an empty set or a record literal. */
-bool rgc_needs_context(cstate *cs, rg_expr *e) {
+bool rgc_needs_context(cstate *cs, rgi_expr *e) {
   switch (e->kind) {
   case RG_EX_NAME: return !rgc_find_local(cs, e->name) && !rgc_lookup(cs, e->name);
   case RG_EX_STR: return true;
   case RG_EX_SET: return e->args == NULL;
   case RG_EX_LIST:             /* [], and lists of them: [[]], [[], {}] */
-    for (rg_expr *a = e->args; a; a = a->next)
+    for (rgi_expr *a = e->args; a; a = a->next)
       if ((a->kind != RG_EX_LIST && a->kind != RG_EX_SET) || !rgc_needs_context(cs, a)) return false;
     return true;
   case RG_EX_RECORD: return true;
@@ -42,7 +42,7 @@ bool rgc_needs_context(cstate *cs, rg_expr *e) {
 }
 
 /* Counts a list of expressions. */
-uint32_t rgc_count_list(rg_expr *e) {
+uint32_t rgc_count_list(rgi_expr *e) {
   uint32_t n = 0;
   for (; e; e = e->next) n++;
   return n;
@@ -53,9 +53,9 @@ uint32_t rgc_count_list(rg_expr *e) {
 ** hidden local and a chain picks the input:
 **     LOAD k; PUSH i; EQ; JMPF next; INPUT first + i; JMP end; next: ...
 ** ending with the last member's input. */
-static rg_type input_index(cstate *cs, rg_expr *e, sym *s) {
-  rg_type it = rgc_resolve_type(cs, s->decl->index), kt;
-  const rg_enum *en;
+static rgi_type input_index(cstate *cs, rgi_expr *e, sym *s) {
+  rgi_type it = rgc_resolve_type(cs, s->decl->index), kt;
+  const rgi_enum *en;
   uint32_t key, n, input[64];
   if (rgc_is_err(it) || rgc_is_err(s->type)) return T_ERR;
   if (rgc_count_list(e->args) != 1) {
@@ -63,10 +63,10 @@ static rg_type input_index(cstate *cs, rg_expr *e, sym *s) {
         rgc_count_list(e->args));
     return T_ERR;
   }
-  en = &AT(cs->enums, rg_enum, it.ref);
+  en = &AT(cs->enums, rgi_enum, it.ref);
   n = en->count;
   if (rgc_foldable(cs, e->args)) {
-    rg_value v;
+    rgi_value v;
     kt = rgc_fold(cs, e->args, it, &v);
     if (rgc_is_err(kt) || !rgc_check_type(cs, e->args->pos, kt, it, "this key")) return T_ERR;
     cs->pos = e->pos;
@@ -84,15 +84,15 @@ static rg_type input_index(cstate *cs, rg_expr *e, sym *s) {
 }
 
 /* t[keys]: a table lookup. */
-static rg_type index_expr(cstate *cs, rg_expr *e) {
+static rgi_type index_expr(cstate *cs, rgi_expr *e) {
   sym *s = e->a->kind == RG_EX_NAME && !rgc_find_local(cs, e->a->name) ? rgc_lookup(cs, e->a->name) : NULL;
-  const rg_table *tb;
+  const rgi_table *tb;
   uint32_t argc = rgc_count_list(e->args), i = 0;
   bool bad = false;
   if ((!s || (s->kind != S_TABLE && s->kind != S_INPUT)) && !(e->a->kind == RG_EX_NAME && !s &&
                                                               !rgc_find_local(cs, e->a->name))) {
     /* An expression that is not a table: a list, indexed from 0. */
-    rg_type l = rgc_expr(cs, e->a, T_NONE);
+    rgi_type l = rgc_expr(cs, e->a, T_NONE);
     char x[96];
     if (rgc_is_err(l)) return T_ERR;
     if (l.kind != RG_K_LIST) {
@@ -121,16 +121,16 @@ static rg_type index_expr(cstate *cs, rg_expr *e) {
     else rgc_err(cs, e->a->pos, "only tables can be indexed with [...]");
     return T_ERR;
   }
-  tb = &AT(cs->tables, rg_table, s->index);
+  tb = &AT(cs->tables, rgi_table, s->index);
   if (argc != tb->ndims) {
     rgc_err(cs, e->pos, "table %s takes %u key%s, not %u", s->name, tb->ndims,
         tb->ndims == 1 ? "" : "s", argc);
     return T_ERR;
   }
-  for (rg_expr *k = e->args; k; k = k->next, i++) {
-    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + i);
-    rg_type kt = dm->is_enum ? rgc_mktype(RG_K_ENUM, dm->ref) : T_INT;
-    rg_type t = rgc_expr(cs, k, kt);
+  for (rgi_expr *k = e->args; k; k = k->next, i++) {
+    const rgi_dim *dm = &AT(cs->dims, rgi_dim, tb->first_dim + i);
+    rgi_type kt = dm->is_enum ? rgc_mktype(RG_K_ENUM, dm->ref) : T_INT;
+    rgi_type t = rgc_expr(cs, k, kt);
     if (rgc_is_err(t) || !rgc_check_type(cs, k->pos, t, kt, "this key")) bad = true;
   }
   cs->pos = e->pos;
@@ -139,7 +139,7 @@ static rg_type index_expr(cstate *cs, rg_expr *e) {
 }
 
 /* Returns whether e can be folded here: no locals, no calls, no lookups. */
-bool rgc_foldable(cstate *cs, rg_expr *e) {
+bool rgc_foldable(cstate *cs, rgi_expr *e) {
   for (; e; e = e->next) {
     switch (e->kind) {
     case RG_EX_NAME: if (rgc_find_local(cs, e->name)) return false; break;
@@ -152,7 +152,7 @@ bool rgc_foldable(cstate *cs, rg_expr *e) {
     case RG_EX_SET: if (!rgc_foldable(cs, e->args)) return false; break;
     case RG_EX_RECORD:
       if (e->a) return false;   /* { a with ... } is built when the rules run */
-      for (rg_fieldinit *f = e->fields; f; f = f->next)
+      for (rgi_fieldinit *f = e->fields; f; f = f->next)
         if (f->value->next || !rgc_foldable(cs, f->value)) return false;
       break;
     default: return false;
@@ -162,19 +162,19 @@ bool rgc_foldable(cstate *cs, rg_expr *e) {
 }
 
 /* A set literal: folded to a mask when constant, else built with SETADD. */
-static rg_type set_expr(cstate *cs, rg_expr *e, rg_type want) {
-  rg_type elem = T_NONE;
+static rgi_type set_expr(cstate *cs, rgi_expr *e, rgi_type want) {
+  rgi_type elem = T_NONE;
   bool bad = false;
   if (rgc_foldable(cs, e->args)) {
-    rg_value v;
-    rg_type t = rgc_fold(cs, e, want, &v);
+    rgi_value v;
+    rgi_type t = rgc_fold(cs, e, want, &v);
     if (!rgc_is_err(t)) rgc_emit_value(cs, v);
     return t;
   }
   if (want.kind == RG_K_SET && want.ref != REF_ANY) elem = rgc_mktype(RG_K_ENUM, want.ref);
   rgc_emit_value(cs, 0);
-  for (rg_expr *m = e->args; m; m = m->next) {
-    rg_type t = rgc_expr(cs, m, elem);
+  for (rgi_expr *m = e->args; m; m = m->next) {
+    rgi_type t = rgc_expr(cs, m, elem);
     if (rgc_is_err(t)) { bad = true; continue; }
     if (t.kind != RG_K_ENUM) {
       char x[96];
@@ -192,16 +192,16 @@ static rg_type set_expr(cstate *cs, rg_expr *e, rg_type want) {
 
 /* A record literal built at run time: its fields in declared order, then
 ** MKREC; folded into the constant heap when every field is constant. */
-static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
-  const rg_record *rec;
-  rg_expr **byfield;
+static rgi_type record_expr(cstate *cs, rgi_expr *e, rgi_type want) {
+  const rgi_record *rec;
+  rgi_expr **byfield;
   bool bad = false;
   uint32_t base = 0;
   if (e->a) {
     /* { a with f: v, ... }: a is stored in a hidden local, the fields not
     ** given are read from it */
     char x[96];
-    rg_type bt = rgc_expr(cs, e->a, want);
+    rgi_type bt = rgc_expr(cs, e->a, want);
     if (rgc_is_err(bt)) return T_ERR;
     if (bt.kind != RG_K_RECORD) {
       rgc_err(cs, e->a->pos, "'with' needs a record to copy, not %s", rgc_tname(cs, bt, x, sizeof x));
@@ -219,18 +219,18 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
     return T_ERR;
   }
   if (rgc_foldable(cs, e)) {
-    rg_value v;
-    rg_type t = rgc_fold(cs, e, want, &v);
+    rgi_value v;
+    rgi_type t = rgc_fold(cs, e, want, &v);
     if (!rgc_is_err(t)) rgc_emit_value(cs, v);
     return t;
   }
-  rec = &AT(cs->records, rg_record, want.ref);
+  rec = &AT(cs->records, rgi_record, want.ref);
   byfield = rgc_alloc(cs, rec->count * sizeof *byfield);
   if (!byfield) { rgc_oom(cs); return T_ERR; }
-  for (rg_fieldinit *f = e->fields; f; f = f->next) {
+  for (rgi_fieldinit *f = e->fields; f; f = f->next) {
     uint32_t k;
     for (k = 0; k < rec->count; k++)
-      if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, f->name) == 0)
+      if (strcmp(cs->pool + AT(cs->fields, rgi_field_info, rec->first + k).name, f->name) == 0)
         break;
     if (k == rec->count) {
       rgc_err(cs, f->pos, "record %s has no field '%s'%s", cs->pool + rec->name, f->name,
@@ -242,8 +242,8 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
     } else byfield[k] = f->value;
   }
   for (uint32_t k = 0; k < rec->count; k++) {
-    rg_type ft = AT(cs->fields, rg_field_info, rec->first + k).type;
-    rg_type t;
+    rgi_type ft = AT(cs->fields, rgi_field_info, rec->first + k).type;
+    rgi_type t;
     if (!byfield[k] && e->a) {
       cs->pos = e->pos;
       rgc_emit(cs, RG_OP_LOAD, base);
@@ -252,7 +252,7 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
     }
     if (!byfield[k]) {
       if (!bad) rgc_err(cs, e->pos, "field '%s' of %s is missing",
-                    cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name,
+                    cs->pool + AT(cs->fields, rgi_field_info, rec->first + k).name,
                     cs->pool + rec->name);
       bad = true;
       continue;
@@ -266,12 +266,12 @@ static rg_type record_expr(cstate *cs, rg_expr *e, rg_type want) {
 }
 
 /* [a, b, ...]: a list literal built on the run heap. */
-static rg_type list_expr(cstate *cs, rg_expr *e, rg_type want) {
-  rg_type elem = want.kind == RG_K_LIST && want.ref != REF_ANY ? rgc_elem_of(cs, want) : T_NONE;
+static rgi_type list_expr(cstate *cs, rgi_expr *e, rgi_type want) {
+  rgi_type elem = want.kind == RG_K_LIST && want.ref != REF_ANY ? rgc_elem_of(cs, want) : T_NONE;
   uint32_t n = 0;
   bool bad = false;
-  for (rg_expr *a = e->args; a; a = a->next, n++) {
-    rg_type t = rgc_expr(cs, a, elem);
+  for (rgi_expr *a = e->args; a; a = a->next, n++) {
+    rgi_type t = rgc_expr(cs, a, elem);
     if (rgc_is_err(t)) { bad = true; continue; }
     if (elem.kind == RG_K_VOID) elem = t;
     else if (!rgc_check_type(cs, a->pos, t, elem, "an element of this list")) bad = true;
@@ -281,7 +281,7 @@ static rg_type list_expr(cstate *cs, rg_expr *e, rg_type want) {
   rgc_emit(cs, RG_OP_LIST, n);
   if (bad) return T_ERR;
   if (elem.kind == RG_K_VOID) {
-    rg_type any = { RG_K_LIST, REF_ANY };
+    rgi_type any = { RG_K_LIST, REF_ANY };
     return want.kind == RG_K_LIST ? want : any;
   }
   return rgc_list_of(cs, elem);
@@ -302,12 +302,12 @@ static rg_type list_expr(cstate *cs, rg_expr *e, rg_type want) {
 ** jumps carry cs->pos (the caller's position).  Returns the type of e with
 ** the errors expr would report (the caller reports a type other than bool;
 ** T_ERR after reporting). */
-rg_type rgc_cond(cstate *cs, rg_expr *e, bool jump_when, jumps **list) {
+rgi_type rgc_cond(cstate *cs, rgi_expr *e, bool jump_when, jumps **list) {
   if (e->kind == RG_EX_BINARY && (e->op == RG_AOP_AND || e->op == RG_AOP_OR)) {
     bool decides = e->op == RG_AOP_OR;   /* the value of a that decides e */
     const char *what = e->op == RG_AOP_AND ? "'and' operand" : "'or' operand";
     jumps *skip = NULL;
-    rg_type ta, tb;
+    rgi_type ta, tb;
     ta = rgc_cond(cs, e->a, decides, decides == jump_when ? list : &skip);
     rgc_check_type(cs, e->a->pos, ta, T_BOOL, what);
     tb = rgc_cond(cs, e->b, jump_when, list);
@@ -316,17 +316,17 @@ rg_type rgc_cond(cstate *cs, rg_expr *e, bool jump_when, jumps **list) {
     return rgc_is_err(ta) || rgc_is_err(tb) ? T_ERR : T_BOOL;
   }
   if (e->kind == RG_EX_UNARY && e->op == RG_AOP_NOT) {
-    rg_type ta = rgc_cond(cs, e->a, !jump_when, list);
+    rgi_type ta = rgc_cond(cs, e->a, !jump_when, list);
     return rgc_unop_type(cs, e->pos, e->op, ta);
   }
   if (e->kind == RG_EX_BOOL) {
-    rg_value v;
-    rg_type t = rgc_fold(cs, e, T_BOOL, &v);
+    rgi_value v;
+    rgi_type t = rgc_fold(cs, e, T_BOOL, &v);
     if (!rgc_is_err(t) && (v != 0) == jump_when) rgc_emit_jump(cs, RG_OP_JMP, list);
     return t;
   }
   {
-    rg_type t = rgc_expr(cs, e, T_BOOL);
+    rgi_type t = rgc_expr(cs, e, T_BOOL);
     rgc_emit_jump(cs, jump_when ? RG_OP_JMPT : RG_OP_JMPF, list);
     return t;
   }
@@ -335,7 +335,7 @@ rg_type rgc_cond(cstate *cs, rg_expr *e, bool jump_when, jumps **list) {
 /* The type of values compared by a value operation (EQV, LISTHASV,
 ** LISTSUB) on a and b: the one that is not an empty literal's `list of
 ** anything` (int when both are: no element is ever compared). */
-static rg_type value_type(rg_type a, rg_type b) {
+static rgi_type value_type(rgi_type a, rgi_type b) {
   if (a.kind == RG_K_LIST && a.ref == REF_ANY) a = b;
   if (a.kind == RG_K_LIST && a.ref == REF_ANY) return T_INT;
   return a;
@@ -344,21 +344,21 @@ static rg_type value_type(rg_type a, rg_type b) {
 /* Emits the code of binary operator op on values of types ta and tb (both
 ** on the stack): records and lists compare as values (EQV), `x in l` over
 ** records or lists and `l - m` go element by element as values. */
-static void emit_binop(cstate *cs, rg_op op, rg_type ta, rg_type tb) {
+static void emit_binop(cstate *cs, rgi_op op, rgi_type ta, rgi_type tb) {
   bool compound = ta.kind == RG_K_RECORD || ta.kind == RG_K_LIST;
   if ((op == RG_AOP_EQ || op == RG_AOP_NE) && compound) {
-    rg_type t = value_type(ta, tb);
+    rgi_type t = value_type(ta, tb);
     /* [] == []: two lists of anything, compared as (empty) lists of ints */
     if (t.kind == RG_K_INT) t = rgc_list_of(cs, T_INT);
     rgc_emit(cs, RG_OP_EQV, rgc_type_index(cs, t));
     if (op == RG_AOP_NE) rgc_emit(cs, RG_OP_NOT, 0);
   } else if (op == RG_AOP_IN && tb.kind == RG_K_LIST && compound) {
     /* [] in l: the element type of l's elements; [] in []: never compared */
-    rg_type t = value_type(ta, tb.ref == REF_ANY ? ta : rgc_elem_of(cs, tb));
+    rgi_type t = value_type(ta, tb.ref == REF_ANY ? ta : rgc_elem_of(cs, tb));
     if (t.kind == RG_K_INT) t = rgc_list_of(cs, T_INT);
     rgc_emit(cs, RG_OP_LISTHASV, rgc_type_index(cs, t));
   } else if (op == RG_AOP_SUB && ta.kind == RG_K_LIST) {
-    rg_type t = value_type(ta, tb);
+    rgi_type t = value_type(ta, tb);
     rgc_emit(cs, RG_OP_LISTSUB, t.kind == RG_K_LIST ? rgc_type_index(cs, rgc_elem_of(cs, t)) : rgc_type_index(cs, t));
   } else {
     rgc_emit(cs, rgc_binop_code(op, ta, tb), 0);
@@ -368,9 +368,9 @@ static void emit_binop(cstate *cs, rg_op op, rg_type ta, rg_type tb) {
 /* a op b, with short-circuit and/or and context passed between operands.
 ** The value of `a and b` is a as a condition, jumping to PUSHI 0 when
 ** false, else b's value (`a or b`: to PUSHI 1 when a is true). */
-static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
-  rg_type ta, tb, wa = T_NONE, wb = T_NONE, t;
-  rg_op op = e->op;
+static rgi_type binary(cstate *cs, rgi_expr *e, rgi_type want) {
+  rgi_type ta, tb, wa = T_NONE, wb = T_NONE, t;
+  rgi_op op = e->op;
   if (op == RG_AOP_AND || op == RG_AOP_OR) {
     jumps *decided = NULL;   /* where a alone decides the value */
     cs->pos = e->pos;
@@ -391,7 +391,7 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
   if (rgc_numeric(want) || want.kind == RG_K_SET) wa = want;
   if (rgc_needs_context(cs, e->a) &&
       (!rgc_needs_context(cs, e->b) || (e->a->kind == RG_EX_STR && e->b->kind == RG_EX_NAME))) {
-    rg_type pb = rgc_probe(cs, e->b, T_NONE);
+    rgi_type pb = rgc_probe(cs, e->b, T_NONE);
     if (op == RG_AOP_IN) {
       if (pb.kind == RG_K_SET && pb.ref != REF_ANY) wa = rgc_mktype(RG_K_ENUM, pb.ref);
       if (pb.kind == RG_K_LIST && pb.ref != REF_ANY) wa = rgc_elem_of(cs, pb);
@@ -414,9 +414,9 @@ static rg_type binary(cstate *cs, rg_expr *e, rg_type want) {
 ** emits LABEL with a choice site holding what and who's type (the site is
 ** never a choice: LABEL only names it), so that the next roll or draw is
 ** asked of people as "WHO, WHAT: roll DIE".  Returns false after an error. */
-bool rgc_label(cstate *cs, rg_expr *who, const char *what, rg_pos pos) {
-  rg_type t = rgc_expr(cs, who, T_NONE);
-  rg_choice *c;
+bool rgc_label(cstate *cs, rgi_expr *who, const char *what, rgi_pos pos) {
+  rgi_type t = rgc_expr(cs, who, T_NONE);
+  rgi_choice *c;
   if (rgc_is_err(t)) return false;
   if (t.kind == RG_K_RECORD || t.kind == RG_K_LIST || t.kind == RG_K_VOID) {
     rgc_err(cs, who->pos, "who rolls or draws must be a simple value, such as a side");
@@ -440,9 +440,9 @@ bool rgc_label(cstate *cs, rg_expr *who, const char *what, rg_pos pos) {
 **     LOAD x; PUSH k; EQ; JMPF next; ROLLDIE die(k); JMP end; next: ...
 ** ending with the last member's die (the value is always a member).
 ** Returns the face type. */
-static rg_type roll_by_value(cstate *cs, rg_expr *e, local *l) {
+static rgi_type roll_by_value(cstate *cs, rgi_expr *e, local *l) {
   uint32_t en, n, die[64];
-  rg_type face = T_NONE;
+  rgi_type face = T_NONE;
   char x[96];
   if (l->type.kind != RG_K_ENUM) {
     rgc_err(cs, e->pos, "roll %s: '%s' is %s; roll takes a die, or a member naming a die",
@@ -450,23 +450,23 @@ static rg_type roll_by_value(cstate *cs, rg_expr *e, local *l) {
     return T_ERR;
   }
   en = l->type.ref;
-  n = AT(cs->enums, rg_enum, en).count;
+  n = AT(cs->enums, rgi_enum, en).count;
   for (uint32_t k = 0; k < n; k++) {
-    const char *code = cs->pool + AT(cs->members, rg_member_info,
-                                     AT(cs->enums, rg_enum, en).first + k).code;
+    const char *code = cs->pool + AT(cs->members, rgi_member_info,
+                                     AT(cs->enums, rgi_enum, en).first + k).code;
     sym *d = rgc_lookup(cs, code);
-    rg_type f;
+    rgi_type f;
     if (!d || d->kind != S_DICE) {
       rgc_err(cs, e->pos, "roll %s: member %s of %s names no die (declare 'dice %s')",
-          e->name, code, cs->pool + AT(cs->enums, rg_enum, en).name, code);
+          e->name, code, cs->pool + AT(cs->enums, rgi_enum, en).name, code);
       return T_ERR;
     }
-    f = AT(cs->dice, rg_dice, d->index).face;
+    f = AT(cs->dice, rgi_dice, d->index).face;
     if (k > 0 && !(f.kind == face.kind && f.ref == face.ref)) {
       char y[96];
       rgc_err(cs, e->pos, "roll %s: die %s has faces of %s, die %s of %s; the dice must match",
           e->name, code, rgc_tname(cs, f, x, sizeof x),
-          cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, en).first).code,
+          cs->pool + AT(cs->members, rgi_member_info, AT(cs->enums, rgi_enum, en).first).code,
           rgc_tname(cs, face, y, sizeof y));
       return T_ERR;
     }
@@ -479,9 +479,9 @@ static rg_type roll_by_value(cstate *cs, rg_expr *e, local *l) {
 
 /* Compiles e so that it pushes one value; returns its type (T_ERR after
 ** reporting).  want is the type the context expects, or T_NONE. */
-rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want) {
-  rg_pos saved = cs->pos;
-  rg_type t = T_ERR;
+rgi_type rgc_expr(cstate *cs, rgi_expr *e, rgi_type want) {
+  rgi_pos saved = cs->pos;
+  rgi_type t = T_ERR;
   cs->pos = e->pos;
   switch (e->kind) {
   case RG_EX_NAME: {
@@ -502,7 +502,7 @@ rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want) {
   }
   /* fall through */
   case RG_EX_INT: case RG_EX_PERCENT: case RG_EX_DIST: case RG_EX_STR: case RG_EX_BOOL: {
-    rg_value v;
+    rgi_value v;
     t = rgc_fold(cs, e, want, &v);
     if (!rgc_is_err(t)) rgc_emit_value(cs, v);
     break;
@@ -511,27 +511,27 @@ rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want) {
     if (e->a->kind == RG_EX_NAME && !rgc_find_local(cs, e->a->name)) {
       sym *s = rgc_lookup(cs, e->a->name);
       if (s && s->kind == S_ENUM) {
-        rg_value v;
+        rgi_value v;
         t = rgc_fold(cs, e, want, &v);
         if (!rgc_is_err(t)) rgc_emit_value(cs, v);
         break;
       }
     }
     {
-      rg_type rt = rgc_expr(cs, e->a, T_NONE);
-      const rg_record *rec;
+      rgi_type rt = rgc_expr(cs, e->a, T_NONE);
+      const rgi_record *rec;
       char x[96];
       if (rgc_is_err(rt)) break;
       if (rt.kind != RG_K_RECORD) {
         rgc_err(cs, e->pos, "'.%s' needs a record, not %s", e->name, rgc_tname(cs, rt, x, sizeof x));
         break;
       }
-      rec = &AT(cs->records, rg_record, rt.ref);
+      rec = &AT(cs->records, rgi_record, rt.ref);
       for (uint32_t k = 0; k < rec->count; k++)
-        if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, e->name) == 0) {
+        if (strcmp(cs->pool + AT(cs->fields, rgi_field_info, rec->first + k).name, e->name) == 0) {
           cs->pos = e->pos;
           rgc_emit(cs, RG_OP_FIELD, k);
-          t = AT(cs->fields, rg_field_info, rec->first + k).type;
+          t = AT(cs->fields, rgi_field_info, rec->first + k).type;
           break;
         }
       if (rgc_is_err(t))
@@ -541,7 +541,7 @@ rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want) {
     break;
   }
   case RG_EX_UNARY: {
-    rg_type ta = rgc_expr(cs, e->a, e->op == RG_AOP_NOT ? T_BOOL : want);
+    rgi_type ta = rgc_expr(cs, e->a, e->op == RG_AOP_NOT ? T_BOOL : want);
     t = rgc_unop_type(cs, e->pos, e->op, ta);
     cs->pos = e->pos;
     if (!rgc_is_err(t) && e->op == RG_AOP_NEG && rgc_fold_neg(cs, e->a)) break;
@@ -585,7 +585,7 @@ rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want) {
       }
       if (e->a && !rgc_label(cs, e->a, e->str, e->pos)) break;
       rgc_emit(cs, RG_OP_ROLLDIE, d->index);
-      t = AT(cs->dice, rg_dice, d->index).face;
+      t = AT(cs->dice, rgi_dice, d->index).face;
     }
     break;
   case RG_EX_DRAW: {
@@ -596,7 +596,7 @@ rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want) {
     }
     if (e->a && !rgc_label(cs, e->a, e->str, e->pos)) break;
     rgc_emit(cs, RG_OP_DRAW, d->index);
-    t = AT(cs->decks, rg_deck, d->index).card;
+    t = AT(cs->decks, rgi_deck, d->index).card;
     break;
   }
   case RG_EX_ERROR: t = T_ERR; break;

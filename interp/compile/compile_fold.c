@@ -22,13 +22,13 @@ static const char *const opsym[] = {
 };
 
 /* Returns whether t is a numeric type: int, percent or distance. */
-bool rgc_numeric(rg_type t) {
+bool rgc_numeric(rgi_type t) {
   return t.kind == RG_K_INT || t.kind == RG_K_PERCENT || t.kind == RG_K_DIST;
 }
 
 /* Returns the type of `a op b` for operand types a and b, or T_ERR after
 ** reporting why the operator does not apply. */
-rg_type rgc_binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b) {
+rgi_type rgc_binop_type(cstate *cs, rgi_pos pos, rgi_op op, rgi_type a, rgi_type b) {
   char x[96], y[96];
   if (rgc_is_err(a) || rgc_is_err(b)) return T_ERR;
   switch (op) {
@@ -55,7 +55,7 @@ rg_type rgc_binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b) {
     break;
   case RG_AOP_LT: case RG_AOP_LE: case RG_AOP_GT: case RG_AOP_GE:
     if (a.kind == RG_K_ENUM && RGC_COMPAT(a, b)) {
-      const rg_enum *e = &AT(cs->enums, rg_enum, a.ref);
+      const rgi_enum *e = &AT(cs->enums, rgi_enum, a.ref);
       if (e->ordered) return T_BOOL;
       rgc_err(cs, pos, "'%s' needs an ordered enum; '%s' is declared with commas, not <",
           opsym[op], cs->pool + e->name);
@@ -85,7 +85,7 @@ rg_type rgc_binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b) {
 }
 
 /* Returns the type of `op a` or T_ERR after reporting. */
-rg_type rgc_unop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a) {
+rgi_type rgc_unop_type(cstate *cs, rgi_pos pos, rgi_op op, rgi_type a) {
   char x[96];
   if (rgc_is_err(a)) return T_ERR;
   if (op == RG_AOP_NEG && rgc_numeric(a)) return a;
@@ -96,7 +96,7 @@ rg_type rgc_unop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a) {
 
 /* Scale of a value of type t in a multiplication or division: distances are
 ** thousandths, so dist * dist is not allowed and dist / dist rescales. */
-rg_opcode rgc_binop_code(rg_op op, rg_type ta, rg_type tb) {
+rgi_opcode rgc_binop_code(rgi_op op, rgi_type ta, rgi_type tb) {
   bool set = ta.kind == RG_K_SET;
   switch (op) {
   case RG_AOP_ADD: return set ? RG_OP_UNION : ta.kind == RG_K_LIST ? RG_OP_CONCAT : RG_OP_ADD;
@@ -117,8 +117,8 @@ rg_opcode rgc_binop_code(rg_op op, rg_type ta, rg_type tb) {
 
 /* Computes a op b on constants (same semantics as the VM); returns false
 ** after reporting overflow or division by zero. */
-static bool fold_binop(cstate *cs, rg_pos pos, rg_op op, rg_type ta, rg_value a, rg_value b,
-                       rg_value *out) {
+static bool fold_binop(cstate *cs, rgi_pos pos, rgi_op op, rgi_type ta, rgi_value a, rgi_value b,
+                       rgi_value *out) {
   bool set = ta.kind == RG_K_SET;
   switch (op) {
   case RG_AOP_ADD:
@@ -162,7 +162,7 @@ overflow:
 /* Resolves a member written as a bare code (or a display name in quotes when
 ** quoted) in the context of want.  Stores the enum and index; returns false
 ** after reporting. */
-static bool resolve_member(cstate *cs, rg_pos pos, const char *text, bool quoted, rg_type want,
+static bool resolve_member(cstate *cs, rgi_pos pos, const char *text, bool quoted, rgi_type want,
                            uint32_t *en, uint32_t *index) {
   char list[512];
   uint32_t ctx = UINT32_MAX;
@@ -173,7 +173,7 @@ static bool resolve_member(cstate *cs, rg_pos pos, const char *text, bool quoted
     if (m >= 0) { *en = ctx; *index = (uint32_t)m; return true; }
     if (quoted || !rgc_find_member(cs, text, en, index, NULL, 0)) {
       rgc_err(cs, pos, "'%s' is not a member of %s (members: %s)%s", text,
-          cs->pool + AT(cs->enums, rg_enum, ctx).name, rgc_member_list(cs, ctx, list, sizeof list),
+          cs->pool + AT(cs->enums, rgi_enum, ctx).name, rgc_member_list(cs, ctx, list, sizeof list),
           rgc_hint_member(cs, ctx, text, quoted));
       return false;
     }
@@ -195,7 +195,7 @@ static bool resolve_member(cstate *cs, rg_pos pos, const char *text, bool quoted
 
 /* Finds the unit of a distance literal ("in" for inches); returns its index
 ** or -1 after reporting. */
-static int resolve_unit(cstate *cs, rg_pos pos, const char *name) {
+static int resolve_unit(cstate *cs, rgi_pos pos, const char *name) {
   sym *s = rgc_lookup(cs, name);
   if (s && s->kind == S_UNIT) return (int)s->index;
   rgc_err(cs, pos, "unknown unit '%s'%s", name,
@@ -205,7 +205,7 @@ static int resolve_unit(cstate *cs, rg_pos pos, const char *name) {
 
 /* Returns whether e's value depends on a starred distance: a starred
 ** literal, or a constant that does (so `regula diff` marks it as scaled). */
-bool rgc_expr_starred(cstate *cs, const rg_expr *e, int depth) {
+bool rgc_expr_starred(cstate *cs, const rgi_expr *e, int depth) {
   if (!e || depth > 32) return false;
   switch (e->kind) {
   case RG_EX_DIST: return e->starred;
@@ -216,7 +216,7 @@ bool rgc_expr_starred(cstate *cs, const rg_expr *e, int depth) {
   case RG_EX_UNARY: return rgc_expr_starred(cs, e->a, depth + 1);
   case RG_EX_BINARY: return rgc_expr_starred(cs, e->a, depth + 1) || rgc_expr_starred(cs, e->b, depth + 1);
   case RG_EX_CALL: case RG_EX_SET: case RG_EX_LIST:
-    for (const rg_expr *a = e->args; a; a = a->next)
+    for (const rgi_expr *a = e->args; a; a = a->next)
       if (rgc_expr_starred(cs, a, depth + 1)) return true;
     return false;
   default: return false;
@@ -225,7 +225,7 @@ bool rgc_expr_starred(cstate *cs, const rg_expr *e, int depth) {
 
 /* Applies the rule set's scale to a starred distance of v thousandths:
 ** v * num / den, rounded to whole units as the scale says. */
-static rg_value scaled(cstate *cs, rg_pos pos, rg_value v) {
+static rgi_value scaled(cstate *cs, rgi_pos pos, rgi_value v) {
   int64_t x, q, r, unit;
   if (cs->scale_num == 1 && cs->scale_den == 1) return v;
   if (__builtin_mul_overflow(v, cs->scale_num, &x)) {
@@ -243,15 +243,15 @@ static rg_value scaled(cstate *cs, rg_pos pos, rg_value v) {
 }
 
 /* Folds constant s on first use; returns its type (T_ERR on failure). */
-rg_type rgc_const_value(cstate *cs, rg_pos use, sym *s, rg_value *v) {
+rgi_type rgc_const_value(cstate *cs, rgi_pos use, sym *s, rgi_value *v) {
   if (s->state == 1) {
     rgc_err(cs, use, "constant '%s' depends on itself", s->name);
     s->state = 3;
     return T_ERR;
   }
   if (s->state == 0) {
-    rg_type want = T_NONE;
-    rg_type t;
+    rgi_type want = T_NONE;
+    rgi_type t;
     s->state = 1;
     if (s->decl->type) want = rgc_resolve_type(cs, s->decl->type);
     t = rgc_fold(cs, s->decl->value, want, &s->value);
@@ -266,10 +266,10 @@ rg_type rgc_const_value(cstate *cs, rg_pos use, sym *s, rg_value *v) {
 }
 
 /* Appends a record's fields to the constant heap; returns its offset. */
-rg_value rgc_heap_record(cstate *cs, const rg_value *vals, uint32_t n) {
+rgi_value rgc_heap_record(cstate *cs, const rgi_value *vals, uint32_t n) {
   uint32_t off = cs->heap.n;
   for (uint32_t i = 0; i < n; i++) {
-    rg_value *slot = rgc_push(cs, &cs->heap);
+    rgi_value *slot = rgc_push(cs, &cs->heap);
     if (!slot) return 0;
     *slot = vals[i];
   }
@@ -277,21 +277,21 @@ rg_value rgc_heap_record(cstate *cs, const rg_value *vals, uint32_t n) {
 }
 
 /* Folds a record literal against record type r. */
-static rg_type fold_record(cstate *cs, rg_expr *e, uint32_t r, rg_value *v) {
-  const rg_record *rec = &AT(cs->records, rg_record, r);
+static rgi_type fold_record(cstate *cs, rgi_expr *e, uint32_t r, rgi_value *v) {
+  const rgi_record *rec = &AT(cs->records, rgi_record, r);
   uint32_t n = rec->count;
-  rg_value *vals = rgc_alloc(cs, n * sizeof *vals);
+  rgi_value *vals = rgc_alloc(cs, n * sizeof *vals);
   bool *seen = rgc_alloc(cs, n * sizeof *seen);
   bool ok = true;
   if (!vals || !seen) { rgc_oom(cs); return T_ERR; }
-  for (rg_fieldinit *f = e->fields; f; f = f->next) {
+  for (rgi_fieldinit *f = e->fields; f; f = f->next) {
     uint32_t k;
     for (k = 0; k < n; k++)
-      if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, f->name) == 0)
+      if (strcmp(cs->pool + AT(cs->fields, rgi_field_info, rec->first + k).name, f->name) == 0)
         break;
     if (k == n) {
       rgc_err(cs, f->pos, "record %s has no field '%s'%s", cs->pool + rec->name, f->name,
-          rgc_hint_field(cs, (uint32_t)(rec - (const rg_record *)cs->records.items), f->name));
+          rgc_hint_field(cs, (uint32_t)(rec - (const rgi_record *)cs->records.items), f->name));
       ok = false;
       continue;
     }
@@ -302,15 +302,15 @@ static rg_type fold_record(cstate *cs, rg_expr *e, uint32_t r, rg_value *v) {
     }
     seen[k] = true;
     {
-      rg_type ft = AT(cs->fields, rg_field_info, rec->first + k).type;
-      rg_type t = rgc_fold(cs, f->value, ft, &vals[k]);
+      rgi_type ft = AT(cs->fields, rgi_field_info, rec->first + k).type;
+      rgi_type t = rgc_fold(cs, f->value, ft, &vals[k]);
       if (rgc_is_err(t) || !rgc_check_type(cs, f->value->pos, t, ft, "this field")) ok = false;
     }
   }
   for (uint32_t k = 0; k < n && ok; k++)
     if (!seen[k]) {
       rgc_err(cs, e->pos, "field '%s' of %s is missing",
-          cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, cs->pool + rec->name);
+          cs->pool + AT(cs->fields, rgi_field_info, rec->first + k).name, cs->pool + rec->name);
       ok = false;
     }
   if (!ok) return T_ERR;
@@ -319,15 +319,15 @@ static rg_type fold_record(cstate *cs, rg_expr *e, uint32_t r, rg_value *v) {
 }
 
 /* Folds a set literal; members take their enum from want or the first. */
-static rg_type fold_set(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
-  rg_type elem = T_NONE;
+static rgi_type fold_set(cstate *cs, rgi_expr *e, rgi_type want, rgi_value *v) {
+  rgi_type elem = T_NONE;
   uint64_t mask = 0;
   bool ok = true;
   if (want.kind == RG_K_SET && want.ref != REF_ANY) elem = rgc_mktype(RG_K_ENUM, want.ref);
   if (!e->args) { *v = 0; return want.kind == RG_K_SET ? want : rgc_mktype(RG_K_SET, REF_ANY); }
-  for (rg_expr *m = e->args; m; m = m->next) {
-    rg_value mv;
-    rg_type t = rgc_fold(cs, m, elem, &mv);
+  for (rgi_expr *m = e->args; m; m = m->next) {
+    rgi_value mv;
+    rgi_type t = rgc_fold(cs, m, elem, &mv);
     if (rgc_is_err(t)) { ok = false; continue; }
     if (t.kind != RG_K_ENUM) {
       char x[96];
@@ -340,21 +340,21 @@ static rg_type fold_set(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
     mask |= (uint64_t)1 << (mv & 63);
   }
   if (!ok) return T_ERR;
-  *v = (rg_value)mask;
+  *v = (rgi_value)mask;
   return rgc_mktype(RG_K_SET, elem.ref);
 }
 
 /* Whether constant values a and b of type t are equal: records (on the
 ** constant heap) field by field, anything else as numbers.  (Constant
 ** records hold no lists: list literals are not constants.) */
-static bool fold_equal(cstate *cs, rg_type t, rg_value a, rg_value b) {
+static bool fold_equal(cstate *cs, rgi_type t, rgi_value a, rgi_value b) {
   if (a == b) return true;
   if (t.kind != RG_K_RECORD) return false;
   {
-    const rg_record *rec = &AT(cs->records, rg_record, t.ref);
+    const rgi_record *rec = &AT(cs->records, rgi_record, t.ref);
     for (uint32_t k = 0; k < rec->count; k++)
-      if (!fold_equal(cs, AT(cs->fields, rg_field_info, rec->first + k).type,
-                      AT(cs->heap, rg_value, (uint32_t)a + k), AT(cs->heap, rg_value, (uint32_t)b + k)))
+      if (!fold_equal(cs, AT(cs->fields, rgi_field_info, rec->first + k).type,
+                      AT(cs->heap, rgi_value, (uint32_t)a + k), AT(cs->heap, rgi_value, (uint32_t)b + k)))
         return false;
   }
   return true;
@@ -362,7 +362,7 @@ static bool fold_equal(cstate *cs, rg_type t, rg_value a, rg_value b) {
 
 /* Folds the constant expression e in the context of want.  Returns its
 ** type and stores its value; T_ERR after reporting. */
-rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
+rgi_type rgc_fold(cstate *cs, rgi_expr *e, rgi_type want, rgi_value *v) {
   *v = 0;
   switch (e->kind) {
   case RG_EX_INT: *v = e->ival; return T_INT;
@@ -395,8 +395,8 @@ rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
       if (s->kind == S_CONST) return rgc_const_value(cs, e->pos, s, v);
       if (s->kind == S_ENUM && rgc_find_member(cs, e->name, &en, &ix, NULL, 0) == 0) {
         /* an enum's name as a value: the set of all its members */
-        uint32_t n = AT(cs->enums, rg_enum, s->index).count;
-        *v = (rg_value)(n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1);
+        uint32_t n = AT(cs->enums, rgi_enum, s->index).count;
+        *v = (rgi_value)(n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1);
         return rgc_mktype(RG_K_SET, s->index);
       }
       if (rgc_find_member(cs, e->name, &en, &ix, NULL, 0) == 0) {
@@ -426,7 +426,7 @@ rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
     }
     break;
   case RG_EX_UNARY: {
-    rg_type t = rgc_fold(cs, e->a, want, v);
+    rgi_type t = rgc_fold(cs, e->a, want, v);
     t = rgc_unop_type(cs, e->pos, e->op, t);
     if (rgc_is_err(t)) return t;
     if (e->op == RG_AOP_NOT) *v = !*v;
@@ -435,11 +435,11 @@ rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v) {
     return t;
   }
   case RG_EX_BINARY: {
-    rg_value a, b;
-    rg_type ta = rgc_fold(cs, e->a, rgc_numeric(want) || want.kind == RG_K_SET ? want : T_NONE, &a);
-    rg_type tb = rgc_fold(cs, e->b, e->op == RG_AOP_IN && ta.kind == RG_K_ENUM
+    rgi_value a, b;
+    rgi_type ta = rgc_fold(cs, e->a, rgc_numeric(want) || want.kind == RG_K_SET ? want : T_NONE, &a);
+    rgi_type tb = rgc_fold(cs, e->b, e->op == RG_AOP_IN && ta.kind == RG_K_ENUM
                                     ? rgc_mktype(RG_K_SET, ta.ref) : ta, &b);
-    rg_type t = rgc_binop_type(cs, e->oppos, e->op, ta, tb);
+    rgi_type t = rgc_binop_type(cs, e->oppos, e->op, ta, tb);
     if (rgc_is_err(t)) return t;
     if (ta.kind == RG_K_RECORD) {        /* == or != of constant records */
       *v = fold_equal(cs, ta, a, b) == (e->op == RG_AOP_EQ);

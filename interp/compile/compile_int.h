@@ -19,7 +19,7 @@
 #define RG_COMPILE_INT_H
 
 #include "compile.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "opcodes.h"
 #include "parse.h"
 
@@ -36,11 +36,11 @@
 #define MAX_PARAMS 255            /* parameters of a procedure */
 
 /* Types every part uses (compound literals, so each is a value). */
-#define T_NONE ((rg_type){ RG_K_VOID, 0 })
-#define T_ERR  ((rg_type){ K_ERR, 0 })
-#define T_INT  ((rg_type){ RG_K_INT, 0 })
-#define T_BOOL ((rg_type){ RG_K_BOOL, 0 })
-#define T_TEXT ((rg_type){ RG_K_TEXT, 0 })
+#define T_NONE ((rgi_type){ RG_K_VOID, 0 })
+#define T_ERR  ((rgi_type){ K_ERR, 0 })
+#define T_INT  ((rgi_type){ RG_K_INT, 0 })
+#define T_BOOL ((rgi_type){ RG_K_BOOL, 0 })
+#define T_TEXT ((rgi_type){ RG_K_TEXT, 0 })
 
 /* ======================================================================
 ** Growable arrays
@@ -72,10 +72,10 @@ typedef enum symkind { S_UNIT, S_ENUM, S_RECORD, S_CONST, S_TABLE, S_PROC, S_DIC
 typedef struct sym {
   const char *name;
   symkind kind;
-  rg_decl *decl;
+  rgi_decl *decl;
   uint32_t index;
-  rg_type type;                  /* CONST: its type */
-  rg_value value;                /* CONST: its value */
+  rgi_type type;                  /* CONST: its type */
+  rgi_value value;                /* CONST: its value */
   int state;                     /* CONST: 0 new, 1 folding, 2 done, 3 failed */
   struct sym *next;              /* hash chain */
 } sym;
@@ -91,7 +91,7 @@ typedef struct memref {
 typedef struct local {
   const char *name;
   uint32_t slot;
-  rg_type type;
+  rgi_type type;
   int depth;
   bool loop;                     /* the variable of a for loop (named by failed expects) */
   uint32_t hash;                 /* of name */
@@ -102,14 +102,14 @@ typedef struct local {
 
 /* The compiler state. */
 typedef struct cstate {
-  rg_diag *d;
-  rg_arena *A;
+  rgi_diag *d;
+  rgi_arena *A;
   const rg_loader *loader;       /* where `extends` and `from` files come from */
 
   jmp_buf oom_jmp;               /* where running out of memory unwinds to */
   int quiet;                     /* >0: probing; errors are not reported */
   int quiet_errors;              /* errors seen while quiet */
-  rg_assumption *assumed, **assumed_tail;
+  rgi_assumption *assumed, **assumed_tail;
 
   sym *syms[NBUCKETS];
   memref *memhash[NBUCKETS];
@@ -120,7 +120,7 @@ typedef struct cstate {
 #define RG_X(field, count, type) vec field;
   RG_MODULE_ARRAYS(RG_X)
 #undef RG_X
-  rg_value name_v, revision_v, source_v;
+  rgi_value name_v, revision_v, source_v;
 
   /* the procedure being compiled */
   local *locals; uint32_t nlocal, caplocal;
@@ -128,9 +128,9 @@ typedef struct cstate {
   uint32_t *loops, nloops, caploops;   /* indexes of the loop variables in scope, in order */
   uint32_t nslots;
   int depth;
-  rg_type result;
+  rgi_type result;
   uint32_t proc_start;
-  rg_pos pos;                    /* position of the code being emitted */
+  rgi_pos pos;                    /* position of the code being emitted */
   bool in_test;                  /* compiling a test block */
   int64_t scale_num, scale_den;  /* scale of starred distances (1/1 by default) */
   int scale_round;               /* 1 up, -1 down, 2 nearest, 0 none */
@@ -139,12 +139,12 @@ typedef struct cstate {
 /* ---- compile_names.c: allocation, errors, symbols, types, members ---- */
 
 /* Reports an error at pos unless probing (cs->quiet). */
-void rgc_err(cstate *cs, rg_pos pos, const char *fmt, ...)
+void rgc_err(cstate *cs, rgi_pos pos, const char *fmt, ...)
 #if defined(__GNUC__)
   __attribute__((format(printf, 3, 4)))
 #endif
   ;
-/* Out of memory: unwinds the whole compile to rg_compile. */
+/* Out of memory: unwinds the whole compile to rgi_compile. */
 _Noreturn void rgc_oom(cstate *cs);
 /* Appends a zeroed item to v, or unwinds. */
 void *rgc_push(cstate *cs, vec *v);
@@ -157,11 +157,11 @@ sym *rgc_lookup(cstate *cs, const char *name);
 /* Returns the string pool offset of s, adding it once. */
 uint32_t rgc_intern(cstate *cs, const char *s);
 /* Returns whether type k is the error type. */
-static inline bool rgc_is_err(rg_type t) { return t.kind == K_ERR; }
+static inline bool rgc_is_err(rgi_type t) { return t.kind == K_ERR; }
 /* Writes a readable name of t into buf; returns buf. */
-const char *rgc_tname(cstate *cs, rg_type t, char *buf, size_t size);
+const char *rgc_tname(cstate *cs, rgi_type t, char *buf, size_t size);
 /* Reports "WHAT must be W, not G" when got does not fit want. */
-bool rgc_check_type(cstate *cs, rg_pos pos, rg_type got, rg_type want, const char *what);
+bool rgc_check_type(cstate *cs, rgi_pos pos, rgi_type got, rgi_type want, const char *what);
 /* Members of enum en: by exact code, by code or display name ignoring case
 ** (-1 when absent), and the list of codes for messages. */
 int rgc_member_by_code(cstate *cs, uint32_t en, const char *code);
@@ -171,31 +171,31 @@ const char *rgc_member_list(cstate *cs, uint32_t en, char *buf, size_t size);
 uint32_t rgc_hash(const char *s);
 /* Declares dc's name as a symbol of kind `kind` (the arena owns it);
 ** reports a duplicate and returns NULL when the name exists. */
-sym *rgc_declare(cstate *cs, rg_decl *dc, symkind kind);
-/* Returns the type of kind `kind` (an rg_kind) with reference ref (see
-** rg_kind; 0 when unused). */
-static inline rg_type rgc_mktype(uint32_t kind, uint32_t ref) {
-  rg_type t = { kind, ref };
+sym *rgc_declare(cstate *cs, rgi_decl *dc, symkind kind);
+/* Returns the type of kind `kind` (an rgi_kind) with reference ref (see
+** rgi_kind; 0 when unused). */
+static inline rgi_type rgc_mktype(uint32_t kind, uint32_t ref) {
+  rgi_type t = { kind, ref };
   return t;
 }
 /* Returns whether a value of type got may stand where want is expected;
 ** types is the list of element types that list types refer to. */
-bool rgc_compatible_in(const rg_type *types, rg_type got, rg_type want);
-#define RGC_COMPAT(got, want) rgc_compatible_in((const rg_type *)cs->types.items, (got), (want))
+bool rgc_compatible_in(const rgi_type *types, rgi_type got, rgi_type want);
+#define RGC_COMPAT(got, want) rgc_compatible_in((const rgi_type *)cs->types.items, (got), (want))
 /* Returns the index in types[] of type t, adding it once. */
-uint32_t rgc_type_index(cstate *cs, rg_type t);
+uint32_t rgc_type_index(cstate *cs, rgi_type t);
 /* Returns whether t is the type of an empty literal before context: [] is
 ** a list of anything, {} a set of anything (no module type is either). */
-static inline bool rgc_is_any(rg_type t) {
+static inline bool rgc_is_any(rgi_type t) {
   return (t.kind == RG_K_LIST || t.kind == RG_K_SET) && t.ref == REF_ANY;
 }
 /* Returns the type `list elem` (T_ERR after reporting lists nested too
 ** deeply, or an elem that is rgc_is_any). */
-rg_type rgc_list_of(cstate *cs, rg_type elem);
+rgi_type rgc_list_of(cstate *cs, rgi_type elem);
 /* Returns the element type of list type t (T_ERR for the empty list's). */
-rg_type rgc_elem_of(cstate *cs, rg_type t);
+rgi_type rgc_elem_of(cstate *cs, rgi_type t);
 /* Resolves a written type; reports unknown names and returns T_ERR. */
-rg_type rgc_resolve_type(cstate *cs, const rg_typeexpr *te);
+rgi_type rgc_resolve_type(cstate *cs, const rgi_typeexpr *te);
 /* Looks a bare member name up in every enum: returns how many enums have
 ** it, stores the first one's enum and index, and (when enums is not NULL)
 ** their names, comma-separated, into enums. */
@@ -205,24 +205,24 @@ int rgc_find_member(cstate *cs, const char *code, uint32_t *en, uint32_t *index,
 /* ---- compile_fold.c: operators and constant folding ---- */
 
 /* Returns whether t is a numeric type: int, percent or distance. */
-bool rgc_numeric(rg_type t);
+bool rgc_numeric(rgi_type t);
 /* Returns the type of `a op b` (of `op a`) for the operand types, or T_ERR
 ** after reporting why the operator does not apply. */
-rg_type rgc_binop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a, rg_type b);
-rg_type rgc_unop_type(cstate *cs, rg_pos pos, rg_op op, rg_type a);
+rgi_type rgc_binop_type(cstate *cs, rgi_pos pos, rgi_op op, rgi_type a, rgi_type b);
+rgi_type rgc_unop_type(cstate *cs, rgi_pos pos, rgi_op op, rgi_type a);
 /* Returns the opcode of binary operator op on operands of types ta, tb
 ** (for values compared as numbers; see compile_expr.c for records, lists). */
-rg_opcode rgc_binop_code(rg_op op, rg_type ta, rg_type tb);
+rgi_opcode rgc_binop_code(rgi_op op, rgi_type ta, rgi_type tb);
 /* Folds constant expression e in the context of want; T_ERR after reporting. */
-rg_type rgc_fold(cstate *cs, rg_expr *e, rg_type want, rg_value *v);
+rgi_type rgc_fold(cstate *cs, rgi_expr *e, rgi_type want, rgi_value *v);
 /* Appends a record's field values to the constant heap; returns its offset. */
-rg_value rgc_heap_record(cstate *cs, const rg_value *vals, uint32_t n);
+rgi_value rgc_heap_record(cstate *cs, const rgi_value *vals, uint32_t n);
 /* Returns whether e's value depends on a starred distance (depth: the
 ** recursion so far, cut at 32). */
-bool rgc_expr_starred(cstate *cs, const rg_expr *e, int depth);
+bool rgc_expr_starred(cstate *cs, const rgi_expr *e, int depth);
 /* Folds constant s on first use (use: where it is named); stores its value
 ** and returns its type (T_ERR on failure). */
-rg_type rgc_const_value(cstate *cs, rg_pos use, sym *s, rg_value *v);
+rgi_type rgc_const_value(cstate *cs, rgi_pos use, sym *s, rgi_value *v);
 
 /* ---- compile_emit.c: instructions, jumps, locals ---- */
 
@@ -236,34 +236,34 @@ typedef struct jumps {
 
 /* Appends instruction op A at cs->pos; returns its index relative to the
 ** procedure start. */
-uint32_t rgc_emit(cstate *cs, rg_opcode op, uint32_t a);
+uint32_t rgc_emit(cstate *cs, rgi_opcode op, uint32_t a);
 /* Emits code that pushes the value v (PUSHI, or CONST from K[]). */
-void rgc_emit_value(cstate *cs, rg_value v);
+void rgc_emit_value(cstate *cs, rgi_value v);
 /* Turns the PUSHI k just emitted for number literal a into PUSHI -k;
 ** false when it cannot (the caller emits NEG). */
-bool rgc_fold_neg(cstate *cs, const rg_expr *a);
+bool rgc_fold_neg(cstate *cs, const rgi_expr *a);
 /* Adds a NOTE or SHAPE entry named text whose n values have the types
 ** types (copied, contiguously); returns its index. */
-uint32_t rgc_note_entry(cstate *cs, const char *text, const rg_type *types, uint32_t n);
+uint32_t rgc_note_entry(cstate *cs, const char *text, const rgi_type *types, uint32_t n);
 /* Returns the index of the next instruction, relative to the procedure. */
 uint32_t rgc_here(cstate *cs);
 /* Points the jump at `at` to `target` (both relative to the procedure). */
 void rgc_patch(cstate *cs, uint32_t at, uint32_t target);
 /* Emits jump op back to target. */
-void rgc_emit_back(cstate *cs, rg_opcode op, uint32_t target);
+void rgc_emit_back(cstate *cs, rgi_opcode op, uint32_t target);
 /* Emits jump op with its target still to come, added to *list (the arena
 ** owns the list). */
-void rgc_emit_jump(cstate *cs, rg_opcode op, jumps **list);
+void rgc_emit_jump(cstate *cs, rgi_opcode op, jumps **list);
 /* Points every jump of list at target. */
 void rgc_patch_list(cstate *cs, jumps *list, uint32_t target);
 /* Emits op with operand[k] for the member k held in local slot (an enum of
 ** n members): a chain of compares (roll by value, an input by key). */
-void rgc_emit_by_member(cstate *cs, uint32_t slot, uint32_t n, rg_opcode op, const uint32_t *operand);
+void rgc_emit_by_member(cstate *cs, uint32_t slot, uint32_t n, rgi_opcode op, const uint32_t *operand);
 /* Returns the innermost local named name, or NULL. */
 local *rgc_find_local(cstate *cs, const char *name);
 /* Adds local name (not copied: the tree owns it) of type t to the current
 ** block; returns its slot.  A name starting with a space is hidden. */
-uint32_t rgc_add_local(cstate *cs, rg_pos pos, const char *name, rg_type t);
+uint32_t rgc_add_local(cstate *cs, rgi_pos pos, const char *name, rgi_type t);
 /* Leaves a block: forgets its locals. */
 void rgc_end_block(cstate *cs);
 /* Forgets every local (a new procedure starts). */
@@ -276,68 +276,68 @@ bool rgc_mark_loop(cstate *cs, uint32_t i);
 
 /* Compiles e so that it pushes one value; returns its type (T_ERR after
 ** reporting).  want is the type the context expects, or T_NONE. */
-rg_type rgc_expr(cstate *cs, rg_expr *e, rg_type want);
-bool rgc_label(cstate *cs, rg_expr *who, const char *what, rg_pos pos);
+rgi_type rgc_expr(cstate *cs, rgi_expr *e, rgi_type want);
+bool rgc_label(cstate *cs, rgi_expr *who, const char *what, rgi_pos pos);
 /* Type-checks e against want without keeping its code or reporting its errors. */
-rg_type rgc_probe(cstate *cs, rg_expr *e, rg_type want);
+rgi_type rgc_probe(cstate *cs, rgi_expr *e, rgi_type want);
 /* Returns whether e takes its type from context (a bare member name, a
 ** quoted display name, an empty set or list, a record literal). */
-bool rgc_needs_context(cstate *cs, rg_expr *e);
+bool rgc_needs_context(cstate *cs, rgi_expr *e);
 /* Returns the length of a list of expressions. */
-uint32_t rgc_count_list(rg_expr *e);
+uint32_t rgc_count_list(rgi_expr *e);
 /* Returns whether every expression of list e can be folded here. */
-bool rgc_foldable(cstate *cs, rg_expr *e);
+bool rgc_foldable(cstate *cs, rgi_expr *e);
 /* Compiles boolean e as jumps added to *list, taken when its value is
 ** jump_when; returns its type (T_ERR after reporting). */
-rg_type rgc_cond(cstate *cs, rg_expr *e, bool jump_when, jumps **list);
+rgi_type rgc_cond(cstate *cs, rgi_expr *e, bool jump_when, jumps **list);
 
 /* ---- compile_call.c: calls ---- */
 
 /* name(args): a procedure, a builtin or a shape.  Pushes the result, if
 ** any; returns its type (T_NONE for none, T_ERR after reporting). */
-rg_type rgc_call(cstate *cs, rg_expr *e, rg_type want);
+rgi_type rgc_call(cstate *cs, rgi_expr *e, rgi_type want);
 /* Compiles argument a expecting an int; false after reporting. */
-bool rgc_int_arg(cstate *cs, rg_expr *a);
+bool rgc_int_arg(cstate *cs, rgi_expr *a);
 
 /* ---- compile_stmt.c: statements ---- */
 
 /* Compiles the statements from s on in a new scope; returns true when the
 ** block always returns. */
-bool rgc_block(cstate *cs, rg_stmt *s);
+bool rgc_block(cstate *cs, rgi_stmt *s);
 
 /* ---- compile_decl.c: declarations ---- */
 
 /* Records the `assumed` notes of n for `regula check --assumptions`. */
-void rgc_collect_notes(cstate *cs, rg_note *n, const char *what);
+void rgc_collect_notes(cstate *cs, rgi_note *n, const char *what);
 /* Returns an arena string made with printf. */
 const char *rgc_describe(cstate *cs, const char *fmt, ...)
 #if defined(__GNUC__)
   __attribute__((format(printf, 2, 3)))
 #endif
   ;
-/* compile.c: the names of the declaration kinds, indexed by rg_dkind. */
+/* compile.c: the names of the declaration kinds, indexed by rgi_dkind. */
 extern const char *const rgc_kindname[];
 /* The declarations, one function each (see compile.c for their order):
 ** each takes its declaration, fills the module's arrays and reports errors. */
-void rgc_decl_unit(cstate *cs, rg_decl *dc);
-void rgc_decl_enum(cstate *cs, rg_decl *dc);
-void rgc_decl_record(cstate *cs, rg_decl *dc);
-void rgc_record_fields(cstate *cs, rg_decl *dc);
-void rgc_decl_table(cstate *cs, rg_decl *dc);
-void rgc_decl_proc(cstate *cs, rg_decl *dc);
-void rgc_decl_chance(cstate *cs, rg_decl *dc);
-void rgc_decl_input(cstate *cs, rg_decl *dc);
-void rgc_decl_test(cstate *cs, rg_decl *dc);
+void rgc_decl_unit(cstate *cs, rgi_decl *dc);
+void rgc_decl_enum(cstate *cs, rgi_decl *dc);
+void rgc_decl_record(cstate *cs, rgi_decl *dc);
+void rgc_record_fields(cstate *cs, rgi_decl *dc);
+void rgc_decl_table(cstate *cs, rgi_decl *dc);
+void rgc_decl_proc(cstate *cs, rgi_decl *dc);
+void rgc_decl_chance(cstate *cs, rgi_decl *dc);
+void rgc_decl_input(cstate *cs, rgi_decl *dc);
+void rgc_decl_test(cstate *cs, rgi_decl *dc);
 /* strategy NAME { ... }: compiled after every procedure body. */
-void rgc_decl_strategy(cstate *cs, rg_decl *dc);
+void rgc_decl_strategy(cstate *cs, rgi_decl *dc);
 /* display RECORD "title" { ... }: after the records' fields. */
-void rgc_decl_display(cstate *cs, rg_decl *dc);
+void rgc_decl_display(cstate *cs, rgi_decl *dc);
 /* Compiles the body of procedure (or test) dc into procedure index. */
-void rgc_proc_body(cstate *cs, rg_decl *dc, uint32_t index);
+void rgc_proc_body(cstate *cs, rgi_decl *dc, uint32_t index);
 
 /* tables.c: fills the cells of table declaration dc (inline or TSV, then
 ** the changes of rule sets that extend it). */
-void rgc_table_cells(cstate *cs, rg_decl *dc);
+void rgc_table_cells(cstate *cs, rgi_decl *dc);
 
 /* suggest.c: the closest name to a misspelt one, for "did you mean". */
 typedef struct rgc_near {
@@ -373,6 +373,6 @@ const char *rgc_hint_field(cstate *cs, uint32_t rec, const char *word);
 ** canonical path) and its path as shown.  NULL after reporting. */
 #define MAX_EXTENDS 16
 typedef struct rgc_link { const char *id, *shown; } rgc_link;
-rg_ast_file *rgc_load_rules(cstate *cs, uint32_t file, rgc_link *chain, int depth);
+rgi_ast_file *rgc_load_rules(cstate *cs, uint32_t file, rgc_link *chain, int depth);
 
 #endif

@@ -33,15 +33,15 @@ static void *vec_grow(vec *v) {
 
 
 /* Reports an error at pos unless probing. */
-void rgc_err(cstate *cs, rg_pos pos, const char *fmt, ...) {
+void rgc_err(cstate *cs, rgi_pos pos, const char *fmt, ...) {
   va_list ap;
   if (cs->quiet) { cs->quiet_errors++; return; }
   va_start(ap, fmt);
-  rg_verror(cs->d, pos, fmt, ap);
+  rgi_verror(cs->d, pos, fmt, ap);
   va_end(ap);
 }
 
-/* Out of memory: unwinds the whole compile to rg_compile, which frees
+/* Out of memory: unwinds the whole compile to rgi_compile, which frees
 ** everything and reports it once (as Lua's parser does with luaD_throw). */
 _Noreturn void rgc_oom(cstate *cs) {
   longjmp(cs->oom_jmp, 1);
@@ -56,7 +56,7 @@ void *rgc_push(cstate *cs, vec *v) {
 
 /* Arena allocation that unwinds on failure. */
 void *rgc_alloc(cstate *cs, size_t n) {
-  void *p = rg_arena_alloc(cs->A, n);
+  void *p = rgi_arena_alloc(cs->A, n);
   if (!p) rgc_oom(cs);
   return p;
 }
@@ -64,7 +64,7 @@ void *rgc_alloc(cstate *cs, size_t n) {
 /* Copies s[0..n) into the arena cs->A, NUL-terminated (the arena owns it);
 ** unwinds through rgc_oom when out of memory. */
 char *rgc_strndup(cstate *cs, const char *s, size_t n) {
-  char *p = rg_arena_strndup(cs->A, s, n);
+  char *p = rgi_arena_strndup(cs->A, s, n);
   if (!p) rgc_oom(cs);
   return p;
 }
@@ -89,7 +89,7 @@ sym *rgc_lookup(cstate *cs, const char *name) {
 }
 
 /* Declares name; reports a duplicate and returns NULL if it exists. */
-sym *rgc_declare(cstate *cs, rg_decl *dc, symkind kind) {
+sym *rgc_declare(cstate *cs, rgi_decl *dc, symkind kind) {
   sym *s = rgc_lookup(cs, dc->name);
   uint32_t h;
   if (s) {
@@ -148,7 +148,7 @@ uint32_t rgc_intern(cstate *cs, const char *s) {
 
 /* Returns whether a value of type got may stand where want is expected.
 ** types is the list of element types that list types refer to. */
-bool rgc_compatible_in(const rg_type *types, rg_type got, rg_type want) {
+bool rgc_compatible_in(const rgi_type *types, rgi_type got, rgi_type want) {
   /* A loop over copies, not a recursive call: the parameters are never
   ** written (clang 14 for wasm32, turning the recursion into a loop at -O2,
   ** wrote the element type over the caller's struct argument). */
@@ -169,13 +169,13 @@ bool rgc_compatible_in(const rg_type *types, rg_type got, rg_type want) {
 
 
 /* Returns the index in types[] of type t, adding it once. */
-uint32_t rgc_type_index(cstate *cs, rg_type t) {
+uint32_t rgc_type_index(cstate *cs, rgi_type t) {
   for (uint32_t i = 0; i < cs->types.n; i++) {
-    rg_type u = AT(cs->types, rg_type, i);
+    rgi_type u = AT(cs->types, rgi_type, i);
     if (u.kind == t.kind && u.ref == t.ref) return i;
   }
   {
-    rg_type *slot = rgc_push(cs, &cs->types);
+    rgi_type *slot = rgc_push(cs, &cs->types);
     if (!slot) return 0;
     *slot = t;
     return cs->types.n - 1;
@@ -185,15 +185,15 @@ uint32_t rgc_type_index(cstate *cs, rg_type t) {
 /* Returns the type `list elem`: T_ERR after reporting when elem is the
 ** type of an empty literal ([] or {}) that its context did not give a type
 ** (the module's types never hold "any"). */
-rg_type rgc_list_of(cstate *cs, rg_type elem) {
-  rg_type t = { RG_K_LIST, 0 };
+rgi_type rgc_list_of(cstate *cs, rgi_type elem) {
+  rgi_type t = { RG_K_LIST, 0 };
   unsigned depth = 1;
   if (rgc_is_any(elem)) {
     rgc_err(cs, cs->pos, "the type of %s is not known here; give it one from its context, "
         "such as let x: list T = ...", elem.kind == RG_K_SET ? "{}" : "[]");
     return T_ERR;
   }
-  for (rg_type e = elem; e.kind == RG_K_LIST && e.ref != REF_ANY; e = AT(cs->types, rg_type, e.ref))
+  for (rgi_type e = elem; e.kind == RG_K_LIST && e.ref != REF_ANY; e = AT(cs->types, rgi_type, e.ref))
     depth++;
   if (depth > RG_MAX_LIST_NEST) {
     rgc_err(cs, cs->pos, "lists nested too deeply (at most %u levels of list)", RG_MAX_LIST_NEST);
@@ -204,16 +204,16 @@ rg_type rgc_list_of(cstate *cs, rg_type elem) {
 }
 
 /* Returns the element type of list type t (T_ERR for the empty list's). */
-rg_type rgc_elem_of(cstate *cs, rg_type t) {
+rgi_type rgc_elem_of(cstate *cs, rgi_type t) {
   if (t.ref == REF_ANY) return T_ERR;
-  return AT(cs->types, rg_type, t.ref);
+  return AT(cs->types, rgi_type, t.ref);
 }
 
 /* Writes a readable name of t into buf; returns buf. */
-const char *rgc_tname(cstate *cs, rg_type t, char *buf, size_t size) {
+const char *rgc_tname(cstate *cs, rgi_type t, char *buf, size_t size) {
   /* The module's own printer, on a view of the arrays being built; only the
   ** compiler's "any set" and "any list" (the types of {} and []) are its own. */
-  rg_module view;
+  rgi_module view;
   if ((t.kind == RG_K_SET || t.kind == RG_K_LIST) && t.ref == REF_ANY) {
     snprintf(buf, size, "%s", t.kind == RG_K_SET ? "set" : "list");
     return buf;
@@ -229,11 +229,11 @@ const char *rgc_tname(cstate *cs, rg_type t, char *buf, size_t size) {
   view.nrecords = cs->records.n;
   view.types = cs->types.items;
   view.ntypes = cs->types.n;
-  return rg_type_name(buf, size, &view, t);
+  return rgi_type_name(buf, size, &view, t);
 }
 
 /* Reports "expected W, found G" at pos when got does not fit want. */
-bool rgc_check_type(cstate *cs, rg_pos pos, rg_type got, rg_type want, const char *what) {
+bool rgc_check_type(cstate *cs, rgi_pos pos, rgi_type got, rgi_type want, const char *what) {
   char a[96], b[96];
   if (RGC_COMPAT(got, want)) return true;
   rgc_err(cs, pos, "%s must be %s, not %s", what, rgc_tname(cs, want, a, sizeof a),
@@ -242,7 +242,7 @@ bool rgc_check_type(cstate *cs, rg_pos pos, rg_type got, rg_type want, const cha
 }
 
 /* Resolves a written type; reports unknown names and returns T_ERR. */
-rg_type rgc_resolve_type(cstate *cs, const rg_typeexpr *te) {
+rgi_type rgc_resolve_type(cstate *cs, const rgi_typeexpr *te) {
   sym *s;
   switch (te->kind) {
   case RG_TY_INT: return T_INT;
@@ -271,9 +271,9 @@ rg_type rgc_resolve_type(cstate *cs, const rg_typeexpr *te) {
     }
     return rgc_mktype(RG_K_SET, s->index);
   case RG_TY_LIST: {
-    rg_type e;
+    rgi_type e;
     unsigned depth = 0;
-    for (const rg_typeexpr *l = te; l->kind == RG_TY_LIST; l = l->elem) depth++;
+    for (const rgi_typeexpr *l = te; l->kind == RG_TY_LIST; l = l->elem) depth++;
     if (depth > RG_MAX_LIST_NEST) {
       rgc_err(cs, te->pos, "lists nested too deeply (at most %u levels of list)", RG_MAX_LIST_NEST);
       return T_ERR;
@@ -324,9 +324,9 @@ static bool same_folded(const char *a, const char *b) {
 
 /* Returns the member of enum en whose code is code (exactly), or -1. */
 int rgc_member_by_code(cstate *cs, uint32_t en, const char *code) {
-  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  const rgi_enum *e = &AT(cs->enums, rgi_enum, en);
   for (uint32_t i = 0; i < e->count; i++)
-    if (strcmp(cs->pool + AT(cs->members, rg_member_info, e->first + i).code, code) == 0)
+    if (strcmp(cs->pool + AT(cs->members, rgi_member_info, e->first + i).code, code) == 0)
       return (int)i;
   return -1;
 }
@@ -334,11 +334,11 @@ int rgc_member_by_code(cstate *cs, uint32_t en, const char *code) {
 /* Returns the member of en named text by code or display name, ignoring
 ** case; or -1. */
 int rgc_member_by_text(cstate *cs, uint32_t en, const char *text) {
-  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  const rgi_enum *e = &AT(cs->enums, rgi_enum, en);
   int m = rgc_member_by_code(cs, en, text);
   if (m >= 0) return m;
   for (uint32_t i = 0; i < e->count; i++) {
-    const rg_member_info *mi = &AT(cs->members, rg_member_info, e->first + i);
+    const rgi_member_info *mi = &AT(cs->members, rgi_member_info, e->first + i);
     if (same_folded(cs->pool + mi->code, text)) return (int)i;
     if (mi->display && same_folded(cs->pool + mi->display, text)) return (int)i;
   }
@@ -347,12 +347,12 @@ int rgc_member_by_text(cstate *cs, uint32_t en, const char *text) {
 
 /* Writes the codes of en's members, comma-separated, into buf. */
 const char *rgc_member_list(cstate *cs, uint32_t en, char *buf, size_t size) {
-  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  const rgi_enum *e = &AT(cs->enums, rgi_enum, en);
   size_t n = 0;
   buf[0] = '\0';
   for (uint32_t i = 0; i < e->count && n + 1 < size; i++) {
     int k = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
-                     cs->pool + AT(cs->members, rg_member_info, e->first + i).code);
+                     cs->pool + AT(cs->members, rgi_member_info, e->first + i).code);
     if (k < 0) break;
     n += (size_t)k;
   }
@@ -371,7 +371,7 @@ int rgc_find_member(cstate *cs, const char *code, uint32_t *en, uint32_t *index,
     if (!found) { *en = m->en; *index = m->index; }
     if (enums && n + 1 < size) {
       int k = snprintf(enums + n, size - n, "%s%s", found ? ", " : "",
-                       cs->pool + AT(cs->enums, rg_enum, m->en).name);
+                       cs->pool + AT(cs->enums, rgi_enum, m->en).name);
       if (k > 0) n += (size_t)k;
     }
     found++;

@@ -16,9 +16,9 @@
 /* Returns the text of the expression at pos up to `stop` (the next
 ** statement, when on the same line) or the end of its line, without a
 ** trailing comment or closing brace, interned; for test failure messages. */
-static uint32_t source_text(cstate *cs, rg_pos pos, const rg_stmt *stop) {
+static uint32_t source_text(cstate *cs, rgi_pos pos, const rgi_stmt *stop) {
   size_t len, i, end;
-  const char *line = rg_diag_line(cs->d, pos.file, pos.line, &len);
+  const char *line = rgi_diag_line(cs->d, pos.file, pos.line, &len);
   char buf[256];
   bool quoted = false;
   if (!line || pos.col == 0 || pos.col - 1 > len) return 0;
@@ -46,12 +46,12 @@ static uint32_t source_text(cstate *cs, rg_pos pos, const rg_stmt *stop) {
 /* stmt ::= 'note' STRING {',' expr}
 **
 ** An event with the types of its values recorded. */
-static bool note_stmt(cstate *cs, rg_stmt *s) {
+static bool note_stmt(cstate *cs, rgi_stmt *s) {
   uint32_t n = rgc_count_list(s->args), k = 0;
-  rg_type *types = rgc_alloc(cs, n * sizeof *types + 1);
+  rgi_type *types = rgc_alloc(cs, n * sizeof *types + 1);
   bool bad = false;
-  for (rg_expr *a = s->args; a; a = a->next, k++) {
-    rg_type t = rgc_expr(cs, a, T_NONE);
+  for (rgi_expr *a = s->args; a; a = a->next, k++) {
+    rgi_type t = rgc_expr(cs, a, T_NONE);
     if (t.kind == RG_K_SET && t.ref == REF_ANY) {
       rgc_err(cs, a->pos, "the type of {} is not known here; give it a set type (let x: set ENUM = {})");
       t = T_ERR;
@@ -81,7 +81,7 @@ static void expect_vars(cstate *cs, uint32_t x) {
   uint32_t first = cs->evars.n, n = 0;
   for (uint32_t k = 0; k < cs->nloops; k++) {
     uint32_t i = cs->loops[k];
-    rg_expect_var *v;
+    rgi_expect_var *v;
     v = rgc_push(cs, &cs->evars);
     if (!v) return;
     v->name = rgc_intern(cs, cs->locals[i].name);
@@ -89,18 +89,18 @@ static void expect_vars(cstate *cs, uint32_t x) {
     v->type = cs->locals[i].type;
     n++;
   }
-  AT(cs->expects, rg_expect, x).first_var = first;
-  AT(cs->expects, rg_expect, x).nvars = n;
+  AT(cs->expects, rgi_expect, x).first_var = first;
+  AT(cs->expects, rgi_expect, x).nvars = n;
 }
 
 /* Returns where the expression of expect statement s begins in the source:
 ** just after the keyword and the blanks that follow it, so that its text
 ** is the whole expression, an opening parenthesis included (e->pos is
 ** where its first operand begins). */
-static rg_pos expect_text_pos(cstate *cs, const rg_stmt *s) {
+static rgi_pos expect_text_pos(cstate *cs, const rgi_stmt *s) {
   size_t len, i;
-  const char *line = rg_diag_line(cs->d, s->pos.file, s->pos.line, &len);
-  rg_pos p = s->e->pos;
+  const char *line = rgi_diag_line(cs->d, s->pos.file, s->pos.line, &len);
+  rgi_pos p = s->e->pos;
   if (!line || s->pos.col == 0 || s->pos.col - 1 + 6 > len ||
       memcmp(line + s->pos.col - 1, "expect", 6) != 0)
     return p;
@@ -115,12 +115,12 @@ static rg_pos expect_text_pos(cstate *cs, const rg_stmt *s) {
 /* stmt ::= 'expect' expr
 **
 ** EXPECTEQ for `a == b` (so both values can be shown), else EXPECT. */
-static bool expect_stmt(cstate *cs, rg_stmt *s) {
-  rg_expr *e = s->e;
-  rg_expect *x;
-  rg_type t;
+static bool expect_stmt(cstate *cs, rgi_stmt *s) {
+  rgi_expr *e = s->e;
+  rgi_expect *x;
+  rgi_type t;
   if (e->kind == RG_EX_BINARY && e->op == RG_AOP_EQ) {
-    rg_type ta, tb, wa = T_NONE;
+    rgi_type ta, tb, wa = T_NONE;
     if (rgc_needs_context(cs, e->a) &&
         (!rgc_needs_context(cs, e->b) || (e->a->kind == RG_EX_STR && e->b->kind == RG_EX_NAME)))
       wa = rgc_probe(cs, e->b, T_NONE);
@@ -158,9 +158,9 @@ static bool expect_stmt(cstate *cs, rg_stmt *s) {
 ** what follows it is unreachable).  The tree owns s; code goes to cs. */
 
 /* stmt ::= 'let' NAME [':' type] '=' expr */
-static bool let_stmt(cstate *cs, rg_stmt *s) {
-  rg_type want = s->type ? rgc_resolve_type(cs, s->type) : T_NONE;
-  rg_type t = rgc_expr(cs, s->e, want);
+static bool let_stmt(cstate *cs, rgi_stmt *s) {
+  rgi_type want = s->type ? rgc_resolve_type(cs, s->type) : T_NONE;
+  rgi_type t = rgc_expr(cs, s->e, want);
   uint32_t slot;
   if (s->type) rgc_check_type(cs, s->e->pos, t, want, "the value");
   else if (t.kind == RG_K_SET && t.ref == REF_ANY) {
@@ -174,9 +174,9 @@ static bool let_stmt(cstate *cs, rg_stmt *s) {
 }
 
 /* stmt ::= NAME '=' expr */
-static bool assign_stmt(cstate *cs, rg_stmt *s) {
+static bool assign_stmt(cstate *cs, rgi_stmt *s) {
   local *l = rgc_find_local(cs, s->name);
-  rg_type t;
+  rgi_type t;
   if (!l) {
     sym *g = rgc_lookup(cs, s->name);
     if (g) rgc_err(cs, s->pos, "'%s' cannot be assigned: only variables and parameters can", s->name);
@@ -198,12 +198,12 @@ static bool assign_stmt(cstate *cs, rg_stmt *s) {
 ** list, however long); jend collects the jumps from the end of each branch
 ** past the chain.  The chain ends (returns) when every branch does and there
 ** is a final else. */
-static bool if_stmt(cstate *cs, rg_stmt *s) {
+static bool if_stmt(cstate *cs, rgi_stmt *s) {
   jumps *jend = NULL;
   bool ends = true;
-  for (const rg_stmt *b = s;; b = b->orelse) {
+  for (const rgi_stmt *b = s;; b = b->orelse) {
     jumps *jf = NULL;
-    rg_type t;
+    rgi_type t;
     bool then_ends;
     cs->pos = b->pos;
     t = rgc_cond(cs, b->e, false, &jf);
@@ -233,8 +233,8 @@ static bool if_stmt(cstate *cs, rg_stmt *s) {
 ** The step var := var + 1 must not overflow when the range ends at the
 ** largest int: unless the end is a constant below it, the loop leaves
 ** before the step once var == end (one more test per turn). */
-static bool for_stmt(cstate *cs, rg_stmt *s) {
-  rg_type ta, tb;
+static bool for_stmt(cstate *cs, rgi_stmt *s) {
+  rgi_type ta, tb;
   uint32_t var, end, top, jexit, jlast = 0;
   bool guard = true;
   cs->depth++;
@@ -246,7 +246,7 @@ static bool for_stmt(cstate *cs, rg_stmt *s) {
   tb = rgc_expr(cs, s->e2, T_INT);
   rgc_check_type(cs, s->e2->pos, tb, T_INT, "the end of the range");
   if (tb.kind == RG_K_INT && !s->e2->next && rgc_foldable(cs, s->e2)) {
-    rg_value v;
+    rgi_value v;
     if (rgc_fold(cs, s->e2, T_INT, &v).kind == RG_K_INT && v < INT64_MAX) guard = false;
   }
   end = rgc_add_local(cs, s->pos, " end", T_INT);
@@ -277,10 +277,10 @@ static bool for_stmt(cstate *cs, rg_stmt *s) {
 }
 
 /* stmt ::= 'while' expr block */
-static bool while_stmt(cstate *cs, rg_stmt *s) {
+static bool while_stmt(cstate *cs, rgi_stmt *s) {
   uint32_t top = rgc_here(cs);
   jumps *jexit = NULL;
-  rg_type t = rgc_cond(cs, s->e, false, &jexit);
+  rgi_type t = rgc_cond(cs, s->e, false, &jexit);
   rgc_check_type(cs, s->e->pos, t, T_BOOL, "the condition");
   rgc_block(cs, s->body);
   cs->pos = s->pos;
@@ -290,8 +290,8 @@ static bool while_stmt(cstate *cs, rg_stmt *s) {
 }
 
 /* stmt ::= 'return' expr */
-static bool return_stmt(cstate *cs, rg_stmt *s) {
-  rg_type t;
+static bool return_stmt(cstate *cs, rgi_stmt *s) {
+  rgi_type t;
   if (cs->result.kind == RG_K_VOID) {
     if (cs->in_test) rgc_err(cs, s->pos, "a test cannot return a value");
     else rgc_err(cs, s->pos, "this procedure has no result type; declare one with -> TYPE to return a value");
@@ -308,9 +308,9 @@ static bool return_stmt(cstate *cs, rg_stmt *s) {
 /* stmt ::= NAME '[' expr ']' '=' expr
 **
 ** An element of a list variable, in place: LOAD x, k, v, SETITEM. */
-static bool setitem_stmt(cstate *cs, rg_stmt *s) {
+static bool setitem_stmt(cstate *cs, rgi_stmt *s) {
   local *l = rgc_find_local(cs, s->name);
-  rg_type t;
+  rgi_type t;
   char x[96];
   if (!l) {
     rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)%s", s->name,
@@ -335,20 +335,20 @@ static bool setitem_stmt(cstate *cs, rg_stmt *s) {
 /* stmt ::= call
 **
 ** A procedure called for its notes: its result is dropped. */
-static bool call_stmt(cstate *cs, rg_stmt *s) {
-  rg_type t = rgc_call(cs, s->e, T_NONE);
+static bool call_stmt(cstate *cs, rgi_stmt *s) {
+  rgi_type t = rgc_call(cs, s->e, T_NONE);
   cs->pos = s->pos;
   if (!rgc_is_err(t) && t.kind != RG_K_VOID) rgc_emit(cs, RG_OP_POP, 0);
   return false;
 }
 
 /* if_stmt ::= ... 'else' '{' stmt_list '}'   (the final else's block) */
-static bool block_stmt(cstate *cs, rg_stmt *s) {
+static bool block_stmt(cstate *cs, rgi_stmt *s) {
   return rgc_block(cs, s->body);
 }
 
 /* stmt ::= 'step' STRING note_list block */
-static bool step_stmt(cstate *cs, rg_stmt *s) {
+static bool step_stmt(cstate *cs, rgi_stmt *s) {
   rgc_emit(cs, RG_OP_STEP, rgc_intern(cs, s->str));
   return rgc_block(cs, s->body);
 }
@@ -357,8 +357,8 @@ static bool step_stmt(cstate *cs, rg_stmt *s) {
 **
 ** Each element of a list (a set becomes its list of members): the list,
 ** index and length in hidden locals. */
-static bool foreach_stmt(cstate *cs, rg_stmt *s) {
-  rg_type t, el;
+static bool foreach_stmt(cstate *cs, rgi_stmt *s) {
+  rgi_type t, el;
   uint32_t lst, idx, len, var, top, jexit;
   char x[96];
   cs->depth++;
@@ -406,10 +406,10 @@ static bool foreach_stmt(cstate *cs, rg_stmt *s) {
 }
 
 /* rule "NAME" { ... }: below, beside the block it shares its loop with. */
-static bool rule_stmt(cstate *cs, rg_stmt *s);
+static bool rule_stmt(cstate *cs, rgi_stmt *s);
 
-/* The compiler of each statement kind, indexed by rg_stkind. */
-static bool (*const stmt_kinds[])(cstate *cs, rg_stmt *s) = {
+/* The compiler of each statement kind, indexed by rgi_stkind. */
+static bool (*const stmt_kinds[])(cstate *cs, rgi_stmt *s) = {
   [RG_ST_LET] = let_stmt,
   [RG_ST_ASSIGN] = assign_stmt,
   [RG_ST_IF] = if_stmt,
@@ -428,7 +428,7 @@ static bool (*const stmt_kinds[])(cstate *cs, rg_stmt *s) = {
 
 /* Compiles one statement through stmt_kinds.  Returns true when it always
 ** returns. */
-static bool stmt(cstate *cs, rg_stmt *s) {
+static bool stmt(cstate *cs, rgi_stmt *s) {
   cs->pos = s->pos;
   if ((size_t)s->kind >= sizeof stmt_kinds / sizeof stmt_kinds[0] || !stmt_kinds[s->kind])
     return false;
@@ -438,7 +438,7 @@ static bool stmt(cstate *cs, rg_stmt *s) {
 /* Compiles the statements from s on in the current scope.  Returns true
 ** when they always return; a statement after one that always returns is an
 ** error. */
-static bool statements(cstate *cs, rg_stmt *s) {
+static bool statements(cstate *cs, rgi_stmt *s) {
   bool ends = false;
   for (; s; s = s->next) {
     if (ends) {
@@ -451,7 +451,7 @@ static bool statements(cstate *cs, rg_stmt *s) {
 }
 
 /* Compiles a block in a new scope.  Returns true when it always returns. */
-bool rgc_block(cstate *cs, rg_stmt *s) {
+bool rgc_block(cstate *cs, rgi_stmt *s) {
   bool ends;
   cs->depth++;
   ends = statements(cs, s);
@@ -465,7 +465,7 @@ bool rgc_block(cstate *cs, rg_stmt *s) {
 ** (override rule "NAME" in PROC) or remove.  Its statements run in the
 ** scope around it, so what it declares is seen after it (an override must
 ** declare the same); it emits nothing of its own. */
-static bool rule_stmt(cstate *cs, rg_stmt *s) {
+static bool rule_stmt(cstate *cs, rgi_stmt *s) {
   return statements(cs, s->body);
 }
 

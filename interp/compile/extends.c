@@ -24,16 +24,16 @@
 ** ==================================================================== */
 
 /* Returns whether declaration dc carries a `source` note. */
-static bool has_source(const rg_decl *dc) {
-  for (const rg_note *n = dc->notes; n; n = n->next)
+static bool has_source(const rgi_decl *dc) {
+  for (const rgi_note *n = dc->notes; n; n = n->next)
     if (!n->assumed) return true;
   return false;
 }
 
 /* Finds the declaration named name (of a kind that has a name) in list;
 ** stores the link that points at it in *link.  Returns it or NULL. */
-static rg_decl *find_decl(rg_decl **list, const char *name, rg_decl ***link) {
-  for (rg_decl **l = list; *l; l = &(*l)->next)
+static rgi_decl *find_decl(rgi_decl **list, const char *name, rgi_decl ***link) {
+  for (rgi_decl **l = list; *l; l = &(*l)->next)
     if ((*l)->kind <= RG_DE_INPUT && (*l)->kind != RG_DE_TEST && strcmp((*l)->name, name) == 0) {
       if (link) *link = l;
       return *l;
@@ -45,10 +45,10 @@ static rg_decl *find_decl(rg_decl **list, const char *name, rg_decl ***link) {
 ** name in the statements at *list, recursively; stores the link pointing at
 ** it, and in *within the innermost step or rule around it whose body an
 ** override of file `file` replaced (NULL when none).  Returns it or NULL. */
-static rg_stmt *find_part(rg_stmt **list, rg_skind kind, const char *name, uint32_t file,
-                          rg_stmt ***link, rg_stmt **within) {
-  for (rg_stmt **l = list; *l; l = &(*l)->next) {
-    rg_stmt *s = *l, *hit;
+static rgi_stmt *find_part(rgi_stmt **list, rgi_skind kind, const char *name, uint32_t file,
+                          rgi_stmt ***link, rgi_stmt **within) {
+  for (rgi_stmt **l = list; *l; l = &(*l)->next) {
+    rgi_stmt *s = *l, *hit;
     if (s->kind == kind && strcmp(s->str, name) == 0) {
       *link = l;
       return s;
@@ -67,9 +67,9 @@ static rg_stmt *find_part(rg_stmt **list, rg_skind kind, const char *name, uint3
 /* Offers to nr the names of the parts of kind `kind` (steps or rules) in
 ** the statements at list, recursively, and appends them, quoted and
 ** comma-separated, to o (up to `max`; *n counts them). */
-static void part_names(const rg_stmt *list, rg_skind kind, rgc_near *nr, rg_out *o, uint32_t *n,
+static void part_names(const rgi_stmt *list, rgi_skind kind, rgc_near *nr, rg_out *o, uint32_t *n,
                        uint32_t max) {
-  for (const rg_stmt *s = list; s; s = s->next) {
+  for (const rgi_stmt *s = list; s; s = s->next) {
     if (s->kind == kind) {
       rgc_near_offer(nr, s->str);
       if (*n < max) rg_printf(o, "%s\"%s\"", *n ? ", " : "", s->str);
@@ -84,10 +84,10 @@ static void part_names(const rg_stmt *list, rg_skind kind, rgc_near *nr, rg_out 
 /* Returns the hint for a name that no declaration of list has (as
 ** rgc_near_hint): the closest name of a declaration of kind `kind` (any
 ** kind that has a name when kind < 0). */
-static const char *decl_hint(cstate *cs, rg_decl *list, const char *name, int kind) {
+static const char *decl_hint(cstate *cs, rgi_decl *list, const char *name, int kind) {
   rgc_near nr;
   rgc_near_init(&nr, name);
-  for (const rg_decl *dc = list; dc; dc = dc->next)
+  for (const rgi_decl *dc = list; dc; dc = dc->next)
     if (kind < 0 ? dc->kind <= RG_DE_INPUT && dc->kind != RG_DE_TEST : (int)dc->kind == kind)
       rgc_near_offer(&nr, dc->name);
   return rgc_near_hint(cs, &nr, "'");
@@ -97,10 +97,10 @@ static const char *decl_hint(cstate *cs, rg_decl *list, const char *name, int ki
 ** the base: replaces the part's body (a rule's notes too: they come with
 ** the override) or unlinks it.  Reports a part that is not there, or that
 ** an override of the same file already replaced. */
-static void change_part(cstate *cs, rg_decl *dc, rg_decl *proc) {
+static void change_part(cstate *cs, rgi_decl *dc, rgi_decl *proc) {
   const char *what = dc->part == RG_ST_RULE ? "rule" : "step";
-  rg_stmt **sl = NULL, *within = NULL;
-  rg_stmt *st = find_part(&proc->body, dc->part == RG_ST_RULE ? RG_ST_RULE : RG_ST_STEP, dc->name,
+  rgi_stmt **sl = NULL, *within = NULL;
+  rgi_stmt *st = find_part(&proc->body, dc->part == RG_ST_RULE ? RG_ST_RULE : RG_ST_STEP, dc->name,
                           dc->pos.file, &sl, &within);
   if (!st) {
     /* Say which it has, and the closest. */
@@ -146,15 +146,15 @@ static void change_part(cstate *cs, rg_decl *dc, rg_decl *proc) {
 ** notes of its own carries the extend's (its source).  Reports a member
 ** already there, a place that names no member, and an enum grown past the
 ** 64 members an enum may have. */
-static void extend_enum(cstate *cs, rg_decl *dc, rg_decl *en) {
+static void extend_enum(cstate *cs, rgi_decl *dc, rgi_decl *en) {
   uint32_t n = 0;
-  rg_member *next;
-  for (rg_member *m = en->members; m; m = m->next) n++;
-  for (rg_member *m = dc->members; m; m = next) {
-    rg_member **at = NULL, *old = NULL;
+  rgi_member *next;
+  for (rgi_member *m = en->members; m; m = m->next) n++;
+  for (rgi_member *m = dc->members; m; m = next) {
+    rgi_member **at = NULL, *old = NULL;
     next = m->next;
     m->next = NULL;
-    for (rg_member *o = en->members; o; o = o->next)
+    for (rgi_member *o = en->members; o; o = o->next)
       if (strcmp(o->code, m->code) == 0 || (m->display && o->display && strcmp(o->display, m->display) == 0)) {
         old = o;
         break;
@@ -173,12 +173,12 @@ static void extend_enum(cstate *cs, rg_decl *dc, rg_decl *en) {
       return;
     }
     if (m->anchor) {
-      for (rg_member **l = &en->members; *l; l = &(*l)->next)
+      for (rgi_member **l = &en->members; *l; l = &(*l)->next)
         if (strcmp((*l)->code, m->anchor) == 0) { at = m->before ? l : &(*l)->next; break; }
       if (!at) {
         rgc_near nr;
         rgc_near_init(&nr, m->anchor);
-        for (const rg_member *o = en->members; o; o = o->next) rgc_near_offer(&nr, o->code);
+        for (const rgi_member *o = en->members; o; o = o->next) rgc_near_offer(&nr, o->code);
         rgc_err(cs, m->anchor_pos, "'%s' is not a member of %s%s", m->anchor, en->name,
             rgc_near_hint(cs, &nr, "'"));
         n--;
@@ -197,11 +197,11 @@ static void extend_enum(cstate *cs, rg_decl *dc, rg_decl *en) {
 /* Applies the declarations of a derived file to the merged list of its
 ** base, in order: new declarations are added, `override` replaces,
 ** `remove` drops.  Reports what does not match the base. */
-static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const char *basepath) {
-  rg_decl *next, *cell_table = NULL;
-  rg_cell **cell_tail = NULL;
-  for (rg_decl *dc = derived; dc; dc = next) {
-    rg_decl **link = NULL, *old;
+static void apply_changes(cstate *cs, rgi_decl **base, rgi_decl *derived, const char *basepath) {
+  rgi_decl *next, *cell_table = NULL;
+  rgi_cell **cell_tail = NULL;
+  for (rgi_decl *dc = derived; dc; dc = next) {
+    rgi_decl **link = NULL, *old;
     next = dc->next;
     dc->next = NULL;
     if ((dc->is_override || dc->kind == RG_DE_REMOVE || dc->kind == RG_DE_EXTEND) && !has_source(dc)) {
@@ -210,7 +210,7 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
     }
     switch (dc->kind) {
     case RG_DE_SCALE:
-      for (rg_decl **l = base; *l; l = &(*l)->next)
+      for (rgi_decl **l = base; *l; l = &(*l)->next)
         if ((*l)->kind == RG_DE_SCALE) { link = l; break; }
       if (link) { dc->next = (*link)->next; *link = dc; continue; }
       break;
@@ -233,7 +233,7 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
       {
         /* the tail of the last table changed is kept: a run of overrides
         ** of one table appends in constant time */
-        rg_cell **tail = old == cell_table ? cell_tail : &old->changes;
+        rgi_cell **tail = old == cell_table ? cell_tail : &old->changes;
         while (*tail) tail = &(*tail)->next;
         dc->cells->notes = dc->notes;
         *tail = dc->cells;
@@ -249,7 +249,7 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
         continue;
       }
       {
-        rg_note **tail = &old->notes;
+        rgi_note **tail = &old->notes;
         while (*tail) tail = &(*tail)->next;
         *tail = dc->notes;
       }
@@ -258,7 +258,7 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
       /* by kind and name (a display's name is its record's): a strategy or
       ** display of the base is replaced only by an override */
       old = NULL;
-      for (rg_decl **l = base; *l; l = &(*l)->next)
+      for (rgi_decl **l = base; *l; l = &(*l)->next)
         if ((*l)->kind == dc->kind && strcmp((*l)->name, dc->name) == 0) { old = *l; link = l; break; }
       if (dc->is_override && !old) {
         rgc_err(cs, dc->pos, "there is no %s '%s' in %s to override%s", rgc_kindname[dc->kind],
@@ -331,19 +331,19 @@ static void apply_changes(cstate *cs, rg_decl **base, rg_decl *derived, const ch
     }
     /* A new declaration: append. */
     {
-      rg_decl **tail = base;
+      rgi_decl **tail = base;
       while (*tail) tail = &(*tail)->next;
       *tail = dc;
     }
   }
 }
 
-/* Fills link l for the file at path: shown as rg_path_norm writes it;
+/* Fills link l for the file at path: shown as rgi_path_norm writes it;
 ** known by its canonical path (realpath) when the files come from the
 ** disk (rg_file_loader) and it resolves there, else by the shown path. */
 static void link_of(cstate *cs, const char *path, rgc_link *l) {
   char norm[4096];
-  rg_path_norm(norm, sizeof norm, path);
+  rgi_path_norm(norm, sizeof norm, path);
   l->shown = rgc_strdup(cs, norm);
   l->id = l->shown;
   if (cs->loader == &rg_file_loader) {
@@ -361,27 +361,27 @@ static void link_of(cstate *cs, const char *path, rgc_link *l) {
 ** > 0): a base already there closes a cycle, reported at the `extends`
 ** that reaches it, naming the files around the cycle.  Returns the merged
 ** tree, or NULL after reporting. */
-rg_ast_file *rgc_load_rules(cstate *cs, uint32_t file, rgc_link *chain, int depth) {
-  rg_diag *d = cs->d;
+rgi_ast_file *rgc_load_rules(cstate *cs, uint32_t file, rgc_link *chain, int depth) {
+  rgi_diag *d = cs->d;
   const char *path = d->files[file]->path, *bpath;
-  rg_ast_file *ast, *base;
+  rgi_ast_file *ast, *base;
   int errors0 = d->errors;
   uint32_t bfile;
-  const rg_pos *at;
+  const rgi_pos *at;
   rgc_link next;
   if (depth == 0) link_of(cs, path, &chain[0]);
-  ast = rg_parse(d, file, cs->A);
+  ast = rgi_parse(d, file, cs->A);
   if (!ast) rgc_oom(cs);
   if (d->errors > errors0) return NULL;
   if (!ast->header || !ast->header->extends) {
-    for (rg_decl *dc = ast->decls; dc; dc = dc->next)
+    for (rgi_decl *dc = ast->decls; dc; dc = dc->next)
       if (dc->is_override || dc->kind == RG_DE_REMOVE || dc->kind == RG_DE_CELL ||
           dc->kind == RG_DE_STEP || dc->kind == RG_DE_EXTEND)
         rgc_err(cs, dc->pos, "only a rule set that extends another can change it: add extends \"BASE\" to the ruleset header");
     return d->errors > errors0 ? NULL : ast;
   }
   at = &ast->header->extends_pos;
-  if (rg_diag_fetch(d, cs->loader, path, ast->header->extends, RG_LOAD_RULES, at, &bfile)) {
+  if (rgi_diag_fetch(d, cs->loader, path, ast->header->extends, RG_LOAD_RULES, at, &bfile)) {
     if (cs->A->failed) rgc_oom(cs);
     return NULL;
   }
@@ -411,7 +411,7 @@ rg_ast_file *rgc_load_rules(cstate *cs, uint32_t file, rgc_link *chain, int dept
   if (!base) return NULL;
   /* The base's tests check the base's sheet; a rule set that changes it
   ** has tests of its own. */
-  for (rg_decl **l = &base->decls; *l;)
+  for (rgi_decl **l = &base->decls; *l;)
     if ((*l)->kind == RG_DE_TEST) *l = (*l)->next;
     else l = &(*l)->next;
   apply_changes(cs, &base->decls, ast->decls, bpath);

@@ -85,9 +85,9 @@ void rgc_near_names(cstate *cs, rgc_near *nr, unsigned kinds, bool members, bool
 }
 
 void rgc_near_members(cstate *cs, rgc_near *nr, uint32_t en, bool displays) {
-  const rg_enum *e = &AT(cs->enums, rg_enum, en);
+  const rgi_enum *e = &AT(cs->enums, rgi_enum, en);
   for (uint32_t i = 0; i < e->count; i++) {
-    const rg_member_info *mi = &AT(cs->members, rg_member_info, e->first + i);
+    const rgi_member_info *mi = &AT(cs->members, rgi_member_info, e->first + i);
     rgc_near_offer(nr, cs->pool + mi->code);
     if (displays && mi->display) rgc_near_offer(nr, cs->pool + mi->display);
   }
@@ -113,10 +113,10 @@ const char *rgc_hint_member(cstate *cs, uint32_t en, const char *word, bool disp
 }
 
 const char *rgc_hint_field(cstate *cs, uint32_t rec, const char *word) {
-  const rg_record *r = &AT(cs->records, rg_record, rec);
+  const rgi_record *r = &AT(cs->records, rgi_record, rec);
   rgc_near nr;
   rgc_near_init(&nr, word);
   for (uint32_t k = 0; k < r->count; k++)
-    rgc_near_offer(&nr, cs->pool + AT(cs->fields, rg_field_info, r->first + k).name);
+    rgc_near_offer(&nr, cs->pool + AT(cs->fields, rgi_field_info, r->first + k).name);
   return rgc_near_hint(cs, &nr, "'");
 }

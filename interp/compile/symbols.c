@@ -17,7 +17,7 @@
 #include "ast.h"
 #include "diag.h"
 #include "parse.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -25,9 +25,9 @@
 
 /* The walk over one compile's files. */
 typedef struct walk {
-  rg_diag *d;
+  rgi_diag *d;
   const rg_loader *ld;
-  rg_arena *arena;          /* for the names of cells (ROW) */
+  rgi_arena *arena;          /* for the names of cells (ROW) */
   uint32_t file;            /* the file being indexed */
   rg_symbol_fn fn;
   void *ctx;
@@ -50,10 +50,10 @@ static uint32_t name_col(const char *line, size_t len, uint32_t col, const char 
 ** notes (the first `assumed` one's text) and, for a table from a TSV, the
 ** file's resolved path. */
 static void emit(walk *w, rg_symbol_kind kind, const char *name, const char *display,
-                 const char *container, rg_pos pos, const rg_note *notes, const char *tsv) {
+                 const char *container, rgi_pos pos, const rgi_note *notes, const char *tsv) {
   rg_symbol s;
   size_t len = 0;
-  const char *line = rg_diag_line(w->d, pos.file, pos.line, &len);
+  const char *line = rgi_diag_line(w->d, pos.file, pos.line, &len);
   memset(&s, 0, sizeof s);
   s.kind = kind;
   s.name = name ? name : "";
@@ -67,7 +67,7 @@ static void emit(walk *w, rg_symbol_kind kind, const char *name, const char *dis
   s.tsv = tsv;
   if (line && kind != RG_SYMBOL_TEST && kind != RG_SYMBOL_NOTE && kind != RG_SYMBOL_ROW)
     s.byte_col = name_col(line, len, pos.col, s.name);
-  for (const rg_note *n = notes; n; n = n->next)
+  for (const rgi_note *n = notes; n; n = n->next)
     if (n->assumed) {
       s.assumed = n->text;
       break;
@@ -77,11 +77,11 @@ static void emit(walk *w, rg_symbol_kind kind, const char *name, const char *dis
 
 /* Emits the steps and the notes of the statements in the list s (in
 ** procedure proc), nested blocks included. */
-static void walk_stmts(walk *w, const rg_stmt *s, const char *proc) {
+static void walk_stmts(walk *w, const rgi_stmt *s, const char *proc) {
   for (; s; s = s->next) {
     if (s->kind == RG_ST_STEP) emit(w, RG_SYMBOL_STEP, s->str, NULL, proc, s->pos, s->notes, NULL);
     if (s->kind == RG_ST_RULE) emit(w, RG_SYMBOL_RULE, s->str, NULL, proc, s->pos, s->notes, NULL);
-    for (const rg_note *n = s->notes; n; n = n->next)
+    for (const rgi_note *n = s->notes; n; n = n->next)
       if (n->assumed) emit(w, RG_SYMBOL_NOTE, n->text, NULL, proc, n->pos, NULL, NULL);
     walk_stmts(w, s->body, proc);
     walk_stmts(w, s->orelse, proc);
@@ -89,20 +89,20 @@ static void walk_stmts(walk *w, const rg_stmt *s, const char *proc) {
 }
 
 /* Emits every `assumed` note of the list notes (on container). */
-static void walk_notes(walk *w, const rg_note *notes, const char *container) {
-  for (const rg_note *n = notes; n; n = n->next)
+static void walk_notes(walk *w, const rgi_note *notes, const char *container) {
+  for (const rgi_note *n = notes; n; n = n->next)
     if (n->assumed) emit(w, RG_SYMBOL_NOTE, n->text, NULL, container, n->pos, NULL, NULL);
 }
 
 /* Returns the resolved path of the TSV file `from` names in the file being
 ** indexed, or NULL when the loader cannot find it (not reported). */
-static const char *tsv_path(walk *w, const char *from, rg_pos at) {
+static const char *tsv_path(walk *w, const char *from, rgi_pos at) {
   uint32_t idx;
   rg_diagnostic_fn report = w->d->report;
   const char *path = NULL;
   (void)at;
   w->d->report = NULL;         /* a missing TSV is the compile's to report: kept */
-  if (rg_diag_fetch(w->d, w->ld, w->d->files[w->file]->path, from, RG_LOAD_TABLE, NULL,
+  if (rgi_diag_fetch(w->d, w->ld, w->d->files[w->file]->path, from, RG_LOAD_TABLE, NULL,
                     &idx) == 0)
     path = w->d->files[idx]->path;
   w->d->report = report;
@@ -111,14 +111,14 @@ static const char *tsv_path(walk *w, const char *from, rg_pos at) {
 
 /* Returns the keys of a cell as written, joined by ", " ("10, Standard",
 ** "3..5, _"), in arena a; NULL when memory runs out. */
-static const char *row_name(rg_arena *a, const rg_keypat *k) {
+static const char *row_name(rgi_arena *a, const rgi_keypat *k) {
   size_t n = 1;
   char *out, *w;
-  for (const rg_keypat *p = k; p; p = p->next)
+  for (const rgi_keypat *p = k; p; p = p->next)
     n += (p->name ? strlen(p->name) : 0) + (p->enum_name ? strlen(p->enum_name) + 1 : 0) + 48;
-  if (!(out = rg_arena_alloc(a, n))) return NULL;
+  if (!(out = rgi_arena_alloc(a, n))) return NULL;
   w = out;
-  for (const rg_keypat *p = k; p; p = p->next) {
+  for (const rgi_keypat *p = k; p; p = p->next) {
     size_t left = n - (size_t)(w - out);
     int m;
     if (p != k) {
@@ -143,7 +143,7 @@ static const char *row_name(rg_arena *a, const rg_keypat *k) {
 }
 
 /* Emits the declarations of the parsed file ast. */
-static void walk_file(walk *w, const rg_ast_file *ast) {
+static void walk_file(walk *w, const rgi_ast_file *ast) {
   static const rg_symbol_kind kinds[] = {
     [RG_DE_UNIT] = RG_SYMBOL_UNIT, [RG_DE_ENUM] = RG_SYMBOL_ENUM,
     [RG_DE_RECORD] = RG_SYMBOL_RECORD, [RG_DE_CONST] = RG_SYMBOL_CONST,
@@ -152,7 +152,7 @@ static void walk_file(walk *w, const rg_ast_file *ast) {
     [RG_DE_INPUT] = RG_SYMBOL_INPUT, [RG_DE_STRATEGY] = RG_SYMBOL_STRATEGY,
     [RG_DE_DISPLAY] = RG_SYMBOL_DISPLAY,
   };
-  for (const rg_decl *dc = ast->decls; dc; dc = dc->next) {
+  for (const rgi_decl *dc = ast->decls; dc; dc = dc->next) {
     const char *tsv = NULL;
     if (dc->kind == RG_DE_STEP) {
       emit(w, dc->part == RG_ST_RULE ? RG_SYMBOL_RULE : RG_SYMBOL_STEP, dc->name, NULL, dc->target,
@@ -161,7 +161,7 @@ static void walk_file(walk *w, const rg_ast_file *ast) {
       continue;
     }
     if (dc->kind == RG_DE_EXTEND) {  /* new members of the base's enum */
-      for (const rg_member *m = dc->members; m; m = m->next) {
+      for (const rgi_member *m = dc->members; m; m = m->next) {
         emit(w, RG_SYMBOL_MEMBER, m->code, m->display, dc->name, m->pos, m->notes, NULL);
         walk_notes(w, m->notes, dc->name);
       }
@@ -173,18 +173,18 @@ static void walk_file(walk *w, const rg_ast_file *ast) {
     if (dc->kind == RG_DE_TABLE && dc->from) tsv = tsv_path(w, dc->from, dc->from_pos);
     emit(w, kinds[dc->kind], dc->name, dc->display, NULL, dc->pos, dc->notes, tsv);
     walk_notes(w, dc->notes, dc->name);
-    for (const rg_member *m = dc->members; m; m = m->next) {
+    for (const rgi_member *m = dc->members; m; m = m->next) {
       emit(w, RG_SYMBOL_MEMBER, m->code, m->display, dc->name, m->pos, m->notes, NULL);
       walk_notes(w, m->notes, dc->name);
     }
-    for (const rg_field *f = dc->fields; f; f = f->next)
+    for (const rgi_field *f = dc->fields; f; f = f->next)
       emit(w, RG_SYMBOL_FIELD, f->name, NULL, dc->name, f->pos, NULL, NULL);
-    for (const rg_cell *c = dc->cells; c; c = c->next) {
+    for (const rgi_cell *c = dc->cells; c; c = c->next) {
       const char *row = c->keys ? row_name(w->arena, c->keys) : NULL;
       if (row) emit(w, RG_SYMBOL_ROW, row, NULL, dc->name, c->pos, c->notes, NULL);
       walk_notes(w, c->notes, dc->name);
     }
-    for (const rg_cell *c = dc->cell_notes; c; c = c->next) walk_notes(w, c->notes, dc->name);
+    for (const rgi_cell *c = dc->cell_notes; c; c = c->next) walk_notes(w, c->notes, dc->name);
     walk_stmts(w, dc->body, dc->name);
   }
 }
@@ -195,10 +195,10 @@ static void walk_file(walk *w, const rg_ast_file *ast) {
 ** word on pos's line at or after column from (1-based; exact: at from
 ** itself).  Returns the column it was found at. */
 static uint32_t use_at(walk *w, rg_symbol_kind kind, const char *name, const char *container,
-                       rg_pos pos, uint32_t from, int exact) {
+                       rgi_pos pos, uint32_t from, int exact) {
   rg_symbol s;
   size_t len = 0;
-  const char *line = rg_diag_line(w->d, pos.file, pos.line, &len);
+  const char *line = rgi_diag_line(w->d, pos.file, pos.line, &len);
   if (!name || !*name) return from;
   memset(&s, 0, sizeof s);
   s.kind = kind;
@@ -215,26 +215,26 @@ static uint32_t use_at(walk *w, rg_symbol_kind kind, const char *name, const cha
 }
 
 /* A use of name at pos (the first whole word name from pos's column). */
-static void use(walk *w, rg_symbol_kind kind, const char *name, const char *container, rg_pos pos) {
+static void use(walk *w, rg_symbol_kind kind, const char *name, const char *container, rgi_pos pos) {
   use_at(w, kind, name, container, pos, pos.col, 0);
 }
 
-static void uses_expr(walk *w, const rg_expr *e);
+static void uses_expr(walk *w, const rgi_expr *e);
 
 /* The uses in the expressions of the list e (linked by next). */
-static void uses_exprs(walk *w, const rg_expr *e) {
+static void uses_exprs(walk *w, const rgi_expr *e) {
   for (; e; e = e->next) uses_expr(w, e);
 }
 
 /* The uses in expression e (not its successors). */
-static void uses_expr(walk *w, const rg_expr *e) {
+static void uses_expr(walk *w, const rgi_expr *e) {
   if (!e) return;
   switch (e->kind) {
   case RG_EX_NAME: use(w, RG_SYMBOL_NAME, e->name, NULL, e->pos); break;
   case RG_EX_FIELD:
     uses_expr(w, e->a);
     use(w, RG_SYMBOL_NAME, e->name, e->a && e->a->kind == RG_EX_NAME ? e->a->name : NULL,
-        e->a && e->a->kind == RG_EX_NAME ? (rg_pos){ e->pos.file, e->pos.line,
+        e->a && e->a->kind == RG_EX_NAME ? (rgi_pos){ e->pos.file, e->pos.line,
                                                      e->a->pos.col + (uint32_t)strlen(e->a->name) }
                                          : e->pos);
     break;
@@ -248,7 +248,7 @@ static void uses_expr(walk *w, const rg_expr *e) {
     break;
   case RG_EX_RECORD:
     uses_expr(w, e->a);
-    for (const rg_fieldinit *f = e->fields; f; f = f->next) uses_expr(w, f->value);
+    for (const rgi_fieldinit *f = e->fields; f; f = f->next) uses_expr(w, f->value);
     break;
   default:
     uses_expr(w, e->a);
@@ -259,14 +259,14 @@ static void uses_expr(walk *w, const rg_expr *e) {
 }
 
 /* The uses in type t. */
-static void uses_type(walk *w, const rg_typeexpr *t) {
+static void uses_type(walk *w, const rgi_typeexpr *t) {
   for (; t; t = t->elem)
     if ((t->kind == RG_TY_NAMED || t->kind == RG_TY_SET) && t->name)
       use(w, RG_SYMBOL_NAME, t->name, NULL, t->pos);
 }
 
 /* The uses in the statements of the list s. */
-static void uses_stmts(walk *w, const rg_stmt *s) {
+static void uses_stmts(walk *w, const rgi_stmt *s) {
   for (; s; s = s->next) {
     uses_type(w, s->type);
     uses_expr(w, s->e);
@@ -278,14 +278,14 @@ static void uses_stmts(walk *w, const rg_stmt *s) {
 }
 
 /* The uses in the key patterns of a cell: its members. */
-static void uses_keys(walk *w, const rg_keypat *k) {
+static void uses_keys(walk *w, const rgi_keypat *k) {
   for (; k; k = k->next)
     if (k->kind == RG_KP_NAME) use(w, RG_SYMBOL_MEMBER, k->name, k->enum_name, k->pos);
 }
 
 /* The uses in the parsed file ast. */
-static void uses_file(walk *w, const rg_ast_file *ast) {
-  for (const rg_decl *dc = ast->decls; dc; dc = dc->next) {
+static void uses_file(walk *w, const rgi_ast_file *ast) {
+  for (const rgi_decl *dc = ast->decls; dc; dc = dc->next) {
     if ((dc->kind == RG_DE_STEP || dc->kind == RG_DE_REMOVE) && dc->target) {
       /* override|remove step|rule "NAME" in PROC */
       uint32_t c = use_at(w, dc->part == RG_ST_RULE ? RG_SYMBOL_RULE : RG_SYMBOL_STEP, dc->name,
@@ -296,26 +296,26 @@ static void uses_file(walk *w, const rg_ast_file *ast) {
       use(w, RG_SYMBOL_NAME, dc->name, NULL, dc->pos);
     } else if (dc->kind == RG_DE_CELL) {
       use(w, RG_SYMBOL_TABLE, dc->name, NULL, dc->pos);
-      for (const rg_cell *c = dc->cells; c; c = c->next) {
+      for (const rgi_cell *c = dc->cells; c; c = c->next) {
         const char *row = c->keys ? row_name(w->arena, c->keys) : NULL;
         if (row) use_at(w, RG_SYMBOL_ROW, row, dc->name, c->pos, c->pos.col, 1);
       }
     }
     uses_type(w, dc->type);
     uses_type(w, dc->index);
-    for (const rg_field *f = dc->fields; f; f = f->next) uses_type(w, f->type);
-    for (const rg_param *p = dc->params; p; p = p->next) uses_type(w, p->type);
-    for (const rg_keyspec *k = dc->keys; k; k = k->next)
+    for (const rgi_field *f = dc->fields; f; f = f->next) uses_type(w, f->type);
+    for (const rgi_param *p = dc->params; p; p = p->next) uses_type(w, p->type);
+    for (const rgi_keyspec *k = dc->keys; k; k = k->next)
       if (k->enum_name) use(w, RG_SYMBOL_NAME, k->enum_name, NULL, k->pos);
     uses_expr(w, dc->value);
-    for (const rg_cell *c = dc->cells; c; c = c->next) {
+    for (const rgi_cell *c = dc->cells; c; c = c->next) {
       uses_keys(w, c->keys);
       uses_expr(w, c->value);
     }
-    for (const rg_cell *c = dc->cell_notes; c; c = c->next) uses_keys(w, c->keys);
-    for (const rg_srule *r = dc->srules; r; r = r->next) {
+    for (const rgi_cell *c = dc->cell_notes; c; c = c->next) uses_keys(w, c->keys);
+    for (const rgi_srule *r = dc->srules; r; r = r->next) {
       uses_expr(w, r->who);
-      for (const rg_pickx *k = r->picks; k; k = k->next) uses_expr(w, k->value);
+      for (const rgi_pickx *k = r->picks; k; k = k->next) uses_expr(w, k->value);
     }
     uses_stmts(w, dc->body);
   }
@@ -329,24 +329,24 @@ static void uses_file(walk *w, const rg_ast_file *ast) {
 ** added), or RG_NOMEM. */
 static rg_status each_file(const char *name, const char *text, size_t len,
                            const rg_compile_options *opt, rg_symbol_fn fn, void *ctx,
-                           void (*visit)(walk *, const rg_ast_file *)) {
-  rg_arena arena;
-  rg_diag d;
+                           void (*visit)(walk *, const rgi_ast_file *)) {
+  rgi_arena arena;
+  rgi_diag d;
   walk w;
   uint32_t file;
   rg_status st = RG_OK;
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, opt ? opt->diagnostic : NULL, opt ? opt->diagnostic_ctx : NULL);
+  rgi_arena_init(&arena, 0);
+  rgi_diag_init(&d, &arena, opt ? opt->diagnostic : NULL, opt ? opt->diagnostic_ctx : NULL);
   w.d = &d;
   w.arena = &arena;
   w.ld = opt && opt->loader ? opt->loader : &rg_file_loader;
   w.fn = fn;
   w.ctx = ctx;
-  if (rg_diag_add_text(&d, name, text ? text : "", len, &file) != 0) {
+  if (rgi_diag_add_text(&d, name, text ? text : "", len, &file) != 0) {
     st = d.oom ? RG_NOMEM : RG_BAD_RULES;
   } else {
     for (int depth = 0; depth < 16; depth++) {
-      const rg_ast_file *ast = rg_parse(&d, file, &arena);
+      const rgi_ast_file *ast = rgi_parse(&d, file, &arena);
       const char *base;
       if (!ast) {
         st = RG_NOMEM;
@@ -355,13 +355,13 @@ static rg_status each_file(const char *name, const char *text, size_t len,
       w.file = file;
       visit(&w, ast);
       if (!ast->header || !(base = ast->header->extends)) break;
-      if (rg_diag_fetch(&d, w.ld, d.files[file]->path, base, RG_LOAD_RULES,
+      if (rgi_diag_fetch(&d, w.ld, d.files[file]->path, base, RG_LOAD_RULES,
                         &ast->header->extends_pos, &file) != 0)
         break;
     }
   }
   if (arena.failed) st = RG_NOMEM;
-  rg_arena_free(&arena);
+  rgi_arena_free(&arena);
   return st;
 }
 

@@ -26,16 +26,16 @@
 /* A change of a cell: where it is written, and the rule file that made it
 ** (the file of an `override ... from "F.tsv"`, for the rows of F). */
 typedef struct change {
-  rg_pos at;
+  rgi_pos at;
   uint32_t owner;
 } change;
 
 /* Filling one table: which cells are set, and by which source line. */
 typedef struct filler {
   uint32_t tix;                 /* table index */
-  rg_pos *by;                   /* per cell: who set it (line 0: nobody) */
-  unsigned char *merged;        /* per cell: continues the cell before it (rg_cellsrc) */
-  rg_decl *dc;
+  rgi_pos *by;                   /* per cell: who set it (line 0: nobody) */
+  unsigned char *merged;        /* per cell: continues the cell before it (rgi_cellsrc) */
+  rgi_decl *dc;
   change *changed;              /* per cell: the last change (line 0: none); NULL
                                 ** while the base's cells are filled */
   uint32_t owner;               /* while changing: the rule file making the change */
@@ -45,25 +45,25 @@ typedef struct filler {
 
 /* Returns the dimension along which cells merge in table tb: the
 ** second-to-last key (the sheet's rows), or the only key. */
-static uint32_t row_dim(const rg_table *tb) {
+static uint32_t row_dim(const rgi_table *tb) {
   return tb->ndims >= 2 ? tb->ndims - 2 : 0;
 }
 
 /* Writes the key of index i in dimension dm ("S", "14") into buf. */
-static const char *key_text(cstate *cs, const rg_dim *dm, uint32_t i, char *buf, size_t size) {
+static const char *key_text(cstate *cs, const rgi_dim *dm, uint32_t i, char *buf, size_t size) {
   if (dm->is_enum)
     snprintf(buf, size, "%s",
-             cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, dm->ref).first + i).code);
+             cs->pool + AT(cs->members, rgi_member_info, AT(cs->enums, rgi_enum, dm->ref).first + i).code);
   else snprintf(buf, size, "%lld", (long long)(dm->lo + i));
   return buf;
 }
 
 /* Writes "[k1, k2]" for flat cell index flat of table tb. */
-static const char *cell_text(cstate *cs, const rg_table *tb, uint32_t flat, char *buf, size_t size) {
+static const char *cell_text(cstate *cs, const rgi_table *tb, uint32_t flat, char *buf, size_t size) {
   uint32_t idx[8];
   size_t n = 0;
   for (uint32_t d = tb->ndims; d-- > 0;) {
-    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    const rgi_dim *dm = &AT(cs->dims, rgi_dim, tb->first_dim + d);
     idx[d] = flat % dm->size;
     flat /= dm->size;
   }
@@ -71,7 +71,7 @@ static const char *cell_text(cstate *cs, const rg_table *tb, uint32_t flat, char
   for (uint32_t d = 0; d < tb->ndims && n + 2 < size; d++) {
     char k[128];
     int w = snprintf(buf + n, size - n, "%s%s", d ? ", " : "",
-                     key_text(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), idx[d], k, sizeof k));
+                     key_text(cs, &AT(cs->dims, rgi_dim, tb->first_dim + d), idx[d], k, sizeof k));
     if (w > 0) n += (size_t)w;
   }
   if (n + 2 <= size) { buf[n++] = ']'; buf[n] = '\0'; } else buf[size - 1] = '\0';
@@ -82,16 +82,16 @@ static const char *cell_text(cstate *cs, const rg_table *tb, uint32_t flat, char
 ** the first cell already set (once): while the base's cells are filled, any
 ** cell set; while changing (f->changed), a cell that a change of the same
 ** rule file set.  Returns false on an overlap. */
-static bool fill_box(cstate *cs, filler *f, rg_pos pos, const uint32_t *lo, const uint32_t *hi,
-                     rg_value v) {
-  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+static bool fill_box(cstate *cs, filler *f, rgi_pos pos, const uint32_t *lo, const uint32_t *hi,
+                     rgi_value v) {
+  const rgi_table *tb = &AT(cs->tables, rgi_table, f->tix);
   uint32_t idx[8];
   bool ok = true;
   for (uint32_t d = 0; d < tb->ndims; d++) idx[d] = lo[d];
   for (;;) {
     uint32_t flat = 0;
     for (uint32_t d = 0; d < tb->ndims; d++)
-      flat = flat * AT(cs->dims, rg_dim, tb->first_dim + d).size + idx[d];
+      flat = flat * AT(cs->dims, rgi_dim, tb->first_dim + d).size + idx[d];
     if (f->changed) {
       change *was = &f->changed[flat];
       if (was->at.line && was->owner == f->owner) {
@@ -111,7 +111,7 @@ static bool fill_box(cstate *cs, filler *f, rg_pos pos, const uint32_t *lo, cons
       was->owner = f->owner;
       f->by[flat] = pos;
       f->merged[flat] = idx[row_dim(tb)] > lo[row_dim(tb)];
-      AT(cs->cells, rg_value, tb->first + flat) = v;
+      AT(cs->cells, rgi_value, tb->first + flat) = v;
     } else if (f->by[flat].line) {
       if (ok) {
         char c[256];
@@ -122,7 +122,7 @@ static bool fill_box(cstate *cs, filler *f, rg_pos pos, const uint32_t *lo, cons
     } else {
       f->by[flat] = pos;
       f->merged[flat] = idx[row_dim(tb)] > lo[row_dim(tb)];
-      AT(cs->cells, rg_value, tb->first + flat) = v;
+      AT(cs->cells, rgi_value, tb->first + flat) = v;
     }
     {
       uint32_t d = tb->ndims;
@@ -137,7 +137,7 @@ static bool fill_box(cstate *cs, filler *f, rg_pos pos, const uint32_t *lo, cons
 }
 
 /* Resolves one key pattern of dimension dm to the index range lo..hi. */
-static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t *lo, uint32_t *hi) {
+static bool key_range(cstate *cs, const rgi_dim *dm, const rgi_keypat *k, uint32_t *lo, uint32_t *hi) {
   char list[512];
   switch (k->kind) {
   case RG_KP_ANY:
@@ -146,9 +146,9 @@ static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t
     return true;
   case RG_KP_NAME: case RG_KP_STR:
     if (k->enum_name && dm->is_enum &&
-        strcmp(k->enum_name, cs->pool + AT(cs->enums, rg_enum, dm->ref).name) != 0) {
+        strcmp(k->enum_name, cs->pool + AT(cs->enums, rgi_enum, dm->ref).name) != 0) {
       rgc_err(cs, k->pos, "this key must be a member of %s, not of %s",
-          cs->pool + AT(cs->enums, rg_enum, dm->ref).name, k->enum_name);
+          cs->pool + AT(cs->enums, rgi_enum, dm->ref).name, k->enum_name);
       return false;
     }
     if (!dm->is_enum) {
@@ -160,7 +160,7 @@ static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t
                                     : rgc_member_by_text(cs, dm->ref, k->name);
       if (m < 0) {
         rgc_err(cs, k->pos, "'%s' is not a member of %s (members: %s)%s", k->name,
-            cs->pool + AT(cs->enums, rg_enum, dm->ref).name, rgc_member_list(cs, dm->ref, list, sizeof list),
+            cs->pool + AT(cs->enums, rgi_enum, dm->ref).name, rgc_member_list(cs, dm->ref, list, sizeof list),
             rgc_hint_member(cs, dm->ref, k->name, k->kind == RG_KP_STR));
         return false;
       }
@@ -171,7 +171,7 @@ static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t
     int64_t top = dm->lo + (int64_t)dm->size - 1;
     if (dm->is_enum) {
       rgc_err(cs, k->pos, "this key must be a member of %s, not a number",
-          cs->pool + AT(cs->enums, rg_enum, dm->ref).name);
+          cs->pool + AT(cs->enums, rgi_enum, dm->ref).name);
       return false;
     }
     if (k->lo > k->hi) {
@@ -196,10 +196,10 @@ static bool key_range(cstate *cs, const rg_dim *dm, const rg_keypat *k, uint32_t
 
 /* Returns the first key (dimension) of flat cell i of table tb whose
 ** member an `extend enum` added, storing each key's index in idx; or -1. */
-static int added_key(cstate *cs, const filler *f, const rg_table *tb, uint32_t i, uint32_t *idx) {
+static int added_key(cstate *cs, const filler *f, const rgi_table *tb, uint32_t i, uint32_t *idx) {
   int first = -1;
   for (uint32_t d = tb->ndims; d-- > 0;) {
-    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    const rgi_dim *dm = &AT(cs->dims, rgi_dim, tb->first_dim + d);
     idx[d] = i % dm->size;
     i /= dm->size;
     if (idx[d] < 64 && (f->added[d] >> idx[d] & 1)) first = (int)d;
@@ -209,8 +209,8 @@ static int added_key(cstate *cs, const filler *f, const rg_table *tb, uint32_t i
 
 /* Reports the cells nobody set (but those of added members: see
 ** check_added). */
-static void check_coverage(cstate *cs, filler *f, rg_pos pos) {
-  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+static void check_coverage(cstate *cs, filler *f, rgi_pos pos) {
+  const rgi_table *tb = &AT(cs->tables, rgi_table, f->tix);
   uint32_t missing = 0, idx[8];
   char list[512], c[256];
   size_t n = 0;
@@ -232,16 +232,16 @@ static void check_coverage(cstate *cs, filler *f, rg_pos pos) {
 
 /* The inline cells of table dc. */
 static void inline_cells(cstate *cs, filler *f) {
-  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
-  rg_cell *other = NULL;
-  rg_value otherv = 0;
+  const rgi_table *tb = &AT(cs->tables, rgi_table, f->tix);
+  rgi_cell *other = NULL;
+  rgi_value otherv = 0;
   bool bad = false;
-  for (rg_cell *c = f->dc->cells; c; c = c->next) {
+  for (rgi_cell *c = f->dc->cells; c; c = c->next) {
     uint32_t lo[8], hi[8], nk = 0, d = 0;
-    rg_value v;
-    rg_type t;
+    rgi_value v;
+    rgi_type t;
     bool ok = true;
-    tb = &AT(cs->tables, rg_table, f->tix);
+    tb = &AT(cs->tables, rgi_table, f->tix);
     if (!c->keys) {
       if (other) rgc_err(cs, c->pos, "table %s has two else cells (the first at line %u)",
                      f->dc->name, other->pos.line);
@@ -252,27 +252,27 @@ static void inline_cells(cstate *cs, filler *f) {
       }
       continue;
     }
-    for (rg_keypat *k = c->keys; k; k = k->next) nk++;
+    for (rgi_keypat *k = c->keys; k; k = k->next) nk++;
     if (nk != tb->ndims) {
       rgc_err(cs, c->pos, "this cell has %u key%s; table %s has %u", nk, nk == 1 ? "" : "s",
           f->dc->name, tb->ndims);
       bad = true;
       continue;
     }
-    for (rg_keypat *k = c->keys; k; k = k->next, d++)
-      if (!key_range(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
+    for (rgi_keypat *k = c->keys; k; k = k->next, d++)
+      if (!key_range(cs, &AT(cs->dims, rgi_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
     t = rgc_fold(cs, c->value, tb->value, &v);
     if (rgc_is_err(t) || !rgc_check_type(cs, c->value->pos, t, tb->value, "this cell")) ok = false;
     if (!ok) { bad = true; continue; }
     if (!fill_box(cs, f, c->pos, lo, hi, v)) bad = true;
     rgc_collect_notes(cs, c->notes, rgc_describe(cs, "table %s cell at line %u", f->dc->name, c->pos.line));
   }
-  tb = &AT(cs->tables, rg_table, f->tix);
+  tb = &AT(cs->tables, rgi_table, f->tix);
   if (other) {
     for (uint32_t i = 0; i < tb->count; i++)
       if (!f->by[i].line) {
         f->by[i] = other->pos;
-        AT(cs->cells, rg_value, tb->first + i) = otherv;
+        AT(cs->cells, rgi_value, tb->first + i) = otherv;
       }
     rgc_collect_notes(cs, other->notes, rgc_describe(cs, "table %s else cell", f->dc->name));
   }
@@ -287,7 +287,7 @@ static void inline_cells(cstate *cs, filler *f) {
 ** it starts. */
 typedef struct tsvcell {
   char *text;
-  rg_pos pos;
+  rgi_pos pos;
 } tsvcell;
 
 #define TSV_MAX_COLS 256
@@ -303,7 +303,7 @@ static uint32_t tsv_split(cstate *cs, uint32_t file, uint32_t lineno, const char
     while (i < len && line[i] != '\t') i++;
     end = i;
     if (n == TSV_MAX_COLS) {
-      rg_pos p = { file, lineno, (uint32_t)start + 1 };
+      rgi_pos p = { file, lineno, (uint32_t)start + 1 };
       rgc_err(cs, p, "too many columns (limit %d)", TSV_MAX_COLS);
       return UINT32_MAX;
     }
@@ -323,7 +323,7 @@ static uint32_t tsv_split(cstate *cs, uint32_t file, uint32_t lineno, const char
 
 
 /* Parses the text of a TSV cell as a value of type t. */
-static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
+static bool tsv_value(cstate *cs, const tsvcell *c, rgi_type t, rgi_value *v) {
   const char *s = c->text;
   char list[512], x[96];
   int64_t m;
@@ -336,7 +336,7 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
     int i = rgc_member_by_text(cs, t.ref, s);
     if (i >= 0) { *v = i; return true; }
     rgc_err(cs, c->pos, "'%s' is not a member of %s (members: %s)%s", s,
-        cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list),
+        cs->pool + AT(cs->enums, rgi_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list),
         rgc_hint_member(cs, t.ref, s, true));
     return false;
   }
@@ -345,7 +345,7 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
     int whole;
     if (!*s || strcmp(s, "-") == 0) { *v = 0; return true; }
     whole = rgc_member_by_text(cs, t.ref, s);
-    if (whole >= 0) { *v = (rg_value)((uint64_t)1 << whole); return true; }
+    if (whole >= 0) { *v = (rgi_value)((uint64_t)1 << whole); return true; }
     for (const char *p = s; *p;) {
       char word[256];
       size_t n = 0;
@@ -357,13 +357,13 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
       i = rgc_member_by_text(cs, t.ref, word);
       if (i < 0) {
         rgc_err(cs, c->pos, "'%s' is not a member of %s (members: %s)%s", word,
-            cs->pool + AT(cs->enums, rg_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list),
+            cs->pool + AT(cs->enums, rgi_enum, t.ref).name, rgc_member_list(cs, t.ref, list, sizeof list),
             rgc_hint_member(cs, t.ref, word, true));
         return false;
       }
       mask |= (uint64_t)1 << i;
     }
-    *v = (rg_value)mask;
+    *v = (rgi_value)mask;
     return true;
   }
   case RG_K_BOOL:
@@ -371,16 +371,16 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
     if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0) { *v = 0; return true; }
     break;
   case RG_K_INT: case RG_K_PERCENT:
-    k = rg_parse_int(s, &m);
+    k = rgi_parse_int(s, &m);
     if (k && (s[k] == '\0' || (t.kind == RG_K_PERCENT && s[k] == '%' && !s[k + 1]))) {
       *v = m;
       return true;
     }
     break;
   case RG_K_DIST: {
-    const char *unit = cs->pool + AT(cs->units, rg_unit, t.ref).name;
+    const char *unit = cs->pool + AT(cs->units, rgi_unit, t.ref).name;
     size_t ul = strlen(unit);
-    k = rg_parse_milli(s, &m);
+    k = rgi_parse_milli(s, &m);
     if (!k) break;
     if (strncmp(s + k, unit, ul) == 0) k += ul;
     else if (s[k] == '"' && strcmp(unit, "in") == 0) k++;
@@ -398,8 +398,8 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rg_type t, rg_value *v) {
 }
 
 /* Parses a TSV key cell of dimension dm into the index range lo..hi. */
-static bool tsv_key(cstate *cs, const tsvcell *c, const rg_dim *dm, uint32_t *lo, uint32_t *hi) {
-  rg_keypat k;
+static bool tsv_key(cstate *cs, const tsvcell *c, const rgi_dim *dm, uint32_t *lo, uint32_t *hi) {
+  rgi_keypat k;
   memset(&k, 0, sizeof k);
   k.pos = c->pos;
   if (dm->is_enum) {
@@ -430,21 +430,21 @@ bad:
 
 /* The cells of table f->dc read from TSV file `from` (named at from_pos):
 ** its own file, or the file of a change (f->changed set). */
-static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) {
-  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
-  rg_decl *dc = f->dc;
+static void tsv_cells(cstate *cs, filler *f, const char *from, rgi_pos from_pos) {
+  const rgi_table *tb = &AT(cs->tables, rgi_table, f->tix);
+  rgi_decl *dc = f->dc;
   uint32_t file, ncols = 0;
   tsvcell head[TSV_MAX_COLS], row[TSV_MAX_COLS];
   int colfield[TSV_MAX_COLS];          /* record tables: field of each column, -1 assumed */
-  rg_value prev[TSV_MAX_COLS];
+  rgi_value prev[TSV_MAX_COLS];
   bool hasprev[TSV_MAX_COLS];
   bool bad = false, header = false;
-  const rg_record *rec = NULL;
+  const rgi_record *rec = NULL;
   uint32_t nfields = 0;
 
   /* The loader looks for the file, by default beside the rule file that
   ** names it and in the folders above. */
-  if (rg_diag_fetch(cs->d, cs->loader, cs->d->files[from_pos.file]->path, from,
+  if (rgi_diag_fetch(cs->d, cs->loader, cs->d->files[from_pos.file]->path, from,
                     RG_LOAD_TABLE, &from_pos, &file))
     return;
   if (tb->ndims > 2) {
@@ -456,13 +456,13 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) 
       rgc_err(cs, dc->pos, "a TSV table of records has one key");
       return;
     }
-    rec = &AT(cs->records, rg_record, tb->value.ref);
+    rec = &AT(cs->records, rgi_record, tb->value.ref);
     nfields = rec->count;
   }
   memset(hasprev, 0, sizeof hasprev);
   for (uint32_t ln = 1; ln <= cs->d->files[file]->nlines; ln++) {
     size_t len;
-    const char *line = rg_diag_line(cs->d, file, ln, &len);
+    const char *line = rgi_diag_line(cs->d, file, ln, &len);
     uint32_t n;
     if (!line) break;
     {
@@ -472,7 +472,7 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) 
       if (line[i] == '#') {
         const char *tag = "# assumed:";
         if (len - i > strlen(tag) && strncmp(line + i, tag, strlen(tag)) == 0) {
-          rg_note note = { { file, ln, (uint32_t)i + 1 }, true,
+          rgi_note note = { { file, ln, (uint32_t)i + 1 }, true,
                            rgc_strndup(cs, line + i + strlen(tag), len - i - strlen(tag)), NULL };
           if (note.text) rgc_collect_notes(cs, &note, rgc_describe(cs, "table %s", dc->name));
         }
@@ -491,7 +491,7 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) 
           colfield[c] = -2;
           if (strcmp(head[c].text, "assumed") == 0) { colfield[c] = -1; continue; }
           for (k = 0; k < nfields; k++)
-            if (strcmp(cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, head[c].text) == 0)
+            if (strcmp(cs->pool + AT(cs->fields, rgi_field_info, rec->first + k).name, head[c].text) == 0)
               break;
           if (k == nfields) {
             rgc_err(cs, head[c].pos, "record %s has no field '%s'%s", cs->pool + rec->name, head[c].text,
@@ -508,7 +508,7 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) 
         for (uint32_t k = 0; k < nfields && !bad; k++)
           if (!seen[k]) {
             rgc_err(cs, head[0].pos, "the header lacks field '%s' of %s",
-                cs->pool + AT(cs->fields, rg_field_info, rec->first + k).name, cs->pool + rec->name);
+                cs->pool + AT(cs->fields, rgi_field_info, rec->first + k).name, cs->pool + rec->name);
             bad = true;
           }
         if (bad) return;
@@ -518,7 +518,7 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) 
           return;
         }
       } else {
-        const rg_dim *d2 = &AT(cs->dims, rg_dim, tb->first_dim + 1);
+        const rgi_dim *d2 = &AT(cs->dims, rgi_dim, tb->first_dim + 1);
         for (uint32_t c = 1; c < ncols; c++) {
           uint32_t lo, hi;
           if (!tsv_key(cs, &head[c], d2, &lo, &hi)) { bad = true; continue; }
@@ -532,40 +532,40 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) 
     n = tsv_split(cs, file, ln, line, len, row);
     if (n == UINT32_MAX) { bad = true; continue; }
     if (n != ncols) {
-      rg_pos p = { file, ln, 1 };
+      rgi_pos p = { file, ln, 1 };
       rgc_err(cs, p, "this row has %u cell%s; the header has %u", n, n == 1 ? "" : "s", ncols);
       bad = true;
       continue;
     }
     {
       uint32_t lo[2], hi[2];
-      const rg_dim *d1 = &AT(cs->dims, rg_dim, tb->first_dim);
+      const rgi_dim *d1 = &AT(cs->dims, rgi_dim, tb->first_dim);
       if (!tsv_key(cs, &row[0], d1, &lo[0], &hi[0])) { bad = true; continue; }
       if (rec) {
-        rg_value *vals = rgc_alloc(cs, nfields * sizeof *vals);
+        rgi_value *vals = rgc_alloc(cs, nfields * sizeof *vals);
         bool ok = true;
         if (!vals) { rgc_oom(cs); return; }
         for (uint32_t c = 1; c < n; c++) {
           if (colfield[c] == -1) {
             if (row[c].text[0]) {
-              rg_note note = { row[c].pos, true, row[c].text, NULL };
+              rgi_note note = { row[c].pos, true, row[c].text, NULL };
               rgc_collect_notes(cs, &note, rgc_describe(cs, "table %s row %s", dc->name, row[0].text));
             }
             continue;
           }
-          if (!tsv_value(cs, &row[c], AT(cs->fields, rg_field_info, rec->first + colfield[c]).type,
+          if (!tsv_value(cs, &row[c], AT(cs->fields, rgi_field_info, rec->first + colfield[c]).type,
                          &vals[colfield[c]]))
             ok = false;
         }
         if (!ok) { bad = true; continue; }
         if (!fill_box(cs, f, row[0].pos, lo, hi, rgc_heap_record(cs, vals, nfields))) bad = true;
       } else if (tb->ndims == 1) {
-        rg_value v;
+        rgi_value v;
         if (!tsv_value(cs, &row[1], tb->value, &v)) { bad = true; continue; }
         if (!fill_box(cs, f, row[1].pos, lo, hi, v)) bad = true;
       } else {
         for (uint32_t c = 1; c < n; c++) {
-          rg_value v;
+          rgi_value v;
           if (strcmp(row[c].text, "^") == 0) {
             if (!hasprev[c]) {
               rgc_err(cs, row[c].pos, "'^' repeats the cell above, but there is none");
@@ -585,14 +585,14 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) 
           else if (strcmp(row[c].text, "^") == 0) {
             /* a `^` continues the cell above: merged, each row of a range too */
             for (uint32_t r = lo[0]; r <= hi[0]; r++)
-              f->merged[r * AT(cs->dims, rg_dim, tb->first_dim + 1).size + lo[1]] = 1;
+              f->merged[r * AT(cs->dims, rgi_dim, tb->first_dim + 1).size + lo[1]] = 1;
           }
         }
       }
     }
   }
   if (!header) {
-    rg_pos p = { file, 1, 1 };
+    rgi_pos p = { file, 1, 1 };
     rgc_err(cs, p, "this TSV file has no header line");
     return;
   }
@@ -604,23 +604,23 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rg_pos from_pos) 
 ** [KEYS]` and remembers its box of cells, so that `regula sheet` marks
 ** exactly those cells. */
 static void tsv_cell_notes(cstate *cs, filler *f) {
-  for (rg_cell *c = f->dc->cell_notes; c; c = c->next) {
-    const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+  for (rgi_cell *c = f->dc->cell_notes; c; c = c->next) {
+    const rgi_table *tb = &AT(cs->tables, rgi_table, f->tix);
     uint32_t lo[8], hi[8], nk = 0, d = 0;
-    rg_assumption **first = cs->assumed_tail;
+    rgi_assumption **first = cs->assumed_tail;
     char keys[256];
     size_t n = 0;
     bool ok = true;
-    for (rg_keypat *k = c->keys; k; k = k->next) nk++;
+    for (rgi_keypat *k = c->keys; k; k = k->next) nk++;
     if (nk != tb->ndims) {
       rgc_err(cs, c->pos, "this cell has %u key%s; table %s has %u", nk, nk == 1 ? "" : "s",
           f->dc->name, tb->ndims);
       continue;
     }
     keys[0] = '\0';
-    for (rg_keypat *k = c->keys; k; k = k->next, d++) {
+    for (rgi_keypat *k = c->keys; k; k = k->next, d++) {
       const char *sep = d ? ", " : "";
-      if (!key_range(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
+      if (!key_range(cs, &AT(cs->dims, rgi_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
       if (n >= sizeof keys) continue;
       if (k->kind == RG_KP_ANY) n += (size_t)snprintf(keys + n, sizeof keys - n, "%s_", sep);
       else if (k->kind == RG_KP_INT) n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%lld", sep, (long long)k->lo);
@@ -630,7 +630,7 @@ static void tsv_cell_notes(cstate *cs, filler *f) {
     }
     if (!ok) continue;
     rgc_collect_notes(cs, c->notes, rgc_describe(cs, "table %s cells [%s]", f->dc->name, keys));
-    for (rg_assumption *a = *first; a; a = a->next) {
+    for (rgi_assumption *a = *first; a; a = a->next) {
       a->table = f->tix + 1;
       memcpy(a->lo, lo, sizeof lo);
       memcpy(a->hi, hi, sizeof hi);
@@ -639,17 +639,17 @@ static void tsv_cell_notes(cstate *cs, filler *f) {
 }
 
 /* Marks in f->added the members of each enum key of table f->tix that an
-** `extend enum` added (rg_member.added). */
+** `extend enum` added (rgi_member.added). */
 static void mark_added(cstate *cs, filler *f) {
-  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+  const rgi_table *tb = &AT(cs->tables, rgi_table, f->tix);
   for (uint32_t d = 0; d < tb->ndims && d < 8; d++) {
-    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    const rgi_dim *dm = &AT(cs->dims, rgi_dim, tb->first_dim + d);
     const sym *es;
     f->added[d] = 0;
     if (!dm->is_enum) continue;
-    es = rgc_lookup(cs, cs->pool + AT(cs->enums, rg_enum, dm->ref).name);
+    es = rgc_lookup(cs, cs->pool + AT(cs->enums, rgi_enum, dm->ref).name);
     if (!es || es->kind != S_ENUM || !es->decl) continue;
-    for (const rg_member *m = es->decl->members; m; m = m->next) {
+    for (const rgi_member *m = es->decl->members; m; m = m->next) {
       int k;
       if (!m->added || (k = rgc_member_by_code(cs, dm->ref, m->code)) < 0 || k >= 64) continue;
       f->added[d] |= (uint64_t)1 << k;
@@ -660,12 +660,12 @@ static void mark_added(cstate *cs, filler *f) {
 
 /* Returns the member of enum key d of table tb at index k as declared (for
 ** its position), or NULL. */
-static const rg_member *key_member(cstate *cs, const rg_table *tb, uint32_t d, uint32_t k) {
-  const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
-  const char *code = cs->pool + AT(cs->members, rg_member_info, AT(cs->enums, rg_enum, dm->ref).first + k).code;
-  const sym *es = rgc_lookup(cs, cs->pool + AT(cs->enums, rg_enum, dm->ref).name);
+static const rgi_member *key_member(cstate *cs, const rgi_table *tb, uint32_t d, uint32_t k) {
+  const rgi_dim *dm = &AT(cs->dims, rgi_dim, tb->first_dim + d);
+  const char *code = cs->pool + AT(cs->members, rgi_member_info, AT(cs->enums, rgi_enum, dm->ref).first + k).code;
+  const sym *es = rgc_lookup(cs, cs->pool + AT(cs->enums, rgi_enum, dm->ref).name);
   if (!es || !es->decl) return NULL;
-  for (const rg_member *m = es->decl->members; m; m = m->next)
+  for (const rgi_member *m = es->decl->members; m; m = m->next)
     if (strcmp(m->code, code) == 0) return m;
   return NULL;
 }
@@ -691,21 +691,21 @@ static bool gap_before(const gap *a, const gap *b, uint32_t n) {
 /* Writes the keys of gap g of table tb as a pattern into b: `_` for a
 ** varying key that spans its whole dimension, lo..hi for part of a range;
 ** returns false when the cells are not one box (then listed one by one). */
-static bool gap_pattern(cstate *cs, const rg_table *tb, const gap *g, rg_out *o) {
+static bool gap_pattern(cstate *cs, const rgi_table *tb, const gap *g, rg_out *o) {
   uint64_t box = 1;
   char k[128];
   for (uint32_t d = 0; d < tb->ndims; d++)
     if (g->key[d] < 0) box *= (uint64_t)(g->hi[d] - g->lo[d] + 1);
   if (box != g->count) return false;
   for (uint32_t d = 0; d < tb->ndims; d++) {
-    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    const rgi_dim *dm = &AT(cs->dims, rgi_dim, tb->first_dim + d);
     if (g->key[d] >= 0) continue;
     if (!(g->lo[d] == 0 && g->hi[d] == dm->size - 1) && dm->is_enum && g->lo[d] != g->hi[d])
       return false;             /* part of an enum: no pattern for it */
   }
   rg_printf(o, "%s[", cs->pool + tb->name);
   for (uint32_t d = 0; d < tb->ndims; d++) {
-    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    const rgi_dim *dm = &AT(cs->dims, rgi_dim, tb->first_dim + d);
     rg_puts(o, d ? ", " : "");
     if (g->key[d] >= 0) rg_puts(o, key_text(cs, dm, (uint32_t)g->key[d], k, sizeof k));
     else if (g->lo[d] == 0 && g->hi[d] == dm->size - 1) rg_putc(o, '_');
@@ -720,10 +720,10 @@ static bool gap_pattern(cstate *cs, const rg_table *tb, const gap *g, rg_out *o)
 ** needs them, the cells of members that an `extend enum` added and that no
 ** change set, as patterns (`terrain[Oasis]`, `weather[_, Oasis]`). */
 static void check_added(cstate *cs, filler *f) {
-  const rg_table *tb = &AT(cs->tables, rg_table, f->tix);
+  const rgi_table *tb = &AT(cs->tables, rgi_table, f->tix);
   gap gaps[MAX_GAPS];
   uint32_t ngaps = 0, idx[8], missing = 0, listed = 0;
-  const rg_member *first = NULL;
+  const rgi_member *first = NULL;
   rg_buf b, members;
   if (!f->any_added) return;
   for (uint32_t i = 0; i < tb->count; i++) {
@@ -772,7 +772,7 @@ static void check_added(cstate *cs, filler *f) {
   rg_buf_init(&members);
   /* The added members the missing cells have, in the order of the keys. */
   for (uint32_t d = 0; d < tb->ndims; d++) {
-    const rg_dim *dm = &AT(cs->dims, rg_dim, tb->first_dim + d);
+    const rgi_dim *dm = &AT(cs->dims, rgi_dim, tb->first_dim + d);
     for (uint32_t k = 0; k < 64 && k < dm->size; k++) {
       bool needed = false;
       char kt[128];
@@ -824,13 +824,13 @@ static void check_added(cstate *cs, filler *f) {
 
 /* Fills the cells of table declaration dc: its own (inline or from its
 ** TSV), then the changes of the rule sets that extend it, in order. */
-void rgc_table_cells(cstate *cs, rg_decl *dc) {
+void rgc_table_cells(cstate *cs, rgi_decl *dc) {
   sym *s = rgc_lookup(cs, dc->name);
   filler f;
-  const rg_table *tb;
+  const rgi_table *tb;
   int errors0 = cs->d->errors;
   if (!s || s->decl != dc) return;
-  tb = &AT(cs->tables, rg_table, s->index);
+  tb = &AT(cs->tables, rgi_table, s->index);
   if (rgc_is_err(tb->value) || tb->count == 0) return;
   memset(&f, 0, sizeof f);
   f.tix = s->index;
@@ -846,29 +846,29 @@ void rgc_table_cells(cstate *cs, rg_decl *dc) {
   } else inline_cells(cs, &f);
   /* Cells changed by a rule set that extends this one replace what is there. */
   if (dc->changes) {
-    tb = &AT(cs->tables, rg_table, s->index);
+    tb = &AT(cs->tables, rgi_table, s->index);
     f.changed = rgc_alloc(cs, tb->count * sizeof *f.changed);
     if (!f.changed) { rgc_oom(cs); return; }
   }
-  for (rg_cell *c = dc->changes; c; c = c->next) {
+  for (rgi_cell *c = dc->changes; c; c = c->next) {
     uint32_t lo[8], hi[8], nk = 0, d = 0;
-    rg_value v;
-    rg_type t;
+    rgi_value v;
+    rgi_type t;
     bool ok = true;
-    tb = &AT(cs->tables, rg_table, s->index);
+    tb = &AT(cs->tables, rgi_table, s->index);
     f.owner = c->pos.file;
     if (c->from) {
       tsv_cells(cs, &f, c->from, c->pos);
       rgc_collect_notes(cs, c->notes, rgc_describe(cs, "table %s cells from %s", dc->name, c->from));
       continue;
     }
-    for (rg_keypat *k = c->keys; k; k = k->next) nk++;
+    for (rgi_keypat *k = c->keys; k; k = k->next) nk++;
     if (nk != tb->ndims) {
       rgc_err(cs, c->pos, "table %s takes %u key%s, not %u", dc->name, tb->ndims, tb->ndims == 1 ? "" : "s", nk);
       continue;
     }
-    for (rg_keypat *k = c->keys; k; k = k->next, d++)
-      if (!key_range(cs, &AT(cs->dims, rg_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
+    for (rgi_keypat *k = c->keys; k; k = k->next, d++)
+      if (!key_range(cs, &AT(cs->dims, rgi_dim, tb->first_dim + d), k, &lo[d], &hi[d])) ok = false;
     t = rgc_fold(cs, c->value, tb->value, &v);
     if (rgc_is_err(t) || !rgc_check_type(cs, c->value->pos, t, tb->value, "this cell")) ok = false;
     if (!ok) continue;
@@ -876,9 +876,9 @@ void rgc_table_cells(cstate *cs, rg_decl *dc) {
     rgc_collect_notes(cs, c->notes, rgc_describe(cs, "table %s cell changed at line %u", dc->name, c->pos.line));
   }
   if (cs->d->errors == errors0) check_added(cs, &f);
-  tb = &AT(cs->tables, rg_table, s->index);
+  tb = &AT(cs->tables, rgi_table, s->index);
   for (uint32_t i = 0; i < tb->count; i++) {
-    rg_cellsrc *src = &AT(cs->cellsrc, rg_cellsrc, tb->first + i);
+    rgi_cellsrc *src = &AT(cs->cellsrc, rgi_cellsrc, tb->first + i);
     src->file = f.by[i].file;
     src->line = f.by[i].line;
     src->merged = f.merged[i];

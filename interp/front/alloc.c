@@ -11,7 +11,7 @@
 ** does), and only read afterwards.  The failure counter is atomic, so the
 ** threads of a simulation count their allocations together.
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <jansson.h>
 #include <stdatomic.h>

@@ -2,28 +2,28 @@
 ** arena.c: bump allocation for compiler memory (see arena.h).
 */
 #include "arena.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdint.h>
 #include <string.h>
 
-struct rg_block {
-  rg_block *next;
+struct rgi_block {
+  rgi_block *next;
   size_t size;             /* usable bytes after the header */
   max_align_t data[];
 };
 
 #define RG_ARENA_BLOCK 65536
 
-void rg_arena_init(rg_arena *a, size_t limit) {
+void rgi_arena_init(rgi_arena *a, size_t limit) {
   memset(a, 0, sizeof *a);
   a->limit = limit;
 }
 
-void rg_arena_free(rg_arena *a) {
-  rg_block *b = a->head;
+void rgi_arena_free(rgi_arena *a) {
+  rgi_block *b = a->head;
   while (b) {
-    rg_block *next = b->next;
+    rgi_block *next = b->next;
     rg_free(b);
     b = next;
   }
@@ -32,7 +32,7 @@ void rg_arena_free(rg_arena *a) {
   a->total = 0;
 }
 
-void *rg_arena_alloc(rg_arena *a, size_t n) {
+void *rgi_arena_alloc(rgi_arena *a, size_t n) {
   const size_t align = sizeof(max_align_t);
   if (a->failed) return NULL;
   /* 1 TiB on 64-bit hosts; half the address space on 32-bit ones (wasm) */
@@ -41,7 +41,7 @@ void *rg_arena_alloc(rg_arena *a, size_t n) {
   if (n == 0) n = align;
   if (!a->head || a->head->size - a->used < n) {
     size_t size = n > RG_ARENA_BLOCK ? n : RG_ARENA_BLOCK;
-    rg_block *b;
+    rgi_block *b;
     if (a->limit && a->total + size > a->limit) { a->failed = true; return NULL; }
     b = rg_malloc(sizeof *b + size);
     if (!b) { a->failed = true; return NULL; }
@@ -59,14 +59,14 @@ void *rg_arena_alloc(rg_arena *a, size_t n) {
   }
 }
 
-char *rg_arena_strndup(rg_arena *a, const char *s, size_t n) {
-  char *p = rg_arena_alloc(a, n + 1);
+char *rgi_arena_strndup(rgi_arena *a, const char *s, size_t n) {
+  char *p = rgi_arena_alloc(a, n + 1);
   if (!p) return NULL;
   memcpy(p, s, n);
   p[n] = '\0';
   return p;
 }
 
-char *rg_arena_strdup(rg_arena *a, const char *s) {
-  return rg_arena_strndup(a, s, strlen(s));
+char *rgi_arena_strdup(rgi_arena *a, const char *s) {
+  return rgi_arena_strndup(a, s, strlen(s));
 }

@@ -3,14 +3,14 @@
 ** diag.h); rendering a record as text (see regula.h).
 */
 #include "diag.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
-void rg_diag_init(rg_diag *d, rg_arena *arena, rg_diagnostic_fn report, void *ctx) {
+void rgi_diag_init(rgi_diag *d, rgi_arena *arena, rg_diagnostic_fn report, void *ctx) {
   memset(d, 0, sizeof *d);
   d->report = report;
   d->report_ctx = ctx;
@@ -22,16 +22,16 @@ void rg_diag_init(rg_diag *d, rg_arena *arena, rg_diagnostic_fn report, void *ct
 /* Hands record r to d's callback, or keeps a copy of it in d's arena (its
 ** message copied; the path and line live there already).  A copy that
 ** cannot be made is dropped and the arena marked failed. */
-static void emit(rg_diag *d, const rg_diagnostic *r) {
-  rg_diag_kept *k;
+static void emit(rgi_diag *d, const rg_diagnostic *r) {
+  rgi_diag_kept *k;
   if (d->report) {
     d->report(d->report_ctx, r);
     return;
   }
-  k = rg_arena_alloc(d->arena, sizeof *k);
+  k = rgi_arena_alloc(d->arena, sizeof *k);
   if (k) {
     k->rec = *r;
-    k->rec.message = rg_arena_strdup(d->arena, r->message);
+    k->rec.message = rgi_arena_strdup(d->arena, r->message);
   }
   if (!k || !k->rec.message) {
     d->arena->failed = true;
@@ -43,7 +43,7 @@ static void emit(rg_diag *d, const rg_diagnostic *r) {
 }
 
 /* Emits a diagnostic without a position: severity sev, message msg. */
-static void emit_plain(rg_diag *d, rg_severity sev, const char *msg) {
+static void emit_plain(rgi_diag *d, rg_severity sev, const char *msg) {
   rg_diagnostic r;
   memset(&r, 0, sizeof r);
   r.severity = sev;
@@ -55,7 +55,7 @@ static void emit_plain(rg_diag *d, rg_severity sev, const char *msg) {
 /* Reports that memory ran out, once however many layers notice it (the
 ** file loader, then the compiler unwinding past it), and marks the arena
 ** failed so that callers can tell it from bad input. */
-void rg_diag_oom(rg_diag *d) {
+void rgi_diag_oom(rgi_diag *d) {
   d->arena->failed = true;
   if (d->oom) return;
   d->oom = 1;
@@ -63,15 +63,15 @@ void rg_diag_oom(rg_diag *d) {
   emit_plain(d, RG_SEVERITY_ERROR, "out of memory");
 }
 
-/* Reports out of memory with rg_diag_oom (arena marked failed, the message
+/* Reports out of memory with rgi_diag_oom (arena marked failed, the message
 ** printed once). */
-static void diag_oom(rg_diag *d) {
-  rg_diag_oom(d);
+static void diag_oom(rgi_diag *d) {
+  rgi_diag_oom(d);
 }
 
 /* Returns the 1-based line and byte column of offset off in raw[0..n). */
-static rg_pos raw_pos(uint32_t file, const char *raw, size_t off) {
-  rg_pos p = { file, 1, 1 };
+static rgi_pos raw_pos(uint32_t file, const char *raw, size_t off) {
+  rgi_pos p = { file, 1, 1 };
   for (size_t i = 0; i < off; i++) {
     if (raw[i] == '\n') { p.line++; p.col = 1; }
     else p.col++;
@@ -83,19 +83,19 @@ static rg_pos raw_pos(uint32_t file, const char *raw, size_t off) {
 ** validation can show the offending line; from is where it was asked for
 ** (NULL: the command line).  Returns 0 and the new index in *index, or -1
 ** after reporting. */
-static int add_file(rg_diag *d, const char *path, const rg_pos *from, char *text,
+static int add_file(rgi_diag *d, const char *path, const rgi_pos *from, char *text,
                     size_t len, uint32_t *index) {
-  rg_file *f;
+  rgi_file *f;
   if (d->nfiles >= RG_MAX_FILES) {
     /* Said once, at the first clause that asks for one more. */
     if (d->full++) d->errors++;
-    else if (from) rg_error(d, *from, "too many source files (limit %d)", RG_MAX_FILES);
-    else rg_error_plain(d, "too many source files (limit %d)", RG_MAX_FILES);
+    else if (from) rgi_error(d, *from, "too many source files (limit %d)", RG_MAX_FILES);
+    else rgi_error_plain(d, "too many source files (limit %d)", RG_MAX_FILES);
     return -1;
   }
-  f = rg_arena_alloc(d->arena, sizeof *f);
+  f = rgi_arena_alloc(d->arena, sizeof *f);
   if (!f) { diag_oom(d); return -1; }
-  f->path = rg_arena_strdup(d->arena, path);
+  f->path = rgi_arena_strdup(d->arena, path);
   if (!f->path) { diag_oom(d); return -1; }
   f->text = text;
   f->len = len;
@@ -105,10 +105,10 @@ static int add_file(rg_diag *d, const char *path, const rg_pos *from, char *text
 }
 
 /* Computes the line table of f. Returns 0, or -1 when out of memory. */
-static int index_lines(rg_diag *d, rg_file *f) {
+static int index_lines(rgi_diag *d, rgi_file *f) {
   uint32_t n = 1;
   for (size_t i = 0; i < f->len; i++) n += f->text[i] == '\n';
-  f->line_start = rg_arena_alloc(d->arena, n * sizeof *f->line_start);
+  f->line_start = rgi_arena_alloc(d->arena, n * sizeof *f->line_start);
   if (!f->line_start) return -1;
   f->nlines = 0;
   f->col_marks = NULL;
@@ -120,7 +120,7 @@ static int index_lines(rg_diag *d, rg_file *f) {
 
 /* Sets f's text to text[0..n) in NFC (see add_text), normalizing line by
 ** line.  Returns 0, or -1 after reporting an error to d. */
-static int nfc_lines(rg_diag *d, const char *path, rg_file *f, const char *text, size_t n) {
+static int nfc_lines(rgi_diag *d, const char *path, rgi_file *f, const char *text, size_t n) {
   char *out = NULL;
   size_t len = 0, cap = 0;
   for (size_t i = 0; i < n;) {
@@ -135,7 +135,7 @@ static int nfc_lines(rg_diag *d, const char *path, rg_file *f, const char *text,
                                         &nfc, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
       if (k < 0) {
         rg_free(out);
-        rg_error_plain(d, "%s: cannot normalize text: %s", path, utf8proc_errmsg(k));
+        rgi_error_plain(d, "%s: cannot normalize text: %s", path, utf8proc_errmsg(k));
         return -1;
       }
       piece = (const char *)nfc;
@@ -159,33 +159,33 @@ static int nfc_lines(rg_diag *d, const char *path, rg_file *f, const char *text,
     free(nfc);
     i = end;
   }
-  f->text = rg_arena_strndup(d->arena, out ? out : "", len);
+  f->text = rgi_arena_strndup(d->arena, out ? out : "", len);
   rg_free(out);
   if (!f->text) { diag_oom(d); return -1; }
   f->len = len;
   return 0;
 }
 
-/* rg_diag_add_text for a file asked for at from (NULL: not from a file). */
-static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char *text,
+/* rgi_diag_add_text for a file asked for at from (NULL: not from a file). */
+static int add_text(rgi_diag *d, const char *path, const rgi_pos *from, const char *text,
                     size_t len, uint32_t *index) {
   char *raw, *clean;
   size_t n = 0;
   uint32_t ix;
-  rg_file *f;
+  rgi_file *f;
 
   if (len > RG_MAX_SOURCE) {
-    rg_error_plain(d, "%s: file too large (%zu bytes, limit %u)", path, len, RG_MAX_SOURCE);
+    rgi_error_plain(d, "%s: file too large (%zu bytes, limit %u)", path, len, RG_MAX_SOURCE);
     return -1;
   }
-  raw = rg_arena_strndup(d->arena, text, len);
+  raw = rgi_arena_strndup(d->arena, text, len);
   if (!raw) { diag_oom(d); return -1; }
   if (add_file(d, path, from, raw, len, &ix)) return -1;
   f = d->files[ix];
   if (index_lines(d, f)) { diag_oom(d); return -1; }
 
   /* Validate: every byte sequence a code point, no NUL, nothing unsafe
-  ** (rg_unsafe_char; CR only before LF), at most RG_MAX_MARKS combining
+  ** (rgi_unsafe_char; CR only before LF), at most RG_MAX_MARKS combining
   ** marks in a row (utf8proc's NFC sorts a run of them in quadratic time;
   ** Unicode's stream-safe text has at most 30). */
   utf8proc_int32_t top = 0;   /* the greatest code point */
@@ -194,31 +194,31 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)raw + i,
                                           (utf8proc_ssize_t)(len - i), &cp);
     if (k < 0) {
-      rg_error(d, raw_pos(ix, raw, i), "invalid UTF-8 byte 0x%02X", (unsigned char)raw[i]);
+      rgi_error(d, raw_pos(ix, raw, i), "invalid UTF-8 byte 0x%02X", (unsigned char)raw[i]);
       return -1;
     }
     if (cp == 0) {
-      rg_error(d, raw_pos(ix, raw, i), "NUL byte in source");
+      rgi_error(d, raw_pos(ix, raw, i), "NUL byte in source");
       return -1;
     }
     /* Nothing that could change what a terminal shows gets in: no string
     ** or comment can hold it, so no message or output prints it. */
-    if (rg_unsafe_char(cp) && !(cp == '\r' && i + 1 < len && raw[i + 1] == '\n')) {
-      rg_error(d, raw_pos(ix, raw, i), "unexpected character U+%04X (control and "
+    if (rgi_unsafe_char(cp) && !(cp == '\r' && i + 1 < len && raw[i + 1] == '\n')) {
+      rgi_error(d, raw_pos(ix, raw, i), "unexpected character U+%04X (control and "
                "bidirectional formatting characters are not allowed)", (unsigned)cp);
       return -1;
     }
     if (cp > top) top = cp;
     marks = cp >= 0x300 && utf8proc_get_property(cp)->combining_class ? marks + 1 : 0;
     if (marks > RG_MAX_MARKS) {
-      rg_error(d, raw_pos(ix, raw, i), "more than %d combining marks in a row", RG_MAX_MARKS);
+      rgi_error(d, raw_pos(ix, raw, i), "more than %d combining marks in a row", RG_MAX_MARKS);
       return -1;
     }
     i += (size_t)k;
   }
 
   /* Drop a BOM; turn CRLF into LF. */
-  clean = rg_arena_alloc(d->arena, len + 1);
+  clean = rgi_arena_alloc(d->arena, len + 1);
   if (!clean) { diag_oom(d); return -1; }
   {
     size_t i = 0;
@@ -246,13 +246,13 @@ static int add_text(rg_diag *d, const char *path, const rg_pos *from, const char
   return 0;
 }
 
-int rg_diag_add_text(rg_diag *d, const char *path, const char *text, size_t len,
+int rgi_diag_add_text(rgi_diag *d, const char *path, const char *text, size_t len,
                      uint32_t *index) {
   return add_text(d, path, NULL, text, len, index);
 }
 
-int rg_diag_fetch(rg_diag *d, const rg_loader *ld, const char *from, const char *name,
-                  rg_load_kind kind, const rg_pos *at, uint32_t *index) {
+int rgi_diag_fetch(rgi_diag *d, const rg_loader *ld, const char *from, const char *name,
+                  rg_load_kind kind, const rgi_pos *at, uint32_t *index) {
   rg_source src;
   char err[1024] = "";
   rg_status st;
@@ -266,8 +266,8 @@ int rg_diag_fetch(rg_diag *d, const rg_loader *ld, const char *from, const char 
   }
   if (st != RG_OK) {
     if (!err[0]) snprintf(err, sizeof err, "cannot load %s: %s", name, rg_status_name(st));
-    if (at) rg_error(d, *at, "%s", err);
-    else rg_error_plain(d, "%s", err);
+    if (at) rgi_error(d, *at, "%s", err);
+    else rgi_error_plain(d, "%s", err);
     return -1;
   }
   {
@@ -288,12 +288,12 @@ int rg_diag_fetch(rg_diag *d, const rg_loader *ld, const char *from, const char 
   return rc;
 }
 
-int rg_diag_load(rg_diag *d, const char *path, const rg_pos *at, uint32_t *index) {
-  return rg_diag_fetch(d, &rg_file_loader, NULL, path, RG_LOAD_RULES, at, index);
+int rgi_diag_load(rgi_diag *d, const char *path, const rgi_pos *at, uint32_t *index) {
+  return rgi_diag_fetch(d, &rg_file_loader, NULL, path, RG_LOAD_RULES, at, index);
 }
 
-const char *rg_diag_line(const rg_diag *d, uint32_t file, uint32_t line, size_t *len) {
-  const rg_file *f;
+const char *rgi_diag_line(const rgi_diag *d, uint32_t file, uint32_t line, size_t *len) {
+  const rgi_file *f;
   size_t start, end;
   if (file >= d->nfiles || line == 0) return NULL;
   f = d->files[file];
@@ -304,7 +304,7 @@ const char *rg_diag_line(const rg_diag *d, uint32_t file, uint32_t line, size_t 
   return f->text + start;
 }
 
-int rg_unsafe_char(int32_t cp) {
+int rgi_unsafe_char(int32_t cp) {
   if (cp == '\t' || cp == '\n') return 0;
   return cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || (cp >= 0x202A && cp <= 0x202E)
       || (cp >= 0x2066 && cp <= 0x2069);
@@ -319,7 +319,7 @@ static uint32_t char_width(const char *s, size_t n, size_t *k) {
   int cw;
   if (m <= 0) { *k = 1; return 1; }
   *k = (size_t)m;
-  if (cp == '\t' || rg_unsafe_char(cp)) return 1;
+  if (cp == '\t' || rgi_unsafe_char(cp)) return 1;
   cw = utf8proc_charwidth(cp);
   return cw > 0 ? (uint32_t)cw : 0;
 }
@@ -335,18 +335,18 @@ static uint32_t advance(const char *s, size_t from, size_t to, size_t end, uint3
   return w;
 }
 
-uint32_t rg_display_col(const char *line, size_t len, uint32_t col) {
+uint32_t rgi_display_col(const char *line, size_t len, uint32_t col) {
   size_t stop = col > 0 ? col - 1 : 0;
   return advance(line, 0, stop < len ? stop : len, len, 1);
 }
 
-/* Marks f's text for rg_diag_col: for each k, f->col_marks[2k] is the offset
+/* Marks f's text for rgi_diag_col: for each k, f->col_marks[2k] is the offset
 ** of the first character at or after byte k * RG_COL_STEP (or f->len) and
 ** f->col_marks[2k + 1] its display column in its line.  Returns 0, or -1
 ** when out of memory (reported). */
-static int mark_cols(rg_diag *d, rg_file *f) {
+static int mark_cols(rgi_diag *d, rgi_file *f) {
   size_t n = f->len / RG_COL_STEP + 1, k = 0, i = 0;
-  uint32_t w = 1, *m = rg_arena_alloc(d->arena, 2 * n * sizeof *m);
+  uint32_t w = 1, *m = rgi_arena_alloc(d->arena, 2 * n * sizeof *m);
   if (!m) { diag_oom(d); return -1; }
   while (i < f->len) {
     size_t c;
@@ -360,8 +360,8 @@ static int mark_cols(rg_diag *d, rg_file *f) {
   return 0;
 }
 
-uint32_t rg_diag_col(rg_diag *d, uint32_t file, uint32_t line, uint32_t col) {
-  rg_file *f;
+uint32_t rgi_diag_col(rgi_diag *d, uint32_t file, uint32_t line, uint32_t col) {
+  rgi_file *f;
   size_t start, end, off, from;
   uint32_t w = 1;
   if (file >= d->nfiles || line == 0) return col;
@@ -385,7 +385,7 @@ uint32_t rg_diag_col(rg_diag *d, uint32_t file, uint32_t line, uint32_t col) {
   return advance(f->text, from, off, end, w);
 }
 
-uint32_t rg_byte_col(const char *line, size_t len, uint32_t dcol) {
+uint32_t rgi_byte_col(const char *line, size_t len, uint32_t dcol) {
   uint32_t w = 1;
   size_t i = 0, k;
   while (w < dcol && i < len) {
@@ -401,13 +401,13 @@ uint32_t rg_byte_col(const char *line, size_t len, uint32_t dcol) {
 #define RG_CARET_SIDE 80
 
 /* Writes line[from..to) (the line ends at line[len]), each unsafe character
-** (rg_unsafe_char) or byte of bad UTF-8 as '?'. */
+** (rgi_unsafe_char) or byte of bad UTF-8 as '?'. */
 static void put_text(rg_out *out, const char *line, size_t from, size_t to, size_t len) {
   for (size_t i = from; i < to;) {
     utf8proc_int32_t cp;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)line + i,
                                           (utf8proc_ssize_t)(len - i), &cp);
-    if (k <= 0 || rg_unsafe_char(cp)) { rg_putc(out, '?'); i += k > 0 ? (size_t)k : 1; continue; }
+    if (k <= 0 || rgi_unsafe_char(cp)) { rg_putc(out, '?'); i += k > 0 ? (size_t)k : 1; continue; }
     rg_write(out, line + i, (size_t)k);
     i += (size_t)k;
   }
@@ -470,10 +470,10 @@ static const char *format(char *buf, size_t size, char **big, const char *fmt, v
   return (size_t)n < size ? buf : *big;
 }
 
-/* rg_error with a va_list (consumed): counts the error and, while within
+/* rgi_error with a va_list (consumed): counts the error and, while within
 ** d->max_errors, emits its record (columns in display width, the source
 ** line); emits the note "too many errors, stopping here" after the last. */
-void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap) {
+void rgi_verror(rgi_diag *d, rgi_pos pos, const char *fmt, va_list ap) {
   char buf[1024], *big;
   rg_diagnostic r;
   size_t len = 0;
@@ -490,11 +490,11 @@ void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap) {
   r.line = pos.line;
   r.col = r.end_col = pos.col;
   r.byte_col = pos.col;
-  line = rg_diag_line(d, pos.file, pos.line, &len);
+  line = rgi_diag_line(d, pos.file, pos.line, &len);
   if (line) {
     size_t b = pos.col > 0 ? pos.col - 1 : 0;
     size_t t = token_end(line, len, b < len ? b : len);
-    r.col = rg_diag_col(d, pos.file, pos.line, pos.col);   /* linear on long lines */
+    r.col = rgi_diag_col(d, pos.file, pos.line, pos.col);   /* linear on long lines */
     r.end_col = advance(line, b < len ? b : len, t, len, r.col);
     r.source_line = line;
     r.source_len = len;
@@ -502,7 +502,7 @@ void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap) {
   if (r.end_col <= r.col) r.end_col = r.col + 1;
   r.message = format(buf, sizeof buf, &big, fmt, ap);
   if (!r.message) {
-    rg_diag_oom(d);
+    rgi_diag_oom(d);
     return;
   }
   emit(d, &r);
@@ -510,28 +510,28 @@ void rg_verror(rg_diag *d, rg_pos pos, const char *fmt, va_list ap) {
   if (d->errors == d->max_errors) emit_plain(d, RG_SEVERITY_NOTE, "too many errors, stopping here");
 }
 
-void rg_error(rg_diag *d, rg_pos pos, const char *fmt, ...) {
+void rgi_error(rgi_diag *d, rgi_pos pos, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  rg_verror(d, pos, fmt, ap);
+  rgi_verror(d, pos, fmt, ap);
   va_end(ap);
 }
 
-void rg_error_plain(rg_diag *d, const char *fmt, ...) {
+void rgi_error_plain(rgi_diag *d, const char *fmt, ...) {
   char buf[1024], *big;
   const char *msg;
   va_list ap;
   if (strcmp(fmt, "out of memory") == 0) {
-    rg_diag_oom(d);
+    rgi_diag_oom(d);
     return;
   }
   d->errors++;
-  if (d->oom || d->errors > d->max_errors) return;   /* see rg_verror */
+  if (d->oom || d->errors > d->max_errors) return;   /* see rgi_verror */
   va_start(ap, fmt);
   msg = format(buf, sizeof buf, &big, fmt, ap);
   va_end(ap);
   if (!msg) {
-    rg_diag_oom(d);
+    rgi_diag_oom(d);
     return;
   }
   emit_plain(d, RG_SEVERITY_ERROR, msg);
@@ -605,7 +605,7 @@ void rg_diagnostic_print(void *ctx, const rg_diagnostic *r) {
   rg_diagnostic_render(r, ctx);
 }
 
-void rg_diag_runtime(const rg_diag *src, const char *msg, const char *path, uint32_t line,
+void rgi_diag_runtime(const rgi_diag *src, const char *msg, const char *path, uint32_t line,
                      uint32_t col, rg_out *out) {
   const char *text = NULL;
   uint32_t ix = 0, b = 0;
@@ -617,17 +617,17 @@ void rg_diag_runtime(const rg_diag *src, const char *msg, const char *path, uint
   if (src)
     for (ix = 0; ix < src->nfiles; ix++)
       if (strcmp(src->files[ix]->path, path) == 0) break;
-  if (src && ix < src->nfiles) text = rg_diag_line(src, ix, line, &len);
+  if (src && ix < src->nfiles) text = rgi_diag_line(src, ix, line, &len);
   /* the position holds a display column; the diagnostics take a byte one */
-  if (text) b = rg_byte_col(text, len, col);
+  if (text) b = rgi_byte_col(text, len, col);
   if (b) {
-    rg_diag d = *src;           /* a copy, to render one error to out */
-    rg_pos pos = { ix, line, b };
+    rgi_diag d = *src;           /* a copy, to render one error to out */
+    rgi_pos pos = { ix, line, b };
     d.report = rg_diagnostic_print;   /* renders to the rg_out report_ctx */
     d.report_ctx = out;
     d.errors = 0;
     d.max_errors = 2;
-    rg_error(&d, pos, "%s", msg);
+    rgi_error(&d, pos, "%s", msg);
   } else {
     rg_printf(out, "%s:%u:%u: error: %s\n", path, line, col, msg);
   }

@@ -45,7 +45,7 @@
 #include "lex.h"
 #include "parse.h"
 #include "parser.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <string.h>
 #include <utf8proc.h>
@@ -408,14 +408,14 @@ static void scan_gap(fstate *f, const char *from, const char *to, uint32_t *line
 
 /* Formats d->files[file] into out.  Returns 0, -1 after reporting syntax
 ** errors through d, -2 when out of memory. */
-static int format_file(rg_diag *d, uint32_t file, rg_arena *arena, rg_out *out) {
+static int format_file(rgi_diag *d, uint32_t file, rgi_arena *arena, rg_out *out) {
   fstate f;
-  rg_lexer lx;
-  rg_token t;
+  rgi_lexer lx;
+  rgi_token t;
   const char *text, *prev_end, *line_start;
   uint32_t cap = 0, line = 1;
   int rc = 0;
-  if (!rg_parse(d, file, arena)) return -2;
+  if (!rgi_parse(d, file, arena)) return -2;
   if (d->errors) return -1;
   memset(&f, 0, sizeof f);
   text = d->files[file]->text;
@@ -424,9 +424,9 @@ static int format_file(rg_diag *d, uint32_t file, rg_arena *arena, rg_out *out) 
   f.lines = rg_malloc((size_t)f.nlines * sizeof *f.lines);
   if (!f.lines) return -2;
   for (uint32_t i = 0; i < f.nlines; i++) f.lines[i] = (fline){ 0, 0, NULL, 0, 0, 1 };
-  rg_lex_init(&lx, d, file, arena);
+  rgi_lex_init(&lx, d, file, arena);
   prev_end = line_start = text;
-  while (rg_lex(&lx, &t) != 0) {
+  while (rgi_lex(&lx, &t) != 0) {
     fline *ln;
     scan_gap(&f, prev_end, t.text, &line, &line_start);
     if (f.ntoks == cap) {
@@ -457,17 +457,17 @@ done:
 
 rg_status rg_rules_format(const char *name, const char *text, size_t len,
                           const rg_compile_options *opt, rg_out *out) {
-  rg_arena arena;
-  rg_diag d;
+  rgi_arena arena;
+  rgi_diag d;
   uint32_t file;
   int rc;
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, opt ? opt->diagnostic : NULL, opt ? opt->diagnostic_ctx : NULL);
-  if (rg_diag_add_text(&d, name, text ? text : "", len, &file) != 0) rc = d.oom ? -2 : -1;
+  rgi_arena_init(&arena, 0);
+  rgi_diag_init(&d, &arena, opt ? opt->diagnostic : NULL, opt ? opt->diagnostic_ctx : NULL);
+  if (rgi_diag_add_text(&d, name, text ? text : "", len, &file) != 0) rc = d.oom ? -2 : -1;
   else rc = format_file(&d, file, &arena, out);
   if (arena.failed && rc == 0) rc = -2;
-  if (rc == -2 && !d.oom) rg_diag_oom(&d);
-  rg_arena_free(&arena);
+  if (rc == -2 && !d.oom) rgi_diag_oom(&d);
+  rgi_arena_free(&arena);
   if (rc == 0 && out->failed) return RG_IO;
   return rc == 0 ? RG_OK : rc == -1 ? RG_BAD_RULES : RG_NOMEM;
 }

@@ -8,7 +8,7 @@
 ** folder above it, so that `from "tables/x.tsv"` works from rules/game/.
 ** The file compiled first is read as named.
 */
-#include "regula.h"
+#include "regula_front.h"
 #include "diag.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
 ** provides (the CLI's writes to a FILE*, the page's to a buffer handed to
 ** JavaScript).
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -16,7 +16,7 @@
 
 /* Returns whether token kind k starts a declaration: where parsing resumes
 ** after a syntax error. */
-int rg_starts_decl(int k) {
+int rgi_starts_decl(int k) {
   switch (k) {
     case RG_TK_RULESET: case RG_TK_UNIT: case RG_TK_ENUM: case RG_TK_RECORD:
     case RG_TK_CONST: case RG_TK_TABLE: case RG_TK_PROCEDURE: case RG_TK_TEST:
@@ -28,40 +28,40 @@ int rg_starts_decl(int k) {
   }
 }
 
-rg_ast_file *rg_parse(rg_diag *d, uint32_t file, rg_arena *arena) {
-  rg_lexer lx;
-  rg_pstate *ps = rg_arena_alloc(arena, sizeof *ps);
-  void *parser = rg_arena_alloc(arena, rg_parser_size());
+rgi_ast_file *rgi_parse(rgi_diag *d, uint32_t file, rgi_arena *arena) {
+  rgi_lexer lx;
+  rgi_pstate *ps = rgi_arena_alloc(arena, sizeof *ps);
+  void *parser = rgi_arena_alloc(arena, rgi_parser_size());
   int k;
 
   if (!ps || !parser) return NULL;
   ps->d = d;
   ps->arena = arena;
   ps->file = file;
-  ps->ast = rg_arena_alloc(arena, sizeof *ps->ast);
+  ps->ast = rgi_arena_alloc(arena, sizeof *ps->ast);
   if (!ps->ast) return NULL;
   ps->end.file = file;
   ps->end.line = 1;
   ps->end.col = 1;
-  rg_lex_init(&lx, d, file, arena);
-  rg_parserInit(parser, ps);
+  rgi_lex_init(&lx, d, file, arena);
+  rgi_parserInit(parser, ps);
 
   do {
     lx.quiet = ps->skipping;      /* one error per broken declaration */
-    k = rg_lex(&lx, &ps->cur);
+    k = rgi_lex(&lx, &ps->cur);
     if (ps->skipping) {
-      if (k != 0 && !rg_starts_decl(k)) goto next;
+      if (k != 0 && !rgi_starts_decl(k)) goto next;
       ps->skipping = false;
     }
-    if (rg_starts_decl(k)) ps->quiet = false;
-    rg_parser(parser, k, ps->cur);
+    if (rgi_starts_decl(k)) ps->quiet = false;
+    rgi_parser(parser, k, ps->cur);
     /* A declaration keyword is a fresh start: let the next error speak. */
-    if (rg_starts_decl(k)) rg_parser_clear_errors(parser);
+    if (rgi_starts_decl(k)) rgi_parser_clear_errors(parser);
     if (ps->failed) {
       /* Lemon emptied its stack (overflow, or no way to recover): start over
       ** with a new parser; the declarations already parsed are kept. */
-      rg_parserFinalize(parser);
-      rg_parserInit(parser, ps);
+      rgi_parserFinalize(parser);
+      rgi_parserInit(parser, ps);
       ps->failed = false;
       ps->skipping = k != 0;
     }
@@ -71,17 +71,17 @@ rg_ast_file *rg_parse(rg_diag *d, uint32_t file, rg_arena *arena) {
       ps->end.col += ps->cur.len;
     }
   } while (k != 0);
-  rg_parserFinalize(parser);
+  rgi_parserFinalize(parser);
   return arena->failed ? NULL : ps->ast;
 }
 
-int rg_dump_tokens(rg_diag *d, uint32_t file, rg_arena *arena, rg_out *out) {
-  rg_lexer lx;
-  rg_token t;
+int rgi_dump_tokens(rgi_diag *d, uint32_t file, rgi_arena *arena, rg_out *out) {
+  rgi_lexer lx;
+  rgi_token t;
   int n = 0;
-  rg_lex_init(&lx, d, file, arena);
-  while (rg_lex(&lx, &t) != 0) {
-    rg_printf(out, "%u:%u %s %.*s", t.pos.line, t.pos.col, rg_token_name(t.kind),
+  rgi_lex_init(&lx, d, file, arena);
+  while (rgi_lex(&lx, &t) != 0) {
+    rg_printf(out, "%u:%u %s %.*s", t.pos.line, t.pos.col, rgi_token_name(t.kind),
             (int)t.len, t.text);
     switch (t.kind) {
       case RG_TK_INTEGER: case RG_TK_PCT:

@@ -15,21 +15,21 @@
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* Parses d->files[file]->text (NFC, LF line ends, NUL-terminated, as loaded
-** by rg_diag_load or rg_diag_add_text).  The tree, its names and strings live
-** in arena; nothing else is allocated.  Errors are reported with rg_error and
+** by rgi_diag_load or rgi_diag_add_text).  The tree, its names and strings live
+** in arena; nothing else is allocated.  Errors are reported with rgi_error and
 ** counted in d->errors: the tree is then partial (broken declarations are
 ** left out) but well formed.  Returns the tree, or NULL only when the arena
 ** ran out of memory (which is not reported: the caller says "out of memory").
 ** The parser's own state (about 80 KB) also comes from arena. */
-rg_ast_file *rg_parse(rg_diag *d, uint32_t file, rg_arena *arena);
+rgi_ast_file *rgi_parse(rgi_diag *d, uint32_t file, rgi_arena *arena);
 
 /* Writes the tokens of d->files[file] to out, one a line, as
 ** `LINE:COL KIND text` plus the value of literals (for tests and debugging).
 ** Lexical errors are reported through d.  Copies go to arena.  Returns the
 ** number of tokens written. */
-int rg_dump_tokens(rg_diag *d, uint32_t file, rg_arena *arena, rg_out *out);
+int rgi_dump_tokens(rgi_diag *d, uint32_t file, rgi_arena *arena, rg_out *out);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void rg_path_norm(char *out, size_t size, const char *in) {
+void rgi_path_norm(char *out, size_t size, const char *in) {
   char tmp[1024];
   const char *parts[128];
   size_t lens[128];
@@ -38,11 +38,11 @@ void rg_path_norm(char *out, size_t size, const char *in) {
   snprintf(out, size, "%s", tmp);
 }
 
-void rg_path_shared_dir(const char *a, const char *b, char *buf, size_t size) {
+void rgi_path_shared_dir(const char *a, const char *b, char *buf, size_t size) {
   char na[1024], nb[1024];
   size_t i = 0, last = 0;
-  rg_path_norm(na, sizeof na, a);
-  rg_path_norm(nb, sizeof nb, b);
+  rgi_path_norm(na, sizeof na, a);
+  rgi_path_norm(nb, sizeof nb, b);
   while (na[i] && na[i] == nb[i]) {
     if (na[i] == '/') last = i + 1;
     i++;

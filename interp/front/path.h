@@ -14,11 +14,11 @@
 
 /* Writes path `in` normalized into out[0..size): "./" and empty parts
 ** dropped, "dir/.." folded (a leading ".." is kept). */
-void rg_path_norm(char *out, size_t size, const char *in);
+void rgi_path_norm(char *out, size_t size, const char *in);
 
 /* Writes into buf[0..size) the folder, with its final '/', that the
 ** normalized paths a and b share ("" when none).  a may itself be a folder
 ** that this returned ("x/y/"), to fold in a third path; buf may be a. */
-void rg_path_shared_dir(const char *a, const char *b, char *buf, size_t size);
+void rgi_path_shared_dir(const char *a, const char *b, char *buf, size_t size);
 
 #endif

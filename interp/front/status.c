@@ -1,7 +1,7 @@
 /*
 ** status.c: the names of the status codes (see rg_status in regula.h).
 */
-#include "regula.h"
+#include "regula_front.h"
 
 const char *rg_status_name(rg_status s) {
   switch (s) {

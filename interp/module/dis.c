@@ -13,7 +13,7 @@
 */
 #include "module.h"
 #include "opcodes.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "value.h"
 
 #include <inttypes.h>
@@ -46,7 +46,7 @@ static void quote(char *buf, size_t n, size_t *len, const char *s) {
 
 /* Writes the comment for instruction ins of
 ** procedure p into buf (size n); leaves it empty when there is none. */
-static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, uint32_t ins) {
+static void comment(char *buf, size_t n, const rgi_module *m, const rgi_proc *p, uint32_t ins) {
   unsigned op = RG_INS_OP(ins);
   uint32_t a = RG_INS_A(ins);
   size_t len = 0;
@@ -57,55 +57,55 @@ static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, u
     break;
   case RG_OP_LOAD: case RG_OP_STORE:
     if (a < p->nparams && (uint64_t)p->first_param + a < m->nparams)
-      snprintf(buf, n, "%s", rg_module_str(m, m->params[p->first_param + a].name));
+      snprintf(buf, n, "%s", rgi_module_str(m, m->params[p->first_param + a].name));
     else
       snprintf(buf, n, "L%u", (unsigned)a);
     break;
   case RG_OP_LOOKUP:
-    if (a < m->ntables) snprintf(buf, n, "%s", rg_module_str(m, m->tables[a].name));
+    if (a < m->ntables) snprintf(buf, n, "%s", rgi_module_str(m, m->tables[a].name));
     break;
   case RG_OP_CALL:
-    if (a < m->nprocs) snprintf(buf, n, "%s", rg_module_str(m, m->procs[a].name));
+    if (a < m->nprocs) snprintf(buf, n, "%s", rgi_module_str(m, m->procs[a].name));
     break;
   case RG_OP_MKREC:
-    if (a < m->nrecords) snprintf(buf, n, "%s", rg_module_str(m, m->records[a].name));
+    if (a < m->nrecords) snprintf(buf, n, "%s", rgi_module_str(m, m->records[a].name));
     break;
   case RG_OP_NOTE: case RG_OP_SHAPE:
-    if (a < m->nnotes) quote(buf, n, &len, rg_module_str(m, m->notes[a].text));
+    if (a < m->nnotes) quote(buf, n, &len, rgi_module_str(m, m->notes[a].text));
     break;
   case RG_OP_EXPECT: case RG_OP_EXPECTEQ:
-    if (a < m->nexpects) quote(buf, n, &len, rg_module_str(m, m->expects[a].text));
+    if (a < m->nexpects) quote(buf, n, &len, rgi_module_str(m, m->expects[a].text));
     break;
   case RG_OP_FAIL: case RG_OP_STEP:
-    quote(buf, n, &len, rg_module_str(m, a));
+    quote(buf, n, &len, rgi_module_str(m, a));
     break;
   case RG_OP_ROLL: case RG_OP_ROLLS: case RG_OP_ROLLAT:
     snprintf(buf, n, "d%u", (unsigned)a);
     break;
   case RG_OP_ROLLDIE:
-    if (a < m->ndice) snprintf(buf, n, "%s", rg_module_str(m, m->dice[a].name));
+    if (a < m->ndice) snprintf(buf, n, "%s", rgi_module_str(m, m->dice[a].name));
     break;
   case RG_OP_DRAW: case RG_OP_DRAWS: case RG_OP_LEFT:
-    if (a < m->ndecks) snprintf(buf, n, "%s", rg_module_str(m, m->decks[a].name));
+    if (a < m->ndecks) snprintf(buf, n, "%s", rgi_module_str(m, m->decks[a].name));
     break;
   case RG_OP_INPUT:
-    if (a < m->ninputs) snprintf(buf, n, "%s", rg_module_str(m, m->inputs[a].name));
+    if (a < m->ninputs) snprintf(buf, n, "%s", rgi_module_str(m, m->inputs[a].name));
     break;
   case RG_OP_NTH:
-    if (a < m->nenums) snprintf(buf, n, "%s", rg_module_str(m, m->enums[a].name));
+    if (a < m->nenums) snprintf(buf, n, "%s", rgi_module_str(m, m->enums[a].name));
     break;
   case RG_OP_EQV: case RG_OP_LISTHASV: case RG_OP_LISTSUB:
-    if (a < m->ntypes) rg_type_name(buf, n, m, m->types[a]);
+    if (a < m->ntypes) rgi_type_name(buf, n, m, m->types[a]);
     break;
   case RG_OP_CHOOSE:
     if (a < m->nchoices) {
       static const char *const kinds[] = {"set", "list", "range"};
-      const rg_choice *c = &m->choices[a];
-      quote(buf, n, &len, rg_module_str(m, c->prompt));
+      const rgi_choice *c = &m->choices[a];
+      quote(buf, n, &len, rgi_module_str(m, c->prompt));
       char tb[96];
       snprintf(buf + len, n - len, " from %s -> %s%s",
                c->kind <= RG_OPT_RANGE ? kinds[c->kind] : "?",
-               rg_type_name(tb, sizeof tb, m, c->option),
+               rgi_type_name(tb, sizeof tb, m, c->option),
                c->flags & RG_CHOICE_SECRET ? ", secret" : "");
     }
     break;
@@ -115,19 +115,19 @@ static void comment(char *buf, size_t n, const rg_module *m, const rg_proc *p, u
 }
 
 /* Writes the header line and the instructions of procedure pi to out. */
-static void dis_proc(const rg_module *m, uint32_t pi, rg_out *out) {
-  const rg_proc *p = &m->procs[pi];
+static void dis_proc(const rgi_module *m, uint32_t pi, rg_out *out) {
+  const rgi_proc *p = &m->procs[pi];
   char tb[160], cb[256];
-  rg_printf(out, "procedure %s(", rg_module_str(m, p->name));
+  rg_printf(out, "procedure %s(", rgi_module_str(m, p->name));
   for (uint32_t k = 0; k < p->nparams; k++) {
     if ((uint64_t)p->first_param + k >= m->nparams) break;
-    const rg_param_info *pa = &m->params[p->first_param + k];
-    rg_printf(out, "%s%s: %s", k ? ", " : "", rg_module_str(m, pa->name),
-            rg_type_name(tb, sizeof tb, m, pa->type));
+    const rgi_param_info *pa = &m->params[p->first_param + k];
+    rg_printf(out, "%s%s: %s", k ? ", " : "", rgi_module_str(m, pa->name),
+            rgi_type_name(tb, sizeof tb, m, pa->type));
   }
   rg_putc(out, ')');
   if (p->result.kind != RG_K_VOID)
-    rg_printf(out, " -> %s", rg_type_name(tb, sizeof tb, m, p->result));
+    rg_printf(out, " -> %s", rgi_type_name(tb, sizeof tb, m, p->result));
   rg_printf(out, "  ; locals %u, stack %u\n", (unsigned)p->nlocals, (unsigned)p->max_stack);
   for (uint32_t rel = 0; rel < p->ncode; rel++) {
     uint64_t at = (uint64_t)p->code + rel;
@@ -140,18 +140,18 @@ static void dis_proc(const rg_module *m, uint32_t pi, rg_out *out) {
       continue;
     }
     rg_printf(out, "%04u [%u] ", (unsigned)rel, (unsigned)line);
-    switch (rg_op_operand[op]) {
+    switch (rgi_op_operand[op]) {
     case RG_A_NONE:
-      rg_puts(out, rg_opnames[op]);
+      rg_puts(out, rgi_opnames[op]);
       break;
     case RG_A_IMM:
-      rg_printf(out, "%-8s %d", rg_opnames[op], (int)RG_INS_SA(ins));
+      rg_printf(out, "%-8s %d", rgi_opnames[op], (int)RG_INS_SA(ins));
       break;
     case RG_A_JUMP:
-      rg_printf(out, "%-8s %04lld", rg_opnames[op], (long long)rel + 1 + RG_INS_SA(ins));
+      rg_printf(out, "%-8s %04lld", rgi_opnames[op], (long long)rel + 1 + RG_INS_SA(ins));
       break;
     default:
-      rg_printf(out, "%-8s %u", rg_opnames[op], (unsigned)RG_INS_A(ins));
+      rg_printf(out, "%-8s %u", rgi_opnames[op], (unsigned)RG_INS_A(ins));
       break;
     }
     comment(cb, sizeof cb, m, p, ins);
@@ -162,7 +162,7 @@ static void dis_proc(const rg_module *m, uint32_t pi, rg_out *out) {
 
 /* Writes a disassembly of every procedure of m to out, procedures separated
 ** by a blank line. */
-void rg_module_dis(const rg_module *m, rg_out *out) {
+void rgi_module_dis(const rgi_module *m, rg_out *out) {
   for (uint32_t i = 0; i < m->nprocs; i++) {
     if (i) rg_putc(out, '\n');
     dis_proc(m, i, out);

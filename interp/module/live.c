@@ -3,14 +3,14 @@
 */
 #include "live.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "opcodes.h"
 
 #include <string.h>
 
 /* Stores the successors of instruction i (absolute) of procedure p in
 ** succ[0..]; returns how many (0 after a return or a failure). */
-static int successors(const rg_module *m, const rg_proc *p, uint32_t i, uint32_t succ[2]) {
+static int successors(const rgi_module *m, const rgi_proc *p, uint32_t i, uint32_t succ[2]) {
   uint32_t ins = m->code[i];
   int n = 0;
   int64_t target = (int64_t)i + 1 + RG_INS_SA(ins);
@@ -33,8 +33,8 @@ static int successors(const rg_module *m, const rg_proc *p, uint32_t i, uint32_t
 /* Fills l->height for procedure p by walking its code forward from its
 ** entry (the module is verified, so heights agree where paths meet).
 ** work: scratch of p->ncode entries.  */
-static void heights(rg_live *l, const rg_proc *p, uint32_t *work) {
-  const rg_module *m = l->m;
+static void heights(rgi_live *l, const rgi_proc *p, uint32_t *work) {
+  const rgi_module *m = l->m;
   uint32_t top = 0;
   for (uint32_t i = 0; i < p->ncode; i++) l->height[p->code + i] = -1;
   l->height[p->code] = 0;
@@ -42,7 +42,7 @@ static void heights(rg_live *l, const rg_proc *p, uint32_t *work) {
   while (top) {
     uint32_t i = work[--top], succ[2];
     int pops = 0, pushes = 0;
-    if (rg_op_effect(m, m->code[i], &pops, &pushes) != 0) continue;
+    if (rgi_op_effect(m, m->code[i], &pops, &pushes) != 0) continue;
     int32_t after = l->height[i] - pops + pushes;
     int n = successors(m, p, i, succ);
     for (int k = 0; k < n; k++)
@@ -55,9 +55,9 @@ static void heights(rg_live *l, const rg_proc *p, uint32_t *work) {
 
 /* Computes the live-in sets of procedure p: repeated backward passes until
 ** nothing changes (loops need a few). */
-static void liveness(rg_live *l, uint32_t pi) {
-  const rg_module *m = l->m;
-  const rg_proc *p = &m->procs[pi];
+static void liveness(rgi_live *l, uint32_t pi) {
+  const rgi_module *m = l->m;
+  const rgi_proc *p = &m->procs[pi];
   uint32_t nw = l->nw[pi];
   uint64_t *base = l->bits + l->off[pi];
   int changed = 1;
@@ -82,7 +82,7 @@ static void liveness(rg_live *l, uint32_t pi) {
   }
 }
 
-int rg_live_init(rg_live *l, const rg_module *m) {
+int rgi_live_init(rgi_live *l, const rgi_module *m) {
   uint64_t total = 0;
   uint32_t maxcode = 1;
   memset(l, 0, sizeof *l);
@@ -112,7 +112,7 @@ int rg_live_init(rg_live *l, const rg_module *m) {
   return 0;
 }
 
-void rg_live_free(rg_live *l) {
+void rgi_live_free(rgi_live *l) {
   rg_free(l->height);
   rg_free(l->bits);
   rg_free(l->off);
@@ -120,8 +120,8 @@ void rg_live_free(rg_live *l) {
   memset(l, 0, sizeof *l);
 }
 
-int rg_live_local(const rg_live *l, uint32_t p, uint32_t pc, uint32_t k) {
-  const rg_proc *pr = &l->m->procs[p];
+int rgi_live_local(const rgi_live *l, uint32_t p, uint32_t pc, uint32_t k) {
+  const rgi_proc *pr = &l->m->procs[p];
   if (k >= pr->nlocals || pc < pr->code || pc >= pr->code + pr->ncode) return 0;
   const uint64_t *set = l->bits + l->off[p] + (uint64_t)(pc - pr->code) * l->nw[p];
   return (int)((set[k / 64] >> (k % 64)) & 1u);

@@ -16,25 +16,25 @@
 
 #include "module.h"
 
-typedef struct rg_live {
-  const rg_module *m;       /* borrowed */
+typedef struct rgi_live {
+  const rgi_module *m;       /* borrowed */
   int32_t *height;          /* [ncode]: stack height before each instruction,
                             ** -1 where no path reaches */
   uint64_t *bits;           /* live-in sets, nw[p] words per instruction of p */
   uint64_t *off;            /* [nprocs]: proc p's first set in bits[] */
   uint32_t *nw;             /* [nprocs]: words of one set of proc p */
-} rg_live;
+} rgi_live;
 
 /* Computes heights and live locals of every procedure of the verified
 ** module m (borrowed; it must outlive l).  Returns 0, or -1 when out of
-** memory; free l with rg_live_free whatever this returns. */
-int rg_live_init(rg_live *l, const rg_module *m);
+** memory; free l with rgi_live_free whatever this returns. */
+int rgi_live_init(rgi_live *l, const rgi_module *m);
 
 /* Frees what l holds. */
-void rg_live_free(rg_live *l);
+void rgi_live_free(rgi_live *l);
 
 /* Returns 1 when local k of procedure p is live before instruction pc (an
 ** index into m->code inside p), else 0. */
-int rg_live_local(const rg_live *l, uint32_t p, uint32_t pc, uint32_t k);
+int rgi_live_local(const rgi_live *l, uint32_t p, uint32_t pc, uint32_t k);
 
 #endif

@@ -8,17 +8,17 @@
 **     nsections x { u32 id, u32 offset, u32 size }     the section table
 **     the sections, each an array of fixed-size elements
 **
-** Every array of rg_module is one section (see `sections` below); its element
+** Every array of rgi_module is one section (see `sections` below); its element
 ** count is its size divided by the element's size on disk.  Section 1 holds
 ** the three header strings.  A missing section is an empty array.
 **
-** rg_module_verify is the gate between a file and the VM: after it passes,
+** rgi_module_verify is the gate between a file and the VM: after it passes,
 ** the VM trusts every index in the module and every procedure's stack
 ** discipline, and checks only what depends on values computed at run time.
 */
 #include "module.h"
 #include "opcodes.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "diag.h"
 
 #include <errno.h>
@@ -33,13 +33,13 @@
 
 /* ---- tables expanded from the opcode list ------------------------------ */
 
-const char *const rg_opnames[] = {
+const char *const rgi_opnames[] = {
 #define RG_X(name, operand, pops, pushes, doc) #name,
   RG_OPCODES(RG_X)
 #undef RG_X
 };
 
-const unsigned char rg_op_operand[] = {
+const unsigned char rgi_op_operand[] = {
 #define RG_X(name, operand, pops, pushes, doc) operand,
   RG_OPCODES(RG_X)
 #undef RG_X
@@ -60,7 +60,7 @@ static const signed char op_pushes[] = {
 /* ---- basic accessors ----------------------------------------------------- */
 
 /* Frees every array of m and zeroes the struct; m itself stays the caller's. */
-void rg_module_free(rg_module *m) {
+void rgi_module_free(rgi_module *m) {
   if (!m) return;
   rg_free(m->strings);
 #define RG_X(field, count, type) rg_free(m->field);
@@ -71,48 +71,48 @@ void rg_module_free(rg_module *m) {
 
 /* Returns the NUL-terminated string at pool offset s, or "" when s is out of
 ** range.  The pointer is owned by m. */
-const char *rg_module_str(const rg_module *m, uint32_t s) {
+const char *rgi_module_str(const rgi_module *m, uint32_t s) {
   if (!m->strings || s >= m->nstrings) return "";
   return m->strings + s;
 }
 
-int rg_module_is_test(const rg_module *m, uint32_t p) {
+int rgi_module_is_test(const rgi_module *m, uint32_t p) {
   for (uint32_t i = 0; i < m->ntests; i++)
     if (m->tests[i].proc == p) return 1;
   return 0;
 }
 
 /* Returns the index of the procedure named name, or -1. */
-int rg_module_find_proc(const rg_module *m, const char *name) {
+int rgi_module_find_proc(const rgi_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nprocs; i++)
-    if (strcmp(rg_module_str(m, m->procs[i].name), name) == 0) return (int)i;
+    if (strcmp(rgi_module_str(m, m->procs[i].name), name) == 0) return (int)i;
   return -1;
 }
 
 /* Returns the index of the table named name, or -1. */
-int rg_module_find_table(const rg_module *m, const char *name) {
+int rgi_module_find_table(const rgi_module *m, const char *name) {
   for (uint32_t i = 0; i < m->ntables; i++)
-    if (strcmp(rg_module_str(m, m->tables[i].name), name) == 0) return (int)i;
+    if (strcmp(rgi_module_str(m, m->tables[i].name), name) == 0) return (int)i;
   return -1;
 }
 
 /* Returns the index of the enum named name, or -1. */
-int rg_module_find_strategy(const rg_module *m, const char *name) {
+int rgi_module_find_strategy(const rgi_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nstrategies; i++)
-    if (strcmp(rg_module_str(m, m->strategies[i].name), name) == 0) return (int)i;
+    if (strcmp(rgi_module_str(m, m->strategies[i].name), name) == 0) return (int)i;
   return -1;
 }
 
-int rg_module_find_enum(const rg_module *m, const char *name) {
+int rgi_module_find_enum(const rgi_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nenums; i++)
-    if (strcmp(rg_module_str(m, m->enums[i].name), name) == 0) return (int)i;
+    if (strcmp(rgi_module_str(m, m->enums[i].name), name) == 0) return (int)i;
   return -1;
 }
 
 /* Sets *pops and *pushes to the stack effect of instruction ins in m, resolving
 ** the effects that depend on A.  Returns 0, or -1 when the opcode or the
 ** operand that decides the effect is out of range. */
-int rg_op_effect(const rg_module *m, uint32_t ins, int *pops, int *pushes) {
+int rgi_op_effect(const rgi_module *m, uint32_t ins, int *pops, int *pushes) {
   unsigned op = RG_INS_OP(ins);
   uint32_t a = RG_INS_A(ins);
   if (op >= RG_NOPCODES) return -1;
@@ -178,66 +178,66 @@ typedef struct sdesc {
 ** RG_MODULE_ARRAYS names it). */
 #define DISK_char {{F_U8, 0}}
 #define DISK_uint32_t {{F_U32, 0}}
-#define DISK_rg_value {{F_I64, 0}}
-#define DISK_rg_unit {U(rg_unit, name), U(rg_unit, display)}
-#define DISK_rg_enum {U(rg_enum, name), U(rg_enum, first), U(rg_enum, count), U(rg_enum, ordered)}
-#define DISK_rg_member_info {U(rg_member_info, code), U(rg_member_info, display)}
-#define DISK_rg_record {U(rg_record, name), U(rg_record, first), U(rg_record, count), \
-                        U(rg_record, shown)}
-#define DISK_rg_field_info \
-  {U(rg_field_info, name), U(rg_field_info, type.kind), U(rg_field_info, type.ref)}
-#define DISK_rg_table \
-  {U(rg_table, name), U(rg_table, first_dim), U(rg_table, ndims), U(rg_table, value.kind), \
-   U(rg_table, value.ref), U(rg_table, first), U(rg_table, count)}
-#define DISK_rg_dim \
-  {U(rg_dim, label), U(rg_dim, is_enum), U(rg_dim, ref), I(rg_dim, lo), U(rg_dim, size)}
-#define DISK_rg_proc \
-  {U(rg_proc, name), U(rg_proc, nparams), U(rg_proc, first_param), U(rg_proc, nlocals), \
-   U(rg_proc, result.kind), U(rg_proc, result.ref), U(rg_proc, code), U(rg_proc, ncode), \
-   U(rg_proc, max_stack)}
-#define DISK_rg_param_info \
-  {U(rg_param_info, name), U(rg_param_info, type.kind), U(rg_param_info, type.ref)}
-#define DISK_rg_type {U(rg_type, kind), U(rg_type, ref)}
-#define DISK_rg_note_info \
-  {U(rg_note_info, text), U(rg_note_info, first_type), U(rg_note_info, nvals)}
-#define DISK_rg_expect {U(rg_expect, text), U(rg_expect, type.kind), U(rg_expect, type.ref), \
-                        U(rg_expect, first_var), U(rg_expect, nvars)}
-#define DISK_rg_expect_var {U(rg_expect_var, name), U(rg_expect_var, slot), \
-                            U(rg_expect_var, type.kind), U(rg_expect_var, type.ref)}
-#define DISK_rg_test {U(rg_test, name), U(rg_test, proc)}
-#define DISK_rg_line {U(rg_line, file), U(rg_line, line), U(rg_line, col)}
-#define DISK_rg_dice \
-  {U(rg_dice, name), U(rg_dice, face.kind), U(rg_dice, face.ref), U(rg_dice, first), \
-   U(rg_dice, count)}
-#define DISK_rg_deck \
-  {U(rg_deck, name), U(rg_deck, card.kind), U(rg_deck, card.ref), U(rg_deck, first), \
-   U(rg_deck, count), U(rg_deck, flags)}
-#define DISK_rg_choice \
-  {U(rg_choice, prompt), U(rg_choice, chooser.kind), U(rg_choice, chooser.ref), \
-   U(rg_choice, option.kind), U(rg_choice, option.ref), U(rg_choice, kind), \
-   U(rg_choice, flags)}
-#define DISK_rg_input \
-  {U(rg_input, name), U(rg_input, type.kind), U(rg_input, type.ref), I(rg_input, value)}
-#define DISK_rg_named \
-  {U(rg_named, name), U(rg_named, type.kind), U(rg_named, type.ref), I(rg_named, value), \
-   U(rg_named, file), U(rg_named, line), U(rg_named, starred)}
-#define DISK_rg_cellsrc {U(rg_cellsrc, file), U(rg_cellsrc, line), U(rg_cellsrc, merged)}
-#define DISK_rg_strategy \
-  {U(rg_strategy, name), U(rg_strategy, doc), U(rg_strategy, first), U(rg_strategy, count), \
-   U(rg_strategy, flags)}
-#define DISK_rg_display \
-  {U(rg_display, record), U(rg_display, title), U(rg_display, first), U(rg_display, count)}
-#define DISK_rg_dline \
-  {U(rg_dline, kind), U(rg_dline, text), U(rg_dline, field), U(rg_dline, first), \
-   U(rg_dline, count)}
-#define DISK_rg_pick \
-  {U(rg_pick, prompt), U(rg_pick, rule), U(rg_pick, who_set), U(rg_pick, kind), \
-   U(rg_pick, field), I(rg_pick, who), I(rg_pick, value)}
+#define DISK_rgi_value {{F_I64, 0}}
+#define DISK_rgi_unit {U(rgi_unit, name), U(rgi_unit, display)}
+#define DISK_rgi_enum {U(rgi_enum, name), U(rgi_enum, first), U(rgi_enum, count), U(rgi_enum, ordered)}
+#define DISK_rgi_member_info {U(rgi_member_info, code), U(rgi_member_info, display)}
+#define DISK_rgi_record {U(rgi_record, name), U(rgi_record, first), U(rgi_record, count), \
+                        U(rgi_record, shown)}
+#define DISK_rgi_field_info \
+  {U(rgi_field_info, name), U(rgi_field_info, type.kind), U(rgi_field_info, type.ref)}
+#define DISK_rgi_table \
+  {U(rgi_table, name), U(rgi_table, first_dim), U(rgi_table, ndims), U(rgi_table, value.kind), \
+   U(rgi_table, value.ref), U(rgi_table, first), U(rgi_table, count)}
+#define DISK_rgi_dim \
+  {U(rgi_dim, label), U(rgi_dim, is_enum), U(rgi_dim, ref), I(rgi_dim, lo), U(rgi_dim, size)}
+#define DISK_rgi_proc \
+  {U(rgi_proc, name), U(rgi_proc, nparams), U(rgi_proc, first_param), U(rgi_proc, nlocals), \
+   U(rgi_proc, result.kind), U(rgi_proc, result.ref), U(rgi_proc, code), U(rgi_proc, ncode), \
+   U(rgi_proc, max_stack)}
+#define DISK_rgi_param_info \
+  {U(rgi_param_info, name), U(rgi_param_info, type.kind), U(rgi_param_info, type.ref)}
+#define DISK_rgi_type {U(rgi_type, kind), U(rgi_type, ref)}
+#define DISK_rgi_note_info \
+  {U(rgi_note_info, text), U(rgi_note_info, first_type), U(rgi_note_info, nvals)}
+#define DISK_rgi_expect {U(rgi_expect, text), U(rgi_expect, type.kind), U(rgi_expect, type.ref), \
+                        U(rgi_expect, first_var), U(rgi_expect, nvars)}
+#define DISK_rgi_expect_var {U(rgi_expect_var, name), U(rgi_expect_var, slot), \
+                            U(rgi_expect_var, type.kind), U(rgi_expect_var, type.ref)}
+#define DISK_rgi_test {U(rgi_test, name), U(rgi_test, proc)}
+#define DISK_rgi_line {U(rgi_line, file), U(rgi_line, line), U(rgi_line, col)}
+#define DISK_rgi_dice \
+  {U(rgi_dice, name), U(rgi_dice, face.kind), U(rgi_dice, face.ref), U(rgi_dice, first), \
+   U(rgi_dice, count)}
+#define DISK_rgi_deck \
+  {U(rgi_deck, name), U(rgi_deck, card.kind), U(rgi_deck, card.ref), U(rgi_deck, first), \
+   U(rgi_deck, count), U(rgi_deck, flags)}
+#define DISK_rgi_choice \
+  {U(rgi_choice, prompt), U(rgi_choice, chooser.kind), U(rgi_choice, chooser.ref), \
+   U(rgi_choice, option.kind), U(rgi_choice, option.ref), U(rgi_choice, kind), \
+   U(rgi_choice, flags)}
+#define DISK_rgi_input \
+  {U(rgi_input, name), U(rgi_input, type.kind), U(rgi_input, type.ref), I(rgi_input, value)}
+#define DISK_rgi_named \
+  {U(rgi_named, name), U(rgi_named, type.kind), U(rgi_named, type.ref), I(rgi_named, value), \
+   U(rgi_named, file), U(rgi_named, line), U(rgi_named, starred)}
+#define DISK_rgi_cellsrc {U(rgi_cellsrc, file), U(rgi_cellsrc, line), U(rgi_cellsrc, merged)}
+#define DISK_rgi_strategy \
+  {U(rgi_strategy, name), U(rgi_strategy, doc), U(rgi_strategy, first), U(rgi_strategy, count), \
+   U(rgi_strategy, flags)}
+#define DISK_rgi_display \
+  {U(rgi_display, record), U(rgi_display, title), U(rgi_display, first), U(rgi_display, count)}
+#define DISK_rgi_dline \
+  {U(rgi_dline, kind), U(rgi_dline, text), U(rgi_dline, field), U(rgi_dline, first), \
+   U(rgi_dline, count)}
+#define DISK_rgi_pick \
+  {U(rgi_pick, prompt), U(rgi_pick, rule), U(rgi_pick, who_set), U(rgi_pick, kind), \
+   U(rgi_pick, field), I(rgi_pick, who), I(rgi_pick, value)}
 
 /* Sections 2.. in id order: the pool, then RG_MODULE_ARRAYS in its order
 ** (section 1, the header strings, is handled apart). */
 #define SEC(field, count, type) \
-  {offsetof(rg_module, field), offsetof(rg_module, count), sizeof(type), DISK_##type},
+  {offsetof(rgi_module, field), offsetof(rgi_module, count), sizeof(type), DISK_##type},
 static const sdesc sections[] = {
   SEC(strings, nstrings, char)
   RG_MODULE_ARRAYS(SEC)
@@ -292,7 +292,7 @@ static int64_t get_i64(const unsigned char *p) {
 /* Returns the size on disk of one element of section `id` (1 the header
 ** strings, whose one element is 12 bytes), or 0 for an id no module has.
 ** The fuzzers' module mutator edits sections element by element with it. */
-size_t rg_module_section_elem(uint32_t id) {
+size_t rgi_module_section_elem(uint32_t id) {
   if (id == SEC_HEADER) return 12;
   if (id < 2 || id > RG_NSECTIONS) return 0;
   return disk_size(&sections[id - 2]);
@@ -301,7 +301,7 @@ size_t rg_module_section_elem(uint32_t id) {
 /* Serializes m into a new buffer (owned by the caller, freed with rg_free).
 ** Returns 0 with *buf and *len set, or -1 when out of memory or when a
 ** section would not fit in 32 bits. */
-int rg_module_serialize(const rg_module *m, unsigned char **buf, size_t *len) {
+int rgi_module_serialize(const rgi_module *m, unsigned char **buf, size_t *len) {
   uint64_t sizes[RG_NSECTIONS + 1];
   uint64_t total = 12 + 12u * RG_NSECTIONS;
   sizes[SEC_HEADER] = 12;
@@ -365,7 +365,7 @@ static int fail(char *err, size_t errlen, const char *fmt, ...) {
 /* Reads a module from buf[0..len) into m (zeroed first) and verifies it.
 ** Returns 0, -1 with m freed and the failed check in err, or RG_NOMEM /
 ** RG_BAD_MODULE (from the verifier) likewise.  Never reads outside buf. */
-static int deserialize(rg_module *m, const unsigned char *buf, size_t len,
+static int deserialize(rgi_module *m, const unsigned char *buf, size_t len,
                        char *err, size_t errlen) {
   memset(m, 0, sizeof *m);
   if (len < 4 || memcmp(buf, RG_MODULE_MAGIC, 4) != 0)
@@ -402,7 +402,7 @@ static int deserialize(rg_module *m, const unsigned char *buf, size_t len,
     const unsigned char *p = buf + off[i];
     if (id[i] == SEC_HEADER) {
       if (size[i] != 12) {
-        rg_module_free(m);   /* the sections before it may hold arrays */
+        rgi_module_free(m);   /* the sections before it may hold arrays */
         return fail(err, errlen, "section %u: header size %u is not 12", (unsigned)i, (unsigned)size[i]);
       }
       m->name = get_u32(p); m->revision = get_u32(p + 4); m->source = get_u32(p + 8);
@@ -411,19 +411,19 @@ static int deserialize(rg_module *m, const unsigned char *buf, size_t len,
     const sdesc *s = &sections[id[i] - 2];
     size_t esz = disk_size(s);
     if (size[i] % esz != 0) {
-      rg_module_free(m);
+      rgi_module_free(m);
       return fail(err, errlen, "section %u: size %u is not a multiple of %u",
                   (unsigned)i, (unsigned)size[i], (unsigned)esz);
     }
     uint32_t count = (uint32_t)(size[i] / esz);
     if (count == 0) continue;
     if ((size_t)count > SIZE_MAX / s->size) {
-      rg_module_free(m);
+      rgi_module_free(m);
       return fail(err, errlen, "section %u: absurd count %u", (unsigned)i, (unsigned)count);
     }
     char *arr = rg_malloc((size_t)count * s->size);
     if (!arr) {
-      rg_module_free(m);
+      rgi_module_free(m);
       fail(err, errlen, "out of memory");
       return RG_NOMEM;
     }
@@ -443,15 +443,15 @@ static int deserialize(rg_module *m, const unsigned char *buf, size_t len,
       }
     }
   }
-  rg_status st = rg_module_verify(m, err, errlen);
+  rg_status st = rgi_module_verify(m, err, errlen);
   if (st != RG_OK) {
-    rg_module_free(m);
+    rgi_module_free(m);
     return (int)st;
   }
   return 0;
 }
 
-rg_status rg_module_deserialize(rg_module *m, const unsigned char *buf, size_t len,
+rg_status rgi_module_deserialize(rgi_module *m, const unsigned char *buf, size_t len,
                                 char *err, size_t errlen) {
   int r = deserialize(m, buf, len, err, errlen);
   return r == 0 ? RG_OK : r == -1 ? RG_BAD_MODULE : (rg_status)r;
@@ -513,8 +513,16 @@ static char *follow_links(const char *path, int *e) {
   }
 }
 
-int rg_file_save(const char *path, const void *data, size_t len, int mode, char *err,
-                 size_t errlen) {
+rg_status rg_file_save(const char *path, const void *data, size_t len, int mode, rg_out *why) {
+  char err[1024] = "";
+  if (rgi_file_save(path, data, len, mode, err, sizeof err) == 0) return RG_OK;
+  size_t n = strlen(err);
+  if (why) rg_puts(why, err);
+  return n >= 13 && strcmp(err + n - 13, "out of memory") == 0 ? RG_NOMEM : RG_IO;
+}
+
+int rgi_file_save(const char *path, const void *data, size_t len, int mode, char *err,
+                  size_t errlen) {
   struct stat st;
   int fd, e = 0, keep = 0;
   char *real = follow_links(path, &e);
@@ -567,13 +575,13 @@ int rg_file_save(const char *path, const void *data, size_t len, int mode, char 
 
 /* Writes m to path with rg_file_save.  Returns 0, or -1 with a message in
 ** err. */
-int rg_module_save(const rg_module *m, const char *path, char *err, size_t errlen) {
+int rgi_module_save(const rgi_module *m, const char *path, char *err, size_t errlen) {
   unsigned char *buf = NULL;
   size_t len = 0;
   int rc;
-  if (rg_module_serialize(m, &buf, &len) != 0)
+  if (rgi_module_serialize(m, &buf, &len) != 0)
     return fail(err, errlen, "%s: out of memory or module too large", path);
-  rc = rg_file_save(path, buf, len, 0666, err, errlen);   /* 0644 under umask 022 */
+  rc = rgi_file_save(path, buf, len, 0666, err, errlen);   /* 0644 under umask 022 */
   rg_free(buf);
   return rc;
 }
@@ -615,21 +623,21 @@ static rg_status read_file(const char *path, unsigned char **out, size_t *outlen
 /* Loads and verifies the .rbc file at path into m.  Returns RG_OK, or
 ** RG_NOT_FOUND / RG_IO / RG_NOMEM / RG_BAD_MODULE with m freed and a
 ** message ("PATH: bad magic"). */
-rg_status rg_module_load(rg_module *m, const char *path, char *err, size_t errlen) {
+rg_status rgi_module_load(rgi_module *m, const char *path, char *err, size_t errlen) {
   unsigned char *buf = NULL;
   size_t len = 0;
   memset(m, 0, sizeof *m);
   rg_status st = read_file(path, &buf, &len, err, errlen);
   if (st != RG_OK) return st;
   char msg[256];
-  st = rg_module_deserialize(m, buf, len, msg, sizeof msg);
+  st = rgi_module_deserialize(m, buf, len, msg, sizeof msg);
   rg_free(buf);
   if (st != RG_OK) fail(err, errlen, "%s: %s", path, msg);
   return st;
 }
 
 /* Returns 1 when path ends in ".rbc" or the file starts with the magic. */
-int rg_module_is_rbc(const char *path) {
+int rgi_module_is_rbc(const char *path) {
   size_t n = strlen(path);
   if (n >= 4 && strcmp(path + n - 4, ".rbc") == 0) return 1;
   FILE *f = fopen(path, "rb");
@@ -648,7 +656,7 @@ int rg_module_is_rbc(const char *path) {
 
 
 typedef struct vctx {
-  rg_module *m;
+  rgi_module *m;
   char *err;
   size_t errlen;
   int nomem;                /* a check ran out of memory (not a bad module) */
@@ -668,8 +676,8 @@ static int in_range(uint32_t first, uint32_t count, uint32_t n) {
 
 /* Checks a type: kind known, ref in range for its kind (an enum for sets),
 ** ref 0 where unused, void only when allow_void. */
-static int vtype(vctx *v, rg_type t, int allow_void, const char *what, uint32_t i) {
-  const rg_module *m = v->m;
+static int vtype(vctx *v, rgi_type t, int allow_void, const char *what, uint32_t i) {
+  const rgi_module *m = v->m;
   uint32_t bound = 0;
   int has_ref = 1;
   switch (t.kind) {
@@ -704,10 +712,10 @@ static int vtype(vctx *v, rg_type t, int allow_void, const char *what, uint32_t 
 /* Checks that value c fits type t where the verifier can tell without the
 ** heap: an enum member below the member count, a set within its enum, a
 ** string in the pool.  Returns NULL, or what is wrong. */
-static const char *bad_value(const rg_module *m, rg_type t, rg_value c) {
+static const char *bad_value(const rgi_module *m, rgi_type t, rgi_value c) {
   switch (t.kind) {
   case RG_K_ENUM:
-    if (c < 0 || c >= (rg_value)m->enums[t.ref].count) return "member out of range";
+    if (c < 0 || c >= (rgi_value)m->enums[t.ref].count) return "member out of range";
     break;
   case RG_K_SET: {
     uint32_t n = m->enums[t.ref].count;
@@ -725,7 +733,7 @@ static const char *bad_value(const rg_module *m, rg_type t, rg_value c) {
 
 /* Checks a type of a face, card or input: valid, and neither a list nor a
 ** record. */
-static int vplain(vctx *v, rg_type t, const char *what, uint32_t i) {
+static int vplain(vctx *v, rgi_type t, const char *what, uint32_t i) {
   if (vtype(v, t, 0, what, i)) return -1;
   if (t.kind == RG_K_LIST || t.kind == RG_K_RECORD)
     return fail(v->err, v->errlen, "%s %u: a %s type is not allowed here", what, (unsigned)i,
@@ -736,17 +744,17 @@ static int vplain(vctx *v, rg_type t, const char *what, uint32_t i) {
 /* Checks the displays (version 5): each line's field a list (of records,
 ** for a table, whose columns are fields of them). */
 static int verify_displays(vctx *v) {
-  const rg_module *m = v->m;
+  const rgi_module *m = v->m;
   for (uint32_t i = 0; i < m->ndisplays; i++) {
-    const rg_display *dp = &m->displays[i];
-    const rg_record *r;
+    const rgi_display *dp = &m->displays[i];
+    const rgi_record *r;
     if (dp->record >= m->nrecords || vstr(v, dp->title, "display", i) ||
         !in_range(dp->first, dp->count, m->ndlines))
       return fail(v->err, v->errlen, "display %u: bad record, title or lines", (unsigned)i);
     r = &m->records[dp->record];
     for (uint32_t k = dp->first; k < dp->first + dp->count; k++) {
-      const rg_dline *dl = &m->dlines[k];
-      rg_type ft, et;
+      const rgi_dline *dl = &m->dlines[k];
+      rgi_type ft, et;
       if (dl->kind == RG_DL_FORM) {
         if (vstr(v, dl->text, "display line", k)) return -1;
         continue;
@@ -788,12 +796,12 @@ static int by_choice_prompt(const void *a, const void *b) {
 ** answer is kept in the choice slot of the run's second pair (UINT32_MAX:
 ** they disagree, UINT32_MAX - 1: they agree; only the first pair's choice
 ** is read afterwards), so each run is compared once. */
-static int agree(const rg_module *m, uint32_t *bypr, uint32_t lo) {
+static int agree(const rgi_module *m, uint32_t *bypr, uint32_t lo) {
   uint32_t pr = bypr[2 * lo], *memo = &bypr[2 * (lo + 1) + 1];
-  const rg_choice *ch = &m->choices[bypr[2 * lo + 1]];
+  const rgi_choice *ch = &m->choices[bypr[2 * lo + 1]];
   if (*memo >= UINT32_MAX - 1) return *memo == UINT32_MAX - 1;
   for (uint32_t j = lo + 1; j < m->nchoices && bypr[2 * j] == pr; j++) {
-    const rg_choice *o = &m->choices[bypr[2 * j + 1]];
+    const rgi_choice *o = &m->choices[bypr[2 * j + 1]];
     if (o->option.kind != ch->option.kind || o->option.ref != ch->option.ref ||
         o->chooser.kind != ch->chooser.kind || o->chooser.ref != ch->chooser.ref) {
       *memo = UINT32_MAX;
@@ -809,7 +817,7 @@ static int agree(const rg_module *m, uint32_t *bypr, uint32_t lo) {
 ** asking one prompt agree on their types when a pick names the prompt; each
 ** pick's values fit those types. */
 static int verify_strategies(vctx *v) {
-  const rg_module *m = v->m;
+  const rgi_module *m = v->m;
   uint32_t *bypr = NULL;   /* [2 * nchoices]: (prompt, choice) sorted */
   int rc = -1;
   if (m->npicks) {
@@ -824,7 +832,7 @@ static int verify_strategies(vctx *v) {
     qsort(bypr, m->nchoices, 2 * sizeof *bypr, by_choice_prompt);
   }
   for (uint32_t i = 0, defaults = 0; i < m->nstrategies; i++) {
-    const rg_strategy *st = &m->strategies[i];
+    const rgi_strategy *st = &m->strategies[i];
     if (vstr(v, st->name, "strategy", i) || vstr(v, st->doc, "strategy", i)) goto out;
     if (st->flags & ~RG_STRATEGY_DEFAULT || (defaults += st->flags) > 1) {
       fail(v->err, v->errlen, "strategy %u: bad flags, or a second default", (unsigned)i);
@@ -835,7 +843,7 @@ static int verify_strategies(vctx *v) {
       goto out;
     }
     for (uint32_t k = st->first; k < st->first + st->count; k++) {
-      const rg_pick *p = &m->picks[k], *q = k > st->first ? &m->picks[k - 1] : NULL;
+      const rgi_pick *p = &m->picks[k], *q = k > st->first ? &m->picks[k - 1] : NULL;
       if (vstr(v, p->prompt, "pick", k)) goto out;
       if (p->kind > RG_PICK_RANDOM || p->who_set > 1 ||
           (p->field && p->kind != RG_PICK_MAX && p->kind != RG_PICK_MIN) ||
@@ -853,7 +861,7 @@ static int verify_strategies(vctx *v) {
         else hi = mid;
       }
       if (lo >= m->nchoices || bypr[2 * lo] != p->prompt) continue;   /* asks nothing */
-      const rg_choice *ch = &m->choices[bypr[2 * lo + 1]];
+      const rgi_choice *ch = &m->choices[bypr[2 * lo + 1]];
       const char *why = NULL;
       if (lo + 1 < m->nchoices && bypr[2 * (lo + 1)] == p->prompt && !agree(m, bypr, lo))
         why = "choices of one prompt with other types";
@@ -869,7 +877,7 @@ static int verify_strategies(vctx *v) {
         if (ch->option.kind != RG_K_RECORD || p->field > m->records[ch->option.ref].count)
           why = "a field out of range";
         else {
-          rg_type ft = m->fields[m->records[ch->option.ref].first + p->field - 1].type;
+          rgi_type ft = m->fields[m->records[ch->option.ref].first + p->field - 1].type;
           if (ft.kind == RG_K_RECORD || ft.kind == RG_K_LIST) why = "a field that is not simple";
         }
       }
@@ -887,11 +895,11 @@ out:
 
 /* Checks the dice, decks, choices and inputs (language version 2). */
 static int verify_chance(vctx *v) {
-  const rg_module *m = v->m;
+  const rgi_module *m = v->m;
   for (uint32_t i = 0; i < m->ndice; i++) {
-    const rg_dice *d = &m->dice[i];
+    const rgi_dice *d = &m->dice[i];
     if (vstr(v, d->name, "dice", i) || vplain(v, d->face, "dice", i)) return -1;
-    const char *n = rg_module_str(m, d->name);
+    const char *n = rgi_module_str(m, d->name);
     if (d->count < 1)
       return fail(v->err, v->errlen, "dice '%s': no faces", n);
     if (!in_range(d->first, d->count, m->nfaces))
@@ -902,9 +910,9 @@ static int verify_chance(vctx *v) {
     }
   }
   for (uint32_t i = 0; i < m->ndecks; i++) {
-    const rg_deck *d = &m->decks[i];
+    const rgi_deck *d = &m->decks[i];
     if (vstr(v, d->name, "deck", i) || vplain(v, d->card, "deck", i)) return -1;
-    const char *n = rg_module_str(m, d->name);
+    const char *n = rgi_module_str(m, d->name);
     if (d->count < 1)
       return fail(v->err, v->errlen, "deck '%s': no cards", n);
     if (d->flags & ~RG_DECK_SECRET)
@@ -917,7 +925,7 @@ static int verify_chance(vctx *v) {
     }
   }
   for (uint32_t i = 0; i < m->nchoices; i++) {
-    const rg_choice *c = &m->choices[i];
+    const rgi_choice *c = &m->choices[i];
     if (vstr(v, c->prompt, "choice", i) || vtype(v, c->chooser, 0, "choice", i) ||
         vtype(v, c->option, 0, "choice", i)) return -1;
     if (c->flags & ~RG_CHOICE_SECRET)
@@ -930,23 +938,23 @@ static int verify_chance(vctx *v) {
       return fail(v->err, v->errlen, "choice %u: options from a range must be ints", (unsigned)i);
   }
   for (uint32_t i = 0; i < m->ninputs; i++) {
-    const rg_input *in = &m->inputs[i];
+    const rgi_input *in = &m->inputs[i];
     if (vstr(v, in->name, "input", i) || vplain(v, in->type, "input", i)) return -1;
     const char *why = bad_value(m, in->type, in->value);
     if (why)
-      return fail(v->err, v->errlen, "input '%s': default: %s", rg_module_str(m, in->name), why);
+      return fail(v->err, v->errlen, "input '%s': default: %s", rgi_module_str(m, in->name), why);
   }
   /* Provenance (version 3): named constants and where each cell came from. */
   for (uint32_t i = 0; i < m->nnamed; i++) {
-    const rg_named *nm = &m->named[i];
+    const rgi_named *nm = &m->named[i];
     if (vstr(v, nm->name, "constant", i) || vplain(v, nm->type, "constant", i)) return -1;
     if (nm->type.kind == RG_K_RECORD)
       return fail(v->err, v->errlen, "constant %u: records are not kept by name", (unsigned)i);
     const char *why = bad_value(m, nm->type, nm->value);
     if (why)
-      return fail(v->err, v->errlen, "constant '%s': %s", rg_module_str(m, nm->name), why);
+      return fail(v->err, v->errlen, "constant '%s': %s", rgi_module_str(m, nm->name), why);
     if ((nm->file >= m->nfiles && nm->line) || nm->starred > 1)
-      return fail(v->err, v->errlen, "constant '%s': bad source position", rg_module_str(m, nm->name));
+      return fail(v->err, v->errlen, "constant '%s': bad source position", rgi_module_str(m, nm->name));
   }
   if (m->ncellsrc != 0 && m->ncellsrc != m->ncells)
     return fail(v->err, v->errlen, "cell sources: %u for %u cells", (unsigned)m->ncellsrc,
@@ -961,12 +969,12 @@ static int verify_chance(vctx *v) {
 }
 
 /* Checks one table cell value c against the table's value type. */
-static int vcell(vctx *v, const rg_table *t, uint32_t ti, uint32_t k, rg_value c) {
-  const rg_module *m = v->m;
-  const char *tn = rg_module_str(m, t->name);
+static int vcell(vctx *v, const rgi_table *t, uint32_t ti, uint32_t k, rgi_value c) {
+  const rgi_module *m = v->m;
+  const char *tn = rgi_module_str(m, t->name);
   switch (t->value.kind) {
   case RG_K_ENUM:
-    if (c < 0 || c >= (rg_value)m->enums[t->value.ref].count)
+    if (c < 0 || c >= (rgi_value)m->enums[t->value.ref].count)
       return fail(v->err, v->errlen, "table '%s': cell %u: member %lld out of range",
                   tn, (unsigned)k, (long long)c);
     break;
@@ -1004,7 +1012,7 @@ static int vcell(vctx *v, const rg_table *t, uint32_t ti, uint32_t k, rg_value c
 
 /* Checks every cross-reference outside the code. */
 static int verify_data(vctx *v) {
-  rg_module *m = v->m;
+  rgi_module *m = v->m;
   if (m->nstrings == 0 || !m->strings)
     return fail(v->err, v->errlen, "string pool is empty");
   if (m->strings[0] != '\0')
@@ -1017,7 +1025,7 @@ static int verify_data(vctx *v) {
     utf8proc_int32_t cp;
     utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)m->strings + i,
                                           (utf8proc_ssize_t)(m->nstrings - i), &cp);
-    if (k <= 0 || (cp != 0 && rg_unsafe_char(cp)))
+    if (k <= 0 || (cp != 0 && rgi_unsafe_char(cp)))
       return fail(v->err, v->errlen, "string pool: %s at byte %u",
                   k <= 0 ? "bad UTF-8" : "a control or bidirectional formatting character",
                   (unsigned)i);
@@ -1034,9 +1042,9 @@ static int verify_data(vctx *v) {
     if (vstr(v, m->members[i].code, "member", i) || vstr(v, m->members[i].display, "member", i))
       return -1;
   for (uint32_t i = 0; i < m->nenums; i++) {
-    const rg_enum *e = &m->enums[i];
+    const rgi_enum *e = &m->enums[i];
     if (vstr(v, e->name, "enum", i)) return -1;
-    const char *n = rg_module_str(m, e->name);
+    const char *n = rgi_module_str(m, e->name);
     if (e->count < 1 || e->count > 64)
       return fail(v->err, v->errlen, "enum '%s': member count %u not in 1..64", n, (unsigned)e->count);
     if (!in_range(e->first, e->count, m->nmembers))
@@ -1048,16 +1056,16 @@ static int verify_data(vctx *v) {
     if (vstr(v, m->fields[i].name, "field", i) || vtype(v, m->fields[i].type, 0, "field", i))
       return -1;
   for (uint32_t i = 0; i < m->nrecords; i++) {
-    const rg_record *r = &m->records[i];
+    const rgi_record *r = &m->records[i];
     if (vstr(v, r->name, "record", i) || (r->shown && vstr(v, r->shown, "record", i))) return -1;
-    const char *n = rg_module_str(m, r->name);
+    const char *n = rgi_module_str(m, r->name);
     if (r->count < 1 || r->count > RG_A_MAX)
       return fail(v->err, v->errlen, "record '%s': field count %u out of range", n, (unsigned)r->count);
     if (!in_range(r->first, r->count, m->nfields))
       return fail(v->err, v->errlen, "record '%s': fields out of range", n);
   }
   for (uint32_t i = 0; i < m->ndims; i++) {
-    const rg_dim *d = &m->dims[i];
+    const rgi_dim *d = &m->dims[i];
     if (vstr(v, d->label, "dimension", i)) return -1;
     if (d->size < 1)
       return fail(v->err, v->errlen, "dimension %u: size 0", (unsigned)i);
@@ -1066,7 +1074,7 @@ static int verify_data(vctx *v) {
         return fail(v->err, v->errlen, "dimension %u: enum %u out of range", (unsigned)i, (unsigned)d->ref);
       if (d->lo != 0 || d->size != m->enums[d->ref].count)
         return fail(v->err, v->errlen, "dimension %u: size %u differs from enum '%s' (%u members)",
-                    (unsigned)i, (unsigned)d->size, rg_module_str(m, m->enums[d->ref].name),
+                    (unsigned)i, (unsigned)d->size, rgi_module_str(m, m->enums[d->ref].name),
                     (unsigned)m->enums[d->ref].count);
     } else if (d->is_enum == 0) {
       if (d->ref != 0)
@@ -1078,9 +1086,9 @@ static int verify_data(vctx *v) {
     }
   }
   for (uint32_t i = 0; i < m->ntables; i++) {
-    const rg_table *t = &m->tables[i];
+    const rgi_table *t = &m->tables[i];
     if (vstr(v, t->name, "table", i)) return -1;
-    const char *n = rg_module_str(m, t->name);
+    const char *n = rgi_module_str(m, t->name);
     if (t->ndims < 1 || t->ndims > 8)
       return fail(v->err, v->errlen, "table '%s': %u dimensions not in 1..8", n, (unsigned)t->ndims);
     if (!in_range(t->first_dim, t->ndims, m->ndims))
@@ -1106,9 +1114,9 @@ static int verify_data(vctx *v) {
   for (uint32_t i = 0; i < m->ntypes; i++)
     if (vtype(v, m->types[i], 0, "type", i)) return -1;
   for (uint32_t i = 0; i < m->nprocs; i++) {
-    const rg_proc *p = &m->procs[i];
+    const rgi_proc *p = &m->procs[i];
     if (vstr(v, p->name, "procedure", i)) return -1;
-    const char *n = rg_module_str(m, p->name);
+    const char *n = rgi_module_str(m, p->name);
     if (!in_range(p->first_param, p->nparams, m->nparams))
       return fail(v->err, v->errlen, "procedure '%s': parameters out of range", n);
     if (p->nlocals < p->nparams)
@@ -1153,20 +1161,20 @@ static int verify_data(vctx *v) {
 
 /* Checks operand a of instruction at relative address i of procedure p by
 ** its operand kind. */
-static int voperand(vctx *v, const rg_proc *p, uint32_t i, uint32_t ins) {
-  const rg_module *m = v->m;
-  const char *n = rg_module_str(m, p->name);
+static int voperand(vctx *v, const rgi_proc *p, uint32_t i, uint32_t ins) {
+  const rgi_module *m = v->m;
+  const char *n = rgi_module_str(m, p->name);
   unsigned op = RG_INS_OP(ins);
   uint32_t a = RG_INS_A(ins);
   const char *what = NULL;
   uint32_t bound = 0;
   if (op >= RG_NOPCODES)
     return fail(v->err, v->errlen, "procedure '%s': instruction %u: bad opcode %u", n, (unsigned)i, op);
-  switch (rg_op_operand[op]) {
+  switch (rgi_op_operand[op]) {
   case RG_A_NONE:
     if (a != 0)
       return fail(v->err, v->errlen, "procedure '%s': instruction %u: %s takes no operand (has %u)",
-                  n, (unsigned)i, rg_opnames[op], (unsigned)a);
+                  n, (unsigned)i, rgi_opnames[op], (unsigned)a);
     return 0;
   case RG_A_IMM: case RG_A_FIELD: return 0;
   case RG_A_JUMP: {
@@ -1213,10 +1221,10 @@ static int voperand(vctx *v, const rg_proc *p, uint32_t i, uint32_t ins) {
 ** abstract interpretation over a worklist; stores max_stack.  h and work are
 ** scratch arrays of at least p->ncode entries. */
 static int verify_proc(vctx *v, uint32_t pi, int64_t *h, uint32_t *work) {
-  rg_module *m = v->m;
-  rg_proc *p = &m->procs[pi];
+  rgi_module *m = v->m;
+  rgi_proc *p = &m->procs[pi];
   const uint32_t *code = m->code + p->code;
-  const char *n = rg_module_str(m, p->name);
+  const char *n = rgi_module_str(m, p->name);
   for (uint32_t i = 0; i < p->ncode; i++) {
     if (voperand(v, p, i, code[i])) return -1;
     h[i] = -1;
@@ -1230,12 +1238,12 @@ static int verify_proc(vctx *v, uint32_t pi, int64_t *h, uint32_t *work) {
     uint32_t ins = code[i];
     unsigned op = RG_INS_OP(ins);
     int pops, pushes;
-    if (rg_op_effect(m, ins, &pops, &pushes) != 0)
+    if (rgi_op_effect(m, ins, &pops, &pushes) != 0)
       return fail(v->err, v->errlen, "procedure '%s': instruction %u: bad operand", n, (unsigned)i);
     int64_t height = h[i];
     if (height < pops)
       return fail(v->err, v->errlen, "procedure '%s': instruction %u: stack underflow (%s needs %d, has %lld)",
-                  n, (unsigned)i, rg_opnames[op], pops, (long long)height);
+                  n, (unsigned)i, rgi_opnames[op], pops, (long long)height);
     int64_t after = height - pops + pushes;
     if (after > maxh) maxh = after;
     if (height > maxh) maxh = height;
@@ -1290,7 +1298,7 @@ static int verify_proc(vctx *v, uint32_t pi, int64_t *h, uint32_t *work) {
 /* Checks every cross-reference of m and the code of every procedure, and
 ** computes each procedure's max_stack.  Returns RG_OK, or RG_BAD_MODULE /
 ** RG_NOMEM with a message in err naming the failed check. */
-rg_status rg_module_verify(rg_module *m, char *err, size_t errlen) {
+rg_status rgi_module_verify(rgi_module *m, char *err, size_t errlen) {
   vctx v = {m, err, errlen, 0};
   if (verify_data(&v)) return v.nomem ? RG_NOMEM : RG_BAD_MODULE;
   uint32_t maxcode = 0;

@@ -17,14 +17,14 @@
 ** RG_OPCODES(X) calls X(name, operand, pops, pushes, doc) once per opcode.
 ** `operand` says what A indexes, so the verifier knows which bound to check;
 ** pops/pushes are the stack effect, with -1 meaning "depends on A" (see
-** rg_op_effect in module.c).  This list expands into the opcode enum, the
+** rgi_op_effect in module.c).  This list expands into the opcode enum, the
 ** name table, the stack-effect table and the VM's dispatch table.
 */
 #ifndef RG_OPCODES_H
 #define RG_OPCODES_H
 
 /* What an operand refers to; the verifier checks each against its bound. */
-typedef enum rg_operand {
+typedef enum rgi_operand {
   RG_A_NONE,     /* A must be 0 */
   RG_A_IMM,      /* signed immediate */
   RG_A_CONST,    /* index into K[] */
@@ -45,7 +45,7 @@ typedef enum rg_operand {
   RG_A_ENUM,     /* index into the enum list */
   RG_A_COUNT0,   /* a count of operands, may be 0 */
   RG_A_TYPE      /* index into the type list types[] */
-} rg_operand;
+} rgi_operand;
 
 #define RG_OPCODES(X) \
   /* Does nothing. */ \
@@ -164,12 +164,12 @@ typedef enum rg_operand {
   ** "placement die", d6)`).  No event; only a person's question shows it. */ \
   X(LABEL,    RG_A_CHOICE, 1, 0, "label the next chance: pop does it, for C[A]")
 
-typedef enum rg_opcode {
+typedef enum rgi_opcode {
 #define RG_X(name, operand, pops, pushes, doc) RG_OP_##name,
   RG_OPCODES(RG_X)
 #undef RG_X
   RG_NOPCODES
-} rg_opcode;
+} rgi_opcode;
 
 /* Packing and unpacking instructions. */
 #define RG_INS(op, a)   ((uint32_t)(op) | ((uint32_t)(a) << 8))

@@ -34,7 +34,7 @@ static rg_out sbuf_out(sbuf *b, char *buf, size_t size) {
 }
 
 /* Writes a number of thousandths as a decimal ("6", "2.5", "-0.125"). */
-static void put_milli(rg_out *o, rg_value v) {
+static void put_milli(rg_out *o, rgi_value v) {
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   uint64_t whole = u / 1000, frac = u % 1000;
   if (frac == 0) rg_printf(o, "%s%llu", v < 0 ? "-" : "", (unsigned long long)whole);
@@ -47,15 +47,15 @@ static void put_milli(rg_out *o, rg_value v) {
 }
 
 /* Returns the name people see for member i of enum e. */
-static const char *member_name(const rg_module *m, uint32_t e, uint32_t i) {
-  const rg_member_info *mi;
+static const char *member_name(const rgi_module *m, uint32_t e, uint32_t i) {
+  const rgi_member_info *mi;
   if (e >= m->nenums || i >= m->enums[e].count) return "?";
   mi = &m->members[m->enums[e].first + i];
-  return rg_module_str(m, mi->display ? mi->display : mi->code);
+  return rgi_module_str(m, mi->display ? mi->display : mi->code);
 }
 
-static void put_shown(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                      const rg_record *r, rg_value v, int depth, long *left);
+static void put_shown(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                      const rgi_record *r, rgi_value v, int depth, long *left);
 
 /* Writes v of type t to o; records inline as {field: value, ...}, lists as
 ** [a, b, ...].  depth counts the records and lists around v: past 16 (only
@@ -63,8 +63,8 @@ static void put_shown(rg_out *o, const rg_module *m, const rg_value *heap, uint3
 ** the values still allowed (RG_PRINT_MAX_VALUES for one print): a value
 ** past it prints as "..." and the lists and records around it stop, so a
 ** value that holds itself (l[i] = {a: l}) prints in bounded time. */
-static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                      rg_type t, rg_value v, int depth, long *left) {
+static void put_value(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                      rgi_type t, rgi_value v, int depth, long *left) {
   if (*left <= 0 || --*left == 0) {
     if (*left == 0) { rg_puts(o, "..."); *left = -1; }
     return;
@@ -74,12 +74,12 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
   case RG_K_BOOL: rg_puts(o, v ? "true" : "false"); break;
   case RG_K_PERCENT: rg_printf(o, "%lld%%", (long long)v); break;
   case RG_K_TEXT:
-    rg_puts(o, v >= 0 && (uint64_t)v < m->nstrings ? rg_module_str(m, (uint32_t)v) : "?");
+    rg_puts(o, v >= 0 && (uint64_t)v < m->nstrings ? rgi_module_str(m, (uint32_t)v) : "?");
     break;
   case RG_K_DIST:
     put_milli(o, v);
     rg_putc(o, ' ');
-    rg_puts(o, t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "?");
+    rg_puts(o, t.ref < m->nunits ? rgi_module_str(m, m->units[t.ref].name) : "?");
     break;
   case RG_K_ENUM:
     rg_puts(o, v >= 0 && v < 64 ? member_name(m, t.ref, (uint32_t)v) : "?");
@@ -97,7 +97,7 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
     break;
   }
   case RG_K_RECORD: {
-    const rg_record *r;
+    const rgi_record *r;
     if (depth > 16 || t.ref >= m->nrecords || v < 0 || (uint64_t)v + m->records[t.ref].count > nheap) {
       rg_putc(o, '?');
       break;
@@ -109,9 +109,9 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
     }
     rg_putc(o, '{');
     for (uint32_t k = 0; k < r->count && *left > 0; k++) {
-      const rg_field_info *f = &m->fields[r->first + k];
+      const rgi_field_info *f = &m->fields[r->first + k];
       if (k) rg_puts(o, ", ");
-      rg_puts(o, rg_module_str(m, f->name));
+      rg_puts(o, rgi_module_str(m, f->name));
       rg_puts(o, ": ");
       put_value(o, m, heap, nheap, f->type, heap[v + k], depth + 1, left);
     }
@@ -120,7 +120,7 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
   }
   case RG_K_LIST: {
     /* heap[v] is the length n; the elements follow. */
-    rg_value n;
+    rgi_value n;
     if (t.ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap || depth > 16) {
       rg_putc(o, '?');
       break;
@@ -131,7 +131,7 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
       break;
     }
     rg_putc(o, '[');
-    for (rg_value k = 0; k < n && !o->failed && *left > 0; k++) {
+    for (rgi_value k = 0; k < n && !o->failed && *left > 0; k++) {
       if (k) rg_puts(o, ", ");
       put_value(o, m, heap, nheap, m->types[t.ref], heap[v + 1 + k], depth + 1, left);
     }
@@ -146,16 +146,16 @@ static void put_value(rg_out *o, const rg_module *m, const rg_value *heap, uint3
 ** it is, {{ as {, {FIELD} as the field's value (a bool field: its name
 ** when true, nothing when false), spaces at either end dropped.  The form
 ** was checked by the compiler; an unknown field prints as '?'. */
-static void put_form(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                     const rg_record *r, const char *form, rg_value v, int depth, long *left);
+static void put_form(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                     const rgi_record *r, const char *form, rgi_value v, int depth, long *left);
 
-static void put_shown(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                      const rg_record *r, rg_value v, int depth, long *left) {
-  put_form(o, m, heap, nheap, r, rg_module_str(m, r->shown), v, depth, left);
+static void put_shown(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                      const rgi_record *r, rgi_value v, int depth, long *left) {
+  put_form(o, m, heap, nheap, r, rgi_module_str(m, r->shown), v, depth, left);
 }
 
-void rg_value_form(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                   uint32_t rec, const char *form, rg_value v) {
+void rgi_value_form(rg_out *out, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                   uint32_t rec, const char *form, rgi_value v) {
   long left = RG_PRINT_MAX_VALUES;
   if (rec >= m->nrecords || v < 0 || (uint64_t)v + m->records[rec].count > nheap) {
     rg_putc(out, '?');
@@ -164,7 +164,7 @@ void rg_value_form(rg_out *out, const rg_module *m, const rg_value *heap, uint32
   put_form(out, m, heap, nheap, &m->records[rec], form, v, 0, &left);
 }
 
-int rg_form_part_at(const char *s, const char *end, rg_form_part *p) {
+int rgi_form_part_at(const char *s, const char *end, rgi_form_part *p) {
   int depth = 0;
   p->close = NULL;
   for (const char *c = s; c < end && !p->close; c++) {
@@ -181,34 +181,34 @@ int rg_form_part_at(const char *s, const char *end, rg_form_part *p) {
   return 0;
 }
 
-int rg_form_flag_kind(rg_kind k) {
+int rgi_form_flag_kind(rgi_kind k) {
   return k == RG_K_BOOL || k == RG_K_INT || k == RG_K_PERCENT || k == RG_K_DIST;
 }
 
 /* Writes form[s..end) of record v to o, with no trimming; nest counts the
 ** {FIELD:TEXT} it is inside (beyond RG_FORM_MAX_NEST: '?'). */
-static void expand(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                   const rg_record *r, const char *s, const char *end, rg_value v, int depth,
+static void expand(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                   const rgi_record *r, const char *s, const char *end, rgi_value v, int depth,
                    long *left, int nest) {
   while (s < end) {
-    rg_form_part p;
+    rgi_form_part p;
     uint32_t k = 0;
     if (*s == '{' && s + 1 < end && s[1] == '{') { rg_putc(o, '{'); s += 2; continue; }
     if (*s != '{') { rg_putc(o, *s++); continue; }
-    if (rg_form_part_at(s, end, &p) != 0) {
+    if (rgi_form_part_at(s, end, &p) != 0) {
       /* only a crafted module's form (the compiler refuses it): the rest as
       ** it is, so that the work stays linear */
       rg_write(o, s, (size_t)(end - s));
       break;
     }
     for (; k < r->count; k++) {
-      const char *f = rg_module_str(m, m->fields[r->first + k].name);
+      const char *f = rgi_module_str(m, m->fields[r->first + k].name);
       if (strlen(f) == p.nlen && strncmp(f, p.name, p.nlen) == 0) break;
     }
     if (k == r->count) {
       rg_putc(o, '?');
     } else if (p.text) {
-      if (nest >= RG_FORM_MAX_NEST || !rg_form_flag_kind(m->fields[r->first + k].type.kind))
+      if (nest >= RG_FORM_MAX_NEST || !rgi_form_flag_kind(m->fields[r->first + k].type.kind))
         rg_putc(o, '?');
       else if (heap[v + k] != 0)
         expand(o, m, heap, nheap, r, p.text, p.close, v, depth, left, nest + 1);
@@ -222,8 +222,8 @@ static void expand(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t
 }
 
 /* put_shown with form in place of r's shown form. */
-static void put_form(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                     const rg_record *r, const char *form, rg_value v, int depth, long *left) {
+static void put_form(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                     const rgi_record *r, const char *form, rgi_value v, int depth, long *left) {
   char buf[1024];
   sbuf b;
   rg_out tmp = sbuf_out(&b, buf, sizeof buf);
@@ -235,14 +235,14 @@ static void put_form(rg_out *o, const rg_module *m, const rg_value *heap, uint32
   rg_write(o, buf + from, to - from);
 }
 
-void rg_value_write(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                    rg_type t, rg_value v) {
+void rgi_value_write(rg_out *out, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                    rgi_type t, rgi_value v) {
   long left = RG_PRINT_MAX_VALUES;
   put_value(out, m, heap, nheap, t, v, 0, &left);
 }
 
-char *rg_value_format(char *buf, size_t size, const rg_module *m, const rg_value *heap,
-                      uint32_t nheap, rg_type t, rg_value v) {
+char *rgi_value_format(char *buf, size_t size, const rgi_module *m, const rgi_value *heap,
+                      uint32_t nheap, rgi_type t, rgi_value v) {
   sbuf b;
   rg_out o = sbuf_out(&b, buf, size);
   long left = RG_PRINT_MAX_VALUES;
@@ -250,28 +250,28 @@ char *rg_value_format(char *buf, size_t size, const rg_module *m, const rg_value
   return buf;
 }
 
-void rg_value_print(rg_out *out, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                    rg_type t, rg_value v) {
+void rgi_value_print(rg_out *out, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                    rgi_type t, rgi_value v) {
   long left = RG_PRINT_MAX_VALUES;
   if (t.kind == RG_K_RECORD && t.ref < m->nrecords && v >= 0 &&
       (uint64_t)v + m->records[t.ref].count <= nheap) {
-    const rg_record *r = &m->records[t.ref];
+    const rgi_record *r = &m->records[t.ref];
     for (uint32_t k = 0; k < r->count; k++) {
-      const rg_field_info *f = &m->fields[r->first + k];
-      rg_value fv = heap[v + k];
+      const rgi_field_info *f = &m->fields[r->first + k];
+      rgi_value fv = heap[v + k];
       /* A list of records reads better one element a line. */
       if (f->type.kind == RG_K_LIST && f->type.ref < m->ntypes &&
           m->types[f->type.ref].kind == RG_K_RECORD && fv >= 0 && (uint64_t)fv < nheap &&
           heap[fv] > 0 && (uint64_t)heap[fv] < nheap - (uint64_t)fv) {
-        rg_printf(out, "%s:\n", rg_module_str(m, f->name));
-        for (rg_value i = 0; i < heap[fv] && left > 0; i++) {
+        rg_printf(out, "%s:\n", rgi_module_str(m, f->name));
+        for (rgi_value i = 0; i < heap[fv] && left > 0; i++) {
           rg_puts(out, "  - ");
           put_value(out, m, heap, nheap, m->types[f->type.ref], heap[fv + 1 + i], 0, &left);
           rg_putc(out, '\n');
         }
         continue;
       }
-      rg_printf(out, "%s: ", rg_module_str(m, f->name));
+      rg_printf(out, "%s: ", rgi_module_str(m, f->name));
       put_value(out, m, heap, nheap, f->type, fv, 0, &left);
       rg_putc(out, '\n');
     }
@@ -290,21 +290,21 @@ static char *fold_case(const char *s) {
   return (char *)out;
 }
 
-int rg_enum_lookup(const rg_module *m, uint32_t e, const char *text) {
+int rgi_enum_lookup(const rgi_module *m, uint32_t e, const char *text) {
   char *want;
   int found = -1;
   if (e >= m->nenums) return -1;
   for (uint32_t i = 0; i < m->enums[e].count; i++)
-    if (strcmp(rg_module_str(m, m->members[m->enums[e].first + i].code), text) == 0) return (int)i;
+    if (strcmp(rgi_module_str(m, m->members[m->enums[e].first + i].code), text) == 0) return (int)i;
   want = fold_case(text);
   if (!want) return -1;
   for (uint32_t i = 0; i < m->enums[e].count && found < 0; i++) {
-    const rg_member_info *mi = &m->members[m->enums[e].first + i];
+    const rgi_member_info *mi = &m->members[m->enums[e].first + i];
     uint32_t names[2] = { mi->code, mi->display };
     for (int k = 0; k < 2 && found < 0; k++) {
       char *have;
       if (k == 1 && !mi->display) break;
-      have = fold_case(rg_module_str(m, names[k]));
+      have = fold_case(rgi_module_str(m, names[k]));
       if (have && strcmp(have, want) == 0) found = (int)i;
       free(have);
     }
@@ -314,18 +314,18 @@ int rg_enum_lookup(const rg_module *m, uint32_t e, const char *text) {
 }
 
 /* Writes "Standard (S), Coastal (C), ..." for enum e into buf. */
-static void list_members(char *buf, size_t size, const rg_module *m, uint32_t e) {
+static void list_members(char *buf, size_t size, const rgi_module *m, uint32_t e) {
   sbuf b;
   rg_out o = sbuf_out(&b, buf, size);
   for (uint32_t i = 0; i < m->enums[e].count; i++) {
-    const rg_member_info *mi = &m->members[m->enums[e].first + i];
+    const rgi_member_info *mi = &m->members[m->enums[e].first + i];
     if (i) rg_puts(&o, ", ");
-    rg_puts(&o, rg_module_str(m, mi->code));
-    if (mi->display) rg_printf(&o, " (%s)", rg_module_str(m, mi->display));
+    rg_puts(&o, rgi_module_str(m, mi->code));
+    if (mi->display) rg_printf(&o, " (%s)", rgi_module_str(m, mi->display));
   }
 }
 
-size_t rg_parse_milli(const char *s, int64_t *out) {
+size_t rgi_parse_milli(const char *s, int64_t *out) {
   size_t i = 0;
   int64_t v = 0;
   bool neg = false;
@@ -349,7 +349,7 @@ size_t rg_parse_milli(const char *s, int64_t *out) {
   return i;
 }
 
-size_t rg_parse_int(const char *s, int64_t *out) {
+size_t rgi_parse_int(const char *s, int64_t *out) {
   size_t i = 0;
   uint64_t v = 0, max;
   bool neg = false;
@@ -370,14 +370,14 @@ size_t rg_parse_int(const char *s, int64_t *out) {
   return i;
 }
 
-int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
+int rgi_value_parse(const rgi_module *m, rgi_type t, const char *text, rgi_value *v,
                    char *err, size_t errlen) {
   char list[2048], tn[128];
   int64_t x;
   size_t k;
   switch (t.kind) {
   case RG_K_INT: case RG_K_PERCENT:
-    k = rg_parse_int(text, &x);
+    k = rgi_parse_int(text, &x);
     if (k && (!text[k] || (t.kind == RG_K_PERCENT && text[k] == '%' && !text[k + 1]))) {
       *v = x;
       return 0;
@@ -388,8 +388,8 @@ int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
     if (strcmp(text, "false") == 0) { *v = 0; return 0; }
     break;
   case RG_K_DIST: {
-    const char *unit = t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "";
-    k = rg_parse_milli(text, &x);
+    const char *unit = t.ref < m->nunits ? rgi_module_str(m, m->units[t.ref].name) : "";
+    k = rgi_parse_milli(text, &x);
     if (!k) break;
     while (text[k] == ' ') k++;
     if (*unit && strncmp(text + k, unit, strlen(unit)) == 0) k += strlen(unit);
@@ -405,10 +405,10 @@ int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
     snprintf(err, errlen, "'%s' is not one of the texts of this rule set", text);
     return -1;
   case RG_K_ENUM: {
-    int i = rg_enum_lookup(m, t.ref, text);
+    int i = rgi_enum_lookup(m, t.ref, text);
     if (i >= 0) { *v = i; return 0; }
     list_members(list, sizeof list, m, t.ref);
-    snprintf(err, errlen, "'%s' is not a %s; valid: %s", text, rg_module_str(m, m->enums[t.ref].name), list);
+    snprintf(err, errlen, "'%s' is not a %s; valid: %s", text, rgi_module_str(m, m->enums[t.ref].name), list);
     return -1;
   }
   case RG_K_SET: {
@@ -424,26 +424,26 @@ int rg_value_parse(const rg_module *m, rg_type t, const char *text, rg_value *v,
       while (*p && *p != ',' && n + 1 < sizeof word) word[n++] = *p++;
       while (n && word[n - 1] == ' ') n--;
       word[n] = '\0';
-      i = rg_enum_lookup(m, t.ref, word);
+      i = rgi_enum_lookup(m, t.ref, word);
       if (i < 0) {
         list_members(list, sizeof list, m, t.ref);
-        snprintf(err, errlen, "'%s' is not a %s; valid: %s", word, rg_module_str(m, m->enums[t.ref].name), list);
+        snprintf(err, errlen, "'%s' is not a %s; valid: %s", word, rgi_module_str(m, m->enums[t.ref].name), list);
         return -1;
       }
       mask |= (uint64_t)1 << i;
     }
-    *v = (rg_value)mask;
+    *v = (rgi_value)mask;
     return 0;
   }
   default:
-    snprintf(err, errlen, "a %s cannot be given on the command line", rg_type_name(tn, sizeof tn, m, t));
+    snprintf(err, errlen, "a %s cannot be given on the command line", rgi_type_name(tn, sizeof tn, m, t));
     return -1;
   }
-  snprintf(err, errlen, "'%s' is not a valid %s", text, rg_type_name(tn, sizeof tn, m, t));
+  snprintf(err, errlen, "'%s' is not a valid %s", text, rgi_type_name(tn, sizeof tn, m, t));
   return -1;
 }
 
-char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t) {
+char *rgi_type_name(char *buf, size_t size, const rgi_module *m, rgi_type t) {
   size_t len = 0;
   /* "list " once per level; a chain of lists that does not end within 8
   ** levels (a crafted module) is cut there. */
@@ -461,27 +461,27 @@ char *rg_type_name(char *buf, size_t size, const rg_module *m, rg_type t) {
   case RG_K_PERCENT: snprintf(buf, size, "percent"); break;
   case RG_K_TEXT: snprintf(buf, size, "text"); break;
   case RG_K_DIST:
-    snprintf(buf, size, "distance %s", t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name) : "?");
+    snprintf(buf, size, "distance %s", t.ref < m->nunits ? rgi_module_str(m, m->units[t.ref].name) : "?");
     break;
   case RG_K_ENUM:
-    snprintf(buf, size, "%s", t.ref < m->nenums ? rg_module_str(m, m->enums[t.ref].name) : "?");
+    snprintf(buf, size, "%s", t.ref < m->nenums ? rgi_module_str(m, m->enums[t.ref].name) : "?");
     break;
   case RG_K_SET:
-    snprintf(buf, size, "set %s", t.ref < m->nenums ? rg_module_str(m, m->enums[t.ref].name) : "?");
+    snprintf(buf, size, "set %s", t.ref < m->nenums ? rgi_module_str(m, m->enums[t.ref].name) : "?");
     break;
   case RG_K_RECORD:
-    snprintf(buf, size, "%s", t.ref < m->nrecords ? rg_module_str(m, m->records[t.ref].name) : "?");
+    snprintf(buf, size, "%s", t.ref < m->nrecords ? rgi_module_str(m, m->records[t.ref].name) : "?");
     break;
   default: snprintf(buf, size, "?"); break;
   }
   return buf - len;
 }
 
-char *rg_dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
-  const char *label = rg_module_str(m, d->label);
+char *rgi_dim_name(char *buf, size_t size, const rgi_module *m, const rgi_dim *d) {
+  const char *label = rgi_module_str(m, d->label);
   char what[128];
   if (d->is_enum)
-    snprintf(what, sizeof what, "%s", d->ref < m->nenums ? rg_module_str(m, m->enums[d->ref].name) : "?");
+    snprintf(what, sizeof what, "%s", d->ref < m->nenums ? rgi_module_str(m, m->enums[d->ref].name) : "?");
   else
     snprintf(what, sizeof what, "%lld..%lld", (long long)d->lo,
              (long long)(d->lo + (int64_t)d->size - 1));
@@ -491,21 +491,21 @@ char *rg_dim_name(char *buf, size_t size, const rg_module *m, const rg_dim *d) {
 }
 
 /* Appends the names of table t's dimensions, comma separated, to err. */
-static void dim_names(char *err, size_t errlen, const rg_module *m, const rg_table *t) {
+static void dim_names(char *err, size_t errlen, const rgi_module *m, const rgi_table *t) {
   char dn[160];
   for (uint32_t i = 0; i < t->ndims && t->first_dim + i < m->ndims; i++) {
     size_t n = strlen(err);
     if (n + 1 >= errlen) return;
     snprintf(err + n, errlen - n, "%s%s", i ? ", " : "",
-             rg_dim_name(dn, sizeof dn, m, &m->dims[t->first_dim + i]));
+             rgi_dim_name(dn, sizeof dn, m, &m->dims[t->first_dim + i]));
   }
 }
 
 /* See value.h. */
-int rg_table_cell(const rg_module *m, uint32_t ti, const char *const *keys, int nkeys,
-                  rg_value *cell, char *err, size_t errlen) {
-  const rg_table *t = &m->tables[ti];
-  const char *name = rg_module_str(m, t->name);
+int rgi_table_cell(const rgi_module *m, uint32_t ti, const char *const *keys, int nkeys,
+                  rgi_value *cell, char *err, size_t errlen) {
+  const rgi_table *t = &m->tables[ti];
+  const char *name = rgi_module_str(m, t->name);
   uint64_t index = 0;
   char why[512], dn[160];
   if (nkeys < 0 || (uint32_t)nkeys != t->ndims || t->first_dim + t->ndims > m->ndims) {
@@ -518,18 +518,18 @@ int rg_table_cell(const rg_module *m, uint32_t ti, const char *const *keys, int 
   }
   /* Row-major: the last key varies fastest. */
   for (uint32_t i = 0; i < t->ndims; i++) {
-    const rg_dim *d = &m->dims[t->first_dim + i];
-    rg_type kt = { d->is_enum ? RG_K_ENUM : RG_K_INT, d->is_enum ? d->ref : 0 };
-    rg_value k;
+    const rgi_dim *d = &m->dims[t->first_dim + i];
+    rgi_type kt = { d->is_enum ? RG_K_ENUM : RG_K_INT, d->is_enum ? d->ref : 0 };
+    rgi_value k;
     why[0] = '\0';
-    if (rg_value_parse(m, kt, keys[i], &k, why, sizeof why) != 0) {
+    if (rgi_value_parse(m, kt, keys[i], &k, why, sizeof why) != 0) {
       snprintf(err, errlen, "key %u of table '%s' (%s): %s", i + 1, name,
-               rg_dim_name(dn, sizeof dn, m, d), why[0] ? why : "not a valid key");
+               rgi_dim_name(dn, sizeof dn, m, d), why[0] ? why : "not a valid key");
       return -1;
     }
-    if (k < d->lo || k - d->lo >= (rg_value)d->size) {
+    if (k < d->lo || k - d->lo >= (rgi_value)d->size) {
       snprintf(err, errlen, "key %u of table '%s' (%s): %s is outside %lld..%lld", i + 1, name,
-               rg_dim_name(dn, sizeof dn, m, d), keys[i], (long long)d->lo,
+               rgi_dim_name(dn, sizeof dn, m, d), keys[i], (long long)d->lo,
                (long long)(d->lo + (int64_t)d->size - 1));
       return -1;
     }

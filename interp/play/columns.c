@@ -8,18 +8,18 @@
 
 /* Whether values of type t are cut into columns: a record without a form
 ** of its own, or a list of them. */
-static int split(const rg_module *m, rg_type t) {
+static int split(const rgi_module *m, rgi_type t) {
   if (t.kind == RG_K_LIST && t.ref < m->ntypes) t = m->types[t.ref];
   return t.kind == RG_K_RECORD && t.ref < m->nrecords && m->records[t.ref].shown == 0;
 }
 
 /* Adds the columns of type t (reached by the steps of *at, named prefix)
 ** to cols[0..*n).  depth counts the steps. */
-static void add(const rg_module *m, rg_type t, rg_column *at, const char *prefix, rg_column *cols,
+static void add(const rgi_module *m, rgi_type t, rgi_column *at, const char *prefix, rgi_column *cols,
                 uint32_t *n) {
   if (*n >= RG_COLUMNS_MAX) return;
   if (!split(m, t) || at->depth >= RG_COLUMN_DEPTH) {
-    rg_column *c = &cols[(*n)++];
+    rgi_column *c = &cols[(*n)++];
     *c = *at;
     c->type = t;
     snprintf(c->name, sizeof c->name, "%s", *prefix ? prefix : "result");
@@ -28,29 +28,29 @@ static void add(const rg_module *m, rg_type t, rg_column *at, const char *prefix
   int list = t.kind == RG_K_LIST;
   if (list) {
     /* first the list's length, then a column per field of its elements */
-    rg_column *c = &cols[(*n)++];
+    rgi_column *c = &cols[(*n)++];
     *c = *at;
     c->count = 1;
-    c->type = (rg_type){ .kind = RG_K_INT };
+    c->type = (rgi_type){ .kind = RG_K_INT };
     snprintf(c->name, sizeof c->name, "%s (items)", *prefix ? prefix : "result");
     t = m->types[t.ref];
   }
-  const rg_record *r = &m->records[t.ref];
+  const rgi_record *r = &m->records[t.ref];
   for (uint32_t k = 0; k < r->count && r->first + k < m->nfields; k++) {
-    const rg_field_info *f = &m->fields[r->first + k];
-    rg_column step = *at;
+    const rgi_field_info *f = &m->fields[r->first + k];
+    rgi_column step = *at;
     char name[160];
     step.field[step.depth] = k;
     step.list[step.depth] = (uint8_t)list;
     step.depth++;
     step.any |= list;
-    snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", rg_module_str(m, f->name));
+    snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", rgi_module_str(m, f->name));
     add(m, f->type, &step, name, cols, n);
   }
 }
 
-int rg_columns_of(const rg_module *m, rg_type t, rg_column *cols, uint32_t *n) {
-  rg_column top;
+int rgi_columns_of(const rgi_module *m, rgi_type t, rgi_column *cols, uint32_t *n) {
+  rgi_column top;
   memset(&top, 0, sizeof top);
   *n = 0;
   add(m, t, &top, "", cols, n);
@@ -58,24 +58,24 @@ int rg_columns_of(const rg_module *m, rg_type t, rg_column *cols, uint32_t *n) {
 }
 
 /* Takes field f of record value v of record type rt, then walks on from
-** step k + 1 (rg_column_values). */
-static int walk(const rg_module *m, const rg_column *c, uint32_t k, rg_type t, const rg_value *heap,
-                uint32_t nheap, rg_value v, int (*fn)(void *ctx, rg_value v), void *ctx);
+** step k + 1 (rgi_column_values). */
+static int walk(const rgi_module *m, const rgi_column *c, uint32_t k, rgi_type t, const rgi_value *heap,
+                uint32_t nheap, rgi_value v, int (*fn)(void *ctx, rgi_value v), void *ctx);
 
-static int take_field(const rg_module *m, const rg_column *c, uint32_t k, uint32_t rt,
-                      const rg_value *heap, uint32_t nheap, rg_value v,
-                      int (*fn)(void *ctx, rg_value v), void *ctx) {
+static int take_field(const rgi_module *m, const rgi_column *c, uint32_t k, uint32_t rt,
+                      const rgi_value *heap, uint32_t nheap, rgi_value v,
+                      int (*fn)(void *ctx, rgi_value v), void *ctx) {
   if (rt >= m->nrecords) return 0;
-  const rg_record *r = &m->records[rt];
+  const rgi_record *r = &m->records[rt];
   uint32_t f = c->field[k];
   if (f >= r->count || r->first + f >= m->nfields || v < 0 || (uint64_t)v + r->count > nheap)
     return 0;
   return walk(m, c, k + 1, m->fields[r->first + f].type, heap, nheap, heap[v + f], fn, ctx);
 }
 
-/* The walk of rg_column_values from step k, at value v of type t. */
-static int walk(const rg_module *m, const rg_column *c, uint32_t k, rg_type t, const rg_value *heap,
-                uint32_t nheap, rg_value v, int (*fn)(void *ctx, rg_value v), void *ctx) {
+/* The walk of rgi_column_values from step k, at value v of type t. */
+static int walk(const rgi_module *m, const rgi_column *c, uint32_t k, rgi_type t, const rgi_value *heap,
+                uint32_t nheap, rgi_value v, int (*fn)(void *ctx, rgi_value v), void *ctx) {
   if (k == c->depth) {
     if (!c->count) return fn(ctx, v);
     if (v < 0 || (uint64_t)v >= nheap) return 0;
@@ -84,11 +84,11 @@ static int walk(const rg_module *m, const rg_column *c, uint32_t k, rg_type t, c
   if (c->list[k]) {
     /* field[k] of each element of a list of records */
     if (t.kind != RG_K_LIST || t.ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap) return 0;
-    rg_value len = heap[v];
-    rg_type et = m->types[t.ref];
+    rgi_value len = heap[v];
+    rgi_type et = m->types[t.ref];
     if (et.kind != RG_K_RECORD || len < 0 || (uint64_t)len > (uint64_t)nheap - (uint64_t)v - 1)
       return 0;
-    for (rg_value i = 0; i < len; i++) {
+    for (rgi_value i = 0; i < len; i++) {
       int rc = take_field(m, c, k, et.ref, heap, nheap, heap[v + 1 + i], fn, ctx);
       if (rc) return rc;
     }
@@ -98,8 +98,8 @@ static int walk(const rg_module *m, const rg_column *c, uint32_t k, rg_type t, c
   return take_field(m, c, k, t.ref, heap, nheap, v, fn, ctx);
 }
 
-int rg_column_values(const rg_module *m, const rg_column *c, const rg_type *t,
-                     const rg_value *heap, uint32_t nheap, rg_value v,
-                     int (*fn)(void *ctx, rg_value v), void *ctx) {
+int rgi_column_values(const rgi_module *m, const rgi_column *c, const rgi_type *t,
+                     const rgi_value *heap, uint32_t nheap, rgi_value v,
+                     int (*fn)(void *ctx, rgi_value v), void *ctx) {
   return walk(m, c, 0, *t, heap, nheap, v, fn, ctx);
 }

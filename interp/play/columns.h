@@ -26,27 +26,27 @@
 #define RG_COLUMNS_MAX 256    /* most columns of one result */
 
 /* One column: the fields from the result down to it. */
-typedef struct rg_column {
+typedef struct rgi_column {
   char name[160];           /* "terrain.name", "terrain (items)", "result" */
-  rg_type type;             /* its values' type (int for a count) */
+  rgi_type type;             /* its values' type (int for a count) */
   uint32_t depth;           /* steps from the result */
   uint32_t field[RG_COLUMN_DEPTH];   /* step k: this field of a record */
   uint8_t list[RG_COLUMN_DEPTH];     /* step k: of each element of a list of records */
   int any;                  /* some step goes through a list: several values a run */
   int count;                /* the value is the length of the list reached */
-} rg_column;
+} rgi_column;
 
 /* Fills cols[0..*n) (room for RG_COLUMNS_MAX) with the columns of results
 ** of type t of module m.  Returns 0. */
-int rg_columns_of(const rg_module *m, rg_type t, rg_column *cols, uint32_t *n);
+int rgi_columns_of(const rgi_module *m, rgi_type t, rgi_column *cols, uint32_t *n);
 
 /* Calls fn(ctx, v) for each value of column c in result v (of type *t, the
 ** one the columns were made for), read from heap[0..nheap): one value, or for a
 ** column through a list one per element (repeats included: the caller
 ** counts each distinct value once).  A value out of the heap is skipped.
 ** Returns 0, or what fn returned when not 0 (which stops the walk). */
-int rg_column_values(const rg_module *m, const rg_column *c, const rg_type *t,
-                     const rg_value *heap, uint32_t nheap, rg_value v,
-                     int (*fn)(void *ctx, rg_value v), void *ctx);
+int rgi_column_values(const rgi_module *m, const rgi_column *c, const rgi_type *t,
+                     const rgi_value *heap, uint32_t nheap, rgi_value v,
+                     int (*fn)(void *ctx, rgi_value v), void *ctx);
 
 #endif

@@ -3,7 +3,7 @@
 */
 #include "game.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "evlog.h"
 #include "play.h"
 #include "seed.h"
@@ -28,7 +28,7 @@ typedef struct answer {
 ** of its options live in `names` (alt 0, alt 1 and remark of each option,
 ** each NUL-terminated; an empty alt 1 or remark is none). */
 typedef struct pending {
-  rg_question q;
+  rgi_question q;
   char *who, *prompt, *step, *where;
   rg_buf names;
   size_t *offs;             /* 3 per option: offsets into names.data */
@@ -36,19 +36,19 @@ typedef struct pending {
 } pending;
 
 struct rg_game {
-  const rg_module *m;
-  rg_game_setup setup;
+  const rgi_module *m;
+  rgi_game_setup setup;
   char *title, *source;     /* copies; source: the loaded file's name */
   char *sets;               /* a copy of setup's sets (or NULL) */
   char *placeholders;       /* a copy of setup's (or NULL) */
   answer *answers;
   uint32_t nanswers, cap, used;
   /* the last play */
-  rg_vm *vm;
-  rg_play play;
-  rg_log log;
+  rgi_vm *vm;
+  rgi_play play;
+  rgi_log log;
   rg_buf text;              /* the log's text */
-  rg_policy person, chooser;
+  rgi_policy person, chooser;
   rg_game_state state;
   int failed_expects;
   rg_buf error;
@@ -89,7 +89,7 @@ static void pending_free(pending *p) {
   memset(p, 0, sizeof *p);
 }
 
-/* rg_question.name of a copied question. */
+/* rgi_question.name of a copied question. */
 static int copied_name(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
   pending *p = ctx;
   const char *s = p->names.data + p->offs[3 * k + (alt ? 1 : 0)];
@@ -98,7 +98,7 @@ static int copied_name(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
   return 1;
 }
 
-/* rg_question.remark of a copied question. */
+/* rgi_question.remark of a copied question. */
 static int copied_remark(void *ctx, uint32_t k, char *buf, size_t size) {
   pending *p = ctx;
   const char *s = p->names.data + p->offs[3 * k + 2];
@@ -107,7 +107,7 @@ static int copied_remark(void *ctx, uint32_t k, char *buf, size_t size) {
   return 1;
 }
 
-/* rg_question.left of a copied question. */
+/* rgi_question.left of a copied question. */
 static uint32_t copied_left(void *ctx, uint32_t k) {
   pending *p = ctx;
   return p->left[k];
@@ -115,7 +115,7 @@ static uint32_t copied_left(void *ctx, uint32_t k) {
 
 /* Copies q into g->p (its option names too, unless a range).  Returns 0,
 ** or -1 when out of memory. */
-static int pending_copy(rg_game *g, const rg_question *q) {
+static int pending_copy(rg_game *g, const rgi_question *q) {
   pending *p = &g->p;
   char buf[1024];
   pending_free(p);
@@ -158,7 +158,7 @@ static int pending_copy(rg_game *g, const rg_question *q) {
 
 /* The person's policy: the next answer of the list, or (past its end) the
 ** question becomes the pending one and the run stops. */
-static int64_t from_list(void *ctx, const rg_question *q, rg_out *err) {
+static int64_t from_list(void *ctx, const rgi_question *q, rg_out *err) {
   rg_game *g = ctx;
   int64_t k;
   if (q->n == 1 && !q->secret && !q->range) {
@@ -169,20 +169,20 @@ static int64_t from_list(void *ctx, const rg_question *q, rg_out *err) {
   }
   if (g->used < g->nanswers) {
     const answer *a = &g->answers[g->used];
-    k = rg_question_match(q, a->text);
+    k = rgi_question_match(q, a->text);
     if (k < 0) {
       if (a->line) rg_printf(err, "%s:%u: ", g->source ? g->source : "answers", a->line);
       rg_printf(err, "'%s' is not an option of: ", a->text);
-      rg_question_write(err, q);
+      rgi_question_write(err, q);
       rg_puts(err, "; options: ");
-      rg_question_options(err, q, 40);
+      rgi_question_options(err, q, 40);
       return -1;
     }
     if (!a->question) {
       /* A loaded answer: its question, for the transcript. */
       rg_buf qt;
       rg_buf_init(&qt);
-      rg_question_write(&qt.out, q);
+      rgi_question_write(&qt.out, q);
       g->answers[g->used].question = qt.out.failed ? NULL : dup(qt.data ? qt.data : "");
       rg_buf_free(&qt);
     }
@@ -197,7 +197,7 @@ static int64_t from_list(void *ctx, const rg_question *q, rg_out *err) {
   return -1;
 }
 
-/* rg_play's event hook: a secret choice opens (or continues) a moment,
+/* rgi_play's event hook: a secret choice opens (or continues) a moment,
 ** anything else closes it. */
 static void on_logged(void *ctx, int secret) {
   rg_game *g = ctx;
@@ -215,7 +215,7 @@ static void on_logged(void *ctx, int secret) {
 
 /* ---- the game ------------------------------------------------------------------- */
 
-rg_status rg_game_open(const rg_module *m, const rg_game_setup *setup, rg_game **out) {
+rg_status rgi_game_open(const rgi_module *m, const rgi_game_setup *setup, rg_game **out) {
   rg_game *g = rg_malloc(sizeof *g);
   *out = NULL;
   if (!g) return RG_NOMEM;
@@ -243,11 +243,11 @@ rg_status rg_game_open(const rg_module *m, const rg_game_setup *setup, rg_game *
 
 /* Frees the last play (its VM, log text, policies). */
 static void play_free(rg_game *g) {
-  rg_vm_free(g->vm);
+  rgi_vm_free(g->vm);
   g->vm = NULL;
-  rg_play_free(&g->play);
-  rg_policy_free(&g->person);
-  rg_policy_free(&g->chooser);
+  rgi_play_free(&g->play);
+  rgi_policy_free(&g->person);
+  rgi_policy_free(&g->chooser);
   rg_buf_free(&g->text);
   rg_buf_free(&g->error);
 }
@@ -255,7 +255,7 @@ static void play_free(rg_game *g) {
 void rg_game_free(rg_game *g) {
   if (!g) return;
   play_free(g);
-  rg_svg_free(g->svg);
+  rgi_svg_free(g->svg);
   pending_free(&g->p);
   for (uint32_t i = 0; i < g->nanswers; i++) {
     rg_free(g->answers[i].text);
@@ -317,12 +317,12 @@ rg_status rg_game_load(rg_game *g, const char *name, const char *text, size_t le
 }
 
 /* Sink (setup.pictures): a shape of a picture is added to the play's. */
-static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+static void on_shape(void *ctx, const rgi_module *m, uint32_t note, const rgi_value *vals,
                      uint32_t pc) {
   rg_game *g = ctx;
   uint32_t nheap;
-  const rg_value *heap = rg_vm_heap(g->vm, &nheap);
-  if (g->svg) rg_svg_add(g->svg, m, note, vals, heap, nheap, pc);
+  const rgi_value *heap = rgi_vm_heap(g->vm, &nheap);
+  if (g->svg) rgi_svg_add(g->svg, m, note, vals, heap, nheap, pc);
 }
 
 const rg_pictures *rg_game_drawn(const rg_game *g) {
@@ -330,10 +330,10 @@ const rg_pictures *rg_game_drawn(const rg_game *g) {
 }
 
 rg_game_state rg_game_play(rg_game *g) {
-  const rg_module *m = g->m;
-  const rg_game_setup *s = &g->setup;
-  rg_value result = 0;
-  rg_sink sink;
+  const rgi_module *m = g->m;
+  const rgi_game_setup *s = &g->setup;
+  rgi_value result = 0;
+  rgi_sink sink;
   rg_status st;
   play_free(g);
   pending_free(&g->p);
@@ -347,53 +347,53 @@ rg_game_state rg_game_play(rg_game *g) {
   g->error_pc = UINT32_MAX;
   rg_buf_init(&g->text);
   rg_buf_init(&g->error);
-  rg_log_init(&g->log, &g->text.out, m, 0);
-  rg_policy_callback(&g->person, "ask", from_list, g);
-  if (s->first) rg_policy_first(&g->chooser);
-  else rg_policy_random(&g->chooser);      /* seeded by rg_play_seed below */
-  if (rg_play_init(&g->play, m, &g->log, s->ask_choices ? &g->person : &g->chooser,
+  rgi_log_init(&g->log, &g->text.out, m, 0);
+  rgi_policy_callback(&g->person, "ask", from_list, g);
+  if (s->first) rgi_policy_first(&g->chooser);
+  else rgi_policy_random(&g->chooser);      /* seeded by rgi_play_seed below */
+  if (rgi_play_init(&g->play, m, &g->log, s->ask_choices ? &g->person : &g->chooser,
                    s->ask_dice ? &g->person : NULL) != 0)
     goto nomem;
   if (s->pictures) {          /* only the last play's shapes count */
-    rg_svg_free(g->svg);
-    if (!(g->svg = rg_svg_new())) goto nomem;
+    rgi_svg_free(g->svg);
+    if (!(g->svg = rgi_svg_new())) goto nomem;
     g->play.shape = on_shape;
     g->play.shape_ctx = g;
   }
   g->play.logged = on_logged;
   g->play.logged_ctx = g;
-  rg_play_sink(&g->play, &sink);
-  if (!(g->vm = rg_vm_new(m, &s->limits, &sink))) goto nomem;
-  rg_play_attach(&g->play, g->vm);
-  rg_play_seed(&g->play, s->seed);
-  rg_log_run(&g->log, rg_module_str(m, m->procs[s->proc].name), s->seed,
+  rgi_play_sink(&g->play, &sink);
+  if (!(g->vm = rgi_vm_new(m, &s->limits, &sink))) goto nomem;
+  rgi_play_attach(&g->play, g->vm);
+  rgi_play_seed(&g->play, s->seed);
+  rgi_log_run(&g->log, rgi_module_str(m, m->procs[s->proc].name), s->seed,
              s->ask_choices ? "ask" : s->first ? "first" : "random",
              s->ask_dice ? "ask" : "random");
   if (s->placeholders && *s->placeholders)
     rg_printf(&g->text.out, "placeholders: %s\n", s->placeholders);
   g->last_len = g->text.len;
-  st = rg_vm_call(g->vm, s->proc, &result, &result);   /* no arguments */
+  st = rgi_vm_call(g->vm, s->proc, &result, &result);   /* no arguments */
   g->failed_expects = g->play.failed;
   if (g->has_pending) {
     g->state = RG_GAME_ASKING;
     return g->state;
   }
   if (g->play.stopped) {
-    const char *why = rg_play_error(&g->play);
+    const char *why = rgi_play_error(&g->play);
     rg_puts(&g->error.out, *why ? why : "a question went unanswered");
     g->error_status = RG_BAD_VALUE;
     g->state = RG_GAME_FAILED;
     return g->state;
   }
   if (st != RG_RUN_OK) {
-    const char *msg = rg_vm_error(g->vm, &g->error_pc);
+    const char *msg = rgi_vm_error(g->vm, &g->error_pc);
     rg_puts(&g->error.out, msg && *msg ? msg : "the run failed");
     g->error_status = RG_RUN_ERROR;
     g->state = RG_GAME_FAILED;
     return g->state;
   }
   g->hold = SIZE_MAX;
-  rg_log_summary(&g->log, m->procs[s->proc].result, result);
+  rgi_log_summary(&g->log, m->procs[s->proc].result, result);
   if (g->text.out.failed) goto nomem;
   g->state = RG_GAME_OVER;
   return g->state;
@@ -411,12 +411,12 @@ const char *rg_game_log(const rg_game *g, size_t *len, size_t *visible) {
   return g->text.data ? g->text.data : "";
 }
 
-const rg_question *rg_game_pending(const rg_game *g) {
+const rgi_question *rgi_game_pending(const rg_game *g) {
   return g->state == RG_GAME_ASKING && g->has_pending ? &g->p.q : NULL;
 }
 
 int rg_game_asking(const rg_game *g, rg_game_question *q) {
-  const rg_question *p = rg_game_pending(g);
+  const rgi_question *p = rgi_game_pending(g);
   memset(q, 0, sizeof *q);
   if (!p) return 0;
   q->who = p->who;
@@ -436,20 +436,20 @@ int rg_game_asking(const rg_game *g, rg_game_question *q) {
 }
 
 rg_status rg_game_public(const rg_game *g, rg_out *out) {
-  const rg_question *p = rg_game_pending(g);
+  const rgi_question *p = rgi_game_pending(g);
   size_t len, vis;
   const char *text = rg_game_log(g, &len, &vis);
   char buf[1024];
   rg_write(out, text, vis);
   if (p) {
     rg_puts(out, "? ");
-    rg_question_write(out, p);
+    rgi_question_write(out, p);
     rg_putc(out, '\n');
     if (p->secret) {
       rg_puts(out, "  (answered in secret)\n");
     } else if (p->range || p->numeric) {
       rg_puts(out, "  ");
-      rg_question_options(out, p, p->n);
+      rgi_question_options(out, p, p->n);
       rg_putc(out, '\n');
     } else {
       for (uint32_t k = 0; k < p->n; k++) {
@@ -464,7 +464,7 @@ rg_status rg_game_public(const rg_game *g, rg_out *out) {
 }
 
 rg_status rg_game_option(const rg_game *g, uint32_t i, char *buf, size_t size) {
-  const rg_question *p = rg_game_pending(g);
+  const rgi_question *p = rgi_game_pending(g);
   if (size) buf[0] = '\0';
   if (!p || i >= p->n) return RG_BAD_VALUE;
   if (p->range) {
@@ -476,20 +476,20 @@ rg_status rg_game_option(const rg_game *g, uint32_t i, char *buf, size_t size) {
 }
 
 int rg_game_option_remark(const rg_game *g, uint32_t i, char *buf, size_t size) {
-  const rg_question *p = rg_game_pending(g);
+  const rgi_question *p = rgi_game_pending(g);
   if (size) buf[0] = '\0';
   return p && i < p->n && !p->range && p->remark && p->remark(p->ctx, i, buf, size);
 }
 
 rg_status rg_game_question_write(const rg_game *g, uint32_t max, rg_out *out) {
-  const rg_question *p = rg_game_pending(g);
+  const rgi_question *p = rgi_game_pending(g);
   if (!p) return RG_BAD_VALUE;
-  if (max) rg_question_options(out, p, max);
-  else rg_question_write(out, p);
+  if (max) rgi_question_options(out, p, max);
+  else rgi_question_write(out, p);
   return out->failed ? RG_NOMEM : RG_OK;
 }
 
-int rg_game_undo(rg_game *g) {
+int rgi_game_undo(rg_game *g) {
   uint32_t group;
   if (g->nanswers == 0) return -1;
   group = g->answers[g->nanswers - 1].group;
@@ -504,15 +504,15 @@ int rg_game_undo(rg_game *g) {
 /* Adds the answers of the cards ks[0..n) of a hand typed at once to the
 ** question q, as one group.  Returns 0, or -1 when out of memory (none
 ** added). */
-static int add_hand(rg_game *g, const rg_question *q, const uint32_t *ks, int n) {
+static int add_hand(rg_game *g, const rgi_question *q, const uint32_t *ks, int n) {
   uint32_t before = g->nanswers;
   char text[1024];
   rg_buf qtext;
   rg_buf_init(&qtext);
-  rg_question_write(&qtext.out, q);
+  rgi_question_write(&qtext.out, q);
   g->groups++;
   for (int i = 0; i < n && !qtext.out.failed; i++) {
-    rg_question_answer_text(q, ks[i], text, sizeof text);
+    rgi_question_answer_text(q, ks[i], text, sizeof text);
     if (add_answer(g, text, strlen(text), qtext.data, 0) != 0) break;
     g->answers[g->nanswers - 1].secret = q->secret;
     g->answers[g->nanswers - 1].group = g->groups;
@@ -558,8 +558,8 @@ static int starts(const char *line, size_t n, const char *w) {
 ** gives them (the comment lines right above the rule, and the `source` and
 ** `assumed` notes right after it), then where and the options.  No rule
 ** file code: a player wants the sheet. */
-static void game_help(const rg_game *g, const rg_question *q, rg_out *o) {
-  rg_question rest = *q;
+static void game_help(const rg_game *g, const rgi_question *q, rg_out *o) {
+  rgi_question rest = *q;
   const char *colon = q->where ? strrchr(q->where, ':') : NULL;
   if (q->step && *q->step) rg_printf(o, "step: %s\n", q->step);
   if (colon && g->setup.source_line) {
@@ -608,11 +608,11 @@ static void game_help(const rg_game *g, const rg_question *q, rg_out *o) {
   }
   rest.step = NULL;
   rest.rule = NULL;
-  rg_question_help(o, &rest);
+  rgi_question_help(o, &rest);
 }
 
 rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
-  const rg_question *q = rg_game_pending(g);
+  const rgi_question *q = rgi_game_pending(g);
   char text[1024];
   rg_buf qtext;
   int64_t k;
@@ -641,7 +641,7 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
         rg_puts(why, "out of memory");
         return RG_REPLY_BAD;
       }
-      got = rg_question_hand(q, line, ks, why);
+      got = rgi_question_hand(q, line, ks, why);
       if (got > 0 && add_hand(g, q, ks, got) != 0) {
         rg_puts(why, "out of memory");
         got = -1;
@@ -651,7 +651,7 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
       return got > 0 ? RG_REPLY_ANSWER : RG_REPLY_BAD;
     }
   }
-  r = rg_question_reply(q, line, &k, arg, why);
+  r = rgi_question_reply(q, line, &k, arg, why);
   if (r == RG_REPLY_HELP) game_help(g, q, why);
   if (r == RG_REPLY_UNDO) {
     if (g->nanswers == 0) {
@@ -668,12 +668,12 @@ rg_reply rg_game_reply(rg_game *g, char *line, const char **arg, rg_out *why) {
     else rg_printf(why, "took back '%s'", g->answers[g->nanswers - 1].text);
     if (g->answers[g->nanswers - 1].question)
       rg_printf(why, " (%s)", g->answers[g->nanswers - 1].question);
-    rg_game_undo(g);
+    rgi_game_undo(g);
   }
   if (r != RG_REPLY_ANSWER) return r;
-  rg_question_answer_text(q, k, text, sizeof text);
+  rgi_question_answer_text(q, k, text, sizeof text);
   rg_buf_init(&qtext);
-  rg_question_write(&qtext.out, q);
+  rgi_question_write(&qtext.out, q);
   if (qtext.out.failed || add_answer(g, text, strlen(text), qtext.data, 0) != 0) {
     rg_buf_free(&qtext);
     rg_puts(why, "out of memory");
@@ -689,9 +689,9 @@ uint32_t rg_game_answers(const rg_game *g) {
 }
 
 void rg_game_transcript(const rg_game *g, rg_out *o) {
-  const rg_game_setup *s = &g->setup;
+  const rgi_game_setup *s = &g->setup;
   rg_printf(o, "# regula transcript: %s, %s, seed %llu, choices %s, dice %s\n", g->title,
-            rg_module_str(g->m, g->m->procs[s->proc].name), (unsigned long long)s->seed,
+            rgi_module_str(g->m, g->m->procs[s->proc].name), (unsigned long long)s->seed,
             s->ask_choices ? "ask" : s->first ? "first" : "random", s->ask_dice ? "ask" : "random");
   if (s->module[0]) rg_printf(o, "# module %s\n", s->module);
   for (const char *p = g->sets; p && *p;) {           /* "# set NAME=VALUE" each */
@@ -706,18 +706,19 @@ void rg_game_transcript(const rg_game *g, rg_out *o) {
   }
 }
 
-const char *rg_game_error(const rg_game *g, rg_status *status, const char **path,
-                          uint32_t *line, uint32_t *col) {
+const char *rg_game_error(const rg_game *g, rg_status *status, rg_place *where) {
   const char *p = "?", *msg = g->error.data ? g->error.data : "";
   uint32_t l = 0, c = 0;
-  if (g->error_pc != UINT32_MAX && rg_log_locate(g->m, g->error_pc, &p, &l, &c) != 0) {
+  if (g->error_pc != UINT32_MAX && rgi_log_locate(g->m, g->error_pc, &p, &l, &c) != 0) {
     p = "?";
     l = c = 0;
   }
   if (status) *status = g->error_status;
-  if (path) *path = p;
-  if (line) *line = l;
-  if (col) *col = c;
+  if (where) {
+    where->path = p;
+    where->line = l;
+    where->col = c;
+  }
   return msg;
 }
 

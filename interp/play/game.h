@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "policy.h"
 #include "vm.h"
 
@@ -38,10 +38,10 @@
 ** rg_game_error, rg_game_free) are declared in regula.h. */
 
 /* How a game is set up.  Strings are copied. */
-typedef struct rg_game_setup {
+typedef struct rgi_game_setup {
   uint32_t proc;            /* the procedure played (no parameters) */
   uint64_t seed;
-  rg_limits limits;
+  rgi_limits limits;
   int ask_choices;          /* a person answers the choices; else: */
   int first;                /*   the first option (1) or at random (0, seeded) */
   int ask_dice;             /* a person reads the dice and cards; else the seed */
@@ -59,20 +59,20 @@ typedef struct rg_game_setup {
   ** or NULL: for the help, the sheet's words the rule file quotes. */
   const char *(*source_line)(void *ctx, const char *path, uint32_t line, size_t *len);
   void *source_ctx;
-} rg_game_setup;
+} rgi_game_setup;
 
 /* rg_game_state (where a game stands after rg_game_play) is public: regula.h. */
 
 /* Makes a game of module m (which must outlive it).  Returns RG_OK with
 ** *out set, or RG_NOMEM.  (regula.h's rg_game_new makes one of rules.)
 ** Free it with rg_game_free. */
-rg_status rg_game_open(const rg_module *m, const rg_game_setup *setup, rg_game **out);
+rg_status rgi_game_open(const rgi_module *m, const rgi_game_setup *setup, rg_game **out);
 
 /* The pending question (RG_GAME_ASKING), or NULL.  Valid until the next
 ** rg_game_play or rg_game_reply. */
-const rg_question *rg_game_pending(const rg_game *g);
+const rgi_question *rgi_game_pending(const rg_game *g);
 
 /* Drops the last answer; returns 0, or -1 when there is none. */
-int rg_game_undo(rg_game *g);
+int rgi_game_undo(rg_game *g);
 
 #endif

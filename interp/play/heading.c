@@ -11,30 +11,30 @@
 
 #define SET_SHOWN 160       /* bytes of one setting a header shows */
 
-const char *rg_heading_file(const rg_module *m) {
-  return m->nfiles ? rg_module_str(m, m->files[0]) : "";
+const char *rgi_heading_file(const rgi_module *m) {
+  return m->nfiles ? rgi_module_str(m, m->files[0]) : "";
 }
 
-void rg_heading_call(rg_out *out, const rg_heading *h) {
-  const rg_module *m = h->m;
-  const rg_proc *p = &m->procs[h->proc];
+void rgi_heading_call(rg_out *out, const rgi_heading *h) {
+  const rgi_module *m = h->m;
+  const rgi_proc *p = &m->procs[h->proc];
   char buf[256];
-  rg_printf(out, "%s(", rg_module_str(m, p->name));
+  rg_printf(out, "%s(", rgi_module_str(m, p->name));
   for (uint32_t k = 0; h->args && k < p->nparams; k++) {
-    rg_type t = m->params[p->first_param + k].type;
-    rg_value_format(buf, sizeof buf, m, m->heap, m->nheap, t, h->args[k]);
+    rgi_type t = m->params[p->first_param + k].type;
+    rgi_value_format(buf, sizeof buf, m, m->heap, m->nheap, t, h->args[k]);
     rg_printf(out, "%s%s", k ? ", " : "", buf);
   }
   rg_putc(out, ')');
 }
 
-void rg_heading_title(rg_out *out, const rg_heading *h) {
-  const char *file = rg_heading_file(h->m);
+void rgi_heading_title(rg_out *out, const rgi_heading *h) {
+  const char *file = rgi_heading_file(h->m);
   if (*file) rg_printf(out, "%s: ", file);
-  rg_heading_call(out, h);
+  rgi_heading_call(out, h);
 }
 
-int rg_heading_sets(rg_out *out, const char *sets) {
+int rgi_heading_sets(rg_out *out, const char *sets) {
   int n = 0;
   for (const char *p = sets; p && *p;) {
     const char *nl = strchr(p, '\n');
@@ -49,13 +49,13 @@ int rg_heading_sets(rg_out *out, const char *sets) {
   return n;
 }
 
-int rg_heading_sets_json(json_t *o, const char *sets) {
+int rgi_heading_sets_json(json_t *o, const char *sets) {
   json_t *a = json_array();
   int bad = !a;
   for (const char *q = sets; !bad && q && *q;) {
     const char *nl = strchr(q, '\n');
     size_t len = nl ? (size_t)(nl - q) : strlen(q);
-    if (len) bad = json_array_append_new(a, rg_json_textn(q, len)) != 0;
+    if (len) bad = json_array_append_new(a, rgi_json_textn(q, len)) != 0;
     q += len + (nl != NULL);
   }
   if (bad) {
@@ -65,40 +65,40 @@ int rg_heading_sets_json(json_t *o, const char *sets) {
   return json_object_set_new(o, "sets", a) != 0 ? -1 : 0;
 }
 
-int rg_heading_json(json_t *doc, const rg_heading *h, int file) {
-  const rg_module *m = h->m;
-  const rg_proc *p = &m->procs[h->proc];
+int rgi_heading_json(json_t *doc, const rgi_heading *h, int file) {
+  const rgi_module *m = h->m;
+  const rgi_proc *p = &m->procs[h->proc];
   json_t *args = json_array();
   char buf[256];
   int bad = !args;
   for (uint32_t k = 0; !bad && h->args && k < p->nparams; k++) {
-    rg_value_format(buf, sizeof buf, m, m->heap, m->nheap, m->params[p->first_param + k].type,
+    rgi_value_format(buf, sizeof buf, m, m->heap, m->nheap, m->params[p->first_param + k].type,
                     h->args[k]);
-    bad = json_array_append_new(args, rg_json_text(buf)) != 0;
+    bad = json_array_append_new(args, rgi_json_text(buf)) != 0;
   }
-  if (bad || (file && json_object_set_new(doc, "file", rg_json_text(rg_heading_file(m))) != 0)) {
+  if (bad || (file && json_object_set_new(doc, "file", rgi_json_text(rgi_heading_file(m))) != 0)) {
     json_decref(args);
     return -1;
   }
   if (json_object_set_new(doc, "arguments", args) != 0) return -1;
-  return rg_heading_sets_json(doc, h->sets);
+  return rgi_heading_sets_json(doc, h->sets);
 }
 
-char *rg_heading_chart_title(char *buf, size_t size, const rg_heading *h, const char *what) {
+char *rgi_heading_chart_title(char *buf, size_t size, const rgi_heading *h, const char *what) {
   rg_buf b;
   rg_buf_init(&b);
-  rg_heading_title(&b.out, h);
+  rgi_heading_title(&b.out, h);
   rg_printf(&b.out, ": %s", what);
   if (h->sets && *h->sets) {
     rg_puts(&b.out, "; set ");
-    rg_heading_sets(&b.out, h->sets);
+    rgi_heading_sets(&b.out, h->sets);
   }
   snprintf(buf, size, "%s", b.data && !b.out.failed ? b.data : what);
   rg_buf_free(&b);
   return buf;
 }
 
-char *rg_heading_variants_title(char *buf, size_t size, const char *call,
+char *rgi_heading_variants_title(char *buf, size_t size, const char *call,
                                 const char *const *names, const char *const *sets, uint32_t n,
                                 const char *what) {
   rg_buf b;
@@ -114,12 +114,12 @@ char *rg_heading_variants_title(char *buf, size_t size, const char *call,
   rg_printf(&b.out, ": %s", what);
   if (any && same) {
     rg_puts(&b.out, "; set ");
-    rg_heading_sets(&b.out, sets[0]);
+    rgi_heading_sets(&b.out, sets[0]);
   }
   for (uint32_t v = 0; any && !same && v < n; v++)
     if (sets[v] && *sets[v]) {
       rg_printf(&b.out, "; set %c: ", 'A' + (int)v);
-      rg_heading_sets(&b.out, sets[v]);
+      rgi_heading_sets(&b.out, sets[v]);
     }
   snprintf(buf, size, "%s", b.data && !b.out.failed ? b.data : what);
   rg_buf_free(&b);

@@ -15,52 +15,52 @@
 
 #include "json.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* The question: procedure proc of m called with args[0..nargs) (values in
 ** m's constant heap; NULL when none) after the settings `sets` (each
 ** NAME=VALUE ended by '\n'; NULL or "" when none).  Every pointer is
 ** borrowed. */
-typedef struct rg_heading {
-  const rg_module *m;
+typedef struct rgi_heading {
+  const rgi_module *m;
   uint32_t proc;
-  const rg_value *args;
+  const rgi_value *args;
   const char *sets;
-} rg_heading;
+} rgi_heading;
 
 /* Returns the rule file of m as the front end named it (its first source
 ** file; "" when m names none).  Owned by m. */
-const char *rg_heading_file(const rg_module *m);
+const char *rgi_heading_file(const rgi_module *m);
 
 /* Writes "PROC(ARG, ...)" of h (its arguments as values print). */
-void rg_heading_call(rg_out *out, const rg_heading *h);
+void rgi_heading_call(rg_out *out, const rgi_heading *h);
 
 /* Writes "FILE: PROC(ARG, ...)" of h. */
-void rg_heading_title(rg_out *out, const rg_heading *h);
+void rgi_heading_title(rg_out *out, const rgi_heading *h);
 
 /* Writes the settings `sets` as "NAME=VALUE, NAME=VALUE" (each cut after
 ** 160 bytes, with "..."); returns how many (0: nothing written). */
-int rg_heading_sets(rg_out *out, const char *sets);
+int rgi_heading_sets(rg_out *out, const char *sets);
 
 /* Adds to the JSON object doc "file" (h's rule file, unless file is 0),
 ** "arguments" (an array of the arguments' texts) and "sets" (an array of
 ** the settings' texts).  Returns 0, or -1 when out of memory. */
-int rg_heading_json(json_t *doc, const rg_heading *h, int file);
+int rgi_heading_json(json_t *doc, const rgi_heading *h, int file);
 
 /* Writes a chart title into buf (size bytes): "FILE: PROC(ARGS): what"
 ** and "; set: ..." when there are settings.  Returns buf. */
-char *rg_heading_chart_title(char *buf, size_t size, const rg_heading *h, const char *what);
+char *rgi_heading_chart_title(char *buf, size_t size, const rgi_heading *h, const char *what);
 
 /* The same of variants: "CALL of A = NAME, B = NAME: what" (call: "PROC()"
 ** or "PROC(ARGS)") and, when a
 ** variant had settings, "; set ..." (once when all had the same, else
 ** "A: ...; B: ...").  names[0..n), sets[0..n) (entries may be NULL). */
-char *rg_heading_variants_title(char *buf, size_t size, const char *call,
+char *rgi_heading_variants_title(char *buf, size_t size, const char *call,
                                 const char *const *names, const char *const *sets, uint32_t n,
                                 const char *what);
 
 /* Adds "sets" (an array of the settings' texts of `sets`) to object o.
 ** Returns 0, or -1 when out of memory. */
-int rg_heading_sets_json(json_t *o, const char *sets);
+int rgi_heading_sets_json(json_t *o, const char *sets);
 
 #endif

@@ -3,7 +3,7 @@
 **
 ** The walk.  A chance point is the first draw of an instruction that rolls,
 ** draws one card or (enumerating choices) chooses.  There the VM's state
-** (rg_vm_state: frames, live locals and operands, heap, decks) names a node
+** (rgi_vm_state: frames, live locals and operands, heap, decks) names a node
 ** of a graph; equal states are one node.  Node X is reached by replaying
 ** the outcomes that first led to it; exploring X runs the procedure again
 ** for each outcome of X's draw and of the draws inside that instruction,
@@ -22,7 +22,7 @@
 */
 #include "odds.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "live.h"
 #include "play.h"
 #include "policy.h"
@@ -35,9 +35,9 @@
 /* ---- fractions -------------------------------------------------------------- */
 
 /* Returns the greatest common divisor of a and b (a when b is 0). */
-static rg_u128 gcd128(rg_u128 a, rg_u128 b) {
+static rgi_u128 gcd128(rgi_u128 a, rgi_u128 b) {
   while (b) {
-    rg_u128 t = a % b;
+    rgi_u128 t = a % b;
     a = b;
     b = t;
   }
@@ -46,10 +46,10 @@ static rg_u128 gcd128(rg_u128 a, rg_u128 b) {
 
 /* *r = a + b (both reduced, dens > 0).  Returns 0, or -1 when a number
 ** would not fit in 128 bits. */
-static int fr_add(rg_frac *r, rg_frac a, rg_frac b) {
+static int fr_add(rgi_frac *r, rgi_frac a, rgi_frac b) {
   if (a.num == 0) { *r = b; return 0; }
   if (b.num == 0) { *r = a; return 0; }
-  rg_u128 g = gcd128(a.den, b.den), l, x, y, n;
+  rgi_u128 g = gcd128(a.den, b.den), l, x, y, n;
   if (__builtin_mul_overflow(a.den / g, b.den, &l)) return -1;
   if (__builtin_mul_overflow(a.num, l / a.den, &x)) return -1;
   if (__builtin_mul_overflow(b.num, l / b.den, &y)) return -1;
@@ -61,8 +61,8 @@ static int fr_add(rg_frac *r, rg_frac a, rg_frac b) {
 }
 
 /* *r = |a - b|, and *neg = 1 when b > a.  Returns 0, or -1 on overflow. */
-static int fr_diff(rg_frac *r, int *neg, rg_frac a, rg_frac b) {
-  rg_u128 g = gcd128(a.den, b.den), l, x, y, n;
+static int fr_diff(rgi_frac *r, int *neg, rgi_frac a, rgi_frac b) {
+  rgi_u128 g = gcd128(a.den, b.den), l, x, y, n;
   if (__builtin_mul_overflow(a.den / g, b.den, &l)) return -1;
   if (__builtin_mul_overflow(a.num, l / a.den, &x)) return -1;
   if (__builtin_mul_overflow(b.num, l / b.den, &y)) return -1;
@@ -74,14 +74,14 @@ static int fr_diff(rg_frac *r, int *neg, rg_frac a, rg_frac b) {
   return 0;
 }
 
-int rg_frac_sub(rg_frac *r, int *neg, const rg_frac *a, const rg_frac *b) {
+int rgi_frac_sub(rgi_frac *r, int *neg, const rgi_frac *a, const rgi_frac *b) {
   return fr_diff(r, neg, *a, *b);
 }
 
 /* *r = a * b.  Returns 0, or -1 on overflow. */
-static int fr_mul(rg_frac *r, rg_frac a, rg_frac b) {
-  if (a.num == 0 || b.num == 0) { *r = (rg_frac){ 0, 1 }; return 0; }
-  rg_u128 g1 = gcd128(a.num, b.den), g2 = gcd128(b.num, a.den), n, d;
+static int fr_mul(rgi_frac *r, rgi_frac a, rgi_frac b) {
+  if (a.num == 0 || b.num == 0) { *r = (rgi_frac){ 0, 1 }; return 0; }
+  rgi_u128 g1 = gcd128(a.num, b.den), g2 = gcd128(b.num, a.den), n, d;
   if (__builtin_mul_overflow(a.num / g1, b.num / g2, &n)) return -1;
   if (__builtin_mul_overflow(a.den / g2, b.den / g1, &d)) return -1;
   r->num = n;
@@ -90,13 +90,13 @@ static int fr_mul(rg_frac *r, rg_frac a, rg_frac b) {
 }
 
 /* *r = a / b, b not 0.  Returns 0, or -1 on overflow. */
-static int fr_div(rg_frac *r, rg_frac a, rg_frac b) {
-  return fr_mul(r, a, (rg_frac){ b.den, b.num });
+static int fr_div(rgi_frac *r, rgi_frac a, rgi_frac b) {
+  return fr_mul(r, a, (rgi_frac){ b.den, b.num });
 }
 
 /* A signed fraction, for the elimination. */
 typedef struct sfrac {
-  rg_frac f;
+  rgi_frac f;
   int neg;                  /* 1: negative (never with f.num == 0) */
 } sfrac;
 
@@ -128,7 +128,7 @@ static int sf_div(sfrac *r, sfrac a, sfrac b) {
   return 0;
 }
 
-char *rg_u128_str(char *buf, rg_u128 x) {
+char *rgi_u128_str(char *buf, rgi_u128 x) {
   char tmp[48];
   int n = 0;
   do {
@@ -140,15 +140,15 @@ char *rg_u128_str(char *buf, rg_u128 x) {
   return buf;
 }
 
-char *rg_frac_str(char *buf, const rg_frac *f) {
+char *rgi_frac_str(char *buf, const rgi_frac *f) {
   char d[48];
-  rg_u128_str(buf, f->num);
+  rgi_u128_str(buf, f->num);
   strcat(buf, "/");
-  strcat(buf, rg_u128_str(d, f->den));
+  strcat(buf, rgi_u128_str(d, f->den));
   return buf;
 }
 
-long double rg_frac_value(const rg_frac *f) {
+long double rgi_frac_value(const rgi_frac *f) {
   return f->num ? (long double)f->num / (long double)f->den : 0.0L;
 }
 
@@ -174,7 +174,7 @@ typedef struct node {
 /* An edge: from a node to a node (to >= 0), a result or the cut. */
 typedef struct edge {
   int64_t to;
-  rg_frac p;
+  rgi_frac p;
 } edge;
 
 /* An outcome: index idx of n. */
@@ -182,27 +182,27 @@ typedef struct draw {
   uint64_t idx, n;
 } draw;
 
-/* Everything of one rg_odds_run. */
+/* Everything of one rgi_odds_run. */
 typedef struct explore {
-  const rg_module *m;
+  const rgi_module *m;
   uint32_t proc;
-  rg_vm *vm;
-  rg_live live;
+  rgi_vm *vm;
+  rgi_live live;
   node *nodes;
   uint32_t nnodes, capnodes;
   uint32_t *table;          /* open addressing: node + 1, 0 empty */
   uint32_t tcap;            /* a power of two */
-  rg_value *keys;
+  rgi_value *keys;
   size_t nkeys, capkeys;
   draw *paths;
   size_t npaths, cappaths;
   edge *edges;
   uint32_t nedges, capedges;
-  rg_value *scratch;        /* a state being read */
+  rgi_value *scratch;        /* a state being read */
   size_t capscratch;
   /* The heaps of the states, each kept once (states often share theirs):
   ** heap k is hcells[hoff[k] .. hoff[k] + hlen[k]); a key holds its k. */
-  rg_value *hcells;
+  rgi_value *hcells;
   size_t nhcells, caphcells;
   size_t *hoff;
   uint32_t *hlen;
@@ -213,7 +213,7 @@ typedef struct explore {
   size_t max_bytes;         /* the most the states, paths and solve may take */
   int overmem;              /* they would take more */
   uint32_t explored;        /* the node being explored */
-  rg_column *cols;          /* the result's columns (r->fields) */
+  rgi_column *cols;          /* the result's columns (r->fields) */
   /* the run under way */
   draw *walk;               /* its outcomes so far */
   uint32_t capwalk;
@@ -226,9 +226,9 @@ typedef struct explore {
   int cut;
   int nomem;
   int64_t stop;             /* the node this run stopped at, or -1 */
-  rg_policy answers;        /* choices from an answers text (when `answering`) */
-  rg_play play;
-  rg_sink play_sink;
+  rgi_policy answers;        /* choices from an answers text (when `answering`) */
+  rgi_play play;
+  rgi_sink play_sink;
   int answering;
   int all_choices;          /* choices are chance points (else the first) */
   uint32_t strategy;        /* 1 + the strategy answering first; 0: none */
@@ -250,7 +250,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t sz) {
 }
 
 /* Returns an FNV-1a style hash of v[0..n). */
-static uint64_t hash_state(const rg_value *v, size_t n) {
+static uint64_t hash_state(const rgi_value *v, size_t n) {
   uint64_t h = 1469598103934665603ull;
   for (size_t k = 0; k < n; k++) {
     h ^= (uint64_t)v[k];
@@ -278,7 +278,7 @@ static int over_memory(explore *e) {
 
 /* Returns the index of heap cells c[0..n) among the heaps kept, adding it
 ** when new; -1 when out of memory. */
-static int64_t intern_heap(explore *e, const rg_value *c, size_t n) {
+static int64_t intern_heap(explore *e, const rgi_value *c, size_t n) {
   uint64_t h = hash_state(c, n);
   if (n > UINT32_MAX) return -1;
   if (e->htcap) {
@@ -333,25 +333,25 @@ static void table_put(explore *e, uint32_t k) {
 ** or -1 when out of memory. */
 static int64_t node_of_state(explore *e, uint32_t pc) {
   size_t ha = 0;
-  size_t len = rg_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch, &ha);
+  size_t len = rgi_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch, &ha);
   if (len + 1 > e->capscratch) {
     if (grow((void **)&e->scratch, &e->capscratch, len + 1, sizeof *e->scratch) ||
         over_memory(e))
       return -1;
-    len = rg_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch, &ha);
+    len = rgi_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch, &ha);
   }
   /* The heap's cells (after its top) are kept once for all the states
   ** that have them: the key holds the heap's index instead. */
   {
-    size_t hn = (size_t)(e->scratch[ha] - (rg_value)e->m->nheap);
+    size_t hn = (size_t)(e->scratch[ha] - (rgi_value)e->m->nheap);
     int64_t hk = intern_heap(e, e->scratch + ha + 1, hn);
     if (hk < 0) return -1;
-    e->scratch[ha + 1] = (rg_value)hk;
+    e->scratch[ha + 1] = (rgi_value)hk;
     memmove(e->scratch + ha + 2, e->scratch + ha + 1 + hn, (len - ha - 1 - hn) * sizeof *e->scratch);
     len = len - hn + 1;
   }
   /* answers read so far are part of the state too */
-  e->scratch[len++] = e->answering ? (rg_value)e->answers.pos : 0;
+  e->scratch[len++] = e->answering ? (rgi_value)e->answers.pos : 0;
   uint64_t h = hash_state(e->scratch, len);
   if (e->tcap) {
     uint32_t mask = e->tcap - 1;
@@ -448,22 +448,22 @@ static int64_t next_draw(explore *e, uint64_t n, uint32_t pc) {
   return 0;
 }
 
-/* rg_sink chance: a roll or a card (next_draw). */
-static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+/* rgi_sink chance: a roll or a card (next_draw). */
+static int64_t on_chance(void *ctx, const rgi_module *m, int what, uint32_t index, uint64_t n,
                          uint32_t pc) {
   (void)m; (void)what; (void)index;
   return next_draw(ctx, n, pc);
 }
 
-/* rg_sink choose: from the answers, or (every choice enumerated) a draw
+/* rgi_sink choose: from the answers, or (every choice enumerated) a draw
 ** over the options. */
-static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
-                         const rg_value *options, uint32_t n, uint32_t pc) {
+static int64_t on_choose(void *ctx, const rgi_module *m, uint32_t choice, rgi_value chooser,
+                         const rgi_value *options, uint32_t n, uint32_t pc) {
   explore *e = ctx;
   if (e->strategy) {
     uint32_t nheap;
-    const rg_value *heap = rg_vm_heap(e->vm, &nheap);
-    int64_t k = rg_strategy_pick(m, e->strategy - 1, choice, chooser, options, n, heap, nheap,
+    const rgi_value *heap = rgi_vm_heap(e->vm, &nheap);
+    int64_t k = rgi_strategy_pick(m, e->strategy - 1, choice, chooser, options, n, heap, nheap,
                                  NULL);
     if (k >= 0) return k;
     if (k == -2) return next_draw(ctx, n, pc);          /* a random pick: every option */
@@ -474,17 +474,17 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   return next_draw(ctx, n, pc);
 }
 
-/* rg_sink roll: the dice of an instruction are all drawn. */
-static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
-                    const rg_value *results, uint32_t n, uint32_t pc) {
+/* rgi_sink roll: the dice of an instruction are all drawn. */
+static void on_roll(void *ctx, const rgi_module *m, int32_t die, uint32_t sides,
+                    const rgi_value *results, uint32_t n, uint32_t pc) {
   explore *e = ctx;
   (void)m; (void)die; (void)sides; (void)results; (void)n; (void)pc;
   e->in_instr = 0;
 }
 
-/* rg_sink expect_fail: counts the run (once) and keeps the first pc. */
-static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
-                           rg_value expected, uint32_t pc) {
+/* rgi_sink expect_fail: counts the run (once) and keeps the first pc. */
+static void on_expect_fail(void *ctx, const rgi_module *m, uint32_t expect, rgi_value actual,
+                           rgi_value expected, uint32_t pc) {
   explore *e = ctx;
   (void)m; (void)expect; (void)actual; (void)expected;
   if (e->expect_this) return;
@@ -493,7 +493,7 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
 }
 
 /* Adds an edge (to, 1/den) to the node being explored.  0 or -1. */
-static int add_edge(explore *e, int64_t to, rg_u128 den) {
+static int add_edge(explore *e, int64_t to, rgi_u128 den) {
   size_t cap = e->capedges;
   if (grow((void **)&e->edges, &cap, (size_t)e->nedges + 1, sizeof *e->edges) || cap > UINT32_MAX)
     return -1;
@@ -503,21 +503,21 @@ static int add_edge(explore *e, int64_t to, rg_u128 den) {
   return 0;
 }
 
-/* What rg_column_values hands each value of a new result to. */
+/* What rgi_column_values hands each value of a new result to. */
 typedef struct celling {
-  rg_odds_result *r;
+  rgi_odds_result *r;
   uint32_t slot, field;
-  const rg_value *heap;
+  const rgi_value *heap;
   uint32_t nheap;
   size_t first;             /* this result's cells of this field start here */
 } celling;
 
-/* rg_column_values callback: value v of field c->field of result c->slot
+/* rgi_column_values callback: value v of field c->field of result c->slot
 ** is a cell (once).  Returns 0 or -1. */
-static int add_cell(void *ctx, rg_value v) {
+static int add_cell(void *ctx, rgi_value v) {
   celling *c = ctx;
-  rg_odds_result *r = c->r;
-  int64_t fs = rg_tally_slot(&r->fields[c->field].tally, c->heap, c->nheap, v);
+  rgi_odds_result *r = c->r;
+  int64_t fs = rgi_tally_slot(&r->fields[c->field].tally, c->heap, c->nheap, v);
   if (fs < 0) return -1;
   for (size_t k = c->first; k < r->ncells; k += 3)
     if (r->cells[k + 2] == (uint32_t)fs) return 0;    /* an item's value met before */
@@ -530,19 +530,19 @@ static int add_cell(void *ctx, rg_value v) {
 
 /* Notes the value of every field of result value v, new in slot `slot`
 ** (its record read from heap[0..nheap)).  Returns 0 or -1. */
-static int result_cells(explore *e, rg_odds_result *r, uint32_t slot, const rg_value *heap,
-                        uint32_t nheap, rg_value v) {
-  rg_type t = e->m->procs[e->proc].result;
+static int result_cells(explore *e, rgi_odds_result *r, uint32_t slot, const rgi_value *heap,
+                        uint32_t nheap, rgi_value v) {
+  rgi_type t = e->m->procs[e->proc].result;
   for (uint32_t f = 0; f < r->nfields; f++) {
     celling c = { r, slot, f, heap, nheap, r->ncells };
-    if (rg_column_values(e->m, &e->cols[f], &t, heap, nheap, v, add_cell, &c) != 0) return -1;
+    if (rgi_column_values(e->m, &e->cols[f], &t, heap, nheap, v, add_cell, &c) != 0) return -1;
   }
   return 0;
 }
 
 /* Explores node x (x == 0: the start): every outcome of its draw and of
 ** the draws after it up to the next chance point.  Returns a status. */
-static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, explore *e,
+static rgi_odds_status explore_node(const rgi_odds_opts *o, rgi_odds_result *r, explore *e,
                                    uint32_t x) {
   const node *nx = &e->nodes[x];
   e->np = nx->npath;
@@ -563,8 +563,8 @@ static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, exp
   e->forced = e->np;
   e->nodes[x].edge = e->nedges;
   for (;;) {
-    rg_value result = 0;
-    rg_u128 den = 1;
+    rgi_value result = 0;
+    rgi_u128 den = 1;
     e->d = 0;
     e->cut = 0;
     e->in_instr = 0;
@@ -575,11 +575,11 @@ static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, exp
     e->play.stopped = 0;
     if (r->paths == o->limit) return RG_ODDS_LIMIT;
     r->paths++;
-    rg_status st = rg_vm_call(e->vm, o->proc, o->args, &result);
+    rg_status st = rgi_vm_call(e->vm, o->proc, o->args, &result);
     if (e->nomem) return e->overmem ? RG_ODDS_MEMORY : RG_ODDS_NOMEM;
     r->draws = e->d;
     for (uint32_t k = e->np; k < e->d; k++)
-      if (__builtin_mul_overflow(den, (rg_u128)e->walk[k].n, &den)) return RG_ODDS_TINY;
+      if (__builtin_mul_overflow(den, (rgi_u128)e->walk[k].n, &den)) return RG_ODDS_TINY;
     int64_t to;
     if (e->stop >= 0) {
       to = e->stop;
@@ -589,8 +589,8 @@ static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, exp
     } else if (st != RG_RUN_OK) {
       const char *msg;
       r->pc = UINT32_MAX;
-      msg = rg_vm_error(e->vm, &r->pc);
-      if (e->play.stopped) msg = rg_play_error(&e->play);
+      msg = rgi_vm_error(e->vm, &r->pc);
+      if (e->play.stopped) msg = rgi_play_error(&e->play);
       snprintf(r->msg, sizeof r->msg, "%s", msg && *msg ? msg : "the run failed");
       r->idx = rg_malloc(((size_t)e->d + 1) * sizeof *r->idx);
       r->n = rg_malloc(((size_t)e->d + 1) * sizeof *r->n);
@@ -602,9 +602,9 @@ static rg_odds_status explore_node(const rg_odds_opts *o, rg_odds_result *r, exp
       return RG_ODDS_RUN_FAILED;
     } else {
       uint32_t nheap = 0;
-      const rg_value *heap = rg_vm_heap(e->vm, &nheap);
+      const rgi_value *heap = rgi_vm_heap(e->vm, &nheap);
       uint32_t before = r->tally.n;
-      int64_t s = rg_tally_slot(&r->tally, heap, nheap, result);
+      int64_t s = rgi_tally_slot(&r->tally, heap, nheap, result);
       if (s < 0) return RG_ODDS_NOMEM;
       if (r->tally.n > before && result_cells(e, r, (uint32_t)s, heap, nheap, result) != 0)
         return RG_ODDS_NOMEM;
@@ -684,8 +684,8 @@ static int components(const explore *e, uint32_t *members, uint32_t *start, uint
 }
 
 /* Adds v * p to the mass of edge target `to`.  Returns a status. */
-static rg_odds_status flow(rg_odds_result *r, rg_frac *mass, int64_t to, rg_frac v, rg_frac p) {
-  rg_frac x, *into;
+static rgi_odds_status flow(rgi_odds_result *r, rgi_frac *mass, int64_t to, rgi_frac v, rgi_frac p) {
+  rgi_frac x, *into;
   if (fr_mul(&x, v, p)) return RG_ODDS_OVERFLOW;
   into = to >= 0 ? &mass[to] : to == TO_CUT ? &r->cut : &r->probs[-2 - to];
   return fr_add(into, *into, x) ? RG_ODDS_OVERFLOW : RG_ODDS_OK;
@@ -697,17 +697,17 @@ static rg_odds_status flow(rg_odds_result *r, rg_frac *mass, int64_t to, rg_frac
 ** node from the mass arriving at them, then their mass flows out of the
 ** component.  loc[node] is set to the node's position for the members.
 ** Returns a status. */
-static rg_odds_status solve_component(const explore *e, rg_odds_result *r, rg_frac *mass,
+static rgi_odds_status solve_component(const explore *e, rgi_odds_result *r, rgi_frac *mass,
                                       const uint32_t *mem, uint32_t s, const uint32_t *comp,
                                       uint32_t c, uint32_t *loc) {
-  rg_odds_status st = RG_ODDS_OK;
+  rgi_odds_status st = RG_ODDS_OK;
   if (s > MAX_LOOP_STATES) return RG_ODDS_LOOP;
   for (uint32_t i = 0; i < s; i++) loc[mem[i]] = i;
   /* a: s rows of s + 1 (the last column is the right-hand side) */
   size_t w = (size_t)s + 1;
   if (kept_bytes(e) + (size_t)s * w * sizeof(sfrac) > e->max_bytes) return RG_ODDS_MEMORY;
   sfrac *a = rg_malloc((size_t)s * w * sizeof *a);
-  rg_frac *v = rg_malloc((size_t)s * sizeof *v);
+  rgi_frac *v = rg_malloc((size_t)s * sizeof *v);
   if (!a || !v) {
     rg_free(a);
     rg_free(v);
@@ -715,7 +715,7 @@ static rg_odds_status solve_component(const explore *e, rg_odds_result *r, rg_fr
   }
   for (size_t k = 0; k < (size_t)s * w; k++) a[k] = (sfrac){ { 0, 1 }, 0 };
   for (uint32_t i = 0; i < s; i++) {
-    a[i * w + i].f = (rg_frac){ 1, 1 };
+    a[i * w + i].f = (rgi_frac){ 1, 1 };
     a[i * w + s].f = mass[mem[i]];
   }
   /* row j: v_j - sum over edges i -> j inside the component of p * v_i = m_j */
@@ -758,7 +758,7 @@ static rg_odds_status solve_component(const explore *e, rg_odds_result *r, rg_fr
   }
   for (uint32_t i = 0; i < s && st == RG_ODDS_OK; i++) {
     sfrac x = a[(size_t)i * w + s];
-    v[i] = x.neg ? (rg_frac){ 0, 1 } : x.f;   /* visits are never negative */
+    v[i] = x.neg ? (rgi_frac){ 0, 1 } : x.f;   /* visits are never negative */
   }
   /* the mass leaving the component */
   for (uint32_t i = 0; i < s && st == RG_ODDS_OK; i++) {
@@ -776,23 +776,23 @@ static rg_odds_status solve_component(const explore *e, rg_odds_result *r, rg_fr
 }
 
 /* Solves the graph of e into r->probs and r->cut.  Returns a status. */
-static rg_odds_status solve(explore *e, rg_odds_result *r) {
+static rgi_odds_status solve(explore *e, rgi_odds_result *r) {
   uint32_t n = e->nnodes, ncomp = 0;
-  rg_odds_status st = RG_ODDS_OK;
+  rgi_odds_status st = RG_ODDS_OK;
   uint32_t *members = rg_malloc((size_t)n * sizeof *members);
   uint32_t *start = rg_malloc(((size_t)n + 1) * sizeof *start);
   uint32_t *comp = rg_malloc((size_t)n * sizeof *comp);
   uint32_t *loc = rg_malloc((size_t)n * sizeof *loc);
-  rg_frac *mass = rg_malloc((size_t)n * sizeof *mass);
+  rgi_frac *mass = rg_malloc((size_t)n * sizeof *mass);
   r->probs = rg_malloc(((size_t)r->tally.n + 1) * sizeof *r->probs);
   if (!members || !start || !comp || !loc || !mass || !r->probs ||
       components(e, members, start, &ncomp, comp) != 0) {
     st = RG_ODDS_NOMEM;
     goto done;
   }
-  for (uint32_t k = 0; k < r->tally.n; k++) r->probs[k] = (rg_frac){ 0, 1 };
-  for (uint32_t k = 0; k < n; k++) mass[k] = (rg_frac){ 0, 1 };
-  mass[0] = (rg_frac){ 1, 1 };
+  for (uint32_t k = 0; k < r->tally.n; k++) r->probs[k] = (rgi_frac){ 0, 1 };
+  for (uint32_t k = 0; k < n; k++) mass[k] = (rgi_frac){ 0, 1 };
+  mass[0] = (rgi_frac){ 1, 1 };
   /* the start's component was completed last: go from it onward */
   for (uint32_t c = ncomp; c-- > 0 && st == RG_ODDS_OK;) {
     const uint32_t *mem = members + start[c];
@@ -823,22 +823,22 @@ done:
 /* Works out each field's distribution from the results' (r->cells): a
 ** value's probability is the sum of those of the results that have it.
 ** Returns a status. */
-static rg_odds_status marginals(rg_odds_result *r) {
+static rgi_odds_status marginals(rgi_odds_result *r) {
   for (uint32_t f = 0; f < r->nfields; f++) {
-    rg_odds_field *fd = &r->fields[f];
+    rgi_odds_field *fd = &r->fields[f];
     if (!(fd->probs = rg_malloc(((size_t)fd->tally.n + 1) * sizeof *fd->probs)))
       return RG_ODDS_NOMEM;
-    for (uint32_t k = 0; k < fd->tally.n; k++) fd->probs[k] = (rg_frac){ 0, 1 };
+    for (uint32_t k = 0; k < fd->tally.n; k++) fd->probs[k] = (rgi_frac){ 0, 1 };
   }
   for (size_t k = 0; k < r->ncells; k += 3) {
-    rg_frac *into = &r->fields[r->cells[k + 1]].probs[r->cells[k + 2]];
+    rgi_frac *into = &r->fields[r->cells[k + 1]].probs[r->cells[k + 2]];
     if (fr_add(into, *into, r->probs[r->cells[k]])) return RG_ODDS_OVERFLOW;
   }
   return RG_ODDS_OK;
 }
 
 /* Explores from the start, node by node in the order found, then solves. */
-static rg_odds_status odds_walk(const rg_odds_opts *o, rg_odds_result *r, explore *e) {
+static rgi_odds_status odds_walk(const rgi_odds_opts *o, rgi_odds_result *r, explore *e) {
   /* node 0: the start, reached by no outcome */
   size_t capn = 0;
   if (grow((void **)&e->nodes, &capn, 1, sizeof *e->nodes)) return RG_ODDS_NOMEM;
@@ -846,18 +846,18 @@ static rg_odds_status odds_walk(const rg_odds_opts *o, rg_odds_result *r, explor
   e->nodes[0] = (node){ 0, 0, 0, 0, 0, 0, 0, 0, 0 };
   e->nnodes = 1;
   for (uint32_t x = 0; x < e->nnodes; x++) {
-    rg_odds_status st = explore_node(o, r, e, x);
+    rgi_odds_status st = explore_node(o, r, e, x);
     if (st != RG_ODDS_OK) return st;
   }
   r->states = e->nnodes - 1;
-  rg_odds_status st = solve(e, r);
+  rgi_odds_status st = solve(e, r);
   return st == RG_ODDS_OK ? marginals(r) : st;
 }
 
-rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
+rgi_odds_status rgi_odds_run(const rgi_odds_opts *o, rgi_odds_result *r) {
   explore e;
-  rg_limits lim = o->limits ? *o->limits : (rg_limits){ 0 };
-  rg_sink sink;
+  rgi_limits lim = o->limits ? *o->limits : (rgi_limits){ 0 };
+  rgi_sink sink;
   memset(&e, 0, sizeof e);
   memset(r, 0, sizeof *r);
   e.m = o->m;
@@ -867,46 +867,46 @@ rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
   e.all_choices = o->all_choices;
   e.strategy = o->strategy;
   e.max_bytes = o->max_bytes ? o->max_bytes : RG_ODDS_MAX_BYTES;
-  sink = (rg_sink){ .ctx = &e, .chance = on_chance, .roll = on_roll,
+  sink = (rgi_sink){ .ctx = &e, .chance = on_chance, .roll = on_roll,
                     .choose = o->all_choices || e.answering || o->strategy ? on_choose : NULL,
                     .expect_fail = on_expect_fail };
-  r->cut = (rg_frac){ 0, 1 };
-  rg_tally_init(&r->tally, o->m, o->m->procs[o->proc].result);
+  r->cut = (rgi_frac){ 0, 1 };
+  rgi_tally_init(&r->tally, o->m, o->m->procs[o->proc].result);
   /* the result column by column */
   if ((e.cols = rg_malloc(RG_COLUMNS_MAX * sizeof *e.cols))) {
-    rg_columns_of(o->m, o->m->procs[o->proc].result, e.cols, &r->nfields);
+    rgi_columns_of(o->m, o->m->procs[o->proc].result, e.cols, &r->nfields);
     if ((r->fields = rg_malloc(((size_t)r->nfields + 1) * sizeof *r->fields))) {
       memset(r->fields, 0, ((size_t)r->nfields + 1) * sizeof *r->fields);
       for (uint32_t f = 0; f < r->nfields; f++) {
         memcpy(r->fields[f].name, e.cols[f].name, sizeof r->fields[f].name);
         r->fields[f].any = e.cols[f].any;
-        rg_tally_init(&r->fields[f].tally, o->m, e.cols[f].type);
+        rgi_tally_init(&r->fields[f].tally, o->m, e.cols[f].type);
       }
     }
   }
-  rg_policy_first(&e.answers);
-  lim.no_fusion = 1;   /* rg_vm_state reads every operand from its slot */
-  if (!e.cols || !r->fields || rg_live_init(&e.live, o->m) != 0 ||
-      !(e.vm = rg_vm_new(o->m, &lim, &sink)) ||
+  rgi_policy_first(&e.answers);
+  lim.no_fusion = 1;   /* rgi_vm_state reads every operand from its slot */
+  if (!e.cols || !r->fields || rgi_live_init(&e.live, o->m) != 0 ||
+      !(e.vm = rgi_vm_new(o->m, &lim, &sink)) ||
       (e.answering &&
-       (rg_policy_answers(&e.answers, o->answers_source, o->answers, o->answers_len) != 0 ||
-        rg_play_init(&e.play, o->m, NULL, &e.answers, NULL) != 0))) {
+       (rgi_policy_answers(&e.answers, o->answers_source, o->answers, o->answers_len) != 0 ||
+        rgi_play_init(&e.play, o->m, NULL, &e.answers, NULL) != 0))) {
     r->status = RG_ODDS_NOMEM;
   } else {
     if (e.answering) {
-      rg_play_sink(&e.play, &e.play_sink);
-      rg_play_attach(&e.play, e.vm);
+      rgi_play_sink(&e.play, &e.play_sink);
+      rgi_play_attach(&e.play, e.vm);
     }
     if (o->inputs)
-      for (uint32_t k = 0; k < o->m->ninputs; k++) rg_vm_set_input(e.vm, k, o->inputs[k]);
+      for (uint32_t k = 0; k < o->m->ninputs; k++) rgi_vm_set_input(e.vm, k, o->inputs[k]);
     r->status = odds_walk(o, r, &e);
   }
   r->expect_paths = e.expect_runs;
   r->expect_pc = e.expect_pc;
-  rg_vm_free(e.vm);
-  rg_play_free(&e.play);
-  rg_policy_free(&e.answers);
-  rg_live_free(&e.live);
+  rgi_vm_free(e.vm);
+  rgi_play_free(&e.play);
+  rgi_policy_free(&e.answers);
+  rgi_live_free(&e.live);
   rg_free(e.nodes);
   rg_free(e.table);
   rg_free(e.keys);
@@ -923,14 +923,14 @@ rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r) {
   return r->status;
 }
 
-void rg_odds_free(rg_odds_result *r) {
+void rgi_odds_free(rgi_odds_result *r) {
   for (uint32_t f = 0; r->fields && f < r->nfields; f++) {
-    rg_tally_free(&r->fields[f].tally);
+    rgi_tally_free(&r->fields[f].tally);
     rg_free(r->fields[f].probs);
   }
   rg_free(r->fields);
   rg_free(r->cells);
-  rg_tally_free(&r->tally);
+  rgi_tally_free(&r->tally);
   rg_free(r->probs);
   rg_free(r->idx);
   rg_free(r->n);

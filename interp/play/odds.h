@@ -41,27 +41,27 @@
 #include "heading.h"
 #include "json.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "tally.h"
 #include "vm.h"
 
-typedef unsigned __int128 rg_u128;
+typedef unsigned __int128 rgi_u128;
 
 /* A fraction num/den, den > 0, always reduced. */
-typedef struct rg_frac {
-  rg_u128 num, den;
-} rg_frac;
+typedef struct rgi_frac {
+  rgi_u128 num, den;
+} rgi_frac;
 
 /* What to enumerate. */
-typedef struct rg_odds_opts {
-  const rg_module *m;       /* verified; outlives the result */
-  const rg_limits *limits;  /* of each run (NULL: the defaults) */
+typedef struct rgi_odds_opts {
+  const rgi_module *m;       /* verified; outlives the result */
+  const rgi_limits *limits;  /* of each run (NULL: the defaults) */
   uint32_t proc;            /* the procedure; it must have a result */
-  const rg_value *args;     /* its arguments (in the module's constant heap) */
+  const rgi_value *args;     /* its arguments (in the module's constant heap) */
   uint64_t limit;           /* most runs to make (>= 1) */
   uint32_t depth;           /* most draws in one run (>= 1) */
   int all_choices;          /* enumerate choices too (else the first option) */
-  const rg_value *inputs;   /* [m->ninputs]: the inputs, or NULL for defaults */
+  const rgi_value *inputs;   /* [m->ninputs]: the inputs, or NULL for defaults */
   const char *answers;      /* or: answer choices from this text, one a line, */
   size_t answers_len;       /* read again from its start by every run; the */
   const char *answers_source;  /* name its errors give */
@@ -70,7 +70,7 @@ typedef struct rg_odds_opts {
   size_t max_bytes;         /* the most the walk may keep (its states, their
                             ** heaps, paths and edges, a loop's equations);
                             ** 0: RG_ODDS_MAX_BYTES */
-} rg_odds_opts;
+} rgi_odds_opts;
 
 /* How a table or chart says a column of a list's items is the chance that
 ** some item has the value. */
@@ -79,7 +79,7 @@ typedef struct rg_odds_opts {
 /* What the walk may keep when not told: 1 GiB. */
 #define RG_ODDS_MAX_BYTES ((size_t)1 << 30)
 
-typedef enum rg_odds_status {
+typedef enum rgi_odds_status {
   RG_ODDS_OK = 0,
   RG_ODDS_LIMIT,            /* more than `limit` paths */
   RG_ODDS_TINY,             /* the draws between two states have more than
@@ -90,28 +90,28 @@ typedef enum rg_odds_status {
   RG_ODDS_NOMEM,
   RG_ODDS_LOOP,             /* a loop of more states than one solve takes (4000) */
   RG_ODDS_MEMORY            /* the walk would keep more than max_bytes */
-} rg_odds_status;
+} rgi_odds_status;
 
 /* The distribution of one column of the result (columns.h): each of its
 ** values' probability, a value of a list's items the probability that
 ** some item has it. */
-typedef struct rg_odds_field {
+typedef struct rgi_odds_field {
   char name[160];
   int any;                  /* a column of a list's items */
-  rg_tally tally;           /* its distinct values (slots) */
-  rg_frac *probs;           /* probs[slot] */
-} rg_odds_field;
+  rgi_tally tally;           /* its distinct values (slots) */
+  rgi_frac *probs;           /* probs[slot] */
+} rgi_odds_field;
 
 /* The distribution. */
-typedef struct rg_odds_result {
-  rg_odds_status status;
-  rg_tally tally;           /* the distinct results (slots) */
-  rg_frac *probs;           /* probs[slot] */
+typedef struct rgi_odds_result {
+  rgi_odds_status status;
+  rgi_tally tally;           /* the distinct results (slots) */
+  rgi_frac *probs;           /* probs[slot] */
   uint32_t nfields;         /* the result column by column (1: "result" of a */
-  rg_odds_field *fields;    /* scalar, the same as tally and probs) */
+  rgi_odds_field *fields;    /* scalar, the same as tally and probs) */
   uint32_t *cells;          /* (result slot, field, field slot) triples: which */
   size_t ncells, capcells;  /* value of each field each result has */
-  rg_frac cut;              /* the probability of the paths cut at `depth` */
+  rgi_frac cut;              /* the probability of the paths cut at `depth` */
   uint64_t paths;           /* runs of the procedure made (at most `limit`) */
   uint64_t cut_paths;       /* of which cut at `depth` */
   uint32_t states;          /* chance points told apart (states of the chain) */
@@ -123,14 +123,14 @@ typedef struct rg_odds_result {
   uint32_t pc;              /*   and where */
   uint64_t expect_paths;    /* runs in which an expectation failed */
   uint32_t expect_pc;       /*   where the first did */
-} rg_odds_result;
+} rgi_odds_result;
 
-/* Enumerates the paths o describes into *r (freed by rg_odds_free whatever
+/* Enumerates the paths o describes into *r (freed by rgi_odds_free whatever
 ** this returns).  Returns r->status. */
-rg_odds_status rg_odds_run(const rg_odds_opts *o, rg_odds_result *r);
+rgi_odds_status rgi_odds_run(const rgi_odds_opts *o, rgi_odds_result *r);
 
 /* Frees what r holds. */
-void rg_odds_free(rg_odds_result *r);
+void rgi_odds_free(rgi_odds_result *r);
 
 /* Writes the distribution r (runs cut after depth draws) of the question h
 ** as `regula odds` prints it (oddstext.c): a header naming the file, the
@@ -140,41 +140,41 @@ void rg_odds_free(rg_odds_result *r);
 ** over) instead as `regula odds --json`, one object and a newline, which
 ** names the strategy apart (when not NULL).  Returns 0, or -1 when out of
 ** memory or out has failed. */
-int rg_odds_text(rg_out *out, const rg_odds_result *r, uint64_t depth, const rg_heading *h,
+int rgi_odds_text(rg_out *out, const rgi_odds_result *r, uint64_t depth, const rgi_heading *h,
                  const char *policy, const char *strategy, const char *placeholders,
                  json_t *phj);
 
 /* Writes r as one bar chart, an SVG document, titled as the header
-** (oddstext.c).  Returns as rg_odds_text. */
-int rg_odds_chart(rg_out *out, const rg_odds_result *r, const rg_heading *h, const char *policy);
+** (oddstext.c).  Returns as rgi_odds_text. */
+int rgi_odds_chart(rg_out *out, const rgi_odds_result *r, const rgi_heading *h, const char *policy);
 
 /* Writes x in decimal into buf (at least 40 bytes); returns buf. */
-char *rg_u128_str(char *buf, rg_u128 x);
+char *rgi_u128_str(char *buf, rgi_u128 x);
 
 /* Writes f as "num/den" into buf (at least 80 bytes); returns buf. */
-char *rg_frac_str(char *buf, const rg_frac *f);
+char *rgi_frac_str(char *buf, const rgi_frac *f);
 
 /* *r = |a - b|, *neg = 1 when a < b (else 0).  Returns 0, or -1 when a
 ** number would not fit in 128 bits. */
-int rg_frac_sub(rg_frac *r, int *neg, const rg_frac *a, const rg_frac *b);
+int rgi_frac_sub(rgi_frac *r, int *neg, const rgi_frac *a, const rgi_frac *b);
 
 /* Returns f as a long double (0 when f is 0). */
-long double rg_frac_value(const rg_frac *f);
+long double rgi_frac_value(const rgi_frac *f);
 
 /* The exact distributions of the same question asked of several rule sets
 ** (`regula odds --variants`, oddsvar.c): rs[0..n) (each RG_ODDS_OK), the
 ** question of each hs[v] (its file, call and settings), their policy
 ** labels and placeholders (text, or NULL). */
-typedef struct rg_oddsvar {
+typedef struct rgi_oddsvar {
   uint32_t n;
-  const rg_odds_result *const *rs;
-  const rg_heading *hs;
+  const rgi_odds_result *const *rs;
+  const rgi_heading *hs;
   const char *const *names;        /* how the variants are named: their files */
   const char *const *policies;
   const char *const *placeholders; /* text (or NULL entries) */
-  json_t *const *phj;              /* JSON arrays, taken over by rg_oddsvar_json */
+  json_t *const *phj;              /* JSON arrays, taken over by rgi_oddsvar_json */
   uint64_t depth;
-} rg_oddsvar;
+} rgi_oddsvar;
 
 /* Writes the distributions side by side as `regula odds --variants` prints
 ** them: the header (the call, the policy, each variant with its file,
@@ -184,12 +184,12 @@ typedef struct rg_oddsvar {
 ** percent) and each later one's exact difference from A; then each
 ** variant's runs and states.  Returns 0, or -1 when out of memory, a
 ** difference does not fit in 128 bits or out has failed. */
-int rg_oddsvar_text(rg_out *out, const rg_oddsvar *ov);
+int rgi_oddsvar_text(rg_out *out, const rgi_oddsvar *ov);
 
 /* The same as one JSON object and a newline (see `regula odds --help`). */
-int rg_oddsvar_json(rg_out *out, const rg_oddsvar *ov);
+int rgi_oddsvar_json(rg_out *out, const rgi_oddsvar *ov);
 
 /* The same as bar charts, the variants side by side, one SVG document. */
-int rg_oddsvar_chart(rg_out *out, const rg_oddsvar *ov);
+int rgi_oddsvar_chart(rg_out *out, const rgi_oddsvar *ov);
 
 #endif

@@ -3,7 +3,7 @@
 */
 #include "play.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "strategy.h"
 #include "value.h"
 
@@ -13,41 +13,41 @@
 /* ---- naming options for questions ---------------------------------------------- */
 
 /* Formats v of type t as people read it, into buf. */
-static char *fmt(const rg_play *p, rg_type t, rg_value v, char *buf, size_t size) {
+static char *fmt(const rgi_play *p, rgi_type t, rgi_value v, char *buf, size_t size) {
   uint32_t nheap;
-  const rg_value *heap = rg_vm_heap(p->vm, &nheap);
-  return rg_value_format(buf, size, p->m, heap, nheap, t, v);
+  const rgi_value *heap = rgi_vm_heap(p->vm, &nheap);
+  return rgi_value_format(buf, size, p->m, heap, nheap, t, v);
 }
 
-/* rg_question.name: option k of the current question by its display name
+/* rgi_question.name: option k of the current question by its display name
 ** (alt 0) or, for an enum member with a display name, by its code (alt 1). */
 static int name_option(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
-  rg_play *p = ctx;
-  const rg_module *m = p->m;
-  rg_value v = p->opts[k];
+  rgi_play *p = ctx;
+  const rgi_module *m = p->m;
+  rgi_value v = p->opts[k];
   if (alt == 0) {
     fmt(p, p->opt_type, v, buf, size);
     return 1;
   }
   if (p->opt_type.kind == RG_K_ENUM && p->opt_type.ref < m->nenums && v >= 0 &&
       (uint64_t)v < m->enums[p->opt_type.ref].count) {
-    const rg_member_info *mi = &m->members[m->enums[p->opt_type.ref].first + (uint32_t)v];
+    const rgi_member_info *mi = &m->members[m->enums[p->opt_type.ref].first + (uint32_t)v];
     if (!mi->display) return 0;
-    snprintf(buf, size, "%s", rg_module_str(m, mi->code));
+    snprintf(buf, size, "%s", rgi_module_str(m, mi->code));
     return 1;
   }
   return 0;
 }
 
-/* rg_question.left: how many of option k of a deck's question are left. */
+/* rgi_question.left: how many of option k of a deck's question are left. */
 static uint32_t left_option(void *ctx, uint32_t k) {
-  rg_play *p = ctx;
+  rgi_play *p = ctx;
   return p->lcount[k];
 }
 
-/* rg_question.remark: how many of option k there are ("2 sides", "3 left"). */
+/* rgi_question.remark: how many of option k there are ("2 sides", "3 left"). */
 static int remark_option(void *ctx, uint32_t k, char *buf, size_t size) {
-  rg_play *p = ctx;
+  rgi_play *p = ctx;
   if (!p->counts) return 0;
   if (strcmp(p->count_word, "side") == 0)
     snprintf(buf, size, "%u side%s", p->counts[k], p->counts[k] == 1 ? "" : "s");
@@ -56,27 +56,27 @@ static int remark_option(void *ctx, uint32_t k, char *buf, size_t size) {
 }
 
 /* Returns the rule file line of instruction pc (0 when unknown). */
-static uint32_t line_of(const rg_play *p, uint32_t pc) {
+static uint32_t line_of(const rgi_play *p, uint32_t pc) {
   const char *path;
   uint32_t line = 0, col;
-  if (rg_log_locate(p->m, pc, &path, &line, &col) != 0) return 0;
+  if (rgi_log_locate(p->m, pc, &path, &line, &col) != 0) return 0;
   return line;
 }
 
 /* Fills q's step and where (the rule file and line of pc, into p->where)
 ** for a person's help. */
-static void locate_question(rg_play *p, rg_question *q, uint32_t pc) {
+static void locate_question(rgi_play *p, rgi_question *q, uint32_t pc) {
   const char *path;
   uint32_t line = 0, col;
   q->step = p->step;
-  if (rg_log_locate(p->m, pc, &path, &line, &col) != 0) return;
+  if (rgi_log_locate(p->m, pc, &path, &line, &col) != 0) return;
   snprintf(p->where, sizeof p->where, "%s:%u", path, line);
   q->where = p->where;
 }
 
 /* Puts q to policy pol (NULL: the first option); a refusal stops the run. */
-static int64_t ask(rg_play *p, rg_policy *pol, const rg_question *q) {
-  int64_t k = pol ? rg_policy_choose(pol, q) : 0;
+static int64_t ask(rgi_play *p, rgi_policy *pol, const rgi_question *q) {
+  int64_t k = pol ? rgi_policy_choose(pol, q) : 0;
   if (k < 0 || (uint64_t)k >= q->n) {
     p->stopped = 1;
     p->stopped_by = pol;
@@ -86,99 +86,99 @@ static int64_t ask(rg_play *p, rg_policy *pol, const rg_question *q) {
 }
 
 /* Tells p's event hook that an event was logged (secret: a secret choice). */
-static void logged(rg_play *p, int secret) {
+static void logged(rgi_play *p, int secret) {
   if (p->logged) p->logged(p->logged_ctx, secret);
 }
 
 /* ---- sink callbacks --------------------------------------------------------------- */
 
 /* The generator of p's random choices policy, or NULL. */
-static rg_rng *choices_rng(rg_play *p) {
+static rgi_rng *choices_rng(rgi_play *p) {
   return p->choices && p->choices->kind == RG_POLICY_RANDOM ? &p->choices->rng : NULL;
 }
 
-/* Sink: a step begins (and, with rg_play_seed, draws from its streams). */
-static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
-  rg_play *p = ctx;
-  p->step = rg_module_str(m, name);
+/* Sink: a step begins (and, with rgi_play_seed, draws from its streams). */
+static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
+  rgi_play *p = ctx;
+  p->step = rgi_module_str(m, name);
   if (p->seeded)
-    rg_seed_step(p->vm, choices_rng(p), p->seed, rg_module_str(m, name),
-                 rg_seed_steps_enter(&p->steps, name));
-  if (p->log) rg_log_step(p->log, name, pc);
+    rgi_seed_step(p->vm, choices_rng(p), p->seed, rgi_module_str(m, name),
+                 rgi_seed_steps_enter(&p->steps, name));
+  if (p->log) rgi_log_step(p->log, name, pc);
   logged(p, 0);
 }
 
 /* A roll or draw at pc was reported: the pending label, if new, was its
 ** (a hand of cards drawn at once shares it; a roll or draw elsewhere after
 ** it does not). */
-static void label_used(rg_play *p, uint32_t pc) {
+static void label_used(rgi_play *p, uint32_t pc) {
   uint32_t site, gen;
-  rg_value who;
-  if (p->vm && rg_vm_label(p->vm, &site, &who, &gen) && gen != p->label_gen_used) {
+  rgi_value who;
+  if (p->vm && rgi_vm_label(p->vm, &site, &who, &gen) && gen != p->label_gen_used) {
     p->label_gen_used = gen;
     p->label_pc_used = pc;
   }
 }
 
 /* Sink: dice rolled. */
-static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
-                    const rg_value *results, uint32_t n, uint32_t pc) {
-  rg_play *p = ctx;
+static void on_roll(void *ctx, const rgi_module *m, int32_t die, uint32_t sides,
+                    const rgi_value *results, uint32_t n, uint32_t pc) {
+  rgi_play *p = ctx;
   (void)m;
-  if (p->log) rg_log_roll(p->log, die, sides, results, n, pc);
+  if (p->log) rgi_log_roll(p->log, die, sides, results, n, pc);
   label_used(p, pc);
   logged(p, 0);
 }
 
 /* Sink: a card drawn. */
-static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
-  rg_play *p = ctx;
+static void on_draw(void *ctx, const rgi_module *m, uint32_t deck, rgi_value card, uint32_t pc) {
+  rgi_play *p = ctx;
   (void)m;
-  if (p->log) rg_log_draw(p->log, deck, card, pc);
+  if (p->log) rgi_log_draw(p->log, deck, card, pc);
   label_used(p, pc);
   logged(p, 0);
 }
 
 /* Sink: a note. */
-static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+static void on_note(void *ctx, const rgi_module *m, uint32_t note, const rgi_value *vals,
                     uint32_t pc) {
-  rg_play *p = ctx;
+  rgi_play *p = ctx;
   (void)m;
-  if (p->log) rg_log_note(p->log, note, vals, pc);
+  if (p->log) rgi_log_note(p->log, note, vals, pc);
   logged(p, 0);
 }
 
 /* Sink: a failed expect, counted and logged. */
-static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
-                           rg_value expected, uint32_t pc) {
-  rg_play *p = ctx;
+static void on_expect_fail(void *ctx, const rgi_module *m, uint32_t expect, rgi_value actual,
+                           rgi_value expected, uint32_t pc) {
+  rgi_play *p = ctx;
   (void)m;
   p->failed++;
-  if (p->log) rg_log_expect_fail(p->log, expect, actual, expected, pc, p->vm ? rg_vm_frame(p->vm) : NULL);
+  if (p->log) rgi_log_expect_fail(p->log, expect, actual, expected, pc, p->vm ? rgi_vm_frame(p->vm) : NULL);
   logged(p, 0);
 }
 
 /* Sink: a shape, passed on. */
-static void on_shape(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals,
+static void on_shape(void *ctx, const rgi_module *m, uint32_t note, const rgi_value *vals,
                      uint32_t pc) {
-  rg_play *p = ctx;
+  rgi_play *p = ctx;
   if (p->shape) p->shape(p->shape_ctx, m, note, vals, pc);
 }
 
 /* Sink: a choice: the policy picks, then it is logged.  Returns the index,
 ** or -1 (unanswered). */
-static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
-                         const rg_value *options, uint32_t n, uint32_t pc) {
-  rg_play *p = ctx;
-  const rg_choice *c = &m->choices[choice];
+static int64_t on_choose(void *ctx, const rgi_module *m, uint32_t choice, rgi_value chooser,
+                         const rgi_value *options, uint32_t n, uint32_t pc) {
+  rgi_play *p = ctx;
+  const rgi_choice *c = &m->choices[choice];
   char who[1024];
-  rg_question q = { 0 };
+  rgi_question q = { 0 };
   int64_t k;
   p->opt_type = c->option;
   p->opts = options;
   p->counts = NULL;
   q.who = fmt(p, c->chooser, chooser, who, sizeof who);
-  q.prompt = rg_module_str(m, c->prompt);
+  q.prompt = rgi_module_str(m, c->prompt);
   q.n = n;
   q.numeric = c->option.kind == RG_K_INT;
   q.range = c->kind == RG_OPT_RANGE;
@@ -191,21 +191,21 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
   k = -1;
   if (p->strategy) {
     uint32_t nheap;
-    const rg_value *heap = rg_vm_heap(p->vm, &nheap);
-    k = rg_strategy_pick(m, p->strategy - 1, choice, chooser, options, n, heap, nheap,
+    const rgi_value *heap = rgi_vm_heap(p->vm, &nheap);
+    k = rgi_strategy_pick(m, p->strategy - 1, choice, chooser, options, n, heap, nheap,
                          choices_rng(p));
   }
   if (k < 0) k = ask(p, p->choices, &q);
-  if (k >= 0 && p->log) rg_log_choice(p->log, choice, chooser, options, n, (uint32_t)k, pc);
+  if (k >= 0 && p->log) rgi_log_choice(p->log, choice, chooser, options, n, (uint32_t)k, pc);
   if (k >= 0) logged(p, q.secret);
   return k;
 }
 
 /* Sorts vals[0..n) ascending, with their counts and first indexes. */
-static void sort_distinct(rg_value *vals, uint32_t *counts, uint32_t *first, uint32_t n) {
+static void sort_distinct(rgi_value *vals, uint32_t *counts, uint32_t *first, uint32_t n) {
   for (uint32_t i = 1; i < n; i++)
     for (uint32_t j = i; j > 0 && vals[j - 1] > vals[j]; j--) {
-      rg_value tv = vals[j];
+      rgi_value tv = vals[j];
       uint32_t tc = counts[j], tf = first[j];
       vals[j] = vals[j - 1];
       counts[j] = counts[j - 1];
@@ -218,7 +218,7 @@ static void sort_distinct(rg_value *vals, uint32_t *counts, uint32_t *first, uin
 
 /* Collects the distinct values of vals[0..n) into p's scratch, with how
 ** many of each and where each first occurs.  Returns how many. */
-static uint32_t collect_distinct(rg_play *p, const rg_value *vals, uint32_t n) {
+static uint32_t collect_distinct(rgi_play *p, const rgi_value *vals, uint32_t n) {
   uint32_t d = 0;
   for (uint32_t k = 0; k < n; k++) {
     uint32_t i = 0;
@@ -238,16 +238,16 @@ static uint32_t collect_distinct(rg_play *p, const rg_value *vals, uint32_t n) {
 ** YELLOW") and where, after the label the rule file gave it (`roll(p,
 ** "commander die", YELLOW)`: "commander die: roll YELLOW (line 639)"), whose
 ** who (in whobuf) becomes q's. */
-static void chance_prompt(rg_play *p, rg_question *q, const char *what, uint32_t pc,
+static void chance_prompt(rgi_play *p, rgi_question *q, const char *what, uint32_t pc,
                           char *prompt, size_t size, char *whobuf, size_t wsize) {
-  const rg_module *m = p->m;
+  const rgi_module *m = p->m;
   uint32_t site;
-  rg_value who;
+  rgi_value who;
   uint32_t gen;
-  if (p->vm && rg_vm_label(p->vm, &site, &who, &gen) && site < m->nchoices &&
+  if (p->vm && rgi_vm_label(p->vm, &site, &who, &gen) && site < m->nchoices &&
       (gen != p->label_gen_used || pc == p->label_pc_used)) {
     q->who = fmt(p, m->choices[site].chooser, who, whobuf, wsize);
-    snprintf(prompt, size, "%s: %s (line %u)", rg_module_str(m, m->choices[site].prompt), what,
+    snprintf(prompt, size, "%s: %s (line %u)", rgi_module_str(m, m->choices[site].prompt), what,
              line_of(p, pc));
   } else {
     snprintf(prompt, size, "%s (line %u)", what, line_of(p, pc));
@@ -258,11 +258,11 @@ static void chance_prompt(rg_play *p, rg_question *q, const char *what, uint32_t
 ** "roll dN (line L)" over 1..N; custom die: its distinct faces; deck: the
 ** distinct cards left, in order, with how many are left.  Returns the
 ** outcome's index, or -1 (unanswered). */
-static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+static int64_t on_chance(void *ctx, const rgi_module *m, int what, uint32_t index, uint64_t n,
                          uint32_t pc) {
-  rg_play *p = ctx;
+  rgi_play *p = ctx;
   char prompt[512], act[256], who[256];
-  rg_question q = { 0 };
+  rgi_question q = { 0 };
   int64_t k;
   uint32_t d;
   q.ctx = p;
@@ -279,16 +279,16 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
     return ask(p, p->dice, &q);
   }
   if (what == 'f' && index < m->ndice) {
-    const rg_dice *die = &m->dice[index];
+    const rgi_dice *die = &m->dice[index];
     d = collect_distinct(p, m->faces + die->first, die->count);
     p->opt_type = die->face;
     p->count_word = "side";
-    snprintf(act, sizeof act, "roll %s", rg_module_str(m, die->name));
+    snprintf(act, sizeof act, "roll %s", rgi_module_str(m, die->name));
     chance_prompt(p, &q, act, pc, prompt, sizeof prompt, who, sizeof who);
   } else if (what == 'c' && index < m->ndecks) {
-    const rg_deck *deck = &m->decks[index];
-    uint32_t left = 0, hand = 1 + (p->vm ? rg_vm_draws_after(p->vm) : 0);
-    const rg_value *cards = rg_vm_deck_left(p->vm, index, &left);
+    const rgi_deck *deck = &m->decks[index];
+    uint32_t left = 0, hand = 1 + (p->vm ? rgi_vm_draws_after(p->vm) : 0);
+    const rgi_value *cards = rgi_vm_deck_left(p->vm, index, &left);
     q.secret = (deck->flags & RG_DECK_SECRET) != 0;
     /* A secret deck offers every card it holds when full: the cards left
     ** would show what the others drew. */
@@ -308,9 +308,9 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
     if (q.secret) q.remark = NULL;
     q.hand = hand;
     if (hand > 1)
-      snprintf(act, sizeof act, "draw %u from %s", hand, rg_module_str(m, deck->name));
+      snprintf(act, sizeof act, "draw %u from %s", hand, rgi_module_str(m, deck->name));
     else
-      snprintf(act, sizeof act, "draw from %s", rg_module_str(m, deck->name));
+      snprintf(act, sizeof act, "draw from %s", rgi_module_str(m, deck->name));
     chance_prompt(p, &q, act, pc, prompt, sizeof prompt, who, sizeof who);
     p->opts = p->distinct;
     p->counts = p->dcount;
@@ -344,11 +344,11 @@ static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index
 /* Sink (a dice policy): n plain dice rolled at once, asked as one question
 ** "roll NdS (line L)" taking n numbers; more than DICE_AT_ONCE dice (or too
 ** many outcomes) are asked one at a time.  Returns 0, or -1 (unanswered). */
-static int on_dice(void *ctx, const rg_module *m, uint32_t sides, uint32_t n, rg_value *out,
+static int on_dice(void *ctx, const rgi_module *m, uint32_t sides, uint32_t n, rgi_value *out,
                    uint32_t pc) {
-  rg_play *p = ctx;
+  rgi_play *p = ctx;
   char prompt[512], what[64], who[256];
-  rg_question q = { 0 };
+  rgi_question q = { 0 };
   uint64_t outcomes = 1;
   int64_t k;
   for (uint32_t i = 0; i < n && outcomes <= UINT32_MAX; i++) outcomes *= sides;
@@ -372,7 +372,7 @@ static int on_dice(void *ctx, const rg_module *m, uint32_t sides, uint32_t n, rg
   q.sides = sides;
   if ((k = ask(p, p->dice, &q)) < 0) return -1;
   for (uint32_t i = 0; i < n; i++) {
-    out[i] = (rg_value)((uint64_t)k % sides) + 1;
+    out[i] = (rgi_value)((uint64_t)k % sides) + 1;
     k /= sides;
   }
   return 0;
@@ -380,8 +380,8 @@ static int on_dice(void *ctx, const rg_module *m, uint32_t sides, uint32_t n, rg
 
 /* ---- the play ---------------------------------------------------------------------- */
 
-int rg_play_init(rg_play *p, const rg_module *m, rg_log *log, rg_policy *choices,
-                 rg_policy *dice) {
+int rgi_play_init(rgi_play *p, const rgi_module *m, rgi_log *log, rgi_policy *choices,
+                 rgi_policy *dice) {
   uint32_t most = 1;
   memset(p, 0, sizeof *p);
   p->m = m;
@@ -399,7 +399,7 @@ int rg_play_init(rg_play *p, const rg_module *m, rg_log *log, rg_policy *choices
   return p->distinct && p->dcount && p->dfirst && p->lcount && p->lfirst ? 0 : -1;
 }
 
-void rg_play_sink(rg_play *p, rg_sink *sink) {
+void rgi_play_sink(rgi_play *p, rgi_sink *sink) {
   memset(sink, 0, sizeof *sink);
   sink->ctx = p;
   sink->step = on_step;
@@ -413,27 +413,27 @@ void rg_play_sink(rg_play *p, rg_sink *sink) {
   sink->dice = p->dice ? on_dice : NULL;
 }
 
-void rg_play_attach(rg_play *p, rg_vm *vm) {
+void rgi_play_attach(rgi_play *p, rgi_vm *vm) {
   p->label_gen_used = p->label_pc_used = 0;   /* a new VM counts its labels anew */
   p->vm = vm;
-  if (p->log) p->log->view = rg_vm_view(vm);
+  if (p->log) p->log->view = rgi_vm_view(vm);
 }
 
-void rg_play_seed(rg_play *p, uint64_t seed) {
+void rgi_play_seed(rgi_play *p, uint64_t seed) {
   p->seeded = 1;
   p->seed = seed;
   p->steps.n = 0;
-  rg_seed_step(p->vm, choices_rng(p), seed, "", 0);
+  rgi_seed_step(p->vm, choices_rng(p), seed, "", 0);
 }
 
-void rg_play_seed_call(rg_play *p) {
+void rgi_play_seed_call(rgi_play *p) {
   p->seeded = 0;
   p->steps.n = 0;
-  rg_seed_test(p->vm);
-  rg_seed_step(NULL, choices_rng(p), 0, "", 0);
+  rgi_seed_test(p->vm);
+  rgi_seed_step(NULL, choices_rng(p), 0, "", 0);
 }
 
-void rg_play_free(rg_play *p) {
+void rgi_play_free(rgi_play *p) {
   rg_free(p->distinct);
   rg_free(p->dcount);
   rg_free(p->dfirst);
@@ -443,6 +443,6 @@ void rg_play_free(rg_play *p) {
   p->dcount = p->dfirst = p->lcount = p->lfirst = NULL;
 }
 
-const char *rg_play_error(const rg_play *p) {
-  return p->stopped_by ? rg_policy_error(p->stopped_by) : "";
+const char *rgi_play_error(const rgi_play *p) {
+  return p->stopped_by ? rgi_policy_error(p->stopped_by) : "";
 }

@@ -3,7 +3,7 @@
 */
 #include "policy.h"
 
-#include "regula.h"
+#include "regula_front.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -41,7 +41,7 @@ static int parse_int(const char *s, int64_t *v) {
 
 /* Matches answer against q->dice numbers, each in lo .. lo + sides - 1,
 ** separated by spaces, commas or '+'.  Returns the option index or -1. */
-static int64_t match_dice(const rg_question *q, const char *answer) {
+static int64_t match_dice(const rgi_question *q, const char *answer) {
   char tok[32];
   uint64_t index = 0, scale = 1;
   uint32_t got = 0;
@@ -70,10 +70,10 @@ static int starts_with(const char *have, const char *want) {
   return strncmp(have, want, strlen(want)) == 0;
 }
 
-/* Matches answer against q (see rg_question_match).  Returns the index;
+/* Matches answer against q (see rgi_question_match).  Returns the index;
 ** -1 when nothing matches; -2 when it is a prefix of several options'
 ** names (their indexes in amb[0..*namb), at most 8). */
-static int64_t match(const rg_question *q, const char *answer, uint32_t *amb, uint32_t *namb) {
+static int64_t match(const rgi_question *q, const char *answer, uint32_t *amb, uint32_t *namb) {
   char buf[1024];
   char *folded;
   const char *want;
@@ -151,18 +151,18 @@ static int64_t match(const rg_question *q, const char *answer, uint32_t *amb, ui
 
 /* Returns how many of option k of q are left to answer with (UINT32_MAX
 ** when q does not count them). */
-static uint32_t left_of(const rg_question *q, uint32_t k) {
+static uint32_t left_of(const rgi_question *q, uint32_t k) {
   return q->left ? q->left(q->ctx, k) : UINT32_MAX;
 }
 
-int64_t rg_question_match(const rg_question *q, const char *answer) {
+int64_t rgi_question_match(const rgi_question *q, const char *answer) {
   uint32_t amb[8], namb;
   int64_t k = match(q, answer, amb, &namb);
   return k < 0 || left_of(q, (uint32_t)k) == 0 ? -1 : k;
 }
 
 /* Writes why a card none of which is left is refused (k: its option). */
-static void say_none_left(rg_out *why, const rg_question *q, int64_t k) {
+static void say_none_left(rg_out *why, const rgi_question *q, int64_t k) {
   char buf[1024];
   if (q->secret) {
     /* Others may be looking: the card is not named. */
@@ -174,7 +174,7 @@ static void say_none_left(rg_out *why, const rg_question *q, int64_t k) {
   rg_puts(why, "; check the card, or undo to correct one entered before");
 }
 
-int rg_question_hand(const rg_question *q, const char *line, uint32_t *ks, rg_out *why) {
+int rgi_question_hand(const rgi_question *q, const char *line, uint32_t *ks, rg_out *why) {
   char tok[256];
   uint32_t n = 0, amb[8], namb;
   int64_t count = -1;       /* a count before the next name, or -1 */
@@ -231,7 +231,7 @@ int rg_question_hand(const rg_question *q, const char *line, uint32_t *ks, rg_ou
 }
 
 /* Writes what a right answer to q looks like, for "answer ..." */
-static void say_expected(rg_out *o, const rg_question *q) {
+static void say_expected(rg_out *o, const rgi_question *q) {
   if (q->range && q->dice > 1)
     rg_printf(o, "%u numbers from %lld to %lld, such as %lld %lld", q->dice, (long long)q->lo,
               (long long)(q->lo + (int64_t)q->sides - 1), (long long)q->lo,
@@ -257,13 +257,13 @@ static int is_word(const char *line, const char *list) {
   return 0;
 }
 
-rg_reply rg_question_reply(const rg_question *q, char *line, int64_t *k, const char **arg,
+rg_reply rgi_question_reply(const rgi_question *q, char *line, int64_t *k, const char **arg,
                            rg_out *why) {
   char buf[1024];
   char word[16];
   uint32_t amb[8], namb;
   size_t n = 0;
-  line = rg_policy_trim(line);
+  line = rgi_policy_trim(line);
   *k = -1;
   *arg = NULL;
   while (line[n] && line[n] != ' ' && line[n] != '\t' && n + 1 < sizeof word) {
@@ -272,7 +272,7 @@ rg_reply rg_question_reply(const rg_question *q, char *line, int64_t *k, const c
   }
   word[n] = '\0';
   if (!line[n] || line[n] == ' ' || line[n] == '\t') {
-    const char *rest = rg_policy_trim(line + n);
+    const char *rest = rgi_policy_trim(line + n);
     /* Commands are words no option can be named by: an option called
     ** "back" would be answered by its number. */
     if (!*rest && (is_word(word, "undo|back"))) return RG_REPLY_UNDO;
@@ -310,7 +310,7 @@ rg_reply rg_question_reply(const rg_question *q, char *line, int64_t *k, const c
   return RG_REPLY_BAD;
 }
 
-void rg_question_answer_text(const rg_question *q, int64_t k, char *buf, size_t size) {
+void rgi_question_answer_text(const rgi_question *q, int64_t k, char *buf, size_t size) {
   char name[1024];
   if (q->range && q->dice > 1) {
     size_t at = 0;
@@ -330,11 +330,11 @@ void rg_question_answer_text(const rg_question *q, int64_t k, char *buf, size_t 
     return;
   }
   q->name(q->ctx, (uint32_t)k, 0, name, sizeof name);
-  if (rg_question_match(q, name) == k) snprintf(buf, size, "%s", name);
+  if (rgi_question_match(q, name) == k) snprintf(buf, size, "%s", name);
   else snprintf(buf, size, "%lld", (long long)k + 1);
 }
 
-void rg_question_help(rg_out *o, const rg_question *q) {
+void rgi_question_help(rg_out *o, const rgi_question *q) {
   char buf[1024], rem[256];
   if (q->step && *q->step) rg_printf(o, "step: %s\n", q->step);
   if (q->where && *q->where) {
@@ -351,7 +351,7 @@ void rg_question_help(rg_out *o, const rg_question *q) {
   } else if (q->numeric) {
     /* numbers are answered by themselves, not by their place in a list */
     rg_puts(o, "answer one of: ");
-    rg_question_options(o, q, q->n);
+    rgi_question_options(o, q, q->n);
     rg_putc(o, '\n');
   } else {
     for (uint32_t k = 0; k < q->n; k++) {
@@ -365,7 +365,7 @@ void rg_question_help(rg_out *o, const rg_question *q) {
              "the last answer; save [FILE] writes the game so far\n");
 }
 
-void rg_question_options(rg_out *o, const rg_question *q, uint32_t max) {
+void rgi_question_options(rg_out *o, const rgi_question *q, uint32_t max) {
   char buf[1024];
   if (q->range && q->dice > 1) {
     rg_printf(o, "%u numbers, each %lld..%lld", q->dice, (long long)q->lo,
@@ -387,7 +387,7 @@ void rg_question_options(rg_out *o, const rg_question *q, uint32_t max) {
   }
 }
 
-void rg_question_write(rg_out *o, const rg_question *q) {
+void rgi_question_write(rg_out *o, const rgi_question *q) {
   if (q->who && *q->who) rg_printf(o, "%s, ", q->who);
   rg_puts(o, q->prompt);
 }
@@ -395,28 +395,28 @@ void rg_question_write(rg_out *o, const rg_question *q) {
 /* ---- policies -------------------------------------------------------------- */
 
 /* Sets p up empty, of kind k and shown as name. */
-static void init(rg_policy *p, rg_policy_kind k, const char *name) {
+static void init(rgi_policy *p, rgi_policy_kind k, const char *name) {
   memset(p, 0, sizeof *p);
   p->kind = k;
   p->name = name;
   rg_buf_init(&p->err);
 }
 
-void rg_policy_random(rg_policy *p) {
+void rgi_policy_random(rgi_policy *p) {
   init(p, RG_POLICY_RANDOM, "random");
 }
 
-void rg_policy_first(rg_policy *p) {
+void rgi_policy_first(rgi_policy *p) {
   init(p, RG_POLICY_FIRST, "first");
 }
 
-void rg_policy_callback(rg_policy *p, const char *name, rg_policy_fn fn, void *ctx) {
+void rgi_policy_callback(rgi_policy *p, const char *name, rgi_policy_fn fn, void *ctx) {
   init(p, RG_POLICY_CALLBACK, name);
   p->fn = fn;
   p->fn_ctx = ctx;
 }
 
-int rg_policy_answers(rg_policy *p, const char *source, const char *text, size_t len) {
+int rgi_policy_answers(rgi_policy *p, const char *source, const char *text, size_t len) {
   init(p, RG_POLICY_ANSWERS, "answers");
   p->source = source;
   if (len && memchr(text, '\0', len)) {
@@ -429,17 +429,17 @@ int rg_policy_answers(rg_policy *p, const char *source, const char *text, size_t
   return 0;
 }
 
-void rg_policy_free(rg_policy *p) {
+void rgi_policy_free(rgi_policy *p) {
   rg_free(p->text);
   p->text = NULL;
   rg_buf_free(&p->err);
 }
 
-const char *rg_policy_error(const rg_policy *p) {
+const char *rgi_policy_error(const rgi_policy *p) {
   return p->err.data ? p->err.data : "";
 }
 
-char *rg_policy_trim(char *s) {
+char *rgi_policy_trim(char *s) {
   size_t n;
   while (*s == ' ' || *s == '\t') s++;
   n = strlen(s);
@@ -449,7 +449,7 @@ char *rg_policy_trim(char *s) {
 
 /* Takes the next answer line of the text (skipping blank and # lines):
 ** returns it trimmed, with its line number in p->line, or NULL at the end. */
-static char *next_answer(rg_policy *p) {
+static char *next_answer(rgi_policy *p) {
   while (p->text[p->pos]) {
     char *s = p->text + p->pos, *nl = strchr(s, '\n');
     if (nl) {
@@ -459,34 +459,34 @@ static char *next_answer(rg_policy *p) {
       p->pos += strlen(s);
     }
     p->line++;
-    s = rg_policy_trim(s);
+    s = rgi_policy_trim(s);
     if (*s && *s != '#') return s;
   }
   return NULL;
 }
 
 /* The answers policy: the next line must name an option of q. */
-static int64_t from_answers(rg_policy *p, const rg_question *q) {
+static int64_t from_answers(rgi_policy *p, const rgi_question *q) {
   char *a = next_answer(p);
   int64_t k;
   rg_out *e = &p->err.out;
   if (!a) {
     rg_printf(e, "%s:%u: no answer for: ", p->source, p->line + 1);
-    rg_question_write(e, q);
+    rgi_question_write(e, q);
     rg_puts(e, " (the answers ran out)");
     return -1;
   }
-  k = rg_question_match(q, a);
+  k = rgi_question_match(q, a);
   if (k < 0) {
     rg_printf(e, "%s:%u: '%s' is not an option of: ", p->source, p->line, a);
-    rg_question_write(e, q);
+    rgi_question_write(e, q);
     rg_puts(e, "; options: ");
-    rg_question_options(e, q, LIST_MAX);
+    rgi_question_options(e, q, LIST_MAX);
   }
   return k;
 }
 
-int64_t rg_policy_choose(rg_policy *p, const rg_question *q) {
+int64_t rgi_policy_choose(rgi_policy *p, const rgi_question *q) {
   int64_t k;
   rg_buf_free(&p->err);
   switch (p->kind) {
@@ -500,6 +500,6 @@ int64_t rg_policy_choose(rg_policy *p, const rg_question *q) {
     }
     return k < 0 ? -1 : k;
   default:
-    return (int64_t)rg_rng_below(&p->rng, q->n);
+    return (int64_t)rgi_rng_below(&p->rng, q->n);
   }
 }

@@ -29,11 +29,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "regula.h"
+#include "regula_front.h"
 #include "rng.h"
 
 /* One question with n options. */
-typedef struct rg_question {
+typedef struct rgi_question {
   const char *who;          /* who answers, as shown ("player A"), or NULL */
   const char *prompt;       /* what is asked */
   uint32_t n;               /* options, >= 1 */
@@ -61,24 +61,24 @@ typedef struct rg_question {
   uint32_t (*left)(void *ctx, uint32_t k);
   uint32_t hand;            /* > 1: a hand of that many cards is being drawn,
                             ** this the first: a person may name several
-                            ** cards at once (rg_question_hand) */
+                            ** cards at once (rgi_question_hand) */
   const char *step;         /* the step of the rules it is asked in */
   const char *where;        /* "FILE:LINE" of the rule that asks */
   const char *rule;         /* the text of that line of the rule file */
-} rg_question;
+} rgi_question;
 
 /* rg_reply (what a person's line at a question is) is public: regula.h. */
 
 /* Returns the index of the option that answer names (see the top of the
 ** file; spaces around it are not trimmed here), or -1. */
-int64_t rg_question_match(const rg_question *q, const char *answer);
+int64_t rgi_question_match(const rgi_question *q, const char *answer);
 
 /* Reads line (trimmed here) as a person's reply to q: an answer (its
 ** index in *k), a command (undo/back, save [FILE] with FILE's start in
 ** *arg, ?/help), or neither, when why says what is wrong ("'s' could be
 ** Standard or Summer"; "'9' is not an option: answer a number from 1 to
 ** 6").  line is changed in place. */
-rg_reply rg_question_reply(const rg_question *q, char *line, int64_t *k, const char **arg,
+rg_reply rgi_question_reply(const rgi_question *q, char *line, int64_t *k, const char **arg,
                            rg_out *why);
 
 /* Reads line (not changed) as several cards of a hand drawn at once (q->hand
@@ -88,77 +88,77 @@ rg_reply rg_question_reply(const rg_question *q, char *line, int64_t *k, const c
 ** q->hand); returns -1 after writing to why what is wrong: a name that fits
 ** no option (or several), more cards than the hand, more of one kind than
 ** are left (without naming how many, for a secret deck). */
-int rg_question_hand(const rg_question *q, const char *line, uint32_t *ks, rg_out *why);
+int rgi_question_hand(const rgi_question *q, const char *line, uint32_t *ks, rg_out *why);
 
 /* Writes the answer text that names option k of q (the option's name when
 ** it answers to k, else its number; dice as "3 4") into buf. */
-void rg_question_answer_text(const rg_question *q, int64_t k, char *buf, size_t size);
+void rgi_question_answer_text(const rgi_question *q, int64_t k, char *buf, size_t size);
 
 /* Writes a person's help for q to o: where it is asked (step, rule file
 ** line and its text), then each option on a line of its own. */
-void rg_question_help(rg_out *o, const rg_question *q);
+void rgi_question_help(rg_out *o, const rgi_question *q);
 
 /* Returns s without the spaces, tabs and CRs around it (cut in place). */
-char *rg_policy_trim(char *s);
+char *rgi_policy_trim(char *s);
 
 /* Writes "WHO, PROMPT" (or PROMPT alone) to o. */
-void rg_question_write(rg_out *o, const rg_question *q);
+void rgi_question_write(rg_out *o, const rgi_question *q);
 
 /* Writes q's options to o joined by ", " (at most max, then ", ..."), or
 ** "lo..hi" for a range. */
-void rg_question_options(rg_out *o, const rg_question *q, uint32_t max);
+void rgi_question_options(rg_out *o, const rgi_question *q, uint32_t max);
 
 /* A caller's policy: returns the option's index in 0..q->n-1, or -1 to
 ** stop the run, after writing why to err (or nothing, when it told the
 ** user itself). */
-typedef int64_t (*rg_policy_fn)(void *ctx, const rg_question *q, rg_out *err);
+typedef int64_t (*rgi_policy_fn)(void *ctx, const rgi_question *q, rg_out *err);
 
-typedef enum rg_policy_kind {
+typedef enum rgi_policy_kind {
   RG_POLICY_RANDOM, RG_POLICY_FIRST, RG_POLICY_ANSWERS, RG_POLICY_CALLBACK
-} rg_policy_kind;
+} rgi_policy_kind;
 
-/* A policy and its state.  Set up by one of the rg_policy_* makers below;
-** freed by rg_policy_free. */
-typedef struct rg_policy {
-  rg_policy_kind kind;
+/* A policy and its state.  Set up by one of the rgi_policy_* makers below;
+** freed by rgi_policy_free. */
+typedef struct rgi_policy {
+  rgi_policy_kind kind;
   const char *name;         /* as shown in a log header ("random", "ask") */
-  rg_rng rng;               /* random */
-  rg_policy_fn fn;          /* callback */
+  rgi_rng rng;               /* random */
+  rgi_policy_fn fn;          /* callback */
   void *fn_ctx;
   const char *source;       /* answers: the name errors give (a path) */
   char *text;               /* answers: a copy of the text, NUL-terminated */
   size_t pos;               /* answers: where the next line starts */
   unsigned line;            /* answers: lines consumed so far */
   rg_buf err;               /* why the last question went unanswered */
-} rg_policy;
+} rgi_policy;
 
 /* Sets p up as the random policy, its generator seeded by the caller
-** (rg_seed_step for a run). */
-void rg_policy_random(rg_policy *p);
+** (rgi_seed_step for a run). */
+void rgi_policy_random(rgi_policy *p);
 
 /* Sets p up as the first-option policy. */
-void rg_policy_first(rg_policy *p);
+void rgi_policy_first(rgi_policy *p);
 
 /* Sets p up to answer from text[0..len) (copied), one answer a line; source
 ** names it in errors ("answers.txt" gives "answers.txt:3: ...").  Returns 0;
-** -1 when text holds a NUL byte (rg_policy_error says so); -2 when out of
+** -1 when text holds a NUL byte (rgi_policy_error says so); -2 when out of
 ** memory.  p must be freed whatever this returns. */
-int rg_policy_answers(rg_policy *p, const char *source, const char *text, size_t len);
+int rgi_policy_answers(rgi_policy *p, const char *source, const char *text, size_t len);
 
 /* Sets p up to ask fn(ctx, ...) each question; name is shown in logs
 ** ("ask"). */
-void rg_policy_callback(rg_policy *p, const char *name, rg_policy_fn fn, void *ctx);
+void rgi_policy_callback(rgi_policy *p, const char *name, rgi_policy_fn fn, void *ctx);
 
 /* Frees what p holds (not p). */
-void rg_policy_free(rg_policy *p);
+void rgi_policy_free(rgi_policy *p);
 
 /* Answers q: returns the option's index in 0..q->n-1, or -1 when the run
-** must stop (rg_policy_error then says why, or is empty when a callback
+** must stop (rgi_policy_error then says why, or is empty when a callback
 ** told the user itself). */
-int64_t rg_policy_choose(rg_policy *p, const rg_question *q);
+int64_t rgi_policy_choose(rgi_policy *p, const rgi_question *q);
 
-/* Why the last rg_policy_choose (or rg_policy_answers) failed: a message
+/* Why the last rgi_policy_choose (or rgi_policy_answers) failed: a message
 ** without "error: " ("answers.txt:3: 'x' is not an option of: ..."), or "". */
-const char *rg_policy_error(const rg_policy *p);
+const char *rgi_policy_error(const rgi_policy *p);
 
 #endif

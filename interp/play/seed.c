@@ -3,12 +3,12 @@
 */
 #include "seed.h"
 
-void rg_seed_sim_dice(rg_vm *vm, uint64_t seed, uint64_t run) {
-  rg_vm_seed(vm, seed, run);
+void rgi_seed_sim_dice(rgi_vm *vm, uint64_t seed, uint64_t run) {
+  rgi_vm_seed(vm, seed, run);
 }
 
-void rg_seed_sim_choices(rg_rng *r, uint64_t seed, uint64_t run) {
-  rg_rng_stream(r, seed, run | (1ull << 63));
+void rgi_seed_sim_choices(rgi_rng *r, uint64_t seed, uint64_t run) {
+  rgi_rng_stream(r, seed, run | (1ull << 63));
 }
 
 /* Returns the stream H of the step named name: FNV-1a 64. */
@@ -18,13 +18,13 @@ static uint64_t step_stream(const char *name) {
   return h;
 }
 
-void rg_seed_step(rg_vm *vm, rg_rng *choices, uint64_t seed, const char *step, uint32_t nth) {
+void rgi_seed_step(rgi_vm *vm, rgi_rng *choices, uint64_t seed, const char *step, uint32_t nth) {
   uint64_t h = step_stream(step) ^ ((uint64_t)nth * 0x2545F4914F6CDD1Dull);
-  if (vm) rg_vm_seed(vm, seed, h);
-  if (choices) rg_rng_stream(choices, seed, h ^ 0x9E3779B97F4A7C15ull);
+  if (vm) rgi_vm_seed(vm, seed, h);
+  if (choices) rgi_rng_stream(choices, seed, h ^ 0x9E3779B97F4A7C15ull);
 }
 
-uint32_t rg_seed_steps_enter(rg_seed_steps *s, uint32_t name) {
+uint32_t rgi_seed_steps_enter(rgi_seed_steps *s, uint32_t name) {
   for (uint32_t i = 0; i < s->n; i++)
     if (s->name[i] == name) return s->count[i]++;
   if (s->n < RG_SEED_STEPS) {
@@ -43,11 +43,11 @@ static uint64_t run_mix(uint64_t run) {
   return z ^ (z >> 31);
 }
 
-void rg_seed_sim_step(rg_vm *vm, rg_rng *choices, uint64_t seed, uint64_t run, const char *step,
+void rgi_seed_sim_step(rgi_vm *vm, rgi_rng *choices, uint64_t seed, uint64_t run, const char *step,
                       uint32_t nth) {
-  rg_seed_step(vm, choices, seed ^ run_mix(run), step, nth);
+  rgi_seed_step(vm, choices, seed ^ run_mix(run), step, nth);
 }
 
-void rg_seed_test(rg_vm *vm) {
-  rg_vm_seed(vm, 0, 0);
+void rgi_seed_test(rgi_vm *vm) {
+  rgi_vm_seed(vm, 0, 0);
 }

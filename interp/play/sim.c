@@ -3,7 +3,7 @@
 */
 #include "sim.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "columns.h"
 #include "json.h"
 #include "play.h"
@@ -21,30 +21,30 @@
 
 /* One thread's share of the runs. */
 typedef struct worker {
-  const rg_module *m;
-  const rg_limits *limits;
+  const rgi_module *m;
+  const rgi_limits *limits;
   uint32_t proc;
-  const rg_value *args;
+  const rgi_value *args;
   uint64_t seed, lo, hi;    /* runs lo .. hi-1 */
   uint32_t ntallies;        /* the result's columns (columns.h) */
-  const rg_column *cols;    /* [ntallies] */
-  rg_type rtype;            /* the result's type */
-  rg_tally *tallies;        /* [ntallies] */
+  const rgi_column *cols;    /* [ntallies] */
+  rgi_type rtype;            /* the result's type */
+  rgi_tally *tallies;        /* [ntallies] */
   uint64_t **counts;        /* counts[f][slot] */
   uint64_t **stamps;        /* stamps[f][slot]: 1 + the run that last counted it */
   uint32_t *ncounts;
   uint8_t *overflow;        /* [ntallies]: more than RG_SIM_MAX_DISTINCT values */
   atomic_uint_fast64_t *done;
-  rg_rng choice_rng;        /* seeded at the run's first choice */
+  rgi_rng choice_rng;        /* seeded at the run's first choice */
   uint64_t run;             /* the run under way */
   int choice_seeded;
-  rg_sim_choices choices;
+  rgi_sim_choices choices;
   uint32_t strategy;        /* 1 + the strategy answering first; 0: none */
-  rg_vm *vm;                /* the worker's (its heap holds the options) */
-  const rg_value *inputs;   /* or NULL */
-  rg_policy answers;        /* RG_SIM_ANSWERS: the answers, read again each run */
-  rg_play play;             /*   and the questions they answer */
-  rg_sink play_sink;
+  rgi_vm *vm;                /* the worker's (its heap holds the options) */
+  const rgi_value *inputs;   /* or NULL */
+  rgi_policy answers;        /* RG_SIM_ANSWERS: the answers, read again each run */
+  rgi_play play;             /*   and the questions they answer */
+  rgi_sink play_sink;
   /* the first failure */
   int failed;
   uint64_t fail_run;
@@ -57,10 +57,10 @@ typedef struct worker {
   int expect_this_run;      /* the run under way failed one already */
 } worker;
 
-/* rg_sink expect_fail for worker ctx: counts the run (once) and keeps the
+/* rgi_sink expect_fail for worker ctx: counts the run (once) and keeps the
 ** first failure's run and pc. */
-static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
-                           rg_value expected, uint32_t pc) {
+static void on_expect_fail(void *ctx, const rgi_module *m, uint32_t expect, rgi_value actual,
+                           rgi_value expected, uint32_t pc) {
   worker *w = ctx;
   (void)m; (void)expect; (void)actual; (void)expected;
   if (w->expect_this_run) return;
@@ -71,34 +71,34 @@ static void on_expect_fail(void *ctx, const rg_module *m, uint32_t expect, rg_va
   }
 }
 
-/* rg_sink choose for worker ctx: picks one of the n options at random from
+/* rgi_sink choose for worker ctx: picks one of the n options at random from
 ** w->choice_rng, seeded from the seed and the run at the run's first choice. */
-static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
-                         const rg_value *options, uint32_t n, uint32_t pc) {
+static int64_t on_choose(void *ctx, const rgi_module *m, uint32_t choice, rgi_value chooser,
+                         const rgi_value *options, uint32_t n, uint32_t pc) {
   (void)m; (void)choice; (void)chooser; (void)options; (void)pc;
   worker *w = ctx;
   if (w->choices == RG_SIM_ANSWERS)
     return w->play_sink.choose(w->play_sink.ctx, m, choice, chooser, options, n, pc);
   if (!w->choice_seeded) {
-    rg_seed_sim_choices(&w->choice_rng, w->seed, w->run);
+    rgi_seed_sim_choices(&w->choice_rng, w->seed, w->run);
     w->choice_seeded = 1;
   }
   if (w->strategy) {
     uint32_t nheap;
-    const rg_value *heap = rg_vm_heap(w->vm, &nheap);
-    int64_t k = rg_strategy_pick(m, w->strategy - 1, choice, chooser, options, n, heap, nheap,
+    const rgi_value *heap = rgi_vm_heap(w->vm, &nheap);
+    int64_t k = rgi_strategy_pick(m, w->strategy - 1, choice, chooser, options, n, heap, nheap,
                                  &w->choice_rng);
     if (k >= 0) return k;
   }
   if (w->choices == RG_SIM_FIRST) return 0;
-  return (int64_t)rg_rng_below(&w->choice_rng, n);
+  return (int64_t)rgi_rng_below(&w->choice_rng, n);
 }
 
 /* Counts value v in tally f of w, once a run.  Returns 0, or -1 when out
 ** of memory. */
-static int count_value(worker *w, uint32_t f, const rg_value *heap, uint32_t nheap, rg_value v) {
+static int count_value(worker *w, uint32_t f, const rgi_value *heap, uint32_t nheap, rgi_value v) {
   if (w->overflow[f]) return 0;
-  int64_t s = rg_tally_slot(&w->tallies[f], heap, nheap, v);
+  int64_t s = rgi_tally_slot(&w->tallies[f], heap, nheap, v);
   if (s == -3) {
     w->overflow[f] = 1;
     return 0;
@@ -122,16 +122,16 @@ static int count_value(worker *w, uint32_t f, const rg_value *heap, uint32_t nhe
   return 0;
 }
 
-/* What rg_column_values hands each value to: the worker, column, heap. */
+/* What rgi_column_values hands each value to: the worker, column, heap. */
 typedef struct counting {
   worker *w;
   uint32_t f;
-  const rg_value *heap;
+  const rgi_value *heap;
   uint32_t nheap;
 } counting;
 
-/* rg_column_values callback: counts v.  Returns 0, or -1 when out of memory. */
-static int count_one(void *ctx, rg_value v) {
+/* rgi_column_values callback: counts v.  Returns 0, or -1 when out of memory. */
+static int count_one(void *ctx, rgi_value v) {
   counting *c = ctx;
   return count_value(c->w, c->f, c->heap, c->nheap, v);
 }
@@ -141,49 +141,49 @@ static int count_one(void *ctx, rg_value v) {
 ** or out of memory (w->nomem).  Adds to *w->done per 1024 runs.  Returns NULL. */
 static void *work(void *arg) {
   worker *w = arg;
-  const rg_module *m = w->m;
-  rg_sink sink = { .ctx = w, .choose = on_choose, .expect_fail = on_expect_fail };
-  rg_vm *vm = rg_vm_new(m, w->limits, &sink);
+  const rgi_module *m = w->m;
+  rgi_sink sink = { .ctx = w, .choose = on_choose, .expect_fail = on_expect_fail };
+  rgi_vm *vm = rgi_vm_new(m, w->limits, &sink);
   if (!vm) {
     w->nomem = 1;
     return NULL;
   }
   if (w->inputs)
-    for (uint32_t k = 0; k < m->ninputs; k++) rg_vm_set_input(vm, k, w->inputs[k]);
+    for (uint32_t k = 0; k < m->ninputs; k++) rgi_vm_set_input(vm, k, w->inputs[k]);
   w->vm = vm;
-  if (w->choices == RG_SIM_ANSWERS) rg_play_attach(&w->play, vm);
+  if (w->choices == RG_SIM_ANSWERS) rgi_play_attach(&w->play, vm);
   for (uint64_t i = w->lo; i < w->hi; i++) {
-    rg_value result = 0;
-    rg_seed_sim_dice(vm, w->seed, i);
+    rgi_value result = 0;
+    rgi_seed_sim_dice(vm, w->seed, i);
     w->run = i;
     w->choice_seeded = 0;
     w->expect_this_run = 0;
     w->answers.pos = 0;     /* every run answers from the first line */
     w->answers.line = 0;
     w->play.stopped = 0;
-    if (rg_vm_call(vm, w->proc, w->args, &result) != RG_RUN_OK) {
-      const char *msg = rg_vm_error(vm, &w->fail_pc);
-      if (w->play.stopped) msg = rg_play_error(&w->play);
+    if (rgi_vm_call(vm, w->proc, w->args, &result) != RG_RUN_OK) {
+      const char *msg = rgi_vm_error(vm, &w->fail_pc);
+      if (w->play.stopped) msg = rgi_play_error(&w->play);
       snprintf(w->msg, sizeof w->msg, "%s", msg && *msg ? msg : "the run failed");
       w->failed = 1;
       w->fail_run = i;
       break;
     }
     uint32_t nheap = 0;
-    const rg_value *heap = rg_vm_heap(vm, &nheap);
+    const rgi_value *heap = rgi_vm_heap(vm, &nheap);
     for (uint32_t f = 0; f < w->ntallies && !w->nomem; f++) {
       counting c = { w, f, heap, nheap };
-      if (rg_column_values(m, &w->cols[f], &w->rtype, heap, nheap, result, count_one, &c) != 0)
+      if (rgi_column_values(m, &w->cols[f], &w->rtype, heap, nheap, result, count_one, &c) != 0)
         w->nomem = 1;
     }
     if (w->nomem) break;
     if (((i - w->lo) & 1023) == 1023) atomic_fetch_add(w->done, 1024);
   }
-  rg_vm_free(vm);
+  rgi_vm_free(vm);
   return NULL;
 }
 
-void rg_sim_wilson(uint64_t c, uint64_t n, double *lo, double *hi) {
+void rgi_sim_wilson(uint64_t c, uint64_t n, double *lo, double *hi) {
   const double z = 1.959963984540054;
   double p = (double)c / (double)n, nn = (double)n, z2 = z * z;
   double den = 1 + z2 / nn;
@@ -204,7 +204,7 @@ static void *zalloc(size_t n) {
 static void free_workers(worker *ws, uint32_t nw, uint32_t ntallies) {
   for (uint32_t k = 0; ws && k < nw; k++) {
     for (uint32_t f = 0; f < ntallies; f++) {
-      if (ws[k].tallies) rg_tally_free(&ws[k].tallies[f]);
+      if (ws[k].tallies) rgi_tally_free(&ws[k].tallies[f]);
       if (ws[k].counts) rg_free(ws[k].counts[f]);
       if (ws[k].stamps) rg_free(ws[k].stamps[f]);
     }
@@ -213,19 +213,19 @@ static void free_workers(worker *ws, uint32_t nw, uint32_t ntallies) {
     rg_free(ws[k].stamps);
     rg_free(ws[k].ncounts);
     rg_free(ws[k].overflow);
-    rg_play_free(&ws[k].play);
-    rg_policy_free(&ws[k].answers);
+    rgi_play_free(&ws[k].play);
+    rgi_policy_free(&ws[k].answers);
   }
   rg_free(ws);
 }
 
 /* Adds the counts[0..wt->n) of tally wt (overflowing when overflow) into
 ** field fd.  Returns 0, or -1 when out of memory. */
-static int merge_field(rg_sim_field *fd, const rg_tally *wt, const uint64_t *counts,
+static int merge_field(rgi_sim_field *fd, const rgi_tally *wt, const uint64_t *counts,
                        int overflow) {
   if (overflow) fd->overflow = 1;
   for (uint32_t s = 0; s < wt->n && !fd->overflow; s++) {
-    int64_t g = rg_tally_slot_key(&fd->tally, &wt->keys[s]);
+    int64_t g = rgi_tally_slot_key(&fd->tally, &wt->keys[s]);
     if (g == -3) {
       fd->overflow = 1;
       break;
@@ -246,7 +246,7 @@ static int merge_field(rg_sim_field *fd, const rg_tally *wt, const uint64_t *cou
 
 /* Merges the workers' tallies into r's fields, in run order.  Returns 0,
 ** or -1 when out of memory. */
-static int merge(rg_sim_result *r, worker *ws, uint32_t nw) {
+static int merge(rgi_sim_result *r, worker *ws, uint32_t nw) {
   for (uint32_t f = 0; f < r->nfields; f++)
     for (uint32_t k = 0; k < nw; k++)
       if (merge_field(&r->fields[f], &ws[k].tallies[f], ws[k].counts[f], ws[k].overflow[f]) != 0)
@@ -254,7 +254,7 @@ static int merge(rg_sim_result *r, worker *ws, uint32_t nw) {
   return 0;
 }
 
-int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part) {
+int rgi_sim_merge(rgi_sim_result *into, const rgi_sim_result *part) {
   if (into->nfields != part->nfields) return -1;
   if (part->expect_runs && !into->expect_runs) {
     into->expect_run = part->expect_run;
@@ -269,10 +269,10 @@ int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part) {
   return 0;
 }
 
-rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
-  const rg_module *m = o->m;
-  const rg_proc *p = &m->procs[o->proc];
-  rg_column *cols = rg_malloc(RG_COLUMNS_MAX * sizeof *cols);
+rgi_sim_status rgi_sim_run(const rgi_sim_opts *o, rgi_sim_result *r) {
+  const rgi_module *m = o->m;
+  const rgi_proc *p = &m->procs[o->proc];
+  rgi_column *cols = rg_malloc(RG_COLUMNS_MAX * sizeof *cols);
   uint32_t ntallies = 0;
   uint64_t threads = o->threads < 1 ? 1 : o->threads;
   worker *ws = NULL;
@@ -286,17 +286,17 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
   if (threads > o->runs) threads = o->runs;
   atomic_init(&done, 0);
   if (!cols) return r->status;
-  rg_columns_of(m, p->result, cols, &ntallies);
+  rgi_columns_of(m, p->result, cols, &ntallies);
   if (!(r->fields = zalloc((size_t)ntallies * sizeof *r->fields))) {
     rg_free(cols);
     return r->status;
   }
   r->nfields = ntallies;
   for (uint32_t f = 0; f < ntallies; f++) {
-    rg_sim_field *fd = &r->fields[f];
+    rgi_sim_field *fd = &r->fields[f];
     memcpy(fd->name, cols[f].name, sizeof fd->name);
     fd->any = cols[f].any;
-    rg_tally_init(&fd->tally, m, cols[f].type);
+    rgi_tally_init(&fd->tally, m, cols[f].type);
     fd->tally.limit = RG_SIM_MAX_DISTINCT;
   }
   ws = zalloc((size_t)threads * sizeof *ws);
@@ -318,7 +318,7 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
     w->choices = o->choices;
     w->strategy = o->strategy;
     w->inputs = o->inputs;
-    rg_policy_first(&w->answers);
+    rgi_policy_first(&w->answers);
     w->tallies = zalloc((size_t)ntallies * sizeof *w->tallies);
     w->counts = zalloc((size_t)ntallies * sizeof *w->counts);
     w->stamps = zalloc((size_t)ntallies * sizeof *w->stamps);
@@ -327,15 +327,15 @@ rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r) {
     nw++;
     if (!w->tallies || !w->counts || !w->stamps || !w->ncounts || !w->overflow) goto out;
     if (o->choices == RG_SIM_ANSWERS) {
-      rg_sink ps;
-      if (rg_policy_answers(&w->answers, o->answers_source, o->answers, o->answers_len) != 0 ||
-          rg_play_init(&w->play, m, NULL, &w->answers, NULL) != 0)
+      rgi_sink ps;
+      if (rgi_policy_answers(&w->answers, o->answers_source, o->answers, o->answers_len) != 0 ||
+          rgi_play_init(&w->play, m, NULL, &w->answers, NULL) != 0)
         goto out;
-      rg_play_sink(&w->play, &ps);
+      rgi_play_sink(&w->play, &ps);
       w->play_sink = ps;
     }
     for (uint32_t f = 0; f < ntallies; f++) {
-      rg_tally_init(&w->tallies[f], m, r->fields[f].tally.type);
+      rgi_tally_init(&w->tallies[f], m, r->fields[f].tally.type);
       w->tallies[f].limit = RG_SIM_MAX_DISTINCT;
     }
   }
@@ -381,35 +381,35 @@ out:
   return r->status;
 }
 
-void rg_sim_free(rg_sim_result *r) {
+void rgi_sim_free(rgi_sim_result *r) {
   for (uint32_t f = 0; r->fields && f < r->nfields; f++) {
-    rg_tally_free(&r->fields[f].tally);
+    rgi_tally_free(&r->fields[f].tally);
     rg_free(r->fields[f].counts);
   }
   rg_free(r->fields);
   memset(r, 0, sizeof *r);
 }
 
-/* Returns the tallies of r as one new JSON object (see rg_sim_json), or
+/* Returns the tallies of r as one new JSON object (see rgi_sim_json), or
 ** NULL when out of memory. */
-static json_t *sim_doc(const rg_sim_result *r, const rg_heading *h, uint64_t seed,
+static json_t *sim_doc(const rgi_sim_result *r, const rgi_heading *h, uint64_t seed,
                        const char *policy, const char *strategy, json_t *placeholders) {
   char digits[24];
   json_t *doc, *fields = json_array();
-  const char *proc = rg_module_str(h->m, h->m->procs[h->proc].name);
+  const char *proc = rgi_module_str(h->m, h->m->procs[h->proc].name);
   snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
   doc = json_pack("{s:i,s:o,s:I,s:s,s:o}", "format", RG_JSON_FORMAT, "procedure",
-                  rg_json_text(proc), "runs", (json_int_t)r->runs, "seed", digits, "tallies",
+                  rgi_json_text(proc), "runs", (json_int_t)r->runs, "seed", digits, "tallies",
                   fields);
-  if (doc && rg_heading_json(doc, h, 1) != 0) {
+  if (doc && rgi_heading_json(doc, h, 1) != 0) {
     json_decref(doc);
     doc = NULL;
   }
-  if (doc && policy && json_object_set_new(doc, "policy", rg_json_text(policy)) != 0) {
+  if (doc && policy && json_object_set_new(doc, "policy", rgi_json_text(policy)) != 0) {
     json_decref(doc);
     doc = NULL;
   }
-  if (doc && strategy && json_object_set_new(doc, "strategy", rg_json_text(strategy)) != 0) {
+  if (doc && strategy && json_object_set_new(doc, "strategy", rgi_json_text(strategy)) != 0) {
     json_decref(doc);
     doc = NULL;
   }
@@ -420,14 +420,14 @@ static json_t *sim_doc(const rg_sim_result *r, const rg_heading *h, uint64_t see
   json_decref(placeholders);
   if (!doc) return NULL;
   for (uint32_t f = 0; f < r->nfields; f++) {
-    const rg_sim_field *fd = &r->fields[f];
-    const rg_tally *t = &fd->tally;
+    const rgi_sim_field *fd = &r->fields[f];
+    const rgi_tally *t = &fd->tally;
     json_t *vals = json_array(), *fj;
     uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
-    fj = json_pack("{s:o,s:b,s:b,s:o}", "name", rg_json_text(fd->name), "tallied",
+    fj = json_pack("{s:o,s:b,s:b,s:o}", "name", rgi_json_text(fd->name), "tallied",
                    !fd->overflow, "of_items", fd->any, "values", vals);
     if (!fj || json_array_append_new(fields, fj) != 0 || !order ||
-        rg_tally_order(t, order) != 0) {
+        rgi_tally_order(t, order) != 0) {
       rg_free(order);
       goto fail;
     }
@@ -436,11 +436,11 @@ static json_t *sim_doc(const rg_sim_result *r, const rg_heading *h, uint64_t see
       uint64_t c = fd->counts[s];
       double lo, hi;
       json_t *vj;
-      rg_sim_wilson(c, r->runs, &lo, &hi);
-      vj = json_pack("{s:o,s:I,s:f,s:f,s:f}", "text", rg_json_text(t->keys[s].text), "count",
+      rgi_sim_wilson(c, r->runs, &lo, &hi);
+      vj = json_pack("{s:o,s:I,s:f,s:f,s:f}", "text", rgi_json_text(t->keys[s].text), "count",
                      (json_int_t)c, "share", (double)c / (double)r->runs, "low", lo, "high", hi);
       if (vj && !t->compound &&
-          json_object_set_new(vj, "value", rg_json_value(t->m, NULL, 0, t->type,
+          json_object_set_new(vj, "value", rgi_json_value(t->m, NULL, 0, t->type,
                                                          t->keys[s].v)) != 0) {
         json_decref(vj);
         vj = NULL;
@@ -458,7 +458,7 @@ fail:
   return NULL;
 }
 
-int rg_sim_json(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
+int rgi_sim_json(rg_out *out, const rgi_sim_result *r, const rgi_heading *h, uint64_t seed,
                 const char *policy, const char *strategy, json_t *placeholders) {
-  return rg_json_put(out, sim_doc(r, h, seed, policy, strategy, placeholders), 1);
+  return rgi_json_put(out, sim_doc(r, h, seed, policy, strategy, placeholders), 1);
 }

@@ -22,7 +22,7 @@
 #include "heading.h"
 #include "json.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "tally.h"
 #include "vm.h"
 
@@ -33,26 +33,26 @@
 #define RG_SIM_ANY_NOTE "  (share of the runs with it in some item)"
 
 /* How the runs of a simulation answer their choices. */
-typedef enum rg_sim_choices {
+typedef enum rgi_sim_choices {
   RG_SIM_RANDOM = 0,        /* uniform, from a stream of the run's own (default) */
   RG_SIM_FIRST,             /* always the first option */
   RG_SIM_ANSWERS            /* from `answers`, one a line, the same for every run */
-} rg_sim_choices;
+} rgi_sim_choices;
 
 /* What to simulate. */
-typedef struct rg_sim_opts {
-  const rg_module *m;       /* verified; outlives the simulation */
-  const rg_limits *limits;  /* of each run (NULL: the defaults) */
+typedef struct rgi_sim_opts {
+  const rgi_module *m;       /* verified; outlives the simulation */
+  const rgi_limits *limits;  /* of each run (NULL: the defaults) */
   uint32_t proc;            /* the procedure; it must have a result */
-  const rg_value *args;     /* its arguments (in the module's constant heap) */
+  const rgi_value *args;     /* its arguments (in the module's constant heap) */
   uint64_t runs;            /* >= 1 */
   uint64_t first;           /* the first run's index (0: the whole simulation;
                             ** a slice of one starts later) */
   uint64_t seed;
   uint32_t threads;         /* 1..RG_SIM_MAX_THREADS (at most runs are used) */
-  const rg_value *inputs;   /* [m->ninputs]: the inputs of every run, or NULL
+  const rgi_value *inputs;   /* [m->ninputs]: the inputs of every run, or NULL
                             ** for their defaults */
-  rg_sim_choices choices;
+  rgi_sim_choices choices;
   const char *answers;      /* RG_SIM_ANSWERS: the text (no NUL byte), its */
   size_t answers_len;       /* length, and the name its errors give */
   const char *answers_source;
@@ -62,49 +62,49 @@ typedef struct rg_sim_opts {
   ** workers run, with the runs done so far (in steps of 1024). */
   void (*progress)(void *ctx, uint64_t done, uint64_t total);
   void *progress_ctx;
-} rg_sim_opts;
+} rgi_sim_opts;
 
 /* One tallied value: the result, or one column of a record result
 ** (columns.h: "invader", "terrain.name", "terrain (items)"). */
-typedef struct rg_sim_field {
+typedef struct rgi_sim_field {
   char name[160];           /* the column's name, or "result" */
   int any;                  /* a column of a list's elements: a run counts once
                             ** for each value some element has */
-  rg_tally tally;           /* its distinct values (slots) */
+  rgi_tally tally;           /* its distinct values (slots) */
   uint64_t *counts;         /* counts[slot] */
   int overflow;             /* more than RG_SIM_MAX_DISTINCT values: not tallied */
   uint32_t ncounts;         /* room in counts */
-} rg_sim_field;
+} rgi_sim_field;
 
-typedef enum rg_sim_status {
+typedef enum rgi_sim_status {
   RG_SIM_OK = 0,
   RG_SIM_RUN_FAILED,        /* a run failed: fail_run, msg, pc say which and where
                             ** (an unanswered choice: msg is the answers' error) */
   RG_SIM_NOMEM              /* out of memory (or no thread could start) */
-} rg_sim_status;
+} rgi_sim_status;
 
 /* What a simulation found. */
-typedef struct rg_sim_result {
-  rg_sim_status status;
+typedef struct rgi_sim_result {
+  rgi_sim_status status;
   uint64_t runs;
   uint32_t nfields;
-  rg_sim_field *fields;     /* [nfields] */
+  rgi_sim_field *fields;     /* [nfields] */
   uint64_t fail_run;        /* RG_SIM_RUN_FAILED: the first failed run */
   char msg[256];            /*   its error message */
   uint32_t fail_pc;         /*   and where (the module's code index) */
   uint64_t expect_runs;     /* runs in which an expectation failed */
   uint64_t expect_run;      /*   the first of them */
   uint32_t expect_pc;       /*   and where it failed */
-} rg_sim_result;
+} rgi_sim_result;
 
 /* Runs the simulation o describes into *r (which the caller frees with
-** rg_sim_free whatever this returns).  Returns r->status. */
-rg_sim_status rg_sim_run(const rg_sim_opts *o, rg_sim_result *r);
+** rgi_sim_free whatever this returns).  Returns r->status. */
+rgi_sim_status rgi_sim_run(const rgi_sim_opts *o, rgi_sim_result *r);
 
 /* Adds the tallies, runs and failed expectations of part (a later slice of
 ** the same simulation, status RG_SIM_OK) to into.  Returns 0, or -1 when
 ** out of memory or the two tally different fields. */
-int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part);
+int rgi_sim_merge(rgi_sim_result *into, const rgi_sim_result *part);
 
 /* Writes the tallies of r (a simulation of the question h with seed) as
 ** the one JSON object of `regula sim --json` (format 2, see the sim
@@ -117,7 +117,7 @@ int rg_sim_merge(rg_sim_result *into, const rg_sim_result *part);
 ** "strategy" (the name of the strategy that answered, for a program) and
 ** "placeholders" (a JSON array, taken over) when they are not NULL.
 ** Returns 0, or -1 when out of memory or out has failed. */
-int rg_sim_json(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
+int rgi_sim_json(rg_out *out, const rgi_sim_result *r, const rgi_heading *h, uint64_t seed,
                 const char *policy, const char *strategy, json_t *placeholders);
 
 /* Writes the tallies of r as `regula sim` prints them (simtext.c): the
@@ -126,19 +126,19 @@ int rg_sim_json(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64
 ** when placeholders is not empty, then per field a blank line, its name
 ** and a table of value, count, share and 95% interval (values in their
 ** natural order).  Returns 0, or -1 when out of memory or out has failed. */
-int rg_sim_text(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
+int rgi_sim_text(rg_out *out, const rgi_sim_result *r, const rgi_heading *h, uint64_t seed,
                 const char *policy, const char *placeholders);
 
 /* Writes the tallies of r as bar charts with their intervals, one per
 ** field, in one SVG document under a title naming h as the header does
-** (simtext.c).  Returns as rg_sim_text. */
-int rg_sim_chart(rg_out *out, const rg_sim_result *r, const rg_heading *h, uint64_t seed,
+** (simtext.c).  Returns as rgi_sim_text. */
+int rgi_sim_chart(rg_out *out, const rgi_sim_result *r, const rgi_heading *h, uint64_t seed,
                  const char *policy);
 
 /* Frees what r holds. */
-void rg_sim_free(rg_sim_result *r);
+void rgi_sim_free(rgi_sim_result *r);
 
 /* The 95% Wilson score interval of c successes in n trials (n >= 1). */
-void rg_sim_wilson(uint64_t c, uint64_t n, double *lo, double *hi);
+void rgi_sim_wilson(uint64_t c, uint64_t n, double *lo, double *hi);
 
 #endif

@@ -4,7 +4,7 @@
 #include "strategy.h"
 #include "simvar.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "rng.h"
 #include "seed.h"
 #include "sim.h"
@@ -21,7 +21,7 @@
 
 /* The values of one field met so far, in the order first met. */
 typedef struct vmap {
-  rg_simvar_value *vals;
+  rgi_simvar_value *vals;
   uint32_t n, cap;
   uint32_t *hash;           /* open addressing: index + 1, 0 empty */
   uint32_t hcap;            /* a power of two */
@@ -37,7 +37,7 @@ static uint32_t text_hash(const char *s) {
 
 /* Returns the value of text in map, added (zeroed) when new; NULL when out
 ** of memory or when the map is full (then map->overflow is set). */
-static rg_simvar_value *vmap_get(vmap *map, const char *text) {
+static rgi_simvar_value *vmap_get(vmap *map, const char *text) {
   uint32_t h = text_hash(text);
   if (map->hcap) {
     for (uint32_t i = h & (map->hcap - 1); map->hash[i]; i = (i + 1) & (map->hcap - 1))
@@ -49,7 +49,7 @@ static rg_simvar_value *vmap_get(vmap *map, const char *text) {
   }
   if (map->n == map->cap) {
     uint32_t nc = map->cap ? map->cap * 2 : 16;
-    rg_simvar_value *nv = rg_realloc(map->vals, (size_t)nc * sizeof *nv);
+    rgi_simvar_value *nv = rg_realloc(map->vals, (size_t)nc * sizeof *nv);
     if (!nv) return NULL;
     map->vals = nv;
     map->cap = nc;
@@ -69,7 +69,7 @@ static rg_simvar_value *vmap_get(vmap *map, const char *text) {
     map->hcap = nc;
   }
   size_t len = strlen(text);
-  rg_simvar_value *v = &map->vals[map->n];
+  rgi_simvar_value *v = &map->vals[map->n];
   memset(v, 0, sizeof *v);
   if (!(v->text = rg_malloc(len + 1))) return NULL;
   memcpy(v->text, text, len + 1);
@@ -91,17 +91,17 @@ static void vmap_free(vmap *map, int keep_texts) {
 
 /* One variant in one worker. */
 typedef struct vrun {
-  rg_vm *vm;
+  rgi_vm *vm;
   uint64_t seed, run;
   int first;
   uint32_t strategy;        /* 1 + the variant's strategy; 0: none */
-  rg_rng choices;
-  rg_seed_steps steps;      /* how often each step was entered in this run */
+  rgi_rng choices;
+  rgi_seed_steps steps;      /* how often each step was entered in this run */
 } vrun;
 
 /* The columns of each variant's result (columns.h), matched by name. */
 typedef struct vcols {
-  rg_column *cols[RG_SIMVAR_MAX];      /* [ncols[v]] */
+  rgi_column *cols[RG_SIMVAR_MAX];      /* [ncols[v]] */
   uint32_t ncols[RG_SIMVAR_MAX];
 } vcols;
 
@@ -118,14 +118,14 @@ typedef struct vtexts {
 
 /* One thread's share of the runs. */
 typedef struct vworker {
-  const rg_simvar_opts *o;
+  const rgi_simvar_opts *o;
   const vcols *vc;
   uint64_t lo, hi;
   uint32_t nfields;
   const int32_t *fidx;      /* [v * nfields + f]: field f is variant v's column
                             ** fidx[...], -1 none */
   vmap *maps;               /* [nfields] */
-  rg_tally *order;          /* [f * n + v]: variant v's values of field f, kept
+  rgi_tally *order;          /* [f * n + v]: variant v's values of field f, kept
                             ** for their natural order */
   vrun vr[RG_SIMVAR_MAX];
   int failed, nomem;
@@ -137,32 +137,32 @@ typedef struct vworker {
   vtexts texts[RG_SIMVAR_MAX];
   /* the column being read: */
   uint32_t cur_v, cur_f;
-  const rg_value *heap;
+  const rgi_value *heap;
   uint32_t nheap;
 } vworker;
 
-/* rg_sink step: a step re-seeds the dice and choices from its streams in
+/* rgi_sink step: a step re-seeds the dice and choices from its streams in
 ** the run (seed.h), counting how often it was entered. */
-static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
   vrun *r = ctx;
   (void)pc;
-  rg_seed_sim_step(r->vm, &r->choices, r->seed, r->run, rg_module_str(m, name),
-                   rg_seed_steps_enter(&r->steps, name));
+  rgi_seed_sim_step(r->vm, &r->choices, r->seed, r->run, rgi_module_str(m, name),
+                   rgi_seed_steps_enter(&r->steps, name));
 }
 
-/* rg_sink choose: the first option, or one at random. */
-static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
-                         const rg_value *options, uint32_t n, uint32_t pc) {
+/* rgi_sink choose: the first option, or one at random. */
+static int64_t on_choose(void *ctx, const rgi_module *m, uint32_t choice, rgi_value chooser,
+                         const rgi_value *options, uint32_t n, uint32_t pc) {
   vrun *r = ctx;
   (void)pc;
   if (r->strategy) {
     uint32_t nheap;
-    const rg_value *heap = rg_vm_heap(r->vm, &nheap);
-    int64_t k = rg_strategy_pick(m, r->strategy - 1, choice, chooser, options, n, heap, nheap,
+    const rgi_value *heap = rgi_vm_heap(r->vm, &nheap);
+    int64_t k = rgi_strategy_pick(m, r->strategy - 1, choice, chooser, options, n, heap, nheap,
                                  &r->choices);
     if (k >= 0) return k;
   }
-  return r->first ? 0 : (int64_t)rg_rng_below(&r->choices, n);
+  return r->first ? 0 : (int64_t)rgi_rng_below(&r->choices, n);
 }
 
 /* Adds text s to t unless there (or t is full).  Returns 0 or -1. */
@@ -192,59 +192,59 @@ static int texts_has(const vtexts *t, const char *s) {
   return 0;
 }
 
-/* rg_column_values callback: one value of the column being read, as text
+/* rgi_column_values callback: one value of the column being read, as text
 ** (and kept for the order).  Returns 0 or -1. */
-static int take_value(void *ctx, rg_value v) {
+static int take_value(void *ctx, rgi_value v) {
   vworker *w = ctx;
   uint32_t vv = w->cur_v, f = w->cur_f;
-  const rg_column *c = &w->vc->cols[vv][w->fidx[vv * w->nfields + f]];
-  rg_tally *ot = &w->order[f * w->o->n + vv];
-  rg_value_format(w->buf, TEXT_MAX, w->o->m[vv], w->heap, w->nheap, c->type, v);
-  if (ot->n < RG_SIM_MAX_DISTINCT && rg_tally_slot(ot, w->heap, w->nheap, v) == -1) return -1;
+  const rgi_column *c = &w->vc->cols[vv][w->fidx[vv * w->nfields + f]];
+  rgi_tally *ot = &w->order[f * w->o->n + vv];
+  rgi_value_format(w->buf, TEXT_MAX, w->o->m[vv], w->heap, w->nheap, c->type, v);
+  if (ot->n < RG_SIM_MAX_DISTINCT && rgi_tally_slot(ot, w->heap, w->nheap, v) == -1) return -1;
   return texts_add(&w->texts[vv], w->buf);
 }
 
 /* Reads field f of variant v's result into w->texts[v]: its distinct
 ** values, or "-" when the variant has no such column.  Returns 0 or -1. */
-static int field_texts(vworker *w, uint32_t v, uint32_t f, rg_value result) {
-  const rg_module *m = w->o->m[v];
+static int field_texts(vworker *w, uint32_t v, uint32_t f, rgi_value result) {
+  const rgi_module *m = w->o->m[v];
   int32_t k = w->fidx[v * w->nfields + f];
-  rg_type t = m->procs[w->o->proc[v]].result;
+  rgi_type t = m->procs[w->o->proc[v]].result;
   w->texts[v].n = 0;
   w->texts[v].len = 0;
   if (k < 0) return texts_add(&w->texts[v], "-");
-  w->heap = rg_vm_heap(w->vr[v].vm, &w->nheap);
+  w->heap = rgi_vm_heap(w->vr[v].vm, &w->nheap);
   w->cur_v = v;
   w->cur_f = f;
-  return rg_column_values(m, &w->vc->cols[v][k], &t, w->heap, w->nheap, result, take_value, w);
+  return rgi_column_values(m, &w->vc->cols[v][k], &t, w->heap, w->nheap, result, take_value, w);
 }
 
 /* Thread body: runs w->lo .. w->hi - 1 of every variant. */
 static void *vwork(void *arg) {
   vworker *w = arg;
-  const rg_simvar_opts *o = w->o;
+  const rgi_simvar_opts *o = w->o;
   for (uint32_t v = 0; v < o->n; v++) {
-    rg_sink sink = { .ctx = &w->vr[v], .step = on_step, .choose = on_choose };
+    rgi_sink sink = { .ctx = &w->vr[v], .step = on_step, .choose = on_choose };
     w->vr[v].seed = o->seed;
     w->vr[v].first = o->first;
     w->vr[v].strategy = o->strategy ? o->strategy[v] : 0;
-    if (!(w->vr[v].vm = rg_vm_new(o->m[v], o->limits, &sink)) ||
+    if (!(w->vr[v].vm = rgi_vm_new(o->m[v], o->limits, &sink)) ||
         (!w->buf && !(w->buf = rg_malloc(TEXT_MAX)))) {
       w->nomem = 1;
       return NULL;
     }
     if (o->inputs && o->inputs[v])
-      for (uint32_t k = 0; k < o->m[v]->ninputs; k++) rg_vm_set_input(w->vr[v].vm, k, o->inputs[v][k]);
+      for (uint32_t k = 0; k < o->m[v]->ninputs; k++) rgi_vm_set_input(w->vr[v].vm, k, o->inputs[v][k]);
   }
   for (uint64_t i = w->lo; i < w->hi && !w->failed && !w->nomem; i++) {
-    rg_value res[RG_SIMVAR_MAX];
+    rgi_value res[RG_SIMVAR_MAX];
     for (uint32_t v = 0; v < o->n; v++) {
       vrun *r = &w->vr[v];
       r->run = i;
       memset(&r->steps, 0, sizeof r->steps);
-      rg_seed_sim_step(r->vm, &r->choices, r->seed, i, "", 0);
-      if (rg_vm_call(r->vm, o->proc[v], NULL, &res[v]) != RG_RUN_OK) {
-        const char *msg = rg_vm_error(r->vm, &w->fail_pc);
+      rgi_seed_sim_step(r->vm, &r->choices, r->seed, i, "", 0);
+      if (rgi_vm_call(r->vm, o->proc[v], NULL, &res[v]) != RG_RUN_OK) {
+        const char *msg = rgi_vm_error(r->vm, &w->fail_pc);
         snprintf(w->msg, sizeof w->msg, "%s", msg && *msg ? msg : "the run failed");
         w->failed = 1;
         w->fail_variant = v;
@@ -264,7 +264,7 @@ static void *vwork(void *arg) {
         const vtexts *tv = &w->texts[v], *t0 = &w->texts[0];
         for (uint32_t i = 0; i < tv->n; i++) {
           const char *text = tv->buf + tv->off[i];
-          rg_simvar_value *x = vmap_get(&w->maps[f], text);
+          rgi_simvar_value *x = vmap_get(&w->maps[f], text);
           if (!x) {
             if (!w->maps[f].overflow) w->nomem = 1;
             break;
@@ -275,7 +275,7 @@ static void *vwork(void *arg) {
         for (uint32_t i = 0; v > 0 && i < t0->n && !w->nomem && !w->maps[f].overflow; i++) {
           const char *text = t0->buf + t0->off[i];
           if (texts_has(tv, text)) continue;
-          rg_simvar_value *x = vmap_get(&w->maps[f], text);   /* there already */
+          rgi_simvar_value *x = vmap_get(&w->maps[f], text);   /* there already */
           if (x) x->n10[v]++;
         }
       }
@@ -284,7 +284,7 @@ static void *vwork(void *arg) {
   return NULL;
 }
 
-void rg_simvar_interval(const rg_simvar_value *x, uint32_t v, uint64_t runs, double *lo,
+void rgi_simvar_interval(const rgi_simvar_value *x, uint32_t v, uint64_t runs, double *lo,
                         double *hi, double *ulo, double *uhi) {
   const double z = 1.959963984540054;
   double n = (double)runs;
@@ -303,14 +303,14 @@ void rg_simvar_interval(const rg_simvar_value *x, uint32_t v, uint64_t runs, dou
 /* Fills vc with each variant's columns, and the fields of r (names) and
 ** fidx: the columns of the first variant's result, then those only later
 ** ones have.  Returns 0 or -1. */
-static int fields_of(const rg_simvar_opts *o, vcols *vc, rg_simvar_result *r, int32_t **fidx) {
+static int fields_of(const rgi_simvar_opts *o, vcols *vc, rgi_simvar_result *r, int32_t **fidx) {
   const char *names[RG_COLUMNS_MAX];
   int anys[RG_COLUMNS_MAX];
   uint32_t n = 0;
   for (uint32_t v = 0; v < o->n; v++) {
-    const rg_module *m = o->m[v];
+    const rgi_module *m = o->m[v];
     if (!(vc->cols[v] = rg_malloc(RG_COLUMNS_MAX * sizeof *vc->cols[v]))) return -1;
-    rg_columns_of(m, m->procs[o->proc[v]].result, vc->cols[v], &vc->ncols[v]);
+    rgi_columns_of(m, m->procs[o->proc[v]].result, vc->cols[v], &vc->ncols[v]);
     for (uint32_t k = 0; k < vc->ncols[v] && n < RG_COLUMNS_MAX; k++) {
       int seen = 0;
       for (uint32_t j = 0; j < n; j++) seen |= strcmp(names[j], vc->cols[v][k].name) == 0;
@@ -340,30 +340,30 @@ static int fields_of(const rg_simvar_opts *o, vcols *vc, rg_simvar_result *r, in
 
 /* Puts the values of field f (all, merged from the workers ws[0..nw)) in
 ** their natural order: each variant's values in theirs (enum order,
-** numbers by value), merged (rg_tally_union_order), a value no tally kept
+** numbers by value), merged (rgi_tally_union_order), a value no tally kept
 ** last.  Returns 0 or -1. */
-static int sort_values(const rg_simvar_opts *o, vworker *ws, uint32_t nw, uint32_t f, vmap *all) {
-  rg_tally merged[RG_SIMVAR_MAX];
-  const rg_tally *tp[RG_SIMVAR_MAX];
+static int sort_values(const rgi_simvar_opts *o, vworker *ws, uint32_t nw, uint32_t f, vmap *all) {
+  rgi_tally merged[RG_SIMVAR_MAX];
+  const rgi_tally *tp[RG_SIMVAR_MAX];
   const char **texts = NULL;
-  rg_simvar_value *sorted = NULL;
+  rgi_simvar_value *sorted = NULL;
   uint32_t nt = 0, ns = 0, total = 0;
   int rc = -1;
   for (uint32_t v = 0; v < o->n; v++) {
-    rg_tally_init(&merged[v], ws[0].order[f * o->n + v].m, ws[0].order[f * o->n + v].type);
+    rgi_tally_init(&merged[v], ws[0].order[f * o->n + v].m, ws[0].order[f * o->n + v].type);
     tp[v] = &merged[v];
   }
   for (uint32_t v = 0; v < o->n; v++)
     for (uint32_t k = 0; k < nw; k++) {
-      const rg_tally *t = &ws[k].order[f * o->n + v];
+      const rgi_tally *t = &ws[k].order[f * o->n + v];
       for (uint32_t j = 0; j < t->n; j++)
-        if (rg_tally_slot_key(&merged[v], &t->keys[j]) < 0) goto done;
+        if (rgi_tally_slot_key(&merged[v], &t->keys[j]) < 0) goto done;
     }
   for (uint32_t v = 0; v < o->n; v++) total += merged[v].n;
   texts = rg_malloc(((size_t)total + 1) * sizeof *texts);
   sorted = rg_malloc(((size_t)all->n + 1) * sizeof *sorted);
   unsigned char *used = rg_malloc((size_t)all->n + 1);
-  if (!texts || !sorted || !used || rg_tally_union_order(tp, o->n, texts, &nt) != 0) {
+  if (!texts || !sorted || !used || rgi_tally_union_order(tp, o->n, texts, &nt) != 0) {
     rg_free(used);
     goto done;
   }
@@ -381,13 +381,13 @@ static int sort_values(const rg_simvar_opts *o, vworker *ws, uint32_t nw, uint32
   rg_free(used);
   rc = 0;
 done:
-  for (uint32_t v = 0; v < o->n; v++) rg_tally_free(&merged[v]);
+  for (uint32_t v = 0; v < o->n; v++) rgi_tally_free(&merged[v]);
   rg_free(texts);
   rg_free(sorted);
   return rc;
 }
 
-rg_simvar_status rg_simvar_run(const rg_simvar_opts *o, rg_simvar_result *r) {
+rgi_simvar_status rgi_simvar_run(const rgi_simvar_opts *o, rgi_simvar_result *r) {
   uint64_t threads = o->threads < 1 ? 1 : o->threads;
   int32_t *fidx = NULL;
   vcols vc;
@@ -420,8 +420,8 @@ rg_simvar_status rg_simvar_run(const rg_simvar_opts *o, rg_simvar_result *r) {
     for (uint32_t f = 0; f < r->nfields; f++)
       for (uint32_t v = 0; v < o->n; v++) {
         int32_t c = fidx[v * r->nfields + f];
-        rg_tally_init(&w->order[f * o->n + v], o->m[v],
-                      c >= 0 ? vc.cols[v][c].type : (rg_type){ .kind = RG_K_TEXT });
+        rgi_tally_init(&w->order[f * o->n + v], o->m[v],
+                      c >= 0 ? vc.cols[v][c].type : (rgi_type){ .kind = RG_K_TEXT });
       }
   }
   for (; started < nw; started++)
@@ -446,7 +446,7 @@ rg_simvar_status rg_simvar_run(const rg_simvar_opts *o, rg_simvar_result *r) {
       vmap *wm = &ws[k].maps[f];
       if (wm->overflow) all.overflow = 1;
       for (uint32_t j = 0; j < wm->n && !all.overflow; j++) {
-        rg_simvar_value *x = vmap_get(&all, wm->vals[j].text);
+        rgi_simvar_value *x = vmap_get(&all, wm->vals[j].text);
         if (!x) {
           if (all.overflow) break;
           vmap_free(&all, 0);
@@ -459,7 +459,7 @@ rg_simvar_status rg_simvar_run(const rg_simvar_opts *o, rg_simvar_result *r) {
         }
       }
     }
-    rg_simvar_field *fd = &r->fields[f];
+    rgi_simvar_field *fd = &r->fields[f];
     fd->overflow = all.overflow;
     if (!all.overflow && sort_values(o, ws, nw, f, &all) != 0) {
       vmap_free(&all, 0);
@@ -478,11 +478,11 @@ out:
   for (uint32_t k = 0; ws && k < nw; k++) {
     for (uint32_t f = 0; ws[k].maps && f < r->nfields; f++) vmap_free(&ws[k].maps[f], 0);
     rg_free(ws[k].maps);
-    for (uint32_t j = 0; ws[k].order && j < r->nfields * o->n; j++) rg_tally_free(&ws[k].order[j]);
+    for (uint32_t j = 0; ws[k].order && j < r->nfields * o->n; j++) rgi_tally_free(&ws[k].order[j]);
     rg_free(ws[k].order);
     rg_free(ws[k].buf);
     for (uint32_t v = 0; v < o->n; v++) {
-      rg_vm_free(ws[k].vr[v].vm);
+      rgi_vm_free(ws[k].vr[v].vm);
       rg_free(ws[k].texts[v].buf);
     }
   }
@@ -493,7 +493,7 @@ out:
   return r->status;
 }
 
-void rg_simvar_free(rg_simvar_result *r) {
+void rgi_simvar_free(rgi_simvar_result *r) {
   for (uint32_t f = 0; r->fields && f < r->nfields; f++) {
     for (uint32_t j = 0; j < r->fields[f].nvals; j++) rg_free(r->fields[f].vals[j].text);
     rg_free(r->fields[f].vals);

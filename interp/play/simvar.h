@@ -24,68 +24,68 @@
 #include "heading.h"
 #include "json.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "tally.h"
 #include "vm.h"
 
 #define RG_SIMVAR_MAX RG_SIMVARS_MAX   /* most variants compared at once (regula.h) */
 
 /* What to simulate. */
-typedef struct rg_simvar_opts {
+typedef struct rgi_simvar_opts {
   uint32_t n;                          /* variants, 2..RG_SIMVAR_MAX */
-  const rg_module *const *m;           /* [n] verified, outliving the result */
+  const rgi_module *const *m;           /* [n] verified, outliving the result */
   const uint32_t *proc;                /* [n] the procedure (no parameters, a result) */
-  const rg_value *const *inputs;       /* [n] each variant's inputs, or NULL entries */
-  const rg_limits *limits;
+  const rgi_value *const *inputs;       /* [n] each variant's inputs, or NULL entries */
+  const rgi_limits *limits;
   uint64_t runs, seed;
   uint32_t threads;                    /* 1..256 */
   int first;                           /* choices take their first option, else random */
   const uint32_t *strategy;            /* [n] 1 + each variant's strategy answering
                                        ** first (strategy.h), or NULL: none */
-} rg_simvar_opts;
+} rgi_simvar_opts;
 
 /* One value of one field, as text, across the variants. */
-typedef struct rg_simvar_value {
+typedef struct rgi_simvar_value {
   char *text;
   uint64_t count[RG_SIMVAR_MAX];       /* runs where variant v had it */
   uint64_t n10[RG_SIMVAR_MAX];         /* runs where variant 0 had it, v not */
   uint64_t n01[RG_SIMVAR_MAX];         /* runs where v had it, variant 0 not */
-} rg_simvar_value;
+} rgi_simvar_value;
 
-typedef struct rg_simvar_field {
+typedef struct rgi_simvar_field {
   char name[160];                      /* the column's name (columns.h), or "result" */
   int any;                             /* a column of a list's items: a run counts
                                        ** once for each value some item has */
-  rg_simvar_value *vals;               /* in their natural order (enum order, numbers
+  rgi_simvar_value *vals;               /* in their natural order (enum order, numbers
                                        ** by value): A's, with the values only
                                        ** later variants have where theirs put them */
   uint32_t nvals;
   int overflow;                        /* more than RG_SIM_MAX_DISTINCT values */
-} rg_simvar_field;
+} rgi_simvar_field;
 
-typedef enum rg_simvar_status {
+typedef enum rgi_simvar_status {
   RG_SIMVAR_OK = 0,
   RG_SIMVAR_RUN_FAILED,                /* fail_variant, fail_run, msg, fail_pc */
   RG_SIMVAR_NOMEM
-} rg_simvar_status;
+} rgi_simvar_status;
 
-typedef struct rg_simvar_result {
-  rg_simvar_status status;
+typedef struct rgi_simvar_result {
+  rgi_simvar_status status;
   uint64_t runs;
   uint32_t nfields;
-  rg_simvar_field *fields;
+  rgi_simvar_field *fields;
   uint32_t fail_variant;
   uint64_t fail_run;
   char msg[256];
   uint32_t fail_pc;
-} rg_simvar_result;
+} rgi_simvar_result;
 
-/* Runs the comparison o describes into *r (freed by rg_simvar_free
+/* Runs the comparison o describes into *r (freed by rgi_simvar_free
 ** whatever this returns).  Returns r->status. */
-rg_simvar_status rg_simvar_run(const rg_simvar_opts *o, rg_simvar_result *r);
+rgi_simvar_status rgi_simvar_run(const rgi_simvar_opts *o, rgi_simvar_result *r);
 
 /* Frees what r holds. */
-void rg_simvar_free(rg_simvar_result *r);
+void rgi_simvar_free(rgi_simvar_result *r);
 
 /* Writes r (a comparison of procedure proc of the variants names[0..n),
 ** whose placeholder data are placeholders[v], text or NULL) as `regula sim
@@ -93,7 +93,7 @@ void rg_simvar_free(rg_simvar_result *r);
 ** ("  A = NAME", its settings sets[v] and placeholders), then per field the shares side by side
 ** and each variant's difference from A with its paired and unpaired 95%
 ** intervals.  Returns 0, or -1 when out of memory or out has failed. */
-int rg_simvar_text(rg_out *out, const rg_simvar_result *r, const char *proc,
+int rgi_simvar_text(rg_out *out, const rgi_simvar_result *r, const char *proc,
                    const char *const *names, const char *const *sets,
                    const char *const *placeholders, uint32_t n, uint64_t seed,
                    const char *policy);
@@ -104,22 +104,22 @@ int rg_simvar_text(rg_out *out, const rg_simvar_result *r, const char *proc,
 ** [{"text", "counts", "differences": [{"variant", "difference", "low",
 ** "high", "unpaired_low", "unpaired_high"}]}]}]}; placeholders[0..n) (JSON
 ** arrays) are taken over; "strategy" names the strategy apart when it is
-** not NULL.  Returns as rg_simvar_text. */
-int rg_simvar_json(rg_out *out, const rg_simvar_result *r, const char *proc,
+** not NULL.  Returns as rgi_simvar_text. */
+int rgi_simvar_json(rg_out *out, const rgi_simvar_result *r, const char *proc,
                    const char *const *names, const char *const *sets,
                    json_t *const *placeholders, uint32_t n, uint64_t seed, const char *policy,
                    const char *strategy);
 
 /* The same as bar charts, the variants side by side with their Wilson
-** intervals, one SVG document.  Returns as rg_simvar_text. */
-int rg_simvar_chart(rg_out *out, const rg_simvar_result *r, const char *proc,
+** intervals, one SVG document.  Returns as rgi_simvar_text. */
+int rgi_simvar_chart(rg_out *out, const rgi_simvar_result *r, const char *proc,
                     const char *const *names, const char *const *sets, uint32_t n,
                     uint64_t seed, const char *policy);
 
 /* The 95% interval of the difference p_v - p_0 of value x between variant
 ** v and the first, paired (*lo, *hi) and as unpaired samples of the same
 ** size would give it (*ulo, *uhi). */
-void rg_simvar_interval(const rg_simvar_value *x, uint32_t v, uint64_t runs, double *lo,
+void rgi_simvar_interval(const rgi_simvar_value *x, uint32_t v, uint64_t runs, double *lo,
                         double *hi, double *ulo, double *uhi);
 
 #endif

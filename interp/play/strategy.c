@@ -4,7 +4,7 @@
 #include "strategy.h"
 
 /* The key by which pick p compares option v: v itself, or its field. */
-static rg_value key(const rg_pick *p, rg_value v, const rg_value *heap, uint32_t nheap) {
+static rgi_value key(const rgi_pick *p, rgi_value v, const rgi_value *heap, uint32_t nheap) {
   if (!p->field) return v;
   if (v < 0 || (uint64_t)v + p->field > nheap) return 0;   /* not a record of the heap */
   return heap[v + p->field - 1];
@@ -12,10 +12,10 @@ static rg_value key(const rg_pick *p, rg_value v, const rg_value *heap, uint32_t
 
 /* Applies pick p to opts[0..n): the option's index, -1 (nothing), or -2 (a
 ** random pick without rng). */
-static int64_t apply(const rg_pick *p, const rg_value *opts, uint32_t n, const rg_value *heap,
-                     uint32_t nheap, rg_rng *rng) {
+static int64_t apply(const rgi_pick *p, const rgi_value *opts, uint32_t n, const rgi_value *heap,
+                     uint32_t nheap, rgi_rng *rng) {
   int64_t best = -1;
-  rg_value bk = 0;
+  rgi_value bk = 0;
   switch (p->kind) {
   case RG_PICK_VALUE:
     for (uint32_t k = 0; k < n; k++)
@@ -24,7 +24,7 @@ static int64_t apply(const rg_pick *p, const rg_value *opts, uint32_t n, const r
   case RG_PICK_MAX:
   case RG_PICK_MIN:
     for (uint32_t k = 0; k < n; k++) {
-      rg_value v = key(p, opts[k], heap, nheap);
+      rgi_value v = key(p, opts[k], heap, nheap);
       if (best < 0 || (p->kind == RG_PICK_MAX ? v > bk : v < bk)) {
         best = k;
         bk = v;
@@ -34,15 +34,15 @@ static int64_t apply(const rg_pick *p, const rg_value *opts, uint32_t n, const r
   case RG_PICK_FIRST:
     return 0;
   default:
-    return rng ? (int64_t)rg_rng_below(rng, n) : -2;
+    return rng ? (int64_t)rgi_rng_below(rng, n) : -2;
   }
 }
 
-int64_t rg_strategy_pick(const rg_module *m, uint32_t s, uint32_t choice, rg_value chooser,
-                         const rg_value *opts, uint32_t n, const rg_value *heap, uint32_t nheap,
-                         rg_rng *rng) {
+int64_t rgi_strategy_pick(const rgi_module *m, uint32_t s, uint32_t choice, rgi_value chooser,
+                         const rgi_value *opts, uint32_t n, const rgi_value *heap, uint32_t nheap,
+                         rgi_rng *rng) {
   if (s >= m->nstrategies || choice >= m->nchoices || n == 0) return -1;
-  const rg_strategy *st = &m->strategies[s];
+  const rgi_strategy *st = &m->strategies[s];
   uint32_t prompt = m->choices[choice].prompt;
   uint32_t lo = st->first, hi = st->first + st->count;
   /* the picks are sorted by prompt (module.c verifies it): the first of
@@ -53,7 +53,7 @@ int64_t rg_strategy_pick(const rg_module *m, uint32_t s, uint32_t choice, rg_val
     else hi = mid;
   }
   for (uint32_t i = lo; i < st->first + st->count && m->picks[i].prompt == prompt; i++) {
-    const rg_pick *p = &m->picks[i];
+    const rgi_pick *p = &m->picks[i];
     if (p->who_set && p->who != chooser) continue;
     /* the rule that applies: its picks in order */
     for (uint32_t rule = p->rule; i < st->first + st->count && m->picks[i].rule == rule; i++) {

@@ -2,21 +2,21 @@
 ** tally.c: distinct results of many runs (see tally.h).
 */
 #include "tally.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "value.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void rg_tally_init(rg_tally *t, const rg_module *m, rg_type ty) {
+void rgi_tally_init(rgi_tally *t, const rgi_module *m, rgi_type ty) {
   memset(t, 0, sizeof *t);
   t->m = m;
   t->type = ty;
   t->compound = ty.kind == RG_K_LIST || ty.kind == RG_K_RECORD;
 }
 
-void rg_tally_free(rg_tally *t) {
+void rgi_tally_free(rgi_tally *t) {
   for (uint32_t k = 0; k < t->n; k++) {
     rg_free(t->keys[k].text);
     rg_free(t->keys[k].vec);
@@ -37,7 +37,7 @@ static uint64_t hash_bytes(const char *s, size_t n, uint64_t h) {
 
 /* Hashes key k of t: FNV-1a of its text for a list or record, else a mix
 ** of its value. */
-static uint64_t key_hash(const rg_tally *t, const rg_tally_key *k) {
+static uint64_t key_hash(const rgi_tally *t, const rgi_tally_key *k) {
   if (t->compound) return hash_bytes(k->text, strlen(k->text), 0xCBF29CE484222325ull);
   uint64_t x = (uint64_t)k->v * 0x9E3779B97F4A7C15ull;
   return x ^ (x >> 29);
@@ -45,12 +45,12 @@ static uint64_t key_hash(const rg_tally *t, const rg_tally_key *k) {
 
 /* Returns whether keys a and b of t are equal: by text for a list or
 ** record, else by value. */
-static int key_equal(const rg_tally *t, const rg_tally_key *a, const rg_tally_key *b) {
+static int key_equal(const rgi_tally *t, const rgi_tally_key *a, const rgi_tally_key *b) {
   return t->compound ? strcmp(a->text, b->text) == 0 : a->v == b->v;
 }
 
 /* Doubles the hash index (or makes the first one). */
-static int rehash(rg_tally *t) {
+static int rehash(rgi_tally *t) {
   uint32_t ncap = t->hcap ? t->hcap * 2 : 64;
   uint32_t *h = rg_malloc((size_t)ncap * sizeof *h);
   if (!h) return -1;
@@ -68,7 +68,7 @@ static int rehash(rg_tally *t) {
 
 /* Finds key; when absent, adds it (taking ownership of its text and vec
 ** when take, else copying them).  Returns the slot or -1. */
-static int64_t find_or_add(rg_tally *t, rg_tally_key *key, int take) {
+static int64_t find_or_add(rgi_tally *t, rgi_tally_key *key, int take) {
   if (t->n + 1 > t->hcap / 2 && rehash(t) != 0) return -1;
   if (t->limit && t->n >= t->limit) {
     uint32_t i = (uint32_t)key_hash(t, key) & (t->hcap - 1);
@@ -85,12 +85,12 @@ static int64_t find_or_add(rg_tally *t, rg_tally_key *key, int take) {
   }
   if (t->n == t->cap) {
     uint32_t nc = t->cap ? t->cap * 2 : 16;
-    rg_tally_key *nk = rg_realloc(t->keys, (size_t)nc * sizeof *nk);
+    rgi_tally_key *nk = rg_realloc(t->keys, (size_t)nc * sizeof *nk);
     if (!nk) return -1;
     t->keys = nk;
     t->cap = nc;
   }
-  rg_tally_key k = *key;
+  rgi_tally_key k = *key;
   if (!take) {
     size_t len = strlen(key->text) + 1;
     k.text = rg_malloc(len);
@@ -121,16 +121,16 @@ static int numeric_kind(uint32_t kind) {
 #define FLAT_MAX_POOL  (1u << 20)
 
 /* Appends to out[*n..cap) the flat form of v, of type ty, read from
-** heap[0..nheap) (see rg_tally).  depth counts the lists and records
+** heap[0..nheap) (see rgi_tally).  depth counts the lists and records
 ** around v.  Returns 0, or -1 when v has no flat form: out of the heap,
-** nested deeper than 16 (rg_value_format prints those as "?"), or longer
+** nested deeper than 16 (rgi_value_format prints those as "?"), or longer
 ** than cap. */
-static int flatten(const rg_module *m, const rg_value *heap, uint32_t nheap, rg_type ty,
-                   rg_value v, int depth, rg_value *out, uint32_t cap, uint32_t *n) {
+static int flatten(const rgi_module *m, const rgi_value *heap, uint32_t nheap, rgi_type ty,
+                   rgi_value v, int depth, rgi_value *out, uint32_t cap, uint32_t *n) {
   if (*n >= cap) return -1;
   if (ty.kind == RG_K_RECORD) {
     if (depth > 16 || ty.ref >= m->nrecords) return -1;
-    const rg_record *r = &m->records[ty.ref];
+    const rgi_record *r = &m->records[ty.ref];
     if (v < 0 || (uint64_t)v + r->count > nheap || (uint64_t)r->first + r->count > m->nfields)
       return -1;
     for (uint32_t k = 0; k < r->count; k++)
@@ -141,10 +141,10 @@ static int flatten(const rg_module *m, const rg_value *heap, uint32_t nheap, rg_
   }
   if (ty.kind == RG_K_LIST) {
     if (depth > 16 || ty.ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap) return -1;
-    rg_value len = heap[v];
+    rgi_value len = heap[v];
     if (len < 0 || (uint64_t)len > (uint64_t)nheap - (uint64_t)v - 1) return -1;
     out[(*n)++] = len;
-    for (rg_value k = 0; k < len; k++)
+    for (rgi_value k = 0; k < len; k++)
       if (flatten(m, heap, nheap, m->types[ty.ref], heap[v + 1 + k], depth + 1, out, cap, n) != 0)
         return -1;
     return 0;
@@ -154,15 +154,15 @@ static int flatten(const rg_module *m, const rg_value *heap, uint32_t nheap, rg_
 }
 
 /* FNV-1a over the bytes of values a[0..n). */
-static uint64_t hash_values(const rg_value *a, uint32_t n) {
+static uint64_t hash_values(const rgi_value *a, uint32_t n) {
   return hash_bytes((const char *)a, (size_t)n * sizeof *a, 0xCBF29CE484222325ull);
 }
 
 /* The slot of flat form a[0..n) (hash h) in t, or -1 when t has not met it. */
-static int64_t flat_find(const rg_tally *t, uint64_t h, const rg_value *a, uint32_t n) {
+static int64_t flat_find(const rgi_tally *t, uint64_t h, const rgi_value *a, uint32_t n) {
   if (!t->fhcap) return -1;
   for (uint32_t i = (uint32_t)h & (t->fhcap - 1); t->fhash[i]; i = (i + 1) & (t->fhcap - 1)) {
-    const struct rg_tally_flat *f = &t->flat[t->fhash[i] - 1];
+    const struct rgi_tally_flat *f = &t->flat[t->fhash[i] - 1];
     if (f->hash == h && f->len == n && memcmp(t->fpool + f->off, a, (size_t)n * sizeof *a) == 0)
       return f->slot;
   }
@@ -171,7 +171,7 @@ static int64_t flat_find(const rg_tally *t, uint64_t h, const rg_value *a, uint3
 
 /* Remembers that flat form a[0..n) (hash h) has slot `slot` in t, unless
 ** t keeps as many as it may.  Returns 0, or -1 when out of memory. */
-static int flat_add(rg_tally *t, uint64_t h, const rg_value *a, uint32_t n, uint32_t slot) {
+static int flat_add(rgi_tally *t, uint64_t h, const rgi_value *a, uint32_t n, uint32_t slot) {
   if (t->nflat >= FLAT_MAX_FORMS || t->fpn + n > FLAT_MAX_POOL) return 0;
   if (t->nflat + 1 > t->fhcap / 2) {
     uint32_t ncap = t->fhcap ? t->fhcap * 2 : 64;
@@ -189,7 +189,7 @@ static int flat_add(rg_tally *t, uint64_t h, const rg_value *a, uint32_t n, uint
   }
   if (t->nflat == t->flatcap) {
     uint32_t nc = t->flatcap ? t->flatcap * 2 : 16;
-    struct rg_tally_flat *nf = rg_realloc(t->flat, (size_t)nc * sizeof *nf);
+    struct rgi_tally_flat *nf = rg_realloc(t->flat, (size_t)nc * sizeof *nf);
     if (!nf) return -1;
     t->flat = nf;
     t->flatcap = nc;
@@ -197,13 +197,13 @@ static int flat_add(rg_tally *t, uint64_t h, const rg_value *a, uint32_t n, uint
   if (t->fpn + n > t->fpcap) {
     uint32_t nc = t->fpcap ? t->fpcap : 256;
     while (nc < t->fpn + n) nc *= 2;
-    rg_value *np = rg_realloc(t->fpool, (size_t)nc * sizeof *np);
+    rgi_value *np = rg_realloc(t->fpool, (size_t)nc * sizeof *np);
     if (!np) return -1;
     t->fpool = np;
     t->fpcap = nc;
   }
   memcpy(t->fpool + t->fpn, a, (size_t)n * sizeof *a);
-  t->flat[t->nflat] = (struct rg_tally_flat){ h, t->fpn, n, slot };
+  t->flat[t->nflat] = (struct rgi_tally_flat){ h, t->fpn, n, slot };
   t->fpn += n;
   uint32_t i = (uint32_t)h & (t->fhcap - 1);
   while (t->fhash[i]) i = (i + 1) & (t->fhcap - 1);
@@ -211,29 +211,29 @@ static int flat_add(rg_tally *t, uint64_t h, const rg_value *a, uint32_t n, uint
   return 0;
 }
 
-/* rg_tally_slot of a list or record by its text (see rg_tally_slot). */
-static int64_t slot_by_text(rg_tally *t, const rg_value *heap, uint32_t nheap, rg_value v) {
-  const rg_module *m = t->m;
-  rg_tally_key key = { .v = 0 };
+/* rgi_tally_slot of a list or record by its text (see rgi_tally_slot). */
+static int64_t slot_by_text(rgi_tally *t, const rgi_value *heap, uint32_t nheap, rgi_value v) {
+  const rgi_module *m = t->m;
+  rgi_tally_key key = { .v = 0 };
   char buf[4096];
-  rg_value_format(buf, sizeof buf, m, heap, nheap, t->type, v);
+  rgi_value_format(buf, sizeof buf, m, heap, nheap, t->type, v);
   key.text = buf;
   /* Scalar elements or fields make an order. */
   if (v >= 0 && (uint64_t)v < nheap) {
     if (t->type.kind == RG_K_LIST && t->type.ref < m->ntypes &&
         numeric_kind(m->types[t->type.ref].kind)) {
-      rg_value n = heap[v];
+      rgi_value n = heap[v];
       if (n >= 0 && (uint64_t)n <= (uint64_t)nheap - (uint64_t)v - 1) {
-        key.vec = (rg_value *)heap + v + 1;
+        key.vec = (rgi_value *)heap + v + 1;
         key.nvec = (uint32_t)n;
       }
     } else if (t->type.kind == RG_K_RECORD && t->type.ref < m->nrecords) {
-      const rg_record *r = &m->records[t->type.ref];
+      const rgi_record *r = &m->records[t->type.ref];
       int ok = (uint64_t)v + r->count <= nheap;
       for (uint32_t f = 0; ok && f < r->count; f++)
         ok = r->first + f < m->nfields && numeric_kind(m->fields[r->first + f].type.kind);
       if (ok) {
-        key.vec = (rg_value *)heap + v;
+        key.vec = (rgi_value *)heap + v;
         key.nvec = r->count;
       }
     }
@@ -241,9 +241,9 @@ static int64_t slot_by_text(rg_tally *t, const rg_value *heap, uint32_t nheap, r
   return find_or_add(t, &key, 0);
 }
 
-int64_t rg_tally_slot(rg_tally *t, const rg_value *heap, uint32_t nheap, rg_value v) {
-  const rg_module *m = t->m;
-  rg_tally_key key = { .v = v };
+int64_t rgi_tally_slot(rgi_tally *t, const rgi_value *heap, uint32_t nheap, rgi_value v) {
+  const rgi_module *m = t->m;
+  rgi_tally_key key = { .v = v };
   char buf[4096];
   if (!t->compound) {
     /* Fast path: a known scalar needs no text. */
@@ -256,12 +256,12 @@ int64_t rg_tally_slot(rg_tally *t, const rg_value *heap, uint32_t nheap, rg_valu
         i = (i + 1) & (t->hcap - 1);
       }
     }
-    rg_value_format(buf, sizeof buf, m, heap, nheap, t->type, v);
+    rgi_value_format(buf, sizeof buf, m, heap, nheap, t->type, v);
     key.text = buf;
     return find_or_add(t, &key, 0);
   }
   /* A list or record met before is found by its flat form. */
-  rg_value flat[FLAT_MAX_LEN];
+  rgi_value flat[FLAT_MAX_LEN];
   uint32_t n = 0;
   if (flatten(m, heap, nheap, t->type, v, 0, flat, FLAT_MAX_LEN, &n) != 0)
     return slot_by_text(t, heap, nheap, v);
@@ -273,16 +273,16 @@ int64_t rg_tally_slot(rg_tally *t, const rg_value *heap, uint32_t nheap, rg_valu
   return s;
 }
 
-int64_t rg_tally_slot_key(rg_tally *t, const rg_tally_key *key) {
-  rg_tally_key k = *key;
+int64_t rgi_tally_slot_key(rgi_tally *t, const rgi_tally_key *key) {
+  rgi_tally_key k = *key;
   return find_or_add(t, &k, 0);
 }
 
 /* Compares slots sa and sb of t by their values' natural order: lists and
 ** records element-wise (then text), texts bytewise, sets by size then
 ** members, other values by value.  Returns <0, 0 or >0. */
-static int cmp_slots(const rg_tally *t, uint32_t sa, uint32_t sb) {
-  const rg_tally_key *a = &t->keys[sa], *b = &t->keys[sb];
+static int cmp_slots(const rgi_tally *t, uint32_t sa, uint32_t sb) {
+  const rgi_tally_key *a = &t->keys[sa], *b = &t->keys[sb];
   if (t->compound) {
     if (a->vec && b->vec) {
       for (uint32_t i = 0; i < a->nvec && i < b->nvec; i++)
@@ -309,7 +309,7 @@ static int cmp_slots(const rg_tally *t, uint32_t sa, uint32_t sb) {
 }
 
 /* Sorts order[0..n) by cmp_slots, stable (merge sort through tmp[0..n)). */
-static void sort_slots(const rg_tally *t, uint32_t *order, uint32_t *tmp, uint32_t n) {
+static void sort_slots(const rgi_tally *t, uint32_t *order, uint32_t *tmp, uint32_t n) {
   uint32_t h = n / 2, i = 0, j = h, k = 0;
   if (n < 2) return;
   sort_slots(t, order, tmp, h);
@@ -320,7 +320,7 @@ static void sort_slots(const rg_tally *t, uint32_t *order, uint32_t *tmp, uint32
   memcpy(order, tmp, (size_t)n * sizeof *order);
 }
 
-int rg_tally_order(const rg_tally *t, uint32_t *order) {
+int rgi_tally_order(const rgi_tally *t, uint32_t *order) {
   uint32_t *tmp = rg_malloc(((size_t)t->n + 1) * sizeof *tmp);
   if (!tmp) return -1;
   for (uint32_t k = 0; k < t->n; k++) order[k] = k;
@@ -336,12 +336,12 @@ static int64_t text_at(const char *const *out, uint32_t n, const char *s) {
   return -1;
 }
 
-int rg_tally_union_order(const rg_tally *const *t, uint32_t nt, const char **out, uint32_t *n) {
+int rgi_tally_union_order(const rgi_tally *const *t, uint32_t nt, const char **out, uint32_t *n) {
   *n = 0;
   for (uint32_t v = 0; v < nt; v++) {
-    const rg_tally *tv = t[v];
+    const rgi_tally *tv = t[v];
     uint32_t *order = rg_malloc(((size_t)tv->n + 1) * sizeof *order);
-    if (!order || rg_tally_order(tv, order) != 0) {
+    if (!order || rgi_tally_order(tv, order) != 0) {
       rg_free(order);
       return -1;
     }

@@ -18,29 +18,29 @@
 #include "vm.h"
 
 /* One failure of a test. */
-typedef struct rg_test_failure {
+typedef struct rgi_test_failure {
   const char *path;         /* the rule file ("?" when the module does not say) */
   uint32_t line;            /* its line (0 when unknown) */
   /* "expected X, got Y" (expect a == b), "expected true: TEXT" (any other
   ** expect) or "error: MESSAGE" (a runtime error) */
   const char *message;
-} rg_test_failure;
+} rgi_test_failure;
 
 /* One test's result, valid during the callback only. */
-typedef struct rg_test_result {
+typedef struct rgi_test_result {
   uint32_t index;           /* the test's index in the module */
   const char *name;         /* its title */
   int passed;               /* 1: no failure */
   uint32_t nfailures;
-  const rg_test_failure *failures;
-} rg_test_result;
+  const rgi_test_failure *failures;
+} rgi_test_result;
 
-typedef void (*rg_test_fn)(void *ctx, const rg_test_result *r);
+typedef void (*rgi_test_fn)(void *ctx, const rgi_test_result *r);
 
 /* Runs every test of m under limits (NULL: the defaults), handing each
 ** result to fn(ctx, ...) and adding to *passed and *failed.  Returns 0, or
 ** -1 when out of memory (the tests after it do not run). */
-int rg_test_run(const rg_module *m, const rg_limits *limits, rg_test_fn fn, void *ctx,
+int rgi_test_run(const rgi_module *m, const rgi_limits *limits, rgi_test_fn fn, void *ctx,
                 uint32_t *passed, uint32_t *failed);
 
 #endif

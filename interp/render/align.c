@@ -3,16 +3,16 @@
 */
 #include "align.h"
 
-#include "regula.h"
+#include "regula_front.h"
 
 #include <string.h>
 
 /* Whether spans x and y hold the same bytes. */
-static int same(const rg_span *x, const rg_span *y) {
+static int same(const rgi_span *x, const rgi_span *y) {
   return x->n == y->n && (x->n == 0 || memcmp(x->s, y->s, x->n) == 0);
 }
 
-int rg_align(const rg_span *a, uint32_t na, const rg_span *b, uint32_t nb, uint32_t cap,
+int rgi_align(const rgi_span *a, uint32_t na, const rgi_span *b, uint32_t nb, uint32_t cap,
              int32_t *match) {
   uint32_t pre = 0, suf = 0;
   for (uint32_t i = 0; i < na; i++) match[i] = RG_ALIGN_NONE;
@@ -54,7 +54,7 @@ int rg_align(const rg_span *a, uint32_t na, const rg_span *b, uint32_t nb, uint3
   return 0;
 }
 
-uint32_t rg_align_words(const char *text, size_t n, rg_span *out, uint32_t max) {
+uint32_t rgi_align_words(const char *text, size_t n, rgi_span *out, uint32_t max) {
   uint32_t k = 0;
   size_t i = 0;
   while (i < n && k < max) {
@@ -62,7 +62,7 @@ uint32_t rg_align_words(const char *text, size_t n, rg_span *out, uint32_t max) 
     int space = text[i] == ' ';
     if (k == max - 1) j = n;
     else while (j < n && (text[j] == ' ') == space) j++;
-    out[k++] = (rg_span){ text + i, j - i };
+    out[k++] = (rgi_span){ text + i, j - i };
     i = j;
   }
   return k;
@@ -72,10 +72,10 @@ enum { MAXW = 128 };
 
 /* Returns how many words x and y share (as multisets; the first MAXW words
 ** of each), and their word counts in *wx and *wy. */
-static uint32_t shared_words(const rg_span *x, const rg_span *y, uint32_t *wx, uint32_t *wy) {
-  rg_span sx[2 * MAXW], sy[2 * MAXW];
+static uint32_t shared_words(const rgi_span *x, const rgi_span *y, uint32_t *wx, uint32_t *wy) {
+  rgi_span sx[2 * MAXW], sy[2 * MAXW];
   unsigned char used[2 * MAXW];
-  uint32_t nx = rg_align_words(x->s, x->n, sx, 2 * MAXW), ny = rg_align_words(y->s, y->n, sy, 2 * MAXW);
+  uint32_t nx = rgi_align_words(x->s, x->n, sx, 2 * MAXW), ny = rgi_align_words(y->s, y->n, sy, 2 * MAXW);
   uint32_t common = 0;
   *wx = *wy = 0;
   memset(used, 0, sizeof used);
@@ -96,7 +96,7 @@ static uint32_t shared_words(const rg_span *x, const rg_span *y, uint32_t *wx, u
 /* Pairs a[ia..ia+n) with b[ib..ib+m) into match: the order-keeping pairing
 ** with the most shared words, pairs sharing a quarter of their words or more.
 ** Returns 0 or -1 when out of memory. */
-static int pair_gap(const rg_span *a, uint32_t ia, uint32_t n, const rg_span *b, uint32_t ib,
+static int pair_gap(const rgi_span *a, uint32_t ia, uint32_t n, const rgi_span *b, uint32_t ib,
                     uint32_t m, int32_t *match) {
   if ((uint64_t)n * m > RG_ALIGN_GAP_CAP) {
     for (uint32_t k = 0; k < n && k < m; k++) match[ia + k] = (int32_t)(ib + k);
@@ -143,7 +143,7 @@ static int pair_gap(const rg_span *a, uint32_t ia, uint32_t n, const rg_span *b,
   return 0;
 }
 
-int rg_align_gaps(const rg_span *a, uint32_t na, const rg_span *b, uint32_t nb, int32_t *match) {
+int rgi_align_gaps(const rgi_span *a, uint32_t na, const rgi_span *b, uint32_t nb, int32_t *match) {
   uint32_t i = 0, j = 0;
   while (i < na || j < nb) {
     uint32_t gi = i, gj = j;

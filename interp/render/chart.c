@@ -73,8 +73,8 @@ static uint32_t title_lines(const char *title, size_t *at, size_t *len) {
   return n;
 }
 
-void rg_chart_svg(rg_out *out, const char *title, const char *const *names, uint32_t nseries,
-                  const rg_chart *charts, uint32_t n) {
+void rgi_chart_svg(rg_out *out, const char *title, const char *const *names, uint32_t nseries,
+                  const rgi_chart *charts, uint32_t n) {
   uint32_t ns = nseries < 1 ? 1 : nseries > RG_CHART_SERIES ? RG_CHART_SERIES : nseries;
   uint32_t row_h = ns * BAR_H + ROW_GAP, legend = ns > 1 ? 22 * ns : 0;
   /* a long heading goes on several lines, cut at spaces */
@@ -113,7 +113,7 @@ void rg_chart_svg(rg_out *out, const char *title, const char *const *names, uint
     rg_puts(out, "</text>\n");
   }
   for (uint32_t c = 0; c < n; c++) {
-    const rg_chart *ch = &charts[c];
+    const rgi_chart *ch = &charts[c];
     /* every bar of every chart on one scale, 0 to 100% */
     const double top = 1;
     rg_printf(out, "<text x=\"10\" y=\"%llu\" font-size=\"14\" font-weight=\"bold\">",
@@ -142,7 +142,7 @@ void rg_chart_svg(rg_out *out, const char *title, const char *const *names, uint
       y += row_h;
     }
     for (uint32_t b = 0; b < ch->nbars; b++) {
-      const rg_chart_bar *bar = &ch->bars[b];
+      const rgi_chart_bar *bar = &ch->bars[b];
       rg_printf(out, "<text x=\"%d\" y=\"%llu\" text-anchor=\"end\">", LABEL_W,
                 (unsigned long long)y + (ns * BAR_H) / 2 + 4);
       put_label(out, bar->label, 36);   /* fits LABEL_W at 12 px */

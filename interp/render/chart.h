@@ -16,31 +16,31 @@
 
 #include <stdint.h>
 
-#include "regula.h"
+#include "regula_front.h"
 
 #define RG_CHART_SERIES 16  /* most series (variants) in one chart */
 
 /* One row: a value and each series' share with its interval. */
-typedef struct rg_chart_bar {
+typedef struct rgi_chart_bar {
   const char *label;
   double p[RG_CHART_SERIES];       /* shares, 0..1 */
   double lo[RG_CHART_SERIES];      /* the interval (lo == hi: none drawn) */
   double hi[RG_CHART_SERIES];
-} rg_chart_bar;
+} rgi_chart_bar;
 
 /* One chart: a title and its rows (or, with none, a note). */
-typedef struct rg_chart {
+typedef struct rgi_chart {
   const char *title;
-  const rg_chart_bar *bars;
+  const rgi_chart_bar *bars;
   uint32_t nbars;
   const char *note;         /* shown instead of bars when there are none
                             ** ("not tallied: ..."), or NULL */
-} rg_chart;
+} rgi_chart;
 
 /* Writes charts[0..n) as one SVG document to out, under the heading title;
 ** series names[0..nseries) (1..RG_CHART_SERIES) get a legend when there are
 ** two or more. */
-void rg_chart_svg(rg_out *out, const char *title, const char *const *names, uint32_t nseries,
-                  const rg_chart *charts, uint32_t n);
+void rgi_chart_svg(rg_out *out, const char *title, const char *const *names, uint32_t nseries,
+                  const rgi_chart *charts, uint32_t n);
 
 #endif

@@ -10,7 +10,7 @@
 #include "diff.h"
 
 #include "align.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "opcodes.h"
 #include "path.h"
 #include "value.h"
@@ -21,36 +21,36 @@
 
 /* The comparison's state: the list it fills and the two modules. */
 typedef struct dctx {
-  rg_diff *d;
-  const rg_module *a, *b;
-  const rg_diff_hint *hints;
+  rgi_diff *d;
+  const rgi_module *a, *b;
+  const rgi_diff_hint *hints;
   int nhints;
-  const rg_diff_runner *run; /* runs a dice key's helper, or NULL */
+  const rgi_diff_runner *run; /* runs a dice key's helper, or NULL */
   int oom;                  /* an allocation failed: the list is dropped */
   int32_t *fmap;            /* a's file index -> b's of the same path, -1 */
   uint32_t helpers_run;     /* tables whose key helper was run (diff_odds):
                             ** at most MAXHELPED, each building a VM */
-  rg_change scratch;        /* what add() hands out once oom is set */
+  rgi_change scratch;        /* what add() hands out once oom is set */
 } dctx;
 
 /* Returns string s of m's pool ("" when out of range; owned by m). */
-static const char *S(const rg_module *m, uint32_t s) { return rg_module_str(m, s); }
+static const char *S(const rgi_module *m, uint32_t s) { return rgi_module_str(m, s); }
 
 /* Returns the change at index i of c's list (the scratch once oom: i may be
 ** RG_DIFF_NONE then). */
-static rg_change *at(dctx *c, uint32_t i) {
+static rgi_change *at(dctx *c, uint32_t i) {
   return c->oom || i >= c->d->n ? &c->scratch : &c->d->changes[i];
 }
 
 /* Appends a change (both sides empty, no cause) and returns its index, or
 ** RG_DIFF_NONE with c->oom set when memory ran out. */
 static uint32_t add(dctx *c, int kind, int what, int section, uint32_t parent, const char *name) {
-  rg_diff *d = c->d;
-  rg_change *ch;
+  rgi_diff *d = c->d;
+  rgi_change *ch;
   if (c->oom) return RG_DIFF_NONE;
   if (d->n == d->cap) {
     uint32_t cap = d->cap ? d->cap * 2 : 64;
-    rg_change *p = cap > d->cap ? rg_realloc(d->changes, (size_t)cap * sizeof *p) : NULL;
+    rgi_change *p = cap > d->cap ? rg_realloc(d->changes, (size_t)cap * sizeof *p) : NULL;
     if (!p) {
       c->oom = 1;
       return RG_DIFF_NONE;
@@ -74,7 +74,7 @@ static uint32_t add(dctx *c, int kind, int what, int section, uint32_t parent, c
 static const char *keep(dctx *c, const char *s) {
   char *p;
   if (!s) return NULL;
-  p = rg_arena_strdup(&c->d->arena, s);
+  p = rgi_arena_strdup(&c->d->arena, s);
   if (!p) {
     c->oom = 1;
     return "";
@@ -84,13 +84,13 @@ static const char *keep(dctx *c, const char *s) {
 
 /* Sets the place of side s: file index `file` of m at `line` ("" when the
 ** module does not name the file, which reads as unknown). */
-static void place(rg_diff_side *s, const rg_module *m, uint32_t file, uint32_t line) {
+static void place(rgi_diff_side *s, const rgi_module *m, uint32_t file, uint32_t line) {
   s->file = file < m->nfiles ? S(m, m->files[file]) : "";
   s->line = file < m->nfiles ? line : 0;
 }
 
 /* Sets the place of side s to the source line of instruction pc of m. */
-static void place_pc(rg_diff_side *s, const rg_module *m, uint32_t pc) {
+static void place_pc(rgi_diff_side *s, const rgi_module *m, uint32_t pc) {
   if (pc >= m->nlines) {
     s->file = "";
     s->line = 0;
@@ -100,17 +100,17 @@ static void place_pc(rg_diff_side *s, const rg_module *m, uint32_t pc) {
 }
 
 /* Writes value v of type t of m into buf[0..size): a text in double quotes,
-** anything else as rg_value_format writes it. */
-static void fmtv(char *buf, size_t size, const rg_module *m, rg_type t, rg_value v) {
+** anything else as rgi_value_format writes it. */
+static void fmtv(char *buf, size_t size, const rgi_module *m, rgi_type t, rgi_value v) {
   if (t.kind == RG_K_TEXT) {
     snprintf(buf, size, "\"%s\"", S(m, (uint32_t)v));
     return;
   }
-  rg_value_format(buf, size, m, m->heap, m->nheap, t, v);
+  rgi_value_format(buf, size, m, m->heap, m->nheap, t, v);
 }
 
 /* Sets side s's typed value and its text (fmtv). */
-static void set_value(dctx *c, rg_diff_side *s, rg_type t, rg_value v, const char *text) {
+static void set_value(dctx *c, rgi_diff_side *s, rgi_type t, rgi_value v, const char *text) {
   s->type = t;
   s->value = v;
   s->text = keep(c, text);
@@ -121,8 +121,8 @@ static void set_value(dctx *c, rg_diff_side *s, rg_type t, rg_value v, const cha
 static int same_file(const dctx *c, uint32_t fa, uint32_t fb) {
   char pa[1024], pb[1024];
   if (fa >= c->a->nfiles || fb >= c->b->nfiles) return 0;
-  rg_path_norm(pa, sizeof pa, S(c->a, c->a->files[fa]));
-  rg_path_norm(pb, sizeof pb, S(c->b, c->b->files[fb]));
+  rgi_path_norm(pa, sizeof pa, S(c->a, c->a->files[fa]));
+  rgi_path_norm(pb, sizeof pb, S(c->b, c->b->files[fb]));
   return strcmp(pa, pb) == 0;
 }
 
@@ -130,7 +130,7 @@ static int same_file(const dctx *c, uint32_t fa, uint32_t fb) {
 ** column of the same file. */
 static int same_place_pc(const dctx *c, uint32_t pa, uint32_t pb) {
   if (!c->fmap || pa >= c->a->nlines || pb >= c->b->nlines) return 0;
-  const rg_line *la = &c->a->lines[pa], *lb = &c->b->lines[pb];
+  const rgi_line *la = &c->a->lines[pa], *lb = &c->b->lines[pb];
   return la->file < c->a->nfiles && c->fmap[la->file] == (int32_t)lb->file && la->line == lb->line &&
          la->col == lb->col;
 }
@@ -142,7 +142,7 @@ static int same_source(const dctx *c, uint32_t sa, uint32_t sb, uint32_t n) {
   uint32_t fa = UINT32_MAX, fb = UINT32_MAX;
   if (sa + n > c->a->nlines || sb + n > c->b->nlines) return 0;
   for (uint32_t k = 0; k < n; k++) {
-    const rg_line *la = &c->a->lines[sa + k], *lb = &c->b->lines[sb + k];
+    const rgi_line *la = &c->a->lines[sa + k], *lb = &c->b->lines[sb + k];
     if (la->line != lb->line || la->col != lb->col) return 0;
     if (la->file != fa || lb->file != fb) {
       if (!same_file(c, la->file, lb->file)) return 0;
@@ -167,7 +167,7 @@ static uint32_t cause_head(dctx *c, uint32_t *head, int section) {
 /* The changes of the ruleset's name, revision and source. */
 static void diff_header(dctx *c) {
   static const char *const what[] = { "name", "revision", "source" };
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   uint32_t sa[3] = { a->name, a->revision, a->source }, sb[3] = { b->name, b->revision, b->source };
   for (int k = 0; k < 3; k++)
     if (strcmp(S(a, sa[k]), S(b, sb[k])) != 0) {
@@ -182,7 +182,7 @@ static void diff_header(dctx *c) {
 /* Writes the head of rule r of strategy st of m ("\"season\"", "\"season\"
 ** for player A") into b, and its picks ("max card, first") into p; returns
 ** the index of the rule's first pick, or UINT32_MAX when there is no rule r. */
-static uint32_t srule_text(const rg_module *m, const rg_strategy *st, uint32_t r, rg_buf *h,
+static uint32_t srule_text(const rgi_module *m, const rgi_strategy *st, uint32_t r, rg_buf *h,
                            rg_buf *p) {
   uint32_t i = st->first, end = st->first + st->count, first;
   static const char *const words[] = { "", "max", "min", "first", "random" };
@@ -197,19 +197,19 @@ static uint32_t srule_text(const rg_module *m, const rg_strategy *st, uint32_t r
     char w[256];
     for (uint32_t c = 0; c < m->nchoices; c++)
       if (m->choices[c].prompt == m->picks[i].prompt) {
-        rg_value_format(w, sizeof w, m, m->heap, m->nheap, m->choices[c].chooser, m->picks[i].who);
+        rgi_value_format(w, sizeof w, m, m->heap, m->nheap, m->choices[c].chooser, m->picks[i].who);
         rg_printf(&h->out, " for %s", w);
         break;
       }
   }
   for (; i < end && m->picks[i].rule == r; i++) {
-    const rg_pick *pk = &m->picks[i];
+    const rgi_pick *pk = &m->picks[i];
     if (i > first) rg_puts(&p->out, ", ");
     if (pk->kind == RG_PICK_VALUE) {
       char v[256];
       for (uint32_t c = 0; c < m->nchoices; c++)
         if (m->choices[c].prompt == pk->prompt) {
-          rg_value_format(v, sizeof v, m, m->heap, m->nheap, m->choices[c].option, pk->value);
+          rgi_value_format(v, sizeof v, m, m->heap, m->nheap, m->choices[c].option, pk->value);
           rg_puts(&p->out, v);
           break;
         }
@@ -218,7 +218,7 @@ static uint32_t srule_text(const rg_module *m, const rg_strategy *st, uint32_t r
       if (pk->field) {
         for (uint32_t c = 0; c < m->nchoices; c++)
           if (m->choices[c].prompt == pk->prompt && m->choices[c].option.kind == RG_K_RECORD) {
-            const rg_record *rec = &m->records[m->choices[c].option.ref];
+            const rgi_record *rec = &m->records[m->choices[c].option.ref];
             rg_printf(&p->out, " %s", S(m, m->fields[rec->first + pk->field - 1].name));
             break;
           }
@@ -231,7 +231,7 @@ static uint32_t srule_text(const rg_module *m, const rg_strategy *st, uint32_t r
 /* The rules of strategy sa of a and sb of b (either may be NULL): each rule
 ** of one side matched by its head on the other, under head (a change of
 ** the strategy, or its addition or removal). */
-static void diff_srules(dctx *c, uint32_t head, const rg_strategy *sa, const rg_strategy *sb) {
+static void diff_srules(dctx *c, uint32_t head, const rgi_strategy *sa, const rgi_strategy *sb) {
   rg_buf ha, pa, hb, pb;
   rg_buf_init(&ha); rg_buf_init(&pa); rg_buf_init(&hb); rg_buf_init(&pb);
   for (uint32_t r = 0; sa && srule_text(c->a, sa, r, &ha, &pa) != UINT32_MAX; r++) {
@@ -239,7 +239,7 @@ static void diff_srules(dctx *c, uint32_t head, const rg_strategy *sa, const rg_
     for (uint32_t q = 0; sb && srule_text(c->b, sb, q, &hb, &pb) != UINT32_MAX; q++)
       if (ha.data && hb.data && strcmp(ha.data, hb.data) == 0) { found = 1; break; }
     if (found && strcmp(pa.data ? pa.data : "", pb.data ? pb.data : "") == 0) continue;
-    rg_change *ch = at(c, add(c, found ? '~' : '-', RG_DW_SRULE, RG_DS_STRATEGIES, head,
+    rgi_change *ch = at(c, add(c, found ? '~' : '-', RG_DW_SRULE, RG_DS_STRATEGIES, head,
                               keep(c, ha.data ? ha.data : "")));
     ch->a.text = keep(c, pa.data ? pa.data : "");
     if (found) ch->b.text = keep(c, pb.data ? pb.data : "");
@@ -249,7 +249,7 @@ static void diff_srules(dctx *c, uint32_t head, const rg_strategy *sa, const rg_
     for (uint32_t r = 0; sa && srule_text(c->a, sa, r, &ha, &pa) != UINT32_MAX; r++)
       if (ha.data && hb.data && strcmp(ha.data, hb.data) == 0) { found = 1; break; }
     if (found) continue;
-    rg_change *ch = at(c, add(c, '+', RG_DW_SRULE, RG_DS_STRATEGIES, head, keep(c, hb.data ? hb.data : "")));
+    rgi_change *ch = at(c, add(c, '+', RG_DW_SRULE, RG_DS_STRATEGIES, head, keep(c, hb.data ? hb.data : "")));
     ch->b.text = keep(c, pb.data ? pb.data : "");
   }
   if (ha.out.failed || pa.out.failed || hb.out.failed || pb.out.failed) c->oom = 1;
@@ -259,11 +259,11 @@ static void diff_srules(dctx *c, uint32_t head, const rg_strategy *sa, const rg_
 /* The strategies only in a (-), only in b (+), and changed (~), by name,
 ** each with its rules. */
 static void diff_strategies(dctx *c) {
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   for (uint32_t i = 0; i < a->nstrategies; i++) {
-    const rg_strategy *sa = &a->strategies[i];
-    int j = rg_module_find_strategy(b, S(a, sa->name));
-    const rg_strategy *sb = j >= 0 ? &b->strategies[j] : NULL;
+    const rgi_strategy *sa = &a->strategies[i];
+    int j = rgi_module_find_strategy(b, S(a, sa->name));
+    const rgi_strategy *sb = j >= 0 ? &b->strategies[j] : NULL;
     uint32_t n0 = c->d->n;
     uint32_t head = add(c, j < 0 ? '-' : '~', RG_DW_STRATEGY, RG_DS_STRATEGIES, RG_DIFF_NONE,
                         S(a, sa->name));
@@ -279,8 +279,8 @@ static void diff_strategies(dctx *c) {
       c->d->n = n0;                      /* the same strategy: no change */
   }
   for (uint32_t k = 0; k < b->nstrategies; k++) {
-    const rg_strategy *sb = &b->strategies[k];
-    if (rg_module_find_strategy(a, S(b, sb->name)) >= 0) continue;
+    const rgi_strategy *sb = &b->strategies[k];
+    if (rgi_module_find_strategy(a, S(b, sb->name)) >= 0) continue;
     uint32_t head = add(c, '+', RG_DW_STRATEGY, RG_DS_STRATEGIES, RG_DIFF_NONE, S(b, sb->name));
     if (head == RG_DIFF_NONE) return;
     at(c, head)->b.index = k;
@@ -292,9 +292,9 @@ static void diff_strategies(dctx *c) {
 /* ---- displays --------------------------------------------------------- */
 
 /* Writes line k of display d of m as written in the rule file into b. */
-static void dline_text(const rg_module *m, const rg_display *d, uint32_t k, rg_buf *b) {
-  const rg_dline *dl = &m->dlines[d->first + k];
-  const rg_record *r = &m->records[d->record];
+static void dline_text(const rgi_module *m, const rgi_display *d, uint32_t k, rg_buf *b) {
+  const rgi_dline *dl = &m->dlines[d->first + k];
+  const rgi_record *r = &m->records[d->record];
   b->len = 0;
   if (b->data) b->data[0] = '\0';
   if (dl->kind == RG_DL_FORM) {
@@ -304,8 +304,8 @@ static void dline_text(const rg_module *m, const rg_display *d, uint32_t k, rg_b
   rg_printf(&b->out, "%s %s", dl->kind == RG_DL_TABLE ? "table" : "list",
             S(m, m->fields[r->first + dl->field].name));
   if (dl->kind == RG_DL_TABLE) {
-    rg_type et = m->types[m->fields[r->first + dl->field].type.ref];
-    const rg_record *er = &m->records[et.ref];
+    rgi_type et = m->types[m->fields[r->first + dl->field].type.ref];
+    const rgi_record *er = &m->records[et.ref];
     for (uint32_t c = 0; c < dl->count; c++)
       rg_printf(&b->out, "%s%s", c ? ", " : ": ", S(m, m->fields[er->first + m->dcols[dl->first + c]].name));
   } else if (dl->text) {
@@ -314,14 +314,14 @@ static void dline_text(const rg_module *m, const rg_display *d, uint32_t k, rg_b
 }
 
 /* Returns the display of record `name` in m, or NULL. */
-static const rg_display *find_display(const rg_module *m, const char *name) {
+static const rgi_display *find_display(const rgi_module *m, const char *name) {
   for (uint32_t i = 0; i < m->ndisplays; i++)
     if (strcmp(S(m, m->records[m->displays[i].record].name), name) == 0) return &m->displays[i];
   return NULL;
 }
 
 /* Whether display d of m has a line written as text. */
-static int has_dline(const rg_module *m, const rg_display *d, const char *text, rg_buf *scratch) {
+static int has_dline(const rgi_module *m, const rgi_display *d, const char *text, rg_buf *scratch) {
   for (uint32_t k = 0; d && k < d->count; k++) {
     dline_text(m, d, k, scratch);
     if (strcmp(scratch->data ? scratch->data : "", text) == 0) return 1;
@@ -331,7 +331,7 @@ static int has_dline(const rg_module *m, const rg_display *d, const char *text, 
 
 /* The lines of display da (side a) missing from db (-), then those of db
 ** missing from da (+), under head. */
-static void diff_dlines(dctx *c, uint32_t head, const rg_display *da, const rg_display *db) {
+static void diff_dlines(dctx *c, uint32_t head, const rgi_display *da, const rgi_display *db) {
   rg_buf line, scratch;
   rg_buf_init(&line);
   rg_buf_init(&scratch);
@@ -353,11 +353,11 @@ static void diff_dlines(dctx *c, uint32_t head, const rg_display *da, const rg_d
 /* The displays only in a (-), only in b (+), and changed (~), by the
 ** record they show, each with its lines added and removed. */
 static void diff_displays(dctx *c) {
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   for (uint32_t i = 0; i < a->ndisplays; i++) {
-    const rg_display *da = &a->displays[i];
+    const rgi_display *da = &a->displays[i];
     const char *name = S(a, a->records[da->record].name);
-    const rg_display *db = find_display(b, name);
+    const rgi_display *db = find_display(b, name);
     uint32_t n0 = c->d->n;
     uint32_t head = add(c, db ? '~' : '-', RG_DW_DISPLAY, RG_DS_DISPLAYS, RG_DIFF_NONE, name);
     if (head == RG_DIFF_NONE) return;
@@ -372,7 +372,7 @@ static void diff_displays(dctx *c) {
       c->d->n = n0;                      /* the same display */
   }
   for (uint32_t k = 0; k < b->ndisplays; k++) {
-    const rg_display *db = &b->displays[k];
+    const rgi_display *db = &b->displays[k];
     const char *name = S(b, b->records[db->record].name);
     if (find_display(a, name)) continue;
     uint32_t head = add(c, '+', RG_DW_DISPLAY, RG_DS_DISPLAYS, RG_DIFF_NONE, name);
@@ -384,7 +384,7 @@ static void diff_displays(dctx *c) {
 }
 
 /* Returns the index of unit `name` in m, or -1. */
-static int find_unit(const rg_module *m, const char *name) {
+static int find_unit(const rgi_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nunits; i++)
     if (strcmp(S(m, m->units[i].name), name) == 0) return (int)i;
   return -1;
@@ -392,24 +392,24 @@ static int find_unit(const rg_module *m, const char *name) {
 
 /* The units only in a (-) and only in b (+), matched by name. */
 static void diff_units(dctx *c) {
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   for (uint32_t i = 0; i < a->nunits; i++)
     if (find_unit(b, S(a, a->units[i].name)) < 0) {
-      rg_change *ch = at(c, add(c, '-', RG_DW_UNIT, RG_DS_UNITS, RG_DIFF_NONE, S(a, a->units[i].name)));
+      rgi_change *ch = at(c, add(c, '-', RG_DW_UNIT, RG_DS_UNITS, RG_DIFF_NONE, S(a, a->units[i].name)));
       ch->a.index = i;
       ch->a.text = S(a, a->units[i].display);
     }
   for (uint32_t i = 0; i < b->nunits; i++)
     if (find_unit(a, S(b, b->units[i].name)) < 0) {
-      rg_change *ch = at(c, add(c, '+', RG_DW_UNIT, RG_DS_UNITS, RG_DIFF_NONE, S(b, b->units[i].name)));
+      rgi_change *ch = at(c, add(c, '+', RG_DW_UNIT, RG_DS_UNITS, RG_DIFF_NONE, S(b, b->units[i].name)));
       ch->b.index = i;
       ch->b.text = S(b, b->units[i].display);
     }
 }
 
 /* Returns the position in enum e of m of the member with code `code`, or -1. */
-static int find_member(const rg_module *m, uint32_t e, const char *code) {
-  const rg_enum *en = &m->enums[e];
+static int find_member(const rgi_module *m, uint32_t e, const char *code) {
+  const rgi_enum *en = &m->enums[e];
   for (uint32_t k = 0; k < en->count; k++)
     if (strcmp(S(m, m->members[en->first + k].code), code) == 0) return (int)k;
   return -1;
@@ -417,8 +417,8 @@ static int find_member(const rg_module *m, uint32_t e, const char *code) {
 
 /* Returns enum e of m as "{ A, B }" ("{ A < B }" when ordered), kept in
 ** c's arena. */
-static const char *enum_text(dctx *c, const rg_module *m, uint32_t e) {
-  const rg_enum *en = &m->enums[e];
+static const char *enum_text(dctx *c, const rgi_module *m, uint32_t e) {
+  const rgi_enum *en = &m->enums[e];
   rg_buf t;
   const char *r;
   rg_buf_init(&t);
@@ -447,27 +447,27 @@ static uint32_t head_of(dctx *c, uint32_t *head, int what, int section, const ch
 /* The enums added and removed, and of enums on both sides the members
 ** added, removed or shown differently, and a change of order. */
 static void diff_enums(dctx *c) {
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   for (uint32_t i = 0; i < a->nenums; i++) {
-    int j = rg_module_find_enum(b, S(a, a->enums[i].name));
+    int j = rgi_module_find_enum(b, S(a, a->enums[i].name));
     if (j < 0) {
-      rg_change *ch = at(c, add(c, '-', RG_DW_ENUM, RG_DS_ENUMS, RG_DIFF_NONE, S(a, a->enums[i].name)));
+      rgi_change *ch = at(c, add(c, '-', RG_DW_ENUM, RG_DS_ENUMS, RG_DIFF_NONE, S(a, a->enums[i].name)));
       ch->a.index = i;
       ch->a.text = enum_text(c, a, i);
       continue;
     }
-    const rg_enum *ea = &a->enums[i], *eb = &b->enums[j];
+    const rgi_enum *ea = &a->enums[i], *eb = &b->enums[j];
     uint32_t head = RG_DIFF_NONE;
 #define ENUM_HEAD() head_of(c, &head, RG_DW_ENUM, RG_DS_ENUMS, S(a, ea->name), i, (uint32_t)j)
     for (uint32_t k = 0; k < ea->count; k++) {
-      const rg_member_info *ma = &a->members[ea->first + k];
+      const rgi_member_info *ma = &a->members[ea->first + k];
       int kb = find_member(b, (uint32_t)j, S(a, ma->code));
       if (kb < 0) {
-        rg_change *ch = at(c, add(c, '-', RG_DW_MEMBER, RG_DS_ENUMS, ENUM_HEAD(), S(a, ma->code)));
+        rgi_change *ch = at(c, add(c, '-', RG_DW_MEMBER, RG_DS_ENUMS, ENUM_HEAD(), S(a, ma->code)));
         ch->a.index = ea->first + k;
         ch->a.text = S(a, ma->display);
       } else if (strcmp(S(a, ma->display), S(b, b->members[eb->first + kb].display)) != 0) {
-        rg_change *ch = at(c, add(c, '~', RG_DW_MEMBER, RG_DS_ENUMS, ENUM_HEAD(), S(a, ma->code)));
+        rgi_change *ch = at(c, add(c, '~', RG_DW_MEMBER, RG_DS_ENUMS, ENUM_HEAD(), S(a, ma->code)));
         ch->a.index = ea->first + k;
         ch->a.text = S(a, ma->display);
         ch->b.index = eb->first + (uint32_t)kb;
@@ -476,35 +476,35 @@ static void diff_enums(dctx *c) {
     }
     for (uint32_t k = 0; k < eb->count; k++)
       if (find_member(a, i, S(b, b->members[eb->first + k].code)) < 0) {
-        rg_change *ch = at(c, add(c, '+', RG_DW_MEMBER, RG_DS_ENUMS, ENUM_HEAD(),
+        rgi_change *ch = at(c, add(c, '+', RG_DW_MEMBER, RG_DS_ENUMS, ENUM_HEAD(),
                                   S(b, b->members[eb->first + k].code)));
         ch->b.index = eb->first + k;
         ch->b.text = S(b, b->members[eb->first + k].display);
       }
     if (ea->ordered != eb->ordered) {
-      rg_change *ch = at(c, add(c, '~', RG_DW_ORDER, RG_DS_ENUMS, ENUM_HEAD(), S(a, ea->name)));
+      rgi_change *ch = at(c, add(c, '~', RG_DW_ORDER, RG_DS_ENUMS, ENUM_HEAD(), S(a, ea->name)));
       ch->a.text = ea->ordered ? "ordered" : "unordered";
       ch->b.text = eb->ordered ? "ordered" : "unordered";
     }
 #undef ENUM_HEAD
   }
   for (uint32_t j = 0; j < b->nenums; j++)
-    if (rg_module_find_enum(a, S(b, b->enums[j].name)) < 0) {
-      rg_change *ch = at(c, add(c, '+', RG_DW_ENUM, RG_DS_ENUMS, RG_DIFF_NONE, S(b, b->enums[j].name)));
+    if (rgi_module_find_enum(a, S(b, b->enums[j].name)) < 0) {
+      rgi_change *ch = at(c, add(c, '+', RG_DW_ENUM, RG_DS_ENUMS, RG_DIFF_NONE, S(b, b->enums[j].name)));
       ch->b.index = j;
       ch->b.text = enum_text(c, b, j);
     }
 }
 
 /* Returns the index of record type `name` in m, or -1. */
-static int find_record(const rg_module *m, const char *name) {
+static int find_record(const rgi_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nrecords; i++)
     if (strcmp(S(m, m->records[i].name), name) == 0) return (int)i;
   return -1;
 }
 
 /* Returns the position of field `name` in record r of m, or -1. */
-static int find_field(const rg_module *m, const rg_record *r, const char *name) {
+static int find_field(const rgi_module *m, const rgi_record *r, const char *name) {
   for (uint32_t l = 0; l < r->count; l++)
     if (strcmp(name, S(m, m->fields[r->first + l].name)) == 0) return (int)l;
   return -1;
@@ -513,25 +513,25 @@ static int find_field(const rg_module *m, const rg_record *r, const char *name) 
 /* The record types added and removed, and of those on both sides the fields
 ** added, removed or retyped (compared by type name). */
 static void diff_records(dctx *c) {
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   char ta[128], tb[128];
   for (uint32_t i = 0; i < a->nrecords; i++) {
-    const rg_record *ra = &a->records[i];
+    const rgi_record *ra = &a->records[i];
     int j = find_record(b, S(a, ra->name));
     if (j < 0) {
       at(c, add(c, '-', RG_DW_RECORD, RG_DS_RECORDS, RG_DIFF_NONE, S(a, ra->name)))->a.index = i;
       continue;
     }
-    const rg_record *rb = &b->records[j];
+    const rgi_record *rb = &b->records[j];
     uint32_t head = RG_DIFF_NONE;
     for (uint32_t k = 0; k < ra->count; k++) {
-      const rg_field_info *fa = &a->fields[ra->first + k];
+      const rgi_field_info *fa = &a->fields[ra->first + k];
       int found = find_field(b, rb, S(a, fa->name));
-      rg_type_name(ta, sizeof ta, a, fa->type);
-      if (found >= 0) rg_type_name(tb, sizeof tb, b, b->fields[rb->first + found].type);
+      rgi_type_name(ta, sizeof ta, a, fa->type);
+      if (found >= 0) rgi_type_name(tb, sizeof tb, b, b->fields[rb->first + found].type);
       if (found >= 0 && strcmp(ta, tb) == 0) continue;
       head_of(c, &head, RG_DW_RECORD, RG_DS_RECORDS, S(a, ra->name), i, (uint32_t)j);
-      rg_change *ch = at(c, add(c, found < 0 ? '-' : '~', RG_DW_FIELD, RG_DS_RECORDS, head, S(a, fa->name)));
+      rgi_change *ch = at(c, add(c, found < 0 ? '-' : '~', RG_DW_FIELD, RG_DS_RECORDS, head, S(a, fa->name)));
       ch->a.index = ra->first + k;
       ch->a.text = keep(c, ta);
       if (found >= 0) {
@@ -540,11 +540,11 @@ static void diff_records(dctx *c) {
       }
     }
     for (uint32_t l = 0; l < rb->count; l++) {
-      const rg_field_info *fb = &b->fields[rb->first + l];
+      const rgi_field_info *fb = &b->fields[rb->first + l];
       if (find_field(a, ra, S(b, fb->name)) >= 0) continue;
       head_of(c, &head, RG_DW_RECORD, RG_DS_RECORDS, S(a, ra->name), i, (uint32_t)j);
-      rg_type_name(tb, sizeof tb, b, fb->type);
-      rg_change *ch = at(c, add(c, '+', RG_DW_FIELD, RG_DS_RECORDS, head, S(b, fb->name)));
+      rgi_type_name(tb, sizeof tb, b, fb->type);
+      rgi_change *ch = at(c, add(c, '+', RG_DW_FIELD, RG_DS_RECORDS, head, S(b, fb->name)));
       ch->b.index = rb->first + l;
       ch->b.text = keep(c, tb);
     }
@@ -557,14 +557,14 @@ static void diff_records(dctx *c) {
 /* ---- constants and inputs --------------------------------------------- */
 
 /* Returns the index of named constant `name` in m, or -1. */
-static int find_named(const rg_module *m, const char *name) {
+static int find_named(const rgi_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nnamed; i++)
     if (strcmp(S(m, m->named[i].name), name) == 0) return (int)i;
   return -1;
 }
 
 /* Returns the index of input `name` in m, or -1. */
-static int find_input(const rg_module *m, const char *name) {
+static int find_input(const rgi_module *m, const char *name) {
   for (uint32_t i = 0; i < m->ninputs; i++)
     if (strcmp(S(m, m->inputs[i].name), name) == 0) return (int)i;
   return -1;
@@ -572,14 +572,14 @@ static int find_input(const rg_module *m, const char *name) {
 
 /* Writes named constant n of m into buf[0..size) (see fmtv), with a `*`
 ** after a starred value. */
-static void fmt_named(char *buf, size_t size, const rg_module *m, const rg_named *n) {
+static void fmt_named(char *buf, size_t size, const rgi_module *m, const rgi_named *n) {
   fmtv(buf, size, m, n->type, n->value);
   if (n->starred && strlen(buf) + 2 < size) strcat(buf, "*");
 }
 
 /* Fills side s with named constant i of m: index, value, text, place. */
-static void named_side(dctx *c, rg_diff_side *s, const rg_module *m, uint32_t i, const char *text) {
-  const rg_named *n = &m->named[i];
+static void named_side(dctx *c, rgi_diff_side *s, const rgi_module *m, uint32_t i, const char *text) {
+  const rgi_named *n = &m->named[i];
   s->index = i;
   set_value(c, s, n->type, n->value, text);
   place(s, m, n->file, n->line);
@@ -588,7 +588,7 @@ static void named_side(dctx *c, rg_diff_side *s, const rg_module *m, uint32_t i,
 /* The named constants added, removed or changed (compared by their text),
 ** then the inputs added, removed or with another default. */
 static void diff_consts(dctx *c) {
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   char va[512], vb[512];
   /* Those written elsewhere in b first; then, under one RG_DW_CAUSE item,
   ** those declared at the same place on both sides (same source: their
@@ -596,7 +596,7 @@ static void diff_consts(dctx *c) {
   uint32_t head = RG_DIFF_NONE;
   for (int pass = 0; pass < 2; pass++)
     for (uint32_t i = 0; i < a->nnamed; i++) {
-      const rg_named *na = &a->named[i];
+      const rgi_named *na = &a->named[i];
       int j = find_named(b, S(a, na->name));
       fmt_named(va, sizeof va, a, na);
       if (j >= 0) fmt_named(vb, sizeof vb, b, &b->named[j]);
@@ -604,7 +604,7 @@ static void diff_consts(dctx *c) {
       int derived = j >= 0 && na->line == b->named[j].line && same_file(c, na->file, b->named[j].file);
       if (derived != pass) continue;
       uint32_t parent = derived ? cause_head(c, &head, RG_DS_CONSTANTS) : RG_DIFF_NONE;
-      rg_change *ch = at(c, add(c, j < 0 ? '-' : '~', RG_DW_CONST, RG_DS_CONSTANTS, parent, S(a, na->name)));
+      rgi_change *ch = at(c, add(c, j < 0 ? '-' : '~', RG_DW_CONST, RG_DS_CONSTANTS, parent, S(a, na->name)));
       ch->cause = parent;
       ch->derived = (uint8_t)derived;
       named_side(c, &ch->a, a, i, va);
@@ -612,17 +612,17 @@ static void diff_consts(dctx *c) {
     }
   for (uint32_t j = 0; j < b->nnamed; j++)
     if (find_named(a, S(b, b->named[j].name)) < 0) {
-      rg_change *ch = at(c, add(c, '+', RG_DW_CONST, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->named[j].name)));
+      rgi_change *ch = at(c, add(c, '+', RG_DW_CONST, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->named[j].name)));
       fmt_named(vb, sizeof vb, b, &b->named[j]);
       named_side(c, &ch->b, b, j, vb);
     }
   for (uint32_t i = 0; i < a->ninputs; i++) {
-    const rg_input *ia = &a->inputs[i];
+    const rgi_input *ia = &a->inputs[i];
     int j = find_input(b, S(a, ia->name));
     fmtv(va, sizeof va, a, ia->type, ia->value);
     if (j >= 0) fmtv(vb, sizeof vb, b, b->inputs[j].type, b->inputs[j].value);
     if (j >= 0 && strcmp(va, vb) == 0) continue;
-    rg_change *ch = at(c, add(c, j < 0 ? '-' : '~', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(a, ia->name)));
+    rgi_change *ch = at(c, add(c, j < 0 ? '-' : '~', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(a, ia->name)));
     ch->a.index = i;
     set_value(c, &ch->a, ia->type, ia->value, va);
     if (j >= 0) {
@@ -632,7 +632,7 @@ static void diff_consts(dctx *c) {
   }
   for (uint32_t k = 0; k < b->ninputs; k++)
     if (find_input(a, S(b, b->inputs[k].name)) < 0) {
-      rg_change *ch = at(c, add(c, '+', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->inputs[k].name)));
+      rgi_change *ch = at(c, add(c, '+', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->inputs[k].name)));
       fmtv(vb, sizeof vb, b, b->inputs[k].type, b->inputs[k].value);
       ch->b.index = k;
       set_value(c, &ch->b, b->inputs[k].type, b->inputs[k].value, vb);
@@ -642,9 +642,9 @@ static void diff_consts(dctx *c) {
 /* ---- tables ---------------------------------------------------------- */
 
 /* The name of key index k (0-based) of dimension d. */
-static void key_name(char *buf, size_t size, const rg_module *m, const rg_dim *d, uint32_t k) {
+static void key_name(char *buf, size_t size, const rgi_module *m, const rgi_dim *d, uint32_t k) {
   if (d->is_enum) {
-    const rg_member_info *mi = &m->members[m->enums[d->ref].first + k];
+    const rgi_member_info *mi = &m->members[m->enums[d->ref].first + k];
     snprintf(buf, size, "%s", S(m, mi->display ? mi->display : mi->code));
   } else {
     snprintf(buf, size, "%lld", (long long)(d->lo + (int64_t)k));
@@ -653,8 +653,8 @@ static void key_name(char *buf, size_t size, const rg_module *m, const rg_dim *d
 
 /* Finds the index in dimension db of b of key k of dimension da of a, by
 ** member code or integer; -1 when b has no such key. */
-static int64_t map_key(const rg_module *a, const rg_dim *da, uint32_t k, const rg_module *b,
-                       const rg_dim *db) {
+static int64_t map_key(const rgi_module *a, const rgi_dim *da, uint32_t k, const rgi_module *b,
+                       const rgi_dim *db) {
   if (da->is_enum != db->is_enum) return -1;
   if (da->is_enum) return find_member(b, db->ref, S(a, a->members[a->enums[da->ref].first + k].code));
   int64_t v = da->lo + (int64_t)k;
@@ -664,11 +664,11 @@ static int64_t map_key(const rg_module *a, const rg_dim *da, uint32_t k, const r
 
 /* Writes table t's dimensions into buf[0..size) as `(label: Enum, lo..hi)`,
 ** cut short when it does not fit. */
-static void dim_text(char *buf, size_t size, const rg_module *m, const rg_table *t) {
+static void dim_text(char *buf, size_t size, const rgi_module *m, const rgi_table *t) {
   size_t o = 0;
   o += (size_t)snprintf(buf + o, size - o, "(");
   for (uint32_t i = 0; i < t->ndims && o < size; i++) {
-    const rg_dim *d = &m->dims[t->first_dim + i];
+    const rgi_dim *d = &m->dims[t->first_dim + i];
     const char *lab = S(m, d->label);
     if (i) o += (size_t)snprintf(buf + o, size - o, ", ");
     if (o >= size) break;
@@ -682,7 +682,7 @@ static void dim_text(char *buf, size_t size, const rg_module *m, const rg_table 
 }
 
 /* Splits cell c (0-based within table t of m) into its key indexes. */
-static void cell_keys(const rg_module *m, const rg_table *t, uint32_t c, uint32_t *keys) {
+static void cell_keys(const rgi_module *m, const rgi_table *t, uint32_t c, uint32_t *keys) {
   for (int d = (int)t->ndims - 1; d >= 0; d--) {
     uint32_t size = m->dims[t->first_dim + d].size;
     keys[d] = c % size;
@@ -702,7 +702,7 @@ typedef struct cellrun {
   uint32_t r0, r1, mid, c0, c1;
   uint8_t on_a;             /* the keys are a's */
   uint8_t alone;            /* never merged (a row paired by content) */
-  rg_value ra, rb;          /* the raw values of its first cell (a run's
+  rgi_value ra, rb;          /* the raw values of its first cell (a run's
                             ** cells hold them all, or equal texts) */
 } cellrun;
 
@@ -723,12 +723,12 @@ typedef struct cellruns {
 ** raw value (a table filled by `else` formats one value). */
 typedef struct vmemo {
   int has;
-  rg_value raw;
+  rgi_value raw;
   char text[1024];
 } vmemo;
 
 /* Returns cell x of m (of table value type t) formatted, through memo. */
-static const char *cell_text(vmemo *memo, const rg_module *m, rg_type t, uint32_t x) {
+static const char *cell_text(vmemo *memo, const rgi_module *m, rgi_type t, uint32_t x) {
   if (!memo->has || memo->raw != m->cells[x]) {
     fmtv(memo->text, sizeof memo->text, m, t, m->cells[x]);
     memo->raw = m->cells[x];
@@ -738,7 +738,7 @@ static const char *cell_text(vmemo *memo, const rg_module *m, rg_type t, uint32_
 }
 
 /* Whether changes x and y of one table change alike: kind, texts, places. */
-static int same_change(const rg_change *x, const rg_change *y) {
+static int same_change(const rgi_change *x, const rgi_change *y) {
   return x->kind == y->kind && x->a.file == y->a.file && x->a.line == y->a.line &&
          x->b.file == y->b.file && x->b.line == y->b.line && !x->b_key && !y->b_key &&
          strcmp(x->a.text ? x->a.text : "", y->a.text ? y->a.text : "") == 0 &&
@@ -747,7 +747,7 @@ static int same_change(const rg_change *x, const rg_change *y) {
 }
 
 /* Splits the keys of a cell of table t of m into the run's coordinates. */
-static void run_coords(const rg_module *m, const rg_table *t, const uint32_t *keys, uint32_t *r,
+static void run_coords(const rgi_module *m, const rgi_table *t, const uint32_t *keys, uint32_t *r,
                        uint32_t *mid, uint32_t *col) {
   *r = keys[0];
   *mid = 0;
@@ -830,13 +830,13 @@ static void flush_row(dctx *c, cellruns *R) {
 ** it and changes alike; a new row flushes the last (flush_row).  alone: the
 ** change is never merged (a row paired by content).  Returns the index of
 ** the change (of its run), or RG_DIFF_NONE. */
-static uint32_t add_cell(dctx *c, cellruns *R, int kind, uint32_t head, const rg_table *ta,
-                         uint32_t xa, const char *va, const rg_table *tb, uint32_t xb, const char *vb,
+static uint32_t add_cell(dctx *c, cellruns *R, int kind, uint32_t head, const rgi_table *ta,
+                         uint32_t xa, const char *va, const rgi_table *tb, uint32_t xb, const char *vb,
                          int alone) {
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   int on_a = kind != '+';
-  const rg_module *m = on_a ? a : b;
-  const rg_table *t = on_a ? ta : tb;
+  const rgi_module *m = on_a ? a : b;
+  const rgi_table *t = on_a ? ta : tb;
   uint32_t keys[8] = {0}, r, mid, col;
   cell_keys(m, t, on_a ? xa - ta->first : xb - tb->first, keys);
   run_coords(m, t, keys, &r, &mid, &col);
@@ -845,12 +845,12 @@ static uint32_t add_cell(dctx *c, cellruns *R, int kind, uint32_t head, const rg
     R->row_a = on_a;
     R->row = r;
   }
-  const rg_cellsrc *pa = kind != '+' ? &a->cellsrc[xa] : NULL;
-  const rg_cellsrc *pb = kind != '-' ? &b->cellsrc[xb] : NULL;
+  const rgi_cellsrc *pa = kind != '+' ? &a->cellsrc[xa] : NULL;
+  const rgi_cellsrc *pb = kind != '-' ? &b->cellsrc[xb] : NULL;
   /* the next key of the last run of this row, changing alike? */
   if (R->n > R->pend && !alone && !c->oom) {
     cellrun *last = &R->v[R->n - 1];
-    rg_change *lc = &c->d->changes[last->ch];
+    rgi_change *lc = &c->d->changes[last->ch];
     /* a raw value equal to the run's reads the same (one module, one
     ** type); another may still read the same */
     int alike = !last->alone && last->mid == mid && last->c1 + 1 == col && lc->kind == kind &&
@@ -879,7 +879,7 @@ static uint32_t add_cell(dctx *c, cellruns *R, int kind, uint32_t head, const rg
   if (i == RG_DIFF_NONE) return i;
   R->v[R->n++] = (cellrun){ i, r, r, mid, col, col, (uint8_t)on_a, (uint8_t)alone,
                             pa ? a->cells[xa] : 0, pb ? b->cells[xb] : 0 };
-  rg_change *ch = at(c, i);
+  rgi_change *ch = at(c, i);
   ch->ncells = 1;
   if (pa) {
     ch->a.index = xa;
@@ -895,7 +895,7 @@ static uint32_t add_cell(dctx *c, cellruns *R, int kind, uint32_t head, const rg
 }
 
 /* Writes key k..k2 of dimension d of m into buf: "K" or "K..K2". */
-static void key_range(char *buf, size_t size, const rg_module *m, const rg_dim *d, uint32_t k, uint32_t k2) {
+static void key_range(char *buf, size_t size, const rgi_module *m, const rgi_dim *d, uint32_t k, uint32_t k2) {
   char x[128], y[128];
   key_name(x, sizeof x, m, d, k);
   if (k2 == k) {
@@ -909,14 +909,14 @@ static void key_range(char *buf, size_t size, const rg_module *m, const rg_dim *
 /* Names each run of table ta (tb for runs on b's keys) after its box: row
 ** its first keys ("3" or "3..9"; NULL for a table of one key, whose name
 ** is then the range), name the other keys joined by ", ". */
-static void name_runs(dctx *c, cellruns *R, const rg_table *ta, const rg_table *tb) {
+static void name_runs(dctx *c, cellruns *R, const rgi_table *ta, const rgi_table *tb) {
   for (uint32_t k = 0; k < R->n && !c->oom; k++) {
     cellrun *run = &R->v[k];
     if (run->ch == RG_DIFF_NONE || run->ch >= c->d->n) continue;
-    const rg_module *m = run->on_a ? c->a : c->b;
-    const rg_table *t = run->on_a ? ta : tb;
+    const rgi_module *m = run->on_a ? c->a : c->b;
+    const rgi_table *t = run->on_a ? ta : tb;
     char row[300], key[600], k1[300];
-    rg_change *ch = &c->d->changes[run->ch];
+    rgi_change *ch = &c->d->changes[run->ch];
     key_range(row, sizeof row, m, &m->dims[t->first_dim], run->r0, run->r1);
     key[0] = '\0';
     if (t->ndims > 1) {
@@ -954,7 +954,7 @@ static void runs_free(cellruns *R) {
 ** spans into rows[]: each row's cells formatted (fmtv) and joined by a
 ** separator, in text (which the caller frees with rg_buf_free).  Returns 0,
 ** or -1 when out of memory. */
-static int row_texts(const rg_module *m, const rg_table *t, rg_buf *text, rg_span *rows) {
+static int row_texts(const rgi_module *m, const rgi_table *t, rg_buf *text, rgi_span *rows) {
   uint32_t nrows = m->dims[t->first_dim].size, stride = nrows ? t->count / nrows : 0;
   size_t *at = rg_malloc(((size_t)nrows + 1) * sizeof *at);
   vmemo *memo = rg_malloc(sizeof *memo);
@@ -976,7 +976,7 @@ static int row_texts(const rg_module *m, const rg_table *t, rg_buf *text, rg_spa
   at[nrows] = text->len;
   int failed = text->out.failed;
   for (uint32_t r = 0; r < nrows; r++)
-    rows[r] = (rg_span){ failed || !text->data ? "" : text->data + at[r], failed ? 0 : at[r + 1] - at[r] };
+    rows[r] = (rgi_span){ failed || !text->data ? "" : text->data + at[r], failed ? 0 : at[r + 1] - at[r] };
   rg_free(at);
   return failed ? -1 : 0;
 }
@@ -984,28 +984,28 @@ static int row_texts(const rg_module *m, const rg_table *t, rg_buf *text, rg_spa
 /* Fills rowmap[0..rows of ta) with the row of tb that each row of ta pairs
 ** with (-1: none).  Rows pair by key, except when the first dimension is an
 ** integer range whose size differs while the other dimensions agree: then a
-** row is a line of a list, and rows pair by content (rg_align: equal rows
+** row is a line of a list, and rows pair by content (rgi_align: equal rows
 ** along a longest common subsequence, then the most alike of the rows left
 ** between them), so that one row removed from the middle is one removal. */
-static void row_map(dctx *c, const rg_table *ta, const rg_table *tb, int64_t *rowmap) {
-  const rg_module *a = c->a, *b = c->b;
-  const rg_dim *da = &a->dims[ta->first_dim], *db = &b->dims[tb->first_dim];
+static void row_map(dctx *c, const rgi_table *ta, const rgi_table *tb, int64_t *rowmap) {
+  const rgi_module *a = c->a, *b = c->b;
+  const rgi_dim *da = &a->dims[ta->first_dim], *db = &b->dims[tb->first_dim];
   int by_content = ta->ndims == tb->ndims && !da->is_enum && !db->is_enum && da->size != db->size;
   for (uint32_t d = 1; by_content && d < ta->ndims; d++) {
-    const rg_dim *xa = &a->dims[ta->first_dim + d], *xb = &b->dims[tb->first_dim + d];
+    const rgi_dim *xa = &a->dims[ta->first_dim + d], *xb = &b->dims[tb->first_dim + d];
     if (xa->is_enum != xb->is_enum || xa->size != xb->size) by_content = 0;
     for (uint32_t k = 0; by_content && k < xa->size; k++)
       if (map_key(a, xa, k, b, xb) != (int64_t)k) by_content = 0;
   }
   if (by_content) {
     rg_buf ta_text, tb_text;
-    rg_span *ra = rg_malloc(((size_t)da->size + db->size) * sizeof *ra), *rb = ra ? ra + da->size : NULL;
+    rgi_span *ra = rg_malloc(((size_t)da->size + db->size) * sizeof *ra), *rb = ra ? ra + da->size : NULL;
     int32_t *match = rg_malloc((size_t)da->size * sizeof *match);
     int ok = ra && match;
     if (ok) {
       int e1 = row_texts(a, ta, &ta_text, ra), e2 = row_texts(b, tb, &tb_text, rb);
-      ok = e1 == 0 && e2 == 0 && rg_align(ra, da->size, rb, db->size, RG_ALIGN_CAP, match) == 0 &&
-           rg_align_gaps(ra, da->size, rb, db->size, match) == 0;
+      ok = e1 == 0 && e2 == 0 && rgi_align(ra, da->size, rb, db->size, RG_ALIGN_CAP, match) == 0 &&
+           rgi_align_gaps(ra, da->size, rb, db->size, match) == 0;
       rg_buf_free(&ta_text);
       rg_buf_free(&tb_text);
     }
@@ -1023,7 +1023,7 @@ static void row_map(dctx *c, const rg_table *ta, const rg_table *tb, int64_t *ro
 ** dimensions after the first (a's key -> b's and back, -1 none), the rows
 ** paired, the runs, the formatted values. */
 typedef struct tpair {
-  const rg_table *ta, *tb;
+  const rgi_table *ta, *tb;
   int same_ndims;
   int64_t *rowmap, *rowof_b;    /* a's row -> b's, b's -> a's (-1 none) */
   int64_t *a2b[8], *b2a[8];     /* per dimension d >= 1, when same_ndims */
@@ -1036,8 +1036,8 @@ typedef struct tpair {
 /* Appends under `head` the cells of table tb of b, in its rows from..to-1,
 ** that table ta of a lacks.  Returns `to`. */
 static uint32_t cells_only_in_b(dctx *c, tpair *tp, uint32_t head, uint32_t from, uint32_t to) {
-  const rg_module *b = c->b;
-  const rg_table *tb = tp->tb;
+  const rgi_module *b = c->b;
+  const rgi_table *tb = tp->tb;
   uint32_t stride = tb->count / b->dims[tb->first_dim].size;
   for (uint32_t cell = from * stride; cell < to * stride && !c->oom; cell++) {
     uint32_t keys[8];
@@ -1065,8 +1065,8 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only);
 ** cells with their values formatted once per run of equal raw values;
 ** memory: the runs. */
 static void diff_cells(dctx *c, tpair *tp, uint32_t head) {
-  const rg_module *a = c->a, *b = c->b;
-  const rg_table *ta = tp->ta, *tb = tp->tb;
+  const rgi_module *a = c->a, *b = c->b;
+  const rgi_table *ta = tp->ta, *tb = tp->tb;
   uint32_t na = a->dims[ta->first_dim].size, nb = b->dims[tb->first_dim].size;
   tp->rowmap = rg_malloc(((size_t)na + nb) * sizeof *tp->rowmap);
   tp->rowof_b = tp->rowmap ? tp->rowmap + na : NULL;
@@ -1075,7 +1075,7 @@ static void diff_cells(dctx *c, tpair *tp, uint32_t head) {
     return;
   }
   for (uint32_t d = 1; tp->same_ndims && d < ta->ndims; d++) {
-    const rg_dim *da = &a->dims[ta->first_dim + d], *db = &b->dims[tb->first_dim + d];
+    const rgi_dim *da = &a->dims[ta->first_dim + d], *db = &b->dims[tb->first_dim + d];
     tp->a2b[d] = rg_malloc(((size_t)da->size + db->size) * sizeof *tp->a2b[d]);
     if (!tp->a2b[d]) {
       c->oom = 1;
@@ -1096,7 +1096,7 @@ static void diff_cells(dctx *c, tpair *tp, uint32_t head) {
   /* Cells of a, in order: changed or only in a; before a row paired with
   ** row y of b, the cells only in b of b's rows before y. */
   uint32_t nextb = 0, stride = na ? ta->count / na : 0;
-  rg_value last_a = 0, last_b = 0;
+  rgi_value last_a = 0, last_b = 0;
   int last_same = -1;
   for (uint32_t row = 0; row < na && !c->oom; row++) {
     int64_t rb = tp->rowmap[row];
@@ -1154,25 +1154,25 @@ static void tpair_free(tpair *tp) {
 ** dimensions or cell type and every cell changed, only in a or only in b
 ** (diff_cells), then their odds (diff_odds). */
 static void diff_tables(dctx *c) {
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   char da[512], db[512];
   for (uint32_t i = 0; i < a->ntables && !c->oom; i++) {
-    const rg_table *ta = &a->tables[i];
-    int j = rg_module_find_table(b, S(a, ta->name));
+    const rgi_table *ta = &a->tables[i];
+    int j = rgi_module_find_table(b, S(a, ta->name));
     dim_text(da, sizeof da, a, ta);
     if (j < 0) {
-      rg_change *ch = at(c, add(c, '-', RG_DW_TABLE, RG_DS_TABLES, RG_DIFF_NONE, S(a, ta->name)));
+      rgi_change *ch = at(c, add(c, '-', RG_DW_TABLE, RG_DS_TABLES, RG_DIFF_NONE, S(a, ta->name)));
       ch->a.index = i;
       ch->a.text = keep(c, da);
       place(&ch->a, a, a->cellsrc[ta->first].file, a->cellsrc[ta->first].line);
       continue;
     }
-    const rg_table *tb = &b->tables[j];
+    const rgi_table *tb = &b->tables[j];
     uint32_t head = RG_DIFF_NONE;
     char tya[128], tyb[128];
     dim_text(db, sizeof db, b, tb);
-    rg_type_name(tya, sizeof tya, a, ta->value);
-    rg_type_name(tyb, sizeof tyb, b, tb->value);
+    rgi_type_name(tya, sizeof tya, a, ta->value);
+    rgi_type_name(tyb, sizeof tyb, b, tb->value);
     /* The table's `~` item comes first, with its dimensions as its texts; it
     ** is dropped again below when nothing inside it changed. */
     if (head_of(c, &head, RG_DW_TABLE, RG_DS_TABLES, S(a, ta->name), i, (uint32_t)j) != RG_DIFF_NONE) {
@@ -1182,12 +1182,12 @@ static void diff_tables(dctx *c) {
       place(&at(c, head)->b, b, b->cellsrc[tb->first].file, b->cellsrc[tb->first].line);
     }
     if (strcmp(da, db) != 0) {
-      rg_change *ch = at(c, add(c, '~', RG_DW_DIMS, RG_DS_TABLES, head, S(a, ta->name)));
+      rgi_change *ch = at(c, add(c, '~', RG_DW_DIMS, RG_DS_TABLES, head, S(a, ta->name)));
       ch->a.text = keep(c, da);
       ch->b.text = keep(c, db);
     }
     if (strcmp(tya, tyb) != 0) {
-      rg_change *ch = at(c, add(c, '~', RG_DW_CELLTYPE, RG_DS_TABLES, head, S(a, ta->name)));
+      rgi_change *ch = at(c, add(c, '~', RG_DW_CELLTYPE, RG_DS_TABLES, head, S(a, ta->name)));
       ch->a.text = keep(c, tya);
       ch->b.text = keep(c, tyb);
     }
@@ -1206,9 +1206,9 @@ static void diff_tables(dctx *c) {
     if (!c->oom && head == c->d->n - 1) c->d->n--;
   }
   for (uint32_t j = 0; j < b->ntables; j++)
-    if (rg_module_find_table(a, S(b, b->tables[j].name)) < 0) {
-      const rg_table *tb = &b->tables[j];
-      rg_change *ch = at(c, add(c, '+', RG_DW_TABLE, RG_DS_TABLES, RG_DIFF_NONE, S(b, tb->name)));
+    if (rgi_module_find_table(a, S(b, b->tables[j].name)) < 0) {
+      const rgi_table *tb = &b->tables[j];
+      rgi_change *ch = at(c, add(c, '+', RG_DW_TABLE, RG_DS_TABLES, RG_DIFF_NONE, S(b, tb->name)));
       dim_text(db, sizeof db, b, tb);
       ch->b.index = j;
       ch->b.text = keep(c, db);
@@ -1236,7 +1236,7 @@ static uint64_t dice_counts(int n, int sides, uint64_t *counts, int max) {
   return total;
 }
 
-int rg_diff_hint_parse(const char *text, rg_diff_hint *h) {
+int rgi_diff_hint_parse(const char *text, rgi_diff_hint *h) {
   const char *eq = strchr(text, '='), *s;
   char *end;
   long v = 1;
@@ -1271,7 +1271,7 @@ int rg_diff_hint_parse(const char *text, rg_diff_hint *h) {
 typedef struct dicekey {
   int dim;                  /* -1: none */
   int n, sides, plus;
-  const rg_module *m;
+  const rgi_module *m;
   uint32_t rollpc;
   uint32_t proc;            /* the procedure that rolls (m NULL: none) */
   int helper;               /* >= 0: the key is helper(NdS, E1, ...), a
@@ -1292,10 +1292,10 @@ typedef struct odds_row {
 ** dimension dk->dim: to .after when `after`, else to .before.  The score
 ** of dice total s is smap[s] when smap is given (INT64_MIN: none), else
 ** s + dk->plus. */
-static void column_odds(const rg_module *m, const rg_table *t, const dicekey *dk,
+static void column_odds(const rgi_module *m, const rgi_table *t, const dicekey *dk,
                         const uint32_t *colkeys, const uint64_t *counts, const int64_t *smap,
                         odds_row *rows, int *nrows, int after) {
-  const rg_dim *d = &m->dims[t->first_dim + dk->dim];
+  const rgi_dim *d = &m->dims[t->first_dim + dk->dim];
   for (int s = 0; s < 128; s++) {
     if (!counts[s]) continue;
     int64_t score = smap ? smap[s] : s + dk->plus;
@@ -1328,7 +1328,7 @@ static void column_odds(const rg_module *m, const rg_table *t, const dicekey *dk
 
 /* The instruction that pushed the value `depth` below the top of the stack
 ** just before pc, walking back through straight-line code; -1 when unknown. */
-static int64_t producer(const rg_module *m, const rg_proc *p, uint32_t pc, int depth) {
+static int64_t producer(const rgi_module *m, const rgi_proc *p, uint32_t pc, int depth) {
   uint32_t start = p->code;
   while (pc > start) {
     uint32_t ins = m->code[--pc];
@@ -1337,7 +1337,7 @@ static int64_t producer(const rg_module *m, const rg_proc *p, uint32_t pc, int d
     if (op == RG_OP_JMP || op == RG_OP_JMPF || op == RG_OP_JMPT || op == RG_OP_RET ||
         op == RG_OP_RETV)
       return -1;
-    if (rg_op_effect(m, ins, &pops, &pushes) != 0) return -1;
+    if (rgi_op_effect(m, ins, &pops, &pushes) != 0) return -1;
     if (depth < pushes) return depth == 0 && pushes == 1 ? (int64_t)pc : -1;
     depth = depth - pushes + pops;
   }
@@ -1345,7 +1345,7 @@ static int64_t producer(const rg_module *m, const rg_proc *p, uint32_t pc, int d
 }
 
 /* When instruction pc is a `roll NdS` (PUSHI n; ROLL S), sets n and sides. */
-static int is_roll(const rg_module *m, const rg_proc *p, int64_t pc, int *n, int *sides) {
+static int is_roll(const rgi_module *m, const rgi_proc *p, int64_t pc, int *n, int *sides) {
   if (pc < 0 || RG_INS_OP(m->code[pc]) != RG_OP_ROLL) return 0;
   int64_t c = producer(m, p, (uint32_t)pc, 0);
   if (c < 0 || RG_INS_OP(m->code[c]) != RG_OP_PUSHI) return 0;
@@ -1356,7 +1356,7 @@ static int is_roll(const rg_module *m, const rg_proc *p, int64_t pc, int *n, int
 
 /* The instruction that stored the value a LOAD at pc reads: the producer
 ** of the last STORE to that local before pc, in straight-line order; -1. */
-static int64_t stored(const rg_module *m, const rg_proc *p, int64_t pc) {
+static int64_t stored(const rgi_module *m, const rgi_proc *p, int64_t pc) {
   uint32_t local = RG_INS_A(m->code[pc]);
   for (int64_t q = pc - 1; q >= p->code; q--) {
     uint32_t iq = m->code[q];
@@ -1370,7 +1370,7 @@ static int64_t stored(const rg_module *m, const rg_proc *p, int64_t pc) {
 /* Whether instruction pc of p pushes the total of plain dice NdS: `roll
 ** NdS`, or sum() of `rolls(N, dS)`, directly or through locals (a few
 ** deep); sets n, sides and *at (the roll). */
-static int dice_total(const rg_module *m, const rg_proc *p, int64_t pc, int *n, int *sides, int64_t *at) {
+static int dice_total(const rgi_module *m, const rgi_proc *p, int64_t pc, int *n, int *sides, int64_t *at) {
   for (int depth = 0; pc >= 0 && depth < 4; depth++) {
     unsigned op = RG_INS_OP(m->code[pc]);
     if (op == RG_OP_LOAD) {
@@ -1400,8 +1400,8 @@ static int dice_total(const rg_module *m, const rg_proc *p, int64_t pc, int *n, 
 ** has no loop (no jump backward) and at most 4096 instructions, so that
 ** running it for every total and argument (diff_odds) is bounded by its
 ** length, whatever the rule file. */
-static int pure_helper(const rg_module *m, uint32_t pi) {
-  const rg_proc *p = &m->procs[pi];
+static int pure_helper(const rgi_module *m, uint32_t pi) {
+  const rgi_proc *p = &m->procs[pi];
   if (p->result.kind != RG_K_INT || p->ncode > 4096) return 0;
   for (uint32_t k = 0; k < p->nparams; k++) {
     unsigned kind = m->params[p->first_param + k].type.kind;
@@ -1422,14 +1422,14 @@ static int pure_helper(const rg_module *m, uint32_t pi) {
 
 /* Returns the dice key of table tname of m (dim -1 when none): a hint
 ** first, then a LOOKUP whose integer key comes from `roll NdS`. */
-static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
+static dicekey find_dice(const dctx *c, const rgi_module *m, const char *tname) {
   dicekey k;
   memset(&k, 0, sizeof k);
   k.dim = -1;
   k.helper = -1;
-  int t = rg_module_find_table(m, tname);
+  int t = rgi_module_find_table(m, tname);
   if (t < 0) return k;
-  const rg_table *tab = &m->tables[t];
+  const rgi_table *tab = &m->tables[t];
   for (int h = 0; h < c->nhints; h++) {
     if (strcmp(c->hints[h].table, tname) != 0) continue;
     for (uint32_t d = 0; d < tab->ndims; d++)
@@ -1445,8 +1445,8 @@ static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
   /* Heuristic: a LOOKUP of the table whose integer key is a roll, directly
   ** or through a local stored from a roll. */
   for (uint32_t pi = 0; pi < m->nprocs; pi++) {
-    const rg_proc *p = &m->procs[pi];
-    if (rg_module_is_test(m, pi)) continue;
+    const rgi_proc *p = &m->procs[pi];
+    if (rgi_module_is_test(m, pi)) continue;
     for (uint32_t pc = p->code; pc < p->code + p->ncode; pc++) {
       uint32_t ins = m->code[pc];
       if (RG_INS_OP(ins) != RG_OP_LOOKUP || RG_INS_A(ins) != (uint32_t)t) continue;
@@ -1485,7 +1485,7 @@ static dicekey find_dice(const dctx *c, const rg_module *m, const char *tname) {
         if (call < 0 || RG_INS_OP(m->code[call]) != RG_OP_CALL) continue;
         uint32_t hp = RG_INS_A(m->code[call]);
         if (hp >= m->nprocs || !pure_helper(m, hp)) continue;
-        const rg_proc *h = &m->procs[hp];
+        const rgi_proc *h = &m->procs[hp];
         int found = -1, ok = 1;
         int64_t at = -1;
         for (uint32_t a = 0; a < h->nparams && ok; a++) {
@@ -1530,17 +1530,17 @@ typedef struct helpermap {
 ** and every total of the dice counts[].  Returns 0; -1 (hm empty) when
 ** there are too many combinations or parameters that do not match; -2
 ** when memory ran out. */
-static int helper_scores(const rg_diff_runner *run, const rg_module *m, const dicekey *dk,
-                         const uint64_t *counts, const rg_module *names, const dicekey *nk,
+static int helper_scores(const rgi_diff_runner *run, const rgi_module *m, const dicekey *dk,
+                         const uint64_t *counts, const rgi_module *names, const dicekey *nk,
                          helpermap *hm) {
-  const rg_proc *h = &m->procs[dk->helper];
-  const rg_proc *hn = names ? &names->procs[nk->helper] : h;
-  const rg_module *nm = names ? names : m;
+  const rgi_proc *h = &m->procs[dk->helper];
+  const rgi_proc *hn = names ? &names->procs[nk->helper] : h;
+  const rgi_module *nm = names ? names : m;
   uint32_t combos = 1;
   memset(hm, 0, sizeof *hm);
   if (hn->nparams != h->nparams) return -1;
   for (uint32_t k = 0; k < hn->nparams; k++) {
-    rg_type t = nm->params[hn->first_param + k].type;
+    rgi_type t = nm->params[hn->first_param + k].type;
     if (k == dk->harg) continue;
     if (t.kind != RG_K_ENUM) return -1;
     combos *= nm->enums[t.ref].count;
@@ -1558,12 +1558,12 @@ static int helper_scores(const rg_diff_runner *run, const rg_module *m, const di
     return -2;
   }
   for (uint32_t cb = 0; cb < combos; cb++) {
-    rg_value args[16];
+    rgi_value args[16];
     uint32_t rest = cb;
     int ok = h->nparams <= 16 && vm != NULL;
     for (int k = (int)hn->nparams - 1; k >= 0 && ok; k--) {
       if ((uint32_t)k == dk->harg) continue;
-      rg_type tn = nm->params[hn->first_param + k].type, t = m->params[h->first_param + k].type;
+      rgi_type tn = nm->params[hn->first_param + k].type, t = m->params[h->first_param + k].type;
       uint32_t size = nm->enums[tn.ref].count, member = rest % size;
       rest /= size;
       /* the member of this side with the code of names' member */
@@ -1572,7 +1572,7 @@ static int helper_scores(const rg_diff_runner *run, const rg_module *m, const di
       else args[k] = here;
     }
     for (int sc = 0; sc < 128; sc++) {
-      rg_value r = 0;
+      rgi_value r = 0;
       hm->map[cb * 128 + sc] = INT64_MIN;
       if (!ok || !counts[sc]) continue;
       args[dk->harg] = sc;
@@ -1585,8 +1585,8 @@ static int helper_scores(const rg_diff_runner *run, const rg_module *m, const di
 
 /* Writes the members of combination cb of helper dk->helper's enum
 ** parameters of m (joined by ", ") into buf. */
-static void combo_text(char *buf, size_t size, const rg_module *m, const dicekey *dk, uint32_t cb) {
-  const rg_proc *h = &m->procs[dk->helper];
+static void combo_text(char *buf, size_t size, const rgi_module *m, const dicekey *dk, uint32_t cb) {
+  const rgi_proc *h = &m->procs[dk->helper];
   uint32_t pos[16] = {0}, rest = cb;
   for (int k = (int)h->nparams - 1; k >= 0; k--) {
     if ((uint32_t)k == dk->harg || k >= 16) continue;
@@ -1597,8 +1597,8 @@ static void combo_text(char *buf, size_t size, const rg_module *m, const dicekey
   buf[0] = '\0';
   for (uint32_t k = 0; k < h->nparams && k < 16; k++) {
     if (k == dk->harg) continue;
-    const rg_enum *e = &m->enums[m->params[h->first_param + k].type.ref];
-    const rg_member_info *mi = &m->members[e->first + pos[k]];
+    const rgi_enum *e = &m->enums[m->params[h->first_param + k].type.ref];
+    const rgi_member_info *mi = &m->members[e->first + pos[k]];
     if (buf[0]) strncat(buf, ", ", size - strlen(buf) - 1);
     strncat(buf, S(m, mi->display ? mi->display : mi->code), size - strlen(buf) - 1);
   }
@@ -1612,8 +1612,8 @@ static void combo_text(char *buf, size_t size, const rg_module *m, const dicekey
 ** `moved_only`, nothing is appended unless the helper's scores differ
 ** between the sides (the table is the same, what leads to it changed). */
 static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) {
-  const rg_module *a = c->a, *b = c->b;
-  const rg_table *ta = &a->tables[ita], *tb = &b->tables[itb];
+  const rgi_module *a = c->a, *b = c->b;
+  const rgi_table *ta = &a->tables[ita], *tb = &b->tables[itb];
   const char *name = S(a, ta->name);
   dicekey ka = find_dice(c, a, name), kb = find_dice(c, b, name);
   if (ka.dim < 0 && kb.dim < 0) return;
@@ -1654,7 +1654,7 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
   const char *label = S(a, a->dims[ta->first_dim + ka.dim].label);
   char hl[300] = "";
   if (ka.helper >= 0) {   /* weather_score(2d6, s): the call, the dice in place */
-    const rg_proc *h = &a->procs[ka.helper];
+    const rgi_proc *h = &a->procs[ka.helper];
     snprintf(hl, sizeof hl, "%s(", S(a, h->name));
     for (uint32_t k = 0; k < h->nparams; k++) {
       char arg[128];
@@ -1664,7 +1664,7 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
     }
     strncat(hl, ")", sizeof hl - strlen(hl) - 1);
   }
-  rg_change *ch = at(c, add(c, '~', RG_DW_ODDS, RG_DS_TABLES, head, *label ? label : "key"));
+  rgi_change *ch = at(c, add(c, '~', RG_DW_ODDS, RG_DS_TABLES, head, *label ? label : "key"));
   ch->odds.n = ka.n;
   ch->odds.sides = ka.sides;
   ch->odds.plus = ka.plus;
@@ -1729,7 +1729,7 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
 ** also when they are the values of one named constant on both sides (the
 ** instructions come from the same place of the same source, so the one
 ** that differs is the constant's value, listed as a constant). */
-static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_value vb, int by_name) {
+static int same_value(const rgi_module *a, rgi_value va, const rgi_module *b, rgi_value vb, int by_name) {
   if (va == vb) return 1;
   if (va > 0 && vb > 0 && (uint64_t)va < a->nstrings && (uint64_t)vb < b->nstrings &&
       a->strings[va - 1] == '\0' && b->strings[vb - 1] == '\0' &&
@@ -1741,7 +1741,7 @@ static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_va
     uint32_t n = 0, k;
     while (n < 4 && (uint64_t)va + n < a->nheap && (uint64_t)vb + n < b->nheap) n++;
     for (k = 0; k < n; k++) {
-      rg_value x = a->heap[va + k], y = b->heap[vb + k];
+      rgi_value x = a->heap[va + k], y = b->heap[vb + k];
       if (x == y) continue;
       if (x > 0 && y > 0 && (uint64_t)x < a->nstrings && (uint64_t)y < b->nstrings &&
           a->strings[x - 1] == '\0' && b->strings[y - 1] == '\0' &&
@@ -1760,16 +1760,16 @@ static int same_value(const rg_module *a, rg_value va, const rg_module *b, rg_va
 }
 
 /* Whether types ta of a and tb of b have the same name. */
-static int same_type(const rg_module *a, rg_type ta, const rg_module *b, rg_type tb) {
+static int same_type(const rgi_module *a, rgi_type ta, const rgi_module *b, rgi_type tb) {
   char na[128], nb[128];
-  rg_type_name(na, sizeof na, a, ta);
-  rg_type_name(nb, sizeof nb, b, tb);
+  rgi_type_name(na, sizeof na, a, ta);
+  rgi_type_name(nb, sizeof nb, b, tb);
   return strcmp(na, nb) == 0;
 }
 
 /* Whether note A of a and note B of b have the same text and value types. */
-static int same_note(const rg_module *a, uint32_t A, const rg_module *b, uint32_t B) {
-  const rg_note_info *na = &a->notes[A], *nb = &b->notes[B];
+static int same_note(const rgi_module *a, uint32_t A, const rgi_module *b, uint32_t B) {
+  const rgi_note_info *na = &a->notes[A], *nb = &b->notes[B];
   if (na->nvals != nb->nvals || strcmp(S(a, na->text), S(b, nb->text)) != 0) return 0;
   for (uint32_t k = 0; k < na->nvals; k++)
     if (!same_type(a, a->types[na->first_type + k], b, b->types[nb->first_type + k])) return 0;
@@ -1777,19 +1777,19 @@ static int same_note(const rg_module *a, uint32_t A, const rg_module *b, uint32_
 }
 
 /* Compares one instruction of each side by opcode, then by what its operand
-** refers to (rg_op_operand, the one list of operand kinds): an index into a
+** refers to (rgi_op_operand, the one list of operand kinds): an index into a
 ** module array is compared by the name or text of what it indexes, never as
 ** a number, so an opcode added later is compared right without a case here.
 ** lmap_a/lmap_b rename locals by order of first use (arrays of size nlocals,
 ** -1 unused), *next the next canonical number.  here: both come from the
 ** same place of the same file (see same_value). */
-static int same_ins(const rg_module *a, uint32_t ia, const rg_module *b, uint32_t ib,
+static int same_ins(const rgi_module *a, uint32_t ia, const rgi_module *b, uint32_t ib,
                     int *lmap_a, uint32_t na, int *lmap_b, uint32_t nb, int *next, int here) {
   unsigned op = RG_INS_OP(ia);
   uint32_t A = RG_INS_A(ia), B = RG_INS_A(ib);
   if (op != RG_INS_OP(ib)) return 0;
   if (op >= RG_NOPCODES) return ia == ib;
-  switch (rg_op_operand[op]) {
+  switch (rgi_op_operand[op]) {
   case RG_A_IMM: return same_value(a, RG_INS_SA(ia), b, RG_INS_SA(ib), here);
   case RG_A_CONST: return same_value(a, a->consts[A], b, b->consts[B], here);
   case RG_A_LOCAL:
@@ -1820,9 +1820,9 @@ static int same_ins(const rg_module *a, uint32_t ia, const rg_module *b, uint32_
 /* Returns whether a's code [sa, ea) of pa and b's [sb, eb) of pb match
 ** instruction by instruction (same_ins, locals renamed); 0 with c->oom set
 ** when out of memory. */
-static int same_code(dctx *c, const rg_proc *pa, uint32_t sa, uint32_t ea, const rg_proc *pb,
+static int same_code(dctx *c, const rgi_proc *pa, uint32_t sa, uint32_t ea, const rgi_proc *pb,
                      uint32_t sb, uint32_t eb) {
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   if (ea - sa != eb - sb) return 0;
   int *ma = rg_malloc(((size_t)pa->nlocals + 1) * sizeof *ma);
   int *mb = rg_malloc(((size_t)pb->nlocals + 1) * sizeof *mb);
@@ -1854,7 +1854,7 @@ enum { MAXSEG = 256 };
 
 /* Splits procedure p of m into out[0..MAXSEG) at its STEPs (the part before
 ** the first step only when not empty).  Returns the count. */
-static int segments(const rg_module *m, const rg_proc *p, seg *out) {
+static int segments(const rgi_module *m, const rgi_proc *p, seg *out) {
   int n = 0;
   uint32_t s = p->code;
   const char *name = NULL;
@@ -1871,7 +1871,7 @@ static int segments(const rg_module *m, const rg_proc *p, seg *out) {
 /* Sets side s to step sg of m: its code, and its place: the line of its
 ** STEP, or of its body's first instruction when that comes from another
 ** file (an `override step`); at the STEP itself when `at_step`. */
-static void step_side(rg_diff_side *s, const rg_module *m, const seg *sg, int at_step) {
+static void step_side(rgi_diff_side *s, const rgi_module *m, const seg *sg, int at_step) {
   uint32_t pc = sg->start;
   s->code = sg->start;
   s->ncode = sg->end - sg->start;
@@ -1882,9 +1882,9 @@ static void step_side(rg_diff_side *s, const rg_module *m, const seg *sg, int at
 }
 
 /* Returns the index of procedure `name` in m, tests left out, or -1. */
-static int find_proc(const rg_module *m, const char *name) {
+static int find_proc(const rgi_module *m, const char *name) {
   for (uint32_t i = 0; i < m->nprocs; i++)
-    if (!rg_module_is_test(m, i) && strcmp(S(m, m->procs[i].name), name) == 0) return (int)i;
+    if (!rgi_module_is_test(m, i) && strcmp(S(m, m->procs[i].name), name) == 0) return (int)i;
   return -1;
 }
 
@@ -1899,7 +1899,7 @@ static int find_seg(const seg *s, int n, const seg *t) {
 }
 
 /* Sets side s to procedure i of m: index, code, place. */
-static void proc_side(rg_diff_side *s, const rg_module *m, uint32_t i) {
+static void proc_side(rgi_diff_side *s, const rgi_module *m, uint32_t i) {
   s->index = i;
   s->code = m->procs[i].code;
   s->ncode = m->procs[i].ncode;
@@ -1909,7 +1909,7 @@ static void proc_side(rg_diff_side *s, const rg_module *m, uint32_t i) {
 /* The procedures added, removed or changed (not tests), and of a changed
 ** one with steps the steps added, removed or changed, by name. */
 static void diff_procs(dctx *c) {
-  const rg_module *a = c->a, *b = c->b;
+  const rgi_module *a = c->a, *b = c->b;
   seg *sa = rg_malloc(2 * MAXSEG * sizeof *sa), *sb = sa + MAXSEG;
   if (!sa) {
     c->oom = 1;
@@ -1921,15 +1921,15 @@ static void diff_procs(dctx *c) {
   uint32_t cause = RG_DIFF_NONE;
   for (int pass = 0; pass < 2; pass++) {
     for (uint32_t i = 0; i < a->nprocs && !c->oom; i++) {
-      if (rg_module_is_test(a, i)) continue;
-      const rg_proc *pa = &a->procs[i];
+      if (rgi_module_is_test(a, i)) continue;
+      const rgi_proc *pa = &a->procs[i];
       int j = find_proc(b, S(a, pa->name));
       if (j < 0) {
         if (pass == 0)
           proc_side(&at(c, add(c, '-', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(a, pa->name)))->a, a, i);
         continue;
       }
-      const rg_proc *pb = &b->procs[j];
+      const rgi_proc *pb = &b->procs[j];
       if (same_code(c, pa, pa->code, pa->code + pa->ncode, pb, pb->code, pb->code + pb->ncode))
         continue;
       int derived = pa->ncode == pb->ncode && same_source(c, pa->code, pb->code, pa->ncode);
@@ -1949,7 +1949,7 @@ static void diff_procs(dctx *c) {
           continue;
         }
         if (same_code(c, pa, sa[x].start, sa[x].end, pb, sb[y].start, sb[y].end)) continue;
-        rg_change *ch = at(c, add(c, '~', RG_DW_STEP, RG_DS_PROCEDURES, head, sa[x].name));
+        rgi_change *ch = at(c, add(c, '~', RG_DW_STEP, RG_DS_PROCEDURES, head, sa[x].name));
         ch->derived = sa[x].end - sa[x].start == sb[y].end - sb[y].start &&
                       same_source(c, sa[x].start, sb[y].start, sa[x].end - sa[x].start);
         step_side(&ch->a, a, &sa[x], 0);
@@ -1960,7 +1960,7 @@ static void diff_procs(dctx *c) {
           step_side(&at(c, add(c, '+', RG_DW_STEP, RG_DS_PROCEDURES, head, sb[y].name))->b, b, &sb[y], 0);
     }
     for (uint32_t j = 0; pass == 0 && j < b->nprocs && !c->oom; j++) {
-      if (rg_module_is_test(b, j) || find_proc(a, S(b, b->procs[j].name)) >= 0) continue;
+      if (rgi_module_is_test(b, j) || find_proc(a, S(b, b->procs[j].name)) >= 0) continue;
       proc_side(&at(c, add(c, '+', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(b, b->procs[j].name)))->b, b, j);
     }
   }
@@ -1969,7 +1969,7 @@ static void diff_procs(dctx *c) {
 
 /* ---- the list ---------------------------------------------------------- */
 
-const char *rg_diff_section_name(uint32_t s) {
+const char *rgi_diff_section_name(uint32_t s) {
   static const char *const names[] = {
 #define RG_X(id, name) name,
     RG_DIFF_SECTIONS(RG_X)
@@ -1978,13 +1978,13 @@ const char *rg_diff_section_name(uint32_t s) {
   return s < RG_NDIFF_SECTIONS ? names[s] : "?";
 }
 
-int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *hints,
-                    int nhints, const rg_diff_runner *run, rg_diff *d) {
+int rgi_diff_modules(const rgi_module *a, const rgi_module *b, const rgi_diff_hint *hints,
+                    int nhints, const rgi_diff_runner *run, rgi_diff *d) {
   dctx c;
   memset(d, 0, sizeof *d);
   d->a = a;
   d->b = b;
-  rg_arena_init(&d->arena, 0);
+  rgi_arena_init(&d->arena, 0);
   memset(&c, 0, sizeof c);
   c.d = d;
   c.a = a;
@@ -2010,7 +2010,7 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
   diff_displays(&c);
   rg_free(c.fmap);
   if (c.oom || d->arena.failed) {
-    rg_diff_free(d);
+    rgi_diff_free(d);
     d->a = a;
     d->b = b;
     return -1;
@@ -2018,8 +2018,8 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
   return 0;
 }
 
-void rg_diff_free(rg_diff *d) {
+void rgi_diff_free(rgi_diff *d) {
   rg_free(d->changes);
-  rg_arena_free(&d->arena);
+  rgi_arena_free(&d->arena);
   memset(d, 0, sizeof *d);
 }

@@ -1,9 +1,9 @@
 /*
 ** diff.h: what changed between two rule sets, as a list of changes.
 **
-** rg_diff_modules compares two compiled modules (extends already resolved)
+** rgi_diff_modules compares two compiled modules (extends already resolved)
 ** by name, never by index or line, and returns a change list: data, not
-** text.  Printing it is a separate renderer (rg_diff_print, the text of
+** text.  Printing it is a separate renderer (rgi_diff_print, the text of
 ** `regula diff`); another renderer (JSON, a page) reads the same list.
 **
 ** The list is flat and in print order.  Every change has a kind (added,
@@ -22,7 +22,7 @@
 **   enums       added / removed; members added / removed / shown otherwise;
 **               order
 **   records     added / removed; fields added / removed / retyped
-**   constants   named constants (rg_named) and inputs: their values
+**   constants   named constants (rgi_named) and inputs: their values
 **   tables      added / removed; dimensions; cell type; cells matched by
 **               their keys' names (member codes, ints)
 **   odds        where a changed table is looked up under a dice score, the
@@ -52,7 +52,7 @@
 ** with b_key); changes that follow from others (`derived`: the same source
 ** on both sides) under an RG_DW_CAUSE head per section, named after a
 ** `scale` line when it is the cause; procedures and steps as source hunks
-** (rg_diff_sources, diff_src.c); renderers for text with words marked
+** (rgi_diff_sources, diff_src.c); renderers for text with words marked
 ** (diff_text.c), --stat and --json (diff_report.c); the public API
 ** (diff_api.c, regula.h).  Known limit: "the same source" is the same path
 ** and lines, so two .rbc files built from one path at two revisions would
@@ -66,16 +66,16 @@
 
 #include "arena.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* No index: a top-level change's parent, an item not on one side. */
 #define RG_DIFF_NONE UINT32_MAX
 
-typedef enum rg_change_kind {
+typedef enum rgi_change_kind {
   RG_CHANGE_ADDED = '+',    /* only in b */
   RG_CHANGE_REMOVED = '-',  /* only in a */
   RG_CHANGE_CHANGED = '~'   /* on both sides, different */
-} rg_change_kind;
+} rgi_change_kind;
 
 /* The sections, in the order the list holds them. */
 #define RG_DIFF_SECTIONS(X) \
@@ -83,19 +83,19 @@ typedef enum rg_change_kind {
   X(CONSTANTS, "constants") X(TABLES, "tables") X(PROCEDURES, "procedures") \
   X(STRATEGIES, "strategies") X(DISPLAYS, "displays")
 
-typedef enum rg_diff_section {
+typedef enum rgi_diff_section {
 #define RG_X(id, name) RG_DS_##id,
   RG_DIFF_SECTIONS(RG_X)
 #undef RG_X
   RG_NDIFF_SECTIONS
-} rg_diff_section;
+} rgi_diff_section;
 
 /* The name of section s ("tables"). */
-const char *rg_diff_section_name(uint32_t s);
+const char *rgi_diff_section_name(uint32_t s);
 
 /* What a change is about, with what its fields hold.  `index` is the item's
 ** index on that side, in the module array named in brackets. */
-typedef enum rg_diff_what {
+typedef enum rgi_diff_what {
   RG_DW_HEADER,     /* name: "name", "revision" or "source"; text: the strings */
   RG_DW_UNIT,       /* [units] name: the symbol; text: its display name */
   RG_DW_ENUM,       /* [enums] name; text: "{ A, B }" ("{ A < B }" ordered) */
@@ -132,7 +132,7 @@ typedef enum rg_diff_what {
   RG_DW_CAUSE,      /* constants or procedures: the head of the changes that
                     ** follow from others (derived: the same source on both
                     ** sides); name: the cause when known (a `scale` line,
-                    ** after rg_diff_sources; b: its place), else NULL */
+                    ** after rgi_diff_sources; b: its place), else NULL */
   RG_DW_STRATEGY,   /* [strategies] name; text: its description */
   RG_DW_SRULE,      /* under its strategy; name: the rule's prompt (and
                     ** " for WHO"); text: its picks ("max card, first") */
@@ -140,31 +140,31 @@ typedef enum rg_diff_what {
   RG_DW_DLINE,      /* under its display: a line added or removed; text: the
                     ** line as written ("table terrain: name, sector") */
   RG_DW_RULE,       /* under its step (or its procedure, for a rule outside
-                    ** any step), after rg_diff_sources: a `rule "NAME"` that
+                    ** any step), after rgi_diff_sources: a `rule "NAME"` that
                     ** an override or `remove rule` on one side changed;
                     ** name: the rule's; each side: where the rule as that
                     ** side runs it is written (the base's rule or the
                     ** override), or for a removed rule the `remove rule`
                     ** line (text NULL); source: the quotation and hunks */
   RG_NDIFF_WHAT
-} rg_diff_what;
+} rgi_diff_what;
 
 /* One side of a change. */
-typedef struct rg_diff_side {
+typedef struct rgi_diff_side {
   const char *file;         /* source path as the module has it (NULL: the item
                             ** is not on this side or has no place) */
   uint32_t line;            /* 0: the place is not known */
-  uint32_t index;           /* see rg_diff_what; RG_DIFF_NONE when none */
+  uint32_t index;           /* see rgi_diff_what; RG_DIFF_NONE when none */
   uint32_t code, ncode;     /* procedures and steps: code[code .. code+ncode) */
   const char *text;         /* as people read it; NULL when not on this side */
-  rg_type type;             /* constants, inputs, cells: the value's type */
-  rg_value value;
-} rg_diff_side;
+  rgi_type type;             /* constants, inputs, cells: the value's type */
+  rgi_value value;
+} rgi_diff_side;
 
-typedef struct rg_change {
-  uint8_t kind;             /* rg_change_kind */
-  uint8_t what;             /* rg_diff_what */
-  uint8_t section;          /* rg_diff_section */
+typedef struct rgi_change {
+  uint8_t kind;             /* rgi_change_kind */
+  uint8_t what;             /* rgi_diff_what */
+  uint8_t section;          /* rgi_diff_section */
   uint32_t parent;          /* index in the list, or RG_DIFF_NONE */
   uint32_t cause;           /* a change this one follows from (RG_DIFF_NONE:
                             ** none known): its RG_DW_CAUSE head */
@@ -177,13 +177,13 @@ typedef struct rg_change {
                             ** renumbered): the first key on side b, when it
                             ** differs from a's (row, or name with one key);
                             ** else NULL */
-  rg_diff_side a, b;
+  rgi_diff_side a, b;
   uint32_t ncells;          /* RG_DW_CELL: how many cells it stands for (a
                             ** run of cells that change alike: row and name
                             ** are then key ranges, "1..2048", and each side
                             ** its first cell) */
   const char *source;       /* RG_DW_PROC (without steps listed), RG_DW_STEP
-                            ** or RG_DW_RULE, after rg_diff_sources: the
+                            ** or RG_DW_RULE, after rgi_diff_sources: the
                             ** override's `source "..."` line when it has one,
                             ** then `--- A`, `+++ B` and the hunks (`@@ -A,N
                             ** +B,M @@`, lines marked ' ', '-', '+') of both
@@ -193,50 +193,50 @@ typedef struct rg_change {
     int n, sides, plus;     /* RG_DW_ODDS: the score is NdS+plus */
     uint64_t before, after, total;   /* RG_DW_ODDS_VALUE */
   } odds;
-} rg_change;
+} rgi_change;
 
 /* A change list.  It borrows both modules (they must outlive it): texts and
 ** paths point into their string pools or into the list's arena. */
-typedef struct rg_diff {
-  const rg_module *a, *b;
-  rg_change *changes;       /* rg_malloc'd */
+typedef struct rgi_diff {
+  const rgi_module *a, *b;
+  rgi_change *changes;       /* rg_malloc'd */
   uint32_t n, cap;
-  rg_arena arena;           /* the texts the list made */
-} rg_diff;
+  rgi_arena arena;           /* the texts the list made */
+} rgi_diff;
 
 /* A dice score given by hand: the first integer key of table `table` is
 ** NdS+plus (`--odds TABLE=NdS+K`). */
-typedef struct rg_diff_hint {
+typedef struct rgi_diff_hint {
   char table[128];
   int n, sides, plus;
-} rg_diff_hint;
+} rgi_diff_hint;
 
 /* Parses "TABLE=NdS", "TABLE=dS", "TABLE=NdS+K" or "TABLE=NdS-K" into *h.
 ** Returns 0, or -1 when text is not such a hint or the dice are outside
 ** 1..6 dice of 2..20 sides. */
-int rg_diff_hint_parse(const char *text, rg_diff_hint *h);
+int rgi_diff_hint_parse(const char *text, rgi_diff_hint *h);
 
 /* How the diff runs a dice key's pure helper procedure (diff_odds) without
 ** knowing a VM: open starts runs of module m (NULL: out of memory), call
 ** runs procedure proc of it on args (0 with *result; -1 when the run
 ** failed), close ends them. */
-typedef struct rg_diff_runner {
-  void *(*open)(void *ctx, const rg_module *m);
-  int (*call)(void *runs, uint32_t proc, const rg_value *args, rg_value *result);
+typedef struct rgi_diff_runner {
+  void *(*open)(void *ctx, const rgi_module *m);
+  int (*call)(void *runs, uint32_t proc, const rgi_value *args, rgi_value *result);
   void (*close)(void *runs);
   void *ctx;
-} rg_diff_runner;
+} rgi_diff_runner;
 
 /* Compares a with b (both verified) into *d, using hints[0..nhints) for
 ** odds and run (NULL: helpers are not run, their tables get no odds) for a
 ** dice key's helper.  Returns 0, or -1 when out of memory (d is then
-** empty).  Free d with rg_diff_free in every case. */
-int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *hints,
-                    int nhints, const rg_diff_runner *run, rg_diff *d);
+** empty).  Free d with rgi_diff_free in every case. */
+int rgi_diff_modules(const rgi_module *a, const rgi_module *b, const rgi_diff_hint *hints,
+                    int nhints, const rgi_diff_runner *run, rgi_diff *d);
 
 /* Reads both sides' rule files through ld (NULL: rg_file_loader) and sets
 ** the `source` of each changed procedure or step whose source both files
-** show (see rg_change).  Where a procedure or step is the same declaration
+** show (see rgi_change).  Where a procedure or step is the same declaration
 ** on both sides and an `override rule` or `remove rule` of either side
 ** changed a rule inside it (in a step, directly in the procedure, inside
 ** an `if` or a loop), each such rule is inserted into the list as an
@@ -245,10 +245,10 @@ int rg_diff_modules(const rg_module *a, const rg_module *b, const rg_diff_hint *
 ** move.  A file that cannot be read or parsed leaves its changes without
 ** source.  Returns 0, or -1 when out of memory, reading a file included (d
 ** keeps what was set). */
-int rg_diff_sources(rg_diff *d, const rg_loader *ld);
+int rgi_diff_sources(rgi_diff *d, const rg_loader *ld);
 
 /* Frees the changes and texts of d (not the modules). */
-void rg_diff_free(rg_diff *d);
+void rgi_diff_free(rgi_diff *d);
 
 /* Writes d as the text of `regula diff`: a `== SECTION` heading before each
 ** section's first change, one line per change (`~ name: old -> new`,
@@ -259,12 +259,12 @@ void rg_diff_free(rg_diff *d);
 ** changed marked (`[-old-]{+new+}`, or in colour with RG_DIFF_COLOR in
 ** flags, regula.h).  An empty list writes `no differences`.  Returns 0, or
 ** -1 when memory ran out (the text is then cut short). */
-int rg_diff_print(rg_out *out, const rg_diff *d, const char *base, int flags);
+int rgi_diff_print(rg_out *out, const rgi_diff *d, const char *base, int flags);
 
 /* Writes d as `regula diff --stat`: per section, how many items were
 ** changed, added and removed, and how many inside them (cells, each cell
 ** of a run counted, members, fields, steps, rules); then the total. */
-void rg_diff_print_stat(rg_out *out, const rg_diff *d);
+void rgi_diff_print_stat(rg_out *out, const rgi_diff *d);
 
 /* Writes d as JSON lines: {"format":2,"changes":N}, then one object per
 ** change in list order: index, kind, section, what, parent (an index, or
@@ -272,15 +272,15 @@ void rg_diff_print_stat(rg_out *out, const rg_diff *d);
 ** stripped, line, text, and the typed value of a constant, input or cell),
 ** cells (of a cell: how many it stands for), and dice or odds.  Returns 0, or -1 when memory ran out (the lines are
 ** then cut short). */
-int rg_diff_print_json(rg_out *out, const rg_diff *d, const char *base);
+int rgi_diff_print_json(rg_out *out, const rgi_diff *d, const char *base);
 
 /* Writes file into out[0..size) as the renderers show it: normalized
 ** ("./" dropped, "dir/.." folded) and without the folder `base` (NULL or
 ** "": none). */
-void rg_diff_path(char *out, size_t size, const char *file, const char *base);
+void rgi_diff_path(char *out, size_t size, const char *file, const char *base);
 
 /* The name of what w ("cell"), kind k ("changed"). */
-const char *rg_diff_what_name(uint32_t w);
-const char *rg_diff_kind_name(int k);
+const char *rgi_diff_what_name(uint32_t w);
+const char *rgi_diff_kind_name(int k);
 
 #endif

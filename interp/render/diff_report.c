@@ -9,17 +9,17 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *rg_diff_what_name(uint32_t w) {
+const char *rgi_diff_what_name(uint32_t w) {
   static const char *const names[] = {
     "header", "unit", "enum", "member", "order", "record", "field", "constant", "input",
     "table", "dimensions", "cell type", "cell", "odds", "odds value", "procedure", "step",
     "cause", "strategy", "strategy rule", "display", "display line", "rule"
   };
-  _Static_assert(sizeof names / sizeof *names == RG_NDIFF_WHAT, "a name for every rg_diff_what");
+  _Static_assert(sizeof names / sizeof *names == RG_NDIFF_WHAT, "a name for every rgi_diff_what");
   return w < RG_NDIFF_WHAT ? names[w] : "?";
 }
 
-const char *rg_diff_kind_name(int k) {
+const char *rgi_diff_kind_name(int k) {
   return k == RG_CHANGE_ADDED ? "added" : k == RG_CHANGE_REMOVED ? "removed" : "changed";
 }
 
@@ -38,13 +38,13 @@ static void put_counts(rg_out *out, const uint32_t *n) {
   }
 }
 
-void rg_diff_print_stat(rg_out *out, const rg_diff *d) {
+void rgi_diff_print_stat(rg_out *out, const rgi_diff *d) {
   /* top[s][k]: items of section s; in[s][w][k]: inner items by what. */
   uint32_t top[RG_NDIFF_SECTIONS][3], in[RG_NDIFF_SECTIONS][RG_NDIFF_WHAT][3], total = 0;
   memset(top, 0, sizeof top);
   memset(in, 0, sizeof in);
   for (uint32_t i = 0; i < d->n; i++) {
-    const rg_change *ch = &d->changes[i];
+    const rgi_change *ch = &d->changes[i];
     if (ch->section >= RG_NDIFF_SECTIONS || ch->what >= RG_NDIFF_WHAT) continue;
     if (ch->what == RG_DW_ODDS || ch->what == RG_DW_ODDS_VALUE || ch->what == RG_DW_CAUSE) continue;
     /* an item under the head of the changes that follow from others is an
@@ -58,11 +58,11 @@ void rg_diff_print_stat(rg_out *out, const rg_diff *d) {
   }
   for (uint32_t s = 0; s < RG_NDIFF_SECTIONS; s++) {
     if (!top[s][0] && !top[s][1] && !top[s][2]) continue;
-    rg_printf(out, "%-11s ", rg_diff_section_name(s));
+    rg_printf(out, "%-11s ", rgi_diff_section_name(s));
     put_counts(out, top[s]);
     for (uint32_t w = 0; w < RG_NDIFF_WHAT; w++) {
       if (!in[s][w][0] && !in[s][w][1] && !in[s][w][2]) continue;
-      rg_printf(out, "; %s: ", rg_diff_what_name(w));
+      rg_printf(out, "; %s: ", rgi_diff_what_name(w));
       put_counts(out, in[s][w]);
     }
     rg_putc(out, '\n');
@@ -73,20 +73,20 @@ void rg_diff_print_stat(rg_out *out, const rg_diff *d) {
 
 /* Returns s as a new JSON string, or JSON null when s is NULL. */
 static json_t *text_or_null(const char *s) {
-  return s ? rg_json_text(s) : json_null();
+  return s ? rgi_json_text(s) : json_null();
 }
 
 /* Returns side s of a change, on module m, as a new JSON object {"file",
 ** "line", "text", "value" (typed, for constants, inputs and cells)}, or
 ** JSON null when the item is not on that side; NULL when out of memory. */
-static json_t *json_side(const rg_diff_side *s, const rg_module *m, const char *base) {
+static json_t *json_side(const rgi_diff_side *s, const rgi_module *m, const char *base) {
   char p[1024];
   if (!s->file && !s->text) return json_null();
-  if (s->file && *s->file) rg_diff_path(p, sizeof p, s->file, base);
-  json_t *o = json_pack("{s:o,s:I,s:o}", "file", s->file && *s->file ? rg_json_text(p) : json_null(),
+  if (s->file && *s->file) rgi_diff_path(p, sizeof p, s->file, base);
+  json_t *o = json_pack("{s:o,s:I,s:o}", "file", s->file && *s->file ? rgi_json_text(p) : json_null(),
                         "line", (json_int_t)s->line, "text", text_or_null(s->text));
   if (o && s->text && s->type.kind != RG_K_VOID &&
-      json_object_set_new(o, "value", rg_json_value(m, m->heap, m->nheap, s->type, s->value)) != 0) {
+      json_object_set_new(o, "value", rgi_json_value(m, m->heap, m->nheap, s->type, s->value)) != 0) {
     json_decref(o);
     o = NULL;
   }
@@ -95,11 +95,11 @@ static json_t *json_side(const rg_diff_side *s, const rg_module *m, const char *
 
 /* Returns change ch (index i of d) as a new JSON object; NULL when out of
 ** memory. */
-static json_t *json_change(const rg_diff *d, uint32_t i, const char *base) {
-  const rg_change *ch = &d->changes[i];
+static json_t *json_change(const rgi_diff *d, uint32_t i, const char *base) {
+  const rgi_change *ch = &d->changes[i];
   json_t *o = json_pack("{s:I,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o}", "index", (json_int_t)i,
-                        "kind", rg_diff_kind_name(ch->kind), "section", rg_diff_section_name(ch->section),
-                        "what", rg_diff_what_name(ch->what),
+                        "kind", rgi_diff_kind_name(ch->kind), "section", rgi_diff_section_name(ch->section),
+                        "what", rgi_diff_what_name(ch->what),
                         "parent", ch->parent == RG_DIFF_NONE ? json_null() : json_integer(ch->parent),
                         "name", text_or_null(ch->name), "row", text_or_null(ch->row),
                         "b_key", text_or_null(ch->b_key), "derived", ch->derived != 0,
@@ -127,10 +127,10 @@ static json_t *json_change(const rg_diff *d, uint32_t i, const char *base) {
   return o;
 }
 
-int rg_diff_print_json(rg_out *out, const rg_diff *d, const char *base) {
+int rgi_diff_print_json(rg_out *out, const rgi_diff *d, const char *base) {
   json_t *j = json_pack("{s:i,s:I}", "format", RG_JSON_FORMAT, "changes", (json_int_t)d->n);
   for (uint32_t i = 0; j; i++) {
-    rg_json_put(out, j, 1);
+    rgi_json_put(out, j, 1);
     if (i == d->n) return 0;
     j = json_change(d, i, base);
   }

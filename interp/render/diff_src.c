@@ -1,18 +1,18 @@
 /*
 ** diff_src.c: the source of changed procedures and steps (see diff.h,
-** rg_diff_sources).
+** rgi_diff_sources).
 **
 ** A change list compares code; people read source.  For each procedure or
 ** step that changed, both sides' rule files are read through a loader and
 ** parsed (parse.h), the declaration or `step` statement found by name, its
 ** lines taken from its first line to the brace that closes its block, and
-** the two spans compared line by line (indentation set aside, rg_align): the
+** the two spans compared line by line (indentation set aside, rgi_align): the
 ** lines that differ, with two of context, become the hunks of a unified
 ** diff with each side's real line numbers, kept on the change after the
 ** `source "..."` quotation of an override.
 */
 #include "align.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "diag.h"
 #include "diff.h"
 #include "parse.h"
@@ -26,12 +26,12 @@ enum { MAXFILES = 32, CONTEXT = 2, MAXLINES = 4096 };
 /* The rule files read so far, parsed. */
 typedef struct srcs {
   const rg_loader *ld;
-  rg_arena arena;
-  rg_diag diag;
+  rgi_arena arena;
+  rgi_diag diag;
   struct {
     char path[512];             /* normalized */
     uint32_t index;             /* in diag's files */
-    rg_ast_file *ast;           /* NULL: not readable or not parsed */
+    rgi_ast_file *ast;           /* NULL: not readable or not parsed */
   } f[MAXFILES];
   int n;
 } srcs;
@@ -42,16 +42,16 @@ typedef struct span {
   uint32_t file, first, last;
   const char *quote;            /* the override's `source "..."`, or NULL */
   const char *path;             /* the file as the module names it */
-  const rg_stmt *stmt;          /* a step found inside its procedure, or NULL */
-  const rg_stmt *body;          /* the statements of the block (a procedure's,
+  const rgi_stmt *stmt;          /* a step found inside its procedure, or NULL */
+  const rgi_stmt *body;          /* the statements of the block (a procedure's,
                                 ** a step's or an override step's) */
 } span;
 
 /* Returns the parsed file `path` (read and parsed at the first ask), or NULL
 ** when it cannot be read or parsed; sets *index to its index in s->diag. */
-static rg_ast_file *file_ast(srcs *s, const char *path, uint32_t *index) {
+static rgi_ast_file *file_ast(srcs *s, const char *path, uint32_t *index) {
   char norm[512];
-  rg_path_norm(norm, sizeof norm, path);
+  rgi_path_norm(norm, sizeof norm, path);
   for (int i = 0; i < s->n; i++)
     if (strcmp(s->f[i].path, norm) == 0) {
       *index = s->f[i].index;
@@ -62,8 +62,8 @@ static rg_ast_file *file_ast(srcs *s, const char *path, uint32_t *index) {
   snprintf(s->f[k].path, sizeof s->f[k].path, "%s", norm);
   s->f[k].ast = NULL;
   int errors = s->diag.errors;
-  if (rg_diag_fetch(&s->diag, s->ld, NULL, path, RG_LOAD_RULES, NULL, &s->f[k].index) != 0) return NULL;
-  rg_ast_file *ast = rg_parse(&s->diag, s->f[k].index, &s->arena);
+  if (rgi_diag_fetch(&s->diag, s->ld, NULL, path, RG_LOAD_RULES, NULL, &s->f[k].index) != 0) return NULL;
+  rgi_ast_file *ast = rgi_parse(&s->diag, s->f[k].index, &s->arena);
   if (ast && s->diag.errors == errors) s->f[k].ast = ast;
   *index = s->f[k].index;
   return s->f[k].ast;
@@ -71,9 +71,9 @@ static rg_ast_file *file_ast(srcs *s, const char *path, uint32_t *index) {
 
 /* Returns the statement of kind `kind` (a step or a rule) named `name` in
 ** list (recursively), or NULL. */
-static const rg_stmt *find_stmt(const rg_stmt *list, rg_skind kind, const char *name) {
-  for (const rg_stmt *st = list; st; st = st->next) {
-    const rg_stmt *hit;
+static const rgi_stmt *find_stmt(const rgi_stmt *list, rgi_skind kind, const char *name) {
+  for (const rgi_stmt *st = list; st; st = st->next) {
+    const rgi_stmt *hit;
     if (st->kind == kind && st->str && strcmp(st->str, name) == 0) return st;
     if (st->body && (hit = find_stmt(st->body, kind, name))) return hit;
     if (st->orelse && (hit = find_stmt(st->orelse, kind, name))) return hit;
@@ -82,8 +82,8 @@ static const rg_stmt *find_stmt(const rg_stmt *list, rg_skind kind, const char *
 }
 
 /* Returns the first `source "..."` of notes, or NULL. */
-static const char *source_of(const rg_note *notes) {
-  for (const rg_note *n = notes; n; n = n->next)
+static const char *source_of(const rgi_note *notes) {
+  for (const rgi_note *n = notes; n; n = n->next)
     if (!n->assumed) return n->text;
   return NULL;
 }
@@ -91,7 +91,7 @@ static const char *source_of(const rg_note *notes) {
 /* Returns the line of file f that holds the brace closing the first block
 ** opened at or after line `from` (strings and # comments skipped), or from
 ** when there is none. */
-static uint32_t block_end(const rg_file *f, uint32_t from) {
+static uint32_t block_end(const rgi_file *f, uint32_t from) {
   size_t i = from >= 1 && from <= f->nlines ? f->line_start[from - 1] : f->len;
   int depth = 0, opened = 0, str = 0;
   uint32_t line = from;
@@ -116,8 +116,8 @@ static uint32_t block_end(const rg_file *f, uint32_t from) {
 
 /* Returns the parsed rule file k of module m (NULL when it is not a rule
 ** file or cannot be read), its index in s->diag in *index. */
-static rg_ast_file *module_file(srcs *s, const rg_module *m, uint32_t k, uint32_t *index) {
-  const char *path = rg_module_str(m, m->files[k]);
+static rgi_ast_file *module_file(srcs *s, const rgi_module *m, uint32_t k, uint32_t *index) {
+  const char *path = rgi_module_str(m, m->files[k]);
   size_t n = strlen(path);
   if (n < 6 || strcmp(path + n - 6, ".rules") != 0) return NULL;
   return file_ast(s, path, index);
@@ -135,22 +135,22 @@ static void set_span(srcs *s, span *sp, uint32_t index, const char *path, uint32
 
 /* Finds in the rule files of m (its own first, then its bases) procedure
 ** `proc` (step NULL) or its step `step`, an override first, into *sp. */
-static void find_span(srcs *s, const rg_module *m, const char *proc, const char *step, span *sp) {
+static void find_span(srcs *s, const rgi_module *m, const char *proc, const char *step, span *sp) {
   uint32_t index;
   memset(sp, 0, sizeof *sp);
   for (int pass = 0; pass < 2 && !sp->found; pass++)
     for (uint32_t k = 0; k < m->nfiles && !sp->found; k++) {
-      rg_ast_file *ast = module_file(s, m, k, &index);
-      for (const rg_decl *dc = ast ? ast->decls : NULL; dc && !sp->found; dc = dc->next) {
+      rgi_ast_file *ast = module_file(s, m, k, &index);
+      for (const rgi_decl *dc = ast ? ast->decls : NULL; dc && !sp->found; dc = dc->next) {
         if (pass == 0 && step && dc->kind == RG_DE_STEP && dc->part != RG_ST_RULE && dc->name &&
             dc->target && strcmp(dc->name, step) == 0 && strcmp(dc->target, proc) == 0) {
-          set_span(s, sp, index, rg_module_str(m, m->files[k]), dc->pos.line);
+          set_span(s, sp, index, rgi_module_str(m, m->files[k]), dc->pos.line);
           sp->quote = source_of(dc->notes);
           sp->body = dc->body;
         } else if (pass == 1 && dc->kind == RG_DE_PROC && dc->name && strcmp(dc->name, proc) == 0) {
-          const rg_stmt *st = step ? find_stmt(dc->body, RG_ST_STEP, step) : NULL;
+          const rgi_stmt *st = step ? find_stmt(dc->body, RG_ST_STEP, step) : NULL;
           if (step && !st) continue;
-          set_span(s, sp, index, rg_module_str(m, m->files[k]), st ? st->pos.line : dc->pos.line);
+          set_span(s, sp, index, rgi_module_str(m, m->files[k]), st ? st->pos.line : dc->pos.line);
           sp->stmt = st;
           sp->body = st ? st->body : dc->body;
           sp->quote = !st && dc->is_override ? source_of(dc->notes) : NULL;
@@ -160,7 +160,7 @@ static void find_span(srcs *s, const rg_module *m, const char *proc, const char 
 }
 
 /* Returns the text of line k of file f without its indentation (len in *n). */
-static const char *line_at(const rg_file *f, uint32_t k, size_t *n) {
+static const char *line_at(const rgi_file *f, uint32_t k, size_t *n) {
   size_t a = f->line_start[k - 1], b = k < f->nlines ? f->line_start[k] - 1 : f->len;
   while (a < b && (f->text[a] == ' ' || f->text[a] == '\t')) a++;
   while (b > a && (f->text[b - 1] == '\r' || f->text[b - 1] == '\n')) b--;
@@ -171,7 +171,7 @@ static const char *line_at(const rg_file *f, uint32_t k, size_t *n) {
 /* Writes line k of file f as a line of a hunk: the mark (' ', '-', '+'),
 ** then the line with `cut` columns of indentation removed (all of it for
 ** the span's first and last lines, k == edge). */
-static void hunk_line(rg_out *o, char mark, const rg_file *f, uint32_t k, size_t cut, int edge) {
+static void hunk_line(rg_out *o, char mark, const rgi_file *f, uint32_t k, size_t cut, int edge) {
   size_t a = f->line_start[k - 1], b = k < f->nlines ? f->line_start[k] - 1 : f->len, c = 0;
   while (a < b && (edge || c < cut) && (f->text[a] == ' ' || f->text[a] == '\t')) a++, c++;
   if (a == b) rg_printf(o, "%c\n", mark);
@@ -180,7 +180,7 @@ static void hunk_line(rg_out *o, char mark, const rg_file *f, uint32_t k, size_t
 
 /* How much indentation to cut from the lines inside span x (between its
 ** first and last lines) so that its body shows 2 columns in. */
-static size_t body_cut(const rg_file *f, const span *x) {
+static size_t body_cut(const rgi_file *f, const span *x) {
   size_t best = SIZE_MAX;
   for (uint32_t k = x->first + 1; k < x->last; k++) {
     size_t i = f->line_start[k - 1], end = k < f->nlines ? f->line_start[k] - 1 : f->len, c = 0;
@@ -220,7 +220,7 @@ static uint32_t collapse(const char *line, uint32_t n, char *out) {
 
 /* Returns the length of collapsed line l without a trailing ` source
 ** "..."` note (the whole length when it has none). */
-static size_t sourceless(rg_span l) {
+static size_t sourceless(rgi_span l) {
   static const char tail[] = " source \"";
   size_t n = l.n;
   if (n < sizeof tail || l.s[n - 1] != '"') return n;
@@ -243,7 +243,7 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
   if (!x && !y) return 0;
   if (!x || !y) {
     const span *z = x ? x : y;
-    const rg_file *f = s->diag.files[z->file];
+    const rgi_file *f = s->diag.files[z->file];
     uint32_t n = z->last - z->first + 1;
     size_t cut = body_cut(f, z);
     rg_printf(o, "--- %s\n+++ %s\n", x ? x->path : "-", y ? y->path : "-");
@@ -252,9 +252,9 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
     for (uint32_t k = 0; k < n; k++) hunk_line(o, x ? '-' : '+', f, z->first + k, cut, k == 0 || k == n - 1);
     return 0;
   }
-  const rg_file *fa = s->diag.files[x->file];
+  const rgi_file *fa = s->diag.files[x->file];
   uint32_t na = x->last - x->first + 1;
-  const rg_file *fb = s->diag.files[y->file];
+  const rgi_file *fb = s->diag.files[y->file];
   uint32_t nb = y->last - y->first + 1;
   if (na > MAXLINES || nb > MAXLINES) {
     rg_printf(o, "--- %s\n+++ %s\n", x->path, y->path);
@@ -262,7 +262,7 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
               y->first, nb, na, nb);
     return 0;
   }
-  rg_span *la = rg_malloc(((size_t)na + nb) * sizeof *la), *lb = la ? la + na : NULL;
+  rgi_span *la = rg_malloc(((size_t)na + nb) * sizeof *la), *lb = la ? la + na : NULL;
   int32_t *match = rg_malloc((size_t)na * sizeof *match);
   if (!la || !match) {
     rg_free(la);
@@ -296,7 +296,7 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
   if (na > 1 && nb > 1 && sourceless(la[na - 1]) == sourceless(lb[nb - 1]) &&
       memcmp(la[na - 1].s, lb[nb - 1].s, sourceless(la[na - 1])) == 0)
     lb[nb - 1] = la[na - 1];
-  if (rg_align(la, na, lb, nb, RG_ALIGN_CAP, match) != 0) {
+  if (rgi_align(la, na, lb, nb, RG_ALIGN_CAP, match) != 0) {
     rg_free(norm);
     rg_free(la);
     rg_free(match);
@@ -366,12 +366,12 @@ typedef struct scale_decl {
 
 /* Finds the first `scale` declaration in the rule files of m, in the order
 ** m lists them (the rule set's own file first), into *sc. */
-static void find_scale(srcs *s, const rg_module *m, scale_decl *sc) {
+static void find_scale(srcs *s, const rgi_module *m, scale_decl *sc) {
   memset(sc, 0, sizeof *sc);
   for (uint32_t f = 0; f < m->nfiles && !sc->found; f++) {
     uint32_t index;
-    rg_ast_file *ast = module_file(s, m, f, &index);
-    for (const rg_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next)
+    rgi_ast_file *ast = module_file(s, m, f, &index);
+    for (const rgi_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next)
       if (dc->kind == RG_DE_SCALE) {
         size_t len;
         const char *line = line_at(s->diag.files[index], dc->pos.line, &len);
@@ -381,7 +381,7 @@ static void find_scale(srcs *s, const rg_module *m, scale_decl *sc) {
         sc->round = dc->round;
         sc->file = f;
         sc->line = dc->pos.line;
-        sc->text = rg_arena_strndup(&s->arena, line, len);
+        sc->text = rgi_arena_strndup(&s->arena, line, len);
         break;
       }
   }
@@ -392,11 +392,11 @@ static void find_scale(srcs *s, const rg_module *m, scale_decl *sc) {
 ** constants), with its place; "and" the other changes when constants of a
 ** kind that follows were also changed by hand.  Returns 0, or -1 when out
 ** of memory. */
-static int name_scale(srcs *s, rg_diff *d) {
+static int name_scale(srcs *s, rgi_diff *d) {
   scale_decl sa, sb;
   uint32_t head = RG_DIFF_NONE, hand = 0, derived = 0;   /* masks of value kinds */
   for (uint32_t i = 0; i < d->n; i++) {
-    const rg_change *ch = &d->changes[i];
+    const rgi_change *ch = &d->changes[i];
     uint32_t kind = 1u << (ch->a.type.kind < 32 ? ch->a.type.kind : 0);
     if (ch->what == RG_DW_CAUSE && ch->section == RG_DS_CONSTANTS) head = i;
     if (ch->what == RG_DW_CONST) *(ch->derived ? &derived : &hand) |= kind;
@@ -413,11 +413,11 @@ static int name_scale(srcs *s, rg_diff *d) {
   rg_buf t;
   rg_buf_init(&t);
   rg_printf(&t.out, "%s%s", sb.text, by_hand ? ", and the changes above" : "");
-  rg_change *h = &d->changes[head];
-  h->name = t.out.failed ? NULL : rg_arena_strdup(&d->arena, t.data ? t.data : "");
+  rgi_change *h = &d->changes[head];
+  h->name = t.out.failed ? NULL : rgi_arena_strdup(&d->arena, t.data ? t.data : "");
   rg_buf_free(&t);
   if (!h->name) return -1;
-  h->b.file = rg_module_str(d->b, d->b->files[sb.file]);
+  h->b.file = rgi_module_str(d->b, d->b->files[sb.file]);
   h->b.line = sb.line;
   return 0;
 }
@@ -438,7 +438,7 @@ typedef struct rule_at {
 /* A rule whose two sides differ, waiting to be put into the list after
 ** change `after`. */
 typedef struct rule_change {
-  const rg_stmt *rule;          /* in the procedure both sides declare */
+  const rgi_stmt *rule;          /* in the procedure both sides declare */
   rule_at a, b;
   uint32_t after;               /* the change it is listed under */
   char *source;                 /* rule_source's text (d's arena), or NULL:
@@ -450,18 +450,18 @@ typedef struct rule_change {
 ** of procedure proc as m runs it: the first `override rule` or `remove
 ** rule` of it in m's files (the rule set's own file first, so the most
 ** derived), else st itself. */
-static void rule_side(srcs *s, const rg_module *m, const char *proc, const rg_stmt *st, uint32_t file,
+static void rule_side(srcs *s, const rgi_module *m, const char *proc, const rgi_stmt *st, uint32_t file,
                       const char *path, rule_at *r) {
   uint32_t index;
   memset(r, 0, sizeof *r);
   for (uint32_t k = 0; k < m->nfiles; k++) {
-    rg_ast_file *ast = module_file(s, m, k, &index);
-    for (const rg_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next)
+    rgi_ast_file *ast = module_file(s, m, k, &index);
+    for (const rgi_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next)
       if ((dc->kind == RG_DE_STEP || dc->kind == RG_DE_REMOVE) && dc->part == RG_ST_RULE && dc->name &&
           dc->target && strcmp(dc->target, proc) == 0 && strcmp(dc->name, st->str) == 0) {
         r->state = dc->kind == RG_DE_REMOVE ? 2 : 1;
         r->file = index;
-        r->path = rg_module_str(m, m->files[k]);
+        r->path = rgi_module_str(m, m->files[k]);
         r->line = dc->pos.line;
         r->quote = source_of(dc->notes);
         r->over = 1;
@@ -477,16 +477,16 @@ static void rule_side(srcs *s, const rg_module *m, const char *proc, const rg_st
 /* Whether spans x and y are the same block of the same file. */
 static int same_place(const span *x, const span *y) {
   char px[1024], py[1024];
-  rg_path_norm(px, sizeof px, x->path);
-  rg_path_norm(py, sizeof py, y->path);
+  rgi_path_norm(px, sizeof px, x->path);
+  rgi_path_norm(py, sizeof py, y->path);
   return strcmp(px, py) == 0 && x->first == y->first;
 }
 
 /* Returns the step child of change `proc` of d named `step` (NULL: the
 ** code before the first step), or proc itself when d lists none. */
-static uint32_t step_change(const rg_diff *d, uint32_t proc, const char *step) {
+static uint32_t step_change(const rgi_diff *d, uint32_t proc, const char *step) {
   for (uint32_t k = proc + 1; k < d->n; k++) {
-    const rg_change *ch = &d->changes[k];
+    const rgi_change *ch = &d->changes[k];
     if (ch->parent != proc || ch->what != RG_DW_STEP) continue;
     if ((ch->name == NULL) == (step == NULL) && (!step || strcmp(ch->name, step) == 0)) return k;
   }
@@ -498,7 +498,7 @@ static uint32_t step_change(const rg_diff *d, uint32_t proc, const char *step) {
 ** prepends to *out each rule whose two sides differ (rule_side), to go
 ** under its step's change (or the procedure's).  Returns 0, or -1 when out
 ** of memory. */
-static int rule_walk(srcs *s, const rg_diff *d, uint32_t proc, const span *x, const rg_stmt *st,
+static int rule_walk(srcs *s, const rgi_diff *d, uint32_t proc, const span *x, const rgi_stmt *st,
                      const char *step, rule_change **out) {
   const char *name = d->changes[proc].name;
   for (; st; st = st->next) {
@@ -507,12 +507,12 @@ static int rule_walk(srcs *s, const rg_diff *d, uint32_t proc, const span *x, co
       rule_side(s, d->a, name, st, x->file, x->path, &ra);
       rule_side(s, d->b, name, st, x->file, x->path, &rb);
       char pa[1024], pb[1024];
-      rg_path_norm(pa, sizeof pa, ra.path);
-      rg_path_norm(pb, sizeof pb, rb.path);
+      rgi_path_norm(pa, sizeof pa, ra.path);
+      rgi_path_norm(pb, sizeof pb, rb.path);
       /* removed on both sides (by two files): no rule to compare */
       if (!(ra.state == 2 && rb.state == 2) &&
           (ra.state != rb.state || ra.line != rb.line || strcmp(pa, pb) != 0)) {
-        rule_change *rc = rg_arena_alloc(&s->arena, sizeof *rc);
+        rule_change *rc = rgi_arena_alloc(&s->arena, sizeof *rc);
         if (!rc) return -1;
         rc->rule = st;
         rc->a = ra;
@@ -545,7 +545,7 @@ static int rule_source(srcs *s, const rule_change *rc, rg_out *o) {
 
 /* Sets side sd of a rule change from r: its place (text NULL: a rule is
 ** shown by its source). */
-static void rule_place(rg_diff_side *sd, const rule_at *r) {
+static void rule_place(rgi_diff_side *sd, const rule_at *r) {
   sd->file = r->path;
   sd->line = r->line;
 }
@@ -554,7 +554,7 @@ static void rule_place(rg_diff_side *sd, const rule_at *r) {
 ** under (after the ones before it there, in source order), with parents
 ** and causes renumbered.  Returns 0, or -1 when out of memory (d is then
 ** unchanged). */
-static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
+static int insert_rules(srcs *s, rgi_diff *d, rule_change *rcs) {
   uint32_t extra = 0;
   rule_change *rev = NULL;
   for (rule_change *rc = rcs, *next; rc; rc = next) {   /* back to source order */
@@ -566,14 +566,14 @@ static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
     rg_buf t;
     rg_buf_init(&t);
     int failed = rule_source(s, rc, &t.out) != 0 || t.out.failed;
-    rc->source = !failed && t.data && strstr(t.data, "\n@@ ") ? rg_arena_strdup(&d->arena, t.data) : NULL;
+    rc->source = !failed && t.data && strstr(t.data, "\n@@ ") ? rgi_arena_strdup(&d->arena, t.data) : NULL;
     rg_buf_free(&t);
     if (failed || d->arena.failed) return -1;
     if (rc->source) extra++;
   }
   if (!extra) return 0;
   uint32_t n = d->n + extra;
-  rg_change *nc = rg_malloc((size_t)n * sizeof *nc);
+  rgi_change *nc = rg_malloc((size_t)n * sizeof *nc);
   uint32_t *map = rg_malloc(((size_t)d->n + 1) * sizeof *map);
   if (!nc || !map) {
     rg_free(nc);
@@ -598,7 +598,7 @@ static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
         rule_place(&nc[self].a, &rc->a);
         placed_a = 1;
       }
-      rg_change *ch = &nc[k++];
+      rgi_change *ch = &nc[k++];
       memset(ch, 0, sizeof *ch);
       ch->kind = rc->a.state == rc->b.state ? RG_CHANGE_CHANGED
                  : rc->b.state == 2 ? RG_CHANGE_REMOVED : RG_CHANGE_ADDED;
@@ -607,7 +607,7 @@ static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
       ch->parent = i;               /* renumbered below */
       ch->cause = RG_DIFF_NONE;
       ch->a.index = ch->b.index = RG_DIFF_NONE;
-      ch->name = rg_arena_strdup(&d->arena, rc->rule->str);
+      ch->name = rgi_arena_strdup(&d->arena, rc->rule->str);
       rule_place(&ch->a, &rc->a);
       rule_place(&ch->b, &rc->b);
       ch->source = rc->source;
@@ -620,7 +620,7 @@ static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
   }
   map[d->n] = n;
   for (uint32_t i = 0; i < n; i++) {
-    rg_change *ch = &nc[i];
+    rgi_change *ch = &nc[i];
     if (ch->parent != RG_DIFF_NONE && ch->parent < d->n) ch->parent = map[ch->parent];
     if (ch->cause != RG_DIFF_NONE && ch->cause < d->n) ch->cause = map[ch->cause];
   }
@@ -636,11 +636,11 @@ static int insert_rules(srcs *s, rg_diff *d, rule_change *rcs) {
 /* Returns the declaration of kind `kind` named `name` in m's rule files,
 ** the rule set's own file first (an override before what it replaces), its
 ** file's index in m in *k; NULL when none. */
-static const rg_decl *decl_of(srcs *s, const rg_module *m, rg_dkind kind, const char *name, uint32_t *k) {
+static const rgi_decl *decl_of(srcs *s, const rgi_module *m, rgi_dkind kind, const char *name, uint32_t *k) {
   uint32_t index;
   for (uint32_t f = 0; f < m->nfiles; f++) {
-    rg_ast_file *ast = module_file(s, m, f, &index);
-    for (const rg_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next)
+    rgi_ast_file *ast = module_file(s, m, f, &index);
+    for (const rgi_decl *dc = ast ? ast->decls : NULL; dc; dc = dc->next)
       if (dc->kind == kind && dc->name && strcmp(dc->name, name) == 0) {
         *k = f;
         return dc;
@@ -652,20 +652,20 @@ static const rg_decl *decl_of(srcs *s, const rg_module *m, rg_dkind kind, const 
 /* Sets side sd (of module m) to where declaration `name` of kind `kind` is
 ** written, or, with member set, its member of that code (an enum's) or its
 ** field of that name (a record's); leaves sd as it is when not found. */
-static void decl_place(srcs *s, const rg_module *m, rg_diff_side *sd, rg_dkind kind, const char *name,
+static void decl_place(srcs *s, const rgi_module *m, rgi_diff_side *sd, rgi_dkind kind, const char *name,
                        const char *member) {
   uint32_t k = 0, index;
-  const rg_decl *dc = name ? decl_of(s, m, kind, name, &k) : NULL;
+  const rgi_decl *dc = name ? decl_of(s, m, kind, name, &k) : NULL;
   uint32_t line = dc ? dc->pos.line : 0;
   if (name && member && kind == RG_DE_ENUM) {
     /* a member: in whichever declaration of that name lists it (an
     ** enum, or one a variant adds members with), the most derived first */
     line = 0;
     for (uint32_t f = 0; f < m->nfiles && !line; f++) {
-      rg_ast_file *ast = module_file(s, m, f, &index);
-      for (const rg_decl *x = ast ? ast->decls : NULL; x && !line; x = x->next) {
+      rgi_ast_file *ast = module_file(s, m, f, &index);
+      for (const rgi_decl *x = ast ? ast->decls : NULL; x && !line; x = x->next) {
         if (!x->name || strcmp(x->name, name) != 0) continue;
-        for (const rg_member *mb = x->members; mb && !line; mb = mb->next)
+        for (const rgi_member *mb = x->members; mb && !line; mb = mb->next)
           if (mb->code && strcmp(mb->code, member) == 0) {
             line = mb->pos.line;
             k = f;
@@ -674,21 +674,21 @@ static void decl_place(srcs *s, const rg_module *m, rg_diff_side *sd, rg_dkind k
     }
   } else if (dc && member && kind == RG_DE_RECORD) {
     line = 0;
-    for (const rg_field *fd = dc->fields; fd; fd = fd->next)
+    for (const rgi_field *fd = dc->fields; fd; fd = fd->next)
       if (fd->name && strcmp(fd->name, member) == 0) line = fd->pos.line;
   }
   if (!line) return;
-  sd->file = rg_module_str(m, m->files[k]);
+  sd->file = rgi_module_str(m, m->files[k]);
   sd->line = line;
 }
 
 /* Sets side sd to the `ruleset` line of m's own file (its first), when
 ** that file is a rule file that parses. */
-static void header_place(srcs *s, const rg_module *m, rg_diff_side *sd) {
+static void header_place(srcs *s, const rgi_module *m, rgi_diff_side *sd) {
   uint32_t index;
-  rg_ast_file *ast = m->nfiles ? module_file(s, m, 0, &index) : NULL;
+  rgi_ast_file *ast = m->nfiles ? module_file(s, m, 0, &index) : NULL;
   if (!ast || !ast->header || !ast->header->pos.line) return;
-  sd->file = rg_module_str(m, m->files[0]);
+  sd->file = rgi_module_str(m, m->files[0]);
   sd->line = ast->header->pos.line;
 }
 
@@ -696,11 +696,11 @@ static void header_place(srcs *s, const rg_module *m, rg_diff_side *sd) {
 ** fields, tables, strategies and displays of d the places where each side
 ** declares them (the module keeps no line for them; a table's is its first
 ** cell's). */
-static void decl_places(srcs *s, rg_diff *d) {
+static void decl_places(srcs *s, rgi_diff *d) {
   for (uint32_t i = 0; i < d->n; i++) {
-    rg_change *ch = &d->changes[i];
-    const rg_change *up = ch->parent < d->n ? &d->changes[ch->parent] : NULL;
-    rg_dkind kind;
+    rgi_change *ch = &d->changes[i];
+    const rgi_change *up = ch->parent < d->n ? &d->changes[ch->parent] : NULL;
+    rgi_dkind kind;
     const char *name = ch->name, *member = NULL;
     if (ch->what == RG_DW_HEADER) {   /* the `ruleset` line of each side's own file */
       header_place(s, d->a, &ch->a);
@@ -724,13 +724,13 @@ static void decl_places(srcs *s, rg_diff *d) {
 }
 
 /* Returns whether a change of d has index i as its parent. */
-static int has_children(const rg_diff *d, uint32_t i) {
+static int has_children(const rgi_diff *d, uint32_t i) {
   for (uint32_t k = i + 1; k < d->n; k++)
     if (d->changes[k].parent == i) return 1;
   return 0;
 }
 
-int rg_diff_sources(rg_diff *d, const rg_loader *ld) {
+int rgi_diff_sources(rgi_diff *d, const rg_loader *ld) {
   srcs *s = rg_malloc(sizeof *s);
   uint8_t *ruled = d->n ? rg_malloc(d->n) : NULL;
   rule_change *rcs = NULL;
@@ -743,13 +743,13 @@ int rg_diff_sources(rg_diff *d, const rg_loader *ld) {
   if (d->n) memset(ruled, 0, d->n);
   memset(s, 0, sizeof *s);
   s->ld = ld ? ld : &rg_file_loader;
-  rg_arena_init(&s->arena, 0);
-  rg_diag_init(&s->diag, &s->arena, NULL, NULL);
+  rgi_arena_init(&s->arena, 0);
+  rgi_diag_init(&s->diag, &s->arena, NULL, NULL);
   /* The rules an override or a remove changed, in procedures that both
   ** sides declare at the same place: each under its step, or under the
   ** procedure when it is in no step (ruled[]: the changes that get some). */
   for (uint32_t i = 0; i < d->n && rc == 0; i++) {
-    const rg_change *ch = &d->changes[i];
+    const rgi_change *ch = &d->changes[i];
     if (ch->kind != RG_CHANGE_CHANGED || ch->what != RG_DW_PROC || ch->derived) continue;
     span x, y;
     rule_change *before = rcs;
@@ -760,7 +760,7 @@ int rg_diff_sources(rg_diff *d, const rg_loader *ld) {
     for (rule_change *r = rcs; r != before; r = r->next) ruled[r->after] = 1;
   }
   for (uint32_t i = 0; i < d->n && rc == 0; i++) {
-    rg_change *ch = &d->changes[i];
+    rgi_change *ch = &d->changes[i];
     if (ch->kind != RG_CHANGE_CHANGED || (ch->what != RG_DW_PROC && ch->what != RG_DW_STEP) || ch->derived)
       continue;
     if (ruled[i] || (ch->what == RG_DW_PROC && has_children(d, i))) continue;
@@ -779,7 +779,7 @@ int rg_diff_sources(rg_diff *d, const rg_loader *ld) {
     if (unified(s, &x, &y, &t.out) != 0) rc = -1;
     if (t.out.failed) rc = -1;
     if (rc == 0 && t.len) {
-      ch->source = rg_arena_strdup(&d->arena, t.data);
+      ch->source = rgi_arena_strdup(&d->arena, t.data);
       if (!ch->source) rc = -1;
       /* the places of the block replaced: the lines its hunks start from */
       ch->a.file = x.path;
@@ -793,7 +793,7 @@ int rg_diff_sources(rg_diff *d, const rg_loader *ld) {
   if (rc == 0) rc = insert_rules(s, d, rcs);
   if (rc == 0) rc = name_scale(s, d);
   if (s->arena.failed || s->diag.oom || d->arena.failed) rc = -1;
-  rg_arena_free(&s->arena);
+  rgi_arena_free(&s->arena);
   rg_free(s);
   rg_free(ruled);
   return rc;

@@ -16,7 +16,7 @@
 #include "path.h"
 #include "value.h"
 
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,24 +30,24 @@ typedef struct tctx {
   const char *row_b;        /* its key on side b when paired by content */
   const char *column;       /* the last odds column heading */
   int color;                /* RG_DIFF_COLOR: words marked in colour */
-  const rg_diff *d;         /* the list being written */
+  const rgi_diff *d;         /* the list being written */
   int oom;                  /* memory ran out: the text is not complete */
 } tctx;
 
 void rg_diff_shared_dir(const char *a, const char *b, char *buf, size_t size) {
-  rg_path_shared_dir(a, b, buf, size);
+  rgi_path_shared_dir(a, b, buf, size);
 }
 
-void rg_diff_path(char *out, size_t size, const char *file, const char *base) {
+void rgi_diff_path(char *out, size_t size, const char *file, const char *base) {
   char p[1024];
   size_t nbase = base ? strlen(base) : 0;
-  rg_path_norm(p, sizeof p, file);
+  rgi_path_norm(p, sizeof p, file);
   snprintf(out, size, "%s", nbase && strlen(p) > nbase && strncmp(p, base, nbase) == 0 ? p + nbase : p);
 }
 
 /* Writes the place of side s: "-" when it has none, "?" when not known,
 ** else "path:line" with the path normalized and the shared folder cut. */
-static void put_place(tctx *t, const rg_diff_side *s) {
+static void put_place(tctx *t, const rgi_diff_side *s) {
   char p[1024];
   if (!s->file) {
     rg_putc(t->out, '-');
@@ -57,12 +57,12 @@ static void put_place(tctx *t, const rg_diff_side *s) {
     rg_putc(t->out, '?');
     return;
   }
-  rg_diff_path(p, sizeof p, s->file, t->base);
+  rgi_diff_path(p, sizeof p, s->file, t->base);
   rg_printf(t->out, "%.400s:%u", p, s->line);
 }
 
 /* Writes `INDENT A | B` and a newline: the places of change ch. */
-static void put_places(tctx *t, const char *indent, const rg_change *ch) {
+static void put_places(tctx *t, const char *indent, const rgi_change *ch) {
   rg_puts(t->out, indent);
   put_place(t, &ch->a);
   rg_puts(t->out, " | ");
@@ -72,18 +72,18 @@ static void put_places(tctx *t, const char *indent, const rg_change *ch) {
 
 /* Writes the places of ch as put_places does, when a side of it has one
 ** (the places of units, enums, records, strategies and displays come from
-** rg_diff_sources). */
-static void put_known_places(tctx *t, const char *indent, const rg_change *ch) {
+** rgi_diff_sources). */
+static void put_known_places(tctx *t, const char *indent, const rgi_change *ch) {
   if ((ch->a.file && ch->a.line) || (ch->b.file && ch->b.line)) put_places(t, indent, ch);
 }
 
 /* Returns the text of side s of ch ("" when none). */
-static const char *txt(const rg_diff_side *s) {
+static const char *txt(const rgi_diff_side *s) {
   return s->text ? s->text : "";
 }
 
 /* The side that has the item: b for an addition, else a. */
-static const rg_diff_side *own(const rg_change *ch) {
+static const rgi_diff_side *own(const rgi_change *ch) {
   return ch->kind == RG_CHANGE_ADDED ? &ch->b : &ch->a;
 }
 
@@ -93,14 +93,14 @@ enum { MAXWORDS = 2048 };
 
 /* Splits text into its words, each with the spaces after it, into w[0..max);
 ** returns how many. */
-static uint32_t words_of(const char *text, rg_span *w, uint32_t max) {
+static uint32_t words_of(const char *text, rgi_span *w, uint32_t max) {
   uint32_t n = 0;
   const char *p = text;
   while (*p && n < max) {
     const char *q = p;
     while (*q && *q != ' ') q++;
     while (*q == ' ') q++;
-    w[n++] = (rg_span){ p, (size_t)(q - p) };
+    w[n++] = (rgi_span){ p, (size_t)(q - p) };
     p = q;
   }
   return *p ? max + 1 : n;
@@ -110,7 +110,7 @@ static uint32_t words_of(const char *text, rg_span *w, uint32_t max) {
 ** 1): `[-...-]` / `{+...+}`, or red / green when t->color.  The spaces
 ** after the last word are left out of the mark; *trail becomes their count
 ** when larger, for the caller to write after the marks. */
-static void put_run(tctx *t, const rg_span *w, uint32_t n, int add, size_t *trail) {
+static void put_run(tctx *t, const rgi_span *w, uint32_t n, int add, size_t *trail) {
   size_t len = (size_t)(w[n - 1].s + w[n - 1].n - w[0].s), sp = 0;
   while (sp < len && w[0].s[len - 1 - sp] == ' ') sp++;
   if (t->color) rg_puts(t->out, add ? "\033[32m" : "\033[31m");
@@ -126,7 +126,7 @@ static void put_run(tctx *t, const rg_span *w, uint32_t n, int add, size_t *trai
 ** when they are too long or memory ran out (nothing was written; t->oom
 ** set in the second case). */
 static int put_words(tctx *t, const char *a, const char *b) {
-  rg_span *wa = rg_malloc(2 * (MAXWORDS + 1) * sizeof *wa), *wb = wa ? wa + MAXWORDS + 1 : NULL;
+  rgi_span *wa = rg_malloc(2 * (MAXWORDS + 1) * sizeof *wa), *wb = wa ? wa + MAXWORDS + 1 : NULL;
   int32_t *match = rg_malloc((MAXWORDS + 1) * sizeof *match);
   uint32_t na = 0, nb = 0;
   if (wa && match) {
@@ -134,7 +134,7 @@ static int put_words(tctx *t, const char *a, const char *b) {
     nb = words_of(b, wb, MAXWORDS);
   }
   if (!wa || !match || na > MAXWORDS || nb > MAXWORDS ||
-      rg_align(wa, na, wb, nb, RG_ALIGN_CAP, match) != 0) {
+      rgi_align(wa, na, wb, nb, RG_ALIGN_CAP, match) != 0) {
     if (!wa || !match || (na <= MAXWORDS && nb <= MAXWORDS)) t->oom = 1;
     rg_free(wa);
     rg_free(match);
@@ -161,9 +161,9 @@ static int put_words(tctx *t, const char *a, const char *b) {
 }
 
 /* Returns the position of field `name` in record r of m, or -1. */
-static int field_of(const rg_module *m, const rg_record *r, const char *name) {
+static int field_of(const rgi_module *m, const rgi_record *r, const char *name) {
   for (uint32_t k = 0; k < r->count; k++)
-    if (strcmp(rg_module_str(m, m->fields[r->first + k].name), name) == 0) return (int)k;
+    if (strcmp(rgi_module_str(m, m->fields[r->first + k].name), name) == 0) return (int)k;
   return -1;
 }
 
@@ -171,30 +171,30 @@ static int field_of(const rg_module *m, const rg_record *r, const char *name) {
 ** its changed words marked: `{going: [-Rough-]{+Difficult+}, ...}` (the
 ** `...` when some fields are equal).  Returns 0, or -1 (nothing written)
 ** when the two sides are not records of one shape in their modules' heaps. */
-static int put_record(tctx *t, const rg_change *ch) {
-  const rg_module *ma = t->d->a, *mb = t->d->b;
-  const rg_diff_side *sa = &ch->a, *sb = &ch->b;
+static int put_record(tctx *t, const rgi_change *ch) {
+  const rgi_module *ma = t->d->a, *mb = t->d->b;
+  const rgi_diff_side *sa = &ch->a, *sb = &ch->b;
   if (sa->type.ref >= ma->nrecords || sb->type.ref >= mb->nrecords) return -1;
-  const rg_record *ra = &ma->records[sa->type.ref], *rb = &mb->records[sb->type.ref];
+  const rgi_record *ra = &ma->records[sa->type.ref], *rb = &mb->records[sb->type.ref];
   if (ra->count != rb->count || sa->value < 0 || sb->value < 0 ||
       (uint64_t)sa->value + ra->count > ma->nheap || (uint64_t)sb->value + rb->count > mb->nheap)
     return -1;
   for (uint32_t k = 0; k < ra->count; k++)
-    if (field_of(mb, rb, rg_module_str(ma, ma->fields[ra->first + k].name)) < 0) return -1;
+    if (field_of(mb, rb, rgi_module_str(ma, ma->fields[ra->first + k].name)) < 0) return -1;
   char va[1024], vb[1024];
   int first = 1, same = 0;
   rg_putc(t->out, '{');
   for (uint32_t k = 0; k < ra->count; k++) {
-    const rg_field_info *fa = &ma->fields[ra->first + k];
-    int kb = field_of(mb, rb, rg_module_str(ma, fa->name));
-    const rg_field_info *fb = &mb->fields[rb->first + (uint32_t)kb];
-    rg_value_format(va, sizeof va, ma, ma->heap, ma->nheap, fa->type, ma->heap[sa->value + k]);
-    rg_value_format(vb, sizeof vb, mb, mb->heap, mb->nheap, fb->type, mb->heap[sb->value + (uint32_t)kb]);
+    const rgi_field_info *fa = &ma->fields[ra->first + k];
+    int kb = field_of(mb, rb, rgi_module_str(ma, fa->name));
+    const rgi_field_info *fb = &mb->fields[rb->first + (uint32_t)kb];
+    rgi_value_format(va, sizeof va, ma, ma->heap, ma->nheap, fa->type, ma->heap[sa->value + k]);
+    rgi_value_format(vb, sizeof vb, mb, mb->heap, mb->nheap, fb->type, mb->heap[sb->value + (uint32_t)kb]);
     if (strcmp(va, vb) == 0) {
       same = 1;
       continue;
     }
-    rg_printf(t->out, "%s%s: ", first ? "" : ", ", rg_module_str(ma, fa->name));
+    rg_printf(t->out, "%s%s: ", first ? "" : ", ", rgi_module_str(ma, fa->name));
     if (put_words(t, va, vb) != 0) rg_printf(t->out, "%s -> %s", va, vb);
     first = 0;
   }
@@ -204,7 +204,7 @@ static int put_record(tctx *t, const rg_change *ch) {
 
 /* Writes the value part of a change: `OLD -> NEW`; for a text one text with
 ** the words that changed marked; for a record its fields that changed. */
-static void put_change_value(tctx *t, const rg_change *ch) {
+static void put_change_value(tctx *t, const rgi_change *ch) {
   unsigned k = ch->a.type.kind;
   if (k == RG_K_RECORD && ch->b.type.kind == k && put_record(t, ch) == 0) return;
   if ((k == RG_K_TEXT || k == RG_K_RECORD) && ch->b.type.kind == k && ch->a.text && ch->b.text &&
@@ -214,7 +214,7 @@ static void put_change_value(tctx *t, const rg_change *ch) {
 }
 
 /* Writes `K NAME = VALUE` or `~ NAME: OLD -> NEW` (prefix before NAME). */
-static void put_value_line(tctx *t, const char *indent, const rg_change *ch, const char *prefix) {
+static void put_value_line(tctx *t, const char *indent, const rgi_change *ch, const char *prefix) {
   if (ch->kind == RG_CHANGE_CHANGED) {
     rg_printf(t->out, "%s~ %s%s: ", indent, prefix, ch->name);
     put_change_value(t, ch);
@@ -226,7 +226,7 @@ static void put_value_line(tctx *t, const char *indent, const rg_change *ch, con
 /* Writes a table cell: its row heading when the table has two keys or more
 ** (a cell only in b always repeats it), the cell, its places.  A row paired
 ** by content under another key shows both keys: `row 6 -> 5:`, `[6 -> 5]`. */
-static void put_cell(tctx *t, const rg_change *ch) {
+static void put_cell(tctx *t, const rgi_change *ch) {
   const char *ind = ch->row ? "      " : "    ";
   const char *arrow = ch->b_key ? " -> " : "", *bk = ch->b_key ? ch->b_key : "";
   char indent[16];
@@ -251,7 +251,7 @@ static void put_cell(tctx *t, const rg_change *ch) {
 }
 
 /* Writes one line of odds: a value's chance before and after. */
-static void put_odds_value(tctx *t, const rg_change *ch) {
+static void put_odds_value(tctx *t, const rgi_change *ch) {
   const char *col = ch->row ? ch->row : "";
   double total = (double)ch->odds.total;
   if (*col && (!t->column || strcmp(col, t->column) != 0)) rg_printf(t->out, "      %s:\n", col);
@@ -262,11 +262,11 @@ static void put_odds_value(tctx *t, const rg_change *ch) {
             (unsigned long long)ch->odds.total, 100.0 * (double)ch->odds.after / total);
 }
 
-/* Writes the source of change ch (rg_diff_sources), each line after
+/* Writes the source of change ch (rgi_diff_sources), each line after
 ** indent: quotations and headers as they are, the paths of `--- A` and
 ** `+++ B` as the places show them, the hunks' lines removed and added in
 ** colour when t->color. */
-static void put_source(tctx *t, const char *indent, const rg_change *ch) {
+static void put_source(tctx *t, const char *indent, const rgi_change *ch) {
   const char *p = ch->source;
   char path[1024], raw[1024];
   while (p && *p) {
@@ -276,7 +276,7 @@ static void put_source(tctx *t, const char *indent, const rg_change *ch) {
       memcpy(raw, p + 4, n - 4);
       raw[n - 4] = '\0';
       if (strcmp(raw, "-") == 0) snprintf(path, sizeof path, "-");
-      else rg_diff_path(path, sizeof path, raw, t->base);
+      else rgi_diff_path(path, sizeof path, raw, t->base);
       rg_printf(t->out, "%s%.4s%s\n", indent, p, path);
     } else {
       const char *on = t->color && *p == '-' ? "\033[31m" : t->color && *p == '+' ? "\033[32m" : "";
@@ -288,7 +288,7 @@ static void put_source(tctx *t, const char *indent, const rg_change *ch) {
 
 /* Writes the head of the changes that follow from others (RG_DW_CAUSE,
 ** change `index` of d): its cause, how many follow from it, its place. */
-static void put_cause(tctx *t, const rg_change *ch, uint32_t index) {
+static void put_cause(tctx *t, const rgi_change *ch, uint32_t index) {
   uint32_t n = 0;
   int procs = ch->section == RG_DS_PROCEDURES;
   for (uint32_t k = index + 1; k < t->d->n; k++) n += t->d->changes[k].parent == index;
@@ -307,12 +307,12 @@ static void put_cause(tctx *t, const rg_change *ch, uint32_t index) {
 
 /* Writes change `index` of d: a top-level item, or one inside its parent. */
 static void put_change(tctx *t, uint32_t index) {
-  const rg_change *ch = &t->d->changes[index];
+  const rgi_change *ch = &t->d->changes[index];
   rg_out *o = t->out;
   int k = ch->kind;
   int in_cause = ch->parent < t->d->n && t->d->changes[ch->parent].what == RG_DW_CAUSE;
   if (ch->parent == RG_DIFF_NONE && ch->section != t->section) {
-    rg_printf(o, "== %s\n", rg_diff_section_name(ch->section));
+    rg_printf(o, "== %s\n", rgi_diff_section_name(ch->section));
     t->section = ch->section;
   }
   if (ch->parent == RG_DIFF_NONE || in_cause) t->row = t->row_b = t->column = NULL;
@@ -424,7 +424,7 @@ static void put_change(tctx *t, uint32_t index) {
   }
 }
 
-int rg_diff_print(rg_out *out, const rg_diff *d, const char *base, int flags) {
+int rgi_diff_print(rg_out *out, const rgi_diff *d, const char *base, int flags) {
   tctx t = { out, base ? base : "", RG_NDIFF_SECTIONS, NULL, NULL, NULL, flags & RG_DIFF_COLOR, d, 0 };
   if (d->n == 0) {
     rg_puts(out, "no differences\n");

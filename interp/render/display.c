@@ -49,7 +49,7 @@ static void put_wrapped(rg_out *o, const char *s, size_t col, size_t indent) {
   rg_putc(o, '\n');
 }
 
-int rg_display_find(const rg_module *m, rg_type t) {
+int rgi_display_find(const rgi_module *m, rgi_type t) {
   if (t.kind != RG_K_RECORD) return -1;
   for (uint32_t i = 0; i < m->ndisplays; i++)
     if (m->displays[i].record == t.ref) return (int)i;
@@ -65,7 +65,7 @@ static void put_heading(rg_out *o, const char *name, size_t width) {
 
 /* The list at heap[lv] (its length first): its length, 0 when it does not
 ** fit the heap. */
-static rg_value list_len(const rg_value *heap, uint32_t nheap, rg_value lv) {
+static rgi_value list_len(const rgi_value *heap, uint32_t nheap, rgi_value lv) {
   if (lv < 0 || (uint64_t)lv >= nheap || heap[lv] < 0 || (uint64_t)heap[lv] >= nheap - (uint64_t)lv)
     return 0;
   return heap[lv];
@@ -88,32 +88,32 @@ static int last_beside(const size_t *width, uint32_t ncols) {
 ** widest cell, two spaces apart, indented by two; the last column's cells
 ** wrap within it to keep the rows within WIDTH (when it starts early
 ** enough to leave it room). */
-static void put_table(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                      uint32_t er, const uint32_t *cols, uint32_t ncols, rg_value lv) {
-  const rg_record *r = &m->records[er];
-  rg_value n = list_len(heap, nheap, lv);
+static void put_table(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                      uint32_t er, const uint32_t *cols, uint32_t ncols, rgi_value lv) {
+  const rgi_record *r = &m->records[er];
+  rgi_value n = list_len(heap, nheap, lv);
   size_t width[64];
   char cell[CELL_MAX];
   if (ncols > 64) ncols = 64;
   for (uint32_t c = 0; c < ncols; c++)
-    width[c] = strlen(rg_module_str(m, m->fields[r->first + cols[c]].name));
+    width[c] = strlen(rgi_module_str(m, m->fields[r->first + cols[c]].name));
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 1) {
       rg_puts(o, "  ");
       for (uint32_t c = 0; c < ncols; c++) {
-        put_heading(o, rg_module_str(m, m->fields[r->first + cols[c]].name),
+        put_heading(o, rgi_module_str(m, m->fields[r->first + cols[c]].name),
                     c + 1 < ncols ? width[c] + 2 : 0);
       }
       rg_putc(o, '\n');
     }
-    for (rg_value i = 0; i < n; i++) {
-      rg_value ev = heap[lv + 1 + i];
+    for (rgi_value i = 0; i < n; i++) {
+      rgi_value ev = heap[lv + 1 + i];
       if (ev < 0 || (uint64_t)ev + r->count > nheap) continue;
       if (pass == 1) rg_puts(o, "  ");
       for (uint32_t c = 0; c < ncols; c++) {
-        const rg_field_info *f = &m->fields[r->first + cols[c]];
+        const rgi_field_info *f = &m->fields[r->first + cols[c]];
         size_t len;
-        rg_value_format(cell, sizeof cell, m, heap, nheap, f->type, heap[ev + cols[c]]);
+        rgi_value_format(cell, sizeof cell, m, heap, nheap, f->type, heap[ev + cols[c]]);
         len = strlen(cell);
         if (pass == 0) {
           if (columns(cell, len) > width[c]) width[c] = columns(cell, len);
@@ -139,45 +139,45 @@ static void put_table(rg_out *o, const rg_module *m, const rg_value *heap, uint3
   }
 }
 
-void rg_display_print(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                      uint32_t d, rg_value v) {
-  const rg_display *dp;
-  const rg_record *r;
+void rgi_display_print(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                      uint32_t d, rgi_value v) {
+  const rgi_display *dp;
+  const rgi_record *r;
   if (d >= m->ndisplays) return;
   dp = &m->displays[d];
   r = &m->records[dp->record];
   if (v < 0 || (uint64_t)v + r->count > nheap) return;
-  rg_printf(o, "== %s\n", rg_module_str(m, dp->title));
+  rg_printf(o, "== %s\n", rgi_module_str(m, dp->title));
   for (uint32_t i = dp->first; i < dp->first + dp->count; i++) {
-    const rg_dline *dl = &m->dlines[i];
+    const rgi_dline *dl = &m->dlines[i];
     if (dl->kind == RG_DL_FORM) {
       rg_buf line;
       rg_buf_init(&line);
-      rg_value_form(&line.out, m, heap, nheap, dp->record, rg_module_str(m, dl->text), v);
+      rgi_value_form(&line.out, m, heap, nheap, dp->record, rgi_module_str(m, dl->text), v);
       if (line.out.failed) o->failed = 1;
       put_wrapped(o, line.data ? line.data : "", 0, 2);
       rg_buf_free(&line);
       continue;
     }
-    const rg_field_info *f = &m->fields[r->first + dl->field];
-    rg_type et = m->types[f->type.ref];
-    rg_value lv = heap[v + dl->field];
-    put_heading(o, rg_module_str(m, f->name), 0);
+    const rgi_field_info *f = &m->fields[r->first + dl->field];
+    rgi_type et = m->types[f->type.ref];
+    rgi_value lv = heap[v + dl->field];
+    put_heading(o, rgi_module_str(m, f->name), 0);
     rg_puts(o, list_len(heap, nheap, lv) ? "\n" : ": none\n");
     if (!list_len(heap, nheap, lv)) continue;
     if (dl->kind == RG_DL_TABLE) {
       put_table(o, m, heap, nheap, et.ref, m->dcols + dl->first, dl->count, lv);
     } else {
-      for (rg_value k = 0, n = list_len(heap, nheap, lv); k < n; k++) {
+      for (rgi_value k = 0, n = list_len(heap, nheap, lv); k < n; k++) {
         char num[32];
         rg_buf item;
         int w = snprintf(num, sizeof num, "  %lld. ", (long long)k + 1);
         rg_buf_init(&item);
         rg_puts(o, num);
         if (dl->text)
-          rg_value_form(&item.out, m, heap, nheap, et.ref, rg_module_str(m, dl->text),
+          rgi_value_form(&item.out, m, heap, nheap, et.ref, rgi_module_str(m, dl->text),
                         heap[lv + 1 + k]);
-        else rg_value_write(&item.out, m, heap, nheap, et, heap[lv + 1 + k]);
+        else rgi_value_write(&item.out, m, heap, nheap, et, heap[lv + 1 + k]);
         if (item.out.failed) o->failed = 1;
         put_wrapped(o, item.data ? item.data : "", (size_t)w, (size_t)w);
         rg_buf_free(&item);

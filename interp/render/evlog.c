@@ -14,11 +14,11 @@
 
 /* ---- small helpers ----------------------------------------------------------- */
 
-rg_type rg_log_dice_name(const rg_module *m, int32_t die, uint32_t sides, uint32_t n,
+rgi_type rgi_log_dice_name(const rgi_module *m, int32_t die, uint32_t sides, uint32_t n,
                          char *buf, size_t size) {
-  rg_type t = { RG_K_INT, 0 };
+  rgi_type t = { RG_K_INT, 0 };
   if (die >= 0 && (uint32_t)die < m->ndice) {
-    snprintf(buf, size, "%s", rg_module_str(m, m->dice[die].name));
+    snprintf(buf, size, "%s", rgi_module_str(m, m->dice[die].name));
     t = m->dice[die].face;
   } else if (n == 1) {
     snprintf(buf, size, "d%u", sides);
@@ -28,12 +28,12 @@ rg_type rg_log_dice_name(const rg_module *m, int32_t die, uint32_t sides, uint32
   return t;
 }
 
-int rg_log_locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
+int rgi_log_locate(const rgi_module *m, uint32_t pc, const char **path, uint32_t *line,
                   uint32_t *col) {
-  const rg_line *ln;
+  const rgi_line *ln;
   if (pc >= m->nlines) return -1;
   ln = &m->lines[pc];
-  *path = ln->file < m->nfiles ? rg_module_str(m, m->files[ln->file]) : "?";
+  *path = ln->file < m->nfiles ? rgi_module_str(m, m->files[ln->file]) : "?";
   *line = ln->line;
   *col = ln->col;
   return 0;
@@ -41,24 +41,24 @@ int rg_log_locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *
 
 /* Returns the heap values are read from (the run's, or the module's before
 ** there is a VM) and its size in *n. */
-static const rg_value *heap_of(const rg_log *lg, uint32_t *n) {
+static const rgi_value *heap_of(const rgi_log *lg, uint32_t *n) {
   if (lg->view.heap) return lg->view.heap(lg->view.ctx, n);
   *n = lg->m->nheap;
   return lg->m->heap;
 }
 
 /* Formats v of type t as people read it, into buf. */
-static char *fmt(const rg_log *lg, rg_type t, rg_value v, char *buf, size_t size) {
+static char *fmt(const rgi_log *lg, rgi_type t, rgi_value v, char *buf, size_t size) {
   uint32_t nheap;
-  const rg_value *heap = heap_of(lg, &nheap);
-  return rg_value_format(buf, size, lg->m, heap, nheap, t, v);
+  const rgi_value *heap = heap_of(lg, &nheap);
+  return rgi_value_format(buf, size, lg->m, heap, nheap, t, v);
 }
 
 /* Returns v of type t as a new JSON value, read from the run's heap. */
-static json_t *json_value(const rg_log *lg, rg_type t, rg_value v) {
+static json_t *json_value(const rgi_log *lg, rgi_type t, rgi_value v) {
   uint32_t nheap;
-  const rg_value *heap = heap_of(lg, &nheap);
-  return rg_json_value(lg->m, heap, nheap, t, v);
+  const rgi_value *heap = heap_of(lg, &nheap);
+  return rgi_json_value(lg->m, heap, nheap, t, v);
 }
 
 /* The names of the event kinds, in one list (regula.h): the JSON log's
@@ -77,11 +77,11 @@ static json_t *json_event(const char *kind) {
 
 /* Returns the path of file index f of m as lg shows it (normalized; in
 ** text, without lg->base), kept in lg->shown for the next event. */
-static const char *shown_path(rg_log *lg, uint32_t f) {
-  const rg_module *m = lg->m;
+static const char *shown_path(rgi_log *lg, uint32_t f) {
+  const rgi_module *m = lg->m;
   size_t nbase = strlen(lg->base);
   if (f == lg->shown_file) return lg->shown;
-  rg_path_norm(lg->shown, sizeof lg->shown, f < m->nfiles ? rg_module_str(m, m->files[f]) : "?");
+  rgi_path_norm(lg->shown, sizeof lg->shown, f < m->nfiles ? rgi_module_str(m, m->files[f]) : "?");
   if (!lg->json && nbase && strncmp(lg->shown, lg->base, nbase) == 0)
     memmove(lg->shown, lg->shown + nbase, strlen(lg->shown + nbase) + 1);
   lg->shown_file = f;
@@ -89,7 +89,7 @@ static const char *shown_path(rg_log *lg, uint32_t f) {
 }
 
 /* Ends a text line with the place in the rule file: "  [file.rules:12]". */
-static void end_line(rg_log *lg, uint32_t pc) {
+static void end_line(rgi_log *lg, uint32_t pc) {
   if (pc < lg->m->nlines)
     rg_printf(lg->out, "  [%s:%u]", shown_path(lg, lg->m->lines[pc].file), lg->m->lines[pc].line);
   rg_putc(lg->out, '\n');
@@ -98,9 +98,9 @@ static void end_line(rg_log *lg, uint32_t pc) {
 /* Ends JSON event ev (NULL: a failed build) with its rule file and line
 ** ("file":PATH,"line":N; null and 0 when not known), writes it as one line
 ** and releases it. */
-static void json_end(rg_log *lg, json_t *ev, uint32_t pc) {
+static void json_end(rgi_log *lg, json_t *ev, uint32_t pc) {
   int known = pc < lg->m->nlines;
-  json_t *file = known ? rg_json_text(shown_path(lg, lg->m->lines[pc].file)) : json_null();
+  json_t *file = known ? rgi_json_text(shown_path(lg, lg->m->lines[pc].file)) : json_null();
   if (ev && (!file || json_object_set_new(ev, "file", file) != 0 ||
              json_object_set_new(ev, "line", json_integer(known ? lg->m->lines[pc].line : 0)) != 0)) {
     json_decref(ev);
@@ -108,7 +108,7 @@ static void json_end(rg_log *lg, json_t *ev, uint32_t pc) {
   } else if (!ev) {
     json_decref(file);
   }
-  rg_json_put(lg->out, ev, 1);
+  rgi_json_put(lg->out, ev, 1);
 }
 
 /* Sets ev[key] = v (v's reference taken); on failure releases ev and v and
@@ -123,7 +123,7 @@ static json_t *json_add(json_t *ev, const char *key, json_t *v) {
 
 /* ---- events ---------------------------------------------------------------------- */
 
-void rg_log_init(rg_log *lg, rg_out *out, const rg_module *m, int json) {
+void rgi_log_init(rgi_log *lg, rg_out *out, const rgi_module *m, int json) {
   memset(lg, 0, sizeof *lg);
   lg->out = out;
   lg->m = m;
@@ -136,52 +136,52 @@ void rg_log_init(rg_log *lg, rg_out *out, const rg_module *m, int json) {
     if (m->lines[pc].file < sizeof used) used[m->lines[pc].file] = 1;
   for (uint32_t f = 0; f < m->nfiles; f++) {
     if (f < sizeof used && !used[f]) continue;
-    const char *path = rg_module_str(m, m->files[f]);
-    if (first) rg_path_shared_dir(path, path, lg->base, sizeof lg->base);
-    else rg_path_shared_dir(lg->base, path, lg->base, sizeof lg->base);
+    const char *path = rgi_module_str(m, m->files[f]);
+    if (first) rgi_path_shared_dir(path, path, lg->base, sizeof lg->base);
+    else rgi_path_shared_dir(lg->base, path, lg->base, sizeof lg->base);
     first = 0;
   }
 }
 
-void rg_log_run(rg_log *lg, const char *proc, uint64_t seed, const char *policy,
+void rgi_log_run(rgi_log *lg, const char *proc, uint64_t seed, const char *policy,
                 const char *dice) {
   if (lg->json) {
     char digits[24];
     json_t *ev = json_event("run");
     snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
     ev = json_add(ev, "format", json_integer(RG_JSON_FORMAT));
-    ev = json_add(ev, "procedure", rg_json_text(proc));
+    ev = json_add(ev, "procedure", rgi_json_text(proc));
     ev = json_add(ev, "seed", json_string(digits));
-    ev = json_add(ev, "policy", rg_json_text(policy));
-    if (lg->strategy) ev = json_add(ev, "strategy", rg_json_text(lg->strategy));
-    ev = json_add(ev, "dice", rg_json_text(dice));
-    rg_json_put(lg->out, ev, 1);
+    ev = json_add(ev, "policy", rgi_json_text(policy));
+    if (lg->strategy) ev = json_add(ev, "strategy", rgi_json_text(lg->strategy));
+    ev = json_add(ev, "dice", rgi_json_text(dice));
+    rgi_json_put(lg->out, ev, 1);
   } else {
     rg_printf(lg->out, "run %s: seed %llu, policy %s, dice %s\n", proc, (unsigned long long)seed,
               policy, dice);
   }
 }
 
-void rg_log_step(rg_log *lg, uint32_t name, uint32_t pc) {
+void rgi_log_step(rgi_log *lg, uint32_t name, uint32_t pc) {
   if (lg->json) {
-    json_end(lg, json_add(json_event(rg_event_kind_name(RG_EVENT_STEP)), "name", rg_json_text(rg_module_str(lg->m, name))),
+    json_end(lg, json_add(json_event(rg_event_kind_name(RG_EVENT_STEP)), "name", rgi_json_text(rgi_module_str(lg->m, name))),
              pc);
     return;
   }
-  rg_printf(lg->out, "\n== %s\n", rg_module_str(lg->m, name));
+  rg_printf(lg->out, "\n== %s\n", rgi_module_str(lg->m, name));
 }
 
-void rg_log_roll(rg_log *lg, int32_t die, uint32_t sides, const rg_value *results, uint32_t n,
+void rgi_log_roll(rgi_log *lg, int32_t die, uint32_t sides, const rgi_value *results, uint32_t n,
                  uint32_t pc) {
-  const rg_module *m = lg->m;
+  const rgi_module *m = lg->m;
   rg_out *o = lg->out;
   int is_list = pc < m->ncode && RG_INS_OP(m->code[pc]) == RG_OP_ROLLS;
   char name[256], buf[1024];
-  rg_type t = rg_log_dice_name(m, die, sides, n, name, sizeof name);
-  rg_value total = 0;
+  rgi_type t = rgi_log_dice_name(m, die, sides, n, name, sizeof name);
+  rgi_value total = 0;
   for (uint32_t k = 0; k < n; k++) total += results[k];
   if (lg->json) {
-    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_ROLL)), "dice", rg_json_text(name));
+    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_ROLL)), "dice", rgi_json_text(name));
     json_t *rs = json_array();
     for (uint32_t k = 0; rs && k < n; k++)
       if (json_array_append_new(rs, json_value(lg, t, results[k])) != 0) {
@@ -207,15 +207,15 @@ void rg_log_roll(rg_log *lg, int32_t die, uint32_t sides, const rg_value *result
   end_line(lg, pc);
 }
 
-void rg_log_draw(rg_log *lg, uint32_t deck, rg_value card, uint32_t pc) {
-  const rg_module *m = lg->m;
+void rgi_log_draw(rgi_log *lg, uint32_t deck, rgi_value card, uint32_t pc) {
+  const rgi_module *m = lg->m;
   uint32_t left = 0;
   char buf[1024];
-  rg_type t = deck < m->ndecks ? m->decks[deck].card : (rg_type){ RG_K_INT, 0 };
-  const char *name = deck < m->ndecks ? rg_module_str(m, m->decks[deck].name) : "?";
+  rgi_type t = deck < m->ndecks ? m->decks[deck].card : (rgi_type){ RG_K_INT, 0 };
+  const char *name = deck < m->ndecks ? rgi_module_str(m, m->decks[deck].name) : "?";
   if (lg->view.deck_left) lg->view.deck_left(lg->view.ctx, deck, &left);
   if (lg->json) {
-    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_DRAW)), "deck", rg_json_text(name));
+    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_DRAW)), "deck", rgi_json_text(name));
     ev = json_add(ev, "card", json_value(lg, t, card));
     json_end(lg, json_add(ev, "left", json_integer(left)), pc);
     return;
@@ -227,16 +227,16 @@ void rg_log_draw(rg_log *lg, uint32_t deck, rg_value card, uint32_t pc) {
   end_line(lg, pc);
 }
 
-void rg_log_choice(rg_log *lg, uint32_t choice, rg_value chooser, const rg_value *options,
+void rgi_log_choice(rgi_log *lg, uint32_t choice, rgi_value chooser, const rgi_value *options,
                    uint32_t n, uint32_t k, uint32_t pc) {
-  const rg_module *m = lg->m;
-  const rg_choice *c = &m->choices[choice];
-  const char *prompt = rg_module_str(m, c->prompt);
+  const rgi_module *m = lg->m;
+  const rgi_choice *c = &m->choices[choice];
+  const char *prompt = rgi_module_str(m, c->prompt);
   char who[1024], buf[8192];
   if (lg->json) {
     json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_CHOICE)), "chooser", json_value(lg, c->chooser, chooser));
     json_t *os = json_array();
-    ev = json_add(ev, "prompt", rg_json_text(prompt));
+    ev = json_add(ev, "prompt", rgi_json_text(prompt));
     for (uint32_t i = 0; os && i < n; i++)
       if (json_array_append_new(os, json_value(lg, c->option, options[i])) != 0) {
         json_decref(os);
@@ -260,28 +260,28 @@ void rg_log_choice(rg_log *lg, uint32_t choice, rg_value chooser, const rg_value
   end_line(lg, pc);
 }
 
-void rg_log_note_text(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                      uint32_t note, const rg_value *vals) {
-  const rg_note_info *ni;
+void rgi_log_note_text(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                      uint32_t note, const rgi_value *vals) {
+  const rgi_note_info *ni;
   char buf[8192];
   if (note >= m->nnotes) return;
   ni = &m->notes[note];
-  rg_printf(o, "note %s", rg_module_str(m, ni->text));
+  rg_printf(o, "note %s", rgi_module_str(m, ni->text));
   for (uint32_t i = 0; i < ni->nvals && ni->first_type + i < m->ntypes; i++)
     rg_printf(o, "%s%s", i ? ", " : ": ",
-              rg_value_format(buf, sizeof buf, m, heap, nheap, m->types[ni->first_type + i],
+              rgi_value_format(buf, sizeof buf, m, heap, nheap, m->types[ni->first_type + i],
                               vals[i]));
 }
 
-void rg_log_note(rg_log *lg, uint32_t note, const rg_value *vals, uint32_t pc) {
-  const rg_module *m = lg->m;
-  const rg_note_info *ni;
+void rgi_log_note(rgi_log *lg, uint32_t note, const rgi_value *vals, uint32_t pc) {
+  const rgi_module *m = lg->m;
+  const rgi_note_info *ni;
   uint32_t nheap;
-  const rg_value *heap = heap_of(lg, &nheap);
+  const rgi_value *heap = heap_of(lg, &nheap);
   if (note >= m->nnotes) return;
   ni = &m->notes[note];
   if (lg->json) {
-    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_NOTE)), "text", rg_json_text(rg_module_str(m, ni->text)));
+    json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_NOTE)), "text", rgi_json_text(rgi_module_str(m, ni->text)));
     json_t *vs = json_array();
     for (uint32_t i = 0; vs && i < ni->nvals && ni->first_type + i < m->ntypes; i++)
       if (json_array_append_new(vs, json_value(lg, m->types[ni->first_type + i], vals[i])) != 0) {
@@ -292,17 +292,17 @@ void rg_log_note(rg_log *lg, uint32_t note, const rg_value *vals, uint32_t pc) {
     return;
   }
   rg_puts(lg->out, "  ");
-  rg_log_note_text(lg->out, m, heap, nheap, note, vals);
+  rgi_log_note_text(lg->out, m, heap, nheap, note, vals);
   end_line(lg, pc);
 }
 
 /* Writes v of type t as a failure message shows it: a text or a member
 ** (by its display name) in double quotes, '"' and '\\' escaped; anything
-** else as rg_value_format writes it. */
-static void put_expect_value(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                             rg_type t, rg_value v) {
+** else as rgi_value_format writes it. */
+static void put_expect_value(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                             rgi_type t, rgi_value v) {
   char buf[4096];
-  rg_value_format(buf, sizeof buf, m, heap, nheap, t, v);
+  rgi_value_format(buf, sizeof buf, m, heap, nheap, t, v);
   if (t.kind != RG_K_TEXT && t.kind != RG_K_ENUM) {
     rg_puts(o, buf);
     return;
@@ -315,10 +315,10 @@ static void put_expect_value(rg_out *o, const rg_module *m, const rg_value *heap
   rg_putc(o, '"');
 }
 
-void rg_log_expect_text(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                        uint32_t expect, rg_value actual, rg_value expected, uint32_t pc,
-                        const rg_value *frame) {
-  const rg_expect *x;
+void rgi_log_expect_text(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                        uint32_t expect, rgi_value actual, rgi_value expected, uint32_t pc,
+                        const rgi_value *frame) {
+  const rgi_expect *x;
   if (expect >= m->nexpects) return;
   x = &m->expects[expect];
   if (pc < m->ncode && RG_INS_OP(m->code[pc]) == RG_OP_EXPECTEQ) {
@@ -327,29 +327,29 @@ void rg_log_expect_text(rg_out *o, const rg_module *m, const rg_value *heap, uin
     rg_puts(o, ", got ");
     put_expect_value(o, m, heap, nheap, x->type, actual);
   } else {
-    rg_printf(o, "expected true: %s", rg_module_str(m, x->text));
+    rg_printf(o, "expected true: %s", rgi_module_str(m, x->text));
   }
   if (frame && x->nvars && (uint64_t)x->first_var + x->nvars <= m->nevars) {
     rg_puts(o, " (for ");
     for (uint32_t k = 0; k < x->nvars; k++) {
-      const rg_expect_var *ev = &m->evars[x->first_var + k];
-      rg_printf(o, "%s%s = ", k ? ", " : "", rg_module_str(m, ev->name));
+      const rgi_expect_var *ev = &m->evars[x->first_var + k];
+      rg_printf(o, "%s%s = ", k ? ", " : "", rgi_module_str(m, ev->name));
       put_expect_value(o, m, heap, nheap, ev->type, frame[ev->slot]);
     }
     rg_putc(o, ')');
   }
 }
 
-void rg_log_expect_fail(rg_log *lg, uint32_t expect, rg_value actual, rg_value expected,
-                        uint32_t pc, const rg_value *frame) {
-  const rg_module *m = lg->m;
+void rgi_log_expect_fail(rgi_log *lg, uint32_t expect, rgi_value actual, rgi_value expected,
+                        uint32_t pc, const rgi_value *frame) {
+  const rgi_module *m = lg->m;
   uint32_t nheap;
-  const rg_value *heap = heap_of(lg, &nheap);
+  const rgi_value *heap = heap_of(lg, &nheap);
   if (expect >= m->nexpects) return;
   if (lg->json) {
-    const rg_expect *x = &m->expects[expect];
+    const rgi_expect *x = &m->expects[expect];
     json_t *ev = json_add(json_event(rg_event_kind_name(RG_EVENT_EXPECT_FAIL)), "text",
-                          rg_json_text(rg_module_str(m, x->text)));
+                          rgi_json_text(rgi_module_str(m, x->text)));
     if (pc < m->ncode && RG_INS_OP(m->code[pc]) == RG_OP_EXPECTEQ) {
       ev = json_add(ev, "expected", json_value(lg, x->type, expected));
       ev = json_add(ev, "actual", json_value(lg, x->type, actual));
@@ -357,8 +357,8 @@ void rg_log_expect_fail(rg_log *lg, uint32_t expect, rg_value actual, rg_value e
     if (frame && x->nvars && (uint64_t)x->first_var + x->nvars <= m->nevars) {
       json_t *loop = json_object();
       for (uint32_t k = 0; k < x->nvars; k++) {
-        const rg_expect_var *v = &m->evars[x->first_var + k];
-        loop = json_add(loop, rg_module_str(m, v->name), json_value(lg, v->type, frame[v->slot]));
+        const rgi_expect_var *v = &m->evars[x->first_var + k];
+        loop = json_add(loop, rgi_module_str(m, v->name), json_value(lg, v->type, frame[v->slot]));
       }
       ev = json_add(ev, "loop", loop);
     }
@@ -366,24 +366,24 @@ void rg_log_expect_fail(rg_log *lg, uint32_t expect, rg_value actual, rg_value e
     return;
   }
   rg_puts(lg->out, "  FAIL ");
-  rg_log_expect_text(lg->out, m, heap, nheap, expect, actual, expected, pc, frame);
+  rgi_log_expect_text(lg->out, m, heap, nheap, expect, actual, expected, pc, frame);
   end_line(lg, pc);
 }
 
-void rg_log_summary(rg_log *lg, rg_type t, rg_value v) {
+void rgi_log_summary(rgi_log *lg, rgi_type t, rgi_value v) {
   uint32_t nheap;
-  const rg_value *heap = heap_of(lg, &nheap);
+  const rgi_value *heap = heap_of(lg, &nheap);
   if (lg->json) {
     json_t *r = t.kind == RG_K_VOID ? json_null() : json_value(lg, t, v);
-    rg_json_put(lg->out, json_add(json_event("summary"), "result", r), 1);
+    rgi_json_put(lg->out, json_add(json_event("summary"), "result", r), 1);
     return;
   }
-  int d = rg_display_find(lg->m, t);
+  int d = rgi_display_find(lg->m, t);
   if (d >= 0) {                          /* the card the rules give it */
     rg_putc(lg->out, '\n');
-    rg_display_print(lg->out, lg->m, heap, nheap, (uint32_t)d, v);
+    rgi_display_print(lg->out, lg->m, heap, nheap, (uint32_t)d, v);
     return;
   }
   rg_puts(lg->out, "\n== Summary\n");
-  if (t.kind != RG_K_VOID) rg_value_print(lg->out, lg->m, heap, nheap, t, v);
+  if (t.kind != RG_K_VOID) rgi_value_print(lg->out, lg->m, heap, nheap, t, v);
 }

@@ -45,13 +45,13 @@
 #include <stdint.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* Where a log goes and what it reads values from. */
-typedef struct rg_log {
+typedef struct rgi_log {
   rg_out *out;
-  const rg_module *m;
-  rg_view view;             /* the run's values (its heap, its decks); may be
+  const rgi_module *m;
+  rgi_view view;             /* the run's values (its heap, its decks); may be
                             ** set late; heap NULL: none yet */
   int json;                 /* JSON lines instead of text */
   char base[512];           /* the folder the code's files share: cut from
@@ -60,58 +60,58 @@ typedef struct rg_log {
   const char *strategy;     /* JSON: the run's strategy, named apart in its
                             ** first line (NULL: none) */
   char shown[512];          /* that path normalized (text: base cut) */
-} rg_log;
+} rgi_log;
 
 /* Sets lg up to write m's events to out, as JSON when json.  Each event
 ** ends with its place: in text `  [PATH:LINE]`, PATH relative to the folder
 ** that the files of m's code share (`base.rules`, and for a revision of
 ** it `revised/base.rules`); in JSON `"file":PATH,"line":N` with PATH
 ** normalized as m names it. */
-void rg_log_init(rg_log *lg, rg_out *out, const rg_module *m, int json);
+void rgi_log_init(rgi_log *lg, rg_out *out, const rgi_module *m, int json);
 
 /* The first line: the procedure run, the seed, who answers the choices
 ** (policy) and the dice ("random" or "ask"). */
-void rg_log_run(rg_log *lg, const char *proc, uint64_t seed, const char *policy,
+void rgi_log_run(rgi_log *lg, const char *proc, uint64_t seed, const char *policy,
                 const char *dice);
 
-/* The events, as the VM's sink reports them (rg_sink); pc is
+/* The events, as the VM's sink reports them (rgi_sink); pc is
 ** the instruction, which names the rule file's line. */
-void rg_log_step(rg_log *lg, uint32_t name, uint32_t pc);
-void rg_log_roll(rg_log *lg, int32_t die, uint32_t sides, const rg_value *results, uint32_t n,
+void rgi_log_step(rgi_log *lg, uint32_t name, uint32_t pc);
+void rgi_log_roll(rgi_log *lg, int32_t die, uint32_t sides, const rgi_value *results, uint32_t n,
                  uint32_t pc);
-void rg_log_draw(rg_log *lg, uint32_t deck, rg_value card, uint32_t pc);
+void rgi_log_draw(rgi_log *lg, uint32_t deck, rgi_value card, uint32_t pc);
 /* Option k of options[0..n) was chosen by chooser at choice site `choice`. */
-void rg_log_choice(rg_log *lg, uint32_t choice, rg_value chooser, const rg_value *options,
+void rgi_log_choice(rgi_log *lg, uint32_t choice, rgi_value chooser, const rgi_value *options,
                    uint32_t n, uint32_t k, uint32_t pc);
-void rg_log_note(rg_log *lg, uint32_t note, const rg_value *vals, uint32_t pc);
-void rg_log_expect_fail(rg_log *lg, uint32_t expect, rg_value actual, rg_value expected,
-                        uint32_t pc, const rg_value *frame);
+void rgi_log_note(rgi_log *lg, uint32_t note, const rgi_value *vals, uint32_t pc);
+void rgi_log_expect_fail(rgi_log *lg, uint32_t expect, rgi_value actual, rgi_value expected,
+                        uint32_t pc, const rgi_value *frame);
 
 /* The end: "== Summary" and the result v of type t (RG_K_VOID: none). */
-void rg_log_summary(rg_log *lg, rg_type t, rg_value v);
+void rgi_log_summary(rgi_log *lg, rgi_type t, rgi_value v);
 
 /* Writes note `note` with its values as `note TEXT: v1, v2` (no newline);
 ** values are read from heap[0..nheap). */
-void rg_log_note_text(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                      uint32_t note, const rg_value *vals);
+void rgi_log_note_text(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                      uint32_t note, const rgi_value *vals);
 
 /* Writes what failed expectation `expect` at pc says, without newline:
 ** "expected X, got Y" (expect a == b) or "expected true: TEXT", then, when
-** frame (the failing procedure's locals, rg_vm_frame; may be NULL) is given
+** frame (the failing procedure's locals, rgi_vm_frame; may be NULL) is given
 ** and the expectation is inside loops, the values of their variables:
 ** " (for s = 10, t = \"Standard\")".  Text values and members are quoted. */
-void rg_log_expect_text(rg_out *o, const rg_module *m, const rg_value *heap, uint32_t nheap,
-                        uint32_t expect, rg_value actual, rg_value expected, uint32_t pc,
-                        const rg_value *frame);
+void rgi_log_expect_text(rg_out *o, const rgi_module *m, const rgi_value *heap, uint32_t nheap,
+                        uint32_t expect, rgi_value actual, rgi_value expected, uint32_t pc,
+                        const rgi_value *frame);
 
 /* Writes the name of a roll into buf: a custom die's name, "d6" for one
 ** plain die, "2d6" for n of them.  Returns the type of the values rolled. */
-rg_type rg_log_dice_name(const rg_module *m, int32_t die, uint32_t sides, uint32_t n,
+rgi_type rgi_log_dice_name(const rgi_module *m, int32_t die, uint32_t sides, uint32_t n,
                          char *buf, size_t size);
 
 /* Finds the source path, line and display column of instruction pc of m.
 ** Returns 0, or -1 when the line table does not say. */
-int rg_log_locate(const rg_module *m, uint32_t pc, const char **path, uint32_t *line,
+int rgi_log_locate(const rgi_module *m, uint32_t pc, const char **path, uint32_t *line,
                   uint32_t *col);
 
 #endif

@@ -3,7 +3,7 @@
 */
 #include "json.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "value.h"
 
 #include <string.h>
@@ -36,7 +36,7 @@ char *rg_utf8_repair(const char *s, size_t n, size_t *len) {
   return fixed;
 }
 
-json_t *rg_json_textn(const char *s, size_t n) {
+json_t *rgi_json_textn(const char *s, size_t n) {
   const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
   char *fixed;
   json_t *j;
@@ -56,14 +56,14 @@ json_t *rg_json_textn(const char *s, size_t n) {
   return j;
 }
 
-json_t *rg_json_text(const char *s) {
-  return rg_json_textn(s, s ? strlen(s) : 0);
+json_t *rgi_json_text(const char *s) {
+  return rgi_json_textn(s, s ? strlen(s) : 0);
 }
 
 /* Sets obj[key] = v (v's reference taken; key repaired like a text).
 ** Returns 0, or -1 (v released) when v is NULL or out of memory. */
 static int set(json_t *obj, const char *key, json_t *v) {
-  json_t *k = rg_json_text(key);
+  json_t *k = rgi_json_text(key);
   int rc = -1;
   if (k && v) rc = json_object_set_new_nocheck(obj, json_string_value(k), v);
   else json_decref(v);
@@ -72,14 +72,14 @@ static int set(json_t *obj, const char *key, json_t *v) {
 }
 
 /* Returns a new {"code":..,"name":..} for member i of enum e. */
-static json_t *member(const rg_module *m, uint32_t e, rg_value i) {
-  const rg_member_info *mi;
+static json_t *member(const rgi_module *m, uint32_t e, rgi_value i) {
+  const rgi_member_info *mi;
   json_t *o;
   if (e >= m->nenums || i < 0 || (uint64_t)i >= m->enums[e].count) return json_string("?");
   mi = &m->members[m->enums[e].first + (uint32_t)i];
   if (!(o = json_object())) return NULL;
-  if (set(o, "code", rg_json_text(rg_module_str(m, mi->code))) != 0 ||
-      set(o, "name", rg_json_text(rg_module_str(m, mi->display ? mi->display : mi->code))) != 0) {
+  if (set(o, "code", rgi_json_text(rgi_module_str(m, mi->code))) != 0 ||
+      set(o, "name", rgi_json_text(rgi_module_str(m, mi->display ? mi->display : mi->code))) != 0) {
     json_decref(o);
     return NULL;
   }
@@ -88,16 +88,16 @@ static json_t *member(const rg_module *m, uint32_t e, rg_value i) {
 
 /* Returns a number of thousandths as a JSON integer when whole, else a
 ** real (exact to the thousandth when printed with 15 digits). */
-static json_t *milli(rg_value v) {
+static json_t *milli(rgi_value v) {
   if (v % 1000 == 0) return json_integer(v / 1000);
   return json_real((double)v / 1000.0);
 }
 
-/* rg_json_value at nesting depth `depth`, with *left values still allowed:
+/* rgi_json_value at nesting depth `depth`, with *left values still allowed:
 ** past it a value is the string "...", and the lists and records around it
 ** stop. */
-static json_t *value_at(const rg_module *m, const rg_value *heap, uint32_t nheap, rg_type t,
-                        rg_value v, int depth, long *left) {
+static json_t *value_at(const rgi_module *m, const rgi_value *heap, uint32_t nheap, rgi_type t,
+                        rgi_value v, int depth, long *left) {
   json_t *o;
   if (*left <= 0 || --*left == 0) {
     *left = -1;
@@ -111,12 +111,12 @@ static json_t *value_at(const rg_module *m, const rg_value *heap, uint32_t nheap
     return o;
   case RG_K_DIST:
     if (!(o = json_object()) || set(o, "distance", milli(v)) != 0 ||
-        set(o, "unit", rg_json_text(t.ref < m->nunits ? rg_module_str(m, m->units[t.ref].name)
+        set(o, "unit", rgi_json_text(t.ref < m->nunits ? rgi_module_str(m, m->units[t.ref].name)
                                                       : "?")) != 0)
       break;
     return o;
   case RG_K_TEXT:
-    return rg_json_text(v >= 0 && (uint64_t)v < m->nstrings ? rg_module_str(m, (uint32_t)v) : "?");
+    return rgi_json_text(v >= 0 && (uint64_t)v < m->nstrings ? rgi_module_str(m, (uint32_t)v) : "?");
   case RG_K_ENUM: return member(m, t.ref, v);
   case RG_K_SET: {
     uint32_t count = t.ref < m->nenums ? m->enums[t.ref].count : 0;
@@ -129,12 +129,12 @@ static json_t *value_at(const rg_module *m, const rg_value *heap, uint32_t nheap
     return o;
   }
   case RG_K_LIST: {
-    rg_value n;
+    rgi_value n;
     if (depth >= JSON_DEPTH || t.ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap ||
         (n = heap[v]) < 0 || (uint64_t)n > (uint64_t)nheap - (uint64_t)v - 1)
       return json_string("...");
     if (!(o = json_array())) return NULL;
-    for (rg_value k = 0; k < n && *left > 0; k++)
+    for (rgi_value k = 0; k < n && *left > 0; k++)
       if (json_array_append_new(o, value_at(m, heap, nheap, m->types[t.ref], heap[v + 1 + k],
                                             depth + 1, left)) != 0)
         break;
@@ -142,15 +142,15 @@ static json_t *value_at(const rg_module *m, const rg_value *heap, uint32_t nheap
     return o;
   }
   case RG_K_RECORD: {
-    const rg_record *rec;
+    const rgi_record *rec;
     if (depth >= JSON_DEPTH || t.ref >= m->nrecords || v < 0 ||
         (uint64_t)v + m->records[t.ref].count > nheap)
       return json_string("...");
     rec = &m->records[t.ref];
     if (!(o = json_object())) return NULL;
     for (uint32_t k = 0; k < rec->count && *left > 0; k++) {
-      const rg_field_info *f = &m->fields[rec->first + k];
-      if (set(o, rg_module_str(m, f->name),
+      const rgi_field_info *f = &m->fields[rec->first + k];
+      if (set(o, rgi_module_str(m, f->name),
               value_at(m, heap, nheap, f->type, heap[v + k], depth + 1, left)) != 0) {
         json_decref(o);
         return NULL;
@@ -164,8 +164,8 @@ static json_t *value_at(const rg_module *m, const rg_value *heap, uint32_t nheap
   return NULL;
 }
 
-json_t *rg_json_value(const rg_module *m, const rg_value *heap, uint32_t nheap, rg_type t,
-                      rg_value v) {
+json_t *rgi_json_value(const rgi_module *m, const rgi_value *heap, uint32_t nheap, rgi_type t,
+                      rgi_value v) {
   long left = RG_PRINT_MAX_VALUES;
   return value_at(m, heap, nheap, t, v, 0, &left);
 }
@@ -177,7 +177,7 @@ static int put_cb(const char *buf, size_t n, void *data) {
   return o->failed ? -1 : 0;
 }
 
-int rg_json_put(rg_out *o, json_t *j, int nl) {
+int rgi_json_put(rg_out *o, json_t *j, int nl) {
   if (!j) {
     o->failed = 1;
     return -1;

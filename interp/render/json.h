@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* The version of every JSON document regula writes (the "format" key of a
 ** run's first line, of sim's object and of the variants line). */
@@ -35,19 +35,19 @@
 
 /* Returns a new JSON string of s[0..n), an invalid UTF-8 byte replaced by
 ** U+FFFD (jansson refuses invalid UTF-8).  NULL when out of memory. */
-json_t *rg_json_textn(const char *s, size_t n);
+json_t *rgi_json_textn(const char *s, size_t n);
 
-/* rg_json_textn of the NUL-terminated s (NULL: the empty string). */
-json_t *rg_json_text(const char *s);
+/* rgi_json_textn of the NUL-terminated s (NULL: the empty string). */
+json_t *rgi_json_text(const char *s);
 
 /* Returns a new JSON value for v of type t (see the top of the file),
 ** lists and records read from heap[0..nheap).  NULL when out of memory. */
-json_t *rg_json_value(const rg_module *m, const rg_value *heap, uint32_t nheap, rg_type t,
-                      rg_value v);
+json_t *rgi_json_value(const rgi_module *m, const rgi_value *heap, uint32_t nheap, rgi_type t,
+                      rgi_value v);
 
 /* Writes j to o compactly (`{"a":1,"b":[2,3]}`), then a newline when nl,
 ** and releases j (the caller's reference).  j NULL (a failed build) marks
 ** o failed.  Returns 0, or -1 when o has failed. */
-int rg_json_put(rg_out *o, json_t *j, int nl);
+int rgi_json_put(rg_out *o, json_t *j, int nl);
 
 #endif

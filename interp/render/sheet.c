@@ -10,7 +10,7 @@
 **     assumption covers the whole table;
 **   - a table of two keys as a grid: one column per member (display name) or
 **     integer of the second key, one row per key of the first; a cell equal
-**     to the one above it and merged with it (rg_cellsrc.merged: one range
+**     to the one above it and merged with it (rgi_cellsrc.merged: one range
 **     or `_` of the rule file, or `^` in a TSV) prints `|`, so a vertically
 **     merged cell of the sheet reads as its value once, at the top of the
 **     run, with `|` below, and a cell the sheet prints again shows its value;
@@ -35,7 +35,7 @@
 */
 #include "sheet.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "diag.h"
 #include "module.h"
 #include "parse.h"
@@ -61,9 +61,9 @@ typedef struct cellover {
 
 typedef struct sheet {
   rg_out *out;
-  const rg_module *m;
-  const rg_diag *src;       /* the compile's files, or NULL (a .rbc) */
-  const rg_assumption *assumptions;
+  const rgi_module *m;
+  const rgi_diag *src;       /* the compile's files, or NULL (a .rbc) */
+  const rgi_assumption *assumptions;
   int oom;                  /* an allocation failed */
   cellover *overs;          /* the cell overrides of the rule files */
   size_t nover;
@@ -356,27 +356,27 @@ done:
 /* ---- values and keys -------------------------------------------------------- */
 
 /* Returns v of type t as a new string. */
-static char *fmt(sheet *s, rg_type t, rg_value v) {
+static char *fmt(sheet *s, rgi_type t, rgi_value v) {
   char buf[VALBUF];
-  return xstrdup(s, rg_value_format(buf, sizeof buf, s->m, s->m->heap, s->m->nheap, t, v));
+  return xstrdup(s, rgi_value_format(buf, sizeof buf, s->m, s->m->heap, s->m->nheap, t, v));
 }
 
 /* Writes key ix (0-based) of dimension d: the integer, or the member's
 ** display name. */
-static char *key_text(char *buf, size_t size, const rg_module *m, const rg_dim *d, uint32_t ix) {
+static char *key_text(char *buf, size_t size, const rgi_module *m, const rgi_dim *d, uint32_t ix) {
   if (d->is_enum) {
-    rg_type t = { RG_K_ENUM, d->ref };
-    return rg_value_format(buf, size, m, m->heap, m->nheap, t, ix);
+    rgi_type t = { RG_K_ENUM, d->ref };
+    return rgi_value_format(buf, size, m, m->heap, m->nheap, t, ix);
   }
   snprintf(buf, size, "%lld", (long long)(d->lo + (int64_t)ix));
   return buf;
 }
 
 /* The heading of a key column: its label, else its enum's name. */
-static const char *dim_head(const rg_module *m, const rg_dim *d) {
-  const char *label = rg_module_str(m, d->label);
+static const char *dim_head(const rgi_module *m, const rgi_dim *d) {
+  const char *label = rgi_module_str(m, d->label);
   if (*label) return label;
-  if (d->is_enum && d->ref < m->nenums) return rg_module_str(m, m->enums[d->ref].name);
+  if (d->is_enum && d->ref < m->nenums) return rgi_module_str(m, m->enums[d->ref].name);
   return "key";
 }
 
@@ -395,8 +395,8 @@ static int is_tsv(const sheet *s, uint32_t f) {
 ** in the file's order, which is the sheet's (declaration order otherwise).
 ** Cells a revision overrides come from its rule file and do not count: the
 ** revision keeps the base sheet's layout. */
-static int tsv_file(const sheet *s, const rg_table *t) {
-  const rg_module *m = s->m;
+static int tsv_file(const sheet *s, const rgi_table *t) {
+  const rgi_module *m = s->m;
   int f = -1;
   if (!s->src || t->count == 0 || t->ndims > 2) return -1;
   for (uint32_t i = 0; i < t->count; i++) {
@@ -411,9 +411,9 @@ static int tsv_file(const sheet *s, const rg_table *t) {
 /* Sets perm[0..size) to the order of the keys of dimension k of table t:
 ** declaration order, or for a TSV table the order of the file: rows by the
 ** line they are given on, the columns of a two-key table by its header. */
-static void key_order(sheet *s, const rg_table *t, uint32_t k, uint32_t *perm) {
-  const rg_module *m = s->m;
-  const rg_dim *d = &m->dims[t->first_dim + k];
+static void key_order(sheet *s, const rgi_table *t, uint32_t k, uint32_t *perm) {
+  const rgi_module *m = s->m;
+  const rgi_dim *d = &m->dims[t->first_dim + k];
   int f = tsv_file(s, t);
   for (uint32_t i = 0; i < d->size; i++) perm[i] = i;
   if (f < 0) return;
@@ -444,10 +444,10 @@ static void key_order(sheet *s, const rg_table *t, uint32_t k, uint32_t *perm) {
   }
   if (d->is_enum) {
     /* Columns: the header line, the first that is not blank or a comment. */
-    const rg_file *file = s->src->files[f];
+    const rgi_file *file = s->src->files[f];
     for (uint32_t ln = 1; ln <= file->nlines; ln++) {
       size_t len, i = 0;
-      const char *line = rg_diag_line(s->src, (uint32_t)f, ln, &len);
+      const char *line = rgi_diag_line(s->src, (uint32_t)f, ln, &len);
       uint32_t *got, n = 0, col = 0;
       unsigned char *seen;
       if (!line) return;
@@ -462,7 +462,7 @@ static void key_order(sheet *s, const rg_table *t, uint32_t k, uint32_t *perm) {
         for (b = j; b > a && line[b - 1] == ' '; b--) {}
         if (col++ > 0) {
           char *text = xstrndup(s, line + a, b - a);
-          int mi = text ? rg_enum_lookup(m, d->ref, text) : -1;
+          int mi = text ? rgi_enum_lookup(m, d->ref, text) : -1;
           rg_free(text);
           if (mi < 0 || (uint32_t)mi >= d->size || seen[mi] || n == d->size) { n = 0; break; }
           seen[mi] = 1;
@@ -519,7 +519,7 @@ static int add_note(sheet *s, tnote **notes, size_t *n, size_t *cap, char *where
 
 /* Returns the override of s->overs (sorted by file and line) that set the
 ** cell whose source is cs in table `name`, or -1. */
-static int cell_override(const sheet *s, const char *name, const rg_cellsrc *cs) {
+static int cell_override(const sheet *s, const char *name, const rgi_cellsrc *cs) {
   size_t lo = 0, hi = s->nover;
   while (lo < hi) {             /* the first at or after (file, line) */
     size_t mid = lo + (hi - lo) / 2;
@@ -544,13 +544,13 @@ static int about_table(const char *what, const char *name) {
 ** list[0..nlist) when list is given) as TABLE[KEYS], each key one member or
 ** integer, `lo..hi` for a run of integers, `_` for every key of its
 ** dimension, `{a, b}` otherwise. */
-static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit, const uint32_t *list,
+static char *cells_text(sheet *s, const rgi_table *t, const unsigned char *hit, const uint32_t *list,
                         uint32_t nlist) {
-  const rg_module *m = s->m;
+  const rgi_module *m = s->m;
   char out[1024], kb[256];
-  size_t n = (size_t)snprintf(out, sizeof out, "%s[", rg_module_str(m, t->name));
+  size_t n = (size_t)snprintf(out, sizeof out, "%s[", rgi_module_str(m, t->name));
   for (uint32_t k = 0; k < t->ndims; k++) {
-    const rg_dim *d = &m->dims[t->first_dim + k];
+    const rgi_dim *d = &m->dims[t->first_dim + k];
     unsigned char *seen = xcalloc(s, d->size, 1);
     uint32_t lo = UINT32_MAX, hi = 0, distinct = 0;
     if (!seen) return NULL;
@@ -558,7 +558,7 @@ static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit, c
       uint32_t i = list ? list[j] : j, flat = i, ix = 0;
       if (!list && !hit[i]) continue;
       for (uint32_t j = t->ndims; j-- > 0;) {
-        const rg_dim *dj = &m->dims[t->first_dim + j];
+        const rgi_dim *dj = &m->dims[t->first_dim + j];
         if (j == k) ix = flat % dj->size;
         flat /= dj->size;
       }
@@ -600,10 +600,10 @@ static char *cells_text(sheet *s, const rg_table *t, const unsigned char *hit, c
 ** line at or before the note; a note on cells of a TSV table carries its box
 ** of cells.  A note that matches no cell, or one on the declaration, is
 ** about the whole table. */
-static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote **notes,
+static void table_notes(sheet *s, const rgi_table *t, unsigned char *mark, tnote **notes,
                         size_t *nnotes, int *whole) {
-  const rg_module *m = s->m;
-  const char *name = rg_module_str(m, t->name);
+  const rgi_module *m = s->m;
+  const char *name = rgi_module_str(m, t->name);
   size_t cap = 0;
   unsigned char *hit = xcalloc(s, t->count, 1);
   int *over = xcalloc(s, t->count ? t->count : 1, sizeof *over);
@@ -622,7 +622,7 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
     over[i] = s->nover ? cell_override(s, name, &m->cellsrc[t->first + i]) : -1;
     if (over[i] >= 0) any_over = 1;
   }
-  for (const rg_assumption *a = s->assumptions; a && !s->oom; a = a->next) {
+  for (const rgi_assumption *a = s->assumptions; a && !s->oom; a = a->next) {
     const char *rest, *at;
     uint32_t file = a->pos.file, line = 0, matched = 0;
     char *where = NULL;
@@ -634,7 +634,7 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
       for (uint32_t i = 0; i < t->count; i++) {
         uint32_t flat = i, inside = 1;
         for (uint32_t k = t->ndims; k-- > 0;) {
-          const rg_dim *d = &m->dims[t->first_dim + k];
+          const rgi_dim *d = &m->dims[t->first_dim + k];
           uint32_t ix = flat % d->size;
           flat /= d->size;
           inside &= k < 8 && ix >= a->lo[k] && ix <= a->hi[k];
@@ -646,13 +646,13 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
       if ((at = strstr(rest, " at line ")) != NULL) line = (uint32_t)strtoul(at + 9, NULL, 10);
       else
         for (uint32_t i = 0; i < t->count; i++) {
-          const rg_cellsrc *cs = &m->cellsrc[t->first + i];
+          const rgi_cellsrc *cs = &m->cellsrc[t->first + i];
           if (cs->file == file && cs->line <= a->pos.line && cs->line > line) line = cs->line;
         }
     }
     if (line)
       for (uint32_t i = 0; i < t->count; i++) {
-        const rg_cellsrc *cs = &m->cellsrc[t->first + i];
+        const rgi_cellsrc *cs = &m->cellsrc[t->first + i];
         if (cs->file == file && cs->line == line) { hit[i] = 1; matched++; }
       }
     if (matched) {
@@ -705,15 +705,15 @@ static void table_notes(sheet *s, const rg_table *t, unsigned char *mark, tnote 
 /* ---- tables --------------------------------------------------------------- */
 
 /* Returns whether cell c (an index into m->cells) continues the cell
-** before it: a merged cell of the sheet (rg_cellsrc.merged); without cell
+** before it: a merged cell of the sheet (rgi_cellsrc.merged); without cell
 ** sources (a hand-built module), any cell may. */
-static int merged(const rg_module *m, uint32_t c) {
+static int merged(const rgi_module *m, uint32_t c) {
   return m->ncellsrc != m->ncells || m->cellsrc[c].merged;
 }
 
 /* Returns the cell text: the value (or `|` when same_as_above), then ` *`
 ** when marked. */
-static char *cell_text(sheet *s, rg_type t, rg_value v, int same_as_above, int marked) {
+static char *cell_text(sheet *s, rgi_type t, rgi_value v, int same_as_above, int marked) {
   char *text = same_as_above ? xstrdup(s, "|") : fmt(s, t, v), *both;
   if (!text || !marked) return text;
   both = xconcat(s, text, " *");
@@ -732,7 +732,7 @@ enum { FOLD_MIN = 16 };
 ** one run, and a run longer than FOLD_MIN is one span; any other position
 ** is a span of its own.  Writes each span's first and last position into
 ** lo[], hi[]; returns how many. */
-static uint32_t spans(const rg_dim *d, const uint32_t *p, uint32_t n, const unsigned char *eq,
+static uint32_t spans(const rgi_dim *d, const uint32_t *p, uint32_t n, const unsigned char *eq,
                       uint32_t *lo, uint32_t *hi) {
   uint32_t k = 0;
   for (uint32_t i = 0; i < n;) {
@@ -751,7 +751,7 @@ static uint32_t spans(const rg_dim *d, const uint32_t *p, uint32_t n, const unsi
 
 /* Returns the key text of positions lo..hi of display order p of d: the
 ** key, or "first..last". */
-static char *span_text(sheet *s, const rg_module *m, const rg_dim *d, const uint32_t *p, uint32_t lo,
+static char *span_text(sheet *s, const rgi_module *m, const rgi_dim *d, const uint32_t *p, uint32_t lo,
                        uint32_t hi) {
   char a[256], b[256], both[520];
   key_text(a, sizeof a, m, d, p[lo]);
@@ -764,10 +764,10 @@ static char *span_text(sheet *s, const rg_module *m, const rg_dim *d, const uint
 /* A table of two (or more) keys: one grid per combination of the keys
 ** before the last two, long runs of equal rows and columns folded
 ** (FOLD_MIN). */
-static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
-  const rg_module *m = s->m;
-  const rg_dim *dr = &m->dims[t->first_dim + t->ndims - 2];
-  const rg_dim *dc = &m->dims[t->first_dim + t->ndims - 1];
+static void print_grid(sheet *s, const rgi_table *t, const unsigned char *mark) {
+  const rgi_module *m = s->m;
+  const rgi_dim *dr = &m->dims[t->first_dim + t->ndims - 2];
+  const rgi_dim *dc = &m->dims[t->first_dim + t->ndims - 1];
   uint32_t block = dr->size * dc->size;
   char kb[256];
   uint32_t *rp = xcalloc(s, dr->size, sizeof *rp), *cp = xcalloc(s, dc->size, sizeof *cp);
@@ -779,7 +779,7 @@ static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
   key_order(s, t, t->ndims - 1, cp);
   for (uint32_t b = 0; b * block < t->count && !s->oom; b++) {
     grid g;
-    const rg_value *cells = m->cells + t->first + b * block;
+    const rgi_value *cells = m->cells + t->first + b * block;
     const unsigned char *mk = mark + b * block;
 #define AT(r, c) ((size_t)rp[r] * dc->size + cp[c])
     /* rows (columns) equal to the one before, cell by cell, marks too */
@@ -805,7 +805,7 @@ static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
         flat /= m->dims[t->first_dim + j].size;
       }
       for (uint32_t j = 0; j + 2 < t->ndims && n < sizeof line; j++) {
-        const rg_dim *d = &m->dims[t->first_dim + j];
+        const rgi_dim *d = &m->dims[t->first_dim + j];
         n += (size_t)snprintf(line + n, sizeof line - n, "%s%s = %s", j ? ", " : "",
                               dim_head(m, d), key_text(kb, sizeof kb, m, d, ix[j]));
       }
@@ -818,7 +818,7 @@ static void print_grid(sheet *s, const rg_table *t, const unsigned char *mark) {
       grid_take(&g, r + 1, 0, span_text(s, m, dr, rp, rlo[r], rhi[r]));
       for (uint32_t c = 0; c < nc; c++) {
         size_t i = AT(rlo[r], clo[c]);
-        rg_value v = cells[i];
+        rgi_value v = cells[i];
         int same = r > 0 && cells[AT(rlo[r - 1], clo[c])] == v &&
                    merged(m, t->first + b * block + (uint32_t)i);
         grid_take(&g, r + 1, c + 1, cell_text(s, t->value, v, same, mk[i]));
@@ -838,24 +838,24 @@ done:
 }
 
 /* A table of one key: `key  value` lines, or a grid of records. */
-static void print_list(sheet *s, const rg_table *t, const unsigned char *mark) {
-  const rg_module *m = s->m;
-  const rg_dim *d = &m->dims[t->first_dim];
-  const rg_value *cells = m->cells + t->first;
+static void print_list(sheet *s, const rgi_table *t, const unsigned char *mark) {
+  const rgi_module *m = s->m;
+  const rgi_dim *d = &m->dims[t->first_dim];
+  const rgi_value *cells = m->cells + t->first;
   char kb[256];
   grid g = { 0 };
   uint32_t *p = xcalloc(s, d->size, sizeof *p);
   if (!p) return;
   key_order(s, t, 0, p);
   if (t->value.kind == RG_K_RECORD && t->value.ref < m->nrecords) {
-    const rg_record *rec = &m->records[t->value.ref];
+    const rgi_record *rec = &m->records[t->value.ref];
     if (grid_init(s, &g, t->count + 1, rec->count + 1, 1) == 0) {
       grid_take(&g, 0, 0, xstrdup(s, dim_head(m, d)));
       for (uint32_t k = 0; k < rec->count; k++)
-        grid_take(&g, 0, k + 1, xstrdup(s, rg_module_str(m, m->fields[rec->first + k].name)));
+        grid_take(&g, 0, k + 1, xstrdup(s, rgi_module_str(m, m->fields[rec->first + k].name)));
       for (uint32_t r = 0; r < t->count; r++) {
         uint32_t i = p[r];
-        rg_value off = cells[i];
+        rgi_value off = cells[i];
         char *key = xstrdup(s, key_text(kb, sizeof kb, m, d, i));
         if (key && mark[i]) {
           char *k2 = xconcat(s, key, " *");
@@ -864,7 +864,7 @@ static void print_list(sheet *s, const rg_table *t, const unsigned char *mark) {
         }
         grid_take(&g, r + 1, 0, key);
         for (uint32_t k = 0; k < rec->count; k++) {
-          rg_value v = off >= 0 && (uint64_t)off + rec->count <= m->nheap ? m->heap[off + k] : 0;
+          rgi_value v = off >= 0 && (uint64_t)off + rec->count <= m->nheap ? m->heap[off + k] : 0;
           grid_take(&g, r + 1, k + 1, fmt(s, m->fields[rec->first + k].type, v));
         }
       }
@@ -902,8 +902,8 @@ static void print_list(sheet *s, const rg_table *t, const unsigned char *mark) {
 
 /* Prints table ti: title, layout, assumptions. */
 static void print_table(sheet *s, uint32_t ti) {
-  const rg_module *m = s->m;
-  const rg_table *t = &m->tables[ti];
+  const rgi_module *m = s->m;
+  const rgi_table *t = &m->tables[ti];
   unsigned char *mark = xcalloc(s, t->count, 1);
   tnote *notes = NULL;
   size_t nnotes = 0;
@@ -911,10 +911,10 @@ static void print_table(sheet *s, uint32_t ti) {
   char buf[256];
   if (!mark) return;
   if (s->src) table_notes(s, t, mark, &notes, &nnotes, &whole);
-  rg_printf(s->out, "%s(", rg_module_str(m, t->name));
+  rg_printf(s->out, "%s(", rgi_module_str(m, t->name));
   for (uint32_t k = 0; k < t->ndims; k++)
-    rg_printf(s->out, "%s%s", k ? ", " : "", rg_dim_name(buf, sizeof buf, m, &m->dims[t->first_dim + k]));
-  rg_printf(s->out, ") -> %s%s\n", rg_type_name(buf, sizeof buf, m, t->value), whole ? " *" : "");
+    rg_printf(s->out, "%s%s", k ? ", " : "", rgi_dim_name(buf, sizeof buf, m, &m->dims[t->first_dim + k]));
+  rg_printf(s->out, ") -> %s%s\n", rgi_type_name(buf, sizeof buf, m, t->value), whole ? " *" : "");
   if (t->ndims >= 2) print_grid(s, t, mark);
   else print_list(s, t, mark);
   for (size_t i = 0; i < nnotes; i++) {
@@ -928,13 +928,13 @@ static void print_table(sheet *s, uint32_t ti) {
 
 /* The named constants, with their assumptions. */
 static void print_constants(sheet *s) {
-  const rg_module *m = s->m;
+  const rgi_module *m = s->m;
   int any = 0;
   grid g;
   for (uint32_t i = 0; i < m->nnamed && !any; i++)
-    for (const rg_assumption *a = s->assumptions; a; a = a->next)
+    for (const rgi_assumption *a = s->assumptions; a; a = a->next)
       if (a->what && strncmp(a->what, "const ", 6) == 0 &&
-          strcmp(a->what + 6, rg_module_str(m, m->named[i].name)) == 0)
+          strcmp(a->what + 6, rgi_module_str(m, m->named[i].name)) == 0)
         any = 1;
   rg_puts(s->out, "Constants\n");
   if (grid_init(s, &g, m->nnamed + 1, any ? 3 : 2, 1) != 0) return;
@@ -942,8 +942,8 @@ static void print_constants(sheet *s) {
   grid_take(&g, 0, 1, xstrdup(s, "value"));
   if (any) grid_take(&g, 0, 2, xstrdup(s, "assumed"));
   for (uint32_t i = 0; i < m->nnamed; i++) {
-    const rg_named *c = &m->named[i];
-    const char *name = rg_module_str(m, c->name);
+    const rgi_named *c = &m->named[i];
+    const char *name = rgi_module_str(m, c->name);
     char *v = fmt(s, c->type, c->value);
     if (v && c->starred) {
       char *v2 = xconcat(s, v, "*");
@@ -953,7 +953,7 @@ static void print_constants(sheet *s) {
     grid_take(&g, i + 1, 0, xstrdup(s, name));
     grid_take(&g, i + 1, 1, v);
     if (!any) continue;
-    for (const rg_assumption *a = s->assumptions; a; a = a->next)
+    for (const rgi_assumption *a = s->assumptions; a; a = a->next)
       if (a->what && strncmp(a->what, "const ", 6) == 0 && strcmp(a->what + 6, name) == 0) {
         char *prev = g.cell[(i + 1) * g.ncols + 2];
         char *text = prev ? xconcat(s, prev, "; ") : xstrdup(s, "");
@@ -969,15 +969,15 @@ static void print_constants(sheet *s) {
 /* The strategies of the rules (what `--policy NAME` answers with), each
 ** with the text that says how it plays. */
 static void print_strategies(sheet *s) {
-  const rg_module *m = s->m;
+  const rgi_module *m = s->m;
   grid g;
   rg_puts(s->out, "Strategies (regula run, sim or odds --policy NAME)\n");
   if (grid_init(s, &g, m->nstrategies + 1, 2, 1) != 0) return;
   grid_take(&g, 0, 0, xstrdup(s, "name"));
   grid_take(&g, 0, 1, xstrdup(s, "how it plays"));
   for (uint32_t i = 0; i < m->nstrategies; i++) {
-    grid_take(&g, i + 1, 0, xstrdup(s, rg_module_str(m, m->strategies[i].name)));
-    grid_take(&g, i + 1, 1, xstrdup(s, rg_module_str(m, m->strategies[i].doc)));
+    grid_take(&g, i + 1, 0, xstrdup(s, rgi_module_str(m, m->strategies[i].name)));
+    grid_take(&g, i + 1, 1, xstrdup(s, rgi_module_str(m, m->strategies[i].doc)));
   }
   grid_print(s, &g);
   grid_free(&g);
@@ -993,22 +993,22 @@ static int over_cmp(const void *x, const void *y) {
 /* Fills s->overs with the cell overrides (`override TABLE[keys] = value`)
 ** of the compile's rule files, read again from their text. */
 static void find_overrides(sheet *s) {
-  rg_arena arena;
-  rg_diag d;
+  rgi_arena arena;
+  rgi_diag d;
   size_t cap = 0;
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, NULL, NULL);
+  rgi_arena_init(&arena, 0);
+  rgi_diag_init(&d, &arena, NULL, NULL);
   for (uint32_t f = 0; f < s->src->nfiles && !s->oom; f++) {
-    const rg_file *file = s->src->files[f];
+    const rgi_file *file = s->src->files[f];
     size_t n = strlen(file->path);
     uint32_t index;
     if (n < 6 || strcmp(file->path + n - 6, ".rules") != 0) continue;
-    if (rg_diag_add_text(&d, file->path, file->text, file->len, &index) != 0) break;
-    rg_ast_file *ast = rg_parse(&d, index, &arena);
-    for (const rg_decl *dc = ast ? ast->decls : NULL; dc && !s->oom; dc = dc->next) {
+    if (rgi_diag_add_text(&d, file->path, file->text, file->len, &index) != 0) break;
+    rgi_ast_file *ast = rgi_parse(&d, index, &arena);
+    for (const rgi_decl *dc = ast ? ast->decls : NULL; dc && !s->oom; dc = dc->next) {
       if (dc->kind != RG_DE_CELL || !dc->name) continue;
       const char *source = NULL;
-      for (const rg_note *nt = dc->notes; nt; nt = nt->next)
+      for (const rgi_note *nt = dc->notes; nt; nt = nt->next)
         if (!nt->assumed && !source) source = nt->text;
       if (s->nover == cap) {
         size_t nc = cap ? 2 * cap : 8;
@@ -1026,7 +1026,7 @@ static void find_overrides(sheet *s) {
     }
   }
   if (arena.failed || d.oom) s->oom = 1;
-  rg_arena_free(&arena);
+  rgi_arena_free(&arena);
   if (s->nover > 1) qsort(s->overs, s->nover, sizeof *s->overs, over_cmp);
 }
 
@@ -1041,15 +1041,15 @@ static void free_overrides(sheet *s) {
   s->nover = 0;
 }
 
-int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
-                   const rg_assumption *assumptions, const char *const *names, int n) {
+int rgi_sheet_print(rg_out *out, const rgi_module *m, const rgi_diag *src,
+                   const rgi_assumption *assumptions, const char *const *names, int n) {
   sheet sh = { out, m, src, assumptions, 0, NULL, 0 }, *s = &sh;
   int first = 1;
   if (src) find_overrides(s);
   if (m->name) {
-    rg_printf(s->out, "%s", rg_module_str(m, m->name));
-    if (m->revision) rg_printf(s->out, ", revision %s", rg_module_str(m, m->revision));
-    if (m->source) rg_printf(s->out, ", from %s", rg_module_str(m, m->source));
+    rg_printf(s->out, "%s", rgi_module_str(m, m->name));
+    if (m->revision) rg_printf(s->out, ", revision %s", rgi_module_str(m, m->revision));
+    if (m->source) rg_printf(s->out, ", from %s", rgi_module_str(m, m->source));
     rg_putc(s->out, '\n');
     first = 0;
   }
@@ -1059,7 +1059,7 @@ int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
   }
   if (n) {
     for (int i = 0; i < n && !s->oom; i++) {
-      int ti = rg_module_find_table(m, names[i]);
+      int ti = rgi_module_find_table(m, names[i]);
       if (ti < 0) continue;
       if (!first) rg_putc(s->out, '\n');
       print_table(s, (uint32_t)ti);
@@ -1085,9 +1085,9 @@ int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
   return s->oom ? -1 : 0;
 }
 
-int rg_sheet_print_table(rg_out *out, const rg_module *m, const char *name) {
+int rgi_sheet_print_table(rg_out *out, const rgi_module *m, const char *name) {
   sheet sh = { out, m, NULL, NULL, 0, NULL, 0 };
-  int ti = rg_module_find_table(m, name);
+  int ti = rgi_module_find_table(m, name);
   if (ti < 0) return 1;
   print_table(&sh, (uint32_t)ti);
   return sh.oom ? -1 : 0;

@@ -16,7 +16,7 @@
 
 #include "diag.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* Writes the sheet of m to out: the header line, then the tables named in
 ** names[0..n) (names that are not tables are skipped: check them first), or
@@ -25,12 +25,12 @@
 ** its `assumed` notes; both NULL for a module loaded from a .rbc (a line
 ** then says that none are marked).  Returns 0, or -1 when out of memory
 ** (what was written so far stays written). */
-int rg_sheet_print(rg_out *out, const rg_module *m, const rg_diag *src,
-                   const rg_assumption *assumptions, const char *const *names, int n);
+int rgi_sheet_print(rg_out *out, const rgi_module *m, const rgi_diag *src,
+                   const rgi_assumption *assumptions, const char *const *names, int n);
 
-/* Writes table `name` of m to out as rg_sheet_print does, with no header
+/* Writes table `name` of m to out as rgi_sheet_print does, with no header
 ** line and no word on assumptions (an editor's hover: the table alone).
 ** Returns 0, -1 when out of memory, or 1 when m has no such table. */
-int rg_sheet_print_table(rg_out *out, const rg_module *m, const char *name);
+int rgi_sheet_print_table(rg_out *out, const rgi_module *m, const char *name);
 
 #endif

@@ -6,7 +6,7 @@
 */
 #include "svg.h"
 
-#include "regula.h"
+#include "regula_front.h"
 #include "builtins.h"
 #include "value.h"
 
@@ -42,7 +42,7 @@ struct rg_svg {
   uint32_t n, cap;
   char err[256];            /* the first error ("" none) */
   uint32_t err_pc;
-  const rg_module *m;       /* the module of the shapes (rg_svg_add), for err_pc */
+  const rgi_module *m;       /* the module of the shapes (rgi_svg_add), for err_pc */
 };
 
 /* ---- text ------------------------------------------------------------------ */
@@ -157,7 +157,7 @@ static int fail(rg_svg *s, uint32_t pc, const char *fmt, ...) {
 /* A number in thousandths of the sheet's unit: a distance as it is, an int
 ** or a percent as whole units.  Returns 0, or -1 when it is not a number or
 ** too large. */
-static int milli_of(rg_type t, rg_value v, int64_t *out) {
+static int milli_of(rgi_type t, rgi_value v, int64_t *out) {
   const int64_t lim = INT64_MAX / 1000;
   if (t.kind == RG_K_DIST) {
     *out = v;
@@ -228,13 +228,13 @@ static void put_outline(sbuf *b, const picture *p) {
 
 /* ---- the collection -------------------------------------------------------- */
 
-rg_svg *rg_svg_new(void) {
+rg_svg *rgi_svg_new(void) {
   rg_svg *s = rg_malloc(sizeof *s);
   if (s) memset(s, 0, sizeof *s);
   return s;
 }
 
-void rg_svg_free(rg_svg *s) {
+void rgi_svg_free(rg_svg *s) {
   if (!s) return;
   for (uint32_t i = 0; i < s->n; i++) {
     rg_free(s->pics[i].name);
@@ -245,25 +245,25 @@ void rg_svg_free(rg_svg *s) {
   rg_free(s);
 }
 
-const char *rg_svg_error(const rg_svg *s, uint32_t *pc) {
+const char *rgi_svg_error(const rg_svg *s, uint32_t *pc) {
   if (!s->err[0]) return NULL;
   if (pc) *pc = s->err_pc;
   return s->err;
 }
 
-const rg_module *rg_svg_module(const rg_svg *s) {
+const rgi_module *rgi_svg_module(const rg_svg *s) {
   return s->m;
 }
 
-uint32_t rg_svg_count(const rg_svg *s) {
+uint32_t rgi_svg_count(const rg_svg *s) {
   return s->n;
 }
 
-const char *rg_svg_name(const rg_svg *s, uint32_t i) {
+const char *rgi_svg_name(const rg_svg *s, uint32_t i) {
   return i < s->n ? s->pics[i].name : "";
 }
 
-int rg_svg_find(const rg_svg *s, const char *name) {
+int rgi_svg_find(const rg_svg *s, const char *name) {
   for (uint32_t i = 0; i < s->n; i++)
     if (strcmp(s->pics[i].name, name) == 0) return (int)i;
   return -1;
@@ -306,11 +306,11 @@ static const char *shape_args(const char *kind) {
   return NULL;
 }
 
-int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *vals,
-               const rg_value *heap, uint32_t nheap, uint32_t pc) {
-  const rg_note_info *ni;
+int rgi_svg_add(rg_svg *s, const rgi_module *m, uint32_t note, const rgi_value *vals,
+               const rgi_value *heap, uint32_t nheap, uint32_t pc) {
+  const rgi_note_info *ni;
   const char *kind;
-  const rg_type *ty;
+  const rgi_type *ty;
   int64_t num[4] = { 0, 0, 0, 0 };
   char text[1024], name[1024];
   s->m = m;
@@ -323,15 +323,15 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
   if (s->err[0]) return -1;
   if (note >= m->nnotes) return fail(s, pc, "a shape of no known kind");
   ni = &m->notes[note];
-  kind = rg_module_str(m, ni->text);
+  kind = rgi_module_str(m, ni->text);
   if ((uint64_t)ni->first_type + ni->nvals > m->ntypes) return fail(s, pc, "a shape of bad types");
   ty = &m->types[ni->first_type];
 
   args = shape_args(kind);
   if (strcmp(kind, "canvas") == 0) {
     if (!args || ni->nvals != strlen(args)) return fail(s, pc, "canvas takes 4 values");
-    rg_value_format(name, sizeof name, m, heap, nheap, ty[0], vals[0]);
-    rg_value_format(text, sizeof text, m, heap, nheap, ty[3], vals[3]);
+    rgi_value_format(name, sizeof name, m, heap, nheap, ty[0], vals[0]);
+    rgi_value_format(text, sizeof text, m, heap, nheap, ty[3], vals[3]);
     if (milli_of(ty[1], vals[1], &num[0]) || milli_of(ty[2], vals[2], &num[1]))
       return fail(s, pc, "canvas '%s': its width and height are not numbers", name);
     return add_canvas(s, name, num[0], num[1], text, pc);
@@ -351,7 +351,7 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
     /* The style: the value after the numbers (label: the last). */
     uint32_t si = (uint32_t)(strchr(args, 's') - args);
     if (ty[si].kind != RG_K_TEXT) return fail(s, pc, "%s: the style is not text", kind);
-    style = vals[si] >= 0 && (uint64_t)vals[si] < m->nstrings ? rg_module_str(m, (uint32_t)vals[si]) : "";
+    style = vals[si] >= 0 && (uint64_t)vals[si] < m->nstrings ? rgi_module_str(m, (uint32_t)vals[si]) : "";
     switch (style_check(style, &bad)) {
     case 1:
       return fail(s, pc, "%s: style \"%s\": url() is not allowed in a style (a picture links to nothing)",
@@ -370,7 +370,7 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
     int64_t x = num[0], y = num[1], w = num[2], h = num[3];
     if (w < 0) { x += w; w = -w; }
     if (h < 0) { y += h; h = -h; }
-    rg_value_format(text, sizeof text, m, heap, nheap, ty[5], vals[5]);
+    rgi_value_format(text, sizeof text, m, heap, nheap, ty[5], vals[5]);
     put(b, "<rect");
     put_attr(b, "x", x);
     put_attr(b, "y", y);
@@ -392,7 +392,7 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
     put(b, "/>\n");
   } else if (strcmp(kind, "circle") == 0) {
     if (num[2] < 0) return fail(s, pc, "circle: a negative radius");
-    rg_value_format(text, sizeof text, m, heap, nheap, ty[4], vals[4]);
+    rgi_value_format(text, sizeof text, m, heap, nheap, ty[4], vals[4]);
     put(b, "<circle");
     put_attr(b, "cx", num[0]);
     put_attr(b, "cy", num[1]);
@@ -402,7 +402,7 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
     put(b, "/>\n");
     put_centred(b, p, num[0], num[1], text);
   } else if (strcmp(kind, "label") == 0) {
-    rg_value_format(text, sizeof text, m, heap, nheap, ty[2], vals[2]);
+    rgi_value_format(text, sizeof text, m, heap, nheap, ty[2], vals[2]);
     if (*text) {
       put(b, "<text");
       put_attr(b, "x", num[0]);
@@ -416,9 +416,9 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
     }
   } else {
     /* polygon: a list of numbers x1, y1, x2, y2, ... on the heap. */
-    rg_value v = vals[0];
-    rg_type et;
-    rg_value n;
+    rgi_value v = vals[0];
+    rgi_type et;
+    rgi_value n;
     int64_t sx = 0, sy = 0;
     if (ty[0].kind != RG_K_LIST || ty[0].ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap)
       return fail(s, pc, "polygon: the points are not a list");
@@ -429,9 +429,9 @@ int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *val
     if (n % 2 != 0 || n < 6)
       return fail(s, pc, "polygon: needs at least 3 points as x1, y1, x2, y2, ... (got %lld numbers)",
                   (long long)n);
-    rg_value_format(text, sizeof text, m, heap, nheap, ty[2], vals[2]);
+    rgi_value_format(text, sizeof text, m, heap, nheap, ty[2], vals[2]);
     put(b, "<polygon points=\"");
-    for (rg_value k = 0; k < n; k++) {
+    for (rgi_value k = 0; k < n; k++) {
       int64_t c;
       if (milli_of(et, heap[v + 1 + k], &c)) return fail(s, pc, "polygon: a point is not a number");
       if (k) put(b, k % 2 ? "," : " ");
@@ -484,7 +484,7 @@ static void render(const rg_svg *s, uint32_t i, sbuf *b) {
   put(b, "</svg>\n");
 }
 
-int rg_svg_write(const rg_svg *s, uint32_t i, rg_out *out) {
+int rgi_svg_write(const rg_svg *s, uint32_t i, rg_out *out) {
   sbuf b = { 0 };
   int rc = 0;
   if (i >= s->n) return -1;
@@ -495,7 +495,7 @@ int rg_svg_write(const rg_svg *s, uint32_t i, rg_out *out) {
   return rc;
 }
 
-int rg_svg_save(const rg_svg *s, uint32_t i, const char *path, char *err, size_t errlen) {
+int rgi_svg_save(const rg_svg *s, uint32_t i, const char *path, char *err, size_t errlen) {
   sbuf b = { 0 };
   int rc;
   if (i >= s->n) {
@@ -509,7 +509,7 @@ int rg_svg_save(const rg_svg *s, uint32_t i, const char *path, char *err, size_t
     return -1;
   }
   /* a picture is for everyone to read */
-  rc = rg_file_save(path, b.s, b.n, 0644, err, errlen);
+  rc = rgi_file_save(path, b.s, b.n, 0644, err, errlen);
   rg_free(b.s);
   return rc;
 }

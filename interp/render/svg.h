@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 /* The longer side of every picture, in pixels. */
 #define RG_SVG_PIXELS 960
@@ -37,10 +37,10 @@
 typedef struct rg_svg rg_svg;
 
 /* A new, empty collection of pictures; NULL when out of memory. */
-rg_svg *rg_svg_new(void);
+rg_svg *rgi_svg_new(void);
 
 /* Frees s and its pictures (NULL is fine). */
-void rg_svg_free(rg_svg *s);
+void rgi_svg_free(rg_svg *s);
 
 /* Adds the shape of a SHAPE event: note entry `note` of m names the kind
 ** (its text) and the types of vals; lists (polygon points) and other values
@@ -48,30 +48,30 @@ void rg_svg_free(rg_svg *s);
 ** is where the event came from.  Returns 0, or -1 when the shape is wrong
 ** (a style with a forbidden character, a shape before any canvas, a canvas
 ** of no size, a bad point list) or memory ran out: the first such error is
-** kept (rg_svg_error) and later shapes are ignored. */
-int rg_svg_add(rg_svg *s, const rg_module *m, uint32_t note, const rg_value *vals,
-               const rg_value *heap, uint32_t nheap, uint32_t pc);
+** kept (rgi_svg_error) and later shapes are ignored. */
+int rgi_svg_add(rg_svg *s, const rgi_module *m, uint32_t note, const rgi_value *vals,
+               const rgi_value *heap, uint32_t nheap, uint32_t pc);
 
 /* The first error, or NULL; *pc (when pc is not NULL) is its instruction. */
-const char *rg_svg_error(const rg_svg *s, uint32_t *pc);
+const char *rgi_svg_error(const rg_svg *s, uint32_t *pc);
 
 /* The module of the shapes added last (its error's pc is in it), or NULL. */
-const rg_module *rg_svg_module(const rg_svg *s);
+const rgi_module *rgi_svg_module(const rg_svg *s);
 
 /* How many pictures were started, and the name of picture i. */
-uint32_t rg_svg_count(const rg_svg *s);
-const char *rg_svg_name(const rg_svg *s, uint32_t i);
+uint32_t rgi_svg_count(const rg_svg *s);
+const char *rgi_svg_name(const rg_svg *s, uint32_t i);
 
 /* The index of the first picture called name, or -1. */
-int rg_svg_find(const rg_svg *s, const char *name);
+int rgi_svg_find(const rg_svg *s, const char *name);
 
 /* Writes picture i as an SVG document to out.  Returns 0, or -1 when out
 ** of memory or out has failed. */
-int rg_svg_write(const rg_svg *s, uint32_t i, rg_out *out);
+int rgi_svg_write(const rg_svg *s, uint32_t i, rg_out *out);
 
 /* Writes picture i to path through a temporary file in the same folder,
 ** renamed into place: a failure never leaves a partial file.  Returns 0, or
 ** -1 with a message in err. */
-int rg_svg_save(const rg_svg *s, uint32_t i, const char *path, char *err, size_t errlen);
+int rgi_svg_save(const rg_svg *s, uint32_t i, const char *path, char *err, size_t errlen);
 
 #endif

@@ -13,7 +13,7 @@
 #define NAT_MAX_CODE  1000000
 
 /* A module's native code, loaded. */
-struct rg_native {
+struct rgi_native {
   void *dl;                 /* dlopen's handle */
   int fd;                   /* the checked file, open while loaded */
   const rgn_proc *procs;    /* [nprocs]: rgn_procs of the shared object */
@@ -28,10 +28,10 @@ struct rg_native {
 /* Writes the C of module m's fused fast code to out and stores the number
 ** of fast instructions in *nfcode.  Returns 0, -1 when an instruction has
 ** no translation (the VM runs), -2 when out of memory. */
-int nat_source(const rg_module *m, rg_buf *out, uint32_t *nfcode);
+int nat_source(const rgi_module *m, rg_buf *out, uint32_t *nfcode);
 
 /* The hash of what m's fast code is made from (code, procedures,
 ** constants, table shapes). */
-uint64_t nat_module_shape(const rg_module *m);
+uint64_t nat_module_shape(const rgi_module *m);
 
 #endif

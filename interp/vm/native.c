@@ -45,19 +45,19 @@
 #if defined(RG_NO_NATIVE) || defined(__EMSCRIPTEN__)
 
 /* The page's build has no native tier: nothing here runs. */
-rg_status rg_native_source(const rg_module *m, rg_buf *out) {
+rg_status rgi_native_source(const rgi_module *m, rg_buf *out) {
   (void)m;
   (void)out;
   return RG_OK;
 }
 
 /* Never called without native code (vm->native is always NULL here). */
-void vm_native_env(rg_vm *vm) {
+void vm_native_env(rgi_vm *vm) {
   (void)vm;
 }
 
 /* Never called either. */
-rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *result) {
+rg_status vm_native_call(rgi_vm *vm, uint32_t proc, rgi_value *base, rgi_value *result) {
   (void)proc;
   (void)base;
   (void)result;
@@ -78,12 +78,12 @@ static uint64_t nat_fnv(uint64_t h, const void *p, size_t n) {
 /* The hash of what the fast code of m is made from: its code, procedures,
 ** constants, table shapes, record sizes and enum sizes (not its dice,
 ** decks, inputs or cells, which the generated code reads at run time). */
-static uint64_t nat_shape(const rg_module *m) {
+static uint64_t nat_shape(const rgi_module *m) {
   uint64_t h = 0xCBF29CE484222325ull;
   h = nat_fnv(h, m->code, (size_t)m->ncode * sizeof *m->code);
   h = nat_fnv(h, m->consts, (size_t)m->nconsts * sizeof *m->consts);
   for (uint32_t p = 0; p < m->nprocs; p++) {
-    const rg_proc *q = &m->procs[p];
+    const rgi_proc *q = &m->procs[p];
     uint32_t w[6] = { q->code, q->ncode, q->nparams, q->nlocals, q->max_stack,
                       (uint32_t)q->result.kind };
     h = nat_fnv(h, w, sizeof w);
@@ -112,7 +112,7 @@ static uint64_t nat_shape(const rg_module *m) {
 static const char nat_prelude[] =
   "/* regula native code: generated from a verified module; do not edit */\n"
   "#include <stdint.h>\n"
-  "typedef int64_t rg_value;\n"
+  "typedef int64_t rgi_value;\n"
   NAT_STR(RG_RNG_TYPE) "\n"
   NAT_STR(RG_RNG_INLINE) "\n"
   NAT_STR(RGN_ABI) "\n"
@@ -130,9 +130,9 @@ static const char nat_prelude[] =
   "#define CALL(p, nb) do { OUT_; E->depth++; int st_ = p(E, nb); E->depth--; if (st_) return st_; IN_; } while (0)\n"
   "#define RETURN do { OUT_; return 0; } while (0)\n"
   /* vm_list of vm.c: r is a list wholly inside the live heap H[0..top) */
-  "static inline int rgn_list(const rg_value *H, uint32_t top, rg_value r, uint32_t *len) {\n"
+  "static inline int rgn_list(const rgi_value *H, uint32_t top, rgi_value r, uint32_t *len) {\n"
   "  if (r < 0 || (uint64_t)r >= top) return 0;\n"
-  "  rg_value n = H[r];\n"
+  "  rgi_value n = H[r];\n"
   "  if (n < 0 || (uint64_t)n > (uint64_t)top - (uint64_t)r - 1) return 0;\n"
   "  *len = (uint32_t)n;\n"
   "  return 1;\n"
@@ -141,19 +141,19 @@ static const char nat_prelude[] =
 /* The translation of one module: the VM whose fast code it reads, where the
 ** C goes, and the procedure being written. */
 typedef struct nat_gen {
-  const rg_module *m;
-  const rg_vm *vm;
+  const rgi_module *m;
+  const rgi_vm *vm;
   rg_out *o;
   uint32_t nlocals, t0;     /* the procedure's constants are slots nlocals..t0-1 */
   uint64_t size;            /* its frame, in slots */
-  const rg_value *kval;     /* its constants' values */
+  const rgi_value *kval;     /* its constants' values */
   unsigned char *tgt;       /* [nfcode]: a label is needed */
 } nat_gen;
 
-/* Writes value v as a C constant of type rg_value. */
-static void nat_lit(nat_gen *g, rg_value v) {
-  if (v == INT64_MIN) rg_puts(g->o, "((rg_value)(-9223372036854775807LL - 1))");
-  else rg_printf(g->o, "((rg_value)%lldLL)", (long long)v);
+/* Writes value v as a C constant of type rgi_value. */
+static void nat_lit(nat_gen *g, rgi_value v) {
+  if (v == INT64_MIN) rg_puts(g->o, "((rgi_value)(-9223372036854775807LL - 1))");
+  else rg_printf(g->o, "((rgi_value)%lldLL)", (long long)v);
 }
 
 /* Writes the value of slot s: its constant, or its variable. */
@@ -203,8 +203,8 @@ static const char *const nat_cmp[6] = { "==", "!=", "<", "<=", ">", ">=" };
 ** instructions it took (2 for MOV2 and LOOKUP2), or 0 when it cannot be
 ** translated (the module then runs in the VM). */
 static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
-  const rg_vm *vm = g->vm;
-  const rg_module *m = g->m;
+  const rgi_vm *vm = g->vm;
+  const rgi_module *m = g->m;
   const vm_ins *x = &vm->fcode[k];
   uint32_t op = x->op, pcm = vm->fmap[k];
   rg_out *o = g->o;
@@ -217,7 +217,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || !nat_slot_ok(g, c, 0)) return 0;
     sl[0] = b;
     sl[1] = c;
-    rg_puts(o, "{ rg_value x_ = ");
+    rg_puts(o, "{ rgi_value x_ = ");
     nat_rd(g, b);
     rg_puts(o, ", y_ = ");
     nat_rd(g, c);
@@ -241,12 +241,12 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     case VM_R_INSET:
       rg_puts(o, "if ((uint64_t)x_ > 63) ");
       nat_fail(g, k, sl, 2);
-      rg_puts(o, " r_ = (rg_value)(((uint64_t)y_ >> x_) & 1u);");
+      rg_puts(o, " r_ = (rgi_value)(((uint64_t)y_ >> x_) & 1u);");
       break;
     case VM_R_SETADD:
       rg_puts(o, "if ((uint64_t)y_ > 63) ");
       nat_fail(g, k, sl, 2);
-      rg_puts(o, " r_ = (rg_value)((uint64_t)x_ | ((uint64_t)1 << y_));");
+      rg_puts(o, " r_ = (rgi_value)((uint64_t)x_ | ((uint64_t)1 << y_));");
       break;
     case VM_R_UNION: rg_puts(o, "r_ = x_ | y_;"); break;
     case VM_R_INTER: rg_puts(o, "r_ = x_ & y_;"); break;
@@ -261,7 +261,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
   if (op >= VM_R_NEG && op <= VM_R_LEN) {
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0)) return 0;
     sl[0] = b;
-    rg_puts(o, "{ rg_value x_ = ");
+    rg_puts(o, "{ rgi_value x_ = ");
     nat_rd(g, b);
     rg_puts(o, ", r_; ");
     switch (op) {
@@ -295,7 +295,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
       if (!nat_slot_ok(g, d, 0) || k + 2 > end || k + 1 >= end) return 0;
       sl[0] = a;
       sl[1] = b;
-      rg_puts(o, "{ rg_value r_; if (__builtin_add_overflow(");
+      rg_puts(o, "{ rgi_value r_; if (__builtin_add_overflow(");
       nat_rd(g, a);
       rg_puts(o, ", ");
       nat_rd(g, b);
@@ -360,7 +360,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     return 2;   /* the MOV it stands for is skipped, as the VM skips it */
   case VM_R_MIN2: case VM_R_MAX2:
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || !nat_slot_ok(g, c, 0)) return 0;
-    rg_puts(o, "{ rg_value x_ = ");
+    rg_puts(o, "{ rgi_value x_ = ");
     nat_rd(g, b);
     rg_puts(o, ", y_ = ");
     nat_rd(g, c);
@@ -370,7 +370,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || !nat_slot_ok(g, c, 0) ||
         !nat_slot_ok(g, d, 0))
       return 0;
-    rg_puts(o, "{ rg_value x_ = ");
+    rg_puts(o, "{ rgi_value x_ = ");
     nat_rd(g, b);
     rg_puts(o, ", lo_ = ");
     nat_rd(g, c);
@@ -389,7 +389,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     sl[0] = b;
     rg_puts(o, "{ uint64_t i_ = (uint64_t)");
     nat_rd(g, b);
-    rg_printf(o, " - (uint64_t)(rg_value)%dLL; if (i_ >= %uu) ", c, (unsigned)(uint32_t)d);
+    rg_printf(o, " - (uint64_t)(rgi_value)%dLL; if (i_ >= %uu) ", c, (unsigned)(uint32_t)d);
     nat_fail(g, k, sl, 1);
     rg_printf(o, " s%d = C_[(uint64_t)%uu + i_]; }\n", a, (unsigned)x->e);
     return 1;
@@ -402,9 +402,9 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     sl[1] = c;
     rg_puts(o, "{ uint64_t i_ = (uint64_t)");
     nat_rd(g, b);
-    rg_printf(o, " - (uint64_t)(rg_value)%dLL, j_ = (uint64_t)", y->a);
+    rg_printf(o, " - (uint64_t)(rgi_value)%dLL, j_ = (uint64_t)", y->a);
     nat_rd(g, c);
-    rg_printf(o, " - (uint64_t)(rg_value)%dLL; if (i_ >= %uu || j_ >= %uu) ", y->c,
+    rg_printf(o, " - (uint64_t)(rgi_value)%dLL; if (i_ >= %uu || j_ >= %uu) ", y->c,
               (unsigned)(uint32_t)y->b, (unsigned)(uint32_t)y->d);
     nat_fail(g, k, sl, 2);
     rg_printf(o, " s%d = C_[(uint64_t)%uu + i_ * %uu + j_]; }\n", a, (unsigned)(uint32_t)d,
@@ -414,7 +414,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
   case VM_R_FIELD:
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0)) return 0;
     sl[0] = b;
-    rg_puts(o, "{ rg_value r_ = ");
+    rg_puts(o, "{ rgi_value r_ = ");
     nat_rd(g, b);
     rg_printf(o, "; uint32_t top_ = *T_; if (r_ < 0 || (uint64_t)r_ >= top_ || "
               "%uu >= top_ - (uint64_t)r_) ", (unsigned)(uint32_t)c);
@@ -425,11 +425,11 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || !nat_slot_ok(g, c, 0)) return 0;
     sl[0] = b;
     sl[1] = c;
-    rg_puts(o, "{ uint32_t n_; rg_value l_ = ");
+    rg_puts(o, "{ uint32_t n_; rgi_value l_ = ");
     nat_rd(g, b);
     rg_puts(o, ", k_ = ");
     nat_rd(g, c);
-    rg_puts(o, "; if (!rgn_list(H_, *T_, l_, &n_) || k_ < 0 || k_ >= (rg_value)n_) ");
+    rg_puts(o, "; if (!rgn_list(H_, *T_, l_, &n_) || k_ < 0 || k_ >= (rgi_value)n_) ");
     nat_fail(g, k, sl, 2);
     rg_printf(o, " s%d = H_[l_ + 1 + k_]; }\n", a);
     return 1;
@@ -438,12 +438,12 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     sl[0] = a;
     sl[1] = b;
     sl[2] = c;
-    rg_puts(o, "{ uint32_t n_; rg_value l_ = ");
+    rg_puts(o, "{ uint32_t n_; rgi_value l_ = ");
     nat_rd(g, a);
     rg_puts(o, ", k_ = ");
     nat_rd(g, b);
-    rg_puts(o, "; if (!rgn_list(H_, *T_, l_, &n_) || l_ < (rg_value)E->nheap || k_ < 0 || "
-            "k_ >= (rg_value)n_) ");
+    rg_puts(o, "; if (!rgn_list(H_, *T_, l_, &n_) || l_ < (rgi_value)E->nheap || k_ < 0 || "
+            "k_ >= (rgi_value)n_) ");
     nat_fail(g, k, sl, 3);
     rg_puts(o, " H_[l_ + 1 + k_] = ");
     nat_rd(g, c);
@@ -453,13 +453,13 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     if (!nat_slot_ok(g, a, 0) || !nat_slot_ok(g, b, 0)) return 0;
     sl[0] = a;
     sl[1] = b;
-    rg_puts(o, "{ uint32_t n_; rg_value l_ = ");
+    rg_puts(o, "{ uint32_t n_; rgi_value l_ = ");
     nat_rd(g, a);
     rg_puts(o, ", k_ = ");
     nat_rd(g, b);
-    rg_printf(o, ", r_; if (!rgn_list(H_, *T_, l_, &n_) || k_ < 0 || k_ >= (rg_value)n_ || "
-              "__builtin_add_overflow(H_[l_ + 1 + k_], (rg_value)%dLL, &r_) || "
-              "l_ < (rg_value)E->nheap) ", c);
+    rg_printf(o, ", r_; if (!rgn_list(H_, *T_, l_, &n_) || k_ < 0 || k_ >= (rgi_value)n_ || "
+              "__builtin_add_overflow(H_[l_ + 1 + k_], (rgi_value)%dLL, &r_) || "
+              "l_ < (rgi_value)E->nheap) ", c);
     nat_fail(g, k, sl, 2);
     rg_puts(o, " H_[l_ + 1 + k_] = r_; }\n");
     return 1;
@@ -468,24 +468,24 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     uint32_t sides = (uint32_t)(at ? d : c);
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || (at && !nat_slot_ok(g, c, 0)) || !sides)
       return 0;
-    rg_puts(o, "{ rg_value n_ = ");
+    rg_puts(o, "{ rgi_value n_ = ");
     nat_rd(g, b);
     rg_printf(o, "; if (!W_ && n_ >= 0 && n_ <= %d && (uint64_t)n_ <= work_) { "
               "work_ -= (uint64_t)n_; ", RG_VM_SCRATCH);
     if (at) {
-      rg_puts(o, "rg_value need_ = ");
+      rg_puts(o, "rgi_value need_ = ");
       nat_rd(g, c);
-      rg_printf(o, ", sum_ = 0; for (rg_value k_ = 0; k_ < n_; k_++) "
-                "sum_ += (rg_value)rg_rng_below(&R_, %uu) + 1 >= need_; ", (unsigned)sides);
+      rg_printf(o, ", sum_ = 0; for (rgi_value k_ = 0; k_ < n_; k_++) "
+                "sum_ += (rgi_value)rgi_rng_below(&R_, %uu) + 1 >= need_; ", (unsigned)sides);
     } else if ((uint32_t)b >= g->nlocals && (uint32_t)b < g->t0 && g->kval[b - (int32_t)g->nlocals] >= 0 &&
                g->kval[b - (int32_t)g->nlocals] <= 8) {   /* a few dice, known: unrolled */
-      rg_value nd = g->kval[b - (int32_t)g->nlocals];
-      rg_printf(o, "rg_value sum_ = %lldLL", (long long)nd);
-      for (rg_value j = 0; j < nd; j++) rg_printf(o, " + (rg_value)rg_rng_below(&R_, %uu)", (unsigned)sides);
+      rgi_value nd = g->kval[b - (int32_t)g->nlocals];
+      rg_printf(o, "rgi_value sum_ = %lldLL", (long long)nd);
+      for (rgi_value j = 0; j < nd; j++) rg_printf(o, " + (rgi_value)rgi_rng_below(&R_, %uu)", (unsigned)sides);
       rg_puts(o, "; ");
     } else {
-      rg_printf(o, "rg_value sum_ = n_; for (rg_value k_ = 0; k_ < n_; k_++) "
-                "sum_ += (rg_value)rg_rng_below(&R_, %uu); ", (unsigned)sides);
+      rg_printf(o, "rgi_value sum_ = n_; for (rgi_value k_ = 0; k_ < n_; k_++) "
+                "sum_ += (rgi_value)rgi_rng_below(&R_, %uu); ", (unsigned)sides);
     }
     rg_printf(o, "s%d = sum_; } else { ", a);
     nat_st(g, b);
@@ -496,22 +496,22 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
   case VM_R_DRAW:
     if (!nat_slot_ok(g, a, 1) || c < 0 || (uint32_t)c >= m->ndecks) return 0;
     rg_printf(o, "{ uint32_t left_ = E->deck_left[%d]; if (!W_ && left_ != 0) { "
-              "uint64_t k_ = rg_rng_below(&R_, left_); rg_value *cards_ = E->deck_cards + "
-              "E->deck_off[%d]; rg_value card_ = cards_[k_]; cards_[k_] = cards_[left_ - 1]; "
+              "uint64_t k_ = rgi_rng_below(&R_, left_); rgi_value *cards_ = E->deck_cards + "
+              "E->deck_off[%d]; rgi_value card_ = cards_[k_]; cards_[k_] = cards_[left_ - 1]; "
               "E->deck_left[%d] = left_ - 1; s%d = card_; } else { EXEC(%u); s%d = b[%d]; } }\n",
               c, c, c, a, (unsigned)k, a, a);
     return 1;
   case VM_R_DRAWS:
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || c < 0 || (uint32_t)c >= m->ndecks)
       return 0;
-    rg_puts(o, "{ rg_value n_ = ");
+    rg_puts(o, "{ rgi_value n_ = ");
     nat_rd(g, b);
     rg_printf(o, "; uint32_t top_ = *T_, left_ = E->deck_left[%d]; "
               "if (!W_ && n_ >= 0 && n_ <= %d && (uint64_t)top_ + 1 + (uint64_t)n_ <= "
-              "E->heap_cap && (uint64_t)n_ <= left_) { rg_value *out_ = H_ + top_ + 1, "
+              "E->heap_cap && (uint64_t)n_ <= left_) { rgi_value *out_ = H_ + top_ + 1, "
               "*cards_ = E->deck_cards + E->deck_off[%d]; "
               "H_[top_] = n_; *T_ = top_ + 1 + (uint32_t)n_; "
-              "for (rg_value j_ = 0; j_ < n_; j_++) { uint32_t k_ = (uint32_t)rg_rng_below(&R_, left_); "
+              "for (rgi_value j_ = 0; j_ < n_; j_++) { uint32_t k_ = (uint32_t)rgi_rng_below(&R_, left_); "
               "out_[j_] = cards_[k_]; cards_[k_] = cards_[--left_]; } "
               "E->deck_left[%d] = left_; s%d = top_; } else { ",
               c, RG_VM_SCRATCH, c, c, a);
@@ -529,7 +529,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
   case VM_R_NTH:
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || c < 0 || (uint32_t)c >= m->nenums) return 0;
     sl[0] = b;
-    rg_puts(o, "{ rg_value k_ = ");
+    rg_puts(o, "{ rgi_value k_ = ");
     nat_rd(g, b);
     rg_printf(o, "; if (k_ < 0 || k_ >= %uLL) ", (unsigned)m->enums[c].count);
     nat_fail(g, k, sl, 1);
@@ -550,7 +550,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     return 1;
   case RG_OP_CALL: case VM_CALLDRAW: case VM_CALLCK: {
     if (a < 0 || (uint32_t)a >= m->nprocs) return 0;
-    const rg_proc *q = &m->procs[a];
+    const rgi_proc *q = &m->procs[a];
     uint32_t np = q->nparams;
     int64_t nb = (int64_t)d - np;
     if (nb < 0 || (uint64_t)d > g->size) return 0;
@@ -574,7 +574,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
   }
   if (op < RG_NOPCODES) {   /* kept in stack form: the VM's handler, on the frame */
     int pops, pushes;
-    if (pcm >= m->ncode || rg_op_effect(m, m->code[pcm], &pops, &pushes) != 0 || pops < 0 ||
+    if (pcm >= m->ncode || rgi_op_effect(m, m->code[pcm], &pops, &pushes) != 0 || pops < 0 ||
         pushes < 0 || (int64_t)d - pops < 0 || (uint64_t)d - (uint64_t)pops + (uint64_t)pushes > g->size)
       return 0;
     for (int j = d - pops; j < d; j++)
@@ -615,20 +615,20 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
                 (unsigned)k);
       break;
     case RG_OP_APPEND:   /* a new list: l's elements, then v */
-      rg_puts(o, "{ uint32_t n_, top_ = *T_; rg_value l_ = ");
+      rg_puts(o, "{ uint32_t n_, top_ = *T_; rgi_value l_ = ");
       nat_rd(g, r0);
       rg_puts(o, "; if (rgn_list(H_, top_, l_, &n_) && (uint64_t)top_ + 2 + n_ <= E->heap_cap) { "
-              "H_[top_] = (rg_value)n_ + 1; for (uint32_t j_ = 0; j_ < n_; j_++) "
+              "H_[top_] = (rgi_value)n_ + 1; for (uint32_t j_ = 0; j_ < n_; j_++) "
               "H_[top_ + 1 + j_] = H_[l_ + 1 + j_]; H_[top_ + 1 + n_] = ");
       nat_rd(g, r0 + 1);
       rg_printf(o, "; *T_ = top_ + 2 + n_; s%d = top_; goto X%u; } } ", r0, (unsigned)k);
       break;
     case RG_OP_LISTHAS:   /* v in l, counting the elements as work */
-      rg_puts(o, "{ uint32_t n_; rg_value l_ = ");
+      rg_puts(o, "{ uint32_t n_; rgi_value l_ = ");
       nat_rd(g, r0 + 1);
       rg_puts(o, ", v_ = ");
       nat_rd(g, r0);
-      rg_puts(o, "; if (rgn_list(H_, *T_, l_, &n_) && n_ <= work_) { rg_value f_ = 0; work_ -= n_; "
+      rg_puts(o, "; if (rgn_list(H_, *T_, l_, &n_) && n_ <= work_) { rgi_value f_ = 0; work_ -= n_; "
               "for (uint32_t j_ = 0; j_ < n_ && !f_; j_++) f_ = H_[l_ + 1 + j_] == v_; ");
       rg_printf(o, "s%d = f_; goto X%u; } } ", r0, (unsigned)k);
       break;
@@ -639,7 +639,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     /* a failed expectation names the loop variables around it: the VM's
     ** handler reads them from the frame */
     if ((op == RG_OP_EXPECT || op == RG_OP_EXPECTEQ) && (uint32_t)a < m->nexpects) {
-      const rg_expect *e = &m->expects[a];
+      const rgi_expect *e = &m->expects[a];
       for (uint32_t v = 0; v < e->nvars && (uint64_t)e->first_var + v < m->nevars; v++) {
         int32_t s = (int32_t)m->evars[e->first_var + v].slot;
         if (nat_slot_ok(g, s, 0) && (uint32_t)s < g->nlocals) nat_st(g, s);
@@ -660,8 +660,8 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
 /* Writes procedure p as C function p<p>.  Returns 0, or -1 when it cannot
 ** be translated. */
 static int nat_proc(nat_gen *g, uint32_t p) {
-  const rg_vm *vm = g->vm;
-  const rg_proc *q = &g->m->procs[p];
+  const rgi_vm *vm = g->vm;
+  const rgi_proc *q = &g->m->procs[p];
   const vm_fproc *fp = &vm->fproc[p];
   uint32_t entry = fp->entry, end = p + 1 < g->m->nprocs ? vm->fproc[p + 1].entry : vm->nfcode;
   rg_out *o = g->o;
@@ -692,17 +692,17 @@ static int nat_proc(nat_gen *g, uint32_t p) {
             "#define IN_ do { %s%s } while (0)\n",
             rng ? "*E->rng = R_; *E->work_left = work_; " : "", steps ? "E->steps_left = steps_; " : "",
             rng ? "R_ = *E->rng; work_ = *E->work_left; " : "", steps ? "steps_ = E->steps_left; " : "");
-  rg_printf(o, "static int p%u(rgn_env *E, rg_value *b) {\n"
+  rg_printf(o, "static int p%u(rgn_env *E, rgi_value *b) {\n"
              "uint32_t fk_ = 0, lpc_ = 0; int lw_ = 3; (void)fk_; (void)lpc_; (void)lw_;\n"
-             "rg_value *const H_ = E->heap; const rg_value *const C_ = E->cells; "
+             "rgi_value *const H_ = E->heap; const rgi_value *const C_ = E->cells; "
              "uint32_t *const T_ = E->heap_top; const int W_ = E->watch;\n%s%s",
-             (unsigned)p, rng ? "rg_rng R_ = *E->rng; uint64_t work_ = *E->work_left;\n" : "",
+             (unsigned)p, rng ? "rgi_rng R_ = *E->rng; uint64_t work_ = *E->work_left;\n" : "",
              steps ? "uint64_t steps_ = E->steps_left;\n" : "");
   for (uint64_t s = 0; s < g->size; s++) {
     if (s >= g->nlocals && s < g->t0) continue;
-    if (s < q->nparams) rg_printf(o, "rg_value s%llu = b[%llu];\n", (unsigned long long)s,
+    if (s < q->nparams) rg_printf(o, "rgi_value s%llu = b[%llu];\n", (unsigned long long)s,
                                   (unsigned long long)s);
-    else rg_printf(o, "rg_value s%llu = 0;\n", (unsigned long long)s);
+    else rg_printf(o, "rgi_value s%llu = 0;\n", (unsigned long long)s);
   }
   for (uint32_t k = entry; k < end;) {
     uint32_t n = nat_ins(g, k, end);
@@ -718,7 +718,7 @@ static int nat_proc(nat_gen *g, uint32_t p) {
 /* Writes the C of the fast code of vm (fused, of module m) to o: the
 ** prelude, one function per procedure, the table of them.  Returns 0, or
 ** -1 when some instruction cannot be translated, -2 when out of memory. */
-static int nat_write(const rg_module *m, const rg_vm *vm, rg_out *o) {
+static int nat_write(const rgi_module *m, const rgi_vm *vm, rg_out *o) {
   nat_gen g;
   memset(&g, 0, sizeof g);
   g.m = m;
@@ -728,7 +728,7 @@ static int nat_write(const rg_module *m, const rg_vm *vm, rg_out *o) {
   if (!(g.tgt = rg_malloc((size_t)vm->nfcode + 1))) return -2;
   memset(g.tgt, 0, (size_t)vm->nfcode + 1);
   rg_puts(o, nat_prelude);
-  for (uint32_t p = 0; p < m->nprocs; p++) rg_printf(o, "static int p%u(rgn_env *E, rg_value *b);\n", (unsigned)p);
+  for (uint32_t p = 0; p < m->nprocs; p++) rg_printf(o, "static int p%u(rgn_env *E, rgi_value *b);\n", (unsigned)p);
   int rc = 0;
   for (uint32_t p = 0; p < m->nprocs && rc == 0; p++) rc = nat_proc(&g, p);
   if (rc == 0) {
@@ -743,25 +743,25 @@ static int nat_write(const rg_module *m, const rg_vm *vm, rg_out *o) {
 }
 
 /* Builds the fused fast code of m in a small VM (owned by the caller:
-** rg_vm_free).  Returns NULL when out of memory. */
-static rg_vm *nat_vm(const rg_module *m) {
-  rg_limits lim;
+** rgi_vm_free).  Returns NULL when out of memory. */
+static rgi_vm *nat_vm(const rgi_module *m) {
+  rgi_limits lim;
   memset(&lim, 0, sizeof lim);
   lim.max_memory = 4096;
-  return rg_vm_new(m, &lim, NULL);
+  return rgi_vm_new(m, &lim, NULL);
 }
 
-int nat_source(const rg_module *m, rg_buf *out, uint32_t *nfcode) {
-  rg_vm *vm = nat_vm(m);
+int nat_source(const rgi_module *m, rg_buf *out, uint32_t *nfcode) {
+  rgi_vm *vm = nat_vm(m);
   if (!vm) return -2;
   int rc = nat_write(m, vm, &out->out);
   if (out->out.failed && rc == 0) rc = -2;
   *nfcode = vm->nfcode;
-  rg_vm_free(vm);
+  rgi_vm_free(vm);
   return rc;
 }
 
-rg_status rg_native_source(const rg_module *m, rg_buf *out) {
+rg_status rgi_native_source(const rgi_module *m, rg_buf *out) {
   uint32_t n;
   int rc = nat_source(m, out, &n);
   if (rc == -2) return RG_NOMEM;
@@ -769,22 +769,22 @@ rg_status rg_native_source(const rg_module *m, rg_buf *out) {
   return out->out.failed ? RG_NOMEM : RG_OK;
 }
 
-uint64_t nat_module_shape(const rg_module *m) {
+uint64_t nat_module_shape(const rgi_module *m) {
   return nat_shape(m);
 }
 
 /* ---- running ------------------------------------------------------------ */
 
 /* The VM's services to the generated code (rgn_api in native.h). */
-static int nat_exec(void *vm, uint32_t k, rg_value *b) {
+static int nat_exec(void *vm, uint32_t k, rgi_value *b) {
   return (int)vm_exec1(vm, k, b);
 }
 
 /* A failure the generated code found at fast instruction k: the VM's
 ** handler says what and where.  Should the handler find none, the two
 ** disagree: that is an error of its own, never a wrong answer. */
-static int nat_failed(void *vm, uint32_t k, rg_value *b) {
-  rg_vm *v = vm;
+static int nat_failed(void *vm, uint32_t k, rgi_value *b) {
+  rgi_vm *v = vm;
   rg_status st = vm_exec1(v, k, b);
   if (st == RG_RUN_OK)
     st = vm_fail(v, RG_RUN_ERROR, v->fmap[k], "internal error: the native code and the VM "
@@ -795,7 +795,7 @@ static int nat_failed(void *vm, uint32_t k, rg_value *b) {
 /* Limit `what` (0 steps, 1 call depth, 2 memory) reached at module pc;
 ** 3: control ran off the end of a procedure (never in verified code). */
 static int nat_limit(void *vm, int what, uint32_t pc) {
-  rg_vm *v = vm;
+  rgi_vm *v = vm;
   switch (what) {
   case 0:
     return (int)vm_fail(v, RG_RUN_LIMIT, pc, "step limit of %llu reached",
@@ -810,8 +810,8 @@ static const rgn_api nat_api = { nat_exec, nat_failed, nat_limit };
 
 /* Fills vm->nenv from the VM (its heap, cells, generator, decks, inputs,
 ** stack and sink); the steps and depth are set by each call. */
-void vm_native_env(rg_vm *vm) {
-  const rg_sink *s = &vm->sink;
+void vm_native_env(rgi_vm *vm) {
+  const rgi_sink *s = &vm->sink;
   rgn_env e;
   e.vm = vm;
   e.api = &nat_api;
@@ -837,7 +837,7 @@ void vm_native_env(rg_vm *vm) {
   vm->nenv = e;
 }
 
-rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *result) {
+rg_status vm_native_call(rgi_vm *vm, uint32_t proc, rgi_value *base, rgi_value *result) {
   rgn_env *e = &vm->nenv;
   e->steps_left = vm->max_steps;
   e->depth = 0;

@@ -2,15 +2,15 @@
 ** native.h: the native tier, which runs a verified module's procedures as
 ** machine code (see native.c for the technique and why).
 **
-** rg_native_build translates the VM's fused fast code (vm_int.h) of module
+** rgi_native_build translates the VM's fused fast code (vm_int.h) of module
 ** m into C, compiles it with the caller's C compiler into a shared object
 ** kept in the caller's cache directory, and loads it.  A VM made with
-** rg_limits.native set (and fusion on) runs its calls in that code; every
+** rgi_limits.native set (and fusion on) runs its calls in that code; every
 ** instruction the generated code does not do itself, and every failure it
 ** finds, it hands back to the VM's own handler for that one instruction
 ** (vm_exec1), so events, errors and their places are the VM's.  When the
 ** tier cannot be had (no compiler, a compile that fails, a cache that is
-** not private, a web build) the VM runs: rg_native_build says why in a
+** not private, a web build) the VM runs: rgi_native_build says why in a
 ** note, and nothing is an error.
 */
 #ifndef RG_NATIVE_H
@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "rng.h"
 
 /* What the library and the generated code share, written once: it expands
@@ -40,62 +40,62 @@
 #define RGN_ABI_VERSION 3
 #define RGN_ABI \
 typedef struct rgn_api { \
-  int (*exec)(void *vm, uint32_t k, rg_value *b); \
-  int (*failed)(void *vm, uint32_t k, rg_value *b); \
+  int (*exec)(void *vm, uint32_t k, rgi_value *b); \
+  int (*failed)(void *vm, uint32_t k, rgi_value *b); \
   int (*limit)(void *vm, int what, uint32_t pc); \
 } rgn_api; \
 typedef struct rgn_env { \
   void *vm; \
   const rgn_api *api; \
-  rg_value *heap; \
+  rgi_value *heap; \
   uint32_t *heap_top; \
   uint64_t heap_cap; \
   uint32_t nheap; \
-  const rg_value *cells; \
-  rg_rng *rng; \
-  rg_value *deck_cards; \
+  const rgi_value *cells; \
+  rgi_rng *rng; \
+  rgi_value *deck_cards; \
   const uint32_t *deck_off; \
   uint32_t *deck_left; \
-  const rg_value *inputs; \
-  const rg_value *stack_end; \
+  const rgi_value *inputs; \
+  const rgi_value *stack_end; \
   uint64_t steps_left; \
   uint64_t *work_left; \
   int depth, watch, shapes, notes, steps; \
-  rg_value rv; \
+  rgi_value rv; \
 } rgn_env; \
-typedef int (*rgn_proc)(rgn_env *E, rg_value *b);
+typedef int (*rgn_proc)(rgn_env *E, rgi_value *b);
 
 RGN_ABI
 
 /* A module's native code, loaded (opaque outside native.c). */
-typedef struct rg_native rg_native;
+typedef struct rgi_native rgi_native;
 
 /* Builds (or finds in the cache) and loads the native code of the verified
 ** module m with the C compiler at path cc (an absolute path), caching it in
 ** directory cache_dir (made 0700 when missing; refused when it is not the
 ** user's own and private).  Stores the handle in *out (the caller frees it
-** with rg_native_free; it must outlive every VM that uses it), or NULL when
+** with rgi_native_free; it must outlive every VM that uses it), or NULL when
 ** the tier cannot be had, with the reason in note[0..notelen) (always set:
 ** "compiled", "cached" or why not).  Returns RG_OK (also when falling back
 ** to the VM: *out NULL) or RG_NOMEM. */
-rg_status rg_native_build(const rg_module *m, const char *cc, const char *cache_dir,
-                          rg_native **out, char *note, size_t notelen);
+rg_status rgi_native_build(const rgi_module *m, const char *cc, const char *cache_dir,
+                          rgi_native **out, char *note, size_t notelen);
 
 /* Whether n was built from a module whose code, constants and tables are
 ** m's, into nfcode fast instructions (so that a VM of m, whose fused fast
 ** code has nfcode instructions, may run it): 1 or 0. */
-int rg_native_fits(const rg_native *n, const rg_module *m, uint32_t nfcode);
+int rgi_native_fits(const rgi_native *n, const rgi_module *m, uint32_t nfcode);
 
-/* The time rg_native_build spent generating, compiling and loading, in
+/* The time rgi_native_build spent generating, compiling and loading, in
 ** seconds (0 for a cache hit's compile), for `make bench`. */
-double rg_native_seconds(const rg_native *n);
+double rgi_native_seconds(const rgi_native *n);
 
 /* Unloads n (NULL: nothing).  No VM may use it afterwards. */
-void rg_native_free(rg_native *n);
+void rgi_native_free(rgi_native *n);
 
-/* Writes the C that rg_native_build would compile for m to out (for
+/* Writes the C that rgi_native_build would compile for m to out (for
 ** `regula dis --native`-style inspection and tests).  Returns RG_OK or
 ** RG_NOMEM. */
-rg_status rg_native_source(const rg_module *m, rg_buf *out);
+rg_status rgi_native_source(const rgi_module *m, rg_buf *out);
 
 #endif

@@ -25,8 +25,8 @@
 
 #if defined(RG_NO_NATIVE) || defined(__EMSCRIPTEN__)
 
-rg_status rg_native_build(const rg_module *m, const char *cc, const char *cache_dir,
-                          rg_native **out, char *note, size_t notelen) {
+rg_status rgi_native_build(const rgi_module *m, const char *cc, const char *cache_dir,
+                          rgi_native **out, char *note, size_t notelen) {
   (void)m;
   (void)cc;
   (void)cache_dir;
@@ -35,19 +35,19 @@ rg_status rg_native_build(const rg_module *m, const char *cc, const char *cache_
   return RG_OK;
 }
 
-int rg_native_fits(const rg_native *n, const rg_module *m, uint32_t nfcode) {
+int rgi_native_fits(const rgi_native *n, const rgi_module *m, uint32_t nfcode) {
   (void)n;
   (void)m;
   (void)nfcode;
   return 0;
 }
 
-double rg_native_seconds(const rg_native *n) {
+double rgi_native_seconds(const rgi_native *n) {
   (void)n;
   return 0;
 }
 
-void rg_native_free(rg_native *n) {
+void rgi_native_free(rgi_native *n) {
   (void)n;
 }
 
@@ -185,7 +185,7 @@ enum { NAT_LOADED = 0, NAT_MISSING = 1, NAT_REJECTED = 2, NAT_NOMEM = 3 };
 ** handle's parts in *n.  Returns NAT_LOADED, NAT_MISSING (no such file),
 ** NAT_REJECTED (corrupt, foreign or not loadable) or NAT_NOMEM. */
 static int nat_load(const char *path, const char *key, uint32_t nprocs, uint32_t nfcode,
-                    rg_native *n) {
+                    rgi_native *n) {
   int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return errno == ENOENT ? NAT_MISSING : NAT_REJECTED;
   struct stat st;
@@ -340,11 +340,11 @@ done:
   return rc;
 }
 
-rg_status rg_native_build(const rg_module *m, const char *cc, const char *cache_dir,
-                          rg_native **out, char *note, size_t notelen) {
+rg_status rgi_native_build(const rgi_module *m, const char *cc, const char *cache_dir,
+                          rgi_native **out, char *note, size_t notelen) {
   double t0 = nat_now();
   rg_buf text;
-  rg_native *n = NULL;
+  rgi_native *n = NULL;
   char *path = NULL;
   rg_status st = RG_OK;
   uint32_t nfcode = 0;
@@ -442,15 +442,15 @@ done:
   return st;
 }
 
-int rg_native_fits(const rg_native *n, const rg_module *m, uint32_t nfcode) {
+int rgi_native_fits(const rgi_native *n, const rgi_module *m, uint32_t nfcode) {
   return n && n->nprocs == m->nprocs && n->nfcode == nfcode && n->shape == nat_module_shape(m);
 }
 
-double rg_native_seconds(const rg_native *n) {
+double rgi_native_seconds(const rgi_native *n) {
   return n ? n->seconds : 0;
 }
 
-void rg_native_free(rg_native *n) {
+void rgi_native_free(rgi_native *n) {
   if (!n) return;
   if (n->dl) dlclose(n->dl);
   if (n->dl) close(n->fd);

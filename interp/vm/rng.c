@@ -12,18 +12,18 @@ static uint64_t splitmix64(uint64_t *x) {
   return z ^ (z >> 31);
 }
 
-void rg_rng_seed(rg_rng *r, uint64_t seed) {
+void rgi_rng_seed(rgi_rng *r, uint64_t seed) {
   uint64_t x = seed;
   for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
   if (!(r->s[0] | r->s[1] | r->s[2] | r->s[3])) r->s[0] = 1;   /* never all zero */
 }
 
-void rg_rng_stream(rg_rng *r, uint64_t seed, uint64_t stream) {
+void rgi_rng_stream(rgi_rng *r, uint64_t seed, uint64_t stream) {
   uint64_t x = seed;
   uint64_t mixed = splitmix64(&x) ^ (stream * 0xD1B54A32D192ED03ull);
   /* The counter after the step, xor the step's output: one sequence point,
   ** so every compiler computes the same (what GCC always did). */
   uint64_t out = splitmix64(&mixed);
-  rg_rng_seed(r, mixed ^ out);
+  rgi_rng_seed(r, mixed ^ out);
 }
 

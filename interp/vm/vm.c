@@ -2,7 +2,7 @@
 ** vm.c: the virtual machine (see vm.h and opcodes.h).
 **
 ** The operand stack and the locals share one array of values allocated in
-** rg_vm_new.  A frame is [locals | constants | operands] (see "fast code"
+** rgi_vm_new.  A frame is [locals | constants | operands] (see "fast code"
 ** below): a call leaves its arguments where the caller pushed them, and
 ** they become the callee's first locals.  The verifier has proved every
 ** procedure's deepest stack (max_stack), so the only stack check is at a
@@ -14,13 +14,13 @@
 ** table of label addresses) and each handler jumps straight to the next;
 ** other compilers, or -DRG_VM_SWITCH, get a switch.
 ** pc (the fast instruction being run) and the frame base live in locals of
-** rg_vm_call, which GCC keeps in registers (see the note at rg_vm_call).
+** rgi_vm_call, which GCC keeps in registers (see the note at rgi_vm_call).
 ** The fast code itself is described in vm_int.h; vmtrans.c translates the
 ** module's verified bytecode into it.
 */
 #include "vm_int.h"
 #include "native.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "rng.h"
 
 #include <stdarg.h>
@@ -33,7 +33,7 @@
 ** Allocates the stack (room for RG_MAX_CALL_DEPTH of the largest frame, or
 ** half the memory limit if less) and the heap (the rest of the limit, at
 ** least the module's constant records).  Returns NULL when out of memory. */
-void rg_vm_set_sink(rg_vm *vm, const rg_sink *sink) {
+void rgi_vm_set_sink(rgi_vm *vm, const rgi_sink *sink) {
   vm->sink = *sink;
   if (vm->native) vm_native_env(vm);
 }
@@ -44,7 +44,7 @@ void rg_vm_set_sink(rg_vm *vm, const rg_sink *sink) {
 ** there is its add alone (the only part of it the native code hands over).
 ** Else no native code.  Returns 0, or -1 when out of memory (no native
 ** code then). */
-static int vm_attach_native(rg_vm *vm) {
+static int vm_attach_native(rgi_vm *vm) {
   uint32_t n = vm->nfcode;
   vm->native = NULL;
   rg_free(vm->xcode);
@@ -52,7 +52,7 @@ static int vm_attach_native(rg_vm *vm) {
   vm->xcode = NULL;
   vm->xmap = NULL;
   vm->xthreaded = 0;
-  if (!vm->native_want || !vm->fused || !rg_native_fits(vm->native_want, vm->m, n)) return 0;
+  if (!vm->native_want || !vm->fused || !rgi_native_fits(vm->native_want, vm->m, n)) return 0;
   vm->xcode = rg_malloc(3 * (size_t)n * sizeof(vm_ins) + sizeof(vm_ins));
   vm->xmap = rg_malloc(3 * (size_t)n * sizeof(uint32_t) + sizeof(uint32_t));
   if (!vm->xcode || !vm->xmap) {
@@ -78,24 +78,24 @@ static int vm_attach_native(rg_vm *vm) {
     vm->xmap[3 * k] = vm->xmap[3 * k + 1] = vm->xmap[3 * k + 2] = vm->fmap[k];
   }
   vm->native = vm->native_want;
-  if (vm->stack) vm_native_env(vm);   /* (rg_vm_new sets it up once all is made) */
+  if (vm->stack) vm_native_env(vm);   /* (rgi_vm_new sets it up once all is made) */
   return 0;
 }
 
-rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sink) {
-  rg_vm *vm = rg_malloc(sizeof *vm);
+rgi_vm *rgi_vm_new(const rgi_module *m, const rgi_limits *limits, const rgi_sink *sink) {
+  rgi_vm *vm = rg_malloc(sizeof *vm);
   if (!vm) return NULL;
   memset(vm, 0, sizeof *vm);
   vm->m = m;
   if (sink) vm->sink = *sink;
   vm->max_steps = limits && limits->max_steps ? limits->max_steps : RG_DEFAULT_MAX_STEPS;
   size_t mem = limits && limits->max_memory ? limits->max_memory : RG_DEFAULT_MAX_MEMORY;
-  size_t budget = mem / sizeof(rg_value);
+  size_t budget = mem / sizeof(rgi_value);
 
   vm->fused = !(limits && limits->no_fusion);
   vm->native_want = limits ? limits->native : NULL;
   if (vm_build_fast(vm, vm->fused) != 0 || vm_attach_native(vm) != 0) {
-    rg_vm_free(vm);
+    rgi_vm_free(vm);
     return NULL;
   }
   size_t need = vm->max_frame < budget ? (size_t)vm->max_frame * RG_MAX_CALL_DEPTH : budget;
@@ -109,20 +109,20 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
   ** module may share cards[] entries). */
   uint64_t ncards = 0;
   for (uint32_t d = 0; d < m->ndecks; d++) ncards += m->decks[d].count;
-  if (ncards > UINT32_MAX || ncards > SIZE_MAX / sizeof(rg_value)) {
-    rg_vm_free(vm);
+  if (ncards > UINT32_MAX || ncards > SIZE_MAX / sizeof(rgi_value)) {
+    rgi_vm_free(vm);
     return NULL;
   }
 
-  vm->stack = rg_malloc(vm->nstack * sizeof(rg_value));
-  vm->heap = rg_malloc((vm->heap_cap ? vm->heap_cap : 1) * sizeof(rg_value));
-  vm->deck_cards = rg_malloc((ncards ? (size_t)ncards : 1) * sizeof(rg_value));
+  vm->stack = rg_malloc(vm->nstack * sizeof(rgi_value));
+  vm->heap = rg_malloc((vm->heap_cap ? vm->heap_cap : 1) * sizeof(rgi_value));
+  vm->deck_cards = rg_malloc((ncards ? (size_t)ncards : 1) * sizeof(rgi_value));
   vm->deck_off = rg_malloc((m->ndecks ? (size_t)m->ndecks : 1) * 2 * sizeof(uint32_t));
-  vm->inputs = rg_malloc((m->ninputs ? (size_t)m->ninputs : 1) * sizeof(rg_value));
-  vm->scratch = rg_malloc(RG_VM_SCRATCH * sizeof(rg_value));
+  vm->inputs = rg_malloc((m->ninputs ? (size_t)m->ninputs : 1) * sizeof(rgi_value));
+  vm->scratch = rg_malloc(RG_VM_SCRATCH * sizeof(rgi_value));
   if (!vm->stack || !vm->heap || !vm->deck_cards || !vm->deck_off || !vm->inputs ||
       !vm->scratch) {
-    rg_vm_free(vm);
+    rgi_vm_free(vm);
     return NULL;
   }
   vm->deck_left = vm->deck_off + m->ndecks;
@@ -133,34 +133,34 @@ rg_vm *rg_vm_new(const rg_module *m, const rg_limits *limits, const rg_sink *sin
     off += m->decks[d].count;
   }
   for (uint32_t k = 0; k < m->ninputs; k++) vm->inputs[k] = m->inputs[k].value;
-  if (m->nheap) memcpy(vm->heap, m->heap, (size_t)m->nheap * sizeof(rg_value));
+  if (m->nheap) memcpy(vm->heap, m->heap, (size_t)m->nheap * sizeof(rgi_value));
   vm->heap_top = m->nheap;
-  rg_rng_stream(&vm->rng, 0, 0);
+  rgi_rng_stream(&vm->rng, 0, 0);
   if (vm->native) vm_native_env(vm);
   return vm;
 }
 
 /* Rebuilds the fast code with or without superinstructions (and the
 ** native tier's copy of it, or leaves the tier while fusion is off). */
-int rg_vm_set_fusion(rg_vm *vm, int on) {
+int rgi_vm_set_fusion(rgi_vm *vm, int on) {
   if (vm_build_fast(vm, on != 0) != 0) return -1;
   vm->fused = on != 0;
   return vm_attach_native(vm);
 }
 
 /* Seeds the VM's generator as stream `stream` of `seed`. */
-void rg_vm_seed(rg_vm *vm, uint64_t seed, uint64_t stream) {
-  rg_rng_stream(&vm->rng, seed, stream);
+void rgi_vm_seed(rgi_vm *vm, uint64_t seed, uint64_t stream) {
+  rgi_rng_stream(&vm->rng, seed, stream);
 }
 
 /* Sets input `input` (ignored when out of range) to v for later calls. */
-void rg_vm_set_input(rg_vm *vm, uint32_t input, rg_value v) {
+void rgi_vm_set_input(rgi_vm *vm, uint32_t input, rgi_value v) {
   if (input < vm->m->ninputs) vm->inputs[input] = v;
 }
 
 /* Returns the cards left in deck `deck` (owned by the VM) and stores their
 ** count in *n; NULL and 0 when deck is out of range. */
-const rg_value *rg_vm_deck_left(const rg_vm *vm, uint32_t deck, uint32_t *n) {
+const rgi_value *rgi_vm_deck_left(const rgi_vm *vm, uint32_t deck, uint32_t *n) {
   if (deck >= vm->m->ndecks) {
     if (n) *n = 0;
     return NULL;
@@ -172,19 +172,19 @@ const rg_value *rg_vm_deck_left(const rg_vm *vm, uint32_t deck, uint32_t *n) {
 /* Fills every deck again from the module's cards (the start of a run).  A
 ** deck is only ever changed by a draw, which takes a card, so a deck with
 ** all its cards left is as it was filled and is skipped. */
-static void vm_refill_decks(rg_vm *vm) {
-  const rg_module *m = vm->m;
+static void vm_refill_decks(rgi_vm *vm) {
+  const rgi_module *m = vm->m;
   for (uint32_t d = 0; d < m->ndecks; d++) {
-    const rg_deck *dk = &m->decks[d];
+    const rgi_deck *dk = &m->decks[d];
     if (vm->deck_left[d] == dk->count) continue;
     memcpy(vm->deck_cards + vm->deck_off[d], m->cards + dk->first,
-           (size_t)dk->count * sizeof(rg_value));
+           (size_t)dk->count * sizeof(rgi_value));
     vm->deck_left[d] = dk->count;
   }
 }
 
 /* Frees the VM, its stack and its heap (not the module). */
-void rg_vm_free(rg_vm *vm) {
+void rgi_vm_free(rgi_vm *vm) {
   if (!vm) return;
   rg_free(vm->stack);
   rg_free(vm->heap);
@@ -204,23 +204,23 @@ void rg_vm_free(rg_vm *vm) {
 /* Returns the message of the last failed call and stores in *pc (when not
 ** NULL) the code index of the instruction that failed.  The string is owned
 ** by the VM. */
-const char *rg_vm_error(const rg_vm *vm, uint32_t *pc) {
+const char *rgi_vm_error(const rgi_vm *vm, uint32_t *pc) {
   if (pc) *pc = vm->err_pc;
   return vm->err;
 }
 
 /* Returns the heap (owned by the VM) and stores its live size in *size. */
-const rg_value *rg_vm_frame(const rg_vm *vm) {
+const rgi_value *rgi_vm_frame(const rgi_vm *vm) {
   return vm->frame;
 }
 
-const rg_value *rg_vm_heap(const rg_vm *vm, uint32_t *size) {
+const rgi_value *rgi_vm_heap(const rgi_vm *vm, uint32_t *size) {
   if (size) *size = vm->heap_top;
   return vm->heap;
 }
 
 /* Records a run error at code index pc; returns status. */
-rg_status vm_fail(rg_vm *vm, rg_status status, uint32_t pc, const char *fmt, ...) {
+rg_status vm_fail(rgi_vm *vm, rg_status status, uint32_t pc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(vm->err, sizeof vm->err, fmt, ap);
@@ -273,8 +273,8 @@ static int popcount64(uint64_t x) {
 ** sink.chance when it is set (what and index as vm.h says), else the VM's
 ** generator.  Returns the outcome in 0..n-1, or -1 when the callback gave
 ** none or one out of range. */
-static inline int64_t vm_chance(rg_vm *vm, int what, uint32_t index, uint64_t n, uint32_t pc) {
-  if (likely(!vm->sink.chance)) return (int64_t)rg_rng_below(&vm->rng, n);
+static inline int64_t vm_chance(rgi_vm *vm, int what, uint32_t index, uint64_t n, uint32_t pc) {
+  if (likely(!vm->sink.chance)) return (int64_t)rgi_rng_below(&vm->rng, n);
   int64_t r = vm->sink.chance(vm->sink.ctx, vm->m, what, index, n, pc);
   if (r < 0 || (uint64_t)r >= n) return -1;
   return r;
@@ -283,7 +283,7 @@ static inline int64_t vm_chance(rg_vm *vm, int what, uint32_t index, uint64_t n,
 /* Rolls n plain dice of `sides` sides into out[0..n) (each 1..sides),
 ** all at once through sink.dice when it is set.  Returns 0, or -1 when the
 ** callback gave no result (or one out of range). */
-static int vm_roll_plain(rg_vm *vm, uint32_t sides, uint32_t n, rg_value *out, uint32_t pc) {
+static int vm_roll_plain(rgi_vm *vm, uint32_t sides, uint32_t n, rgi_value *out, uint32_t pc) {
   if (vm->sink.chance && vm->sink.dice && n > 1) {
     if (vm->sink.dice(vm->sink.ctx, vm->m, sides, n, out, pc) != 0) return -1;
     for (uint32_t k = 0; k < n; k++)
@@ -301,10 +301,10 @@ static int vm_roll_plain(rg_vm *vm, uint32_t sides, uint32_t n, rg_value *out, u
 /* Checks that r is the offset of a list lying wholly inside the live heap
 ** (its length word and every element).  Returns a pointer to its first
 ** element and stores its length in *len, or returns NULL. */
-static const rg_value *vm_list(const rg_vm *vm, rg_value r, uint32_t *len) {
+static const rgi_value *vm_list(const rgi_vm *vm, rgi_value r, uint32_t *len) {
   uint32_t top = vm->heap_top;
   if (r < 0 || (uint64_t)r >= top) return NULL;
-  rg_value n = vm->heap[r];
+  rgi_value n = vm->heap[r];
   if (n < 0 || (uint64_t)n > (uint64_t)top - (uint64_t)r - 1) return NULL;
   *len = (uint32_t)n;
   return vm->heap + r + 1;
@@ -319,8 +319,8 @@ static const rg_value *vm_list(const rg_vm *vm, rg_value r, uint32_t *len) {
 ** heap, -2 when values nest deeper than 64 (a list that holds itself), -3
 ** when the work budget runs out. */
 __attribute__((noinline))
-static int vm_equal(rg_vm *vm, rg_type t, rg_value a, rg_value b, int depth) {
-  const rg_module *m = vm->m;
+static int vm_equal(rgi_vm *vm, rgi_type t, rgi_value a, rgi_value b, int depth) {
+  const rgi_module *m = vm->m;
   if (a == b) return 1;
   if (t.kind != RG_K_RECORD && t.kind != RG_K_LIST) return 0;
   if (depth >= 64) return -2;
@@ -338,8 +338,8 @@ static int vm_equal(rg_vm *vm, rg_type t, rg_value a, rg_value b, int depth) {
   }
   {
     uint32_t na = 0, nb = 0;
-    const rg_value *ea = vm_list(vm, a, &na), *eb = vm_list(vm, b, &nb);
-    rg_type el = m->types[t.ref];
+    const rgi_value *ea = vm_list(vm, a, &na), *eb = vm_list(vm, b, &nb);
+    rgi_type el = m->types[t.ref];
     if (!ea || !eb) return -1;
     if (na != nb) return 0;
     if ((uint64_t)na + 1 > vm->work_left) return -3;
@@ -355,10 +355,10 @@ static int vm_equal(rg_vm *vm, rg_type t, rg_value a, rg_value b, int depth) {
 /* Reserves a new list of n elements at the top of the heap and writes its
 ** length word; the caller fills the elements.  Returns its offset, or -1
 ** when the heap is full. */
-static int64_t vm_new_list(rg_vm *vm, uint64_t n) {
+static int64_t vm_new_list(rgi_vm *vm, uint64_t n) {
   uint32_t top = vm->heap_top;
   if ((uint64_t)top + 1 + n > vm->heap_cap) return -1;
-  vm->heap[top] = (rg_value)n;
+  vm->heap[top] = (rgi_value)n;
   vm->heap_top = top + 1 + (uint32_t)n;
   return top;
 }
@@ -372,9 +372,9 @@ static int64_t vm_new_list(rg_vm *vm, uint64_t n) {
 /* LISTHASV: sets *has to whether a occurs in list l (elements of type t),
 ** counting the elements scanned as work. */
 __attribute__((noinline))
-static int vm_list_has_value(rg_vm *vm, rg_type t, rg_value a, rg_value l, rg_value *has) {
+static int vm_list_has_value(rgi_vm *vm, rgi_type t, rgi_value a, rgi_value l, rgi_value *has) {
   uint32_t n = 0, j = 0;
-  const rg_value *e = vm_list(vm, l, &n);
+  const rgi_value *e = vm_list(vm, l, &n);
   int r = 0;
   if (!e) return -4;
   for (; j < n && r == 0; j++) r = vm_equal(vm, t, a, e[j], 0);
@@ -389,16 +389,16 @@ static int vm_list_has_value(rg_vm *vm, rg_type t, rg_value a, rg_value l, rg_va
 ** of each element of list b (compared as values of type t); an element of b
 ** that is not in a removes nothing.  Counts the elements of b scanned. */
 __attribute__((noinline))
-static int vm_list_sub_values(rg_vm *vm, rg_type t, rg_value a, rg_value b, rg_value *out) {
+static int vm_list_sub_values(rgi_vm *vm, rgi_type t, rgi_value a, rgi_value b, rgi_value *out) {
   uint32_t na = 0, nb = 0, kept = 0;
-  const rg_value *ea = vm_list(vm, a, &na), *eb = vm_list(vm, b, &nb);
+  const rgi_value *ea = vm_list(vm, a, &na), *eb = vm_list(vm, b, &nb);
   int64_t l;
   if (!ea || !eb) return -4;
   if ((l = vm_new_list(vm, na)) < 0) return -5;        /* at most na kept */
   /* taken[j]: element j of b has removed one element already; the flags
   ** live past the new list, in the heap's free room */
   if ((uint64_t)l + 1 + na + nb > vm->heap_cap) return -5;
-  rg_value *h = vm->heap, *taken = h + l + 1 + na;
+  rgi_value *h = vm->heap, *taken = h + l + 1 + na;
   for (uint32_t j = 0; j < nb; j++) taken[j] = 0;
   for (uint32_t k = 0; k < na; k++) {
     int drop = 0;
@@ -422,7 +422,7 @@ static int vm_list_sub_values(rg_vm *vm, rg_type t, rg_value a, rg_value b, rg_v
 /* Records the failure r of a value-comparing instruction at pc (see
 ** above) and returns the run's status. */
 __attribute__((noinline))
-static rg_status vm_value_fail(rg_vm *vm, int r, uint32_t pc) {
+static rg_status vm_value_fail(rgi_vm *vm, int r, uint32_t pc) {
   switch (r) {
   case -2: return vm_fail(vm, RG_RUN_LIMIT, pc, "values nest deeper than 64");
   case -3: return vm_fail(vm, RG_RUN_LIMIT, pc, "step limit of %llu reached",
@@ -439,17 +439,17 @@ static rg_status vm_value_fail(rg_vm *vm, int r, uint32_t pc) {
 /* Sorts a[0..n) stably, least first (greatest first when desc).  With tmp
 ** (room for n values) a bottom-up merge sort; without, an insertion sort.
 ** Uses no global state. */
-static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
+static void vm_sort(rgi_value *a, uint32_t n, rgi_value *tmp, int desc) {
   if (!tmp) {
     for (uint32_t k = 1; k < n; k++) {
-      rg_value x = a[k];
+      rgi_value x = a[k];
       uint32_t j = k;
       while (j > 0 && VM_BEFORE(x, a[j - 1], desc)) { a[j] = a[j - 1]; j--; }
       a[j] = x;
     }
     return;
   }
-  rg_value *src = a, *dst = tmp;
+  rgi_value *src = a, *dst = tmp;
   for (uint64_t w = 1; w < n; w *= 2) {
     for (uint64_t lo = 0; lo < n; lo += 2 * w) {
       uint64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
@@ -458,23 +458,23 @@ static void vm_sort(rg_value *a, uint32_t n, rg_value *tmp, int desc) {
       while (l < mid) dst[o++] = src[l++];
       while (r < hi) dst[o++] = src[r++];
     }
-    rg_value *t = src; src = dst; dst = t;
+    rgi_value *t = src; src = dst; dst = t;
   }
-  if (src != a) memcpy(a, src, (size_t)n * sizeof(rg_value));
+  if (src != a) memcpy(a, src, (size_t)n * sizeof(rgi_value));
 }
 
 /* Leaves a lookup whose key is out of range: the LOOKUP at module pc (its
 ** operand names the table) with keys[0..ndims); reports the first key
 ** outside its dimension as "key K outside LO..HI of table 'NAME'". */
-static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
-  const rg_module *m = vm->m;
-  const rg_table *t = &m->tables[RG_INS_A(m->code[pc])];
-  const rg_dim *d = &m->dims[t->first_dim];
+static rg_status vm_lookup_fail(rgi_vm *vm, uint32_t pc, const rgi_value *keys) {
+  const rgi_module *m = vm->m;
+  const rgi_table *t = &m->tables[RG_INS_A(m->code[pc])];
+  const rgi_dim *d = &m->dims[t->first_dim];
   uint32_t k = 0;
   while (k + 1 < t->ndims && (uint64_t)keys[k] - (uint64_t)d[k].lo < d[k].size) k++;
   return vm_fail(vm, RG_RUN_ERROR, pc, "key %lld outside %lld..%lld of table '%s'",
                  (long long)keys[k], (long long)d[k].lo,
-                 (long long)(d[k].lo + (rg_value)(d[k].size - 1)), rg_module_str(m, t->name));
+                 (long long)(d[k].lo + (rgi_value)(d[k].size - 1)), rgi_module_str(m, t->name));
 }
 
 /* ---- dispatch ------------------------------------------------------------- */
@@ -507,7 +507,7 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 #define RD             base[ID]
 
 /* A stack-form instruction's operands lie just below sp = base + d. */
-#define STACKOP()      rg_value *sp = base + ID
+#define STACKOP()      rgi_value *sp = base + ID
 
 /* Module pc of the instruction being executed (of the one that may fail,
 ** for a superinstruction), and d instructions after it. */
@@ -562,11 +562,11 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 #define VM_DO_ADD(x, y, r) do { if (unlikely(add_ovf((x), (y), &(r)))) RTERR("integer overflow"); } while (0)
 #define VM_DO_SUB(x, y, r) do { if (unlikely(sub_ovf((x), (y), &(r)))) RTERR("integer overflow"); } while (0)
 #define VM_DO_MUL(x, y, r) do { if (unlikely(mul_ovf((x), (y), &(r)))) RTERR("integer overflow"); } while (0)
-#define VM_DO_DIV(x, y, r) do { rg_value x_ = (x), y_ = (y); \
+#define VM_DO_DIV(x, y, r) do { rgi_value x_ = (x), y_ = (y); \
     if (unlikely(y_ == 0)) RTERR("division by zero"); \
     if (unlikely(y_ == -1 && x_ == INT64_MIN)) RTERR("integer overflow"); \
     (r) = x_ / y_; } while (0)
-#define VM_DO_MOD(x, y, r) do { rg_value x_ = (x), y_ = (y); \
+#define VM_DO_MOD(x, y, r) do { rgi_value x_ = (x), y_ = (y); \
     if (unlikely(y_ == 0)) RTERR("division by zero"); \
     (r) = y_ == -1 ? 0 : x_ % y_; } while (0)
 #define VM_DO_EQ(x, y, r) ((r) = (x) == (y))
@@ -576,54 +576,54 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 #define VM_DO_GT(x, y, r) ((r) = (x) > (y))
 #define VM_DO_GE(x, y, r) ((r) = (x) >= (y))
 /* Sets are 64-bit masks; a member must be 0..63. */
-#define VM_DO_INSET(x, y, r) do { rg_value e_ = (x); \
+#define VM_DO_INSET(x, y, r) do { rgi_value e_ = (x); \
     if (unlikely(e_ < 0 || e_ > 63)) RTERR("set member %lld outside 0..63", (long long)e_); \
-    (r) = (rg_value)(((uint64_t)(y) >> e_) & 1u); } while (0)
-#define VM_DO_SETADD(x, y, r) do { rg_value e_ = (y); \
+    (r) = (rgi_value)(((uint64_t)(y) >> e_) & 1u); } while (0)
+#define VM_DO_SETADD(x, y, r) do { rgi_value e_ = (y); \
     if (unlikely(e_ < 0 || e_ > 63)) RTERR("set member %lld outside 0..63", (long long)e_); \
-    (r) = (rg_value)((uint64_t)(x) | ((uint64_t)1 << e_)); } while (0)
+    (r) = (rgi_value)((uint64_t)(x) | ((uint64_t)1 << e_)); } while (0)
 #define VM_DO_UNION(x, y, r) ((r) = (x) | (y))
 #define VM_DO_INTER(x, y, r) ((r) = (x) & (y))
 #define VM_DO_DIFF(x, y, r)  ((r) = (x) & ~(y))
 
 /* Unary operators on x into r. */
-#define VM_DO_NEG(x, r) do { rg_value x_ = (x); \
+#define VM_DO_NEG(x, r) do { rgi_value x_ = (x); \
     if (unlikely(x_ == INT64_MIN)) RTERR("integer overflow"); \
     (r) = -x_; } while (0)
 #define VM_DO_NOT(x, r) ((r) = !(x))
-#define VM_DO_ABS(x, r) do { rg_value x_ = (x); \
+#define VM_DO_ABS(x, r) do { rgi_value x_ = (x); \
     if (unlikely(x_ == INT64_MIN)) RTERR("integer overflow"); \
     (r) = x_ < 0 ? -x_ : x_; } while (0)
 #define VM_DO_COUNT(x, r) ((r) = popcount64((uint64_t)(x)))
-#define VM_DO_LEN(x, r) do { const rg_value *e_; uint32_t n_; LISTARG((x), e_, n_); (void)e_; \
+#define VM_DO_LEN(x, r) do { const rgi_value *e_; uint32_t n_; LISTARG((x), e_, n_); (void)e_; \
     (r) = n_; } while (0)
 
 /* The register forms: r := x op y, r := op x, and compare-and-branch (a
 ** backward branch counts its weight in steps when taken). */
 #define VM_RBIN_CASE(o) \
-  vmcase(VM_R_##o) { rg_value r_; VM_DO_##o(RB, RC, r_); RA = r_; vmbreak; }
+  vmcase(VM_R_##o) { rgi_value r_; VM_DO_##o(RB, RC, r_); RA = r_; vmbreak; }
 #define VM_RUN_CASE(o) \
-  vmcase(VM_R_##o) { rg_value r_; VM_DO_##o(RB, r_); RA = r_; vmbreak; }
+  vmcase(VM_R_##o) { rgi_value r_; VM_DO_##o(RB, r_); RA = r_; vmbreak; }
 #define VM_BR_CASE(o, cmp) \
   vmcase(VM_BR_##o) { if (RA cmp RB) { if (ID) STEPS(ID); vmjump(pc + IC); } vmbreak; } \
   vmcase(VM_JBR_##o) { STEPS(ID); \
                        if (RA cmp RB) vmjump(pc + IC); \
                        vmbreak; } \
-  vmcase(VM_INCBR_##o) { rg_value r_; VM_DO_ADD(RA, RB, r_); RA = r_; STEPS_AT(pc->e, pc[1].a); \
+  vmcase(VM_INCBR_##o) { rgi_value r_; VM_DO_ADD(RA, RB, r_); RA = r_; STEPS_AT(pc->e, pc[1].a); \
                          if (r_ cmp RD) vmjump(pc + IC); \
                          vmjump(pc + 2); }   /* over the NOP the JMPB left */
 
 /* x mod k into r, for a constant k >= 1 with its multiplier in d and e
 ** (Lemire's fastmod) when 0 <= x < 2^32; the sign of x otherwise, like MOD. */
-#define VM_FASTMOD(x, k, r) do { rg_value x_ = (x); \
+#define VM_FASTMOD(x, k, r) do { rgi_value x_ = (x); \
     if (likely((uint64_t)x_ <= UINT32_MAX)) \
-      (r) = (rg_value)(uint64_t)(((__uint128_t)(((uint64_t)pc->e << 32 | (uint32_t)pc->d) * (uint64_t)x_) * (uint64_t)(k)) >> 64); \
-    else (r) = x_ % (rg_value)(k); } while (0)
+      (r) = (rgi_value)(uint64_t)(((__uint128_t)(((uint64_t)pc->e << 32 | (uint32_t)pc->d) * (uint64_t)x_) * (uint64_t)(k)) >> 64); \
+    else (r) = x_ % (rgi_value)(k); } while (0)
 
 /* Runs procedure proc of the VM's module with args[0..nparams) (may be NULL
 ** when it has none); stores its result, if any, in *result (may be NULL).
 ** Resets the heap to the module's constants first.  Allocates nothing.
-** Returns RG_RUN_OK, or RG_RUN_ERROR / RG_RUN_LIMIT with rg_vm_error set. */
+** Returns RG_RUN_OK, or RG_RUN_ERROR / RG_RUN_LIMIT with rgi_vm_error set. */
 /* What the dispatch loop reads through vm, not from locals of its own: the
 ** fewer locals, the likelier pc, base and the dispatch table stay in
 ** registers (GCC spills otherwise). */
@@ -637,9 +637,9 @@ static rg_status vm_lookup_fail(rg_vm *vm, uint32_t pc, const rg_value *keys) {
 /* GCC's global common subexpression elimination hoists loads out of the
 ** handlers into spilled locals and keeps pc and base out of registers in a
 ** computed-goto loop (GCC's manual says as much for -fno-gcse): off here. */
-static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value *result);
+static rg_status vm_interp(rgi_vm *vm, const vm_ins *pc, rgi_value *base, rgi_value *result);
 
-rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *result) {
+rg_status rgi_vm_call(rgi_vm *vm, uint32_t proc, const rgi_value *args, rgi_value *result) {
   vm->work_left = MAX_STEPS;         /* WORK: dice rolled, list elements read */
 
   vm->depth = 0;
@@ -651,14 +651,14 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
   vm_refill_decks(vm);
   if (proc >= M->nprocs)
     return vm_fail(vm, RG_RUN_ERROR, 0, "no procedure %u", (unsigned)proc);
-  const rg_proc *p = &M->procs[proc];
+  const rgi_proc *p = &M->procs[proc];
   const vm_fproc *fp = &vm->fproc[proc];
   if (fp->size > vm->nstack)
     return vm_fail(vm, RG_RUN_LIMIT, p->code, "memory limit");
-  rg_value *base = vm->stack;
+  rgi_value *base = vm->stack;
   for (uint32_t k = 0; k < p->nparams; k++) base[k] = args ? args[k] : 0;
   for (uint32_t k = p->nparams; k < p->nlocals; k++) base[k] = 0;
-  if (fp->ncon) memcpy(base + p->nlocals, vm->fconst + fp->con, fp->ncon * sizeof(rg_value));
+  if (fp->ncon) memcpy(base + p->nlocals, vm->fconst + fp->con, fp->ncon * sizeof(rgi_value));
   if (vm->native) return vm_native_call(vm, proc, base, result);
   return vm_interp(vm, FCODE + fp->entry, base, result);
 }
@@ -669,7 +669,7 @@ rg_status rg_vm_call(rg_vm *vm, uint32_t proc, const rg_value *args, rg_value *r
 ** fast code in vm->xcode has each instruction followed by its DATA word
 ** (LOOKUP2's) or EXIT, then EXIT, so the loop stops after it.  Returns the
 ** instruction's status (RG_RUN_OK when it went on). */
-rg_status vm_exec1(rg_vm *vm, uint32_t k, rg_value *base) {
+rg_status vm_exec1(rgi_vm *vm, uint32_t k, rgi_value *base) {
   vm_ins *fcode = vm->fcode;
   uint32_t *fmap = vm->fmap, n = vm->nfcode;
   int threaded = vm->threaded;
@@ -689,11 +689,11 @@ rg_status vm_exec1(rg_vm *vm, uint32_t k, rg_value *base) {
 /* The dispatch loop: runs the fast code from pc on the frame at base until
 ** the outermost procedure returns (its result to *result when not NULL),
 ** EXIT, or a failure.  Returns RG_RUN_OK, or RG_RUN_ERROR / RG_RUN_LIMIT
-** with rg_vm_error set. */
+** with rgi_vm_error set. */
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-gcse", "no-crossjumping")))
 #endif
-static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value *result) {
+static rg_status vm_interp(rgi_vm *vm, const vm_ins *pc, rgi_value *base, rgi_value *result) {
   uint64_t steps_left = MAX_STEPS;   /* steps (weighted backward jumps, calls) still allowed */
 
 #if defined(__GNUC__) && !defined(RG_VM_SWITCH)
@@ -770,12 +770,12 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       vmcase(VM_BRT) { if (RA) { if (ID) STEPS(ID); vmjump(pc + IB); } vmbreak; }
       vmcase(VM_MOV) { RA = RB; vmbreak; }
       vmcase(VM_MOV2) { RA = RB; RC = RD; pc++; vmbreak; }
-      vmcase(VM_R_MIN2) { rg_value x = RB, y = RC; RA = y < x ? y : x; vmbreak; }
-      vmcase(VM_R_MAX2) { rg_value x = RB, y = RC; RA = y > x ? y : x; vmbreak; }
+      vmcase(VM_R_MIN2) { rgi_value x = RB, y = RC; RA = y < x ? y : x; vmbreak; }
+      vmcase(VM_R_MAX2) { rgi_value x = RB, y = RC; RA = y > x ? y : x; vmbreak; }
 
       /* Opcode CLAMP: x lo hi -> lo when x < lo, hi when x > hi, else x. */
       vmcase(VM_R_CLAMP) {
-        rg_value x = RB, lo = RC, hi = RD;
+        rgi_value x = RB, lo = RC, hi = RD;
         RA = x < lo ? lo : x > hi ? hi : x;
         vmbreak;
       }
@@ -794,14 +794,14 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* list L[a], element L[b] += c in place: the errors of ITEM (here),
       ** ADD (+2) and SETITEM (+3), in that order. */
       vmcase(VM_LISTADD) {
-        const rg_value *e;
+        const rgi_value *e;
         uint32_t n;
-        rg_value l = RA, k = RB, r_;
+        rgi_value l = RA, k = RB, r_;
         LISTARG(l, e, n);
-        if (unlikely(k < 0 || k >= (rg_value)n))
+        if (unlikely(k < 0 || k >= (rgi_value)n))
           RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
-        if (unlikely(add_ovf(e[k], (rg_value)IC, &r_))) RTERR_AT(2, "integer overflow");
-        if (unlikely(l < (rg_value)M->nheap)) RTERR_AT(3, "a constant list cannot be changed");
+        if (unlikely(add_ovf(e[k], (rgi_value)IC, &r_))) RTERR_AT(2, "integer overflow");
+        if (unlikely(l < (rgi_value)M->nheap)) RTERR_AT(3, "a constant list cannot be changed");
         H[l + 1 + k] = r_;
         vmbreak;
       }
@@ -811,17 +811,17 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** e: the table's first cell), or r := T[b, c] (d: first cell; the data
       ** word after it: lo and size of each dimension in a b and c d). */
       vmcase(VM_R_LOOKUP1) {
-        rg_value k = RB;
-        uint64_t i = (uint64_t)k - (uint64_t)(rg_value)IC;
+        rgi_value k = RB;
+        uint64_t i = (uint64_t)k - (uint64_t)(rgi_value)IC;
         if (unlikely(i >= (uint32_t)ID)) return vm_lookup_fail(vm, PCIDX(), &k);
         RA = M->cells[pc->e + i];
         vmbreak;
       }
       vmcase(VM_R_LOOKUP2) {
         const vm_ins *x = pc + 1;
-        rg_value k[2] = { RB, RC };
-        uint64_t i = (uint64_t)k[0] - (uint64_t)(rg_value)x->a;
-        uint64_t j = (uint64_t)k[1] - (uint64_t)(rg_value)x->c;
+        rgi_value k[2] = { RB, RC };
+        uint64_t i = (uint64_t)k[0] - (uint64_t)(rgi_value)x->a;
+        uint64_t j = (uint64_t)k[1] - (uint64_t)(rgi_value)x->c;
         if (unlikely(i >= (uint32_t)x->b || j >= (uint32_t)x->d)) return vm_lookup_fail(vm, PCIDX(), k);
         RA = M->cells[(uint32_t)ID + i * (uint32_t)x->d + j];
         pc++;
@@ -832,10 +832,10 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** its dimension, else "key K outside LO..HI of table 'NAME'". */
       vmcase(RG_OP_LOOKUP) {
         STACKOP();
-        const rg_table *t = &M->tables[((uint32_t)IA)];
-        const rg_dim *d = &M->dims[t->first_dim];
+        const rgi_table *t = &M->tables[((uint32_t)IA)];
+        const rgi_dim *d = &M->dims[t->first_dim];
         uint32_t n = t->ndims;
-        rg_value *keys = sp - n;
+        rgi_value *keys = sp - n;
         uint64_t idx = 0;
         for (uint32_t k = 0; k < n; k++) {
           uint64_t i = (uint64_t)keys[k] - (uint64_t)d[k].lo;
@@ -849,7 +849,7 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* Opcode FIELD A: r -> H[r + A]; r + A must lie in the live heap
       ** (here x := H[b + c]). */
       vmcase(VM_R_FIELD) {
-        rg_value r = RB;
+        rgi_value r = RB;
         uint32_t a = ((uint32_t)IC);
         uint32_t top = vm->heap_top;
         if (unlikely(r < 0 || (uint64_t)r >= top || a >= top - (uint64_t)r))
@@ -864,7 +864,7 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
         STACKOP();
         uint32_t n = ((uint32_t)IA);
         sp -= n;
-        rg_value v = sp[0];
+        rgi_value v = sp[0];
         for (uint32_t k = 1; k < n; k++) if (sp[k] < v) v = sp[k];
         *sp++ = v;
         vmbreak;
@@ -875,7 +875,7 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
         STACKOP();
         uint32_t n = ((uint32_t)IA);
         sp -= n;
-        rg_value v = sp[0];
+        rgi_value v = sp[0];
         for (uint32_t k = 1; k < n; k++) if (sp[k] > v) v = sp[k];
         *sp++ = v;
         vmbreak;
@@ -889,7 +889,7 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
         uint32_t top = vm->heap_top;
         if (unlikely((uint64_t)top + n > vm->heap_cap)) RTLIMIT("memory limit");
         sp -= n;
-        memcpy(H + top, sp, (size_t)n * sizeof(rg_value));
+        memcpy(H + top, sp, (size_t)n * sizeof(rgi_value));
         vm->heap_top = top + n;
         *sp++ = top;
         vmbreak;
@@ -911,17 +911,17 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       vm_call:;
         STACKOP();
         uint32_t callee = ((uint32_t)IA);
-        const rg_proc *q = &M->procs[callee];
+        const rgi_proc *q = &M->procs[callee];
         const vm_fproc *fq = &vm->fproc[callee];
-        rg_value *nbase = sp - q->nparams;
+        rgi_value *nbase = sp - q->nparams;
         CALL_CHECKS(callee, nbase);
-        rg_frame *f = &vm->frames[vm->depth++];
+        rgi_frame *f = &vm->frames[vm->depth++];
         f->pc = pc + 1;
         f->base = base;
         f->ret = IC;
-        for (rg_value *l = sp, *e = nbase + q->nlocals; l < e; l++) *l = 0;
-        const rg_value *kv = vm->fconst + fq->con;
-        for (rg_value *l = nbase + q->nlocals, *e = l + fq->ncon; l < e; l++) *l = *kv++;
+        for (rgi_value *l = sp, *e = nbase + q->nlocals; l < e; l++) *l = 0;
+        const rgi_value *kv = vm->fconst + fq->con;
+        for (rgi_value *l = nbase + q->nlocals, *e = l + fq->ncon; l < e; l++) *l = *kv++;
         base = nbase;
         vmjump(vm->fcode + IB);
       }
@@ -929,12 +929,12 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* Opcode RET: return x to the caller, in the slot its CALL names (where
       ** it pushed the arguments, or a local), or to *result. */
       vmcase(VM_R_RET) {
-        rg_value v = RA;
+        rgi_value v = RA;
         if (vm->depth == 0) {
           if (result) *result = v;
           return RG_RUN_OK;
         }
-        rg_frame *f = &vm->frames[--vm->depth];
+        rgi_frame *f = &vm->frames[--vm->depth];
         base = f->base;
         base[f->ret] = v;
         vmjump(f->pc);
@@ -949,7 +949,7 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* Opcode RETV: return without a value. */
       vmcase(RG_OP_RETV) {
         if (vm->depth == 0) return RG_RUN_OK;
-        rg_frame *f = &vm->frames[--vm->depth];
+        rgi_frame *f = &vm->frames[--vm->depth];
         base = f->base;
         vmjump(f->pc);
       }
@@ -965,7 +965,7 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       }
 
       /* Opcode LABEL A: who -> (nothing); the next roll or draw is done by
-      ** who, for choice site A's prompt (see rg_vm_label). */
+      ** who, for choice site A's prompt (see rgi_vm_label). */
       vmcase(RG_OP_LABEL) {
         STACKOP();
         vm->label_gen++;
@@ -1001,8 +1001,8 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** A failed (actual a, expected b) and goes on. */
       vmcase(RG_OP_EXPECTEQ) {
         STACKOP();
-        rg_value a = sp[-2], b = sp[-1];
-        rg_type t = M->expects[IA].type;
+        rgi_value a = sp[-2], b = sp[-1];
+        rgi_type t = M->expects[IA].type;
         sp -= 2;
         if (a != b && (t.kind == RG_K_RECORD || t.kind == RG_K_LIST)) {
           int r = vm_equal(vm, t, a, b, 0);
@@ -1024,7 +1024,7 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
         uint64_t set = (uint64_t)sp[-1];
         int64_t l;
         NEWLIST(l, (uint64_t)popcount64(set));
-        rg_value *e = H + l + 1;
+        rgi_value *e = H + l + 1;
         for (int k = 0; k < 64; k++)
           if ((set >> k) & 1u) *e++ = k;
         sp[-1] = l;
@@ -1035,23 +1035,23 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** be 0..1000, else "cannot roll N dice".  Reports the roll (die -1). */
       vmcase(VM_R_ROLL) {
         uint32_t sides = ((uint32_t)IC);
-        rg_value n = RB;
+        rgi_value n = RB;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
         WORK(n);
         if (likely(!vm->sink.chance && !vm->sink.roll)) {
           /* Nobody watches: sum straight from the generator. */
-          rg_rng r = vm->rng;   /* in registers for the loop */
-          rg_value sum = n;
-          for (rg_value k = 0; k < n; k++) sum += (rg_value)rg_rng_below(&r, sides);
+          rgi_rng r = vm->rng;   /* in registers for the loop */
+          rgi_value sum = n;
+          for (rgi_value k = 0; k < n; k++) sum += (rgi_value)rgi_rng_below(&r, sides);
           vm->rng = r;
           RA = sum;
           vmbreak;
         }
-        rg_value *res = vm->scratch;
+        rgi_value *res = vm->scratch;
         if (unlikely(vm_roll_plain(vm, sides, (uint32_t)n, res, PCIDX()) != 0))
           RTERR("no result given for the roll");
-        rg_value sum = 0;
-        for (rg_value k = 0; k < n; k++) sum += res[k];
+        rgi_value sum = 0;
+        for (rgi_value k = 0; k < n; k++) sum += res[k];
         if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, M, -1, sides, res, (uint32_t)n, PCIDX());
         RA = sum;
         vmbreak;
@@ -1061,18 +1061,18 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** more.  Reports the roll like ROLL. */
       vmcase(VM_R_ROLLAT) {
         uint32_t sides = ((uint32_t)ID);
-        rg_value n = RB, need = RC, count = 0;
+        rgi_value n = RB, need = RC, count = 0;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
         WORK(n);
         if (likely(!vm->sink.chance && !vm->sink.roll)) {
-          rg_rng r = vm->rng;
-          for (rg_value k = 0; k < n; k++) count += (rg_value)rg_rng_below(&r, sides) + 1 >= need;
+          rgi_rng r = vm->rng;
+          for (rgi_value k = 0; k < n; k++) count += (rgi_value)rgi_rng_below(&r, sides) + 1 >= need;
           vm->rng = r;
         } else {
-          rg_value *res = vm->scratch;
+          rgi_value *res = vm->scratch;
           if (unlikely(vm_roll_plain(vm, sides, (uint32_t)n, res, PCIDX()) != 0))
             RTERR("no result given for the roll");
-          for (rg_value k = 0; k < n; k++) count += res[k] >= need;
+          for (rgi_value k = 0; k < n; k++) count += res[k] >= need;
           if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, M, -1, sides, res, (uint32_t)n, PCIDX());
         }
         RA = count;
@@ -1083,11 +1083,11 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       vmcase(RG_OP_ROLLS) {
         STACKOP();
         uint32_t sides = ((uint32_t)IA);
-        rg_value n = sp[-1];
+        rgi_value n = sp[-1];
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot roll %lld dice", (long long)n);
         int64_t l;
         NEWLIST(l, (uint64_t)n);
-        rg_value *res = H + l + 1;
+        rgi_value *res = H + l + 1;
         if (unlikely(vm_roll_plain(vm, sides, (uint32_t)n, res, PCIDX()) != 0))
           RTERR("no result given for the roll");
         if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, M, -1, sides, res, (uint32_t)n, PCIDX());
@@ -1099,10 +1099,10 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** roll (die A, sides its face count). */
       vmcase(VM_R_ROLLDIE) {
         uint32_t a = ((uint32_t)IC);
-        const rg_dice *d = &M->dice[a];
+        const rgi_dice *d = &M->dice[a];
         int64_t k = vm_chance(vm, 'f', a, d->count, PCIDX());
         if (unlikely(k < 0)) RTERR("no result given for the roll");
-        rg_value face = M->faces[d->first + (uint64_t)k];
+        rgi_value face = M->faces[d->first + (uint64_t)k];
         if (vm->sink.roll) vm->sink.roll(vm->sink.ctx, M, (int32_t)a, d->count, &face, 1, PCIDX());
         RA = face;
         vmbreak;
@@ -1113,11 +1113,11 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       vmcase(VM_R_DRAW) {
         uint32_t a = ((uint32_t)IC);
         uint32_t left = vm->deck_left[a];
-        if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(M, M->decks[a].name));
+        if (unlikely(left == 0)) RTERR("deck %s is empty", rgi_module_str(M, M->decks[a].name));
         int64_t k = vm_chance(vm, 'c', a, left, PCIDX());
         if (unlikely(k < 0)) RTERR("no result given for the draw");
-        rg_value *cards = vm->deck_cards + vm->deck_off[a];
-        rg_value card = cards[k];
+        rgi_value *cards = vm->deck_cards + vm->deck_off[a];
+        rgi_value card = cards[k];
         cards[k] = cards[left - 1];
         vm->deck_left[a] = left - 1;
         if (vm->sink.draw) vm->sink.draw(vm->sink.ctx, M, a, card, PCIDX());
@@ -1129,17 +1129,17 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** one as DRAW (each reported); "deck NAME is empty" when it runs out. */
       vmcase(VM_R_DRAWS) {
         uint32_t a = ((uint32_t)IC);
-        rg_value n = RB;
+        rgi_value n = RB;
         int64_t l;
         if (unlikely(n < 0 || n > RG_VM_SCRATCH)) RTERR("cannot draw %lld cards", (long long)n);
         NEWLIST(l, (uint64_t)n);
-        rg_value *cards = vm->deck_cards + vm->deck_off[a], *out = H + l + 1;
+        rgi_value *cards = vm->deck_cards + vm->deck_off[a], *out = H + l + 1;
         uint32_t left = vm->deck_left[a];
         if (likely(!vm->sink.chance && !vm->sink.draw && (uint64_t)n <= left)) {
           /* Nobody watches and the deck suffices: draw straight from the generator. */
-          rg_rng r = vm->rng;   /* in registers for the loop */
-          for (rg_value j = 0; j < n; j++) {
-            uint32_t k = (uint32_t)rg_rng_below(&r, left);
+          rgi_rng r = vm->rng;   /* in registers for the loop */
+          for (rgi_value j = 0; j < n; j++) {
+            uint32_t k = (uint32_t)rgi_rng_below(&r, left);
             out[j] = cards[k];
             cards[k] = cards[--left];
           }
@@ -1148,14 +1148,14 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
           RA = l;
           vmbreak;
         }
-        for (rg_value j = 0; j < n; j++) {
+        for (rgi_value j = 0; j < n; j++) {
           left = vm->deck_left[a];
-          if (unlikely(left == 0)) RTERR("deck %s is empty", rg_module_str(M, M->decks[a].name));
+          if (unlikely(left == 0)) RTERR("deck %s is empty", rgi_module_str(M, M->decks[a].name));
           vm->draws_after = (uint32_t)(n - 1 - j);
           int64_t k = vm_chance(vm, 'c', a, left, PCIDX());
           vm->draws_after = 0;
           if (unlikely(k < 0)) RTERR("no result given for the draw");
-          rg_value card = cards[k];
+          rgi_value card = cards[k];
           cards[k] = cards[left - 1];
           vm->deck_left[a] = left - 1;
           H[l + 1 + j] = card;
@@ -1179,10 +1179,10 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       vmcase(RG_OP_CHOOSE) {
         STACKOP();
         uint32_t a = ((uint32_t)IA);
-        const rg_choice *c = &M->choices[a];
-        const rg_value *opts = vm->scratch;
+        const rgi_choice *c = &M->choices[a];
+        const rgi_value *opts = vm->scratch;
         uint32_t n = 0;
-        rg_value chooser;
+        rgi_value chooser;
         if (c->kind == RG_OPT_SET) {
           uint64_t set = (uint64_t)sp[-1];
           for (int k = 0; k < 64; k++)
@@ -1194,13 +1194,13 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
           chooser = sp[-2];
           sp -= 2;
         } else {
-          rg_value lo = sp[-2], hi = sp[-1];
+          rgi_value lo = sp[-2], hi = sp[-1];
           if (hi >= lo) {
             uint64_t span = (uint64_t)hi - (uint64_t)lo;
             if (unlikely(span >= RG_VM_SCRATCH))
               RTERR("range %lld..%lld has more than %d options", (long long)lo, (long long)hi,
                     RG_VM_SCRATCH);
-            for (uint64_t k = 0; k <= span; k++) vm->scratch[n++] = lo + (rg_value)k;
+            for (uint64_t k = 0; k <= span; k++) vm->scratch[n++] = lo + (rgi_value)k;
           }
           chooser = sp[-3];
           sp -= 3;
@@ -1222,7 +1222,7 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       }
 
       /* Opcode INPUT A: -> the value of input A (its default unless set with
-      ** rg_vm_set_input). */
+      ** rgi_vm_set_input). */
       vmcase(VM_R_INPUT) {
         RA = vm->inputs[((uint32_t)IC)];
         vmbreak;
@@ -1231,11 +1231,11 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* Opcode NTH A: i -> member i of enum A; i outside 0..count-1 is a
       ** runtime error. */
       vmcase(VM_R_NTH) {
-        const rg_enum *e = &M->enums[((uint32_t)IC)];
-        rg_value k = RB;
-        if (unlikely(k < 0 || k >= (rg_value)e->count))
+        const rgi_enum *e = &M->enums[((uint32_t)IC)];
+        rgi_value k = RB;
+        if (unlikely(k < 0 || k >= (rgi_value)e->count))
           RTERR("member %lld outside 0..%u of enum '%s'", (long long)k, (unsigned)(e->count - 1),
-                rg_module_str(M, e->name));
+                rgi_module_str(M, e->name));
         RA = k;
         vmbreak;
       }
@@ -1247,7 +1247,7 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
         int64_t l;
         NEWLIST(l, n);
         sp -= n;
-        if (n) memcpy(H + l + 1, sp, (size_t)n * sizeof(rg_value));
+        if (n) memcpy(H + l + 1, sp, (size_t)n * sizeof(rgi_value));
         *sp++ = l;
         vmbreak;
       }
@@ -1255,11 +1255,11 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* Opcode ITEM: list k -> element k (from 0); k outside the list is
       ** "index K outside the list of N". */
       vmcase(VM_R_ITEM) {
-        const rg_value *e;
+        const rgi_value *e;
         uint32_t n;
         LISTARG(RB, e, n);
-        rg_value k = RC;
-        if (unlikely(k < 0 || k >= (rg_value)n))
+        rgi_value k = RC;
+        if (unlikely(k < 0 || k >= (rgi_value)n))
           RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
         RA = e[k];
         vmbreak;
@@ -1268,12 +1268,12 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* Opcode SETITEM: list k v -> (nothing); element k of list becomes v,
       ** in place.  Lists of the module's constants cannot change. */
       vmcase(VM_R_SETITEM) {
-        const rg_value *e;
+        const rgi_value *e;
         uint32_t n;
-        rg_value l = RA, k = RB;
+        rgi_value l = RA, k = RB;
         LISTARG(l, e, n);
-        if (unlikely(l < (rg_value)M->nheap)) RTERR("a constant list cannot be changed");
-        if (unlikely(k < 0 || k >= (rg_value)n))
+        if (unlikely(l < (rgi_value)M->nheap)) RTERR("a constant list cannot be changed");
+        if (unlikely(k < 0 || k >= (rgi_value)n))
           RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
         H[l + 1 + k] = RC;
         vmbreak;
@@ -1282,12 +1282,12 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* Opcode APPEND: list v -> a new list: list's elements, then v. */
       vmcase(RG_OP_APPEND) {
         STACKOP();
-        const rg_value *e;
+        const rgi_value *e;
         uint32_t n;
         int64_t l;
         LISTARG(sp[-2], e, n);
         NEWLIST(l, (uint64_t)n + 1);
-        memcpy(H + l + 1, e, (size_t)n * sizeof(rg_value));
+        memcpy(H + l + 1, e, (size_t)n * sizeof(rgi_value));
         H[l + 1 + n] = sp[-1];
         sp[-2] = l;
         sp--;
@@ -1298,16 +1298,16 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** the list is "index K outside the list of N". */
       vmcase(RG_OP_REMOVE) {
         STACKOP();
-        const rg_value *e;
+        const rgi_value *e;
         uint32_t n;
         int64_t l;
         LISTARG(sp[-2], e, n);
-        rg_value k = sp[-1];
-        if (unlikely(k < 0 || k >= (rg_value)n))
+        rgi_value k = sp[-1];
+        if (unlikely(k < 0 || k >= (rgi_value)n))
           RTERR("index %lld outside the list of %u", (long long)k, (unsigned)n);
         NEWLIST(l, (uint64_t)n - 1);
-        memcpy(H + l + 1, e, (size_t)k * sizeof(rg_value));
-        memcpy(H + l + 1 + k, e + k + 1, (size_t)(n - 1 - (uint64_t)k) * sizeof(rg_value));
+        memcpy(H + l + 1, e, (size_t)k * sizeof(rgi_value));
+        memcpy(H + l + 1 + k, e + k + 1, (size_t)(n - 1 - (uint64_t)k) * sizeof(rgi_value));
         sp[-2] = l;
         sp--;
         vmbreak;
@@ -1316,14 +1316,14 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* Opcode CONCAT: a b -> a new list: a's elements, then b's. */
       vmcase(RG_OP_CONCAT) {
         STACKOP();
-        const rg_value *ea, *eb;
+        const rgi_value *ea, *eb;
         uint32_t na, nb;
         int64_t l;
         LISTARG(sp[-2], ea, na);
         LISTARG(sp[-1], eb, nb);
         NEWLIST(l, (uint64_t)na + nb);
-        memcpy(H + l + 1, ea, (size_t)na * sizeof(rg_value));
-        memcpy(H + l + 1 + na, eb, (size_t)nb * sizeof(rg_value));
+        memcpy(H + l + 1, ea, (size_t)na * sizeof(rgi_value));
+        memcpy(H + l + 1 + na, eb, (size_t)nb * sizeof(rgi_value));
         sp[-2] = l;
         sp--;
         vmbreak;
@@ -1332,11 +1332,11 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* Opcode ATLEAST: list k -> how many elements are >= k. */
       vmcase(RG_OP_ATLEAST) {
         STACKOP();
-        const rg_value *e;
+        const rgi_value *e;
         uint32_t n;
         LISTARG(sp[-2], e, n);
         WORK(n);
-        rg_value k = sp[-1], c = 0;
+        rgi_value k = sp[-1], c = 0;
         for (uint32_t j = 0; j < n; j++) c += e[j] >= k;
         sp[-2] = c;
         sp--;
@@ -1347,11 +1347,11 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** error. */
       vmcase(RG_OP_SUM) {
         STACKOP();
-        const rg_value *e;
+        const rgi_value *e;
         uint32_t n;
         LISTARG(sp[-1], e, n);
         WORK(n);
-        rg_value sum = 0;
+        rgi_value sum = 0;
         for (uint32_t j = 0; j < n; j++)
           if (unlikely(add_ovf(sum, e[j], &sum))) RTERR("integer overflow");
         sp[-1] = sum;
@@ -1363,17 +1363,17 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** b < 0 is a runtime error. */
       vmcase(RG_OP_BEST) {
         STACKOP();
-        const rg_value *e;
+        const rgi_value *e;
         uint32_t n;
         int64_t l;
         LISTARG(sp[-2], e, n);
-        rg_value b = sp[-1];
+        rgi_value b = sp[-1];
         if (unlikely(b < 0)) RTERR("cannot take the best %lld of a list", (long long)b);
         NEWLIST(l, n);
-        memcpy(H + l + 1, e, (size_t)n * sizeof(rg_value));
+        memcpy(H + l + 1, e, (size_t)n * sizeof(rgi_value));
         uint32_t top = vm->heap_top;
         vm_sort(H + l + 1, n, vm->heap_cap - top >= n ? H + top : NULL, 1);
-        if (b < (rg_value)n) {
+        if (b < (rgi_value)n) {
           H[l] = b;
           vm->heap_top = (uint32_t)(l + 1 + b);
         }
@@ -1386,12 +1386,12 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       ** ones in list order. */
       vmcase(RG_OP_SORT) {
         STACKOP();
-        const rg_value *e;
+        const rgi_value *e;
         uint32_t n;
         int64_t l;
         LISTARG(sp[-1], e, n);
         NEWLIST(l, n);
-        memcpy(H + l + 1, e, (size_t)n * sizeof(rg_value));
+        memcpy(H + l + 1, e, (size_t)n * sizeof(rgi_value));
         uint32_t top = vm->heap_top;
         vm_sort(H + l + 1, n, vm->heap_cap - top >= n ? H + top : NULL, 0);
         sp[-1] = l;
@@ -1401,11 +1401,11 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
       /* Opcode LISTHAS: v list -> 1 when v occurs in list, else 0. */
       vmcase(RG_OP_LISTHAS) {
         STACKOP();
-        const rg_value *e;
+        const rgi_value *e;
         uint32_t n;
         LISTARG(sp[-1], e, n);
         WORK(n);
-        rg_value v = sp[-2], found = 0;
+        rgi_value v = sp[-2], found = 0;
         for (uint32_t j = 0; j < n && !found; j++) found = e[j] == v;
         sp[-2] = found;
         sp--;
@@ -1445,7 +1445,7 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
 
       /* Opcode FAIL A: stop with a runtime error whose message is S[A]. */
       vmcase(RG_OP_FAIL) {
-        RTERR("%s", rg_module_str(M, ((uint32_t)IA)));
+        RTERR("%s", rgi_module_str(M, ((uint32_t)IA)));
       }
     }
   }
@@ -1458,11 +1458,11 @@ static rg_status vm_interp(rg_vm *vm, const vm_ins *pc, rg_value *base, rg_value
 #undef FCODE
 #undef FMAP
 
-uint32_t rg_vm_draws_after(const rg_vm *vm) {
+uint32_t rgi_vm_draws_after(const rgi_vm *vm) {
   return vm->draws_after;
 }
 
-int rg_vm_label(const rg_vm *vm, uint32_t *site, rg_value *who, uint32_t *gen) {
+int rgi_vm_label(const rgi_vm *vm, uint32_t *site, rgi_value *who, uint32_t *gen) {
   if (!vm->label_set) return 0;
   *site = vm->label_site;
   *who = vm->label_who;

@@ -16,7 +16,7 @@
 
 /* ---- fast code ------------------------------------------------------------
 **
-** rg_vm_new translates every procedure's verified stack code into the VM's
+** rgi_vm_new translates every procedure's verified stack code into the VM's
 ** private "fast code", in register form.  The verifier proved the stack
 ** height before every instruction, so stack entry d of a procedure always
 ** lives in the same frame slot, and every instruction can name the slots of
@@ -50,12 +50,12 @@
 ** name the same place with or without fusion.
 */
 
-/* One fast instruction: op is an rg_opcode (kept in stack form) or a
+/* One fast instruction: op is an rgi_opcode (kept in stack form) or a
 ** vm_fop; a, b, c, d its operands (slots, immediates, targets as offsets
 ** from the instruction itself). */
 typedef struct vm_ins {
 #if defined(__GNUC__) && !defined(RG_VM_SWITCH)
-  const void *h;            /* the handler's address (set by rg_vm_call) */
+  const void *h;            /* the handler's address (set by rgi_vm_call) */
 #endif
   uint32_t op;
   int32_t a, b, c, d;
@@ -106,7 +106,7 @@ typedef struct vm_ins {
 **   UNREACHABLE       stands for code no path reaches
 **   DATA              operands of the instruction before it (never run)
 **   EXIT              leaves the loop (only in vm->xcode: see vm_exec1)
-** The stack-form instructions (rg_opcode) keep their operand A in a and
+** The stack-form instructions (rgi_opcode) keep their operand A in a and
 ** have d = the slot just above their operands (their sp). */
 #define VM_RBINOPS(X) X(ADD) X(SUB) X(MUL) X(DIV) X(MOD) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) \
                       X(INSET) X(SETADD) X(UNION) X(INTER) X(DIFF)
@@ -147,41 +147,41 @@ typedef struct vm_fproc {
 } vm_fproc;
 
 /* A suspended caller. */
-typedef struct rg_frame {
+typedef struct rgi_frame {
   const vm_ins *pc;         /* where to resume (in the fast code) */
-  rg_value *base;           /* the caller's locals */
+  rgi_value *base;           /* the caller's locals */
   int32_t ret;              /* the caller's slot for the result */
-} rg_frame;
+} rgi_frame;
 
 /* Most dice one ROLL or ROLLS may throw, and most options of a range
 ** choice: the size of the VM's scratch buffer. */
 #define RG_VM_SCRATCH 1000
 
-struct rg_vm {
-  const rg_module *m;
-  rg_sink sink;
+struct rgi_vm {
+  const rgi_module *m;
+  rgi_sink sink;
   uint64_t max_steps;
   uint64_t work_left;       /* of this call: dice and list elements (see WORK in vm.c) */
-  rg_value *stack;          /* the value stack: frames of locals, constants, operands */
+  rgi_value *stack;          /* the value stack: frames of locals, constants, operands */
   size_t nstack;
-  rg_value *heap;           /* module constants, then records and lists of a run */
+  rgi_value *heap;           /* module constants, then records and lists of a run */
   size_t heap_cap;
   uint32_t heap_top;
-  rg_rng rng;               /* every roll and draw not given by sink.chance */
-  rg_value *deck_cards;     /* each deck's cards left, in its own slice */
+  rgi_rng rng;               /* every roll and draw not given by sink.chance */
+  rgi_value *deck_cards;     /* each deck's cards left, in its own slice */
   uint32_t *deck_off;       /* deck d's slice starts at deck_cards[deck_off[d]] */
   uint32_t *deck_left;      /* cards left in deck d */
-  rg_value *inputs;         /* the inputs' values (defaults until set) */
-  rg_value *scratch;        /* RG_VM_SCRATCH values: rolls, range options */
+  rgi_value *inputs;         /* the inputs' values (defaults until set) */
+  rgi_value *scratch;        /* RG_VM_SCRATCH values: rolls, range options */
   vm_ins *fcode;            /* the fast code of every procedure */
   uint32_t *fmap;           /* fast index -> module pc of the instruction that may fail */
   vm_fproc *fproc;          /* per procedure: entry, constants, frame size */
-  rg_value *fconst;         /* the constants of every procedure */
+  rgi_value *fconst;         /* the constants of every procedure */
   uint64_t max_frame;       /* the largest frame, in slots */
   uint32_t nfcode;          /* fast instructions in all */
   int threaded;             /* each fast instruction has its handler's address */
-  const struct rg_native *native;   /* runs calls in machine code (native.h), or NULL */
-  const struct rg_native *native_want;   /* the limits' native code (used when it fits) */
+  const struct rgi_native *native;   /* runs calls in machine code (native.h), or NULL */
+  const struct rgi_native *native_want;   /* the limits' native code (used when it fits) */
   int fused;                /* the fast code is fused */
   vm_ins *xcode;            /* with native: each fast instruction alone (vm_exec1) */
   uint32_t *xmap;           /* fmap of xcode */
@@ -191,34 +191,34 @@ struct rg_vm {
   uint32_t label_gen;       /* LABELs run so far by this VM */
   int label_set;            /* this call has run a LABEL */
   uint32_t label_site;      /* its choice site (the prompt, who's type) */
-  rg_value label_who;
+  rgi_value label_who;
   uint32_t draws_after;     /* in a DRAWS asked of sink.chance: cards still to
                             ** draw after the one being asked (0 otherwise) */
-  rg_frame frames[RG_MAX_CALL_DEPTH];
+  rgi_frame frames[RG_MAX_CALL_DEPTH];
   char err[256];
   uint32_t err_pc;
-  const rg_value *frame;    /* during sink.expect_fail: the failing procedure's
-                            ** locals (rg_vm_frame); else NULL */
+  const rgi_value *frame;    /* during sink.expect_fail: the failing procedure's
+                            ** locals (rgi_vm_frame); else NULL */
 };
 
 /* Builds vm's fast code from its module's (fused unless fuse is 0), with
 ** each procedure's constants and frame size (vmtrans.c).  Returns 0, or -1
 ** when out of memory. */
-int vm_build_fast(rg_vm *vm, int fuse);
+int vm_build_fast(rgi_vm *vm, int fuse);
 
 /* Runs fast instruction k alone on the frame at base (vm.c; for the native
 ** tier).  Returns its status. */
-rg_status vm_exec1(rg_vm *vm, uint32_t k, rg_value *base);
+rg_status vm_exec1(rgi_vm *vm, uint32_t k, rgi_value *base);
 
 /* Records a run error at module pc (vm.c); returns status. */
-rg_status vm_fail(rg_vm *vm, rg_status status, uint32_t pc, const char *fmt, ...);
+rg_status vm_fail(rgi_vm *vm, rg_status status, uint32_t pc, const char *fmt, ...);
 
 /* Runs procedure proc in the VM's native code (native.c): the frame at base
-** is set up as rg_vm_call sets it.  Returns as rg_vm_call. */
-rg_status vm_native_call(rg_vm *vm, uint32_t proc, rg_value *base, rg_value *result);
+** is set up as rgi_vm_call sets it.  Returns as rgi_vm_call. */
+rg_status vm_native_call(rgi_vm *vm, uint32_t proc, rgi_value *base, rgi_value *result);
 
 /* Sets vm->nenv up for vm's heap, decks, inputs, stack and sink (native.c;
 ** again whenever the sink changes). */
-void vm_native_env(rg_vm *vm);
+void vm_native_env(rgi_vm *vm);
 
 #endif

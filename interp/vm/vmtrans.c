@@ -1,10 +1,10 @@
 /*
 ** vmtrans.c: the translator from a module's verified stack bytecode to the
 ** VM's private register "fast code" (see vm_int.h for the fast code and
-** its instructions), with the peephole pass, and rg_vm_dis_fast.
+** its instructions), with the peephole pass, and rgi_vm_dis_fast.
 */
 #include "vm_int.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <string.h>
 
@@ -44,7 +44,7 @@ static uint32_t vm_brcmp(unsigned op, int jmpf) {
 
 /* The translation of one procedure (see the comment at the top). */
 typedef struct vm_tr {
-  const rg_module *m;
+  const rgi_module *m;
   const uint32_t *code;     /* the procedure's module code, n instructions */
   uint32_t n, pc0;          /* its length; the module pc of its first */
   int fuse;
@@ -53,7 +53,7 @@ typedef struct vm_tr {
   uint32_t f;
   int32_t *lz;              /* lz[d]: the slot holding stack entry d */
   uint32_t nlocals;         /* the slot of the first constant */
-  const rg_value *kval;     /* the constants' values */
+  const rgi_value *kval;     /* the constants' values */
   uint32_t t0;              /* the slot of stack entry 0 */
   int64_t last;             /* fast index of the instruction whose result
                             ** slot a following STORE may take over, or -1 */
@@ -114,20 +114,20 @@ static int tr_reads(const vm_tr *t, int32_t a, uint32_t hi) {
 
 /* Operand A of instruction ins: sign-extended for immediates and jumps. */
 static int32_t tr_arg(uint32_t ins) {
-  unsigned o = rg_op_operand[RG_INS_OP(ins)];
+  unsigned o = rgi_op_operand[RG_INS_OP(ins)];
   return o == RG_A_IMM || o == RG_A_JUMP ? RG_INS_SA(ins) : (int32_t)RG_INS_A(ins);
 }
 
 /* The value an immediate instruction (PUSHI or CONST) pushes. */
-static rg_value tr_imm(const rg_module *m, uint32_t ins) {
-  return RG_INS_OP(ins) == RG_OP_PUSHI ? (rg_value)RG_INS_SA(ins) : m->consts[RG_INS_A(ins)];
+static rgi_value tr_imm(const rgi_module *m, uint32_t ins) {
+  return RG_INS_OP(ins) == RG_OP_PUSHI ? (rgi_value)RG_INS_SA(ins) : m->consts[RG_INS_A(ins)];
 }
 
 /* The index among procedure fp's constants (fconst[fp->con ..]) of value v,
 ** added when new (*nconst counts all procedures' constants); hash[0..hmask]
 ** maps values to indexes, UINT32_MAX where free. */
-static uint32_t tr_const(uint32_t *hash, uint32_t hmask, rg_value *fconst, vm_fproc *fp,
-                         uint32_t *nconst, rg_value v) {
+static uint32_t tr_const(uint32_t *hash, uint32_t hmask, rgi_value *fconst, vm_fproc *fp,
+                         uint32_t *nconst, rgi_value v) {
   uint32_t h = (uint32_t)(((uint64_t)v * 0x9E3779B97F4A7C15ull) >> 40) & hmask;
   while (hash[h] != UINT32_MAX && fconst[fp->con + hash[h]] != v) h = (h + 1) & hmask;
   if (hash[h] == UINT32_MAX) {
@@ -140,7 +140,7 @@ static uint32_t tr_const(uint32_t *hash, uint32_t hmask, rg_value *fconst, vm_fp
 /* Computes in depth[0..n) the stack height before each instruction of the
 ** verified procedure code[0..n), -1 where no path reaches; work has room
 ** for n entries. */
-static void vm_depths(const rg_module *m, const uint32_t *code, uint32_t n, int64_t *depth,
+static void vm_depths(const rgi_module *m, const uint32_t *code, uint32_t n, int64_t *depth,
                       uint32_t *work) {
   uint32_t nw = 0;
   for (uint32_t k = 0; k < n; k++) depth[k] = -1;
@@ -151,7 +151,7 @@ static void vm_depths(const rg_module *m, const uint32_t *code, uint32_t n, int6
     uint32_t i = work[--nw];
     int pops, pushes;
     unsigned op = RG_INS_OP(code[i]);
-    rg_op_effect(m, code[i], &pops, &pushes);
+    rgi_op_effect(m, code[i], &pops, &pushes);
     int64_t h = depth[i] - pops + pushes;
     uint32_t next[2];
     int nn = 0;
@@ -186,14 +186,14 @@ static int tr_listadd(const vm_tr *t, uint32_t i, const unsigned char *tgt, int3
 ** parameters in order, runs one instruction OP that takes all of them and
 ** gives one value, and returns that value (so that a call may run OP on the
 ** caller's arguments in place). */
-static int tr_leaf(const rg_module *m, const rg_proc *q) {
+static int tr_leaf(const rgi_module *m, const rgi_proc *q) {
   const uint32_t *code = m->code + q->code;
   int pops, pushes;
   if (q->ncode != q->nparams + 2 || q->nlocals != q->nparams) return 0;
   for (uint32_t k = 0; k < q->nparams; k++)
     if (RG_INS_OP(code[k]) != RG_OP_LOAD || RG_INS_A(code[k]) != k) return 0;
   if (RG_INS_OP(code[q->nparams + 1]) != RG_OP_RET) return 0;
-  if (rg_op_effect(m, code[q->nparams], &pops, &pushes) != 0) return 0;
+  if (rgi_op_effect(m, code[q->nparams], &pops, &pushes) != 0) return 0;
   return pops == (int)q->nparams && pushes == 1;
 }
 
@@ -202,7 +202,7 @@ static int tr_leaf(const rg_module *m, const rg_proc *q) {
 ** at stack height d, standing for pc; returns 1, or 0 when ins has none
 ** (nothing emitted). */
 static int tr_reg(vm_tr *t, uint32_t ins, uint32_t d, uint32_t pc) {
-  const rg_module *m = t->m;
+  const rgi_module *m = t->m;
   unsigned op = RG_INS_OP(ins);
   int32_t a = tr_arg(ins);
   int32_t *lz = t->lz;
@@ -216,8 +216,8 @@ static int tr_reg(vm_tr *t, uint32_t ins, uint32_t d, uint32_t pc) {
     tr_result(t, op == RG_OP_MIN ? VM_R_MIN2 : VM_R_MAX2, d - 2, lz[d - 2], lz[d - 1], 0, i);
     return 1;
   case RG_OP_LOOKUP: {
-    const rg_table *tb = &m->tables[a];
-    const rg_dim *dm = &m->dims[tb->first_dim];
+    const rgi_table *tb = &m->tables[a];
+    const rgi_dim *dm = &m->dims[tb->first_dim];
     int small = tb->first <= INT32_MAX;   /* lo, size and first fit the fields */
     for (uint32_t k = 0; k < tb->ndims && k < 2; k++)
       small = small && dm[k].lo >= INT32_MIN && dm[k].lo <= INT32_MAX && dm[k].size <= INT32_MAX;
@@ -295,7 +295,7 @@ static int tr_reg(vm_tr *t, uint32_t ins, uint32_t d, uint32_t pc) {
 ** maps each PUSHI/CONST instruction to its constant's slot. */
 static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tgt,
                        const uint32_t *cslot) {
-  const rg_module *m = t->m;
+  const rgi_module *m = t->m;
   uint32_t ins = t->code[i];
   unsigned op = RG_INS_OP(ins);
   int32_t a = tr_arg(ins);
@@ -359,7 +359,7 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
     tr_emit(t, VM_R_SETITEM, lz[d - 3], lz[d - 2], lz[d - 1], 0, i);
     return 1;
   case RG_OP_CALL: {
-    const rg_proc *q = &m->procs[a];
+    const rgi_proc *q = &m->procs[a];
     uint32_t np = q->nparams;
     if (t->fuse && tr_leaf(m, q)) {
       /* A leaf `return OP(parameters in order)`: the call's checks, then OP
@@ -397,7 +397,7 @@ static uint32_t tr_ins(vm_tr *t, uint32_t i, uint32_t d, const unsigned char *tg
   if (tr_reg(t, ins, d, i)) return 1;
   /* Stack form: operands materialized below base + d, results in place. */
   int pops, pushes;
-  rg_op_effect(m, ins, &pops, &pushes);
+  rgi_op_effect(m, ins, &pops, &pushes);
   tr_flush(t, d - (uint32_t)pops, d, i);
   tr_emit(t, op, a, 0, 0, (int32_t)(t0 + d), i);
   for (uint32_t e = d - (uint32_t)pops; e < d - (uint32_t)pops + (uint32_t)pushes; e++)
@@ -488,7 +488,7 @@ static int vm_op_acts(unsigned op) {
 ** skips the work of drawing it (and so meets no runtime error of that
 ** work).  Linear in the code: the marks spread from callee to callers
 ** over the call graph reversed.  Returns 0, or -1 when out of memory. */
-static int vm_draw_only(const rg_module *m, unsigned char *draw_only) {
+static int vm_draw_only(const rgi_module *m, unsigned char *draw_only) {
   uint32_t np = m->nprocs, ncalls = 0;
   for (uint32_t p = 0; p < np; p++)
     for (uint32_t k = 0; k < m->procs[p].ncode; k++)
@@ -502,7 +502,7 @@ static int vm_draw_only(const rg_module *m, unsigned char *draw_only) {
   if (!first || !from || !queue || !acts || !draws) goto done;
   memset(first, 0, ((size_t)np + 1) * sizeof *first);
   for (uint32_t p = 0; p < np; p++) {
-    const rg_proc *q = &m->procs[p];
+    const rgi_proc *q = &m->procs[p];
     acts[p] = draws[p] = 0;
     for (uint32_t k = 0; k < q->ncode; k++) {
       uint32_t ins = m->code[q->code + k];
@@ -551,15 +551,15 @@ done:
 /* Builds the VM's fast code from the module's (fused unless told not to),
 ** with each procedure's constants and frame size.  Returns 0, or -1 when
 ** out of memory. */
-int vm_build_fast(rg_vm *vm, int fuse) {
-  const rg_module *m = vm->m;
+int vm_build_fast(rgi_vm *vm, int fuse) {
+  const rgi_module *m = vm->m;
   /* Procedures of a crafted module may share code: each gets its own copy.
   ** An instruction becomes at most two fast instructions (LOOKUP2 and its
   ** DATA) and one copy (a STORE's, or the materializing of the one lazy
   ** entry it made): three. */
   uint64_t total = 1, longest = 1, ncodes = 1;
   for (uint32_t pi = 0; pi < m->nprocs; pi++) {
-    const rg_proc *p = &m->procs[pi];
+    const rgi_proc *p = &m->procs[pi];
     total += 3 * (uint64_t)p->ncode;
     ncodes += p->ncode;
     if (p->ncode > longest) longest = p->ncode;
@@ -568,7 +568,7 @@ int vm_build_fast(rg_vm *vm, int fuse) {
   vm_ins *fcode = rg_malloc((size_t)total * sizeof(vm_ins));
   uint32_t *fmap = rg_malloc((size_t)total * sizeof(uint32_t));
   vm_fproc *fproc = rg_malloc((m->nprocs ? m->nprocs : 1) * sizeof(vm_fproc));
-  rg_value *fconst = rg_malloc((size_t)ncodes * sizeof(rg_value));
+  rgi_value *fconst = rg_malloc((size_t)ncodes * sizeof(rgi_value));
   uint32_t *fidx = rg_malloc((size_t)longest * sizeof(uint32_t));
   uint32_t *cslot = rg_malloc((size_t)longest * sizeof(uint32_t));
   uint32_t *work = rg_malloc((size_t)longest * sizeof(uint32_t));
@@ -590,7 +590,7 @@ int vm_build_fast(rg_vm *vm, int fuse) {
   uint32_t f = 0, nconst = 0;
   uint64_t max_frame = 1;
   for (uint32_t pi = 0; pi < m->nprocs; pi++) {
-    const rg_proc *p = &m->procs[pi];
+    const rgi_proc *p = &m->procs[pi];
     const uint32_t *code = m->code + p->code;
     uint32_t n = p->ncode, first = f;
     /* The constants, each value once, in the order first pushed (found
@@ -606,7 +606,7 @@ int vm_build_fast(rg_vm *vm, int fuse) {
     for (uint32_t k = 0; k < n; k++) {
       unsigned op = RG_INS_OP(code[k]);
       if (op != RG_OP_PUSHI && op != RG_OP_CONST) continue;
-      rg_value v = tr_imm(m, code[k]);
+      rgi_value v = tr_imm(m, code[k]);
       cslot[k] = p->nlocals + tr_const(hash, hmask, fconst, fp, &nconst, v);
       /* x - k is x + -k: a SUB right after gets -k's slot (for INCBR) */
       if (k + 1 < n && RG_INS_OP(code[k + 1]) == RG_OP_SUB) {
@@ -619,7 +619,7 @@ int vm_build_fast(rg_vm *vm, int fuse) {
     if ((uint64_t)p->nlocals + fp->ncon + p->max_stack > INT32_MAX / 2) goto done;
     memset(tgt, 0, n);
     for (uint32_t k = 0; k < n; k++)   /* the verifier keeps targets inside */
-      if (rg_op_operand[RG_INS_OP(code[k])] == RG_A_JUMP) tgt[(int64_t)k + 1 + RG_INS_SA(code[k])] = 1;
+      if (rgi_op_operand[RG_INS_OP(code[k])] == RG_A_JUMP) tgt[(int64_t)k + 1 + RG_INS_SA(code[k])] = 1;
     vm_depths(m, code, n, depth, work);
     vm_tr t = { m, code, n, p->code, fuse, fcode, fmap, f, lz, p->nlocals, fconst + fp->con,
                 p->nlocals + fp->ncon, -1, 0, draw_only };
@@ -699,7 +699,7 @@ done:
   return rc;
 }
 
-/* The names of the fast-only instructions, for rg_vm_dis_fast. */
+/* The names of the fast-only instructions, for rgi_vm_dis_fast. */
 static const char *const vm_fopnames[] = {
 #define VM_X(o) "R_" #o,
   VM_RBINOPS(VM_X)
@@ -723,21 +723,21 @@ static const char *const vm_fopnames[] = {
 ** (locals, constants and their values, stack slots), then one line per
 ** fast instruction: fast index, the module pc it reports (relative to the
 ** procedure, or @absolute for an inlined callee's), name, operands. */
-void rg_vm_dis_fast(const rg_vm *vm, rg_out *out) {
-  const rg_module *m = vm->m;
+void rgi_vm_dis_fast(const rgi_vm *vm, rg_out *out) {
+  const rgi_module *m = vm->m;
   for (uint32_t pi = 0; pi < m->nprocs; pi++) {
-    const rg_proc *p = &m->procs[pi];
+    const rgi_proc *p = &m->procs[pi];
     const vm_fproc *fp = &vm->fproc[pi];
     uint32_t end = pi + 1 < m->nprocs ? vm->fproc[pi + 1].entry : vm->nfcode;
     rg_printf(out, "procedure %s  ; locals 0..%u, constants %u..%u, stack from %u\n",
-            rg_module_str(m, p->name), (unsigned)p->nlocals,
+            rgi_module_str(m, p->name), (unsigned)p->nlocals,
             (unsigned)p->nlocals, (unsigned)(p->nlocals + fp->ncon),
             (unsigned)(p->nlocals + fp->ncon));
     for (uint32_t c = 0; c < fp->ncon; c++)
       rg_printf(out, "  K%u = %lld\n", (unsigned)(p->nlocals + c), (long long)vm->fconst[fp->con + c]);
     for (uint32_t k = fp->entry; k < end; k++) {
       const vm_ins *x = &vm->fcode[k];
-      const char *name = x->op < RG_NOPCODES ? rg_opnames[x->op] : vm_fopnames[x->op - RG_NOPCODES];
+      const char *name = x->op < RG_NOPCODES ? rgi_opnames[x->op] : vm_fopnames[x->op - RG_NOPCODES];
       uint32_t at = vm->fmap[k];   /* another procedure's when inlined: @ its module pc */
       if (at >= p->code && at - p->code < p->ncode)
         rg_printf(out, "%5u [%04u] ", (unsigned)(k - fp->entry), (unsigned)(at - p->code));

@@ -1,14 +1,14 @@
 /*
 ** modbuild.h: a tiny module builder for the back end's unit tests.
 **
-** Builds an rg_module by hand, array by array, the way the compiler would:
+** Builds an rgi_module by hand, array by array, the way the compiler would:
 **
 **     mb b; mb_init(&b);
-**     uint32_t f = mb_proc(&b, "f", T_INT, 1, (const char *[]){"a"}, (rg_type[]){T_INT}, 2);
+**     uint32_t f = mb_proc(&b, "f", T_INT, 1, (const char *[]){"a"}, (rgi_type[]){T_INT}, 2);
 **     mb_emit(&b, RG_OP_LOAD, 0); mb_emit(&b, RG_OP_RET, 0);
-**     rg_module_verify(&b.m, err, sizeof err);
+**     rgi_module_verify(&b.m, err, sizeof err);
 **
-** Every array is grown with rg_realloc, so rg_module_free frees the result.
+** Every array is grown with rg_realloc, so rgi_module_free frees the result.
 ** Header-only (static inline) so each test program stays one .c file.
 */
 #ifndef RG_MODBUILD_H
@@ -17,17 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regula.h"
+#include "regula_front.h"
 #include "module.h"
 #include "opcodes.h"
 
-static const rg_type T_VOID = {RG_K_VOID, 0};
-static const rg_type T_INT = {RG_K_INT, 0};
-static const rg_type T_BOOL = {RG_K_BOOL, 0};
-static const rg_type T_TEXT = {RG_K_TEXT, 0};
+static const rgi_type T_VOID = {RG_K_VOID, 0};
+static const rgi_type T_INT = {RG_K_INT, 0};
+static const rgi_type T_BOOL = {RG_K_BOOL, 0};
+static const rgi_type T_TEXT = {RG_K_TEXT, 0};
 
 typedef struct mb {
-  rg_module m;
+  rgi_module m;
   uint32_t proc;            /* the procedure being emitted */
   uint32_t line;            /* source line given to emitted instructions */
 } mb;
@@ -45,7 +45,7 @@ static inline void *mb_grow(void *p, uint32_t n, size_t sz) {
 
 /* Interns string s in the pool and returns its offset. */
 static inline uint32_t mb_str(mb *b, const char *s) {
-  rg_module *m = &b->m;
+  rgi_module *m = &b->m;
   for (uint32_t o = 0; o < m->nstrings; o += (uint32_t)strlen(m->strings + o) + 1)
     if (strcmp(m->strings + o, s) == 0) return o;
   size_t n = strlen(s) + 1;
@@ -70,14 +70,14 @@ static inline void mb_init(mb *b) {
 
 /* Adds unit name; returns its index. */
 static inline uint32_t mb_unit(mb *b, const char *name) {
-  rg_unit *u = MB_PUSH(b->m.units, b->m.nunits);
+  rgi_unit *u = MB_PUSH(b->m.units, b->m.nunits);
   u->name = mb_str(b, name);
   return b->m.nunits - 1;
 }
 
 /* Adds enum name with members codes[0..n); returns its index. */
 static inline uint32_t mb_enum(mb *b, const char *name, uint32_t n, const char *const *codes) {
-  rg_enum e = {mb_str(b, name), b->m.nmembers, n, 0};
+  rgi_enum e = {mb_str(b, name), b->m.nmembers, n, 0};
   for (uint32_t i = 0; i < n; i++) MB_PUSH(b->m.members, b->m.nmembers)->code = mb_str(b, codes[i]);
   *MB_PUSH(b->m.enums, b->m.nenums) = e;
   return b->m.nenums - 1;
@@ -85,10 +85,10 @@ static inline uint32_t mb_enum(mb *b, const char *name, uint32_t n, const char *
 
 /* Adds record name with fields names[i]: types[i]; returns its index. */
 static inline uint32_t mb_record(mb *b, const char *name, uint32_t n, const char *const *names,
-                                 const rg_type *types) {
-  rg_record r = {mb_str(b, name), b->m.nfields, n, 0};
+                                 const rgi_type *types) {
+  rgi_record r = {mb_str(b, name), b->m.nfields, n, 0};
   for (uint32_t i = 0; i < n; i++) {
-    rg_field_info *f = MB_PUSH(b->m.fields, b->m.nfields);
+    rgi_field_info *f = MB_PUSH(b->m.fields, b->m.nfields);
     f->name = mb_str(b, names[i]);
     f->type = types[i];
   }
@@ -97,35 +97,35 @@ static inline uint32_t mb_record(mb *b, const char *name, uint32_t n, const char
 }
 
 /* Adds constant v to K[]; returns its index. */
-static inline uint32_t mb_const(mb *b, rg_value v) {
+static inline uint32_t mb_const(mb *b, rgi_value v) {
   *MB_PUSH(b->m.consts, b->m.nconsts) = v;
   return b->m.nconsts - 1;
 }
 
 /* Appends vals[0..n) to the constant heap; returns the offset of the first. */
-static inline uint32_t mb_heap(mb *b, uint32_t n, const rg_value *vals) {
+static inline uint32_t mb_heap(mb *b, uint32_t n, const rgi_value *vals) {
   uint32_t at = b->m.nheap;
   for (uint32_t i = 0; i < n; i++) *MB_PUSH(b->m.heap, b->m.nheap) = vals[i];
   return at;
 }
 
 /* An enum dimension over enum e. */
-static inline rg_dim mb_dim_enum(mb *b, uint32_t e) {
-  rg_dim d = {0, 1, e, 0, b->m.enums[e].count};
+static inline rgi_dim mb_dim_enum(mb *b, uint32_t e) {
+  rgi_dim d = {0, 1, e, 0, b->m.enums[e].count};
   return d;
 }
 
 /* An integer range dimension lo..lo+size-1. */
-static inline rg_dim mb_dim_range(int64_t lo, uint32_t size) {
-  rg_dim d = {0, 0, 0, lo, size};
+static inline rgi_dim mb_dim_range(int64_t lo, uint32_t size) {
+  rgi_dim d = {0, 0, 0, lo, size};
   return d;
 }
 
 /* Adds table name with dims[0..ndims) and cells (row-major, the product of
 ** the sizes of them) of type vt; returns its index. */
-static inline uint32_t mb_table(mb *b, const char *name, uint32_t ndims, const rg_dim *dims,
-                                rg_type vt, const rg_value *cells) {
-  rg_table t = {mb_str(b, name), b->m.ndims, ndims, vt, b->m.ncells, 1};
+static inline uint32_t mb_table(mb *b, const char *name, uint32_t ndims, const rgi_dim *dims,
+                                rgi_type vt, const rgi_value *cells) {
+  rgi_table t = {mb_str(b, name), b->m.ndims, ndims, vt, b->m.ncells, 1};
   for (uint32_t i = 0; i < ndims; i++) {
     *MB_PUSH(b->m.dims, b->m.ndims) = dims[i];
     t.count *= dims[i].size;
@@ -137,11 +137,11 @@ static inline uint32_t mb_table(mb *b, const char *name, uint32_t ndims, const r
 
 /* Starts procedure name(pnames[i]: ptypes[i]) -> result with nlocals locals;
 ** following mb_emit calls add to its code.  Returns its index. */
-static inline uint32_t mb_proc(mb *b, const char *name, rg_type result, uint32_t nparams,
-                               const char *const *pnames, const rg_type *ptypes, uint32_t nlocals) {
-  rg_proc p = {mb_str(b, name), nparams, b->m.nparams, nlocals, result, b->m.ncode, 0, 0};
+static inline uint32_t mb_proc(mb *b, const char *name, rgi_type result, uint32_t nparams,
+                               const char *const *pnames, const rgi_type *ptypes, uint32_t nlocals) {
+  rgi_proc p = {mb_str(b, name), nparams, b->m.nparams, nlocals, result, b->m.ncode, 0, 0};
   for (uint32_t i = 0; i < nparams; i++) {
-    rg_param_info *pi = MB_PUSH(b->m.params, b->m.nparams);
+    rgi_param_info *pi = MB_PUSH(b->m.params, b->m.nparams);
     pi->name = mb_str(b, pnames[i]);
     pi->type = ptypes[i];
   }
@@ -160,7 +160,7 @@ static inline int32_t mb_here(mb *b) {
 static inline int32_t mb_emit(mb *b, unsigned op, int32_t a) {
   int32_t at = mb_here(b);
   *MB_PUSH(b->m.code, b->m.ncode) = RG_INS(op, (uint32_t)a & RG_A_MAX);
-  rg_line *l = MB_PUSH(b->m.lines, b->m.nlines);
+  rgi_line *l = MB_PUSH(b->m.lines, b->m.nlines);
   l->line = b->line;
   l->col = 1;
   b->m.procs[b->proc].ncode++;
@@ -180,16 +180,16 @@ static inline void mb_patch(mb *b, int32_t at, int32_t target) {
 }
 
 /* Adds a note with text and the value types types[0..n); returns its index. */
-static inline uint32_t mb_note(mb *b, const char *text, uint32_t n, const rg_type *types) {
-  rg_note_info no = {mb_str(b, text), b->m.ntypes, n};
+static inline uint32_t mb_note(mb *b, const char *text, uint32_t n, const rgi_type *types) {
+  rgi_note_info no = {mb_str(b, text), b->m.ntypes, n};
   for (uint32_t i = 0; i < n; i++) *MB_PUSH(b->m.types, b->m.ntypes) = types[i];
   *MB_PUSH(b->m.notes, b->m.nnotes) = no;
   return b->m.nnotes - 1;
 }
 
 /* Adds an expectation with text comparing values of type t; returns its index. */
-static inline uint32_t mb_expect(mb *b, const char *text, rg_type t) {
-  rg_expect *e = MB_PUSH(b->m.expects, b->m.nexpects);
+static inline uint32_t mb_expect(mb *b, const char *text, rgi_type t) {
+  rgi_expect *e = MB_PUSH(b->m.expects, b->m.nexpects);
   e->text = mb_str(b, text);
   e->type = t;
   return b->m.nexpects - 1;
@@ -197,35 +197,35 @@ static inline uint32_t mb_expect(mb *b, const char *text, rg_type t) {
 
 /* Adds test name run by procedure proc; returns its index. */
 static inline uint32_t mb_test(mb *b, const char *name, uint32_t proc) {
-  rg_test *t = MB_PUSH(b->m.tests, b->m.ntests);
+  rgi_test *t = MB_PUSH(b->m.tests, b->m.ntests);
   t->name = mb_str(b, name);
   t->proc = proc;
   return b->m.ntests - 1;
 }
 
 /* Adds type t to types[] (a list's element type); returns its index. */
-static inline uint32_t mb_type(mb *b, rg_type t) {
+static inline uint32_t mb_type(mb *b, rgi_type t) {
   *MB_PUSH(b->m.types, b->m.ntypes) = t;
   return b->m.ntypes - 1;
 }
 
 /* The type `list of elem` (elem is added to types[]). */
-static inline rg_type mb_list_of(mb *b, rg_type elem) {
-  rg_type t = {RG_K_LIST, mb_type(b, elem)};
+static inline rgi_type mb_list_of(mb *b, rgi_type elem) {
+  rgi_type t = {RG_K_LIST, mb_type(b, elem)};
   return t;
 }
 
 /* Adds die name with faces[0..n) of type t; returns its index. */
-static inline uint32_t mb_dice(mb *b, const char *name, rg_type t, uint32_t n, const rg_value *faces) {
-  rg_dice d = {mb_str(b, name), t, b->m.nfaces, n};
+static inline uint32_t mb_dice(mb *b, const char *name, rgi_type t, uint32_t n, const rgi_value *faces) {
+  rgi_dice d = {mb_str(b, name), t, b->m.nfaces, n};
   for (uint32_t i = 0; i < n; i++) *MB_PUSH(b->m.faces, b->m.nfaces) = faces[i];
   *MB_PUSH(b->m.dice, b->m.ndice) = d;
   return b->m.ndice - 1;
 }
 
 /* Adds deck name with cards[0..n) of type t; returns its index. */
-static inline uint32_t mb_deck(mb *b, const char *name, rg_type t, uint32_t n, const rg_value *cards) {
-  rg_deck d = {mb_str(b, name), t, b->m.ncards, n, 0};
+static inline uint32_t mb_deck(mb *b, const char *name, rgi_type t, uint32_t n, const rgi_value *cards) {
+  rgi_deck d = {mb_str(b, name), t, b->m.ncards, n, 0};
   for (uint32_t i = 0; i < n; i++) *MB_PUSH(b->m.cards, b->m.ncards) = cards[i];
   *MB_PUSH(b->m.decks, b->m.ndecks) = d;
   return b->m.ndecks - 1;
@@ -233,9 +233,9 @@ static inline uint32_t mb_deck(mb *b, const char *name, rg_type t, uint32_t n, c
 
 /* Adds choice site prompt (options of kind kind, each of type option);
 ** returns its index. */
-static inline uint32_t mb_choice(mb *b, const char *prompt, rg_type chooser, rg_type option,
-                                 rg_optkind kind) {
-  rg_choice *c = MB_PUSH(b->m.choices, b->m.nchoices);
+static inline uint32_t mb_choice(mb *b, const char *prompt, rgi_type chooser, rgi_type option,
+                                 rgi_optkind kind) {
+  rgi_choice *c = MB_PUSH(b->m.choices, b->m.nchoices);
   c->prompt = mb_str(b, prompt);
   c->chooser = chooser;
   c->option = option;
@@ -244,8 +244,8 @@ static inline uint32_t mb_choice(mb *b, const char *prompt, rg_type chooser, rg_
 }
 
 /* Adds input name of type t with default v; returns its index. */
-static inline uint32_t mb_input(mb *b, const char *name, rg_type t, rg_value v) {
-  rg_input *in = MB_PUSH(b->m.inputs, b->m.ninputs);
+static inline uint32_t mb_input(mb *b, const char *name, rgi_type t, rgi_value v) {
+  rgi_input *in = MB_PUSH(b->m.inputs, b->m.ninputs);
   in->name = mb_str(b, name);
   in->type = t;
   in->value = v;

@@ -2,7 +2,7 @@
 ** rules_text.h: compiles a rule file written in a unit test's source, for
 ** the tests of the play layer (tally, sim, odds, the test runner).
 **
-** The text is compiled from memory (rg_compile_source); errors print on
+** The text is compiled from memory (rgi_compile_source); errors print on
 ** stdout.  CHECK counts a test program's
 ** checks in passed and failed, printing each failure.  Header-only
 ** (static), so each test program stays one .c file.
@@ -19,7 +19,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 static int passed, failed;   /* checks so far */
 
@@ -44,13 +44,13 @@ static void rules_text_report(void *ctx, const rg_diagnostic *r) {
 /* Compiles source into *m from memory (arena holds the compile's memory;
 ** the caller frees both).  Returns 0, or -1 after printing why (the
 ** diagnostics go to stdout, so that a failing test shows them). */
-static int rules_text(const char *source, rg_module *m, rg_arena *arena) {
-  rg_diag d;
+static int rules_text(const char *source, rgi_module *m, rgi_arena *arena) {
+  rgi_diag d;
   int rc;
-  rg_arena_init(arena, 0);
+  rgi_arena_init(arena, 0);
   memset(m, 0, sizeof *m);
-  rg_diag_init(&d, arena, rules_text_report, NULL);
-  rc = rg_compile_source(&d, "unit.rules", source, strlen(source), NULL, m, NULL);
+  rgi_diag_init(&d, arena, rules_text_report, NULL);
+  rc = rgi_compile_source(&d, "unit.rules", source, strlen(source), NULL, m, NULL);
   if (rc != 0) printf("FAIL %s: the rule text does not compile\n", __FILE__);
   return rc;
 }

@@ -4,7 +4,7 @@
 ** A counting allocator is set before anything else; compiling and running
 ** rules from regula.h must allocate through it, and free all of it.
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <stdlib.h>

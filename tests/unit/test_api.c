@@ -2,7 +2,7 @@
 ** test_api.c: the public interface (regula.h) used as an embedder would,
 ** with no other header of the library.
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,33 +108,36 @@ int main(void) {
 
   /* api-1: a compiled module that is not there is RG_NOT_FOUND (a rule
   ** file: api-6). */
-  CHECK(rg_rules_compile_path("/nonexistent/api.rbc", NULL, &r) == RG_NOT_FOUND && !r,
+  CHECK(rg_rules_load("/nonexistent/api.rbc", NULL, &r) == RG_NOT_FOUND && !r,
         "api-1 missing module");
 
   /* api-2: accessors and query. */
   CHECK(rg_rules_compile("api.rules", text, strlen(text), NULL, &r) == RG_OK, "api-2 compile");
   if (!r) { printf("test_api: %d passed, %d failed\n", passed, failed + 1); return 1; }
   CHECK(strcmp(rg_rules_name(r), "api") == 0, "api-2 name");
-  int p = rg_rules_find_proc(r, "boom");
-  CHECK(p >= 0 && rg_rules_param_count(r, p) == 1 &&
-        strcmp(rg_rules_param_name(r, p, 0), "n") == 0 &&
-        strcmp(rg_rules_param_type(r, p, 0, buf, sizeof buf), "int") == 0, "api-2 params");
-  CHECK(rg_rules_find_proc(r, "nope") == -1 && rg_rules_param_name(r, p, 1) == NULL, "api-2 missing");
-  CHECK(rg_rules_find_input(r, "bias") == 0 && rg_rules_input_count(r) == 1, "api-2 inputs");
-  CHECK(rg_rules_find_table(r, "t") == 0 && rg_rules_table_keys(r, 0) == 2, "api-2 tables");
+  int p = rg_rules_find(r, RG_PROC, "boom");
+  CHECK(p >= 0 && rg_rules_arity(r, RG_PROC, p) == 1 &&
+        strcmp(rg_rules_param(r, p, 0), "n") == 0 &&
+        strcmp(rg_rules_type(r, RG_PROC, p, 0, buf, sizeof buf), "int") == 0, "api-2 params");
+  CHECK(rg_rules_find(r, RG_PROC, "nope") == -1 && rg_rules_param(r, p, 1) == NULL, "api-2 missing");
+  CHECK(rg_rules_find(r, RG_INPUT, "bias") == 0 && rg_rules_count(r, RG_INPUT) == 1, "api-2 inputs");
+  CHECK(rg_rules_find(r, RG_TABLE, "t") == 0 && rg_rules_arity(r, RG_TABLE, 0) == 2, "api-2 tables");
   CHECK(rg_rules_query(r, "t", keys, 2, buf, sizeof buf) == RG_OK && strcmp(buf, "20") == 0,
         "api-2 query '%s'", buf);
-  CHECK(rg_rules_query(r, "t", keys, 1, buf, sizeof buf) == RG_BAD_VALUE &&
-        strncmp(buf, "table 't' takes 2 keys (", 24) == 0, "api-2 arity '%s'", buf);
+  CHECK(rg_rules_query(r, "t", keys, 1, buf, sizeof buf) == RG_BAD_VALUE && buf[0] == '\0' &&
+        strncmp(rg_rules_errmsg(r), "table 't' takes 2 keys (", 24) == 0, "api-2 arity '%s'",
+        rg_rules_errmsg(r));
   CHECK(rg_rules_query(r, "u", keys, 1, buf, sizeof buf) == RG_NOT_FOUND &&
-        strcmp(buf, "no table 'u'") == 0, "api-2 no table '%s'", buf);
+        strcmp(rg_rules_errmsg(r), "no table 'u'") == 0, "api-2 no table '%s'", rg_rules_errmsg(r));
 
   /* api-3: the caller answers; the choice and the rest arrive as events. */
   {
     asked a;
     char log[512] = "";
-    rg_run_options o = { .policy = RG_CHOOSE_CALLBACK, .choose = choose_forest,
-                         .choose_ctx = &a, .event = log_event, .event_ctx = log };
+    rg_run_options o = { .size = sizeof o,
+                         .policy = { .kind = RG_CHOOSE_CALLBACK, .choose = choose_forest,
+                                     .choose_ctx = &a },
+                         .event = log_event, .event_ctx = log };
     rg_run *run = NULL;
     const char *args[] = { "B" };
     memset(&a, 0, sizeof a);
@@ -153,25 +156,28 @@ int main(void) {
   /* api-4: a wrong answer from an answers text stops the run, named. */
   {
     static const char answers[] = "# comment\nbeach\n";
-    rg_run_options o = { .policy = RG_CHOOSE_ANSWERS, .answers = answers,
-                         .answers_len = sizeof answers - 1, .answers_name = "ans.txt" };
+    rg_run_options o = { .size = sizeof o,
+                         .policy = { .kind = RG_CHOOSE_ANSWERS, .answers = answers,
+                                     .answers_len = sizeof answers - 1,
+                                     .answers_name = "ans.txt" } };
     rg_run *run = NULL;
     const char *args[] = { "A" };
     const char *msg;
     CHECK(rg_run_new(r, &o, &run) == RG_OK, "api-4 new");
     CHECK(run && rg_run_call(run, "pick", args, 1) == RG_RUN_ERROR, "api-4 stops");
-    msg = run ? rg_run_error(run, NULL, NULL, NULL) : "";
+    msg = run ? rg_run_errmsg(run) : "";
     CHECK(strncmp(msg, "ans.txt:2: 'beach' is not an option", 35) == 0, "api-4 message '%s'", msg);
     rg_run_free(run);
   }
 
-  /* api-5: inputs, bad arguments, and a runtime error with its position. */
+  /* api-5: inputs (set on a copy), bad arguments, and a runtime error with
+  ** its position. */
   {
     rg_run *run = NULL;
+    rg_rules *c = NULL;
     const char *one[] = { "1" }, *bad[] = { "x" };
-    const char *path, *msg;
-    uint32_t line, col;
-    char err[128];
+    const char *msg;
+    rg_place at;
     CHECK(rg_run_new(r, NULL, &run) == RG_OK, "api-5 new");
     if (!run) return 1;
     CHECK(rg_run_call(run, "boom", one, 1) == RG_OK, "api-5 call");
@@ -179,27 +185,39 @@ int main(void) {
     CHECK(strcmp(buf, "20") == 0, "api-5 result '%s'", buf);
     CHECK(rg_run_call(run, "boom", bad, 1) == RG_BAD_VALUE, "api-5 bad argument");
     CHECK(rg_run_call(run, "boom", NULL, 0) == RG_BAD_VALUE, "api-5 arity");
-    CHECK(rg_run_set_input(run, "bias", "many", err, sizeof err) == RG_BAD_VALUE, "api-5 bad input");
-    CHECK(rg_run_set_input(run, "nope", "1", err, sizeof err) == RG_NOT_FOUND, "api-5 no input");
-    CHECK(rg_run_set_input(run, "bias", "5", err, sizeof err) == RG_OK, "api-5 input");
-    CHECK(rg_run_call(run, "boom", one, 1) == RG_RUN_ERROR, "api-5 runtime error");
-    msg = rg_run_error(run, &path, &line, &col);
-    CHECK(strcmp(path, "api.rules") == 0 && line == 11 && col == 10 &&
-          strstr(msg, "outside 1..2") != NULL, "api-5 error %s:%u:%u: %s", path, line, col, msg);
+    CHECK(strncmp(rg_run_errmsg(run), "procedure 'boom' takes 1 argument", 33) == 0,
+          "api-5 arity message '%s'", rg_run_errmsg(run));
     rg_run_free(run);
+    run = NULL;
+    CHECK(rg_rules_copy(r, &c) == RG_OK, "api-5 copy");
+    if (!c) return 1;
+    CHECK(rg_rules_set(c, "bias=many") == RG_BAD_VALUE, "api-5 bad input");
+    CHECK(rg_rules_set(c, "nope=1") == RG_NOT_FOUND &&
+          strncmp(rg_rules_errmsg(c), "no input 'nope'", 15) == 0, "api-5 no input '%s'",
+          rg_rules_errmsg(c));
+    CHECK(rg_rules_set(c, "bias=5") == RG_OK, "api-5 input");
+    CHECK(rg_run_new(c, NULL, &run) == RG_OK, "api-5 new on the copy");
+    if (!run) return 1;
+    CHECK(rg_run_call(run, "boom", one, 1) == RG_RUN_ERROR, "api-5 runtime error");
+    msg = rg_run_errmsg(run);
+    CHECK(rg_run_where(run, &at) == 1 && strcmp(at.path, "api.rules") == 0 && at.line == 11 &&
+          at.col == 10 && strstr(msg, "outside 1..2") != NULL, "api-5 error %s:%u:%u: %s",
+          at.path, at.line, at.col, msg);
+    rg_run_free(run);
+    rg_rules_free(c);
   }
   rg_rules_free(r);
 
   /* api-6: bad rules give RG_BAD_RULES and their diagnostics. */
   {
     int n = 0;
-    rg_compile_options co = { .diagnostic = count_diag, .diagnostic_ctx = &n };
+    rg_compile_options co = { .size = sizeof co, .diagnostic = count_diag, .diagnostic_ctx = &n };
     r = (rg_rules *)1;
     CHECK(rg_rules_compile("bad.rules", "const a = b\n", 12, &co, &r) == RG_BAD_RULES && r == NULL &&
           n == 1, "api-6 bad rules, %d diagnostics", n);
     /* a file that is not there is RG_NOT_FOUND (with its diagnostic), not
     ** errors in the rules */
-    CHECK(rg_rules_compile_path("/nonexistent/x.rules", &co, &r) == RG_NOT_FOUND && n == 2,
+    CHECK(rg_rules_load("/nonexistent/x.rules", &co, &r) == RG_NOT_FOUND && n == 2,
           "api-6 missing file, %d diagnostics", n);
   }
 
@@ -211,19 +229,19 @@ int main(void) {
       "table at(n: 1..2) -> pt { 1: { x: 1, y: 2 }, 2: { x: 3, y: 4 } }\n"
       "test \"holds\" { expect at[1].x == 1 }\n"
       "test \"fails\" { expect at[2].y == 5 }\n";
-    rg_compile_options co = { .keep_sources = 1 };
+    rg_compile_options co = { .size = sizeof co, .keep_sources = 1 };
     rg_rules *r7 = NULL, *back = NULL;
     rg_buf b;
     const char *k1[] = { "2" };
-    char err[256], path[] = "/tmp/regula-api7-XXXXXX";
+    char path[] = "/tmp/regula-api7-XXXXXX";
     uint32_t np = 0, nf = 0, n;
     CHECK(rg_rules_compile("t7.rules", t7, strlen(t7), &co, &r7) == RG_OK, "api-7 compile");
     if (!r7) return 1;
     rg_buf_init(&b);
     /* a record cell: one "field: value" line per field */
-    CHECK(rg_rules_query_write(r7, "at", k1, 1, &b.out, err, sizeof err) == RG_OK && b.data &&
+    CHECK(rg_rules_query_write(r7, "at", k1, 1, &b.out) == RG_OK && b.data &&
           strcmp(b.data, "x: 3\ny: 4\n") == 0, "api-7 query_write '%s'", b.data ? b.data : "");
-    CHECK(rg_rules_query_write(r7, "at", k1, 0, &b.out, err, sizeof err) == RG_BAD_VALUE &&
+    CHECK(rg_rules_query_write(r7, "at", k1, 0, &b.out) == RG_BAD_VALUE &&
           b.len == 10, "api-7 query_write arity writes nothing");
     rg_buf_free(&b);
     n = rg_rules_assumptions(r7, count_note, &np);
@@ -242,18 +260,19 @@ int main(void) {
     {
       int fd = mkstemp(path);
       if (fd >= 0) close(fd);
-      CHECK(fd >= 0 && rg_rules_save(r7, path, err, sizeof err) == RG_OK, "api-7 save %s", err);
-      CHECK(rg_rules_compile_path(path, &co, &back) == RG_OK, "api-7 load back");
+      CHECK(fd >= 0 && rg_rules_save(r7, path) == RG_OK, "api-7 save %s", rg_rules_errmsg(r7));
+      CHECK(rg_rules_load(path, &co, &back) == RG_OK, "api-7 load back");
       rg_buf_init(&b);
-      CHECK(back && rg_rules_query_write(back, "at", k1, 1, &b.out, err, sizeof err) == RG_OK &&
+      CHECK(back && rg_rules_query_write(back, "at", k1, 1, &b.out) == RG_OK &&
             b.data && strcmp(b.data, "x: 3\ny: 4\n") == 0, "api-7 query the module");
       CHECK(back && rg_rules_assumptions(back, count_note, &np) == 0, "api-7 a module has no notes");
       rg_buf_free(&b);
       rg_rules_free(back);
       unlink(path);
     }
-    CHECK(rg_rules_save(r7, "/nonexistent/dir/x.rbc", err, sizeof err) == RG_IO && err[0],
-          "api-7 save fails with a reason");
+    CHECK(rg_rules_save(r7, "/nonexistent/dir/x.rbc") == RG_IO &&
+          strncmp(rg_rules_errmsg(r7), "/nonexistent/dir/x.rbc: cannot ", 31) == 0,
+          "api-7 save fails with a reason '%s'", rg_rules_errmsg(r7));
     rg_rules_free(r7);
   }
 
@@ -268,12 +287,13 @@ int main(void) {
       "  expect n == 2\n"
       "  return { x: n, y: 10 / (n - 1) }\n"
       "}\n";
-    rg_compile_options co = { .keep_sources = 1 };
+    rg_compile_options co = { .size = sizeof co, .keep_sources = 1 };
     rg_rules *r8 = NULL;
     rg_buf ev, res;
     rg_run *run = NULL;
     const char *one[] = { "1" }, *three[] = { "3" };
-    rg_run_options o = { .seeding = RG_SEEDING_CALL, .policy = RG_CHOOSE_FIRST,
+    rg_run_options o = { .size = sizeof o, .seeding = RG_SEEDING_CALL,
+                         .policy = { .kind = RG_CHOOSE_FIRST },
                          .event = text_event, .event_ctx = &ev,
                          .events = 1u << RG_EVENT_NOTE | 1u << RG_EVENT_EXPECT_FAIL };
     CHECK(rg_rules_compile("t8.rules", t8, strlen(t8), &co, &r8) == RG_OK, "api-8 compile");
@@ -296,10 +316,10 @@ int main(void) {
     /* 10 / (1 - 1): the error at line 6, its source line and a caret */
     CHECK(rg_run_call(run, "go", one, 1) == RG_RUN_ERROR, "api-8 runtime error");
     {
-      const char *path, *msg = rg_run_error(run, &path, &(uint32_t){ 0 }, NULL);
-      uint32_t line, col;
-      rg_run_error(run, &path, &line, &col);
-      rg_rules_error_write(r8, msg, path, line, col, &res.out);
+      const char *msg = rg_run_errmsg(run);
+      rg_place at;
+      rg_run_where(run, &at);
+      rg_rules_error_write(r8, msg, at.path, at.line, at.col, &res.out);
       CHECK(res.data && strncmp(res.data, "t8.rules:6:", 11) == 0 &&
             strstr(res.data, "\n      return { x: n, y: 10 / (n - 1) }\n") &&
             strstr(res.data, "^"), "api-8 error with its line '%s'", res.data ? res.data : "");
@@ -314,7 +334,7 @@ int main(void) {
     rg_rules_free(r8);
   }
 
-  /* api-9: rules set up for runs (rg_rules_with): an input and a die set in
+  /* api-9: rules set up for runs (rgi_rules_with): an input and a die set in
   ** a copy, the rules themselves unchanged.  By hand: COIN=heads:2 makes
   ** every toss heads; the base's fair coin shows tails within ten seeds
   ** (all heads: 1 in 1024); n=3 makes `howmany` return 3 and the base 1. */
@@ -332,31 +352,28 @@ int main(void) {
       "procedure ask() -> side { return choose(heads, \"where?\", {heads, tails}) }\n";
     rg_rules *r9 = NULL, *c9 = NULL, *bad = NULL;
     rg_run *run = NULL;
-    rg_buf err, ph;
+    rg_buf ph;
     int tails = 0, heads = 0;
-    rg_buf_init(&err);
     rg_buf_init(&ph);
     CHECK(rg_rules_compile("t9.rules", t9, strlen(t9), NULL, &r9) == RG_OK, "api-9 compile");
-    CHECK(r9 && rg_rules_with(r9, &c9) == RG_OK, "api-9 copy");
-    CHECK(rg_rules_set(r9, "n=2", NULL, &err.out) == RG_BAD_VALUE, "api-9 rules are not a copy");
-    rg_buf_free(&err);
-    CHECK(rg_rules_set(c9, "n = 3", "--set n=3", &err.out) == RG_OK, "api-9 n = 3");
-    CHECK(rg_rules_set(c9, "COIN=heads:2", "--set COIN", &err.out) == RG_OK, "api-9 COIN");
-    CHECK(rg_rules_set(c9, "n=x", "--set n=x", &err.out) == RG_BAD_VALUE && err.data &&
-          strncmp(err.data, "--set n=x: input 'n' (int): ", 28) == 0, "api-9 n=x '%s'",
-          err.data ? err.data : "");
-    rg_buf_free(&err);
-    CHECK(rg_rules_set(c9, "nope=1", "w", &err.out) == RG_NOT_FOUND && err.data &&
-          strcmp(err.data, "w: no input 'nope'; inputs: n: int; dice and decks: COIN, bag") == 0,
-          "api-9 nope '%s'", err.data ? err.data : "");
-    rg_buf_free(&err);
-    CHECK(rg_rules_set_lines(c9, "# c\n\nn=4\nbad\n", 13, "in.txt", &err.out) == RG_BAD_VALUE &&
-          err.data && strncmp(err.data, "in.txt:4: expected NAME=VALUE", 29) == 0,
-          "api-9 lines '%s'", err.data ? err.data : "");
-    rg_buf_free(&err);
-    CHECK(rg_rules_set(c9, "n=3", "--set n=3", &err.out) == RG_OK, "api-9 n=3 again");
+    CHECK(r9 && rg_rules_copy(r9, &c9) == RG_OK, "api-9 copy");
+    CHECK(rg_rules_set(r9, "n=2") == RG_BAD_VALUE &&
+          strcmp(rg_rules_errmsg(r9), "the rules are not a copy made by rg_rules_copy") == 0,
+          "api-9 rules are not a copy");
+    CHECK(rg_rules_set(c9, "n = 3") == RG_OK, "api-9 n = 3");
+    CHECK(rg_rules_set(c9, "COIN=heads:2") == RG_OK, "api-9 COIN");
+    CHECK(rg_rules_set(c9, "n=x") == RG_BAD_VALUE &&
+          strncmp(rg_rules_errmsg(c9), "input 'n' (int): ", 17) == 0, "api-9 n=x '%s'",
+          rg_rules_errmsg(c9));
+    CHECK(rg_rules_set(c9, "nope=1") == RG_NOT_FOUND &&
+          strcmp(rg_rules_errmsg(c9), "no input 'nope'; inputs: n: int; dice and decks: COIN, bag") == 0,
+          "api-9 nope '%s'", rg_rules_errmsg(c9));
+    CHECK(rg_rules_set_lines(c9, "# c\n\nn=4\nbad\n", 13, "in.txt") == RG_BAD_VALUE &&
+          strncmp(rg_rules_errmsg(c9), "in.txt:4: expected NAME=VALUE", 29) == 0,
+          "api-9 lines '%s'", rg_rules_errmsg(c9));
+    CHECK(rg_rules_set(c9, "n=3") == RG_OK, "api-9 n=3 again");
     for (uint64_t seed = 1; seed <= 10; seed++) {
-      rg_run_options o = { .seed = seed };
+      rg_run_options o = { .size = sizeof o, .seed = seed };
       char b[32] = "";
       rg_run_new(c9, &o, &run);
       if (run && rg_run_call(run, "toss", NULL, 0) == RG_OK && rg_run_result(run, b, sizeof b) == RG_OK)
@@ -405,7 +422,7 @@ int main(void) {
     /* a game's transcript names the settings given one by one */
     {
       rg_game *g = NULL;
-      rg_game_options go = { .proc = "ask", .ask_choices = 1, .title = "t9" };
+      rg_game_options go = { .size = sizeof go, .proc = "ask", .ask_choices = 1, .title = "t9" };
       CHECK(rg_game_new(c9, &go, &g) == RG_OK, "api-9 game");
       if (g) rg_game_transcript(g, &ph.out);
       CHECK(ph.data && strstr(ph.data, "# set n = 3\n# set COIN=heads:2\n# set n=3\n"),
@@ -413,10 +430,42 @@ int main(void) {
       rg_game_free(g);
       rg_buf_free(&ph);
     }
-    CHECK(rg_rules_with(r9, &bad) == RG_OK, "api-9 a second copy");
+    CHECK(rg_rules_copy(r9, &bad) == RG_OK, "api-9 a second copy");
     rg_rules_free(bad);       /* never set: freed alone */
     rg_rules_free(c9);
     rg_rules_free(r9);
+  }
+
+  /* api-11: policy names, read by the library alone (rg_policy_parse): the
+  ** plain ones, answers naming a file, a strategy of the rules, and what a
+  ** policy may be when the name is none of them. */
+  {
+    static const char t11[] =
+      "ruleset \"pol\"\n"
+      "enum side { A, B }\n"
+      "procedure pick() -> side { return choose(A, \"which?\", {A, B}) }\n"
+      "strategy bold { \"which?\": B }\n"
+      "strategy meek { \"which?\": A }\n";
+    rg_rules *r11 = NULL;
+    rg_policy p;
+    CHECK(rg_rules_compile("t11.rules", t11, strlen(t11), NULL, &r11) == RG_OK, "api-11 compile");
+    if (!r11) return 1;
+    CHECK(rg_policy_parse(r11, "random", &p) == RG_OK && p.kind == RG_CHOOSE_RANDOM &&
+          !p.strategy && !p.answers_name, "api-11 random");
+    CHECK(rg_policy_parse(NULL, "first", &p) == RG_OK && p.kind == RG_CHOOSE_FIRST, "api-11 first");
+    CHECK(rg_policy_parse(NULL, "answers:my file.txt", &p) == RG_OK &&
+          p.kind == RG_CHOOSE_ANSWERS && strcmp(p.answers_name, "my file.txt") == 0 && !p.answers,
+          "api-11 answers");
+    CHECK(rg_policy_parse(r11, "meek", &p) == RG_OK && p.kind == RG_CHOOSE_RANDOM &&
+          p.strategy && strcmp(p.strategy, "meek") == 0, "api-11 a strategy");
+    CHECK(rg_policy_parse(NULL, "meek", &p) == RG_NOT_FOUND && !p.strategy,
+          "api-11 no rules, no strategy");
+    CHECK(rg_policy_parse(r11, "answers:", &p) == RG_NOT_FOUND &&
+          strcmp(rg_rules_errmsg(r11), "a policy is random, first, answers:FILE or a strategy of "
+                                       "the rules (bold, meek), not 'answers:'") == 0,
+          "api-11 what a policy may be: %s", rg_rules_errmsg(r11));
+    CHECK(rg_policy_parse(r11, NULL, &p) == RG_BAD_VALUE, "api-11 NULL");
+    rg_rules_free(r11);
   }
 
   /* api-10: strategies by name, a stopped run, and results side by side.
@@ -437,27 +486,27 @@ int main(void) {
     rg_rules *r10 = NULL;
     rg_run *runs[2] = { NULL, NULL };
     const char *names[] = { "a", "b" };
-    rg_run_options o = { .strategy = "bold" };
-    char err[128];
+    rg_run_options o = { .size = sizeof o, .policy = { .strategy = "bold" } };
+    rg_rules *c10 = NULL;
     rg_buf out;
     rg_buf_init(&out);
     CHECK(rg_rules_compile("t10.rules", t10, strlen(t10), NULL, &r10) == RG_OK, "api-10 compile");
-    CHECK(r10 && rg_rules_strategy_count(r10) == 0 && rg_rules_find_strategy(r10, "bold") == -1 &&
-          rg_rules_strategy_name(r10, 0) == NULL, "api-10 no strategies");
+    CHECK(r10 && rg_rules_count(r10, RG_STRATEGY) == 0 && rg_rules_find(r10, RG_STRATEGY, "bold") == -1 &&
+          rg_rules_item(r10, RG_STRATEGY, 0) == NULL, "api-10 no strategies");
     CHECK(rg_run_new(r10, &o, &runs[0]) == RG_NOT_FOUND && !runs[0], "api-10 no strategy 'bold'");
-    o.strategy = NULL;
-    o.policy = RG_CHOOSE_ANSWERS;
-    o.answers = "# none\n";
-    o.answers_len = 7;
+    o.policy.strategy = NULL;
+    o.policy.kind = RG_CHOOSE_ANSWERS;
+    o.policy.answers = "# none\n";
+    o.policy.answers_len = 7;
     rg_run_new(r10, &o, &runs[0]);
     CHECK(runs[0] && rg_run_call(runs[0], "ask", NULL, 0) == RG_RUN_ERROR &&
-          rg_run_stopped(runs[0]), "api-10 stopped: %s", runs[0] ? rg_run_error(runs[0], NULL, NULL, NULL) : "");
+          rg_run_stopped(runs[0]), "api-10 stopped: %s", runs[0] ? rg_run_errmsg(runs[0]) : "");
     CHECK(rg_runs_side_by_side((const rg_run *const *)runs, names, 1, 1, "random", 0, &out.out) == RG_BAD_VALUE,
           "api-10 side by side needs results");
     rg_run_free(runs[0]);
     rg_run_new(r10, NULL, &runs[0]);
-    rg_run_new(r10, NULL, &runs[1]);
-    if (runs[1]) rg_run_set_input(runs[1], "bias", "3", err, sizeof err);
+    if (rg_rules_copy(r10, &c10) == RG_OK) rg_rules_set(c10, "bias=3");
+    if (c10) rg_run_new(c10, NULL, &runs[1]);
     CHECK(runs[0] && runs[1] && rg_run_call(runs[0], "pair", NULL, 0) == RG_OK &&
           rg_run_call(runs[1], "pair", NULL, 0) == RG_OK && !rg_run_stopped(runs[1]),
           "api-10 two runs");
@@ -478,6 +527,7 @@ int main(void) {
     rg_buf_free(&out);
     rg_run_free(runs[0]);
     rg_run_free(runs[1]);
+    rg_rules_free(c10);
     rg_rules_free(r10);
   }
 

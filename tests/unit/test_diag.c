@@ -8,7 +8,7 @@
 */
 #include "arena.h"
 #include "diag.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,16 +56,16 @@ int main(void) {
   /* diag-1: two errors give two records, with line, display column and
   ** the end of the token under it; "é" is one column wide, "天" two. */
   {
-    rg_arena a;
-    rg_diag d;
+    rgi_arena a;
+    rgi_diag d;
     seen s = { .n = 0 };
     uint32_t ix;
     const char *text = "const x = 1\nconst é = \"two words\" + bad_name\n  天 oops\n";
-    rg_arena_init(&a, 0);
-    rg_diag_init(&d, &a, collect, &s);
-    CHECK(rg_diag_add_text(&d, "t.rules", text, strlen(text), &ix) == 0, "diag-1 add");
-    rg_error(&d, (rg_pos){ ix, 2, 12 }, "first %s", "one");     /* at the string */
-    rg_error(&d, (rg_pos){ ix, 3, 7 }, "second");                /* "oops" after 天 */
+    rgi_arena_init(&a, 0);
+    rgi_diag_init(&d, &a, collect, &s);
+    CHECK(rgi_diag_add_text(&d, "t.rules", text, strlen(text), &ix) == 0, "diag-1 add");
+    rgi_error(&d, (rgi_pos){ ix, 2, 12 }, "first %s", "one");     /* at the string */
+    rgi_error(&d, (rgi_pos){ ix, 3, 7 }, "second");                /* "oops" after 天 */
     CHECK(s.n == 2 && d.errors == 2, "diag-1 count %d", s.n);
     CHECK(s.rec[0].located && s.rec[0].line == 2 && s.rec[0].col == 11 &&
           s.rec[0].end_col == 22 && s.rec[0].byte_col == 12,
@@ -75,43 +75,43 @@ int main(void) {
     CHECK(s.rec[1].line == 3 && s.rec[1].col == 6 && s.rec[1].end_col == 10,
           "diag-1.2 col %u end %u", s.rec[1].col, s.rec[1].end_col);
     CHECK(s.rec[1].severity == RG_SEVERITY_ERROR, "diag-1.2 severity");
-    rg_arena_free(&a);
+    rgi_arena_free(&a);
   }
 
   /* diag-2: without a callback the records are kept, in order. */
   {
-    rg_arena a;
-    rg_diag d;
+    rgi_arena a;
+    rgi_diag d;
     uint32_t ix;
     int n = 0;
-    rg_arena_init(&a, 0);
-    rg_diag_init(&d, &a, NULL, NULL);
-    rg_diag_add_text(&d, "k.rules", "a\nb\n", 4, &ix);
-    rg_error(&d, (rg_pos){ ix, 1, 1 }, "one");
-    rg_error_plain(&d, "too many source files (limit %d)", 256);
-    rg_error(&d, (rg_pos){ ix, 2, 1 }, "two");
-    for (const rg_diag_kept *k = d.kept; k; k = k->next) n++;
+    rgi_arena_init(&a, 0);
+    rgi_diag_init(&d, &a, NULL, NULL);
+    rgi_diag_add_text(&d, "k.rules", "a\nb\n", 4, &ix);
+    rgi_error(&d, (rgi_pos){ ix, 1, 1 }, "one");
+    rgi_error_plain(&d, "too many source files (limit %d)", 256);
+    rgi_error(&d, (rgi_pos){ ix, 2, 1 }, "two");
+    for (const rgi_diag_kept *k = d.kept; k; k = k->next) n++;
     CHECK(n == 3, "diag-2 kept %d", n);
     CHECK(d.kept && strcmp(d.kept->rec.message, "one") == 0, "diag-2 first");
     CHECK(d.kept && d.kept->next && !d.kept->next->rec.located &&
           strcmp(d.kept->next->rec.message, "too many source files (limit 256)") == 0,
           "diag-2 plain");
-    rg_arena_free(&a);
+    rgi_arena_free(&a);
   }
 
   /* diag-3: rendering is the program's text, byte for byte. */
   {
-    rg_arena a;
-    rg_diag d;
+    rgi_arena a;
+    rgi_diag d;
     rg_buf b;
     uint32_t ix;
     const char *text = "x\n\ttab \xC3\xA9x bad\n";
-    rg_arena_init(&a, 0);
+    rgi_arena_init(&a, 0);
     rg_buf_init(&b);
-    rg_diag_init(&d, &a, rg_diagnostic_print, &b.out);
-    rg_diag_add_text(&d, "r.rules", text, strlen(text), &ix);
-    rg_error(&d, (rg_pos){ ix, 2, 10 }, "no '%s'", "bad");
-    rg_error_plain(&d, "cannot open %s", "y.rules");
+    rgi_diag_init(&d, &a, rg_diagnostic_print, &b.out);
+    rgi_diag_add_text(&d, "r.rules", text, strlen(text), &ix);
+    rgi_error(&d, (rgi_pos){ ix, 2, 10 }, "no '%s'", "bad");
+    rgi_error_plain(&d, "cannot open %s", "y.rules");
     CHECK(b.data && strcmp(b.data,
                            "r.rules:2:9: error: no 'bad'\n"
                            "    \ttab \xC3\xA9x bad\n"
@@ -119,48 +119,48 @@ int main(void) {
                            "regula: error: cannot open y.rules\n") == 0,
           "diag-3 text:\n%s", b.data ? b.data : "(none)");
     rg_buf_free(&b);
-    rg_arena_free(&a);
+    rgi_arena_free(&a);
   }
 
   /* diag-4: the cap: 50 errors, then one note, then nothing; out of memory
   ** is reported once, even past the cap. */
   {
-    rg_arena a;
-    rg_diag d;
+    rgi_arena a;
+    rgi_diag d;
     seen s = { .n = 0 };
     uint32_t ix;
-    rg_arena_init(&a, 0);
-    rg_diag_init(&d, &a, collect, &s);
-    rg_diag_add_text(&d, "c.rules", "x\n", 2, &ix);
-    for (int i = 0; i < 60; i++) rg_error(&d, (rg_pos){ ix, 1, 1 }, "e%d", i);
-    rg_diag_oom(&d);
-    rg_error_plain(&d, "out of memory");
+    rgi_arena_init(&a, 0);
+    rgi_diag_init(&d, &a, collect, &s);
+    rgi_diag_add_text(&d, "c.rules", "x\n", 2, &ix);
+    for (int i = 0; i < 60; i++) rgi_error(&d, (rgi_pos){ ix, 1, 1 }, "e%d", i);
+    rgi_diag_oom(&d);
+    rgi_error_plain(&d, "out of memory");
     CHECK(s.n == 52, "diag-4 records %d", s.n);
     CHECK(s.n == 52 && s.rec[50].severity == RG_SEVERITY_NOTE && !s.rec[50].located &&
           strcmp(s.msg[50], "too many errors, stopping here") == 0, "diag-4 note");
     CHECK(s.n == 52 && strcmp(s.msg[51], "out of memory") == 0 && a.failed, "diag-4 oom");
     CHECK(d.errors == 61, "diag-4 errors %d", d.errors);
-    rg_arena_free(&a);
+    rgi_arena_free(&a);
   }
 
   /* diag-5: a message longer than any fixed buffer arrives whole. */
   {
-    rg_arena a;
-    rg_diag d;
+    rgi_arena a;
+    rgi_diag d;
     rg_buf b;
     uint32_t ix;
     char longname[3000];
     memset(longname, 'n', sizeof longname - 1);
     longname[sizeof longname - 1] = '\0';
-    rg_arena_init(&a, 0);
+    rgi_arena_init(&a, 0);
     rg_buf_init(&b);
-    rg_diag_init(&d, &a, rg_diagnostic_print, &b.out);
-    rg_diag_add_text(&d, "l.rules", "x\n", 2, &ix);
-    rg_error(&d, (rg_pos){ ix, 1, 1 }, "no '%s'", longname);
+    rgi_diag_init(&d, &a, rg_diagnostic_print, &b.out);
+    rgi_diag_add_text(&d, "l.rules", "x\n", 2, &ix);
+    rgi_error(&d, (rgi_pos){ ix, 1, 1 }, "no '%s'", longname);
     CHECK(b.data && strlen(b.data) == strlen("l.rules:1:1: error: no ''\n    x\n    ^\n") + 2999,
           "diag-5 length %zu", b.data ? strlen(b.data) : 0);
     rg_buf_free(&b);
-    rg_arena_free(&a);
+    rgi_arena_free(&a);
   }
 
   fflush(stdout);

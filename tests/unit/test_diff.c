@@ -38,7 +38,7 @@
 #include "align.h"
 #include "diff.h"
 #include "modbuild.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "path.h"
 
 static int passed, failed;
@@ -65,15 +65,15 @@ static void build(mb *b, unsigned how) {
   uint32_t e = mb_enum(b, "ground", 2, (const char *[]){"S", "C"});
   b->m.members[b->m.enums[e].first].display = mb_str(b, "Standard");
   b->m.members[b->m.enums[e].first + 1].display = mb_str(b, "Coastal");
-  rg_dim dims[2] = { mb_dim_range(0, 3), mb_dim_enum(b, e) };
+  rgi_dim dims[2] = { mb_dim_range(0, 3), mb_dim_enum(b, e) };
   dims[0].label = mb_str(b, "score");
-  rg_value cells[6] = { 1, 2, 3, (how & CHANGE_CELL) ? 7 : 5, 5, 6 };
+  rgi_value cells[6] = { 1, 2, 3, (how & CHANGE_CELL) ? 7 : 5, 5, 6 };
   mb_table(b, "weather", 2, dims, T_INT, cells);
   if (how & ADD_TABLE) {
-    rg_dim d = mb_dim_range(1, 2);
-    mb_table(b, "bonus", 1, &d, T_INT, (rg_value[]){ 1, 2 });
+    rgi_dim d = mb_dim_range(1, 2);
+    mb_table(b, "bonus", 1, &d, T_INT, (rgi_value[]){ 1, 2 });
   }
-  rg_named *n = MB_PUSH(b->m.named, b->m.nnamed);
+  rgi_named *n = MB_PUSH(b->m.named, b->m.nnamed);
   n->name = mb_str(b, "reach");
   n->type = T_INT;
   n->value = (how & CHANGE_CONST) ? 8 : 6;
@@ -99,7 +99,7 @@ static void build(mb *b, unsigned how) {
 static void build_list(mb *b, uint32_t first, uint32_t count, uint32_t skip, uint32_t nskip,
                        uint32_t extra) {
   uint32_t n = 0;
-  rg_value *cells = malloc(((size_t)count + extra) * sizeof *cells);
+  rgi_value *cells = malloc(((size_t)count + extra) * sizeof *cells);
   char text[32];
   mb_init(b);
   for (uint32_t k = 0; n < count; k++) {
@@ -111,7 +111,7 @@ static void build_list(mb *b, uint32_t first, uint32_t count, uint32_t skip, uin
     snprintf(text, sizeof text, "extra %u", e);
     cells[n++] = mb_str(b, text);
   }
-  rg_dim d = mb_dim_range(1, n);
+  rgi_dim d = mb_dim_range(1, n);
   d.label = mb_str(b, "n");
   mb_table(b, "steps", 1, &d, T_TEXT, cells);
   for (uint32_t i = 0; i < b->m.ncells; i++) MB_PUSH(b->m.cellsrc, b->m.ncellsrc)->line = 10 + i;
@@ -119,21 +119,21 @@ static void build_list(mb *b, uint32_t first, uint32_t count, uint32_t skip, uin
 }
 
 /* Counts the changes of d of kind k that are cells. */
-static uint32_t cells_of(const rg_diff *d, int k) {
+static uint32_t cells_of(const rgi_diff *d, int k) {
   uint32_t n = 0;
   for (uint32_t i = 0; i < d->n; i++) n += d->changes[i].what == RG_DW_CELL && d->changes[i].kind == k;
   return n;
 }
 
 /* Renders d as text into a buffer the caller frees with rg_buf_free. */
-static void render(const rg_diff *d, rg_buf *t) {
+static void render(const rgi_diff *d, rg_buf *t) {
   rg_buf_init(t);
-  rg_diff_print(&t->out, d, "", 0);
+  rgi_diff_print(&t->out, d, "", 0);
 }
 
 int main(void) {
   mb base, same, cell, table, misc;
-  rg_diff d;
+  rgi_diff d;
   rg_buf t;
   build(&base, 0);
   build(&same, 0);
@@ -142,18 +142,18 @@ int main(void) {
   build(&misc, CHANGE_CONST | DROP_UNIT);
 
   /* diff-1 */
-  CHECK(rg_diff_modules(&base.m, &same.m, NULL, 0, NULL, &d) == 0, "diff-1: out of memory");
+  CHECK(rgi_diff_modules(&base.m, &same.m, NULL, 0, NULL, &d) == 0, "diff-1: out of memory");
   CHECK(d.n == 0, "diff-1: %u changes between equal modules", d.n);
   render(&d, &t);
   CHECK(t.data && strcmp(t.data, "no differences\n") == 0, "diff-1: text [%s]", t.data);
   rg_buf_free(&t);
-  rg_diff_free(&d);
+  rgi_diff_free(&d);
 
   /* diff-2 */
-  CHECK(rg_diff_modules(&base.m, &cell.m, NULL, 0, NULL, &d) == 0, "diff-2: out of memory");
+  CHECK(rgi_diff_modules(&base.m, &cell.m, NULL, 0, NULL, &d) == 0, "diff-2: out of memory");
   CHECK(d.n == 2, "diff-2: %u changes, want the table and its cell", d.n);
   if (d.n == 2) {
-    const rg_change *h = &d.changes[0], *c = &d.changes[1];
+    const rgi_change *h = &d.changes[0], *c = &d.changes[1];
     CHECK(h->kind == RG_CHANGE_CHANGED && h->what == RG_DW_TABLE && h->section == RG_DS_TABLES &&
           h->parent == RG_DIFF_NONE && strcmp(h->name, "weather") == 0 && h->a.index == 0 &&
           h->b.index == 0, "diff-2: the table item");
@@ -173,10 +173,10 @@ int main(void) {
           "diff-2: text [%s]", t.data);
     rg_buf_free(&t);
   }
-  rg_diff_free(&d);
+  rgi_diff_free(&d);
 
   /* diff-3 */
-  CHECK(rg_diff_modules(&base.m, &table.m, NULL, 0, NULL, &d) == 0, "diff-3: out of memory");
+  CHECK(rgi_diff_modules(&base.m, &table.m, NULL, 0, NULL, &d) == 0, "diff-3: out of memory");
   CHECK(d.n == 1 && d.changes[0].kind == RG_CHANGE_ADDED && d.changes[0].what == RG_DW_TABLE &&
         strcmp(d.changes[0].name, "bonus") == 0 && d.changes[0].a.index == RG_DIFF_NONE &&
         !d.changes[0].a.file && d.changes[0].b.index == 1 && d.changes[0].b.line == 16,
@@ -185,10 +185,10 @@ int main(void) {
   CHECK(t.data && strcmp(t.data, "== tables\n+ table bonus(1..2)\n    - | test.rules:16\n") == 0,
         "diff-3: text [%s]", t.data);
   rg_buf_free(&t);
-  rg_diff_free(&d);
+  rgi_diff_free(&d);
 
   /* diff-4 */
-  CHECK(rg_diff_modules(&base.m, &misc.m, NULL, 0, NULL, &d) == 0, "diff-4: out of memory");
+  CHECK(rgi_diff_modules(&base.m, &misc.m, NULL, 0, NULL, &d) == 0, "diff-4: out of memory");
   CHECK(d.n == 2 && d.changes[0].what == RG_DW_UNIT && d.changes[0].kind == RG_CHANGE_REMOVED &&
         d.changes[1].what == RG_DW_CONST && d.changes[1].a.value == 6 && d.changes[1].b.value == 8,
         "diff-4: %u changes, want the unit then the constant", d.n);
@@ -197,25 +197,25 @@ int main(void) {
                                  "    test.rules:3 | test.rules:4\n") == 0,
         "diff-4: text [%s]", t.data);
   rg_buf_free(&t);
-  rg_diff_free(&d);
+  rgi_diff_free(&d);
 
   /* Every allocation failing in turn: -1 and an empty list, never a leak. */
   for (unsigned long k = 1; k < 200; k++) {
     rg_alloc_fail_at(k);
-    int rc = rg_diff_modules(&base.m, &cell.m, NULL, 0, NULL, &d);
+    int rc = rgi_diff_modules(&base.m, &cell.m, NULL, 0, NULL, &d);
     rg_alloc_fail_at(0);
     CHECK(rc == 0 ? d.n == 2 : rc == -1 && d.n == 0, "diff-5: allocation %lu", k);
-    rg_diff_free(&d);
+    rgi_diff_free(&d);
   }
 
   /* diff-6 */
   {
     mb step;
     build(&step, CHANGE_STEP);
-    CHECK(rg_diff_modules(&base.m, &step.m, NULL, 0, NULL, &d) == 0, "diff-6: out of memory");
+    CHECK(rgi_diff_modules(&base.m, &step.m, NULL, 0, NULL, &d) == 0, "diff-6: out of memory");
     CHECK(d.n == 2, "diff-6: %u changes, want the procedure and one step", d.n);
     if (d.n == 2) {
-      const rg_change *p = &d.changes[0], *st = &d.changes[1];
+      const rgi_change *p = &d.changes[0], *st = &d.changes[1];
       CHECK(p->what == RG_DW_PROC && p->kind == RG_CHANGE_CHANGED && strcmp(p->name, "main") == 0 &&
             p->a.code == 0 && p->a.ncode == 7 && p->b.ncode == 7 && p->a.line == 20,
             "diff-6: the procedure item");
@@ -228,8 +228,8 @@ int main(void) {
             "diff-6: text [%s]", t.data);
       rg_buf_free(&t);
     }
-    rg_diff_free(&d);
-    rg_module_free(&step.m);
+    rgi_diff_free(&d);
+    rgi_module_free(&step.m);
   }
 
   /* diff-7 */
@@ -237,7 +237,7 @@ int main(void) {
     mb la, lb;
     build_list(&la, 1, 8, 99, 0, 0);
     build_list(&lb, 1, 7, 2, 1, 0);
-    CHECK(rg_diff_modules(&la.m, &lb.m, NULL, 0, NULL, &d) == 0, "diff-7: out of memory");
+    CHECK(rgi_diff_modules(&la.m, &lb.m, NULL, 0, NULL, &d) == 0, "diff-7: out of memory");
     CHECK(d.n == 3 && cells_of(&d, '-') == 1 && cells_of(&d, '~') == 0 && cells_of(&d, '+') == 0,
           "diff-7: %u changes, want the table, its dimensions and one removed row", d.n);
     render(&d, &t);
@@ -247,9 +247,9 @@ int main(void) {
                                    "    - [3]: \"row 3\"\n        test.rules:12 | -\n") == 0,
           "diff-7: text [%s]", t.data);
     rg_buf_free(&t);
-    rg_diff_free(&d);
-    rg_module_free(&la.m);
-    rg_module_free(&lb.m);
+    rgi_diff_free(&d);
+    rgi_module_free(&la.m);
+    rgi_module_free(&lb.m);
   }
 
   /* diff-8: under the cap (500 rows: 251,502 cells), then past it (1100
@@ -260,7 +260,7 @@ int main(void) {
     build_list(&la, 1, n, 99999, 0, 0);
     build_list(&lb, 1, n - 1, 0, 1, 2);   /* row 1 gone, two extra rows: n + 1 */
     CHECK(((uint64_t)(n + 1) * (n + 2) > RG_ALIGN_CAP) == (big == 1), "diff-8: the sizes straddle the cap");
-    CHECK(rg_diff_modules(&la.m, &lb.m, NULL, 0, NULL, &d) == 0, "diff-8: out of memory");
+    CHECK(rgi_diff_modules(&la.m, &lb.m, NULL, 0, NULL, &d) == 0, "diff-8: out of memory");
     if (!big)
       CHECK(cells_of(&d, '-') == 1 && cells_of(&d, '+') == 2 && cells_of(&d, '~') == 0,
             "diff-8: %u removed, %u added, %u changed; want 1, 2, 0 under the cap",
@@ -269,9 +269,9 @@ int main(void) {
       CHECK(cells_of(&d, '-') == 0 && cells_of(&d, '+') == 1 && cells_of(&d, '~') == n,
             "diff-8: %u removed, %u added, %u changed; want 0, 1, %u past the cap",
             cells_of(&d, '-'), cells_of(&d, '+'), cells_of(&d, '~'), n);
-    rg_diff_free(&d);
-    rg_module_free(&la.m);
-    rg_module_free(&lb.m);
+    rgi_diff_free(&d);
+    rgi_module_free(&la.m);
+    rgi_module_free(&lb.m);
   }
 
   /* diff-9 */
@@ -281,7 +281,7 @@ int main(void) {
       mb *b = side ? &sb : &sa;
       mb_init(b);
       if (side) mb_note(b, "an unused note first", 0, NULL);
-      uint32_t note = mb_note(b, "rect", 1, (rg_type[]){ T_INT });
+      uint32_t note = mb_note(b, "rect", 1, (rgi_type[]){ T_INT });
       b->line = 20;
       mb_proc(b, "draw", T_VOID, 0, NULL, NULL, 0);
       mb_emit(b, RG_OP_PUSHI, 4);
@@ -289,11 +289,11 @@ int main(void) {
       mb_emit(b, RG_OP_RETV, 0);
     }
     CHECK(sa.m.code[1] != sb.m.code[1], "diff-9: the SHAPE instructions differ as numbers");
-    CHECK(rg_diff_modules(&sa.m, &sb.m, NULL, 0, NULL, &d) == 0 && d.n == 0,
+    CHECK(rgi_diff_modules(&sa.m, &sb.m, NULL, 0, NULL, &d) == 0 && d.n == 0,
           "diff-9: %u changes, want none", d.n);
-    rg_diff_free(&d);
-    rg_module_free(&sa.m);
-    rg_module_free(&sb.m);
+    rgi_diff_free(&d);
+    rgi_module_free(&sa.m);
+    rgi_module_free(&sb.m);
   }
 
   /* diff-10 */
@@ -302,36 +302,36 @@ int main(void) {
     for (int side = 0; side < 2; side++) {
       mb *b = side ? &tb : &ta;
       mb_init(b);
-      rg_named *n = MB_PUSH(b->m.named, b->m.nnamed);
+      rgi_named *n = MB_PUSH(b->m.named, b->m.nnamed);
       n->name = mb_str(b, "motto");
       n->type = T_TEXT;
       n->value = mb_str(b, side ? "place the camp last" : "place the camp first");
       n->line = side ? 5 : 3;
     }
-    CHECK(rg_diff_modules(&ta.m, &tb.m, NULL, 0, NULL, &d) == 0 && d.n == 1, "diff-10: %u changes", d.n);
+    CHECK(rgi_diff_modules(&ta.m, &tb.m, NULL, 0, NULL, &d) == 0 && d.n == 1, "diff-10: %u changes", d.n);
     render(&d, &t);
     CHECK(t.data && strcmp(t.data, "== constants\n~ motto: \"place the camp [-first\"-]{+last\"+}\n"
                                    "    test.rules:3 | test.rules:5\n") == 0, "diff-10: text [%s]", t.data);
     rg_buf_free(&t);
     rg_buf_init(&t);
-    rg_diff_print(&t.out, &d, "", RG_DIFF_COLOR);
+    rgi_diff_print(&t.out, &d, "", RG_DIFF_COLOR);
     CHECK(t.data && strcmp(t.data, "== constants\n~ motto: \"place the camp \033[31mfirst\"\033[m"
                                    "\033[32mlast\"\033[m\n    test.rules:3 | test.rules:5\n") == 0,
           "diff-10: colour [%s]", t.data);
     rg_buf_free(&t);
-    rg_diff_free(&d);
-    rg_module_free(&ta.m);
-    rg_module_free(&tb.m);
+    rgi_diff_free(&d);
+    rgi_module_free(&ta.m);
+    rgi_module_free(&tb.m);
   }
 
   /* diff-11 */
   {
     mb same_place;
     build(&same_place, CHANGE_CONST | CHANGE_STEP | SAME_PLACE);
-    CHECK(rg_diff_modules(&base.m, &same_place.m, NULL, 0, NULL, &d) == 0 && d.n == 4,
+    CHECK(rgi_diff_modules(&base.m, &same_place.m, NULL, 0, NULL, &d) == 0 && d.n == 4,
           "diff-11: %u changes, want two heads and two items", d.n);
     if (d.n == 4) {
-      const rg_change *c = d.changes;
+      const rgi_change *c = d.changes;
       CHECK(c[0].what == RG_DW_CAUSE && c[0].section == RG_DS_CONSTANTS && c[1].what == RG_DW_CONST &&
             c[1].parent == 0 && c[1].cause == 0 && c[1].derived, "diff-11: the constant under its head");
       CHECK(c[2].what == RG_DW_CAUSE && c[2].section == RG_DS_PROCEDURES && c[3].what == RG_DW_PROC &&
@@ -341,8 +341,8 @@ int main(void) {
                                      "the changes above:\n    ~ reach: 6 -> 8\n"), "diff-11: text [%s]", t.data);
       rg_buf_free(&t);
     }
-    rg_diff_free(&d);
-    rg_module_free(&same_place.m);
+    rgi_diff_free(&d);
+    rgi_module_free(&same_place.m);
   }
 
   /* diff-12 */
@@ -356,17 +356,17 @@ int main(void) {
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
       char buf[64];
-      rg_path_shared_dir(cases[k][0], cases[k][1], buf, sizeof buf);
+      rgi_path_shared_dir(cases[k][0], cases[k][1], buf, sizeof buf);
       CHECK(strcmp(buf, cases[k][2]) == 0, "diff-12: %s, %s: [%s], want [%s]", cases[k][0], cases[k][1],
             buf, cases[k][2]);
     }
   }
 
-  rg_module_free(&base.m);
-  rg_module_free(&same.m);
-  rg_module_free(&cell.m);
-  rg_module_free(&table.m);
-  rg_module_free(&misc.m);
+  rgi_module_free(&base.m);
+  rgi_module_free(&same.m);
+  rgi_module_free(&cell.m);
+  rgi_module_free(&table.m);
+  rgi_module_free(&misc.m);
   printf("test_diff: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -24,7 +24,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 static int passed, failed, files, compiled;
 
@@ -64,24 +64,24 @@ static rg_status format(const char *name, const char *text, size_t len, rg_buf *
 ** when out of memory. */
 static int module_bytes(const char *name, const char *text, size_t len, unsigned char **out,
                         size_t *outlen) {
-  rg_arena arena;
-  rg_diag d;
-  rg_module m;
+  rgi_arena arena;
+  rgi_diag d;
+  rgi_module m;
   int rc, errors;
   *out = NULL;
   memset(&m, 0, sizeof m);
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, NULL, NULL);
-  rc = rg_compile_source(&d, name, text, len, NULL, &m, NULL);
+  rgi_arena_init(&arena, 0);
+  rgi_diag_init(&d, &arena, NULL, NULL);
+  rc = rgi_compile_source(&d, name, text, len, NULL, &m, NULL);
   errors = d.errors;
   if (rc == 0) {
     for (uint32_t i = 0; i < m.nlines; i++) m.lines[i].col = 0;
-    if (rg_module_serialize(&m, out, outlen) != 0) errors = -1;
-    rg_module_free(&m);
+    if (rgi_module_serialize(&m, out, outlen) != 0) errors = -1;
+    rgi_module_free(&m);
   } else if (!errors) {
     errors = -1;
   }
-  rg_arena_free(&arena);
+  rgi_arena_free(&arena);
   return errors;
 }
 

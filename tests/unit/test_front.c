@@ -3,7 +3,7 @@
 ** texts for other front ends: the page), used with no other header of the
 ** library.  Expected texts are written from the formats README.md gives.
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,9 +104,9 @@ int main(void) {
   if (!r) return 1;
 
   /* ---- the log: `regula run --proc pick --seed 7 --policy first` ---- */
-  memset(&o, 0, sizeof o);
+  o = RG_OPTIONS(rg_run_options);
   o.seed = 7;
-  o.policy = RG_CHOOSE_FIRST;
+  o.policy.kind = RG_CHOOSE_FIRST;
   sbuf_init(&b);
   CHECK(rg_run_new(r, &o, &run) == RG_OK, "run");
   rg_run_log(run, &b.out, 0, NULL, NULL);
@@ -134,7 +134,7 @@ int main(void) {
   rg_run_free(run);
 
   /* ---- dice and cards read by the caller, as --dice ask asks them ---- */
-  memset(&o, 0, sizeof o);
+  o = RG_OPTIONS(rg_run_options);
   o.dice = read_dice;
   o.dice_ctx = seen;
   sbuf_init(&b);
@@ -156,7 +156,7 @@ int main(void) {
   const rg_pictures *drawn = rg_run_drawn(run);
   CHECK(rg_pictures_count(drawn) == 1 && strcmp(rg_pictures_name(drawn, 0), "board") == 0 &&
         rg_pictures_name(drawn, 1) == NULL && rg_pictures_find(drawn, "board") == 0 &&
-        rg_pictures_find(drawn, "map") == -1 && !rg_pictures_error(drawn, NULL, NULL, NULL),
+        rg_pictures_find(drawn, "map") == -1 && !rg_pictures_error(drawn, NULL),
         "one picture, board");
   sbuf_init(&b);
   CHECK(rg_pictures_write(drawn, 0, &b.out) == RG_OK && starts(b.s, "<?xml") &&
@@ -168,14 +168,14 @@ int main(void) {
   CHECK(rg_run_new(r, NULL, &run) == RG_OK && rg_run_pictures(run) == RG_OK, "pictures on");
   CHECK(rg_run_call(run, "early", NULL, 0) == RG_OK, "early runs");
   {
-    const char *path = NULL, *msg;
-    uint32_t line = 0, col = 0;
+    const char *msg;
+    rg_place at = { NULL, 0, 0 };
     drawn = rg_run_drawn(run);
-    msg = rg_pictures_error(drawn, &path, &line, &col);
-    CHECK(msg && strcmp(msg, "a circle before any canvas") == 0 && strcmp(path, "front") == 0 &&
-          line == 23 && col == 21, "shape error %s at %s:%u:%u", msg ? msg : "none",
-          path ? path : "", line, col);
-    CHECK(rg_pictures_save(drawn, 0, "/nonexistent/x.svg", (char[64]){ 0 }, 64) == RG_BAD_VALUE,
+    msg = rg_pictures_error(drawn, &at);
+    CHECK(msg && strcmp(msg, "a circle before any canvas") == 0 && strcmp(at.path, "front") == 0 &&
+          at.line == 23 && at.col == 21, "shape error %s at %s:%u:%u", msg ? msg : "none",
+          at.path ? at.path : "", at.line, at.col);
+    CHECK(rg_pictures_save(drawn, 0, "/nonexistent/x.svg", NULL) == RG_BAD_VALUE,
           "no picture to save");
   }
   rg_run_free(run);
@@ -209,9 +209,11 @@ int main(void) {
   /* ---- simulations in slices equal one whole simulation ---- */
   {
     rg_sims *s1 = NULL, *s2 = NULL;
+    rg_sims_options so = RG_OPTIONS(rg_sims_options);
     sbuf b2;
-    CHECK(rg_sims_new(r, "coin", 9, &s1) == RG_OK && rg_sims_new(r, "coin", 9, &s2) == RG_OK,
-          "sims");
+    so.proc = "coin";
+    so.seed = 9;
+    CHECK(rg_sims_new(r, &so, &s1) == RG_OK && rg_sims_new(r, &so, &s2) == RG_OK, "sims");
     CHECK(rg_sims_run(s1, 3000) == RG_OK, "one slice");
     CHECK(rg_sims_run(s2, 1) == RG_OK && rg_sims_run(s2, 1023) == RG_OK &&
           rg_sims_run(s2, 1976) == RG_OK && rg_sims_done(s2) == 3000, "three slices");
@@ -242,15 +244,21 @@ int main(void) {
     }
     rg_sims_free(s1);
     rg_sims_free(s2);
-    CHECK(rg_sims_new(r, "picture", 1, &s1) == RG_BAD_VALUE && !s1, "no result to count");
-    CHECK(rg_sims_new(r, "nothing", 1, &s1) == RG_NOT_FOUND, "no procedure");
-    CHECK(rg_sims_new(r, "broken", 1, &s1) == RG_OK && rg_sims_run(s1, 10) == RG_RUN_ERROR &&
-          rg_sims_error(s1) && strncmp(rg_sims_error(s1), "run 1 failed: front:20:", 23) == 0,
-          "a failed run: %s", s1 ? rg_sims_error(s1) : "");
+    so.seed = 1;
+    so.proc = "picture";
+    CHECK(rg_sims_new(r, &so, &s1) == RG_BAD_VALUE && !s1, "no result to count");
+    so.proc = "nothing";
+    CHECK(rg_sims_new(r, &so, &s1) == RG_NOT_FOUND && !s1 &&
+          strcmp(rg_rules_errmsg(r), "no procedure 'nothing'") == 0, "no procedure: %s",
+          rg_rules_errmsg(r));
+    so.proc = "broken";
+    CHECK(rg_sims_new(r, &so, &s1) == RG_OK && rg_sims_run(s1, 10) == RG_RUN_ERROR &&
+          strncmp(rg_sims_errmsg(s1), "run 1 failed: front:20:", 23) == 0,
+          "a failed run: %s", s1 ? rg_sims_errmsg(s1) : "");
     rg_sims_free(s1);
   }
 
-  /* ---- simulations with options (rg_sims_open) ----
+  /* ---- simulations with options (rgi_sims_open) ----
   ** By hand: roll_plus(10) is a d6 + 10, 11..16; its expect (r < 6) fails
   ** exactly in the runs that roll a 6, so the failed runs are the count of
   ** 16.  With bonus set to 100 in a copy: 111..116.  pick answered "B" by an
@@ -271,22 +279,22 @@ int main(void) {
     rg_rules *rs = NULL, *copy = NULL;
     rg_sims *s1 = NULL, *s4 = NULL;
     rg_sims_options so;
-    char err[256], pat[64];
+    char pat[64];
     sbuf b2;
-    const char *path = NULL, *at;
-    uint32_t line = 0;
+    const char *at;
+    rg_place where = { NULL, 0, 0 };
     uint64_t run = 99, n16 = 0;
     CHECK(rg_rules_compile("sims", st, sizeof st - 1, NULL, &rs) == RG_OK, "sims rules");
-    memset(&so, 0, sizeof so);
+    so = RG_OPTIONS(rg_sims_options);
     so.proc = "roll_plus";
     so.args = ten;
     so.nargs = 1;
     so.seed = 5;
     so.threads = 1;
-    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_OK && rg_sims_run(s1, 600) == RG_OK,
+    CHECK(rg_sims_new(rs, &so, &s1) == RG_OK && rg_sims_run(s1, 600) == RG_OK,
           "one thread");
     so.threads = 4;
-    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s4) == RG_OK && rg_sims_run(s4, 600) == RG_OK,
+    CHECK(rg_sims_new(rs, &so, &s4) == RG_OK && rg_sims_run(s4, 600) == RG_OK,
           "four threads");
     sbuf_init(&b);
     sbuf_init(&b2);
@@ -297,9 +305,9 @@ int main(void) {
           "1 and 4 threads, 11..16: %s", b.s);
     at = strstr(b.s, "\"text\":\"16\",\"count\":");
     if (at) n16 = strtoull(at + strlen("\"text\":\"16\",\"count\":"), NULL, 10);
-    CHECK(n16 > 0 && rg_sims_expects(s1, &run, &path, &line) == n16 && strcmp(path, "sims") == 0 &&
-          line == 6, "the failed expects are the 16s: %llu at %s:%u", (unsigned long long)n16,
-          path ? path : "", line);
+    CHECK(n16 > 0 && rg_sims_expects(s1, &run, &where) == n16 && strcmp(where.path, "sims") == 0 &&
+          where.line == 6, "the failed expects are the 16s: %llu at %s:%u", (unsigned long long)n16,
+          where.path ? where.path : "", where.line);
     sbuf_init(&b);
     CHECK(rg_sims_write(s1, &b.out) == RG_OK &&
           starts(b.s, "sims: roll_plus(10): 600 runs, seed 5, policy random\n\nresult\n  value       count"
@@ -312,10 +320,10 @@ int main(void) {
     rg_sims_free(s4);
     s1 = s4 = NULL;
     /* a copy with the input set */
-    CHECK(rg_rules_with(rs, &copy) == RG_OK && rg_rules_set(copy, "bonus=100", "b", NULL) == RG_OK,
+    CHECK(rg_rules_copy(rs, &copy) == RG_OK && rg_rules_set(copy, "bonus=100") == RG_OK,
           "bonus = 100");
-    so.policy = RG_CHOOSE_FIRST;
-    CHECK(rg_sims_open(copy, &so, err, sizeof err, &s1) == RG_OK && rg_sims_run(s1, 60) == RG_OK,
+    so.policy.kind = RG_CHOOSE_FIRST;
+    CHECK(rg_sims_new(copy, &so, &s1) == RG_OK && rg_sims_run(s1, 60) == RG_OK,
           "the copy");
     sbuf_init(&b);
     rg_sims_write(s1, &b.out);
@@ -325,12 +333,12 @@ int main(void) {
     rg_sims_free(s1);
     s1 = NULL;
     /* answers, a strategy, bad options */
-    memset(&so, 0, sizeof so);
+    so = RG_OPTIONS(rg_sims_options);
     so.proc = "pick";
-    so.policy = RG_CHOOSE_ANSWERS;
-    so.answers = "B\n";
-    so.answers_len = 2;
-    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_OK && rg_sims_run(s1, 50) == RG_OK,
+    so.policy.kind = RG_CHOOSE_ANSWERS;
+    so.policy.answers = "B\n";
+    so.policy.answers_len = 2;
+    CHECK(rg_sims_new(rs, &so, &s1) == RG_OK && rg_sims_run(s1, 50) == RG_OK,
           "answers");
     sbuf_init(&b);
     rg_sims_json(s1, &b.out);
@@ -338,9 +346,9 @@ int main(void) {
           !strstr(b.s, "\"strategy\""), "B every run: %s", b.s);
     rg_sims_free(s1);
     s1 = NULL;
-    so.policy = RG_CHOOSE_RANDOM;
-    so.strategy = "b_first";
-    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_OK && rg_sims_run(s1, 50) == RG_OK,
+    so.policy.kind = RG_CHOOSE_RANDOM;
+    so.policy.strategy = "b_first";
+    CHECK(rg_sims_new(rs, &so, &s1) == RG_OK && rg_sims_run(s1, 50) == RG_OK,
           "a strategy");
     sbuf_init(&b);
     rg_sims_write(s1, &b.out);
@@ -354,7 +362,7 @@ int main(void) {
     {
       /* a run's log names it too, and keeps no pointer to the caller's text */
       char name[] = "b_first";
-      rg_run_options ro = { .strategy = name };
+      rg_run_options ro = { .size = sizeof ro, .policy = { .strategy = name } };
       rg_run *run = NULL;
       sbuf_init(&b);
       CHECK(rg_run_new(rs, &ro, &run) == RG_OK, "a run by a strategy");
@@ -368,26 +376,37 @@ int main(void) {
     }
     rg_sims_free(s1);
     s1 = NULL;
-    so.strategy = "nope";
-    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_NOT_FOUND && !s1 &&
-          strcmp(err, "no strategy 'nope'") == 0, "no strategy: %s", err);
-    so.strategy = NULL;
-    so.policy = RG_CHOOSE_CALLBACK;
-    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_BAD_VALUE, "no callback");
-    memset(&so, 0, sizeof so);
+    so.policy.strategy = "nope";
+    CHECK(rg_sims_new(rs, &so, &s1) == RG_NOT_FOUND && !s1 &&
+          strcmp(rg_rules_errmsg(rs), "no strategy 'nope'") == 0, "no strategy: %s",
+          rg_rules_errmsg(rs));
+    so.policy.strategy = NULL;
+    so.policy.kind = RG_CHOOSE_CALLBACK;
+    CHECK(rg_sims_new(rs, &so, &s1) == RG_BAD_VALUE && !s1, "no callback");
+    so = RG_OPTIONS(rg_sims_options);
     so.proc = "roll_plus";
     so.args = bad;
     so.nargs = 1;
-    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_BAD_VALUE &&
-          strncmp(err, "argument 1 (k: int) of 'roll_plus': ", 36) == 0, "a bad argument: %s", err);
+    CHECK(rg_sims_new(rs, &so, &s1) == RG_BAD_VALUE && !s1 &&
+          strncmp(rg_rules_errmsg(rs), "argument 1 (k: int) of 'roll_plus': ", 36) == 0,
+          "a bad argument: %s", rg_rules_errmsg(rs));
     so.nargs = 0;
-    CHECK(rg_sims_open(rs, &so, err, sizeof err, &s1) == RG_BAD_VALUE &&
-          strcmp(err, "procedure 'roll_plus' takes 1 argument, got 0") == 0, "arity: %s", err);
+    CHECK(rg_sims_new(rs, &so, &s1) == RG_BAD_VALUE &&
+          strcmp(rg_rules_errmsg(rs), "procedure 'roll_plus' takes 1 argument, got 0") == 0,
+          "arity: %s", rg_rules_errmsg(rs));
+    so.size = 0;
+    CHECK(rg_sims_new(rs, &so, &s1) == RG_BAD_VALUE && !s1 &&
+          strncmp(rg_rules_errmsg(rs), "simulation options without their size", 37) == 0,
+          "options without their size: %s", rg_rules_errmsg(rs));
     /* a failed run, with its index and place */
-    CHECK(rg_sims_new(r, "broken", 1, &s1) == RG_OK && rg_sims_run(s1, 10) == RG_RUN_ERROR &&
-          rg_sims_failure(s1, &run, &path, &line, NULL) && run == 0 &&
-          strcmp(path, "front") == 0 && line == 20, "failure: run %llu at %s:%u",
-          (unsigned long long)run, path ? path : "", line);
+    so = RG_OPTIONS(rg_sims_options);
+    so.proc = "broken";
+    so.seed = 1;
+    CHECK(rg_sims_new(r, &so, &s1) == RG_OK && rg_sims_run(s1, 10) == RG_RUN_ERROR &&
+          rg_sims_where(s1, &run, &where) && run == 0 &&
+          strcmp(where.path, "front") == 0 && where.line == 20 &&
+          strcmp(rg_sims_failure_text(s1), "division by zero") == 0, "failure: run %llu at %s:%u",
+          (unsigned long long)run, where.path ? where.path : "", where.line);
     rg_sims_free(s1);
     rg_rules_free(copy);
     rg_rules_free(rs);
@@ -407,8 +426,7 @@ int main(void) {
     const rg_rules *both[2];
     const char *names[] = { "a.rules", "b.rules" };
     rg_simvars *c1 = NULL, *c3 = NULL;
-    rg_run_options ro = { .seed = 11 };
-    char err[256];
+    rg_simvars_options ro = { .size = sizeof ro, .proc = "win", .seed = 11, .threads = 1 };
     sbuf b2;
     unsigned long ta = 0, tb = 0;
     const char *at;
@@ -416,38 +434,44 @@ int main(void) {
           rg_rules_compile("b.rules", vb, sizeof vb - 1, NULL, &rb) == RG_OK, "variants");
     both[0] = ra;
     both[1] = rb;
-    CHECK(rg_simvars_open(both, names, 2, "win", &ro, 1, err, sizeof err, &c1) == RG_OK &&
+    CHECK(rg_simvars_new(both, names, 2, &ro, &c1) == RG_OK &&
           rg_simvars_run(c1, 3000) == RG_OK, "compared on one thread");
-    CHECK(rg_simvars_open(both, names, 2, "win", &ro, 3, err, sizeof err, &c3) == RG_OK &&
+    ro.threads = 3;
+    CHECK(rg_simvars_new(both, names, 2, &ro, &c3) == RG_OK &&
           rg_simvars_run(c3, 3000) == RG_OK, "and on three");
     sbuf_init(&b);
     sbuf_init(&b2);
-    rg_simvars_write(c1, 1, &b.out);
-    rg_simvars_write(c3, 1, &b2.out);
+    rg_simvars_json(c1, &b.out);
+    rg_simvars_json(c3, &b2.out);
     CHECK(strcmp(b.s, b2.s) == 0, "the same for 1 and 3 threads:\n%s\n%s", b.s, b2.s);
     at = strstr(b.s, "{\"text\":\"true\",\"counts\":[");
     if (at) sscanf(at + strlen("{\"text\":\"true\",\"counts\":["), "%lu,%lu", &ta, &tb);
     CHECK(at && tb > ta && tb - ta > 300 && tb - ta < 700,
           "b wins where a does and on a 3 (about 500 of 3000): %lu, %lu", ta, tb);
     sbuf_init(&b);
-    rg_simvars_write(c1, 0, &b.out);
+    rg_simvars_write(c1, &b.out);
     CHECK(starts(b.s, "win() of 2 variants: 3000 runs, seed 11, policy random, common random "
                       "numbers by step\n  A = a.rules\n  B = b.rules\n\nresult\n"),
           "the table: %s", b.s);
     sbuf_init(&b);
     CHECK(rg_simvars_svg(c1, &b.out) == RG_OK && strstr(b.s, "<svg") && strstr(b.s, "b.rules"),
           "the chart: %.60s", b.s);
-    CHECK(rg_simvars_failure(c1, NULL, NULL, NULL, NULL, NULL) == NULL, "no failure");
+    CHECK(rg_simvars_failure(c1, NULL, NULL, NULL) == NULL, "no failure");
     rg_simvars_free(c1);
     rg_simvars_free(c3);
     c1 = NULL;
-    CHECK(rg_simvars_open(both, names, 1, "win", &ro, 1, err, sizeof err, &c1) == RG_BAD_VALUE,
+    ro.threads = 1;
+    CHECK(rg_simvars_new(both, names, 1, &ro, &c1) == RG_BAD_VALUE && !c1,
           "one rule set is no comparison");
-    CHECK(rg_simvars_open(both, names, 2, "none", &ro, 1, err, sizeof err, &c1) == RG_NOT_FOUND &&
-          strcmp(err, "a.rules: no procedure 'none'") == 0, "a procedure in both: %s", err);
-    ro.strategy = "bold";
-    CHECK(rg_simvars_open(both, names, 2, "win", &ro, 1, err, sizeof err, &c1) == RG_NOT_FOUND &&
-          strcmp(err, "a.rules declares no strategy 'bold'") == 0, "a strategy in both: %s", err);
+    ro.proc = "none";
+    CHECK(rg_simvars_new(both, names, 2, &ro, &c1) == RG_NOT_FOUND &&
+          strcmp(rg_rules_errmsg(ra), "a.rules: no procedure 'none'") == 0, "a procedure in both: %s",
+          rg_rules_errmsg(ra));
+    ro.proc = "win";
+    ro.policy.strategy = "bold";
+    CHECK(rg_simvars_new(both, names, 2, &ro, &c1) == RG_NOT_FOUND &&
+          strcmp(rg_rules_errmsg(ra), "a.rules declares no strategy 'bold'") == 0,
+          "a strategy in both: %s", rg_rules_errmsg(ra));
     rg_rules_free(ra);
     rg_rules_free(rb);
   }
@@ -473,75 +497,85 @@ int main(void) {
     rg_rules *rx = NULL;
     rg_exact *x = NULL;
     rg_exact_options xo;
-    char err[256], tn[64];
-    const char *path = NULL;
-    uint32_t line = 0;
-    int runs = 0;
+    char tn[64];
+    rg_place where = { NULL, 0, 0 };
+    const char *text = NULL;
+    uint64_t num = 0, den = 0;
     CHECK(rg_rules_compile("exact", xt, sizeof xt - 1, NULL, &rx) == RG_OK, "exact rules");
-    CHECK(rg_rules_result_type(rx, rg_rules_find_proc(rx, "pick"), tn, sizeof tn) &&
-          strcmp(tn, "side") == 0 && !rg_rules_result_type(rx, rg_rules_find_proc(rx, "quiet"), tn, sizeof tn),
+    CHECK(rg_rules_type(rx, RG_PROC, rg_rules_find(rx, RG_PROC, "pick"), -1, tn, sizeof tn) &&
+          strcmp(tn, "side") == 0 && !rg_rules_type(rx, RG_PROC, rg_rules_find(rx, RG_PROC, "quiet"), -1, tn, sizeof tn),
           "result types");
-    CHECK(rg_rules_check_args(rx, "roll_plus", ten, 1, err, sizeof err) == RG_OK &&
-          rg_rules_check_args(rx, "roll_plus", bad, 1, err, sizeof err) == RG_BAD_VALUE &&
-          strncmp(err, "argument 1 (k: int) of 'roll_plus': ", 36) == 0 &&
-          rg_rules_check_args(rx, "nope", NULL, 0, err, sizeof err) == RG_NOT_FOUND, "check_args: %s", err);
-    memset(&xo, 0, sizeof xo);
+    CHECK(rg_rules_check_args(rx, "roll_plus", ten, 1) == RG_OK &&
+          rg_rules_check_args(rx, "roll_plus", bad, 1) == RG_BAD_VALUE &&
+          strncmp(rg_rules_errmsg(rx), "argument 1 (k: int) of 'roll_plus': ", 36) == 0 &&
+          rg_rules_check_args(rx, "nope", NULL, 0) == RG_NOT_FOUND, "check_args: %s",
+          rg_rules_errmsg(rx));
+    xo = RG_OPTIONS(rg_exact_options);
     xo.proc = "roll_plus";
     xo.args = ten;
     xo.nargs = 1;
-    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_OK && x, "exact odds");
+    CHECK(rg_exact_new(rx, &xo, &x) == RG_OK && x && rg_exact_outcomes(x) == 0 &&
+          rg_exact_run(x) == RG_OK, "exact odds");
+    /* the numbers: six results, 11 first and 16 last, each 1/6 */
+    CHECK(x && rg_exact_outcomes(x) == 6 && rg_exact_outcome(x, 0, &text, &num, &den) == RG_OK &&
+          strcmp(text, "11") == 0 && num == 1 && den == 6 &&
+          rg_exact_outcome(x, 5, &text, &num, &den) == RG_OK && strcmp(text, "16") == 0 &&
+          num == 1 && den == 6 && rg_exact_outcome(x, 6, &text, &num, &den) == RG_NOT_FOUND,
+          "outcomes as numbers");
     sbuf_init(&b);
-    CHECK(x && rg_exact_write(x, 0, &b.out) == RG_OK &&
+    CHECK(x && rg_exact_write(x, &b.out) == RG_OK &&
           starts(b.s, "exact: roll_plus(10): exact, policy random\nresult  probability  percent\n"
                       "11              1/6   16.67%  ") && strstr(b.s, "\n16              1/6   16.67%  "),
           "the table: %s", b.s);
-    CHECK(x && rg_exact_runs(x) >= 6 && rg_exact_expects(x, &path, &line) == 1 &&
-          strcmp(path, "exact") == 0 && line == 5, "one run of six fails its expect at %s:%u",
-          path ? path : "", line);
+    CHECK(x && rg_exact_runs(x) >= 6 && rg_exact_expects(x, &where) == 1 &&
+          strcmp(where.path, "exact") == 0 && where.line == 5, "one run of six fails its expect at %s:%u",
+          where.path ? where.path : "", where.line);
     sbuf_init(&b);
-    CHECK(x && rg_exact_write(x, 1, &b.out) == RG_OK &&
+    CHECK(x && rg_exact_json(x, &b.out) == RG_OK &&
           strstr(b.s, "{\"text\":\"11\",\"probability\":\"1/6\""), "JSON: %s", b.s);
     sbuf_init(&b);
     CHECK(x && rg_exact_svg(x, &b.out) == RG_OK && strstr(b.s, "<svg"), "a chart");
     rg_exact_free(x);
     x = NULL;
     xo.limit = 3;
-    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_RUN_LIMIT && x &&
-          strcmp(rg_exact_error(x, &runs), "more than 3 runs to enumerate the outcomes") == 0 &&
-          runs == 1 && rg_exact_write(x, 0, &b.out) == RG_BAD_VALUE, "the limit");
+    CHECK(rg_exact_new(rx, &xo, &x) == RG_OK && x && rg_exact_run(x) == RG_RUN_LIMIT &&
+          strcmp(rg_exact_errmsg(x), "more than 3 runs to enumerate the outcomes") == 0 &&
+          rg_exact_limit_was_runs(x) && rg_exact_write(x, &b.out) == RG_BAD_VALUE, "the limit");
     rg_exact_free(x);
     x = NULL;
-    memset(&xo, 0, sizeof xo);
+    xo = RG_OPTIONS(rg_exact_options);
     xo.proc = "pick";
-    xo.policy = RG_CHOOSE_FIRST;
-    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_OK, "the first option");
+    xo.policy.kind = RG_CHOOSE_FIRST;
+    CHECK(rg_exact_new(rx, &xo, &x) == RG_OK && rg_exact_run(x) == RG_OK, "the first option");
     sbuf_init(&b);
-    rg_exact_write(x, 0, &b.out);
+    rg_exact_write(x, &b.out);
     CHECK(strstr(b.s, "\nA               1/1  100.00%  ") && !strstr(b.s, "\nB "), "A always: %s", b.s);
     rg_exact_free(x);
     x = NULL;
-    xo.policy = RG_CHOOSE_RANDOM;
-    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_OK, "every option");
+    xo.policy.kind = RG_CHOOSE_RANDOM;
+    CHECK(rg_exact_new(rx, &xo, &x) == RG_OK && rg_exact_run(x) == RG_OK, "every option");
     sbuf_init(&b);
-    rg_exact_write(x, 0, &b.out);
+    rg_exact_write(x, &b.out);
     CHECK(strstr(b.s, "\nA               1/2   50.00%  ") && strstr(b.s, "\nB               1/2   50.00%  "),
           "A and B: %s", b.s);
     rg_exact_free(x);
     x = NULL;
     xo.proc = "boom";
-    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_RUN_ERROR && x, "a failed run");
+    CHECK(rg_exact_new(rx, &xo, &x) == RG_OK && x && rg_exact_run(x) == RG_RUN_ERROR, "a failed run");
     sbuf_init(&b);
-    CHECK(x && rg_exact_failure(x, &path, &line, NULL, &b.out) &&
-          strcmp(rg_exact_failure(x, NULL, NULL, NULL, NULL), "division by zero") == 0 &&
-          line == 9 && strcmp(b.s, " 2/6") == 0, "the roll of 2 of 6 fails at line %u: '%s'", line, b.s);
+    CHECK(x && rg_exact_where(x, &where) && rg_exact_failed_draws(x, &b.out) == RG_OK &&
+          strcmp(rg_exact_errmsg(x), "division by zero") == 0 &&
+          where.line == 9 && strcmp(b.s, " 2/6") == 0, "the roll of 2 of 6 fails at line %u: '%s'",
+          where.line, b.s);
     rg_exact_free(x);
     x = NULL;
     xo.proc = "quiet";
-    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_BAD_VALUE && !x &&
-          strcmp(err, "procedure 'quiet' has no result to count") == 0, "no result: %s", err);
+    CHECK(rg_exact_new(rx, &xo, &x) == RG_BAD_VALUE && !x &&
+          strcmp(rg_rules_errmsg(rx), "procedure 'quiet' has no result to count") == 0,
+          "no result: %s", rg_rules_errmsg(rx));
     xo.proc = "pick";
-    xo.strategy = "none";
-    CHECK(rg_exact_new(rx, &xo, err, sizeof err, &x) == RG_NOT_FOUND && !x, "no strategy");
+    xo.policy.strategy = "none";
+    CHECK(rg_exact_new(rx, &xo, &x) == RG_NOT_FOUND && !x, "no strategy");
     rg_rules_free(rx);
   }
 

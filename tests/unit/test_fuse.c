@@ -127,15 +127,15 @@ static void mix(trace *t, uint64_t v) {
   t->n++;
 }
 
-static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
-                    const rg_value *res, uint32_t n, uint32_t pc) {
+static void on_roll(void *ctx, const rgi_module *m, int32_t die, uint32_t sides,
+                    const rgi_value *res, uint32_t n, uint32_t pc) {
   trace *t = ctx;
   mix(t, pc);
   mix(t, sides);
   for (uint32_t k = 0; k < n; k++) mix(t, (uint64_t)res[k]);
 }
 
-static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
+static void on_draw(void *ctx, const rgi_module *m, uint32_t deck, rgi_value card, uint32_t pc) {
   trace *t = ctx;
   mix(t, pc);
   mix(t, (uint64_t)card);
@@ -144,10 +144,10 @@ static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card,
 /* One run's outcome. */
 typedef struct outcome {
   rg_status st;
-  rg_value result;
+  rgi_value result;
   char err[256];
   uint32_t pc;
-  rg_value list[8];
+  rgi_value list[8];
   uint32_t nlist;
   trace tr;
 } outcome;
@@ -155,15 +155,15 @@ typedef struct outcome {
 /* The VMs of the module being tested, by fusion, watching and step limit
 ** (creating one rewrites the whole module's code: they are reused). */
 static trace *cur;
-static rg_vm *vms[2][2][8];
-static const rg_module *vms_of;
+static rgi_vm *vms[2][2][8];
+static const rgi_module *vms_of;
 
-static void on_roll_cur(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
-                        const rg_value *res, uint32_t n, uint32_t pc) {
+static void on_roll_cur(void *ctx, const rgi_module *m, int32_t die, uint32_t sides,
+                        const rgi_value *res, uint32_t n, uint32_t pc) {
   on_roll(cur, m, die, sides, res, n, pc);
 }
 
-static void on_draw_cur(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
+static void on_draw_cur(void *ctx, const rgi_module *m, uint32_t deck, rgi_value card, uint32_t pc) {
   on_draw(cur, m, deck, card, pc);
 }
 
@@ -171,42 +171,42 @@ static void free_vms(void) {
   for (int f = 0; f < 2; f++)
     for (int w = 0; w < 2; w++)
       for (int s = 0; s < 8; s++) {
-        rg_vm_free(vms[f][w][s]);
+        rgi_vm_free(vms[f][w][s]);
         vms[f][w][s] = NULL;
       }
   vms_of = NULL;
 }
 
-static void run(const rg_module *m, int fuse, int watch, int steps, uint64_t max_steps, int proc,
-                rg_value x, rg_value y, outcome *o) {
+static void run(const rgi_module *m, int fuse, int watch, int steps, uint64_t max_steps, int proc,
+                rgi_value x, rgi_value y, outcome *o) {
   memset(o, 0, sizeof *o);
   if (vms_of != m) {
     free_vms();
     vms_of = m;
   }
-  rg_vm *vm = vms[fuse][watch][steps];
+  rgi_vm *vm = vms[fuse][watch][steps];
   if (!vm) {
-    rg_sink sink = {.roll = watch ? on_roll_cur : NULL, .draw = watch ? on_draw_cur : NULL};
-    rg_limits lim = {max_steps, 1 << 16, 0, NULL};
-    vm = rg_vm_new(m, &lim, &sink);
-    if (!vm || rg_vm_set_fusion(vm, fuse) != 0) {
+    rgi_sink sink = {.roll = watch ? on_roll_cur : NULL, .draw = watch ? on_draw_cur : NULL};
+    rgi_limits lim = {max_steps, 1 << 16, 0, NULL};
+    vm = rgi_vm_new(m, &lim, &sink);
+    if (!vm || rgi_vm_set_fusion(vm, fuse) != 0) {
       failed++;
-      printf("FAIL: rg_vm_new\n");
-      rg_vm_free(vm);
+      printf("FAIL: rgi_vm_new\n");
+      rgi_vm_free(vm);
       return;
     }
     vms[fuse][watch][steps] = vm;
   }
   cur = &o->tr;
-  rg_vm_seed(vm, 7, (uint64_t)x);
-  rg_value args[2] = {x, y};
-  o->st = rg_vm_call(vm, (uint32_t)proc, args, &o->result);
+  rgi_vm_seed(vm, 7, (uint64_t)x);
+  rgi_value args[2] = {x, y};
+  o->st = rgi_vm_call(vm, (uint32_t)proc, args, &o->result);
   uint32_t pc;
-  snprintf(o->err, sizeof o->err, "%s", rg_vm_error(vm, &pc));
+  snprintf(o->err, sizeof o->err, "%s", rgi_vm_error(vm, &pc));
   o->pc = pc;
   if (o->st == RG_RUN_OK && m->procs[proc].result.kind == RG_K_LIST) {
     uint32_t nh;
-    const rg_value *h = rg_vm_heap(vm, &nh);
+    const rgi_value *h = rgi_vm_heap(vm, &nh);
     if (o->result >= 0 && (uint64_t)o->result < nh) {
       o->nlist = (uint32_t)h[o->result];
       for (uint32_t k = 0; k < o->nlist && k < 8; k++) o->list[k] = h[o->result + 1 + k];
@@ -222,7 +222,7 @@ static void build_forms(mb *b) {
                                     RG_OP_NE, RG_OP_LT, RG_OP_LE, RG_OP_GT, RG_OP_GE};
   static const int32_t ks[] = {0, 1, -1, 3, 7, -8};
   static const char *const names[] = {"x", "y"};
-  static const rg_type types[] = {{RG_K_INT, 0}, {RG_K_INT, 0}};
+  static const rgi_type types[] = {{RG_K_INT, 0}, {RG_K_INT, 0}};
   char name[64];
   mb_init(b);
   for (unsigned o = 0; o < sizeof binops / sizeof binops[0]; o++)
@@ -349,37 +349,37 @@ static void build_forms(mb *b) {
 int main(void) {
   char path[] = "/tmp/regula-fuse-XXXXXX";
   int fd = mkstemp(path);
-  rg_arena arena;
-  rg_diag d;
-  rg_module m;
+  rgi_arena arena;
+  rgi_diag d;
+  rgi_module m;
   if (fd < 0 || write(fd, source, strlen(source)) != (ssize_t)strlen(source)) {
     printf("FAIL %s: cannot write %s\n", __FILE__, path);
     return 1;
   }
   close(fd);
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, NULL, NULL);   /* diagnostics kept, unread */
-  int bad = rg_compile(&d, path, &m, NULL);
+  rgi_arena_init(&arena, 0);
+  rgi_diag_init(&d, &arena, NULL, NULL);   /* diagnostics kept, unread */
+  int bad = rgi_compile(&d, path, &m, NULL);
   unlink(path);
   if (bad != 0) {
     printf("FAIL %s: the rule file does not compile\n", __FILE__);
-    rg_arena_free(&arena);
+    rgi_arena_free(&arena);
     return 1;
   }
 
-  static const rg_value vals[] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 13, 40, -1, -2, -7, 1000,
+  static const rgi_value vals[] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 13, 40, -1, -2, -7, 1000,
                                   INT64_MAX, INT64_MAX - 1, INT64_MIN, INT64_MIN + 1,
-                                  (rg_value)1 << 32, -((rg_value)1 << 32) - 5};
+                                  (rgi_value)1 << 32, -((rgi_value)1 << 32) - 5};
   static const uint64_t steps[] = {0, 1, 2, 3, 5, 8, 13};
   const size_t nv = sizeof vals / sizeof vals[0];
   uint32_t errors = 0, limits = 0;
   for (uint32_t p = 0; p < m.nprocs; p++) {
-    const char *name = rg_module_str(&m, m.procs[p].name);
+    const char *name = rgi_module_str(&m, m.procs[p].name);
     for (size_t i = 0; i < nv; i++)
       for (size_t j = 0; j < nv; j++)
         for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++)
           for (int watch = 0; watch < 2; watch++) {
-            rg_value x = vals[i], y = vals[j];
+            rgi_value x = vals[i], y = vals[j];
             if (strcmp(name, "loops") == 0 || strcmp(name, "tally") == 0 || strcmp(name, "calls") == 0 ||
                 strcmp(name, "whiles") == 0)
               if (x > 1000) x = 1000 + (x & 7);  /* keep the loops short */
@@ -404,14 +404,14 @@ int main(void) {
   CHECK(errors > 100, "only %u runs failed with an error", errors);
   CHECK(limits > 100, "only %u runs reached the step limit", limits);
   free_vms();
-  rg_module_free(&m);
-  rg_arena_free(&arena);
+  rgi_module_free(&m);
+  rgi_arena_free(&arena);
 
   /* Every form, by hand. */
   mb b;
   char err[256];
   build_forms(&b);
-  CHECK(rg_module_verify(&b.m, err, sizeof err) == 0, "the forms module: %s", err);
+  CHECK(rgi_module_verify(&b.m, err, sizeof err) == 0, "the forms module: %s", err);
   uint32_t ferrors = 0;
   for (uint32_t p = 0; p < b.m.nprocs; p++)
     for (size_t i = 0; i < nv; i++)
@@ -421,14 +421,14 @@ int main(void) {
         run(&b.m, 0, 0, 0, 0, (int)p, vals[i], vals[j], &y);
         CHECK(x.st == y.st && x.result == y.result && strcmp(x.err, y.err) == 0 && x.pc == y.pc,
               "%s(%lld, %lld): fused: status %d result %lld error '%s' at %u; plain: status %d "
-              "result %lld error '%s' at %u", rg_module_str(&b.m, b.m.procs[p].name),
+              "result %lld error '%s' at %u", rgi_module_str(&b.m, b.m.procs[p].name),
               (long long)vals[i], (long long)vals[j], x.st, (long long)x.result, x.err, x.pc,
               y.st, (long long)y.result, y.err, y.pc);
         ferrors += x.st == RG_RUN_ERROR;
       }
   CHECK(ferrors > 1000, "only %u runs of the forms failed with an error", ferrors);
   free_vms();
-  rg_module_free(&b.m);
+  rgi_module_free(&b.m);
   printf("test_fuse: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

@@ -8,7 +8,7 @@
 ** calls, one-instruction leaf procedures, lookups, lists and in-place
 ** tallies.  Every module the verifier accepts is run, procedure by
 ** procedure, on random arguments and step limits, with fusion on and off
-** (see rg_vm_set_fusion); status, result, error message and error pc must
+** (see rgi_vm_set_fusion); status, result, error message and error pc must
 ** agree.  The seeds are fixed, so a failure repeats; `test_fusegen SEED N`
 ** runs N other modules from SEED (the generator was written to review the
 ** VM's register translation, and found a bug in it).
@@ -233,7 +233,7 @@ static void stmts(int n, int dep) {
 ** instructions of statements ending in `return expr`. */
 static void gen_proc(int pi, int len) {
   static const char *const names[] = {"a", "b", "c", "d"};
-  static const rg_type types[] = {{RG_K_INT, 0}, {RG_K_INT, 0}, {RG_K_INT, 0}, {RG_K_INT, 0}};
+  static const rgi_type types[] = {{RG_K_INT, 0}, {RG_K_INT, 0}, {RG_K_INT, 0}, {RG_K_INT, 0}};
   static const unsigned ops2[] = {RG_OP_ADD, RG_OP_SUB, RG_OP_MUL, RG_OP_DIV, RG_OP_MOD,
                                   RG_OP_LT, RG_OP_LOOKUP, RG_OP_MIN, RG_OP_MAX};
   static const unsigned ops1[] = {RG_OP_NEG, RG_OP_ABS, RG_OP_NOT, RG_OP_LOOKUP, RG_OP_MIN};
@@ -275,34 +275,34 @@ static void gen_proc(int pi, int len) {
 /* One run's outcome. */
 typedef struct outcome {
   rg_status st;
-  rg_value r;
+  rgi_value r;
   char err[256];
   uint32_t pc;
 } outcome;
 
 /* Runs procedure proc of m with args under a step limit, fused or not. */
-static int run1(const rg_module *m, int fuse, uint32_t proc, rg_value *args, uint64_t steps,
+static int run1(const rgi_module *m, int fuse, uint32_t proc, rgi_value *args, uint64_t steps,
                 outcome *o) {
-  rg_limits lim = {steps, 1 << 20, 0, NULL};
-  rg_vm *vm = rg_vm_new(m, &lim, NULL);
-  if (!vm || rg_vm_set_fusion(vm, fuse) != 0) {
-    rg_vm_free(vm);
+  rgi_limits lim = {steps, 1 << 20, 0, NULL};
+  rgi_vm *vm = rgi_vm_new(m, &lim, NULL);
+  if (!vm || rgi_vm_set_fusion(vm, fuse) != 0) {
+    rgi_vm_free(vm);
     return -1;
   }
   o->r = -777;
-  o->st = rg_vm_call(vm, proc, args, &o->r);
-  snprintf(o->err, sizeof o->err, "%s", rg_vm_error(vm, &o->pc));
+  o->st = rgi_vm_call(vm, proc, args, &o->r);
+  snprintf(o->err, sizeof o->err, "%s", rgi_vm_error(vm, &o->pc));
   if (o->st != RG_RUN_OK) o->r = 0;
-  rg_vm_free(vm);
+  rgi_vm_free(vm);
   return 0;
 }
 
 /* Builds module number `seed` into B (a random number of procedures with
 ** two tables, an input and four constants). */
 static void gen_module(uint64_t seed) {
-  rg_value c1[5] = {10, 20, 30, 40, 50}, c2[12];
-  rg_dim d1 = mb_dim_range(-1, 5);
-  rg_dim d2[2] = {mb_dim_range(0, 3), mb_dim_range(-2, 4)};
+  rgi_value c1[5] = {10, 20, 30, 40, 50}, c2[12];
+  rgi_dim d1 = mb_dim_range(-1, 5);
+  rgi_dim d2[2] = {mb_dim_range(0, 3), mb_dim_range(-2, 4)};
   rs = seed * 0x9E3779B97F4A7C15ull | 1;
   for (int w = 0; w < 5; w++) rnd(2);
   mb_init(&B);
@@ -337,16 +337,16 @@ int main(int argc, char **argv) {
   for (int it = 0; it < n && bad < 8; it++) {
     char err[256];
     gen_module(seed0 + (uint64_t)it);
-    if (rg_module_verify(&B.m, err, sizeof err) != 0) {   /* e.g. a jump into a value */
-      rg_module_free(&B.m);
+    if (rgi_module_verify(&B.m, err, sizeof err) != 0) {   /* e.g. a jump into a value */
+      rgi_module_free(&B.m);
       continue;
     }
     verified++;
     for (int p = 0; p < nprocs; p++)
       for (int a = 0; a < 4; a++) {
-        rg_value args[4];
+        rgi_value args[4];
         outcome f, u;
-        for (int k = 0; k < 4; k++) args[k] = (rg_value)rnd(11) - 4;
+        for (int k = 0; k < 4; k++) args[k] = (rgi_value)rnd(11) - 4;
         if (rnd(8) == 0) args[rnd(4)] = rnd(2) ? INT64_MAX : INT64_MIN;
         uint64_t steps = rnd(2) ? 1 + rnd(40) : 3000;
         if (run1(&B.m, 1, (uint32_t)p, args, steps, &f) != 0 ||
@@ -366,7 +366,7 @@ int main(int argc, char **argv) {
           ok++;
         }
       }
-    rg_module_free(&B.m);
+    rgi_module_free(&B.m);
   }
   printf("test_fusegen: %d modules verified, %ld runs agree, %d differ\n", verified, ok, bad);
   if (verified < n / 2) {

@@ -1,5 +1,5 @@
 /*
-** test_game.c: games at the table (regula.h: rg_game_*) through the public
+** test_game.c: games at the table (regula.h: rgi_game_*) through the public
 ** interface only, as a page would play one.  Worked out by hand from the
 ** rule text below:
 **
@@ -13,7 +13,7 @@
 **     byte for byte; a transcript answer that fits no option fails the game
 **     naming its line.
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -67,7 +67,7 @@ static rg_reply tell(rg_game *g, const char *line, fixed *f) {
 int main(void) {
   rg_rules *r = NULL;
   rg_game *g = NULL, *h = NULL;
-  rg_game_options opt = { .seed = 1, .ask_choices = 1, .ask_dice = 1, .title = "game" };
+  rg_game_options opt = { .size = sizeof opt, .seed = 1, .ask_choices = 1, .ask_dice = 1, .title = "game" };
   rg_game_question q;
   fixed why, tr;
   char name[64];
@@ -144,15 +144,14 @@ int main(void) {
   CHECK(rg_game_play(h) == RG_GAME_FAILED, "fails");
   {
     rg_status st = RG_OK;
-    const char *path = NULL;
-    uint32_t line = 9, col = 9;
-    rg_game_error(h, &st, &path, &line, &col);
-    CHECK(st == RG_BAD_VALUE && strcmp(path, "?") == 0 && line == 0 && col == 0,
+    rg_place at = { NULL, 9, 9 };
+    rg_game_error(h, &st, &at);
+    CHECK(st == RG_BAD_VALUE && strcmp(at.path, "?") == 0 && at.line == 0 && at.col == 0,
           "an answer that fits no option is no rule's failure");
   }
-  CHECK(strcmp(rg_game_error(h, NULL, NULL, NULL, NULL),
+  CHECK(strcmp(rg_game_error(h, NULL, NULL),
                "bad.txt:3: 'Forest' is not an option of: Alpha, ground?; options: Standard, "
-               "Coastal, Swamp") == 0, "names the line: %s", rg_game_error(h, NULL, NULL, NULL, NULL));
+               "Coastal, Swamp") == 0, "names the line: %s", rg_game_error(h, NULL, NULL));
   rg_game_free(h);
 
   rg_game_free(g);
@@ -167,7 +166,7 @@ int main(void) {
       "dice HIT: mark = { hit: 1, miss: 1 } assumed \"faces not printed\"\n"
       "deck BAG: mark = { hit: 1 } assumed \"not printed either\"\n"
       "procedure main() -> mark { return roll HIT }\n";
-    rg_game_options po = { .seed = 1, .first = 1 };
+    rg_game_options po = { .size = sizeof po, .seed = 1, .policy = { .kind = RG_CHOOSE_FIRST } };
     rg_rules *pr = NULL;
     rg_game *pg = NULL;
     CHECK(rg_rules_compile("ph.rules", ph, sizeof ph - 1, NULL, &pr) == RG_OK, "placeholders compile");
@@ -195,12 +194,11 @@ int main(void) {
       "  while n < 50 { n = n + 1 }\n"
       "  return 10 / (n - 50)\n"
       "}\n";
-    rg_game_options po = { .seed = 1, .ask_dice = 1, .pictures = 1 };
+    rg_game_options po = { .size = sizeof po, .seed = 1, .ask_dice = 1, .pictures = 1 };
     rg_rules *pr = NULL;
     rg_game *pg = NULL;
     rg_status st = RG_OK;
-    const char *path = NULL;
-    uint32_t line = 0, col = 0;
+    rg_place at = { NULL, 0, 0 };
     CHECK(rg_rules_compile("pic.rules", pic, sizeof pic - 1, NULL, &pr) == RG_OK, "pictures compile");
     CHECK(pr && rg_game_new(pr, &po, &pg) == RG_OK && rg_game_play(pg) == RG_GAME_ASKING,
           "the card is asked");
@@ -211,18 +209,18 @@ int main(void) {
           strcmp(rg_pictures_name(rg_game_drawn(pg), 0), "board") == 0, "the board is drawn");
     CHECK(pg && tell(pg, "RED", &why) == RG_REPLY_ANSWER && rg_game_play(pg) == RG_GAME_FAILED,
           "division by zero");
-    CHECK(pg && strcmp(rg_game_error(pg, &st, &path, &line, &col), "division by zero") == 0 &&
-          st == RG_RUN_ERROR && strcmp(path, "pic.rules") == 0 && line == 9,
-          "the failure's place: %s:%u", path ? path : "", line);
+    CHECK(pg && strcmp(rg_game_error(pg, &st, &at), "division by zero") == 0 &&
+          st == RG_RUN_ERROR && strcmp(at.path, "pic.rules") == 0 && at.line == 9,
+          "the failure's place: %s:%u", at.path ? at.path : "", at.line);
     CHECK(pg && rg_pictures_count(rg_game_drawn(pg)) == 1, "the last play's board only");
     rg_game_free(pg);
     pg = NULL;
-    po.max_steps = 10;
+    po.limits.max_steps = 10;
     CHECK(rg_game_new(pr, &po, &pg) == RG_OK, "a game of at most 10 steps");
     rg_game_load(pg, "a.txt", "RED\n", 4);
     CHECK(rg_game_play(pg) == RG_GAME_FAILED &&
-          strstr(rg_game_error(pg, &st, NULL, NULL, NULL), "limit") && st == RG_RUN_ERROR,
-          "the step limit: %s", rg_game_error(pg, NULL, NULL, NULL, NULL));
+          strstr(rg_game_error(pg, &st, NULL), "limit") && st == RG_RUN_ERROR,
+          "the step limit: %s", rg_game_error(pg, NULL, NULL));
     rg_game_free(pg);
     rg_rules_free(pr);
   }
@@ -238,7 +236,7 @@ int main(void) {
       "  let d = choose(B, \"open?\", {BLACK, RED})\n"
       "  return c\n"
       "}\n";
-    rg_game_options so = { .ask_choices = 1 };
+    rg_game_options so = { .size = sizeof so, .ask_choices = 1 };
     rg_rules *sr = NULL;
     rg_game *sg = NULL;
     CHECK(rg_rules_compile("sec.rules", sec, sizeof sec - 1, NULL, &sr) == RG_OK &&
@@ -278,7 +276,7 @@ int main(void) {
       "}\n";
     static const char *const colours[] = { "BLACK", "WHITE", "RED" };
     static fixed first[3], now;
-    rg_game_options ho = { .ask_choices = 1, .ask_dice = 1 };
+    rg_game_options ho = { .size = sizeof ho, .ask_choices = 1, .ask_dice = 1 };
     rg_rules *hr = NULL;
     rg_out po = { fixed_write, &now, 0 };
     int same = 1, hidden = 1, shown = 0;

@@ -87,41 +87,41 @@ int main(void) {
       "override table score(colour) -> int { RED: 5, BLUE: 7 } source \"test\"\n";
     seen s = { .n = 0 };
     rg_loader ld = { mem_load, mem_release, &s };
-    rg_arena a;
-    rg_diag d;
+    rgi_arena a;
+    rgi_diag d;
     diags ds = { .n = 0 };
-    rg_module m;
-    rg_arena_init(&a, 0);
-    rg_diag_init(&d, &a, collect, &ds);
-    int rc = rg_compile_source(&d, "lib/derived.rules", text, strlen(text), &ld, &m, NULL);
+    rgi_module m;
+    rgi_arena_init(&a, 0);
+    rgi_diag_init(&d, &a, collect, &ds);
+    int rc = rgi_compile_source(&d, "lib/derived.rules", text, strlen(text), &ld, &m, NULL);
     CHECK(rc == 0, "loader-1 compiles: %s", ds.n ? ds.msg[0] : "");
     CHECK(s.n == 1 && strcmp(s.asked[0], "lib/derived.rules|base.rules|0") == 0,
           "loader-1 asked %d: %s", s.n, s.asked[0]);
     CHECK(s.released == 1, "loader-1 released %d", s.released);
-    CHECK(rc == 0 && m.nfiles == 2 && strcmp(rg_module_str(&m, m.files[1]), "lib/base.rules") == 0,
+    CHECK(rc == 0 && m.nfiles == 2 && strcmp(rgi_module_str(&m, m.files[1]), "lib/base.rules") == 0,
           "loader-1 files");
-    if (rc == 0) rg_module_free(&m);
-    rg_arena_free(&a);
+    if (rc == 0) rgi_module_free(&m);
+    rgi_arena_free(&a);
   }
 
   /* loader-2: the base alone reads its table through the loader, beside it. */
   {
     seen s = { .n = 0 };
     rg_loader ld = { mem_load, mem_release, &s };
-    rg_arena a;
-    rg_diag d;
+    rgi_arena a;
+    rgi_diag d;
     diags ds = { .n = 0 };
-    rg_module m;
-    rg_arena_init(&a, 0);
-    rg_diag_init(&d, &a, collect, &ds);
-    int rc = rg_compile_path(&d, "lib/base.rules", &ld, &m, NULL);
+    rgi_module m;
+    rgi_arena_init(&a, 0);
+    rgi_diag_init(&d, &a, collect, &ds);
+    int rc = rgi_compile_path(&d, "lib/base.rules", &ld, &m, NULL);
     CHECK(rc == 0, "loader-2 compiles: %s", ds.n ? ds.msg[0] : "");
     CHECK(s.n == 2 && strcmp(s.asked[0], "-|lib/base.rules|0") == 0 &&
           strcmp(s.asked[1], "lib/base.rules|score.tsv|1") == 0, "loader-2 asked %s, %s",
           s.asked[0], s.asked[1]);
     CHECK(rc == 0 && m.ncells == 2 && m.cells[1] == 2, "loader-2 cells");
-    if (rc == 0) rg_module_free(&m);
-    rg_arena_free(&a);
+    if (rc == 0) rgi_module_free(&m);
+    rgi_arena_free(&a);
   }
 
   /* loader-3: a missing include is an error at the `extends` clause, with
@@ -134,13 +134,13 @@ int main(void) {
       "const b = 2 + y22\n";
     seen s = { .n = 0 };
     rg_loader ld = { mem_load, mem_release, &s };
-    rg_arena a;
-    rg_diag d;
+    rgi_arena a;
+    rgi_diag d;
     diags ds = { .n = 0 };
-    rg_module m;
-    rg_arena_init(&a, 0);
-    rg_diag_init(&d, &a, collect, &ds);
-    CHECK(rg_compile_source(&d, "lib/lost.rules", text, strlen(text), &ld, &m, NULL) == -1,
+    rgi_module m;
+    rgi_arena_init(&a, 0);
+    rgi_diag_init(&d, &a, collect, &ds);
+    CHECK(rgi_compile_source(&d, "lib/lost.rules", text, strlen(text), &ld, &m, NULL) == -1,
           "loader-3 fails");
     CHECK(ds.n == 1 && ds.rec[0].located && ds.rec[0].line == 1 && ds.rec[0].col == 24 &&
           ds.rec[0].end_col == 39 && strcmp(ds.rec[0].path, "lib/lost.rules") == 0,
@@ -148,19 +148,19 @@ int main(void) {
     CHECK(ds.n == 1 && strcmp(ds.msg[0], "no file lib/nowhere.rules in memory") == 0,
           "loader-3 message '%s'", ds.msg[0]);
     CHECK(s.released == 0, "loader-3 nothing to release");
-    rg_arena_free(&a);
+    rgi_arena_free(&a);
 
     ds.n = 0;
-    rg_arena_init(&a, 0);
-    rg_diag_init(&d, &a, collect, &ds);
-    CHECK(rg_compile_source(&d, "two.rules", two, strlen(two), &ld, &m, NULL) == -1,
+    rgi_arena_init(&a, 0);
+    rgi_diag_init(&d, &a, collect, &ds);
+    CHECK(rgi_compile_source(&d, "two.rules", two, strlen(two), &ld, &m, NULL) == -1,
           "loader-4 fails");
     CHECK(ds.n == 2 && d.errors == 2, "loader-4 two records, got %d", ds.n);
     CHECK(ds.n == 2 && ds.rec[0].line == 1 && ds.rec[0].col == 11 && ds.rec[0].end_col == 13,
           "loader-4.1 %u:%u-%u %s", ds.rec[0].line, ds.rec[0].col, ds.rec[0].end_col, ds.msg[0]);
     CHECK(ds.n == 2 && ds.rec[1].line == 2 && ds.rec[1].col == 15 && ds.rec[1].end_col == 18,
           "loader-4.2 %u:%u-%u %s", ds.rec[1].line, ds.rec[1].col, ds.rec[1].end_col, ds.msg[1]);
-    rg_arena_free(&a);
+    rgi_arena_free(&a);
   }
 
   printf("test_loader: %d passed, %d failed\n", passed, failed);

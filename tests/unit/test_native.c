@@ -9,7 +9,7 @@
 ** native-3  the same rules again: the code comes from the cache.
 ** native-4  runs without fusion stay in the VM (and agree).
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,9 +47,9 @@ static void run(const rg_rules *r, const char *proc, const char *arg, uint64_t m
   rg_run_options o;
   rg_run *run = NULL;
   const char *args[1] = { arg };
-  memset(&o, 0, sizeof o);
-  o.max_steps = max_steps;
-  o.no_fusion = no_fusion;
+  o = RG_OPTIONS(rg_run_options);
+  o.limits.max_steps = max_steps;
+  o.limits.no_fusion = no_fusion;
   if (rg_run_new(r, &o, &run) != RG_OK) {
     snprintf(buf, size, "no run");
     return;
@@ -59,9 +59,10 @@ static void run(const rg_rules *r, const char *proc, const char *arg, uint64_t m
     rg_run_result(run, res, sizeof res);
     snprintf(buf, size, "ok %s", res);
   } else {
-    uint32_t line, col;
-    const char *msg = rg_run_error(run, NULL, &line, &col);
-    snprintf(buf, size, "error %u:%u %s", (unsigned)line, (unsigned)col, msg);
+    rg_place at;
+    const char *msg = rg_run_errmsg(run);
+    rg_run_where(run, &at);
+    snprintf(buf, size, "error %u:%u %s", (unsigned)at.line, (unsigned)at.col, msg);
   }
   rg_run_free(run);
 }
@@ -70,7 +71,7 @@ int main(void) {
   rg_rules *vm = NULL, *nat = NULL;
   char note[512], a[256], b[256], dir[64], cache[128];
   rg_compile_options co;
-  memset(&co, 0, sizeof co);
+  co = RG_OPTIONS(rg_compile_options);
   if (rg_rules_compile("t.rules", text, sizeof text - 1, &co, &vm) != RG_OK ||
       rg_rules_compile("t.rules", text, sizeof text - 1, &co, &nat) != RG_OK) {
     printf("FAIL test_native: the rules do not compile\n");

@@ -51,21 +51,21 @@ static const char *source =
   "}\n";
 
 /* Enumerates procedure name of m into *r; returns the status. */
-static rg_odds_status odds(const rg_module *m, const char *name, uint64_t limit, uint32_t depth,
-                           int all, rg_odds_result *r) {
-  rg_value none = 0;
-  int p = rg_module_find_proc(m, name);
-  rg_odds_opts o = { .m = m, .proc = (uint32_t)p, .args = &none, .limit = limit,
+static rgi_odds_status odds(const rgi_module *m, const char *name, uint64_t limit, uint32_t depth,
+                           int all, rgi_odds_result *r) {
+  rgi_value none = 0;
+  int p = rgi_module_find_proc(m, name);
+  rgi_odds_opts o = { .m = m, .proc = (uint32_t)p, .args = &none, .limit = limit,
                      .depth = depth, .all_choices = all };
   if (p < 0) {
     memset(r, 0, sizeof *r);
     return RG_ODDS_NOMEM;
   }
-  return rg_odds_run(&o, r);
+  return rgi_odds_run(&o, r);
 }
 
 /* Returns 1 when the result written text has probability num/den in r. */
-static int prob_is(const rg_odds_result *r, const char *text, unsigned num, unsigned den) {
+static int prob_is(const rgi_odds_result *r, const char *text, unsigned num, unsigned den) {
   for (uint32_t s = 0; s < r->tally.n; s++)
     if (strcmp(r->tally.keys[s].text, text) == 0)
       return r->probs[s].num == num && r->probs[s].den == den;
@@ -73,9 +73,9 @@ static int prob_is(const rg_odds_result *r, const char *text, unsigned num, unsi
 }
 
 int main(void) {
-  rg_module m;
-  rg_arena arena;
-  rg_odds_result r;
+  rgi_module m;
+  rgi_arena arena;
+  rgi_odds_result r;
   char buf[100];
 
   if (rules_text(source, &m, &arena) != 0) return 1;
@@ -89,46 +89,46 @@ int main(void) {
   CHECK(prob_is(&r, "6", 5, 36) && prob_is(&r, "8", 5, 36), "P(6) = P(8) = 5/36");
   for (uint32_t s = 0; s < r.tally.n; s++)
     if (strcmp(r.tally.keys[s].text, "7") == 0)
-      CHECK(strcmp(rg_frac_str(buf, &r.probs[s]), "1/6") == 0, "1/6 written: %s", buf);
-  rg_odds_free(&r);
+      CHECK(strcmp(rgi_frac_str(buf, &r.probs[s]), "1/6") == 0, "1/6 written: %s", buf);
+  rgi_odds_free(&r);
 
   CHECK(odds(&m, "two_black", 1000, 200, 0, &r) == RG_ODDS_OK, "two cards");
   CHECK(r.paths == 8 && r.states == 3, "two cards: 8 runs, 3 states, not %llu, %u",
         (unsigned long long)r.paths, r.states);
   CHECK(prob_is(&r, "true", 1, 3) && prob_is(&r, "false", 2, 3), "both black 1/3, else 2/3");
-  rg_odds_free(&r);
+  rgi_odds_free(&r);
 
   CHECK(odds(&m, "roll_off", 1000, 200, 0, &r) == RG_ODDS_OK, "roll-off");
   CHECK(prob_is(&r, "1", 1, 2) && prob_is(&r, "2", 1, 2), "each side 1/2, exactly");
   CHECK(r.cut.num == 0 && r.cut_paths == 0 && r.paths == 85 && r.states == 14 && r.loops == 1,
         "85 runs, 14 states, 1 loop, none cut (%llu, %u, %u)", (unsigned long long)r.paths,
         r.states, r.loops);
-  rg_odds_free(&r);
+  rgi_odds_free(&r);
   CHECK(odds(&m, "roll_off", 1000, 2, 0, &r) == RG_ODDS_OK, "roll-off, depth 2");
   CHECK(prob_is(&r, "1", 5, 12) && prob_is(&r, "2", 5, 12), "each side 5/12 at depth 2");
   CHECK(r.cut.num == 1 && r.cut.den == 6 && r.cut_paths == 1 && r.paths == 44,
         "1/6 unresolved in 1 of 44 runs (%llu, %llu)", (unsigned long long)r.cut_paths,
         (unsigned long long)r.paths);
-  rg_odds_free(&r);
+  rgi_odds_free(&r);
 
   CHECK(odds(&m, "pick", 1000, 200, 1, &r) == RG_ODDS_OK, "every choice");
   CHECK(r.paths == 4 && prob_is(&r, "1", 1, 3) && prob_is(&r, "3", 1, 3), "each option 1/3");
-  rg_odds_free(&r);
+  rgi_odds_free(&r);
   CHECK(odds(&m, "pick", 1000, 200, 0, &r) == RG_ODDS_OK, "the first choice");
   CHECK(r.paths == 1 && r.tally.n == 1 && prob_is(&r, "1", 1, 1), "option 1 surely");
-  rg_odds_free(&r);
+  rgi_odds_free(&r);
 
   CHECK(odds(&m, "two_d6", 10, 200, 0, &r) == RG_ODDS_LIMIT, "a limit of 10 runs");
   CHECK(r.paths == 10, "stopped after 10 runs");
-  rg_odds_free(&r);
+  rgi_odds_free(&r);
 
   CHECK(odds(&m, "boom", 1000, 200, 0, &r) == RG_ODDS_RUN_FAILED, "division by zero");
   CHECK(r.draws == 1 && r.idx && r.idx[0] == 5 && r.n[0] == 6, "on outcome 6 of 6");
   CHECK(strcmp(r.msg, "division by zero") == 0, "the error: %s", r.msg);
-  rg_odds_free(&r);
+  rgi_odds_free(&r);
 
-  rg_module_free(&m);
-  rg_arena_free(&arena);
+  rgi_module_free(&m);
+  rgi_arena_free(&arena);
   printf("test_odds: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

@@ -22,9 +22,9 @@ static int file_write(void *ctx, const char *s, size_t n) {
 
 /* ---- printing the tree ------------------------------------------------ */
 
-static void show_expr(FILE *o, const rg_expr *e);
+static void show_expr(FILE *o, const rgi_expr *e);
 
-static const char *op_name(rg_op op) {
+static const char *op_name(rgi_op op) {
   static const char *const names[] = {
     "neg", "not", "+", "-", "*", "/", "mod", "==", "!=", "<", "<=", ">", ">=",
     "and", "or", "in"
@@ -33,7 +33,7 @@ static const char *op_name(rg_op op) {
 }
 
 /* Prints the expressions of a list, each preceded by a space. */
-static void show_exprs(FILE *o, const rg_expr *e) {
+static void show_exprs(FILE *o, const rgi_expr *e) {
   for (; e; e = e->next) { fputc(' ', o); show_expr(o, e); }
 }
 
@@ -48,7 +48,7 @@ static void show_str(FILE *o, const char *s) {
   fputc('"', o);
 }
 
-static void show_expr(FILE *o, const rg_expr *e) {
+static void show_expr(FILE *o, const rgi_expr *e) {
   switch (e->kind) {
     case RG_EX_INT: fprintf(o, "%" PRId64, e->ival); break;
     case RG_EX_PERCENT: fprintf(o, "%" PRId64 "%%", e->ival); break;
@@ -71,7 +71,7 @@ static void show_expr(FILE *o, const rg_expr *e) {
       fputs("(set", o); show_exprs(o, e->args); fputc(')', o); break;
     case RG_EX_RECORD:
       fputs("(record", o);
-      for (const rg_fieldinit *f = e->fields; f; f = f->next) {
+      for (const rgi_fieldinit *f = e->fields; f; f = f->next) {
         fprintf(o, " %s:", f->name); show_expr(o, f->value);
       }
       fputc(')', o); break;
@@ -86,7 +86,7 @@ static void show_expr(FILE *o, const rg_expr *e) {
   }
 }
 
-static void show_type(FILE *o, const rg_typeexpr *t) {
+static void show_type(FILE *o, const rgi_typeexpr *t) {
   switch (t->kind) {
     case RG_TY_INT: fputs("int", o); break;
     case RG_TY_BOOL: fputs("bool", o); break;
@@ -101,15 +101,15 @@ static void show_type(FILE *o, const rg_typeexpr *t) {
   }
 }
 
-static void show_notes(FILE *o, const rg_note *n) {
+static void show_notes(FILE *o, const rgi_note *n) {
   for (; n; n = n->next) {
     fprintf(o, " [%s ", n->assumed ? "assumed" : "source"); show_str(o, n->text); fputc(']', o);
   }
 }
 
-static void show_stmts(FILE *o, const rg_stmt *s);
+static void show_stmts(FILE *o, const rgi_stmt *s);
 
-static void show_stmt(FILE *o, const rg_stmt *s) {
+static void show_stmt(FILE *o, const rgi_stmt *s) {
   switch (s->kind) {
     case RG_ST_LET:
       fprintf(o, "(let %s", s->name);
@@ -147,13 +147,13 @@ static void show_stmt(FILE *o, const rg_stmt *s) {
 }
 
 /* Prints a statement list as {s1 s2 ...}. */
-static void show_stmts(FILE *o, const rg_stmt *s) {
+static void show_stmts(FILE *o, const rgi_stmt *s) {
   fputc('{', o);
   for (; s; s = s->next) { show_stmt(o, s); if (s->next) fputc(' ', o); }
   fputc('}', o);
 }
 
-static void show_keypat(FILE *o, const rg_keypat *k) {
+static void show_keypat(FILE *o, const rgi_keypat *k) {
   switch (k->kind) {
     case RG_KP_NAME: if (k->enum_name) fprintf(o, "%s.", k->enum_name); fputs(k->name, o); break;
     case RG_KP_STR: show_str(o, k->name); break;
@@ -163,7 +163,7 @@ static void show_keypat(FILE *o, const rg_keypat *k) {
   }
 }
 
-static void show_decl(FILE *o, const rg_decl *d) {
+static void show_decl(FILE *o, const rgi_decl *d) {
   switch (d->kind) {
     case RG_DE_UNIT:
       fprintf(o, "(unit %s", d->name);
@@ -171,7 +171,7 @@ static void show_decl(FILE *o, const rg_decl *d) {
       break;
     case RG_DE_ENUM:
       fprintf(o, "(enum %s %s", d->name, d->ordered ? "<" : ",");
-      for (const rg_member *m = d->members; m; m = m->next) {
+      for (const rgi_member *m = d->members; m; m = m->next) {
         fprintf(o, " %s", m->code);
         if (m->display) { fputc('=', o); show_str(o, m->display); }
         show_notes(o, m->notes);
@@ -179,7 +179,7 @@ static void show_decl(FILE *o, const rg_decl *d) {
       break;
     case RG_DE_RECORD:
       fprintf(o, "(record %s", d->name);
-      for (const rg_field *f = d->fields; f; f = f->next) {
+      for (const rgi_field *f = d->fields; f; f = f->next) {
         fprintf(o, " %s:", f->name); show_type(o, f->type);
       }
       break;
@@ -191,7 +191,7 @@ static void show_decl(FILE *o, const rg_decl *d) {
     case RG_DE_DICE: case RG_DE_DECK:
       fprintf(o, "(%s %s:", d->kind == RG_DE_DICE ? "dice" : "deck", d->name);
       show_type(o, d->type);
-      for (const rg_cell *c = d->cells; c; c = c->next) {
+      for (const rgi_cell *c = d->cells; c; c = c->next) {
         fputs(" [", o); show_keypat(o, c->keys); fputs(": ", o); show_expr(o, c->value); fputc(']', o);
       }
       break;
@@ -201,10 +201,10 @@ static void show_decl(FILE *o, const rg_decl *d) {
     case RG_DE_STRATEGY:
       fprintf(o, "(strategy %s", d->name);
       if (d->display) { fputc(' ', o); show_str(o, d->display); }
-      for (const rg_srule *r = d->srules; r; r = r->next) {
+      for (const rgi_srule *r = d->srules; r; r = r->next) {
         fputs(" (", o); show_str(o, r->prompt);
         if (r->who) { fputs(" for ", o); show_expr(o, r->who); }
-        for (const rg_pickx *x = r->picks; x; x = x->next) {
+        for (const rgi_pickx *x = r->picks; x; x = x->next) {
           fputc(' ', o);
           if (x->word) fprintf(o, "%s:%s", x->word, x->field);
           else show_expr(o, x->value);
@@ -214,12 +214,12 @@ static void show_decl(FILE *o, const rg_decl *d) {
       break;
     case RG_DE_DISPLAY:
       fprintf(o, "(display %s ", d->name); show_str(o, d->display);
-      for (const rg_dlinex *x = d->dlines; x; x = x->next) {
+      for (const rgi_dlinex *x = d->dlines; x; x = x->next) {
         fputc(' ', o);
         if (x->kind == 0) show_str(o, x->text);
         else if (x->kind == 1) {
           fprintf(o, "(table %s", x->text);
-          for (const rg_dcolx *c = x->cols; c; c = c->next) fprintf(o, " %s", c->name);
+          for (const rgi_dcolx *c = x->cols; c; c = c->next) fprintf(o, " %s", c->name);
           fputc(')', o);
         } else {
           fprintf(o, "(list %s", x->text);
@@ -233,7 +233,7 @@ static void show_decl(FILE *o, const rg_decl *d) {
       break;
     case RG_DE_EXTEND:
       fprintf(o, "(extend %s", d->name);
-      for (const rg_member *m = d->members; m; m = m->next) {
+      for (const rgi_member *m = d->members; m; m = m->next) {
         fprintf(o, " %s", m->code);
         if (m->display) { fputc('=', o); show_str(o, m->display); }
         if (m->anchor) fprintf(o, " %s %s", m->before ? "before" : "after", m->anchor);
@@ -247,7 +247,7 @@ static void show_decl(FILE *o, const rg_decl *d) {
         break;
       }
       fprintf(o, "(cell %s [", d->name);
-      for (const rg_keypat *k = d->cells->keys; k; k = k->next) {
+      for (const rgi_keypat *k = d->cells->keys; k; k = k->next) {
         show_keypat(o, k); if (k->next) fputc(',', o);
       }
       fputs("] ", o); show_expr(o, d->cells->value);
@@ -265,7 +265,7 @@ static void show_decl(FILE *o, const rg_decl *d) {
       break;
     case RG_DE_TABLE:
       fprintf(o, "(table %s (", d->name);
-      for (const rg_keyspec *k = d->keys; k; k = k->next) {
+      for (const rgi_keyspec *k = d->keys; k; k = k->next) {
         if (k->name) fprintf(o, "%s:", k->name);
         if (k->enum_name) fputs(k->enum_name, o);
         else fprintf(o, "%" PRId64 "..%" PRId64, k->lo, k->hi);
@@ -273,10 +273,10 @@ static void show_decl(FILE *o, const rg_decl *d) {
       }
       fputs(") ", o); show_type(o, d->type);
       if (d->from) { fputs(" from ", o); show_str(o, d->from); }
-      for (const rg_cell *c = d->cells; c; c = c->next) {
+      for (const rgi_cell *c = d->cells; c; c = c->next) {
         fputs(" [", o);
         if (!c->keys) fputs("else", o);
-        for (const rg_keypat *k = c->keys; k; k = k->next) {
+        for (const rgi_keypat *k = c->keys; k; k = k->next) {
           show_keypat(o, k); if (k->next) fputc(',', o);
         }
         fputs(": ", o); show_expr(o, c->value); show_notes(o, c->notes); fputc(']', o);
@@ -284,7 +284,7 @@ static void show_decl(FILE *o, const rg_decl *d) {
       break;
     case RG_DE_PROC:
       fprintf(o, "(procedure %s (", d->name);
-      for (const rg_param *p = d->params; p; p = p->next) {
+      for (const rgi_param *p = d->params; p; p = p->next) {
         fprintf(o, "%s:", p->name); show_type(o, p->type); if (p->next) fputc(' ', o);
       }
       fputc(')', o);
@@ -305,13 +305,13 @@ typedef struct result {
   char *tree;           /* the declarations, one per line (malloc) */
   char *errors;         /* the first line of each diagnostic (malloc) */
   int nerrors;
-  rg_ast_file *ast;
+  rgi_ast_file *ast;
 } result;
 
 /* Parses src as the file "t.rules"; fills r.  The arena is freed by the
 ** caller (r->ast points into it). */
-static void run(rg_arena *arena, const char *src, size_t len, result *r) {
-  rg_diag d;
+static void run(rgi_arena *arena, const char *src, size_t len, result *r) {
+  rgi_diag d;
   uint32_t ix;
   char *diag = NULL, *tree = NULL;
   size_t dn = 0, tn = 0;
@@ -319,9 +319,9 @@ static void run(rg_arena *arena, const char *src, size_t len, result *r) {
   FILE *tout = open_memstream(&tree, &tn);
   memset(r, 0, sizeof *r);
   rg_out dsink = { file_write, dout, 0 };
-  rg_diag_init(&d, arena, rg_diagnostic_print, &dsink);
-  if (rg_diag_add_text(&d, "t.rules", src, len, &ix) == 0) {
-    r->ast = rg_parse(&d, ix, arena);
+  rgi_diag_init(&d, arena, rg_diagnostic_print, &dsink);
+  if (rgi_diag_add_text(&d, "t.rules", src, len, &ix) == 0) {
+    r->ast = rgi_parse(&d, ix, arena);
     if (r->ast) {
       if (r->ast->header) {
         fprintf(tout, "(ruleset ");
@@ -330,7 +330,7 @@ static void run(rg_arena *arena, const char *src, size_t len, result *r) {
         if (r->ast->header->source) { fputs(" source ", tout); show_str(tout, r->ast->header->source); }
         fputs(")\n", tout);
       }
-      for (const rg_decl *x = r->ast->decls; x; x = x->next) {
+      for (const rgi_decl *x = r->ast->decls; x; x = x->next) {
         show_decl(tout, x);
         fputc('\n', tout);
       }
@@ -365,30 +365,30 @@ static void check(const char *name, const char *what, const char *got, const cha
 
 /* Parses src and checks its tree and that there are no errors. */
 static void tree_case(const char *name, const char *src, const char *want) {
-  rg_arena a;
+  rgi_arena a;
   result r;
-  rg_arena_init(&a, 0);
+  rgi_arena_init(&a, 0);
   run(&a, src, strlen(src), &r);
   check(name, "diagnostics", r.errors, "");
   check(name, "tree", r.tree, want);
   free(r.tree);
   free(r.errors);
-  rg_arena_free(&a);
+  rgi_arena_free(&a);
 }
 
 /* Parses src (len bytes) and checks the diagnostics' first lines; when
 ** want_tree is not NULL, checks the (partial) tree as well. */
 static void error_case_n(const char *name, const char *src, size_t len, const char *want,
                          const char *want_tree) {
-  rg_arena a;
+  rgi_arena a;
   result r;
-  rg_arena_init(&a, 0);
+  rgi_arena_init(&a, 0);
   run(&a, src, len, &r);
   check(name, "diagnostics", r.errors, want);
   if (want_tree) check(name, "tree", r.tree, want_tree);
   free(r.tree);
   free(r.errors);
-  rg_arena_free(&a);
+  rgi_arena_free(&a);
 }
 
 static void error_case(const char *name, const char *src, const char *want) {
@@ -403,25 +403,25 @@ static void error_tree_case(const char *name, const char *src, const char *want,
 
 /* Checks the token dump of src. */
 static void token_case(const char *name, const char *src, const char *want) {
-  rg_arena a;
-  rg_diag d;
+  rgi_arena a;
+  rgi_diag d;
   uint32_t ix;
   char *diag = NULL;
   size_t dn = 0;
   FILE *dout = open_memstream(&diag, &dn);
   rg_buf toks;
   rg_buf_init(&toks);
-  rg_arena_init(&a, 0);
+  rgi_arena_init(&a, 0);
   rg_out dsink = { file_write, dout, 0 };
-  rg_diag_init(&d, &a, rg_diagnostic_print, &dsink);
-  if (rg_diag_add_text(&d, "t.rules", src, strlen(src), &ix) == 0)
-    rg_dump_tokens(&d, ix, &a, &toks.out);
+  rgi_diag_init(&d, &a, rg_diagnostic_print, &dsink);
+  if (rgi_diag_add_text(&d, "t.rules", src, strlen(src), &ix) == 0)
+    rgi_dump_tokens(&d, ix, &a, &toks.out);
   fclose(dout);
   check(name, "diagnostics", diag, "");
   check(name, "tokens", toks.data ? toks.data : "", want);
   free(diag);
   rg_buf_free(&toks);
-  rg_arena_free(&a);
+  rgi_arena_free(&a);
 }
 
 /* ---- the cases -------------------------------------------------------- */
@@ -583,7 +583,7 @@ static void test_trees(void) {
 
 /* Positions: every node carries its first token's position. */
 static void test_positions(void) {
-  rg_arena a;
+  rgi_arena a;
   result r;
   const char *src =
     "enum e { A, B }\n"
@@ -592,12 +592,12 @@ static void test_positions(void) {
     "  return -y\n"
     "}\n"
     "table t(e) -> int { A: 1,\n   else: 2 }\n";
-  rg_arena_init(&a, 0);
+  rgi_arena_init(&a, 0);
   run(&a, src, strlen(src), &r);
   check("parse-3.1", "diagnostics", r.errors, "");
   if (r.ast && r.ast->decls && r.ast->decls->next && r.ast->decls->next->next) {
-    const rg_decl *e = r.ast->decls, *p = e->next, *t = p->next;
-    const rg_stmt *let = p->body, *ret = let->next;
+    const rgi_decl *e = r.ast->decls, *p = e->next, *t = p->next;
+    const rgi_stmt *let = p->body, *ret = let->next;
     char buf[512];
     snprintf(buf, sizeof buf,
              "enum %u:%u B %u:%u proc %u:%u param %u:%u type %u:%u let %u:%u "
@@ -618,22 +618,22 @@ static void test_positions(void) {
   }
   free(r.tree);
   free(r.errors);
-  rg_arena_free(&a);
+  rgi_arena_free(&a);
 
   /* Two parses in one process are independent. */
   {
-    rg_arena a1, a2;
+    rgi_arena a1, a2;
     result r1, r2;
-    rg_arena_init(&a1, 0);
-    rg_arena_init(&a2, 0);
+    rgi_arena_init(&a1, 0);
+    rgi_arena_init(&a2, 0);
     run(&a1, "const a = $", 11, &r1);
     run(&a2, "const b = 2", 11, &r2);
     check("parse-3.2", "first", r1.errors, "t.rules:1:11: error: unexpected character '$'\n");
     check("parse-3.2", "second", r2.errors, "");
     check("parse-3.2", "second tree", r2.tree, "(const b 2)\n");
     free(r1.tree); free(r1.errors); free(r2.tree); free(r2.errors);
-    rg_arena_free(&a1);
-    rg_arena_free(&a2);
+    rgi_arena_free(&a1);
+    rgi_arena_free(&a2);
   }
 }
 
@@ -770,9 +770,9 @@ static void test_limits(void) {
   n += (size_t)sprintf(src + n, "\nconst y = 2");
   {
     char want[128];
-    rg_arena a;
+    rgi_arena a;
     result r;
-    rg_arena_init(&a, 0);
+    rgi_arena_init(&a, 0);
     run(&a, src, n, &r);
     check("parse-5.6", "tree", r.tree, "(const y 2)\n");
     check("parse-5.6", "count", r.nerrors == 1 ? "1" : "not 1", "1");
@@ -780,29 +780,29 @@ static void test_limits(void) {
     check("parse-5.6", "message", r.errors && strstr(r.errors, want) ? want : r.errors, want);
     free(r.tree);
     free(r.errors);
-    rg_arena_free(&a);
+    rgi_arena_free(&a);
   }
   free(src);
 
-  /* Out of memory: an arena limit makes rg_parse return NULL, not crash. */
+  /* Out of memory: an arena limit makes rgi_parse return NULL, not crash. */
   {
-    rg_arena a, big;
-    rg_diag d;
+    rgi_arena a, big;
+    rgi_diag d;
     uint32_t ix;
     char *diag = NULL;
     size_t dn = 0;
     FILE *dout = open_memstream(&diag, &dn);
     const char *text = "enum e { A, B, C }\nconst x = {A, B}\n";
-    rg_arena_init(&big, 0);
+    rgi_arena_init(&big, 0);
     rg_out dsink = { file_write, dout, 0 };
-    rg_diag_init(&d, &big, rg_diagnostic_print, &dsink);
-    rg_diag_add_text(&d, "t.rules", text, strlen(text), &ix);
-    rg_arena_init(&a, 1);   /* every allocation fails */
-    check("parse-5.7", "oom", rg_parse(&d, ix, &a) == NULL ? "NULL" : "tree", "NULL");
-    rg_arena_free(&a);
+    rgi_diag_init(&d, &big, rg_diagnostic_print, &dsink);
+    rgi_diag_add_text(&d, "t.rules", text, strlen(text), &ix);
+    rgi_arena_init(&a, 1);   /* every allocation fails */
+    check("parse-5.7", "oom", rgi_parse(&d, ix, &a) == NULL ? "NULL" : "tree", "NULL");
+    rgi_arena_free(&a);
     fclose(dout);
     free(diag);
-    rg_arena_free(&big);
+    rgi_arena_free(&big);
   }
 }
 

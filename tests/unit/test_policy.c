@@ -34,7 +34,7 @@ static const char *const grounds[] = { "Standard", "Coastal", "Désert" };
 static const char *const codes[] = { "S", "C", "D" };
 static const char *const numbers[] = { "2", "4", "6" };
 
-/* rg_question.name over a list of names (codes as alt names for grounds). */
+/* rgi_question.name over a list of names (codes as alt names for grounds). */
 static int name_of(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
   const char *const *names = ctx;
   if (alt) {
@@ -46,38 +46,38 @@ static int name_of(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
   return 1;
 }
 
-static const rg_question ground = { .who = "Bravo", .prompt = "which ground?", .n = 3,
+static const rgi_question ground = { .who = "Bravo", .prompt = "which ground?", .n = 3,
                                     .name = name_of, .ctx = (void *)grounds };
-static const rg_question count = { .who = "Alpha", .prompt = "how many?", .n = 3, .numeric = 1,
+static const rgi_question count = { .who = "Alpha", .prompt = "how many?", .n = 3, .numeric = 1,
                                    .name = name_of, .ctx = (void *)numbers };
-static const rg_question score = { .prompt = "score", .n = 7, .numeric = 1, .range = 1, .lo = -3 };
+static const rgi_question score = { .prompt = "score", .n = 7, .numeric = 1, .range = 1, .lo = -3 };
 static const char *const bools[] = { "false", "true" };
-static const rg_question intercept = { .who = "Alpha", .prompt = "intercept?", .n = 2,
+static const rgi_question intercept = { .who = "Alpha", .prompt = "intercept?", .n = 2,
                                        .name = name_of, .ctx = (void *)bools, .yesno = 1 };
 /* 2d6 as one question: 36 outcomes, the first die least significant. */
-static const rg_question twod6 = { .prompt = "roll 2d6", .n = 36, .numeric = 1, .range = 1,
+static const rgi_question twod6 = { .prompt = "roll 2d6", .n = 36, .numeric = 1, .range = 1,
                                    .lo = 1, .dice = 2, .sides = 6 };
 static const char *const seasons[] = { "Winter", "Spring/Autumn", "Summer", "Sandstorm" };
-static const rg_question season = { .who = "Bravo", .prompt = "season", .n = 4,
+static const rgi_question season = { .who = "Bravo", .prompt = "season", .n = 4,
                                     .name = name_of, .ctx = (void *)seasons };
 
-/* Returns what rg_question_reply makes of line for q: the kind, the index
+/* Returns what rgi_question_reply makes of line for q: the kind, the index
 ** in *k and the message in why[0..size). */
-static rg_reply reply(const rg_question *q, const char *line, int64_t *k, char *why, size_t size) {
+static rg_reply reply(const rgi_question *q, const char *line, int64_t *k, char *why, size_t size) {
   char copy[256];
   const char *arg;
   rg_buf b;
   rg_reply r;
   snprintf(copy, sizeof copy, "%s", line);
   rg_buf_init(&b);
-  r = rg_question_reply(q, copy, k, &arg, &b.out);
+  r = rgi_question_reply(q, copy, k, &arg, &b.out);
   snprintf(why, size, "%s", b.data ? b.data : "");
   rg_buf_free(&b);
   return r;
 }
 
 /* A callback policy: answers *ctx, refusing with a reason when it is -1. */
-static int64_t answer_with(void *ctx, const rg_question *q, rg_out *err) {
+static int64_t answer_with(void *ctx, const rgi_question *q, rg_out *err) {
   int64_t k = *(int64_t *)ctx;
   (void)q;
   if (k < 0) rg_puts(err, "gave up");
@@ -85,27 +85,27 @@ static int64_t answer_with(void *ctx, const rg_question *q, rg_out *err) {
 }
 
 int main(void) {
-  rg_policy p, a, b;
+  rgi_policy p, a, b;
 
   /* first */
-  rg_policy_first(&p);
-  CHECK(rg_policy_choose(&p, &ground) == 0, "first: option 0");
-  CHECK(rg_policy_choose(&p, &score) == 0, "first: option 0 of a range");
+  rgi_policy_first(&p);
+  CHECK(rgi_policy_choose(&p, &ground) == 0, "first: option 0");
+  CHECK(rgi_policy_choose(&p, &score) == 0, "first: option 0 of a range");
   CHECK(strcmp(p.name, "first") == 0, "first: its name");
-  rg_policy_free(&p);
+  rgi_policy_free(&p);
 
   /* random: reproducible for a seed */
   {
     int same = 1, differ = 0, inside = 1;
-    rg_policy_random(&a);
-    rg_policy_random(&b);
-    rg_policy_random(&p);
-    rg_seed_step(NULL, &a.rng, 7, "", 0);
-    rg_seed_step(NULL, &b.rng, 7, "", 0);
-    rg_seed_step(NULL, &p.rng, 8, "", 0);
+    rgi_policy_random(&a);
+    rgi_policy_random(&b);
+    rgi_policy_random(&p);
+    rgi_seed_step(NULL, &a.rng, 7, "", 0);
+    rgi_seed_step(NULL, &b.rng, 7, "", 0);
+    rgi_seed_step(NULL, &p.rng, 8, "", 0);
     for (int i = 0; i < 200; i++) {
-      int64_t x = rg_policy_choose(&a, &score), y = rg_policy_choose(&b, &score),
-              z = rg_policy_choose(&p, &score);
+      int64_t x = rgi_policy_choose(&a, &score), y = rgi_policy_choose(&b, &score),
+              z = rgi_policy_choose(&p, &score);
       same &= x == y;
       differ |= x != z;
       inside &= x >= 0 && x < 7 && z >= 0 && z < 7;
@@ -113,9 +113,9 @@ int main(void) {
     CHECK(same, "random: seed 7 twice gives the same choices");
     CHECK(differ, "random: seeds 7 and 8 give different choices");
     CHECK(inside, "random: every choice is one of the 7 options");
-    rg_policy_free(&a);
-    rg_policy_free(&b);
-    rg_policy_free(&p);
+    rgi_policy_free(&a);
+    rgi_policy_free(&b);
+    rgi_policy_free(&p);
   }
 
   /* answers */
@@ -132,33 +132,33 @@ int main(void) {
       "-3\n"                      /* 9: score: lo is option 0 */
       "3\n"                       /* 10: score: -3 + 6 = 3 is option 6 */
       "retreat\n";                /* 11: not an option */
-    CHECK(rg_policy_answers(&p, "answers.txt", text, sizeof text - 1) == 0, "answers: set up");
-    CHECK(rg_policy_choose(&p, &ground) == 1, "answers: by name (line 3)");
-    CHECK(rg_policy_choose(&p, &ground) == 2, "answers: by number (line 4)");
-    CHECK(rg_policy_choose(&p, &ground) == 2, "answers: by code (line 5)");
-    CHECK(rg_policy_choose(&p, &ground) == 2, "answers: by folded name (line 6)");
-    CHECK(rg_policy_choose(&p, &count) == 1, "answers: numeric by value (line 7)");
-    CHECK(rg_policy_choose(&p, &count) == -1, "answers: numeric options are not numbered (line 8)");
-    CHECK(strcmp(rg_policy_error(&p),
+    CHECK(rgi_policy_answers(&p, "answers.txt", text, sizeof text - 1) == 0, "answers: set up");
+    CHECK(rgi_policy_choose(&p, &ground) == 1, "answers: by name (line 3)");
+    CHECK(rgi_policy_choose(&p, &ground) == 2, "answers: by number (line 4)");
+    CHECK(rgi_policy_choose(&p, &ground) == 2, "answers: by code (line 5)");
+    CHECK(rgi_policy_choose(&p, &ground) == 2, "answers: by folded name (line 6)");
+    CHECK(rgi_policy_choose(&p, &count) == 1, "answers: numeric by value (line 7)");
+    CHECK(rgi_policy_choose(&p, &count) == -1, "answers: numeric options are not numbered (line 8)");
+    CHECK(strcmp(rgi_policy_error(&p),
                  "answers.txt:8: '3' is not an option of: Alpha, how many?; options: 2, 4, 6") == 0,
-          "answers: line 8's error: %s", rg_policy_error(&p));
-    CHECK(rg_policy_choose(&p, &score) == 0, "answers: range lo (line 9)");
-    CHECK(rg_policy_choose(&p, &score) == 6, "answers: range hi (line 10)");
-    CHECK(*rg_policy_error(&p) == '\0', "answers: a good answer clears the error");
-    CHECK(rg_policy_choose(&p, &ground) == -1, "answers: 'retreat' (line 11)");
-    CHECK(strcmp(rg_policy_error(&p), "answers.txt:11: 'retreat' is not an option of: Bravo, "
+          "answers: line 8's error: %s", rgi_policy_error(&p));
+    CHECK(rgi_policy_choose(&p, &score) == 0, "answers: range lo (line 9)");
+    CHECK(rgi_policy_choose(&p, &score) == 6, "answers: range hi (line 10)");
+    CHECK(*rgi_policy_error(&p) == '\0', "answers: a good answer clears the error");
+    CHECK(rgi_policy_choose(&p, &ground) == -1, "answers: 'retreat' (line 11)");
+    CHECK(strcmp(rgi_policy_error(&p), "answers.txt:11: 'retreat' is not an option of: Bravo, "
                                       "which ground?; options: Standard, Coastal, Désert") == 0,
-          "answers: line 11's error: %s", rg_policy_error(&p));
-    CHECK(rg_policy_choose(&p, &score) == -1, "answers: none left");
-    CHECK(strcmp(rg_policy_error(&p),
+          "answers: line 11's error: %s", rgi_policy_error(&p));
+    CHECK(rgi_policy_choose(&p, &score) == -1, "answers: none left");
+    CHECK(strcmp(rgi_policy_error(&p),
                  "answers.txt:12: no answer for: score (the answers ran out)") == 0,
-          "answers: the end's error: %s", rg_policy_error(&p));
-    rg_policy_free(&p);
+          "answers: the end's error: %s", rgi_policy_error(&p));
+    rgi_policy_free(&p);
 
-    CHECK(rg_policy_answers(&p, "nul.txt", "1\0002\n", 4) == -1, "answers: a NUL byte refused");
-    CHECK(strcmp(rg_policy_error(&p), "nul.txt: a NUL byte in the answers") == 0,
-          "answers: the NUL's error: %s", rg_policy_error(&p));
-    rg_policy_free(&p);
+    CHECK(rgi_policy_answers(&p, "nul.txt", "1\0002\n", 4) == -1, "answers: a NUL byte refused");
+    CHECK(strcmp(rgi_policy_error(&p), "nul.txt: a NUL byte in the answers") == 0,
+          "answers: the NUL's error: %s", rgi_policy_error(&p));
+    rgi_policy_free(&p);
   }
 
   /* a person's replies: prefixes, yes/no, dice, commands */
@@ -179,7 +179,7 @@ int main(void) {
     CHECK(reply(&intercept, "yes", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 1, "reply: yes");
     /* no numbers for yes or no: 1 might mean yes, or the first option (false) */
     CHECK(reply(&intercept, "1", &k, why, sizeof why) != RG_REPLY_ANSWER &&
-          rg_question_match(&intercept, "2") < 0, "reply: a number is not yes or no");
+          rgi_question_match(&intercept, "2") < 0, "reply: a number is not yes or no");
     CHECK(reply(&ground, "yes", &k, why, sizeof why) == RG_REPLY_BAD, "reply: yes only for yes/no");
     CHECK(reply(&twod6, "3 4", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 2 + 3 * 6,
           "reply: 2d6 '3 4' is (3-1) + (4-1)*6 = 20, got %lld", (long long)k);
@@ -189,9 +189,9 @@ int main(void) {
                       "(? for help, undo to go back)") == 0, "reply: 2d6's message: %s", why);
     CHECK(reply(&twod6, "3 4 5", &k, why, sizeof why) == RG_REPLY_BAD, "reply: three numbers for 2d6");
     CHECK(reply(&twod6, "0 4", &k, why, sizeof why) == RG_REPLY_BAD, "reply: 0 is no face");
-    rg_question_answer_text(&twod6, 20, text, sizeof text);
+    rgi_question_answer_text(&twod6, 20, text, sizeof text);
     CHECK(strcmp(text, "3 4") == 0, "answer text of 2d6 20: %s", text);
-    rg_question_answer_text(&ground, 0, text, sizeof text);
+    rgi_question_answer_text(&ground, 0, text, sizeof text);
     CHECK(strcmp(text, "Standard") == 0, "answer text of ground 0: %s", text);
     CHECK(reply(&ground, " Undo ", &k, why, sizeof why) == RG_REPLY_UNDO, "reply: undo");
     CHECK(reply(&ground, "back", &k, why, sizeof why) == RG_REPLY_UNDO, "reply: back");
@@ -206,33 +206,33 @@ int main(void) {
   /* callback */
   {
     int64_t k = 2;
-    rg_policy_callback(&p, "ask", answer_with, &k);
-    CHECK(rg_policy_choose(&p, &ground) == 2, "callback: its answer");
+    rgi_policy_callback(&p, "ask", answer_with, &k);
+    CHECK(rgi_policy_choose(&p, &ground) == 2, "callback: its answer");
     k = -1;
-    CHECK(rg_policy_choose(&p, &ground) == -1, "callback: its refusal");
-    CHECK(strcmp(rg_policy_error(&p), "gave up") == 0, "callback: its reason");
+    CHECK(rgi_policy_choose(&p, &ground) == -1, "callback: its refusal");
+    CHECK(strcmp(rgi_policy_error(&p), "gave up") == 0, "callback: its reason");
     k = 3;
-    CHECK(rg_policy_choose(&p, &ground) == -1, "callback: an answer outside 0..2");
-    rg_policy_free(&p);
+    CHECK(rgi_policy_choose(&p, &ground) == -1, "callback: an answer outside 0..2");
+    rgi_policy_free(&p);
   }
 
   /* matching on its own */
-  CHECK(rg_question_match(&ground, "standard") == 0, "match: name");
-  CHECK(rg_question_match(&ground, "0") == -1, "match: 0 is no number of the list");
-  CHECK(rg_question_match(&ground, "4") == -1, "match: 4 is past the list");
-  CHECK(rg_question_match(&score, "4") == -1, "match: 4 is outside -3..3");
+  CHECK(rgi_question_match(&ground, "standard") == 0, "match: name");
+  CHECK(rgi_question_match(&ground, "0") == -1, "match: 0 is no number of the list");
+  CHECK(rgi_question_match(&ground, "4") == -1, "match: 4 is past the list");
+  CHECK(rgi_question_match(&score, "4") == -1, "match: 4 is outside -3..3");
 
   /* the start of a later word when no name starts so: "pass" is "BLACK
   ** pass"; "p" is not (no name starts with it, but "play" and "pass" are
   ** later words of two); a name's own start wins ("b" is BLACK) */
   {
     static const char *const plays[] = { "BLACK", "BLACK pass", "RED play" };
-    rg_question pq = { .who = "A", .prompt = "play", .n = 3, .name = name_of, .ctx = (void *)plays };
-    CHECK(rg_question_match(&pq, "pass") == 1, "match: pass is BLACK pass");
-    CHECK(rg_question_match(&pq, "PA") == 1, "match: PA is BLACK pass");
-    CHECK(rg_question_match(&pq, "p") == -1, "match: p could be pass or play");
-    CHECK(rg_question_match(&pq, "black") == 0, "match: a whole name before a later word");
-    CHECK(rg_question_match(&pq, "r") == 2, "match: r starts RED play");
+    rgi_question pq = { .who = "A", .prompt = "play", .n = 3, .name = name_of, .ctx = (void *)plays };
+    CHECK(rgi_question_match(&pq, "pass") == 1, "match: pass is BLACK pass");
+    CHECK(rgi_question_match(&pq, "PA") == 1, "match: PA is BLACK pass");
+    CHECK(rgi_question_match(&pq, "p") == -1, "match: p could be pass or play");
+    CHECK(rgi_question_match(&pq, "black") == 0, "match: a whole name before a later word");
+    CHECK(rgi_question_match(&pq, "r") == 2, "match: r starts RED play");
   }
 
   printf("test_policy: %d passed, %d failed\n", passed, failed);

@@ -24,46 +24,46 @@ static unsigned long accepted, rejected, runs;
     else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
   } while (0)
 
-static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals, uint32_t pc) {
+static void on_note(void *ctx, const rgi_module *m, uint32_t note, const rgi_value *vals, uint32_t pc) {
   /* Touch every value, so a bad pointer would show. */
-  rg_value *sum = ctx;
+  rgi_value *sum = ctx;
   for (uint32_t i = 0; i < m->notes[note].nvals; i++) *sum += vals[i];
 }
 
-static void on_expect(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
-                      rg_value expected, uint32_t pc) {
-  rg_value *sum = ctx;
-  *sum += actual - expected + (rg_value)m->expects[expect].text;
+static void on_expect(void *ctx, const rgi_module *m, uint32_t expect, rgi_value actual,
+                      rgi_value expected, uint32_t pc) {
+  rgi_value *sum = ctx;
+  *sum += actual - expected + (rgi_value)m->expects[expect].text;
 }
 
-static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
-  rg_value *sum = ctx;
-  *sum += (rg_value)strlen(rg_module_str(m, name));
+static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
+  rgi_value *sum = ctx;
+  *sum += (rgi_value)strlen(rgi_module_str(m, name));
 }
 
-static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
-                    const rg_value *results, uint32_t n, uint32_t pc) {
-  rg_value *sum = ctx;
+static void on_roll(void *ctx, const rgi_module *m, int32_t die, uint32_t sides,
+                    const rgi_value *results, uint32_t n, uint32_t pc) {
+  rgi_value *sum = ctx;
   for (uint32_t i = 0; i < n; i++) *sum += results[i];
 }
 
-static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
-  rg_value *sum = ctx;
-  *sum += card + (rg_value)strlen(rg_module_str(m, m->decks[deck].name));
+static void on_draw(void *ctx, const rgi_module *m, uint32_t deck, rgi_value card, uint32_t pc) {
+  rgi_value *sum = ctx;
+  *sum += card + (rgi_value)strlen(rgi_module_str(m, m->decks[deck].name));
 }
 
 /* Picks the last option, after touching every one. */
-static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
-                         const rg_value *options, uint32_t n, uint32_t pc) {
-  rg_value *sum = ctx;
+static int64_t on_choose(void *ctx, const rgi_module *m, uint32_t choice, rgi_value chooser,
+                         const rgi_value *options, uint32_t n, uint32_t pc) {
+  rgi_value *sum = ctx;
   for (uint32_t i = 0; i < n; i++) *sum += options[i];
   return (int64_t)n - 1;
 }
 
 /* Gives the last outcome, or none now and then. */
-static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+static int64_t on_chance(void *ctx, const rgi_module *m, int what, uint32_t index, uint64_t n,
                          uint32_t pc) {
-  rg_value *sum = ctx;
+  rgi_value *sum = ctx;
   *sum += what;
   return (*sum & 15) == 0 ? -1 : (int64_t)n - 1;
 }
@@ -74,22 +74,22 @@ static void build(mb *b) {
   static const char *const codes[] = {"S", "C", "D"};
   uint32_t terrain = mb_enum(b, "terrain", 3, codes);
   static const char *const fn[] = {"a", "t"};
-  rg_type ft[] = {T_INT, {RG_K_ENUM, terrain}};
+  rgi_type ft[] = {T_INT, {RG_K_ENUM, terrain}};
   uint32_t info = mb_record(b, "info", 2, fn, ft);
-  rg_dim wd[2] = {mb_dim_range(2, 5), mb_dim_enum(b, terrain)};
-  rg_value wc[15];
+  rgi_dim wd[2] = {mb_dim_range(2, 5), mb_dim_enum(b, terrain)};
+  rgi_value wc[15];
   for (int i = 0; i < 15; i++) wc[i] = 10 * i;
   uint32_t weather = mb_table(b, "weather", 2, wd, T_INT, wc);
-  static const rg_value hv[] = {1, 0, 2, 1, 3, 2};
+  static const rgi_value hv[] = {1, 0, 2, 1, 3, 2};
   mb_heap(b, 6, hv);
-  rg_dim ed[1] = {mb_dim_enum(b, terrain)};
-  uint32_t recs = mb_table(b, "recs", 1, ed, (rg_type){RG_K_RECORD, info}, (rg_value[]){0, 2, 4});
+  rgi_dim ed[1] = {mb_dim_enum(b, terrain)};
+  uint32_t recs = mb_table(b, "recs", 1, ed, (rgi_type){RG_K_RECORD, info}, (rgi_value[]){0, 2, 4});
   uint32_t k = mb_const(b, 123456789);
   uint32_t note = mb_note(b, "sum is", 1, &T_INT);
-  uint32_t note2 = mb_note(b, "pair", 2, (rg_type[]){T_INT, {RG_K_ENUM, terrain}});
+  uint32_t note2 = mb_note(b, "pair", 2, (rgi_type[]){T_INT, {RG_K_ENUM, terrain}});
   uint32_t ex = mb_expect(b, "sum(4) == 10", T_INT);
   static const char *const pn[] = {"n", "t"};
-  rg_type pt[] = {T_INT, {RG_K_ENUM, terrain}};
+  rgi_type pt[] = {T_INT, {RG_K_ENUM, terrain}};
 
   /* sum(n) -> int: s = 0; i = 1; while i <= n { s += i; i += 1 }; note; return s */
   uint32_t sum = mb_proc(b, "sum", T_INT, 1, pn, pt, 3);
@@ -119,7 +119,7 @@ static void build(mb *b) {
   mb_emit(b, RG_OP_RET, 0);
 
   /* mk(n, t) -> info: {a: n * K, t: t}, then a set built from t */
-  mb_proc(b, "mk", (rg_type){RG_K_RECORD, info}, 2, pn, pt, 3);
+  mb_proc(b, "mk", (rgi_type){RG_K_RECORD, info}, 2, pn, pt, 3);
   mb_emit(b, RG_OP_PUSHI, 0); mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_SETADD, 0);
   mb_emit(b, RG_OP_LOAD, 1); mb_emit(b, RG_OP_INSET, 0);   /* wrong operand order on purpose: still runs */
   mb_emit(b, RG_OP_COUNT, 0); mb_emit(b, RG_OP_STORE, 2);
@@ -145,14 +145,14 @@ static void build(mb *b) {
   mb_test(b, "sums", t1);
 
   /* chance(n, t) -> int: every chance, choice, input, step and list opcode. */
-  rg_type tt = {RG_K_ENUM, terrain};
-  uint32_t red = mb_dice(b, "red", tt, 3, (const rg_value[]){0, 1, 1});
-  uint32_t bag = mb_deck(b, "bag", T_INT, 4, (const rg_value[]){1, 2, 3, 4});
+  rgi_type tt = {RG_K_ENUM, terrain};
+  uint32_t red = mb_dice(b, "red", tt, 3, (const rgi_value[]){0, 1, 1});
+  uint32_t bag = mb_deck(b, "bag", T_INT, 4, (const rgi_value[]){1, 2, 3, 4});
   uint32_t cset = mb_choice(b, "where?", T_INT, tt, RG_OPT_SET);
   uint32_t clst = mb_choice(b, "which?", T_INT, T_INT, RG_OPT_LIST);
   uint32_t crng = mb_choice(b, "how many?", T_INT, T_INT, RG_OPT_RANGE);
   uint32_t rating = mb_input(b, "rating", T_INT, 3);
-  uint32_t klist = mb_const(b, mb_heap(b, 3, (const rg_value[]){2, 4, 5}));
+  uint32_t klist = mb_const(b, mb_heap(b, 3, (const rgi_value[]){2, 4, 5}));
   mb_proc(b, "chance", T_INT, 2, pn, pt, 4);
   mb_emit(b, RG_OP_STEP, (int32_t)mb_str(b, "go"));
   mb_emit(b, RG_OP_LOAD, 0); mb_emit(b, RG_OP_ROLLS, 6); mb_emit(b, RG_OP_SORT, 0);
@@ -190,9 +190,9 @@ static FILE *devnull;
 
 /* Deserializes buf[0..len); when accepted, disassembles and runs it. */
 static void try_load(const unsigned char *buf, size_t len) {
-  rg_module m;
+  rgi_module m;
   char err[256];
-  if (rg_module_deserialize(&m, buf, len, err, sizeof err) != 0) {
+  if (rgi_module_deserialize(&m, buf, len, err, sizeof err) != 0) {
     rejected++;
     if (!err[0]) { failed++; printf("FAIL: rejected without a message\n"); }
     return;
@@ -201,33 +201,33 @@ static void try_load(const unsigned char *buf, size_t len) {
   {
     rg_buf text;
     rg_buf_init(&text);
-    rg_module_dis(&m, &text.out);
+    rgi_module_dis(&m, &text.out);
     rg_buf_free(&text);
   }
-  rg_value sum = 0;
-  rg_sink sink = {.ctx = &sum, .note = on_note, .expect_fail = on_expect, .step = on_step,
+  rgi_value sum = 0;
+  rgi_sink sink = {.ctx = &sum, .note = on_note, .expect_fail = on_expect, .step = on_step,
                   .roll = on_roll, .draw = on_draw, .choose = (runs & 1) ? on_choose : NULL,
                   .chance = (runs & 2) ? on_chance : NULL};
-  rg_limits lim = {2000, 1 << 16, 0, NULL};
-  rg_vm *vm = rg_vm_new(&m, &lim, &sink);
+  rgi_limits lim = {2000, 1 << 16, 0, NULL};
+  rgi_vm *vm = rgi_vm_new(&m, &lim, &sink);
   if (vm) {
     for (uint32_t p = 0; p < m.nprocs; p++) {
-      rg_value *args = calloc((size_t)m.procs[p].nparams + 1, sizeof *args);
-      rg_value r = 0;
-      rg_status st = rg_vm_call(vm, p, args, &r);
+      rgi_value *args = calloc((size_t)m.procs[p].nparams + 1, sizeof *args);
+      rgi_value r = 0;
+      rg_status st = rgi_vm_call(vm, p, args, &r);
       if (st != RG_RUN_OK && st != RG_RUN_ERROR && st != RG_RUN_LIMIT) {
         failed++; printf("FAIL: status %d\n", st);
       }
       uint32_t pc, nh;
-      const char *msg = rg_vm_error(vm, &pc);
+      const char *msg = rgi_vm_error(vm, &pc);
       (void)msg;
-      (void)rg_vm_heap(vm, &nh);
+      (void)rgi_vm_heap(vm, &nh);
       free(args);
       runs++;
     }
-    rg_vm_free(vm);
+    rgi_vm_free(vm);
   }
-  rg_module_free(&m);
+  rgi_module_free(&m);
 }
 
 int main(void) {
@@ -235,27 +235,27 @@ int main(void) {
   mb b;
   build(&b);
   devnull = fopen("/dev/null", "w");
-  if (rg_module_verify(&b.m, err, sizeof err) != 0) {
+  if (rgi_module_verify(&b.m, err, sizeof err) != 0) {
     printf("test_rbcflip: module rejected: %s\n", err);
     return 1;
   }
   /* The module itself runs as intended. */
   {
-    rg_value sum = 0, r, args[2] = {9, 2};
-    rg_sink sink = {.ctx = &sum, .note = on_note, .expect_fail = on_expect};
-    rg_vm *vm = rg_vm_new(&b.m, NULL, &sink);
-    CHECK(rg_vm_call(vm, 1, args, &r) == RG_RUN_OK && r == 10 * (4 * 3 + 2) + 3 + 10, "look: %lld %s", (long long)r, rg_vm_error(vm, NULL));
-    CHECK(rg_vm_call(vm, 3, NULL, &r) == RG_RUN_ERROR && strcmp(rg_vm_error(vm, NULL), "the end") == 0, "t1: %s", rg_vm_error(vm, NULL));
+    rgi_value sum = 0, r, args[2] = {9, 2};
+    rgi_sink sink = {.ctx = &sum, .note = on_note, .expect_fail = on_expect};
+    rgi_vm *vm = rgi_vm_new(&b.m, NULL, &sink);
+    CHECK(rgi_vm_call(vm, 1, args, &r) == RG_RUN_OK && r == 10 * (4 * 3 + 2) + 3 + 10, "look: %lld %s", (long long)r, rgi_vm_error(vm, NULL));
+    CHECK(rgi_vm_call(vm, 3, NULL, &r) == RG_RUN_ERROR && strcmp(rgi_vm_error(vm, NULL), "the end") == 0, "t1: %s", rgi_vm_error(vm, NULL));
     args[0] = 3;
-    CHECK(rg_vm_call(vm, 4, args, &r) == RG_RUN_OK && r > 0, "chance: %lld %s", (long long)r, rg_vm_error(vm, NULL));
+    CHECK(rgi_vm_call(vm, 4, args, &r) == RG_RUN_OK && r > 0, "chance: %lld %s", (long long)r, rgi_vm_error(vm, NULL));
     args[0] = 0;
-    CHECK(rg_vm_call(vm, 4, args, &r) == RG_RUN_ERROR && strcmp(rg_vm_error(vm, NULL), "index 0 outside the list of 0") == 0,
-          "chance(0): %s", rg_vm_error(vm, NULL));
-    rg_vm_free(vm);
+    CHECK(rgi_vm_call(vm, 4, args, &r) == RG_RUN_ERROR && strcmp(rgi_vm_error(vm, NULL), "index 0 outside the list of 0") == 0,
+          "chance(0): %s", rgi_vm_error(vm, NULL));
+    rgi_vm_free(vm);
   }
   unsigned char *good;
   size_t len;
-  if (rg_module_serialize(&b.m, &good, &len) != 0) return 1;
+  if (rgi_module_serialize(&b.m, &good, &len) != 0) return 1;
   unsigned char *buf = malloc(len);
 
   /* Every byte flipped, two ways. */
@@ -293,7 +293,7 @@ int main(void) {
 
   free(buf);
   rg_free(good);
-  rg_module_free(&b.m);
+  rgi_module_free(&b.m);
   fclose(devnull);
   printf("test_rbcflip: %lu variants accepted, %lu rejected, %lu runs\n", accepted, rejected, runs);
   printf("test_rbcflip: %d passed, %d failed\n", passed, failed);

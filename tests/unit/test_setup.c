@@ -28,51 +28,51 @@ static const char *source =
   "procedure pull() -> colour { return draw bag }\n";
 
 int main(void) {
-  rg_module m;
-  rg_arena arena;
-  rg_setup s;
+  rgi_module m;
+  rgi_arena arena;
+  rgi_setup s;
   rg_buf err, ph;
 
   if (rules_text(source, &m, &arena) != 0) return 1;
-  CHECK(rg_setup_init(&s, &m) == 0, "init");
+  CHECK(rgi_setup_init(&s, &m) == 0, "init");
   rg_buf_init(&err);
-  CHECK(rg_setup_set(&s, "n = 3", "--set n=3", &err.out) == 0 && s.inputs[0] == 3, "n = 3");
-  CHECK(rg_setup_set(&s, "n=x", "--set n=x", &err.out) == -1 && err.data &&
+  CHECK(rgi_setup_set(&s, "n = 3", "--set n=3", &err.out) == 0 && s.inputs[0] == 3, "n = 3");
+  CHECK(rgi_setup_set(&s, "n=x", "--set n=x", &err.out) == -1 && err.data &&
         strncmp(err.data, "--set n=x: input 'n' (int): ", 28) == 0, "n=x refused: %s",
         err.data ? err.data : "");
   rg_buf_free(&err);
-  CHECK(rg_setup_set(&s, "nope=1", "X:2", &err.out) == -3 && err.data &&
+  CHECK(rgi_setup_set(&s, "nope=1", "X:2", &err.out) == -3 && err.data &&
         strcmp(err.data, "X:2: no input 'nope'; inputs: n: int; dice and decks: COIN, bag") == 0,
         "unknown name: %s", err.data ? err.data : "");
   rg_buf_free(&err);
-  CHECK(rg_setup_set(&s, "COIN=heads:3,tails", "--set", &err.out) == 0, "COIN set");
-  const rg_module *sm = rg_setup_module(&s);
+  CHECK(rgi_setup_set(&s, "COIN=heads:3,tails", "--set", &err.out) == 0, "COIN set");
+  const rgi_module *sm = rgi_setup_module(&s);
   CHECK(sm->dice[0].count == 4 && m.dice[0].count == 2, "4 faces in the setup, 2 in the rules");
   CHECK(sm->faces[sm->dice[0].first] == 0 && sm->faces[sm->dice[0].first + 3] == 1,
         "heads first, tails last");
-  CHECK(rg_setup_set(&s, "bag=RED:9", "--set", &err.out) == 0 && sm->decks[0].count == 9,
+  CHECK(rgi_setup_set(&s, "bag=RED:9", "--set", &err.out) == 0 && sm->decks[0].count == 9,
         "nine cards");
-  CHECK(rg_setup_set(&s, "bag=RED:0", "--set", &err.out) == -1, "no cards refused");
+  CHECK(rgi_setup_set(&s, "bag=RED:0", "--set", &err.out) == -1, "no cards refused");
   rg_buf_free(&err);
 
-  rg_value none = 0;
-  rg_odds_opts o = { .m = sm, .proc = (uint32_t)rg_module_find_proc(sm, "toss"), .args = &none,
+  rgi_value none = 0;
+  rgi_odds_opts o = { .m = sm, .proc = (uint32_t)rgi_module_find_proc(sm, "toss"), .args = &none,
                      .limit = 100, .depth = 10 };
-  rg_odds_result r;
-  CHECK(rg_odds_run(&o, &r) == RG_ODDS_OK && r.tally.n == 2, "odds of a toss");
+  rgi_odds_result r;
+  CHECK(rgi_odds_run(&o, &r) == RG_ODDS_OK && r.tally.n == 2, "odds of a toss");
   for (uint32_t k = 0; k < r.tally.n; k++)
     if (strcmp(r.tally.keys[k].text, "heads") == 0)
       CHECK(r.probs[k].num == 3 && r.probs[k].den == 4, "heads 3/4");
-  rg_odds_free(&r);
+  rgi_odds_free(&r);
 
   rg_buf_init(&ph);
-  CHECK(rg_setup_placeholders(&s, o.proc, NULL, &ph.out) == 1 && ph.data &&
+  CHECK(rgi_setup_placeholders(&s, o.proc, NULL, &ph.out) == 1 && ph.data &&
         strcmp(ph.data, "dice COIN (set)") == 0, "placeholders: %s", ph.data ? ph.data : "");
   rg_buf_free(&ph);
 
-  rg_setup_free(&s);
-  rg_module_free(&m);
-  rg_arena_free(&arena);
+  rgi_setup_free(&s);
+  rgi_module_free(&m);
+  rgi_arena_free(&arena);
   printf("test_setup: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

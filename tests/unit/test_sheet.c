@@ -4,7 +4,7 @@
 **
 **   sheet-1  a table of two keys is a grid, columns the second key, each
 **            as wide as its widest text; a cell merged with the one above
-**            (rg_cellsrc.merged) prints `|`, an equal cell given on its own
+**            (rgi_cellsrc.merged) prints `|`, an equal cell given on its own
 **            prints its value
 **   sheet-2  a table of one integer key folds merged equal consecutive
 **            values into one lo..hi line; equal cells given on their own
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "modbuild.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "sheet.h"
 
 static int passed, failed;
@@ -34,11 +34,11 @@ static void check(const char *name, const char *got, const char *want) {
 
 /* Prints the sheet of m (tables names[0..n), all when n is 0) into a buffer
 ** and checks it against want. */
-static void sheet_case(const char *name, const rg_module *m, const char *const *names, int n,
+static void sheet_case(const char *name, const rgi_module *m, const char *const *names, int n,
                        const char *want) {
   rg_buf b;
   rg_buf_init(&b);
-  int rc = rg_sheet_print(&b.out, m, NULL, NULL, names, n);
+  int rc = rgi_sheet_print(&b.out, m, NULL, NULL, names, n);
   check(name, rc == 0 ? b.data : NULL, want);
   rg_buf_free(&b);
 }
@@ -51,15 +51,15 @@ int main(void) {
   uint32_t e = mb_enum(&b, "ground", 2, (const char *[]){"S", "C"});
   b.m.members[b.m.enums[e].first].display = mb_str(&b, "Standard");
   b.m.members[b.m.enums[e].first + 1].display = mb_str(&b, "Coastal");
-  rg_dim dims[2] = { mb_dim_range(0, 3), mb_dim_enum(&b, e) };
+  rgi_dim dims[2] = { mb_dim_range(0, 3), mb_dim_enum(&b, e) };
   dims[0].label = mb_str(&b, "score");
   /* score 0: 1 1; score 1: 1 2; score 2: 3 2 */
-  mb_table(&b, "weather", 2, dims, T_INT, (rg_value[]){ 1, 1, 1, 2, 3, 2 });
-  rg_dim d = mb_dim_range(1, 6);
-  mb_table(&b, "bonus", 1, &d, T_INT, (rg_value[]){ 0, 0, 0, 1, 1, 2 });
-  rg_named *n = MB_PUSH(b.m.named, b.m.nnamed);
+  mb_table(&b, "weather", 2, dims, T_INT, (rgi_value[]){ 1, 1, 1, 2, 3, 2 });
+  rgi_dim d = mb_dim_range(1, 6);
+  mb_table(&b, "bonus", 1, &d, T_INT, (rgi_value[]){ 0, 0, 0, 1, 1, 2 });
+  rgi_named *n = MB_PUSH(b.m.named, b.m.nnamed);
   n->name = mb_str(&b, "reach");
-  n->type = (rg_type){ RG_K_DIST, u };
+  n->type = (rgi_type){ RG_K_DIST, u };
   n->value = 6000;
   n->starred = 1;
   for (uint32_t i = 0; i < b.m.ncells; i++) MB_PUSH(b.m.cellsrc, b.m.ncellsrc)->line = 1;
@@ -68,7 +68,7 @@ int main(void) {
   b.m.cellsrc[2].merged = 1;
   b.m.cellsrc[7].merged = 1;
   b.m.cellsrc[8].merged = 1;
-  const rg_module *m = &b.m;
+  const rgi_module *m = &b.m;
 
   sheet_case("sheet-1", m, (const char *[]){ "weather" }, 1,
              "test rules, revision 2\n"
@@ -110,7 +110,7 @@ int main(void) {
              "  name   value\n"
              "  -----  -----\n"
              "  reach  6 BW*\n");
-  rg_module_free(&b.m);
+  rgi_module_free(&b.m);
   printf("test_sheet: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "regula.h"
+#include "regula_front.h"
 
 static int passed, failed;
 

@@ -39,25 +39,25 @@ static const char *source =
   "}\n";
 
 /* Simulates procedure name of m: runs, seed, threads; returns the status. */
-static rg_sim_status sim(const rg_module *m, const char *name, uint64_t runs, uint64_t seed,
-                         uint32_t threads, rg_sim_result *r) {
-  rg_sim_opts o = { .m = m, .runs = runs, .seed = seed, .threads = threads };
-  rg_value none = 0;
-  int p = rg_module_find_proc(m, name);
+static rgi_sim_status sim(const rgi_module *m, const char *name, uint64_t runs, uint64_t seed,
+                         uint32_t threads, rgi_sim_result *r) {
+  rgi_sim_opts o = { .m = m, .runs = runs, .seed = seed, .threads = threads };
+  rgi_value none = 0;
+  int p = rgi_module_find_proc(m, name);
   o.proc = (uint32_t)p;
   o.args = &none;
   if (p < 0) {
     memset(r, 0, sizeof *r);
     return RG_SIM_NOMEM;
   }
-  return rg_sim_run(&o, r);
+  return rgi_sim_run(&o, r);
 }
 
 /* Returns 1 when a and b hold the same fields, slots, texts and counts. */
-static int same(const rg_sim_result *a, const rg_sim_result *b) {
+static int same(const rgi_sim_result *a, const rgi_sim_result *b) {
   if (a->nfields != b->nfields) return 0;
   for (uint32_t f = 0; f < a->nfields; f++) {
-    const rg_sim_field *x = &a->fields[f], *y = &b->fields[f];
+    const rgi_sim_field *x = &a->fields[f], *y = &b->fields[f];
     if (x->tally.n != y->tally.n || x->overflow != y->overflow) return 0;
     for (uint32_t s = 0; s < x->tally.n; s++)
       if (strcmp(x->tally.keys[s].text, y->tally.keys[s].text) != 0 || x->counts[s] != y->counts[s])
@@ -67,16 +67,16 @@ static int same(const rg_sim_result *a, const rg_sim_result *b) {
 }
 
 /* Returns the count of the value written text in field f of r (0 if none). */
-static uint64_t count_of(const rg_sim_result *r, uint32_t f, const char *text) {
+static uint64_t count_of(const rgi_sim_result *r, uint32_t f, const char *text) {
   for (uint32_t s = 0; s < r->fields[f].tally.n; s++)
     if (strcmp(r->fields[f].tally.keys[s].text, text) == 0) return r->fields[f].counts[s];
   return 0;
 }
 
 int main(void) {
-  rg_module m;
-  rg_arena arena;
-  rg_sim_result r1, r2, r4, other;
+  rgi_module m;
+  rgi_arena arena;
+  rgi_sim_result r1, r2, r4, other;
   double lo, hi;
 
   if (rules_text(source, &m, &arena) != 0) return 1;
@@ -102,10 +102,10 @@ int main(void) {
   }
   CHECK(sim(&m, "two_d6", 3600, 6, 1, &other) == RG_SIM_OK, "two_d6, seed 6");
   CHECK(!same(&r1, &other), "seeds 5 and 6 tally differently");
-  rg_sim_free(&r1);
-  rg_sim_free(&r2);
-  rg_sim_free(&r4);
-  rg_sim_free(&other);
+  rgi_sim_free(&r1);
+  rgi_sim_free(&r2);
+  rgi_sim_free(&r4);
+  rgi_sim_free(&other);
 
   /* a record, field by field */
   CHECK(sim(&m, "duel_once", 2000, 3, 1, &r1) == RG_SIM_OK, "duel, 1 thread");
@@ -118,16 +118,16 @@ int main(void) {
           (unsigned long long)count_of(&r1, 0, "0"), (unsigned long long)count_of(&r1, 1, "true"));
     CHECK(count_of(&r1, 1, "true") + count_of(&r1, 1, "false") == 2000, "ties and not: 2000");
   }
-  rg_sim_free(&r1);
-  rg_sim_free(&r4);
+  rgi_sim_free(&r1);
+  rgi_sim_free(&r4);
 
   /* random choices, on a stream of their own per run */
   CHECK(sim(&m, "pick", 1200, 8, 1, &r1) == RG_SIM_OK, "pick, 1 thread");
   CHECK(sim(&m, "pick", 1200, 8, 2, &r2) == RG_SIM_OK, "pick, 2 threads");
   CHECK(same(&r1, &r2), "choices: 2 threads tally as 1");
   CHECK(r1.fields[0].tally.n == 6, "the six options were all picked");
-  rg_sim_free(&r1);
-  rg_sim_free(&r2);
+  rgi_sim_free(&r1);
+  rgi_sim_free(&r2);
 
   /* a failing run */
   CHECK(sim(&m, "boom", 500, 2, 1, &r1) == RG_SIM_RUN_FAILED, "boom fails on 1 thread");
@@ -135,18 +135,18 @@ int main(void) {
   CHECK(r1.fail_run == r4.fail_run, "the first failed run: %llu and %llu",
         (unsigned long long)r1.fail_run, (unsigned long long)r4.fail_run);
   CHECK(strcmp(r1.msg, "division by zero") == 0, "the error: %s", r1.msg);
-  rg_sim_free(&r1);
-  rg_sim_free(&r4);
+  rgi_sim_free(&r1);
+  rgi_sim_free(&r4);
 
   /* Wilson */
-  rg_sim_wilson(50, 100, &lo, &hi);
+  rgi_sim_wilson(50, 100, &lo, &hi);
   CHECK(fabs(lo - 0.4038) < 0.0005 && fabs(hi - 0.5962) < 0.0005, "wilson(50, 100): %f .. %f",
         lo, hi);
-  rg_sim_wilson(0, 10, &lo, &hi);
+  rgi_sim_wilson(0, 10, &lo, &hi);
   CHECK(lo == 0 && hi > 0.27 && hi < 0.28, "wilson(0, 10): %f .. %f", lo, hi);
 
-  rg_module_free(&m);
-  rg_arena_free(&arena);
+  rgi_module_free(&m);
+  rgi_arena_free(&arena);
   printf("test_sim: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

@@ -3,7 +3,7 @@
 **
 ** A tiny rule file is compiled through the library and each procedure is
 ** run N = 20000 times on one VM, reseeded before each run as its own stream
-** (rg_vm_seed(vm, SEED, run)), the way a Monte Carlo of many runs would.
+** (rgi_vm_seed(vm, SEED, run)), the way a Monte Carlo of many runs would.
 ** Each count must lie within 5 standard errors of its expectation
 ** (sqrt(N p (1 - p))): a correct generator fails one such check about once
 ** in 1.7 million, a biased or mis-seeded one (an off-by-one die, a tie not
@@ -77,16 +77,16 @@ static void check_count(const char *what, long count, double p) {
 
 /* Runs procedure `name` N times, each as stream `run` of SEED, and stores
 ** how often each result in lo..lo+nout-1 came in counts (others: *bad). */
-static void tally(rg_vm *vm, const rg_module *m, const char *name, long lo, long *counts,
+static void tally(rgi_vm *vm, const rgi_module *m, const char *name, long lo, long *counts,
                   int nout, long *bad) {
-  int p = rg_module_find_proc(m, name);
-  rg_value none = 0, r = 0;
+  int p = rgi_module_find_proc(m, name);
+  rgi_value none = 0, r = 0;
   *bad = 0;
   CHECK(p >= 0, "no procedure %s", name);
   if (p < 0) return;
   for (int run = 0; run < N; run++) {
-    rg_vm_seed(vm, SEED, (uint64_t)run);
-    if (rg_vm_call(vm, (uint32_t)p, &none, &r) != RG_RUN_OK || r < lo || r >= lo + nout) {
+    rgi_vm_seed(vm, SEED, (uint64_t)run);
+    if (rgi_vm_call(vm, (uint32_t)p, &none, &r) != RG_RUN_OK || r < lo || r >= lo + nout) {
       ++*bad;
       continue;
     }
@@ -98,10 +98,10 @@ static void tally(rg_vm *vm, const rg_module *m, const char *name, long lo, long
 int main(void) {
   char path[] = "/tmp/regula-stats-XXXXXX";
   int fd = mkstemp(path);
-  rg_arena arena;
-  rg_diag d;
-  rg_module m;
-  rg_vm *vm;
+  rgi_arena arena;
+  rgi_diag d;
+  rgi_module m;
+  rgi_vm *vm;
   long counts[11] = { 0 }, bad;
   char what[64];
 
@@ -110,17 +110,17 @@ int main(void) {
     return 1;
   }
   close(fd);
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, NULL, NULL);   /* diagnostics kept, unread */
-  if (rg_compile(&d, path, &m, NULL) != 0) {
+  rgi_arena_init(&arena, 0);
+  rgi_diag_init(&d, &arena, NULL, NULL);   /* diagnostics kept, unread */
+  if (rgi_compile(&d, path, &m, NULL) != 0) {
     printf("FAIL %s: the rule file does not compile\n", __FILE__);
     unlink(path);
-    rg_arena_free(&arena);
+    rgi_arena_free(&arena);
     return 1;
   }
   unlink(path);
-  vm = rg_vm_new(&m, NULL, NULL);
-  CHECK(vm != NULL, "rg_vm_new");
+  vm = rgi_vm_new(&m, NULL, NULL);
+  CHECK(vm != NULL, "rgi_vm_new");
   if (vm) {
     /* 2d6: weight 6 - |s - 7| out of 36. */
     tally(vm, &m, "two_d6", 2, counts, 11, &bad);
@@ -147,22 +147,22 @@ int main(void) {
 
     /* Same seed and stream: the same run. */
     {
-      int p = rg_module_find_proc(&m, "two_d6");
-      rg_value none = 0, a[8], b[8];
+      int p = rgi_module_find_proc(&m, "two_d6");
+      rgi_value none = 0, a[8], b[8];
       for (int k = 0; k < 8; k++) {
-        rg_vm_seed(vm, SEED, 1000 + (uint64_t)k);
-        rg_vm_call(vm, (uint32_t)p, &none, &a[k]);
+        rgi_vm_seed(vm, SEED, 1000 + (uint64_t)k);
+        rgi_vm_call(vm, (uint32_t)p, &none, &a[k]);
       }
       for (int k = 0; k < 8; k++) {
-        rg_vm_seed(vm, SEED, 1000 + (uint64_t)k);
-        rg_vm_call(vm, (uint32_t)p, &none, &b[k]);
+        rgi_vm_seed(vm, SEED, 1000 + (uint64_t)k);
+        rgi_vm_call(vm, (uint32_t)p, &none, &b[k]);
       }
       CHECK(memcmp(a, b, sizeof a) == 0, "reseeding does not repeat the runs");
     }
   }
-  rg_vm_free(vm);
-  rg_module_free(&m);
-  rg_arena_free(&arena);
+  rgi_vm_free(vm);
+  rgi_module_free(&m);
+  rgi_arena_free(&arena);
   printf("test_stats: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

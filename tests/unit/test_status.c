@@ -2,7 +2,7 @@
 ** test_status.c: rg_status_name names every status code of regula.h as
 ** its comment there says, and an unknown one as such.
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <string.h>

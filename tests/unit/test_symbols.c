@@ -7,7 +7,7 @@
 ** compile: an override without extends); every column was counted by hand
 ** (1-based bytes) and is written next to its line.
 */
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -22,74 +22,74 @@ static const char *source =
   "procedure hand() -> list int { return [1, 5] }\n";
 
 int main(void) {
-  rg_module m;
-  rg_arena arena;
-  rg_tally t, u;
+  rgi_module m;
+  rgi_arena arena;
+  rgi_tally t, u;
   uint32_t order[8];
-  const rg_type tint = { RG_K_INT, 0 }, tset = { RG_K_SET, 0 };
+  const rgi_type tint = { RG_K_INT, 0 }, tset = { RG_K_SET, 0 };
 
   if (rules_text(source, &m, &arena) != 0) return 1;
 
   /* ints */
-  rg_tally_init(&t, &m, tint);
-  CHECK(rg_tally_slot(&t, NULL, 0, 5) == 0, "5 takes slot 0");
-  CHECK(rg_tally_slot(&t, NULL, 0, 3) == 1, "3 takes slot 1");
-  CHECK(rg_tally_slot(&t, NULL, 0, 5) == 0, "5 again is slot 0");
-  CHECK(rg_tally_slot(&t, NULL, 0, 7) == 2, "7 takes slot 2");
-  CHECK(rg_tally_slot(&t, NULL, 0, -2) == 3, "-2 takes slot 3");
+  rgi_tally_init(&t, &m, tint);
+  CHECK(rgi_tally_slot(&t, NULL, 0, 5) == 0, "5 takes slot 0");
+  CHECK(rgi_tally_slot(&t, NULL, 0, 3) == 1, "3 takes slot 1");
+  CHECK(rgi_tally_slot(&t, NULL, 0, 5) == 0, "5 again is slot 0");
+  CHECK(rgi_tally_slot(&t, NULL, 0, 7) == 2, "7 takes slot 2");
+  CHECK(rgi_tally_slot(&t, NULL, 0, -2) == 3, "-2 takes slot 3");
   CHECK(t.n == 4, "4 distinct ints, not %u", t.n);
   CHECK(strcmp(t.keys[3].text, "-2") == 0, "slot 3's text: %s", t.keys[3].text);
-  CHECK(rg_tally_order(&t, order) == 0, "order");
+  CHECK(rgi_tally_order(&t, order) == 0, "order");
   CHECK(order[0] == 3 && order[1] == 1 && order[2] == 0 && order[3] == 2,
         "ints sorted -2, 3, 5, 7: slots %u %u %u %u", order[0], order[1], order[2], order[3]);
 
   /* merging by key: the same texts land on the same slots */
-  rg_tally_init(&u, &m, tint);
-  CHECK(rg_tally_slot_key(&u, &t.keys[2]) == 0, "7 merged first takes slot 0");
-  CHECK(rg_tally_slot_key(&u, &t.keys[0]) == 1, "5 merged takes slot 1");
-  CHECK(rg_tally_slot_key(&u, &t.keys[2]) == 0, "7 merged again is slot 0");
-  CHECK(rg_tally_slot(&u, NULL, 0, 5) == 1, "5 by value finds the merged key");
-  rg_tally_free(&u);
+  rgi_tally_init(&u, &m, tint);
+  CHECK(rgi_tally_slot_key(&u, &t.keys[2]) == 0, "7 merged first takes slot 0");
+  CHECK(rgi_tally_slot_key(&u, &t.keys[0]) == 1, "5 merged takes slot 1");
+  CHECK(rgi_tally_slot_key(&u, &t.keys[2]) == 0, "7 merged again is slot 0");
+  CHECK(rgi_tally_slot(&u, NULL, 0, 5) == 1, "5 by value finds the merged key");
+  rgi_tally_free(&u);
 
   /* the limit */
   t.limit = 4;
-  CHECK(rg_tally_slot(&t, NULL, 0, 9) == -3, "a fifth value past a limit of 4");
-  CHECK(rg_tally_slot(&t, NULL, 0, 3) == 1, "3 still counts at the limit");
-  rg_tally_free(&t);
+  CHECK(rgi_tally_slot(&t, NULL, 0, 9) == -3, "a fifth value past a limit of 4");
+  CHECK(rgi_tally_slot(&t, NULL, 0, 3) == 1, "3 still counts at the limit");
+  rgi_tally_free(&t);
 
   /* sets */
-  rg_tally_init(&t, &m, tset);
-  CHECK(rg_tally_slot(&t, NULL, 0, 4) == 0, "{RED}");
-  CHECK(rg_tally_slot(&t, NULL, 0, 3) == 1, "{BLACK, WHITE}");
-  CHECK(rg_tally_slot(&t, NULL, 0, 2) == 2, "{WHITE}");
-  CHECK(rg_tally_slot(&t, NULL, 0, 0) == 3, "{}");
+  rgi_tally_init(&t, &m, tset);
+  CHECK(rgi_tally_slot(&t, NULL, 0, 4) == 0, "{RED}");
+  CHECK(rgi_tally_slot(&t, NULL, 0, 3) == 1, "{BLACK, WHITE}");
+  CHECK(rgi_tally_slot(&t, NULL, 0, 2) == 2, "{WHITE}");
+  CHECK(rgi_tally_slot(&t, NULL, 0, 0) == 3, "{}");
   CHECK(strcmp(t.keys[1].text, "BLACK, WHITE") == 0, "set text: %s", t.keys[1].text);
   CHECK(strcmp(t.keys[3].text, "none") == 0, "empty set text: %s", t.keys[3].text);
-  rg_tally_order(&t, order);
+  rgi_tally_order(&t, order);
   CHECK(order[0] == 3 && order[1] == 2 && order[2] == 0 && order[3] == 1,
         "sets sorted none, WHITE, RED, BLACK+WHITE: slots %u %u %u %u", order[0], order[1],
         order[2], order[3]);
-  rg_tally_free(&t);
+  rgi_tally_free(&t);
 
   /* lists: [1, 5] at heap 0, [3] at heap 3 */
   {
-    int p = rg_module_find_proc(&m, "hand");
-    rg_value heap[] = { 2, 1, 5, 1, 3 };
+    int p = rgi_module_find_proc(&m, "hand");
+    rgi_value heap[] = { 2, 1, 5, 1, 3 };
     CHECK(p >= 0 && m.procs[p].result.kind == RG_K_LIST, "a list type");
     if (p >= 0) {
-      rg_tally_init(&t, &m, m.procs[p].result);
-      CHECK(rg_tally_slot(&t, heap, 5, 3) == 0, "[3] first");
-      CHECK(rg_tally_slot(&t, heap, 5, 0) == 1, "[1, 5] second");
-      CHECK(rg_tally_slot(&t, heap, 5, 3) == 0, "[3] again");
+      rgi_tally_init(&t, &m, m.procs[p].result);
+      CHECK(rgi_tally_slot(&t, heap, 5, 3) == 0, "[3] first");
+      CHECK(rgi_tally_slot(&t, heap, 5, 0) == 1, "[1, 5] second");
+      CHECK(rgi_tally_slot(&t, heap, 5, 3) == 0, "[3] again");
       CHECK(strcmp(t.keys[1].text, "[1, 5]") == 0, "list text: %s", t.keys[1].text);
-      rg_tally_order(&t, order);
+      rgi_tally_order(&t, order);
       CHECK(order[0] == 1 && order[1] == 0, "[1, 5] sorts before [3]");
-      rg_tally_free(&t);
+      rgi_tally_free(&t);
     }
   }
 
-  rg_module_free(&m);
-  rg_arena_free(&arena);
+  rgi_module_free(&m);
+  rgi_arena_free(&arena);
   printf("test_tally: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

@@ -43,8 +43,8 @@ typedef struct seen {
   char second[8][64];
 } seen;
 
-/* rg_test_fn: records r in seen ctx. */
-static void record(void *ctx, const rg_test_result *r) {
+/* rgi_test_fn: records r in seen ctx. */
+static void record(void *ctx, const rgi_test_result *r) {
   seen *s = ctx;
   int i = s->n++;
   if (i >= 8) return;
@@ -60,13 +60,13 @@ static void record(void *ctx, const rg_test_result *r) {
 }
 
 int main(void) {
-  rg_module m;
-  rg_arena arena;
+  rgi_module m;
+  rgi_arena arena;
   seen s = { 0 };
   uint32_t np = 0, nf = 0;
 
   if (rules_text(source, &m, &arena) != 0) return 1;
-  CHECK(rg_test_run(&m, NULL, record, &s, &np, &nf) == 0, "the tests run");
+  CHECK(rgi_test_run(&m, NULL, record, &s, &np, &nf) == 0, "the tests run");
   CHECK(np == 1 && nf == 4, "1 passed, 4 failed (not %u, %u)", np, nf);
   CHECK(s.n == 5, "5 results, not %d", s.n);
   if (s.n == 5) {
@@ -83,11 +83,11 @@ int main(void) {
           "reseeded: %s / %s", s.first[3], s.first[4]);
   }
   /* counts add up across calls */
-  CHECK(rg_test_run(&m, NULL, NULL, NULL, &np, &nf) == 0 && np == 2 && nf == 8,
+  CHECK(rgi_test_run(&m, NULL, NULL, NULL, &np, &nf) == 0 && np == 2 && nf == 8,
         "a second run adds: %u, %u", np, nf);
 
-  rg_module_free(&m);
-  rg_arena_free(&arena);
+  rgi_module_free(&m);
+  rgi_arena_free(&arena);
   printf("test_testrun: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

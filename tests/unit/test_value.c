@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "modbuild.h"
-#include "regula.h"
+#include "regula_front.h"
 #include "value.h"
 
 static int passed, failed;
@@ -25,14 +25,14 @@ static void check(const char *name, const char *got, const char *want) {
   printf("FAIL %s:\n  want [%s]\n  got  [%s]\n", name, want, got);
 }
 
-/* Prints v of type t with rg_value_print (block) or rg_value_write (inline)
+/* Prints v of type t with rgi_value_print (block) or rgi_value_write (inline)
 ** into a fresh buffer and checks the text. */
-static void value_case(const char *name, const rg_module *m, rg_type t, rg_value v, int block,
+static void value_case(const char *name, const rgi_module *m, rgi_type t, rgi_value v, int block,
                        const char *want) {
   rg_buf b;
   rg_buf_init(&b);
-  if (block) rg_value_print(&b.out, m, m->heap, m->nheap, t, v);
-  else rg_value_write(&b.out, m, m->heap, m->nheap, t, v);
+  if (block) rgi_value_print(&b.out, m, m->heap, m->nheap, t, v);
+  else rgi_value_write(&b.out, m, m->heap, m->nheap, t, v);
   check(name, b.data ? b.data : "", want);
   rg_buf_free(&b);
 }
@@ -50,23 +50,23 @@ int main(void) {
   b.m.members[b.m.enums[e].first + 0].display = mb_str(&b, "Standard");
   b.m.members[b.m.enums[e].first + 1].display = mb_str(&b, "Coastal");
   uint32_t u = mb_unit(&b, "BW");
-  rg_type tg = {RG_K_ENUM, e}, ts = {RG_K_SET, e}, td = {RG_K_DIST, u};
-  rg_type tp = {RG_K_PERCENT, 0};
+  rgi_type tg = {RG_K_ENUM, e}, ts = {RG_K_SET, e}, td = {RG_K_DIST, u};
+  rgi_type tp = {RG_K_PERCENT, 0};
   uint32_t r = mb_record(&b, "pick", 2, (const char *[]){"where", "how_far"},
-                         (rg_type[]){tg, td});
-  rg_type tr = {RG_K_RECORD, r};
+                         (rgi_type[]){tg, td});
+  rgi_type tr = {RG_K_RECORD, r};
   *MB_PUSH(b.m.types, b.m.ntypes) = T_INT;       /* types[0]: int */
   *MB_PUSH(b.m.types, b.m.ntypes) = tr;          /* types[1]: pick */
-  rg_type tli = {RG_K_LIST, 0}, tlr = {RG_K_LIST, 1};
-  uint32_t rec = mb_heap(&b, 2, (rg_value[]){1, 2500});
-  uint32_t ints = mb_heap(&b, 4, (rg_value[]){3, 4, -1, 6});
-  uint32_t none = mb_heap(&b, 1, (rg_value[]){0});
-  uint32_t recs = mb_heap(&b, 2, (rg_value[]){1, rec});
+  rgi_type tli = {RG_K_LIST, 0}, tlr = {RG_K_LIST, 1};
+  uint32_t rec = mb_heap(&b, 2, (rgi_value[]){1, 2500});
+  uint32_t ints = mb_heap(&b, 4, (rgi_value[]){3, 4, -1, 6});
+  uint32_t none = mb_heap(&b, 1, (rgi_value[]){0});
+  uint32_t recs = mb_heap(&b, 2, (rgi_value[]){1, rec});
   uint32_t holder = mb_record(&b, "holder", 2, (const char *[]){"name", "picks"},
-                              (rg_type[]){T_TEXT, tlr});
-  uint32_t hv = mb_heap(&b, 2, (rg_value[]){mb_str(&b, "Alpha"), recs});
-  rg_type th = {RG_K_RECORD, holder};
-  const rg_module *m = &b.m;
+                              (rgi_type[]){T_TEXT, tlr});
+  uint32_t hv = mb_heap(&b, 2, (rgi_value[]){mb_str(&b, "Alpha"), recs});
+  rgi_type th = {RG_K_RECORD, holder};
+  const rgi_module *m = &b.m;
 
   value_case("value-1 int", m, T_INT, -42, 0, "-42");
   value_case("value-2 bool", m, T_BOOL, 1, 0, "true");
@@ -77,7 +77,7 @@ int main(void) {
   value_case("value-7 member by code", m, tg, 2, 0, "D");
   value_case("value-8 set", m, ts, 5, 0, "Standard, D");
   value_case("value-9 empty set", m, ts, 0, 0, "none");
-  value_case("value-10 text", m, T_TEXT, (rg_value)mb_str(&b, "hello"), 0, "hello");
+  value_case("value-10 text", m, T_TEXT, (rgi_value)mb_str(&b, "hello"), 0, "hello");
   m = &b.m;   /* mb_str may have moved the pool */
   value_case("value-11 list", m, tli, ints, 0, "[4, -1, 6]");
   value_case("value-12 empty list", m, tli, none, 0, "[]");
@@ -90,21 +90,21 @@ int main(void) {
   value_case("value-18 record off the heap", m, tr, 9999, 1, "?\n");
 
   {
-    /* rg_value_format truncates to its buffer, NUL-terminated. */
+    /* rgi_value_format truncates to its buffer, NUL-terminated. */
     char small[6];
-    rg_value_format(small, sizeof small, m, m->heap, m->nheap, tli, ints);
+    rgi_value_format(small, sizeof small, m, m->heap, m->nheap, tli, ints);
     check("value-19 format truncates", small, "[4, -");
   }
   {
     rg_out bad = {refuse, NULL, 0};
-    rg_value_print(&bad, m, m->heap, m->nheap, th, hv);
+    rgi_value_print(&bad, m, m->heap, m->nheap, th, hv);
     if (bad.failed) passed++;
     else failed++, printf("FAIL value-20 a failed write is remembered\n");
   }
   {
     /* forms: {FIELD:TEXT} shows the form TEXT when a number is not 0; a
     ** crafted module's forms (the compiler refuses these) print safely */
-    uint32_t zero = mb_heap(&b, 2, (rg_value[]){0, 0});
+    uint32_t zero = mb_heap(&b, 2, (rgi_value[]){0, 0});
     static const struct { const char *name, *form, *want; int at_zero; } fc[] = {
       {"value-21 form, a number set", "{where}{how_far: at {how_far}}", "Coastal at 2.5 BW", 0},
       {"value-22 form, a number 0", "{where}{how_far: at {how_far}}", "Standard", 1},
@@ -117,12 +117,12 @@ int main(void) {
     for (size_t i = 0; i < sizeof fc / sizeof *fc; i++) {
       rg_buf fb;
       rg_buf_init(&fb);
-      rg_value_form(&fb.out, m, m->heap, m->nheap, r, fc[i].form, fc[i].at_zero ? zero : rec);
+      rgi_value_form(&fb.out, m, m->heap, m->nheap, r, fc[i].form, fc[i].at_zero ? zero : rec);
       check(fc[i].name, fb.data ? fb.data : "", fc[i].want);
       rg_buf_free(&fb);
     }
   }
-  rg_module_free(&b.m);
+  rgi_module_free(&b.m);
   printf("test_value: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -19,7 +19,7 @@ static int passed, failed;
 
 static unsigned char *good_buf;
 static size_t good_len;
-static rg_module M;          /* the variant under test */
+static rgi_module M;          /* the variant under test */
 
 /* Builds the good module:
 **   enum terrain {S, C, D}; record info {a: int, t: terrain}
@@ -33,20 +33,20 @@ static void build_good(mb *b) {
   static const char *const codes[] = {"S", "C", "D"};
   uint32_t terrain = mb_enum(b, "terrain", 3, codes);
   static const char *const fn[] = {"a", "t"};
-  rg_type ft[] = {T_INT, {RG_K_ENUM, terrain}};
+  rgi_type ft[] = {T_INT, {RG_K_ENUM, terrain}};
   uint32_t info = mb_record(b, "info", 2, fn, ft);
   mb_unit(b, "BW");
-  rg_dim wd[2] = {mb_dim_range(2, 11), mb_dim_enum(b, terrain)};
-  rg_value wc[33];
+  rgi_dim wd[2] = {mb_dim_range(2, 11), mb_dim_enum(b, terrain)};
+  rgi_value wc[33];
   for (int i = 0; i < 33; i++) wc[i] = i;
   mb_table(b, "weather", 2, wd, T_INT, wc);
-  static const rg_value hv[] = {1, 0, 2, 1, 3, 2};
+  static const rgi_value hv[] = {1, 0, 2, 1, 3, 2};
   mb_heap(b, 6, hv);
-  rg_dim ed[1] = {mb_dim_enum(b, terrain)};
-  mb_table(b, "recs", 1, ed, (rg_type){RG_K_RECORD, info}, (rg_value[]){0, 2, 4});
-  mb_table(b, "tset", 1, ed, (rg_type){RG_K_SET, terrain}, (rg_value[]){0, 7, 5});
-  mb_table(b, "tenum", 1, ed, (rg_type){RG_K_ENUM, terrain}, (rg_value[]){2, 1, 0});
-  mb_table(b, "ttext", 1, ed, T_TEXT, (rg_value[]){0, mb_str(b, "coast"), 1});
+  rgi_dim ed[1] = {mb_dim_enum(b, terrain)};
+  mb_table(b, "recs", 1, ed, (rgi_type){RG_K_RECORD, info}, (rgi_value[]){0, 2, 4});
+  mb_table(b, "tset", 1, ed, (rgi_type){RG_K_SET, terrain}, (rgi_value[]){0, 7, 5});
+  mb_table(b, "tenum", 1, ed, (rgi_type){RG_K_ENUM, terrain}, (rgi_value[]){2, 1, 0});
+  mb_table(b, "ttext", 1, ed, T_TEXT, (rgi_value[]){0, mb_str(b, "coast"), 1});
   mb_const(b, 1000);
   mb_note(b, "f gives", 1, &T_INT);
   mb_expect(b, "f(3) == 1", T_INT);
@@ -74,10 +74,10 @@ static void build_good(mb *b) {
 
   /* Language v2: a list type (types[1]), a die, a deck, three choice
   ** sites (set, list, range), an input, and h() using each new opcode. */
-  rg_type tt = {RG_K_ENUM, terrain};
+  rgi_type tt = {RG_K_ENUM, terrain};
   mb_list_of(b, T_INT);
-  mb_dice(b, "red", tt, 3, (const rg_value[]){0, 1, 2});
-  mb_deck(b, "bag", tt, 3, (const rg_value[]){0, 0, 1});
+  mb_dice(b, "red", tt, 3, (const rgi_value[]){0, 1, 2});
+  mb_deck(b, "bag", tt, 3, (const rgi_value[]){0, 0, 1});
   mb_choice(b, "where?", T_INT, tt, RG_OPT_SET);
   mb_choice(b, "which?", T_INT, T_INT, RG_OPT_LIST);
   mb_choice(b, "how many?", T_INT, T_INT, RG_OPT_RANGE);
@@ -110,8 +110,8 @@ static void set_h(uint32_t rel, unsigned op, int32_t a) {
 /* Resets M to a fresh copy of the good module. */
 static void fresh(void) {
   char err[256];
-  rg_module_free(&M);
-  if (rg_module_deserialize(&M, good_buf, good_len, err, sizeof err) != 0) {
+  rgi_module_free(&M);
+  if (rgi_module_deserialize(&M, good_buf, good_len, err, sizeof err) != 0) {
     printf("good module does not load: %s\n", err);
     exit(1);
   }
@@ -120,7 +120,7 @@ static void fresh(void) {
 /* Verifies M and checks the message. */
 static void expect_msg(int line, const char *want) {
   char err[256] = "";
-  int r = rg_module_verify(&M, err, sizeof err);
+  int r = rgi_module_verify(&M, err, sizeof err);
   if (r == RG_BAD_MODULE && strcmp(err, want) == 0) passed++;
   else { failed++; printf("FAIL line %d: got %d '%s', want '%s'\n", line, r, err, want); }
 }
@@ -134,11 +134,11 @@ static void set_f(uint32_t rel, unsigned op, int32_t a) {
 /* Deserializes buf[0..len) and checks the message. */
 static void expect_load(int line, const unsigned char *buf, size_t len, const char *want) {
   char err[256] = "";
-  rg_module m;
-  int r = rg_module_deserialize(&m, buf, len, err, sizeof err);
+  rgi_module m;
+  int r = rgi_module_deserialize(&m, buf, len, err, sizeof err);
   if (r == RG_BAD_MODULE && strcmp(err, want) == 0) passed++;
   else { failed++; printf("FAIL line %d: got %d '%s', want '%s'\n", line, r, err, want); }
-  if (r == 0) rg_module_free(&m);
+  if (r == 0) rgi_module_free(&m);
 }
 #define EXPECT_LOAD(buf, len, want) expect_load(__LINE__, buf, len, want)
 
@@ -151,19 +151,19 @@ int main(void) {
   char err[256];
   mb b;
   build_good(&b);
-  if (rg_module_verify(&b.m, err, sizeof err) != 0) {
+  if (rgi_module_verify(&b.m, err, sizeof err) != 0) {
     printf("test_verify: good module rejected: %s\n", err);
     return 1;
   }
   CHECK(b.m.procs[0].max_stack == 1 && b.m.procs[1].max_stack == 2, "max_stack %u %u",
         b.m.procs[0].max_stack, b.m.procs[1].max_stack);
-  if (rg_module_serialize(&b.m, &good_buf, &good_len) != 0) { printf("serialize failed\n"); return 1; }
+  if (rgi_module_serialize(&b.m, &good_buf, &good_len) != 0) { printf("serialize failed\n"); return 1; }
 
   /* Round trip: serialize(deserialize(x)) == x, byte for byte. */
   fresh();
   {
     unsigned char *buf2; size_t len2;
-    CHECK(rg_module_serialize(&M, &buf2, &len2) == 0 && len2 == good_len &&
+    CHECK(rgi_module_serialize(&M, &buf2, &len2) == 0 && len2 == good_len &&
           memcmp(buf2, good_buf, good_len) == 0, "round trip");
     rg_free(buf2);
   }
@@ -226,11 +226,11 @@ int main(void) {
   fresh(); M.fields[1].type.ref = 1; EXPECT_MSG("field 1: type reference 1 out of range");
   fresh(); M.fields[0].type.ref = 1; EXPECT_MSG("field 0: type reference 1 out of range");
   fresh(); M.fields[0].type.kind = RG_K_VOID; EXPECT_MSG("field 0: void type");
-  fresh(); M.fields[0].type = (rg_type){RG_K_SET, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
-  fresh(); M.fields[0].type = (rg_type){RG_K_DIST, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
-  fresh(); M.fields[0].type = (rg_type){RG_K_RECORD, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
+  fresh(); M.fields[0].type = (rgi_type){RG_K_SET, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
+  fresh(); M.fields[0].type = (rgi_type){RG_K_DIST, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
+  fresh(); M.fields[0].type = (rgi_type){RG_K_RECORD, 1}; EXPECT_MSG("field 0: type reference 1 out of range");
   /* A kind that needs a reference when there is nothing to refer to. */
-  fresh(); M.fields[0].type = (rg_type){RG_K_DIST, 0}; M.nunits = 0; EXPECT_MSG("field 0: type reference 0 out of range");
+  fresh(); M.fields[0].type = (rgi_type){RG_K_DIST, 0}; M.nunits = 0; EXPECT_MSG("field 0: type reference 0 out of range");
   fresh(); M.params[0].type.kind = RG_NKINDS; EXPECT_MSG("parameter 0: bad type kind 10");
   fresh(); M.types[0].kind = 42; EXPECT_MSG("type 0: bad type kind 42");
   fresh(); M.expects[0].type.kind = RG_K_VOID; EXPECT_MSG("expectation 0: void type");
@@ -238,10 +238,10 @@ int main(void) {
   ** the procedure whose EXPECT uses them (g has none). */
   fresh(); M.expects[0].nvars = 1; EXPECT_MSG("expectation 0: loop variables out of range");
   fresh(); M.nevars = 1; M.evars = rg_malloc(sizeof *M.evars);
-  M.evars[0] = (rg_expect_var){M.expects[0].text, 0, {RG_K_INT, 0}}; M.expects[0].nvars = 1;
+  M.evars[0] = (rgi_expect_var){M.expects[0].text, 0, {RG_K_INT, 0}}; M.expects[0].nvars = 1;
   EXPECT_MSG("procedure 'g': instruction 6: loop variable 0 of expectation 0 is not a local");
   fresh(); M.nevars = 1; M.evars = rg_malloc(sizeof *M.evars);
-  M.evars[0] = (rg_expect_var){M.expects[0].text, 0, {RG_K_VOID, 0}};
+  M.evars[0] = (rgi_expect_var){M.expects[0].text, 0, {RG_K_VOID, 0}};
   EXPECT_MSG("loop variable 0: void type");
   fresh(); M.procs[0].result.ref = 3; EXPECT_MSG("procedure 0: type reference 3 out of range");
 
@@ -309,40 +309,40 @@ int main(void) {
   fresh(); M.dice[0].first = UINT32_MAX; EXPECT_MSG("dice 'red': faces out of range");
   fresh(); M.faces[2] = 3; EXPECT_MSG("dice 'red': face 2: member out of range");
   fresh(); M.faces[0] = -1; EXPECT_MSG("dice 'red': face 0: member out of range");
-  fresh(); M.dice[0].face = (rg_type){RG_K_LIST, 0}; EXPECT_MSG("dice 0: a list type is not allowed here");
-  fresh(); M.dice[0].face = (rg_type){RG_K_RECORD, 0}; EXPECT_MSG("dice 0: a record type is not allowed here");
-  fresh(); M.dice[0].face = (rg_type){RG_K_ENUM, 4}; EXPECT_MSG("dice 0: type reference 4 out of range");
+  fresh(); M.dice[0].face = (rgi_type){RG_K_LIST, 0}; EXPECT_MSG("dice 0: a list type is not allowed here");
+  fresh(); M.dice[0].face = (rgi_type){RG_K_RECORD, 0}; EXPECT_MSG("dice 0: a record type is not allowed here");
+  fresh(); M.dice[0].face = (rgi_type){RG_K_ENUM, 4}; EXPECT_MSG("dice 0: type reference 4 out of range");
   fresh(); M.dice[0].face.kind = RG_K_VOID; EXPECT_MSG("dice 0: void type");
   fresh(); M.dice[0].name = 99999; EXPECT_MSG("dice 0: string 99999 out of range");
   fresh(); M.decks[0].count = 0; EXPECT_MSG("deck 'bag': no cards");
   fresh(); M.decks[0].first = 2; EXPECT_MSG("deck 'bag': cards out of range");
   fresh(); M.decks[0].flags = 6; EXPECT_MSG("deck 'bag': bad flags 6");
   fresh(); M.cards[1] = 7; EXPECT_MSG("deck 'bag': card 1: member out of range");
-  fresh(); M.decks[0].card = (rg_type){RG_K_RECORD, 0}; EXPECT_MSG("deck 0: a record type is not allowed here");
-  fresh(); M.decks[0].card = (rg_type){RG_K_LIST, 1}; EXPECT_MSG("deck 0: a list type is not allowed here");
+  fresh(); M.decks[0].card = (rgi_type){RG_K_RECORD, 0}; EXPECT_MSG("deck 0: a record type is not allowed here");
+  fresh(); M.decks[0].card = (rgi_type){RG_K_LIST, 1}; EXPECT_MSG("deck 0: a list type is not allowed here");
   fresh(); M.decks[0].card = T_TEXT; M.cards[0] = 99999; EXPECT_MSG("deck 'bag': card 0: string out of range");
-  fresh(); M.decks[0].card = (rg_type){RG_K_SET, 0}; M.cards[0] = 8; EXPECT_MSG("deck 'bag': card 0: set has members outside the enum");
+  fresh(); M.decks[0].card = (rgi_type){RG_K_SET, 0}; M.cards[0] = 8; EXPECT_MSG("deck 'bag': card 0: set has members outside the enum");
   fresh(); M.choices[0].kind = 3; EXPECT_MSG("choice 0: bad option kind 3");
   fresh(); M.choices[0].flags = 2; EXPECT_MSG("choice 0: bad flags 2");
   fresh(); M.choices[0].flags = RG_CHOICE_SECRET;
-  { char e[256]; CHECK(rg_module_verify(&M, e, sizeof e) == RG_OK, "a secret choice verifies: %s", e); }
+  { char e[256]; CHECK(rgi_module_verify(&M, e, sizeof e) == RG_OK, "a secret choice verifies: %s", e); }
   fresh(); M.choices[0].option = T_INT; EXPECT_MSG("choice 0: options from a set must be enum members");
-  fresh(); M.choices[2].option = (rg_type){RG_K_ENUM, 0}; EXPECT_MSG("choice 2: options from a range must be ints");
+  fresh(); M.choices[2].option = (rgi_type){RG_K_ENUM, 0}; EXPECT_MSG("choice 2: options from a range must be ints");
   fresh(); M.choices[1].option = T_VOID; EXPECT_MSG("choice 1: void type");
-  fresh(); M.choices[1].option = (rg_type){RG_K_LIST, 9}; EXPECT_MSG("choice 1: type reference 9 out of range");
+  fresh(); M.choices[1].option = (rgi_type){RG_K_LIST, 9}; EXPECT_MSG("choice 1: type reference 9 out of range");
   fresh(); M.choices[1].chooser.kind = 77; EXPECT_MSG("choice 1: bad type kind 77");
   fresh(); M.choices[1].prompt = 99999; EXPECT_MSG("choice 1: string 99999 out of range");
-  fresh(); M.inputs[0].type = (rg_type){RG_K_LIST, 1}; EXPECT_MSG("input 0: a list type is not allowed here");
-  fresh(); M.inputs[0].type = (rg_type){RG_K_RECORD, 0}; EXPECT_MSG("input 0: a record type is not allowed here");
-  fresh(); M.inputs[0].type = (rg_type){RG_K_ENUM, 0}; M.inputs[0].value = 3;
+  fresh(); M.inputs[0].type = (rgi_type){RG_K_LIST, 1}; EXPECT_MSG("input 0: a list type is not allowed here");
+  fresh(); M.inputs[0].type = (rgi_type){RG_K_RECORD, 0}; EXPECT_MSG("input 0: a record type is not allowed here");
+  fresh(); M.inputs[0].type = (rgi_type){RG_K_ENUM, 0}; M.inputs[0].value = 3;
   EXPECT_MSG("input 'rating': default: member out of range");
   fresh(); M.inputs[0].name = 99999; EXPECT_MSG("input 0: string 99999 out of range");
-  fresh(); M.types[1] = (rg_type){RG_K_LIST, 1}; EXPECT_MSG("type 1: list nested too deeply or in a cycle");
-  fresh(); M.types[1] = (rg_type){RG_K_LIST, 2}; EXPECT_MSG("type 1: type reference 2 out of range");
-  fresh(); M.types[0] = (rg_type){RG_K_LIST, 1}; M.types[1] = (rg_type){RG_K_LIST, 0};
+  fresh(); M.types[1] = (rgi_type){RG_K_LIST, 1}; EXPECT_MSG("type 1: list nested too deeply or in a cycle");
+  fresh(); M.types[1] = (rgi_type){RG_K_LIST, 2}; EXPECT_MSG("type 1: type reference 2 out of range");
+  fresh(); M.types[0] = (rgi_type){RG_K_LIST, 1}; M.types[1] = (rgi_type){RG_K_LIST, 0};
   EXPECT_MSG("type 0: list nested too deeply or in a cycle");
-  fresh(); M.params[0].type = (rg_type){RG_K_LIST, 1}; CHECK(rg_module_verify(&M, err, sizeof err) == 0, "list of list: %s", err);
-  fresh(); M.params[0].type = (rg_type){RG_K_LIST, 0}; CHECK(rg_module_verify(&M, err, sizeof err) == 0, "list param: %s", err);
+  fresh(); M.params[0].type = (rgi_type){RG_K_LIST, 1}; CHECK(rgi_module_verify(&M, err, sizeof err) == 0, "list of list: %s", err);
+  fresh(); M.params[0].type = (rgi_type){RG_K_LIST, 0}; CHECK(rgi_module_verify(&M, err, sizeof err) == 0, "list param: %s", err);
   /* New operands and stack effects. */
   fresh(); set_h(2, RG_OP_ROLLDIE, 1); EXPECT_MSG("procedure 'h': instruction 2: dice 1 out of range");
   fresh(); set_h(4, RG_OP_DRAW, 1); EXPECT_MSG("procedure 'h': instruction 4: deck 1 out of range");
@@ -362,15 +362,15 @@ int main(void) {
   {
     int pops, pushes;
     fresh();
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CHOOSE, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect choose set");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CHOOSE, 1), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect choose list");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CHOOSE, 2), &pops, &pushes) == 0 && pops == 3 && pushes == 1, "effect choose range");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CHOOSE, 3), &pops, &pushes) == -1, "effect choose bad");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_LIST, 0), &pops, &pushes) == 0 && pops == 0 && pushes == 1, "effect list 0");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_LIST, 5), &pops, &pushes) == 0 && pops == 5 && pushes == 1, "effect list 5");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_ROLL, 6), &pops, &pushes) == 0 && pops == 1 && pushes == 1, "effect roll");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_ROLLS, 0), &pops, &pushes) == -1, "effect rolls 0");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_ITEM, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect item");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_CHOOSE, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect choose set");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_CHOOSE, 1), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect choose list");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_CHOOSE, 2), &pops, &pushes) == 0 && pops == 3 && pushes == 1, "effect choose range");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_CHOOSE, 3), &pops, &pushes) == -1, "effect choose bad");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_LIST, 0), &pops, &pushes) == 0 && pops == 0 && pushes == 1, "effect list 0");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_LIST, 5), &pops, &pushes) == 0 && pops == 5 && pushes == 1, "effect list 5");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_ROLL, 6), &pops, &pushes) == 0 && pops == 1 && pushes == 1, "effect roll");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_ROLLS, 0), &pops, &pushes) == -1, "effect rolls 0");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_ITEM, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect item");
   }
 
   /* Stack heights. */
@@ -384,34 +384,34 @@ int main(void) {
   fresh(); M.procs[0].result = T_VOID; EXPECT_MSG("procedure 'f': instruction 7: RET in a procedure without a result");
   fresh(); set_f(7, RG_OP_NOP, 0); EXPECT_MSG("procedure 'f': falls off the end");
   fresh(); set_f(7, RG_OP_JMPF, -2); EXPECT_MSG("procedure 'f': falls off the end");
-  fresh(); set_f(7, RG_OP_FAIL, 0); CHECK(rg_module_verify(&M, err, sizeof err) == 0, "FAIL ends a path: %s", err);
+  fresh(); set_f(7, RG_OP_FAIL, 0); CHECK(rgi_module_verify(&M, err, sizeof err) == 0, "FAIL ends a path: %s", err);
   fresh(); set_f(5, RG_OP_JMP, -6); /* 5 -> 0: a loop back to the start, heights agree */
-  CHECK(rg_module_verify(&M, err, sizeof err) == 0, "loop: %s", err);
+  CHECK(rgi_module_verify(&M, err, sizeof err) == 0, "loop: %s", err);
   /* g: a void call pushes nothing, so the NOTE after it underflows. */
   fresh(); M.procs[0].result = T_VOID; set_f(7, RG_OP_RETV, 0);
   EXPECT_MSG("procedure 'g': instruction 2: stack underflow (NOTE needs 1, has 0)");
   /* A call with the wrong arity underflows. */
   fresh(); M.code[M.procs[1].code] = RG_INS(RG_OP_NOP, 0);
   EXPECT_MSG("procedure 'g': instruction 1: stack underflow (CALL needs 1, has 0)");
-  /* rg_op_effect. */
+  /* rgi_op_effect. */
   {
     int pops, pushes;
     fresh();
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_LOOKUP, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect lookup");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_MIN, 4), &pops, &pushes) == 0 && pops == 4 && pushes == 1, "effect min");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_MKREC, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect mkrec");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CALL, 0), &pops, &pushes) == 0 && pops == 1 && pushes == 1, "effect call");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_CALL, 1), &pops, &pushes) == 0 && pops == 0 && pushes == 0, "effect call void");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_NOTE, 0), &pops, &pushes) == 0 && pops == 1 && pushes == 0, "effect note");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_ADD, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect add");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_LOOKUP, 7), &pops, &pushes) == -1, "effect bad table");
-    CHECK(rg_op_effect(&M, RG_INS(RG_OP_MIN, 0), &pops, &pushes) == -1, "effect min 0");
-    CHECK(rg_op_effect(&M, RG_INS(250, 0), &pops, &pushes) == -1, "effect bad op");
-    CHECK(strcmp(rg_opnames[RG_OP_EXPECTEQ], "EXPECTEQ") == 0 && strcmp(rg_opnames[0], "NOP") == 0, "opnames");
-    CHECK(rg_module_find_proc(&M, "g") == 1 && rg_module_find_proc(&M, "zz") == -1, "find proc");
-    CHECK(rg_module_find_table(&M, "tenum") == 3 && rg_module_find_enum(&M, "terrain") == 0 &&
-          rg_module_find_enum(&M, "x") == -1, "find table/enum");
-    CHECK(strcmp(rg_module_str(&M, 99999), "") == 0, "str out of range");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_LOOKUP, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect lookup");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_MIN, 4), &pops, &pushes) == 0 && pops == 4 && pushes == 1, "effect min");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_MKREC, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect mkrec");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_CALL, 0), &pops, &pushes) == 0 && pops == 1 && pushes == 1, "effect call");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_CALL, 1), &pops, &pushes) == 0 && pops == 0 && pushes == 0, "effect call void");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_NOTE, 0), &pops, &pushes) == 0 && pops == 1 && pushes == 0, "effect note");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_ADD, 0), &pops, &pushes) == 0 && pops == 2 && pushes == 1, "effect add");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_LOOKUP, 7), &pops, &pushes) == -1, "effect bad table");
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_MIN, 0), &pops, &pushes) == -1, "effect min 0");
+    CHECK(rgi_op_effect(&M, RG_INS(250, 0), &pops, &pushes) == -1, "effect bad op");
+    CHECK(strcmp(rgi_opnames[RG_OP_EXPECTEQ], "EXPECTEQ") == 0 && strcmp(rgi_opnames[0], "NOP") == 0, "opnames");
+    CHECK(rgi_module_find_proc(&M, "g") == 1 && rgi_module_find_proc(&M, "zz") == -1, "find proc");
+    CHECK(rgi_module_find_table(&M, "tenum") == 3 && rgi_module_find_enum(&M, "terrain") == 0 &&
+          rgi_module_find_enum(&M, "x") == -1, "find table/enum");
+    CHECK(strcmp(rgi_module_str(&M, 99999), "") == 0, "str out of range");
   }
 
   /* The file reader. */
@@ -455,9 +455,9 @@ int main(void) {
     /* A verifier failure comes through deserialize too. */
     put32(buf + 8, 20); EXPECT_LOAD(buf, good_len, "line table has 0 entries for 49 instructions");
     memcpy(buf, good_buf, good_len);
-    rg_module m;
-    CHECK(rg_module_deserialize(&m, buf, good_len, err, sizeof err) == 0, "good loads");
-    rg_module_free(&m);
+    rgi_module m;
+    CHECK(rgi_module_deserialize(&m, buf, good_len, err, sizeof err) == 0, "good loads");
+    rgi_module_free(&m);
     /* Empty sections may be left out. */
     put32(buf + 8, 0);
     EXPECT_LOAD(buf, 12, "string pool is empty");
@@ -471,30 +471,30 @@ int main(void) {
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     snprintf(path, sizeof path, "%s/m.rbc", dir);
     fresh();
-    CHECK(rg_module_save(&M, path, err, sizeof err) == 0, "save: %s", err);
-    rg_module m;
-    CHECK(rg_module_load(&m, path, err, sizeof err) == 0, "load: %s", err);
+    CHECK(rgi_module_save(&M, path, err, sizeof err) == 0, "save: %s", err);
+    rgi_module m;
+    CHECK(rgi_module_load(&m, path, err, sizeof err) == 0, "load: %s", err);
     unsigned char *buf2; size_t len2;
-    CHECK(rg_module_serialize(&m, &buf2, &len2) == 0 && len2 == good_len &&
+    CHECK(rgi_module_serialize(&m, &buf2, &len2) == 0 && len2 == good_len &&
           memcmp(buf2, good_buf, len2) == 0, "save/load round trip");
     rg_free(buf2);
-    rg_module_free(&m);
-    CHECK(rg_module_is_rbc(path) == 1, "is_rbc by name");
+    rgi_module_free(&m);
+    CHECK(rgi_module_is_rbc(path) == 1, "is_rbc by name");
     snprintf(bad, sizeof bad, "%s/m.bin", dir);
-    CHECK(rename(path, bad) == 0 && rg_module_is_rbc(bad) == 1, "is_rbc by magic");
-    CHECK(rg_module_is_rbc("/nonexistent/x.rules") == 0, "is_rbc no");
+    CHECK(rename(path, bad) == 0 && rgi_module_is_rbc(bad) == 1, "is_rbc by magic");
+    CHECK(rgi_module_is_rbc("/nonexistent/x.rules") == 0, "is_rbc no");
     FILE *f = fopen(bad, "wb"); fputs("nope", f); fclose(f);
-    CHECK(rg_module_load(&m, bad, err, sizeof err) == RG_BAD_MODULE && strstr(err, "bad magic"), "load bad: %s", err);
+    CHECK(rgi_module_load(&m, bad, err, sizeof err) == RG_BAD_MODULE && strstr(err, "bad magic"), "load bad: %s", err);
     unlink(bad);
     /* Saving into a missing directory fails and leaves nothing behind. */
     snprintf(bad, sizeof bad, "%s/missing/m.rbc", dir);
-    CHECK(rg_module_save(&M, bad, err, sizeof err) == -1, "save into missing dir");
+    CHECK(rgi_module_save(&M, bad, err, sizeof err) == -1, "save into missing dir");
     /* Saving onto a directory fails at the rename: the temp file is removed. */
     snprintf(bad, sizeof bad, "%s/adir", dir);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "mkdir %s && touch %s/x", bad, bad);
     CHECK(system(cmd) == 0, "mkdir");
-    CHECK(rg_module_save(&M, bad, err, sizeof err) == -1, "save onto a directory");
+    CHECK(rgi_module_save(&M, bad, err, sizeof err) == -1, "save onto a directory");
     int nfiles = 0;
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -503,21 +503,21 @@ int main(void) {
     CHECK(nfiles == 1, "no temporary file left (%d entries)", nfiles);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0, "cleanup");
-    CHECK(rg_module_load(&m, "/nonexistent/m.rbc", err, sizeof err) == RG_NOT_FOUND, "load missing");
+    CHECK(rgi_module_load(&m, "/nonexistent/m.rbc", err, sizeof err) == RG_NOT_FOUND, "load missing");
   }
 
   /* Out of memory during deserialize fails cleanly. */
   for (unsigned long k = 1; k < 60; k++) {
-    rg_module m;
+    rgi_module m;
     rg_alloc_fail_at(k);
-    int r = rg_module_deserialize(&m, good_buf, good_len, err, sizeof err);
+    int r = rgi_module_deserialize(&m, good_buf, good_len, err, sizeof err);
     rg_alloc_fail_at(0);
-    if (r == 0) { rg_module_free(&m); break; }
+    if (r == 0) { rgi_module_free(&m); break; }
     CHECK(r == RG_NOMEM && strcmp(err, "out of memory") == 0, "oom %lu: %d %s", k, r, err);
   }
 
-  rg_module_free(&M);
-  rg_module_free(&b.m);
+  rgi_module_free(&M);
+  rgi_module_free(&b.m);
   rg_free(good_buf);
   printf("test_verify: %d passed, %d failed\n", passed, failed);
   return failed != 0;

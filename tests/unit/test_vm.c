@@ -20,14 +20,14 @@ static int passed, failed;
 typedef struct seen {
   int nnotes;
   uint32_t note;
-  rg_value vals[4];
+  rgi_value vals[4];
   uint32_t note_pc;
   int nfails;
   uint32_t expect;
-  rg_value actual, expected;
+  rgi_value actual, expected;
 } seen;
 
-static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *vals, uint32_t pc) {
+static void on_note(void *ctx, const rgi_module *m, uint32_t note, const rgi_value *vals, uint32_t pc) {
   seen *s = ctx;
   s->nnotes++;
   s->note = note;
@@ -35,8 +35,8 @@ static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value
   s->note_pc = pc;
 }
 
-static void on_expect(void *ctx, const rg_module *m, uint32_t expect, rg_value actual,
-                      rg_value expected, uint32_t pc) {
+static void on_expect(void *ctx, const rgi_module *m, uint32_t expect, rgi_value actual,
+                      rgi_value expected, uint32_t pc) {
   seen *s = ctx;
   s->nfails++;
   s->expect = expect;
@@ -50,37 +50,37 @@ static char errbuf[256];
 
 /* Runs procedure name with args under limits (NULL: defaults); stores the
 ** result and the error message (in errbuf). */
-static rg_status run(const char *name, const rg_value *args, rg_value *res, const rg_limits *lim) {
-  int p = rg_module_find_proc(&B.m, name);
+static rg_status run(const char *name, const rgi_value *args, rgi_value *res, const rgi_limits *lim) {
+  int p = rgi_module_find_proc(&B.m, name);
   if (p < 0) { printf("no procedure %s\n", name); return (rg_status)99; }
-  rg_sink sink = {.ctx = &S, .note = on_note, .expect_fail = on_expect};
-  rg_vm *vm = rg_vm_new(&B.m, lim, &sink);
+  rgi_sink sink = {.ctx = &S, .note = on_note, .expect_fail = on_expect};
+  rgi_vm *vm = rgi_vm_new(&B.m, lim, &sink);
   if (!vm) return (rg_status)98;
   *res = -12345;
-  rg_status st = rg_vm_call(vm, (uint32_t)p, args, res);
-  snprintf(errbuf, sizeof errbuf, "%s", st == RG_RUN_OK ? "" : rg_vm_error(vm, NULL));
-  rg_vm_free(vm);
+  rg_status st = rgi_vm_call(vm, (uint32_t)p, args, res);
+  snprintf(errbuf, sizeof errbuf, "%s", st == RG_RUN_OK ? "" : rgi_vm_error(vm, NULL));
+  rgi_vm_free(vm);
   return st;
 }
 
 /* Runs a two-argument procedure and returns its result (checking OK). */
-static rg_value call2(const char *name, rg_value a, rg_value b) {
-  rg_value args[2] = {a, b}, r;
+static rgi_value call2(const char *name, rgi_value a, rgi_value b) {
+  rgi_value args[2] = {a, b}, r;
   rg_status st = run(name, args, &r, NULL);
   CHECK(st == RG_RUN_OK, "%s(%" PRId64 ", %" PRId64 "): status %d %s", name, a, b, st, errbuf);
   return r;
 }
 
 /* Expects name(a, b) to fail with status st and message msg. */
-static void fails2(const char *name, rg_value a, rg_value b, rg_status st, const char *msg) {
-  rg_value args[2] = {a, b}, r;
+static void fails2(const char *name, rgi_value a, rgi_value b, rg_status st, const char *msg) {
+  rgi_value args[2] = {a, b}, r;
   rg_status got = run(name, args, &r, NULL);
   CHECK(got == st && strcmp(errbuf, msg) == 0, "%s(%" PRId64 ", %" PRId64 "): got %d '%s', want %d '%s'",
         name, a, b, got, errbuf, st, msg);
 }
 
 static const char *const AB[] = {"a", "b", "c"};
-static const rg_type INT3[] = {{RG_K_INT, 0}, {RG_K_INT, 0}, {RG_K_INT, 0}};
+static const rgi_type INT3[] = {{RG_K_INT, 0}, {RG_K_INT, 0}, {RG_K_INT, 0}};
 
 /* Adds proc name(a, b) -> int { return a OP b } (or OP a for unary). */
 static void binop(const char *name, unsigned op, int unary) {
@@ -100,89 +100,89 @@ typedef struct csink {
   int nrolls;
   int32_t die;
   uint32_t sides, nres;
-  rg_value rollsum;
+  rgi_value rollsum;
   int ndraws;
-  rg_value lastcard;
+  rgi_value lastcard;
   int nchoose;
-  rg_value chooser;
+  rgi_value chooser;
   uint32_t noptions;
-  rg_value options[8];
+  rgi_value options[8];
   int64_t answer;           /* what choose returns */
   int64_t chance;           /* what chance returns: -2 for sides - 1 (last) */
   int nchance;
   int what;
   uint64_t chance_n;
-  uint32_t left_seen;       /* rg_vm_deck_left's count during a 'c' */
+  uint32_t left_seen;       /* rgi_vm_deck_left's count during a 'c' */
 } csink;
 
 static csink CS;
 static mb C;                /* the chance module */
-static rg_vm *V;            /* the VM of the chance tests */
+static rgi_vm *V;            /* the VM of the chance tests */
 static uint32_t c_colour, c_bag;
 
-static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
   csink *s = ctx; s->nsteps++; s->step = name;
 }
 
-static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
-                    const rg_value *results, uint32_t n, uint32_t pc) {
+static void on_roll(void *ctx, const rgi_module *m, int32_t die, uint32_t sides,
+                    const rgi_value *results, uint32_t n, uint32_t pc) {
   csink *s = ctx;
   s->nrolls++; s->die = die; s->sides = sides; s->nres = n; s->rollsum = 0;
   for (uint32_t k = 0; k < n; k++) s->rollsum += results[k];
 }
 
-static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
+static void on_draw(void *ctx, const rgi_module *m, uint32_t deck, rgi_value card, uint32_t pc) {
   csink *s = ctx; s->ndraws++; s->lastcard = card;
 }
 
-static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
-                         const rg_value *options, uint32_t n, uint32_t pc) {
+static int64_t on_choose(void *ctx, const rgi_module *m, uint32_t choice, rgi_value chooser,
+                         const rgi_value *options, uint32_t n, uint32_t pc) {
   csink *s = ctx;
   s->nchoose++; s->chooser = chooser; s->noptions = n;
   for (uint32_t k = 0; k < n && k < 8; k++) s->options[k] = options[k];
   return s->answer;
 }
 
-static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+static int64_t on_chance(void *ctx, const rgi_module *m, int what, uint32_t index, uint64_t n,
                          uint32_t pc) {
   csink *s = ctx;
   s->nchance++; s->what = what; s->chance_n = n;
-  if (what == 'c') rg_vm_deck_left(V, index, &s->left_seen);
+  if (what == 'c') rgi_vm_deck_left(V, index, &s->left_seen);
   return s->chance == -2 ? (int64_t)n - 1 : s->chance;
 }
 
 /* Makes V a new VM on C with the given sink callbacks (the tests switch
 ** choose and chance on and off). */
-static void cvm(int with_choose, int with_chance, const rg_limits *lim) {
-  rg_vm_free(V);
-  rg_sink sink = {.ctx = &CS, .step = on_step, .roll = on_roll, .draw = on_draw,
+static void cvm(int with_choose, int with_chance, const rgi_limits *lim) {
+  rgi_vm_free(V);
+  rgi_sink sink = {.ctx = &CS, .step = on_step, .roll = on_roll, .draw = on_draw,
                   .choose = with_choose ? on_choose : NULL,
                   .chance = with_chance ? on_chance : NULL};
-  V = rg_vm_new(&C.m, lim, &sink);
-  if (!V) { printf("rg_vm_new failed\n"); exit(1); }
+  V = rgi_vm_new(&C.m, lim, &sink);
+  if (!V) { printf("rgi_vm_new failed\n"); exit(1); }
 }
 
 /* Runs procedure name of C on V with args; stores the result and the error. */
-static rg_status crun(const char *name, const rg_value *args, rg_value *res) {
-  int p = rg_module_find_proc(&C.m, name);
+static rg_status crun(const char *name, const rgi_value *args, rgi_value *res) {
+  int p = rgi_module_find_proc(&C.m, name);
   if (p < 0) { printf("no procedure %s\n", name); return (rg_status)99; }
   *res = -12345;
-  rg_status st = rg_vm_call(V, (uint32_t)p, args, res);
-  snprintf(errbuf, sizeof errbuf, "%s", st == RG_RUN_OK ? "" : rg_vm_error(V, NULL));
+  rg_status st = rgi_vm_call(V, (uint32_t)p, args, res);
+  snprintf(errbuf, sizeof errbuf, "%s", st == RG_RUN_OK ? "" : rgi_vm_error(V, NULL));
   return st;
 }
 
 /* Runs name(a, b) and returns the result, checking it ran. */
-static rg_value cval(const char *name, rg_value a, rg_value b) {
-  rg_value args[3] = {a, b, 0}, r;
+static rgi_value cval(const char *name, rgi_value a, rgi_value b) {
+  rgi_value args[3] = {a, b, 0}, r;
   rg_status st = crun(name, args, &r);
   CHECK(st == RG_RUN_OK, "%s(%" PRId64 ", %" PRId64 "): %d %s", name, a, b, st, errbuf);
   return r;
 }
 
 /* Expects name(a, b) to fail with st and msg. */
-static void cfails(const char *name, rg_value a, rg_value b, rg_status st, const char *msg) {
-  rg_value args[3] = {a, b, 0}, r;
+static void cfails(const char *name, rgi_value a, rgi_value b, rg_status st, const char *msg) {
+  rgi_value args[3] = {a, b, 0}, r;
   rg_status got = crun(name, args, &r);
   CHECK(got == st && strcmp(errbuf, msg) == 0, "%s(%" PRId64 ", %" PRId64 "): got %d '%s', want %d '%s'",
         name, a, b, got, errbuf, st, msg);
@@ -190,38 +190,38 @@ static void cfails(const char *name, rg_value a, rg_value b, rg_status st, const
 
 /* Copies list l of V's heap into out (at most max); returns its length, or
 ** -1 when it is not a list in the live heap. */
-static int64_t clist(rg_value l, rg_value *out, uint32_t max) {
+static int64_t clist(rgi_value l, rgi_value *out, uint32_t max) {
   uint32_t nh;
-  const rg_value *h = rg_vm_heap(V, &nh);
+  const rgi_value *h = rgi_vm_heap(V, &nh);
   if (l < 0 || (uint64_t)l >= nh || h[l] < 0 || (uint64_t)h[l] > nh - (uint64_t)l - 1) return -1;
-  for (rg_value k = 0; k < h[l] && (uint64_t)k < max; k++) out[k] = h[l + 1 + k];
+  for (rgi_value k = 0; k < h[l] && (uint64_t)k < max; k++) out[k] = h[l + 1 + k];
   return h[l];
 }
 
 /* Checks that name(a, b) returns the list want[0..n). */
-static void clisteq(int line, const char *name, rg_value a, rg_value b, const rg_value *want, uint32_t n) {
-  rg_value got[64];
-  rg_value l = cval(name, a, b);
+static void clisteq(int line, const char *name, rgi_value a, rgi_value b, const rgi_value *want, uint32_t n) {
+  rgi_value got[64];
+  rgi_value l = cval(name, a, b);
   int64_t len = clist(l, got, 64);
   int ok = len == (int64_t)n;
   for (uint32_t k = 0; ok && k < n; k++) ok = got[k] == want[k];
   CHECK(ok, "line %d: %s(%" PRId64 ", %" PRId64 "): list of %lld differs", line, name, a, b, (long long)len);
 }
 #define CLISTEQ(name, a, b, ...) \
-  clisteq(__LINE__, name, a, b, (const rg_value[]){__VA_ARGS__}, \
-          (uint32_t)(sizeof((const rg_value[]){__VA_ARGS__}) / sizeof(rg_value)))
+  clisteq(__LINE__, name, a, b, (const rgi_value[]){__VA_ARGS__}, \
+          (uint32_t)(sizeof((const rgi_value[]){__VA_ARGS__}) / sizeof(rgi_value)))
 
 /* Pushes the constant list vals[0..n) with LIST n. */
-static void emit_list(mb *b, uint32_t n, const rg_value *vals) {
+static void emit_list(mb *b, uint32_t n, const rgi_value *vals) {
   for (uint32_t k = 0; k < n; k++) mb_emit(b, RG_OP_PUSHI, (int32_t)vals[k]);
   mb_emit(b, RG_OP_LIST, (int32_t)n);
 }
 #define EMIT_LIST(...) \
-  emit_list(&C, (uint32_t)(sizeof((const rg_value[]){__VA_ARGS__}) / sizeof(rg_value)), \
-            (const rg_value[]){__VA_ARGS__})
+  emit_list(&C, (uint32_t)(sizeof((const rgi_value[]){__VA_ARGS__}) / sizeof(rgi_value)), \
+            (const rgi_value[]){__VA_ARGS__})
 
 /* Starts procedure name(a, b) -> t of C with 3 locals. */
-static void cproc(const char *name, rg_type t) {
+static void cproc(const char *name, rgi_type t) {
   mb_proc(&C, name, t, 2, AB, INT3, 3);
 }
 
@@ -231,18 +231,18 @@ static uint32_t build_chance(void) {
   mb_init(&C);
   static const char *const cols[] = {"BLACK", "WHITE", "GREEN"};
   c_colour = mb_enum(&C, "colour", 3, cols);
-  rg_type col = {RG_K_ENUM, c_colour};
-  rg_type li = mb_list_of(&C, T_INT);
-  mb_dice(&C, "red", col, 4, (const rg_value[]){0, 0, 1, 2});
-  c_bag = mb_deck(&C, "bag", col, 6, (const rg_value[]){0, 0, 0, 1, 1, 2});
-  mb_deck(&C, "tiny", T_INT, 1, (const rg_value[]){7});
+  rgi_type col = {RG_K_ENUM, c_colour};
+  rgi_type li = mb_list_of(&C, T_INT);
+  mb_dice(&C, "red", col, 4, (const rgi_value[]){0, 0, 1, 2});
+  c_bag = mb_deck(&C, "bag", col, 6, (const rgi_value[]){0, 0, 0, 1, 1, 2});
+  mb_deck(&C, "tiny", T_INT, 1, (const rgi_value[]){7});
   uint32_t cset = mb_choice(&C, "which colour?", T_INT, col, RG_OPT_SET);
   uint32_t clst = mb_choice(&C, "which number?", T_INT, T_INT, RG_OPT_LIST);
   uint32_t crng = mb_choice(&C, "how many?", T_INT, T_INT, RG_OPT_RANGE);
   mb_input(&C, "rating", T_INT, 3);
   /* Constant lists: a good one and one whose length runs off the heap. */
-  uint32_t good = mb_heap(&C, 4, (const rg_value[]){3, 1, 2, 3});
-  uint32_t bad = mb_heap(&C, 2, (const rg_value[]){100, 1});
+  uint32_t good = mb_heap(&C, 4, (const rgi_value[]){3, 1, 2, 3});
+  uint32_t bad = mb_heap(&C, 2, (const rgi_value[]){100, 1});
   uint32_t kmax = mb_const(&C, INT64_MAX);
 
   cproc("roll", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_ROLL, 6); mb_emit(&C, RG_OP_RET, 0);
@@ -327,8 +327,8 @@ static uint32_t build_chance(void) {
 static void chance_tests(void) {
   char err[256];
   uint32_t offs = build_chance();
-  rg_value good = offs & 0xFFFF, bad = offs >> 16;
-  if (rg_module_verify(&C.m, err, sizeof err) != 0) {
+  rgi_value good = offs & 0xFFFF, bad = offs >> 16;
+  if (rgi_module_verify(&C.m, err, sizeof err) != 0) {
     printf("FAIL chance module rejected: %s\n", err);
     failed++;
     return;
@@ -336,13 +336,13 @@ static void chance_tests(void) {
   /* It survives a trip through the file format. */
   {
     unsigned char *buf; size_t len;
-    rg_module m2;
-    CHECK(rg_module_serialize(&C.m, &buf, &len) == 0 &&
-          rg_module_deserialize(&m2, buf, len, err, sizeof err) == 0, "chance round trip: %s", err);
+    rgi_module m2;
+    CHECK(rgi_module_serialize(&C.m, &buf, &len) == 0 &&
+          rgi_module_deserialize(&m2, buf, len, err, sizeof err) == 0, "chance round trip: %s", err);
     CHECK(m2.ndice == 1 && m2.ndecks == 2 && m2.nchoices == 3 && m2.ninputs == 1 &&
           m2.ncards == 7 && m2.nfaces == 4 && m2.inputs[0].value == 3 &&
           m2.choices[2].kind == RG_OPT_RANGE, "chance sections");
-    rg_module_free(&m2);
+    rgi_module_free(&m2);
     rg_free(buf);
   }
   memset(&CS, 0, sizeof CS);
@@ -350,7 +350,7 @@ static void chance_tests(void) {
 
   /* Plain dice: range, sum, report. */
   for (int k = 0; k < 200; k++) {
-    rg_value r = cval("roll", 2, 0);
+    rgi_value r = cval("roll", 2, 0);
     CHECK(r >= 2 && r <= 12, "2d6 = %lld", (long long)r);
     CHECK(CS.die == -1 && CS.sides == 6 && CS.nres == 2 && CS.rollsum == r, "roll report");
   }
@@ -359,14 +359,14 @@ static void chance_tests(void) {
   cfails("roll", 1001, 0, RG_RUN_ERROR, "cannot roll 1001 dice");
   cfails("rolls", 1001, 0, RG_RUN_ERROR, "cannot roll 1001 dice");
   {
-    rg_value l = cval("roll", 1000, 0);
+    rgi_value l = cval("roll", 1000, 0);
     CHECK(l >= 1000 && l <= 6000 && CS.nres == 1000, "1000d6");
   }
   /* Custom die: its faces, reported with the die's index. */
   {
     int seen3[3] = {0, 0, 0};
     for (int k = 0; k < 400; k++) {
-      rg_value f = cval("rolldie", 0, 0);
+      rgi_value f = cval("rolldie", 0, 0);
       CHECK(f >= 0 && f <= 2, "face %lld", (long long)f);
       if (f >= 0 && f <= 2) seen3[f]++;
       CHECK(CS.die == 0 && CS.sides == 4 && CS.nres == 1 && CS.rollsum == f, "rolldie report");
@@ -376,12 +376,12 @@ static void chance_tests(void) {
 
   /* Seeded determinism: the same seed and stream, the same rolls. */
   {
-    rg_value a[30], b2[30], c2[30];
-    rg_vm_seed(V, 42, 0);
+    rgi_value a[30], b2[30], c2[30];
+    rgi_vm_seed(V, 42, 0);
     CHECK(clist(cval("rolls", 30, 0), a, 30) == 30, "rolls 30");
-    rg_vm_seed(V, 42, 0);
+    rgi_vm_seed(V, 42, 0);
     CHECK(clist(cval("rolls", 30, 0), b2, 30) == 30, "rolls 30 again");
-    rg_vm_seed(V, 42, 1);
+    rgi_vm_seed(V, 42, 1);
     CHECK(clist(cval("rolls", 30, 0), c2, 30) == 30, "rolls 30 stream 1");
     CHECK(memcmp(a, b2, sizeof a) == 0, "same seed, same rolls");
     CHECK(memcmp(a, c2, sizeof a) != 0, "other stream, other rolls");
@@ -389,35 +389,35 @@ static void chance_tests(void) {
     for (int k = 0; k < 30; k++) ok &= a[k] >= 1 && a[k] <= 6;
     CHECK(ok, "rolls in 1..6");
     /* Two new VMs start alike (seed 0, stream 0). */
-    rg_vm *save = V;
+    rgi_vm *save = V;
     V = NULL;
     cvm(0, 0, NULL);
-    rg_value r1 = cval("roll", 50, 0);
+    rgi_value r1 = cval("roll", 50, 0);
     cvm(0, 0, NULL);
-    rg_value r2 = cval("roll", 50, 0);
-    rg_vm_free(V);
+    rgi_value r2 = cval("roll", 50, 0);
+    rgi_vm_free(V);
     V = save;
     CHECK(r1 == r2, "fresh VMs agree");
   }
 
   /* Decks: without replacement, exactly the composition; full every call. */
   for (uint64_t seed = 0; seed < 20; seed++) {
-    rg_value got[6];
+    rgi_value got[6];
     int cnt[3] = {0, 0, 0};
-    rg_vm_seed(V, seed, 7);
+    rgi_vm_seed(V, seed, 7);
     CS.ndraws = 0;
     CHECK(clist(cval("drawall", 0, 0), got, 6) == 6 && CS.ndraws == 6, "drawall");
     for (int k = 0; k < 6; k++) if (got[k] >= 0 && got[k] <= 2) cnt[got[k]]++;
     CHECK(cnt[0] == 3 && cnt[1] == 2 && cnt[2] == 1, "composition %d %d %d", cnt[0], cnt[1], cnt[2]);
     uint32_t n;
-    rg_vm_deck_left(V, c_bag, &n);
+    rgi_vm_deck_left(V, c_bag, &n);
     CHECK(n == 0, "bag empty after drawall (%u)", n);
   }
   cfails("draw7", 0, 0, RG_RUN_ERROR, "deck bag is empty");
   CHECK(cval("left", 0, 0) == 4 + 10, "left");
   {
     uint32_t n;
-    CHECK(rg_vm_deck_left(V, 9, &n) == NULL && n == 0, "deck_left out of range");
+    CHECK(rgi_vm_deck_left(V, 9, &n) == NULL && n == 0, "deck_left out of range");
   }
 
   /* Choices without a choose callback: the first option. */
@@ -435,10 +435,10 @@ static void chance_tests(void) {
   /* Steps and inputs. */
   CS.nsteps = 0;
   cval("step", 0, 0);
-  CHECK(CS.nsteps == 1 && strcmp(rg_module_str(&C.m, CS.step), "Build up") == 0, "step");
+  CHECK(CS.nsteps == 1 && strcmp(rgi_module_str(&C.m, CS.step), "Build up") == 0, "step");
   CHECK(cval("input", 0, 0) == 3, "input default");
-  rg_vm_set_input(V, 0, 7);
-  rg_vm_set_input(V, 5, 9);
+  rgi_vm_set_input(V, 0, 7);
+  rgi_vm_set_input(V, 5, 9);
   CHECK(cval("input", 0, 0) == 7 && cval("input", 0, 0) == 7, "input set, kept across calls");
 
   /* NTH. */
@@ -473,7 +473,7 @@ static void chance_tests(void) {
   CLISTEQ("sort", 0, 0, -5, 1, 3, 6, 6);
   CHECK(cval("has", 20, 0) == 1 && cval("has", 21, 0) == 0, "listhas");
   {
-    rg_value s[1000];
+    rgi_value s[1000];
     int64_t n = clist(cval("sortrolls", 1000, 0), s, 1000);
     int ok = n == 1000;
     for (int k = 1; ok && k < 1000; k++) ok = s[k - 1] <= s[k];
@@ -484,7 +484,7 @@ static void chance_tests(void) {
 
   /* Crafted list offsets never read outside the heap. */
   uint32_t nh;
-  rg_vm_heap(V, &nh);
+  rgi_vm_heap(V, &nh);
   {
     char want[128];
     CHECK(cval("lenof", good, 0) == 3 && cval("itemof", good, 2) == 3, "constant list");
@@ -510,7 +510,7 @@ static void chance_tests(void) {
 
   /* Heap exhaustion is the memory limit. */
   {
-    rg_limits lim = {0, 1 << 16, 0, NULL};
+    rgi_limits lim = {0, 1 << 16, 0, NULL};
     cvm(0, 0, &lim);
     cfails("grow", 0, 0, RG_RUN_LIMIT, "memory limit");
     cfails("rolls", 1000, 0, RG_RUN_OK, "");
@@ -537,7 +537,7 @@ static void chance_tests(void) {
   CHECK(cval("draw", 0, 0) == 0 && CS.what == 'c' && CS.chance_n == 6 && CS.left_seen == 6, "chance draw");
   {
     /* Always the first card left: swap-removal gives 0, 2, 1, 1, 0, 0. */
-    rg_value got[6];
+    rgi_value got[6];
     CHECK(clist(cval("drawall", 0, 0), got, 6) == 6, "chance drawall");
     CHECK(got[0] == 0 && got[1] == 2 && got[2] == 1 && got[3] == 1 && got[4] == 0 && got[5] == 0,
           "chance draw order %lld %lld %lld %lld %lld %lld", (long long)got[0], (long long)got[1],
@@ -555,17 +555,17 @@ static void chance_tests(void) {
   /* Out of memory while creating the VM fails cleanly. */
   for (unsigned long k = 1; k <= 7; k++) {
     rg_alloc_fail_at(k);
-    rg_vm *vm = rg_vm_new(&C.m, NULL, NULL);
+    rgi_vm *vm = rgi_vm_new(&C.m, NULL, NULL);
     rg_alloc_fail_at(0);
     CHECK(vm == NULL, "chance alloc failure %lu", k);
-    rg_vm_free(vm);
+    rgi_vm_free(vm);
   }
 
   /* The disassembler names what operands refer to. */
   {
     rg_buf buf;
     rg_buf_init(&buf);
-    rg_module_dis(&C.m, &buf.out);
+    rgi_module_dis(&C.m, &buf.out);
     const char *text = buf.data ? buf.data : "";
     CHECK(strstr(text, "ROLLDIE  0 ; red") && strstr(text, "DRAW     0 ; bag") &&
           strstr(text, "LEFT     1 ; tiny") && strstr(text, "INPUT    0 ; rating") &&
@@ -575,9 +575,9 @@ static void chance_tests(void) {
     rg_buf_free(&buf);
   }
 
-  rg_vm_free(V);
+  rgi_vm_free(V);
   V = NULL;
-  rg_module_free(&C.m);
+  rgi_module_free(&C.m);
 }
 
 int main(void) {
@@ -649,7 +649,7 @@ int main(void) {
   mb_emit(&B, RG_OP_NOP, 0); mb_jump(&B, RG_OP_JMP, 0);
 
   /* Notes: say(a, b) { note "pair", a, b }; caller() -> int { say(3, 4); return 5 } */
-  static const rg_type two[] = {{RG_K_INT, 0}, {RG_K_INT, 0}};
+  static const rgi_type two[] = {{RG_K_INT, 0}, {RG_K_INT, 0}};
   uint32_t npair = mb_note(&B, "pair", 2, two);
   uint32_t say = mb_proc(&B, "say", T_VOID, 2, AB, INT3, 2);
   mb_emit(&B, RG_OP_LOAD, 0); mb_emit(&B, RG_OP_LOAD, 1);
@@ -676,8 +676,8 @@ int main(void) {
   mb_emit(&B, RG_OP_FAIL, (int32_t)mb_str(&B, "no rule for this case"));
 
   /* weather(score: 2..12, t: ground) -> int = 100 * score + ord(t) */
-  rg_dim wd[2] = {mb_dim_range(2, 11), mb_dim_enum(&B, ground)};
-  rg_value wc[33];
+  rgi_dim wd[2] = {mb_dim_range(2, 11), mb_dim_enum(&B, ground)};
+  rgi_value wc[33];
   for (int s = 0; s < 11; s++) for (int t = 0; t < 3; t++) wc[s * 3 + t] = 100 * (s + 2) + t;
   uint32_t weather = mb_table(&B, "weather", 2, wd, T_INT, wc);
   mb_proc(&B, "look", T_INT, 2, AB, INT3, 2);
@@ -685,8 +685,8 @@ int main(void) {
   mb_emit(&B, RG_OP_LOOKUP, (int32_t)weather); mb_emit(&B, RG_OP_RET, 0);
 
   /* Negative range: mods(-3..3) -> int = key * 10 */
-  rg_dim md[1] = {mb_dim_range(-3, 7)};
-  rg_value mc[7];
+  rgi_dim md[1] = {mb_dim_range(-3, 7)};
+  rgi_value mc[7];
   for (int k = 0; k < 7; k++) mc[k] = (k - 3) * 10;
   uint32_t mods = mb_table(&B, "mods", 1, md, T_INT, mc);
   mb_proc(&B, "mods", T_INT, 1, AB, INT3, 1);
@@ -695,11 +695,11 @@ int main(void) {
   /* Records: info { a: int, b: int }; recs(ground) -> info */
   static const char *const fnames[] = {"a", "b"};
   uint32_t info = mb_record(&B, "info", 2, fnames, two);
-  static const rg_value hv[] = {1, 2, 3, 4, 5, 6};
+  static const rgi_value hv[] = {1, 2, 3, 4, 5, 6};
   mb_heap(&B, 6, hv);
-  rg_dim rd[1] = {mb_dim_enum(&B, ground)};
-  static const rg_value rc[] = {4, 2, 0};
-  uint32_t recs = mb_table(&B, "recs", 1, rd, (rg_type){RG_K_RECORD, info}, rc);
+  rgi_dim rd[1] = {mb_dim_enum(&B, ground)};
+  static const rgi_value rc[] = {4, 2, 0};
+  uint32_t recs = mb_table(&B, "recs", 1, rd, (rgi_type){RG_K_RECORD, info}, rc);
   mb_proc(&B, "getb", T_INT, 1, AB, INT3, 1);
   mb_emit(&B, RG_OP_LOAD, 0); mb_emit(&B, RG_OP_LOOKUP, (int32_t)recs);
   mb_emit(&B, RG_OP_FIELD, 1); mb_emit(&B, RG_OP_RET, 0);
@@ -708,7 +708,7 @@ int main(void) {
   mb_emit(&B, RG_OP_LOAD, 0); mb_emit(&B, RG_OP_LOAD, 1);
   mb_emit(&B, RG_OP_MKREC, (int32_t)info);
   mb_emit(&B, RG_OP_FIELD, 0); mb_emit(&B, RG_OP_RET, 0);
-  mb_proc(&B, "mkrec", (rg_type){RG_K_RECORD, info}, 2, AB, INT3, 2);
+  mb_proc(&B, "mkrec", (rgi_type){RG_K_RECORD, info}, 2, AB, INT3, 2);
   mb_emit(&B, RG_OP_LOAD, 0); mb_emit(&B, RG_OP_LOAD, 1);
   mb_emit(&B, RG_OP_MKREC, (int32_t)info); mb_emit(&B, RG_OP_RET, 0);
   /* field(r, k): H[r + 1] */
@@ -720,7 +720,7 @@ int main(void) {
   mb_emit(&B, RG_OP_MKREC, (int32_t)info); mb_emit(&B, RG_OP_POP, 0);
   mb_jump(&B, RG_OP_JMP, 0);
 
-  if (rg_module_verify(&B.m, err, sizeof err) != 0) {
+  if (rgi_module_verify(&B.m, err, sizeof err) != 0) {
     printf("test_vm: module does not verify: %s\n", err);
     return 1;
   }
@@ -758,10 +758,10 @@ int main(void) {
 
   /* Builtins. */
   {
-    rg_value a[3] = {5, -2, 9}, r;
+    rgi_value a[3] = {5, -2, 9}, r;
     CHECK(run("min3", a, &r, NULL) == RG_RUN_OK && r == -2, "min3");
     CHECK(run("max3", a, &r, NULL) == RG_RUN_OK && r == 9, "max3");
-    rg_value c1[3] = {20, 0, 14}, c2[3] = {-3, 0, 14}, c3[3] = {7, 0, 14};
+    rgi_value c1[3] = {20, 0, 14}, c2[3] = {-3, 0, 14}, c3[3] = {7, 0, 14};
     CHECK(run("clamp", c1, &r, NULL) == RG_RUN_OK && r == 14, "clamp hi");
     CHECK(run("clamp", c2, &r, NULL) == RG_RUN_OK && r == 0, "clamp lo");
     CHECK(run("clamp", c3, &r, NULL) == RG_RUN_OK && r == 7, "clamp mid");
@@ -785,8 +785,8 @@ int main(void) {
   CHECK(call2("sum", 100, 0) == 5050, "sum loop");
   CHECK(call2("sum", 0, 0) == 0, "sum empty loop");
   {
-    rg_value a[1] = {100}, r;
-    rg_limits lim = {10, 0, 0, NULL};
+    rgi_value a[1] = {100}, r;
+    rgi_limits lim = {10, 0, 0, NULL};
     rg_status st = run("sum", a, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 10 reached") == 0, "step limit: %d %s", st, errbuf);
     /* the 100 backward jumps, each weighing the 13 instructions of the
@@ -808,8 +808,8 @@ int main(void) {
   fails2("fact", 21, 0, RG_RUN_ERROR, "integer overflow");
   fails2("forever", 0, 0, RG_RUN_LIMIT, "call depth limit");
   {
-    rg_value a[1] = {150}, r;
-    rg_limits lim = {0, 1024, 0, NULL};
+    rgi_value a[1] = {150}, r;
+    rgi_limits lim = {0, 1024, 0, NULL};
     rg_status st = run("fact", a, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "memory limit") == 0, "stack memory limit: %d %s", st, errbuf);
     lim.max_steps = 50;
@@ -817,7 +817,7 @@ int main(void) {
     CHECK(st == RG_RUN_LIMIT, "forever with steps");
   }
   {
-    rg_value a[1] = {200}, r;   /* 200 frames deep: just within the limit */
+    rgi_value a[1] = {200}, r;   /* 200 frames deep: just within the limit */
     rg_status st = run("forever", NULL, &r, NULL);
     CHECK(st == RG_RUN_LIMIT, "forever");
     st = run("fact", a, &r, NULL);
@@ -829,7 +829,7 @@ int main(void) {
 
   /* Notes via the sink. */
   {
-    rg_value r;
+    rgi_value r;
     memset(&S, 0, sizeof S);
     CHECK(run("caller", NULL, &r, NULL) == RG_RUN_OK && r == 5, "caller");
     CHECK(S.nnotes == 1 && S.note == npair && S.vals[0] == 3 && S.vals[1] == 4, "note values");
@@ -838,7 +838,7 @@ int main(void) {
 
   /* Expectations go on after a failure. */
   {
-    rg_value a[2] = {0, 7}, r;
+    rgi_value a[2] = {0, 7}, r;
     memset(&S, 0, sizeof S);
     CHECK(run("exp", a, &r, NULL) == RG_RUN_OK, "exp runs to the end");
     CHECK(S.nfails == 2 && S.expect == e2 && S.actual == 0 && S.expected == 7, "expect fails");
@@ -850,24 +850,24 @@ int main(void) {
     run("exp", a, &r, NULL);
     CHECK(S.nfails == 1 && S.actual == 1 && S.expected == 7, "expecteq only");
     /* Without a sink nothing is called. */
-    rg_vm *vm = rg_vm_new(&B.m, NULL, NULL);
+    rgi_vm *vm = rgi_vm_new(&B.m, NULL, NULL);
     a[0] = 0;
-    CHECK(vm && rg_vm_call(vm, (uint32_t)rg_module_find_proc(&B.m, "exp"), a, NULL) == RG_RUN_OK, "no sink");
-    CHECK(vm && rg_vm_call(vm, (uint32_t)rg_module_find_proc(&B.m, "caller"), NULL, &r) == RG_RUN_OK && r == 5, "no sink note");
-    rg_vm_free(vm);
+    CHECK(vm && rgi_vm_call(vm, (uint32_t)rgi_module_find_proc(&B.m, "exp"), a, NULL) == RG_RUN_OK, "no sink");
+    CHECK(vm && rgi_vm_call(vm, (uint32_t)rgi_module_find_proc(&B.m, "caller"), NULL, &r) == RG_RUN_OK && r == 5, "no sink note");
+    rgi_vm_free(vm);
   }
 
   /* FAIL. */
   {
-    rg_value r;
-    int p = rg_module_find_proc(&B.m, "boom");
-    rg_vm *vm = rg_vm_new(&B.m, NULL, NULL);
+    rgi_value r;
+    int p = rgi_module_find_proc(&B.m, "boom");
+    rgi_vm *vm = rgi_vm_new(&B.m, NULL, NULL);
     uint32_t pc = 0;
-    CHECK(rg_vm_call(vm, (uint32_t)p, NULL, &r) == RG_RUN_ERROR, "fail status");
-    const char *msg = rg_vm_error(vm, &pc);
+    CHECK(rgi_vm_call(vm, (uint32_t)p, NULL, &r) == RG_RUN_ERROR, "fail status");
+    const char *msg = rgi_vm_error(vm, &pc);
     CHECK(strcmp(msg, "no rule for this case") == 0 && pc == B.m.procs[p].code + 1, "fail message '%s' pc %u", msg, pc);
-    CHECK(rg_vm_call(vm, 9999, NULL, &r) == RG_RUN_ERROR, "bad proc index");
-    rg_vm_free(vm);
+    CHECK(rgi_vm_call(vm, 9999, NULL, &r) == RG_RUN_ERROR, "bad proc index");
+    rgi_vm_free(vm);
   }
 
   /* Lookups: a range dimension starting at 2, an enum dimension. */
@@ -886,49 +886,49 @@ int main(void) {
   CHECK(call2("getb", 0, 0) == 6 && call2("getb", 1, 0) == 4 && call2("getb", 2, 0) == 2, "record table fields");
   CHECK(call2("mk", 8, 9) == 8, "mkrec field 0");
   {
-    rg_value a[2] = {8, 9}, r;
-    rg_vm *vm = rg_vm_new(&B.m, NULL, NULL);
-    uint32_t p = (uint32_t)rg_module_find_proc(&B.m, "mkrec"), n;
-    CHECK(rg_vm_call(vm, p, a, &r) == RG_RUN_OK && r == 6, "mkrec offset %" PRId64, r);
-    const rg_value *h = rg_vm_heap(vm, &n);
+    rgi_value a[2] = {8, 9}, r;
+    rgi_vm *vm = rgi_vm_new(&B.m, NULL, NULL);
+    uint32_t p = (uint32_t)rgi_module_find_proc(&B.m, "mkrec"), n;
+    CHECK(rgi_vm_call(vm, p, a, &r) == RG_RUN_OK && r == 6, "mkrec offset %" PRId64, r);
+    const rgi_value *h = rgi_vm_heap(vm, &n);
     CHECK(n == 8 && h[6] == 8 && h[7] == 9 && h[0] == 1, "heap after mkrec");
-    CHECK(rg_vm_call(vm, p, a, &r) == RG_RUN_OK && r == 6, "heap reset between calls");
-    rg_vm_free(vm);
+    CHECK(rgi_vm_call(vm, p, a, &r) == RG_RUN_OK && r == 6, "heap reset between calls");
+    rgi_vm_free(vm);
   }
   CHECK(call2("field", 4, 0) == 6, "field in range");
   fails2("field", 5, 0, RG_RUN_ERROR, "record field 5+1 outside the heap (size 6)");
   fails2("field", -1, 0, RG_RUN_ERROR, "record field -1+1 outside the heap (size 6)");
   fails2("field", INT64_MAX, 0, RG_RUN_ERROR, "record field 9223372036854775807+1 outside the heap (size 6)");
   {
-    rg_value r;
-    rg_limits lim = {0, 4096, 0, NULL};
+    rgi_value r;
+    rgi_limits lim = {0, 4096, 0, NULL};
     rg_status st = run("hog", NULL, &r, &lim);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "memory limit") == 0, "heap memory limit: %d %s", st, errbuf);
-    rg_limits lim2 = {500, 1 << 20, 0, NULL};
+    rgi_limits lim2 = {500, 1 << 20, 0, NULL};
     st = run("hog", NULL, &r, &lim2);
     CHECK(st == RG_RUN_LIMIT && strcmp(errbuf, "step limit of 500 reached") == 0, "hog steps: %s", errbuf);
   }
 
   /* The same VM runs many calls without growing. */
   {
-    rg_vm *vm = rg_vm_new(&B.m, NULL, NULL);
-    uint32_t p = (uint32_t)rg_module_find_proc(&B.m, "fact");
-    rg_value a[1] = {10}, r = 0, total = 0;
-    for (int k = 0; k < 1000; k++) { rg_vm_call(vm, p, a, &r); total += r; }
+    rgi_vm *vm = rgi_vm_new(&B.m, NULL, NULL);
+    uint32_t p = (uint32_t)rgi_module_find_proc(&B.m, "fact");
+    rgi_value a[1] = {10}, r = 0, total = 0;
+    for (int k = 0; k < 1000; k++) { rgi_vm_call(vm, p, a, &r); total += r; }
     CHECK(total == INT64_C(3628800) * 1000, "repeated calls");
-    rg_vm_free(vm);
+    rgi_vm_free(vm);
   }
 
   /* Out of memory while creating a VM fails cleanly. */
   for (unsigned long k = 1; k <= 3; k++) {
     rg_alloc_fail_at(k);
-    rg_vm *vm = rg_vm_new(&B.m, NULL, NULL);
+    rgi_vm *vm = rgi_vm_new(&B.m, NULL, NULL);
     rg_alloc_fail_at(0);
     CHECK(vm == NULL, "alloc failure %lu", k);
-    rg_vm_free(vm);
+    rgi_vm_free(vm);
   }
 
-  rg_module_free(&B.m);
+  rgi_module_free(&B.m);
   chance_tests();
   printf("test_vm: %d passed, %d failed\n", passed, failed);
   return failed != 0;

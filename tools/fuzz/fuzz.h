@@ -39,15 +39,15 @@ struct rg_loader fuzz_loader(fuzz_input *in);
 ** with a sink that touches every value reported and answers choices and
 ** chances from the bytes of data (the fuzz input), now and then refusing.
 ** Any status is fine, but each run is made again with fusion off (see
-** rg_vm_set_fusion) and must end the same way: status, error message and
+** rgi_vm_set_fusion) and must end the same way: status, error message and
 ** pc, and a scalar result; a difference aborts. */
-struct rg_module;
-void fuzz_run_module(const struct rg_module *m, const uint8_t *data, size_t size);
+struct rgi_module;
+void fuzz_run_module(const struct rgi_module *m, const uint8_t *data, size_t size);
 
 /* Serializes m, deserializes the bytes, and serializes that again: both
 ** must succeed and give the same bytes (aborts otherwise: the writer and
 ** the verifier disagree). */
-void fuzz_roundtrip(const struct rg_module *m);
+void fuzz_roundtrip(const struct rgi_module *m);
 
 /* libFuzzer's hook for a harness with its own mutator (fuzz_module.c). */
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);

@@ -3,7 +3,7 @@
 ** (interp/play/policy.c, what `regula run --policy answers:FILE` uses) on
 ** arbitrary bytes.
 **
-** The input is handed to rg_policy_answers from memory; then the policy
+** The input is handed to rgi_policy_answers from memory; then the policy
 ** answers questions of every kind in turn (named options with codes and
 ** display names, Unicode among them; numbers; a range; a single option)
 ** until it runs out or gives a bad answer.  The library prints nothing.
@@ -35,7 +35,7 @@ static int remark_of(void *ctx, uint32_t k, char *buf, size_t size) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  const rg_question qs[] = {
+  const rgi_question qs[] = {
     {.who = "player A", .prompt = "which ground?", .n = 6, .name = name_of, .remark = remark_of,
      .ctx = (void *)names},
     {.prompt = "how many?", .n = 4, .numeric = 1, .name = name_of, .ctx = (void *)numbers},
@@ -45,18 +45,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      .lo = -2000000000},
     {.prompt = "3d6", .n = 216, .numeric = 1, .range = 1, .lo = 1, .dice = 3, .sides = 6},
   };
-  rg_policy p;
-  if (rg_policy_answers(&p, "answers.txt", (const char *)data, size) == 0) {
+  rgi_policy p;
+  if (rgi_policy_answers(&p, "answers.txt", (const char *)data, size) == 0) {
     for (unsigned i = 0; i < 256; i++) {
-      const rg_question *q = &qs[i % (sizeof qs / sizeof *qs)];
-      int64_t k = rg_policy_choose(&p, q);
+      const rgi_question *q = &qs[i % (sizeof qs / sizeof *qs)];
+      int64_t k = rgi_policy_choose(&p, q);
       if (k < 0) {
-        if (!*rg_policy_error(&p)) abort();   /* a stop must say why */
+        if (!*rgi_policy_error(&p)) abort();   /* a stop must say why */
         break;
       }
       if ((uint64_t)k >= q->n) abort();      /* an answer outside the options */
     }
   }
-  rg_policy_free(&p);
+  rgi_policy_free(&p);
   return 0;
 }

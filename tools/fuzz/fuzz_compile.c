@@ -15,19 +15,19 @@
 #include "module.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  rg_arena arena;
-  rg_diag d;
-  rg_module m;
-  rg_assumption *assumed = NULL;
+  rgi_arena arena;
+  rgi_diag d;
+  rgi_module m;
+  rgi_assumption *assumed = NULL;
   fuzz_input in = { data, size, 0 };
   rg_loader loader = fuzz_loader(&in);
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
-  if (rg_compile_source(&d, "fuzz.rules", (const char *)data, size, &loader, &m, &assumed) == 0) {
+  rgi_arena_init(&arena, 0);
+  rgi_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
+  if (rgi_compile_source(&d, "fuzz.rules", (const char *)data, size, &loader, &m, &assumed) == 0) {
     fuzz_roundtrip(&m);
     fuzz_run_module(&m, data, size);
-    rg_module_free(&m);
+    rgi_module_free(&m);
   }
-  rg_arena_free(&arena);
+  rgi_arena_free(&arena);
   return 0;
 }

@@ -20,7 +20,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,30 +30,30 @@
 ** 1 when it compiled, 0 when it did not (*out NULL). */
 static int module_bytes(const char *text, size_t n, const rg_loader *loader, unsigned char **out,
                         size_t *outlen) {
-  rg_arena arena;
-  rg_diag d;
-  rg_module m;
+  rgi_arena arena;
+  rgi_diag d;
+  rgi_module m;
   int ok = 0;
   *out = NULL;
   *outlen = 0;
   memset(&m, 0, sizeof m);
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
-  if (rg_compile_source(&d, "fuzz.rules", text, n, loader, &m, NULL) == 0) {
+  rgi_arena_init(&arena, 0);
+  rgi_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
+  if (rgi_compile_source(&d, "fuzz.rules", text, n, loader, &m, NULL) == 0) {
     for (uint32_t i = 0; i < m.nlines; i++) m.lines[i].col = 0;
-    if (rg_module_serialize(&m, out, outlen) != 0) abort();   /* never fails here */
-    rg_module_free(&m);
+    if (rgi_module_serialize(&m, out, outlen) != 0) abort();   /* never fails here */
+    rgi_module_free(&m);
     ok = 1;
   }
   if (arena.failed) abort();
-  rg_arena_free(&arena);
+  rgi_arena_free(&arena);
   return ok;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_input in = { data, size, 0 };
   rg_loader loader = fuzz_loader(&in);
-  rg_compile_options o = { .loader = &loader };
+  rg_compile_options o = { .size = sizeof o, .loader = &loader };
   const char *text = (const char *)data;
   rg_buf once, twice;
   rg_status st;

@@ -20,7 +20,7 @@
 #include "fuzz.h"
 
 #include "lsp_frame.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdlib.h>
 #include <string.h>

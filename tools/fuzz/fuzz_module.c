@@ -1,7 +1,7 @@
 /*
 ** fuzz_module.c: the .rbc loader, the verifier and the VM on arbitrary bytes.
 **
-** rg_module_deserialize reads and verifies the input; a module it accepts
+** rgi_module_deserialize reads and verifies the input; a module it accepts
 ** must survive saving and loading again, and every procedure of it is run
 ** with zero arguments under small limits, with choices and chances
 ** answered from the input's bytes.  The verifier's promise is that nothing
@@ -23,15 +23,15 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  rg_module m;
+  rgi_module m;
   char err[256];
-  if (rg_module_deserialize(&m, data, size, err, sizeof err) != 0) {
+  if (rgi_module_deserialize(&m, data, size, err, sizeof err) != 0) {
     if (!err[0]) __builtin_trap();        /* refused without saying why */
     return 0;
   }
   fuzz_roundtrip(&m);
   fuzz_run_module(&m, data, size);
-  rg_module_free(&m);
+  rgi_module_free(&m);
   return 0;
 }
 
@@ -61,7 +61,7 @@ static int read_frame(const uint8_t *data, size_t size, frame *f) {
   for (uint32_t i = 0; i < f->n; i++) {
     const uint8_t *e = data + 12 + 12 * i;
     f->id[i] = rd32(e); f->off[i] = rd32(e + 4); f->size[i] = rd32(e + 8);
-    size_t es = rg_module_section_elem(f->id[i]);
+    size_t es = rgi_module_section_elem(f->id[i]);
     if (!es || (uint64_t)f->off[i] + f->size[i] > size || f->size[i] % es) return -1;
   }
   return 0;
@@ -156,7 +156,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
   uint32_t counts[MAXSEC];
   size_t out = 0;
   for (uint32_t i = 0; i < f.n; i++) {
-    size_t es = rg_module_section_elem(f.id[i]);
+    size_t es = rgi_module_section_elem(f.id[i]);
     len[i] = f.size[i];
     cap[i] = len[i] + 4 * es;
     counts[i] = (uint32_t)(len[i] / es);
@@ -168,7 +168,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
   for (uint32_t e = 0; e < edits; e++) {
     uint32_t i = rnd(&s) % f.n;
     if (f.id[i] == 1) continue;           /* the header strings: 12 bytes, kept */
-    mutate_section(sec[i], &len[i], cap[i], rg_module_section_elem(f.id[i]), counts, f.n, &s);
+    mutate_section(sec[i], &len[i], cap[i], rgi_module_section_elem(f.id[i]), counts, f.n, &s);
   }
   uint8_t *tmp = malloc(max_size);
   if (tmp) {

@@ -46,7 +46,7 @@ static unsigned next_byte(side *s) {
   return s->data[s->next++ % s->size];
 }
 
-static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value *v, uint32_t pc) {
+static void on_note(void *ctx, const rgi_module *m, uint32_t note, const rgi_value *v, uint32_t pc) {
   side *s = ctx;
   mix(s, 1);
   mix(s, note);
@@ -54,7 +54,7 @@ static void on_note(void *ctx, const rg_module *m, uint32_t note, const rg_value
   for (uint32_t k = 0; k < m->notes[note].nvals; k++) mix(s, (uint64_t)v[k]);
 }
 
-static void on_expect(void *ctx, const rg_module *m, uint32_t e, rg_value a, rg_value b,
+static void on_expect(void *ctx, const rgi_module *m, uint32_t e, rgi_value a, rgi_value b,
                       uint32_t pc) {
   side *s = ctx;
   (void)m;
@@ -65,13 +65,13 @@ static void on_expect(void *ctx, const rg_module *m, uint32_t e, rg_value a, rg_
   mix(s, pc);
 }
 
-static void on_shape(void *ctx, const rg_module *m, uint32_t shape, const rg_value *v, uint32_t pc) {
+static void on_shape(void *ctx, const rgi_module *m, uint32_t shape, const rgi_value *v, uint32_t pc) {
   side *s = ctx;
   mix(s, 3);
   on_note(ctx, m, shape, v, pc);
 }
 
-static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
+static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
   side *s = ctx;
   (void)m;
   mix(s, 4);
@@ -79,8 +79,8 @@ static void on_step(void *ctx, const rg_module *m, uint32_t name, uint32_t pc) {
   mix(s, pc);
 }
 
-static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
-                    const rg_value *results, uint32_t n, uint32_t pc) {
+static void on_roll(void *ctx, const rgi_module *m, int32_t die, uint32_t sides,
+                    const rgi_value *results, uint32_t n, uint32_t pc) {
   side *s = ctx;
   (void)m;
   mix(s, 5);
@@ -90,7 +90,7 @@ static void on_roll(void *ctx, const rg_module *m, int32_t die, uint32_t sides,
   for (uint32_t k = 0; k < n; k++) mix(s, (uint64_t)results[k]);
 }
 
-static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card, uint32_t pc) {
+static void on_draw(void *ctx, const rgi_module *m, uint32_t deck, rgi_value card, uint32_t pc) {
   side *s = ctx;
   (void)m;
   mix(s, 6);
@@ -100,8 +100,8 @@ static void on_draw(void *ctx, const rg_module *m, uint32_t deck, rg_value card,
 }
 
 /* Picks the option the next byte names; 255 refuses. */
-static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_value chooser,
-                         const rg_value *options, uint32_t n, uint32_t pc) {
+static int64_t on_choose(void *ctx, const rgi_module *m, uint32_t choice, rgi_value chooser,
+                         const rgi_value *options, uint32_t n, uint32_t pc) {
   side *s = ctx;
   unsigned b = next_byte(s);
   (void)m;
@@ -114,7 +114,7 @@ static int64_t on_choose(void *ctx, const rg_module *m, uint32_t choice, rg_valu
 }
 
 /* Gives the outcome the next byte names; 255 refuses. */
-static int64_t on_chance(void *ctx, const rg_module *m, int what, uint32_t index, uint64_t n,
+static int64_t on_chance(void *ctx, const rgi_module *m, int what, uint32_t index, uint64_t n,
                          uint32_t pc) {
   side *s = ctx;
   unsigned b = next_byte(s);
@@ -157,30 +157,30 @@ static const char *cache_dir(void) {
 }
 
 /* Runs every procedure of m in both tiers (native code n) and compares. */
-static void compare(const rg_module *m, const rg_native *n, const uint8_t *data, size_t size) {
+static void compare(const rgi_module *m, const rgi_native *n, const uint8_t *data, size_t size) {
   unsigned flags = size ? data[0] : 0;
   side a = { data, size, 1, 0xCBF29CE484222325ull }, b = a;
-  rg_sink sink = { .note = on_note, .expect_fail = on_expect, .shape = flags & 4 ? on_shape : NULL,
+  rgi_sink sink = { .note = on_note, .expect_fail = on_expect, .shape = flags & 4 ? on_shape : NULL,
                    .step = on_step, .roll = flags & 1 ? on_roll : NULL,
                    .draw = flags & 1 ? on_draw : NULL, .choose = on_choose,
                    .chance = flags & 2 ? on_chance : NULL };
-  rg_limits lim = { 20000, 1 << 16, 0, NULL };
+  rgi_limits lim = { 20000, 1 << 16, 0, NULL };
   sink.ctx = &a;
-  rg_vm *vm = rg_vm_new(m, &lim, &sink);
+  rgi_vm *vm = rgi_vm_new(m, &lim, &sink);
   lim.native = n;
   sink.ctx = &b;
-  rg_vm *nv = rg_vm_new(m, &lim, &sink);
+  rgi_vm *nv = rgi_vm_new(m, &lim, &sink);
   if (!vm || !nv) abort();
-  rg_vm_seed(vm, size, 1);
-  rg_vm_seed(nv, size, 1);
+  rgi_vm_seed(vm, size, 1);
+  rgi_vm_seed(nv, size, 1);
   for (uint32_t p = 0; p < m->nprocs; p++) {
-    rg_value *args = calloc(m->procs[p].nparams + 1, sizeof *args), ra = 0, rb = 0;
+    rgi_value *args = calloc(m->procs[p].nparams + 1, sizeof *args), ra = 0, rb = 0;
     uint32_t pa = 0, pb = 0, ha, hb;
     if (!args) abort();
     b.next = a.next;
-    rg_status sa = rg_vm_call(vm, p, args, &ra), sb = rg_vm_call(nv, p, args, &rb);
-    const char *ea = rg_vm_error(vm, &pa), *eb = rg_vm_error(nv, &pb);
-    const rg_value *va = rg_vm_heap(vm, &ha), *vb = rg_vm_heap(nv, &hb);
+    rg_status sa = rgi_vm_call(vm, p, args, &ra), sb = rgi_vm_call(nv, p, args, &rb);
+    const char *ea = rgi_vm_error(vm, &pa), *eb = rgi_vm_error(nv, &pb);
+    const rgi_value *va = rgi_vm_heap(vm, &ha), *vb = rgi_vm_heap(nv, &hb);
     if (sa != sb || strcmp(ea, eb) != 0 || pa != pb || ra != rb || a.hash != b.hash ||
         ha != hb || memcmp(va, vb, (size_t)ha * sizeof *va) != 0 || a.next != b.next) {
       fprintf(stderr, "fuzz_native: procedure %u: VM %d %lld '%s' at %u (heap %u, events %llx); "
@@ -191,30 +191,30 @@ static void compare(const rg_module *m, const rg_native *n, const uint8_t *data,
     }
     free(args);
   }
-  rg_vm_free(nv);
-  rg_vm_free(vm);
+  rgi_vm_free(nv);
+  rgi_vm_free(vm);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  rg_arena arena;
-  rg_diag d;
-  rg_module m;
-  rg_assumption *assumed = NULL;
+  rgi_arena arena;
+  rgi_diag d;
+  rgi_module m;
+  rgi_assumption *assumed = NULL;
   fuzz_input in = { data, size, 0 };
   rg_loader loader = fuzz_loader(&in);
-  rg_arena_init(&arena, 0);
-  rg_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
-  if (rg_compile_source(&d, "fuzz.rules", (const char *)data, size, &loader, &m, &assumed) == 0) {
+  rgi_arena_init(&arena, 0);
+  rgi_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
+  if (rgi_compile_source(&d, "fuzz.rules", (const char *)data, size, &loader, &m, &assumed) == 0) {
     const char *dir = cache_dir();
-    rg_native *n = NULL;
+    rgi_native *n = NULL;
     char note[512];
     if (dir && access("/usr/bin/cc", X_OK) == 0 &&
-        rg_native_build(&m, "/usr/bin/cc", dir, &n, note, sizeof note) != RG_OK)
+        rgi_native_build(&m, "/usr/bin/cc", dir, &n, note, sizeof note) != RG_OK)
       abort();
     if (n) compare(&m, n, data, size);
-    rg_native_free(n);
-    rg_module_free(&m);
+    rgi_native_free(n);
+    rgi_module_free(&m);
   }
-  rg_arena_free(&arena);
+  rgi_arena_free(&arena);
   return 0;
 }

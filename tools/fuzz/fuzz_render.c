@@ -21,7 +21,7 @@
 #include "fuzz.h"
 
 #include "api_int.h"
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdlib.h>
 
@@ -31,7 +31,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_input in = { data, size, 0 };
   rg_loader loader = fuzz_loader(&in);
-  rg_compile_options o = { .loader = &loader, .keep_sources = 1 };
+  rg_compile_options o = { .size = sizeof o, .loader = &loader, .keep_sources = 1 };
   rg_rules *r = NULL;
   rg_status st = rg_rules_compile("fuzz.rules", (const char *)data, size, &o, &r);
   if (st == RG_NOMEM) abort();           /* the harness never fails an allocation */

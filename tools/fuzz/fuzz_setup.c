@@ -1,5 +1,5 @@
 /*
-** fuzz_setup.c: rules set up for runs (regula.h: rg_rules_with,
+** fuzz_setup.c: rules set up for runs (regula.h: rgi_rules_with,
 ** rg_rules_set_lines, rg_rules_set), what `regula run --inputs FILE` and
 ** `--set NAME=VALUE` hand the library, on arbitrary bytes.
 **
@@ -14,7 +14,7 @@
 */
 #include "fuzz.h"
 
-#include "regula.h"
+#include "regula_front.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,13 +50,14 @@ static rg_rules *base(void) {
 
 /* Runs what can be run on the copy c; any status is fine but a crash. */
 static void use(rg_rules *c) {
-  rg_run_options ro = { .seed = 7, .max_steps = 10000, .max_memory = 1 << 20 };
-  rg_sims_options so = { .seed = 3, .max_steps = 10000, .max_memory = 1 << 20 };
-  rg_exact_options xo = { .proc = "die", .limit = 1000 };
+  rg_run_options ro = { .size = sizeof ro, .seed = 7,
+                        .limits = { .max_steps = 10000, .max_memory = 1 << 20 } };
+  rg_sims_options so = { .size = sizeof so, .seed = 3,
+                         .limits = { .max_steps = 10000, .max_memory = 1 << 20 } };
+  rg_exact_options xo = { .size = sizeof xo, .proc = "die", .limit = 1000 };
   rg_run *run = NULL;
   rg_sims *s = NULL;
   rg_exact *x = NULL;
-  char err[512];
   if (rg_run_new(c, &ro, &run) == RG_OK) {
     rg_run_log(run, fuzz_null_out(), 0, NULL, NULL);
     if (rg_run_call(run, "main", NULL, 0) == RG_OK) rg_run_result_write(run, fuzz_null_out());
@@ -64,21 +65,20 @@ static void use(rg_rules *c) {
   rg_run_free(run);
   rg_rules_placeholders(c, "main", 0, fuzz_null_out());
   rg_rules_placeholders(c, "main", 1, fuzz_null_out());
-  if (rg_sims_open(c, &so, err, sizeof err, &s) == RG_OK && rg_sims_run(s, 20) == RG_OK)
+  if (rg_sims_new(c, &so, &s) == RG_OK && rg_sims_run(s, 20) == RG_OK)
     rg_sims_write(s, fuzz_null_out());
   rg_sims_free(s);
-  if (rg_exact_new(c, &xo, err, sizeof err, &x) == RG_OK) rg_exact_write(x, 1, fuzz_null_out());
+  if (rg_exact_new(c, &xo, &x) == RG_OK && rg_exact_run(x) == RG_OK)
+    rg_exact_json(x, fuzz_null_out());
   rg_exact_free(x);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rg_rules *c = NULL;
-  rg_buf why;
   rg_status st;
-  if (rg_rules_with(base(), &c) != RG_OK) return 0;
-  rg_buf_init(&why);
-  st = rg_rules_set_lines(c, (const char *)data, size, "inputs.txt", &why.out);
-  if (st != RG_OK && st != RG_NOMEM && !why.data) abort();   /* a refusal must say why */
+  if (rg_rules_copy(base(), &c) != RG_OK) return 0;
+  st = rg_rules_set_lines(c, (const char *)data, size, "inputs.txt");
+  if (st != RG_OK && st != RG_NOMEM && !*rg_rules_errmsg(c)) abort();   /* a refusal must say why */
   if (st == RG_OK) {
     /* the last line again, alone, as --set gives it */
     size_t end = size, start;
@@ -89,12 +89,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       memcpy(line, data + start, end - start);
       line[end - start] = '\0';
       if (!memchr(line, '\0', end - start) && strchr(line, '=') && line[0] != '#')
-        rg_rules_set(c, line, "--set", fuzz_null_out());
+        rg_rules_set(c, line);
       free(line);
     }
     use(c);
   }
-  rg_buf_free(&why);
   rg_rules_free(c);
   return 0;
 }

@@ -54,19 +54,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_input in = { data, size, 1 };
   rg_loader loader = fuzz_loader(&in);
   for (size_t i = 0; i < NRULES; i++) {
-    rg_arena arena;
-    rg_diag d;
-    rg_module m;
+    rgi_arena arena;
+    rgi_diag d;
+    rgi_module m;
     char name[32];
     snprintf(name, sizeof name, "shape%zu.rules", i);
-    rg_arena_init(&arena, 0);
-    rg_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
-    if (rg_compile_source(&d, name, rules[i], strlen(rules[i]), &loader, &m, NULL) == 0) {
+    rgi_arena_init(&arena, 0);
+    rgi_diag_init(&d, &arena, rg_diagnostic_print, fuzz_null_out());
+    if (rgi_compile_source(&d, name, rules[i], strlen(rules[i]), &loader, &m, NULL) == 0) {
       fuzz_roundtrip(&m);
       fuzz_run_module(&m, data, size);
-      rg_module_free(&m);
+      rgi_module_free(&m);
     }
-    rg_arena_free(&arena);
+    rgi_arena_free(&arena);
   }
   return 0;
 }

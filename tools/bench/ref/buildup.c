@@ -25,12 +25,12 @@ int main(int argc, char **argv) {
   for (int c = 0; c < 5; c++)
     for (int j = 0; j < counts[c]; j++) full[k++] = c;
   for (long i = 0; i < n; i++) {
-    rg_rng r;
+    rgi_rng r;
     int hand[10], left = 50;
-    rg_rng_stream(&r, seed, (uint64_t)i);
+    rgi_rng_stream(&r, seed, (uint64_t)i);
     memcpy(cards, full, sizeof cards);
     for (int h = 0; h < 10; h++) {
-      int x = (int)rg_rng_below(&r, (uint64_t)left);
+      int x = (int)rgi_rng_below(&r, (uint64_t)left);
       hand[h] = cards[x];
       cards[x] = cards[--left];
     }

@@ -28,11 +28,11 @@ static const int season[3] = { -2, 0, 2 };
 int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 1000000;
   long c[8] = { 0 };
-  rg_rng r;
-  rg_rng_stream(&r, 0, 0);   /* a new VM's generator */
+  rgi_rng r;
+  rgi_rng_stream(&r, 0, 0);   /* a new VM's generator */
   for (long i = 0; i < n; i++) {
-    int s = (int)rg_rng_below(&r, 6) + 1;
-    s += (int)rg_rng_below(&r, 6) + 1;
+    int s = (int)rgi_rng_below(&r, 6) + 1;
+    s += (int)rgi_rng_below(&r, 6) + 1;
     s += season[i % 3];
     if (s < 0) s = 0;
     if (s > 14) s = 14;
