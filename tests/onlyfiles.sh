@@ -64,6 +64,31 @@ only() {
   fi
 }
 
+# refused NAME CMD...: CMD (an output that is an input, or two outputs
+# naming one file) must exit 2 and change nothing at all.
+refused() {
+  name=$1
+  shift
+  snapshot >"$tmp/before"
+  (cd "$tmp/work" && HOME=$tmp/home TMPDIR=$tmp/tmp XDG_CACHE_HOME=$tmp/cache \
+     "$@" </dev/null >/dev/null 2>"$tmp/err")
+  code=$?
+  snapshot >"$tmp/after"
+  if [ "$code" -ne 2 ]; then
+    failed=$((failed + 1))
+    echo "FAIL onlyfiles $name: exit $code, expected 2 (refused)"; head -c 400 "$tmp/err" | sed 's/^/    /'
+  elif ! cmp -s "$tmp/before" "$tmp/after"; then
+    failed=$((failed + 1))
+    echo "FAIL onlyfiles $name: refused, but files changed:"
+    diff "$tmp/before" "$tmp/after" | sed 's/^/    /' | head -10
+  elif ! grep -q "name another" "$tmp/err"; then
+    failed=$((failed + 1))
+    echo "FAIL onlyfiles $name: the refusal does not say what to do:"; sed 's/^/    /' "$tmp/err"
+  else
+    passed=$((passed + 1))
+  fi
+}
+
 S=$tmp/src
 M=$S/rules/meg/maximus.rules
 only check '' "$bin" check "$M" "$S/small.rules"
@@ -98,6 +123,26 @@ lsp_msg() { printf 'Content-Length: %d\r\n\r\n%s' "$(printf '%s' "$1" | wc -c)" 
   lsp_msg '{"jsonrpc":"2.0","id":2,"method":"shutdown"}'
   lsp_msg '{"jsonrpc":"2.0","method":"exit"}'; } >"$S/lsp.in"
 only lsp '' sh -c 'exec "$0" lsp <"$1"' "$bin" "$S/lsp.in"
+
+# An output that is an input, by any name, is refused before anything is
+# written (build -o, every picture option and --transcript once replaced
+# the rule file being read, exit 0); two outputs naming one file too.
+ln -s "$S/small.rules" "$S/link.rules"
+refused out-is-input-build "$bin" build "$S/small.rules" -o "$S/small.rules"
+refused out-is-input-link "$bin" build "$S/link.rules" -o "$S/small.rules"
+refused out-is-input-spelt "$bin" build "$S/small.rules" -o "$S/../src/small.rules"
+refused out-is-input-svg "$bin" run "$M" --seed 1 --svg "$M"
+refused out-is-input-map "$bin" run "$M" --seed 1 --map-svg "$M"
+refused out-is-input-picture "$bin" run "$M" --seed 1 --picture "map=$M"
+refused out-is-input-sim "$bin" sim "$M" --runs 5 --svg "$M"
+refused out-is-input-odds "$bin" odds "$S/small.rules" p --svg "$S/small.rules"
+refused out-is-input-draw "$bin" draw "$S/small.rules" p --svg "$S/small.rules"
+refused out-is-input-transcript "$bin" run "$M" --policy ask --seed 4 --transcript "$M"
+refused out-is-variant "$bin" sim --variants "$S/small.rules,$M" p --runs 5 --svg "$M"
+cp "$S/answers.txt" "$S/inputs.txt"
+refused out-is-inputs "$bin" run "$M" --seed 1 --inputs "$S/inputs.txt" --svg "$S/inputs.txt"
+refused out-is-answers "$bin" run "$M" --seed 1 --policy "answers:$S/answers.txt" --svg "$S/answers.txt"
+refused two-outs-one-file "$bin" run "$M" --seed 1 --svg same.svg --map-svg ./same.svg
 
 echo "onlyfiles: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -25,6 +25,7 @@
 #include "cmd_render.h"
 #include "cmd_rules.h"
 #include "fileout.h"
+#include "outputs.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -664,7 +665,8 @@ static int dispatch(int argc, char **argv) {
   if (rc < 0) rc = EX_OK;             /* the help was printed */
   else if (rc == 0) {
     o.no_fusion = nofuse && *nofuse && strcmp(nofuse, "0") != 0;
-    rc = cmd->run(&o);
+    rc = cli_outputs_apart(cmd->name, &o);
+    if (rc == EX_OK) rc = cmd->run(&o);
   }
   rg_free(o.sets);
   rg_free(o.odds);
