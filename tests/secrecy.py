@@ -19,7 +19,11 @@ as on a real terminal.
 
 At every question of the two games the whole terminal (screen and
 scrollback) is compared, except while the player who holds the secret
-answers in secret (only that player looks then).  The games may differ
+answers in secret with the screen to themselves: the screen was passed to
+them (a hand-over: "pass to X; X, press Enter ..."), or their own secret
+question came just before.  Otherwise whoever answered last is taken to be
+still looking, so a secret question shown straight after another player's
+answer is compared like any other.  The games may differ
 once the rules reveal something: the log lines on the screen (those that
 end in "[FILE:LINE]") differ; the first such line must be one the rules
 wrote (a choice or a note), not a roll or a draw.  A difference anywhere
@@ -105,6 +109,7 @@ def play(binary, rules, override=None, debug=False):
     asked), the answer; the last entry is the end of the game."""
     argv = [binary, "run", rules, "--policy", "ask", "--dice", "ask"]
     p = table.Player(argv, os.devnull)
+    p.auto_pass = False         # the hand-overs are moments of their own here
     t = Table(override)
     screen = table.Screen()
     fed = 0
@@ -115,9 +120,17 @@ def play(binary, rules, override=None, debug=False):
         fed = len(p.screen)
         if text is None:
             break
-        if len(asked) > 600:
+        if len(asked) > 900:
             p.proc.kill()
-            raise RuntimeError("%s: more than 600 questions" % rules)
+            raise RuntimeError("%s: more than 900 questions" % rules)
+        if table.is_pass(text.encode()):
+            # the screen is passed: the one who answered last sees it
+            to = table.PASS.search(text.encode()[-300:]).group(1).decode()
+            asked.append({"who": to, "line": "(pass to %s)" % to, "secret": False,
+                          "pass": True, "alone": False, "view": screen.text(),
+                          "answer": "", "alt": None})
+            p.say("")
+            continue
         q = table.question_of(text)
         first = q.split("\n")[0]
         secret = "(secret:" in text
@@ -125,14 +138,20 @@ def play(binary, rules, override=None, debug=False):
         ans, alt = t.answer(len(asked), q, secret)
         if override is not None and override == len(asked):
             ans = alt
-        asked.append({"who": who, "line": first, "secret": secret, "view": screen.text(),
-                      "answer": ans, "alt": alt})
+        prev = asked[-1] if asked else None
+        # who sees this question: its player alone only when the screen was
+        # passed to them, or was theirs alone already (their secret question
+        # just before); else whoever answered last is still looking
+        alone = secret and prev is not None and prev["who"] == who and \
+            (prev.get("pass") or prev["secret"])
+        asked.append({"who": who, "line": first, "secret": secret, "alone": alone,
+                      "view": screen.text(), "answer": ans, "alt": alt})
         if debug:
             print("%3d %s%r -> %s" % (len(asked) - 1, "S " if secret else "  ", first, ans))
         p.say(ans)
     code = p.finish()
     asked.append({"who": "", "line": "(the end, exit %d)" % code, "secret": False,
-                  "view": screen.text(), "answer": None, "alt": None})
+                  "alone": False, "view": screen.text(), "answer": None, "alt": None})
     return asked
 
 
@@ -142,7 +161,7 @@ def compare(base, alt, moment, rules):
     owner = base[moment]["who"]
     for j in range(moment, min(len(base), len(alt))):
         b, a = base[j], alt[j]
-        if (b["secret"] and b["who"] == owner) or (a["secret"] and a["who"] == owner):
+        if (b["alone"] and b["who"] == owner) or (a["alone"] and a["who"] == owner):
             continue            # the secret's holder looks alone
         lb, la = log_lines(b["view"]), log_lines(a["view"])
         if lb != la:

@@ -109,6 +109,16 @@ class Screen:
 
 
 
+PASS = re.compile(rb"\(pass to ([^;]+); [^)]*press Enter[^)]*\): $")
+
+
+def is_pass(text):
+    """Whether text (bytes) ends at a hand-over: the screen passed to the
+    one who answers the next secret question, Enter when they alone see
+    it."""
+    return PASS.search(text[-300:]) is not None
+
+
 class Player:
     """A person at a pseudo-terminal: reads until a question waits, answers."""
 
@@ -120,6 +130,9 @@ class Player:
         os.close(slave)
         self.screen = b""       # everything the terminal showed
         self.mark = 0           # where the text since the last answer starts
+        self.auto_pass = True   # press Enter at a hand-over (see is_pass)
+        self.passes = 0         # hand-overs passed so far
+        self.passed_at = -1     # where the last one handled ended
 
     def read_question(self, timeout=20.0):
         """Reads until the output ends in a prompt ("> " or ": ") or the
@@ -128,7 +141,14 @@ class Player:
         end = time.time() + timeout
         while True:
             text = self.screen[self.mark:]
-            if text.endswith(b"> ") or text.endswith(b": "):
+            if (self.auto_pass and is_pass(text) and len(self.screen) != self.passed_at):
+                # the one who answers has the screen now: Enter, and on
+                self.passed_at = len(self.screen)
+                self.passes += 1
+                os.write(self.master, b"\r")
+                continue
+            if (text.endswith(b"> ") or text.endswith(b": ")) and \
+               not (self.auto_pass and is_pass(text)):
                 return text.decode("utf-8", "replace")
             left = end - time.time()
             if left <= 0:
@@ -231,8 +251,14 @@ def undo_at_secret(binary, tmp):
     if q is None:
         return
     check("player B, play a PBS card" in screen.text(), "B's question shows while B answers")
+    passes = p.passes
     p.say("undo")
     text = p.read_question() or ""
+    # A's hand must not show in front of B: the screen is passed to A first
+    check(p.passes == passes + 1 and text.find("(pass to player A;") != -1 and
+          text.find("(pass to player A;") < text.rfind("player A, play a PBS card"),
+          "after B takes back, the screen is passed to A before A's options show: "
+          + text[-400:])
     screen.feed(p.screen[fed:])
     view = screen.text()
     check(question_of(text).startswith("player A, play a PBS card"),

@@ -36,6 +36,8 @@ typedef struct table {
   FILE *live;               /* where the log shows as it happens, or NULL */
   rg_buf shown;             /* the log text shown on live so far */
   int tty_in;
+  char *alone;              /* who has the screen to themselves (a secret
+                            ** question of theirs was the last), or NULL */
 } table;
 
 /* Shows on t->live what the game's visible log holds beyond what was
@@ -185,6 +187,42 @@ static int ask_loop(table *t, const char *transcript, rg_buf *after) {
   }
 }
 
+/* Before a secret question on a terminal, the screen goes to the one who
+** answers it: unless it is theirs alone already (their own secret question
+** was the last), says whom to pass it to and waits for Enter, so that the
+** player who answered last never sees the next one's options (a hand).
+** What is typed there is not an answer.  A question asked openly gives the
+** screen back to everyone.  Returns 0, or an exit code (no input left). */
+static int hand_over(table *t, const rg_game_question *q) {
+  const char *who = q->who ? q->who : "the next player";
+  char *line;
+  int rc;
+  if (!q->secret || !t->tty_in) {
+    free(t->alone);
+    t->alone = NULL;
+    return 0;
+  }
+  if (t->alone && q->who && strcmp(t->alone, q->who) == 0) return 0;
+  free(t->alone);
+  t->alone = NULL;
+  cli_eprintf("(pass to %s; %s, press Enter when only you can see the screen): ", who, who);
+  fflush(stderr);
+  rc = reader_line(&t->in, &line);
+  if (rc == READ_NOMEM) {
+    fputs("\nregula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  if (rc != 0) {
+    cli_eprintf("\nregula: error: no answer (end of input) for the hand-over to %s\n", who);
+    return EX_BAD;
+  }
+  if (q->who && !(t->alone = strdup(q->who))) {
+    fputs("regula: error: out of memory\n", stderr);
+    return EX_RUNTIME;
+  }
+  return 0;
+}
+
 /* ask_loop, with the terminal's echo off for a secret question (off
 ** before the question shows, so no early keystroke is echoed; nothing
 ** typed is discarded). */
@@ -193,7 +231,9 @@ static int ask(table *t, const char *transcript) {
   struct termios old, quiet;
   rg_buf after;
   int fd = fileno(t->in.f), rc;
-  int hidden = rg_game_asking(t->g, &q) && q.secret && t->tty_in && tcgetattr(fd, &old) == 0;
+  int hidden;
+  if (rg_game_asking(t->g, &q) && (rc = hand_over(t, &q)) != 0) return rc;
+  hidden = rg_game_asking(t->g, &q) && q.secret && t->tty_in && tcgetattr(fd, &old) == 0;
   if (hidden) {
     quiet = old;
     quiet.c_lflag &= ~(tcflag_t)ECHO;
@@ -297,6 +337,7 @@ int table_play(const rg_rules *r, const opts *o, uint64_t seed, int ask_choices,
     break;
   }
   rg_buf_free(&t.shown);
+  free(t.alone);
   reader_free(&t.in);
   rg_game_free(t.g);
   return rc;
