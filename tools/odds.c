@@ -92,8 +92,8 @@ static int odds_findings(const rg_rules *r, const rg_exact *x, rg_status st, cha
     rg_exact_where(x, &at);
     rg_exact_failed_draws(x, &outcomes.out);
     call_fault((void *)r, *msg ? msg : "the run failed", at.path, at.line, at.col);
-    cli_eprintf("regula: on the run with the outcomes (1-based):%s\n",
-            outcomes.data ? outcomes.data : "");
+    if (outcomes.len)   /* a run with no chance in it needs no outcomes to be found */
+      cli_eprintf("regula: on the run with the outcomes (1-based):%s\n", outcomes.data);
     rg_buf_free(&outcomes);
     return EX_RUNTIME;
   }
