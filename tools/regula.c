@@ -530,7 +530,7 @@ static const command commands[] = {
     "                      on stdin: a number or an option's name), or\n"
     "                      answers:FILE (one answer a line, # comments), or\n"
     "                      NAME, a strategy of the rules (the choices it has\n"
-    "                      no rule for at random)\n"
+    "                      no rule for at random); ? lists the strategies\n"
     "  --dice random|ask   ask: a person types each die rolled and each card\n"
     "                      drawn on stdin (default random)\n"
     "  --transcript FILE   with people answering: keeps FILE, the answers so\n"

@@ -440,7 +440,9 @@ int cmd_run(opts *oin) {
   if (rc == EX_OK) {
     rc = cli_rules_load(o->pos[0], 1, &r);
     if (rc == EX_OK && o->resume) rc = resume_same_rules(o, r, &rs);
-    if (rc == EX_OK)
+    if (rc == EX_OK && o->policy && strcmp(o->policy, "?") == 0)
+      rc = cli_list_strategies(r, o->pos[0]);   /* as sim and odds: the rules' strategies */
+    else if (rc == EX_OK)
       rc = find_main(r, o->proc ? o->proc : "main") < 0 ? EX_BAD : run(r, o, seed, dice_ask);
     rg_rules_free(r);
   }
