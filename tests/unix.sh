@@ -24,6 +24,13 @@ sed 's/\[-:/[skirmish.rules:/' "$tmp/stdin.raw" > "$tmp/stdin.out"
 printf 'const = 1\n' | "$bin" check - 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q '^-:1:7: error: ' "$tmp/err" && ok || bad "check -: exit $rc, $(cat "$tmp/err")"
 
+# A folder given for a rule file: refused, saying why (it said only
+# "cannot read DIR").
+mkdir -p "$tmp/folder.rules"
+LC_ALL=C "$bin" check "$tmp/folder.rules" 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q 'cannot read .*folder.rules: Is a directory$' "$tmp/err" && ok ||
+  bad "check DIR: exit $rc, $(cat "$tmp/err")"
+
 "$bin" run "$r" --seed random > "$tmp/random.out" 2> "$tmp/random.err"; rc=$?
 seed=$(sed -n 's/^regula: seed \([0-9][0-9]*\)$/\1/p' "$tmp/random.err")
 [ $rc = 0 ] && [ -n "$seed" ] && ok || bad "--seed random: exit $rc, stderr $(cat "$tmp/random.err")"

@@ -64,9 +64,11 @@ static rg_status read_all(const char *path, rg_source *src, char *err, size_t er
     if (got == 0) break;
   }
   if (ferror(fp)) {
+    int e = errno;
     fclose(fp);
     rg_free(buf);
-    return failf(RG_IO, err, errlen, "cannot read %s", path);
+    /* say why: a folder given for a file (EISDIR) is the common case */
+    return failf(RG_IO, err, errlen, "cannot read %s: %s", path, strerror(e));
   }
   fclose(fp);
   src->text = buf ? buf : "";
