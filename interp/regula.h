@@ -304,7 +304,7 @@ REGULA_API int rg_rules_arity(const rg_rules *r, rg_item k, int i);
 /* The name of parameter j of procedure proc (NULL out of range). */
 REGULA_API const char *rg_rules_param(const rg_rules *r, int proc, int j);
 
-/* Writes a type into buf ("int", "set territory", "distance BW") and
+/* Writes a type into buf ("int", "set E" of an enum E, "distance U") and
 ** returns buf: of procedure i, its parameter j (its result for j = -1); of
 ** input i, its own (j unused); of table i, its key j (its cells for j =
 ** -1).  NULL when out of range, or for a procedure without a result. */

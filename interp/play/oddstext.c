@@ -166,7 +166,7 @@ int rgi_odds_text(rg_out *out, const rgi_odds_result *r, uint64_t depth, const r
     if (odds_table(out, "result", t, r->probs, &r->cut) != 0) return -1;
   } else {
     /* a record: the whole results when they are few and short (their
-    ** joint odds: "player A with a skull"), then a table per column */
+    ** joint odds: {a: X, b: Y}), then a table per column */
     int small = t->n <= WHOLE_MAX_RESULTS;
     for (uint32_t k = 0; small && k < t->n; k++) small = strlen(t->keys[k].text) <= WHOLE_MAX_TEXT;
     if (small && odds_table(out, "result", t, r->probs, &r->cut) != 0) return -1;

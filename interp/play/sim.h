@@ -65,7 +65,7 @@ typedef struct rgi_sim_opts {
 } rgi_sim_opts;
 
 /* One tallied value: the result, or one column of a record result
-** (columns.h: "invader", "terrain.name", "terrain (items)"). */
+** (columns.h: "FIELD", "FIELD.SUBFIELD", "FIELD (items)"). */
 typedef struct rgi_sim_field {
   char name[160];           /* the column's name, or "result" */
   int any;                  /* a column of a list's elements: a run counts once

@@ -416,7 +416,7 @@ rg_status rgi_native_build(const rgi_module *m, const char *cc, const char *cach
   if (rc != 0) {
     if (rc == -1) snprintf(note, notelen, "the C compiler %s could not be run: the VM runs", cc);
     else if (rc == -3) snprintf(note, notelen, "the cache folder %s could not be written: the VM runs", cache_dir);
-    else snprintf(note, notelen, "the C compiler %s failed (exit %d): the VM runs", cc, rc);
+    else snprintf(note, notelen, "the C compiler %s failed (status %d): the VM runs", cc, rc);
     goto done;
   }
   got = nat_load(path, key, m->nprocs, nfcode, n);

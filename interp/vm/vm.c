@@ -62,9 +62,9 @@ static int vm_attach_native(rgi_vm *vm) {
     vm->xmap = NULL;
     return -1;
   }
-  vm_ins exit;
-  memset(&exit, 0, sizeof exit);
-  exit.op = VM_EXIT;
+  vm_ins halt;   /* ends vm_exec1's run after one instruction */
+  memset(&halt, 0, sizeof halt);
+  halt.op = VM_EXIT;
   for (uint32_t k = 0; k < n; k++) {
     vm_ins x = vm->fcode[k];
     if (x.op >= VM_INCBR_EQ && x.op <= VM_INCBR_GE) {
@@ -73,8 +73,8 @@ static int vm_attach_native(rgi_vm *vm) {
       x.b = x.a;
     }
     vm->xcode[3 * k] = x;
-    vm->xcode[3 * k + 1] = x.op == VM_R_LOOKUP2 && k + 1 < n ? vm->fcode[k + 1] : exit;
-    vm->xcode[3 * k + 2] = exit;
+    vm->xcode[3 * k + 1] = x.op == VM_R_LOOKUP2 && k + 1 < n ? vm->fcode[k + 1] : halt;
+    vm->xcode[3 * k + 2] = halt;
     vm->xmap[3 * k] = vm->xmap[3 * k + 1] = vm->xmap[3 * k + 2] = vm->fmap[k];
   }
   vm->native = vm->native_want;
