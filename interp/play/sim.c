@@ -116,8 +116,10 @@ static int count_value(worker *w, uint32_t f, const rgi_value *heap, uint32_t nh
     memset(st + w->ncounts[f], 0, (size_t)(nc - w->ncounts[f]) * sizeof *st);
     w->ncounts[f] = nc;
   }
-  if (w->stamps[f][s] == w->run + 1) return 0;   /* a value twice in one run's list */
-  w->stamps[f][s] = w->run + 1;
+  if (w->cols[f].any) {   /* a column through a list: a value twice in one run's list */
+    if (w->stamps[f][s] == w->run + 1) return 0;
+    w->stamps[f][s] = w->run + 1;
+  }
   w->counts[f][s]++;
   return 0;
 }
@@ -173,8 +175,11 @@ static void *work(void *arg) {
     const rgi_value *heap = rgi_vm_heap(vm, &nheap);
     for (uint32_t f = 0; f < w->ntallies && !w->nomem; f++) {
       counting c = { w, f, heap, nheap };
-      if (rgi_column_values(m, &w->cols[f], &w->rtype, heap, nheap, result, count_one, &c) != 0)
-        w->nomem = 1;
+      const rgi_column *col = &w->cols[f];
+      /* the result itself (a scalar's one column) needs no walk */
+      int rc = col->depth == 0 && !col->count ? count_value(w, f, heap, nheap, result)
+             : rgi_column_values(m, col, &w->rtype, heap, nheap, result, count_one, &c);
+      if (rc != 0) w->nomem = 1;
     }
     if (w->nomem) break;
     if (((i - w->lo) & 1023) == 1023) atomic_fetch_add(w->done, 1024);

@@ -246,13 +246,17 @@ int64_t rgi_tally_slot(rgi_tally *t, const rgi_value *heap, uint32_t nheap, rgi_
   rgi_tally_key key = { .v = v };
   char buf[4096];
   if (!t->compound) {
-    /* Fast path: a known scalar needs no text. */
+    /* Fast paths: a known scalar needs no text; a small one no hash. */
+    if ((uint64_t)v < RG_TALLY_SMALL && t->small[v]) return t->small[v] - 1;
     if (t->hcap) {
       uint64_t h = key_hash(t, &key);
       uint32_t i = (uint32_t)h & (t->hcap - 1);
       while (t->hash[i]) {
         uint32_t k = t->hash[i] - 1;
-        if (t->keys[k].v == v) return k;
+        if (t->keys[k].v == v) {
+          if ((uint64_t)v < RG_TALLY_SMALL) t->small[v] = k + 1;
+          return k;
+        }
         i = (i + 1) & (t->hcap - 1);
       }
     }

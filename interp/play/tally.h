@@ -24,6 +24,9 @@ typedef struct rgi_tally_key {
   uint32_t nvec;
 } rgi_tally_key;
 
+/* How many small scalar values (0, 1, ...) a tally finds by index. */
+#define RG_TALLY_SMALL 64
+
 typedef struct rgi_tally {
   const rgi_module *m;
   rgi_type type;
@@ -33,6 +36,8 @@ typedef struct rgi_tally {
   uint32_t *hash;           /* open addressing: slot + 1, 0 empty */
   uint32_t hcap;            /* a power of two */
   uint32_t limit;           /* most distinct values kept (0: no limit) */
+  uint32_t small[RG_TALLY_SMALL];  /* a scalar v in 0..RG_TALLY_SMALL-1 met before: its
+                                  ** slot + 1 (0: not yet), found without hashing */
   /* A list or record seen before is found without its text: by the values
   ** it is made of, read in type order (its "flat" form: lists as their
   ** length then elements, records as their fields, scalars as themselves).

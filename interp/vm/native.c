@@ -380,9 +380,11 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     return 1;
   case VM_R_MODK:
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || c < 1) return 0;
-    rg_printf(o, "s%d = ", a);
+    /* a count or index is never negative: its unsigned remainder is a
+    ** multiply and a shift, the signed one a few more instructions */
+    rg_puts(o, "{ rgi_value x_ = ");
     nat_rd(g, b);
-    rg_printf(o, " %% %dLL;\n", c);
+    rg_printf(o, "; s%d = x_ >= 0 ? (rgi_value)((uint64_t)x_ %% %du) : x_ %% %dLL; }\n", a, c, c);
     return 1;
   case VM_R_LOOKUP1:
     if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0)) return 0;
@@ -442,7 +444,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     nat_rd(g, a);
     rg_puts(o, ", k_ = ");
     nat_rd(g, b);
-    rg_puts(o, "; if (!rgn_list(H_, *T_, l_, &n_) || l_ < (rgi_value)E->nheap || k_ < 0 || "
+    rg_puts(o, "; if (!rgn_list(H_, *T_, l_, &n_) || l_ < (rgi_value)NH_ || k_ < 0 || "
             "k_ >= (rgi_value)n_) ");
     nat_fail(g, k, sl, 3);
     rg_puts(o, " H_[l_ + 1 + k_] = ");
@@ -459,7 +461,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     nat_rd(g, b);
     rg_printf(o, ", r_; if (!rgn_list(H_, *T_, l_, &n_) || k_ < 0 || k_ >= (rgi_value)n_ || "
               "__builtin_add_overflow(H_[l_ + 1 + k_], (rgi_value)%dLL, &r_) || "
-              "l_ < (rgi_value)E->nheap) ", c);
+              "l_ < (rgi_value)NH_) ", c);
     nat_fail(g, k, sl, 2);
     rg_puts(o, " H_[l_ + 1 + k_] = r_; }\n");
     return 1;
@@ -508,7 +510,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     nat_rd(g, b);
     rg_printf(o, "; uint32_t top_ = *T_, left_ = E->deck_left[%d]; "
               "if (!W_ && n_ >= 0 && n_ <= %d && (uint64_t)top_ + 1 + (uint64_t)n_ <= "
-              "E->heap_cap && (uint64_t)n_ <= left_) { rgi_value *out_ = H_ + top_ + 1, "
+              "HC_ && (uint64_t)n_ <= left_) { rgi_value *out_ = H_ + top_ + 1, "
               "*cards_ = E->deck_cards + E->deck_off[%d]; "
               "H_[top_] = n_; *T_ = top_ + 1 + (uint32_t)n_; "
               "for (rgi_value j_ = 0; j_ < n_; j_++) { uint32_t k_ = (uint32_t)rgi_rng_below(&R_, left_); "
@@ -603,7 +605,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
       rg_printf(o, ") goto X%u; ", (unsigned)k);
       break;
     case RG_OP_LIST: case RG_OP_MKREC:   /* the values, to a new list or record */
-      rg_printf(o, "{ uint32_t top_ = *T_; if ((uint64_t)top_ + %d <= E->heap_cap) { ",
+      rg_printf(o, "{ uint32_t top_ = *T_; if ((uint64_t)top_ + %d <= HC_) { ",
                 pops + (op == RG_OP_LIST));
       if (op == RG_OP_LIST) rg_printf(o, "H_[top_] = %d; ", pops);
       for (int j = 0; j < pops; j++) {
@@ -617,7 +619,7 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
     case RG_OP_APPEND:   /* a new list: l's elements, then v */
       rg_puts(o, "{ uint32_t n_, top_ = *T_; rgi_value l_ = ");
       nat_rd(g, r0);
-      rg_puts(o, "; if (rgn_list(H_, top_, l_, &n_) && (uint64_t)top_ + 2 + n_ <= E->heap_cap) { "
+      rg_puts(o, "; if (rgn_list(H_, top_, l_, &n_) && (uint64_t)top_ + 2 + n_ <= HC_) { "
               "H_[top_] = (rgi_value)n_ + 1; for (uint32_t j_ = 0; j_ < n_; j_++) "
               "H_[top_ + 1 + j_] = H_[l_ + 1 + j_]; H_[top_ + 1 + n_] = ");
       nat_rd(g, r0 + 1);
@@ -695,7 +697,9 @@ static int nat_proc(nat_gen *g, uint32_t p) {
   rg_printf(o, "static int p%u(rgn_env *E, rgi_value *b) {\n"
              "uint32_t fk_ = 0, lpc_ = 0; int lw_ = 3; (void)fk_; (void)lpc_; (void)lw_;\n"
              "rgi_value *const H_ = E->heap; const rgi_value *const C_ = E->cells; "
-             "uint32_t *const T_ = E->heap_top; const int W_ = E->watch;\n%s%s",
+             "uint32_t *const T_ = E->heap_top; const int W_ = E->watch;\n"
+             /* constant through a call: in locals, not read again after each store */
+             "const uint32_t NH_ = E->nheap; const uint64_t HC_ = E->heap_cap; (void)NH_; (void)HC_;\n%s%s",
              (unsigned)p, rng ? "rgi_rng R_ = *E->rng; uint64_t work_ = *E->work_left;\n" : "",
              steps ? "uint64_t steps_ = E->steps_left;\n" : "");
   for (uint64_t s = 0; s < g->size; s++) {

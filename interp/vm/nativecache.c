@@ -65,7 +65,7 @@ void rgi_native_free(rgi_native *n) {
 #include <unistd.h>
 
 /* The compiler's flags (part of every key). */
-static const char *const nat_flags[] = { "-std=gnu11", "-O1", "-fPIC", "-shared", "-w",
+static const char *const nat_flags[] = { "-std=gnu11", "-O2", "-fPIC", "-shared", "-w",
                                          "-fno-strict-overflow", NULL };
 
 #define NAT_MAGIC     "RGNATV01"

@@ -657,9 +657,11 @@ rg_status rgi_vm_call(rgi_vm *vm, uint32_t proc, const rgi_value *args, rgi_valu
     return vm_fail(vm, RG_RUN_LIMIT, p->code, "memory limit");
   rgi_value *base = vm->stack;
   for (uint32_t k = 0; k < p->nparams; k++) base[k] = args ? args[k] : 0;
+  /* the native code keeps its locals and constants in C variables and
+  ** stores in the frame every slot a VM handler it hands over to reads */
+  if (vm->native) return vm_native_call(vm, proc, base, result);
   for (uint32_t k = p->nparams; k < p->nlocals; k++) base[k] = 0;
   if (fp->ncon) memcpy(base + p->nlocals, vm->fconst + fp->con, fp->ncon * sizeof(rgi_value));
-  if (vm->native) return vm_native_call(vm, proc, base, result);
   return vm_interp(vm, FCODE + fp->entry, base, result);
 }
 
