@@ -241,13 +241,22 @@ static int64_t slot_by_text(rgi_tally *t, const rgi_value *heap, uint32_t nheap,
   return find_or_add(t, &key, 0);
 }
 
+static int64_t tally_slot(rgi_tally *t, const rgi_value *heap, uint32_t nheap, rgi_value v);
+
 int64_t rgi_tally_slot(rgi_tally *t, const rgi_value *heap, uint32_t nheap, rgi_value v) {
+  /* A small scalar met before needs neither hash nor text (nor the frame
+  ** of the general case below). */
+  if (!t->compound && (uint64_t)v < RG_TALLY_SMALL && t->small[v]) return t->small[v] - 1;
+  return tally_slot(t, heap, nheap, v);
+}
+
+/* rgi_tally_slot past its first fast path. */
+static int64_t tally_slot(rgi_tally *t, const rgi_value *heap, uint32_t nheap, rgi_value v) {
   const rgi_module *m = t->m;
   rgi_tally_key key = { .v = v };
   char buf[4096];
   if (!t->compound) {
-    /* Fast paths: a known scalar needs no text; a small one no hash. */
-    if ((uint64_t)v < RG_TALLY_SMALL && t->small[v]) return t->small[v] - 1;
+    /* Fast path: a known scalar needs no text. */
     if (t->hcap) {
       uint64_t h = key_hash(t, &key);
       uint32_t i = (uint32_t)h & (t->hcap - 1);
