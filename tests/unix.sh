@@ -71,4 +71,24 @@ grep -q 'note UGs of each army (A, B): 12, 14' "$tmp/played" && ok || bad "ugs[B
 "$bin" run $m --resume "$tmp/t.txt" --policy ask --set 'rating[A]=poor' < /dev/null > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "other --set values" "$tmp/err" && ok || bad "a differing --set: exit $rc"
 
+# A game recorded at a project's top, its transcript saved in a sub-folder,
+# resumes from that folder and from anywhere else: the header's relative
+# rule path is found from the transcript's folder or a folder above it
+# (it was read from the current folder only).  Nowhere: refused, naming it.
+case $bin in /*) abs=$bin ;; *) abs=$(pwd)/$bin ;; esac
+mkdir -p "$tmp/proj/rules/x" "$tmp/proj/saves"
+cp "$r" "$tmp/proj/rules/x/s.rules"
+yes 1 | head -50 > "$tmp/typed1"
+(cd "$tmp/proj" && "$abs" run rules/x/s.rules --seed 3 --policy ask --transcript saves/t.txt \
+  < "$tmp/typed1" > "$tmp/proj.played" 2>/dev/null); rc=$?
+[ $rc = 0 ] && grep -q 'rules/x/s.rules' "$tmp/proj/saves/t.txt" && ok || bad "recording in a project: exit $rc"
+(cd "$tmp/proj/saves" && "$abs" run --resume t.txt < /dev/null > "$tmp/proj.r1" 2>"$tmp/err"); rc1=$?
+(cd / && "$abs" run --resume "$tmp/proj/saves/t.txt" < /dev/null > "$tmp/proj.r2" 2>>"$tmp/err"); rc2=$?
+[ $rc1 = 0 ] && [ $rc2 = 0 ] && cmp -s "$tmp/proj.played" "$tmp/proj.r1" && cmp -s "$tmp/proj.played" "$tmp/proj.r2" &&
+  ok || bad "--resume from the transcript's folder (exit $rc1) or from / (exit $rc2): $(cat "$tmp/err")"
+cp "$tmp/proj/saves/t.txt" "$tmp/lone.txt"
+(cd / && "$abs" run --resume "$tmp/lone.txt" < /dev/null > /dev/null 2>"$tmp/err"); rc=$?
+[ $rc = 2 ] && grep -q "lone.txt names the rule file rules/x/s.rules, found neither" "$tmp/err" && ok ||
+  bad "a transcript whose rule file is nowhere: exit $rc, $(cat "$tmp/err")"
+
 finish

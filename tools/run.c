@@ -21,6 +21,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Finds the procedure to run (name), which must exist, not be a test and
 ** take no parameters.  Returns its index, or -1 after saying what is
@@ -290,6 +291,32 @@ static char *copy_n(const char *s, size_t n) {
   return c;
 }
 
+/* The rule file named `rules` (as typed when the game was recorded) in the
+** header of transcript f, found from here: as it is, else beside f or in a
+** folder above f (a game recorded at a project's top and saved in a
+** sub-folder, resumed from elsewhere).  The module's hash, checked after
+** loading, refuses a file of the same name with other rules.  Returns a
+** rg_malloc'd path (`rules` itself when none exists: the load says so), or
+** NULL when out of memory. */
+static char *find_rules(const char *f, const char *rules) {
+  size_t rl = strlen(rules);
+  if (rules[0] == '/' || access(rules, F_OK) == 0) return copy_n(rules, rl);
+  const char *slash = strrchr(f, '/');
+  size_t dl = slash ? (size_t)(slash - f) + 1 : 0;   /* f's folder, with its '/' */
+  enum { UP = 16 };
+  char *p = rg_malloc(dl + 3 * UP + rl + 1);
+  if (!p) return NULL;
+  memcpy(p, f, dl);
+  for (int up = 0; up <= UP; up++) {
+    if (dl + (size_t)up == 0) continue;     /* `rules` itself, tried above */
+    for (int k = 0; k < up; k++) memcpy(p + dl + 3 * (size_t)k, "../", 3);
+    memcpy(p + dl + 3 * (size_t)up, rules, rl + 1);
+    if (access(p, F_OK) == 0) return p;
+  }
+  memcpy(p, rules, rl + 1);
+  return p;
+}
+
 /* Says that line `line` of path (text[0..len)) does not parse, at column
 ** col: "path:line:col: error: why", the line and a caret.  Returns EX_BAD. */
 static int header_error(const char *path, const char *text, size_t len, uint32_t line,
@@ -357,6 +384,20 @@ static int resume_settings(opts *o, uint64_t *seed, int *dice_ask, tsets *ts, re
     if (!rs->rules)
       return usage_error("run", "%s does not name its rule file: give it (regula run FILE "
                          "--resume %s)", f, f);
+    char *found = find_rules(f, rs->rules);
+    if (!found) {
+      fputs("regula: error: out of memory\n", stderr);
+      return EX_RUNTIME;
+    }
+    if (access(found, F_OK) != 0) {
+      cli_eprintf("regula: error: %s names the rule file %s, found neither from here nor "
+                  "beside it or in a folder above it: give it (regula run FILE --resume %s)\n",
+                  f, rs->rules, f);
+      rg_free(found);
+      return EX_BAD;
+    }
+    rg_free(rs->rules);
+    rs->rules = found;
     o->pos = &rs->rules;
     o->npos = 1;
   }
