@@ -71,6 +71,15 @@ grep -q 'note UGs of each army (A, B): 12, 14' "$tmp/played" && ok || bad "ugs[B
 "$bin" run $m --resume "$tmp/t.txt" --policy ask --set 'rating[A]=poor' < /dev/null > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "other --set values" "$tmp/err" && ok || bad "a differing --set: exit $rc"
 
+# One input set twice on the command line: refused for every command that
+# takes --set (the last one won without a word).
+for cmd in "run $m --seed 1" "sim $m --runs 2" "odds $m weather"; do
+  # shellcheck disable=SC2086
+  "$bin" $cmd --set 'ugs[B]=14' --set 'ugs[B] =12' > /dev/null 2> "$tmp/err"; rc=$?
+  [ $rc = 2 ] && grep -q "ugs\[B\] is set twice (--set ugs\[B\]=14 before it)" "$tmp/err" && ok ||
+    bad "$cmd with one --set twice: exit $rc, $(cat "$tmp/err")"
+done
+
 # A game recorded at a project's top, its transcript saved in a sub-folder,
 # resumes from that folder and from anywhere else: the header's relative
 # rule path is found from the transcript's folder or a folder above it
