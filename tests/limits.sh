@@ -155,6 +155,16 @@ awk 'BEGIN { print "procedure p() -> int {"
 expect locals-65536 2 'locals1.rules:65537:3: error: too many local variables \(limit 65535\)' \
   sh -c 'ulimit -t 5 && exec "$0" check "$1"' "$bin" "$tmp/locals1.rules"
 
+# Distinct constants: 150,000 in one procedure compile in time proportional
+# to the file (each was compared with every one before it: about 5 s of CPU
+# here; 0.2 s by hash).  The sum is 150,000 x 2^40 + 149,999 x 150,000 / 2
+# = 164,926,744,166,400,000 + 11,249,925,000.
+awk 'BEGIN { print "procedure p() -> int {"; print "  let x = 0"
+             for (i = 0; i < 150000; i++) printf "  x = x + %.0f\n", 1099511627776 + i
+             print "  return x"; print "}" }' >"$tmp/consts.rules"
+expect constants-150000 0 '' sh -c 'ulimit -t 3 && exec "$0" call "$1" p >"$2" 2>&1 && test "$(cat "$2")" = 164926755416325000' \
+  "$bin" "$tmp/consts.rules" "$tmp/consts.out"
+
 # Dice and decks set again and again (an inputs file of 16 MB could set a
 # die of a million faces a million times): the faces and cards set in all
 # are bounded, so memory is too.  By hand: 4 dice of 1,000,000 faces fill

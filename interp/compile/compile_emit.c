@@ -29,16 +29,41 @@ uint32_t rgc_emit(cstate *cs, rgi_opcode op, uint32_t a) {
   return cs->code.n - 1 - cs->proc_start;
 }
 
-/* Returns the index of constant v in K[], adding it once. */
-static uint32_t konst(cstate *cs, rgi_value v) {
-  for (uint32_t i = 0; i < cs->consts.n; i++)
-    if (AT(cs->consts, rgi_value, i) == v) return i;
-  {
-    rgi_value *k = rgc_push(cs, &cs->consts);
-    if (!k) return 0;
-    *k = v;
-    return cs->consts.n - 1;
+/* The bucket of constant v in a table of cap buckets (a power of two). */
+static uint32_t konst_bucket(rgi_value v, uint32_t cap) {
+  uint64_t x = (uint64_t)v * 0x9E3779B97F4A7C15ull;
+  return (uint32_t)(x >> 32) & (cap - 1);
+}
+
+/* Makes the constants' table at least twice their number (arena memory);
+** returns false when out of memory. */
+static bool konst_grow(cstate *cs) {
+  uint32_t cap = cs->khcap ? cs->khcap * 2 : 64;
+  uint32_t *h = rgc_alloc(cs, cap * sizeof *h);
+  if (!h) return false;
+  memset(h, 0, cap * sizeof *h);
+  for (uint32_t i = 0; i < cs->consts.n; i++) {
+    uint32_t b = konst_bucket(AT(cs->consts, rgi_value, i), cap);
+    while (h[b]) b = (b + 1) & (cap - 1);
+    h[b] = i + 1;
   }
+  cs->khash = h;
+  cs->khcap = cap;
+  return true;
+}
+
+/* Returns the index of constant v in K[], adding it once (found by hash:
+** a procedure of many distinct constants compiles in linear time). */
+static uint32_t konst(cstate *cs, rgi_value v) {
+  if (2 * ((uint64_t)cs->consts.n + 1) > cs->khcap && !konst_grow(cs)) return 0;
+  uint32_t b = konst_bucket(v, cs->khcap);
+  for (; cs->khash[b]; b = (b + 1) & (cs->khcap - 1))
+    if (AT(cs->consts, rgi_value, cs->khash[b] - 1) == v) return cs->khash[b] - 1;
+  rgi_value *k = rgc_push(cs, &cs->consts);
+  if (!k) return 0;
+  *k = v;
+  cs->khash[b] = cs->consts.n;
+  return cs->consts.n - 1;
 }
 
 /* Emits code that pushes the value v. */
@@ -124,6 +149,7 @@ void rgc_emit_back(cstate *cs, rgi_opcode op, uint32_t target) {
 ** it to *list. */
 void rgc_emit_jump(cstate *cs, rgi_opcode op, jumps **list) {
   jumps *j = rgc_alloc(cs, sizeof *j);
+  j->pos = cs->pos;
   j->at = rgc_emit(cs, op, 0);
   j->next = *list;
   *list = j;
@@ -131,7 +157,12 @@ void rgc_emit_jump(cstate *cs, rgi_opcode op, jumps **list) {
 
 /* Points every jump of list at target (relative to the procedure). */
 void rgc_patch_list(cstate *cs, jumps *list, uint32_t target) {
-  for (; list; list = list->next) rgc_patch(cs, list->at, target);
+  rgi_pos pos = cs->pos;
+  for (; list; list = list->next) {
+    cs->pos = list->pos;          /* a jump too long is said where it was emitted */
+    rgc_patch(cs, list->at, target);
+  }
+  cs->pos = pos;
 }
 
 /* ======================================================================

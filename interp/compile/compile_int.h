@@ -125,6 +125,7 @@ typedef struct cstate {
   /* the procedure being compiled */
   local *locals; uint32_t nlocal, caplocal;
   uint32_t *lhead, lhcap;        /* buckets of locals by name hash: the last local of each */
+  uint32_t *khash, khcap;        /* the constants by value: index + 1, 0 empty (a power of two) */
   uint32_t *loops, nloops, caploops;   /* indexes of the loop variables in scope, in order */
   uint32_t nslots;
   int depth;
@@ -231,6 +232,7 @@ rgi_type rgc_const_value(cstate *cs, rgi_pos use, sym *s, rgi_value *v);
 ** emitted with operand 0, linked in the arena.  NULL is the empty list. */
 typedef struct jumps {
   uint32_t at;
+  rgi_pos pos;                    /* what emitted it (said when it spans too far) */
   struct jumps *next;
 } jumps;
 

@@ -24,6 +24,7 @@
 #     change, completion, hover, definition, references, formatting
 #     (tools/bench/lsp_linear.py; completion compared every name with every
 #     earlier one: 64 s before issue 29).
+#   - a jump over more than 8 Mi instructions: refused (10 x LIMIT).
 # Prints one line per case: seconds, bytes written, and FAIL past LIMIT.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -131,5 +132,21 @@ printf 'ruleset "d"\ntable t(n: 1..30000) -> int { else: 0 }\n' >"$tmp/fill-d.ru
 timed "diff, 1 MB of overrides, 30,000 cells" "$regula" diff "$tmp/fill-d.rules" "$tmp/many.rules"
 timed "sheet of it (30,000 sources on cells)" "$regula" sheet "$tmp/many.rules"
 python3 tools/bench/lsp_linear.py "$regula" "$limit" || failed=$((failed + 1))
+
+# The limit on a procedure's code (the manual's Limits: "jumps of 8 Mi
+# instructions"): an `if` around 8.4 MB of `x = y+y+...` (one instruction a
+# byte, the least source per instruction) is refused with exit 2, naming the
+# limit.  Too big for `make test`: about 1 GB of syntax tree, so 10 x LIMIT.
+awk 'BEGIN { printf "procedure p(y: int) -> int {\n  let x = 0\n  if y > 0 {\n"
+             for (s = 0; s < 4200; s++) { printf "    x = y"; for (i = 0; i < 999; i++) printf "+y"; printf "\n" }
+             printf "  }\n  return x\n}\n" }' >"$tmp/jump.rules"
+limit1=$limit
+limit=$((limit * 10))
+timed "a jump over 8.4 Mi instructions (8.4 MB)" "$regula" check "$tmp/jump.rules"
+limit=$limit1
+if [ "$code" != 2 ] || ! grep -q '^.*jump.rules:3:3: error: procedure too large: a jump spans more than 8388607 instructions' "$tmp/err"; then
+  echo "linear: FAIL the jump over 8.4 Mi instructions: exit $code, $(head -c 300 "$tmp/err")"
+  failed=$((failed + 1))
+fi
 
 [ "$failed" -eq 0 ]
