@@ -205,8 +205,9 @@ static void apply_changes(cstate *cs, rgi_decl **base, rgi_decl *derived, const 
     next = dc->next;
     dc->next = NULL;
     if ((dc->is_override || dc->kind == RG_DE_REMOVE || dc->kind == RG_DE_EXTEND) && !has_source(dc)) {
+      /* said, and the change made all the same: what else is wrong with
+      ** the file is found in the same check */
       rgc_err(cs, dc->pos, "a change to the base rule set must say where it comes from: add source \"...\"");
-      continue;
     }
     switch (dc->kind) {
     case RG_DE_SCALE:
@@ -360,7 +361,8 @@ static void link_of(cstate *cs, const char *path, rgc_link *l) {
 ** files that extend it, depth of them (chain[depth] is this one when depth
 ** > 0): a base already there closes a cycle, reported at the `extends`
 ** that reaches it, naming the files around the cycle.  Returns the merged
-** tree, or NULL after reporting. */
+** tree (a change that does not fit its base reported and left out), or
+** NULL after reporting a file that does not parse or a base not loaded. */
 rgi_ast_file *rgc_load_rules(cstate *cs, uint32_t file, rgc_link *chain, int depth) {
   rgi_diag *d = cs->d;
   const char *path = d->files[file]->path, *bpath;
@@ -416,5 +418,7 @@ rgi_ast_file *rgc_load_rules(cstate *cs, uint32_t file, rgc_link *chain, int dep
     else l = &(*l)->next;
   apply_changes(cs, &base->decls, ast->decls, bpath);
   base->header = ast->header;
-  return d->errors > errors0 ? NULL : base;
+  /* A change that did not fit its base was said and left out; the rest is
+  ** checked on (the compile fails at its end), so one check finds them all. */
+  return base;
 }
