@@ -196,6 +196,39 @@ static int64_t nat_target(const vm_ins *x, uint32_t k) {
   return -1;
 }
 
+/* How the generated code computes a register form: what it declares
+** first (or NULL), when it hands the failure to the VM (or NULL: never),
+** and the value of r_ (or NULL: the failure test computed it). */
+typedef struct nat_op {
+  const char *decl, *fails, *value;
+} nat_op;
+
+/* The binary register forms, in VM_RBINOPS order: x_ op y_. */
+static const nat_op nat_bin[] = {
+  { NULL, "__builtin_add_overflow(x_, y_, &r_)", NULL },                       /* ADD */
+  { NULL, "__builtin_sub_overflow(x_, y_, &r_)", NULL },                       /* SUB */
+  { NULL, "__builtin_mul_overflow(x_, y_, &r_)", NULL },                       /* MUL */
+  { NULL, "y_ == 0 || (y_ == -1 && x_ == INT64_MIN)", "x_ / y_" },             /* DIV */
+  { NULL, "y_ == 0", "y_ == -1 ? 0 : x_ % y_" },                               /* MOD */
+  { NULL, NULL, "x_ == y_" }, { NULL, NULL, "x_ != y_" }, { NULL, NULL, "x_ < y_" },
+  { NULL, NULL, "x_ <= y_" }, { NULL, NULL, "x_ > y_" }, { NULL, NULL, "x_ >= y_" },
+  { NULL, "(uint64_t)x_ > 63", "(rgi_value)(((uint64_t)y_ >> x_) & 1u)" },     /* INSET */
+  { NULL, "(uint64_t)y_ > 63", "(rgi_value)((uint64_t)x_ | ((uint64_t)1 << y_))" }, /* SETADD */
+  { NULL, NULL, "x_ | y_" }, { NULL, NULL, "x_ & y_" }, { NULL, NULL, "x_ & ~y_" },  /* sets */
+};
+
+/* The unary register forms, in VM_RUNOPS order: op x_. */
+static const nat_op nat_un[] = {
+  { NULL, "x_ == INT64_MIN", "-x_" },                                          /* NEG */
+  { NULL, NULL, "!x_" },                                                       /* NOT */
+  { NULL, "x_ == INT64_MIN", "x_ < 0 ? -x_ : x_" },                            /* ABS */
+  { NULL, NULL, "__builtin_popcountll((uint64_t)x_)" },                        /* COUNT */
+  { "uint32_t n_; ", "!rgn_list(H_, *T_, x_, &n_)", "n_" },                    /* LEN */
+};
+
+_Static_assert(sizeof nat_bin / sizeof *nat_bin == VM_R_DIFF - VM_R_ADD + 1, "nat_bin");
+_Static_assert(sizeof nat_un / sizeof *nat_un == VM_R_LEN - VM_R_NEG + 1, "nat_un");
+
 /* The C operators of the comparisons, in VM_CMPS order. */
 static const char *const nat_cmp[6] = { "==", "!=", "<", "<=", ">", ">=" };
 
@@ -212,77 +245,25 @@ static uint32_t nat_ins(nat_gen *g, uint32_t k, uint32_t end) {
   int32_t sl[3];
 
   if (g->tgt[k]) rg_printf(o, "F%u:; ", (unsigned)k);
-  /* register arithmetic and comparisons: r := x op y */
-  if (op >= VM_R_ADD && op <= VM_R_DIFF) {
-    if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || !nat_slot_ok(g, c, 0)) return 0;
+  /* register arithmetic, comparisons and sets: r := x op y, r := op x */
+  if (op >= VM_R_ADD && op <= VM_R_LEN) {
+    int two = op <= VM_R_DIFF;
+    const nat_op *t = two ? &nat_bin[op - VM_R_ADD] : &nat_un[op - VM_R_NEG];
+    if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0) || (two && !nat_slot_ok(g, c, 0))) return 0;
     sl[0] = b;
     sl[1] = c;
     rg_puts(o, "{ rgi_value x_ = ");
     nat_rd(g, b);
-    rg_puts(o, ", y_ = ");
-    nat_rd(g, c);
-    rg_puts(o, ", r_; ");
-    switch (op) {
-    case VM_R_ADD: case VM_R_SUB: case VM_R_MUL:
-      rg_printf(o, "if (__builtin_%s_overflow(x_, y_, &r_)) ",
-                op == VM_R_ADD ? "add" : op == VM_R_SUB ? "sub" : "mul");
-      nat_fail(g, k, sl, 2);
-      break;
-    case VM_R_DIV:
-      rg_puts(o, "if (y_ == 0 || (y_ == -1 && x_ == INT64_MIN)) ");
-      nat_fail(g, k, sl, 2);
-      rg_puts(o, " r_ = x_ / y_;");
-      break;
-    case VM_R_MOD:
-      rg_puts(o, "if (y_ == 0) ");
-      nat_fail(g, k, sl, 2);
-      rg_puts(o, " r_ = y_ == -1 ? 0 : x_ % y_;");
-      break;
-    case VM_R_INSET:
-      rg_puts(o, "if ((uint64_t)x_ > 63) ");
-      nat_fail(g, k, sl, 2);
-      rg_puts(o, " r_ = (rgi_value)(((uint64_t)y_ >> x_) & 1u);");
-      break;
-    case VM_R_SETADD:
-      rg_puts(o, "if ((uint64_t)y_ > 63) ");
-      nat_fail(g, k, sl, 2);
-      rg_puts(o, " r_ = (rgi_value)((uint64_t)x_ | ((uint64_t)1 << y_));");
-      break;
-    case VM_R_UNION: rg_puts(o, "r_ = x_ | y_;"); break;
-    case VM_R_INTER: rg_puts(o, "r_ = x_ & y_;"); break;
-    case VM_R_DIFF:  rg_puts(o, "r_ = x_ & ~y_;"); break;
-    default:   /* EQ NE LT LE GT GE */
-      rg_printf(o, "r_ = x_ %s y_;", nat_cmp[op - VM_R_EQ]);
-      break;
+    if (two) {
+      rg_puts(o, ", y_ = ");
+      nat_rd(g, c);
     }
-    rg_printf(o, " s%d = r_; }\n", a);
-    return 1;
-  }
-  if (op >= VM_R_NEG && op <= VM_R_LEN) {
-    if (!nat_slot_ok(g, a, 1) || !nat_slot_ok(g, b, 0)) return 0;
-    sl[0] = b;
-    rg_puts(o, "{ rgi_value x_ = ");
-    nat_rd(g, b);
-    rg_puts(o, ", r_; ");
-    switch (op) {
-    case VM_R_NEG:
-      rg_puts(o, "if (x_ == INT64_MIN) ");
-      nat_fail(g, k, sl, 1);
-      rg_puts(o, " r_ = -x_;");
-      break;
-    case VM_R_ABS:
-      rg_puts(o, "if (x_ == INT64_MIN) ");
-      nat_fail(g, k, sl, 1);
-      rg_puts(o, " r_ = x_ < 0 ? -x_ : x_;");
-      break;
-    case VM_R_NOT: rg_puts(o, "r_ = !x_;"); break;
-    case VM_R_COUNT: rg_puts(o, "r_ = __builtin_popcountll((uint64_t)x_);"); break;
-    default:   /* LEN */
-      rg_puts(o, "uint32_t n_; if (!rgn_list(H_, *T_, x_, &n_)) ");
-      nat_fail(g, k, sl, 1);
-      rg_puts(o, " r_ = n_;");
-      break;
+    rg_printf(o, ", r_; %s", t->decl ? t->decl : "");
+    if (t->fails) {
+      rg_printf(o, "if (%s) ", t->fails);
+      nat_fail(g, k, sl, two ? 2 : 1);
     }
+    if (t->value) rg_printf(o, " r_ = %s;", t->value);
     rg_printf(o, " s%d = r_; }\n", a);
     return 1;
   }
