@@ -86,7 +86,8 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
   put_padded(out, "", namew + 2);
   for (int i = 0; i < n; i++) {
     rg_puts(out, "  ");
-    put_padded(out, names[i], colw[i]);
+    if (i == n - 1) rg_puts(out, names[i]);     /* no spaces end a line */
+    else put_padded(out, names[i], colw[i]);
   }
   rg_putc(out, '\n');
   for (int j = 0; j < nfields; j++) {
@@ -97,8 +98,8 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
     for (int i = 1; i < n; i++)
       same &= strcmp(first, field_text(runs[i], fields[j], buf, sizeof buf)) == 0;
     rg_puts(out, same ? "  " : "* ");
-    put_padded(out, fields[j] ? fields[j] : "result", namew);
-    if (wide) {
+    if (wide) {                               /* the values on lines of their own */
+      rg_puts(out, fields[j] ? fields[j] : "result");
       rg_putc(out, '\n');
       if (same) rg_printf(out, "    (all): %s\n", first);
       else
@@ -106,6 +107,7 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
           rg_printf(out, "    %s: %s\n", names[i], field_text(runs[i], fields[j], buf, sizeof buf));
       continue;
     }
+    put_padded(out, fields[j] ? fields[j] : "result", namew);
     for (int i = 0; i < n; i++) {
       rg_puts(out, "  ");
       if (i == n - 1) rg_puts(out, field_text(runs[i], fields[j], buf, sizeof buf));
