@@ -4,6 +4,7 @@
 ** list types, written types) and enum members by code or display name.
 */
 #include "compile_int.h"
+#include "grow.h"
 #include "value.h"
 
 #include <stdarg.h>
@@ -14,13 +15,9 @@
 /* Appends room for one zeroed item to v; returns it, or NULL. */
 static void *vec_grow(vec *v) {
   if (v->n == v->cap) {
-    uint32_t cap = v->cap ? v->cap * 2 : 16;
-    void *p;
-    if (v->cap > (1u << 30)) return NULL;
-    p = rg_realloc(v->items, (size_t)cap * v->size);
+    void *p = rgi_grow(v->items, &v->cap, 16, v->size);
     if (!p) return NULL;
     v->items = p;
-    v->cap = cap;
   }
   {
     void *it = (char *)v->items + (size_t)v->n * v->size;

@@ -12,6 +12,7 @@
 ** threads of a simulation count their allocations together.
 */
 #include "regula_front.h"
+#include "grow.h"
 
 #include <jansson.h>
 #include <stdatomic.h>
@@ -66,4 +67,12 @@ void rg_free(void *p) {
     return;
   }
   free(p);
+}
+
+void *rgi_grow(void *p, uint32_t *cap, uint32_t first, size_t elt) {
+  uint64_t n = *cap ? (uint64_t)*cap * 2 : first;
+  if (n > UINT32_MAX || elt == 0 || n > SIZE_MAX / elt) return NULL;
+  void *q = rg_realloc(p, (size_t)n * elt);
+  if (q) *cap = (uint32_t)n;
+  return q;
 }

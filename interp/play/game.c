@@ -2,6 +2,7 @@
 ** game.c: a game at the table, replayed from its answers (see game.h).
 */
 #include "game.h"
+#include "grow.h"
 
 #include "regula_front.h"
 #include "evlog.h"
@@ -275,11 +276,9 @@ static int add_answer(rg_game *g, const char *text, size_t len, const char *ques
                       uint32_t line) {
   answer *a;
   if (g->nanswers == g->cap) {
-    uint32_t cap = g->cap ? g->cap * 2 : 64;
-    answer *more = rg_realloc(g->answers, cap * sizeof *more);
+    answer *more = rgi_grow(g->answers, &g->cap, 64, sizeof *more);
     if (!more) return -1;
     g->answers = more;
-    g->cap = cap;
   }
   a = &g->answers[g->nanswers];
   if (!(a->text = rg_malloc(len + 1))) return -1;

@@ -2,6 +2,7 @@
 ** simvar.c: variants compared on common random numbers (see simvar.h).
 */
 #include "strategy.h"
+#include "grow.h"
 #include "simvar.h"
 
 #include "regula_front.h"
@@ -48,11 +49,9 @@ static rgi_simvar_value *vmap_get(vmap *map, const char *text) {
     return NULL;
   }
   if (map->n == map->cap) {
-    uint32_t nc = map->cap ? map->cap * 2 : 16;
-    rgi_simvar_value *nv = rg_realloc(map->vals, (size_t)nc * sizeof *nv);
+    rgi_simvar_value *nv = rgi_grow(map->vals, &map->cap, 16, sizeof *nv);
     if (!nv) return NULL;
     map->vals = nv;
-    map->cap = nc;
   }
   if ((map->n + 1) * 2 > map->hcap) {
     uint32_t nc = map->hcap ? map->hcap * 2 : 64;

@@ -2,6 +2,7 @@
 ** tally.c: distinct results of many runs (see tally.h).
 */
 #include "tally.h"
+#include "grow.h"
 #include "regula_front.h"
 #include "value.h"
 
@@ -84,11 +85,9 @@ static int64_t find_or_add(rgi_tally *t, rgi_tally_key *key, int take) {
     i = (i + 1) & (t->hcap - 1);
   }
   if (t->n == t->cap) {
-    uint32_t nc = t->cap ? t->cap * 2 : 16;
-    rgi_tally_key *nk = rg_realloc(t->keys, (size_t)nc * sizeof *nk);
+    rgi_tally_key *nk = rgi_grow(t->keys, &t->cap, 16, sizeof *nk);
     if (!nk) return -1;
     t->keys = nk;
-    t->cap = nc;
   }
   rgi_tally_key k = *key;
   if (!take) {
@@ -188,11 +187,9 @@ static int flat_add(rgi_tally *t, uint64_t h, const rgi_value *a, uint32_t n, ui
     t->fhcap = ncap;
   }
   if (t->nflat == t->flatcap) {
-    uint32_t nc = t->flatcap ? t->flatcap * 2 : 16;
-    struct rgi_tally_flat *nf = rg_realloc(t->flat, (size_t)nc * sizeof *nf);
+    struct rgi_tally_flat *nf = rgi_grow(t->flat, &t->flatcap, 16, sizeof *nf);
     if (!nf) return -1;
     t->flat = nf;
-    t->flatcap = nc;
   }
   if (t->fpn + n > t->fpcap) {
     uint32_t nc = t->fpcap ? t->fpcap : 256;

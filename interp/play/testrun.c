@@ -2,6 +2,7 @@
 ** testrun.c: running the tests of a module (see testrun.h).
 */
 #include "testrun.h"
+#include "grow.h"
 
 #include "evlog.h"
 #include "regula_front.h"
@@ -27,15 +28,13 @@ static void add_failure(trun *t, const rgi_module *m, uint32_t pc, rg_buf *b) {
     return;
   }
   if (t->n == t->cap) {
-    uint32_t nc = t->cap ? t->cap * 2 : 4;
-    rgi_test_failure *nf = rg_realloc(t->fails, (size_t)nc * sizeof *nf);
+    rgi_test_failure *nf = rgi_grow(t->fails, &t->cap, 4, sizeof *nf);
     if (!nf) {
       rg_buf_free(b);
       t->nomem = 1;
       return;
     }
     t->fails = nf;
-    t->cap = nc;
   }
   f = &t->fails[t->n++];
   f->path = "?";

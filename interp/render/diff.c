@@ -8,6 +8,7 @@
 ** change, so that an item without any is never listed.
 */
 #include "diff.h"
+#include "grow.h"
 
 #include "align.h"
 #include "regula_front.h"
@@ -49,14 +50,12 @@ static uint32_t add(dctx *c, int kind, int what, int section, uint32_t parent, c
   rgi_change *ch;
   if (c->oom) return RG_DIFF_NONE;
   if (d->n == d->cap) {
-    uint32_t cap = d->cap ? d->cap * 2 : 64;
-    rgi_change *p = cap > d->cap ? rg_realloc(d->changes, (size_t)cap * sizeof *p) : NULL;
+    rgi_change *p = rgi_grow(d->changes, &d->cap, 64, sizeof *p);
     if (!p) {
       c->oom = 1;
       return RG_DIFF_NONE;
     }
     d->changes = p;
-    d->cap = cap;
   }
   ch = &d->changes[d->n];
   memset(ch, 0, sizeof *ch);
@@ -866,14 +865,12 @@ static uint32_t add_cell(dctx *c, cellruns *R, int kind, uint32_t head, const rg
     }
   }
   if (R->n == R->cap) {
-    uint32_t cap = R->cap ? R->cap * 2 : 64;
-    cellrun *p = cap > R->cap ? rg_realloc(R->v, (size_t)cap * sizeof *p) : NULL;
+    cellrun *p = rgi_grow(R->v, &R->cap, 64, sizeof *p);
     if (!p) {
       c->oom = 1;
       return RG_DIFF_NONE;
     }
     R->v = p;
-    R->cap = cap;
   }
   uint32_t i = add(c, kind, RG_DW_CELL, RG_DS_TABLES, head, NULL);
   if (i == RG_DIFF_NONE) return i;

@@ -5,6 +5,7 @@
 ** VM's heap; a picture is its header data and the text of its elements.
 */
 #include "svg.h"
+#include "grow.h"
 
 #include "regula_front.h"
 #include "builtins.h"
@@ -276,11 +277,9 @@ static int add_canvas(rg_svg *s, const char *name, int64_t w, int64_t h, const c
   if (w <= 0 || h <= 0 || w > MAX_SIZE || h > MAX_SIZE)
     return fail(s, pc, "canvas '%s' needs a width and a height above 0 (and at most 10^9)", name);
   if (s->n == s->cap) {
-    uint32_t cap = s->cap ? s->cap * 2 : 4;
-    picture *np = rg_realloc(s->pics, cap * sizeof *np);
+    picture *np = rgi_grow(s->pics, &s->cap, 4, sizeof *np);
     if (!np) return fail(s, pc, "out of memory");
     s->pics = np;
-    s->cap = cap;
   }
   p = &s->pics[s->n];
   memset(p, 0, sizeof *p);
