@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 static rg_alloc_fn alloc_fn;        /* NULL: malloc, realloc, free */
 static void *alloc_ud;
@@ -75,4 +76,18 @@ void *rgi_grow(void *p, uint32_t *cap, uint32_t first, size_t elt) {
   void *q = rg_realloc(p, (size_t)n * elt);
   if (q) *cap = (uint32_t)n;
   return q;
+}
+
+uint32_t *rgi_index(uint32_t n, uint32_t cap, uint64_t (*hash)(const void *ctx, uint32_t k),
+                    const void *ctx) {
+  if (cap == 0 || (cap & (cap - 1)) || n >= cap) return NULL;
+  uint32_t *b = rg_malloc((size_t)cap * sizeof *b);
+  if (!b) return NULL;
+  memset(b, 0, (size_t)cap * sizeof *b);
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = (uint32_t)hash(ctx, k) & (cap - 1);
+    while (b[i]) i = (i + 1) & (cap - 1);
+    b[i] = k + 1;
+  }
+  return b;
 }

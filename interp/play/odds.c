@@ -21,6 +21,7 @@
 ** of a few nodes; a procedure without loops is a graph without cycles.
 */
 #include "odds.h"
+#include "grow.h"
 
 #include "regula_front.h"
 #include "live.h"
@@ -276,6 +277,15 @@ static int over_memory(explore *e) {
   return e->overmem;
 }
 
+/* rgi_index's hashes of kept heap k and of node k of explore ctx. */
+static uint64_t heap_hash(const void *ctx, uint32_t k) {
+  return ((const explore *)ctx)->hhash[k];
+}
+
+static uint64_t node_hash(const void *ctx, uint32_t k) {
+  return ((const explore *)ctx)->nodes[k].hash;
+}
+
 /* Returns the index of heap cells c[0..n) among the heaps kept, adding it
 ** when new; -1 when out of memory. */
 static int64_t intern_heap(explore *e, const rgi_value *c, size_t n) {
@@ -297,14 +307,8 @@ static int64_t intern_heap(explore *e, const rgi_value *c, size_t n) {
     return -1;
   if ((uint64_t)(e->nheaps + 1) * 2 > e->htcap) {
     uint32_t nc = e->htcap ? e->htcap * 2 : 256;
-    uint32_t *nt = rg_malloc((size_t)nc * sizeof *nt);
+    uint32_t *nt = rgi_index((uint32_t)e->nheaps, nc, heap_hash, e);
     if (!nt) return -1;
-    memset(nt, 0, (size_t)nc * sizeof *nt);
-    for (size_t k = 0; k < e->nheaps; k++) {
-      uint32_t i = (uint32_t)e->hhash[k] & (nc - 1);
-      while (nt[i]) i = (i + 1) & (nc - 1);
-      nt[i] = (uint32_t)k + 1;
-    }
     rg_free(e->htable);
     e->htable = nt;
     e->htcap = nc;
@@ -372,13 +376,11 @@ static int64_t node_of_state(explore *e, uint32_t pc) {
   if (over_memory(e)) return -1;
   if ((uint64_t)(e->nnodes + 1) * 2 > e->tcap) {
     uint32_t nc = e->tcap ? e->tcap * 2 : 1024;
-    uint32_t *nt = rg_malloc((size_t)nc * sizeof *nt);
+    uint32_t *nt = rgi_index(e->nnodes, nc, node_hash, e);
     if (!nt) return -1;
-    memset(nt, 0, (size_t)nc * sizeof *nt);
     rg_free(e->table);
     e->table = nt;
     e->tcap = nc;
-    for (uint32_t k = 0; k < e->nnodes; k++) table_put(e, k);
   }
   node *n = &e->nodes[e->nnodes];
   n->hash = h;

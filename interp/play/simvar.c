@@ -38,6 +38,11 @@ static uint32_t text_hash(const char *s) {
 
 /* Returns the value of text in map, added (zeroed) when new; NULL when out
 ** of memory or when the map is full (then map->overflow is set). */
+/* rgi_index's hash of value k of vmap ctx: its text's. */
+static uint64_t value_hash(const void *ctx, uint32_t k) {
+  return text_hash(((const vmap *)ctx)->vals[k].text);
+}
+
 static rgi_simvar_value *vmap_get(vmap *map, const char *text) {
   uint32_t h = text_hash(text);
   if (map->hcap) {
@@ -55,14 +60,8 @@ static rgi_simvar_value *vmap_get(vmap *map, const char *text) {
   }
   if ((map->n + 1) * 2 > map->hcap) {
     uint32_t nc = map->hcap ? map->hcap * 2 : 64;
-    uint32_t *nh = rg_malloc((size_t)nc * sizeof *nh);
+    uint32_t *nh = rgi_index(map->n, nc, value_hash, map);
     if (!nh) return NULL;
-    memset(nh, 0, (size_t)nc * sizeof *nh);
-    for (uint32_t k = 0; k < map->n; k++) {
-      uint32_t i = text_hash(map->vals[k].text) & (nc - 1);
-      while (nh[i]) i = (i + 1) & (nc - 1);
-      nh[i] = k + 1;
-    }
     rg_free(map->hash);
     map->hash = nh;
     map->hcap = nc;

@@ -50,17 +50,21 @@ static int key_equal(const rgi_tally *t, const rgi_tally_key *a, const rgi_tally
   return t->compound ? strcmp(a->text, b->text) == 0 : a->v == b->v;
 }
 
+/* rgi_index's hashes of slot k and flat form k of tally ctx. */
+static uint64_t slot_hash(const void *ctx, uint32_t k) {
+  const rgi_tally *t = ctx;
+  return key_hash(t, &t->keys[k]);
+}
+
+static uint64_t flat_hash(const void *ctx, uint32_t k) {
+  return ((const rgi_tally *)ctx)->flat[k].hash;
+}
+
 /* Doubles the hash index (or makes the first one). */
 static int rehash(rgi_tally *t) {
   uint32_t ncap = t->hcap ? t->hcap * 2 : 64;
-  uint32_t *h = rg_malloc((size_t)ncap * sizeof *h);
+  uint32_t *h = rgi_index(t->n, ncap, slot_hash, t);
   if (!h) return -1;
-  memset(h, 0, (size_t)ncap * sizeof *h);
-  for (uint32_t k = 0; k < t->n; k++) {
-    uint32_t i = (uint32_t)key_hash(t, &t->keys[k]) & (ncap - 1);
-    while (h[i]) i = (i + 1) & (ncap - 1);
-    h[i] = k + 1;
-  }
   rg_free(t->hash);
   t->hash = h;
   t->hcap = ncap;
@@ -174,14 +178,8 @@ static int flat_add(rgi_tally *t, uint64_t h, const rgi_value *a, uint32_t n, ui
   if (t->nflat >= FLAT_MAX_FORMS || t->fpn + n > FLAT_MAX_POOL) return 0;
   if (t->nflat + 1 > t->fhcap / 2) {
     uint32_t ncap = t->fhcap ? t->fhcap * 2 : 64;
-    uint32_t *nh = rg_malloc((size_t)ncap * sizeof *nh);
+    uint32_t *nh = rgi_index(t->nflat, ncap, flat_hash, t);
     if (!nh) return -1;
-    memset(nh, 0, (size_t)ncap * sizeof *nh);
-    for (uint32_t k = 0; k < t->nflat; k++) {
-      uint32_t i = (uint32_t)t->flat[k].hash & (ncap - 1);
-      while (nh[i]) i = (i + 1) & (ncap - 1);
-      nh[i] = k + 1;
-    }
     rg_free(t->fhash);
     t->fhash = nh;
     t->fhcap = ncap;
