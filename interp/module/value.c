@@ -15,12 +15,17 @@ typedef struct sbuf {
   size_t n, size;
 } sbuf;
 
-/* rg_out callback of an sbuf: appends s[0..n), truncated; returns 0. */
+/* rg_out callback of an sbuf: appends s[0..n), truncated; returns 0, or
+** -1 once the buffer is full (the rg_out fails: a value's printing stops
+** there instead of walking what can no longer be written). */
 static int sbuf_write(void *ctx, const char *s, size_t n) {
   sbuf *b = ctx;
-  while (n-- && b->n + 1 < b->size) b->p[b->n++] = *s++;
+  while (n && b->n + 1 < b->size) {
+    b->p[b->n++] = *s++;
+    n--;
+  }
   if (b->size) b->p[b->n < b->size ? b->n : b->size - 1] = '\0';
-  return 0;
+  return n ? -1 : 0;
 }
 
 /* Makes an rg_out writing into b (buf of size bytes, emptied). */
@@ -108,7 +113,7 @@ static void put_value(rg_out *o, const rgi_module *m, const rgi_value *heap, uin
       break;
     }
     rg_putc(o, '{');
-    for (uint32_t k = 0; k < r->count && *left > 0; k++) {
+    for (uint32_t k = 0; k < r->count && !o->failed && *left > 0; k++) {
       const rgi_field_info *f = &m->fields[r->first + k];
       if (k) rg_puts(o, ", ");
       rg_puts(o, rgi_module_str(m, f->name));

@@ -18,7 +18,10 @@ static int split(const rgi_module *m, rgi_type t) {
 static void add(const rgi_module *m, rgi_type t, rgi_column *at, const char *prefix, rgi_column *cols,
                 uint32_t *n) {
   if (*n >= RG_COLUMNS_MAX) return;
-  if (!split(m, t) || at->depth >= RG_COLUMN_DEPTH) {
+  /* A list inside a list's elements is one value, not split again: the
+  ** values a column hands over a run are then at most the heap's cells (a
+  ** list of lists of ... each split would hand over their product). */
+  if (!split(m, t) || at->depth >= RG_COLUMN_DEPTH || (at->any && t.kind == RG_K_LIST)) {
     rgi_column *c = &cols[(*n)++];
     *c = *at;
     c->type = t;
