@@ -73,11 +73,17 @@ grep -q 'note UGs of each army (A, B): 12, 14' "$tmp/played" && ok || bad "ugs[B
 
 # One input set twice on the command line: refused for every command that
 # takes --set (the last one won without a word).
-for cmd in "run $m --seed 1" "sim $m --runs 2" "odds $m weather"; do
-  # shellcheck disable=SC2086
-  "$bin" $cmd --set 'ugs[B]=14' --set 'ugs[B] =12' > /dev/null 2> "$tmp/err"; rc=$?
-  [ $rc = 2 ] && grep -q "ugs\[B\] is set twice (--set ugs\[B\]=14 before it)" "$tmp/err" && ok ||
-    bad "$cmd with one --set twice: exit $rc, $(cat "$tmp/err")"
+# Spaces and tabs around or inside the name do not make it another, and
+# --variants is no way around (both let the last one win).
+for cmd in "run $m --seed 1" "sim $m --runs 2" "odds $m weather" \
+           "run --variants $m,rules/meg/magna.rules" "sim --variants $m,rules/meg/magna.rules --runs 2" \
+           "odds --variants $m,rules/meg/magna.rules weather"; do
+  for second in 'ugs[B] =12' ' ugs[B]=12' "$(printf 'ugs[ B ]\t=12')"; do
+    # shellcheck disable=SC2086
+    "$bin" $cmd --set 'ugs[B]=14' --set "$second" > /dev/null 2> "$tmp/err"; rc=$?
+    [ $rc = 2 ] && grep -q "that input is set twice (--set ugs\[B\]=14 before it)" "$tmp/err" && ok ||
+      bad "$cmd with --set ugs[B]=14 and --set '$second': exit $rc, $(cat "$tmp/err")"
+  done
 done
 
 # A game recorded at a project's top, its transcript saved in a sub-folder,
@@ -95,6 +101,20 @@ yes 1 | head -50 > "$tmp/typed1"
 (cd / && "$abs" run --resume "$tmp/proj/saves/t.txt" < /dev/null > "$tmp/proj.r2" 2>>"$tmp/err"); rc2=$?
 [ $rc1 = 0 ] && [ $rc2 = 0 ] && cmp -s "$tmp/proj.played" "$tmp/proj.r1" && cmp -s "$tmp/proj.played" "$tmp/proj.r2" &&
   ok || bad "--resume from the transcript's folder (exit $rc1) or from / (exit $rc2): $(cat "$tmp/err")"
+# Going on from elsewhere keeps the header's name as it was typed (it
+# became the path found from there: /x/saves/../rules/..., then drifted).
+(cd "$tmp/proj" && head -1 "$tmp/typed1" | "$abs" run rules/x/s.rules --seed 3 --policy ask \
+  --transcript saves/half.txt > /dev/null 2>&1)
+(cd / && "$abs" run --resume "$tmp/proj/saves/half.txt" < "$tmp/typed1" > /dev/null 2>"$tmp/err"); rc=$?
+[ $rc = 0 ] && [ "$(grep -c . "$tmp/proj/saves/half.txt")" -gt 4 ] &&
+  head -1 "$tmp/proj/saves/half.txt" | grep -q '^# regula transcript: rules/x/s.rules, main, seed 3,' && ok ||
+  bad "a game gone on from / renames its rule file: exit $rc, $(head -1 "$tmp/proj/saves/half.txt")"
+# Through a link to the transcript: found from the target's folder.
+ln -s "$tmp/proj/saves/t.txt" "$tmp/link.txt"
+(cd "$tmp" && "$abs" run --resume link.txt < /dev/null > "$tmp/proj.r3" 2>"$tmp/err"); rc=$?
+[ $rc = 0 ] && cmp -s "$tmp/proj.played" "$tmp/proj.r3" && ok || bad "--resume through a link: exit $rc, $(cat "$tmp/err")"
+"$abs" run --resume - < "$tmp/proj/saves/t.txt" > /dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q 'takes a transcript file' "$tmp/err" && ok || bad "--resume -: exit $rc, $(cat "$tmp/err")"
 cp "$tmp/proj/saves/t.txt" "$tmp/lone.txt"
 (cd / && "$abs" run --resume "$tmp/lone.txt" < /dev/null > /dev/null 2>"$tmp/err"); rc=$?
 [ $rc = 2 ] && grep -q "lone.txt names the rule file rules/x/s.rules, found neither" "$tmp/err" && ok ||

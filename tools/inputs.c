@@ -15,13 +15,22 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The length of the name of --set NAME=VALUE s, spaces around it left out
-** (s with no '=': 0, the library says what is wrong). */
-static size_t set_name_len(const char *s) {
-  const char *eq = strchr(s, '=');
-  if (!eq) return 0;
-  while (eq > s && eq[-1] == ' ') eq--;
-  return (size_t)(eq - s);
+/* Whether NAME=VALUE texts a and b name the same input (spaces and tabs
+** left out); a text without '=' names none (the library says why). */
+static int same_name(const char *a, const char *b) {
+  if (!strchr(a, '=') || !strchr(b, '=')) return 0;
+  for (;;) {
+    while (*a == ' ' || *a == '\t') a++;
+    while (*b == ' ' || *b == '\t') b++;
+    if (*a == '=' || *b == '=') return *a == *b;
+    if (*a++ != *b++) return 0;
+  }
+}
+
+int cli_set_twice(const char *const *sets, int n, const char *s) {
+  for (int i = 0; i < n; i++)
+    if (same_name(sets[i], s)) return i;
+  return -1;
 }
 
 int cli_rules_setup(const rg_rules *r, const char *inputs, const char *const *sets, int nsets,
@@ -41,18 +50,6 @@ int cli_rules_setup(const rg_rules *r, const char *inputs, const char *const *se
     st = rg_rules_set_lines(*out, text, len, inputs);
     rg_free(text);
   }
-  /* one name set twice: the last would win without a word */
-  for (int i = 1; st == RG_OK && i < nsets; i++)
-    for (int j = 0; j < i; j++) {
-      size_t ni = set_name_len(sets[i]), nj = set_name_len(sets[j]);
-      if (ni && ni == nj && memcmp(sets[i], sets[j], ni) == 0) {
-        cli_eprintf("regula: error: --set %s: %.*s is set twice (--set %s before it)\n", sets[i],
-                    (int)ni, sets[i], sets[j]);
-        rg_rules_free(*out);
-        *out = NULL;
-        return EX_BAD;
-      }
-    }
   for (int i = 0; st == RG_OK && i < nsets; i++) {
     snprintf(set, sizeof set, "--set %.50s", sets[i]);
     where = set;

@@ -12,6 +12,11 @@
 
 #include "regula_front.h"
 
+/* Returns the index in sets[0..n) of a NAME=VALUE that sets the same name
+** as s (spaces and tabs in the names left out), or -1: one name set twice
+** would let the last win without a word. */
+int cli_set_twice(const char *const *sets, int n, const char *s);
+
 /* Makes *out a copy of r (rgi_rules_with) set up from the --inputs file
 ** (lines NAME=VALUE) and then each --set, so --set wins.  Returns EX_OK,
 ** or EX_BAD / EX_RUNTIME after saying what is wrong; the caller frees *out

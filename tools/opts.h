@@ -53,6 +53,8 @@ typedef struct opts {
   const char *proc;         /* --proc NAME, or NULL */
   const char *variants;     /* --variants A,B,...: rule sets run side by side */
   const char *resume;       /* --resume FILE: a transcript to replay first */
+  const char *rules_named;  /* --resume: the rule file as its header names it, when
+                            ** it was found elsewhere (kept in the transcript) */
   const char *transcript;   /* --transcript FILE: kept up to date after each answer */
   int json;                 /* --json given */
   int stat;                 /* --stat given (diff) */

@@ -20,6 +20,7 @@
 */
 #include "regula_front.h"
 #include "opts.h"
+#include "inputs.h"
 #include "cmd_edit.h"
 #include "cmd_diff.h"
 #include "cmd_render.h"
@@ -202,7 +203,13 @@ static int take_option(const command *cmd, int code, const char *v, int argc, op
     int r = picture_option(cmd->name, code == O_SVG ? 0 : code == O_MAP_SVG ? 1 : 2, v, argc, o);
     return r < 0 ? -r : 0;
   }
-  case O_SET: return append(&o->sets, &o->nsets, argc, v);
+  case O_SET: {
+    int k = cli_set_twice(o->sets, o->nsets, v);
+    if (k >= 0)
+      return usage_error(cmd->name, "--set %s: that input is set twice (--set %s before it)", v,
+                         o->sets[k]);
+    return append(&o->sets, &o->nsets, argc, v);
+  }
   case O_ODDS: return append(&o->odds, &o->nodds, argc, v);
   default: break;
   }

@@ -10,6 +10,7 @@
 ** person go to stderr, so stdout holds only the log.  Nothing here knows a
 ** game.
 */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include "regula_front.h"
 #include "ask.h"
 #include "cmd_rules.h"
@@ -278,6 +279,7 @@ typedef struct resumed {
   size_t len;
   rg_transcript_info info;
   char *rules;              /* the rule file it names, NUL-terminated, or NULL */
+  char *named;              /* the name in the header, when rules was found elsewhere */
   char *proc;
 } resumed;
 
@@ -301,12 +303,18 @@ static char *copy_n(const char *s, size_t n) {
 static char *find_rules(const char *f, const char *rules) {
   size_t rl = strlen(rules);
   if (rules[0] == '/' || access(rules, F_OK) == 0) return copy_n(rules, rl);
-  const char *slash = strrchr(f, '/');
-  size_t dl = slash ? (size_t)(slash - f) + 1 : 0;   /* f's folder, with its '/' */
+  char *real = realpath(f, NULL);         /* a link's target's folder, not the link's */
+  const char *from = real ? real : f;
+  const char *slash = strrchr(from, '/');
+  size_t dl = slash ? (size_t)(slash - from) + 1 : 0;   /* its folder, with its '/' */
   enum { UP = 16 };
   char *p = rg_malloc(dl + 3 * UP + rl + 1);
-  if (!p) return NULL;
-  memcpy(p, f, dl);
+  if (!p) {
+    free(real);
+    return NULL;
+  }
+  memcpy(p, from, dl);
+  free(real);
   for (int up = 0; up <= UP; up++) {
     if (dl + (size_t)up == 0) continue;     /* `rules` itself, tried above */
     for (int k = 0; k < up; k++) memcpy(p + dl + 3 * (size_t)k, "../", 3);
@@ -348,6 +356,9 @@ static const char *mode_name(int c) {
 static int resume_settings(opts *o, uint64_t *seed, int *dice_ask, tsets *ts, resumed *rs) {
   rg_transcript_info *h = &rs->info;
   const char *f = o->resume;
+  if (strcmp(f, "-") == 0)
+    return usage_error("run", "--resume takes a transcript file (the game goes on being saved "
+                       "to it), not -");
   int rc = ask_read_file(f, &rs->text, &rs->len);
   if (rc != 0) return rc;
   if (rg_transcript_head(rs->text, rs->len, h) != RG_OK)
@@ -384,7 +395,9 @@ static int resume_settings(opts *o, uint64_t *seed, int *dice_ask, tsets *ts, re
     if (!rs->rules)
       return usage_error("run", "%s does not name its rule file: give it (regula run FILE "
                          "--resume %s)", f, f);
-    char *found = find_rules(f, rs->rules);
+    /* a header without the module's hash (an older transcript) could not
+    ** tell a file of the same name found elsewhere: only as it is named */
+    char *found = h->module_len ? find_rules(f, rs->rules) : copy_n(rs->rules, strlen(rs->rules));
     if (!found) {
       fputs("regula: error: out of memory\n", stderr);
       return EX_RUNTIME;
@@ -396,7 +409,12 @@ static int resume_settings(opts *o, uint64_t *seed, int *dice_ask, tsets *ts, re
       rg_free(found);
       return EX_BAD;
     }
-    rg_free(rs->rules);
+    if (strcmp(found, rs->rules) != 0) {
+      rs->named = rs->rules;               /* the transcript goes on naming it so */
+      o->rules_named = rs->named;
+    } else {
+      rg_free(rs->rules);
+    }
     rs->rules = found;
     o->pos = &rs->rules;
     o->npos = 1;
@@ -414,6 +432,12 @@ static int resume_settings(opts *o, uint64_t *seed, int *dice_ask, tsets *ts, re
   if (ts->nomem) {
     fputs("regula: error: out of memory\n", stderr);
     return EX_RUNTIME;
+  }
+  for (int i = 1; i < ts->n; i++) {
+    int k = cli_set_twice((const char *const *)ts->sets, i, ts->sets[i]);
+    if (k >= 0)
+      return usage_error("run", "%s sets one input twice: '# set %s' after '# set %s'", f,
+                         ts->sets[i], ts->sets[k]);
   }
   if (ts->n && o->nsets) {
     int same = ts->n == o->nsets;
@@ -490,6 +514,7 @@ int cmd_run(opts *oin) {
   for (int i = 0; i < ts.n; i++) rg_free(ts.sets[i]);
   rg_free(rs.text);
   rg_free(rs.rules);
+  rg_free(rs.named);
   rg_free(rs.proc);
   return rc;
 }

@@ -287,7 +287,7 @@ int table_play(const rg_rules *r, const opts *o, uint64_t seed, int ask_choices,
                      p.kind == RG_CHOOSE_FIRST ? RG_CHOOSE_FIRST : RG_CHOOSE_RANDOM;
   }
   go.ask_dice = ask_dice;
-  go.title = o->pos[0];
+  go.title = o->rules_named ? o->rules_named : o->pos[0];
   go.limits = cli_limits(o);
   go.pictures = o->npictures || o->picture;
   if ((st = rg_game_new(r, &go, &t.g)) != RG_OK) {
