@@ -164,6 +164,14 @@ case $(title "$tmp/sv.svg") in
   *) bad "sim --variants --svg: the title does not name A's setting: $(title "$tmp/sv.svg")" ;;
 esac
 
+# Names with XML's special characters are escaped in a chart, and a name
+# too long for its label is cut at a character's start with "..."
+# (tests/run/chart-escapes.rules: 55 É, two bytes each).
+"$bin" odds tests/run/chart-escapes.rules main --svg "$tmp/ce.svg" > /dev/null || bad "odds --svg (escapes) exit $?"
+if python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" "$tmp/ce.svg" 2>/dev/null &&
+   grep -q '>Rock &amp; &lt;Roll&gt; &quot;x&quot; &apos;y&apos;<' "$tmp/ce.svg" &&
+   grep -q '>\(Éé*\)\.\.\.<' "$tmp/ce.svg"; then ok; else bad "a chart's names escaped and cut"; fi
+
 # A heading longer than a line (a strategy's label) wraps onto a second
 # line instead of running off the picture; a field with more distinct
 # values than are tallied (Maximus's route over 2000 runs) says so where
