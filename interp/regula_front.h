@@ -179,7 +179,7 @@ REGULA_API rg_status rg_rules_native(rg_rules *r, const rg_native_options *opt, 
                                      size_t notelen);
 
 /* Writes the default value of input i of r (`input NAME: T = default`) into
-** buf as a run's log writes values ("talented", "12", "{Standard, Plains}"),
+** buf as a run's log writes values ("talented", "12", "Standard, Plains"),
 ** for a front end to show beside a field left blank; returns buf (cut to
 ** size), or NULL when i is out of range. */
 REGULA_API const char *rg_rules_input_value(const rg_rules *r, int input, char *buf,

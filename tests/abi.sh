@@ -30,8 +30,10 @@ declared() {
 }
 
 declared interp/regula.h interp/regula_front.h >"$tmp/declared"
-# (a sanitizer's build adds __odr_asan.NAME beside each exported variable)
-nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ && $3 !~ /^__odr_asan/ { print $3 }' |
+# (a sanitizer's build adds __odr_asan.NAME beside each exported variable;
+# a --coverage build, `make coverage`, links libgcov's __gcov_* and mangle_path)
+nm -D --defined-only "$lib" |
+  awk '$2 ~ /^[TDBRVW]$/ && $3 !~ /^(__odr_asan|__gcov_)/ && $3 != "mangle_path" { print $3 }' |
   LC_ALL=C sort -u >"$tmp/exported"
 [ -s "$tmp/exported" ] || { echo "abi: FAIL: $lib exports nothing (or nm failed)"; exit 1; }
 

@@ -5,7 +5,8 @@
 #    (for a scalar result and for a record result tallied field by field);
 #  - every exact probability of 2d6 (k/36, from tests/lang/odds-2d6.rules)
 #    lies inside the 95% Wilson interval sim prints for it.  The seed is
-#    fixed, so this never flakes: it checks that the runs really are 2d6.
+#    fixed, so this never flakes: it checks that the runs really are 2d6;
+#  - charts (--svg) draw, and their titles name the settings (--set, --inputs).
 set -u
 bin=$1
 cd "$(dirname "$0")/.." || exit 2
@@ -137,6 +138,39 @@ if grep -q '>50.0%</text>' "$tmp/o.svg" && [ "$(grep -c '<rect x="270"' "$tmp/v.
 "$bin" odds tests/lang/odds-rolloff.rules roll_off --svg "$tmp/no/such/dir/o.svg" > /dev/null 2> "$tmp/err"
 rc=$?
 if [ $rc -eq 3 ] && grep -q 'regula: error' "$tmp/err" && [ ! -e "$tmp/no" ]; then ok; else bad "odds --svg to a missing folder: exit $rc"; fi
+
+# A chart's title names the settings the numbers rest on, as the header
+# does: odds with --set and --inputs; variants with a setting all share
+# ("; set bonus=0") or one only one of them has ("; set A: bonus=0").
+# title FILE: the chart's title, its wrapped lines joined by spaces.
+title() { sed -n 's/.*font-size="16" font-weight="bold">\([^<]*\)<.*/\1/p' "$1" | tr '\n' ' '; }
+set_dice=tests/lang/odds-set-dice.rules
+"$bin" odds "$set_dice" roll_off --set LOW=1:1,2:1,3:2 --inputs tests/lang/odds-set-dice.inputs \
+  --svg "$tmp/os.svg" > /dev/null || bad "odds --set --svg exit $?"
+case $(title "$tmp/os.svg") in
+  *"policy first; set bonus = 0, LOW=1:1,2:1,3:2 "*) ok ;;
+  *) bad "odds --svg: the title does not name the settings: $(title "$tmp/os.svg")" ;;
+esac
+"$bin" odds --variants "$set_dice,$set_dice" roll_off --set bonus=0 --svg "$tmp/ov.svg" > /dev/null ||
+  bad "odds --variants --set --svg exit $?"
+case $(title "$tmp/ov.svg") in
+  *"exact, policy first; set bonus=0 ") ok ;;
+  *) bad "odds --variants --svg: the title does not name the shared setting: $(title "$tmp/ov.svg")" ;;
+esac
+"$bin" sim --variants "$set_dice,tests/lang/odds-rolloff-custom.rules" roll_off --set bonus=0 --runs 100 \
+  --svg "$tmp/sv.svg" > /dev/null || bad "sim --variants --set --svg exit $?"
+case $(title "$tmp/sv.svg") in
+  *"(95% intervals); set A: bonus=0 ") ok ;;
+  *) bad "sim --variants --svg: the title does not name A's setting: $(title "$tmp/sv.svg")" ;;
+esac
+
+# Names with XML's special characters are escaped in a chart, and a name
+# too long for its label is cut at a character's start with "..."
+# (tests/run/chart-escapes.rules: 55 É, two bytes each).
+"$bin" odds tests/run/chart-escapes.rules main --svg "$tmp/ce.svg" > /dev/null || bad "odds --svg (escapes) exit $?"
+if python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" "$tmp/ce.svg" 2>/dev/null &&
+   grep -q '>Rock &amp; &lt;Roll&gt; &quot;x&quot; &apos;y&apos;<' "$tmp/ce.svg" &&
+   grep -q '>\(Éé*\)\.\.\.<' "$tmp/ce.svg"; then ok; else bad "a chart's names escaped and cut"; fi
 
 # A heading longer than a line (a strategy's label) wraps onto a second
 # line instead of running off the picture; a field with more distinct

@@ -43,7 +43,7 @@ int rgi_api_options(void *local, size_t size, const void *opt) {
   *(size_t *)local = size;
   if (!opt) return 0;
   given = *(const size_t *)opt;
-  if (given == 0) return -1;
+  if (given < sizeof(size_t)) return -1;     /* 0, or too small to hold its own size */
   memcpy((char *)local + sizeof(size_t), (const char *)opt + sizeof(size_t),
          (given < size ? given : size) - sizeof(size_t));
   return 0;

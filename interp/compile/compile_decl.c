@@ -337,8 +337,8 @@ static bool chance_key(cstate *cs, const rgi_keypat *k, rgi_type t, rgi_value *v
     *v = k->lo;
     return true;
   }
-  rgc_err(cs, k->pos, "faces and cards must be enum members or integers; this one is not a %s",
-      rgc_tname(cs, t, x, sizeof x));
+  if (t.kind == RG_K_INT) rgc_err(cs, k->pos, "a face or card here must be an integer");
+  else rgc_err(cs, k->pos, "a face or card here must be a member of %s", rgc_tname(cs, t, x, sizeof x));
   return false;
 }
 
@@ -350,6 +350,7 @@ void rgc_decl_chance(cstate *cs, rgi_decl *dc) {
   rgi_type t;
   vec *values = is_dice ? &cs->faces : &cs->cards;
   uint32_t first = values->n, total = 0;
+  bool bad = false;              /* a face or count reported: "no faces" would repeat it */
   if (!s) return;
   t = rgc_resolve_type(cs, dc->type);
   if (!rgc_is_err(t) && t.kind != RG_K_ENUM && t.kind != RG_K_INT) {
@@ -361,12 +362,13 @@ void rgc_decl_chance(cstate *cs, rgi_decl *dc) {
   for (rgi_cell *c = dc->cells; c; c = c->next) {
     rgi_value key, count;
     rgi_type ct;
-    if (!c->keys) { rgc_err(cs, c->pos, "'else' has no meaning here"); continue; }
-    if (rgc_is_err(t) || !chance_key(cs, c->keys, t, &key)) continue;
+    if (!c->keys) { rgc_err(cs, c->pos, "'else' has no meaning here"); bad = true; continue; }
+    if (rgc_is_err(t) || !chance_key(cs, c->keys, t, &key)) { bad = true; continue; }
     ct = rgc_fold(cs, c->value, T_INT, &count);
-    if (rgc_is_err(ct) || !rgc_check_type(cs, c->value->pos, ct, T_INT, "a count")) continue;
+    if (rgc_is_err(ct) || !rgc_check_type(cs, c->value->pos, ct, T_INT, "a count")) { bad = true; continue; }
     if (count < 0 || count > 100000 || total + count > 1000000) {
       rgc_err(cs, c->value->pos, "a count must be 0..100000 (and 1000000 in all)");
+      bad = true;
       continue;
     }
     for (rgi_value i = 0; i < count; i++) {
@@ -378,8 +380,8 @@ void rgc_decl_chance(cstate *cs, rgi_decl *dc) {
     rgc_collect_notes(cs, c->notes, rgc_describe(cs, "%s %s: %s", is_dice ? "dice" : "deck", dc->name,
                                          c->keys->name ? c->keys->name : "?"));
   }
-  if (total == 0 && !rgc_is_err(t)) rgc_err(cs, dc->pos, "%s %s has no %s", is_dice ? "die" : "deck",
-                                    dc->name, is_dice ? "faces" : "cards");
+  if (total == 0 && !rgc_is_err(t) && !bad)
+    rgc_err(cs, dc->pos, "%s %s has no %s", is_dice ? "die" : "deck", dc->name, is_dice ? "faces" : "cards");
   if (is_dice) {
     rgi_dice *d = rgc_push(cs, &cs->dice);
     if (!d) return;

@@ -438,6 +438,7 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rgi_pos from_pos)
   int colfield[TSV_MAX_COLS];          /* record tables: field of each column, -1 assumed */
   rgi_value prev[TSV_MAX_COLS];
   bool hasprev[TSV_MAX_COLS];
+  bool badprev[TSV_MAX_COLS];          /* the cell above was reported: a `^` under it says nothing more */
   bool bad = false, header = false;
   const rgi_record *rec = NULL;
   uint32_t nfields = 0;
@@ -460,6 +461,7 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rgi_pos from_pos)
     nfields = rec->count;
   }
   memset(hasprev, 0, sizeof hasprev);
+  memset(badprev, 0, sizeof badprev);
   for (uint32_t ln = 1; ln <= cs->d->files[file]->nlines; ln++) {
     size_t len;
     const char *line = rgi_diag_line(cs->d, file, ln, &len);
@@ -472,8 +474,9 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rgi_pos from_pos)
       if (line[i] == '#') {
         const char *tag = "# assumed:";
         if (len - i > strlen(tag) && strncmp(line + i, tag, strlen(tag)) == 0) {
-          rgi_note note = { { file, ln, (uint32_t)i + 1 }, true,
-                           rgc_strndup(cs, line + i + strlen(tag), len - i - strlen(tag)), NULL };
+          size_t t = i + strlen(tag);        /* the text, from its first character */
+          while (t < len && (line[t] == ' ' || line[t] == '\t')) t++;
+          rgi_note note = { { file, ln, (uint32_t)i + 1 }, true, rgc_strndup(cs, line + t, len - t), NULL };
           if (note.text) rgc_collect_notes(cs, &note, rgc_describe(cs, "table %s", dc->name));
         }
         continue;
@@ -568,7 +571,7 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rgi_pos from_pos)
           rgi_value v;
           if (strcmp(row[c].text, "^") == 0) {
             if (!hasprev[c]) {
-              rgc_err(cs, row[c].pos, "'^' repeats the cell above, but there is none");
+              if (!badprev[c]) rgc_err(cs, row[c].pos, "'^' repeats the cell above, but there is none");
               bad = true;
               continue;
             }
@@ -576,6 +579,7 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rgi_pos from_pos)
           } else if (!tsv_value(cs, &row[c], tb->value, &v)) {
             bad = true;
             hasprev[c] = false;
+            badprev[c] = true;
             continue;
           }
           prev[c] = v;

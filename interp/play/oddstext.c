@@ -121,7 +121,7 @@ static int odds_table(rg_out *out, const char *head, const rgi_tally *t, const r
   }
   if (cut->num && strlen(rgi_frac_str(fb, cut)) > wfrac) wfrac = strlen(fb);
   if (cut->num && wtext < 12) wtext = 12;   /* "(unresolved)" */
-  if (wtext > 40) wtext = 40;
+  if (wtext > WHOLE_MAX_TEXT) wtext = WHOLE_MAX_TEXT;   /* the whole results' column fits them all */
   rg_printf(out, "%-*s  %*s  %7s\n", (int)wtext, head, (int)wfrac, "probability", "percent");
   for (uint32_t j = 0; j < t->n; j++) {
     uint32_t k = order[j];

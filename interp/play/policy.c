@@ -423,7 +423,7 @@ int rgi_policy_answers(rgi_policy *p, const char *source, const char *text, size
     rg_printf(&p->err.out, "%s: a NUL byte in the answers", source);
     return -1;
   }
-  if (!(p->text = rg_malloc(len + 1))) return -2;
+  if (!(p->text = rg_malloc(len + 1)) || !(p->cur = rg_malloc(len + 1))) return -2;
   memcpy(p->text, text, len);
   p->text[len] = '\0';
   return 0;
@@ -431,7 +431,8 @@ int rgi_policy_answers(rgi_policy *p, const char *source, const char *text, size
 
 void rgi_policy_free(rgi_policy *p) {
   rg_free(p->text);
-  p->text = NULL;
+  rg_free(p->cur);
+  p->text = p->cur = NULL;
   rg_buf_free(&p->err);
 }
 
@@ -448,19 +449,20 @@ char *rgi_policy_trim(char *s) {
 }
 
 /* Takes the next answer line of the text (skipping blank and # lines):
-** returns it trimmed, with its line number in p->line, or NULL at the end. */
+** returns it trimmed, in p->cur (the text stays as it was, so that a run
+** after the first, from pos 0, reads the same lines), with its line number
+** in p->line, or NULL at the end. */
 static char *next_answer(rgi_policy *p) {
   while (p->text[p->pos]) {
-    char *s = p->text + p->pos, *nl = strchr(s, '\n');
-    if (nl) {
-      *nl = '\0';
-      p->pos = (size_t)(nl + 1 - p->text);
-    } else {
-      p->pos += strlen(s);
-    }
+    const char *s = p->text + p->pos, *nl = strchr(s, '\n');
+    size_t n = nl ? (size_t)(nl - s) : strlen(s);
+    char *t;
+    p->pos += n + (nl ? 1 : 0);
     p->line++;
-    s = rgi_policy_trim(s);
-    if (*s && *s != '#') return s;
+    memcpy(p->cur, s, n);
+    p->cur[n] = '\0';
+    t = rgi_policy_trim(p->cur);
+    if (*t && *t != '#') return t;
   }
   return NULL;
 }

@@ -126,7 +126,10 @@ typedef struct rgi_policy {
   rgi_policy_fn fn;          /* callback */
   void *fn_ctx;
   const char *source;       /* answers: the name errors give (a path) */
-  char *text;               /* answers: a copy of the text, NUL-terminated */
+  char *text;               /* answers: a copy of the text, NUL-terminated (never
+                            ** changed: a simulation reads it again each run) */
+  char *cur;                /* answers: the line being answered, trimmed (as long
+                            ** as text, so any line fits) */
   size_t pos;               /* answers: where the next line starts */
   unsigned line;            /* answers: lines consumed so far */
   rg_buf err;               /* why the last question went unanswered */

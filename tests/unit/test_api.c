@@ -531,6 +531,83 @@ int main(void) {
     rg_rules_free(r10);
   }
 
+  /* api-11: what a front end asks the rules for (a table's keys, an
+  ** input's default as the log writes it, strategies and their notes, a
+  ** constant described); games that cannot be made; options whose size is
+  ** too small to hold their size field (were copied with a negative
+  ** length: found by a coverage test). */
+  {
+    static const char items[] =
+      "ruleset \"items\"\n"
+      "unit BW \"base width\"\n"
+      "enum side { A \"Alpha\", B \"Bravo\" }\n"
+      "enum ground { S \"Standard\", C \"Coastal\" }\n"
+      "input lands: set ground = {S, C}\n"
+      "input who: side = B\n"
+      "const reach = 6BW*\n"
+      "const plain = 3\n"
+      "table cover(g: ground, n: 1..3) -> int { _, 1..3: 1 }\n"
+      "strategy bold \"always Alpha\" { \"who?\": A }\n"
+      "default strategy calm { \"who?\": B }\n"
+      "procedure main() -> side { return choose(A, \"who?\", {A, B}) }\n"
+      "procedure two(a: int, b: ground) -> int { return a }\n";
+    rg_rules *r11 = NULL;
+    rg_game *g = NULL;
+    rg_run *run = NULL;
+    rg_buf out;
+    char k0[64], k1[64], v0[64], v1[64];
+    CHECK(rg_rules_compile("items.rules", items, strlen(items), NULL, &r11) == RG_OK, "api-11 compile");
+    if (r11) {
+      CHECK(rg_rules_type(r11, RG_TABLE, 0, 0, k0, sizeof k0) && strcmp(k0, "g: ground") == 0 &&
+            rg_rules_type(r11, RG_TABLE, 0, 1, k1, sizeof k1) && strcmp(k1, "n: 1..3") == 0 &&
+            !rg_rules_type(r11, RG_TABLE, 0, 2, buf, sizeof buf) &&
+            !rg_rules_type(r11, RG_STRATEGY, 0, -1, buf, sizeof buf), "api-11 keys '%s' '%s'", k0, k1);
+      CHECK(rg_rules_input_value(r11, 0, v0, sizeof v0) && strcmp(v0, "Standard, Coastal") == 0 &&
+            rg_rules_input_value(r11, 1, v1, sizeof v1) && strcmp(v1, "Bravo") == 0 &&
+            !rg_rules_input_value(r11, 2, buf, sizeof buf) && !rg_rules_input_value(r11, -1, buf, sizeof buf),
+            "api-11 input values '%s' '%s'", v0, v1);
+      CHECK(strcmp(rg_rules_strategy_doc(r11, 0), "always Alpha") == 0 &&
+            strcmp(rg_rules_strategy_doc(r11, 1), "") == 0 && !rg_rules_strategy_doc(r11, 2) &&
+            rg_rules_default_strategy(r11) == 1, "api-11 strategies");
+      rg_buf_init(&out);
+      CHECK(rg_rules_describe(r11, "reach", &out.out) == RG_OK && out.data &&
+            strcmp(out.data, "reach = 6 BW*\n") == 0, "api-11 a starred constant '%s'", out.data ? out.data : "");
+      rg_buf_free(&out);
+      rg_buf_init(&out);
+      CHECK(rg_rules_describe(r11, "plain", &out.out) == RG_OK && out.data &&
+            strcmp(out.data, "plain = 3\n") == 0, "api-11 a constant '%s'", out.data ? out.data : "");
+      rg_buf_free(&out);
+      rg_buf_init(&out);
+      CHECK(rg_rules_describe(r11, "nothing", &out.out) == RG_NOT_FOUND && !out.data, "api-11 nothing described");
+      rg_buf_free(&out);
+      {
+        rg_game_options go = { .size = sizeof go, .proc = "two" };
+        CHECK(rg_game_new(r11, &go, &g) == RG_NOT_FOUND && !g &&
+              strcmp(rg_rules_errmsg(r11), "procedure 'two' takes parameters: a game plays one that takes none") == 0,
+              "api-11 a game of a procedure with parameters: '%s'", rg_rules_errmsg(r11));
+        go.proc = "nope";
+        CHECK(rg_game_new(r11, &go, &g) == RG_NOT_FOUND && !g &&
+              strcmp(rg_rules_errmsg(r11), "no procedure 'nope'") == 0, "api-11 a game of no procedure");
+        go.proc = NULL;
+        go.policy.strategy = "bold";
+        CHECK(rg_game_new(r11, &go, &g) == RG_BAD_VALUE && !g &&
+              strcmp(rg_rules_errmsg(r11), "a game's choices are asked, random or first") == 0,
+              "api-11 a game with a strategy");
+      }
+      {
+        rg_game_options small = { .size = 3 };
+        rg_run_options tiny = { .size = 1 };
+        CHECK(rg_game_new(r11, &small, &g) == RG_BAD_VALUE && !g &&
+              strncmp(rg_rules_errmsg(r11), "game options without their size", 31) == 0,
+              "api-11 game options of size 3: '%s'", rg_rules_errmsg(r11));
+        CHECK(rg_run_new(r11, &tiny, &run) == RG_BAD_VALUE && !run, "api-11 run options of size 1");
+      }
+      rg_game_free(g);
+      rg_run_free(run);
+      rg_rules_free(r11);
+    }
+  }
+
   printf("test_api: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

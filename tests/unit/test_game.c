@@ -64,6 +64,12 @@ static rg_reply tell(rg_game *g, const char *line, fixed *f) {
   return rg_game_reply(g, copy, &arg, &o);
 }
 
+/* rg_transcript_settings's each: appends set[0..n) and '|' to the rg_buf ctx. */
+static void keep_set(void *ctx, const char *set, size_t n) {
+  rg_buf *b = ctx;
+  rg_printf(&b->out, "%.*s|", (int)n, set);
+}
+
 int main(void) {
   rg_rules *r = NULL;
   rg_game *g = NULL, *h = NULL;
@@ -320,6 +326,55 @@ int main(void) {
           first[0].buf, first[1].buf, first[2].buf);
     CHECK(shown == 9, "both cards show once played: %d", shown);
     rg_rules_free(hr);
+  }
+  /* A transcript's header read back (rg_transcript_head), columns counted
+  ** by hand from the lines below ("# regula transcript: " is 21 bytes):
+  ** every part said; a path holding ", seed " (the last one is the seed's);
+  ** a seed past 2^64 - 1 and a negative one (both at column 42); a mode
+  ** that is not one (column 45), dice `first` (column 61); no seed, no
+  ** header.  Then the settings (rg_transcript_settings): the seed and each
+  ** `# set` line in order. */
+  {
+    rg_transcript_info ti;
+    static const char full[] = "# regula transcript: rules/x.rules, main, seed 42, choices first, dice ask\r\n"
+                               "# module 0123abcd\n# set a=1\n# set b[A]=S,C\nyes\n";
+    CHECK(rg_transcript_head(full, strlen(full), &ti) == RG_OK && ti.has_seed && ti.seed == 42 &&
+          ti.rules_len == 13 && memcmp(ti.rules, "rules/x.rules", 13) == 0 && ti.proc_len == 4 &&
+          memcmp(ti.proc, "main", 4) == 0 && ti.choices == 'f' && ti.dice == 'a' &&
+          ti.module_len == 8 && memcmp(ti.module, "0123abcd", 8) == 0 && !ti.bad,
+          "transcript head: every part");
+    static const char path[] = "# regula transcript: dir, seed 3/x.rules, main, seed 7, choices ask, dice random\n";
+    CHECK(rg_transcript_head(path, strlen(path), &ti) == RG_OK && ti.seed == 7 && ti.rules_len == 19 &&
+          memcmp(ti.rules, "dir, seed 3/x.rules", 19) == 0 && ti.choices == 'a' && ti.dice == 'r',
+          "transcript head: a path with ', seed ' in it");
+    static const char big[] = "# regula transcript: x.rules, main, seed 18446744073709551616\n";
+    CHECK(rg_transcript_head(big, strlen(big), &ti) == RG_BAD_VALUE && ti.bad_line == 1 &&
+          ti.bad_col == 42 && ti.bad && strstr(ti.bad, "not a whole number"),
+          "transcript head: a seed past 2^64 - 1 (col %u)", ti.bad_col);
+    static const char neg[] = "# regula transcript: x.rules, main, seed -1\n";
+    CHECK(rg_transcript_head(neg, strlen(neg), &ti) == RG_BAD_VALUE && ti.bad_col == 42,
+          "transcript head: a negative seed (col %u)", ti.bad_col);
+    static const char mode[] = "# regula transcript: x.rules, main, seed 1, choices maybe\n";
+    CHECK(rg_transcript_head(mode, strlen(mode), &ti) == RG_BAD_VALUE && ti.bad_col == 45 &&
+          strcmp(ti.bad, "choices must be ask, random or first") == 0,
+          "transcript head: choices maybe (col %u)", ti.bad_col);
+    static const char dice[] = "# regula transcript: x.rules, main, seed 1, choices random, dice first\n";
+    CHECK(rg_transcript_head(dice, strlen(dice), &ti) == RG_BAD_VALUE && ti.bad_col == 61 &&
+          strcmp(ti.bad, "dice must be ask or random") == 0,
+          "transcript head: dice first (col %u)", ti.bad_col);
+    static const char noseed[] = "# regula transcript: something else\n# a comment\n";
+    CHECK(rg_transcript_head(noseed, strlen(noseed), &ti) == RG_OK && !ti.has_seed && !ti.rules &&
+          !ti.choices, "transcript head: no seed");
+    CHECK(rg_transcript_head("yes\n", 4, &ti) == RG_OK && !ti.has_seed && !ti.module,
+          "transcript head: none");
+    uint64_t seed = 0;
+    int has = 0;
+    rg_buf sets;
+    rg_buf_init(&sets);
+    rg_transcript_settings(full, strlen(full), &seed, &has, keep_set, &sets);
+    CHECK(has && seed == 42 && sets.data && strcmp(sets.data, "a=1|b[A]=S,C|") == 0,
+          "transcript settings: '%s'", sets.data ? sets.data : "");
+    rg_buf_free(&sets);
   }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;

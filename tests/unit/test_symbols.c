@@ -99,6 +99,38 @@ int main(void) {
     CHECK(has(&u, want), "a use %s: %s", want, u.s);
   }
   CHECK(!strstr(u.s, " 0\n"), "no declaration among the uses: %s", u.s);
+
+  /* A variant's parts (columns counted by hand): a member added to the
+  ** base's enum is declared (of that enum); a removed name, a record
+  ** copied with `with`, a field's value, a die rolled by name, a member
+  ** of a record literal are uses. */
+  {
+    static const char variant[] =
+      "ruleset \"v\" extends \"base.rules\"\n"                  /* 1 */
+      "extend enum ground { F \"Forest\" after S } source \"r\"\n" /* 2: F 22 */
+      "remove old source \"r\"\n"                                /* 3: old 8 */
+      "record pair { a: int, b: ground }\n"                      /* 4: ground 26 */
+      "procedure mk(p: pair) -> pair {\n"                        /* 5: pair 17, pair 26 */
+      "  let n = roll RED\n"                                     /* 6: RED 16 */
+      "  return { p with a: n, b: F }\n"                         /* 7: p 12, n 22, F 28 */
+      "}\n";                                                     /* 8 */
+    seen vd, vu;
+    memset(&vd, 0, sizeof vd);
+    memset(&vu, 0, sizeof vu);
+    CHECK(rg_rules_symbols("v.rules", variant, sizeof variant - 1, NULL, on_symbol, &vd) == RG_OK &&
+          rg_rules_uses("v.rules", variant, sizeof variant - 1, NULL, on_symbol, &vu) == RG_OK,
+          "variant: symbols and uses");
+    snprintf(want, sizeof want, "%d F ground 2:22 0\n", RG_SYMBOL_MEMBER);
+    CHECK(has(&vd, want), "variant: the added member: %s", vd.s);
+    static const char *const vuses[] = {
+      "old - 3:8 1", "ground - 4:26 1", "pair - 5:17 1", "pair - 5:26 1", "RED - 6:16 1",
+      "p - 7:12 1", "n - 7:22 1", "F - 7:28 1",
+    };
+    for (size_t i = 0; i < sizeof vuses / sizeof *vuses; i++) {
+      snprintf(want, sizeof want, "%d %s\n", RG_SYMBOL_NAME, vuses[i]);
+      CHECK(has(&vu, want), "variant: a use %s: %s", want, vu.s);
+    }
+  }
   printf("symbols: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

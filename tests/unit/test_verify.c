@@ -200,6 +200,45 @@ int main(void) {
   EXPECT_MSG("cell 0: merged is 2, not 0 or 1");
   fresh(); M.nnamed = 1; M.named = rg_malloc(sizeof *M.named); memset(M.named, 0, sizeof *M.named);
   M.named[0].type.kind = RG_K_INT; M.named[0].starred = 2; EXPECT_MSG("constant '': bad source position");
+  /* A constant kept by name: not a record, a value of its type, a file
+  ** the module has (found by a coverage test: no case ran these). */
+  fresh(); M.nnamed = 1; M.named = rg_malloc(sizeof *M.named); memset(M.named, 0, sizeof *M.named);
+  M.named[0].type = (rgi_type){RG_K_RECORD, 0}; EXPECT_MSG("constant 0: a record type is not allowed here");
+  fresh(); M.nnamed = 1; M.named = rg_malloc(sizeof *M.named); memset(M.named, 0, sizeof *M.named);
+  M.named[0].type = (rgi_type){RG_K_SET, 0}; M.named[0].value = 8;
+  EXPECT_MSG("constant '': set has members outside the enum");
+  fresh(); M.nnamed = 1; M.named = rg_malloc(sizeof *M.named); memset(M.named, 0, sizeof *M.named);
+  M.named[0].type = T_TEXT; M.named[0].value = 99999; EXPECT_MSG("constant '': string out of range");
+  fresh(); M.nnamed = 1; M.named = rg_malloc(sizeof *M.named); memset(M.named, 0, sizeof *M.named);
+  M.named[0].type = T_INT; M.named[0].file = 5; M.named[0].line = 1;
+  EXPECT_MSG("constant '': bad source position");
+  fresh(); M.ncellsrc = M.ncells; M.cellsrc = rg_malloc(M.ncells * sizeof *M.cellsrc);
+  memset(M.cellsrc, 0, M.ncells * sizeof *M.cellsrc); M.cellsrc[3].file = 5; M.cellsrc[3].line = 2;
+  EXPECT_MSG("cell 3: source file out of range");
+  /* Displays (version 5): a record the module has, lines of a known kind
+  ** naming a field of it, a table or list line's field a list. */
+  fresh(); M.ndisplays = 1; M.displays = rg_malloc(sizeof *M.displays);
+  M.displays[0] = (rgi_display){ .record = 5 }; EXPECT_MSG("display 0: bad record, title or lines");
+  fresh(); M.ndisplays = 1; M.displays = rg_malloc(sizeof *M.displays);
+  M.displays[0] = (rgi_display){ .record = 0, .first = 0, .count = 1 };
+  EXPECT_MSG("display 0: bad record, title or lines");
+  fresh(); M.ndisplays = 1; M.displays = rg_malloc(sizeof *M.displays);
+  M.displays[0] = (rgi_display){ .record = 0, .first = 0, .count = 1 };
+  M.ndlines = 1; M.dlines = rg_malloc(sizeof *M.dlines);
+  M.dlines[0] = (rgi_dline){ .kind = RG_DL_FORM, .text = 99999 };
+  EXPECT_MSG("display line 0: string 99999 out of range");
+  fresh(); M.ndisplays = 1; M.displays = rg_malloc(sizeof *M.displays);
+  M.displays[0] = (rgi_display){ .record = 0, .first = 0, .count = 1 };
+  M.ndlines = 1; M.dlines = rg_malloc(sizeof *M.dlines);
+  M.dlines[0] = (rgi_dline){ .kind = 9 }; EXPECT_MSG("display line 0: bad kind or field");
+  fresh(); M.ndisplays = 1; M.displays = rg_malloc(sizeof *M.displays);
+  M.displays[0] = (rgi_display){ .record = 0, .first = 0, .count = 1 };
+  M.ndlines = 1; M.dlines = rg_malloc(sizeof *M.dlines);
+  M.dlines[0] = (rgi_dline){ .kind = RG_DL_TABLE, .field = 2 }; EXPECT_MSG("display line 0: bad kind or field");
+  fresh(); M.ndisplays = 1; M.displays = rg_malloc(sizeof *M.displays);
+  M.displays[0] = (rgi_display){ .record = 0, .first = 0, .count = 1 };
+  M.ndlines = 1; M.dlines = rg_malloc(sizeof *M.dlines);
+  M.dlines[0] = (rgi_dline){ .kind = RG_DL_LIST, .field = 1 }; EXPECT_MSG("display line 0: the field is not a list");
 
   /* The string pool. */
   fresh(); M.strings[0] = 'x'; EXPECT_MSG("string pool does not start with the empty string");

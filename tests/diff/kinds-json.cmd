@@ -1,0 +1,1 @@
+regula diff tests/diff/kinds-base.rules tests/diff/kinds-revised.rules --json

@@ -1,0 +1,1 @@
+regula run tests/run/input-kinds.rules --set lands=S,X

@@ -1,0 +1,1 @@
+regula run tests/run/input-kinds.rules --set span=2BW

@@ -1,0 +1,1 @@
+regula run tests/run/log-edges.rules --json

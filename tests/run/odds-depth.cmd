@@ -1,0 +1,1 @@
+regula odds --depth 2 tests/run/odds-depth.rules until_six

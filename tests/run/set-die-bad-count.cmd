@@ -1,0 +1,1 @@
+regula run tests/run/skirmish.rules --policy first --set bag=RED:x

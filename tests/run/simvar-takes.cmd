@@ -1,0 +1,1 @@
+regula sim --variants tests/run/simvar-fails.rules,tests/run/simvar-fails.rules takes --runs 5

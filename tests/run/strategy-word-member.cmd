@@ -1,0 +1,1 @@
+regula run tests/run/strategy-word-member.rules --policy members
