@@ -69,9 +69,18 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
       if (!seen) fields[nfields++] = f;
     }
   }
-  if (!nfields) fields[nfields++] = NULL;
-  for (int j = 0; j < nfields; j++)
-    if (fields[j] && width(fields[j]) > namew) namew = width(fields[j]);
+  /* a result that is no record (all, or some beside records): a row of
+  ** its own, "result", with the whole value */
+  int plain = 0;
+  for (int i = 0; i < n; i++) {
+    const rgi_module *m = &runs[i]->r->m;
+    plain |= runs[i]->rtype.kind != RG_K_RECORD || runs[i]->rtype.ref >= m->nrecords;
+  }
+  if ((plain || !nfields) && nfields < MAX_FIELDS) fields[nfields++] = NULL;
+  for (int j = 0; j < nfields; j++) {
+    size_t w = width(fields[j] ? fields[j] : "result");
+    if (w > namew) namew = w;
+  }
   for (int i = 0; i < n; i++) {
     colw[i] = width(names[i]);
     for (int j = 0; j < nfields; j++) {
@@ -107,10 +116,14 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
           rg_printf(out, "    %s: %s\n", names[i], field_text(runs[i], fields[j], buf, sizeof buf));
       continue;
     }
-    put_padded(out, fields[j] ? fields[j] : "result", namew);
-    for (int i = 0; i < n; i++) {
+    int last = -1;                            /* the last value that is not empty */
+    for (int i = 0; i < n; i++)
+      if (*field_text(runs[i], fields[j], buf, sizeof buf)) last = i;
+    if (last < 0) rg_puts(out, fields[j] ? fields[j] : "result");   /* no spaces end a line */
+    else put_padded(out, fields[j] ? fields[j] : "result", namew);
+    for (int i = 0; i <= last; i++) {
       rg_puts(out, "  ");
-      if (i == n - 1) rg_puts(out, field_text(runs[i], fields[j], buf, sizeof buf));
+      if (i == last) rg_puts(out, field_text(runs[i], fields[j], buf, sizeof buf));
       else put_padded(out, field_text(runs[i], fields[j], buf, sizeof buf), colw[i]);
     }
     rg_putc(out, '\n');

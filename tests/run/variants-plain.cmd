@@ -1,0 +1,1 @@
+regula run --variants tests/run/variant-plain.rules,tests/run/variant-plain.rules
