@@ -17,17 +17,6 @@
 #define MAX_FIELDS 256      /* the rows shown at most */
 #define VALUE_MAX 8192      /* a value's text, cut beyond */
 
-/* Returns the display width of s. */
-static size_t width(const char *s) {
-  size_t len = strlen(s);
-  return rgi_display_col(s, len, (uint32_t)len + 1) - 1;
-}
-
-/* Writes s padded with spaces to display width w. */
-static void put_padded(rg_out *out, const char *s, size_t w) {
-  rg_puts(out, s);
-  for (size_t have = width(s); have < w; have++) rg_putc(out, ' ');
-}
 
 /* Formats field `field` of run's result (its whole result when field is
 ** NULL) into buf; "-" when the result has no such field. */
@@ -78,13 +67,13 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
   }
   if ((plain || !nfields) && nfields < MAX_FIELDS) fields[nfields++] = NULL;
   for (int j = 0; j < nfields; j++) {
-    size_t w = width(fields[j] ? fields[j] : "result");
+    size_t w = rgi_text_width(fields[j] ? fields[j] : "result");
     if (w > namew) namew = w;
   }
   for (int i = 0; i < n; i++) {
-    colw[i] = width(names[i]);
+    colw[i] = rgi_text_width(names[i]);
     for (int j = 0; j < nfields; j++) {
-      size_t w = width(field_text(runs[i], fields[j], buf, sizeof buf));
+      size_t w = rgi_text_width(field_text(runs[i], fields[j], buf, sizeof buf));
       if (w <= WIDE && w > colw[i]) colw[i] = w;
     }
   }
@@ -92,17 +81,17 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
                  "; * marks the rows that differ\n\n",
             rgi_module_str(&runs[0]->r->m, runs[0]->r->m.procs[runs[0]->proc].name), n,
             (unsigned long long)seed, policy);
-  put_padded(out, "", namew + 2);
+  rgi_put_cell(out, "", namew + 2, 0);
   for (int i = 0; i < n; i++) {
     rg_puts(out, "  ");
     if (i == n - 1) rg_puts(out, names[i]);     /* no spaces end a line */
-    else put_padded(out, names[i], colw[i]);
+    else rgi_put_cell(out, names[i], colw[i], 0);
   }
   rg_putc(out, '\n');
   for (int j = 0; j < nfields; j++) {
     int wide = 0, same = 1;
     for (int i = 0; i < n; i++)
-      wide |= width(field_text(runs[i], fields[j], buf, sizeof buf)) > WIDE;
+      wide |= rgi_text_width(field_text(runs[i], fields[j], buf, sizeof buf)) > WIDE;
     field_text(runs[0], fields[j], first, sizeof first);
     for (int i = 1; i < n; i++)
       same &= strcmp(first, field_text(runs[i], fields[j], buf, sizeof buf)) == 0;
@@ -120,11 +109,11 @@ static rg_status write_text(const rg_run *const *runs, const char *const *names,
     for (int i = 0; i < n; i++)
       if (*field_text(runs[i], fields[j], buf, sizeof buf)) last = i;
     if (last < 0) rg_puts(out, fields[j] ? fields[j] : "result");   /* no spaces end a line */
-    else put_padded(out, fields[j] ? fields[j] : "result", namew);
+    else rgi_put_cell(out, fields[j] ? fields[j] : "result", namew, 0);
     for (int i = 0; i <= last; i++) {
       rg_puts(out, "  ");
       if (i == last) rg_puts(out, field_text(runs[i], fields[j], buf, sizeof buf));
-      else put_padded(out, field_text(runs[i], fields[j], buf, sizeof buf), colw[i]);
+      else rgi_put_cell(out, field_text(runs[i], fields[j], buf, sizeof buf), colw[i], 0);
     }
     rg_putc(out, '\n');
   }

@@ -340,6 +340,31 @@ uint32_t rgi_display_col(const char *line, size_t len, uint32_t col) {
   return advance(line, 0, stop < len ? stop : len, len, 1);
 }
 
+size_t rgi_text_width(const char *s) {
+  size_t len = strlen(s);
+  return advance(s, 0, len, len, 0);
+}
+
+void rgi_put_cell(rg_out *out, const char *s, size_t w, int cut) {
+  size_t len = strlen(s), i = 0, have = 0, k;
+  if (cut) {
+    while (i < len) {
+      unsigned char c = (unsigned char)s[i];
+      uint32_t cw;
+      if (c >= 0x20 && c < 0x7F) { cw = 1; k = 1; }   /* printable ASCII */
+      else cw = char_width(s + i, len - i, &k);
+      if (have + cw > w) break;
+      have += cw;
+      i += k;
+    }
+    rg_write(out, s, i);
+  } else {
+    rg_puts(out, s);
+    have = advance(s, 0, len, len, 0);
+  }
+  for (; have < w; have++) rg_putc(out, ' ');
+}
+
 /* Marks f's text for rgi_diag_col: for each k, f->col_marks[2k] is the offset
 ** of the first character at or after byte k * RG_COL_STEP (or f->len) and
 ** f->col_marks[2k + 1] its display column in its line.  Returns 0, or -1

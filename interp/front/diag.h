@@ -122,6 +122,15 @@ const char *rgi_diag_line(const rgi_diag *d, uint32_t file, uint32_t line, size_
 ** in proportion to col. */
 uint32_t rgi_display_col(const char *line, size_t len, uint32_t col);
 
+/* Returns the display width of the NUL-terminated text s, counted as
+** rgi_display_col counts: what a column of a table must hold. */
+size_t rgi_text_width(const char *s);
+
+/* Writes s to out as a cell of a table w display columns wide: padded
+** with spaces; when cut, at most w columns of it (whole characters) and
+** "..." is not added.  The one way tables line up text of any script. */
+void rgi_put_cell(rg_out *out, const char *s, size_t w, int cut);
+
 /* Returns the display column of byte column col of line `line` of file,
 ** like rgi_display_col, in time bounded by RG_COL_STEP whatever the line's
 ** length: the first call on a file marks its text every RG_COL_STEP bytes

@@ -5,6 +5,7 @@
 ** bar chart.
 */
 #include "odds.h"
+#include "diag.h"
 
 #include "regula_front.h"
 #include "chart.h"
@@ -108,27 +109,28 @@ static int odds_json(rg_out *out, const rgi_odds_result *r, const uint32_t *orde
 static int odds_table(rg_out *out, const char *head, const rgi_tally *t, const rgi_frac *probs,
                       const rgi_frac *cut) {
   uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
-  size_t wtext = strlen(head) > 6 ? strlen(head) : 6, wfrac = 11;
+  size_t wtext = rgi_text_width(head) > 6 ? rgi_text_width(head) : 6, wfrac = 11;
   char fb[100];
   if (!order || rgi_tally_order(t, order) != 0) {
     rg_free(order);
     return -1;
   }
   for (uint32_t k = 0; k < t->n; k++) {
-    size_t n = strlen(t->keys[k].text);
+    size_t n = rgi_text_width(t->keys[k].text);
     if (n > wtext) wtext = n;
     if (strlen(rgi_frac_str(fb, &probs[k])) > wfrac) wfrac = strlen(fb);
   }
   if (cut->num && strlen(rgi_frac_str(fb, cut)) > wfrac) wfrac = strlen(fb);
   if (cut->num && wtext < 12) wtext = 12;   /* "(unresolved)" */
   if (wtext > WHOLE_MAX_TEXT) wtext = WHOLE_MAX_TEXT;   /* the whole results' column fits them all */
-  rg_printf(out, "%-*s  %*s  %7s\n", (int)wtext, head, (int)wfrac, "probability", "percent");
+  rgi_put_cell(out, head, wtext, 0);
+  rg_printf(out, "  %*s  %7s\n", (int)wfrac, "probability", "percent");
   for (uint32_t j = 0; j < t->n; j++) {
     uint32_t k = order[j];
     long double pv = rgi_frac_value(&probs[k]);
     int bar = (int)(pv * 40.0L + 0.5L);
-    rg_printf(out, "%-*s  %*s  %6.2Lf%%  ", (int)wtext, t->keys[k].text, (int)wfrac,
-              rgi_frac_str(fb, &probs[k]), pv * 100.0L);
+    rgi_put_cell(out, t->keys[k].text, wtext, 0);
+    rg_printf(out, "  %*s  %6.2Lf%%  ", (int)wfrac, rgi_frac_str(fb, &probs[k]), pv * 100.0L);
     for (int b = 0; b < bar; b++) rg_putc(out, '#');
     rg_putc(out, '\n');
   }

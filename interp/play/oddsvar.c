@@ -6,6 +6,7 @@
 ** same as JSON, or as bar charts.
 */
 #include "odds.h"
+#include "diag.h"
 
 #include "regula_front.h"
 #include "chart.h"
@@ -134,7 +135,7 @@ int rgi_oddsvar_text(rg_out *out, const rgi_oddsvar *ov) {
     const mfield *m = &fs[f];
     size_t wtext = 5, wfrac = 1, wdiff = 1;
     for (uint32_t j = 0; j < m->n; j++) {
-      if (strlen(m->texts[j]) > wtext) wtext = strlen(m->texts[j]);
+      if (rgi_text_width(m->texts[j]) > wtext) wtext = rgi_text_width(m->texts[j]);
       for (uint32_t v = 0; v < nv; v++) {
         if (strlen(rgi_frac_str(fb, &m->p[(size_t)j * nv + v])) > wfrac) wfrac = strlen(fb);
         if (v && diff_str(fb, &x, &m->p[(size_t)j * nv + v], &m->p[(size_t)j * nv]) != 0)
@@ -162,7 +163,7 @@ int rgi_oddsvar_text(rg_out *out, const rgi_oddsvar *ov) {
     for (uint32_t j = 0; j <= m->n; j++) {
       const char *text = j < m->n ? m->texts[j] : "(unresolved)";
       if (j == m->n && !cut) break;
-      rg_printf(out, "%-*.*s", (int)wtext, (int)wtext, text);
+      rgi_put_cell(out, text, wtext, 1);
       for (uint32_t v = 0; v < nv; v++) {
         const rgi_frac *p = j < m->n ? &m->p[(size_t)j * nv + v] : &ov->rs[v]->cut;
         rg_printf(out, "  %*s %7.2Lf%%", (int)wfrac, p->num ? rgi_frac_str(fb, p) : "0",

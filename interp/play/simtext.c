@@ -5,6 +5,7 @@
 ** one SVG document.  (rgi_sim_json, in sim.c, writes them as JSON.)
 */
 #include "sim.h"
+#include "diag.h"
 
 #include "regula_front.h"
 #include "chart.h"
@@ -55,7 +56,7 @@ int rgi_sim_text(rg_out *out, const rgi_sim_result *r, const rgi_heading *h, uin
     const rgi_tally *t = &fd->tally;
     size_t wv = 5;
     for (uint32_t s = 0; s < t->n; s++)
-      if (strlen(t->keys[s].text) > wv) wv = strlen(t->keys[s].text);
+      if (rgi_text_width(t->keys[s].text) > wv) wv = rgi_text_width(t->keys[s].text);
     if (wv > 40) wv = 40;
     if (fd->overflow) {
       rg_printf(out, "\n%s\n  more than %d distinct values: not tallied\n", fd->name,
@@ -69,8 +70,10 @@ int rgi_sim_text(rg_out *out, const rgi_sim_result *r, const rgi_heading *h, uin
       uint64_t c = fd->counts[s];
       double lo, hi;
       rgi_sim_wilson(c, runs, &lo, &hi);
-      rg_printf(out, "  %-*s  %10llu  %6.2f%%  %6.2f%% .. %6.2f%%\n", (int)wv, t->keys[s].text,
-                (unsigned long long)c, 100.0 * (double)c / (double)runs, 100.0 * lo, 100.0 * hi);
+      rg_puts(out, "  ");
+      rgi_put_cell(out, t->keys[s].text, wv, 0);
+      rg_printf(out, "  %10llu  %6.2f%%  %6.2f%% .. %6.2f%%\n", (unsigned long long)c,
+                100.0 * (double)c / (double)runs, 100.0 * lo, 100.0 * hi);
     }
   }
   free_orders(order, r->nfields);

@@ -5,6 +5,7 @@
 ** unpaired 95% intervals; or the same as JSON, or as bar charts.
 */
 #include "simvar.h"
+#include "diag.h"
 
 #include "regula_front.h"
 #include "chart.h"
@@ -31,7 +32,7 @@ static void tables(rg_out *out, const rgi_simvar_result *r, uint32_t n) {
       continue;
     }
     for (uint32_t j = 0; j < fd->nvals; j++)
-      if (strlen(fd->vals[j].text) > wv) wv = strlen(fd->vals[j].text);
+      if (rgi_text_width(fd->vals[j].text) > wv) wv = rgi_text_width(fd->vals[j].text);
     if (wv > 40) wv = 40;
     rg_printf(out, "  %-*s", (int)wv, "value");
     for (uint32_t v = 0; v < n; v++) rg_printf(out, "  %7c", letter(v));
@@ -43,7 +44,8 @@ static void tables(rg_out *out, const rgi_simvar_result *r, uint32_t n) {
     rg_putc(out, '\n');
     for (uint32_t j = 0; j < fd->nvals; j++) {
       const rgi_simvar_value *x = &fd->vals[j];
-      rg_printf(out, "  %-*.*s", (int)wv, (int)wv, x->text);
+      rg_puts(out, "  ");
+      rgi_put_cell(out, x->text, wv, 1);
       for (uint32_t v = 0; v < n; v++)
         rg_printf(out, "  %6.2f%%", 100.0 * (double)x->count[v] / (double)r->runs);
       for (uint32_t v = 1; v < n; v++) {

@@ -1,0 +1,1 @@
+regula sim tests/run/odds-wide-text.rules --runs 300
