@@ -39,7 +39,7 @@ static void tables(rg_out *out, const rgi_simvar_result *r, uint32_t n) {
     for (uint32_t v = 1; v < n; v++) {
       char h[16];
       snprintf(h, sizeof h, "%c - A", letter(v));
-      rg_printf(out, "  %8s   %-17s  %-17s", h, "paired 95%", "unpaired 95%");
+      rg_printf(out, "  %8s   %-17s  %-*s", h, "paired 95%", v + 1 < n ? 17 : 0, "unpaired 95%");
     }
     rg_putc(out, '\n');
     for (uint32_t j = 0; j < fd->nvals; j++) {
@@ -51,11 +51,16 @@ static void tables(rg_out *out, const rgi_simvar_result *r, uint32_t n) {
       for (uint32_t v = 1; v < n; v++) {
         double lo, hi, ulo, uhi;
         rgi_simvar_interval(x, v, r->runs, &lo, &hi, &ulo, &uhi);
-        double d = ((double)x->count[v] - (double)x->count[0]) / (double)r->runs;
+        /* in percent as the shares are (100 x count / runs): a difference
+        ** from 0% rounds as the share it takes away */
+        double d = 100.0 * ((double)x->count[v] - (double)x->count[0]) / (double)r->runs;
         char ratio[32];
-        if (hi - lo > 0) snprintf(ratio, sizeof ratio, "%.1fx narrower", (uhi - ulo) / (hi - lo));
+        /* how much pairing the runs narrowed the interval, when it did */
+        if (hi - lo > 0 && (uhi - ulo) / (hi - lo) >= 1.05)
+          snprintf(ratio, sizeof ratio, "%.1fx narrower", (uhi - ulo) / (hi - lo));
+        else if (hi - lo > 0) ratio[0] = '\0';
         else snprintf(ratio, sizeof ratio, "%s", uhi - ulo > 0 ? "the same every run" : "");
-        rg_printf(out, "  %+7.2f%%  %+6.2f .. %+6.2f%%  %+6.2f .. %+6.2f%%%s%s", 100 * d, 100 * lo,
+        rg_printf(out, "  %+7.2f%%  %+6.2f .. %+6.2f%%  %+6.2f .. %+6.2f%%%s%s", d, 100 * lo,
                   100 * hi, 100 * ulo, 100 * uhi, *ratio ? "  " : "", ratio);
       }
       rg_putc(out, '\n');
