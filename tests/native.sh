@@ -124,6 +124,12 @@ code=$?
 if [ "$code" -eq 0 ] && cmp -s "$tmp/out" "$tmp/vm.out" &&
    grep -q '^regula: note: --native: no C compiler at /nonexistent/cc: the VM runs$' "$tmp/err"; then ok
 else bad "no compiler: exit $code, $(cat "$tmp/err")"; fi
+# a "compiler" that succeeds and writes nothing: said so (it blamed the cache)
+REGULA_CC=/bin/true "$bin" call --native tools/bench/weather.rules main 1000 >"$tmp/out" 2>"$tmp/err"
+code=$?
+if [ "$code" -eq 0 ] && cmp -s "$tmp/out" "$tmp/vm.out" &&
+   grep -q '^regula: note: --native: the C compiler /bin/true wrote no shared object: the VM runs$' "$tmp/err"; then ok
+else bad "a compiler writing nothing: exit $code, $(cat "$tmp/err")"; fi
 # a procedure whose frame is past what the tier translates (4096 slots)
 { printf 'procedure big() -> int {\n  let s = 0\n'
   i=0; while [ $i -lt 4200 ]; do printf '  let v%d = %d\n' $i $i; i=$((i + 1)); done

@@ -288,8 +288,9 @@ static int nat_cc(const char *cc, const char *tmp, const char *src, const char *
 /* Compiles text into the cache entry at path: in a private temporary
 ** folder in dir, the source, the compiler's output, the trailer, then a
 ** rename into place.  Returns 0; -1 when the compiler could not be run,
-** -2 when memory ran out, -3 when files could not be written, else the
-** compiler's exit status (> 0). */
+** -2 when memory ran out, -3 when files could not be written, -4 when the
+** compiler succeeded but wrote no object, else the compiler's exit status
+** (> 0). */
 static int nat_compile(const char *cc, const char *dir, const char *text, size_t len,
                        const char *key, const char *path) {
   char *tmpl = nat_path(dir, "tmp-XXXXXX");
@@ -312,7 +313,10 @@ static int nat_compile(const char *cc, const char *dir, const char *text, size_t
   rc = -3;
   /* the trailer: the key, the hash of the object, the magic word */
   fd = open(so, O_RDWR | O_CLOEXEC);
-  if (fd < 0) goto done;
+  if (fd < 0) {
+    if (errno == ENOENT) rc = -4;
+    goto done;
+  }
   size_t size;
   unsigned char *buf = nat_read_fd(fd, &size);
   if (!buf) {
@@ -416,6 +420,7 @@ rg_status rgi_native_build(const rgi_module *m, const char *cc, const char *cach
   if (rc != 0) {
     if (rc == -1) snprintf(note, notelen, "the C compiler %s could not be run: the VM runs", cc);
     else if (rc == -3) snprintf(note, notelen, "the cache folder %s could not be written: the VM runs", cache_dir);
+    else if (rc == -4) snprintf(note, notelen, "the C compiler %s wrote no shared object: the VM runs", cc);
     else snprintf(note, notelen, "the C compiler %s failed (status %d): the VM runs", cc, rc);
     goto done;
   }
