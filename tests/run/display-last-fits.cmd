@@ -1,0 +1,1 @@
+regula run tests/run/display-last-fits.rules
