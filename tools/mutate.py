@@ -63,7 +63,8 @@ def make(tree, target, log, timeout):
 
 def quick_targets(tree):
     """The prerequisites of test-quick in tree's Makefile, in order."""
-    for line in open(os.path.join(tree, "Makefile"), encoding="utf-8"):
+    text = open(os.path.join(tree, "Makefile"), encoding="utf-8").read()
+    for line in text.replace("\\\n", " ").split("\n"):   # continuation lines joined
         if line.startswith("test-quick:"):
             return line.split(":", 1)[1].split()
     sys.exit("mutate: the Makefile has no test-quick target")
