@@ -4,8 +4,8 @@
 # native tier: --native, its compile timed apart), in C (-O2), in
 # Lua 5.4 and in LuaJIT (ref/*_jit.lua, else ref/*.lua; installed if
 # missing, the column skipped if that fails), RUNS times each (default 5), checks that all of
-# them print the same tallies, and prints the median wall times and the
-# ratios.  Then full Maximus pre-battles per second (regula sim, PB runs,
+# them print the same tallies, and prints the least wall time of the RUNS
+# (on a shared machine the run least disturbed by others) and the ratios.  Then full Maximus pre-battles per second (regula sim, PB runs,
 # default 1000000) and the peak memory (max RSS) of `regula sim` for 1 and
 # for PB runs of Maximus, 1 and 1,000,000 of buildup.
 #   N=iterations or runs of every workload (default: weather 10000000,
@@ -44,9 +44,11 @@ done
 # now_ns: nanoseconds since the epoch.
 now_ns() { date +%s%N; }
 
-# median_time CMD...: runs CMD $reps times (stdout to $out/last), prints
-# the median wall time in seconds.
-median_time() {
+# best_time CMD...: runs CMD $reps times (stdout to $out/last), prints the
+# least wall time in seconds: noise on a shared machine only ever adds time
+# (with the median, two runs of the same build differed by 1.5x on workloads
+# of 0.1 s).
+best_time() {
   i=0
   : > "$out/times"
   while [ $i -lt "$reps" ]; do
@@ -56,7 +58,7 @@ median_time() {
     echo $(( (t1 - t0) / 1000 )) >> "$out/times"
     i=$((i + 1))
   done
-  sort -n "$out/times" | awk '{ a[NR] = $1 } END { printf "%.3f", a[int((NR + 1) / 2)] / 1e6 }'
+  sort -n "$out/times" | awk 'NR == 1 { printf "%.3f", $1 / 1e6 }'
 }
 
 # regula's tallies of a sim run, as "value count" lines.
@@ -78,28 +80,28 @@ for w in weather buildup fight; do
   case $w in buildup) args="$n 1" ;; *) args=$n ;; esac
   case $w in
     buildup)
-      tr=$(median_time "$regula" sim tools/bench/buildup.rules --runs "$n" --threads 1)
+      tr=$(best_time "$regula" sim tools/bench/buildup.rules --runs "$n" --threads 1)
       sim_tallies < "$out/last" > "$out/$w.regula"
       t0=$(now_ns); "$regula" sim --native tools/bench/buildup.rules --runs 1 --threads 1 >/dev/null; t1=$(now_ns)
-      tn=$(median_time "$regula" sim --native tools/bench/buildup.rules --runs "$n" --threads 1)
+      tn=$(best_time "$regula" sim --native tools/bench/buildup.rules --runs "$n" --threads 1)
       sim_tallies < "$out/last" > "$out/$w.native" ;;
     *)
-      tr=$(median_time "$regula" call tools/bench/$w.rules main "$n"); cp "$out/last" "$out/$w.regula"
+      tr=$(best_time "$regula" call tools/bench/$w.rules main "$n"); cp "$out/last" "$out/$w.regula"
       t0=$(now_ns); "$regula" call --native tools/bench/$w.rules main 1 >/dev/null; t1=$(now_ns)
-      tn=$(median_time "$regula" call --native tools/bench/$w.rules main "$n"); cp "$out/last" "$out/$w.native" ;;
+      tn=$(best_time "$regula" call --native tools/bench/$w.rules main "$n"); cp "$out/last" "$out/$w.native" ;;
   esac
   compiles="$compiles $w $(( (t1 - t0) / 1000000 ))"
   [ -n "$(ls "$out/cache/regula/native" 2>/dev/null)" ] || { echo "bench: --native fell back to the VM" >&2; status=1; }
   # shellcheck disable=SC2086 # $args: N, or N and the seed
-  tc=$(median_time "$out/$w" $args); cp "$out/last" "$out/$w.c"
+  tc=$(best_time "$out/$w" $args); cp "$out/last" "$out/$w.c"
   # shellcheck disable=SC2086
-  tl=$(median_time lua5.4 tools/bench/ref/$w.lua $args); cp "$out/last" "$out/$w.lua"
+  tl=$(best_time lua5.4 tools/bench/ref/$w.lua $args); cp "$out/last" "$out/$w.lua"
   tj=-
   if [ -n "$jit" ]; then
     # shellcheck disable=SC2086
     ref=tools/bench/ref/${w}_jit.lua   # LuaJIT's own version, when the workload has one
     [ -f "$ref" ] || ref=tools/bench/ref/$w.lua
-    tj=$(median_time "$jit" "$ref" $args); cp "$out/last" "$out/$w.luajit"
+    tj=$(best_time "$jit" "$ref" $args); cp "$out/last" "$out/$w.luajit"
   fi
   same=""
   cmp -s "$out/$w.regula" "$out/$w.c" || same="DIFFERENT(C)"
@@ -116,7 +118,7 @@ if [ -n "$jit" ]; then
 else
   echo "LuaJIT: not installed (column skipped)"
 fi
-echo "(N iterations or runs; median of $reps; 1 thread; times include starting the process and compiling the rule file;"
+echo "(N iterations or runs; least of $reps; 1 thread; times include starting the process and compiling the rule file;"
 echo " native: regula --native with its code in the cache, loaded; compiling it apart:)"
 # The native tier's compile, apart: the first run of each workload (one
 # iteration) with an empty cache entry, in milliseconds; then a short run
