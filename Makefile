@@ -377,13 +377,15 @@ clean:
 	rm -rf build
 
 # ---- measuring the tests (not part of test) --------------------------------
-# `make coverage`: the quick tests on a build with --coverage (build/cov),
-# then lines and branches per file (tools/coverage.sh, gcovr).
+# `make coverage`: the library's tests of `make test` (test-quick, secrecy and
+# the native tier; not the sanitizer, valgrind and page runs of the same tests)
+# on a build with --coverage (build/cov), then lines and branches per file
+# (tools/coverage.sh, gcovr).
 coverage: deps
 	@rm -rf build/cov && mkdir -p build
 	@$(MAKE) --no-print-directory BUILD=build/cov CFLAGS="-O0 -g --coverage -fprofile-update=atomic" \
-	  LDFLAGS=--coverage test-quick >build/cov.log 2>&1 \
-	  || { echo "regula: make test-quick failed under coverage (build/cov.log)"; exit 1; }
+	  LDFLAGS=--coverage test-quick secrecy native >build/cov.log 2>&1 \
+	  || { echo "regula: make test-quick secrecy native failed under coverage (build/cov.log)"; exit 1; }
 	@tools/coverage.sh build/cov
 
 # `make mutate`: each mutant of tests/mutants.txt applied to the library in

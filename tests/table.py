@@ -149,12 +149,19 @@ class Player:
                 continue
             if (text.endswith(b"> ") or text.endswith(b": ")) and \
                not (self.auto_pass and is_pass(text)):
-                return text.decode("utf-8", "replace")
+                # a read of a pseudo-terminal can end anywhere in what the
+                # program wrote ("  roll YELLOW: " of "roll YELLOW: blank"):
+                # it is the prompt only once the program waits for its answer
+                if self.waiting():
+                    return text.decode("utf-8", "replace")
+                pending = True
+            else:
+                pending = False
             left = end - time.time()
             if left <= 0:
                 raise RuntimeError("no question within %gs; the screen ends with:\n%s"
                                    % (timeout, self.screen[-2000:].decode("utf-8", "replace")))
-            r, _, _ = select.select([self.master], [], [], min(left, 0.5))
+            r, _, _ = select.select([self.master], [], [], min(left, 0.001 if pending else 0.5))
             if r:
                 try:
                     data = os.read(self.master, 65536)
@@ -180,6 +187,45 @@ class Player:
                 if text.endswith(b"> ") or text.endswith(b": "):
                     return text.decode("utf-8", "replace")
                 return None
+
+    def waiting(self):
+        """True when the program waits for input with nothing more to show:
+        it is blocked in a read of its stdin (/proc/PID/syscall on Linux)
+        and a read that does not wait (which first takes in what the
+        kernel still holds of its writes) finds nothing; where the syscall
+        cannot be read, when it has written nothing for 0.3 s.  Adds what
+        more it wrote to the screen."""
+        blocked = None
+        try:
+            with open("/proc/%d/syscall" % self.proc.pid) as f:
+                fields = f.read().split()
+            nr = {"x86_64": "0", "aarch64": "63"}.get(os.uname().machine)
+            if nr is not None and fields:
+                blocked = fields[0] == nr and len(fields) > 1 and int(fields[1], 16) == 0
+        except (OSError, ValueError):
+            pass
+        if blocked is False:
+            return False        # still working: look again soon
+        if blocked:
+            os.set_blocking(self.master, False)
+            try:
+                data = os.read(self.master, 65536)
+            except BlockingIOError:
+                return True
+            except OSError:
+                data = b""
+            finally:
+                os.set_blocking(self.master, True)
+        else:
+            r, _, _ = select.select([self.master], [], [], 0.3)
+            if not r:
+                return True
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                data = b""
+        self.screen += data
+        return not data
 
     def say(self, line):
         """Types line and Enter."""
