@@ -113,6 +113,19 @@ yes 1 | head -50 > "$tmp/typed1"
 ln -s "$tmp/proj/saves/t.txt" "$tmp/link.txt"
 (cd "$tmp" && "$abs" run --resume link.txt < /dev/null > "$tmp/proj.r3" 2>"$tmp/err"); rc=$?
 [ $rc = 0 ] && cmp -s "$tmp/proj.played" "$tmp/proj.r3" && ok || bad "--resume through a link: exit $rc, $(cat "$tmp/err")"
+# A file of the same name with other rules where it is resumed from: not
+# refused, the next place (beside the transcript, or above) has the rules
+# the game was played with (its module's hash says which).  Only when no
+# place has them is the first one found refused, saying what differs.
+mkdir -p "$tmp/elsewhere/rules/x"
+cp tests/run/cyclic.rules "$tmp/elsewhere/rules/x/s.rules"
+(cd "$tmp/elsewhere" && "$abs" run --resume "$tmp/proj/saves/t.txt" < /dev/null > "$tmp/proj.r4" 2>"$tmp/err"); rc=$?
+[ $rc = 0 ] && cmp -s "$tmp/proj.played" "$tmp/proj.r4" && ok ||
+  bad "--resume beside a same-named file of other rules: exit $rc, $(cat "$tmp/err")"
+cp "$tmp/proj/saves/t.txt" "$tmp/elsewhere/t.txt"
+(cd "$tmp/elsewhere" && "$abs" run --resume t.txt < /dev/null > /dev/null 2>"$tmp/err"); rc=$?
+[ $rc = 2 ] && grep -q "t.txt was played with rules/x/s.rules (module .*), not with\|has changed since" "$tmp/err" && ok ||
+  bad "--resume with only a same-named file of other rules: exit $rc, $(cat "$tmp/err")"
 "$abs" run --resume - < "$tmp/proj/saves/t.txt" > /dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q 'takes a transcript file' "$tmp/err" && ok || bad "--resume -: exit $rc, $(cat "$tmp/err")"
 cp "$tmp/proj/saves/t.txt" "$tmp/lone.txt"

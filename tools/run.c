@@ -293,33 +293,65 @@ static char *copy_n(const char *s, size_t n) {
   return c;
 }
 
+/* 1 when the rule file or module at path compiles (quietly) to the module
+** whose hash is want[0..n), else 0 (also when it does not compile or
+** memory runs out: the load that follows says why). */
+static int has_module(const char *path, const char *want, size_t n) {
+  rg_compile_options opt = { .size = sizeof opt };
+  rg_rules *r = NULL;
+  char now[24];
+  int same = rg_rules_load(path, &opt, &r) == RG_OK && rg_rules_hash(r, now, sizeof now) == RG_OK &&
+             strlen(now) == n && memcmp(now, want, n) == 0;
+  rg_rules_free(r);
+  return same;
+}
+
 /* The rule file named `rules` (as typed when the game was recorded) in the
-** header of transcript f, found from here: as it is, else beside f or in a
-** folder above f (a game recorded at a project's top and saved in a
-** sub-folder, resumed from elsewhere).  The module's hash, checked after
-** loading, refuses a file of the same name with other rules.  Returns a
-** rg_malloc'd path (`rules` itself when none exists: the load says so), or
-** NULL when out of memory. */
-static char *find_rules(const char *f, const char *rules) {
+** header of transcript f, whose module hashes to want[0..n), found from
+** here: as it is, else beside f or in a folder above f (a game recorded at
+** a project's top and saved in a sub-folder, resumed from elsewhere).  The
+** first place whose file has that module wins; when none has, the first
+** place with a file of that name (the load and the hash check after it say
+** what differs).  Returns a rg_malloc'd path (a copy of `rules` when no
+** place has the file: the caller says so), or NULL when out of memory. */
+static char *find_rules(const char *f, const char *rules, const char *want, size_t n) {
   size_t rl = strlen(rules);
-  if (rules[0] == '/' || access(rules, F_OK) == 0) return copy_n(rules, rl);
+  if (rules[0] == '/') return copy_n(rules, rl);
   char *real = realpath(f, NULL);         /* a link's target's folder, not the link's */
   const char *from = real ? real : f;
   const char *slash = strrchr(from, '/');
   size_t dl = slash ? (size_t)(slash - from) + 1 : 0;   /* its folder, with its '/' */
   enum { UP = 16 };
-  char *p = rg_malloc(dl + 3 * UP + rl + 1);
+  char *p = rg_malloc(dl + 3 * UP + rl + 1), *first = NULL;
   if (!p) {
     free(real);
     return NULL;
   }
   memcpy(p, from, dl);
   free(real);
-  for (int up = 0; up <= UP; up++) {
-    if (dl + (size_t)up == 0) continue;     /* `rules` itself, tried above */
-    for (int k = 0; k < up; k++) memcpy(p + dl + 3 * (size_t)k, "../", 3);
-    memcpy(p + dl + 3 * (size_t)up, rules, rl + 1);
-    if (access(p, F_OK) == 0) return p;
+  for (int up = -1; up <= UP; up++) {     /* -1: as typed, from here */
+    const char *at = p;
+    if (up < 0) {
+      at = rules;
+    } else {
+      if (dl + (size_t)up == 0) continue; /* `rules` itself, tried first */
+      for (int k = 0; k < up; k++) memcpy(p + dl + 3 * (size_t)k, "../", 3);
+      memcpy(p + dl + 3 * (size_t)up, rules, rl + 1);
+    }
+    if (access(at, F_OK) != 0) continue;
+    if (has_module(at, want, n)) {
+      rg_free(first);
+      if (at == rules) memcpy(p, rules, rl + 1);
+      return p;
+    }
+    if (!first && !(first = copy_n(at, strlen(at)))) {
+      rg_free(p);
+      return NULL;
+    }
+  }
+  if (first) {
+    rg_free(p);
+    return first;
   }
   memcpy(p, rules, rl + 1);
   return p;
@@ -397,7 +429,8 @@ static int resume_settings(opts *o, uint64_t *seed, int *dice_ask, tsets *ts, re
                          "--resume %s)", f, f);
     /* a header without the module's hash (an older transcript) could not
     ** tell a file of the same name found elsewhere: only as it is named */
-    char *found = h->module_len ? find_rules(f, rs->rules) : copy_n(rs->rules, strlen(rs->rules));
+    char *found = h->module_len ? find_rules(f, rs->rules, h->module, h->module_len)
+                                 : copy_n(rs->rules, strlen(rs->rules));
     if (!found) {
       fputs("regula: error: out of memory\n", stderr);
       return EX_RUNTIME;
