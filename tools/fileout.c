@@ -254,9 +254,7 @@ int cli_rules_proc(const rg_rules *r, const char *cmd, const char *name, int nar
   if (pi < 0) {
     cli_eprintf("regula: error: no procedure '%s'; ", name);
     for (int i = 0; i < rg_rules_count(r, RG_PROC); i++) {
-      const char *p = rg_rules_item(r, RG_PROC, i);
-      if (rg_rules_find(r, RG_PROC, p) != i) continue;      /* a test */
-      cli_eprintf("%s%s", n++ ? ", " : "procedures: ", p);
+      cli_eprintf("%s%s", n++ ? ", " : "procedures: ", rg_rules_item(r, RG_PROC, i));
     }
     fputs(n ? "\n" : "the rule set has no procedures\n", stderr);
     return -1;

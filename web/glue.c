@@ -341,7 +341,7 @@ char *rgw_info(const char *path) {
                                                                         sizeof value))));
     for (int i = 0; i < rg_rules_count(r, RG_PROC); i++) {
       const char *name = rg_rules_item(r, RG_PROC, i);
-      if (rg_rules_find(r, RG_PROC, name) == i && rg_rules_arity(r, RG_PROC, i) == 0)
+      if (rg_rules_arity(r, RG_PROC, i) == 0)
         json_array_append_new(procs, jstr(name));
     }
     for (int i = 0; i < rg_rules_count(r, RG_STRATEGY); i++)

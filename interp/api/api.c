@@ -207,15 +207,15 @@ const char *rg_rules_name(const rg_rules *r) {
   return rgi_module_str(&r->m, r->m.name);
 }
 
-/* The procedure index i of r when it is one (not a test), else -1. */
+/* The procedure index i of r when it is one (not a test: the tests'
+** procedures come after the rules' own), else -1. */
 static int proc_at(const rg_rules *r, int i) {
-  if (i < 0 || (uint32_t)i >= r->m.nprocs || rgi_module_is_test(&r->m, (uint32_t)i)) return -1;
-  return i;
+  return i >= 0 && (uint32_t)i < r->m.nprocs - r->m.ntests ? i : -1;
 }
 
 int rg_rules_count(const rg_rules *r, rg_item k) {
   switch (k) {
-  case RG_PROC: return (int)r->m.nprocs;
+  case RG_PROC: return (int)(r->m.nprocs - r->m.ntests);
   case RG_INPUT: return (int)r->m.ninputs;
   case RG_TABLE: return (int)r->m.ntables;
   case RG_STRATEGY: return (int)r->m.nstrategies;
@@ -261,7 +261,7 @@ int rg_rules_arity(const rg_rules *r, rg_item k, int i) {
 /* Returns parameter k of procedure proc, or NULL when out of range. */
 static const rgi_param_info *param(const rg_rules *r, int proc, int k) {
   const rgi_proc *p;
-  if (proc < 0 || (uint32_t)proc >= r->m.nprocs || k < 0) return NULL;
+  if (proc_at(r, proc) < 0 || k < 0) return NULL;
   p = &r->m.procs[proc];
   if ((uint32_t)k >= p->nparams || p->first_param + (uint32_t)k >= r->m.nparams) return NULL;
   return &r->m.params[p->first_param + (uint32_t)k];

@@ -77,9 +77,7 @@ const char *rgi_module_str(const rgi_module *m, uint32_t s) {
 }
 
 int rgi_module_is_test(const rgi_module *m, uint32_t p) {
-  for (uint32_t i = 0; i < m->ntests; i++)
-    if (m->tests[i].proc == p) return 1;
-  return 0;
+  return p < m->nprocs && p >= m->nprocs - m->ntests;   /* tests are the last procedures */
 }
 
 /* Returns the index of the procedure named name, or -1. */
@@ -1142,11 +1140,16 @@ static int verify_data(vctx *v) {
   for (uint32_t i = 0; i < m->nevars; i++)
     if (vstr(v, m->evars[i].name, "loop variable", i) ||
         vtype(v, m->evars[i].type, 0, "loop variable", i)) return -1;
+  /* The tests' procedures are the last ones, in the tests' order (the
+  ** procedures of the rules come first: rg_rules_count counts them alone). */
+  if (m->ntests > m->nprocs)
+    return fail(v->err, v->errlen, "%u tests for %u procedures", (unsigned)m->ntests,
+                (unsigned)m->nprocs);
   for (uint32_t i = 0; i < m->ntests; i++) {
     if (vstr(v, m->tests[i].name, "test", i)) return -1;
-    if (m->tests[i].proc >= m->nprocs)
-      return fail(v->err, v->errlen, "test %u: procedure %u out of range", (unsigned)i,
-                  (unsigned)m->tests[i].proc);
+    if (m->tests[i].proc != m->nprocs - m->ntests + i)
+      return fail(v->err, v->errlen, "test %u: procedure %u, not %u (tests come last)",
+                  (unsigned)i, (unsigned)m->tests[i].proc, (unsigned)(m->nprocs - m->ntests + i));
   }
   if (verify_chance(v) || verify_strategies(v) || verify_displays(v)) return -1;
   if (m->nlines != m->ncode)

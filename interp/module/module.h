@@ -390,7 +390,9 @@ void rgi_module_free(rgi_module *m);
 /* Returns the string at offset s of the pool ("" when out of range). */
 const char *rgi_module_str(const rgi_module *m, uint32_t s);
 
-/* Returns 1 when procedure p of m is the body of a `test` block, else 0. */
+/* Returns 1 when procedure p of m is the body of a `test` block, else 0
+** (the tests' procedures are the last m->ntests ones, in order: the
+** compiler makes them so and the verifier checks it). */
 int rgi_module_is_test(const rgi_module *m, uint32_t p);
 
 /* Finds a procedure / table / enum by name; returns its index or -1. */

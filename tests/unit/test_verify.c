@@ -70,7 +70,6 @@ static void build_good(mb *b) {
   mb_emit(b, RG_OP_PUSHI, 1);
   mb_emit(b, RG_OP_EXPECTEQ, 0);
   mb_emit(b, RG_OP_RETV, 0);
-  mb_test(b, "g works", g);
 
   /* Language v2: a list type (types[1]), a die, a deck, three choice
   ** sites (set, list, range), an input, and h() using each new opcode. */
@@ -100,6 +99,11 @@ static void build_good(mb *b) {
   mb_emit(b, RG_OP_STEP, (int32_t)mb_str(b, "a step"));               /* 28 */
   mb_emit(b, RG_OP_LIST, 0); mb_emit(b, RG_OP_LEN, 0);                /* 29 30 */
   mb_emit(b, RG_OP_ADD, 0); mb_emit(b, RG_OP_RET, 0);                 /* 31 32 */
+  /* the test's procedure, last as the compiler puts tests: it calls g */
+  uint32_t t = mb_proc(b, "g works", T_VOID, 0, NULL, NULL, 0);
+  mb_emit(b, RG_OP_CALL, (int32_t)g);
+  mb_emit(b, RG_OP_RETV, 0);
+  mb_test(b, "g works", t);
 }
 
 /* Sets instruction rel of procedure 'h' (index 2). */
@@ -316,11 +320,13 @@ int main(void) {
   fresh(); M.procs[0].nlocals = 0; EXPECT_MSG("procedure 'f': 0 locals but 1 parameters");
   fresh(); M.procs[0].nlocals = 1u << 20; EXPECT_MSG("procedure 'f': absurd local count 1048576");
   fresh(); M.procs[0].ncode = 0; EXPECT_MSG("procedure 'f': code out of range");
-  fresh(); M.procs[2].ncode = 34; EXPECT_MSG("procedure 'h': code out of range");
+  fresh(); M.procs[3].ncode = 3; EXPECT_MSG("procedure 'g works': code out of range");
   fresh(); M.notes[0].nvals = 5; EXPECT_MSG("note 0: value types out of range");
   fresh(); M.notes[0].text = 99999; EXPECT_MSG("note 0: string 99999 out of range");
-  fresh(); M.tests[0].proc = 3; EXPECT_MSG("test 0: procedure 3 out of range");
-  fresh(); M.nlines--; EXPECT_MSG("line table has 48 entries for 49 instructions");
+  fresh(); M.tests[0].proc = 4; EXPECT_MSG("test 0: procedure 4, not 3 (tests come last)");
+  fresh(); M.tests[0].proc = 1; EXPECT_MSG("test 0: procedure 1, not 3 (tests come last)");
+  fresh(); M.ntests = 5; EXPECT_MSG("5 tests for 4 procedures");
+  fresh(); M.nlines--; EXPECT_MSG("line table has 50 entries for 51 instructions");
   fresh(); M.lines[3].file = 1; EXPECT_MSG("line entry 3: file 1 out of range");
 
   /* Operands. */
@@ -334,7 +340,7 @@ int main(void) {
   fresh(); set_f(4, RG_OP_JMP, -10); EXPECT_MSG("procedure 'f': instruction 4: jump target -5 outside the procedure");
   fresh(); set_f(1, RG_OP_JMPT, RG_SA_MIN); EXPECT_MSG("procedure 'f': instruction 1: jump target -8388606 outside the procedure");
   fresh(); set_f(5, RG_OP_LOOKUP, 9); EXPECT_MSG("procedure 'f': instruction 5: table 9 out of range");
-  fresh(); set_f(5, RG_OP_CALL, 3); EXPECT_MSG("procedure 'f': instruction 5: procedure 3 out of range");
+  fresh(); set_f(5, RG_OP_CALL, 4); EXPECT_MSG("procedure 'f': instruction 5: procedure 4 out of range");
   fresh(); set_f(5, RG_OP_NOTE, 1); EXPECT_MSG("procedure 'f': instruction 5: note 1 out of range");
   fresh(); set_f(5, RG_OP_EXPECT, 1); EXPECT_MSG("procedure 'f': instruction 5: expectation 1 out of range");
   fresh(); set_f(5, RG_OP_MKREC, 1); EXPECT_MSG("procedure 'f': instruction 5: record 1 out of range");
@@ -492,7 +498,7 @@ int main(void) {
     put32(buf + 12 + 12 * 3 + 8, 7); EXPECT_LOAD(buf, good_len, "section 3: size 7 is not a multiple of 8");
     memcpy(buf, good_buf, good_len);
     /* A verifier failure comes through deserialize too. */
-    put32(buf + 8, 20); EXPECT_LOAD(buf, good_len, "line table has 0 entries for 49 instructions");
+    put32(buf + 8, 20); EXPECT_LOAD(buf, good_len, "line table has 0 entries for 51 instructions");
     memcpy(buf, good_buf, good_len);
     rgi_module m;
     CHECK(rgi_module_deserialize(&m, buf, good_len, err, sizeof err) == 0, "good loads");
