@@ -682,6 +682,39 @@ int main(void) {
     CHECK(done && k > 20 && bad == 0, "oom: %lu allocations failed in turn, %d wrongly", k - 1, bad);
     rg_rules_free(orl);
   }
+  /* More dice than one question takes (7d6: past 6 at once) or than its
+  ** outcomes fit in 32 bits (5d100: 10^10) are asked one die at a time:
+  ** 7 + 5 questions of one die each; the log sums them, 1 + ... + 6 + 1 =
+  ** 22, and 100 + 1 + 50 + 2 + 99 = 252. */
+  {
+    static const char many[] =
+      "ruleset \"many\"\n"
+      "procedure main() -> int {\n"
+      "  let a = roll 7d6\n"
+      "  let b = roll 5d100\n"
+      "  return a + b\n"
+      "}\n";
+    static const char *const faces[] = { "1", "2", "3", "4", "5", "6", "1", "100", "1", "50", "2", "99" };
+    rg_game_options mo = { .size = sizeof mo, .ask_dice = 1 };
+    rg_rules *mr = NULL;
+    rg_game *mg = NULL;
+    int ones = 1, n = 0;
+    CHECK(rg_rules_compile("many.rules", many, sizeof many - 1, NULL, &mr) == RG_OK &&
+          rg_game_new(mr, &mo, &mg) == RG_OK, "many dice compile");
+    while (mg && rg_game_play(mg) == RG_GAME_ASKING && n < 12) {
+      rg_game_asking(mg, &q);
+      ones &= q.range && q.dice <= 1 && q.noptions == (n < 7 ? 6u : 100u) &&
+              strcmp(q.prompt, n < 7 ? "roll d6 (line 3)" : "roll d100 (line 4)") == 0;
+      tell(mg, faces[n++], &why);
+    }
+    CHECK(n == 12 && ones && mg && rg_game_play(mg) == RG_GAME_OVER, "12 dice asked one at a time");
+    log = mg ? rg_game_log(mg, &len, &vis) : "";
+    CHECK(strstr(log, "roll 7d6: 1 + 2 + 3 + 4 + 5 + 6 + 1 = 22") &&
+          strstr(log, "roll 5d100: 100 + 1 + 50 + 2 + 99 = 252") && strstr(log, "\n274\n"),
+          "the sums: %s", log);
+    rg_game_free(mg);
+    rg_rules_free(mr);
+  }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
