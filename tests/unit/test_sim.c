@@ -146,6 +146,20 @@ int main(void) {
   rgi_sim_wilson(0, 10, &lo, &hi);
   CHECK(lo == 0 && hi > 0.27 && hi < 0.28, "wilson(0, 10): %f .. %f", lo, hi);
 
+  /* threads 0 is one thread; more threads than runs (8 for 3) make one
+  ** run each: the same tallies as one thread, 3 runs counted */
+  {
+    rgi_sim_result one, zero, many;
+    CHECK(sim(&m, "two_d6", 3, 11, 1, &one) == RG_SIM_OK && sim(&m, "two_d6", 3, 11, 0, &zero) ==
+          RG_SIM_OK && sim(&m, "two_d6", 3, 11, 8, &many) == RG_SIM_OK, "threads 1, 0 and 8");
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < one.fields[0].tally.n; s++) total += one.fields[0].counts[s];
+    CHECK(total == 3 && same(&one, &zero) && same(&one, &many),
+          "threads 0 and 8 tally 3 runs as 1 thread does (%llu)", (unsigned long long)total);
+    rgi_sim_free(&one);
+    rgi_sim_free(&zero);
+    rgi_sim_free(&many);
+  }
   rgi_module_free(&m);
   rgi_arena_free(&arena);
   /* Headings (heading.h), by hand: the settings, one a line, are joined by
