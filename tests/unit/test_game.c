@@ -715,6 +715,47 @@ int main(void) {
     rg_game_free(mg);
     rg_rules_free(mr);
   }
+  /* Answers loaded without a name, the last line without its newline: a
+  ** refused one is named "answers:LINE"; a transcript header without a
+  ** newline still reads; "choices" with nothing after it is refused at its
+  ** column (21 + 23 + 1 = 45, as "choices maybe" above). */
+  {
+    static const char tbl[] =
+      "ruleset \"load\"\n"
+      "enum side { A \"Alpha\", B \"Bravo\" }\n"
+      "enum colour { RED \"RED pass\", WHITE \"White\", BLUE \"Blue\" }\n"
+      "deck bag: colour = { RED: 2, WHITE: 2, BLUE: 1 }\n"
+      "procedure main() -> int {\n"
+      "  let w = roll d6\n"
+      "  let h = draws(A, \"hand\", bag, 3)\n"
+      "  return w\n"
+      "}\n";
+    static const char head[] = "# regula transcript: x.rules, main, seed 5\n# module abc";
+    static const char bare[] = "# regula transcript: x.rules, main, seed 1, choices";
+    rg_game_options lo = { .size = sizeof lo, .ask_dice = 1 };
+    rg_rules *lr = NULL;
+    rg_game *lg = NULL;
+    rg_transcript_info ti;
+    rg_status st = RG_OK;
+    CHECK(rg_rules_compile("load.rules", tbl, sizeof tbl - 1, NULL, &lr) == RG_OK &&
+          rg_game_new(lr, &lo, &lg) == RG_OK && rg_game_load(lg, NULL, "3\nPurple", 8) == RG_OK &&
+          rg_game_answers(lg) == 2 && rg_game_play(lg) == RG_GAME_FAILED,
+          "a loaded answer that fits nothing fails the game");
+    CHECK(lg && strcmp(rg_game_error(lg, &st, NULL), "answers:2: 'Purple' is not an option of: "
+                       "Alpha, hand: draw 3 from bag (line 7); options: RED pass, White, Blue") == 0
+          && st == RG_BAD_VALUE, "named answers:2: %s", lg ? rg_game_error(lg, NULL, NULL) : "");
+    tr.len = 0;
+    if (lg) rg_game_public(lg, &tro);
+    CHECK(!strstr(tr.buf, "? "), "a failed game asks nothing: %s", tr.buf);
+    rg_game_free(lg);
+    rg_rules_free(lr);
+    CHECK(rg_transcript_head(head, strlen(head), &ti) == RG_OK && ti.has_seed && ti.seed == 5 &&
+          ti.proc_len == 4 && ti.module_len == 3 && memcmp(ti.module, "abc", 3) == 0 && !ti.choices,
+          "transcript head without a last newline");
+    CHECK(rg_transcript_head(bare, strlen(bare), &ti) == RG_BAD_VALUE && ti.bad_col == 45 &&
+          strcmp(ti.bad, "choices must be ask, random or first") == 0,
+          "transcript head: choices with no mode (col %u)", ti.bad_col);
+  }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
