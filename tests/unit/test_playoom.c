@@ -227,6 +227,29 @@ int main(void) {
     CHECK(done && wrong == 0, "variants: every failed allocation gives RG_NOMEM (%d did not)",
           wrong);
   }
+  /* Not memory, but the same variants' threads: 0 threads is one, and 8
+  ** threads for 3 runs make one run each; the text is the same as one
+  ** thread's, of 3 runs. */
+  {
+    const rg_rules *both[] = { r, ra };
+    const char *names[] = { "duel.rules", "duel-a.rules" };
+    rg_buf text[3];
+    uint32_t threads[3] = { 1, 0, 8 };
+    int ok = 1;
+    for (int i = 0; i < 3; i++) {
+      rg_simvars_options vo = { .size = sizeof vo, .seed = 3, .threads = threads[i] };
+      rg_simvars *v = NULL;
+      rg_buf_init(&text[i]);
+      ok &= rg_simvars_new(both, names, 2, &vo, &v) == RG_OK && rg_simvars_run(v, 3) == RG_OK &&
+            rg_simvars_write(v, &text[i].out) == RG_OK;
+      rg_simvars_free(v);
+    }
+    CHECK(ok && text[0].data && strstr(text[0].data, "3 runs") && text[1].data && text[2].data &&
+          strcmp(text[0].data, text[1].data) == 0 && strcmp(text[0].data, text[2].data) == 0,
+          "variants: threads 0 and 8 for 3 runs write what one thread does: %s",
+          text[0].data ? text[0].data : "");
+    for (int i = 0; i < 3; i++) rg_buf_free(&text[i]);
+  }
   rg_rules_free(ra);
   rg_rules_free(r);
   printf("test_playoom: %d passed, %d failed\n", passed, failed);
