@@ -756,6 +756,27 @@ int main(void) {
           strcmp(ti.bad, "choices must be ask, random or first") == 0,
           "transcript head: choices with no mode (col %u)", ti.bad_col);
   }
+  /* The public view of a choice among numbers lists them as they are
+  ** answered, by value on one line ("  2, 4, 6"), not numbered. */
+  {
+    static const char nums[] =
+      "ruleset \"numbers\"\n"
+      "enum side { A \"Alpha\", B \"Bravo\" }\n"
+      "procedure main() -> int { return choose(A, \"how many?\", [2, 4, 6]) }\n";
+    rg_game_options no = { .size = sizeof no, .ask_choices = 1 };
+    rg_rules *nr = NULL;
+    rg_game *ng = NULL;
+    tr.len = 0;
+    tr.buf[0] = '\0';
+    CHECK(rg_rules_compile("nums.rules", nums, sizeof nums - 1, NULL, &nr) == RG_OK &&
+          rg_game_new(nr, &no, &ng) == RG_OK && rg_game_play(ng) == RG_GAME_ASKING &&
+          rg_game_public(ng, &tro) == RG_OK && strstr(tr.buf, "\n? Alpha, how many?\n  2, 4, 6\n") &&
+          !strstr(tr.buf, "1) "), "numbers shown by value: %s", tr.buf);
+    CHECK(ng && tell(ng, "4", &why) == RG_REPLY_ANSWER && rg_game_play(ng) == RG_GAME_OVER &&
+          strstr(rg_game_log(ng, &len, &vis), "\n4\n"), "4 is the value 4");
+    rg_game_free(ng);
+    rg_rules_free(nr);
+  }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
