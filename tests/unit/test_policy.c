@@ -400,6 +400,20 @@ int main(void) {
           !b.data, "edge: bl and 1 red are cards 0 and 2");
     rg_buf_free(&b);
   }
+  /* the answers' two copies (the text, the line read): either allocation
+  ** failing gives -2, and the third try, failing nothing, sets up */
+  {
+    int got[3];
+    for (unsigned long k = 1; k <= 3; k++) {
+      rg_alloc_fail_at(k);
+      got[k - 1] = rgi_policy_answers(&p, "a.txt", "1\n", 2);
+      rg_alloc_fail_at(0);
+      rgi_policy_free(&p);
+    }
+    CHECK(got[0] == -2 && got[1] == -2 && got[2] == 0, "answers out of memory: %d %d %d", got[0],
+          got[1], got[2]);
+  }
+
   printf("test_policy: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
