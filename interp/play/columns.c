@@ -7,10 +7,11 @@
 #include <string.h>
 
 /* Whether values of type t are cut into columns: a record without a form
-** of its own, or a list of them. */
+** of its own, or a list of them.  (The module is verified: every type's
+** reference, and every record's fields, are in range.) */
 static int split(const rgi_module *m, rgi_type t) {
-  if (t.kind == RG_K_LIST && t.ref < m->ntypes) t = m->types[t.ref];
-  return t.kind == RG_K_RECORD && t.ref < m->nrecords && m->records[t.ref].shown == 0;
+  if (t.kind == RG_K_LIST) t = m->types[t.ref];
+  return t.kind == RG_K_RECORD && m->records[t.ref].shown == 0;
 }
 
 /* Adds the columns of type t (reached by the steps of *at, named prefix)
@@ -39,7 +40,7 @@ static void add(const rgi_module *m, rgi_type t, rgi_column *at, const char *pre
     t = m->types[t.ref];
   }
   const rgi_record *r = &m->records[t.ref];
-  for (uint32_t k = 0; k < r->count && r->first + k < m->nfields; k++) {
+  for (uint32_t k = 0; k < r->count; k++) {
     const rgi_field_info *f = &m->fields[r->first + k];
     rgi_column step = *at;
     char name[160];
@@ -68,11 +69,9 @@ static int walk(const rgi_module *m, const rgi_column *c, uint32_t k, rgi_type t
 static int take_field(const rgi_module *m, const rgi_column *c, uint32_t k, uint32_t rt,
                       const rgi_value *heap, uint32_t nheap, rgi_value v,
                       int (*fn)(void *ctx, rgi_value v), void *ctx) {
-  if (rt >= m->nrecords) return 0;
   const rgi_record *r = &m->records[rt];
   uint32_t f = c->field[k];
-  if (f >= r->count || r->first + f >= m->nfields || v < 0 || (uint64_t)v + r->count > nheap)
-    return 0;
+  if (f >= r->count || v < 0 || (uint64_t)v + r->count > nheap) return 0;
   return walk(m, c, k + 1, m->fields[r->first + f].type, heap, nheap, heap[v + f], fn, ctx);
 }
 
@@ -86,7 +85,7 @@ static int walk(const rgi_module *m, const rgi_column *c, uint32_t k, rgi_type t
   }
   if (c->list[k]) {
     /* field[k] of each element of a list of records */
-    if (t.kind != RG_K_LIST || t.ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap) return 0;
+    if (t.kind != RG_K_LIST || v < 0 || (uint64_t)v >= nheap) return 0;
     rgi_value len = heap[v];
     rgi_type et = m->types[t.ref];
     if (et.kind != RG_K_RECORD || len < 0 || (uint64_t)len > (uint64_t)nheap - (uint64_t)v - 1)

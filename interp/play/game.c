@@ -535,7 +535,7 @@ static int several_words(const char *line) {
 }
 
 /* Writes the words of line[0..n) without the spaces around it and, when
-** lead is there, after it (a comment's "#"). */
+** lead is there, after it (a comment's "#", a note's "source"). */
 static void put_trimmed(rg_out *o, const char *line, size_t n, const char *lead) {
   while (n && (*line == ' ' || *line == '\t')) { line++; n--; }
   if (lead && n >= strlen(lead) && memcmp(line, lead, strlen(lead)) == 0) {
@@ -596,11 +596,13 @@ static void game_help(const rg_game *g, const rgi_question *q, rg_out *o) {
       }
       /* the notes right after the rule (and on its line: not code) */
       for (uint32_t l = (uint32_t)line + 1; l < (uint32_t)line + 8; l++) {
+        const char *note;
         if (!(text = g->setup.source_line(g->setup.source_ctx, path, l, &len))) break;
-        if (starts(text, len, "source ")) rg_puts(o, "source: ");
-        else if (starts(text, len, "assumed ")) rg_puts(o, "assumed: ");
+        if (starts(text, len, "source ")) note = "source";
+        else if (starts(text, len, "assumed ")) note = "assumed";
         else break;
-        put_trimmed(o, text, len, NULL);
+        rg_printf(o, "%s: ", note);       /* "assumed: \"...\"", the word once */
+        put_trimmed(o, text, len, note);
         rg_putc(o, '\n');
       }
     }

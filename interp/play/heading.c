@@ -93,7 +93,9 @@ char *rgi_heading_chart_title(char *buf, size_t size, const rgi_heading *h, cons
     rg_puts(&b.out, "; set ");
     rgi_heading_sets(&b.out, h->sets);
   }
-  snprintf(buf, size, "%s", b.data && !b.out.failed ? b.data : what);
+  /* never a shorter title in its place: the picture would pass for whole */
+  if (b.out.failed) buf = NULL;
+  else snprintf(buf, size, "%s", b.data);
   rg_buf_free(&b);
   return buf;
 }
@@ -121,7 +123,8 @@ char *rgi_heading_variants_title(char *buf, size_t size, const char *call,
       rg_printf(&b.out, "; set %c: ", 'A' + (int)v);
       rgi_heading_sets(&b.out, sets[v]);
     }
-  snprintf(buf, size, "%s", b.data && !b.out.failed ? b.data : what);
+  if (b.out.failed) buf = NULL;
+  else snprintf(buf, size, "%s", b.data);
   rg_buf_free(&b);
   return buf;
 }

@@ -48,13 +48,15 @@ int rgi_heading_sets(rg_out *out, const char *sets);
 int rgi_heading_json(json_t *doc, const rgi_heading *h, int file);
 
 /* Writes a chart title into buf (size bytes): "FILE: PROC(ARGS): what"
-** and "; set: ..." when there are settings.  Returns buf. */
+** and "; set: ..." when there are settings.  Returns buf, or NULL when out
+** of memory. */
 char *rgi_heading_chart_title(char *buf, size_t size, const rgi_heading *h, const char *what);
 
 /* The same of variants: "CALL of A = NAME, B = NAME: what" (call: "PROC()"
 ** or "PROC(ARGS)") and, when a
 ** variant had settings, "; set ..." (once when all had the same, else
-** "A: ...; B: ...").  names[0..n), sets[0..n) (entries may be NULL). */
+** "A: ...; B: ...").  names[0..n), sets[0..n) (entries may be NULL).
+** Returns buf, or NULL when out of memory. */
 char *rgi_heading_variants_title(char *buf, size_t size, const char *call,
                                 const char *const *names, const char *const *sets, uint32_t n,
                                 const char *what);

@@ -222,9 +222,12 @@ int rgi_odds_chart(rg_out *out, const rgi_odds_result *r, const rgi_heading *h, 
   if (rc == 0) {
     snprintf(what, sizeof what, "exact, policy %s%s", policy,
              r->cut.num ? " (some runs cut: lower bounds)" : "");
-    rgi_heading_chart_title(title, sizeof title, h, what);
-    rgi_chart_svg(out, title, NULL, 1, charts, nc);
-    rc = out->failed ? -1 : 0;
+    if (rgi_heading_chart_title(title, sizeof title, h, what)) {
+      rgi_chart_svg(out, title, NULL, 1, charts, nc);
+      rc = out->failed ? -1 : 0;
+    } else {
+      rc = -1;
+    }
   }
   for (uint32_t c = 0; c < nc; c++) {
     rg_free((void *)charts[c].bars);

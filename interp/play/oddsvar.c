@@ -287,13 +287,15 @@ int rgi_oddsvar_chart(rg_out *out, const rgi_oddsvar *ov) {
   for (uint32_t v = 0; v < nv; v++) sets[v] = ov->hs[v].sets;
   {
     rg_buf call;
+    const char *t;
     rg_buf_init(&call);
     rgi_heading_call(&call.out, h0);
     snprintf(what, sizeof what, "exact, policy %s", ov->policies[0]);
     /* the call's name and arguments stand where the procedure's would */
-    rgi_heading_variants_title(title, sizeof title, call.data ? call.data : "", ov->names, sets,
-                              nv, what);
+    t = call.out.failed ? NULL : rgi_heading_variants_title(title, sizeof title, call.data, ov->names,
+                                                           sets, nv, what);
     rg_buf_free(&call);
+    if (!t) goto done;      /* rc is -1: no chart with a shorter title */
   }
   rgi_chart_svg(out, title, ov->names, nv, charts, nc);
   rc = out->failed ? -1 : 0;

@@ -29,8 +29,8 @@ static int name_option(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
     fmt(p, p->opt_type, v, buf, size);
     return 1;
   }
-  if (p->opt_type.kind == RG_K_ENUM && p->opt_type.ref < m->nenums && v >= 0 &&
-      (uint64_t)v < m->enums[p->opt_type.ref].count) {
+  /* (the module is verified: an enum type's reference is in range) */
+  if (p->opt_type.kind == RG_K_ENUM && v >= 0 && (uint64_t)v < m->enums[p->opt_type.ref].count) {
     const rgi_member_info *mi = &m->members[m->enums[p->opt_type.ref].first + (uint32_t)v];
     if (!mi->display) return 0;
     snprintf(buf, size, "%s", rgi_module_str(m, mi->code));

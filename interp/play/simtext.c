@@ -119,7 +119,7 @@ int rgi_sim_chart(rg_out *out, const rgi_sim_result *r, const rgi_heading *h, ui
   }
   snprintf(what, sizeof what, "%llu runs, seed %llu, policy %s (95%% intervals)",
            (unsigned long long)r->runs, (unsigned long long)seed, policy);
-  rgi_heading_chart_title(title, sizeof title, h, what);
+  if (rc == 0 && !rgi_heading_chart_title(title, sizeof title, h, what)) rc = -1;
   if (rc == 0) rgi_chart_svg(out, title, NULL, 1, charts, nc);
   for (uint32_t c = 0; c < nc; c++) {
     rg_free((void *)charts[c].bars);

@@ -191,7 +191,8 @@ int rgi_simvar_chart(rg_out *out, const rgi_simvar_result *r, const char *proc,
            (unsigned long long)r->runs, (unsigned long long)seed, policy);
   char call[200];
   snprintf(call, sizeof call, "%s()", proc);
-  rgi_heading_variants_title(title, sizeof title, call, names, sets, n, what);
+  if (rc == 0 && !rgi_heading_variants_title(title, sizeof title, call, names, sets, n, what))
+    rc = -1;
   if (rc == 0) rgi_chart_svg(out, title, names, n, charts, nc);
   for (uint32_t c = 0; c < nc; c++) {
     rg_free((void *)charts[c].bars);

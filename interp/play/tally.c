@@ -127,15 +127,15 @@ static int numeric_kind(uint32_t kind) {
 ** heap[0..nheap) (see rgi_tally).  depth counts the lists and records
 ** around v.  Returns 0, or -1 when v has no flat form: out of the heap,
 ** nested deeper than 16 (rgi_value_format prints those as "?"), or longer
-** than cap. */
+** than cap.  (The module is verified: type references and records' fields
+** are in range.) */
 static int flatten(const rgi_module *m, const rgi_value *heap, uint32_t nheap, rgi_type ty,
                    rgi_value v, int depth, rgi_value *out, uint32_t cap, uint32_t *n) {
   if (*n >= cap) return -1;
   if (ty.kind == RG_K_RECORD) {
-    if (depth > 16 || ty.ref >= m->nrecords) return -1;
+    if (depth > 16) return -1;
     const rgi_record *r = &m->records[ty.ref];
-    if (v < 0 || (uint64_t)v + r->count > nheap || (uint64_t)r->first + r->count > m->nfields)
-      return -1;
+    if (v < 0 || (uint64_t)v + r->count > nheap) return -1;
     for (uint32_t k = 0; k < r->count; k++)
       if (flatten(m, heap, nheap, m->fields[r->first + k].type, heap[v + k], depth + 1, out,
                   cap, n) != 0)
@@ -143,7 +143,7 @@ static int flatten(const rgi_module *m, const rgi_value *heap, uint32_t nheap, r
     return 0;
   }
   if (ty.kind == RG_K_LIST) {
-    if (depth > 16 || ty.ref >= m->ntypes || v < 0 || (uint64_t)v >= nheap) return -1;
+    if (depth > 16 || v < 0 || (uint64_t)v >= nheap) return -1;
     rgi_value len = heap[v];
     if (len < 0 || (uint64_t)len > (uint64_t)nheap - (uint64_t)v - 1) return -1;
     out[(*n)++] = len;
@@ -215,18 +215,17 @@ static int64_t slot_by_text(rgi_tally *t, const rgi_value *heap, uint32_t nheap,
   key.text = buf;
   /* Scalar elements or fields make an order. */
   if (v >= 0 && (uint64_t)v < nheap) {
-    if (t->type.kind == RG_K_LIST && t->type.ref < m->ntypes &&
-        numeric_kind(m->types[t->type.ref].kind)) {
+    if (t->type.kind == RG_K_LIST && numeric_kind(m->types[t->type.ref].kind)) {
       rgi_value n = heap[v];
       if (n >= 0 && (uint64_t)n <= (uint64_t)nheap - (uint64_t)v - 1) {
         key.vec = (rgi_value *)heap + v + 1;
         key.nvec = (uint32_t)n;
       }
-    } else if (t->type.kind == RG_K_RECORD && t->type.ref < m->nrecords) {
+    } else if (t->type.kind == RG_K_RECORD) {
       const rgi_record *r = &m->records[t->type.ref];
       int ok = (uint64_t)v + r->count <= nheap;
       for (uint32_t f = 0; ok && f < r->count; f++)
-        ok = r->first + f < m->nfields && numeric_kind(m->fields[r->first + f].type.kind);
+        ok = numeric_kind(m->fields[r->first + f].type.kind);
       if (ok) {
         key.vec = (rgi_value *)heap + v;
         key.nvec = r->count;

@@ -376,6 +376,407 @@ int main(void) {
           "transcript settings: '%s'", sets.data ? sets.data : "");
     rg_buf_free(&sets);
   }
+  /* At the table, worked out by hand from the rule text below (its line
+  ** numbers matter: the roll is on line 11, the hand on 16, the choice on
+  ** 17):
+  **   - the die's help quotes the sheet's words above it (lines 9-10,
+  **     without "#") and its `source` and `assumed` notes, each word once ("assumed: ..."), never
+  **     rule-file code; the public view of a die lists 1..6, not 6 options;
+  **   - an answer has its tabs and spaces trimmed; 7 is no face of d6;
+  **   - a hand of 3 from RED x2, WHITE x2, BLUE x1 typed at once, by counts,
+  **     commas, tabs and a later word of a name ("pass" is "RED pass"), is
+  **     taken back as one; each wrong hand says why (4 cards, a third RED,
+  **     "green", a fourth card, a count without a card); "save FILE" at a
+  **     hand question is the command, not two cards;
+  **   - with the deck secret, neither a refused hand nor the undo names a
+  **     card, and the public view shows no option;
+  **   - the transcript names the module given and the copy's setting, and
+  **     a loaded one (tabs, CR, blank and # lines) replays it: 3 + level 2. */
+  {
+    static const char tbl[] =
+      "ruleset \"table\"\n"
+      "enum side { A \"Alpha\", B \"Bravo\" }\n"
+      "enum colour { RED \"RED pass\", WHITE \"White\", BLUE \"Blue\" }\n"
+      "deck bag: colour = { RED: 2, WHITE: 2, BLUE: 1 }\n"
+      "input level: int = 1\n"
+      "procedure main() -> int {\n"
+      "  let w = 0\n"
+      "  step \"Weather\" {\n"
+      "    # \"Roll a die: on 1-2 it rains,\n"
+      "    # otherwise it is dry.\"\n"
+      "    w = roll d6\n"
+      "      source \"QRS p.2\"\n"
+      "      assumed \"an ordinary die\"\n"
+      "    note \"weather\", w\n"
+      "  }\n"
+      "  let h = draws(A, \"hand\", bag, 3)\n"
+      "  let c = choose(B, \"colour?\", {RED, WHITE, BLUE})\n"
+      "  return w + level\n"
+      "}\n";
+    static const char help[] =
+      "step: Weather\n"
+      "the sheet: \"Roll a die: on 1-2 it rains,\n"
+      "           otherwise it is dry.\"\n"
+      "source: \"QRS p.2\"\n"
+      "assumed: \"an ordinary die\"\n"
+      "rule file: table.rules:11\n"
+      "answer a number from 1 to 6\n"
+      "a name may be shortened while only one fits; undo (or back) takes back\n"
+      "the last answer; save [FILE] writes the game so far\n";
+    static const char more[] = " (? for help, undo to go back)";
+    static const char hand_q[] = "Alpha, hand: draw 3 from bag (line 16)";
+    static fixed pub, want;
+    rg_compile_options co = { .size = sizeof co, .keep_sources = 1 };
+    rg_game_options to = { .size = sizeof to, .seed = 1, .ask_choices = 1, .ask_dice = 1,
+                           .title = "table", .module = "0123abcd" };
+    rg_rules *tr0 = NULL, *tr1 = NULL;
+    rg_game *tg = NULL;
+    rg_out pubo = { fixed_write, &pub, 0 };
+    const char *arg = NULL;
+    char line[64];
+    rg_out wo = { fixed_write, &why, 0 };
+    CHECK(rg_rules_compile("table.rules", tbl, sizeof tbl - 1, &co, &tr0) == RG_OK &&
+          rg_rules_copy(tr0, &tr1) == RG_OK && rg_rules_set(tr1, "level=2") == RG_OK,
+          "table rules compile, a copy with level=2");
+    CHECK(tr1 && rg_game_new(tr1, &to, &tg) == RG_OK && rg_game_play(tg) == RG_GAME_ASKING,
+          "the table game asks");
+    if (!tg) return 1;
+    CHECK(tell(tg, "undo", &why) == RG_REPLY_BAD &&
+          strcmp(why.buf, "nothing to take back: this is the first question") == 0,
+          "nothing to undo at the first question: %s", why.buf);
+    CHECK(tell(tg, "?", &why) == RG_REPLY_HELP && strcmp(why.buf, help) == 0,
+          "the die's help, the sheet's words and its note once: %s", why.buf);
+    pub.len = 0;
+    CHECK(rg_game_public(tg, &pubo) == RG_OK &&
+          strstr(pub.buf, "\n? roll d6 (line 11)\n  1..6\n") && !strstr(pub.buf, "1) "),
+          "the public view of a die: %s", pub.buf);
+    CHECK(rg_game_option(tg, 2, name, sizeof name) == RG_OK && strcmp(name, "3") == 0,
+          "option 3 of a die is 3: %s", name);
+    CHECK(rg_game_option(tg, 6, name, sizeof name) == RG_BAD_VALUE && name[0] == '\0',
+          "d6 has no seventh option");
+    CHECK(rg_game_option_remark(tg, 0, name, sizeof name) == 0, "a face has no remark");
+    CHECK(tell(tg, "7", &why) == RG_REPLY_BAD &&
+          strcmp(why.buf, "'7' is not an option; answer a number from 1 to 6 (? for help, undo to "
+                 "go back)") == 0, "7 is no face: %s", why.buf);
+    CHECK(tell(tg, "\t3  ", &why) == RG_REPLY_ANSWER && rg_game_answers(tg) == 1,
+          "a 3 between tabs and spaces");
+    CHECK(rg_game_play(tg) == RG_GAME_ASKING && rg_game_asking(tg, &q) && q.hand == 3 &&
+          q.noptions == 3 && !q.secret, "then the hand of 3");
+    pub.len = 0;
+    rg_game_public(tg, &pubo);
+    CHECK(strstr(pub.buf, "\n? Alpha, hand: draw 3 from bag (line 16)\n  1) RED pass  (2 left)\n"
+                 "  2) White  (2 left)\n  3) Blue  (1 left)\n") != NULL,
+          "an open hand's options with what is left: %s", pub.buf);
+    snprintf(want.buf, sizeof want.buf, "4 cards: this hand is 3 cards at most%s", more);
+    CHECK(tell(tg, "4 red", &why) == RG_REPLY_BAD && strcmp(why.buf, want.buf) == 0,
+          "four cards of three: %s", why.buf);
+    snprintf(want.buf, sizeof want.buf, "no RED pass is left by the cards entered so far; check the "
+             "card, or undo to correct one entered before%s", more);
+    CHECK(tell(tg, "red red red", &why) == RG_REPLY_BAD && strcmp(why.buf, want.buf) == 0,
+          "a third RED: %s", why.buf);
+    snprintf(want.buf, sizeof want.buf, "'green' is not one of the cards (a hand is names, each may "
+             "be after a count: 2 red 1 white)%s", more);
+    CHECK(tell(tg, "red green", &why) == RG_REPLY_BAD && strcmp(why.buf, want.buf) == 0,
+          "green: %s", why.buf);
+    snprintf(want.buf, sizeof want.buf, "more than 3 cards: this hand is 3 cards%s", more);
+    CHECK(tell(tg, "w b w r", &why) == RG_REPLY_BAD && strcmp(why.buf, want.buf) == 0,
+          "four names: %s", why.buf);
+    snprintf(want.buf, sizeof want.buf, "a count needs a card after it (2 red 1 white)%s", more);
+    CHECK(tell(tg, "2 red 1", &why) == RG_REPLY_BAD && strcmp(why.buf, want.buf) == 0,
+          "a count alone: %s", why.buf);
+    CHECK(rg_game_answers(tg) == 1, "no refused hand added a card");
+    snprintf(line, sizeof line, "Save t.txt");
+    CHECK(rg_game_reply(tg, line, &arg, &wo) == RG_REPLY_SAVE && arg && strcmp(arg, "t.txt") == 0,
+          "save FILE at a hand question");
+    CHECK(tell(tg, "1 blue, pass\twhite", &why) == RG_REPLY_ANSWER && rg_game_answers(tg) == 4,
+          "a hand typed at once is three answers");
+    CHECK(rg_game_play(tg) == RG_GAME_ASKING && rg_game_asking(tg, &q) &&
+          strcmp(q.prompt, "colour?") == 0, "then B's colour");
+    log = rg_game_log(tg, &len, &vis);
+    CHECK(strstr(log, "draw bag: Blue (4 left)") && strstr(log, "draw bag: RED pass (3 left)") &&
+          strstr(log, "draw bag: White (2 left)"), "the hand drawn in its order: %s", log);
+    snprintf(want.buf, sizeof want.buf, "took back 3 cards (%s)", hand_q);
+    CHECK(tell(tg, "back", &why) == RG_REPLY_UNDO && strcmp(why.buf, want.buf) == 0 &&
+          rg_game_answers(tg) == 1, "back takes the hand back at once: %s", why.buf);
+    CHECK(rg_game_play(tg) == RG_GAME_ASKING && rg_game_asking(tg, &q) && q.hand == 3,
+          "the hand is asked again");
+    CHECK(tell(tg, "b r r", &why) == RG_REPLY_ANSWER && rg_game_play(tg) == RG_GAME_ASKING &&
+          tell(tg, "2", &why) == RG_REPLY_ANSWER && rg_game_play(tg) == RG_GAME_OVER,
+          "Blue, RED, RED; White by its number; over");
+    log = rg_game_log(tg, &len, &vis);
+    CHECK(strstr(log, "Bravo chooses White") && strstr(log, "\n5\n"), "3 + 2 = 5: %s", log);
+    CHECK(tell(tg, "1", &why) == RG_REPLY_BAD && strcmp(why.buf, "no question is waiting") == 0,
+          "an answer with no question");
+    CHECK(rg_game_question_write(tg, 0, &wo) == RG_BAD_VALUE && rg_game_option(tg, 0, name, 8) ==
+          RG_BAD_VALUE, "no question to write once over");
+    tr.len = 0;
+    tr.buf[0] = '\0';
+    rg_game_transcript(tg, &tro);
+    CHECK(strcmp(tr.buf, "# regula transcript: table, main, seed 1, choices ask, dice ask\n"
+                         "# module 0123abcd\n# set level=2\n"
+                         "# one answer a line; go on with: regula run --resume THIS\n"
+                         "# roll d6 (line 11)\n3\n"
+                         "# Alpha, hand: draw 3 from bag (line 16)\nBlue\n"
+                         "# Alpha, hand: draw 3 from bag (line 16)\nRED pass\n"
+                         "# Alpha, hand: draw 3 from bag (line 16)\nRED pass\n"
+                         "# Bravo, colour?\nWhite\n") == 0, "the table transcript: %s", tr.buf);
+    rg_game_free(tg);
+    tg = NULL;
+    {
+      static const char back[] = "# typed by hand\r\n\t3 \r\n\n  Blue\t\nRED pass\n# two\nRED pass\nW\n";
+      static const char nul[] = "3\0Blue\n";
+      CHECK(rg_game_new(tr1, &to, &tg) == RG_OK && rg_game_load(tg, "t.txt", back, sizeof back - 1)
+            == RG_OK && rg_game_answers(tg) == 5 && rg_game_play(tg) == RG_GAME_OVER,
+            "a transcript typed by hand plays to the end");
+      log = tg ? rg_game_log(tg, &len, &vis) : "";
+      CHECK(strstr(log, "Bravo chooses White") && strstr(log, "\n5\n"), "to 5 again: %s", log);
+      CHECK(tg && rg_game_load(tg, "n.txt", nul, sizeof nul - 1) == RG_BAD_VALUE,
+            "a NUL byte in the answers");
+      rg_game_free(tg);
+      tg = NULL;
+    }
+    rg_rules_free(tr1);
+    rg_rules_free(tr0);
+  }
+  /* The same hand from a secret bag: a refused hand names no card (others
+  ** may be looking), the public view shows none of its options, and the
+  ** undo says how many secret cards it took back, not which. */
+  {
+    static const char sec[] =
+      "ruleset \"table\"\n"
+      "enum side { A \"Alpha\", B \"Bravo\" }\n"
+      "enum colour { RED \"RED pass\", WHITE \"White\", BLUE \"Blue\" }\n"
+      "deck bag: colour = { RED: 2, WHITE: 2, BLUE: 1 } secret\n"
+      "procedure main() -> int {\n"
+      "  let h = draws(A, \"hand\", bag, 3)\n"
+      "  let c = choose(B, \"colour?\", {RED, WHITE, BLUE})\n"
+      "  return 0\n"
+      "}\n";
+    static const char more[] = " (? for help, undo to go back)";
+    static fixed pub, want;
+    rg_game_options so = { .size = sizeof so, .ask_choices = 1, .ask_dice = 1 };
+    rg_rules *sr = NULL;
+    rg_game *sg = NULL;
+    rg_out pubo = { fixed_write, &pub, 0 };
+    CHECK(rg_rules_compile("sec.rules", sec, sizeof sec - 1, NULL, &sr) == RG_OK &&
+          rg_game_new(sr, &so, &sg) == RG_OK && rg_game_play(sg) == RG_GAME_ASKING &&
+          rg_game_asking(sg, &q) && q.secret && q.hand == 3, "a secret hand is asked");
+    if (!sg) return 1;
+    rg_game_public(sg, &pubo);
+    CHECK(strstr(pub.buf, "\n? Alpha, hand: draw 3 from bag (line 6)\n  (answered in secret)\n") &&
+          !strstr(pub.buf, "Blue"), "its public view: %s", pub.buf);
+    snprintf(want.buf, sizeof want.buf, "none of that card is left by the cards entered so far; "
+             "check the card, or undo to correct one entered before%s", more);
+    CHECK(tell(sg, "red red red", &why) == RG_REPLY_BAD && strcmp(why.buf, want.buf) == 0,
+          "a third RED, not named: %s", why.buf);
+    snprintf(want.buf, sizeof want.buf, "a card's name is not one of the cards (a hand is names, "
+             "each may be after a count: 2 red 1 white)%s", more);
+    CHECK(tell(sg, "red green", &why) == RG_REPLY_BAD && strcmp(why.buf, want.buf) == 0,
+          "green, not repeated: %s", why.buf);
+    CHECK(tell(sg, "red, blue white", &why) == RG_REPLY_ANSWER && rg_game_play(sg) == RG_GAME_ASKING,
+          "a secret hand typed at once");
+    CHECK(tell(sg, "undo", &why) == RG_REPLY_UNDO &&
+          strcmp(why.buf, "took back 3 secret cards (Alpha, hand: draw 3 from bag (line 6))") == 0 &&
+          rg_game_answers(sg) == 0, "their undo names none: %s", why.buf);
+    rg_game_free(sg);
+    rg_rules_free(sr);
+  }
+  /* Out of memory at each allocation of a game in turn (N = 1, 2, ...
+  ** until none is left to fail): making it, loading answers, playing,
+  ** replying (an answer, a hand at once, help), the public view and the
+  ** transcript each end with their documented out-of-memory result
+  ** (RG_NOMEM; RG_GAME_FAILED with status RG_NOMEM; RG_REPLY_BAD saying
+  ** "out of memory"), never a crash; and once no allocation fails, the game
+  ** ends as without injection: B chose Blue, 4 + 2 = 6. */
+  {
+    static const char oom[] =
+      "ruleset \"oom\"\n"
+      "enum side { A \"Alpha\", B \"Bravo\" }\n"
+      "enum colour { RED, WHITE, BLUE }\n"
+      "deck bag: colour = { RED: 2, WHITE: 2, BLUE: 1 } secret\n"
+      "procedure main() -> int {\n"
+      "  let w = roll d6\n"
+      "  let h = draws(A, \"hand\", bag, 2)\n"
+      "  let c = choose secret(B, \"colour?\", {RED, WHITE, BLUE})\n"
+      "  note \"chosen\", c\n"
+      "  return w + 2\n"
+      "}\n";
+    rg_compile_options co = { .size = sizeof co, .keep_sources = 1 };
+    rg_game_options oo = { .size = sizeof oo, .seed = 1, .ask_choices = 1, .ask_dice = 1,
+                           .pictures = 1 };
+    rg_rules *orl = NULL;
+    int done = 0, bad = 0;
+    unsigned long k;
+    CHECK(rg_rules_compile("oom.rules", oom, sizeof oom - 1, &co, &orl) == RG_OK, "oom compiles");
+    for (k = 1; orl && k < 20000 && !done; k++) {
+      rg_game *og = NULL;
+      rg_status st = RG_OK;
+      rg_reply rr;
+      static fixed pub;
+      rg_out pubo = { fixed_write, &pub, 0 };
+      char ln[32];
+      const char *a;
+      rg_buf w;
+      rg_buf_init(&w);
+      rg_alloc_fail_at(k);
+      st = rg_game_new(orl, &oo, &og);
+      if (st != RG_OK) {
+        bad += st != RG_NOMEM || og != NULL;
+        goto next;
+      }
+      st = rg_game_load(og, "o.txt", "4\n", 2);
+      if (st != RG_OK) {
+        bad += st != RG_NOMEM;
+        goto next;
+      }
+      if (rg_game_play(og) != RG_GAME_ASKING) {
+        rg_game_error(og, &st, NULL);
+        bad += st != RG_NOMEM;
+        goto next;
+      }
+      snprintf(ln, sizeof ln, "help");
+      rr = rg_game_reply(og, ln, &a, &w.out);
+      if (rr != RG_REPLY_HELP) bad++;
+      rg_buf_free(&w);
+      snprintf(ln, sizeof ln, "red white");
+      rr = rg_game_reply(og, ln, &a, &w.out);
+      if (rr != RG_REPLY_ANSWER) {
+        bad += rr != RG_REPLY_BAD || !w.data || !strstr(w.data, "out of memory");
+        goto next;
+      }
+      if (rg_game_play(og) != RG_GAME_ASKING) {
+        rg_game_error(og, &st, NULL);
+        bad += st != RG_NOMEM;
+        goto next;
+      }
+      pub.len = 0;
+      if ((st = rg_game_public(og, &pubo)) != RG_OK) {
+        bad += st != RG_NOMEM;
+        goto next;
+      }
+      rg_buf_free(&w);
+      snprintf(ln, sizeof ln, "b");
+      rr = rg_game_reply(og, ln, &a, &w.out);
+      if (rr != RG_REPLY_ANSWER) {
+        bad += rr != RG_REPLY_BAD || !w.data || !strstr(w.data, "out of memory");
+        goto next;
+      }
+      if (rg_game_play(og) != RG_GAME_OVER) {
+        rg_game_error(og, &st, NULL);
+        bad += st != RG_NOMEM;
+        goto next;
+      }
+      rg_buf_free(&w);
+      rg_game_transcript(og, &w.out);
+      if (w.out.failed) goto next;
+      log = rg_game_log(og, &len, &vis);
+      done = 1;
+      CHECK(strstr(log, "note chosen: BLUE") && strstr(log, "\n6\n") &&
+            strstr(w.data, "\n4\n") && strstr(w.data, "\nRED\n") && strstr(w.data, "\nWHITE\n") &&
+            strstr(w.data, "\nBLUE\n"), "oom: the game once nothing fails: %s / %s", log, w.data);
+    next:
+      rg_alloc_fail_at(0);
+      rg_buf_free(&w);
+      rg_game_free(og);
+    }
+    CHECK(done && k > 20 && bad == 0, "oom: %lu allocations failed in turn, %d wrongly", k - 1, bad);
+    rg_rules_free(orl);
+  }
+  /* More dice than one question takes (7d6: past 6 at once) or than its
+  ** outcomes fit in 32 bits (5d100: 10^10) are asked one die at a time:
+  ** 7 + 5 questions of one die each; the log sums them, 1 + ... + 6 + 1 =
+  ** 22, and 100 + 1 + 50 + 2 + 99 = 252. */
+  {
+    static const char many[] =
+      "ruleset \"many\"\n"
+      "procedure main() -> int {\n"
+      "  let a = roll 7d6\n"
+      "  let b = roll 5d100\n"
+      "  return a + b\n"
+      "}\n";
+    static const char *const faces[] = { "1", "2", "3", "4", "5", "6", "1", "100", "1", "50", "2", "99" };
+    rg_game_options mo = { .size = sizeof mo, .ask_dice = 1 };
+    rg_rules *mr = NULL;
+    rg_game *mg = NULL;
+    int ones = 1, n = 0;
+    CHECK(rg_rules_compile("many.rules", many, sizeof many - 1, NULL, &mr) == RG_OK &&
+          rg_game_new(mr, &mo, &mg) == RG_OK, "many dice compile");
+    while (mg && rg_game_play(mg) == RG_GAME_ASKING && n < 12) {
+      rg_game_asking(mg, &q);
+      ones &= q.range && q.dice <= 1 && q.noptions == (n < 7 ? 6u : 100u) &&
+              strcmp(q.prompt, n < 7 ? "roll d6 (line 3)" : "roll d100 (line 4)") == 0;
+      tell(mg, faces[n++], &why);
+    }
+    CHECK(n == 12 && ones && mg && rg_game_play(mg) == RG_GAME_OVER, "12 dice asked one at a time");
+    log = mg ? rg_game_log(mg, &len, &vis) : "";
+    CHECK(strstr(log, "roll 7d6: 1 + 2 + 3 + 4 + 5 + 6 + 1 = 22") &&
+          strstr(log, "roll 5d100: 100 + 1 + 50 + 2 + 99 = 252") && strstr(log, "\n274\n"),
+          "the sums: %s", log);
+    rg_game_free(mg);
+    rg_rules_free(mr);
+  }
+  /* Answers loaded without a name, the last line without its newline: a
+  ** refused one is named "answers:LINE"; a transcript header without a
+  ** newline still reads; "choices" with nothing after it is refused at its
+  ** column (21 + 23 + 1 = 45, as "choices maybe" above). */
+  {
+    static const char tbl[] =
+      "ruleset \"load\"\n"
+      "enum side { A \"Alpha\", B \"Bravo\" }\n"
+      "enum colour { RED \"RED pass\", WHITE \"White\", BLUE \"Blue\" }\n"
+      "deck bag: colour = { RED: 2, WHITE: 2, BLUE: 1 }\n"
+      "procedure main() -> int {\n"
+      "  let w = roll d6\n"
+      "  let h = draws(A, \"hand\", bag, 3)\n"
+      "  return w\n"
+      "}\n";
+    static const char head[] = "# regula transcript: x.rules, main, seed 5\n# module abc";
+    static const char bare[] = "# regula transcript: x.rules, main, seed 1, choices";
+    rg_game_options lo = { .size = sizeof lo, .ask_dice = 1 };
+    rg_rules *lr = NULL;
+    rg_game *lg = NULL;
+    rg_transcript_info ti;
+    rg_status st = RG_OK;
+    CHECK(rg_rules_compile("load.rules", tbl, sizeof tbl - 1, NULL, &lr) == RG_OK &&
+          rg_game_new(lr, &lo, &lg) == RG_OK && rg_game_load(lg, NULL, "3\nPurple", 8) == RG_OK &&
+          rg_game_answers(lg) == 2 && rg_game_play(lg) == RG_GAME_FAILED,
+          "a loaded answer that fits nothing fails the game");
+    CHECK(lg && strcmp(rg_game_error(lg, &st, NULL), "answers:2: 'Purple' is not an option of: "
+                       "Alpha, hand: draw 3 from bag (line 7); options: RED pass, White, Blue") == 0
+          && st == RG_BAD_VALUE, "named answers:2: %s", lg ? rg_game_error(lg, NULL, NULL) : "");
+    tr.len = 0;
+    if (lg) rg_game_public(lg, &tro);
+    CHECK(!strstr(tr.buf, "? "), "a failed game asks nothing: %s", tr.buf);
+    rg_game_free(lg);
+    rg_rules_free(lr);
+    CHECK(rg_transcript_head(head, strlen(head), &ti) == RG_OK && ti.has_seed && ti.seed == 5 &&
+          ti.proc_len == 4 && ti.module_len == 3 && memcmp(ti.module, "abc", 3) == 0 && !ti.choices,
+          "transcript head without a last newline");
+    CHECK(rg_transcript_head(bare, strlen(bare), &ti) == RG_BAD_VALUE && ti.bad_col == 45 &&
+          strcmp(ti.bad, "choices must be ask, random or first") == 0,
+          "transcript head: choices with no mode (col %u)", ti.bad_col);
+  }
+  /* The public view of a choice among numbers lists them as they are
+  ** answered, by value on one line ("  2, 4, 6"), not numbered. */
+  {
+    static const char nums[] =
+      "ruleset \"numbers\"\n"
+      "enum side { A \"Alpha\", B \"Bravo\" }\n"
+      "procedure main() -> int { return choose(A, \"how many?\", [2, 4, 6]) }\n";
+    rg_game_options no = { .size = sizeof no, .ask_choices = 1 };
+    rg_rules *nr = NULL;
+    rg_game *ng = NULL;
+    tr.len = 0;
+    tr.buf[0] = '\0';
+    CHECK(rg_rules_compile("nums.rules", nums, sizeof nums - 1, NULL, &nr) == RG_OK &&
+          rg_game_new(nr, &no, &ng) == RG_OK && rg_game_play(ng) == RG_GAME_ASKING &&
+          rg_game_public(ng, &tro) == RG_OK && strstr(tr.buf, "\n? Alpha, how many?\n  2, 4, 6\n") &&
+          !strstr(tr.buf, "1) "), "numbers shown by value: %s", tr.buf);
+    CHECK(ng && tell(ng, "4", &why) == RG_REPLY_ANSWER && rg_game_play(ng) == RG_GAME_OVER &&
+          strstr(rg_game_log(ng, &len, &vis), "\n4\n"), "4 is the value 4");
+    rg_game_free(ng);
+    rg_rules_free(nr);
+  }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

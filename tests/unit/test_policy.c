@@ -84,6 +84,25 @@ static int64_t answer_with(void *ctx, const rgi_question *q, rg_out *err) {
   return k;
 }
 
+/* Options with how many of each are left (rgi_question.left). */
+typedef struct counted {
+  const char *const *names;
+  const uint32_t *left;
+} counted;
+
+/* rgi_question.name of a counted ctx (no alt names). */
+static int counted_name(void *ctx, uint32_t k, int alt, char *buf, size_t size) {
+  const counted *c = ctx;
+  if (alt) return 0;
+  snprintf(buf, size, "%s", c->names[k]);
+  return 1;
+}
+
+/* rgi_question.left of a counted ctx. */
+static uint32_t counted_left(void *ctx, uint32_t k) {
+  return ((const counted *)ctx)->left[k];
+}
+
 int main(void) {
   rgi_policy p, a, b;
 
@@ -233,6 +252,166 @@ int main(void) {
     CHECK(rgi_question_match(&pq, "p") == -1, "match: p could be pass or play");
     CHECK(rgi_question_match(&pq, "black") == 0, "match: a whole name before a later word");
     CHECK(rgi_question_match(&pq, "r") == 2, "match: r starts RED play");
+  }
+
+  /* The edges of a reply, each worked out from the question by hand:
+  **   - numbers: a sign is a number ("+2" is 2), a number with a tail
+  **     ("3x") or past int64 is not; below the range's lo is not; an
+  **     empty answer never is; 2d6 with one number, with a number of 40
+  **     digits, or "1+2" (1 and 2: index 0 + 1 * 6 = 6);
+  **   - ten options that all start with "card": the message lists 8 and
+  **     ends ", ..."; a later word shared by two names is ambiguous;
+  **   - a secret question repeats neither a wrong answer nor an
+  **     ambiguous one; a card none of which is left is refused, named
+  **     only when the question is open;
+  **   - a word longer than any command is an answer, not a command;
+  **   - the help of a yes/no, a numeric and a ranged question, with the
+  **     step, the rule file's place and the rule's name, and remarks;
+  **   - an option whose name is another's (two "Red") is written by its
+  **     number, so that the transcript answers it and not the first;
+  **   - a hand (rgi_question_hand) of 0 cards, of a 300-byte name, of an
+  **     ambiguous name (open: quoted; secret: not), of a card none left. */
+  {
+    static const char *const cards[] = { "card 1", "card 2", "card 3", "card 4", "card 5",
+                                         "card 6", "card 7", "card 8", "card 9", "card 10" };
+    static const char *const reds[] = { "Red", "Red", "Blue" };
+    static const char *const tails[] = { "BLACK pass", "WHITE pass", "RED" };
+    rgi_question deck = { .who = "A", .prompt = "card?", .n = 10, .name = name_of, .ctx = (void *)cards };
+    rgi_question dup2 = { .prompt = "colour", .n = 3, .name = name_of, .ctx = (void *)reds };
+    rgi_question tail = { .prompt = "play", .n = 3, .name = name_of, .ctx = (void *)tails };
+    rgi_question secret = ground;
+    rgi_question hand = { .who = "A", .prompt = "hand", .n = 3, .name = name_of, .ctx = (void *)reds,
+                          .hand = 2 };
+    int64_t k;
+    char why[512], text[64], longname[300];
+    rg_buf b;
+    uint32_t ks[4];
+    CHECK(rgi_question_match(&score, "+2") == 5, "edge: +2 is 2, option 5 of -3..3");
+    CHECK(rgi_question_match(&score, "3x") == -1, "edge: 3x is no number");
+    CHECK(rgi_question_match(&score, "99999999999999999999") == -1, "edge: past int64");
+    CHECK(rgi_question_match(&score, "-4") == -1, "edge: below lo");
+    CHECK(rgi_question_match(&ground, "") == -1, "edge: an empty answer");
+    CHECK(rgi_question_match(&twod6, "3") == -1, "edge: one number for 2d6");
+    CHECK(rgi_question_match(&twod6, "1+2") == 6, "edge: 1+2 is 0 + 1 * 6");
+    CHECK(rgi_question_match(&twod6, "1 0000000000000000000000000000000000000002") == -1,
+          "edge: a die of 40 digits");
+    CHECK(reply(&deck, "card", &k, why, sizeof why) == RG_REPLY_BAD && k == -2 &&
+          strcmp(why, "'card' could be card 1, card 2, card 3, card 4, card 5, card 6, card 7, "
+                      "card 8, ...; type more of the name (? for help, undo to go back)") == 0,
+          "edge: ten fit, eight named: %s", why);
+    CHECK(reply(&deck, "card 10", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 9,
+          "edge: card 10 whole");
+    CHECK(reply(&tail, "pa", &k, why, sizeof why) == RG_REPLY_BAD && k == -2 &&
+          strcmp(why, "'pa' could be BLACK pass or WHITE pass; type more of the name (? for help, "
+                      "undo to go back)") == 0, "edge: a later word of two names: %s", why);
+    secret.secret = 1;
+    CHECK(reply(&secret, "xyzzy", &k, why, sizeof why) == RG_REPLY_BAD &&
+          strcmp(why, "that is not an option; answer a number from 1 to 3 or an option's name "
+                      "(? for help, undo to go back)") == 0, "edge: secret, not repeated: %s", why);
+    secret.ctx = (void *)seasons;
+    secret.n = 4;
+    CHECK(reply(&secret, "s", &k, why, sizeof why) == RG_REPLY_BAD && k == -2 &&
+          strcmp(why, "that could be several options; type more of the name (? for help, undo to "
+                      "go back)") == 0, "edge: secret ambiguity: %s", why);
+    {
+      /* BLACK none left, WHITE two, RED one */
+      static const char *const colours[] = { "BLACK", "WHITE", "RED" };
+      static const uint32_t left[] = { 0, 2, 1 };
+      static const counted bag = { colours, left };
+      rgi_question lq = { .who = "A", .prompt = "draw", .n = 3, .name = counted_name,
+                          .left = counted_left, .ctx = (void *)&bag };
+      CHECK(reply(&lq, "black", &k, why, sizeof why) == RG_REPLY_BAD && k == -1 &&
+            strcmp(why, "no BLACK is left by the cards entered so far; check the card, or undo to "
+                        "correct one entered before") == 0, "edge: none left, named: %s", why);
+      lq.secret = 1;
+      CHECK(reply(&lq, "black", &k, why, sizeof why) == RG_REPLY_BAD &&
+            strcmp(why, "none of that card is left by the cards entered so far; check the card, "
+                        "or undo to correct one entered before") == 0,
+            "edge: none left, secret: %s", why);
+      CHECK(rgi_question_match(&lq, "black") == -1 && rgi_question_match(&lq, "w") == 1,
+            "edge: a card none left matches nothing");
+    }
+    CHECK(reply(&count, "abcdefghijklmnopqrstuvwxyz", &k, why, sizeof why) == RG_REPLY_BAD &&
+          strcmp(why, "'abcdefghijklmnopqrstuvwxyz' is not an option; answer one of the numbers "
+                      "listed (? for help, undo to go back)") == 0, "edge: a long word: %s", why);
+    rgi_question_answer_text(&dup2, 1, text, sizeof text);
+    CHECK(strcmp(text, "2") == 0, "edge: the second Red is written 2: %s", text);
+    rgi_question_answer_text(&dup2, 0, text, sizeof text);
+    CHECK(strcmp(text, "Red") == 0, "edge: the first by its name: %s", text);
+    rgi_question_answer_text(&twod6, 35, text, 3);
+    CHECK(strcmp(text, "6 ") == 0, "edge: 2d6's text cut to its buffer: '%s'", text);
+    rg_buf_init(&b);
+    {
+      rgi_question yn = intercept, num = count, rng = score;
+      yn.step = "Scouting";
+      yn.where = "x.rules:4";
+      yn.rule = "who intercepts";
+      num.where = "";
+      rgi_question_help(&b.out, &yn);
+      rgi_question_help(&b.out, &num);
+      rgi_question_help(&b.out, &rng);
+    }
+    CHECK(b.data && strcmp(b.data,
+          "step: Scouting\nrule file: x.rules:4: who intercepts\nanswer yes or no\n"
+          "a name may be shortened while only one fits; undo (or back) takes back\n"
+          "the last answer; save [FILE] writes the game so far\n"
+          "answer one of: 2, 4, 6\n"
+          "a name may be shortened while only one fits; undo (or back) takes back\n"
+          "the last answer; save [FILE] writes the game so far\n"
+          "answer a number from -3 to 3\n"
+          "a name may be shortened while only one fits; undo (or back) takes back\n"
+          "the last answer; save [FILE] writes the game so far\n") == 0,
+          "edge: three helps: %s", b.data ? b.data : "");
+    rg_buf_free(&b);
+    rg_buf_init(&b);
+    CHECK(rgi_question_hand(&hand, " , ,", ks, &b.out) == -1 && b.data &&
+          strcmp(b.data, "a count needs a card after it (2 red 1 white)") == 0,
+          "edge: a hand of no card: %s", b.data ? b.data : "");
+    rg_buf_free(&b);
+    rg_buf_init(&b);
+    CHECK(rgi_question_hand(&hand, "0 blue", ks, &b.out) == -1 && b.data &&
+          strcmp(b.data, "0 cards: this hand is 2 cards at most") == 0, "edge: 0 cards: %s",
+          b.data ? b.data : "");
+    rg_buf_free(&b);
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    rg_buf_init(&b);
+    CHECK(rgi_question_hand(&hand, longname, ks, &b.out) == -1 && b.data &&
+          strlen(b.data) == strlen("'' is not one of the cards (a hand is names, each may be after "
+                                   "a count: 2 red 1 white)") + 255,
+          "edge: a 299-byte name is quoted cut to 255: %zu", b.data ? strlen(b.data) : 0);
+    rg_buf_free(&b);
+    tail.hand = 2;
+    rg_buf_init(&b);
+    CHECK(rgi_question_hand(&tail, "pa red", ks, &b.out) == -1 && b.data &&
+          strcmp(b.data, "'pa' could be several cards; type more of it (a hand is names, each "
+                         "may be after a count: 2 red 1 white)") == 0, "edge: an open hand's "
+          "ambiguity: %s", b.data ? b.data : "");
+    rg_buf_free(&b);
+    tail.secret = 1;
+    rg_buf_init(&b);
+    CHECK(rgi_question_hand(&tail, "pa red", ks, &b.out) == -1 && b.data &&
+          strcmp(b.data, "a card's name could be several cards; type more of it (a hand is names, "
+                         "each may be after a count: 2 red 1 white)") == 0, "edge: a secret hand's "
+          "ambiguity: %s", b.data ? b.data : "");
+    rg_buf_free(&b);
+    rg_buf_init(&b);
+    CHECK(rgi_question_hand(&tail, "bl, 1 red", ks, &b.out) == 2 && ks[0] == 0 && ks[1] == 2 &&
+          !b.data, "edge: bl and 1 red are cards 0 and 2");
+    rg_buf_free(&b);
+  }
+  /* the answers' two copies (the text, the line read): either allocation
+  ** failing gives -2, and the third try, failing nothing, sets up */
+  {
+    int got[3];
+    for (unsigned long k = 1; k <= 3; k++) {
+      rg_alloc_fail_at(k);
+      got[k - 1] = rgi_policy_answers(&p, "a.txt", "1\n", 2);
+      rg_alloc_fail_at(0);
+      rgi_policy_free(&p);
+    }
+    CHECK(got[0] == -2 && got[1] == -2 && got[2] == 0, "answers out of memory: %d %d %d", got[0],
+          got[1], got[2]);
   }
 
   printf("test_policy: %d passed, %d failed\n", passed, failed);

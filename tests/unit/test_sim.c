@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "heading.h"
 #include "rules_text.h"
 #include "sim.h"
 
@@ -145,8 +146,65 @@ int main(void) {
   rgi_sim_wilson(0, 10, &lo, &hi);
   CHECK(lo == 0 && hi > 0.27 && hi < 0.28, "wilson(0, 10): %f .. %f", lo, hi);
 
+  /* threads 0 is one thread; more threads than runs (8 for 3) make one
+  ** run each: the same tallies as one thread, 3 runs counted */
+  {
+    rgi_sim_result one, zero, many;
+    CHECK(sim(&m, "two_d6", 3, 11, 1, &one) == RG_SIM_OK && sim(&m, "two_d6", 3, 11, 0, &zero) ==
+          RG_SIM_OK && sim(&m, "two_d6", 3, 11, 8, &many) == RG_SIM_OK, "threads 1, 0 and 8");
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < one.fields[0].tally.n; s++) total += one.fields[0].counts[s];
+    CHECK(total == 3 && same(&one, &zero) && same(&one, &many),
+          "threads 0 and 8 tally 3 runs as 1 thread does (%llu)", (unsigned long long)total);
+    rgi_sim_free(&one);
+    rgi_sim_free(&zero);
+    rgi_sim_free(&many);
+  }
   rgi_module_free(&m);
   rgi_arena_free(&arena);
+  /* Headings (heading.h), by hand: the settings, one a line, are joined by
+  ** ", " (a blank line and a missing last newline aside); one over 160
+  ** bytes is cut at a character's start and marked "...": "dd=" and 100
+  ** two-byte "é" put a continuation byte at 160, so 159 bytes show ("dd="
+  ** and 78 "é"); the JSON list holds each setting whole; the title of
+  ** variants names the settings once when all sides share them, each
+  ** side's when they differ, none when no side has any. */
+  {
+    static const char two[] = "a=1\n\nb=2";
+    char big[256], want[256], title[256];
+    const char *names[] = { "base.rules", "rev.rules" };
+    const char *same[] = { "x=1\n", "x=1\n" }, *differ[] = { "x=1\n", NULL }, *none[] = { NULL, "" };
+    json_t *o = json_object(), *a;
+    rg_buf b;
+    size_t at = 0;
+    at += (size_t)snprintf(big, sizeof big, "dd=");
+    for (int i = 0; i < 100; i++) at += (size_t)snprintf(big + at, sizeof big - at, "\xc3\xa9");
+    at = (size_t)snprintf(want, sizeof want, "dd=");
+    for (int i = 0; i < 78; i++) at += (size_t)snprintf(want + at, sizeof want - at, "\xc3\xa9");
+    snprintf(want + at, sizeof want - at, "...");
+    rg_buf_init(&b);
+    CHECK(rgi_heading_sets(&b.out, two) == 2 && b.data && strcmp(b.data, "a=1, b=2") == 0,
+          "heading: two settings: %s", b.data ? b.data : "");
+    rg_buf_free(&b);
+    rg_buf_init(&b);
+    CHECK(rgi_heading_sets(&b.out, big) == 1 && b.data && strcmp(b.data, want) == 0 &&
+          strlen(b.data) == 159 + 3, "heading: a long setting cut at 159 bytes: %s",
+          b.data ? b.data : "");
+    rg_buf_free(&b);
+    CHECK(o && rgi_heading_sets_json(o, two) == 0 && (a = json_object_get(o, "sets")) &&
+          json_array_size(a) == 2 && strcmp(json_string_value(json_array_get(a, 0)), "a=1") == 0 &&
+          strcmp(json_string_value(json_array_get(a, 1)), "b=2") == 0, "heading: sets in JSON");
+    json_decref(o);
+    CHECK(strcmp(rgi_heading_variants_title(title, sizeof title, "main()", names, same, 2, "odds"),
+                 "main() of A = base.rules, B = rev.rules: odds; set x=1") == 0,
+          "heading: shared settings once: %s", title);
+    CHECK(strcmp(rgi_heading_variants_title(title, sizeof title, "main()", names, differ, 2, "odds"),
+                 "main() of A = base.rules, B = rev.rules: odds; set A: x=1") == 0,
+          "heading: A's settings: %s", title);
+    CHECK(strcmp(rgi_heading_variants_title(title, sizeof title, "main()", names, none, 2, "odds"),
+                 "main() of A = base.rules, B = rev.rules: odds") == 0,
+          "heading: no settings: %s", title);
+  }
   printf("test_sim: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

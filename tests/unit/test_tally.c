@@ -6,7 +6,9 @@
 **     slot) and sort as -2, 3, 5, 7;
 **   - sets of enum colour {BLACK < WHITE < RED} sort by size, then by
 **     their lowest member: {} "none", {WHITE}, {RED}, {BLACK, WHITE};
-**   - lists of ints sort element by element: [1, 5] before [3];
+**   - sets of the same size sort by their lowest members in turn;
+**   - lists of ints sort element by element, a prefix first: [1], [1, 5],
+**     [3];
 **   - a limit of 2 distinct values refuses a third (-3) but still counts
 **     the known ones;
 **   - merging by key gives the same slot for the same text.
@@ -71,19 +73,32 @@ int main(void) {
         order[2], order[3]);
   rgi_tally_free(&t);
 
-  /* lists: [1, 5] at heap 0, [3] at heap 3 */
+  /* sets of two: by their lowest member, then the next (BLACK 1, WHITE 2,
+  ** RED 4): {BLACK, WHITE} = 3, {BLACK, RED} = 5, {WHITE, RED} = 6 */
+  rgi_tally_init(&t, &m, tset);
+  CHECK(rgi_tally_slot(&t, NULL, 0, 6) == 0 && rgi_tally_slot(&t, NULL, 0, 5) == 1 &&
+        rgi_tally_slot(&t, NULL, 0, 3) == 2, "three sets of two");
+  rgi_tally_order(&t, order);
+  CHECK(order[0] == 2 && order[1] == 1 && order[2] == 0,
+        "sets of two sorted BLACK+WHITE, BLACK+RED, WHITE+RED: slots %u %u %u", order[0],
+        order[1], order[2]);
+  rgi_tally_free(&t);
+
+  /* lists: [1, 5] at heap 0, [3] at heap 3, [1] at heap 5 */
   {
     int p = rgi_module_find_proc(&m, "hand");
-    rgi_value heap[] = { 2, 1, 5, 1, 3 };
+    rgi_value heap[] = { 2, 1, 5, 1, 3, 1, 1 };
     CHECK(p >= 0 && m.procs[p].result.kind == RG_K_LIST, "a list type");
     if (p >= 0) {
       rgi_tally_init(&t, &m, m.procs[p].result);
-      CHECK(rgi_tally_slot(&t, heap, 5, 3) == 0, "[3] first");
-      CHECK(rgi_tally_slot(&t, heap, 5, 0) == 1, "[1, 5] second");
-      CHECK(rgi_tally_slot(&t, heap, 5, 3) == 0, "[3] again");
+      CHECK(rgi_tally_slot(&t, heap, 7, 3) == 0, "[3] first");
+      CHECK(rgi_tally_slot(&t, heap, 7, 0) == 1, "[1, 5] second");
+      CHECK(rgi_tally_slot(&t, heap, 7, 3) == 0, "[3] again");
+      CHECK(rgi_tally_slot(&t, heap, 7, 5) == 2, "[1] third");
       CHECK(strcmp(t.keys[1].text, "[1, 5]") == 0, "list text: %s", t.keys[1].text);
       rgi_tally_order(&t, order);
-      CHECK(order[0] == 1 && order[1] == 0, "[1, 5] sorts before [3]");
+      CHECK(order[0] == 2 && order[1] == 1 && order[2] == 0,
+            "[1] (a prefix: shorter first) before [1, 5] before [3]");
       rgi_tally_free(&t);
     }
   }

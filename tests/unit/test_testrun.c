@@ -86,6 +86,43 @@ int main(void) {
   CHECK(rgi_test_run(&m, NULL, NULL, NULL, &np, &nf) == 0 && np == 2 && nf == 8,
         "a second run adds: %u, %u", np, nf);
 
+  /* Out of memory at each allocation in turn (N = 1, 2, ...): every
+  ** failing N returns -1, and the first that fails nothing runs the tests
+  ** as above: the same 5 results, the same messages. */
+  {
+    int wrong = 0, done = 0;
+    unsigned long k;
+    for (k = 1; k < 10000 && !done; k++) {
+      seen t = { 0 };
+      uint32_t p = 0, f = 0;
+      int rc;
+      rg_alloc_fail_at(k);
+      rc = rgi_test_run(&m, NULL, record, &t, &p, &f);
+      rg_alloc_fail_at(0);
+      if (rc == 0) {
+        done = 1;
+        CHECK(p == 1 && f == 4 && t.n == 5 && strcmp(t.first[1], s.first[1]) == 0 &&
+              strcmp(t.second[1], s.second[1]) == 0 && strcmp(t.first[2], s.first[2]) == 0,
+              "oom: once nothing fails (N = %lu), the same results", k);
+      } else {
+        wrong += rc != -1;
+      }
+    }
+    CHECK(done && k > 3 && wrong == 0, "oom: %lu allocations failed in turn, %d wrongly", k - 1,
+          wrong);
+  }
+  /* a module without tests: nothing to run, nothing counted */
+  {
+    rgi_module m2;
+    rgi_arena a2;
+    uint32_t p = 0, f = 0;
+    CHECK(rules_text("procedure p() -> int { return 1 }\n", &m2, &a2) == 0 &&
+          rgi_test_run(&m2, NULL, record, &s, &p, &f) == 0 && p == 0 && f == 0,
+          "no tests, none counted");
+    rgi_module_free(&m2);
+    rgi_arena_free(&a2);
+  }
+
   rgi_module_free(&m);
   rgi_arena_free(&arena);
   printf("test_testrun: %d passed, %d failed\n", passed, failed);

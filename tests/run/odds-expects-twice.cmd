@@ -1,0 +1,1 @@
+regula odds tests/run/sim-expects-twice.rules main

@@ -1,0 +1,1 @@
+regula odds tests/run/strategy-edges.rules main --policy first
