@@ -401,7 +401,7 @@ int rgi_value_parse(const rgi_module *m, rgi_type t, const char *text, rgi_value
     if (!k) break;
     while (text[k] == ' ') k++;
     if (*unit && strncmp(text + k, unit, strlen(unit)) == 0) k += strlen(unit);
-    else if (text[k] == '"') k++;
+    else if (text[k] == '"' && strcmp(unit, "in") == 0) k++;   /* 5" is inches only */
     if (text[k] == '*') k++;
     if (text[k]) break;
     *v = x;
