@@ -221,6 +221,10 @@ rgi_value rgc_heap_record(cstate *cs, const rgi_value *vals, uint32_t n);
 /* Returns whether e's value depends on a starred distance (depth: the
 ** recursion so far, cut at 32). */
 bool rgc_expr_starred(cstate *cs, const rgi_expr *e, int depth);
+/* Returns a starred distance of v thousandths under the rule set's `scale
+** *` (v unchanged without one), rounded as it says; reports an overflow at
+** pos (then returns v). */
+rgi_value rgc_scaled(cstate *cs, rgi_pos pos, rgi_value v);
 /* Folds constant s on first use (use: where it is named); stores its value
 ** and returns its type (T_ERR on failure). */
 rgi_type rgc_const_value(cstate *cs, rgi_pos use, sym *s, rgi_value *v);

@@ -384,7 +384,11 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rgi_type t, rgi_value *v) {
     if (!k) break;
     if (strncmp(s + k, unit, ul) == 0) k += ul;
     else if (s[k] == '"' && strcmp(unit, "in") == 0) k++;
-    if (s[k] == '*') k++;
+    if (s[k] == '*') {              /* starred: scaled as in the rule file */
+      if (s[k + 1]) break;
+      *v = rgc_scaled(cs, c->pos, m);
+      return true;
+    }
     if (s[k]) break;
     *v = m;
     return true;
