@@ -243,6 +243,30 @@ int main(void) {
     }
   }
 
+  /* An input's default must be a value of its type. */
+  fresh(); M.inputs[0].type = (rgi_type){RG_K_SET, 0}; M.inputs[0].value = 8;
+  EXPECT_MSG("input 'rating': default: set has members outside the enum");
+  fresh(); M.inputs[0].type = T_TEXT; M.inputs[0].value = 99999;
+  EXPECT_MSG("input 'rating': default: string out of range");
+  fresh(); M.inputs[0].type = (rgi_type){RG_K_ENUM, 0}; M.inputs[0].value = 3;
+  EXPECT_MSG("input 'rating': default: member out of range");
+  /* A table of lists: each cell a heap offset whose count fits the heap
+  ** (the heap holds 1 0 2 1 3 2: at 1 an empty list, at 4 a count of 3
+  ** with one value after it). */
+  {
+    char err[256] = "";
+    fresh();
+    M.tables[0].value = (rgi_type){RG_K_LIST, 1};
+    for (uint32_t k = 0; k < M.tables[0].count; k++) M.cells[M.tables[0].first + k] = 1;
+    CHECK(M.nheap == 6 && rgi_module_verify(&M, err, sizeof err) == 0, "lists: good (%s)", err);
+    M.cells[M.tables[0].first + 5] = -1;
+    EXPECT_MSG("table 'weather': cell 5: list offset -1 outside the heap");
+    M.cells[M.tables[0].first + 5] = 6;
+    EXPECT_MSG("table 'weather': cell 5: list offset 6 outside the heap");
+    M.cells[M.tables[0].first + 5] = 4;
+    EXPECT_MSG("table 'weather': cell 5: list offset 4 outside the heap");
+  }
+
   /* Provenance (version 3). */
   fresh(); M.ncellsrc = 1; M.cellsrc = rg_malloc(sizeof *M.cellsrc); M.cellsrc[0].file = 0; M.cellsrc[0].line = 1;
   if (M.ncells != 1) EXPECT_MSG("cell sources: 1 for 45 cells");
