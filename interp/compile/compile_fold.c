@@ -271,7 +271,6 @@ rgi_value rgc_heap_record(cstate *cs, const rgi_value *vals, uint32_t n) {
   uint32_t off = cs->heap.n;
   for (uint32_t i = 0; i < n; i++) {
     rgi_value *slot = rgc_push(cs, &cs->heap);
-    if (!slot) return 0;
     *slot = vals[i];
   }
   return off;
@@ -284,7 +283,6 @@ static rgi_type fold_record(cstate *cs, rgi_expr *e, uint32_t r, rgi_value *v) {
   rgi_value *vals = rgc_alloc(cs, n * sizeof *vals);
   bool *seen = rgc_alloc(cs, n * sizeof *seen);
   bool ok = true;
-  if (!vals || !seen) { rgc_oom(cs); return T_ERR; }
   for (rgi_fieldinit *f = e->fields; f; f = f->next) {
     uint32_t k;
     for (k = 0; k < n; k++)
