@@ -410,7 +410,6 @@ static rgi_type bi_choose(cstate *cs, bcall *c, const builtin *b) {
     }
   }
   ch = rgc_push(cs, &cs->choices);
-  if (!ch) return T_ERR;
   ch->prompt = rgc_intern(cs, a2->str);
   ch->chooser = who;
   ch->option = res;

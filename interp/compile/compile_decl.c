@@ -22,7 +22,6 @@ void rgc_collect_notes(cstate *cs, rgi_note *n, const char *what) {
     rgi_assumption *a;
     if (!n->assumed) continue;
     a = rgc_alloc(cs, sizeof *a);
-    if (!a) { rgc_oom(cs); return; }
     a->pos = n->pos;
     a->what = what;
     a->text = n->text;
@@ -40,8 +39,7 @@ const char *rgc_describe(cstate *cs, const char *fmt, ...) {
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   s = rgc_strdup(cs, buf);
-  if (!s) rgc_oom(cs);
-  return s ? s : "";
+  return s;
 }
 
 /* unit NAME ["display"] */
@@ -50,7 +48,6 @@ void rgc_decl_unit(cstate *cs, rgi_decl *dc) {
   rgi_unit *u;
   if (!s) return;
   u = rgc_push(cs, &cs->units);
-  if (!u) return;
   s->index = cs->units.n - 1;
   u->name = rgc_intern(cs, dc->name);
   u->display = dc->display ? rgc_intern(cs, dc->display) : 0;
@@ -70,7 +67,6 @@ void rgc_decl_enum(cstate *cs, rgi_decl *dc) {
     rgc_err(cs, dc->pos, "enum %s has %u members; at most 64 are allowed", dc->name, n);
   }
   e = rgc_push(cs, &cs->enums);
-  if (!e) return;
   s->index = cs->enums.n - 1;
   e->name = rgc_intern(cs, dc->name);
   e->first = cs->members.n;
@@ -95,7 +91,6 @@ void rgc_decl_enum(cstate *cs, rgi_decl *dc) {
     }
     mi = rgc_push(cs, &cs->members);
     r = rgc_alloc(cs, sizeof *r);
-    if (!mi || !r) { rgc_oom(cs); return; }
     mi->code = rgc_intern(cs, m->code);
     mi->display = m->display ? rgc_intern(cs, m->display) : 0;
     AT(cs->enums, rgi_enum, s->index).count++;
@@ -116,7 +111,6 @@ void rgc_decl_record(cstate *cs, rgi_decl *dc) {
   rgi_record *r;
   if (!s) return;
   r = rgc_push(cs, &cs->records);
-  if (!r) return;
   s->index = cs->records.n - 1;
   r->name = rgc_intern(cs, dc->name);
 }
@@ -193,7 +187,6 @@ void rgc_record_fields(cstate *cs, rgi_decl *dc) {
         goto next;
       }
     fi = rgc_push(cs, &cs->fields);
-    if (!fi) return;
     fi->name = rgc_intern(cs, f->name);
     fi->type = rgc_resolve_type(cs, f->type);
     if (rgc_is_err(fi->type)) fi->type = T_INT;     /* reported; keep the layout */
@@ -211,14 +204,12 @@ void rgc_decl_table(cstate *cs, rgi_decl *dc) {
   bool bad = false;
   if (!s) return;
   tb = rgc_push(cs, &cs->tables);
-  if (!tb) return;
   s->index = cs->tables.n - 1;
   tb->name = rgc_intern(cs, dc->name);
   tb->first_dim = cs->dims.n;
   tb->value = rgc_resolve_type(cs, dc->type);
   for (rgi_keyspec *k = dc->keys; k; k = k->next) {
     rgi_dim *dm = rgc_push(cs, &cs->dims);
-    if (!dm) return;
     AT(cs->tables, rgi_table, s->index).ndims++;
     dm->label = k->name ? rgc_intern(cs, k->name) : 0;
     if (k->enum_name) {
@@ -296,7 +287,6 @@ void rgc_decl_proc(cstate *cs, rgi_decl *dc) {
   s = rgc_declare(cs, dc, S_PROC);
   if (!s) return;
   p = rgc_push(cs, &cs->procs);
-  if (!p) return;
   s->index = cs->procs.n - 1;
   p->name = rgc_intern(cs, dc->name);
   p->first_param = cs->params.n;
@@ -310,7 +300,6 @@ void rgc_decl_proc(cstate *cs, rgi_decl *dc) {
     for (rgi_param *q = dc->params; q != pa; q = q->next)
       if (strcmp(q->name, pa->name) == 0) rgc_err(cs, pa->pos, "parameter '%s' is given twice", pa->name);
     pi = rgc_push(cs, &cs->params);
-    if (!pi) return;
     pi->name = rgc_intern(cs, pa->name);
     pi->type = rgc_resolve_type(cs, pa->type);
     AT(cs->procs, rgi_proc, s->index).nparams++;
@@ -376,7 +365,6 @@ void rgc_decl_chance(cstate *cs, rgi_decl *dc) {
     }
     for (rgi_value i = 0; i < count; i++) {
       rgi_value *slot = rgc_push(cs, values);
-      if (!slot) return;
       *slot = key;
     }
     total += (uint32_t)count;
@@ -387,7 +375,6 @@ void rgc_decl_chance(cstate *cs, rgi_decl *dc) {
     rgc_err(cs, dc->pos, "%s %s has no %s", is_dice ? "die" : "deck", dc->name, is_dice ? "faces" : "cards");
   if (is_dice) {
     rgi_dice *d = rgc_push(cs, &cs->dice);
-    if (!d) return;
     s->index = cs->dice.n - 1;
     d->name = rgc_intern(cs, dc->name);
     d->face = rgc_is_err(t) ? T_INT : t;
@@ -395,7 +382,6 @@ void rgc_decl_chance(cstate *cs, rgi_decl *dc) {
     d->count = total;
   } else {
     rgi_deck *d = rgc_push(cs, &cs->decks);
-    if (!d) return;
     s->index = cs->decks.n - 1;
     d->name = rgc_intern(cs, dc->name);
     d->card = rgc_is_err(t) ? T_INT : t;
@@ -493,11 +479,9 @@ void rgc_decl_input(cstate *cs, rgi_decl *dc) {
     for (uint32_t k = 0; k < en->count; k++) {
       const char *code = cs->pool + AT(cs->members, rgi_member_info, en->first + k).code;
       char *name = rgc_alloc(cs, strlen(dc->name) + strlen(code) + 3);
-      if (!name) return;
       sprintf(name, "%s[%s]", dc->name, code);
       if (per_member) v = member_default(cs, dc, code, want);
       in = rgc_push(cs, &cs->inputs);
-      if (!in) return;
       in->name = rgc_intern(cs, name);
       in->type = rgc_is_err(want) ? T_INT : want;
       in->value = v;
@@ -506,7 +490,6 @@ void rgc_decl_input(cstate *cs, rgi_decl *dc) {
     return;
   }
   in = rgc_push(cs, &cs->inputs);
-  if (!in) return;
   in->name = rgc_intern(cs, dc->name);
   in->type = rgc_is_err(want) ? T_INT : want;
   in->value = v;
@@ -601,7 +584,6 @@ void rgc_decl_test(cstate *cs, rgi_decl *dc) {
   rgi_proc *p = rgc_push(cs, &cs->procs);
   rgi_test *t;
   uint32_t index = cs->procs.n - 1;
-  if (!p) return;
   p->name = rgc_intern(cs, dc->name);
   p->first_param = cs->params.n;
   p->result = T_NONE;
@@ -612,7 +594,6 @@ void rgc_decl_test(cstate *cs, rgi_decl *dc) {
   rgc_proc_body(cs, dc, index);
   cs->in_test = false;
   t = rgc_push(cs, &cs->tests);
-  if (!t) return;
   t->name = AT(cs->procs, rgi_proc, index).name;
   t->proc = index;
 }
@@ -807,7 +788,6 @@ void rgc_decl_strategy(cstate *cs, rgi_decl *dc) {
       pk.who_set = r->who != NULL;
       pk.who = who;
       rgi_pick *slot = rgc_push(cs, &cs->picks);
-      if (!slot) return;
       *slot = pk;
     }
   }
@@ -818,7 +798,6 @@ void rgc_decl_strategy(cstate *cs, rgi_decl *dc) {
     else pk->rule = n - 1;
   }
   st = rgc_push(cs, &cs->strategies);
-  if (!st) return;
   st->name = rgc_intern(cs, dc->name);
   st->doc = rgc_intern(cs, dc->display ? dc->display : "");
   st->first = first;
@@ -887,7 +866,7 @@ void rgc_decl_display(cstate *cs, rgi_decl *dc) {
                     x->text, rgc_hint_field(cs, et.ref, c->name));
             continue;
           }
-          if (!(slot = rgc_push(cs, &cs->dcols))) return;
+          slot = rgc_push(cs, &cs->dcols);
           *slot = (uint32_t)k;
           er = &AT(cs->records, rgi_record, et.ref);
           r = &AT(cs->records, rgi_record, s->index);
@@ -911,12 +890,10 @@ void rgc_decl_display(cstate *cs, rgi_decl *dc) {
       }
     }
     rgi_dline *slot = rgc_push(cs, &cs->dlines);
-    if (!slot) return;
     *slot = dl;
     r = &AT(cs->records, rgi_record, s->index);
   }
   dp = rgc_push(cs, &cs->displays);
-  if (!dp) return;
   dp->record = s->index;
   dp->title = rgc_intern(cs, dc->display ? dc->display : "");
   dp->first = first;

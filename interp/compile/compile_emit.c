@@ -21,7 +21,6 @@ uint32_t rgc_emit(cstate *cs, rgi_opcode op, uint32_t a) {
   }
   ins = rgc_push(cs, &cs->code);
   ln = rgc_push(cs, &cs->lines);
-  if (!ins || !ln) return 0;
   *ins = RG_INS(op, a);
   ln->file = cs->pos.file;
   ln->line = cs->pos.line;
@@ -35,12 +34,11 @@ static uint32_t konst_bucket(rgi_value v, uint32_t cap) {
   return (uint32_t)(x >> 32) & (cap - 1);
 }
 
-/* Makes the constants' table at least twice their number (arena memory);
-** returns false when out of memory. */
-static bool konst_grow(cstate *cs) {
+/* Makes the constants' table at least twice their number (arena memory;
+** running out unwinds through rgc_oom). */
+static void konst_grow(cstate *cs) {
   uint32_t cap = cs->khcap ? cs->khcap * 2 : 64;
   uint32_t *h = rgc_alloc(cs, cap * sizeof *h);
-  if (!h) return false;
   memset(h, 0, cap * sizeof *h);
   for (uint32_t i = 0; i < cs->consts.n; i++) {
     uint32_t b = konst_bucket(AT(cs->consts, rgi_value, i), cap);
@@ -49,18 +47,16 @@ static bool konst_grow(cstate *cs) {
   }
   cs->khash = h;
   cs->khcap = cap;
-  return true;
 }
 
 /* Returns the index of constant v in K[], adding it once (found by hash:
 ** a procedure of many distinct constants compiles in linear time). */
 static uint32_t konst(cstate *cs, rgi_value v) {
-  if (2 * ((uint64_t)cs->consts.n + 1) > cs->khcap && !konst_grow(cs)) return 0;
+  if (2 * ((uint64_t)cs->consts.n + 1) > cs->khcap) konst_grow(cs);
   uint32_t b = konst_bucket(v, cs->khcap);
   for (; cs->khash[b]; b = (b + 1) & (cs->khcap - 1))
     if (AT(cs->consts, rgi_value, cs->khash[b] - 1) == v) return cs->khash[b] - 1;
   rgi_value *k = rgc_push(cs, &cs->consts);
-  if (!k) return 0;
   *k = v;
   cs->khash[b] = cs->consts.n;
   return cs->consts.n - 1;
@@ -186,12 +182,11 @@ local *rgc_find_local(cstate *cs, const char *name) {
   return NULL;
 }
 
-/* Makes the buckets at least twice the locals (arena memory); returns
-** false when out of memory. */
-static bool grow_buckets(cstate *cs) {
+/* Makes the buckets at least twice the locals (arena memory; running out
+** unwinds through rgc_oom). */
+static void grow_buckets(cstate *cs) {
   uint32_t cap = cs->lhcap ? cs->lhcap * 2 : 64;
   uint32_t *head = rgc_alloc(cs, cap * sizeof *head);
-  if (!head) return false;
   memset(head, 0xFF, cap * sizeof *head);
   for (uint32_t i = 0; i < cs->nlocal; i++) {
     uint32_t b = cs->locals[i].hash & (cap - 1);
@@ -200,7 +195,6 @@ static bool grow_buckets(cstate *cs) {
   }
   cs->lhead = head;
   cs->lhcap = cap;
-  return true;
 }
 
 /* Forgets the newest local: its bucket's chain and the loop variables lose
@@ -216,18 +210,16 @@ void rgc_reset_locals(cstate *cs) {
   cs->nloops = 0;
 }
 
-bool rgc_mark_loop(cstate *cs, uint32_t i) {
+void rgc_mark_loop(cstate *cs, uint32_t i) {
   if (cs->nloops == cs->caploops) {
     uint32_t cap = cs->caploops ? cs->caploops * 2 : 16;
     uint32_t *p = rgc_alloc(cs, cap * sizeof *p);
-    if (!p) return false;
     if (cs->nloops) memcpy(p, cs->loops, cs->nloops * sizeof *p);
     cs->loops = p;
     cs->caploops = cap;
   }
   cs->locals[i].loop = true;
   cs->loops[cs->nloops++] = i;
-  return true;
 }
 
 /* Adds a local of type t in the current block; returns its slot.  A name
@@ -239,7 +231,6 @@ uint32_t rgc_add_local(cstate *cs, rgi_pos pos, const char *name, rgi_type t) {
   if (cs->nlocal == cs->caplocal) {
     uint32_t cap = cs->caplocal ? cs->caplocal * 2 : 32;
     local *p = rgc_alloc(cs, cap * sizeof *p);
-    if (!p) { rgc_oom(cs); return 0; }
     if (cs->nlocal) memcpy(p, cs->locals, cs->nlocal * sizeof *p);
     cs->locals = p;
     cs->caplocal = cap;
@@ -248,7 +239,7 @@ uint32_t rgc_add_local(cstate *cs, rgi_pos pos, const char *name, rgi_type t) {
     rgc_err(cs, pos, "too many local variables (limit %d)", MAX_LOCALS);
     return 0;
   }
-  if ((uint64_t)cs->nlocal * 2 >= cs->lhcap && !grow_buckets(cs)) { rgc_oom(cs); return 0; }
+  if ((uint64_t)cs->nlocal * 2 >= cs->lhcap) grow_buckets(cs);
   l = &cs->locals[cs->nlocal];
   l->name = name;
   l->slot = cs->nslots++;

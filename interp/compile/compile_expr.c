@@ -226,7 +226,6 @@ static rgi_type record_expr(cstate *cs, rgi_expr *e, rgi_type want) {
   }
   rec = &AT(cs->records, rgi_record, want.ref);
   byfield = rgc_alloc(cs, rec->count * sizeof *byfield);
-  if (!byfield) { rgc_oom(cs); return T_ERR; }
   for (rgi_fieldinit *f = e->fields; f; f = f->next) {
     uint32_t k;
     for (k = 0; k < rec->count; k++)
@@ -423,7 +422,6 @@ bool rgc_label(cstate *cs, rgi_expr *who, const char *what, rgi_pos pos) {
     return false;
   }
   c = rgc_push(cs, &cs->choices);
-  if (!c) return false;
   c->prompt = rgc_intern(cs, what);
   c->chooser = t;
   c->option = T_INT;

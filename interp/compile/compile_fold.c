@@ -224,8 +224,9 @@ bool rgc_expr_starred(cstate *cs, const rgi_expr *e, int depth) {
 }
 
 /* Applies the rule set's scale to a starred distance of v thousandths:
-** v * num / den, rounded to whole units as the scale says. */
-static rgi_value scaled(cstate *cs, rgi_pos pos, rgi_value v) {
+** v * num / den, rounded to whole units as the scale says (see
+** compile_int.h). */
+rgi_value rgc_scaled(cstate *cs, rgi_pos pos, rgi_value v) {
   int64_t x, q, r, unit;
   if (cs->scale_num == 1 && cs->scale_den == 1) return v;
   if (__builtin_mul_overflow(v, cs->scale_num, &x)) {
@@ -270,7 +271,6 @@ rgi_value rgc_heap_record(cstate *cs, const rgi_value *vals, uint32_t n) {
   uint32_t off = cs->heap.n;
   for (uint32_t i = 0; i < n; i++) {
     rgi_value *slot = rgc_push(cs, &cs->heap);
-    if (!slot) return 0;
     *slot = vals[i];
   }
   return off;
@@ -283,7 +283,6 @@ static rgi_type fold_record(cstate *cs, rgi_expr *e, uint32_t r, rgi_value *v) {
   rgi_value *vals = rgc_alloc(cs, n * sizeof *vals);
   bool *seen = rgc_alloc(cs, n * sizeof *seen);
   bool ok = true;
-  if (!vals || !seen) { rgc_oom(cs); return T_ERR; }
   for (rgi_fieldinit *f = e->fields; f; f = f->next) {
     uint32_t k;
     for (k = 0; k < n; k++)
@@ -371,7 +370,7 @@ rgi_type rgc_fold(cstate *cs, rgi_expr *e, rgi_type want, rgi_value *v) {
   case RG_EX_DIST: {
     int u = resolve_unit(cs, e->pos, e->name);
     if (u < 0) return T_ERR;
-    *v = e->starred ? scaled(cs, e->pos, e->ival) : e->ival;
+    *v = e->starred ? rgc_scaled(cs, e->pos, e->ival) : e->ival;
     return rgc_mktype(RG_K_DIST, (uint32_t)u);
   }
   case RG_EX_STR:

@@ -147,9 +147,9 @@ void rgc_err(cstate *cs, rgi_pos pos, const char *fmt, ...)
   ;
 /* Out of memory: unwinds the whole compile to rgi_compile. */
 _Noreturn void rgc_oom(cstate *cs);
-/* Appends a zeroed item to v, or unwinds. */
+/* Appends a zeroed item to v, or unwinds: never returns NULL. */
 void *rgc_push(cstate *cs, vec *v);
-/* Arena allocation and copies that unwind on failure. */
+/* Arena allocation and copies that unwind on failure: never NULL. */
 void *rgc_alloc(cstate *cs, size_t n);
 char *rgc_strndup(cstate *cs, const char *s, size_t n);
 char *rgc_strdup(cstate *cs, const char *s);
@@ -221,6 +221,10 @@ rgi_value rgc_heap_record(cstate *cs, const rgi_value *vals, uint32_t n);
 /* Returns whether e's value depends on a starred distance (depth: the
 ** recursion so far, cut at 32). */
 bool rgc_expr_starred(cstate *cs, const rgi_expr *e, int depth);
+/* Returns a starred distance of v thousandths under the rule set's `scale
+** *` (v unchanged without one), rounded as it says; reports an overflow at
+** pos (then returns v). */
+rgi_value rgc_scaled(cstate *cs, rgi_pos pos, rgi_value v);
 /* Folds constant s on first use (use: where it is named); stores its value
 ** and returns its type (T_ERR on failure). */
 rgi_type rgc_const_value(cstate *cs, rgi_pos use, sym *s, rgi_value *v);
@@ -271,8 +275,8 @@ void rgc_end_block(cstate *cs);
 /* Forgets every local (a new procedure starts). */
 void rgc_reset_locals(cstate *cs);
 /* Marks local i (in scope) as a loop's variable, so that expectations name
-** it; returns false when out of memory. */
-bool rgc_mark_loop(cstate *cs, uint32_t i);
+** it (running out of memory unwinds through rgc_oom). */
+void rgc_mark_loop(cstate *cs, uint32_t i);
 
 /* ---- compile_expr.c: expressions ---- */
 

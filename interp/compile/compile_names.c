@@ -94,7 +94,6 @@ sym *rgc_declare(cstate *cs, rgi_decl *dc, symkind kind) {
     return NULL;
   }
   s = rgc_alloc(cs, sizeof *s);
-  if (!s) rgc_oom(cs);
   s->name = dc->name;
   s->kind = kind;
   s->decl = dc;
@@ -127,7 +126,6 @@ uint32_t rgc_intern(cstate *cs, const char *s) {
   {
     struct strent *e = rgc_alloc(cs, sizeof *e);
     uint32_t off = cs->npool;
-    if (!e) { rgc_oom(cs); return 0; }
     memcpy(cs->pool + off, s, n + 1);
     cs->npool += (uint32_t)n + 1;
     e->off = off;
@@ -173,7 +171,6 @@ uint32_t rgc_type_index(cstate *cs, rgi_type t) {
   }
   {
     rgi_type *slot = rgc_push(cs, &cs->types);
-    if (!slot) return 0;
     *slot = t;
     return cs->types.n - 1;
   }

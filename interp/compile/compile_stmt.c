@@ -70,7 +70,7 @@ static bool note_stmt(cstate *cs, rgi_stmt *s) {
 static void mark_loop(cstate *cs, uint32_t slot) {
   for (uint32_t i = cs->nlocal; i-- > 0;)
     if (cs->locals[i].slot == slot) {
-      if (cs->locals[i].name[0] != ' ' && !rgc_mark_loop(cs, i)) rgc_oom(cs);
+      if (cs->locals[i].name[0] != ' ') rgc_mark_loop(cs, i);
       return;
     }
 }
@@ -83,7 +83,6 @@ static void expect_vars(cstate *cs, uint32_t x) {
     uint32_t i = cs->loops[k];
     rgi_expect_var *v;
     v = rgc_push(cs, &cs->evars);
-    if (!v) return;
     v->name = rgc_intern(cs, cs->locals[i].name);
     v->slot = cs->locals[i].slot;
     v->type = cs->locals[i].type;
@@ -129,7 +128,6 @@ static bool expect_stmt(cstate *cs, rgi_stmt *s) {
     t = rgc_binop_type(cs, e->oppos, RG_AOP_EQ, ta, tb);
     if (rgc_is_err(t)) return false;
     x = rgc_push(cs, &cs->expects);
-    if (!x) return false;
     x->text = source_text(cs, expect_text_pos(cs, s), s->next);
     /* the side whose type is known; [] == [] compares lists of ints, and
     ** {} == {} the ints of two empty sets */
@@ -144,7 +142,6 @@ static bool expect_stmt(cstate *cs, rgi_stmt *s) {
   t = rgc_expr(cs, e, T_BOOL);
   if (rgc_is_err(t) || !rgc_check_type(cs, e->pos, t, T_BOOL, "an expectation")) return false;
   x = rgc_push(cs, &cs->expects);
-  if (!x) return false;
   x->text = source_text(cs, expect_text_pos(cs, s), s->next);
   x->type = T_BOOL;
   expect_vars(cs, cs->expects.n - 1);

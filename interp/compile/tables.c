@@ -310,7 +310,6 @@ static uint32_t tsv_split(cstate *cs, uint32_t file, uint32_t lineno, const char
     while (start < end && line[start] == ' ') start++;
     while (end > start && line[end - 1] == ' ') end--;
     cells[n].text = rgc_strndup(cs, line + start, end - start);
-    if (!cells[n].text) { rgc_oom(cs); return n; }
     cells[n].pos.file = file;
     cells[n].pos.line = lineno;
     cells[n].pos.col = (uint32_t)start + 1;
@@ -384,7 +383,11 @@ static bool tsv_value(cstate *cs, const tsvcell *c, rgi_type t, rgi_value *v) {
     if (!k) break;
     if (strncmp(s + k, unit, ul) == 0) k += ul;
     else if (s[k] == '"' && strcmp(unit, "in") == 0) k++;
-    if (s[k] == '*') k++;
+    if (s[k] == '*') {              /* starred: scaled as in the rule file */
+      if (s[k + 1]) break;
+      *v = rgc_scaled(cs, c->pos, m);
+      return true;
+    }
     if (s[k]) break;
     *v = m;
     return true;
@@ -488,7 +491,6 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rgi_pos from_pos)
       if (ncols == UINT32_MAX) return;
       if (rec) {
         bool *seen = rgc_alloc(cs, nfields + 1);
-        if (!seen) { rgc_oom(cs); return; }
         for (uint32_t c = 1; c < ncols; c++) {
           uint32_t k;
           colfield[c] = -2;
@@ -547,7 +549,6 @@ static void tsv_cells(cstate *cs, filler *f, const char *from, rgi_pos from_pos)
       if (rec) {
         rgi_value *vals = rgc_alloc(cs, nfields * sizeof *vals);
         bool ok = true;
-        if (!vals) { rgc_oom(cs); return; }
         for (uint32_t c = 1; c < n; c++) {
           if (colfield[c] == -1) {
             if (row[c].text[0]) {
@@ -841,7 +842,6 @@ void rgc_table_cells(cstate *cs, rgi_decl *dc) {
   f.dc = dc;
   f.by = rgc_alloc(cs, tb->count * sizeof *f.by);
   f.merged = rgc_alloc(cs, tb->count);
-  if (!f.by || !f.merged) { rgc_oom(cs); return; }
   memset(f.merged, 0, tb->count);
   mark_added(cs, &f);
   if (dc->from) {
@@ -852,7 +852,6 @@ void rgc_table_cells(cstate *cs, rgi_decl *dc) {
   if (dc->changes) {
     tb = &AT(cs->tables, rgi_table, s->index);
     f.changed = rgc_alloc(cs, tb->count * sizeof *f.changed);
-    if (!f.changed) { rgc_oom(cs); return; }
   }
   for (rgi_cell *c = dc->changes; c; c = c->next) {
     uint32_t lo[8], hi[8], nk = 0, d = 0;

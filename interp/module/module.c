@@ -945,9 +945,8 @@ static int verify_chance(vctx *v) {
   /* Provenance (version 3): named constants and where each cell came from. */
   for (uint32_t i = 0; i < m->nnamed; i++) {
     const rgi_named *nm = &m->named[i];
+    /* vplain refuses a record or list: a constant is kept by name only when plain */
     if (vstr(v, nm->name, "constant", i) || vplain(v, nm->type, "constant", i)) return -1;
-    if (nm->type.kind == RG_K_RECORD)
-      return fail(v->err, v->errlen, "constant %u: records are not kept by name", (unsigned)i);
     const char *why = bad_value(m, nm->type, nm->value);
     if (why)
       return fail(v->err, v->errlen, "constant '%s': %s", rgi_module_str(m, nm->name), why);

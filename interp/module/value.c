@@ -332,25 +332,28 @@ static void list_members(char *buf, size_t size, const rgi_module *m, uint32_t e
 
 size_t rgi_parse_milli(const char *s, int64_t *out) {
   size_t i = 0;
-  int64_t v = 0;
+  uint64_t v = 0, max;      /* v in thousandths; max: the most -v or v may be */
   bool neg = false;
   if (s[i] == '-' || s[i] == '+') neg = s[i++] == '-';
   if (s[i] < '0' || s[i] > '9') return 0;
+  max = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
   while (s[i] >= '0' && s[i] <= '9') {
-    if (v > (INT64_MAX / 10 - 9) / 1000) return 0;
-    v = v * 10 + (s[i++] - '0');
+    unsigned d = (unsigned)(s[i++] - '0');
+    if (v > (max / 1000 - d) / 10) return 0;
+    v = v * 10 + d;
   }
   v *= 1000;
   if (s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9') {
-    int64_t scale = 100;
+    uint64_t scale = 100;
     i++;
     while (s[i] >= '0' && s[i] <= '9') {
-      if (!scale) return 0;
-      v += (s[i++] - '0') * scale;
+      uint64_t d = (uint64_t)(s[i++] - '0') * scale;
+      if (!scale || v > max - d) return 0;
+      v += d;
       scale /= 10;
     }
   }
-  *out = neg ? -v : v;
+  *out = neg ? (int64_t)(0 - v) : (int64_t)v;
   return i;
 }
 
@@ -398,7 +401,7 @@ int rgi_value_parse(const rgi_module *m, rgi_type t, const char *text, rgi_value
     if (!k) break;
     while (text[k] == ' ') k++;
     if (*unit && strncmp(text + k, unit, strlen(unit)) == 0) k += strlen(unit);
-    else if (text[k] == '"') k++;
+    else if (text[k] == '"' && strcmp(unit, "in") == 0) k++;   /* 5" is inches only */
     if (text[k] == '*') k++;
     if (text[k]) break;
     *v = x;

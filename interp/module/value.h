@@ -80,7 +80,7 @@ int rgi_enum_lookup(const rgi_module *m, uint32_t e, const char *text);
 
 /* Parses a decimal number with up to 3 decimals ("6", "-2.5") into
 ** thousandths.  Returns the characters used, or 0 when s does not start with
-** one (or it is too large). */
+** one (or it does not fit in an int64_t, or has more than 3 decimals). */
 size_t rgi_parse_milli(const char *s, int64_t *out);
 
 /* Parses a whole number ("-12", "+3", "6.0") of the full int64_t range into

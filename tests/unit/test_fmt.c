@@ -182,6 +182,28 @@ static void layout(const char *src, const char *want) {
   rg_buf_free(&b);
 }
 
+/* A sink for formatted text that needs no allocation: up to 4 KiB kept. */
+typedef struct sink {
+  char text[4096];
+  size_t len;
+  int refuse;               /* 1: every write fails */
+} sink;
+
+static int sink_write(void *ctx, const char *s, size_t n) {
+  sink *k = ctx;
+  if (k->refuse || k->len + n >= sizeof k->text) return -1;
+  memcpy(k->text + k->len, s, n);
+  k->len += n;
+  k->text[k->len] = '\0';
+  return 0;
+}
+
+/* Counts the diagnostics: ctx is int[2], "out of memory" ones and others. */
+static void count_diag(void *ctx, const rg_diagnostic *d) {
+  int *n = ctx;
+  n[strcmp(d->message, "out of memory") != 0]++;
+}
+
 int main(void) {
   /* hand-made layouts */
   /* blank lines stay (a line of spaces becomes empty), but at the end */
@@ -211,6 +233,47 @@ int main(void) {
     CHECK(format("bad.rules", "const = 1\n", 10, &b) == RG_BAD_RULES && b.len == 0,
           "a syntax error is refused with nothing written");
     rg_buf_free(&b);
+  }
+  {
+    /* fmt-oom: every allocation that fails (the lines, the tokens, the
+    ** stack of open brackets, the parse) ends in RG_NOMEM with one "out of
+    ** memory" diagnostic and no other; past the last, the text is the one
+    ** formatted without failures */
+    static const char text[] =
+      "# deep\nprocedure f(a: int,\n  b: int) -> int {\n let q = { a: [\n1,\n [2, [3, [4, [5,\n"
+      "[6, [7, [8, [9]]]]]]]]\n], b: 2 }\n  if a>b { return a-b }  # there\n"
+      "    return f(b,\n    a)\n}\n\n\n\nenum c {A<B}\n";
+    static sink want, got;
+    rg_compile_options opt = RG_OPTIONS(rg_compile_options);
+    rg_out o = { sink_write, &want, 0 };
+    int counts[2] = {0, 0};
+    unsigned long k;
+    opt.diagnostic = count_diag;
+    opt.diagnostic_ctx = counts;
+    CHECK(rg_rules_format("oom.rules", text, strlen(text), &opt, &o) == RG_OK && counts[1] == 0,
+          "fmt-oom the text formats");
+    for (k = 1; k < 2000; k++) {
+      rg_status st;
+      memset(&got, 0, sizeof got);
+      o = (rg_out){ sink_write, &got, 0 };
+      counts[0] = counts[1] = 0;
+      rg_alloc_fail_at(k);
+      st = rg_rules_format("oom.rules", text, strlen(text), &opt, &o);
+      rg_alloc_fail_at(0);
+      if (st == RG_OK) {
+        CHECK(strcmp(got.text, want.text) == 0, "fmt-oom after %lu failures:\n%s", k, got.text);
+        break;
+      }
+      CHECK(st == RG_NOMEM && counts[0] == 1 && counts[1] == 0,
+            "fmt-oom failure %lu: %s, %d out of memory, %d other", k, rg_status_name(st),
+            counts[0], counts[1]);
+    }
+    CHECK(k > 3 && k < 2000, "fmt-oom ended after %lu", k);
+    /* fmt-io: an out that refuses every write gives RG_IO */
+    memset(&got, 0, sizeof got);
+    got.refuse = 1;
+    o = (rg_out){ sink_write, &got, 0 };
+    CHECK(rg_rules_format("io.rules", text, strlen(text), NULL, &o) == RG_IO, "fmt-io");
   }
   nftw("rules", visit, 16, FTW_PHYS);
   nftw("tests", visit, 16, FTW_PHYS);

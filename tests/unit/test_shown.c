@@ -49,6 +49,22 @@ int main(void) {
   shown("ab\xc3", 0, "ab\\xc3", 3);
   /* a bad byte inside is escaped even with RG_SHOWN_PARTIAL */
   shown("a\xff" "b", RG_SHOWN_PARTIAL, "a\\xffb", 3);
+  /* with RG_SHOWN_SGR: an ESC at the very end, an ESC not before '[', a
+  ** colour sequence cut before its m, one with a letter in it: escaped */
+  shown("a\033", RG_SHOWN_SGR, "a\\x1b", 2);
+  shown("\033(B", RG_SHOWN_SGR, "\\x1b(B", 3);
+  shown("\033[1;3", RG_SHOWN_SGR, "\\x1b[1;3", 5);
+  shown("\033[1x;3m", RG_SHOWN_SGR, "\\x1b[1x;3m", 7);
+  /* with RG_SHOWN_PARTIAL: a continuation byte that starts nothing, a
+  ** whole sequence that is not UTF-8 (an overlong E0 80 80) and a cut
+  ** 4-byte one followed by text are escaped, not held back; a cut 4-byte
+  ** sequence at the end is held back */
+  shown("a\x80", RG_SHOWN_PARTIAL, "a\\x80", 2);
+  shown("a\xe0\x80\x80", RG_SHOWN_PARTIAL, "a\\xe0\\x80\\x80", 4);
+  shown("\xf0\x9f\x98z", RG_SHOWN_PARTIAL, "\\xf0\\x9f\\x98z", 4);
+  shown("z\xf0\x9f\x98", RG_SHOWN_PARTIAL, "z", 1);
+  /* the edges of the unsafe points: U+00A0 and U+202F are copied */
+  shown("\xc2\xa0\xe2\x80\xaf", 0, "\xc2\xa0\xe2\x80\xaf", 5);
   printf("shown: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -51,9 +51,36 @@ static void on_symbol(void *ctx, const rg_symbol *s) {
   if (k > 0 && (size_t)k < sizeof v->s - v->n) v->n += (size_t)k;
 }
 
+/* rg_symbol_fn: appends "KIND NAME CONTAINER LINE:COL tsv=T assumed=A" for
+** the kinds the notes case looks at. */
+static void on_detail(void *ctx, const rg_symbol *s) {
+  static const char *const names[] = { [RG_SYMBOL_TABLE] = "TABLE", [RG_SYMBOL_NOTE] = "NOTE",
+                                       [RG_SYMBOL_ROW] = "ROW", [RG_SYMBOL_STEP] = "STEP" };
+  seen *v = ctx;
+  if ((size_t)s->kind >= sizeof names / sizeof *names || !names[s->kind]) return;
+  int k = snprintf(v->s + v->n, sizeof v->s - v->n, "%s %s %s %u:%u tsv=%s assumed=%s\n",
+                   names[s->kind], s->name, s->container ? s->container : "-", s->line,
+                   s->byte_col, s->tsv ? s->tsv : "-", s->assumed ? s->assumed : "-");
+  if (k > 0 && (size_t)k < sizeof v->s - v->n) v->n += (size_t)k;
+}
+
 /* Whether the seen text holds the line want. */
 static int has(const seen *v, const char *want) {
   return strstr(v->s, want) != NULL;
+}
+
+/* A loader that has w.tsv and nothing else. */
+static rg_status tsv_load(void *ctx, const char *from, const char *name, rg_load_kind kind,
+                          rg_source *src, char *err, size_t errlen) {
+  (void)ctx, (void)from, (void)kind;
+  if (strcmp(name, "w.tsv") != 0) {
+    snprintf(err, errlen, "no %s", name);
+    return RG_NOT_FOUND;
+  }
+  src->text = "ground\tvalue\nS\t1\nC\t2\n";
+  src->len = strlen(src->text);
+  src->path = "tables/w.tsv";
+  return RG_OK;
 }
 
 int main(void) {
@@ -130,6 +157,76 @@ int main(void) {
       snprintf(want, sizeof want, "%d %s\n", RG_SYMBOL_NAME, vuses[i]);
       CHECK(has(&vu, want), "variant: a use %s: %s", want, vu.s);
     }
+  }
+  /* Notes and TSV tables (columns counted by hand): an `assumed` note is a
+  ** symbol of its own (RG_SYMBOL_NOTE at its keyword, on what it is on) and the first one
+  ** the `assumed` of what it is on; a table from a TSV the loader finds
+  ** carries the file's resolved path, one it does not find none; a cell
+  ** written with a qualified member and a range is named as written; a
+  ** strategy's picks are uses. */
+  {
+    static const char notes[] =
+      "ruleset \"n\"\n"                                                      /* 1 */
+      "enum ground { S, C }\n"                                               /* 2 */
+      "table w(ground) -> int from \"w.tsv\" { S: assumed \"smudged\" }\n"   /* 3: w 7, assumed 42 */
+      "table x(ground) -> int from \"x.tsv\"\n"                              /* 4 */
+      "table r(n: 1..3, g: ground) -> int { 1..2, ground.S: 1 assumed \"guess\", _, _: 0 }\n"
+                                                                             /* 5: cell 38, assumed 56 */
+      "procedure p() -> ground {\n"                                          /* 6 */
+      "  step \"One\" assumed \"order\" {\n"                                 /* 7: One 9, assumed 14 */
+      "    return C\n"                                                       /* 8 */
+      "  }\n"                                                                /* 9 */
+      "}\n"                                                                  /* 10 */
+      "strategy bold \"d\" {\n"                                              /* 11 */
+      "  \"where?\": ground.C\n"                                             /* 12: ground 13 */
+      "}\n";                                                                 /* 13 */
+    rg_loader ld = { tsv_load, NULL, NULL };
+    rg_compile_options opt = RG_OPTIONS(rg_compile_options);
+    seen nd, nu;
+    opt.loader = &ld;
+    memset(&nd, 0, sizeof nd);
+    memset(&nu, 0, sizeof nu);
+    CHECK(rg_rules_symbols("n.rules", notes, sizeof notes - 1, &opt, on_detail, &nd) == RG_OK &&
+          rg_rules_uses("n.rules", notes, sizeof notes - 1, &opt, on_symbol, &nu) == RG_OK,
+          "notes: symbols and uses");
+    static const char *const nwant[] = {
+      "TABLE w - 3:7 tsv=tables/w.tsv assumed=-",
+      "NOTE smudged w 3:42 tsv=- assumed=-",
+      "TABLE x - 4:7 tsv=- assumed=-",
+      "ROW 1..2, ground.S r 5:38 tsv=- assumed=guess",
+      "NOTE guess r 5:56 tsv=- assumed=-",
+      "STEP One p 7:9 tsv=- assumed=order",
+      "NOTE order p 7:14 tsv=- assumed=-",
+    };
+    for (size_t i = 0; i < sizeof nwant / sizeof *nwant; i++)
+      CHECK(has(&nd, nwant[i]), "notes: [%s] in:\n%s", nwant[i], nd.s);
+    snprintf(want, sizeof want, "%d ground - 12:13 1\n", RG_SYMBOL_NAME);
+    CHECK(has(&nu, want), "notes: the pick's value a use: %s", nu.s);
+  }
+  {
+    /* A file that does not parse: its declarations before the error are
+    ** still handed (an editor indexes a file being written) */
+    static const char broken[] = "enum ground { S, C }\nconst = 1\n";
+    seen bd;
+    memset(&bd, 0, sizeof bd);
+    rg_status st = rg_rules_symbols("b.rules", broken, sizeof broken - 1, NULL, on_symbol, &bd);
+    snprintf(want, sizeof want, "%d ground - 1:6 0\n", RG_SYMBOL_ENUM);
+    CHECK(st == RG_OK && has(&bd, want), "broken: %s, %s", rg_status_name(st), bd.s);
+  }
+  {
+    /* every allocation that fails ends in RG_NOMEM, never a crash */
+    unsigned long k;
+    for (k = 1; k < 5000; k++) {
+      seen fd;
+      rg_status st;
+      memset(&fd, 0, sizeof fd);
+      rg_alloc_fail_at(k);
+      st = rg_rules_uses("t.rules", text, sizeof text - 1, NULL, on_symbol, &fd);
+      rg_alloc_fail_at(0);
+      if (st == RG_OK) break;
+      CHECK(st == RG_NOMEM, "uses: failure %lu gives %s", k, rg_status_name(st));
+    }
+    CHECK(k > 1 && k < 5000, "uses: succeeded after %lu", k);
   }
   printf("symbols: %d passed, %d failed\n", passed, failed);
   return failed != 0;

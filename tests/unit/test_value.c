@@ -122,6 +122,149 @@ int main(void) {
       rg_buf_free(&fb);
     }
   }
+  {
+    /* parsing numbers as arguments and TSV cells give them: thousandths of
+    ** a distance (at most 3 decimals) and whole ints, each within int64_t */
+    static const struct { const char *name, *text; size_t used; int64_t want; } mc[] = {
+      {"value-30 milli whole", "6", 1, 6000},
+      {"value-31 milli negative, stops at the unit", "-2.5 BW", 4, -2500},
+      {"value-32 milli plus, 3 decimals", "+0.125", 6, 125},
+      {"value-33 milli dot without digits", "6.", 1, 6000},
+      {"value-34 milli 4 decimals", "1.2345", 0, 0},
+      {"value-35 milli no digits", "-x", 0, 0},
+      {"value-36 milli largest", "9223372036854775.807", 20, INT64_MAX},
+      {"value-37 milli a thousandth past", "9223372036854775.808", 0, 0},
+      {"value-38 milli smallest", "-9223372036854775.808", 21, INT64_MIN},
+      {"value-39 milli a thousandth below", "-9223372036854775.809", 0, 0},
+      {"value-40 milli whole part past", "9223372036854776", 0, 0},
+    }, ic[] = {
+      {"value-41 int negative", "-12", 3, -12},
+      {"value-42 int plus", "+3", 2, 3},
+      {"value-43 int .000 is whole", "6.000", 5, 6},
+      {"value-44 int .05 is not", "6.05", 1, 6},
+      {"value-45 int largest", "9223372036854775807", 19, INT64_MAX},
+      {"value-46 int one past", "9223372036854775808", 0, 0},
+      {"value-47 int smallest", "-9223372036854775808", 20, INT64_MIN},
+      {"value-48 int no digits", "+", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof mc / sizeof *mc; i++) {
+      int64_t v = 0;
+      size_t used = rgi_parse_milli(mc[i].text, &v);
+      if (used == mc[i].used && (!used || v == mc[i].want)) passed++;
+      else failed++, printf("FAIL %s: used %zu, %lld\n", mc[i].name, used, (long long)v);
+    }
+    for (size_t i = 0; i < sizeof ic / sizeof *ic; i++) {
+      int64_t v = 0;
+      size_t used = rgi_parse_int(ic[i].text, &v);
+      if (used == ic[i].used && (!used || v == ic[i].want)) passed++;
+      else failed++, printf("FAIL %s: used %zu, %lld\n", ic[i].name, used, (long long)v);
+    }
+  }
+  {
+    /* rgi_value_parse: a value as a user types it (call arguments, inputs,
+    ** dice faces); the error names the type and, for an enum, the members */
+    static const char members[] = "S (Standard), C (Coastal), D";
+    rgi_type tlist = {RG_K_LIST, 0};
+    char want_enum[160], want_set[160];
+    const struct { const char *name; rgi_type t; const char *text; rgi_value want; const char *err; }
+    pc[] = {
+      {"value-50 int", T_INT, "12", 12, NULL},
+      {"value-51 int with %", T_INT, "12%", 0, "'12%' is not a valid int"},
+      {"value-52 percent with %", tp, "40%", 40, NULL},
+      {"value-53 percent without", tp, "40", 40, NULL},
+      {"value-54 percent %%", tp, "40%%", 0, "'40%%' is not a valid percent"},
+      {"value-55 bool true", T_BOOL, "true", 1, NULL},
+      {"value-56 bool false", T_BOOL, "false", 0, NULL},
+      {"value-57 bool yes", T_BOOL, "yes", 0, "'yes' is not a valid bool"},
+      {"value-58 distance with unit", td, "2.5 BW", 2500, NULL},
+      {"value-59 distance starred", td, "2.5BW*", 2500, NULL},
+      {"value-60 distance bare", td, "3", 3000, NULL},
+      {"value-61 distance in inches, unit BW", td, "3\"", 0, "'3\"' is not a valid distance BW"},
+      {"value-62 distance other unit", td, "3 MU", 0, "'3 MU' is not a valid distance BW"},
+      {"value-63 distance no number", td, "BW", 0, "'BW' is not a valid distance BW"},
+      {"value-64 text of the pool", T_TEXT, "Alpha", (rgi_value)mb_str(&b, "Alpha"), NULL},
+      {"value-65 text not in the pool", T_TEXT, "Omega", 0,
+       "'Omega' is not one of the texts of this rule set"},
+      {"value-66 member by display name, any case", tg, "coastal", 1, NULL},
+      {"value-67 member by code, any case", tg, "d", 2, NULL},
+      {"value-68 no member", tg, "X", 0, want_enum},
+      {"value-69 set none", ts, "none", 0, NULL},
+      {"value-70 set empty", ts, "", 0, NULL},
+      {"value-71 set of two", ts, "S, coastal", 3, NULL},
+      {"value-72 set, commas and spaces", ts, ",D,, S ", 5, NULL},
+      {"value-73 set with a stranger", ts, "S, Q", 0, want_set},
+      {"value-74 a record", tr, "x", 0, "a pick cannot be given on the command line"},
+      {"value-75 a list", tlist, "x", 0, "a list int cannot be given on the command line"},
+    };
+    m = &b.m;
+    snprintf(want_enum, sizeof want_enum, "'X' is not a ground; valid: %s", members);
+    snprintf(want_set, sizeof want_set, "'Q' is not a ground; valid: %s", members);
+    for (size_t i = 0; i < sizeof pc / sizeof *pc; i++) {
+      rgi_value v = -1;
+      char err[256] = "";
+      int rc = rgi_value_parse(m, pc[i].t, pc[i].text, &v, err, sizeof err);
+      if (pc[i].err) check(pc[i].name, rc == -1 ? err : "(parsed)", pc[i].err);
+      else if (rc == 0 && v == pc[i].want) passed++;
+      else failed++, printf("FAIL %s: rc %d, value %lld, %s\n", pc[i].name, rc, (long long)v, err);
+    }
+  }
+  {
+    /* type and dimension names, safe on a crafted module's references */
+    char tn[128], small[8];
+    uint32_t self = mb_type(&b, (rgi_type){RG_K_LIST, 2});   /* a list of itself */
+    rgi_dim ds = mb_dim_range(0, 15), dg = mb_dim_enum(&b, e), dr = mb_dim_range(-2, 5);
+    m = &b.m;
+    check("value-80 list of records", rgi_type_name(tn, sizeof tn, m, tlr), "list pick");
+    check("value-81 set", rgi_type_name(tn, sizeof tn, m, ts), "set ground");
+    check("value-82 nothing", rgi_type_name(tn, sizeof tn, m, T_VOID), "nothing");
+    check("value-83 unit out of range", rgi_type_name(tn, sizeof tn, m, (rgi_type){RG_K_DIST, 9}),
+          "distance ?");
+    check("value-84 enum out of range", rgi_type_name(tn, sizeof tn, m, (rgi_type){RG_K_ENUM, 9}), "?");
+    check("value-85 record out of range",
+          rgi_type_name(tn, sizeof tn, m, (rgi_type){RG_K_RECORD, 9}), "?");
+    check("value-86 list of no type", rgi_type_name(tn, sizeof tn, m, (rgi_type){RG_K_LIST, 99}),
+          "list ?");
+    check("value-87 endless list cut at 8", self == 2 ? rgi_type_name(tn, sizeof tn, m,
+          (rgi_type){RG_K_LIST, self}) : "", "list list list list list list list list ?");
+    check("value-88 type name truncated", rgi_type_name(small, sizeof small, m, tli), "list in");
+    ds.label = mb_str(&b, "score");
+    dg.label = mb_str(&b, "ground");
+    dr.label = mb_str(&b, "-2..2");
+    m = &b.m;
+    check("value-89 range with a label", rgi_dim_name(tn, sizeof tn, m, &ds), "score: 0..14");
+    check("value-90 enum named as its enum", rgi_dim_name(tn, sizeof tn, m, &dg), "ground");
+    check("value-91 label that is the range", rgi_dim_name(tn, sizeof tn, m, &dr), "-2..2");
+  }
+  {
+    /* rgi_table_cell: the lookup behind `regula query`; cell (s, g) holds
+    ** 10 s + g, rows by score (the last key varies fastest) */
+    rgi_dim dims[2] = {mb_dim_range(1, 3), mb_dim_enum(&b, e)};
+    dims[0].label = mb_str(&b, "score");
+    uint32_t ti = mb_table(&b, "weather", 2, dims, T_INT,
+                           (rgi_value[]){10, 11, 12, 20, 21, 22, 30, 31, 32});
+    static const struct { const char *name, *keys[2]; int nkeys; rgi_value want; const char *err; }
+    tc[] = {
+      {"value-92 cell by display name", {"2", "coastal"}, 2, 21, NULL},
+      {"value-93 last cell", {"3", "D"}, 2, 32, NULL},
+      {"value-94 too few keys", {"2", NULL}, 1, 0,
+       "table 'weather' takes 2 keys (score: 1..3, ground), got 1"},
+      {"value-95 key outside", {"4", "S"}, 2, 0,
+       "key 1 of table 'weather' (score: 1..3): 4 is outside 1..3"},
+      {"value-96 key no number", {"x", "S"}, 2, 0,
+       "key 1 of table 'weather' (score: 1..3): 'x' is not a valid int"},
+      {"value-97 key no member", {"1", "Q"}, 2, 0,
+       "key 2 of table 'weather' (ground): 'Q' is not a ground; valid: S (Standard), C (Coastal), D"},
+    };
+    m = &b.m;
+    for (size_t i = 0; i < sizeof tc / sizeof *tc; i++) {
+      rgi_value v = -1;
+      char err[256] = "";
+      int rc = rgi_table_cell(m, ti, tc[i].keys, tc[i].nkeys, &v, err, sizeof err);
+      if (tc[i].err) check(tc[i].name, rc == -1 ? err : "(found)", tc[i].err);
+      else if (rc == 0 && v == tc[i].want) passed++;
+      else failed++, printf("FAIL %s: rc %d, value %lld, %s\n", tc[i].name, rc, (long long)v, err);
+    }
+  }
   rgi_module_free(&b.m);
   printf("test_value: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

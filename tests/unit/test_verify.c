@@ -195,6 +195,82 @@ int main(void) {
   M.npicks = 1; M.picks = rg_malloc(sizeof *M.picks); memset(M.picks, 0, sizeof *M.picks);
   M.picks[0].rule = 1; EXPECT_MSG("pick 0: bad kind, order, rule or field");
 
+  /* A pick must fit the choices that ask its prompt: their types agree, a
+  ** chooser `who` and a value of theirs, a field of a record option that
+  ** holds no list or record; rules numbered in order, one prompt each. */
+  {
+    static const struct { const char *why; uint32_t n; rgi_pick p[2]; int choice1, field0; } pc[] = {
+      {"pick 0: member out of range", 1, {{.kind = RG_PICK_VALUE, .value = 3}}, -1, -1},
+      {NULL, 1, {{.kind = RG_PICK_VALUE, .value = 2}}, -1, -1},
+      {"pick 0: string out of range", 1, {{.who_set = 1, .who = 99999}}, RG_K_TEXT, -1},
+      {"pick 0: a chooser that is a record or list", 1, {{.who_set = 1}}, RG_K_RECORD, -1},
+      {"pick 0: a value of a record or list option", 1, {{.kind = RG_PICK_VALUE}}, RG_K_LIST, -1},
+      {"pick 0: a field out of range", 1, {{.kind = RG_PICK_MAX, .field = 1}}, -1, -1},
+      {"pick 0: a field out of range", 1, {{.kind = RG_PICK_MIN, .field = 3}}, RG_K_RECORD + 100, -1},
+      {NULL, 1, {{.kind = RG_PICK_MIN, .field = 2}}, RG_K_RECORD + 100, -1},
+      {"pick 0: a field that is not simple", 1, {{.kind = RG_PICK_MAX, .field = 1}}, RG_K_RECORD + 100, 1},
+      {"pick 1: bad kind, order, rule or field", 2, {{.rule = 0}, {.rule = 0, .prompt = 1}}, -1, -1},
+      {"pick 1: bad kind, order, rule or field", 2, {{.rule = 0}, {.rule = 2}}, -1, -1},
+      {"pick 1: bad kind, order, rule or field", 2, {{.rule = 0, .prompt = 1}, {.rule = 1}}, -1, -1},
+      {"pick 0: bad kind, order, rule or field", 1, {{.kind = RG_PICK_FIRST, .field = 1}}, -1, -1},
+      {"pick 0: choices of one prompt with other types", 1, {{.kind = RG_PICK_FIRST}}, -2, -1},
+    };
+    for (size_t i = 0; i < sizeof pc / sizeof *pc; i++) {
+      char err[256] = "";
+      int r;
+      fresh();
+      M.nstrategies = 1;
+      M.strategies = rg_malloc(sizeof *M.strategies);
+      memset(M.strategies, 0, sizeof *M.strategies);
+      M.strategies[0].count = pc[i].n;
+      M.npicks = pc[i].n;
+      M.picks = rg_malloc(pc[i].n * sizeof *M.picks);
+      for (uint32_t k = 0; k < pc[i].n; k++) {
+        M.picks[k] = pc[i].p[k];
+        /* prompt 0 of the table: "where?" (choice 0); prompt 1: "which?" */
+        M.picks[k].prompt = M.choices[pc[i].p[k].prompt].prompt;
+      }
+      /* choice 0 ("where?", int chooser, terrain options) changed: */
+      if (pc[i].choice1 == RG_K_TEXT) M.choices[0].chooser = T_TEXT;
+      if (pc[i].choice1 == RG_K_RECORD) M.choices[0].chooser = (rgi_type){RG_K_RECORD, 0};
+      if (pc[i].choice1 == RG_K_LIST || pc[i].choice1 == RG_K_RECORD + 100) {
+        M.choices[0].kind = RG_OPT_LIST;
+        M.choices[0].option = pc[i].choice1 == RG_K_LIST ? (rgi_type){RG_K_LIST, 0}
+                                                         : (rgi_type){RG_K_RECORD, 0};
+      }
+      if (pc[i].field0 == 1) M.fields[0].type = (rgi_type){RG_K_LIST, 0};
+      if (pc[i].choice1 == -2) M.choices[1].prompt = M.choices[0].prompt;
+      r = rgi_module_verify(&M, err, sizeof err);
+      if (pc[i].why) CHECK(r == RG_BAD_MODULE && strcmp(err, pc[i].why) == 0,
+                           "picks %zu: got %d '%s', want '%s'", i, r, err, pc[i].why);
+      else CHECK(r == 0, "picks %zu: a good pick refused: %s", i, err);
+    }
+  }
+
+  /* An input's default must be a value of its type. */
+  fresh(); M.inputs[0].type = (rgi_type){RG_K_SET, 0}; M.inputs[0].value = 8;
+  EXPECT_MSG("input 'rating': default: set has members outside the enum");
+  fresh(); M.inputs[0].type = T_TEXT; M.inputs[0].value = 99999;
+  EXPECT_MSG("input 'rating': default: string out of range");
+  fresh(); M.inputs[0].type = (rgi_type){RG_K_ENUM, 0}; M.inputs[0].value = 3;
+  EXPECT_MSG("input 'rating': default: member out of range");
+  /* A table of lists: each cell a heap offset whose count fits the heap
+  ** (the heap holds 1 0 2 1 3 2: at 1 an empty list, at 4 a count of 3
+  ** with one value after it). */
+  {
+    char err[256] = "";
+    fresh();
+    M.tables[0].value = (rgi_type){RG_K_LIST, 1};
+    for (uint32_t k = 0; k < M.tables[0].count; k++) M.cells[M.tables[0].first + k] = 1;
+    CHECK(M.nheap == 6 && rgi_module_verify(&M, err, sizeof err) == 0, "lists: good (%s)", err);
+    M.cells[M.tables[0].first + 5] = -1;
+    EXPECT_MSG("table 'weather': cell 5: list offset -1 outside the heap");
+    M.cells[M.tables[0].first + 5] = 6;
+    EXPECT_MSG("table 'weather': cell 5: list offset 6 outside the heap");
+    M.cells[M.tables[0].first + 5] = 4;
+    EXPECT_MSG("table 'weather': cell 5: list offset 4 outside the heap");
+  }
+
   /* Provenance (version 3). */
   fresh(); M.ncellsrc = 1; M.cellsrc = rg_malloc(sizeof *M.cellsrc); M.cellsrc[0].file = 0; M.cellsrc[0].line = 1;
   if (M.ncells != 1) EXPECT_MSG("cell sources: 1 for 45 cells");

@@ -1,0 +1,165 @@
+/*
+** test_filesave.c: rg_file_save (regula_front.h) on the paths that make it
+** follow links, keep modes and fail: each case in a fresh temporary folder,
+** checked by what is on disk afterwards and by the status and message.
+** Cases are named save-N.
+*/
+#include "regula_front.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do { \
+    if (cond) passed++; \
+    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
+           putchar('\n'); } \
+  } while (0)
+
+static char dir[256];
+
+/* Writes dir/name into buf (size 512) and returns buf. */
+static const char *at(char *buf, const char *name) {
+  snprintf(buf, 512, "%s/%s", dir, name);
+  return buf;
+}
+
+/* Returns whether file path holds exactly text. */
+static int holds(const char *path, const char *text) {
+  char got[256];
+  FILE *f = fopen(path, "rb");
+  size_t n;
+  if (!f) return 0;
+  n = fread(got, 1, sizeof got - 1, f);
+  fclose(f);
+  got[n] = '\0';
+  return strcmp(got, text) == 0;
+}
+
+/* Returns the number of entries of dir (not . and ..). */
+static int entries(void) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int n = 0;
+  if (!d) return -1;
+  while ((e = readdir(d)))
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
+  closedir(d);
+  return n;
+}
+
+/* Saves text to path; returns the status and leaves the message in msg
+** (size 512). */
+static rg_status save(const char *path, const char *text, int mode, char *msg) {
+  rg_buf why;
+  rg_status st;
+  rg_buf_init(&why);
+  st = rg_file_save(path, text, strlen(text), mode, &why.out);
+  snprintf(msg, 512, "%s", why.data ? why.data : "");
+  rg_buf_free(&why);
+  return st;
+}
+
+/* Removes every entry of dir (files and links only). */
+static void empty(void) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char p[512];
+  if (!d) return;
+  while ((e = readdir(d)))
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) unlink(at(p, e->d_name));
+  closedir(d);
+}
+
+int main(void) {
+  char a[512], b[512], c[512], msg[512], want[1024];
+  const char *tmpdir = getenv("TMPDIR");
+  struct stat st;
+  snprintf(dir, sizeof dir, "%s/regula-save.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+  if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+
+  /* save-1: a relative link in a folder names its target beside it; the
+  ** target is written and the link stays a link */
+  if (symlink("target.txt", at(a, "link")) == 0) {
+    CHECK(save(a, "one", 0644, msg) == RG_OK, "save-1 status (%s)", msg);
+    CHECK(holds(at(b, "target.txt"), "one"), "save-1 the target holds the text");
+    CHECK(lstat(a, &st) == 0 && S_ISLNK(st.st_mode), "save-1 the link stays a link");
+    CHECK(entries() == 2, "save-1 nothing else left: %d entries", entries());
+  }
+  empty();
+
+  /* save-2: a link whose text is longer than the first read of it (256
+  ** bytes), through a second, absolute link */
+  {
+    char rel[600] = "";
+    for (int i = 0; i < 100; i++) strcat(rel, "./");
+    strcat(rel, "far.txt");
+    if (symlink(rel, at(a, "long")) == 0 && symlink(a, at(b, "abs")) == 0) {
+      CHECK(save(b, "two", 0644, msg) == RG_OK, "save-2 status (%s)", msg);
+      CHECK(holds(at(c, "far.txt"), "two"), "save-2 the far target holds the text");
+      CHECK(lstat(b, &st) == 0 && S_ISLNK(st.st_mode) && lstat(a, &st) == 0 && S_ISLNK(st.st_mode),
+            "save-2 both links stay links");
+    }
+  }
+  empty();
+
+  /* save-3: two links that name each other: refused with the system's
+  ** word for it, nothing written */
+  if (symlink("y", at(a, "x")) == 0 && symlink("x", at(b, "y")) == 0) {
+    CHECK(save(a, "three", 0644, msg) == RG_IO, "save-3 status");
+    snprintf(want, sizeof want, "%s: cannot write: %s", a, strerror(ELOOP));
+    CHECK(strcmp(msg, want) == 0, "save-3 message '%s', want '%s'", msg, want);
+    CHECK(entries() == 2, "save-3 nothing written: %d entries", entries());
+  }
+  empty();
+
+  /* save-4: a folder that is not there: no temporary file can be made */
+  at(a, "no-such-folder/out.txt");
+  CHECK(save(a, "four", 0644, msg) == RG_IO, "save-4 status");
+  snprintf(want, sizeof want, "%s: cannot create a temporary file: %s", a, strerror(ENOENT));
+  CHECK(strcmp(msg, want) == 0, "save-4 message '%s', want '%s'", msg, want);
+
+  /* save-5: a file replaced keeps its mode (0640), whatever mode is asked */
+  {
+    FILE *f = fopen(at(a, "kept.txt"), "w");
+    if (f) {
+      fputs("old", f);
+      fclose(f);
+      chmod(a, 0640);
+      CHECK(save(a, "five", 0600, msg) == RG_OK, "save-5 status (%s)", msg);
+      CHECK(holds(a, "five"), "save-5 the new text");
+      CHECK(stat(a, &st) == 0 && (st.st_mode & 07777) == 0640, "save-5 mode %o, want 640",
+            (unsigned)(st.st_mode & 07777));
+    }
+  }
+  empty();
+
+  /* save-6: every allocation that fails ends in RG_NOMEM and "out of
+  ** memory", with no file and no temporary file left; then it succeeds */
+  if (symlink("six.txt", at(a, "link6")) == 0) {
+    unsigned long k;
+    for (k = 1; k < 50; k++) {
+      rg_status s;
+      rg_alloc_fail_at(k);
+      s = save(a, "six", 0644, msg);
+      rg_alloc_fail_at(0);
+      if (s == RG_OK) break;
+      snprintf(want, sizeof want, "%s: out of memory", a);
+      CHECK(s == RG_NOMEM && strcmp(msg, want) == 0, "save-6 failure %lu: %s '%s'", k,
+            rg_status_name(s), msg);
+      CHECK(entries() == 1, "save-6 failure %lu left %d entries", k, entries());
+    }
+    CHECK(k > 1 && k < 50 && holds(at(b, "six.txt"), "six"), "save-6 written after %lu", k);
+  }
+  empty();
+
+  rmdir(dir);
+  printf("test_filesave: %d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
