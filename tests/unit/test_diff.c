@@ -30,6 +30,11 @@
 **           marked derived, after what changed by hand
 **   diff-12 the folder paths share (path.h): a folder and a path inside it,
 **           a path that only starts like a folder, "dir/.." folded
+**   diff-13 odds hints "TABLE=NdS[+K|-K]" (regula.h: 1 to 6 dice of 2 to
+**           20 sides): the valid ones parsed into their parts, every other
+**           shape refused (spaces, signs and numbers that wrap as an int
+**           among them), by rgi_diff_hint_parse and rg_diff_hint_valid;
+**           rg_changes_new refuses a bad one with RG_BAD_VALUE, *out NULL
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,6 +365,75 @@ int main(void) {
       CHECK(strcmp(buf, cases[k][2]) == 0, "diff-12: %s, %s: [%s], want [%s]", cases[k][0], cases[k][1],
             buf, cases[k][2]);
     }
+  }
+
+  /* diff-13 */
+  {
+    static const struct { const char *text; int n, sides, plus; } good[] = {
+      { "weather=2d6", 2, 6, 0 }, { "w=d6", 1, 6, 0 }, { "w=D6", 1, 6, 0 }, { "w=3D10+2", 3, 10, 2 },
+      { "w=2d6-1", 2, 6, -1 }, { "w=6d20", 6, 20, 0 }, { "w=1d2", 1, 2, 0 },
+      { "w=2d6+2147483647", 2, 6, 2147483647 }, { "w=2d6-2147483647", 2, 6, -2147483647 },
+    };
+    static const char *const bad[] = {
+      "=2d6",        /* no table */
+      "w2d6",        /* no `=` */
+      "w=2x6",       /* no `d` */
+      "w=",          /* nothing after `=` */
+      "w=2d",        /* no sides */
+      "w=2d6+",      /* a sign without a number */
+      "w=2d6-",      /* the same */
+      "w=2d6x",      /* something after the dice */
+      "w=2d6+1x",    /* the same after a modifier */
+      "w=7d6",       /* more than 6 dice */
+      "w=0d6",       /* no dice */
+      "w=1d1",       /* fewer than 2 sides */
+      "w=1d21",      /* more than 20 sides */
+      "w=-1d6",      /* a negative count */
+      /* what strtol would take: spaces, a sign, a number that wraps (as
+      ** an int, 4294967297 is 1 and 4294967302 is 6) */
+      "w= 2d6", "w=2d 6", "w=+2d6", "w=2d+6", "w=2d6+ 1", "w=4294967297d6", "w=2d4294967302",
+      "w=2d6+2147483648", "w=2d6+99999999999",
+    };
+    rgi_diff_hint h;
+    char longname[200];
+    for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
+      int rc = rgi_diff_hint_parse(good[k].text, &h);
+      CHECK(rc == 0 && h.n == good[k].n && h.sides == good[k].sides && h.plus == good[k].plus &&
+            strncmp(h.table, good[k].text, strlen(h.table)) == 0 && good[k].text[strlen(h.table)] == '=',
+            "diff-13: %s: rc %d, %dd%d%+d in [%s]", good[k].text, rc, h.n, h.sides, h.plus, h.table);
+      CHECK(rg_diff_hint_valid(good[k].text) == 1, "diff-13: %s is valid", good[k].text);
+    }
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+      CHECK(rgi_diff_hint_parse(bad[k], &h) == -1, "diff-13: %s parsed", bad[k]);
+      CHECK(rg_diff_hint_valid(bad[k]) == 0, "diff-13: %s is valid", bad[k]);
+    }
+    /* a table name that does not fit the hint's 128 bytes */
+    memset(longname, 'x', 150);
+    strcpy(longname + 150, "=2d6");
+    CHECK(rg_diff_hint_valid(longname) == 0, "diff-13: a 150-byte table name is valid");
+    CHECK(rg_diff_hint_valid(NULL) == 0, "diff-13: NULL is valid");
+
+    static const char text[] = "ruleset \"hint\"\ntable t(n: 2..12) -> int { else: 1 }\n";
+    rg_rules *r = NULL;
+    rg_changes *ch = (rg_changes *)&h;   /* set to NULL on failure */
+    const char *hints[2] = { "t=2d6", "t=2x6" };
+    rg_diff_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.size = sizeof opt;
+    opt.odds = hints;
+    opt.nodds = 2;
+    CHECK(rg_rules_compile("hint.rules", text, strlen(text), NULL, &r) == RG_OK, "diff-13: compile");
+    CHECK(rg_changes_new(r, r, &opt, &ch) == RG_BAD_VALUE && ch == NULL,
+          "diff-13: a bad hint among good ones is not refused");
+    opt.nodds = 1;
+    CHECK(rg_changes_new(r, r, &opt, &ch) == RG_OK && ch && rg_changes_count(ch) == 0,
+          "diff-13: a rule set against itself with a good hint");
+    rg_changes_free(ch);
+    CHECK(rg_changes_new(r, r, NULL, &ch) == RG_OK && ch && rg_changes_count(ch) == 0,
+          "diff-13: NULL options");
+    rg_changes_free(ch);
+    CHECK(rg_changes_count(NULL) == 0, "diff-13: the count of no list");
+    rg_rules_free(r);
   }
 
   rgi_module_free(&base.m);
