@@ -35,6 +35,13 @@
 **           shape refused (spaces, signs and numbers that wrap as an int
 **           among them), by rgi_diff_hint_parse and rg_diff_hint_valid;
 **           rg_changes_new refuses a bad one with RG_BAD_VALUE, *out NULL
+**   diff-14 tests/diff/steps (a step changed by an override) through
+**           regula.h with its source: in colour the hunk's removed line
+**           red, its added line green, nothing else coloured; a writer
+**           that fails gives RG_IO; every allocation failing in turn,
+**           RG_NOMEM and *out NULL (rg_changes_new), RG_NOMEM or RG_IO
+**           (rg_changes_write: the renderer's memory, or the buffer's,
+**           which is the writer failing), never a crash
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +128,14 @@ static void build_list(mb *b, uint32_t first, uint32_t count, uint32_t skip, uin
   mb_table(b, "steps", 1, &d, T_TEXT, cells);
   for (uint32_t i = 0; i < b->m.ncells; i++) MB_PUSH(b->m.cellsrc, b->m.ncellsrc)->line = 10 + i;
   free(cells);
+}
+
+/* A writer that always fails (an rg_out's write). */
+static int failing_write(void *ctx, const char *s, size_t n) {
+  (void)ctx;
+  (void)s;
+  (void)n;
+  return -1;
 }
 
 /* Counts the changes of d of kind k that are cells. */
@@ -434,6 +449,76 @@ int main(void) {
     rg_changes_free(ch);
     CHECK(rg_changes_count(NULL) == 0, "diff-13: the count of no list");
     rg_rules_free(r);
+  }
+
+  /* diff-14 */
+  {
+    static const char want[] =
+      "== ruleset\n"
+      "~ name: \"Steps base\" -> \"Steps variant\"\n"
+      "    steps-base.rules:2 | steps-variant.rules:2\n"
+      "== procedures\n"
+      "~ procedure main\n"
+      "    steps-base.rules:4 | steps-base.rules:4\n"
+      "    ~ step \"Scouting\"\n"
+      "        steps-base.rules:7 | steps-variant.rules:4\n"
+      "        source \"sheet B line 7: four cards each\"\n"
+      "        --- steps-base.rules\n"
+      "        +++ steps-variant.rules\n"
+      "        @@ -7,4 +4,4 @@\n"
+      "          step \"Scouting\" {\n"
+      "        \033[31m-   let n = 3\033[m\n"
+      "        \033[32m+   let n = 4\033[m\n"
+      "            note \"draw cards\", n\n"
+      "            note \"compare totals\"\n";
+    rg_rules *ra = NULL, *rb = NULL;
+    rg_changes *ch = NULL;
+    rg_diff_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.size = sizeof opt;
+    opt.with_source = 1;
+    CHECK(rg_rules_load("tests/diff/steps-base.rules", NULL, &ra) == RG_OK &&
+          rg_rules_load("tests/diff/steps-variant.rules", NULL, &rb) == RG_OK, "diff-14: load");
+    CHECK(rg_changes_new(ra, rb, &opt, &ch) == RG_OK && rg_changes_count(ch) == 3,
+          "diff-14: %u changes, want the header, main and its step", rg_changes_count(ch));
+    rg_buf_init(&t);
+    CHECK(rg_changes_write(ch, RG_DIFF_TEXT, RG_DIFF_COLOR, "tests/diff/", &t.out) == RG_OK &&
+          t.data && strcmp(t.data, want) == 0, "diff-14: colour [%s]", t.data);
+    rg_buf_free(&t);
+    /* a writer that fails: RG_IO, in each format */
+    for (int f = RG_DIFF_TEXT; f <= RG_DIFF_JSON; f++) {
+      rg_out bad = { failing_write, NULL, 0 };
+      CHECK(rg_changes_write(ch, (rg_diff_format)f, 0, NULL, &bad) == RG_IO, "diff-14: format %d to a failing writer", f);
+    }
+    rg_changes_free(ch);
+    /* every allocation failing in turn, until both calls succeed */
+    unsigned long k;
+    for (k = 1; k < 100000; k++) {
+      ch = (rg_changes *)&opt;          /* must become NULL on failure */
+      rg_alloc_fail_at(k);
+      rg_status st = rg_changes_new(ra, rb, &opt, &ch);
+      rg_status wt = RG_OK;
+      if (st == RG_OK) {
+        rg_buf_init(&t);
+        wt = rg_changes_write(ch, RG_DIFF_TEXT, RG_DIFF_COLOR, "tests/diff/", &t.out);
+      }
+      rg_alloc_fail_at(0);
+      if (st != RG_OK) {
+        CHECK(st == RG_NOMEM && ch == NULL, "diff-14: allocation %lu: %s", k, rg_status_name(st));
+        continue;
+      }
+      int done = wt == RG_OK;
+      /* the renderer's own allocation: RG_NOMEM; the buffer's (the writer
+      ** failing): RG_IO */
+      CHECK(wt == RG_OK ? t.data && strcmp(t.data, want) == 0 : wt == RG_NOMEM || wt == RG_IO,
+            "diff-14: allocation %lu: write %s", k, rg_status_name(wt));
+      rg_buf_free(&t);
+      rg_changes_free(ch);
+      if (done) break;
+    }
+    CHECK(k > 1 && k < 100000, "diff-14: the failures end (%lu)", k);
+    rg_rules_free(ra);
+    rg_rules_free(rb);
   }
 
   rgi_module_free(&base.m);
