@@ -1626,6 +1626,9 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
   const char *name = S(a, ta->name);
   dicekey ka = find_dice(c, a, name), kb = find_dice(c, b, name);
   if (ka.dim < 0 && kb.dim < 0) return;
+  /* a side that does not roll for the table is read with the other's key,
+  ** but has no roll of its own to name */
+  int rolls_a = ka.dim >= 0, rolls_b = kb.dim >= 0;
   if (ka.dim < 0 || kb.dim < 0) {
     if ((ka.dim < 0 ? kb : ka).helper >= 0) return;   /* a helper on one side only */
     if (ka.dim < 0) ka = kb;
@@ -1678,10 +1681,14 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
   ch->odds.sides = ka.sides;
   ch->odds.plus = ka.plus;
   ch->row = ka.helper >= 0 ? keep(c, hl) : NULL;
-  if (ka.m) place_pc(&ch->a, ka.m, ka.rollpc);
-  if (kb.m) place_pc(&ch->b, kb.m, kb.rollpc);
-  if (ka.m) ch->a.text = S(ka.m, ka.m->procs[ka.proc].name);   /* where it rolls */
-  if (kb.m) ch->b.text = S(kb.m, kb.m->procs[kb.proc].name);
+  if (ka.m && rolls_a) {                                   /* where it rolls */
+    place_pc(&ch->a, ka.m, ka.rollpc);
+    ch->a.text = S(ka.m, ka.m->procs[ka.proc].name);
+  }
+  if (kb.m && rolls_b) {
+    place_pc(&ch->b, kb.m, kb.rollpc);
+    ch->b.text = S(kb.m, kb.m->procs[kb.proc].name);
+  }
   /* Every column of a (keys other than the dice dimension) that maps to b,
   ** for every combination of the helper's enum arguments. */
   uint32_t ncols = 1;

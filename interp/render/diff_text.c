@@ -382,18 +382,14 @@ static void put_change(tctx *t, uint32_t index) {
   case RG_DW_CELL: put_cell(t, ch); break;
   case RG_DW_ODDS:
     /* the key (a helper's call when one computes it) and where each side
-    ** rolls the dice */
+    ** rolls the dice (`-`: that side does not roll for the table) */
     if (ch->row) rg_printf(o, "    odds, %s = %s (", ch->name, ch->row);
     else rg_printf(o, "    odds, %s = %dd%d%+d (", ch->name, ch->odds.n, ch->odds.sides, ch->odds.plus);
-    if (ch->a.file) {
-      rg_printf(o, "roll %dd%d", ch->odds.n, ch->odds.sides);
-      if (ch->a.text) rg_printf(o, " in %s", ch->a.text);
-      rg_puts(o, " at ");
+    if (ch->a.file || ch->b.file) {
+      rg_printf(o, "roll %dd%d in %s at ", ch->odds.n, ch->odds.sides, txt(ch->a.file ? &ch->a : &ch->b));
       put_place(t, &ch->a);
-      if (ch->b.file) {
-        rg_puts(o, " | ");
-        put_place(t, &ch->b);
-      }
+      rg_puts(o, " | ");
+      put_place(t, &ch->b);
     } else {
       rg_puts(o, "given on the command line");
     }
