@@ -292,10 +292,8 @@ static void put_cause(tctx *t, const rgi_change *ch, uint32_t index) {
   uint32_t n = 0;
   int procs = ch->section == RG_DS_PROCEDURES;
   for (uint32_t k = index + 1; k < t->d->n; k++) n += t->d->changes[k].parent == index;
-  if (ch->name)
-    rg_printf(t->out, "~ %s: %u %s change%s\n", ch->name, n,
-              procs ? (n == 1 ? "procedure" : "procedures") : (n == 1 ? "constant" : "constants"),
-              n == 1 ? "s" : "");
+  if (ch->name)             /* a scale: only the constants' head is named (name_scale) */
+    rg_printf(t->out, "~ %s: %u constant%s change%s\n", ch->name, n, n == 1 ? "" : "s", n == 1 ? "s" : "");
   else if (procs)
     rg_printf(t->out, "~ the same source on both sides, what %u procedure%s do%s follows from the "
               "changes above:\n", n, n == 1 ? "" : "s", n == 1 ? "es" : "");
