@@ -42,6 +42,11 @@
 **           RG_NOMEM and *out NULL (rg_changes_new), RG_NOMEM or RG_IO
 **           (rg_changes_write: the renderer's memory, or the buffer's,
 **           which is the writer failing), never a crash
+**   diff-15 the source of a changed procedure read through the caller's
+**           loader (files that are not on the disk, as the page has
+**           them): the hunk from the loader's text; a loader that finds
+**           nothing leaves the procedure without source, still listed at
+**           its code's first line
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +141,28 @@ static int failing_write(void *ctx, const char *s, size_t n) {
   (void)s;
   (void)n;
   return -1;
+}
+
+/* Two rule files held in memory ("mem/a.rules", "mem/b.rules"). */
+static const char mem_a[] = "ruleset \"mem\"\nprocedure main() -> int {\n  return 1\n}\n";
+static const char mem_b[] = "ruleset \"mem\"\n\nprocedure main() -> int {\n  return 2\n}\n";
+
+/* An rg_loader's load over mem_a and mem_b (ctx non-NULL: finds nothing). */
+static rg_status mem_load(void *ctx, const char *from, const char *name, rg_load_kind kind, rg_source *src,
+                          char *err, size_t errlen) {
+  (void)from;
+  (void)kind;
+  const char *text = ctx ? NULL : strcmp(name, "mem/a.rules") == 0 ? mem_a
+                                : strcmp(name, "mem/b.rules") == 0 ? mem_b : NULL;
+  if (!text) {
+    snprintf(err, errlen, "cannot open %s", name);
+    return RG_NOT_FOUND;
+  }
+  src->text = text;
+  src->len = strlen(text);
+  src->path = NULL;
+  src->handle = NULL;
+  return RG_OK;
 }
 
 /* Counts the changes of d of kind k that are cells. */
@@ -517,6 +544,42 @@ int main(void) {
       if (done) break;
     }
     CHECK(k > 1 && k < 100000, "diff-14: the failures end (%lu)", k);
+    rg_rules_free(ra);
+    rg_rules_free(rb);
+  }
+
+  /* diff-15 */
+  {
+    rg_loader ld = { mem_load, NULL, NULL }, none = { mem_load, NULL, &ld };
+    rg_rules *ra = NULL, *rb = NULL;
+    rg_changes *ch = NULL;
+    rg_diff_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.size = sizeof opt;
+    opt.with_source = 1;
+    opt.loader = &ld;
+    CHECK(rg_rules_compile("mem/a.rules", mem_a, strlen(mem_a), NULL, &ra) == RG_OK &&
+          rg_rules_compile("mem/b.rules", mem_b, strlen(mem_b), NULL, &rb) == RG_OK, "diff-15: compile");
+    CHECK(rg_changes_new(ra, rb, &opt, &ch) == RG_OK && rg_changes_count(ch) == 1, "diff-15: %u changes",
+          rg_changes_count(ch));
+    rg_buf_init(&t);
+    CHECK(rg_changes_write(ch, RG_DIFF_TEXT, 0, "mem/", &t.out) == RG_OK && t.data &&
+          strcmp(t.data, "== procedures\n~ procedure main\n    a.rules:2 | b.rules:3\n"
+                         "    --- a.rules\n    +++ b.rules\n    @@ -2,3 +3,3 @@\n"
+                         "      procedure main() -> int {\n    -   return 1\n    +   return 2\n      }\n") == 0,
+          "diff-15: through the loader [%s]", t.data);
+    rg_buf_free(&t);
+    rg_changes_free(ch);
+    /* unread, the procedure keeps the module's place: its first
+    ** instruction's line (`return 1` on line 3, `return 2` on line 4) */
+    opt.loader = &none;
+    CHECK(rg_changes_new(ra, rb, &opt, &ch) == RG_OK && rg_changes_count(ch) == 1, "diff-15: nothing found");
+    rg_buf_init(&t);
+    CHECK(rg_changes_write(ch, RG_DIFF_TEXT, 0, "mem/", &t.out) == RG_OK && t.data &&
+          strcmp(t.data, "== procedures\n~ procedure main\n    a.rules:3 | b.rules:4\n") == 0,
+          "diff-15: no source [%s]", t.data);
+    rg_buf_free(&t);
+    rg_changes_free(ch);
     rg_rules_free(ra);
     rg_rules_free(rb);
   }
