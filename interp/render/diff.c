@@ -16,6 +16,7 @@
 #include "path.h"
 #include "value.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1233,33 +1234,44 @@ static uint64_t dice_counts(int n, int sides, uint64_t *counts, int max) {
   return total;
 }
 
+/* Reads the decimal number at *p (digits only: no space or sign, which
+** strtol would take) into *v, at most `max`; moves *p past it.  Returns 0,
+** or -1 when there is no digit or the number is larger. */
+static int hint_number(const char **p, long max, long *v) {
+  long n = 0;
+  if (**p < '0' || **p > '9') return -1;
+  for (; **p >= '0' && **p <= '9'; (*p)++) {
+    int d = **p - '0';
+    if (n > (max - d) / 10) return -1;
+    n = n * 10 + d;
+  }
+  *v = n;
+  return 0;
+}
+
 int rgi_diff_hint_parse(const char *text, rgi_diff_hint *h) {
   const char *eq = strchr(text, '='), *s;
-  char *end;
-  long v = 1;
+  long n = 1, sides, plus = 0;
   uint64_t counts[128];
   if (!eq || eq == text || (size_t)(eq - text) >= sizeof h->table) return -1;
+  s = eq + 1;
+  /* NdS[+K|-K] in plain digits, each bounded (N and S well past what
+  ** dice_counts allows), so that no number wraps into a valid one */
+  if (*s != 'd' && *s != 'D' && hint_number(&s, 1000, &n) != 0) return -1;
+  if (*s != 'd' && *s != 'D') return -1;
+  s++;
+  if (hint_number(&s, 1000, &sides) != 0) return -1;
+  if (*s == '+' || *s == '-') {
+    int neg = *s++ == '-';
+    if (hint_number(&s, INT_MAX, &plus) != 0) return -1;
+    if (neg) plus = -plus;
+  }
+  if (*s) return -1;
   memcpy(h->table, text, (size_t)(eq - text));
   h->table[eq - text] = '\0';
-  s = eq + 1;
-  if (*s != 'd' && *s != 'D') {
-    v = strtol(s, &end, 10);
-    s = end;
-  }
-  if (*s != 'd' && *s != 'D') return -1;
-  h->n = (int)v;
-  v = strtol(s + 1, &end, 10);
-  if (end == s + 1) return -1;
-  h->sides = (int)v;
-  h->plus = 0;
-  if (*end == '+' || *end == '-') {
-    char *e2;
-    long k = strtol(end, &e2, 10);
-    if (e2 == end + 1) return -1;
-    h->plus = (int)k;
-    end = e2;
-  }
-  if (*end) return -1;
+  h->n = (int)n;
+  h->sides = (int)sides;
+  h->plus = (int)plus;
   return dice_counts(h->n, h->sides, counts, 128) ? 0 : -1;
 }
 
@@ -1295,7 +1307,7 @@ static void column_odds(const rgi_module *m, const rgi_table *t, const dicekey *
   const rgi_dim *d = &m->dims[t->first_dim + dk->dim];
   for (int s = 0; s < 128; s++) {
     if (!counts[s]) continue;
-    int64_t score = smap ? smap[s] : s + dk->plus;
+    int64_t score = smap ? smap[s] : (int64_t)s + dk->plus;
     char v[256];
     if (score == INT64_MIN) {
       snprintf(v, sizeof v, "(no score)");
@@ -1614,6 +1626,9 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
   const char *name = S(a, ta->name);
   dicekey ka = find_dice(c, a, name), kb = find_dice(c, b, name);
   if (ka.dim < 0 && kb.dim < 0) return;
+  /* a side that does not roll for the table is read with the other's key,
+  ** but has no roll of its own to name */
+  int rolls_a = ka.dim >= 0, rolls_b = kb.dim >= 0;
   if (ka.dim < 0 || kb.dim < 0) {
     if ((ka.dim < 0 ? kb : ka).helper >= 0) return;   /* a helper on one side only */
     if (ka.dim < 0) ka = kb;
@@ -1666,10 +1681,14 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
   ch->odds.sides = ka.sides;
   ch->odds.plus = ka.plus;
   ch->row = ka.helper >= 0 ? keep(c, hl) : NULL;
-  if (ka.m) place_pc(&ch->a, ka.m, ka.rollpc);
-  if (kb.m) place_pc(&ch->b, kb.m, kb.rollpc);
-  if (ka.m) ch->a.text = S(ka.m, ka.m->procs[ka.proc].name);   /* where it rolls */
-  if (kb.m) ch->b.text = S(kb.m, kb.m->procs[kb.proc].name);
+  if (ka.m && rolls_a) {                                   /* where it rolls */
+    place_pc(&ch->a, ka.m, ka.rollpc);
+    ch->a.text = S(ka.m, ka.m->procs[ka.proc].name);
+  }
+  if (kb.m && rolls_b) {
+    place_pc(&ch->b, kb.m, kb.rollpc);
+    ch->b.text = S(kb.m, kb.m->procs[kb.proc].name);
+  }
   /* Every column of a (keys other than the dice dimension) that maps to b,
   ** for every combination of the helper's enum arguments. */
   uint32_t ncols = 1;

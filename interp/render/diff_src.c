@@ -775,7 +775,10 @@ int rgi_diff_sources(rgi_diff *d, const rg_loader *ld) {
     if (rc != 0 || !x.found || !y.found || same_place(&x, &y)) continue;
     rg_buf t;
     rg_buf_init(&t);
-    if (y.quote) rg_printf(&t.out, "source \"%s\"\n", y.quote);
+    /* the override's quotation, b's first (as a rule's, rule_source): a
+    ** revision read backward still names the override it takes away */
+    const char *quote = y.quote ? y.quote : x.quote;
+    if (quote) rg_printf(&t.out, "source \"%s\"\n", quote);
     if (unified(s, &x, &y, &t.out) != 0) rc = -1;
     if (t.out.failed) rc = -1;
     if (rc == 0 && t.len) {

@@ -292,10 +292,8 @@ static void put_cause(tctx *t, const rgi_change *ch, uint32_t index) {
   uint32_t n = 0;
   int procs = ch->section == RG_DS_PROCEDURES;
   for (uint32_t k = index + 1; k < t->d->n; k++) n += t->d->changes[k].parent == index;
-  if (ch->name)
-    rg_printf(t->out, "~ %s: %u %s change%s\n", ch->name, n,
-              procs ? (n == 1 ? "procedure" : "procedures") : (n == 1 ? "constant" : "constants"),
-              n == 1 ? "s" : "");
+  if (ch->name)             /* a scale: only the constants' head is named (name_scale) */
+    rg_printf(t->out, "~ %s: %u constant%s change%s\n", ch->name, n, n == 1 ? "" : "s", n == 1 ? "s" : "");
   else if (procs)
     rg_printf(t->out, "~ the same source on both sides, what %u procedure%s do%s follows from the "
               "changes above:\n", n, n == 1 ? "" : "s", n == 1 ? "es" : "");
@@ -382,18 +380,14 @@ static void put_change(tctx *t, uint32_t index) {
   case RG_DW_CELL: put_cell(t, ch); break;
   case RG_DW_ODDS:
     /* the key (a helper's call when one computes it) and where each side
-    ** rolls the dice */
+    ** rolls the dice (`-`: that side does not roll for the table) */
     if (ch->row) rg_printf(o, "    odds, %s = %s (", ch->name, ch->row);
     else rg_printf(o, "    odds, %s = %dd%d%+d (", ch->name, ch->odds.n, ch->odds.sides, ch->odds.plus);
-    if (ch->a.file) {
-      rg_printf(o, "roll %dd%d", ch->odds.n, ch->odds.sides);
-      if (ch->a.text) rg_printf(o, " in %s", ch->a.text);
-      rg_puts(o, " at ");
+    if (ch->a.file || ch->b.file) {
+      rg_printf(o, "roll %dd%d in %s at ", ch->odds.n, ch->odds.sides, txt(ch->a.file ? &ch->a : &ch->b));
       put_place(t, &ch->a);
-      if (ch->b.file) {
-        rg_puts(o, " | ");
-        put_place(t, &ch->b);
-      }
+      rg_puts(o, " | ");
+      put_place(t, &ch->b);
     } else {
       rg_puts(o, "given on the command line");
     }

@@ -30,6 +30,23 @@
 **           marked derived, after what changed by hand
 **   diff-12 the folder paths share (path.h): a folder and a path inside it,
 **           a path that only starts like a folder, "dir/.." folded
+**   diff-13 odds hints "TABLE=NdS[+K|-K]" (regula.h: 1 to 6 dice of 2 to
+**           20 sides): the valid ones parsed into their parts, every other
+**           shape refused (spaces, signs and numbers that wrap as an int
+**           among them), by rgi_diff_hint_parse and rg_diff_hint_valid;
+**           rg_changes_new refuses a bad one with RG_BAD_VALUE, *out NULL
+**   diff-14 tests/diff/steps (a step changed by an override) through
+**           regula.h with its source: in colour the hunk's removed line
+**           red, its added line green, nothing else coloured; a writer
+**           that fails gives RG_IO; every allocation failing in turn,
+**           RG_NOMEM and *out NULL (rg_changes_new), RG_NOMEM or RG_IO
+**           (rg_changes_write: the renderer's memory, or the buffer's,
+**           which is the writer failing), never a crash
+**   diff-15 the source of a changed procedure read through the caller's
+**           loader (files that are not on the disk, as the page has
+**           them): the hunk from the loader's text; a loader that finds
+**           nothing leaves the procedure without source, still listed at
+**           its code's first line
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +133,36 @@ static void build_list(mb *b, uint32_t first, uint32_t count, uint32_t skip, uin
   mb_table(b, "steps", 1, &d, T_TEXT, cells);
   for (uint32_t i = 0; i < b->m.ncells; i++) MB_PUSH(b->m.cellsrc, b->m.ncellsrc)->line = 10 + i;
   free(cells);
+}
+
+/* A writer that always fails (an rg_out's write). */
+static int failing_write(void *ctx, const char *s, size_t n) {
+  (void)ctx;
+  (void)s;
+  (void)n;
+  return -1;
+}
+
+/* Two rule files held in memory ("mem/a.rules", "mem/b.rules"). */
+static const char mem_a[] = "ruleset \"mem\"\nprocedure main() -> int {\n  return 1\n}\n";
+static const char mem_b[] = "ruleset \"mem\"\n\nprocedure main() -> int {\n  return 2\n}\n";
+
+/* An rg_loader's load over mem_a and mem_b (ctx non-NULL: finds nothing). */
+static rg_status mem_load(void *ctx, const char *from, const char *name, rg_load_kind kind, rg_source *src,
+                          char *err, size_t errlen) {
+  (void)from;
+  (void)kind;
+  const char *text = ctx ? NULL : strcmp(name, "mem/a.rules") == 0 ? mem_a
+                                : strcmp(name, "mem/b.rules") == 0 ? mem_b : NULL;
+  if (!text) {
+    snprintf(err, errlen, "cannot open %s", name);
+    return RG_NOT_FOUND;
+  }
+  src->text = text;
+  src->len = strlen(text);
+  src->path = NULL;
+  src->handle = NULL;
+  return RG_OK;
 }
 
 /* Counts the changes of d of kind k that are cells. */
@@ -360,6 +407,181 @@ int main(void) {
       CHECK(strcmp(buf, cases[k][2]) == 0, "diff-12: %s, %s: [%s], want [%s]", cases[k][0], cases[k][1],
             buf, cases[k][2]);
     }
+  }
+
+  /* diff-13 */
+  {
+    static const struct { const char *text; int n, sides, plus; } good[] = {
+      { "weather=2d6", 2, 6, 0 }, { "w=d6", 1, 6, 0 }, { "w=D6", 1, 6, 0 }, { "w=3D10+2", 3, 10, 2 },
+      { "w=2d6-1", 2, 6, -1 }, { "w=6d20", 6, 20, 0 }, { "w=1d2", 1, 2, 0 },
+      { "w=2d6+2147483647", 2, 6, 2147483647 }, { "w=2d6-2147483647", 2, 6, -2147483647 },
+    };
+    static const char *const bad[] = {
+      "=2d6",        /* no table */
+      "w2d6",        /* no `=` */
+      "w=2x6",       /* no `d` */
+      "w=",          /* nothing after `=` */
+      "w=2d",        /* no sides */
+      "w=2d6+",      /* a sign without a number */
+      "w=2d6-",      /* the same */
+      "w=2d6x",      /* something after the dice */
+      "w=2d6+1x",    /* the same after a modifier */
+      "w=7d6",       /* more than 6 dice */
+      "w=0d6",       /* no dice */
+      "w=1d1",       /* fewer than 2 sides */
+      "w=1d21",      /* more than 20 sides */
+      "w=-1d6",      /* a negative count */
+      /* what strtol would take: spaces, a sign, a number that wraps (as
+      ** an int, 4294967297 is 1 and 4294967302 is 6) */
+      "w= 2d6", "w=2d 6", "w=+2d6", "w=2d+6", "w=2d6+ 1", "w=4294967297d6", "w=2d4294967302",
+      "w=2d6+2147483648", "w=2d6+99999999999",
+    };
+    rgi_diff_hint h;
+    char longname[200];
+    for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
+      int rc = rgi_diff_hint_parse(good[k].text, &h);
+      CHECK(rc == 0 && h.n == good[k].n && h.sides == good[k].sides && h.plus == good[k].plus &&
+            strncmp(h.table, good[k].text, strlen(h.table)) == 0 && good[k].text[strlen(h.table)] == '=',
+            "diff-13: %s: rc %d, %dd%d%+d in [%s]", good[k].text, rc, h.n, h.sides, h.plus, h.table);
+      CHECK(rg_diff_hint_valid(good[k].text) == 1, "diff-13: %s is valid", good[k].text);
+    }
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+      CHECK(rgi_diff_hint_parse(bad[k], &h) == -1, "diff-13: %s parsed", bad[k]);
+      CHECK(rg_diff_hint_valid(bad[k]) == 0, "diff-13: %s is valid", bad[k]);
+    }
+    /* a table name that does not fit the hint's 128 bytes */
+    memset(longname, 'x', 150);
+    strcpy(longname + 150, "=2d6");
+    CHECK(rg_diff_hint_valid(longname) == 0, "diff-13: a 150-byte table name is valid");
+    CHECK(rg_diff_hint_valid(NULL) == 0, "diff-13: NULL is valid");
+
+    static const char text[] = "ruleset \"hint\"\ntable t(n: 2..12) -> int { else: 1 }\n";
+    rg_rules *r = NULL;
+    rg_changes *ch = (rg_changes *)&h;   /* set to NULL on failure */
+    const char *hints[2] = { "t=2d6", "t=2x6" };
+    rg_diff_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.size = sizeof opt;
+    opt.odds = hints;
+    opt.nodds = 2;
+    CHECK(rg_rules_compile("hint.rules", text, strlen(text), NULL, &r) == RG_OK, "diff-13: compile");
+    CHECK(rg_changes_new(r, r, &opt, &ch) == RG_BAD_VALUE && ch == NULL,
+          "diff-13: a bad hint among good ones is not refused");
+    opt.nodds = 1;
+    CHECK(rg_changes_new(r, r, &opt, &ch) == RG_OK && ch && rg_changes_count(ch) == 0,
+          "diff-13: a rule set against itself with a good hint");
+    rg_changes_free(ch);
+    CHECK(rg_changes_new(r, r, NULL, &ch) == RG_OK && ch && rg_changes_count(ch) == 0,
+          "diff-13: NULL options");
+    rg_changes_free(ch);
+    CHECK(rg_changes_count(NULL) == 0, "diff-13: the count of no list");
+    rg_rules_free(r);
+  }
+
+  /* diff-14 */
+  {
+    static const char want[] =
+      "== ruleset\n"
+      "~ name: \"Steps base\" -> \"Steps variant\"\n"
+      "    steps-base.rules:2 | steps-variant.rules:2\n"
+      "== procedures\n"
+      "~ procedure main\n"
+      "    steps-base.rules:4 | steps-base.rules:4\n"
+      "    ~ step \"Scouting\"\n"
+      "        steps-base.rules:7 | steps-variant.rules:4\n"
+      "        source \"sheet B line 7: four cards each\"\n"
+      "        --- steps-base.rules\n"
+      "        +++ steps-variant.rules\n"
+      "        @@ -7,4 +4,4 @@\n"
+      "          step \"Scouting\" {\n"
+      "        \033[31m-   let n = 3\033[m\n"
+      "        \033[32m+   let n = 4\033[m\n"
+      "            note \"draw cards\", n\n"
+      "            note \"compare totals\"\n";
+    rg_rules *ra = NULL, *rb = NULL;
+    rg_changes *ch = NULL;
+    rg_diff_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.size = sizeof opt;
+    opt.with_source = 1;
+    CHECK(rg_rules_load("tests/diff/steps-base.rules", NULL, &ra) == RG_OK &&
+          rg_rules_load("tests/diff/steps-variant.rules", NULL, &rb) == RG_OK, "diff-14: load");
+    CHECK(rg_changes_new(ra, rb, &opt, &ch) == RG_OK && rg_changes_count(ch) == 3,
+          "diff-14: %u changes, want the header, main and its step", rg_changes_count(ch));
+    rg_buf_init(&t);
+    CHECK(rg_changes_write(ch, RG_DIFF_TEXT, RG_DIFF_COLOR, "tests/diff/", &t.out) == RG_OK &&
+          t.data && strcmp(t.data, want) == 0, "diff-14: colour [%s]", t.data);
+    rg_buf_free(&t);
+    /* a writer that fails: RG_IO, in each format */
+    for (int f = RG_DIFF_TEXT; f <= RG_DIFF_JSON; f++) {
+      rg_out bad = { failing_write, NULL, 0 };
+      CHECK(rg_changes_write(ch, (rg_diff_format)f, 0, NULL, &bad) == RG_IO, "diff-14: format %d to a failing writer", f);
+    }
+    rg_changes_free(ch);
+    /* every allocation failing in turn, until both calls succeed */
+    unsigned long k;
+    for (k = 1; k < 100000; k++) {
+      ch = (rg_changes *)&opt;          /* must become NULL on failure */
+      rg_alloc_fail_at(k);
+      rg_status st = rg_changes_new(ra, rb, &opt, &ch);
+      rg_status wt = RG_OK;
+      if (st == RG_OK) {
+        rg_buf_init(&t);
+        wt = rg_changes_write(ch, RG_DIFF_TEXT, RG_DIFF_COLOR, "tests/diff/", &t.out);
+      }
+      rg_alloc_fail_at(0);
+      if (st != RG_OK) {
+        CHECK(st == RG_NOMEM && ch == NULL, "diff-14: allocation %lu: %s", k, rg_status_name(st));
+        continue;
+      }
+      int done = wt == RG_OK;
+      /* the renderer's own allocation: RG_NOMEM; the buffer's (the writer
+      ** failing): RG_IO */
+      CHECK(wt == RG_OK ? t.data && strcmp(t.data, want) == 0 : wt == RG_NOMEM || wt == RG_IO,
+            "diff-14: allocation %lu: write %s", k, rg_status_name(wt));
+      rg_buf_free(&t);
+      rg_changes_free(ch);
+      if (done) break;
+    }
+    CHECK(k > 1 && k < 100000, "diff-14: the failures end (%lu)", k);
+    rg_rules_free(ra);
+    rg_rules_free(rb);
+  }
+
+  /* diff-15 */
+  {
+    rg_loader ld = { mem_load, NULL, NULL }, none = { mem_load, NULL, &ld };
+    rg_rules *ra = NULL, *rb = NULL;
+    rg_changes *ch = NULL;
+    rg_diff_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.size = sizeof opt;
+    opt.with_source = 1;
+    opt.loader = &ld;
+    CHECK(rg_rules_compile("mem/a.rules", mem_a, strlen(mem_a), NULL, &ra) == RG_OK &&
+          rg_rules_compile("mem/b.rules", mem_b, strlen(mem_b), NULL, &rb) == RG_OK, "diff-15: compile");
+    CHECK(rg_changes_new(ra, rb, &opt, &ch) == RG_OK && rg_changes_count(ch) == 1, "diff-15: %u changes",
+          rg_changes_count(ch));
+    rg_buf_init(&t);
+    CHECK(rg_changes_write(ch, RG_DIFF_TEXT, 0, "mem/", &t.out) == RG_OK && t.data &&
+          strcmp(t.data, "== procedures\n~ procedure main\n    a.rules:2 | b.rules:3\n"
+                         "    --- a.rules\n    +++ b.rules\n    @@ -2,3 +3,3 @@\n"
+                         "      procedure main() -> int {\n    -   return 1\n    +   return 2\n      }\n") == 0,
+          "diff-15: through the loader [%s]", t.data);
+    rg_buf_free(&t);
+    rg_changes_free(ch);
+    /* unread, the procedure keeps the module's place: its first
+    ** instruction's line (`return 1` on line 3, `return 2` on line 4) */
+    opt.loader = &none;
+    CHECK(rg_changes_new(ra, rb, &opt, &ch) == RG_OK && rg_changes_count(ch) == 1, "diff-15: nothing found");
+    rg_buf_init(&t);
+    CHECK(rg_changes_write(ch, RG_DIFF_TEXT, 0, "mem/", &t.out) == RG_OK && t.data &&
+          strcmp(t.data, "== procedures\n~ procedure main\n    a.rules:3 | b.rules:4\n") == 0,
+          "diff-15: no source [%s]", t.data);
+    rg_buf_free(&t);
+    rg_changes_free(ch);
+    rg_rules_free(ra);
+    rg_rules_free(rb);
   }
 
   rgi_module_free(&base.m);

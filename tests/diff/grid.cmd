@@ -1,0 +1,1 @@
+regula diff tests/diff/grid-base.rules tests/diff/grid-variant.rules

@@ -1,0 +1,1 @@
+regula diff tests/diff/helperfail-base.rules tests/diff/helperfail-variant.rules

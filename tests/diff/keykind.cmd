@@ -1,0 +1,1 @@
+regula diff tests/diff/keykind-base.rules tests/diff/keykind-variant.rules

@@ -1,0 +1,1 @@
+regula diff --json tests/diff/oneside-base.rules tests/diff/oneside-variant.rules

@@ -1,0 +1,1 @@
+regula diff tests/diff/pickfield-base.rules tests/diff/pickfield-variant.rules

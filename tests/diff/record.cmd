@@ -1,0 +1,1 @@
+regula diff tests/diff/record-base.rules tests/diff/record-variant.rules

@@ -1,0 +1,1 @@
+regula diff tests/diff/added-revision.rules tests/diff/added-base.rules

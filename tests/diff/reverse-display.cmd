@@ -1,0 +1,1 @@
+regula diff tests/diff/display-revised.rules tests/diff/display-base.rules

@@ -1,0 +1,1 @@
+regula diff tests/diff/every-variant.rules tests/diff/every-base.rules

@@ -1,0 +1,1 @@
+regula diff tests/diff/kinds-revised.rules tests/diff/kinds-base.rules

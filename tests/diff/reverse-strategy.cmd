@@ -1,0 +1,1 @@
+regula diff tests/diff/strategy-revised.rules tests/diff/strategy-base.rules

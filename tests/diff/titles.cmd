@@ -1,0 +1,1 @@
+regula diff tests/diff/titles-base.rules tests/diff/titles-variant.rules

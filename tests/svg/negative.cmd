@@ -1,0 +1,1 @@
+regula draw tests/svg/negative.rules pictures --svg OUT/negative-first.svg --picture empty=OUT/negative-empty.svg
