@@ -1,0 +1,480 @@
+/*
+** test_apierr.c: the documented refusals of regula.h and regula_front.h,
+** one by one, as an embedder meets them: options without their size,
+** names that are not there, indexes out of range, kinds that do not fit,
+** calls made before what they need; each with the status and the message
+** the header promises.
+*/
+#include "regula_front.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do { \
+    if (cond) passed++; \
+    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
+           putchar('\n'); } \
+  } while (0)
+
+/* Returns whether s starts with prefix. */
+static int starts(const char *s, const char *prefix) {
+  return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Diagnostic callback: keeps the last message in the char[256] ctx. */
+static void keep_diag(void *ctx, const rg_diagnostic *d) {
+  snprintf(ctx, 256, "%s", d->message);
+}
+
+/* By hand: roll_plus(k) is a d6 + k; nothing() has no result; two() takes
+** two parameters; careful is the default strategy, picking B. */
+static const char text[] =
+  "ruleset \"err\"\n"                                             /* 1 */
+  "enum side { A, B }\n"                                          /* 2 */
+  "const reach = 3\n"                                             /* 3 */
+  "input bonus: int = 2\n"                                        /* 4 */
+  "table t(s: side, n: 1..2) -> int { A, 1: 11, A, 2: 12, B, 1: 21, B, 2: 22 }\n"
+  "procedure roll_plus(k: int) -> int { return roll d6 + k }\n"  /* 6 */
+  "procedure nothing() { note \"x\" }\n"                          /* 7 */
+  "procedure two(a: int, b: side) -> int { return a }\n"          /* 8 */
+  "procedure main() -> side { return choose(A, \"which?\", {A, B}) }\n"
+  "procedure bad() -> int { return t[A, 1] / 0 }\n"               /* 10 */
+  "default strategy careful \"picks B\" { \"which?\": B }\n"      /* 11 */
+  "strategy loose { \"which?\": A }\n";                           /* 12 */
+
+int main(void) {
+  rg_rules *r = NULL, *none = NULL, *copy = NULL;
+  char buf[256], diag[256] = "";
+  const char *ten[] = { "10" }, *word[] = { "ten" };
+
+  /* ---- compiling ---- */
+  {
+    rg_compile_options o;
+    memset(&o, 0, sizeof o);      /* .size not set */
+    o.diagnostic = keep_diag;
+    o.diagnostic_ctx = diag;
+    CHECK(rg_rules_compile("err", text, sizeof text - 1, &o, &r) == RG_BAD_VALUE && !r &&
+          starts(diag, "compile options without their size"), "compile: no size: '%s'", diag);
+    o.diagnostic = NULL;
+    CHECK(rg_rules_compile("err", text, sizeof text - 1, &o, &r) == RG_BAD_VALUE && !r,
+          "compile: no size, no callback");
+  }
+  CHECK(rg_rules_compile("err", text, sizeof text - 1, NULL, &r) == RG_OK && r, "compile");
+  if (!r) {
+    printf("test_apierr: %d passed, %d failed\n", passed, failed + 1);
+    return 1;
+  }
+  CHECK(rg_rules_compile("none", "ruleset \"n\"\n", 12, NULL, &none) == RG_OK && none,
+        "compile a rule set with nothing in it");
+
+  /* ---- a module on disk: saved, loaded, a bad one refused ---- */
+  {
+    char path[] = "/tmp/regula-apierr-XXXXXX";
+    int fd = mkstemp(path);
+    char rbc[64];
+    rg_rules *back = NULL;
+    snprintf(rbc, sizeof rbc, "%s.rbc", path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd >= 0) {
+      close(fd);
+      unlink(path);
+      CHECK(rg_rules_save(r, rbc) == RG_OK, "save");
+      CHECK(rg_rules_load(rbc, NULL, &back) == RG_OK && back &&
+            strcmp(rg_rules_name(back), "err") == 0, "load the saved module");
+      /* a module keeps no sources: no assumptions, no source lines */
+      CHECK(back && rg_rules_assumptions(back, NULL, NULL) == 0 &&
+            !rg_rules_source_line(back, "err", 1, NULL), "a module keeps no sources");
+      rg_rules_free(back);
+      back = NULL;
+      FILE *f = fopen(rbc, "wb");
+      if (f) {
+        fputs("not a module at all", f);
+        fclose(f);
+      }
+      rg_compile_options o = RG_OPTIONS(rg_compile_options);
+      o.diagnostic = keep_diag;
+      o.diagnostic_ctx = diag;
+      o.keep_sources = 1;
+      diag[0] = '\0';
+      CHECK(rg_rules_load(rbc, &o, &back) == RG_BAD_MODULE && !back && diag[0],
+            "a bad module: RG_BAD_MODULE with a diagnostic");
+      unlink(rbc);
+      CHECK(rg_rules_load(rbc, &o, &back) == RG_NOT_FOUND && !back, "a missing module");
+    }
+    CHECK(rg_rules_save(r, "/nonexistent/dir/x.rbc") == RG_IO && rg_rules_errmsg(r)[0],
+          "save where no folder is: RG_IO with a reason");
+  }
+
+  /* ---- asking about the rules ---- */
+  CHECK(rg_rules_count(r, (rg_item)9) == 0 && rg_rules_item(r, (rg_item)9, 0) == NULL,
+        "count/item of no such kind");
+  CHECK(rg_rules_item(r, RG_PROC, -1) == NULL && rg_rules_item(r, RG_INPUT, 1) == NULL,
+        "item out of range");
+  CHECK(strcmp(rg_rules_item(r, RG_INPUT, 0), "bonus") == 0 &&
+        strcmp(rg_rules_item(r, RG_TABLE, 0), "t") == 0 &&
+        strcmp(rg_rules_item(r, RG_STRATEGY, 1), "loose") == 0, "items by kind");
+  CHECK(rg_rules_find(r, RG_PROC, NULL) == -1 && rg_rules_find(r, (rg_item)9, "t") == -1 &&
+        rg_rules_find(r, RG_STRATEGY, "loose") == 1 && rg_rules_find(r, RG_INPUT, "x") == -1,
+        "find");
+  CHECK(rg_rules_arity(r, RG_INPUT, 0) == 0 && rg_rules_arity(r, RG_TABLE, 1) == -1 &&
+        rg_rules_arity(r, RG_PROC, rg_rules_find(r, RG_PROC, "two")) == 2, "arity");
+  {
+    int two = rg_rules_find(r, RG_PROC, "two"), no = rg_rules_find(r, RG_PROC, "nothing");
+    CHECK(rg_rules_type(r, RG_PROC, no, -1, buf, sizeof buf) == NULL, "no result type");
+    CHECK(rg_rules_type(r, RG_PROC, two, 2, buf, sizeof buf) == NULL &&
+          rg_rules_param(r, two, -1) == NULL && rg_rules_param(r, 99, 0) == NULL,
+          "parameter out of range");
+    CHECK(strcmp(rg_rules_type(r, RG_PROC, two, 1, buf, sizeof buf), "side") == 0 &&
+          strcmp(rg_rules_type(r, RG_PROC, two, -1, buf, sizeof buf), "int") == 0,
+          "parameter and result types");
+    CHECK(strcmp(rg_rules_type(r, RG_INPUT, 0, 0, buf, sizeof buf), "int") == 0, "input type");
+    /* a key as declared: its name and its range */
+    CHECK(strcmp(rg_rules_type(r, RG_TABLE, 0, -1, buf, sizeof buf), "int") == 0 &&
+          strcmp(rg_rules_type(r, RG_TABLE, 0, 1, buf, sizeof buf), "n: 1..2") == 0 &&
+          rg_rules_type(r, RG_TABLE, 0, 2, buf, sizeof buf) == NULL, "table types '%s'", buf);
+    CHECK(rg_rules_type(r, RG_STRATEGY, 0, 0, buf, sizeof buf) == NULL &&
+          rg_rules_type(r, RG_TABLE, 5, 0, buf, sizeof buf) == NULL, "no type");
+  }
+  CHECK(rg_rules_check_args(r, "nope", NULL, 0) == RG_NOT_FOUND &&
+        strcmp(rg_rules_errmsg(r), "no procedure 'nope'") == 0, "check_args: no procedure");
+  CHECK(rg_rules_check_args(r, "roll_plus", word, 1) == RG_BAD_VALUE &&
+        starts(rg_rules_errmsg(r), "argument 1 (k: int) of 'roll_plus': "),
+        "check_args: a bad argument '%s'", rg_rules_errmsg(r));
+  CHECK(rg_rules_check_args(r, "roll_plus", ten, 2) == RG_BAD_VALUE &&
+        strcmp(rg_rules_errmsg(r), "procedure 'roll_plus' takes 1 argument, got 2") == 0,
+        "check_args: too many '%s'", rg_rules_errmsg(r));
+  CHECK(rg_rules_check_args(r, "two", ten, -1) == RG_BAD_VALUE &&
+        strcmp(rg_rules_errmsg(r), "procedure 'two' takes 2 arguments, got -1") == 0,
+        "check_args: a negative count '%s'", rg_rules_errmsg(r));
+  CHECK(rg_rules_check_args(r, "roll_plus", ten, 1) == RG_OK, "check_args: right");
+  CHECK(rg_rules_input_value(r, 1, buf, sizeof buf) == NULL && rg_rules_input_value(r, -1, buf,
+        sizeof buf) == NULL && strcmp(rg_rules_input_value(r, 0, buf, sizeof buf), "2") == 0,
+        "input values");
+  CHECK(rg_rules_strategy_doc(r, 2) == NULL && rg_rules_strategy_doc(r, -1) == NULL &&
+        strcmp(rg_rules_strategy_doc(r, 0), "picks B") == 0, "strategy docs");
+  CHECK(rg_rules_default_strategy(r) == 0 && rg_rules_default_strategy(none) == -1,
+        "default strategy");
+  CHECK(rg_rules_assumptions(r, NULL, NULL) == 0 && !rg_rules_source_line(r, "err", 1, NULL),
+        "no sources kept: no assumptions, no lines");
+  {
+    rg_buf b;
+    rg_buf_init(&b);
+    CHECK(rg_rules_describe(r, "reach", &b.out) == RG_OK && b.data &&
+          strcmp(b.data, "reach = 3\n") == 0, "describe a constant '%s'", b.data ? b.data : "");
+    CHECK(rg_rules_describe(r, "nowhere", &b.out) == RG_NOT_FOUND, "describe: not there");
+    rg_buf_free(&b);
+    rg_buf_init(&b);
+    CHECK(rg_rules_dis(r, 0, &b.out) == RG_OK && b.data && strstr(b.data, "roll_plus"),
+          "the bytecode listing names the procedures");
+    rg_buf_free(&b);
+  }
+  {
+    char note[128] = "x";
+    rg_native_options no;
+    memset(&no, 0, sizeof no);
+    CHECK(rg_rules_native(r, NULL, note, sizeof note) == RG_OK &&
+          strcmp(note, "no native options: the VM runs") == 0, "native: no options");
+    CHECK(rg_rules_native(r, &no, note, sizeof note) == RG_OK &&
+          strcmp(note, "no native options: the VM runs") == 0, "native: options without size");
+  }
+
+  /* ---- policies ---- */
+  {
+    rg_policy p;
+    CHECK(rg_policy_parse(r, NULL, &p) == RG_BAD_VALUE, "policy: NULL");
+    CHECK(rg_policy_parse(NULL, "random", &p) == RG_OK && p.kind == RG_CHOOSE_RANDOM &&
+          rg_policy_parse(NULL, "first", &p) == RG_OK && p.kind == RG_CHOOSE_FIRST,
+          "policy: random, first");
+    CHECK(rg_policy_parse(NULL, "answers:a.txt", &p) == RG_OK && p.kind == RG_CHOOSE_ANSWERS &&
+          strcmp(p.answers_name, "a.txt") == 0, "policy: answers");
+    CHECK(rg_policy_parse(NULL, "answers:", &p) == RG_NOT_FOUND &&
+          rg_policy_parse(NULL, "loose", &p) == RG_NOT_FOUND, "policy: no rules to look in");
+    CHECK(rg_policy_parse(r, "loose", &p) == RG_OK && strcmp(p.strategy, "loose") == 0,
+          "policy: a strategy");
+    CHECK(rg_policy_parse(r, "tight", &p) == RG_NOT_FOUND &&
+          strcmp(rg_rules_errmsg(r), "a policy is random, first, answers:FILE or a strategy of "
+                                     "the rules (careful, loose), not 'tight'") == 0,
+          "policy: not a strategy '%s'", rg_rules_errmsg(r));
+    CHECK(rg_policy_parse(none, "tight", &p) == RG_NOT_FOUND &&
+          strcmp(rg_rules_errmsg(none), "a policy is random, first or answers:FILE (the rules "
+                                        "declare no strategy), not 'tight'") == 0,
+          "policy: no strategies '%s'", rg_rules_errmsg(none));
+  }
+
+  /* ---- runs ---- */
+  {
+    rg_run *run = NULL;
+    rg_run_options o;
+    rg_place at;
+    memset(&o, 0, sizeof o);
+    CHECK(rg_run_new(r, &o, &run) == RG_BAD_VALUE && !run &&
+          starts(rg_rules_errmsg(r), "run options without their size"), "run: no size");
+    o = RG_OPTIONS(rg_run_options);
+    o.policy.kind = RG_CHOOSE_CALLBACK;
+    CHECK(rg_run_new(r, &o, &run) == RG_BAD_VALUE && !run &&
+          strcmp(rg_rules_errmsg(r), "a callback policy without its function") == 0,
+          "run: callback without function");
+    o.policy.kind = (rg_choose_policy)77;
+    CHECK(rg_run_new(r, &o, &run) == RG_BAD_VALUE && !run &&
+          strcmp(rg_rules_errmsg(r), "no such policy (77)") == 0, "run: no such policy");
+    o.policy.kind = RG_CHOOSE_ANSWERS;
+    o.policy.answers = "A\0B\n";
+    o.policy.answers_len = 4;
+    CHECK(rg_run_new(r, &o, &run) == RG_BAD_VALUE && !run &&
+          strcmp(rg_rules_errmsg(r), "the answers hold a NUL byte") == 0, "run: NUL in answers");
+    o = RG_OPTIONS(rg_run_options);
+    o.policy.strategy = "tight";
+    CHECK(rg_run_new(r, &o, &run) == RG_NOT_FOUND && !run &&
+          strcmp(rg_rules_errmsg(r), "no strategy 'tight'") == 0, "run: no such strategy");
+    o.policy.strategy = "careful";
+    CHECK(rg_run_new(r, &o, &run) == RG_OK && run, "run: a strategy");
+    if (run) {
+      CHECK(rg_run_call(run, "main", NULL, 0) == RG_OK &&
+            rg_run_result(run, buf, sizeof buf) == RG_OK && strcmp(buf, "B") == 0,
+            "the strategy picks B: '%s'", buf);
+      CHECK(rg_run_option(run, 0, buf, sizeof buf) == RG_BAD_VALUE && buf[0] == '\0',
+            "an option when nothing is asked");
+      CHECK(rg_run_event_value(run, 0, buf, sizeof buf) == RG_BAD_VALUE && buf[0] == '\0',
+            "an event value outside an event");
+      {
+        rg_buf b;
+        rg_buf_init(&b);
+        CHECK(rg_run_event_text(run, &b.out) == RG_BAD_VALUE && !b.data,
+              "event text outside an event");
+        rg_buf_free(&b);
+      }
+      CHECK(rg_run_call(run, "nope", NULL, 0) == RG_NOT_FOUND &&
+            strcmp(rg_run_errmsg(run), "no procedure 'nope'") == 0 && !rg_run_where(run, &at) &&
+            strcmp(at.path, "?") == 0, "call: no procedure");
+      CHECK(rg_run_call(run, "roll_plus", word, 1) == RG_BAD_VALUE &&
+            starts(rg_run_errmsg(run), "argument 1 (k: int) of 'roll_plus': "), "call: bad arg");
+      CHECK(rg_run_call(run, "nothing", NULL, 0) == RG_OK &&
+            rg_run_result(run, buf, sizeof buf) == RG_OK && buf[0] == '\0',
+            "a procedure without result gives no text");
+      CHECK(rg_run_call(run, "bad", NULL, 0) == RG_RUN_ERROR && rg_run_where(run, &at) &&
+            strcmp(at.path, "err") == 0 && at.line == 10, "call: a runtime error at line 10");
+      rg_run_free(run);
+    }
+  }
+
+  /* ---- simulations ---- */
+  {
+    rg_sims *s = NULL;
+    rg_sims_options o;
+    memset(&o, 0, sizeof o);
+    CHECK(rg_sims_new(r, &o, &s) == RG_BAD_VALUE && !s &&
+          starts(rg_rules_errmsg(r), "simulation options without their size"), "sims: no size");
+    o = RG_OPTIONS(rg_sims_options);
+    o.proc = "nothing";
+    CHECK(rg_sims_new(r, &o, &s) == RG_BAD_VALUE && !s &&
+          strcmp(rg_rules_errmsg(r), "procedure 'nothing' has no result to count") == 0,
+          "sims: no result");
+    o.proc = "nope";
+    CHECK(rg_sims_new(r, &o, &s) == RG_NOT_FOUND && !s &&
+          strcmp(rg_rules_errmsg(r), "no procedure 'nope'") == 0, "sims: no procedure");
+    o.proc = "roll_plus";
+    CHECK(rg_sims_new(r, &o, &s) == RG_BAD_VALUE && !s &&
+          strcmp(rg_rules_errmsg(r), "procedure 'roll_plus' takes 1 argument, got 0") == 0,
+          "sims: no arguments '%s'", rg_rules_errmsg(r));
+    o.args = ten;
+    o.nargs = 1;
+    o.policy.kind = RG_CHOOSE_ANSWERS;
+    o.policy.answers = "A\0";
+    o.policy.answers_len = 2;
+    CHECK(rg_sims_new(r, &o, &s) == RG_BAD_VALUE && !s &&
+          strcmp(rg_rules_errmsg(r), "the answers hold a NUL byte") == 0, "sims: NUL in answers");
+    o.policy.answers = NULL;    /* answers: none at all, and roll_plus asks nothing */
+    o.policy.answers_len = 0;
+    o.threads = 100000;        /* cut to RG_SIMS_MAX_THREADS */
+    CHECK(rg_sims_new(r, &o, &s) == RG_OK && s, "sims: answers from nowhere");
+    if (s) {
+      const char *name = "x";
+      uint32_t nv = 9;
+      uint64_t run = 9;
+      rg_place at;
+      CHECK(rg_sims_columns(s) == 0 && rg_sims_column(s, 0, &name, &nv) == RG_NOT_FOUND &&
+            rg_sims_value(s, 0, 0, NULL, NULL) == RG_NOT_FOUND, "sims: no column before runs");
+      CHECK(rg_sims_run(s, 0) == RG_OK && rg_sims_done(s) == 0, "sims: no runs");
+      CHECK(rg_sims_run(s, 12) == RG_OK && rg_sims_done(s) == 12, "sims: 12 runs");
+      CHECK(rg_sims_column(s, 0, &name, &nv) == RG_OK && strcmp(name, "result") == 0 &&
+            nv >= 1 && nv <= 6, "sims: one column, at most six values");
+      CHECK(rg_sims_column(s, 1, NULL, NULL) == RG_NOT_FOUND &&
+            rg_sims_value(s, 0, nv, NULL, NULL) == RG_NOT_FOUND &&
+            rg_sims_value(s, 1, 0, NULL, NULL) == RG_NOT_FOUND, "sims: out of range");
+      CHECK(!rg_sims_where(s, &run, &at) && run == 0 && strcmp(at.path, "?") == 0 &&
+            rg_sims_failure_text(s) == NULL && rg_sims_errmsg(s)[0] == '\0',
+            "sims: nothing failed");
+      CHECK(rg_sims_expects(s, &run, &at) == 0 && run == 0, "sims: no expect failed");
+      rg_sims_free(s);
+    }
+    o = RG_OPTIONS(rg_sims_options);
+    o.proc = "bad";
+    CHECK(rg_sims_new(r, &o, &s) == RG_OK && rg_sims_run(s, 5) == RG_RUN_ERROR &&
+          rg_sims_run(s, 5) == RG_RUN_ERROR && starts(rg_sims_errmsg(s), "run 1 failed: err:10:"),
+          "sims: a failed run stays failed '%s'", s ? rg_sims_errmsg(s) : "");
+    rg_sims_free(s);
+  }
+
+  /* ---- variants run by run (RG_SIMVARS_MAX: 16 at most) ---- */
+  {
+    rg_simvars *c = NULL;
+    const rg_rules *two[] = { r, none };
+    const rg_rules *same[] = { r, r };
+    const char *names[] = { "one", "other" };
+    rg_simvars_options o;
+    memset(&o, 0, sizeof o);
+    CHECK(rg_simvars_new(two, names, 0, NULL, &c) == RG_BAD_VALUE && !c, "simvars: none");
+    CHECK(rg_simvars_new(two, names, 1, NULL, &c) == RG_BAD_VALUE && !c &&
+          strcmp(rg_rules_errmsg(r), "compare 2 to 16 rule sets, not 1") == 0,
+          "simvars: one '%s'", rg_rules_errmsg(r));
+    CHECK(rg_simvars_new(two, names, 2, &o, &c) == RG_BAD_VALUE && !c &&
+          starts(rg_rules_errmsg(r), "options without their size"), "simvars: no size");
+    o = RG_OPTIONS(rg_simvars_options);
+    o.policy.kind = RG_CHOOSE_ANSWERS;
+    CHECK(rg_simvars_new(two, names, 2, &o, &c) == RG_BAD_VALUE && !c &&
+          strcmp(rg_rules_errmsg(r), "variants' choices are random or first") == 0,
+          "simvars: answers");
+    o.policy.kind = RG_CHOOSE_FIRST;
+    CHECK(rg_simvars_new(two, names, 2, &o, &c) == RG_NOT_FOUND && !c &&
+          strcmp(rg_rules_errmsg(r), "other: no procedure 'main'") == 0,
+          "simvars: not in the second '%s'", rg_rules_errmsg(r));
+    o.proc = "two";
+    CHECK(rg_simvars_new(same, names, 2, &o, &c) == RG_BAD_VALUE && !c &&
+          strcmp(rg_rules_errmsg(r), "one: procedure 'two' takes parameters") == 0,
+          "simvars: parameters");
+    o.proc = "nothing";
+    CHECK(rg_simvars_new(same, names, 2, &o, &c) == RG_BAD_VALUE && !c &&
+          strcmp(rg_rules_errmsg(r), "one: procedure 'nothing' has no result to count") == 0,
+          "simvars: no result");
+    o.proc = NULL;
+    o.policy.strategy = "tight";
+    CHECK(rg_simvars_new(same, names, 2, &o, &c) == RG_NOT_FOUND && !c &&
+          strcmp(rg_rules_errmsg(r), "one declares no strategy 'tight'") == 0,
+          "simvars: no strategy");
+    o.policy.strategy = NULL;
+    o.proc = "bad";
+    o.threads = 100000;
+    CHECK(rg_simvars_new(same, names, 2, &o, &c) == RG_OK && c, "simvars: bad");
+    if (c) {
+      uint32_t v = 9;
+      uint64_t run = 9;
+      rg_place at;
+      CHECK(rg_simvars_failure(c, &v, &run, &at) == NULL, "simvars: no failure before running");
+      CHECK(rg_simvars_run(c, 4) == RG_RUN_ERROR && rg_simvars_run(c, 4) == RG_RUN_ERROR,
+            "simvars: the run fails, and stays failed");
+      CHECK(rg_simvars_failure(c, &v, &run, &at) && v == 0 && run == 0 && at.line == 10,
+            "simvars: the first failure at line 10 (%u, %llu, %u)", v, (unsigned long long)run,
+            at.line);
+      rg_simvars_free(c);
+    }
+  }
+
+  /* ---- exact odds ---- */
+  {
+    rg_exact *x = NULL;
+    rg_exact_options o;
+    rg_place at;
+    rg_buf b;
+    rg_buf_init(&b);
+    memset(&o, 0, sizeof o);
+    CHECK(rg_exact_new(r, &o, &x) == RG_BAD_VALUE && !x &&
+          starts(rg_rules_errmsg(r), "odds options without their size"), "exact: no size");
+    o = RG_OPTIONS(rg_exact_options);
+    o.proc = "roll_plus";
+    o.args = word;
+    o.nargs = 1;
+    CHECK(rg_exact_new(r, &o, &x) == RG_BAD_VALUE && !x &&
+          starts(rg_rules_errmsg(r), "argument 1 (k: int) of 'roll_plus': "), "exact: bad arg");
+    o.args = ten;
+    o.policy.kind = RG_CHOOSE_ANSWERS;
+    o.policy.answers = "A\0";
+    o.policy.answers_len = 2;
+    CHECK(rg_exact_new(r, &o, &x) == RG_BAD_VALUE && !x &&
+          strcmp(rg_rules_errmsg(r), "the answers hold a NUL byte") == 0, "exact: NUL");
+    o.policy.kind = RG_CHOOSE_CALLBACK;
+    CHECK(rg_exact_new(r, &o, &x) == RG_BAD_VALUE && !x &&
+          strcmp(rg_rules_errmsg(r), "choices are answered at random, by the first option or by "
+                                     "answers") == 0, "exact: a callback");
+    o.policy.kind = RG_CHOOSE_RANDOM;
+    o.policy.strategy = "tight";
+    CHECK(rg_exact_new(r, &o, &x) == RG_NOT_FOUND && !x &&
+          strcmp(rg_rules_errmsg(r), "no strategy 'tight'") == 0, "exact: no strategy");
+    o.policy.strategy = NULL;
+    o.limit = 3;          /* a d6 makes 6 runs */
+    CHECK(rg_exact_new(r, &o, &x) == RG_OK && x, "exact: limit 3");
+    if (x) {
+      const char *t;
+      CHECK(rg_exact_outcomes(x) == 0 && rg_exact_outcome(x, 0, &t, NULL, NULL) == RG_NOT_FOUND &&
+            rg_exact_write(x, &b.out) == RG_BAD_VALUE &&
+            rg_exact_failed_draws(x, &b.out) == RG_BAD_VALUE, "exact: nothing before the run");
+      CHECK(rg_exact_run(x) == RG_RUN_LIMIT && rg_exact_limit_was_runs(x) &&
+            strcmp(rg_exact_errmsg(x), "more than 3 runs to enumerate the outcomes") == 0 &&
+            !rg_exact_where(x, &at) && rg_exact_expects(x, NULL) == 0,
+            "exact: the runs limit '%s'", rg_exact_errmsg(x));
+      rg_exact_free(x);
+    }
+    o.limit = 0;
+    o.proc = "bad";
+    o.args = NULL;
+    o.nargs = 0;
+    CHECK(rg_exact_new(r, &o, &x) == RG_OK && rg_exact_run(x) == RG_RUN_ERROR &&
+          rg_exact_where(x, &at) && at.line == 10 && !rg_exact_limit_was_runs(x) &&
+          rg_exact_failed_draws(x, &b.out) == RG_OK && rg_exact_errmsg(x)[0],
+          "exact: a failed run at line 10");
+    rg_exact_free(x);
+    rg_buf_free(&b);
+  }
+
+  /* ---- games ---- */
+  {
+    rg_game *g = NULL;
+    rg_game_options o;
+    memset(&o, 0, sizeof o);
+    CHECK(rg_game_new(r, &o, &g) == RG_BAD_VALUE && !g &&
+          starts(rg_rules_errmsg(r), "game options without their size"), "game: no size");
+    o = RG_OPTIONS(rg_game_options);
+    o.proc = "nope";
+    CHECK(rg_game_new(r, &o, &g) == RG_NOT_FOUND && !g &&
+          strcmp(rg_rules_errmsg(r), "no procedure 'nope'") == 0, "game: no procedure");
+    o.proc = "two";
+    CHECK(rg_game_new(r, &o, &g) == RG_NOT_FOUND && !g &&
+          starts(rg_rules_errmsg(r), "procedure 'two' takes parameters"), "game: parameters");
+    o.proc = NULL;
+    o.policy.strategy = "careful";
+    CHECK(rg_game_new(r, &o, &g) == RG_BAD_VALUE && !g &&
+          strcmp(rg_rules_errmsg(r), "a game's choices are asked, random or first") == 0,
+          "game: a strategy");
+    o.policy.strategy = NULL;
+    o.policy.kind = RG_CHOOSE_ANSWERS;
+    CHECK(rg_game_new(r, &o, &g) == RG_BAD_VALUE && !g, "game: answers");
+    o.policy.kind = RG_CHOOSE_FIRST;
+    o.module = "0123456789abcdef";
+    CHECK(rg_game_new(r, &o, &g) == RG_OK && g, "game: first, a module named by the caller");
+    rg_game_free(g);
+  }
+
+  /* ---- copies ---- */
+  CHECK(rg_rules_set(r, "bonus=3") == RG_BAD_VALUE &&
+        strcmp(rg_rules_errmsg(r), "the rules are not a copy made by rg_rules_copy") == 0 &&
+        rg_rules_set_lines(r, "bonus=3\n", 8, NULL) == RG_BAD_VALUE, "set: not a copy");
+  CHECK(rg_rules_copy(r, &copy) == RG_OK && copy, "copy");
+  if (copy) {
+    CHECK(rg_rules_set(copy, "nope=3") == RG_NOT_FOUND && rg_rules_errmsg(copy)[0],
+          "set: no such input");
+    CHECK(rg_rules_set(copy, "bonus=many") == RG_BAD_VALUE && rg_rules_errmsg(copy)[0],
+          "set: a value that does not parse");
+    CHECK(rg_rules_set_lines(copy, "\n  # none\n  bonus = 7  \r\n", 25, NULL) == RG_OK &&
+          strcmp(rg_rules_input_value(copy, 0, buf, sizeof buf), "7") == 0,
+          "set_lines: blank lines and comments skipped");
+    rg_rules_free(copy);
+  }
+
+  rg_rules_free(none);
+  rg_rules_free(r);
+  printf("test_apierr: %d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
