@@ -30,6 +30,12 @@ static void keep_diag(void *ctx, const rg_diagnostic *d) {
   snprintf(ctx, 256, "%s", d->message);
 }
 
+/* rg_chance_fn: always the first face (a 1 on a plain die). */
+static int64_t first_face(void *ctx, rg_run *run, int what, const char *name, uint64_t n) {
+  (void)ctx, (void)run, (void)what, (void)name, (void)n;
+  return 0;
+}
+
 /* By hand: roll_plus(k) is a d6 + k; nothing() has no result; two() takes
 ** two parameters; careful is the default strategy, picking B. */
 static const char text[] =
@@ -455,6 +461,236 @@ int main(void) {
     o.module = "0123456789abcdef";
     CHECK(rg_game_new(r, &o, &g) == RG_OK && g, "game: first, a module named by the caller");
     rg_game_free(g);
+  }
+
+
+  /* ---- odds of main: A or B, each 1/2 when every option is weighed ---- */
+  {
+    rg_exact *x = NULL, *y = NULL;
+    rg_exact_options o = RG_OPTIONS(rg_exact_options);
+    const char *t = NULL;
+    uint64_t num = 0, den = 0;
+    rg_buf b;
+    rg_buf_init(&b);
+    CHECK(rg_exact_new(r, &o, &x) == RG_OK && rg_exact_run(x) == RG_OK &&
+          rg_exact_outcomes(x) == 2, "exact main: two outcomes");
+    CHECK(x && rg_exact_outcome(x, 1, &t, &num, &den) == RG_OK && strcmp(t, "B") == 0 &&
+          num == 1 && den == 2 && rg_exact_outcome(x, 0, NULL, NULL, NULL) == RG_OK &&
+          rg_exact_outcome(x, 2, &t, &num, &den) == RG_NOT_FOUND, "exact main: B 1/2");
+    /* run again: the same odds, made by as many runs */
+    uint64_t runs = x ? rg_exact_runs(x) : 0;
+    CHECK(x && runs > 0 && rg_exact_run(x) == RG_OK && rg_exact_runs(x) == runs &&
+          rg_exact_outcomes(x) == 2 &&
+          !rg_exact_where(x, NULL) && !rg_exact_limit_was_runs(x) &&
+          rg_exact_failed_draws(x, &b.out) == RG_BAD_VALUE, "exact main: run twice");
+    o.policy.strategy = "careful";
+    CHECK(rg_exact_new(r, &o, &y) == RG_OK && rg_exact_run(y) == RG_OK &&
+          rg_exact_outcomes(y) == 1 && rg_exact_outcome(y, 0, &t, &num, &den) == RG_OK &&
+          strcmp(t, "B") == 0 && num == 1 && den == 1, "exact main: careful picks B always");
+    {
+      const rg_exact *xs[17];
+      const char *names[17];
+      for (int k = 0; k < 17; k++) {
+        xs[k] = x;
+        names[k] = "v";
+      }
+      CHECK(rg_exact_compare(xs, names, 1, &b.out) == RG_BAD_VALUE &&
+            rg_exact_compare_json(xs, names, 17, &b.out) == RG_BAD_VALUE &&
+            rg_exact_compare_svg(xs, names, 17, &b.out) == RG_BAD_VALUE,
+            "compare: 2 to 16 odds");
+      xs[1] = NULL;
+      CHECK(rg_exact_compare(xs, names, 2, &b.out) == RG_BAD_VALUE &&
+            rg_exact_compare_svg(xs, names, 2, &b.out) == RG_BAD_VALUE, "compare: a NULL odds");
+      xs[1] = y;
+      CHECK(rg_exact_compare(xs, names, 2, &b.out) == RG_OK && b.data &&
+            rg_exact_compare_svg(xs, names, 2, &b.out) == RG_OK, "compare: two");
+    }
+    rg_exact_free(x);
+    rg_exact_free(y);
+    /* answers of kind answers, with no text: main's choice goes unanswered */
+    o = RG_OPTIONS(rg_exact_options);
+    o.policy.kind = RG_CHOOSE_ANSWERS;
+    CHECK(rg_exact_new(r, &o, &x) == RG_OK && rg_exact_run(x) == RG_RUN_ERROR &&
+          rg_exact_where(x, NULL) && rg_exact_errmsg(x)[0] && rg_exact_outcomes(x) == 0 &&
+          rg_exact_json(x, &b.out) == RG_BAD_VALUE && rg_exact_svg(x, &b.out) == RG_BAD_VALUE,
+          "exact main: no answers '%s'", x ? rg_exact_errmsg(x) : "");
+    rg_exact_free(x);
+    rg_buf_free(&b);
+  }
+
+  /* ---- a tally too wide to keep: more than 1000 distinct results ---- */
+  {
+    static const char wide[] =
+      "procedure main() -> int { return roll d100 * 100 + roll d100 }\n";
+    rg_rules *rw = NULL;
+    rg_sims *s = NULL;
+    rg_sims_options o = RG_OPTIONS(rg_sims_options);
+    uint32_t nv = 9;
+    o.threads = 1;
+    CHECK(rg_rules_compile("wide", wide, sizeof wide - 1, NULL, &rw) == RG_OK &&
+          rg_sims_new(rw, &o, &s) == RG_OK && rg_sims_run(s, 3000) == RG_OK, "wide sims");
+    /* 3000 runs over 10000 results: about 2600 distinct, over 1000 */
+    CHECK(s && rg_sims_column(s, 0, NULL, &nv) == RG_OK && nv == 0 &&
+          rg_sims_value(s, 0, 0, NULL, NULL) == RG_NOT_FOUND, "wide: not tallied (%u)", nv);
+    rg_sims_free(s);
+    rg_rules_free(rw);
+  }
+
+  /* ---- sims: values read again, the cache of their order ---- */
+  {
+    rg_sims *s = NULL;
+    rg_sims_options o = RG_OPTIONS(rg_sims_options);
+    const char *t1 = NULL, *t2 = NULL;
+    uint64_t c1 = 0, c2 = 0, run = 9;
+    rg_place at;
+    rg_buf b;
+    rg_buf_init(&b);
+    o.policy.strategy = "careful";
+    o.threads = 2;
+    CHECK(rg_sims_new(r, &o, &s) == RG_OK && rg_sims_run(s, 10) == RG_OK, "sims careful");
+    CHECK(s && rg_sims_value(s, 0, 0, &t1, &c1) == RG_OK && strcmp(t1, "B") == 0 && c1 == 10 &&
+          rg_sims_value(s, 0, 0, NULL, NULL) == RG_OK && rg_sims_value(s, 0, 1, NULL, NULL) ==
+          RG_NOT_FOUND, "sims careful: B ten times");
+    CHECK(s && rg_sims_run(s, 5) == RG_OK && rg_sims_value(s, 0, 0, &t2, &c2) == RG_OK &&
+          strcmp(t2, "B") == 0 && c2 == 15, "sims careful: B fifteen times after five more");
+    CHECK(s && !rg_sims_where(s, NULL, NULL) && rg_sims_expects(s, NULL, NULL) == 0 &&
+          rg_sims_expects(s, &run, &at) == 0 && run == 0 && at.line == 0, "sims: NULLs");
+    CHECK(s && rg_sims_write(s, &b.out) == RG_OK && b.data &&
+          strstr(b.data, "careful (the default strategy of the rules; other choices at random)"),
+          "sims: the default strategy named in the header");
+    rg_sims_free(s);
+    o.policy.strategy = "loose";
+    o.policy.kind = RG_CHOOSE_FIRST;
+    rg_buf_free(&b);
+    rg_buf_init(&b);
+    CHECK(rg_sims_new(r, &o, &s) == RG_OK && rg_sims_run(s, 3) == RG_OK &&
+          rg_sims_write(s, &b.out) == RG_OK && b.data &&
+          strstr(b.data, "loose (a strategy of the rules; other choices at their first option)"),
+          "sims: another strategy named in the header");
+    rg_sims_free(s);
+    rg_buf_free(&b);
+  }
+
+  /* ---- variants: more than 16, failures read with NULLs ---- */
+  {
+    const rg_rules *many[17];
+    const char *names[17];
+    rg_simvars *c = NULL;
+    for (int k = 0; k < 17; k++) {
+      many[k] = r;
+      names[k] = "v";
+    }
+    CHECK(rg_simvars_new(many, names, 17, NULL, &c) == RG_BAD_VALUE && !c &&
+          strcmp(rg_rules_errmsg(r), "compare 2 to 16 rule sets, not 17") == 0, "simvars: 17");
+    rg_simvars_options o = RG_OPTIONS(rg_simvars_options);
+    o.proc = "bad";
+    CHECK(rg_simvars_new(many, names, 2, &o, &c) == RG_OK && rg_simvars_run(c, 2) ==
+          RG_RUN_ERROR && rg_simvars_failure(c, NULL, NULL, NULL), "simvars: failure, NULLs");
+    rg_simvars_free(c);
+  }
+
+  /* ---- pictures and runs side by side ---- */
+  {
+    static const char pic[] =
+      "record pair { a: int, b: int }\n"
+      "procedure board() { canvas(\"b\", 2, 2, \"\")\n rect(0, 0, 1, 1, \"\", \"x\") }\n"
+      "procedure wrong() { canvas(\"c\", 2, 2, \"\")\n canvas(\"d\", 0, 0, \"\") }\n"
+      "procedure one() -> pair { return { a: 1, b: 2 } }\n"
+      "procedure plain() -> int { return 7 }\n";
+    rg_rules *rp = NULL;
+    rg_run *run = NULL, *run2 = NULL;
+    rg_buf b;
+    rg_buf_init(&b);
+    CHECK(rg_pictures_count(NULL) == 0 && rg_pictures_find(NULL, "b") == -1 &&
+          rg_pictures_error(NULL, NULL) == NULL && rg_pictures_name(NULL, 0) == NULL,
+          "pictures: none");
+    CHECK(rg_rules_compile("pic", pic, sizeof pic - 1, NULL, &rp) == RG_OK &&
+          rg_run_new(rp, NULL, &run) == RG_OK && rg_run_pictures(run) == RG_OK &&
+          rg_run_pictures(run) == RG_OK && rg_run_call(run, "board", NULL, 0) == RG_OK,
+          "pictures: board (pictures asked for twice)");
+    CHECK(run && rg_pictures_save(rg_run_drawn(run), 1, "/tmp/x.svg", &b.out) == RG_BAD_VALUE &&
+          rg_pictures_save(rg_run_drawn(run), 0, "/nonexistent/dir/b.svg", &b.out) == RG_IO &&
+          b.data && strstr(b.data, "/nonexistent/dir/b.svg"), "pictures: save where no folder is");
+    CHECK(run && rg_pictures_save(rg_run_drawn(run), 0, "/nonexistent/dir/b.svg", NULL) == RG_IO,
+          "pictures: save, no reason asked");
+    rg_run_free(run);
+    run = NULL;
+    /* a canvas of no size after a right one: an error, and c not saved */
+    CHECK(rg_run_new(rp, NULL, &run) == RG_OK && rg_run_pictures(run) == RG_OK &&
+          rg_run_call(run, "wrong", NULL, 0) == RG_OK &&
+          rg_pictures_error(rg_run_drawn(run), NULL) && rg_pictures_count(rg_run_drawn(run)) >= 1 &&
+          rg_pictures_save(rg_run_drawn(run), 0, "/tmp/x.svg", NULL) == RG_RUN_ERROR,
+          "pictures: a wrong shape is not saved");
+    rg_run_free(run);
+    run = NULL;
+    /* side by side: a record and a plain value; n < 1 */
+    CHECK(rg_run_new(rp, NULL, &run) == RG_OK && rg_run_new(rp, NULL, &run2) == RG_OK &&
+          rg_run_call(run, "one", NULL, 0) == RG_OK && rg_run_call(run2, "plain", NULL, 0) ==
+          RG_OK, "side by side: two runs");
+    if (run && run2) {
+      const rg_run *runs[] = { run, run2 };
+      const char *names[] = { "rec", "int" };
+      rg_buf_free(&b);
+      rg_buf_init(&b);
+      CHECK(rg_runs_side_by_side(runs, names, 0, 1, "random", 0, &b.out) == RG_BAD_VALUE,
+            "side by side: none");
+      /* rows a, b (the record's fields) and result (the plain value) */
+      CHECK(rg_runs_side_by_side(runs, names, 2, 1, "random", 0, &b.out) == RG_OK && b.data &&
+            strstr(b.data, "\n* a ") && strstr(b.data, "\n* b ") && strstr(b.data, "\n* result"),
+            "side by side: fields and result '%s'", b.data ? b.data : "");
+    }
+    rg_run_free(run);
+    rg_run_free(run2);
+    rg_rules_free(rp);
+    rg_buf_free(&b);
+  }
+
+  /* ---- the sheet of a text; a table not there ---- */
+  {
+    rg_buf b;
+    const char *tables[] = { "nope" };
+    char d2[256] = "";
+    rg_compile_options o = RG_OPTIONS(rg_compile_options);
+    o.diagnostic = keep_diag;
+    o.diagnostic_ctx = d2;
+    rg_buf_init(&b);
+    CHECK(rg_rules_sheet("x", "table (", 7, &o, &b.out) == RG_BAD_RULES && d2[0],
+          "sheet: errors in the rules");
+    CHECK(rg_rules_sheet("x", NULL, 0, NULL, &b.out) == RG_OK, "sheet: no text, no options");
+    CHECK(rg_rules_sheet_of(r, tables, 1, &b.out) == RG_NOT_FOUND, "sheet_of: no such table");
+    rg_buf_free(&b);
+  }
+
+  /* ---- placeholders: none, and no such procedure ---- */
+  {
+    rg_buf b;
+    rg_buf_init(&b);
+    CHECK(rg_rules_placeholders(r, "nope", 1, &b.out) == 0 &&
+          rg_rules_placeholders(r, "main", 1, &b.out) == 0 &&
+          rg_rules_placeholders(r, "main", 0, &b.out) == 0 && !b.data,
+          "placeholders: none written");
+    rg_buf_free(&b);
+  }
+
+  /* ---- the log of a run whose chance comes from the caller ---- */
+  {
+    rg_run *run = NULL;
+    rg_run_options o = RG_OPTIONS(rg_run_options);
+    rg_buf b;
+    rg_buf_init(&b);
+    o.chance = first_face;
+    o.policy.kind = RG_CHOOSE_FIRST;
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "chance run");
+    if (run) {
+      rg_run_log(run, &b.out, 0, NULL, NULL);
+      CHECK(rg_run_call(run, "roll_plus", ten, 1) == RG_OK &&
+            rg_run_result(run, buf, sizeof buf) == RG_OK && strcmp(buf, "11") == 0,
+            "chance: the caller's 1 + 10 = 11");
+      CHECK(b.data && strstr(b.data, "first") && strstr(b.data, "ask"),
+            "the log names policy first and dice ask: '%s'", b.data ? b.data : "");
+    }
+    rg_run_free(run);
+    rg_buf_free(&b);
   }
 
   /* ---- copies ---- */
