@@ -36,6 +36,39 @@ static int64_t first_face(void *ctx, rg_run *run, int what, const char *name, ui
   return 0;
 }
 
+/* rg_choose_fn: records in the char[64] ctx, per question, '1' when it
+** is secret and '0' when not; answers the last option. */
+static int64_t note_secret(void *ctx, rg_run *run, const char *who, const char *prompt,
+                           uint32_t n) {
+  char *seen = ctx;
+  size_t len = strlen(seen);
+  (void)who, (void)prompt;
+  if (len + 1 < 64) {
+    seen[len] = rg_run_asking_secret(run) ? '1' : '0';
+    seen[len + 1] = '\0';
+  }
+  return (int64_t)n - 1;
+}
+
+/* rg_event_fn: records in the char[64] ctx, per choice event, 's' when it
+** is secret and 'o' when open. */
+static void choice_secret(void *ctx, rg_run *run, const rg_event *ev) {
+  char *seen = ctx;
+  size_t len = strlen(seen);
+  (void)run;
+  if (ev->kind == RG_EVENT_CHOICE && len + 1 < 64) {
+    seen[len] = ev->secret ? 's' : 'o';
+    seen[len + 1] = '\0';
+  }
+}
+
+/* rg_assumption_fn: keeps "what|text" of the last note in the char[128] ctx. */
+static void keep_note(void *ctx, const char *path, uint32_t line, const char *what,
+                      const char *text) {
+  (void)path, (void)line;
+  snprintf(ctx, 128, "%s|%s", what, text);
+}
+
 /* By hand: roll_plus(k) is a d6 + k; nothing() has no result; two() takes
 ** two parameters; careful is the default strategy, picking B. */
 static const char text[] =
@@ -691,6 +724,95 @@ int main(void) {
     }
     rg_run_free(run);
     rg_buf_free(&b);
+  }
+
+
+  /* ---- secret choices: asked and delivered as secret ---- */
+  {
+    static const char sec[] =
+      "enum side { A, B }\n"
+      "procedure main() -> side {\n"
+      "  let a = choose secret(A, \"hidden?\", {A, B})\n"
+      "  let b = choose(B, \"open?\", {A, B})\n"
+      "  return a\n"
+      "}\n";
+    rg_rules *rs = NULL;
+    rg_run *run = NULL;
+    rg_run_options o = RG_OPTIONS(rg_run_options);
+    char asked[64] = "", events[64] = "";
+    o.policy.kind = RG_CHOOSE_CALLBACK;
+    o.policy.choose = note_secret;
+    o.policy.choose_ctx = asked;
+    o.event = choice_secret;
+    o.event_ctx = events;
+    CHECK(rg_rules_compile("sec", sec, sizeof sec - 1, NULL, &rs) == RG_OK &&
+          rg_run_new(rs, &o, &run) == RG_OK && rg_run_asking_secret(run) == 0 &&
+          rg_run_call(run, "main", NULL, 0) == RG_OK &&
+          rg_run_result(run, buf, sizeof buf) == RG_OK && strcmp(buf, "B") == 0,
+          "secret: the run answers B");
+    CHECK(strcmp(asked, "10") == 0 && strcmp(events, "so") == 0,
+          "secret: asked '%s', events '%s'", asked, events);
+    rg_run_free(run);
+    rg_rules_free(rs);
+  }
+
+  /* ---- compiled by path: the hash does not depend on how the path is
+  ** written; assumptions and source lines kept with keep_sources ---- */
+  {
+    static const char as[] =
+      "ruleset \"as\"\n"
+      "enum face { hit, miss }\n"
+      "dice D: face = { hit: 1, miss: 1 } assumed \"faces not on the sheet\"\n"
+      "procedure main() -> face { return roll D }\n";
+    char folder[] = "/tmp/regula-apierr-XXXXXX", p1[128], p2[128], h1[32] = "", h2[32] = "",
+         h3[32] = "", what[128] = "";
+    rg_rules *a = NULL, *b = NULL;
+    rg_compile_options o = RG_OPTIONS(rg_compile_options);
+    size_t len = 0;
+    const char *line;
+    o.keep_sources = 1;
+    if (mkdtemp(folder)) {
+      FILE *f;
+      snprintf(p1, sizeof p1, "%s/as.rules", folder);
+      snprintf(p2, sizeof p2, "%s/../%s/./as.rules", folder, strrchr(folder, '/') + 1);
+      if ((f = fopen(p1, "w"))) {
+        fputs(as, f);
+        fclose(f);
+      }
+      CHECK(rg_rules_load(p1, &o, &a) == RG_OK && rg_rules_load(p2, NULL, &b) == RG_OK,
+            "load by two paths");
+      CHECK(a && b && rg_rules_hash(a, h1, sizeof h1) == RG_OK &&
+            rg_rules_hash(b, h2, sizeof h2) == RG_OK && strlen(h1) == 16 && strcmp(h1, h2) == 0,
+            "the same rules by two paths hash the same: %s %s", h1, h2);
+      CHECK(rg_rules_hash(r, h3, sizeof h3) == RG_OK && strcmp(h1, h3) != 0 &&
+            rg_rules_hash(r, h3, 0) == RG_OK, "other rules hash otherwise");
+      CHECK(a && rg_rules_assumptions(a, keep_note, what) == 1 &&
+            strcmp(what, "dice D|faces not on the sheet") == 0, "one assumption: '%s'", what);
+      line = a ? rg_rules_source_line(a, p1, 4, &len) : NULL;
+      CHECK(line && len == 42 &&
+            strncmp(line, "procedure main() -> face { return roll D }", 42) == 0 &&
+            a && !rg_rules_source_line(a, NULL, 4, &len) &&
+            !rg_rules_source_line(a, "other.rules", 4, &len), "source line 4 of the file");
+      rg_rules_free(a);
+      rg_rules_free(b);
+      unlink(p1);
+      rmdir(folder);
+    }
+  }
+
+  /* ---- small things: NULL rules, NULL text, no room for a cell ---- */
+  {
+    rg_rules *e = NULL;
+    const char *keys[] = { "A", "1" };
+    char one[1] = { 'x' };
+    CHECK(strcmp(rg_rules_errmsg(NULL), "") == 0, "errmsg of no rules");
+    CHECK(rg_rules_compile("e", NULL, 0, NULL, &e) == RG_OK && e &&
+          rg_rules_count(e, RG_PROC) == 0, "no text: rules with nothing");
+    rg_rules_free(e);
+    CHECK(rg_rules_query(r, "nope", keys, 2, one, 0) == RG_NOT_FOUND && one[0] == 'x',
+          "query with no room: nothing written");
+    CHECK(rg_rules_query(r, "t", keys, 2, one, 1) == RG_OK && one[0] == '\0',
+          "query with room for the NUL only");
   }
 
   /* ---- copies ---- */
