@@ -12,6 +12,8 @@
 **            short, a symbolic link, a folder) is not loaded: the entry is
 **            compiled again and replaced by a private file, a link's target
 **            left untouched; a folder in its place cannot be replaced.
+** natfall-4  each allocation of a build failing in turn: RG_NOMEM, or RG_OK
+**            with the VM running; nothing left allocated.
 */
 #include "regula_front.h"
 
@@ -39,6 +41,21 @@ static const char text[] =
   "}\n";
 
 static char dir[64];
+static long live;     /* blocks the counting allocator handed out, not freed */
+static long asked;    /* requests that reached it */
+
+/* A counting allocator over realloc and free. */
+static void *counting(void *ud, void *ptr, size_t size) {
+  (void)ud;
+  if (size == 0) {
+    if (ptr) live--;
+    free(ptr);
+    return NULL;
+  }
+  asked++;
+  if (!ptr) live++;
+  return realloc(ptr, size);
+}
 
 /* Writes body to dir/name with mode; returns the path in path[0..256). */
 static void script(const char *name, const char *body, mode_t mode, char *path) {
@@ -105,6 +122,7 @@ int main(void) {
   rg_rules *r = NULL;
   char note[512], cc[256], cache[256], path[256], name[512], calls[256];
   struct stat st;
+  rg_set_allocator(counting, NULL);
   strcpy(dir, "/tmp/regula-test-natfall.XXXXXX");
   if (!mkdtemp(dir) || rg_rules_compile("t.rules", text, sizeof text - 1, NULL, &r) != RG_OK) {
     printf("FAIL test_natfall: no folder or no rules\n");
@@ -205,6 +223,28 @@ int main(void) {
     CHECK(n == 5, "natfall-3 the compiler ran %d times", n);
   }
   CHECK(total_right(r), "natfall-3 the VM runs");
+
+  /* natfall-4: the junk compiler, its entry rejected each time; n: the
+  ** allocations of a build without failures */
+  {
+    long before = live, bad = 0, leaks = 0, n;
+    rg_status st;
+    asked = 0;
+    CHECK(build(r, cc, cache, note) == RG_OK && live == before, "natfall-4 without failures");
+    n = asked;
+    for (long k = 1; k <= n; k++) {
+      rg_alloc_fail_at((unsigned long)k);
+      st = build(r, cc, cache, note);
+      rg_alloc_fail_at(0);
+      if (st != RG_NOMEM && !(st == RG_OK && strstr(note, "the VM runs")) && bad++ < 3)
+        printf("natfall-4 allocation %ld failing: %s, %s\n", k, rg_status_name(st), note);
+      if (live != before && leaks++ < 3)
+        printf("natfall-4 allocation %ld failing leaves %ld blocks\n", k, live - before);
+      live = before;
+    }
+    CHECK(n > 0 && bad == 0 && leaks == 0, "natfall-4 of %ld: %ld wrong, %ld leaked", n, bad,
+          leaks);
+  }
 
   rg_rules_free(r);
   clear(cache);
