@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int passed, failed;
@@ -146,6 +147,26 @@ int main(void) {
     }
     CHECK(rg_rules_save(r, "/nonexistent/dir/x.rbc") == RG_IO && rg_rules_errmsg(r)[0],
           "save where no folder is: RG_IO with a reason");
+    /* a folder where a file should be: it cannot be read (RG_IO), and the
+    ** diagnostic names it */
+    {
+      char folder[] = "/tmp/regula-apierr-XXXXXX", sub[96];
+      rg_compile_options o = RG_OPTIONS(rg_compile_options);
+      rg_rules *back = NULL;
+      o.diagnostic = keep_diag;
+      o.diagnostic_ctx = diag;
+      if (mkdtemp(folder)) {
+        static const char *const ext[] = { "x.rbc", "x.rules" };
+        for (int k = 0; k < 2; k++) {
+          snprintf(sub, sizeof sub, "%s/%s", folder, ext[k]);
+          diag[0] = '\0';
+          CHECK(mkdir(sub, 0700) == 0 && rg_rules_load(sub, &o, &back) == RG_IO && !back &&
+                strstr(diag, ext[k]), "a folder called %s: '%s'", ext[k], diag);
+          rmdir(sub);
+        }
+        rmdir(folder);
+      }
+    }
   }
 
   /* ---- asking about the rules ---- */
