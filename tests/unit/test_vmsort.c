@@ -9,8 +9,9 @@
 ** a wrong order; some limits must leave room for the copy but not for the
 ** scratch area, so both kinds of sort are met.  The same for records
 ** taken from a list of them (`l - m`: the new list and its flags need
-** room) and looked for in it (`x in l`), and over step limits one apart
-** (comparing records counts as work): the right answer, or the limit.
+** room), looked for in it (`x in l`) and compared (`==`), and over step
+** limits one apart (comparing records counts as work): the right answer,
+** or the limit.
 */
 #include "regula_front.h"
 
@@ -43,7 +44,8 @@ static const char text[] =
   "  return l\n"
   "}\n"
   "procedure sub() -> list p { return pts() - [pt(2, 4), pt(5, 25), pt(9, 0)] }\n"
-  "procedure has() -> bool { return pt(6, 36) in pts() }\n";
+  "procedure has() -> bool { return pt(6, 36) in pts() }\n"
+  "procedure eq() -> bool { return pts() == pts() }\n";
 
 /* Runs proc of r with the limits mem (bytes) and steps (0: the defaults)
 ** and fusion as given: 1 when it gives want, 0 when it stops at the limit
@@ -83,8 +85,8 @@ int main(void) {
   static const char sub[] = "[{x: 0, y: 0}, {x: 1, y: 1}, {x: 3, y: 9}, {x: 4, y: 16}, "
                             "{x: 6, y: 36}]";
   for (int fuse = 0; fuse < 2; fuse++) {
-    for (int p = 0; p < 4; p++) {
-      static const char *const procs[4] = { "s", "b", "sub", "has" };
+    for (int p = 0; p < 5; p++) {
+      static const char *const procs[5] = { "s", "b", "sub", "has", "eq" };
       const char *want_p = p < 2 ? want[p] : p == 2 ? sub : "true";
       int n[3] = { 0, 0, 0 };
       /* from too little memory up to 16 limits in a row that are enough */
