@@ -836,6 +836,47 @@ int main(void) {
           "query with room for the NUL only");
   }
 
+
+  /* ---- odds: a fraction beyond 64 bits, the memory limit ---- */
+  {
+    /* By hand: 23 rolls of a d7 sum to 23 only when all are 1, with
+    ** probability 1/7^23, and 7^23 (about 2.7e19) is beyond 2^64 - 1
+    ** (about 1.8e19); 6 rolls of a d6 sum to 6 with probability 1/6^6 =
+    ** 1/46656.  Telling 6 d6 apart needs more than 1 KiB. */
+    static const char sums[] =
+      "procedure d7s() -> int {\n  let s = 0\n  for i in 1..23 { s = s + roll d7 }\n  return s\n}\n"
+      "procedure d6s() -> int {\n  let s = 0\n  for i in 1..6 { s = s + roll d6 }\n  return s\n}\n";
+    rg_rules *rs = NULL;
+    rg_exact *x = NULL;
+    rg_exact_options o = RG_OPTIONS(rg_exact_options);
+    const char *t = NULL;
+    uint64_t num = 9, den = 9;
+    CHECK(rg_rules_compile("sums", sums, sizeof sums - 1, NULL, &rs) == RG_OK, "sums");
+    o.proc = "d7s";
+    CHECK(rs && rg_exact_new(rs, &o, &x) == RG_OK && rg_exact_run(x) == RG_OK &&
+          rg_exact_outcomes(x) == 139 && rg_exact_outcome(x, 0, &t, &num, &den) == RG_RUN_LIMIT &&
+          strcmp(t, "23") == 0 && num == 0 && den == 0 &&
+          rg_exact_outcome(x, 0, NULL, NULL, NULL) == RG_RUN_LIMIT,
+          "1/7^23 is beyond 64 bits: %s %llu/%llu", t ? t : "", (unsigned long long)num,
+          (unsigned long long)den);
+    rg_exact_free(x);
+    x = NULL;
+    o.proc = "d6s";
+    CHECK(rs && rg_exact_new(rs, &o, &x) == RG_OK && rg_exact_run(x) == RG_OK &&
+          rg_exact_outcome(x, 0, &t, &num, &den) == RG_OK && strcmp(t, "6") == 0 && num == 1 &&
+          den == 46656, "1/6^6");
+    rg_exact_free(x);
+    x = NULL;
+    o.limits.max_memory = 1024;
+    CHECK(rs && rg_exact_new(rs, &o, &x) == RG_OK && rg_exact_run(x) == RG_RUN_LIMIT &&
+          strcmp(rg_exact_errmsg(x), "telling the chance states apart needs more than 1 KiB of "
+                 "memory (the memory limit; raise it with --max-memory); estimate with "
+                 "`regula sim`") == 0 && !rg_exact_limit_was_runs(x),
+          "odds over 1 KiB: '%s'", x ? rg_exact_errmsg(x) : "");
+    rg_exact_free(x);
+    rg_rules_free(rs);
+  }
+
   /* ---- copies ---- */
   CHECK(rg_rules_set(r, "bonus=3") == RG_BAD_VALUE &&
         strcmp(rg_rules_errmsg(r), "the rules are not a copy made by rg_rules_copy") == 0 &&
