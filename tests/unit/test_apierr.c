@@ -358,6 +358,8 @@ int main(void) {
       rg_place at;
       CHECK(rg_sims_columns(s) == 0 && rg_sims_column(s, 0, &name, &nv) == RG_NOT_FOUND &&
             rg_sims_value(s, 0, 0, NULL, NULL) == RG_NOT_FOUND, "sims: no column before runs");
+      CHECK(rg_sims_expects(s, &run, &at) == 0 && run == 0 && at.line == 0,
+            "sims: no expect failed before runs");
       CHECK(rg_sims_run(s, 0) == RG_OK && rg_sims_done(s) == 0, "sims: no runs");
       CHECK(rg_sims_run(s, 12) == RG_OK && rg_sims_done(s) == 12, "sims: 12 runs");
       CHECK(rg_sims_column(s, 0, &name, &nv) == RG_OK && strcmp(name, "result") == 0 &&
@@ -688,6 +690,15 @@ int main(void) {
       rg_buf_init(&b);
       CHECK(rg_runs_side_by_side(runs, names, 0, 1, "random", 0, &b.out) == RG_BAD_VALUE,
             "side by side: none");
+      /* two plain results alike: one row, result, not marked */
+      {
+        const rg_run *same[] = { run2, run2 };
+        CHECK(rg_runs_side_by_side(same, names, 2, 1, "random", 0, &b.out) == RG_OK && b.data &&
+              strstr(b.data, "\n  result") && !strstr(b.data, "\n* "),
+              "side by side: equal plain results '%s'", b.data ? b.data : "");
+        rg_buf_free(&b);
+        rg_buf_init(&b);
+      }
       /* rows a, b (the record's fields) and result (the plain value) */
       CHECK(rg_runs_side_by_side(runs, names, 2, 1, "random", 0, &b.out) == RG_OK && b.data &&
             strstr(b.data, "\n* a ") && strstr(b.data, "\n* b ") && strstr(b.data, "\n* result"),
