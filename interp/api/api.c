@@ -572,12 +572,16 @@ rg_status rg_run_option(const rg_run *run, uint32_t i, char *buf, size_t size) {
   return RG_OK;
 }
 
+/* The sinks below wrap run->inner, the play layer's sink (rgi_play_sink),
+** which always has step, roll, draw, note, expect_fail and choose (shape,
+** chance and dice only as the play layer needs them). */
+
 /* Sink: a step begins. */
 static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
   rg_run *run = ctx;
   deliver(run, RG_EVENT_STEP, rgi_module_str(m, name), NULL, NULL, (rgi_type){ RG_K_VOID, 0 }, 0,
           pc);
-  if (run->inner.step) run->inner.step(run->inner.ctx, m, name, pc);
+  run->inner.step(run->inner.ctx, m, name, pc);
 }
 
 /* Sink: dice rolled (plain dice are named "d6", "2d6"). */
@@ -589,7 +593,7 @@ static void on_roll(void *ctx, const rgi_module *m, int32_t die, uint32_t sides,
     rgi_type t = rgi_log_dice_name(m, die, sides, n, name, sizeof name);
     deliver(run, RG_EVENT_ROLL, name, results, NULL, t, n, pc);
   }
-  if (run->inner.roll) run->inner.roll(run->inner.ctx, m, die, sides, results, n, pc);
+  run->inner.roll(run->inner.ctx, m, die, sides, results, n, pc);
 }
 
 /* Sink: a card drawn. */
@@ -600,7 +604,7 @@ static void on_draw(void *ctx, const rgi_module *m, uint32_t deck, rgi_value car
     deliver(run, RG_EVENT_DRAW, rgi_module_str(m, m->decks[deck].name), run->pair, NULL,
             m->decks[deck].card, 1, pc);
   }
-  if (run->inner.draw) run->inner.draw(run->inner.ctx, m, deck, card, pc);
+  run->inner.draw(run->inner.ctx, m, deck, card, pc);
 }
 
 /* Delivers note entry `note` of m (a note, or a shape named by it). */
@@ -620,7 +624,7 @@ static void on_note(void *ctx, const rgi_module *m, uint32_t note, const rgi_val
                     uint32_t pc) {
   rg_run *run = ctx;
   deliver_note(run, RG_EVENT_NOTE, m, note, vals, pc);
-  if (run->inner.note) run->inner.note(run->inner.ctx, m, note, vals, pc);
+  run->inner.note(run->inner.ctx, m, note, vals, pc);
 }
 
 /* Sink: a shape of a picture. */
@@ -648,8 +652,7 @@ static void on_expect_fail(void *ctx, const rgi_module *m, uint32_t expect, rgi_
     deliver(run, RG_EVENT_EXPECT_FAIL, rgi_module_str(m, m->expects[expect].text), run->pair,
             NULL, m->expects[expect].type, 2, pc);
   }
-  if (run->inner.expect_fail)
-    run->inner.expect_fail(run->inner.ctx, m, expect, actual, expected, pc);
+  run->inner.expect_fail(run->inner.ctx, m, expect, actual, expected, pc);
 }
 
 /* Sink: the play layer puts the choice to the policy; the choice made is

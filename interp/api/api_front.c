@@ -42,8 +42,9 @@ const char *rgi_api_policy_label(char *buf, size_t size, const rg_rules *r,
              policy == RG_CHOOSE_FIRST ? "their first option" : "random");
   else if (policy == RG_CHOOSE_ANSWERS && answers_name)
     snprintf(buf, size, "answers:%s", answers_name);
-  else
-    snprintf(buf, size, "%s", (unsigned)policy < 4 ? names[policy] : "?");
+  else   /* policy is one of the four: its callers took no other (policy_init,
+         ** rgi_api_counted, rg_simvars_new) */
+    snprintf(buf, size, "%s", names[policy]);
   return buf;
 }
 

@@ -307,15 +307,15 @@ static rg_status exact_compare(const rg_exact *const *xs, const char *const *nam
   rg_buf ph[RG_SIMVARS_MAX];
   json_t *phj[RG_SIMVARS_MAX];
   rgi_oddsvar ov;
-  uint32_t nb = n > RG_SIMVARS_MAX ? 0 : n;
   rg_status st = compare_setup(xs, names, n, json, &ov, rs, hs, labels, text, ph, phj);
+  /* past RG_BAD_VALUE, n is 2..RG_SIMVARS_MAX and ph[0..n) are set up */
   if (st == RG_OK) {
     st = (json ? rgi_oddsvar_json(out, &ov) : rgi_oddsvar_text(out, &ov)) == 0 ? RG_OK : RG_NOMEM;
   } else if (st != RG_BAD_VALUE) {
-    for (uint32_t v = 0; v < nb; v++) json_decref(phj[v]);
+    for (uint32_t v = 0; v < n; v++) json_decref(phj[v]);
   }
   if (st != RG_BAD_VALUE)
-    for (uint32_t v = 0; v < nb; v++) rg_buf_free(&ph[v]);
+    for (uint32_t v = 0; v < n; v++) rg_buf_free(&ph[v]);
   return st;
 }
 
@@ -327,11 +327,10 @@ rg_status rg_exact_compare_svg(const rg_exact *const *xs, const char *const *nam
   rg_buf ph[RG_SIMVARS_MAX];
   json_t *phj[RG_SIMVARS_MAX];
   rgi_oddsvar ov;
-  uint32_t nb = n > RG_SIMVARS_MAX ? 0 : n;
   rg_status st = compare_setup(xs, names, n, 0, &ov, rs, hs, labels, text, ph, phj);
   if (st == RG_OK) st = rgi_oddsvar_chart(out, &ov) == 0 ? RG_OK : RG_NOMEM;
   if (st != RG_BAD_VALUE)
-    for (uint32_t v = 0; v < nb; v++) rg_buf_free(&ph[v]);
+    for (uint32_t v = 0; v < n; v++) rg_buf_free(&ph[v]);
   return st;
 }
 

@@ -45,12 +45,6 @@
 #if defined(RG_NO_NATIVE) || defined(__EMSCRIPTEN__)
 
 /* The page's build has no native tier: nothing here runs. */
-rg_status rgi_native_source(const rgi_module *m, rg_buf *out) {
-  (void)m;
-  (void)out;
-  return RG_OK;
-}
-
 /* Never called without native code (vm->native is always NULL here). */
 void vm_native_env(rgi_vm *vm) {
   (void)vm;
@@ -744,14 +738,6 @@ int nat_source(const rgi_module *m, rg_buf *out, uint32_t *nfcode) {
   *nfcode = vm->nfcode;
   rgi_vm_free(vm);
   return rc;
-}
-
-rg_status rgi_native_source(const rgi_module *m, rg_buf *out) {
-  uint32_t n;
-  int rc = nat_source(m, out, &n);
-  if (rc == -2) return RG_NOMEM;
-  if (rc == -1) rg_puts(&out->out, "/* this module runs in the VM: an instruction has no translation */\n");
-  return out->out.failed ? RG_NOMEM : RG_OK;
 }
 
 uint64_t nat_module_shape(const rgi_module *m) {

@@ -93,9 +93,4 @@ double rgi_native_seconds(const rgi_native *n);
 /* Unloads n (NULL: nothing).  No VM may use it afterwards. */
 void rgi_native_free(rgi_native *n);
 
-/* Writes the C that rgi_native_build would compile for m to out (for
-** `regula dis --native`-style inspection and tests).  Returns RG_OK or
-** RG_NOMEM. */
-rg_status rgi_native_source(const rgi_module *m, rg_buf *out);
-
 #endif

@@ -14,8 +14,9 @@ static uint64_t splitmix64(uint64_t *x) {
 
 void rgi_rng_seed(rgi_rng *r, uint64_t seed) {
   uint64_t x = seed;
+  /* Never all zero, as xoshiro needs: splitmix64's output is a bijection
+  ** of its counter, and the four counters differ, so at most one is 0. */
   for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
-  if (!(r->s[0] | r->s[1] | r->s[2] | r->s[3])) r->s[0] = 1;   /* never all zero */
 }
 
 void rgi_rng_stream(rgi_rng *r, uint64_t seed, uint64_t stream) {
