@@ -166,8 +166,12 @@
     $('table-type').hidden = !typed;
     $('table-line').value = '';
     if (typed) {
-      $('table-line-label').textContent = `The whole hand at once (${ask.hand} cards: "2 red 1 white", or "red red white"), or one card by its button`;
-      $('table-line').placeholder = 'e.g. 2 red 1 white';
+      // the example from the rules' own cards: the first and the next other word
+      const words = ask.options.map((o) => o.toLowerCase().split(' ')[0]);
+      const a = words[0], b = words.find((w) => w !== a);
+      const counted = b ? `2 ${a} 1 ${b}` : `2 ${a}`, listed = b ? `${a} ${a} ${b}` : `${a} ${a}`;
+      $('table-line-label').textContent = `The whole hand at once (${ask.hand} cards: "${counted}", or "${listed}"), or one card by its button`;
+      $('table-line').placeholder = `e.g. ${counted}`;
     }
   }
 

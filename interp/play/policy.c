@@ -174,6 +174,36 @@ static void say_none_left(rg_out *why, const rgi_question *q, int64_t k) {
   rg_puts(why, "; check the card, or undo to correct one entered before");
 }
 
+/* Writes into buf (size > 1) the word option k of q answers to in a typed
+** hand: its code (else its name) up to a space, ASCII letters in lower
+** case ("red" of RED). */
+static void hand_word(const rgi_question *q, uint32_t k, char *buf, size_t size) {
+  if (!q->name(q->ctx, k, 1, buf, size) && !q->name(q->ctx, k, 0, buf, size)) buf[0] = '\0';
+  for (char *c = buf; *c; c++) {
+    if (*c == ' ') {
+      *c = '\0';
+      break;
+    }
+    if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+  }
+}
+
+/* Writes an example of a hand of q from its own cards, the first and the
+** next that answers to another word: "2 red 1 white" (the rules name the
+** cards; a hand of one kind of card: "2 red"). */
+static void hand_example(rg_out *why, const rgi_question *q) {
+  char a[64], b[64];
+  hand_word(q, 0, a, sizeof a);
+  for (uint32_t k = 1; k < q->n; k++) {
+    hand_word(q, k, b, sizeof b);
+    if (strcmp(a, b) != 0) {
+      rg_printf(why, "2 %s 1 %s", a, b);
+      return;
+    }
+  }
+  rg_printf(why, "2 %s", a);
+}
+
 int rgi_question_hand(const rgi_question *q, const char *line, uint32_t *ks, rg_out *why) {
   char tok[256];
   uint32_t n = 0, amb[8], namb;
@@ -205,7 +235,9 @@ int rgi_question_hand(const rgi_question *q, const char *line, uint32_t *ks, rg_
                                           : "a card's name is not one of the cards");
       else rg_printf(why, k == -2 ? "'%s' could be several cards; type more of it"
                                   : "'%s' is not one of the cards", tok);
-      rg_puts(why, " (a hand is names, each may be after a count: 2 red 1 white)");
+      rg_puts(why, " (a hand is names, each may be after a count: ");
+      hand_example(why, q);
+      rg_puts(why, ")");
       return -1;
     }
     for (int64_t c = count < 0 ? 1 : count; c > 0; c--) {
@@ -224,7 +256,9 @@ int rgi_question_hand(const rgi_question *q, const char *line, uint32_t *ks, rg_
     count = -1;
   }
   if (count >= 0 || n == 0) {
-    rg_puts(why, "a count needs a card after it (2 red 1 white)");
+    rg_puts(why, "a count needs a card after it (");
+    hand_example(why, q);
+    rg_puts(why, ")");
     return -1;
   }
   return (int)n;

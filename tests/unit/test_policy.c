@@ -365,7 +365,7 @@ int main(void) {
     rg_buf_free(&b);
     rg_buf_init(&b);
     CHECK(rgi_question_hand(&hand, " , ,", ks, &b.out) == -1 && b.data &&
-          strcmp(b.data, "a count needs a card after it (2 red 1 white)") == 0,
+          strcmp(b.data, "a count needs a card after it (2 red 1 blue)") == 0,
           "edge: a hand of no card: %s", b.data ? b.data : "");
     rg_buf_free(&b);
     rg_buf_init(&b);
@@ -378,21 +378,21 @@ int main(void) {
     rg_buf_init(&b);
     CHECK(rgi_question_hand(&hand, longname, ks, &b.out) == -1 && b.data &&
           strlen(b.data) == strlen("'' is not one of the cards (a hand is names, each may be after "
-                                   "a count: 2 red 1 white)") + 255,
+                                   "a count: 2 red 1 blue)") + 255,
           "edge: a 299-byte name is quoted cut to 255: %zu", b.data ? strlen(b.data) : 0);
     rg_buf_free(&b);
     tail.hand = 2;
     rg_buf_init(&b);
     CHECK(rgi_question_hand(&tail, "pa red", ks, &b.out) == -1 && b.data &&
           strcmp(b.data, "'pa' could be several cards; type more of it (a hand is names, each "
-                         "may be after a count: 2 red 1 white)") == 0, "edge: an open hand's "
+                         "may be after a count: 2 black 1 white)") == 0, "edge: an open hand's "
           "ambiguity: %s", b.data ? b.data : "");
     rg_buf_free(&b);
     tail.secret = 1;
     rg_buf_init(&b);
     CHECK(rgi_question_hand(&tail, "pa red", ks, &b.out) == -1 && b.data &&
           strcmp(b.data, "a card's name could be several cards; type more of it (a hand is names, "
-                         "each may be after a count: 2 red 1 white)") == 0, "edge: a secret hand's "
+                         "each may be after a count: 2 black 1 white)") == 0, "edge: a secret hand's "
           "ambiguity: %s", b.data ? b.data : "");
     rg_buf_free(&b);
     rg_buf_init(&b);
