@@ -560,7 +560,9 @@ REGULA_API const char *rg_sims_errmsg(const rg_sims *s);
 
 /* The first failed run: its index (from 0: the run that draws from that
 ** stream of the seed) in *run, where it failed in *where (see
-** rg_run_where).  Returns 1, or 0 when no run failed. */
+** rg_run_where).  Returns 1, or 0 when no run failed or no rule did (a
+** choice went unanswered: the answers ran out or one fits no option;
+** *where is then "?", 0, 0). */
 REGULA_API int rg_sims_where(const rg_sims *s, uint64_t *run, rg_place *where);
 
 /* How many runs had an `expect` fail; the first in *run and where its
@@ -634,7 +636,7 @@ REGULA_API rg_status rg_exact_run(rg_exact *x);
 REGULA_API const char *rg_exact_errmsg(const rg_exact *x);
 
 /* After RG_RUN_ERROR: where the rules failed (see rg_run_where); returns 1,
-** or 0. */
+** or 0 when no rule failed (a choice went unanswered: *where is "?", 0, 0). */
 REGULA_API int rg_exact_where(const rg_exact *x, rg_place *where);
 
 /* How many runs were made; how many had an `expect` fail (*where: where

@@ -89,7 +89,11 @@ static int odds_findings(const rg_rules *r, const rg_exact *x, rg_status st, cha
     rg_buf outcomes;
     rg_buf_init(&outcomes);
     msg = rg_exact_errmsg(x);
-    rg_exact_where(x, &at);
+    if (!rg_exact_where(x, &at)) {        /* no rule failed: the answers (bad input) */
+      cli_eprintf("regula: error: %s\n", *msg ? msg : "a choice went unanswered");
+      rg_buf_free(&outcomes);
+      return EX_BAD;
+    }
     rg_exact_failed_draws(x, &outcomes.out);
     call_fault((void *)r, *msg ? msg : "the run failed", at.path, at.line, at.col);
     if (outcomes.len)   /* a run with no chance in it needs no outcomes to be found */

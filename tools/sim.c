@@ -94,14 +94,18 @@ int sim_save_chart(const char *path, rg_status st, const rg_buf *b) {
 }
 
 /* Says what the simulation s of seed found besides its tallies: a run that
-** failed (exit 3) or expectations that failed (exit 1).  Returns the exit
+** failed (exit 3; exit 2 when no rule failed but the answers gave none
+** fitting) or expectations that failed (exit 1).  Returns the exit
 ** code, EX_OK when neither. */
 static int sim_findings(const rg_rules *r, const rg_sims *s, uint64_t seed) {
   const char *msg;
   rg_place at;
   uint64_t run, n;
   if ((msg = rg_sims_failure_text(s))) {
-    rg_sims_where(s, &run, &at);
+    if (!rg_sims_where(s, &run, &at)) {   /* no rule failed: the answers (bad input) */
+      cli_eprintf("regula: error: %s\n", msg);
+      return EX_BAD;
+    }
     call_fault((void *)r, msg, at.path, at.line, at.col);
     cli_eprintf("regula: error: run %llu of seed %llu failed\n", (unsigned long long)run,
             (unsigned long long)seed);

@@ -167,7 +167,7 @@ int rg_sims_where(const rg_sims *s, uint64_t *run, rg_place *where) {
   if (s->failed) rgi_api_place(&s->r->m, s->fail.fail_pc, &p.path, &p.line, &p.col);
   if (run) *run = s->failed ? s->fail.fail_run : 0;
   if (where) *where = p;
-  return s->failed;
+  return s->failed && p.line != 0;
 }
 
 const char *rg_sims_failure_text(const rg_sims *s) {

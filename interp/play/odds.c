@@ -592,7 +592,10 @@ static rgi_odds_status explore_node(const rgi_odds_opts *o, rgi_odds_result *r, 
       const char *msg;
       r->pc = UINT32_MAX;
       msg = rgi_vm_error(e->vm, &r->pc);
-      if (e->play.stopped) msg = rgi_play_error(&e->play);
+      if (e->play.stopped) {        /* no rule failed: a choice went unanswered */
+        msg = rgi_play_error(&e->play);
+        r->pc = UINT32_MAX;
+      }
       snprintf(r->msg, sizeof r->msg, "%s", msg && *msg ? msg : "the run failed");
       r->idx = rg_malloc(((size_t)e->d + 1) * sizeof *r->idx);
       r->n = rg_malloc(((size_t)e->d + 1) * sizeof *r->n);

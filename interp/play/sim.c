@@ -165,7 +165,10 @@ static void *work(void *arg) {
     w->play.stopped = 0;
     if (rgi_vm_call(vm, w->proc, w->args, &result) != RG_RUN_OK) {
       const char *msg = rgi_vm_error(vm, &w->fail_pc);
-      if (w->play.stopped) msg = rgi_play_error(&w->play);
+      if (w->play.stopped) {        /* no rule failed: a choice went unanswered */
+        msg = rgi_play_error(&w->play);
+        w->fail_pc = UINT32_MAX;
+      }
       snprintf(w->msg, sizeof w->msg, "%s", msg && *msg ? msg : "the run failed");
       w->failed = 1;
       w->fail_run = i;

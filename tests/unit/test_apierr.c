@@ -563,11 +563,14 @@ int main(void) {
     }
     rg_exact_free(x);
     rg_exact_free(y);
-    /* answers of kind answers, with no text: main's choice goes unanswered */
+    /* answers of kind answers, with no text: main's choice goes unanswered;
+    ** no rule failed, so no place in the rules (regula.h: "?", 0, 0) */
     o = RG_OPTIONS(rg_exact_options);
     o.policy.kind = RG_CHOOSE_ANSWERS;
+    rg_place at;
     CHECK(rg_exact_new(r, &o, &x) == RG_OK && rg_exact_run(x) == RG_RUN_ERROR &&
-          rg_exact_where(x, NULL) && rg_exact_errmsg(x)[0] && rg_exact_outcomes(x) == 0 &&
+          rg_exact_where(x, &at) == 0 && strcmp(at.path, "?") == 0 && at.line == 0 &&
+          rg_exact_errmsg(x)[0] && rg_exact_outcomes(x) == 0 &&
           rg_exact_json(x, &b.out) == RG_BAD_VALUE && rg_exact_svg(x, &b.out) == RG_BAD_VALUE,
           "exact main: no answers '%s'", x ? rg_exact_errmsg(x) : "");
     rg_exact_free(x);

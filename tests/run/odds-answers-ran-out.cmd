@@ -1,0 +1,1 @@
+regula odds tests/run/odds-answers.rules main --policy answers:tests/run/ran-out.answers
