@@ -114,12 +114,13 @@ static char *xconcat(sheet *s, const char *a, const char *b) {
 }
 
 /* Decodes the character at t (at most n bytes); stores its display width in
-** *w and returns its length in bytes (1 for an invalid byte, width 1). */
+** *w and returns its length in bytes (1 for an invalid byte, width 1; a
+** tab, written as a space by wrap, width 1). */
 static size_t next_char(const char *t, size_t n, size_t *w) {
   utf8proc_int32_t c;
   utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)t, (utf8proc_ssize_t)n, &c);
   int cw;
-  if (k <= 0) { *w = 1; return 1; }
+  if (k <= 0 || *t == '\t') { *w = 1; return 1; }
   cw = utf8proc_charwidth(c);
   *w = cw > 0 ? (size_t)cw : 0;
   return (size_t)k;
