@@ -279,6 +279,14 @@ int rgi_diff_print_json(rg_out *out, const rgi_diff *d, const char *base);
 ** "": none). */
 void rgi_diff_path(char *out, size_t size, const char *file, const char *base);
 
+/* Writes source, the `source` text of a change (NULL: nothing), to out,
+** each line after indent: its `--- A` and `+++ B` paths as rgi_diff_path
+** shows them with `base` cut off (as the places are), other lines as they
+** are, those removed red and those added green when color is set.  Owns
+** nothing. */
+void rgi_diff_put_source(rg_out *out, const char *indent, const char *source, const char *base,
+                         int color);
+
 /* The name of what w ("cell"), kind k ("changed"). */
 const char *rgi_diff_what_name(uint32_t w);
 const char *rgi_diff_kind_name(int k);

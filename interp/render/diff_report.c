@@ -76,6 +76,20 @@ static json_t *text_or_null(const char *s) {
   return s ? rgi_json_text(s) : json_null();
 }
 
+/* Returns the source text of a change (NULL: JSON null) as a new JSON
+** string, its `--- A` and `+++ B` paths with `base` cut off as the places'
+** files are (rgi_diff_put_source); NULL when out of memory. */
+static json_t *source_json(const char *source, const char *base) {
+  rg_buf t;
+  json_t *j;
+  if (!source) return json_null();
+  rg_buf_init(&t);
+  rgi_diff_put_source(&t.out, "", source, base, 0);
+  j = t.out.failed ? NULL : rgi_json_text(t.data ? t.data : "");
+  rg_buf_free(&t);
+  return j;
+}
+
 /* Returns side s of a change, on module m, as a new JSON object {"file",
 ** "line", "text", "value" (typed, for constants, inputs and cells)}, or
 ** JSON null when the item is not on that side; NULL when out of memory. */
@@ -103,7 +117,7 @@ static json_t *json_change(const rgi_diff *d, uint32_t i, const char *base) {
                         "parent", ch->parent == RG_DIFF_NONE ? json_null() : json_integer(ch->parent),
                         "name", text_or_null(ch->name), "row", text_or_null(ch->row),
                         "b_key", text_or_null(ch->b_key), "derived", ch->derived != 0,
-                        "source", text_or_null(ch->source), "a", json_side(&ch->a, d->a, base),
+                        "source", source_json(ch->source, base), "a", json_side(&ch->a, d->a, base),
                         "b", json_side(&ch->b, d->b, base));
   json_t *extra = NULL;
   const char *key = NULL;

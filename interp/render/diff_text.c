@@ -262,12 +262,9 @@ static void put_odds_value(tctx *t, const rgi_change *ch) {
             (unsigned long long)ch->odds.total, 100.0 * (double)ch->odds.after / total);
 }
 
-/* Writes the source of change ch (rgi_diff_sources), each line after
-** indent: quotations and headers as they are, the paths of `--- A` and
-** `+++ B` as the places show them, the hunks' lines removed and added in
-** colour when t->color. */
-static void put_source(tctx *t, const char *indent, const rgi_change *ch) {
-  const char *p = ch->source;
+void rgi_diff_put_source(rg_out *out, const char *indent, const char *source, const char *base,
+                         int color) {
+  const char *p = source;
   char path[1024], raw[1024];
   while (p && *p) {
     const char *e = strchr(p, '\n');
@@ -276,14 +273,19 @@ static void put_source(tctx *t, const char *indent, const rgi_change *ch) {
       memcpy(raw, p + 4, n - 4);
       raw[n - 4] = '\0';
       if (strcmp(raw, "-") == 0) snprintf(path, sizeof path, "-");
-      else rgi_diff_path(path, sizeof path, raw, t->base);
-      rg_printf(t->out, "%s%.4s%s\n", indent, p, path);
+      else rgi_diff_path(path, sizeof path, raw, base);
+      rg_printf(out, "%s%.4s%s\n", indent, p, path);
     } else {
-      const char *on = t->color && *p == '-' ? "\033[31m" : t->color && *p == '+' ? "\033[32m" : "";
-      rg_printf(t->out, "%s%s%.*s%s\n", indent, on, (int)n, p, *on ? "\033[m" : "");
+      const char *on = color && *p == '-' ? "\033[31m" : color && *p == '+' ? "\033[32m" : "";
+      rg_printf(out, "%s%s%.*s%s\n", indent, on, (int)n, p, *on ? "\033[m" : "");
     }
     p += e ? n + 1 : n;
   }
+}
+
+/* Writes the source of change ch after indent (rgi_diff_put_source). */
+static void put_source(tctx *t, const char *indent, const rgi_change *ch) {
+  rgi_diff_put_source(t->out, indent, ch->source, t->base, t->color);
 }
 
 /* Writes the head of the changes that follow from others (RG_DW_CAUSE,
