@@ -1,0 +1,1 @@
+regula diff tests/diff/helper2-base.rules tests/diff/helper2-variant.rules

@@ -1,0 +1,1 @@
+regula diff tests/diff/keyshift-base.rules tests/diff/keyshift-variant.rules

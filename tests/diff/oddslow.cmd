@@ -1,0 +1,1 @@
+regula diff tests/diff/oddslow-base.rules tests/diff/oddslow-variant.rules

@@ -1,0 +1,1 @@
+regula diff tests/diff/sameline-base.rules tests/diff/sameline-variant.rules
