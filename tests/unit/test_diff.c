@@ -47,6 +47,12 @@
 **           them): the hunk from the loader's text; a loader that finds
 **           nothing leaves the procedure without source, still listed at
 **           its code's first line
+**   diff-16 the goldens of tests/diff (every, every-json, kinds-json,
+**           record, rules, odds-helper: their expected text checked by
+**           hand against the two files, tests/diff/README.md) through
+**           regula.h with every allocation failing in turn, until both
+**           calls succeed: RG_NOMEM and *out NULL (rg_changes_new), RG_NOMEM
+**           or RG_IO (rg_changes_write), else exactly the golden's text
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +169,28 @@ static rg_status mem_load(void *ctx, const char *from, const char *name, rg_load
   src->path = NULL;
   src->handle = NULL;
   return RG_OK;
+}
+
+/* Returns the stdout part of golden tests/diff/NAME.out (what comes
+** before `--- stderr` or `exit: N`), malloc'd, or NULL when unreadable. */
+static char *golden(const char *name) {
+  char path[256], *text;
+  long n;
+  FILE *f;
+  snprintf(path, sizeof path, "tests/diff/%s.out", name);
+  if (!(f = fopen(path, "rb"))) return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  rewind(f);
+  text = malloc((size_t)n + 1);
+  if (text && fread(text, 1, (size_t)n, f) != (size_t)n) n = 0;
+  fclose(f);
+  if (!text) return NULL;
+  text[n] = '\0';
+  char *end = strstr(text, "exit: "), *err = strstr(text, "--- stderr\n");
+  if (err && (!end || err < end)) end = err;
+  if (end) *end = '\0';
+  return text;
 }
 
 /* Counts the changes of d of kind k that are cells. */
@@ -582,6 +610,58 @@ int main(void) {
     rg_changes_free(ch);
     rg_rules_free(ra);
     rg_rules_free(rb);
+  }
+
+  /* diff-16 */
+  {
+    static const struct { const char *golden, *a, *b; rg_diff_format format; } pairs[] = {
+      { "every", "every-base", "every-variant", RG_DIFF_TEXT },
+      { "every-json", "every-base", "every-variant", RG_DIFF_JSON },
+      { "kinds-json", "kinds-base", "kinds-revised", RG_DIFF_JSON },
+      { "record", "record-base", "record-variant", RG_DIFF_TEXT },
+      { "rules", "rules-base", "rules-revised", RG_DIFF_TEXT },
+      { "odds-helper", "odds-helper-base", "odds-helper-variant", RG_DIFF_TEXT },
+    };
+    for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++) {
+      char pa[128], pb[128];
+      char *want = golden(pairs[p].golden);
+      rg_rules *ra = NULL, *rb = NULL;
+      rg_changes *ch = NULL;
+      rg_diff_options opt;
+      memset(&opt, 0, sizeof opt);
+      opt.size = sizeof opt;
+      opt.with_source = 1;
+      snprintf(pa, sizeof pa, "tests/diff/%s.rules", pairs[p].a);
+      snprintf(pb, sizeof pb, "tests/diff/%s.rules", pairs[p].b);
+      CHECK(want && rg_rules_load(pa, NULL, &ra) == RG_OK && rg_rules_load(pb, NULL, &rb) == RG_OK,
+            "diff-16: %s: load", pairs[p].golden);
+      unsigned long k;
+      for (k = 0; want && ra && rb && k < 100000; k++) {
+        rg_alloc_fail_at(k);                /* 0: nothing fails */
+        rg_status st = rg_changes_new(ra, rb, &opt, &ch);
+        rg_status wt = RG_OK;
+        if (st == RG_OK) {
+          rg_buf_init(&t);
+          wt = rg_changes_write(ch, pairs[p].format, 0, "tests/diff/", &t.out);
+        }
+        rg_alloc_fail_at(0);
+        if (st != RG_OK) {
+          CHECK(st == RG_NOMEM && ch == NULL, "diff-16: %s: allocation %lu: %s", pairs[p].golden, k,
+                rg_status_name(st));
+          continue;
+        }
+        CHECK(wt == RG_OK ? t.data && strcmp(t.data, want) == 0 : k > 0 && (wt == RG_NOMEM || wt == RG_IO),
+              "diff-16: %s: allocation %lu: write %s [%s]", pairs[p].golden, k, rg_status_name(wt),
+              wt == RG_OK && t.data ? t.data : "");
+        rg_buf_free(&t);
+        rg_changes_free(ch);
+        if (wt == RG_OK && k > 0) break;
+      }
+      CHECK(k > 1 && k < 100000, "diff-16: %s: the failures end (%lu)", pairs[p].golden, k);
+      free(want);
+      rg_rules_free(ra);
+      rg_rules_free(rb);
+    }
   }
 
   rgi_module_free(&base.m);
