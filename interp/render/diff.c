@@ -127,20 +127,21 @@ static int same_file(const dctx *c, uint32_t fa, uint32_t fb) {
 }
 
 /* Whether instruction pa of a and pb of b come from the same line and
-** column of the same file. */
+** column of the same file.  Both are instructions of their modules, which
+** are verified: a line entry per instruction, each naming a file of the
+** module. */
 static int same_place_pc(const dctx *c, uint32_t pa, uint32_t pb) {
-  if (!c->fmap || pa >= c->a->nlines || pb >= c->b->nlines) return 0;
+  if (!c->fmap) return 0;
   const rgi_line *la = &c->a->lines[pa], *lb = &c->b->lines[pb];
-  return la->file < c->a->nfiles && c->fmap[la->file] == (int32_t)lb->file && la->line == lb->line &&
-         la->col == lb->col;
+  return c->fmap[la->file] == (int32_t)lb->file && la->line == lb->line && la->col == lb->col;
 }
 
 /* Whether a's code [sa, sa+n) and b's [sb, sb+n) come from the same lines
 ** of the same file, instruction by instruction: the same source, so a
-** difference in what they do follows from what they use. */
+** difference in what they do follows from what they use.  Both spans are
+** code of a procedure of its (verified) module: a line entry each. */
 static int same_source(const dctx *c, uint32_t sa, uint32_t sb, uint32_t n) {
   uint32_t fa = UINT32_MAX, fb = UINT32_MAX;
-  if (sa + n > c->a->nlines || sb + n > c->b->nlines) return 0;
   for (uint32_t k = 0; k < n; k++) {
     const rgi_line *la = &c->a->lines[sa + k], *lb = &c->b->lines[sb + k];
     if (la->line != lb->line || la->col != lb->col) return 0;
@@ -1493,7 +1494,7 @@ static dicekey find_dice(const dctx *c, const rgi_module *m, const char *tname) 
         int64_t call = rollpc;
         if (call < 0 || RG_INS_OP(m->code[call]) != RG_OP_CALL) continue;
         uint32_t hp = RG_INS_A(m->code[call]);
-        if (hp >= m->nprocs || !pure_helper(m, hp)) continue;
+        if (!pure_helper(m, hp)) continue;   /* hp < nprocs: verified */
         const rgi_proc *h = &m->procs[hp];
         int found = -1, ok = 1;
         int64_t at = -1;
@@ -1569,14 +1570,15 @@ static int helper_scores(const rgi_diff_runner *run, const rgi_module *m, const 
   for (uint32_t cb = 0; cb < combos; cb++) {
     rgi_value args[16];
     uint32_t rest = cb;
-    int ok = h->nparams <= 16 && vm != NULL;
+    int ok = 1;               /* nparams <= 16 and vm: checked above */
     for (int k = (int)hn->nparams - 1; k >= 0 && ok; k--) {
       if ((uint32_t)k == dk->harg) continue;
       rgi_type tn = nm->params[hn->first_param + k].type, t = m->params[h->first_param + k].type;
       uint32_t size = nm->enums[tn.ref].count, member = rest % size;
       rest /= size;
-      /* the member of this side with the code of names' member */
-      int here = t.kind == RG_K_ENUM ? find_member(m, t.ref, S(nm, nm->members[nm->enums[tn.ref].first + member].code)) : -1;
+      /* the member of this side with the code of names' member (t is an
+      ** enum: every parameter of a key helper but its dice is, find_dice) */
+      int here = find_member(m, t.ref, S(nm, nm->members[nm->enums[tn.ref].first + member].code));
       if (here < 0) ok = 0;
       else args[k] = here;
     }
@@ -1651,7 +1653,8 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
     int ea = helper_scores(c->run, a, &ka, counts, NULL, NULL, &ha);
     int eb = ea == 0 ? helper_scores(c->run, b, &kb, counts, a, &ka, &hb) : 0;
     if (ea == -2 || eb == -2) c->oom = 1;
-    if (ea != 0 || eb != 0 || ha.ncombos != hb.ncombos) {
+    /* both sides ran the combinations of a's enums: the same number */
+    if (ea != 0 || eb != 0) {
       rg_free(ha.map);
       rg_free(hb.map);
       return;
@@ -1803,13 +1806,11 @@ static int same_ins(const rgi_module *a, uint32_t ia, const rgi_module *b, uint3
                     int *lmap_a, uint32_t na, int *lmap_b, uint32_t nb, int *next, int here) {
   unsigned op = RG_INS_OP(ia);
   uint32_t A = RG_INS_A(ia), B = RG_INS_A(ib);
-  if (op != RG_INS_OP(ib)) return 0;
-  if (op >= RG_NOPCODES) return ia == ib;
+  if (op != RG_INS_OP(ib)) return 0;   /* op < RG_NOPCODES: verified */
   switch (rgi_op_operand[op]) {
   case RG_A_IMM: return same_value(a, RG_INS_SA(ia), b, RG_INS_SA(ib), here);
   case RG_A_CONST: return same_value(a, a->consts[A], b, b->consts[B], here);
-  case RG_A_LOCAL:
-    if (A >= na || B >= nb) return A == B;
+  case RG_A_LOCAL:                    /* A < na, B < nb: verified */
     if (lmap_a[A] < 0 && lmap_b[B] < 0) { lmap_a[A] = lmap_b[B] = (*next)++; return 1; }
     return lmap_a[A] == lmap_b[B];
   case RG_A_TABLE: return strcmp(S(a, a->tables[A].name), S(b, b->tables[B].name)) == 0;

@@ -1,0 +1,1 @@
+regula diff tests/diff/nohelper-base.rules tests/diff/nohelper-variant.rules
