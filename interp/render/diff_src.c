@@ -159,11 +159,12 @@ static void find_span(srcs *s, const rgi_module *m, const char *proc, const char
     }
 }
 
-/* Returns the text of line k of file f without its indentation (len in *n). */
+/* Returns the text of line k of file f without its indentation (len in *n).
+** The text has no CR: diag.c turns CRLF into LF and refuses a lone CR. */
 static const char *line_at(const rgi_file *f, uint32_t k, size_t *n) {
   size_t a = f->line_start[k - 1], b = k < f->nlines ? f->line_start[k] - 1 : f->len;
   while (a < b && (f->text[a] == ' ' || f->text[a] == '\t')) a++;
-  while (b > a && (f->text[b - 1] == '\r' || f->text[b - 1] == '\n')) b--;
+  while (b > a && f->text[b - 1] == '\n') b--;
   *n = b - a;
   return f->text + a;
 }

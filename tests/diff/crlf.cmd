@@ -1,0 +1,1 @@
+regula diff tests/diff/crlf-base.rules tests/diff/crlf-variant.rules

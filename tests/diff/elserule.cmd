@@ -1,0 +1,1 @@
+regula diff tests/diff/elserule-base.rules tests/diff/elserule-variant.rules

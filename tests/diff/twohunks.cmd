@@ -1,0 +1,1 @@
+regula diff tests/diff/twohunks-base.rules tests/diff/twohunks-variant.rules
