@@ -109,6 +109,28 @@ static void fmtv(char *buf, size_t size, const rgi_module *m, rgi_type t, rgi_va
   rgi_value_format(buf, size, m, m->heap, m->nheap, t, v);
 }
 
+/* Writes value v of type t of m as fmtv does: into buf[0..size) when it
+** fits, else whole into *big (an rg_buf of the caller's, who frees it), so
+** that two values that differ past size bytes still compare different.
+** Returns the text (buf, or big's); buf cut short with *failed set when
+** big ran out of memory.  A `*` follows when starred. */
+static const char *fmt_whole(char *buf, size_t size, rg_buf *big, int *failed, const rgi_module *m,
+                             rgi_type t, rgi_value v, int starred) {
+  fmtv(buf, size, m, t, v);
+  if (starred && strlen(buf) + 2 < size) strcat(buf, "*");
+  if (strlen(buf) + 2 < size) return buf;
+  big->len = 0;
+  if (big->data) big->data[0] = '\0';
+  if (t.kind == RG_K_TEXT) rg_printf(&big->out, "\"%s\"", S(m, (uint32_t)v));
+  else rgi_value_write(&big->out, m, m->heap, m->nheap, t, v);
+  if (starred) rg_putc(&big->out, '*');
+  if (big->out.failed || !big->data) {
+    *failed = 1;
+    return buf;
+  }
+  return big->data;
+}
+
 /* Sets side s's typed value and its text (fmtv). */
 static void set_value(dctx *c, rgi_diff_side *s, rgi_type t, rgi_value v, const char *text) {
   s->type = t;
@@ -571,12 +593,6 @@ static int find_input(const rgi_module *m, const char *name) {
   return -1;
 }
 
-/* Writes named constant n of m into buf[0..size) (see fmtv), with a `*`
-** after a starred value. */
-static void fmt_named(char *buf, size_t size, const rgi_module *m, const rgi_named *n) {
-  fmtv(buf, size, m, n->type, n->value);
-  if (n->starred && strlen(buf) + 2 < size) strcat(buf, "*");
-}
 
 /* Fills side s with named constant i of m: index, value, text, place. */
 static void named_side(dctx *c, rgi_diff_side *s, const rgi_module *m, uint32_t i, const char *text) {
@@ -590,7 +606,12 @@ static void named_side(dctx *c, rgi_diff_side *s, const rgi_module *m, uint32_t 
 ** then the inputs added, removed or with another default. */
 static void diff_consts(dctx *c) {
   const rgi_module *a = c->a, *b = c->b;
-  char va[512], vb[512];
+  char sa[512], sb[512];
+  const char *va, *vb = NULL;
+  rg_buf ba, bb;              /* a value longer than sa or sb */
+  int failed = 0;
+  rg_buf_init(&ba);
+  rg_buf_init(&bb);
   /* Those written elsewhere in b first; then, under one RG_DW_CAUSE item,
   ** those declared at the same place on both sides (same source: their
   ** value follows from a scale or the constants they are computed from). */
@@ -599,8 +620,10 @@ static void diff_consts(dctx *c) {
     for (uint32_t i = 0; i < a->nnamed; i++) {
       const rgi_named *na = &a->named[i];
       int j = find_named(b, S(a, na->name));
-      fmt_named(va, sizeof va, a, na);
-      if (j >= 0) fmt_named(vb, sizeof vb, b, &b->named[j]);
+      va = fmt_whole(sa, sizeof sa, &ba, &failed, a, na->type, na->value, na->starred);
+      if (j >= 0)
+        vb = fmt_whole(sb, sizeof sb, &bb, &failed, b, b->named[j].type, b->named[j].value,
+                       b->named[j].starred);
       if (j >= 0 && strcmp(va, vb) == 0) continue;
       int derived = j >= 0 && na->line == b->named[j].line && same_file(c, na->file, b->named[j].file);
       if (derived != pass) continue;
@@ -614,14 +637,15 @@ static void diff_consts(dctx *c) {
   for (uint32_t j = 0; j < b->nnamed; j++)
     if (find_named(a, S(b, b->named[j].name)) < 0) {
       rgi_change *ch = at(c, add(c, '+', RG_DW_CONST, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->named[j].name)));
-      fmt_named(vb, sizeof vb, b, &b->named[j]);
+      vb = fmt_whole(sb, sizeof sb, &bb, &failed, b, b->named[j].type, b->named[j].value,
+                     b->named[j].starred);
       named_side(c, &ch->b, b, j, vb);
     }
   for (uint32_t i = 0; i < a->ninputs; i++) {
     const rgi_input *ia = &a->inputs[i];
     int j = find_input(b, S(a, ia->name));
-    fmtv(va, sizeof va, a, ia->type, ia->value);
-    if (j >= 0) fmtv(vb, sizeof vb, b, b->inputs[j].type, b->inputs[j].value);
+    va = fmt_whole(sa, sizeof sa, &ba, &failed, a, ia->type, ia->value, 0);
+    if (j >= 0) vb = fmt_whole(sb, sizeof sb, &bb, &failed, b, b->inputs[j].type, b->inputs[j].value, 0);
     if (j >= 0 && strcmp(va, vb) == 0) continue;
     rgi_change *ch = at(c, add(c, j < 0 ? '-' : '~', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(a, ia->name)));
     ch->a.index = i;
@@ -634,10 +658,13 @@ static void diff_consts(dctx *c) {
   for (uint32_t k = 0; k < b->ninputs; k++)
     if (find_input(a, S(b, b->inputs[k].name)) < 0) {
       rgi_change *ch = at(c, add(c, '+', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->inputs[k].name)));
-      fmtv(vb, sizeof vb, b, b->inputs[k].type, b->inputs[k].value);
+      vb = fmt_whole(sb, sizeof sb, &bb, &failed, b, b->inputs[k].type, b->inputs[k].value, 0);
       ch->b.index = k;
       set_value(c, &ch->b, b->inputs[k].type, b->inputs[k].value, vb);
     }
+  if (failed) c->oom = 1;
+  rg_buf_free(&ba);
+  rg_buf_free(&bb);
 }
 
 /* ---- tables ---------------------------------------------------------- */
@@ -725,17 +752,27 @@ typedef struct cellruns {
 typedef struct vmemo {
   int has;
   rgi_value raw;
+  const char *shown;        /* text, or big's data for a longer value */
+  int failed;               /* big ran out of memory */
+  rg_buf big;               /* freed with vmemo_free */
   char text[1024];
 } vmemo;
 
-/* Returns cell x of m (of table value type t) formatted, through memo. */
+/* Returns cell x of m (of table value type t) formatted whole (fmt_whole),
+** through memo. */
 static const char *cell_text(vmemo *memo, const rgi_module *m, rgi_type t, uint32_t x) {
   if (!memo->has || memo->raw != m->cells[x]) {
-    fmtv(memo->text, sizeof memo->text, m, t, m->cells[x]);
+    memo->shown = fmt_whole(memo->text, sizeof memo->text, &memo->big, &memo->failed, m, t, m->cells[x], 0);
     memo->raw = m->cells[x];
     memo->has = 1;
   }
-  return memo->text;
+  return memo->shown;
+}
+
+/* Frees what memo holds; returns whether its memory ran out. */
+static int vmemo_free(vmemo *memo) {
+  rg_buf_free(&memo->big);
+  return memo->failed;
 }
 
 /* Whether changes x and y of one table change alike: kind, texts, places. */
@@ -963,7 +1000,8 @@ static int row_texts(const rgi_module *m, const rgi_table *t, rg_buf *text, rgi_
     rg_free(memo);
     return -1;
   }
-  memo->has = 0;
+  memset(memo, 0, sizeof *memo);
+  rg_buf_init(&memo->big);
   for (uint32_t r = 0; r < nrows; r++) {
     at[r] = text->len;
     for (uint32_t k = 0; k < stride; k++) {
@@ -971,6 +1009,7 @@ static int row_texts(const rgi_module *m, const rgi_table *t, rg_buf *text, rgi_
       rg_puts(&text->out, cell_text(memo, m, t->value, t->first + r * stride + k));
     }
   }
+  if (vmemo_free(memo)) text->out.failed = 1;
   rg_free(memo);
   at[nrows] = text->len;
   int failed = text->out.failed;
@@ -1144,6 +1183,8 @@ static void diff_cells(dctx *c, tpair *tp, uint32_t head) {
 
 /* Frees what tp holds. */
 static void tpair_free(tpair *tp) {
+  vmemo_free(&tp->ma);
+  vmemo_free(&tp->mb);
   rg_free(tp->rowmap);
   for (int d = 0; d < 8; d++) rg_free(tp->a2b[d]);
   runs_free(&tp->runs);
@@ -1196,7 +1237,10 @@ static void diff_tables(dctx *c) {
     tp.tb = tb;
     tp.same_ndims = ta->ndims == tb->ndims;
     tp.runs.row_a = -1;
+    rg_buf_init(&tp.ma.big);
+    rg_buf_init(&tp.mb.big);
     diff_cells(c, &tp, head);
+    if (tp.ma.failed || tp.mb.failed) c->oom = 1;
     tpair_free(&tp);
     if (c->oom) return;
     /* the odds: of a changed table, or of one whose dice key a changed

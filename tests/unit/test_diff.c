@@ -53,6 +53,13 @@
 **           regula.h with every allocation failing in turn, until both
 **           calls succeed: RG_NOMEM and *out NULL (rg_changes_new), RG_NOMEM
 **           or RG_IO (rg_changes_write), else exactly the golden's text
+**   diff-17 a changed text of 2048 words has its changed word marked; one
+**           of 2049 words (past MAXWORDS) is shown whole, old -> new; both
+**           are longer than the 512 bytes a constant was compared on (the
+**           change was lost: "no differences")
+**   diff-18 a rule file that no longer parses when the diff reads it for
+**           source (the loader's text has a syntax error): its procedure
+**           keeps the module's places and gets no source
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +173,20 @@ static rg_status mem_load(void *ctx, const char *from, const char *name, rg_load
   }
   src->text = text;
   src->len = strlen(text);
+  src->path = NULL;
+  src->handle = NULL;
+  return RG_OK;
+}
+
+/* An rg_loader's load: mem/b.rules as a text that does not parse (a
+** procedure cut short), anything else as mem_load finds it. */
+static rg_status broken_load(void *ctx, const char *from, const char *name, rg_load_kind kind,
+                             rg_source *src, char *err, size_t errlen) {
+  static const char broken[] = "ruleset \"mem\"\n\nprocedure main() -> int {\n  return 2 +\n}\n";
+  (void)ctx;
+  if (strcmp(name, "mem/b.rules") != 0) return mem_load(NULL, from, name, kind, src, err, errlen);
+  src->text = broken;
+  src->len = strlen(broken);
   src->path = NULL;
   src->handle = NULL;
   return RG_OK;
@@ -662,6 +683,68 @@ int main(void) {
       rg_rules_free(ra);
       rg_rules_free(rb);
     }
+  }
+
+  /* diff-17: "w w ... w first" of `words` words against "... last" */
+  for (int words = 2048; words <= 2049; words++) {
+    mb ta, tb;
+    size_t size = 2 * (size_t)words + 8;
+    char *x = malloc(size), *y = malloc(size), *want = malloc(4 * size + 200);
+    for (int side = 0; side < 2; side++) {
+      char *v = side ? y : x;
+      v[0] = '\0';
+      for (int k = 0; k < words - 1; k++) strcat(v, "w ");
+      strcat(v, side ? "last" : "first");
+      mb *b = side ? &tb : &ta;
+      mb_init(b);
+      rgi_named *n = MB_PUSH(b->m.named, b->m.nnamed);
+      n->name = mb_str(b, "motto");
+      n->type = T_TEXT;
+      n->value = mb_str(b, v);
+      n->line = side ? 5 : 3;           /* restated: a change by hand */
+    }
+    /* marked: the words before the last kept, "first\"" -> "last\""; else whole */
+    if (words == 2048)
+      snprintf(want, 4 * size + 200, "== constants\n~ motto: \"%.*s[-first\"-]{+last\"+}\n"
+               "    test.rules:3 | test.rules:5\n", 2 * (words - 1), x);
+    else
+      snprintf(want, 4 * size + 200, "== constants\n~ motto: \"%s\" -> \"%s\"\n"
+               "    test.rules:3 | test.rules:5\n", x, y);
+    CHECK(rgi_diff_modules(&ta.m, &tb.m, NULL, 0, NULL, &d) == 0 && d.n == 1, "diff-17: %u changes", d.n);
+    render(&d, &t);
+    CHECK(t.data && strcmp(t.data, want) == 0, "diff-17: %d words: text [%.200s]", words,
+          t.data ? t.data : "");
+    rg_buf_free(&t);
+    rgi_diff_free(&d);
+    rgi_module_free(&ta.m);
+    rgi_module_free(&tb.m);
+    free(x);
+    free(y);
+    free(want);
+  }
+
+  /* diff-18 */
+  {
+    rg_loader ld = { broken_load, NULL, NULL };
+    rg_rules *ra = NULL, *rb = NULL;
+    rg_changes *ch = NULL;
+    rg_diff_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.size = sizeof opt;
+    opt.with_source = 1;
+    opt.loader = &ld;
+    CHECK(rg_rules_compile("mem/a.rules", mem_a, strlen(mem_a), NULL, &ra) == RG_OK &&
+          rg_rules_compile("mem/b.rules", mem_b, strlen(mem_b), NULL, &rb) == RG_OK, "diff-18: compile");
+    CHECK(rg_changes_new(ra, rb, &opt, &ch) == RG_OK && rg_changes_count(ch) == 1, "diff-18: %u changes",
+          rg_changes_count(ch));
+    rg_buf_init(&t);
+    CHECK(rg_changes_write(ch, RG_DIFF_TEXT, 0, "mem/", &t.out) == RG_OK && t.data &&
+          strcmp(t.data, "== procedures\n~ procedure main\n    a.rules:3 | b.rules:4\n") == 0,
+          "diff-18: b does not parse [%s]", t.data);
+    rg_buf_free(&t);
+    rg_changes_free(ch);
+    rg_rules_free(ra);
+    rg_rules_free(rb);
   }
 
   rgi_module_free(&base.m);

@@ -1,0 +1,1 @@
+regula diff tests/diff/longtext-base.rules tests/diff/longtext-variant.rules

@@ -1,0 +1,1 @@
+regula diff tests/diff/recrename-base.rules tests/diff/recrename-variant.rules
