@@ -93,13 +93,14 @@ static json_t *milli(rgi_value v) {
   return json_real((double)v / 1000.0);
 }
 
-/* rgi_json_value at nesting depth `depth`, with *left values still allowed:
+/* rgi_json_value at nesting depth `depth`, with *left values still allowed
+** (at least 1: the lists and records stop calling when none is left):
 ** past it a value is the string "...", and the lists and records around it
 ** stop. */
 static json_t *value_at(const rgi_module *m, const rgi_value *heap, uint32_t nheap, rgi_type t,
                         rgi_value v, int depth, long *left) {
   json_t *o;
-  if (*left <= 0 || --*left == 0) {
+  if (--*left == 0) {
     *left = -1;
     return json_string("...");
   }
@@ -182,7 +183,7 @@ int rgi_json_put(rg_out *o, json_t *j, int nl) {
     o->failed = 1;
     return -1;
   }
-  if (json_dump_callback(j, put_cb, o, JSON_COMPACT | JSON_REAL_PRECISION(15)) != 0)
+  if (json_dump_callback(j, put_cb, o, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15)) != 0)
     o->failed = 1;
   else if (nl)
     rg_putc(o, '\n');

@@ -45,7 +45,8 @@ json_t *rgi_json_text(const char *s);
 json_t *rgi_json_value(const rgi_module *m, const rgi_value *heap, uint32_t nheap, rgi_type t,
                       rgi_value v);
 
-/* Writes j to o compactly (`{"a":1,"b":[2,3]}`), then a newline when nl,
+/* Writes j (any JSON value, a bare string or number too) to o compactly
+** (`{"a":1,"b":[2,3]}`), then a newline when nl,
 ** and releases j (the caller's reference).  j NULL (a failed build) marks
 ** o failed.  Returns 0, or -1 when o has failed. */
 int rgi_json_put(rg_out *o, json_t *j, int nl);
