@@ -1,0 +1,1 @@
+regula diff tests/diff/gridrows-base.rules tests/diff/gridrows-variant.rules
