@@ -484,6 +484,7 @@ int main(void) {
       ** an int, 4294967297 is 1 and 4294967302 is 6) */
       "w= 2d6", "w=2d 6", "w=+2d6", "w=2d+6", "w=2d6+ 1", "w=4294967297d6", "w=2d4294967302",
       "w=2d6+2147483648", "w=2d6+99999999999",
+      "w=2dx", "w=xd6",   /* a letter where the digits go */
     };
     rgi_diff_hint h;
     char longname[200];

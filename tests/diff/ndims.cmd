@@ -1,0 +1,1 @@
+regula diff tests/diff/ndims-base.rules tests/diff/ndims-variant.rules
