@@ -1,0 +1,1 @@
+regula diff tests/diff/helpergone-base.rules tests/diff/helpergone-variant.rules
