@@ -1967,8 +1967,30 @@ static void proc_side(rgi_diff_side *s, const rgi_module *m, uint32_t i) {
   place_pc(s, m, m->procs[i].code);
 }
 
+/* Writes procedure p's signature of m into b, as written in a rule file
+** without its name: "(total: int, s: season) -> int" (no `->` when it
+** returns nothing). */
+static void signature(rg_buf *b, const rgi_module *m, const rgi_proc *p) {
+  char ty[256];
+  b->len = 0;
+  if (b->data) b->data[0] = '\0';
+  rg_putc(&b->out, '(');
+  for (uint32_t k = 0; k < p->nparams; k++) {
+    const rgi_param_info *pi = &m->params[p->first_param + k];
+    rgi_type_name(ty, sizeof ty, m, pi->type);
+    rg_printf(&b->out, "%s%s: %s", k ? ", " : "", S(m, pi->name), ty);
+  }
+  rg_putc(&b->out, ')');
+  if (p->result.kind != RG_K_VOID) {
+    rgi_type_name(ty, sizeof ty, m, p->result);
+    rg_printf(&b->out, " -> %s", ty);
+  }
+}
+
 /* The procedures added, removed or changed (not tests), and of a changed
-** one with steps the steps added, removed or changed, by name. */
+** one with steps the steps added, removed or changed, by name.  A
+** procedure whose parameters or result changed is changed even when its
+** code is the same; its texts are then both signatures. */
 static void diff_procs(dctx *c) {
   const rgi_module *a = c->a, *b = c->b;
   seg *sa = rg_malloc(2 * MAXSEG * sizeof *sa), *sb = sa + MAXSEG;
@@ -1980,6 +2002,9 @@ static void diff_procs(dctx *c) {
   ** RG_DW_CAUSE item, the changed ones whose source is the same on both
   ** sides (what they do follows from what they use). */
   uint32_t cause = RG_DIFF_NONE;
+  rg_buf siga, sigb;
+  rg_buf_init(&siga);
+  rg_buf_init(&sigb);
   for (int pass = 0; pass < 2; pass++) {
     for (uint32_t i = 0; i < a->nprocs && !c->oom; i++) {
       if (rgi_module_is_test(a, i)) continue;
@@ -1991,7 +2016,14 @@ static void diff_procs(dctx *c) {
         continue;
       }
       const rgi_proc *pb = &b->procs[j];
-      if (same_code(c, pa, pa->code, pa->code + pa->ncode, pb, pb->code, pb->code + pb->ncode))
+      signature(&siga, a, pa);
+      signature(&sigb, b, pb);
+      if (siga.out.failed || sigb.out.failed) {
+        c->oom = 1;
+        break;
+      }
+      int samesig = strcmp(siga.data, sigb.data) == 0;
+      if (samesig && same_code(c, pa, pa->code, pa->code + pa->ncode, pb, pb->code, pb->code + pb->ncode))
         continue;
       int derived = pa->ncode == pb->ncode && same_source(c, pa->code, pb->code, pa->ncode);
       if (derived != pass) continue;
@@ -2002,6 +2034,10 @@ static void diff_procs(dctx *c) {
       at(c, head)->derived = (uint8_t)derived;
       proc_side(&at(c, head)->a, a, i);
       proc_side(&at(c, head)->b, b, (uint32_t)j);
+      if (!samesig) {
+        at(c, head)->a.text = keep(c, siga.data);
+        at(c, head)->b.text = keep(c, sigb.data);
+      }
       if (derived || (na == 1 && nb == 1 && !sa[0].name && !sb[0].name)) continue;
       for (int x = 0; x < na; x++) {
         int y = find_seg(sb, nb, &sa[x]);
@@ -2025,6 +2061,8 @@ static void diff_procs(dctx *c) {
       proc_side(&at(c, add(c, '+', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(b, b->procs[j].name)))->b, b, j);
     }
   }
+  rg_buf_free(&siga);
+  rg_buf_free(&sigb);
   rg_free(sa);
 }
 

@@ -126,7 +126,10 @@ typedef enum rgi_diff_what {
   RG_DW_ODDS_VALUE, /* under its table, after its RG_DW_ODDS: row: the
                     ** column (the other keys, "" for none), name: the value;
                     ** odds.before/after out of odds.total outcomes */
-  RG_DW_PROC,       /* [procs] name; code: its instructions; file, line */
+  RG_DW_PROC,       /* [procs] name; code: its instructions; file, line;
+                    ** text: its signature "(total: int) -> int" when the
+                    ** two sides' differ (listed then even when the code
+                    ** is the same), else NULL */
   RG_DW_STEP,       /* under its procedure; name: the step's (NULL: the code
                     ** before the first step); code: its instructions */
   RG_DW_CAUSE,      /* constants or procedures: the head of the changes that

@@ -239,8 +239,10 @@ static size_t sourceless(rgi_span l) {
 ** (side a; NULL: added, every line of y is `+`) and span y (side b; NULL:
 ** removed, every line of x is `-`), with the files' own line numbers.  The
 ** two paths are written only before a first hunk: spans that read the same
-** write nothing.  Returns 0, or -1 when out of memory. */
-static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
+** write nothing.  pair_first: the spans' first lines pair whatever they say
+** (a block and its override; not a procedure whose signature changed).
+** Returns 0, or -1 when out of memory. */
+static int unified(srcs *s, const span *x, const span *y, int pair_first, rg_out *o) {
   if (!x && !y) return 0;
   if (!x || !y) {
     const span *z = x ? x : y;
@@ -289,11 +291,12 @@ static int unified(srcs *s, const span *x, const span *y, rg_out *o) {
     at += n;
   }
   /* The first lines pair whatever they say: `step "X" {` of the base and
-  ** `override step "X" in main {` are the same step; so do the last lines,
+  ** `override step "X" in main {` are the same step (unless the caller
+  ** says a procedure's parameters changed there); so do the last lines,
   ** `}` and `} source "..."` (the quotation is shown above the hunks), but
   ** not when they differ otherwise (`} assumed "..."` that an override
   ** drops). */
-  lb[0] = la[0];
+  if (pair_first) lb[0] = la[0];
   if (na > 1 && nb > 1 && sourceless(la[na - 1]) == sourceless(lb[nb - 1]) &&
       memcmp(la[na - 1].s, lb[nb - 1].s, sourceless(la[na - 1])) == 0)
     lb[nb - 1] = la[na - 1];
@@ -541,7 +544,7 @@ static int rule_source(srcs *s, const rule_change *rc, rg_out *o) {
   if (quote) rg_printf(o, "source \"%s\"\n", quote);
   if (rc->a.state == 1) set_span(s, &x, rc->a.file, rc->a.path, rc->a.line);
   if (rc->b.state == 1) set_span(s, &y, rc->b.file, rc->b.path, rc->b.line);
-  return unified(s, rc->a.state == 1 ? &x : NULL, rc->b.state == 1 ? &y : NULL, o);
+  return unified(s, rc->a.state == 1 ? &x : NULL, rc->b.state == 1 ? &y : NULL, 1, o);
 }
 
 /* Sets side sd of a rule change from r: its place (text NULL: a rule is
@@ -780,7 +783,9 @@ int rgi_diff_sources(rgi_diff *d, const rg_loader *ld) {
     ** revision read backward still names the override it takes away */
     const char *quote = y.quote ? y.quote : x.quote;
     if (quote) rg_printf(&t.out, "source \"%s\"\n", quote);
-    if (unified(s, &x, &y, &t.out) != 0) rc = -1;
+    /* a procedure's texts are its signatures when they differ (diff.c) */
+    int sig = ch->what == RG_DW_PROC && ch->a.text && ch->b.text;
+    if (unified(s, &x, &y, !sig, &t.out) != 0) rc = -1;
     if (t.out.failed) rc = -1;
     if (rc == 0 && t.len) {
       ch->source = rgi_arena_strdup(&d->arena, t.data);

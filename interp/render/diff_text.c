@@ -398,7 +398,11 @@ static void put_change(tctx *t, uint32_t index) {
     break;
   case RG_DW_ODDS_VALUE: put_odds_value(t, ch); break;
   case RG_DW_PROC:
-    rg_printf(o, "%s%c procedure %s\n", in_cause ? "    " : "", k, ch->name);
+    rg_printf(o, "%s%c procedure %s", in_cause ? "    " : "", k, ch->name);
+    /* parameters or result changed: the signature, its words marked */
+    if (k == RG_CHANGE_CHANGED && ch->a.text && ch->b.text && put_words(t, ch->a.text, ch->b.text) != 0)
+      rg_printf(o, "%s -> %s", ch->a.text, ch->b.text);
+    rg_putc(o, '\n');
     put_places(t, in_cause ? "        " : "    ", ch);
     put_source(t, "    ", ch);
     break;

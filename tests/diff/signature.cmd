@@ -1,0 +1,1 @@
+regula diff tests/diff/signature-base.rules tests/diff/signature-variant.rules
