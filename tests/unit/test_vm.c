@@ -119,6 +119,7 @@ static csink CS;
 static mb C;                /* the chance module */
 static rgi_vm *V;            /* the VM of the chance tests */
 static uint32_t c_colour, c_bag;
+static uint32_t c_long;       /* a constant list of 40 ones */
 
 static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
   csink *s = ctx; s->nsteps++; s->step = name;
@@ -319,6 +320,25 @@ static uint32_t build_chance(void) {
   int32_t top = mb_here(&C);
   mb_emit(&C, RG_OP_LOAD, 2); mb_emit(&C, RG_OP_PUSHI, 1); mb_emit(&C, RG_OP_APPEND, 0);
   mb_emit(&C, RG_OP_STORE, 2); mb_jump(&C, RG_OP_JMP, top);
+  /* The list opcodes on a list passed in (a crafted offset, or a long
+  ** constant list). */
+  {
+    rgi_value ones[41];
+    ones[0] = 40;
+    for (int k = 1; k <= 40; k++) ones[k] = 1;
+    c_long = mb_heap(&C, 41, ones);
+  }
+  cproc("removeof", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_REMOVE, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("atleastof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_ATLEAST, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("sumof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_SUM, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("bestof", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_BEST, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("hasin", T_BOOL); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_LOAD, 0);
+  mb_emit(&C, RG_OP_LISTHAS, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("draws", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_DRAWS, (int32_t)c_bag);
+  mb_emit(&C, RG_OP_RET, 0);
   (void)good; (void)bad;
   return good | (bad << 16);
 }
@@ -551,6 +571,73 @@ static void chance_tests(void) {
   CS.chance = 6;
   cfails("roll", 1, 0, RG_RUN_ERROR, "no result given for the roll");
   cfails("draw", 0, 0, RG_RUN_ERROR, "no result given for the draw");
+
+  /* The list opcodes check the list they are given: a crafted offset is
+  ** "outside the heap"; an index below 0 is outside the list. */
+  {
+    char want[128];
+    snprintf(want, sizeof want, "list %lld outside the heap (size %u)", (long long)bad, (unsigned)C.m.nheap);
+    cvm(0, 0, NULL);
+    cfails("removeof", bad, 0, RG_RUN_ERROR, want);
+    cfails("atleastof", bad, 1, RG_RUN_ERROR, want);
+    cfails("sumof", bad, 0, RG_RUN_ERROR, want);
+    cfails("bestof", bad, 1, RG_RUN_ERROR, want);
+    cfails("remove", -1, 0, RG_RUN_ERROR, "index -1 outside the list of 3");
+    cfails("draws", 1001, 0, RG_RUN_ERROR, "cannot draw 1001 cards");
+    CHECK(cval("atleastof", c_long, 1) == 40 && cval("sumof", c_long, 0) == 40 &&
+          cval("hasin", c_long, 1) == 1, "40 ones: 40 at least 1, sum 40, 1 is in it");
+  }
+  /* Scanning a list costs a step per element: 40 elements under a limit
+  ** of 10 steps stop at the limit (the call itself fits in it). */
+  {
+    rgi_limits lim = {10, 0, 0, NULL};
+    cvm(0, 0, &lim);
+    cfails("atleastof", c_long, 1, RG_RUN_LIMIT, "step limit of 10 reached");
+    cfails("sumof", c_long, 0, RG_RUN_LIMIT, "step limit of 10 reached");
+    cfails("hasin", c_long, 2, RG_RUN_LIMIT, "step limit of 10 reached");
+  }
+  /* A heap with no room past the constants (512 bytes: 64 values, half of
+  ** them the stack, and the constant heap alone is larger): every opcode
+  ** that makes a list stops at the memory limit. */
+  {
+    rgi_limits lim = {0, 512, 0, NULL};
+    cvm(0, 0, &lim);
+    cfails("setlist", 5, 0, RG_RUN_LIMIT, "memory limit");
+    cfails("rolls", 3, 0, RG_RUN_LIMIT, "memory limit");
+    cfails("draws", 2, 0, RG_RUN_LIMIT, "memory limit");
+    cfails("removeof", c_long, 0, RG_RUN_LIMIT, "memory limit");
+    cfails("bestof", c_long, 2, RG_RUN_LIMIT, "memory limit");
+  }
+  /* No arguments: the parameters are 0; no result pointer: the result is
+  ** dropped; a VM with no roll callback still rolls; the deck and heap
+  ** queries take a NULL count. */
+  {
+    rgi_value r = -1, l[2] = {-1, -1};
+    uint32_t n = 99;
+    rgi_vm *vm = rgi_vm_new(&C.m, NULL, NULL);
+    int mk = rgi_module_find_proc(&C.m, "mk"), roll = rgi_module_find_proc(&C.m, "roll");
+    int rolls = rgi_module_find_proc(&C.m, "rolls");
+    rgi_value two[3] = {2, 0, 0};
+    CHECK(vm && mk >= 0 && roll >= 0 && rolls >= 0, "a VM with no sink");
+    if (vm && mk >= 0 && roll >= 0 && rolls >= 0) {
+      CHECK(rgi_vm_call(vm, (uint32_t)mk, NULL, &r) == RG_RUN_OK, "mk with no arguments");
+      const rgi_value *h = rgi_vm_heap(vm, NULL);
+      CHECK(r >= 0 && h[r] == 2 && h[r + 1] == 0 && h[r + 2] == 0, "mk() is [0, 0]");
+      CHECK(rgi_vm_call(vm, (uint32_t)roll, two, NULL) == RG_RUN_OK, "no result pointer");
+      CHECK(rgi_vm_call(vm, (uint32_t)roll, two, &r) == RG_RUN_OK && r >= 2 && r <= 12,
+            "2d6 with no roll callback: %lld", (long long)r);
+      CHECK(rgi_vm_call(vm, (uint32_t)rolls, two, &r) == RG_RUN_OK, "rolls with no roll callback");
+      h = rgi_vm_heap(vm, NULL);
+      l[0] = h[r + 1];
+      l[1] = h[r + 2];
+      CHECK(h[r] == 2 && l[0] >= 1 && l[0] <= 6 && l[1] >= 1 && l[1] <= 6, "2 rolls of a d6");
+      CHECK(rgi_vm_deck_left(vm, c_bag, NULL) != NULL, "deck left, no count");
+      CHECK(rgi_vm_deck_left(vm, 99, NULL) == NULL && rgi_vm_deck_left(vm, 99, &n) == NULL && n == 0,
+            "no deck 99");
+    }
+    rgi_vm_free(vm);
+    cvm(0, 0, NULL);
+  }
 
   /* Out of memory while creating the VM fails cleanly. */
   for (unsigned long k = 1; k <= 7; k++) {
