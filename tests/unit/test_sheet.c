@@ -12,6 +12,9 @@
 **   sheet-3  the whole sheet: the header, every table, then the constants
 **            (a starred distance with `*`); a module without sources says
 **            that no assumptions are marked
+**   sheet-4  a key with no label is headed "key"; a name that is no table
+**            is passed over
+**   sheet-5  a record cell off the heap (a crafted module) prints 0s
 */
 #include <stdio.h>
 #include <string.h>
@@ -110,6 +113,38 @@ int main(void) {
              "  name   value\n"
              "  -----  -----\n"
              "  reach  6 BW*\n");
+  {
+    /* sheet-4: a key with no label heads its column "key"; a name that is
+    ** no table is passed over.  sheet-5: a table of records whose cell
+    ** lies off the heap (a crafted module) prints its fields as 0. */
+    rgi_dim pd[2] = { mb_dim_range(1, 2), mb_dim_enum(&b, e) };
+    mb_table(&b, "plain", 2, pd, T_INT, (rgi_value[]){ 5, 6, 7, 8 });
+    uint32_t pair = mb_record(&b, "pair", 2, (const char *[]){ "a", "b" }, (rgi_type[]){ T_INT, T_INT });
+    uint32_t pv = mb_heap(&b, 2, (rgi_value[]){ 3, 4 });
+    rgi_dim rd = mb_dim_range(1, 2);
+    rd.label = mb_str(&b, "row");
+    mb_table(&b, "recs", 1, &rd, (rgi_type){ RG_K_RECORD, pair }, (rgi_value[]){ pv, -1 });
+    while (b.m.ncellsrc < b.m.ncells) MB_PUSH(b.m.cellsrc, b.m.ncellsrc)->line = 1;
+    m = &b.m;
+    sheet_case("sheet-4", m, (const char *[]){ "nope", "plain" }, 2,
+               "test rules, revision 2\n"
+               "(a compiled module keeps no assumptions: none are marked)\n"
+               "\n"
+               "plain(1..2, ground) -> int\n"
+               "  key  Standard  Coastal\n"
+               "  ---  --------  -------\n"
+               "  1    5         6\n"
+               "  2    7         8\n");
+    sheet_case("sheet-5", m, (const char *[]){ "recs" }, 1,
+               "test rules, revision 2\n"
+               "(a compiled module keeps no assumptions: none are marked)\n"
+               "\n"
+               "recs(row: 1..2) -> pair\n"
+               "  row  a  b\n"
+               "  ---  -  -\n"
+               "  1    3  4\n"
+               "  2    0  0\n");
+  }
   rgi_module_free(&b.m);
   printf("test_sheet: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
