@@ -94,6 +94,20 @@ static int64_t no_answer(void *ctx, rg_run *run, const char *who, const char *pr
   return -1;
 }
 
+/* rg_event_fn: for each roll, appends to the char[64] ctx 'b' when
+** rg_run_event_text refuses it (a roll is no note or expect) and nothing
+** was written, else '?'. */
+static void roll_text(void *ctx, rg_run *run, const rg_event *ev) {
+  char *seen = ctx;
+  size_t len = strlen(seen);
+  rg_buf b;
+  if (ev->kind != RG_EVENT_ROLL || len + 1 >= 64) return;
+  rg_buf_init(&b);
+  seen[len] = rg_run_event_text(run, &b.out) == RG_BAD_VALUE && !b.data ? 'b' : '?';
+  seen[len + 1] = '\0';
+  rg_buf_free(&b);
+}
+
 /* rg_out write that always fails. */
 static int refuse_write(void *ctx, const char *s, size_t n) {
   (void)ctx, (void)s, (void)n;
@@ -992,6 +1006,20 @@ int main(void) {
     }
     rg_run_free(run);
     rg_rules_free(nr);
+  }
+  {
+    /* during a roll event, the event's text is refused: only notes and
+    ** failed expects have one */
+    rg_run *run = NULL;
+    rg_run_options o = RG_OPTIONS(rg_run_options);
+    char seen[64] = "";
+    o.event = roll_text;
+    o.event_ctx = seen;
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "event run");
+    if (run)
+      CHECK(rg_run_call(run, "roll_plus", ten, 1) == RG_OK && strcmp(seen, "b") == 0,
+            "a roll has no event text: '%s'", seen);
+    rg_run_free(run);
   }
   {
     /* describing into an output that fails: out of memory, said */
