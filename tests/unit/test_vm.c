@@ -120,6 +120,7 @@ static mb C;                /* the chance module */
 static rgi_vm *V;            /* the VM of the chance tests */
 static uint32_t c_colour, c_bag;
 static uint32_t c_long;       /* a constant list of 40 ones */
+static uint32_t c_big;        /* a constant list [INT64_MAX] */
 
 static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
   csink *s = ctx; s->nsteps++; s->step = name;
@@ -338,6 +339,13 @@ static uint32_t build_chance(void) {
   cproc("hasin", T_BOOL); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_LOAD, 0);
   mb_emit(&C, RG_OP_LISTHAS, 0); mb_emit(&C, RG_OP_RET, 0);
   cproc("draws", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_DRAWS, (int32_t)c_bag);
+  mb_emit(&C, RG_OP_RET, 0);
+  /* l[k] = l[k] + 1, which the fast code runs as one instruction (LISTADD) */
+  c_big = mb_heap(&C, 2, (const rgi_value[]){1, INT64_MAX});
+  cproc("bump", T_INT);
+  mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_LOAD, 0);
+  mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_ITEM, 0); mb_emit(&C, RG_OP_PUSHI, 1);
+  mb_emit(&C, RG_OP_ADD, 0); mb_emit(&C, RG_OP_SETITEM, 0); mb_emit(&C, RG_OP_PUSHI, 0);
   mb_emit(&C, RG_OP_RET, 0);
   (void)good; (void)bad;
   return good | (bad << 16);
@@ -586,6 +594,14 @@ static void chance_tests(void) {
     cfails("draws", 1001, 0, RG_RUN_ERROR, "cannot draw 1001 cards");
     CHECK(cval("atleastof", c_long, 1) == 40 && cval("sumof", c_long, 0) == 40 &&
           cval("hasin", c_long, 1) == 1, "40 ones: 40 at least 1, sum 40, 1 is in it");
+  }
+  /* l[k] += 1 on a constant list: its errors in the order of the plain
+  ** code, fused or not: the index, then the sum, then the change. */
+  for (int fuse = 1; fuse >= 0; fuse--) {
+    CHECK(rgi_vm_set_fusion(V, fuse) == 0, "fusion %d", fuse);
+    cfails("bump", c_big, 1, RG_RUN_ERROR, "index 1 outside the list of 1");
+    cfails("bump", c_big, 0, RG_RUN_ERROR, "integer overflow");
+    cfails("bump", c_long, 0, RG_RUN_ERROR, "a constant list cannot be changed");
   }
   /* Scanning a list costs a step per element: 40 elements under a limit
   ** of 10 steps stop at the limit (the call itself fits in it). */
