@@ -54,7 +54,7 @@ static void put_label(rg_out *o, const char *s, size_t max) {
 static uint32_t title_lines(const char *title, size_t *at, size_t *len) {
   size_t tlen = strlen(title), pos = 0;
   uint32_t n = 0;
-  while (n < TITLE_LINES) {
+  for (;;) {                /* ends at the text's end: line TITLE_LINES takes the rest */
     size_t rest = tlen - pos, cut = rest;
     if (rest > TITLE_MAX && n + 1 < TITLE_LINES) {
       for (cut = TITLE_MAX; cut > 0 && title[pos + cut] != ' '; cut--) {}

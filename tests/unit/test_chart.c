@@ -188,6 +188,16 @@ int main(void) {
     check("chart-55 a label cut at 36 bytes",
           has(doc, ">a label longer than thirty-six bytes...</text>"), doc);
     check("chart-56 the note is not shown beside bars", !has(doc, "never shown"), doc);
+    rg_buf_free(&b);
+    /* a label of bytes that start no character (a crafted module's text)
+    ** is cut back to nothing, not before its start */
+    char odd[41];
+    memset(odd, 0x80, 40);
+    odd[40] = '\0';
+    bars[0].label = odd;
+    doc = draw(&b, "t", NULL, 1, &ch, 1);
+    check("chart-58 a label of continuation bytes cut to '...'",
+          has(doc, "<text x=\"260\" y=\"94\" text-anchor=\"end\">...</text>"), doc);
     check("chart-57 the scale: 50% at x 550 down to the rows' end (84 + 2 * 20 = 124)",
           has(doc, "<text x=\"550.0\" y=\"79\" font-size=\"9\" fill=\"#666\" text-anchor=\"middle\">50%"
                    "</text><path d=\"M550.0 82V124\""), doc);

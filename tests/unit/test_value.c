@@ -287,6 +287,14 @@ int main(void) {
     value_case("value-112 a list of length -1", m, tli, lneg, 0, "?");
     value_case("value-113 a list longer than the heap", m, tli, lbig, 0, "?");
     value_case("value-114 a record off the heap as lines", m, tr, -1, 1, "?\n");
+    value_case("value-115 a text past the pool", m, T_TEXT, (rgi_value)m->nstrings + 5, 0, "?");
+    value_case("value-116 a member number below 0", m, tg, -1, 0, "?");
+    value_case("value-117 a record running off the heap's end, as lines", m, tr,
+               (rgi_value)m->nheap - 1, 1, "?\n");
+    uint32_t hbad = mb_heap(&b, 2, (rgi_value[]){mb_str(&b, "Gamma"), -1});
+    m = &b.m;
+    value_case("value-118 a list of records off the heap, as lines", m, th, hbad, 1,
+               "name: Gamma\npicks: ?\n");
   }
   {
     /* value-120: a record that holds itself prints 17 levels, then '?';
@@ -368,7 +376,8 @@ int main(void) {
     rg_buf_init(&fb);
     rgi_value_form(&fb.out, m, m->heap, m->nheap, 99, "{where}", rec);
     rgi_value_form(&fb.out, m, m->heap, m->nheap, r, "{where}", -1);
-    check("value-136 form of no record, or off the heap", fb.data ? fb.data : "", "??");
+    rgi_value_form(&fb.out, m, m->heap, m->nheap, r, "{where}", (rgi_value)m->nheap - 1);
+    check("value-136 form of no record, or off the heap", fb.data ? fb.data : "", "???");
     rg_buf_free(&fb);
   }
   {
