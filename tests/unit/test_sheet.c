@@ -15,6 +15,7 @@
 **   sheet-4  a key with no label is headed "key"; a name that is no table
 **            is passed over
 **   sheet-5  a record cell off the heap (a crafted module) prints 0s
+**   sheet-7  an enum key with no label is headed by its enum's name
 */
 #include <stdio.h>
 #include <string.h>
@@ -124,6 +125,8 @@ int main(void) {
     rgi_dim rd = mb_dim_range(1, 2);
     rd.label = mb_str(&b, "row");
     mb_table(&b, "recs", 1, &rd, (rgi_type){ RG_K_RECORD, pair }, (rgi_value[]){ pv, -1 });
+    rgi_dim fd[2] = { mb_dim_enum(&b, e), mb_dim_range(1, 2) };
+    mb_table(&b, "flip", 2, fd, T_INT, (rgi_value[]){ 1, 2, 3, 4 });
     while (b.m.ncellsrc < b.m.ncells) MB_PUSH(b.m.cellsrc, b.m.ncellsrc)->line = 1;
     m = &b.m;
     sheet_case("sheet-4", m, (const char *[]){ "nope", "plain" }, 2,
@@ -135,6 +138,15 @@ int main(void) {
                "  ---  --------  -------\n"
                "  1    5         6\n"
                "  2    7         8\n");
+    sheet_case("sheet-7", m, (const char *[]){ "flip" }, 1,
+               "test rules, revision 2\n"
+               "(a compiled module keeps no assumptions: none are marked)\n"
+               "\n"
+               "flip(ground, 1..2) -> int\n"
+               "  ground    1  2\n"
+               "  --------  -  -\n"
+               "  Standard  1  2\n"
+               "  Coastal   3  4\n");
     sheet_case("sheet-5", m, (const char *[]){ "recs" }, 1,
                "test rules, revision 2\n"
                "(a compiled module keeps no assumptions: none are marked)\n"
