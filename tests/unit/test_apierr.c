@@ -969,6 +969,36 @@ int main(void) {
             "an answer past the last option: '%s'", rg_run_errmsg(run));
     rg_run_free(run);
     run = NULL;
+    o.policy.choose = no_answer;
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "callback run 2");
+    if (run)
+      CHECK(rg_run_call(run, "main", NULL, 0) != RG_OK &&
+            strstr(rg_run_errmsg(run), "no answer for the choice"),
+            "no answer (-1) for a choice: '%s'", rg_run_errmsg(run));
+    rg_run_free(run);
+    run = NULL;
+    o = RG_OPTIONS(rg_run_options);
+    o.policy.kind = RG_CHOOSE_ANSWERS;      /* and no answers at all */
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "answers run");
+    if (run)
+      CHECK(rg_run_call(run, "main", NULL, 0) != RG_OK &&
+            strstr(rg_run_errmsg(run), "answers:1: no answer for: ") &&
+            strstr(rg_run_errmsg(run), "(the answers ran out)"),
+            "no answers given: '%s'", rg_run_errmsg(run));
+    rg_run_free(run);
+    run = NULL;
+    o = RG_OPTIONS(rg_run_options);
+    o.policy.kind = RG_CHOOSE_FIRST;
+    o.dice = past_last;
+    o.dice_ctx = &refused;
+    refused = 0;
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "dice run 2");
+    if (run)
+      CHECK(rg_run_call(run, "roll_plus", ten, 1) != RG_OK && refused &&
+            strstr(rg_run_errmsg(run), "no answer for the dice"),
+            "a die answered past its last face: '%s'", rg_run_errmsg(run));
+    rg_run_free(run);
+    run = NULL;
     o = RG_OPTIONS(rg_run_options);
     o.policy.kind = RG_CHOOSE_FIRST;
     o.dice = no_answer;
