@@ -153,6 +153,17 @@ static int64_t on_chance(void *ctx, const rgi_module *m, int what, uint32_t inde
   return s->chance == -2 ? (int64_t)n - 1 : s->chance;
 }
 
+/* Dice callback of the dice tests: per DICE_MODE, no result (-1), every
+** die 0, every die sides + 1, or every die 3. */
+static int dice_mode;
+static int on_dice(void *ctx, const rgi_module *m, uint32_t sides, uint32_t n, rgi_value *out,
+                   uint32_t pc) {
+  (void)ctx, (void)m, (void)pc;
+  if (dice_mode == 0) return -1;
+  for (uint32_t k = 0; k < n; k++) out[k] = dice_mode == 1 ? 0 : dice_mode == 2 ? (rgi_value)sides + 1 : 3;
+  return 0;
+}
+
 /* Makes V a new VM on C with the given sink callbacks (the tests switch
 ** choose and chance on and off). */
 static void cvm(int with_choose, int with_chance, const rgi_limits *lim) {
@@ -602,6 +613,27 @@ static void chance_tests(void) {
     cfails("bump", c_big, 1, RG_RUN_ERROR, "index 1 outside the list of 1");
     cfails("bump", c_big, 0, RG_RUN_ERROR, "integer overflow");
     cfails("bump", c_long, 0, RG_RUN_ERROR, "a constant list cannot be changed");
+  }
+  /* Several dice read at once (sink.dice, beside chance): no result, or a
+  ** die outside 1..6, is "no result given for the roll"; 3s are 3s. */
+  {
+    rgi_sink sink = {.ctx = &CS, .chance = on_chance, .dice = on_dice};
+    rgi_vm *vm = rgi_vm_new(&C.m, NULL, &sink);
+    int rolls = rgi_module_find_proc(&C.m, "rolls");
+    rgi_value two[3] = {2, 0, 0}, l = -1;
+    CHECK(vm && rolls >= 0, "a VM with a dice callback");
+    for (dice_mode = 0; vm && rolls >= 0 && dice_mode < 3; dice_mode++) {
+      rg_status st = rgi_vm_call(vm, (uint32_t)rolls, two, &l);
+      CHECK(st == RG_RUN_ERROR && strcmp(rgi_vm_error(vm, NULL), "no result given for the roll") == 0,
+            "dice mode %d: %d %s", dice_mode, st, rgi_vm_error(vm, NULL));
+    }
+    if (vm && rolls >= 0) {
+      uint32_t nh;
+      const rgi_value *h = rgi_vm_heap(vm, &nh);
+      CHECK(rgi_vm_call(vm, (uint32_t)rolls, two, &l) == RG_RUN_OK && l >= 0 && h[l] == 2 &&
+            h[l + 1] == 3 && h[l + 2] == 3, "two dice read as 3 and 3");
+    }
+    rgi_vm_free(vm);
   }
   /* Scanning a list costs a step per element: 40 elements under a limit
   ** of 10 steps stop at the limit (the call itself fits in it). */
