@@ -121,6 +121,9 @@ static rgi_vm *V;            /* the VM of the chance tests */
 static uint32_t c_colour, c_bag;
 static uint32_t c_long;       /* a constant list of 40 ones */
 static uint32_t c_big;        /* a constant list [INT64_MAX] */
+static uint32_t c_long2;      /* another list of 40 ones, elsewhere */
+static uint32_t c_node1, c_node2;   /* two records node { next: itself } */
+static uint32_t c_self1, c_self2;   /* the lists [c_node1], [c_node2] */
 
 static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
   csink *s = ctx; s->nsteps++; s->step = name;
@@ -351,6 +354,43 @@ static uint32_t build_chance(void) {
   mb_emit(&C, RG_OP_LISTHAS, 0); mb_emit(&C, RG_OP_RET, 0);
   cproc("draws", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_DRAWS, (int32_t)c_bag);
   mb_emit(&C, RG_OP_RET, 0);
+  /* Values compared as values (EQV, LISTHASV, LISTSUB) of lists of int,
+  ** of a record, and of a record type that holds itself. */
+  {
+    rgi_value ones[41];
+    ones[0] = 40;
+    for (int k = 1; k <= 40; k++) ones[k] = 1;
+    c_long2 = mb_heap(&C, 41, ones);
+  }
+  uint32_t tli = mb_type(&C, li), tint = li.ref;
+  /* node { next: node }: a record that may hold itself */
+  uint32_t node = mb_record(&C, "node", 1, (const char *const[]){"next"}, (const rgi_type[]){T_INT});
+  C.m.fields[C.m.records[node].first].type = (rgi_type){RG_K_RECORD, node};
+  uint32_t ts = mb_type(&C, (rgi_type){RG_K_RECORD, node});
+  uint32_t n1 = C.m.nheap;
+  mb_heap(&C, 1, (const rgi_value[]){n1});
+  uint32_t n2 = C.m.nheap;
+  mb_heap(&C, 1, (const rgi_value[]){n2});
+  c_self1 = mb_heap(&C, 2, (const rgi_value[]){1, n1});
+  c_self2 = mb_heap(&C, 2, (const rgi_value[]){1, n2});
+  c_node1 = n1;
+  c_node2 = n2;
+  uint32_t pt = mb_record(&C, "pt", 1, (const char *const[]){"x"}, (const rgi_type[]){T_INT});
+  uint32_t tpt = mb_type(&C, (rgi_type){RG_K_RECORD, pt});
+  cproc("eqv", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_EQV, (int32_t)tli); mb_emit(&C, RG_OP_RET, 0);
+  cproc("eqself", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_EQV, (int32_t)ts); mb_emit(&C, RG_OP_RET, 0);
+  cproc("eqpt", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_EQV, (int32_t)tpt); mb_emit(&C, RG_OP_RET, 0);
+  cproc("hasv", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_LISTHASV, (int32_t)tint); mb_emit(&C, RG_OP_RET, 0);
+  cproc("hasself", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_LISTHASV, (int32_t)ts); mb_emit(&C, RG_OP_RET, 0);
+  cproc("subv", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_LISTSUB, (int32_t)tint); mb_emit(&C, RG_OP_RET, 0);
+  cproc("subself", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_LISTSUB, (int32_t)ts); mb_emit(&C, RG_OP_RET, 0);
   /* l[k] = l[k] + 1, which the fast code runs as one instruction (LISTADD) */
   c_big = mb_heap(&C, 2, (const rgi_value[]){1, INT64_MAX});
   cproc("bump", T_INT);
@@ -613,6 +653,32 @@ static void chance_tests(void) {
     cfails("bump", c_big, 1, RG_RUN_ERROR, "index 1 outside the list of 1");
     cfails("bump", c_big, 0, RG_RUN_ERROR, "integer overflow");
     cfails("bump", c_long, 0, RG_RUN_ERROR, "a constant list cannot be changed");
+  }
+  /* Comparing values: equal, not equal, and each way it stops: a list or
+  ** record outside the heap, values nesting deeper than 64, the step
+  ** limit (a step per element compared), the memory limit. */
+  {
+    const char *out = "a record or list outside the heap", *deep = "values nest deeper than 64";
+    cvm(0, 0, NULL);
+    CHECK(cval("eqv", c_long, c_long2) == 1 && cval("eqv", good, c_long) == 0 &&
+          cval("hasv", 1, c_long) == 1 && cval("hasv", 2, good) == 1, "equal as values");
+    CHECK(clist(cval("subv", good, c_long), NULL, 0) == 2, "[1, 2, 3] less the 1s: 2 left");
+    cfails("eqv", bad, good, RG_RUN_ERROR, out);
+    cfails("eqpt", -1, good, RG_RUN_ERROR, out);
+    cfails("hasv", 1, bad, RG_RUN_ERROR, out);
+    cfails("subv", bad, good, RG_RUN_ERROR, out);
+    cfails("eqself", c_node1, c_node2, RG_RUN_LIMIT, deep);
+    cfails("hasself", c_node1, c_self2, RG_RUN_LIMIT, deep);
+    cfails("subself", c_self1, c_self2, RG_RUN_LIMIT, deep);
+    rgi_limits few = {10, 0, 0, NULL};
+    cvm(0, 0, &few);
+    cfails("eqv", c_long, c_long2, RG_RUN_LIMIT, "step limit of 10 reached");
+    cfails("hasv", 2, c_long, RG_RUN_LIMIT, "step limit of 10 reached");
+    cfails("subv", c_long, c_long2, RG_RUN_LIMIT, "step limit of 10 reached");
+    rgi_limits tight = {0, 512, 0, NULL};
+    cvm(0, 0, &tight);
+    cfails("subv", c_long, good, RG_RUN_LIMIT, "memory limit");
+    cvm(0, 0, NULL);
   }
   /* Several dice read at once (sink.dice, beside chance): no result, or a
   ** die outside 1..6, is "no result given for the roll"; 3s are 3s. */
