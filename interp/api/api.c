@@ -860,7 +860,7 @@ rg_status rgi_api_parse_args(const rg_rules *r, int proc, const char *name,
     msg[0] = '\0';
     if (rgi_value_parse(m, par->type, args[i], &a[i], msg, sizeof msg) != 0) {
       snprintf(err, errlen, "argument %u (%s: %s) of '%s': %s", i + 1, rgi_module_str(m, par->name),
-               rgi_type_name(tn, sizeof tn, m, par->type), name, msg[0] ? msg : "not a valid value");
+               rgi_type_name(tn, sizeof tn, m, par->type), name, msg);   /* parse always says why */
       rg_free(a);
       return RG_BAD_VALUE;
     }

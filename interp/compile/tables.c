@@ -768,7 +768,8 @@ static void check_added(cstate *cs, filler *f) {
       gaps[h] = gaps[h - 1];
       gaps[h - 1] = t;
     }
-  for (uint32_t d = 0; d < tb->ndims && ngaps; d++)
+  /* (missing > 0: the first missing cell made gaps[0]) */
+  for (uint32_t d = 0; d < tb->ndims; d++)
     if (gaps[0].key[d] >= 0) {
       first = key_member(cs, tb, d, (uint32_t)gaps[0].key[d]);
       break;

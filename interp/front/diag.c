@@ -345,6 +345,10 @@ size_t rgi_text_width(const char *s) {
   return advance(s, 0, len, len, 0);
 }
 
+size_t rgi_text_width_n(const char *s, size_t n) {
+  return advance(s, 0, n, n, 0);
+}
+
 void rgi_put_cell(rg_out *out, const char *s, size_t w, int cut) {
   size_t len = strlen(s), i = 0, have = 0, k;
   if (cut) {

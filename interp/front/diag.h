@@ -126,6 +126,11 @@ uint32_t rgi_display_col(const char *line, size_t len, uint32_t col);
 ** rgi_display_col counts: what a column of a table must hold. */
 size_t rgi_text_width(const char *s);
 
+/* Returns the display width of the first n bytes of s, counted as
+** rgi_text_width counts; no byte past them is read (a character cut at n
+** counts as bad bytes, 1 each). */
+size_t rgi_text_width_n(const char *s, size_t n);
+
 /* Writes s to out as a cell of a table w display columns wide: padded
 ** with spaces; when cut, at most w columns of it (whole characters) and
 ** "..." is not added.  The one way tables line up text of any script. */

@@ -24,7 +24,7 @@ static int sbuf_write(void *ctx, const char *s, size_t n) {
     b->p[b->n++] = *s++;
     n--;
   }
-  if (b->size) b->p[b->n < b->size ? b->n : b->size - 1] = '\0';
+  if (b->size) b->p[b->n] = '\0';      /* n < size: the loop keeps n + 1 < size */
   return n ? -1 : 0;
 }
 
@@ -430,7 +430,7 @@ int rgi_value_parse(const rgi_module *m, rgi_type t, const char *text, rgi_value
       while (*p == ',' || *p == ' ') p++;
       if (!*p) break;
       while (*p && *p != ',' && n + 1 < sizeof word) word[n++] = *p++;
-      while (n && word[n - 1] == ' ') n--;
+      while (word[n - 1] == ' ') n--;   /* word[0] is no space: n stays >= 1 */
       word[n] = '\0';
       i = rgi_enum_lookup(m, t.ref, word);
       if (i < 0) {
@@ -532,7 +532,7 @@ int rgi_table_cell(const rgi_module *m, uint32_t ti, const char *const *keys, in
     why[0] = '\0';
     if (rgi_value_parse(m, kt, keys[i], &k, why, sizeof why) != 0) {
       snprintf(err, errlen, "key %u of table '%s' (%s): %s", i + 1, name,
-               rgi_dim_name(dn, sizeof dn, m, d), why[0] ? why : "not a valid key");
+               rgi_dim_name(dn, sizeof dn, m, d), why);   /* an int or a member: always says why */
       return -1;
     }
     if (k < d->lo || k - d->lo >= (rgi_value)d->size) {

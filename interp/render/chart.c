@@ -19,9 +19,10 @@
 static const char *const colours[] = { "#4a7ab5", "#d9822b", "#5a9e4b", "#b5484a", "#7d5ba6",
                                        "#8c6d46", "#c95fa8", "#6d6d6d" };
 
-/* Writes s XML-escaped (& < > " ' as entities, control characters as spaces). */
-static void put_text(rg_out *o, const char *s) {
-  for (; *s; s++) {
+/* Writes s[0..n) XML-escaped (& < > " ' as entities, control characters
+** as spaces). */
+static void put_text(rg_out *o, const char *s, size_t n) {
+  for (const char *end = s + n; s < end; s++) {
     switch (*s) {
     case '&': rg_puts(o, "&amp;"); break;
     case '<': rg_puts(o, "&lt;"); break;
@@ -38,15 +39,11 @@ static void put_text(rg_out *o, const char *s) {
 static void put_label(rg_out *o, const char *s, size_t max) {
   size_t n = strlen(s);
   if (n <= max) {
-    put_text(o, s);
+    put_text(o, s, n);
     return;
   }
   while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80) max--;
-  char buf[256];
-  if (max >= sizeof buf) max = sizeof buf - 1;
-  memcpy(buf, s, max);
-  buf[max] = '\0';
-  put_text(o, buf);
+  put_text(o, s, max);
   rg_puts(o, "...");
 }
 
@@ -57,7 +54,7 @@ static void put_label(rg_out *o, const char *s, size_t max) {
 static uint32_t title_lines(const char *title, size_t *at, size_t *len) {
   size_t tlen = strlen(title), pos = 0;
   uint32_t n = 0;
-  while (n < TITLE_LINES) {
+  for (;;) {                /* ends at the text's end: line TITLE_LINES takes the rest */
     size_t rest = tlen - pos, cut = rest;
     if (rest > TITLE_MAX && n + 1 < TITLE_LINES) {
       for (cut = TITLE_MAX; cut > 0 && title[pos + cut] != ' '; cut--) {}
@@ -92,16 +89,10 @@ void rgi_chart_svg(rg_out *out, const char *title, const char *const *names, uin
   rg_printf(out, "<rect width=\"%d\" height=\"%llu\" fill=\"#fff\"/>\n", WIDTH,
             (unsigned long long)height);
   for (uint32_t k = 0; k < nlines; k++) {
-    char line[TITLE_MAX + 1];
     rg_printf(out, "<text x=\"10\" y=\"%u\" font-size=\"16\" font-weight=\"bold\">",
               24 + 20 * (unsigned)k);
-    if (k + 1 < nlines) {
-      memcpy(line, title + at[k], len[k]);
-      line[len[k]] = '\0';
-      put_text(out, line);
-    } else {
-      put_label(out, title + at[k], TITLE_MAX + 10);
-    }
+    if (k + 1 < nlines) put_text(out, title + at[k], len[k]);
+    else put_label(out, title + at[k], TITLE_MAX + 10);
     rg_puts(out, "</text>\n");
   }
   uint64_t y = top_h;

@@ -113,32 +113,29 @@ static char *xconcat(sheet *s, const char *a, const char *b) {
   return p;
 }
 
-/* Decodes the character at t (at most n bytes); stores its display width in
-** *w and returns its length in bytes (1 for an invalid byte, width 1; a
-** tab, written as a space by wrap, width 1). */
+/* Decodes the character at t (at most n bytes, n > 0); stores its display
+** width in *w, as every table of the library measures it (rgi_text_width_n:
+** a tab, written as a space by wrap, and an invalid byte 1 wide), and
+** returns its length in bytes (1 for an invalid byte). */
 static size_t next_char(const char *t, size_t n, size_t *w) {
   utf8proc_int32_t c;
   utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)t, (utf8proc_ssize_t)n, &c);
-  int cw;
-  if (k <= 0 || *t == '\t') { *w = 1; return 1; }
-  cw = utf8proc_charwidth(c);
-  *w = cw > 0 ? (size_t)cw : 0;
+  if (k <= 0) k = 1;
+  *w = rgi_text_width_n(t, (size_t)k);
   return (size_t)k;
 }
 
-/* The display width of the first n bytes of t. */
-static size_t width_n(const char *t, size_t n) {
-  size_t w = 0, cw;
-  for (size_t i = 0; i < n;) {
-    i += next_char(t + i, n - i, &cw);
-    w += cw;
-  }
-  return w;
-}
-
-/* The display width of the string t. */
+/* The display width of the string t: of its widest line, as wrap lays it
+** out (the lines of a text that holds newlines stand one under another). */
 static size_t width(const char *t) {
-  return width_n(t, strlen(t));
+  size_t best = 0;
+  for (;;) {
+    const char *nl = strchr(t, '\n');
+    size_t w = rgi_text_width_n(t, nl ? (size_t)(nl - t) : strlen(t));
+    if (w > best) best = w;
+    if (!nl) return best;
+    t = nl + 1;
+  }
 }
 
 /* A growing list of strings (owned). */
@@ -186,7 +183,7 @@ static void wrap(sheet *s, const char *t, size_t w, strs *out) {
     }
     if (*p == ' ' || *p == '\t') { p++; continue; }
     for (q = p; *q && *q != ' ' && *q != '\t' && *q != '\n'; q++) {}
-    ww = width_n(p, (size_t)(q - p));
+    ww = rgi_text_width_n(p, (size_t)(q - p));
     if (len && curw + 1 + ww <= w) {
       cur[len++] = ' ';
       memcpy(cur + len, p, (size_t)(q - p));
@@ -214,7 +211,7 @@ static void wrap(sheet *s, const char *t, size_t w, strs *out) {
       if (r < q && cut) r = cut;
       memcpy(cur, p, (size_t)(r - p));
       len = (size_t)(r - p);
-      curw = width_n(p, len);
+      curw = rgi_text_width_n(p, len);
       p = r;
       if (p < q) {
         strs_push(s, out, xstrndup(s, cur, len));

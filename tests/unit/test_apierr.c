@@ -70,6 +70,50 @@ static void keep_note(void *ctx, const char *path, uint32_t line, const char *wh
   snprintf(ctx, 128, "%s|%s", what, text);
 }
 
+/* rg_chance_fn: appends "what name n|" to the char[128] ctx; the first of n. */
+static int64_t name_chance(void *ctx, rg_run *run, int what, const char *name, uint64_t n) {
+  char *seen = ctx;
+  size_t len = strlen(seen);
+  (void)run;
+  snprintf(seen + len, 128 - len, "%c %s %llu|", what, name, (unsigned long long)n);
+  return 0;
+}
+
+/* rg_choose_fn: answers option n (there is none), after checking that
+** rg_run_option refuses it too: the int ctx becomes 1 when it does. */
+static int64_t past_last(void *ctx, rg_run *run, const char *who, const char *prompt, uint32_t n) {
+  char b[16];
+  (void)who, (void)prompt;
+  *(int *)ctx = rg_run_option(run, n, b, sizeof b) == RG_BAD_VALUE;
+  return n;
+}
+
+/* rg_choose_fn: no answer (-1). */
+static int64_t no_answer(void *ctx, rg_run *run, const char *who, const char *prompt, uint32_t n) {
+  (void)ctx, (void)run, (void)who, (void)prompt, (void)n;
+  return -1;
+}
+
+/* rg_event_fn: for each roll, appends to the char[64] ctx 'b' when
+** rg_run_event_text refuses it (a roll is no note or expect) and nothing
+** was written, else '?'. */
+static void roll_text(void *ctx, rg_run *run, const rg_event *ev) {
+  char *seen = ctx;
+  size_t len = strlen(seen);
+  rg_buf b;
+  if (ev->kind != RG_EVENT_ROLL || len + 1 >= 64) return;
+  rg_buf_init(&b);
+  seen[len] = rg_run_event_text(run, &b.out) == RG_BAD_VALUE && !b.data ? 'b' : '?';
+  seen[len + 1] = '\0';
+  rg_buf_free(&b);
+}
+
+/* rg_out write that always fails. */
+static int refuse_write(void *ctx, const char *s, size_t n) {
+  (void)ctx, (void)s, (void)n;
+  return -1;
+}
+
 /* By hand: roll_plus(k) is a d6 + k; nothing() has no result; two() takes
 ** two parameters; careful is the default strategy, picking B. */
 static const char text[] =
@@ -889,6 +933,128 @@ int main(void) {
           "odds over 1 KiB: '%s'", x ? rg_exact_errmsg(x) : "");
     rg_exact_free(x);
     rg_rules_free(rs);
+  }
+
+  /* ---- edges: indexes below 0, no room, NULL outs, answers out of range ---- */
+  CHECK(rg_rules_param(r, -1, 0) == NULL && rg_rules_arity(r, RG_PROC, -1) == -1 &&
+        rg_rules_type(r, RG_PROC, -1, -1, buf, sizeof buf) == NULL, "index -1");
+  {
+    rg_run *run = NULL;
+    rg_place p = { "x", 9, 9 };
+    char one[1] = { 'x' };
+    CHECK(rg_run_new(r, NULL, &run) == RG_OK && run, "a run");
+    if (run) {
+      CHECK(rg_run_where(run, NULL) == 0 && rg_run_where(run, &p) == 0 && strcmp(p.path, "?") == 0 &&
+            p.line == 0, "where, before any call: nowhere");
+      CHECK(rg_run_result(run, one, 0) == RG_OK && one[0] == 'x', "result into no room");
+      CHECK(rg_run_event_value(run, 0, one, 0) == RG_BAD_VALUE &&
+            rg_run_option(run, 0, one, 0) == RG_BAD_VALUE && one[0] == 'x',
+            "no event, no question: refused, nothing written");
+    }
+    rg_run_free(run);
+  }
+  {
+    /* a choice answered past its last option, a die not answered: the run
+    ** stops with the reason */
+    rg_run *run = NULL;
+    rg_run_options o = RG_OPTIONS(rg_run_options);
+    int refused = 0;
+    o.policy.kind = RG_CHOOSE_CALLBACK;
+    o.policy.choose = past_last;
+    o.policy.choose_ctx = &refused;
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "callback run");
+    if (run)
+      CHECK(rg_run_call(run, "main", NULL, 0) != RG_OK && refused &&
+            strstr(rg_run_errmsg(run), "no answer for the choice"),
+            "an answer past the last option: '%s'", rg_run_errmsg(run));
+    rg_run_free(run);
+    run = NULL;
+    o.policy.choose = no_answer;
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "callback run 2");
+    if (run)
+      CHECK(rg_run_call(run, "main", NULL, 0) != RG_OK &&
+            strstr(rg_run_errmsg(run), "no answer for the choice"),
+            "no answer (-1) for a choice: '%s'", rg_run_errmsg(run));
+    rg_run_free(run);
+    run = NULL;
+    o = RG_OPTIONS(rg_run_options);
+    o.policy.kind = RG_CHOOSE_ANSWERS;      /* and no answers at all */
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "answers run");
+    if (run)
+      CHECK(rg_run_call(run, "main", NULL, 0) != RG_OK &&
+            strstr(rg_run_errmsg(run), "answers:1: no answer for: ") &&
+            strstr(rg_run_errmsg(run), "(the answers ran out)"),
+            "no answers given: '%s'", rg_run_errmsg(run));
+    rg_run_free(run);
+    run = NULL;
+    o = RG_OPTIONS(rg_run_options);
+    o.policy.kind = RG_CHOOSE_FIRST;
+    o.dice = past_last;
+    o.dice_ctx = &refused;
+    refused = 0;
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "dice run 2");
+    if (run)
+      CHECK(rg_run_call(run, "roll_plus", ten, 1) != RG_OK && refused &&
+            strstr(rg_run_errmsg(run), "no answer for the dice"),
+            "a die answered past its last face: '%s'", rg_run_errmsg(run));
+    rg_run_free(run);
+    run = NULL;
+    o = RG_OPTIONS(rg_run_options);
+    o.policy.kind = RG_CHOOSE_FIRST;
+    o.dice = no_answer;
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "dice run");
+    if (run)
+      CHECK(rg_run_call(run, "roll_plus", ten, 1) != RG_OK &&
+            strstr(rg_run_errmsg(run), "no answer for the dice"),
+            "a die with no answer: '%s'", rg_run_errmsg(run));
+    rg_run_free(run);
+  }
+  {
+    /* the caller's chance is asked by the die's and the deck's names: a
+    ** die of 2 faces, a bag of 3 cards; the first of each */
+    static const char named[] =
+      "ruleset \"names\"\n"
+      "enum colour { BLACK, RED }\n"
+      "enum face { hit, miss }\n"
+      "dice D: face = { hit: 1, miss: 1 }\n"
+      "deck bag: colour = { BLACK: 2, RED: 1 }\n"
+      "procedure main() -> colour {\n"
+      "  let f = roll D\n"
+      "  return draw bag\n"
+      "}\n";
+    rg_rules *nr = NULL;
+    rg_run *run = NULL;
+    rg_run_options o = RG_OPTIONS(rg_run_options);
+    char seen[128] = "";
+    o.chance = name_chance;
+    o.chance_ctx = seen;
+    CHECK(rg_rules_compile("names", named, sizeof named - 1, NULL, &nr) == RG_OK, "names compile");
+    if (nr && rg_run_new(nr, &o, &run) == RG_OK) {
+      CHECK(rg_run_call(run, "main", NULL, 0) == RG_OK && rg_run_result(run, buf, sizeof buf) == RG_OK &&
+            strcmp(buf, "BLACK") == 0 && strcmp(seen, "f D 2|c bag 3|") == 0,
+            "chance by name: '%s', result '%s'", seen, buf);
+    }
+    rg_run_free(run);
+    rg_rules_free(nr);
+  }
+  {
+    /* during a roll event, the event's text is refused: only notes and
+    ** failed expects have one */
+    rg_run *run = NULL;
+    rg_run_options o = RG_OPTIONS(rg_run_options);
+    char seen[64] = "";
+    o.event = roll_text;
+    o.event_ctx = seen;
+    CHECK(rg_run_new(r, &o, &run) == RG_OK, "event run");
+    if (run)
+      CHECK(rg_run_call(run, "roll_plus", ten, 1) == RG_OK && strcmp(seen, "b") == 0,
+            "a roll has no event text: '%s'", seen);
+    rg_run_free(run);
+  }
+  {
+    /* describing into an output that fails: out of memory, said */
+    rg_out bad = { refuse_write, NULL, 0 };
+    CHECK(rg_rules_describe(r, "reach", &bad) == RG_NOMEM, "describe into a failing output");
   }
 
   /* ---- copies ---- */

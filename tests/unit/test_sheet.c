@@ -12,6 +12,10 @@
 **   sheet-3  the whole sheet: the header, every table, then the constants
 **            (a starred distance with `*`); a module without sources says
 **            that no assumptions are marked
+**   sheet-4  a key with no label is headed "key"; a name that is no table
+**            is passed over
+**   sheet-5  a record cell off the heap (a crafted module) prints 0s
+**   sheet-7  an enum key with no label is headed by its enum's name
 */
 #include <stdio.h>
 #include <string.h>
@@ -110,6 +114,108 @@ int main(void) {
              "  name   value\n"
              "  -----  -----\n"
              "  reach  6 BW*\n");
+  {
+    /* sheet-4: a key with no label heads its column "key"; a name that is
+    ** no table is passed over.  sheet-5: a table of records whose cell
+    ** lies off the heap (a crafted module) prints its fields as 0. */
+    rgi_dim pd[2] = { mb_dim_range(1, 2), mb_dim_enum(&b, e) };
+    mb_table(&b, "plain", 2, pd, T_INT, (rgi_value[]){ 5, 6, 7, 8 });
+    uint32_t pair = mb_record(&b, "pair", 2, (const char *[]){ "a", "b" }, (rgi_type[]){ T_INT, T_INT });
+    uint32_t pv = mb_heap(&b, 2, (rgi_value[]){ 3, 4 });
+    rgi_dim rd = mb_dim_range(1, 2);
+    rd.label = mb_str(&b, "row");
+    mb_table(&b, "recs", 1, &rd, (rgi_type){ RG_K_RECORD, pair }, (rgi_value[]){ pv, -1 });
+    rgi_dim fd[2] = { mb_dim_enum(&b, e), mb_dim_range(1, 2) };
+    mb_table(&b, "flip", 2, fd, T_INT, (rgi_value[]){ 1, 2, 3, 4 });
+    while (b.m.ncellsrc < b.m.ncells) MB_PUSH(b.m.cellsrc, b.m.ncellsrc)->line = 1;
+    m = &b.m;
+    sheet_case("sheet-4", m, (const char *[]){ "nope", "plain" }, 2,
+               "test rules, revision 2\n"
+               "(a compiled module keeps no assumptions: none are marked)\n"
+               "\n"
+               "plain(1..2, ground) -> int\n"
+               "  key  Standard  Coastal\n"
+               "  ---  --------  -------\n"
+               "  1    5         6\n"
+               "  2    7         8\n");
+    sheet_case("sheet-7", m, (const char *[]){ "flip" }, 1,
+               "test rules, revision 2\n"
+               "(a compiled module keeps no assumptions: none are marked)\n"
+               "\n"
+               "flip(ground, 1..2) -> int\n"
+               "  ground    1  2\n"
+               "  --------  -  -\n"
+               "  Standard  1  2\n"
+               "  Coastal   3  4\n");
+    sheet_case("sheet-5", m, (const char *[]){ "recs" }, 1,
+               "test rules, revision 2\n"
+               "(a compiled module keeps no assumptions: none are marked)\n"
+               "\n"
+               "recs(row: 1..2) -> pair\n"
+               "  row  a  b\n"
+               "  ---  -  -\n"
+               "  1    3  4\n"
+               "  2    0  0\n");
+  }
+  {
+    /* sheet-6: out of memory at any allocation of the sheet of a rule set
+    ** kept with its sources (notes on cells, records, a grid per leading
+    ** key, constants with assumptions, a strategy) is RG_NOMEM (or, when
+    ** the output buffer itself could not grow, its rg_out marked failed),
+    ** never a crash; once the sheet needs no more than the allocator gives, it is
+    ** the sheet printed without failures, byte for byte. */
+    static const char text[] =
+      "ruleset \"faults\"\n"
+      "enum ground { S \"Standard\", C \"Coastal\", D }\n"
+      "table t(n: 1..5) -> int {\n"
+      "  1: 5, 3: 6 assumed \"odd rows\",\n"
+      "  2: 0, 4: 0, 5: 0\n"
+      "}\n"
+      "table g(ground) -> text { S: \"a\\nb\", D: \"long text that wraps\" assumed \"x\", C: \"\" }\n"
+      "record kind { move: int, name: text }\n"
+      "table stats(k: 1..2) -> kind {\n"
+      "  1: { move: 4, name: \"foot\" },\n"
+      "  2: { move: 8, name: \"horse\" } assumed \"2nd edition\"\n"
+      "}\n"
+      "table cube(a: 1..2, ground, b: 1..20) -> int { else: 0 } assumed \"all of it\"\n"
+      "const width = 5 assumed \"5 or 6\" assumed \"says 5\"\n"
+      "procedure main() -> int { return choose(1, \"how many?\", 1, 3) }\n"
+      "strategy bold \"the most\" { \"how many?\": max }\n";
+    rg_compile_options o = RG_OPTIONS(rg_compile_options);
+    rg_rules *r = NULL;
+    rg_buf want;
+    rg_buf_init(&want);
+    o.keep_sources = 1;
+    if (rg_rules_compile("faults.rules", text, sizeof text - 1, &o, &r) != RG_OK ||
+        rg_rules_sheet_of(r, NULL, 0, &want.out) != RG_OK || !want.data) {
+      failed++;
+      printf("FAIL sheet-6: the sheet without failures\n");
+    } else {
+      int bad = 0;
+      unsigned long k;
+      for (k = 1; k < 5000; k++) {
+        rg_buf got;
+        rg_buf_init(&got);
+        rg_alloc_fail_at(k);
+        rg_status st = rg_rules_sheet_of(r, NULL, 0, &got.out);
+        rg_alloc_fail_at(0);
+        if (st == RG_OK && got.out.failed) {   /* the buffer itself could not grow: */
+          rg_buf_free(&got);                    /* the output says so (rg_out.failed) */
+          continue;
+        }
+        if (st == RG_OK) {
+          if (!got.data || strcmp(got.data, want.data) != 0) bad = 1;
+          rg_buf_free(&got);
+          break;
+        }
+        if (st != RG_NOMEM) bad = 1;
+        rg_buf_free(&got);
+      }
+      check("sheet-6", bad || k == 1 || k == 5000 ? NULL : "ok", "ok");
+    }
+    rg_rules_free(r);
+    rg_buf_free(&want);
+  }
   rgi_module_free(&b.m);
   printf("test_sheet: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -265,6 +265,207 @@ int main(void) {
       else failed++, printf("FAIL %s: rc %d, value %lld, %s\n", tc[i].name, rc, (long long)v, err);
     }
   }
+  {
+    /* value-100..: what a module built by hand (an embedder's, or a crafted
+    ** .rbc) may hold that the compiler never makes: every reference out of
+    ** range prints as '?' (or a set as none), never a read outside */
+    rgi_value bad_len[2] = {-1, 100};              /* a list of length -1, of 100 */
+    uint32_t lneg = mb_heap(&b, 1, bad_len), lbig = mb_heap(&b, 1, bad_len + 1);
+    m = &b.m;
+    value_case("value-100 a kind with no value (nothing)", m, T_VOID, 0, 0, "?");
+    value_case("value-101 a text off the pool", m, T_TEXT, -1, 0, "?");
+    value_case("value-102 a negative distance with decimals", m, td, -2500, 0, "-2.5 BW");
+    value_case("value-103 a distance of no unit", m, (rgi_type){RG_K_DIST, 9}, 1500, 0, "1.5 ?");
+    value_case("value-104 a member past the enum", m, tg, 5, 0, "?");
+    value_case("value-105 a member of no enum", m, (rgi_type){RG_K_ENUM, 9}, 0, 0, "?");
+    value_case("value-106 a member number past 63", m, tg, 64, 0, "?");
+    value_case("value-107 a set of no enum", m, (rgi_type){RG_K_SET, 9}, 7, 0, "none");
+    value_case("value-108 a record of no record type", m, (rgi_type){RG_K_RECORD, 9}, rec, 0, "?");
+    value_case("value-109 a record at a negative offset", m, tr, -1, 0, "?");
+    value_case("value-110 a list of no element type", m, (rgi_type){RG_K_LIST, 99}, ints, 0, "?");
+    value_case("value-111 a list at a negative offset", m, tli, -1, 0, "?");
+    value_case("value-112 a list of length -1", m, tli, lneg, 0, "?");
+    value_case("value-113 a list longer than the heap", m, tli, lbig, 0, "?");
+    value_case("value-114 a record off the heap as lines", m, tr, -1, 1, "?\n");
+    value_case("value-115 a text past the pool", m, T_TEXT, (rgi_value)m->nstrings + 5, 0, "?");
+    value_case("value-116 a member number below 0", m, tg, -1, 0, "?");
+    value_case("value-117 a record running off the heap's end, as lines", m, tr,
+               (rgi_value)m->nheap - 1, 1, "?\n");
+    uint32_t hbad = mb_heap(&b, 2, (rgi_value[]){mb_str(&b, "Gamma"), -1});
+    m = &b.m;
+    value_case("value-118 a list of records off the heap, as lines", m, th, hbad, 1,
+               "name: Gamma\npicks: ?\n");
+  }
+  {
+    /* value-120: a record that holds itself prints 17 levels, then '?';
+    ** a list of itself likewise */
+    uint32_t node = mb_record(&b, "node", 1, (const char *[]){"next"}, (rgi_type[]){T_INT});
+    b.m.fields[b.m.records[node].first].type = (rgi_type){RG_K_RECORD, node};
+    uint32_t self = b.m.nheap;
+    mb_heap(&b, 1, (rgi_value[]){self});
+    uint32_t lt = mb_type(&b, (rgi_type){RG_K_LIST, 0});
+    b.m.types[lt].ref = lt;                        /* list of list of ... */
+    uint32_t lself = b.m.nheap;
+    mb_heap(&b, 2, (rgi_value[]){1, lself});
+    char want[512] = "", wantl[64] = "";
+    for (int i = 0; i < 17; i++) strcat(want, "{next: ");
+    strcat(want, "?");
+    for (int i = 0; i < 17; i++) strcat(want, "}");
+    for (int i = 0; i < 17; i++) strcat(wantl, "[");
+    strcat(wantl, "?");
+    for (int i = 0; i < 17; i++) strcat(wantl, "]");
+    m = &b.m;
+    value_case("value-120 a record that holds itself", m, (rgi_type){RG_K_RECORD, node}, self, 0, want);
+    value_case("value-121 a list that holds itself", m, (rgi_type){RG_K_LIST, lt}, lself, 0, wantl);
+  }
+  {
+    /* value-122: a record of no fields prints as {} on its line; a list of
+    ** records that is empty prints inline */
+    uint32_t empty = mb_record(&b, "empty", 0, NULL, NULL);
+    uint32_t nolist = mb_heap(&b, 1, (rgi_value[]){0});
+    uint32_t hv2 = mb_heap(&b, 2, (rgi_value[]){mb_str(&b, "Beta"), nolist});
+    m = &b.m;
+    value_case("value-122 a record of no fields", m, (rgi_type){RG_K_RECORD, empty}, 0, 1, "{}\n");
+    value_case("value-123 an empty list of records inline", m, th, hv2, 1, "name: Beta\npicks: []\n");
+  }
+  {
+    /* value-124: printing stops after RG_PRINT_MAX_VALUES values: a record
+    ** whose first field is a list of 100001 zeros prints the list (itself
+    ** one value) with 99998 zeros, then "...", and its next field empty */
+    uint32_t big = mb_record(&b, "big", 2, (const char *[]){"a", "b"}, (rgi_type[]){tli, T_INT});
+    /* the heap grown once (mb_heap grows it a value at a time: slow under
+    ** the sanitizers' realloc for 100002 values) */
+    uint32_t lz = b.m.nheap;
+    b.m.heap = rg_realloc(b.m.heap, ((size_t)b.m.nheap + 100002) * sizeof *b.m.heap);
+    if (!b.m.heap) abort();
+    memset(b.m.heap + lz, 0, 100002 * sizeof *b.m.heap);
+    b.m.heap[lz] = 100001;
+    b.m.nheap += 100002;
+    uint32_t bv = mb_heap(&b, 2, (rgi_value[]){lz, 7});
+    rg_buf pb;
+    rg_buf_init(&pb);
+    m = &b.m;
+    rgi_value_print(&pb.out, m, m->heap, m->nheap, (rgi_type){RG_K_RECORD, big}, bv);
+    size_t zeros_seen = 0;
+    for (size_t i = 0; pb.data && i < pb.len; i++) zeros_seen += pb.data[i] == '0';
+    check("value-124 the print ends after the limit",
+          pb.data && pb.len > 14 ? pb.data + pb.len - 14 : "", ", 0, ...]\nb: \n");
+    check("value-125 99998 values before it", zeros_seen == 99998 ? "yes" : "no", "yes");
+    rg_buf_free(&pb);
+  }
+  {
+    /* value-130: forms, the rest of their grammar: {{ inside a {FIELD:TEXT}
+    ** is a brace, a form ending in '{' or in an unclosed part prints it as
+    ** written, an unknown field is '?', spaces at either end are dropped
+    ** (also when nothing else is left); a form of no record, or of a record
+    ** off the heap, is '?' */
+    uint32_t zero = mb_heap(&b, 2, (rgi_value[]){0, 0});
+    static const struct { const char *name, *form, *want; int at_zero; } fc[] = {
+      {"value-130 form, {{ in a part", "{how_far:a{{b}", "a{b", 0},
+      {"value-131 form, a last '{'", "{where}{", "Coastal{", 0},
+      {"value-132 form, unclosed at its end", "{where} {x{", "Coastal {x{", 0},
+      {"value-133 form, unknown field", "{nope}!", "?!", 0},
+      {"value-134 form, spaces trimmed", "  {where}  ", "Coastal", 0},
+      {"value-135 form, nothing left", " {how_far: far} ", "", 1},
+    };
+    m = &b.m;
+    for (size_t i = 0; i < sizeof fc / sizeof *fc; i++) {
+      rg_buf fb;
+      rg_buf_init(&fb);
+      rgi_value_form(&fb.out, m, m->heap, m->nheap, r, fc[i].form, fc[i].at_zero ? zero : rec);
+      check(fc[i].name, fb.data ? fb.data : "", fc[i].want);
+      rg_buf_free(&fb);
+    }
+    rg_buf fb;
+    rg_buf_init(&fb);
+    rgi_value_form(&fb.out, m, m->heap, m->nheap, 99, "{where}", rec);
+    rgi_value_form(&fb.out, m, m->heap, m->nheap, r, "{where}", -1);
+    rgi_value_form(&fb.out, m, m->heap, m->nheap, r, "{where}", (rgi_value)m->nheap - 1);
+    check("value-136 form of no record, or off the heap", fb.data ? fb.data : "", "???");
+    rg_buf_free(&fb);
+  }
+  {
+    /* value-140: rgi_value_format into no room writes nothing; parsing
+    ** stops where a number stops */
+    char none[1] = {'x'};
+    rgi_value_format(none, 0, m, m->heap, m->nheap, T_INT, 5);
+    check("value-140 format into 0 bytes", none[0] == 'x' ? "untouched" : "written", "untouched");
+    static const struct { const char *name, *text; size_t used; int64_t want; int milli; } nc[] = {
+      {"value-141 milli empty", "", 0, 0, 1},
+      {"value-142 milli a lone sign", "-", 0, 0, 1},
+      {"value-143 milli dot and a letter", "6.a", 1, 6000, 1},
+      {"value-144 int stops at a letter", "12a", 2, 12, 0},
+      {"value-145 int .5 is not whole", "6.5", 1, 6, 0},
+      {"value-146 int .0 then a letter", "6.0x", 3, 6, 0},
+      {"value-147 int a letter first", "a1", 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof nc / sizeof *nc; i++) {
+      int64_t v = 0;
+      size_t used = nc[i].milli ? rgi_parse_milli(nc[i].text, &v) : rgi_parse_int(nc[i].text, &v);
+      if (used == nc[i].used && (!used || v == nc[i].want)) passed++;
+      else failed++, printf("FAIL %s: used %zu, %lld\n", nc[i].name, used, (long long)v);
+    }
+  }
+  {
+    /* value-150: parsing, the rest: a percent with a stranger after it; a
+    ** distance of no unit takes a bare number; a set text ending in a
+    ** comma; a member word longer than 255 bytes is cut there; enum lookup
+    ** of no enum, or of text that is not UTF-8, finds nothing */
+    char longword[300], err[512] = "", want[300];
+    rgi_value v = -1;
+    memset(longword, 'q', 299);
+    longword[299] = '\0';
+    m = &b.m;
+    check("value-150 percent 40x",
+          rgi_value_parse(m, tp, "40x", &v, err, sizeof err) == -1 ? err : "(parsed)",
+          "'40x' is not a valid percent");
+    v = -1;
+    check("value-151 distance of no unit",
+          rgi_value_parse(m, (rgi_type){RG_K_DIST, 9}, "3", &v, err, sizeof err) == 0 && v == 3000
+            ? "3000" : err, "3000");
+    v = -1;
+    check("value-152 set ending in a comma",
+          rgi_value_parse(m, ts, "C, ", &v, err, sizeof err) == 0 && v == 2 ? "2" : err, "2");
+    snprintf(want, sizeof want, "'%.40s", longword);
+    err[0] = '\0';
+    check("value-153 a long word cut at 255 bytes",
+          rgi_value_parse(m, ts, longword, &v, err, sizeof err) == -1 &&
+          strncmp(err, want, strlen(want)) == 0 && strstr(err, "' is not a ground") ==
+          err + 1 + 255 ? "cut" : err, "cut");
+    check("value-154 lookup in no enum", rgi_enum_lookup(m, 9, "S") == -1 ? "none" : "found", "none");
+    check("value-155 lookup of bad UTF-8", rgi_enum_lookup(m, e, "\xff") == -1 ? "none" : "found",
+          "none");
+  }
+  {
+    /* value-160: names of what a crafted module refers to; a table lookup
+    ** below the range, with -1 keys, with a message cut to its buffer, and
+    ** a table holding fewer cells than its keys span */
+    char tn[64];
+    rgi_dim dn = mb_dim_enum(&b, e);
+    dn.ref = 9;
+    m = &b.m;
+    check("value-160 set of no enum", rgi_type_name(tn, sizeof tn, m, (rgi_type){RG_K_SET, 9}), "set ?");
+    check("value-161 a dimension of no enum", rgi_dim_name(tn, sizeof tn, m, &dn), "?");
+    rgi_dim dims[1] = {mb_dim_range(1, 3)};
+    uint32_t short_t = mb_table(&b, "short", 1, dims, T_INT, (rgi_value[]){5, 6, 7});
+    b.m.tables[short_t].count = 2;
+    m = &b.m;
+    const char *keys[1] = {"0"}, *three[1] = {"3"};
+    rgi_value v = -1;
+    char err[256] = "", small[20] = "";
+    check("value-162 key below the range",
+          rgi_table_cell(m, short_t, keys, 1, &v, err, sizeof err) == -1 ? err : "(found)",
+          "key 1 of table 'short' (1..3): 0 is outside 1..3");
+    check("value-163 a negative count of keys",
+          rgi_table_cell(m, short_t, keys, -1, &v, err, sizeof err) == -1 ? err : "(found)",
+          "table 'short' takes 1 key (1..3), got -1");
+    check("value-164 the message cut to 20 bytes",
+          rgi_table_cell(m, short_t, keys, 2, &v, small, sizeof small) == -1 ? small : "(found)",
+          "table 'short' takes");
+    check("value-165 no cell there",
+          rgi_table_cell(m, short_t, three, 1, &v, err, sizeof err) == -1 ? err : "(found)",
+          "table 'short' has no cell there");
+  }
   rgi_module_free(&b.m);
   printf("test_value: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

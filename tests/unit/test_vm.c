@@ -119,6 +119,11 @@ static csink CS;
 static mb C;                /* the chance module */
 static rgi_vm *V;            /* the VM of the chance tests */
 static uint32_t c_colour, c_bag;
+static uint32_t c_long;       /* a constant list of 40 ones */
+static uint32_t c_big;        /* a constant list [INT64_MAX] */
+static uint32_t c_long2;      /* another list of 40 ones, elsewhere */
+static uint32_t c_node1, c_node2;   /* two records node { next: itself } */
+static uint32_t c_self1, c_self2;   /* the lists [c_node1], [c_node2] */
 
 static void on_step(void *ctx, const rgi_module *m, uint32_t name, uint32_t pc) {
   csink *s = ctx; s->nsteps++; s->step = name;
@@ -149,6 +154,17 @@ static int64_t on_chance(void *ctx, const rgi_module *m, int what, uint32_t inde
   s->nchance++; s->what = what; s->chance_n = n;
   if (what == 'c') rgi_vm_deck_left(V, index, &s->left_seen);
   return s->chance == -2 ? (int64_t)n - 1 : s->chance;
+}
+
+/* Dice callback of the dice tests: per DICE_MODE, no result (-1), every
+** die 0, every die sides + 1, or every die 3. */
+static int dice_mode;
+static int on_dice(void *ctx, const rgi_module *m, uint32_t sides, uint32_t n, rgi_value *out,
+                   uint32_t pc) {
+  (void)ctx, (void)m, (void)pc;
+  if (dice_mode == 0) return -1;
+  for (uint32_t k = 0; k < n; k++) out[k] = dice_mode == 1 ? 0 : dice_mode == 2 ? (rgi_value)sides + 1 : 3;
+  return 0;
 }
 
 /* Makes V a new VM on C with the given sink callbacks (the tests switch
@@ -319,6 +335,69 @@ static uint32_t build_chance(void) {
   int32_t top = mb_here(&C);
   mb_emit(&C, RG_OP_LOAD, 2); mb_emit(&C, RG_OP_PUSHI, 1); mb_emit(&C, RG_OP_APPEND, 0);
   mb_emit(&C, RG_OP_STORE, 2); mb_jump(&C, RG_OP_JMP, top);
+  /* The list opcodes on a list passed in (a crafted offset, or a long
+  ** constant list). */
+  {
+    rgi_value ones[41];
+    ones[0] = 40;
+    for (int k = 1; k <= 40; k++) ones[k] = 1;
+    c_long = mb_heap(&C, 41, ones);
+  }
+  cproc("removeof", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_REMOVE, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("atleastof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_ATLEAST, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("sumof", T_INT); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_SUM, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("bestof", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_BEST, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("hasin", T_BOOL); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_LOAD, 0);
+  mb_emit(&C, RG_OP_LISTHAS, 0); mb_emit(&C, RG_OP_RET, 0);
+  cproc("draws", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_DRAWS, (int32_t)c_bag);
+  mb_emit(&C, RG_OP_RET, 0);
+  /* Values compared as values (EQV, LISTHASV, LISTSUB) of lists of int,
+  ** of a record, and of a record type that holds itself. */
+  {
+    rgi_value ones[41];
+    ones[0] = 40;
+    for (int k = 1; k <= 40; k++) ones[k] = 1;
+    c_long2 = mb_heap(&C, 41, ones);
+  }
+  uint32_t tli = mb_type(&C, li), tint = li.ref;
+  /* node { next: node }: a record that may hold itself */
+  uint32_t node = mb_record(&C, "node", 1, (const char *const[]){"next"}, (const rgi_type[]){T_INT});
+  C.m.fields[C.m.records[node].first].type = (rgi_type){RG_K_RECORD, node};
+  uint32_t ts = mb_type(&C, (rgi_type){RG_K_RECORD, node});
+  uint32_t n1 = C.m.nheap;
+  mb_heap(&C, 1, (const rgi_value[]){n1});
+  uint32_t n2 = C.m.nheap;
+  mb_heap(&C, 1, (const rgi_value[]){n2});
+  c_self1 = mb_heap(&C, 2, (const rgi_value[]){1, n1});
+  c_self2 = mb_heap(&C, 2, (const rgi_value[]){1, n2});
+  c_node1 = n1;
+  c_node2 = n2;
+  uint32_t pt = mb_record(&C, "pt", 1, (const char *const[]){"x"}, (const rgi_type[]){T_INT});
+  uint32_t tpt = mb_type(&C, (rgi_type){RG_K_RECORD, pt});
+  cproc("eqv", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_EQV, (int32_t)tli); mb_emit(&C, RG_OP_RET, 0);
+  cproc("eqself", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_EQV, (int32_t)ts); mb_emit(&C, RG_OP_RET, 0);
+  cproc("eqpt", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_EQV, (int32_t)tpt); mb_emit(&C, RG_OP_RET, 0);
+  cproc("hasv", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_LISTHASV, (int32_t)tint); mb_emit(&C, RG_OP_RET, 0);
+  cproc("hasself", T_BOOL); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_LISTHASV, (int32_t)ts); mb_emit(&C, RG_OP_RET, 0);
+  cproc("subv", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_LISTSUB, (int32_t)tint); mb_emit(&C, RG_OP_RET, 0);
+  cproc("subself", li); mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1);
+  mb_emit(&C, RG_OP_LISTSUB, (int32_t)ts); mb_emit(&C, RG_OP_RET, 0);
+  /* l[k] = l[k] + 1, which the fast code runs as one instruction (LISTADD) */
+  c_big = mb_heap(&C, 2, (const rgi_value[]){1, INT64_MAX});
+  cproc("bump", T_INT);
+  mb_emit(&C, RG_OP_LOAD, 0); mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_LOAD, 0);
+  mb_emit(&C, RG_OP_LOAD, 1); mb_emit(&C, RG_OP_ITEM, 0); mb_emit(&C, RG_OP_PUSHI, 1);
+  mb_emit(&C, RG_OP_ADD, 0); mb_emit(&C, RG_OP_SETITEM, 0); mb_emit(&C, RG_OP_PUSHI, 0);
+  mb_emit(&C, RG_OP_RET, 0);
   (void)good; (void)bad;
   return good | (bad << 16);
 }
@@ -551,6 +630,128 @@ static void chance_tests(void) {
   CS.chance = 6;
   cfails("roll", 1, 0, RG_RUN_ERROR, "no result given for the roll");
   cfails("draw", 0, 0, RG_RUN_ERROR, "no result given for the draw");
+
+  /* The list opcodes check the list they are given: a crafted offset is
+  ** "outside the heap"; an index below 0 is outside the list. */
+  {
+    char want[128];
+    snprintf(want, sizeof want, "list %lld outside the heap (size %u)", (long long)bad, (unsigned)C.m.nheap);
+    cvm(0, 0, NULL);
+    cfails("removeof", bad, 0, RG_RUN_ERROR, want);
+    cfails("atleastof", bad, 1, RG_RUN_ERROR, want);
+    cfails("sumof", bad, 0, RG_RUN_ERROR, want);
+    cfails("bestof", bad, 1, RG_RUN_ERROR, want);
+    cfails("remove", -1, 0, RG_RUN_ERROR, "index -1 outside the list of 3");
+    cfails("draws", 1001, 0, RG_RUN_ERROR, "cannot draw 1001 cards");
+    CHECK(cval("atleastof", c_long, 1) == 40 && cval("sumof", c_long, 0) == 40 &&
+          cval("hasin", c_long, 1) == 1, "40 ones: 40 at least 1, sum 40, 1 is in it");
+  }
+  /* l[k] += 1 on a constant list: its errors in the order of the plain
+  ** code, fused or not: the index, then the sum, then the change. */
+  for (int fuse = 1; fuse >= 0; fuse--) {
+    CHECK(rgi_vm_set_fusion(V, fuse) == 0, "fusion %d", fuse);
+    cfails("bump", c_big, 1, RG_RUN_ERROR, "index 1 outside the list of 1");
+    cfails("bump", c_big, 0, RG_RUN_ERROR, "integer overflow");
+    cfails("bump", c_long, 0, RG_RUN_ERROR, "a constant list cannot be changed");
+  }
+  /* Comparing values: equal, not equal, and each way it stops: a list or
+  ** record outside the heap, values nesting deeper than 64, the step
+  ** limit (a step per element compared), the memory limit. */
+  {
+    const char *out = "a record or list outside the heap", *deep = "values nest deeper than 64";
+    cvm(0, 0, NULL);
+    CHECK(cval("eqv", c_long, c_long2) == 1 && cval("eqv", good, c_long) == 0 &&
+          cval("hasv", 1, c_long) == 1 && cval("hasv", 2, good) == 1, "equal as values");
+    CHECK(clist(cval("subv", good, c_long), NULL, 0) == 2, "[1, 2, 3] less the 1s: 2 left");
+    cfails("eqv", bad, good, RG_RUN_ERROR, out);
+    cfails("eqpt", -1, good, RG_RUN_ERROR, out);
+    cfails("hasv", 1, bad, RG_RUN_ERROR, out);
+    cfails("subv", bad, good, RG_RUN_ERROR, out);
+    cfails("eqself", c_node1, c_node2, RG_RUN_LIMIT, deep);
+    cfails("hasself", c_node1, c_self2, RG_RUN_LIMIT, deep);
+    cfails("subself", c_self1, c_self2, RG_RUN_LIMIT, deep);
+    rgi_limits few = {10, 0, 0, NULL};
+    cvm(0, 0, &few);
+    cfails("eqv", c_long, c_long2, RG_RUN_LIMIT, "step limit of 10 reached");
+    cfails("hasv", 2, c_long, RG_RUN_LIMIT, "step limit of 10 reached");
+    cfails("subv", c_long, c_long2, RG_RUN_LIMIT, "step limit of 10 reached");
+    rgi_limits tight = {0, 512, 0, NULL};
+    cvm(0, 0, &tight);
+    cfails("subv", c_long, good, RG_RUN_LIMIT, "memory limit");
+    cvm(0, 0, NULL);
+  }
+  /* Several dice read at once (sink.dice, beside chance): no result, or a
+  ** die outside 1..6, is "no result given for the roll"; 3s are 3s. */
+  {
+    rgi_sink sink = {.ctx = &CS, .chance = on_chance, .dice = on_dice};
+    rgi_vm *vm = rgi_vm_new(&C.m, NULL, &sink);
+    int rolls = rgi_module_find_proc(&C.m, "rolls");
+    rgi_value two[3] = {2, 0, 0}, l = -1;
+    CHECK(vm && rolls >= 0, "a VM with a dice callback");
+    for (dice_mode = 0; vm && rolls >= 0 && dice_mode < 3; dice_mode++) {
+      rg_status st = rgi_vm_call(vm, (uint32_t)rolls, two, &l);
+      CHECK(st == RG_RUN_ERROR && strcmp(rgi_vm_error(vm, NULL), "no result given for the roll") == 0,
+            "dice mode %d: %d %s", dice_mode, st, rgi_vm_error(vm, NULL));
+    }
+    if (vm && rolls >= 0) {
+      uint32_t nh;
+      const rgi_value *h = rgi_vm_heap(vm, &nh);
+      CHECK(rgi_vm_call(vm, (uint32_t)rolls, two, &l) == RG_RUN_OK && l >= 0 && h[l] == 2 &&
+            h[l + 1] == 3 && h[l + 2] == 3, "two dice read as 3 and 3");
+    }
+    rgi_vm_free(vm);
+  }
+  /* Scanning a list costs a step per element: 40 elements under a limit
+  ** of 10 steps stop at the limit (the call itself fits in it). */
+  {
+    rgi_limits lim = {10, 0, 0, NULL};
+    cvm(0, 0, &lim);
+    cfails("atleastof", c_long, 1, RG_RUN_LIMIT, "step limit of 10 reached");
+    cfails("sumof", c_long, 0, RG_RUN_LIMIT, "step limit of 10 reached");
+    cfails("hasin", c_long, 2, RG_RUN_LIMIT, "step limit of 10 reached");
+  }
+  /* A heap with no room past the constants (512 bytes: 64 values, half of
+  ** them the stack, and the constant heap alone is larger): every opcode
+  ** that makes a list stops at the memory limit. */
+  {
+    rgi_limits lim = {0, 512, 0, NULL};
+    cvm(0, 0, &lim);
+    cfails("setlist", 5, 0, RG_RUN_LIMIT, "memory limit");
+    cfails("rolls", 3, 0, RG_RUN_LIMIT, "memory limit");
+    cfails("draws", 2, 0, RG_RUN_LIMIT, "memory limit");
+    cfails("removeof", c_long, 0, RG_RUN_LIMIT, "memory limit");
+    cfails("bestof", c_long, 2, RG_RUN_LIMIT, "memory limit");
+  }
+  /* No arguments: the parameters are 0; no result pointer: the result is
+  ** dropped; a VM with no roll callback still rolls; the deck and heap
+  ** queries take a NULL count. */
+  {
+    rgi_value r = -1, l[2] = {-1, -1};
+    uint32_t n = 99;
+    rgi_vm *vm = rgi_vm_new(&C.m, NULL, NULL);
+    int mk = rgi_module_find_proc(&C.m, "mk"), roll = rgi_module_find_proc(&C.m, "roll");
+    int rolls = rgi_module_find_proc(&C.m, "rolls");
+    rgi_value two[3] = {2, 0, 0};
+    CHECK(vm && mk >= 0 && roll >= 0 && rolls >= 0, "a VM with no sink");
+    if (vm && mk >= 0 && roll >= 0 && rolls >= 0) {
+      CHECK(rgi_vm_call(vm, (uint32_t)mk, NULL, &r) == RG_RUN_OK, "mk with no arguments");
+      const rgi_value *h = rgi_vm_heap(vm, NULL);
+      CHECK(r >= 0 && h[r] == 2 && h[r + 1] == 0 && h[r + 2] == 0, "mk() is [0, 0]");
+      CHECK(rgi_vm_call(vm, (uint32_t)roll, two, NULL) == RG_RUN_OK, "no result pointer");
+      CHECK(rgi_vm_call(vm, (uint32_t)roll, two, &r) == RG_RUN_OK && r >= 2 && r <= 12,
+            "2d6 with no roll callback: %lld", (long long)r);
+      CHECK(rgi_vm_call(vm, (uint32_t)rolls, two, &r) == RG_RUN_OK, "rolls with no roll callback");
+      h = rgi_vm_heap(vm, NULL);
+      l[0] = h[r + 1];
+      l[1] = h[r + 2];
+      CHECK(h[r] == 2 && l[0] >= 1 && l[0] <= 6 && l[1] >= 1 && l[1] <= 6, "2 rolls of a d6");
+      CHECK(rgi_vm_deck_left(vm, c_bag, NULL) != NULL, "deck left, no count");
+      CHECK(rgi_vm_deck_left(vm, 99, NULL) == NULL && rgi_vm_deck_left(vm, 99, &n) == NULL && n == 0,
+            "no deck 99");
+    }
+    rgi_vm_free(vm);
+    cvm(0, 0, NULL);
+  }
 
   /* Out of memory while creating the VM fails cleanly. */
   for (unsigned long k = 1; k <= 7; k++) {

@@ -1,0 +1,1 @@
+regula sheet tests/run/sheet-tsv-enum.rules

@@ -1,0 +1,1 @@
+regula run --variants tests/run/variants-plain.rules,tests/run/variants-plain-b.rules

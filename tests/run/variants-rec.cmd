@@ -1,0 +1,1 @@
+regula run --variants tests/run/variants-rec-a.rules,tests/run/variants-rec-b.rules
