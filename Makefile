@@ -98,9 +98,16 @@ $(BUILD)/regula: $(CLI_OBJ) $(BUILD)/libregula.so
 	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) -L$(BUILD) -lregula \
 	  -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' $(LDLIBS)
 
+# A test may add link flags of its own: LDFLAGS_test_NAME.  test_sysfail
+# wraps the library's system calls (-Wl,--wrap) to make them fail on demand.
+LDFLAGS_test_sysfail := -Wl,--wrap=write,--wrap=fsync,--wrap=close,--wrap=rename,--wrap=open \
+  -Wl,--wrap=pread,--wrap=fstat,--wrap=lseek,--wrap=fchmod,--wrap=mkdtemp,--wrap=readlink \
+  -Wl,--wrap=posix_spawn,--wrap=posix_spawn_file_actions_init,--wrap=waitpid \
+  -Wl,--wrap=posix_spawn_file_actions_addopen,--wrap=posix_spawn_file_actions_adddup2
+
 $(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libregula.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $< $(BUILD)/libregula.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $< $(BUILD)/libregula.a $(LDLIBS) $(LDFLAGS_$*)
 
 # Programs that embed the library through regula.h alone (examples/*.c):
 # each is built, run, and its output compared with examples/NAME.expected.

@@ -759,19 +759,19 @@ static int verify_displays(vctx *v) {
       }
       if (dl->kind > RG_DL_LIST || dl->field >= r->count)
         return fail(v->err, v->errlen, "display line %u: bad kind or field", (unsigned)k);
+      /* ft and et were checked by vtype in verify_data (a list's ref is
+      ** below ntypes, a record's below nrecords): only their kinds here */
       ft = m->fields[r->first + dl->field].type;
-      if (ft.kind != RG_K_LIST || ft.ref >= m->ntypes)
+      if (ft.kind != RG_K_LIST)
         return fail(v->err, v->errlen, "display line %u: the field is not a list", (unsigned)k);
       et = m->types[ft.ref];
       if (dl->kind == RG_DL_LIST) {
-        if (dl->text && (vstr(v, dl->text, "display line", k) || et.kind != RG_K_RECORD ||
-                         et.ref >= m->nrecords))
+        if (dl->text && (vstr(v, dl->text, "display line", k) || et.kind != RG_K_RECORD))
           return fail(v->err, v->errlen, "display line %u: a form for elements not records",
                       (unsigned)k);
         continue;
       }
-      if (et.kind != RG_K_RECORD || et.ref >= m->nrecords ||
-          !in_range(dl->first, dl->count, m->ndcols))
+      if (et.kind != RG_K_RECORD || !in_range(dl->first, dl->count, m->ndcols))
         return fail(v->err, v->errlen, "display line %u: not a table of records", (unsigned)k);
       for (uint32_t c = dl->first; c < dl->first + dl->count; c++)
         if (m->dcols[c] >= m->records[et.ref].count)

@@ -81,14 +81,10 @@ typedef struct rgi_native rgi_native;
 rg_status rgi_native_build(const rgi_module *m, const char *cc, const char *cache_dir,
                           rgi_native **out, char *note, size_t notelen);
 
-/* Whether n was built from a module whose code, constants and tables are
-** m's, into nfcode fast instructions (so that a VM of m, whose fused fast
+/* Whether n (not NULL) was built from a module whose code, constants and
+** tables are m's, into nfcode fast instructions (so that a VM of m, whose fused fast
 ** code has nfcode instructions, may run it): 1 or 0. */
 int rgi_native_fits(const rgi_native *n, const rgi_module *m, uint32_t nfcode);
-
-/* The time rgi_native_build spent generating, compiling and loading, in
-** seconds (0 for a cache hit's compile), for `make bench`. */
-double rgi_native_seconds(const rgi_native *n);
 
 /* Unloads n (NULL: nothing).  No VM may use it afterwards. */
 void rgi_native_free(rgi_native *n);

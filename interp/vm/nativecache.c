@@ -42,11 +42,6 @@ int rgi_native_fits(const rgi_native *n, const rgi_module *m, uint32_t nfcode) {
   return 0;
 }
 
-double rgi_native_seconds(const rgi_native *n) {
-  (void)n;
-  return 0;
-}
-
 void rgi_native_free(rgi_native *n) {
   (void)n;
 }
@@ -155,8 +150,7 @@ static int nat_write_all(int fd, const void *p, size_t n) {
 static unsigned char *nat_read_fd(int fd, size_t *n) {
   struct stat st;
   *n = 1;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
-      (uint64_t)st.st_size > NAT_MAX_FILE)
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > NAT_MAX_FILE)
     return NULL;
   size_t size = (size_t)st.st_size, got = 0;
   unsigned char *buf = rg_malloc(size ? size : 1);
@@ -175,6 +169,33 @@ static unsigned char *nat_read_fd(int fd, size_t *n) {
   }
   *n = size;
   return buf;
+}
+
+/* Loads the object open at *fd (whose trailer names key) through
+** /proc/self/fd/N.  The fd stays open while the code is loaded: the
+** loader knows an object by the names it was opened by, and two modules
+** must not share one.  Yet an object can outlive a number that names it:
+** the same entry loaded again (a second rule set's, from the cache) is the
+** same object, named by the second number too, and when the first set is
+** freed its number is closed while the object stays.  So an object known
+** by N already is used only when it is this code (its key is key); else
+** the fd moves to a higher number (*fd updated; the moves end at the
+** process's limit of descriptors at the latest).  Returns the handle, or
+** NULL. */
+static void *nat_dlopen(int *fd, const char *key) {
+  char fdpath[64];
+  for (;;) {
+    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", *fd);
+    void *known = dlopen(fdpath, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!known) return dlopen(fdpath, RTLD_NOW | RTLD_LOCAL);
+    const char *k = dlsym(known, "rgn_key");
+    if (k && strncmp(k, key, NAT_KEYLEN) == 0) return known;
+    dlclose(known);
+    int moved = fcntl(*fd, F_DUPFD_CLOEXEC, *fd + 1);
+    if (moved < 0) return NULL;
+    close(*fd);
+    *fd = moved;
+  }
 }
 
 /* The outcome of trying a cache entry. */
@@ -213,11 +234,7 @@ static int nat_load(const char *path, const char *key, uint32_t nprocs, uint32_t
     close(fd);
     return NAT_REJECTED;
   }
-  /* the fd stays open while the code is loaded: the loader knows objects
-  ** by name, and two modules must not share one */
-  char fdpath[64];
-  snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
-  void *dl = dlopen(fdpath, RTLD_NOW | RTLD_LOCAL);
+  void *dl = nat_dlopen(&fd, key);
   if (!dl) {
     close(fd);
     return NAT_REJECTED;
@@ -251,10 +268,10 @@ static int nat_cc(const char *cc, const char *tmp, const char *src, const char *
   argv[a++] = so;
   argv[a++] = src;
   argv[a] = NULL;
-  /* a fixed environment: the compiler's own folder, then the system's */
+  /* a fixed environment: the compiler's own folder, then the system's (cc
+  ** is absolute: rgi_native_build checked) */
   char pathvar[4096];
-  const char *slash = strrchr(cc, '/');
-  int dirlen = slash ? (int)(slash - cc) : 0;
+  int dirlen = (int)(strrchr(cc, '/') - cc);
   if (dirlen > 3000) dirlen = 0;
   snprintf(pathvar, sizeof pathvar, "PATH=%.*s%s/usr/local/bin:/usr/bin:/bin", dirlen, cc,
            dirlen ? ":" : "");
@@ -276,8 +293,8 @@ static int nat_cc(const char *cc, const char *tmp, const char *src, const char *
     pid_t w;
     while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
       ;
-    if (w == pid)
-      rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    if (w == pid)   /* without WUNTRACED: it exited or was killed */
+      rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
   posix_spawn_file_actions_destroy(&fa);
   unlink(log);
@@ -448,17 +465,13 @@ done:
 }
 
 int rgi_native_fits(const rgi_native *n, const rgi_module *m, uint32_t nfcode) {
-  return n && n->nprocs == m->nprocs && n->nfcode == nfcode && n->shape == nat_module_shape(m);
-}
-
-double rgi_native_seconds(const rgi_native *n) {
-  return n ? n->seconds : 0;
+  return n->nprocs == m->nprocs && n->nfcode == nfcode && n->shape == nat_module_shape(m);
 }
 
 void rgi_native_free(rgi_native *n) {
   if (!n) return;
-  if (n->dl) dlclose(n->dl);
-  if (n->dl) close(n->fd);
+  dlclose(n->dl);   /* a handle is handed out only when loaded */
+  close(n->fd);
   rg_free(n);
 }
 

@@ -2,7 +2,8 @@
 ** test_filesave.c: rg_file_save (regula_front.h) on the paths that make it
 ** follow links, keep modes and fail: each case in a fresh temporary folder,
 ** checked by what is on disk afterwards and by the status and message.
-** Cases are named save-N.
+** Cases are named save-N.  Failures of the system calls themselves are in
+** test_sysfail.c.
 */
 #include "regula_front.h"
 
@@ -98,7 +99,7 @@ int main(void) {
   ** bytes), through a second, absolute link */
   {
     char rel[600] = "";
-    for (int i = 0; i < 100; i++) strcat(rel, "./");
+    for (int i = 0; i < 150; i++) strcat(rel, "./");   /* 307 bytes */
     strcat(rel, "far.txt");
     if (symlink(rel, at(a, "long")) == 0 && symlink(a, at(b, "abs")) == 0) {
       CHECK(save(b, "two", 0644, msg) == RG_OK, "save-2 status (%s)", msg);
@@ -156,6 +157,35 @@ int main(void) {
       CHECK(entries() == 1, "save-6 failure %lu left %d entries", k, entries());
     }
     CHECK(k > 1 && k < 50 && holds(at(b, "six.txt"), "six"), "save-6 written after %lu", k);
+  }
+  empty();
+
+  /* save-7: a link named without a folder (in the current one) leads to
+  ** its target beside it */
+  {
+    char cwd[512];
+    if (getcwd(cwd, sizeof cwd) && chdir(dir) == 0) {
+      if (symlink("seven.txt", "here") == 0) {
+        CHECK(save("here", "seven", 0644, msg) == RG_OK, "save-7 status (%s)", msg);
+        CHECK(holds(at(a, "seven.txt"), "seven"), "save-7 the target holds the text");
+        CHECK(lstat("here", &st) == 0 && S_ISLNK(st.st_mode), "save-7 the link stays a link");
+      }
+      CHECK(chdir(cwd) == 0, "save-7 back to %s", cwd);
+    }
+  }
+  empty();
+
+  /* save-8: no buffer for the reason: the status alone, nothing written */
+  CHECK(rg_file_save(at(a, "no-such-folder/x"), "8", 1, 0644, NULL) == RG_IO && entries() == 0,
+        "save-8 status without a reason");
+
+  /* save-9: mode 0 makes a new file 0600 (under umask 022) */
+  {
+    mode_t old = umask(022);
+    CHECK(save(at(a, "nine.txt"), "nine", 0, msg) == RG_OK && stat(a, &st) == 0 &&
+          (st.st_mode & 07777) == 0600, "save-9 mode %o, want 600 (%s)",
+          (unsigned)(st.st_mode & 07777), msg);
+    umask(old);
   }
   empty();
 

@@ -8,6 +8,12 @@
 **           limit stops are the VM's.
 ** native-3  the same rules again: the code comes from the cache.
 ** native-4  runs without fusion stay in the VM (and agree).
+** native-5  two rule sets sharing one loaded object (the second from the
+**           cache), the first freed: other rules' code compiled next still
+**           loads and runs (the loader knows an object by the number of the
+**           descriptor it came through; the freed set's number, taken
+**           again, named the object still loaded, so the new code was
+**           refused as foreign and the VM ran).
 */
 #include "regula_front.h"
 
@@ -128,6 +134,27 @@ int main(void) {
     /* native-4 */
     run(nat, "stop", "0", 0, 1, b, sizeof b);
     CHECK(strcmp(b, "error 11:43 division by zero") == 0, "native-4 unfused: %s", b);
+
+    /* native-5: by hand, twice(21) = 42 */
+    {
+      static const char other_text[] = "procedure twice(n: int) -> int { return n * 2 }\n";
+      rg_rules *twin = NULL, *other = NULL;
+      CHECK(rg_rules_compile("t.rules", text, sizeof text - 1, &co, &twin) == RG_OK &&
+            rg_rules_native(twin, &no, note, sizeof note) == RG_OK && strstr(note, "from the cache"),
+            "native-5 the twin cached: %s", note);
+      rg_rules_free(nat);
+      nat = NULL;
+      CHECK(rg_rules_compile("o.rules", other_text, sizeof other_text - 1, &co, &other) == RG_OK &&
+            rg_rules_native(other, &no, note, sizeof note) == RG_OK &&
+            strncmp(note, "native code compiled in ", 24) == 0 && !strstr(note, "replaced"),
+            "native-5 other rules compiled and loaded: %s", note);
+      run(other, "twice", "21", 0, 0, b, sizeof b);
+      CHECK(strcmp(b, "ok 42") == 0, "native-5 twice(21): %s", b);
+      run(twin, "tri", "4", 0, 0, b, sizeof b);
+      CHECK(strcmp(b, "ok 40") == 0, "native-5 the twin's tri(4): %s", b);
+      rg_rules_free(other);
+      rg_rules_free(twin);
+    }
   }
   rg_rules_free(vm);
   rg_rules_free(nat);

@@ -533,7 +533,143 @@ int main(void) {
     CHECK(rgi_module_find_table(&M, "tenum") == 3 && rgi_module_find_enum(&M, "terrain") == 0 &&
           rgi_module_find_enum(&M, "x") == -1, "find table/enum");
     CHECK(strcmp(rgi_module_str(&M, 99999), "") == 0, "str out of range");
+    /* an effect decided by a count too large for an operand: -1 */
+    M.records[0].count = RG_A_MAX + 1;
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_MKREC, 0), &pops, &pushes) == -1, "effect mkrec huge");
+    M.procs[0].nparams = RG_A_MAX + 1;
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_CALL, 0), &pops, &pushes) == -1, "effect call huge");
+    M.notes[0].nvals = RG_A_MAX + 1;
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_NOTE, 0), &pops, &pushes) == -1, "effect note huge");
+    M.choices[0].kind = RG_OPT_RANGE + 1;
+    CHECK(rgi_op_effect(&M, RG_INS(RG_OP_CHOOSE, 0), &pops, &pushes) == -1, "effect choose kind");
+    fresh();
+    /* g works (3) is the one test: the last procedure; past the end none */
+    CHECK(rgi_module_is_test(&M, 3) && !rgi_module_is_test(&M, 0) && !rgi_module_is_test(&M, 4),
+          "is_test");
+    /* the size on disk of one element: the header's 12 bytes, the pool's
+    ** chars 1 byte, no section 0 or past the last */
+    CHECK(rgi_module_section_elem(1) == 12 && rgi_module_section_elem(2) == 1 &&
+          rgi_module_section_elem(0) == 0 && rgi_module_section_elem(1000) == 0, "section_elem");
   }
+  {
+    rgi_module empty;
+    memset(&empty, 0, sizeof empty);
+    CHECK(strcmp(rgi_module_str(&empty, 0), "") == 0, "str of a module without a pool");
+    CHECK(!rgi_module_is_rbc("") && !rgi_module_is_rbc("/nonexistent/m"), "no file is no module");
+  }
+
+  /* The remaining checks, each with its message (found by a coverage
+  ** run: no case reached these). */
+  /* a list type's chain reaching a reference out of range, from a field */
+  fresh(); M.fields[0].type = (rgi_type){RG_K_LIST, 1}; M.types[1] = (rgi_type){RG_K_LIST, 9};
+  EXPECT_MSG("field 0: type reference 9 out of range");
+  /* negative strings, a unit's display, a loop variable's and a
+  ** constant's name */
+  fresh(); M.inputs[0].type = T_TEXT; M.inputs[0].value = -1;
+  EXPECT_MSG("input 'rating': default: string out of range");
+  fresh(); M.cells[M.tables[4].first] = -1; EXPECT_MSG("table 'ttext': cell 0: string -1 out of range");
+  fresh(); M.units[0].display = 99999; EXPECT_MSG("unit 0: string 99999 out of range");
+  fresh(); M.nevars = 1; M.evars = rg_malloc(sizeof *M.evars);
+  M.evars[0] = (rgi_expect_var){99999, 0, {RG_K_INT, 0}};
+  EXPECT_MSG("loop variable 0: string 99999 out of range");
+  fresh(); M.nnamed = 1; M.named = rg_malloc(sizeof *M.named); memset(M.named, 0, sizeof *M.named);
+  M.named[0].name = 99999; M.named[0].type = T_INT; EXPECT_MSG("constant 0: string 99999 out of range");
+  /* a pool that is not there, though counted */
+  fresh(); rg_free(M.strings); M.strings = NULL; EXPECT_MSG("string pool is empty");
+  /* a constant or cell without a line may name no file */
+  fresh(); M.nnamed = 1; M.named = rg_malloc(sizeof *M.named); memset(M.named, 0, sizeof *M.named);
+  M.named[0].type = T_INT; M.named[0].file = 5;
+  CHECK(rgi_module_verify(&M, err, sizeof err) == 0, "a constant without a line: %s", err);
+  fresh(); M.ncellsrc = M.ncells; M.cellsrc = rg_malloc(M.ncells * sizeof *M.cellsrc);
+  memset(M.cellsrc, 0, M.ncells * sizeof *M.cellsrc); M.cellsrc[3].file = 5;
+  CHECK(rgi_module_verify(&M, err, sizeof err) == 0, "a cell without a line: %s", err);
+  /* a list cell whose count is negative */
+  fresh(); M.tables[0].value = (rgi_type){RG_K_LIST, 1};
+  for (uint32_t k = 0; k < M.tables[0].count; k++) M.cells[M.tables[0].first + k] = 1;
+  M.heap[1] = -1; EXPECT_MSG("table 'weather': cell 0: list offset 1 outside the heap");
+  /* no room for the message: the status alone */
+  fresh(); M.strings[0] = 'x';
+  CHECK(rgi_module_verify(&M, NULL, 0) == RG_BAD_MODULE, "verify without a message buffer");
+  /* strategies: a name or doc out of the pool, a who_set flag of 2, a
+  ** prompt no choice asks (nothing to check), a list chooser, a record
+  ** option's value, a field that is a record */
+  {
+    static const struct { const char *why; rgi_strategy st; rgi_pick p; int option_rec; } sc[] = {
+      {"strategy 0: string 99999 out of range", {.name = 99999, .count = 1}, {0}, 0},
+      {"strategy 0: string 99999 out of range", {.doc = 99999, .count = 1}, {0}, 0},
+      {"pick 0: string 99999 out of range", {.count = 1}, {.prompt = 99999}, 0},
+      {"pick 0: bad kind, order, rule or field", {.count = 1}, {.who_set = 2}, 0},
+      {NULL, {.count = 1}, {.prompt = 1}, 0},
+      {"pick 0: a chooser that is a record or list", {.count = 1}, {.who_set = 1}, 2},
+      {"pick 0: a value of a record or list option", {.count = 1}, {.kind = RG_PICK_VALUE}, 1},
+      {"pick 0: a field that is not simple", {.count = 1}, {.kind = RG_PICK_MAX, .field = 1}, 3},
+    };
+    for (size_t i = 0; i < sizeof sc / sizeof *sc; i++) {
+      int r;
+      fresh();
+      M.nstrategies = 1;
+      M.strategies = rg_malloc(sizeof *M.strategies);
+      M.strategies[0] = sc[i].st;
+      M.npicks = 1;
+      M.picks = rg_malloc(sizeof *M.picks);
+      M.picks[0] = sc[i].p;
+      /* prompt 0: choice 0's ("where?"); 1: a string no choice asks (the
+      ** module's name) */
+      if (sc[i].p.prompt == 0) M.picks[0].prompt = M.choices[0].prompt;
+      else if (sc[i].p.prompt == 1) M.picks[0].prompt = M.name;
+      if (sc[i].option_rec == 2) M.choices[0].chooser = (rgi_type){RG_K_LIST, 1};
+      if (sc[i].option_rec == 1 || sc[i].option_rec == 3) {
+        M.choices[0].kind = RG_OPT_LIST;
+        M.choices[0].option = (rgi_type){RG_K_RECORD, 0};
+      }
+      if (sc[i].option_rec == 3) M.fields[0].type = (rgi_type){RG_K_RECORD, 0};
+      err[0] = '\0';
+      r = rgi_module_verify(&M, err, sizeof err);
+      if (sc[i].why) CHECK(r == RG_BAD_MODULE && strcmp(err, sc[i].why) == 0,
+                           "strategy case %zu: got %d '%s', want '%s'", i, r, err, sc[i].why);
+      else CHECK(r == 0, "strategy case %zu: refused: %s", i, err);
+    }
+  }
+  /* choices of one prompt: the same types agree (a pick for it passes);
+  ** another chooser kind does not */
+  {
+    int r;
+    fresh();
+    M.choices[1] = M.choices[0];
+    M.nstrategies = 1; M.strategies = rg_malloc(sizeof *M.strategies);
+    M.strategies[0] = (rgi_strategy){.count = 1};
+    M.npicks = 1; M.picks = rg_malloc(sizeof *M.picks);
+    M.picks[0] = (rgi_pick){.prompt = M.choices[0].prompt};
+    CHECK(rgi_module_verify(&M, err, sizeof err) == 0, "choices that agree: %s", err);
+    M.choices[1].chooser = T_BOOL;
+    err[0] = '\0';
+    r = rgi_module_verify(&M, err, sizeof err);
+    CHECK(r == RG_BAD_MODULE && strcmp(err, "pick 0: choices of one prompt with other types") == 0,
+          "choosers that differ: %d '%s'", r, err);
+  }
+  /* displays: a title out of the pool; a form for elements that are not
+  ** records; a table line whose columns are out of range, or whose column
+  ** names no field (info has 2); then a good table */
+  fresh(); M.ndisplays = 1; M.displays = rg_malloc(sizeof *M.displays);
+  M.displays[0] = (rgi_display){ .record = 0, .title = 99999 };
+  EXPECT_MSG("display 0: bad record, title or lines");
+  fresh(); M.ndisplays = 1; M.displays = rg_malloc(sizeof *M.displays);
+  M.displays[0] = (rgi_display){ .record = 0, .first = 0, .count = 1 };
+  M.ndlines = 1; M.dlines = rg_malloc(sizeof *M.dlines);
+  M.fields[0].type = (rgi_type){RG_K_LIST, 0};   /* a list of ints */
+  M.dlines[0] = (rgi_dline){ .kind = RG_DL_LIST, .field = 0, .text = M.name };
+  EXPECT_MSG("display line 0: a form for elements not records");
+  fresh(); M.ndisplays = 1; M.displays = rg_malloc(sizeof *M.displays);
+  M.displays[0] = (rgi_display){ .record = 0, .first = 0, .count = 1 };
+  M.ndlines = 1; M.dlines = rg_malloc(sizeof *M.dlines);
+  M.types[0] = (rgi_type){RG_K_RECORD, 0};
+  M.fields[0].type = (rgi_type){RG_K_LIST, 0};   /* a list of infos */
+  M.dlines[0] = (rgi_dline){ .kind = RG_DL_TABLE, .field = 0, .first = 0, .count = 1 };
+  EXPECT_MSG("display line 0: not a table of records");
+  M.ndcols = 1; M.dcols = rg_malloc(sizeof *M.dcols); M.dcols[0] = 2;
+  EXPECT_MSG("display line 0: column 0 out of range");
+  M.dcols[0] = 1;
+  CHECK(rgi_module_verify(&M, err, sizeof err) == 0, "a table of infos' t: %s", err);
 
   /* The file reader. */
   {
