@@ -28,7 +28,7 @@ LIB_OBJ := $(patsubst interp/%.c,$(BUILD)/obj/%.o,$(LIB_SRC)) \
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
-.PHONY: bench all deps run test test-quick sanitize unit golden ruletests clean examples
+.PHONY: bench all deps run test test-quick test-plain valgrind-quick sanitize unit golden ruletests clean examples
 .PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
 .PHONY: copies stages coverage mutate nvim secrecy native docs manual pictures abi
 .PHONY: web serve test-web test-web-if-able secrecy-web
@@ -153,8 +153,11 @@ golden: $(BUILD)/regula
 secrecy: $(BUILD)/regula
 	@python3 tests/secrecy.py $(BUILD)/regula
 
-test-quick: all unit golden replay faults editors examples tokens builtins fmt-check copies stages \
-            docs manual abi
+# The quick tests: what runs the library (TEST_RUNS and faults), then what
+# checks the files and the documents against it (TEST_CHECKS).
+TEST_RUNS   := unit golden replay examples
+TEST_CHECKS := editors tokens builtins fmt-check copies stages docs manual abi
+test-quick: all $(TEST_RUNS) faults $(TEST_CHECKS)
 
 # Every rule file of rules/ and tests/ is in `regula fmt`'s layout
 # (`tests/fmt-check.sh build/regula --write` formats them).
@@ -211,18 +214,25 @@ tokens:
 builtins:
 	@tests/builtins.sh
 
-# The whole suite, then again under AddressSanitizer and UBSan, each
-# command once under valgrind (reads of uninitialised memory), then the
-# page in a real browser.
+# The whole suite: the quick tests (fault injection only under the
+# sanitizers, where it also finds leaks), the editor, every secret moment,
+# the native tier, the tests that run the library again under
+# AddressSanitizer and UBSan, each command once under valgrind (reads of
+# uninitialised memory), the page in a real browser; then install (alone:
+# it checks that nothing in the source tree changed).  The parts run two at
+# a time, longest first (`make -jN test`: N at a time); each part's output
+# is printed whole when it ends.
+TEST_PARTS := sanitize native test-plain secrecy test-web-if-able valgrind-quick nvim
 test: deps
-	@$(MAKE) --no-print-directory test-quick
-	@tests/nvim.sh $(BUILD)/regula
-	@$(MAKE) --no-print-directory secrecy
-	@$(MAKE) --no-print-directory native
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j2) --output-sync=target all
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j2) --output-sync=target \
+	  $(TEST_PARTS)
 	@tests/install.sh
-	@$(MAKE) --no-print-directory sanitize
+
+test-plain: all $(TEST_RUNS) $(TEST_CHECKS)
+
+valgrind-quick: all
 	@tests/valgrind.sh --quick $(BUILD)/regula
-	@$(MAKE) --no-print-directory test-web-if-able
 
 # The page's tests need emscripten, chromium and npm, installed when
 # missing; on a machine that cannot install them (no Debian or npm
@@ -235,9 +245,10 @@ test-web-if-able: all
 	  echo "regula: SKIPPED make test-web: emscripten, chromium or npm could not be installed here" >&2; \
 	fi
 
+# The tests that run the library, under AddressSanitizer and UBSan.
 sanitize: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(SANFLAGS)" \
-	  LDFLAGS="-fsanitize=address,undefined" test-quick
+	  LDFLAGS="-fsanitize=address,undefined" all $(TEST_RUNS) faults
 
 # ---- hardening: fuzzing, fault injection, valgrind -----------------------
 # Each harness tools/fuzz/fuzz_NAME.c is built with libFuzzer by `make fuzz`

@@ -16,10 +16,8 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 regula=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 if ! command -v nvim >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo -n"; fi
   echo "nvim: installing neovim from Debian's packages" >&2
-  $sudo apt-get install -y -qq neovim >/dev/null 2>&1 ||
-    { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq neovim >/dev/null 2>&1; }
+  tools/apt.sh -n neovim 2>/dev/null
   if ! command -v nvim >/dev/null 2>&1; then
     echo "nvim: SKIPPED: neovim could not be installed here" >&2
     exit 0

@@ -26,9 +26,7 @@ esac
 cd "$(dirname "$0")/.." || exit 2
 if ! command -v valgrind >/dev/null 2>&1; then
   echo "regula: installing valgrind from Debian's packages" >&2
-  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq >/dev/null &&
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq valgrind >/dev/null || {
+  tools/apt.sh valgrind || {
       if [ "$quick" -eq 1 ]; then
         # as the page's tests: `make test` goes on, saying what it skipped
         echo "regula: SKIPPED tests/valgrind.sh --quick: valgrind could not be installed here" >&2

@@ -13,9 +13,7 @@ command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 command -v rsvg-convert >/dev/null 2>&1 || missing="$missing librsvg2-bin"
 [ -z "$missing" ] && exit 0
 echo "regula: installing$missing from Debian's packages" >&2
-if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq $missing >/dev/null || {
+"$(dirname "$0")/apt.sh" $missing || {
   echo "regula: could not install$missing; install them with apt-get and retry" >&2
   exit 1
 }

@@ -16,8 +16,6 @@
 set -e
 what=${1:-test}
 dir=${2:-build/web-deps}
-[ "$(id -u)" = 0 ] && sudo="" || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
 
 missing=""
 command -v emcc >/dev/null 2>&1 || missing="$missing emscripten"
@@ -28,7 +26,7 @@ if [ "$what" = test ]; then
 fi
 if [ -n "$missing" ]; then
   echo "regula: installing$missing from Debian's packages" >&2
-  { $sudo apt-get update -qq && $sudo apt-get install -y -qq $missing; } >/dev/null || {
+  "$(dirname "$0")/../tools/apt.sh" $missing || {
     echo "regula: could not install$missing; install them with apt-get and retry" >&2
     exit 1
   }

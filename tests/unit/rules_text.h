@@ -3,9 +3,8 @@
 ** the tests of the play layer (tally, sim, odds, the test runner).
 **
 ** The text is compiled from memory (rgi_compile_source); errors print on
-** stdout.  CHECK counts a test program's
-** checks in passed and failed, printing each failure.  Header-only
-** (static), so each test program stays one .c file.
+** stdout.  CHECK and the counts come from check.h.  Header-only (static),
+** so each test program stays one .c file.
 */
 #ifndef RG_RULES_TEXT_H
 #define RG_RULES_TEXT_H
@@ -16,17 +15,11 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "check.h"
 #include "compile.h"
 #include "diag.h"
 #include "module.h"
 #include "regula_front.h"
-
-static int passed, failed;   /* checks so far */
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-  } while (0)
 
 /* rg_out write callback: to stdout. */
 static int rules_text_write(void *ctx, const char *s, size_t n) {

@@ -9,34 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
-
-/* What the allocator saw. */
-typedef struct counts {
-  long allocs, frees, live;
-} counts;
-
-/* A counting allocator over realloc and free (lua_Alloc's contract). */
-static void *counting(void *ud, void *ptr, size_t size) {
-  counts *c = ud;
-  if (size == 0) {
-    if (ptr) { c->frees++; c->live--; }
-    free(ptr);
-    return NULL;
-  }
-  if (!ptr) { c->allocs++; c->live++; }
-  return realloc(ptr, size);
-}
+#include "check.h"
 
 int main(void) {
-  static counts c;
+  static check_counts c;
   static const char text[] =
     "ruleset \"alloc\"\n"
     "table t(n: 1..3) -> int { 1: 10, 2: 20, 3: 30 }\n"
@@ -44,7 +20,7 @@ int main(void) {
   rg_rules *r = NULL;
   rg_run *run = NULL;
   char result[32] = "";
-  CHECK(rg_set_allocator(counting, &c) == RG_OK, "alloc-1 set");
+  CHECK(rg_set_allocator(check_counting, &c) == RG_OK, "alloc-1 set");
   CHECK(rg_rules_compile("a.rules", text, strlen(text), NULL, &r) == RG_OK, "alloc-1 compile");
   CHECK(c.allocs > 0, "alloc-1 the compile allocated through the hook (%ld)", c.allocs);
   if (r && rg_run_new(r, NULL, &run) == RG_OK && rg_run_call(run, "main", NULL, 0) == RG_OK)
@@ -128,6 +104,5 @@ int main(void) {
     CHECK(k > 20 && k < 5000, "alloc-5 compiled after %lu failures", k);
     CHECK(c.live == 0, "alloc-5 nothing left after failures: %ld", c.live);
   }
-  printf("test_alloc: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_alloc");
 }

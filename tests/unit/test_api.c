@@ -8,14 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 static const char text[] =
   "ruleset \"api\"\n"
@@ -608,6 +601,5 @@ int main(void) {
     }
   }
 
-  printf("test_api: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_api");
 }

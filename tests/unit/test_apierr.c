@@ -12,14 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 /* Returns whether s starts with prefix. */
 static int starts(const char *s, const char *prefix) {
@@ -1075,6 +1068,5 @@ int main(void) {
 
   rg_rules_free(none);
   rg_rules_free(r);
-  printf("test_apierr: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_apierr");
 }

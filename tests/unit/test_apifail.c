@@ -16,35 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
-
-/* What the allocator saw. */
-typedef struct counts {
-  long calls, live;
-} counts;
-
-static counts cnt;
-
-/* A counting allocator over realloc and free: calls counts the requests
-** that reach it (a failed one does not), live the blocks not yet freed. */
-static void *counting(void *ud, void *ptr, size_t size) {
-  counts *c = ud;
-  if (size == 0) {
-    if (ptr) c->live--;
-    free(ptr);
-    return NULL;
-  }
-  c->calls++;
-  if (!ptr) c->live++;
-  return realloc(ptr, size);
-}
+static check_counts cnt;
 
 /* A phase's answer that is not the one worked out by hand. */
 #define WRONG ((rg_status)100)
@@ -368,7 +342,7 @@ done:
 
 int main(void) {
   world w = { NULL, NULL };
-  CHECK(rg_set_allocator(counting, &cnt) == RG_OK, "allocator");
+  CHECK(rg_set_allocator(check_counting, &cnt) == RG_OK, "allocator");
   CHECK(rg_rules_compile("fail.rules", text, sizeof text - 1, NULL, &w.r) == RG_OK, "compile");
   CHECK(w.r && rg_rules_copy(w.r, &w.copy) == RG_OK && rg_rules_set(w.copy, "bonus=3") == RG_OK,
         "copy");
@@ -387,6 +361,5 @@ int main(void) {
   rg_rules_free(w.copy);
   rg_rules_free(w.r);
   CHECK(cnt.live == 0, "all freed: %ld blocks left", cnt.live);
-  printf("test_apifail: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_apifail");
 }

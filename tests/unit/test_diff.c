@@ -70,13 +70,7 @@
 #include "modbuild.h"
 #include "regula_front.h"
 #include "path.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-  } while (0)
+#include "check.h"
 
 enum { CHANGE_CELL = 1, ADD_TABLE = 2, CHANGE_CONST = 4, DROP_UNIT = 8, CHANGE_STEP = 16, SAME_PLACE = 32 };
 
@@ -753,6 +747,5 @@ int main(void) {
   rgi_module_free(&cell.m);
   rgi_module_free(&table.m);
   rgi_module_free(&misc.m);
-  printf("test_diff: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_done("test_diff");
 }

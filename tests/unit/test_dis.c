@@ -12,8 +12,7 @@
 
 #include "modbuild.h"
 #include "regula_front.h"
-
-static int passed, failed;
+#include "check.h"
 
 /* Checks that text holds the line want (a whole line). */
 static void has_line(const char *name, const char *text, const char *want) {
@@ -82,6 +81,5 @@ int main(void) {
   }
   rg_buf_free(&out);
   rgi_module_free(&b.m);
-  printf("test_dis: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_done("test_dis");
 }

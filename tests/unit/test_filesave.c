@@ -14,14 +14,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 static char dir[256];
 
@@ -190,6 +183,5 @@ int main(void) {
   empty();
 
   rmdir(dir);
-  printf("test_filesave: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_filesave");
 }

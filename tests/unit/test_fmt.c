@@ -25,13 +25,9 @@
 #include "diag.h"
 #include "module.h"
 #include "regula_front.h"
+#include "check.h"
 
-static int passed, failed, files, compiled;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-  } while (0)
+static int files, compiled;
 
 /* Reads the file at path into a malloc'd NUL-terminated buffer; NULL when
 ** it cannot. */

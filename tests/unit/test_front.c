@@ -8,14 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 /* A fixed-size text an rg_out appends to. */
 typedef struct sbuf {
@@ -580,6 +573,5 @@ int main(void) {
   }
 
   rg_rules_free(r);
-  printf("test_front: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_done("test_front");
 }

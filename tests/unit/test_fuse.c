@@ -19,9 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int passed, failed;
-#define CHECK(c, ...) do { if (c) passed++; else { failed++; printf("FAIL: " __VA_ARGS__); printf("\n"); } } while (0)
+#include "check.h"
 
 static const char source[] =
   "ruleset \"fusion\"\n"
@@ -429,6 +427,5 @@ int main(void) {
   CHECK(ferrors > 1000, "only %u runs of the forms failed with an error", ferrors);
   free_vms();
   rgi_module_free(&b.m);
-  printf("test_fuse: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_fuse");
 }

@@ -17,14 +17,7 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 static const char text[] =
   "ruleset \"game\"\n"
@@ -777,6 +770,5 @@ int main(void) {
     rg_game_free(ng);
     rg_rules_free(nr);
   }
-  printf("test_game: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_game");
 }

@@ -8,14 +8,7 @@
 
 #include "grow.h"
 #include "regula_front.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 /* A hash that sends every entry to bucket ctx (an int): they collide. */
 static uint64_t same(const void *ctx, uint32_t k) {
@@ -81,6 +74,5 @@ int main(void) {
     CHECK(q != NULL, "grow-15 realloc to 0 bytes");
     rg_free(q);
   }
-  printf("test_grow: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_grow");
 }

@@ -8,14 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 /* Files the loader knows: name -> text. */
 static const char *const files[][2] = {
@@ -163,6 +156,5 @@ int main(void) {
     rgi_arena_free(&a);
   }
 
-  printf("test_loader: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_loader");
 }

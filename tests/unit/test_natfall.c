@@ -23,14 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 /* By hand: total(10) = 1 + ... + 10 = 55. */
 static const char text[] =
@@ -41,21 +34,7 @@ static const char text[] =
   "}\n";
 
 static char dir[64];
-static long live;     /* blocks the counting allocator handed out, not freed */
-static long asked;    /* requests that reached it */
-
-/* A counting allocator over realloc and free. */
-static void *counting(void *ud, void *ptr, size_t size) {
-  (void)ud;
-  if (size == 0) {
-    if (ptr) live--;
-    free(ptr);
-    return NULL;
-  }
-  asked++;
-  if (!ptr) live++;
-  return realloc(ptr, size);
-}
+static check_counts cnt;   /* what the counting allocator saw */
 
 /* Writes body to dir/name with mode; returns the path in path[0..256). */
 static void script(const char *name, const char *body, mode_t mode, char *path) {
@@ -122,7 +101,7 @@ int main(void) {
   rg_rules *r = NULL;
   char note[512], cc[256], cache[256], path[256], name[512], calls[256];
   struct stat st;
-  rg_set_allocator(counting, NULL);
+  rg_set_allocator(check_counting, &cnt);
   strcpy(dir, "/tmp/regula-test-natfall.XXXXXX");
   if (!mkdtemp(dir) || rg_rules_compile("t.rules", text, sizeof text - 1, NULL, &r) != RG_OK) {
     printf("FAIL test_natfall: no folder or no rules\n");
@@ -227,20 +206,20 @@ int main(void) {
   /* natfall-4: the junk compiler, its entry rejected each time; n: the
   ** allocations of a build without failures */
   {
-    long before = live, bad = 0, leaks = 0, n;
+    long before = cnt.live, bad = 0, leaks = 0, n;
     rg_status st;
-    asked = 0;
-    CHECK(build(r, cc, cache, note) == RG_OK && live == before, "natfall-4 without failures");
-    n = asked;
+    cnt.calls = 0;
+    CHECK(build(r, cc, cache, note) == RG_OK && cnt.live == before, "natfall-4 without failures");
+    n = cnt.calls;
     for (long k = 1; k <= n; k++) {
       rg_alloc_fail_at((unsigned long)k);
       st = build(r, cc, cache, note);
       rg_alloc_fail_at(0);
       if (st != RG_NOMEM && !(st == RG_OK && strstr(note, "the VM runs")) && bad++ < 3)
         printf("natfall-4 allocation %ld failing: %s, %s\n", k, rg_status_name(st), note);
-      if (live != before && leaks++ < 3)
-        printf("natfall-4 allocation %ld failing leaves %ld blocks\n", k, live - before);
-      live = before;
+      if (cnt.live != before && leaks++ < 3)
+        printf("natfall-4 allocation %ld failing leaves %ld blocks\n", k, cnt.live - before);
+      cnt.live = before;
     }
     CHECK(n > 0 && bad == 0 && leaks == 0, "natfall-4 of %ld: %ld wrong, %ld leaked", n, bad,
           leaks);
@@ -249,6 +228,5 @@ int main(void) {
   rg_rules_free(r);
   clear(cache);
   clear(dir);
-  printf("test_natfall: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_natfall");
 }

@@ -22,14 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 /* By hand: total(10) = 55; tri(3) adds 1..3 three times (18); stop(0)
 ** divides by zero at line 11, column 43 (the /). */
@@ -161,6 +154,5 @@ int main(void) {
   char cmd[200];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) printf("test_native: could not remove %s\n", dir);
-  printf("test_native: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_native");
 }

@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
-
-static int passed, failed;
+#include "check.h"
 
 /* rg_out's write callback for the FILE *ctx (the diagnostics, rendered). */
 static int file_write(void *ctx, const char *s, size_t n) {
@@ -859,6 +858,5 @@ int main(void) {
   test_errors();
   test_limits();
   test_recovery();
-  printf("test_parse: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_parse");
 }

@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "path.h"
-
-static int passed, failed;
+#include "check.h"
 
 /* Compares got with want under name. */
 static void check(const char *name, const char *got, const char *want) {
@@ -66,6 +65,5 @@ int main(void) {
   strcpy(buf, "kept");
   rgi_path_shared_dir("x/y/a", "x/y/b", buf, 0);
   check("path-14 no room: nothing written", buf, "kept");
-  printf("test_path: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_done("test_path");
 }

@@ -18,14 +18,7 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 static const char duel[] =
   "ruleset \"duel\"\n"
@@ -252,6 +245,5 @@ int main(void) {
   }
   rg_rules_free(ra);
   rg_rules_free(r);
-  printf("test_playoom: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_playoom");
 }

@@ -22,13 +22,7 @@
 
 #include "policy.h"
 #include "seed.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-  } while (0)
+#include "check.h"
 
 static const char *const grounds[] = { "Standard", "Coastal", "Désert" };
 static const char *const codes[] = { "S", "C", "D" };
@@ -414,6 +408,5 @@ int main(void) {
           got[1], got[2]);
   }
 
-  printf("test_policy: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_policy");
 }

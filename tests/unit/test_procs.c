@@ -13,14 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 /* Three procedures, one with a parameter, and three tests around them. */
 static const char text[] =
@@ -89,6 +82,5 @@ int main(void) {
   }
   rg_rules_free(back);
   rg_rules_free(r);
-  printf("test_procs: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_procs");
 }

@@ -15,14 +15,9 @@
 
 #include "modbuild.h"
 #include "vm.h"
+#include "check.h"
 
-static int passed, failed;
 static unsigned long accepted, rejected, runs;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-  } while (0)
 
 static void on_note(void *ctx, const rgi_module *m, uint32_t note, const rgi_value *vals, uint32_t pc) {
   /* Touch every value, so a bad pointer would show. */
@@ -301,6 +296,5 @@ int main(void) {
   rgi_module_free(&b.m);
   fclose(devnull);
   printf("test_rbcflip: %lu variants accepted, %lu rejected, %lu runs\n", accepted, rejected, runs);
-  printf("test_rbcflip: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_rbcflip");
 }

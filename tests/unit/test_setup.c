@@ -147,6 +147,5 @@ int main(void) {
   rgi_setup_free(&s);
   rgi_module_free(&m);
   rgi_arena_free(&arena);
-  printf("test_setup: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_setup");
 }

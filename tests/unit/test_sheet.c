@@ -23,8 +23,7 @@
 #include "modbuild.h"
 #include "regula_front.h"
 #include "sheet.h"
-
-static int passed, failed;
+#include "check.h"
 
 /* Compares got with want under name; counts the outcome. */
 static void check(const char *name, const char *got, const char *want) {
@@ -217,6 +216,5 @@ int main(void) {
     rg_buf_free(&want);
   }
   rgi_module_free(&b.m);
-  printf("test_sheet: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_done("test_sheet");
 }

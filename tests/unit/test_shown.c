@@ -6,13 +6,7 @@
 #include <string.h>
 
 #include "regula_front.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-  } while (0)
+#include "check.h"
 
 /* Checks that rg_write_shown of in (NUL-terminated) with flags writes want
 ** and consumes `used` bytes. */
@@ -65,6 +59,5 @@ int main(void) {
   shown("z\xf0\x9f\x98", RG_SHOWN_PARTIAL, "z", 1);
   /* the edges of the unsafe points: U+00A0 and U+202F are copied */
   shown("\xc2\xa0\xe2\x80\xaf", 0, "\xc2\xa0\xe2\x80\xaf", 5);
-  printf("shown: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_done("shown");
 }

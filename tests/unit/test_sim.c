@@ -205,6 +205,5 @@ int main(void) {
                  "main() of A = base.rules, B = rev.rules: odds") == 0,
           "heading: no settings: %s", title);
   }
-  printf("test_sim: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_sim");
 }

@@ -29,17 +29,11 @@
 #include "diag.h"
 #include "module.h"
 #include "vm.h"
+#include "check.h"
 
 #define N 20000
 #define SEED 20240601u
 #define SIGMAS 5.0
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-  } while (0)
 
 static const char *source =
   "enum colour { BLACK < RED }\n"
@@ -163,6 +157,5 @@ int main(void) {
   rgi_vm_free(vm);
   rgi_module_free(&m);
   rgi_arena_free(&arena);
-  printf("test_stats: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_done("test_stats");
 }

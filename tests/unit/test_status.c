@@ -6,14 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 /* Checks that status s is named want. */
 static void named(rg_status s, const char *want) {
@@ -35,6 +28,5 @@ int main(void) {
   named(RG_IO, "input/output error");
   named((rg_status)-1, "unknown status");
   named((rg_status)1000, "unknown status");
-  printf("test_status: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_status");
 }

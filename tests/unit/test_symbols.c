@@ -11,14 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 static const char text[] =
   "ruleset \"t\"\n"                                   /* 1 */
@@ -228,6 +221,5 @@ int main(void) {
     }
     CHECK(k > 1 && k < 5000, "uses: succeeded after %lu", k);
   }
-  printf("symbols: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("symbols");
 }

@@ -125,6 +125,5 @@ int main(void) {
 
   rgi_module_free(&m);
   rgi_arena_free(&arena);
-  printf("test_testrun: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_testrun");
 }

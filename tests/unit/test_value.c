@@ -12,8 +12,7 @@
 #include "modbuild.h"
 #include "regula_front.h"
 #include "value.h"
-
-static int passed, failed;
+#include "check.h"
 
 /* Compares got with want under name; counts the outcome. */
 static void check(const char *name, const char *got, const char *want) {
@@ -467,6 +466,5 @@ int main(void) {
           "table 'short' has no cell there");
   }
   rgi_module_free(&b.m);
-  printf("test_value: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_done("test_value");
 }

@@ -9,13 +9,7 @@
 #include <dirent.h>
 
 #include "modbuild.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-  } while (0)
+#include "check.h"
 
 static unsigned char *good_buf;
 static size_t good_len;
@@ -776,6 +770,5 @@ int main(void) {
   rgi_module_free(&M);
   rgi_module_free(&b.m);
   rg_free(good_buf);
-  printf("test_verify: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_verify");
 }

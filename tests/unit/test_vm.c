@@ -8,13 +8,7 @@
 
 #include "modbuild.h"
 #include "vm.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-  } while (0)
+#include "check.h"
 
 /* What the sink saw. */
 typedef struct seen {
@@ -1131,6 +1125,5 @@ int main(void) {
 
   rgi_module_free(&B.m);
   chance_tests();
-  printf("test_vm: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_vm");
 }

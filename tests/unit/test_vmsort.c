@@ -17,14 +17,7 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 /* By hand: 11, then (7i mod 11) for i = 1..10: 7 3 10 6 2 9 5 1 8 4.
 ** Sorted: 1..11; the best 3: 11, 10, 9. */
@@ -109,6 +102,5 @@ int main(void) {
     }
   }
   rg_rules_free(r);
-  printf("test_vmsort: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_vmsort");
 }
