@@ -13,8 +13,7 @@
 
 #include "chart.h"
 #include "regula_front.h"
-
-static int passed, failed;
+#include "check.h"
 
 /* Counts a check of name: ok, else prints why with the document. */
 static void check(const char *name, int ok, const char *doc) {
@@ -203,6 +202,5 @@ int main(void) {
                    "</text><path d=\"M550.0 82V124\""), doc);
     rg_buf_free(&b);
   }
-  printf("test_chart: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_done("test_chart");
 }

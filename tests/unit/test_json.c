@@ -25,13 +25,7 @@
 #include "json.h"
 #include "modbuild.h"
 #include "value.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-  } while (0)
+#include "check.h"
 
 /* Returns j as compact JSON (malloc'd; "(null)" for NULL) and releases j. */
 static char *dump(json_t *j) {
@@ -200,6 +194,5 @@ int main(void) {
   }
 
   rgi_module_free(&b.m);
-  printf("test_json: %d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return check_done("test_json");
 }

@@ -36,14 +36,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-           putchar('\n'); } \
-  } while (0)
+#include "check.h"
 
 /* ---- the wrapped calls ---------------------------------------------------- */
 
@@ -733,6 +726,5 @@ int main(void) {
   test_load(r);
   rg_rules_free(r);
   clear(dir, 1);
-  printf("test_sysfail: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_done("test_sysfail");
 }
