@@ -270,7 +270,8 @@ int main(void) {
   **   - an option whose name is another's (two "Red") is written by its
   **     number, so that the transcript answers it and not the first;
   **   - a hand (rgi_question_hand) of 0 cards, of a 300-byte name, of an
-  **     ambiguous name (open: quoted; secret: not), of a card none left. */
+  **     ambiguous name (open: quoted; secret: not), of a card none left;
+**     its example in the words answers match, case-folded ("2 épée"). */
   {
     static const char *const cards[] = { "card 1", "card 2", "card 3", "card 4", "card 5",
                                          "card 6", "card 7", "card 8", "card 9", "card 10" };
@@ -399,6 +400,27 @@ int main(void) {
     CHECK(rgi_question_hand(&tail, "bl, 1 red", ks, &b.out) == 2 && ks[0] == 0 && ks[1] == 2 &&
           !b.data, "edge: bl and 1 red are cards 0 and 2");
     rg_buf_free(&b);
+    {
+      /* A hand's example is case-folded as answers are matched, not
+      ** ASCII only: ÉPÉE (NFC) is "épée", and "2 épée" answers it. */
+      static const char *const blades[] = { "ÉPÉE", "Sabre" };
+      rgi_question bq = { .who = "A", .prompt = "hand", .n = 2, .name = name_of,
+                          .ctx = (void *)blades, .hand = 2 };
+      rg_buf_init(&b);
+      CHECK(rgi_question_hand(&bq, "3", ks, &b.out) == -1 && b.data &&
+            strcmp(b.data, "3 cards: this hand is 2 cards at most") == 0, "edge: 3 of 2: %s",
+            b.data ? b.data : "");
+      rg_buf_free(&b);
+      rg_buf_init(&b);
+      CHECK(rgi_question_hand(&bq, "2", ks, &b.out) == -1 && b.data &&
+            strcmp(b.data, "a count needs a card after it (2 épée 1 sabre)") == 0,
+            "edge: a non-ASCII card's example: %s", b.data ? b.data : "");
+      rg_buf_free(&b);
+      rg_buf_init(&b);
+      CHECK(rgi_question_hand(&bq, "2 épée", ks, &b.out) == 2 && ks[0] == 0 && ks[1] == 0,
+            "edge: the example's word answers: %s", b.data ? b.data : "");
+      rg_buf_free(&b);
+    }
   }
   /* the answers' two copies (the text, the line read): either allocation
   ** failing gives -2, and the third try, failing nothing, sets up */
