@@ -70,6 +70,31 @@ static void keep_set(void *ctx, const char *set, size_t n) {
   rg_printf(&b->out, "%.*s|", (int)n, set);
 }
 
+/* The out-of-memory loop's step: whether g plays to state `want`; when it
+** does not, *bad counts it unless the game failed for want of memory. */
+static int plays_to(rg_game *g, rg_game_state want, int *bad) {
+  rg_status st = RG_OK;
+  if (rg_game_play(g) == want) return 1;
+  rg_game_error(g, &st, NULL);
+  *bad += st != RG_NOMEM;
+  return 0;
+}
+
+/* The out-of-memory loop's step: whether g takes line as an answer (what
+** it says goes to w, emptied first); when it does not, *bad counts it
+** unless it was refused for want of memory. */
+static int answers(rg_game *g, const char *line, rg_buf *w, int *bad) {
+  char ln[32];
+  const char *a;
+  rg_reply rr;
+  rg_buf_free(w);
+  snprintf(ln, sizeof ln, "%s", line);
+  rr = rg_game_reply(g, ln, &a, &w->out);
+  if (rr == RG_REPLY_ANSWER) return 1;
+  *bad += rr != RG_REPLY_BAD || !w->data || !strstr(w->data, "out of memory");
+  return 0;
+}
+
 int main(void) {
   rg_rules *r = NULL;
   rg_game *g = NULL, *h = NULL;
@@ -629,43 +654,17 @@ int main(void) {
         bad += st != RG_NOMEM;
         goto next;
       }
-      if (rg_game_play(og) != RG_GAME_ASKING) {
-        rg_game_error(og, &st, NULL);
-        bad += st != RG_NOMEM;
-        goto next;
-      }
+      if (!plays_to(og, RG_GAME_ASKING, &bad)) goto next;
       snprintf(ln, sizeof ln, "help");
       rr = rg_game_reply(og, ln, &a, &w.out);
       if (rr != RG_REPLY_HELP) bad++;
-      rg_buf_free(&w);
-      snprintf(ln, sizeof ln, "red white");
-      rr = rg_game_reply(og, ln, &a, &w.out);
-      if (rr != RG_REPLY_ANSWER) {
-        bad += rr != RG_REPLY_BAD || !w.data || !strstr(w.data, "out of memory");
-        goto next;
-      }
-      if (rg_game_play(og) != RG_GAME_ASKING) {
-        rg_game_error(og, &st, NULL);
-        bad += st != RG_NOMEM;
-        goto next;
-      }
+      if (!answers(og, "red white", &w, &bad) || !plays_to(og, RG_GAME_ASKING, &bad)) goto next;
       pub.len = 0;
       if ((st = rg_game_public(og, &pubo)) != RG_OK) {
         bad += st != RG_NOMEM;
         goto next;
       }
-      rg_buf_free(&w);
-      snprintf(ln, sizeof ln, "b");
-      rr = rg_game_reply(og, ln, &a, &w.out);
-      if (rr != RG_REPLY_ANSWER) {
-        bad += rr != RG_REPLY_BAD || !w.data || !strstr(w.data, "out of memory");
-        goto next;
-      }
-      if (rg_game_play(og) != RG_GAME_OVER) {
-        rg_game_error(og, &st, NULL);
-        bad += st != RG_NOMEM;
-        goto next;
-      }
+      if (!answers(og, "b", &w, &bad) || !plays_to(og, RG_GAME_OVER, &bad)) goto next;
       rg_buf_free(&w);
       rg_game_transcript(og, &w.out);
       if (w.out.failed) goto next;
