@@ -776,6 +776,74 @@ int main(void) {
     rg_game_free(ng);
     rg_rules_free(nr);
   }
+  /* A question's help quotes the sheet's words above its rule; worked out
+  ** by hand from the line numbers of the text below:
+  **   - top(): the comment on line 1 is the first line (none above it);
+  **   - tested(): a test on the line above ends the search: no words;
+  **   - strat(): likewise a strategy;
+  **   - far(): 11 plain lines above the roll: the search stops after 10;
+  **   - many(): 14 comment lines above, the nearest 12 shown (lines 36-47),
+  **     an empty "#" and a tab before "#" trimmed;
+  **   - crlf(): a rule file with CRLF lines: no CR in the words;
+  **   - first(): nothing above line 1's rule. */
+  {
+    static const char hl[] =
+      "# Top words one.\n"                                      /* 1 */
+      "procedure top() -> int { return roll d6 }\n"             /* 2 */
+      "test \"t\" { expect 1 == 1 }\n"                          /* 3 */
+      "procedure tested() -> int { return roll d6 }\n"          /* 4 */
+      "enum side { A \"Alpha\" }\n"                             /* 5 */
+      "procedure pick() -> int { return choose(A, \"pick?\", [1, 2]) }\n"  /* 6 */
+      "strategy s \"s\" { \"pick?\": 1 }\n"                     /* 7 */
+      "procedure strat() -> int { return roll d6 }\n"           /* 8 */
+      "procedure far() -> int {\n"                              /* 9 */
+      "  # too far\n"                                           /* 10 */
+      "  let a = 1\n  let b = 1\n  let c = 1\n  let d = 1\n"    /* 11-14 */
+      "  let e = 1\n  let f = 1\n  let g = 1\n  let h = 1\n"    /* 15-18 */
+      "  let i = 1\n  let j = 1\n  let k = 1\n"                 /* 19-21 */
+      "  return roll d6 + a + b + c + d + e + f + g + h + i + j + k\n"  /* 22 */
+      "}\n"                                                     /* 23 */
+      "procedure many() -> int {\n"                             /* 24 */
+      "  # w25\n  # w26\n  # w27\n  # w28\n  # w29\n"           /* 25-29 */
+      "  # w30\n  # w31\n  # w32\n  # w33\n"                    /* 30-33 */
+      "  # w34\n  # w35\n  # w36\n"                             /* 34-36 */
+      "  #\n"                                                   /* 37 */
+      "\t# w38\t\n"                                             /* 38 */
+      "  return roll d6\n"                                      /* 39 */
+      "}\n"                                                     /* 40 */
+      "procedure crlf() -> int {\r\n"                           /* 41 */
+      "  # Windows words.\r\n"                                  /* 42 */
+      "  return roll d6\r\n"                                    /* 43 */
+      "}\r\n";                                                  /* 44 */
+    static const struct { const char *proc, *help; } want[] = {
+      { "top", "the sheet: Top words one.\nrule file: help.rules:2\n" },
+      { "tested", "rule file: help.rules:4\n" },
+      { "strat", "rule file: help.rules:8\n" },
+      { "far", "rule file: help.rules:22\n" },
+      { "many", "the sheet: w27\n           w28\n           w29\n           w30\n"
+                "           w31\n           w32\n           w33\n           w34\n"
+                "           w35\n           w36\n           \n           w38\n"
+                "rule file: help.rules:39\n" },
+      { "crlf", "the sheet: Windows words.\nrule file: help.rules:43\n" },
+    };
+    static const char tail[] = "answer a number from 1 to 6\n"
+      "a name may be shortened while only one fits; undo (or back) takes back\n"
+      "the last answer; save [FILE] writes the game so far\n";
+    rg_compile_options co = { .size = sizeof co, .keep_sources = 1 };
+    rg_rules *hr = NULL;
+    CHECK(rg_rules_compile("help.rules", hl, sizeof hl - 1, &co, &hr) == RG_OK, "help rules compile");
+    for (size_t i = 0; hr && i < sizeof want / sizeof want[0]; i++) {
+      rg_game_options ho = { .size = sizeof ho, .proc = want[i].proc, .ask_dice = 1 };
+      rg_game *hg = NULL;
+      char expect[1024];
+      snprintf(expect, sizeof expect, "%s%s", want[i].help, tail);
+      CHECK(rg_game_new(hr, &ho, &hg) == RG_OK && rg_game_play(hg) == RG_GAME_ASKING &&
+            tell(hg, "help", &why) == RG_REPLY_HELP && strcmp(why.buf, expect) == 0,
+            "%s's help: %s", want[i].proc, why.buf);
+      rg_game_free(hg);
+    }
+    rg_rules_free(hr);
+  }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
