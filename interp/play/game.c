@@ -224,6 +224,7 @@ rg_status rgi_game_open(const rgi_module *m, const rgi_game_setup *setup, rg_gam
   g->m = m;
   g->setup = *setup;
   g->hold = SIZE_MAX;
+  g->error_pc = UINT32_MAX;   /* no rule failed (until a play says one did) */
   rg_buf_init(&g->text);
   rg_buf_init(&g->error);
   rg_buf_init(&g->p.names);

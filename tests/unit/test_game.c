@@ -53,6 +53,14 @@ static int fixed_write(void *ctx, const char *s, size_t n) {
   return 0;
 }
 
+/* An rg_out that refuses every write. */
+static int refuse_write(void *ctx, const char *s, size_t n) {
+  (void)ctx;
+  (void)s;
+  (void)n;
+  return -1;
+}
+
 /* Replies line to g, keeping what it writes in *f. */
 static rg_reply tell(rg_game *g, const char *line, fixed *f) {
   char copy[128];
@@ -843,6 +851,75 @@ int main(void) {
       rg_game_free(hg);
     }
     rg_rules_free(hr);
+  }
+  /* The edges of a game's interface, worked out from the rule text below:
+  **   - before it is played a game asks nothing, has no option, an empty
+  **     log, and no error at no place ("?", 0) (it named pc 0's line);
+  **   - 2d6 asked at once has no single option to name ("") nor a remark;
+  **     a buffer of size 0 is left alone; a writer that fails gives
+  **     RG_NOMEM for the public view and the question;
+  **   - an open card's public view lists each card with how many are left
+  **     (BLACK 1, RED 2);
+  **   - answers loaded past the game's end are kept and written back, the
+  **     unplayed one without its question's comment; loading nothing adds
+  **     none; the transcript says "choices first" and, with module "", no
+  **     module line. */
+  {
+    static const char edg[] =
+      "ruleset \"edges\"\n"
+      "enum colour { BLACK, RED }\n"
+      "deck bag: colour = { BLACK: 1, RED: 2 }\n"
+      "procedure main() -> int {\n"
+      "  let a = roll 2d6\n"
+      "  let c = draw bag\n"
+      "  return a\n"
+      "}\n";
+    rg_game_options eo = { .size = sizeof eo, .ask_dice = 1, .policy = { .kind = RG_CHOOSE_FIRST },
+                           .title = "e", .module = "" };
+    rg_rules *er = NULL;
+    rg_game *eg = NULL;
+    rg_out refuse = { refuse_write, NULL, 0 };
+    rg_status st = RG_BAD_VALUE;
+    rg_place at = { NULL, 9, 9 };
+    char one[4] = "x";
+    static const char head[] = "# regula transcript: e, main, seed 0, choices first, dice ask\n"
+                               "# one answer a line;";
+    CHECK(rg_rules_compile("edges.rules", edg, sizeof edg - 1, NULL, &er) == RG_OK &&
+          rg_game_new(er, &eo, &eg) == RG_OK, "edges compile");
+    if (!eg) return 1;
+    log = rg_game_log(eg, &len, &vis);
+    CHECK(!rg_game_asking(eg, &q) && rg_game_option(eg, 0, name, sizeof name) == RG_BAD_VALUE &&
+          strcmp(log, "") == 0 && len == 0 && vis == 0, "nothing asked before the game is played");
+    CHECK(strcmp(rg_game_error(eg, &st, &at), "") == 0 && strcmp(at.path, "?") == 0 &&
+          at.line == 0 && at.col == 0, "no error at no place before the game is played: %s:%u:%u",
+          at.path, at.line, at.col);
+    CHECK(rg_game_load(eg, "none.txt", "", 0) == RG_OK && rg_game_answers(eg) == 0,
+          "loading nothing adds no answer");
+    CHECK(rg_game_play(eg) == RG_GAME_ASKING && rg_game_asking(eg, &q) && q.dice == 2 &&
+          rg_game_option(eg, 0, name, sizeof name) == RG_OK && name[0] == '\0' &&
+          rg_game_option_remark(eg, 0, name, sizeof name) == 0,
+          "2d6 at once names no single option: '%s'", name);
+    CHECK(rg_game_option(eg, 0, one, 0) == RG_OK && rg_game_option_remark(eg, 0, one, 0) == 0 &&
+          strcmp(one, "x") == 0, "a buffer of size 0 is left alone");
+    CHECK(rg_game_public(eg, &refuse) == RG_NOMEM && rg_game_question_write(eg, 0, &refuse) ==
+          RG_NOMEM, "a writer that fails");
+    CHECK(tell(eg, "3 4", &why) == RG_REPLY_ANSWER && rg_game_play(eg) == RG_GAME_ASKING,
+          "then the card");
+    tr.len = 0;
+    tr.buf[0] = '\0';
+    CHECK(rg_game_public(eg, &tro) == RG_OK &&
+          strstr(tr.buf, "\n  1) BLACK  (1 left)\n  2) RED  (2 left)\n"), "each card with how "
+          "many are left: %s", tr.buf);
+    CHECK(rg_game_load(eg, "more.txt", "RED\nBLACK\n", 10) == RG_OK && rg_game_answers(eg) == 3 &&
+          rg_game_play(eg) == RG_GAME_OVER, "two more answers: the game ends at the first");
+    tr.len = 0;
+    tr.buf[0] = '\0';
+    rg_game_transcript(eg, &tro);
+    CHECK(strncmp(tr.buf, head, sizeof head - 1) == 0 &&
+          strstr(tr.buf, "\n3 4\n# ") && strstr(tr.buf, "\nRED\nBLACK\n"),
+          "the transcript keeps the unplayed answer: %s", tr.buf);
+    rg_game_free(eg);
+    rg_rules_free(er);
   }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;
