@@ -316,13 +316,14 @@ rg_status rg_game_load(rg_game *g, const char *name, const char *text, size_t le
   return RG_OK;
 }
 
-/* Sink (setup.pictures): a shape of a picture is added to the play's. */
+/* Sink (setup.pictures): a shape of a picture is added to the play's
+** (g->svg: rg_game_play hooks this only once it has made it). */
 static void on_shape(void *ctx, const rgi_module *m, uint32_t note, const rgi_value *vals,
                      uint32_t pc) {
   rg_game *g = ctx;
   uint32_t nheap;
   const rgi_value *heap = rgi_vm_heap(g->vm, &nheap);
-  if (g->svg) rgi_svg_add(g->svg, m, note, vals, heap, nheap, pc);
+  rgi_svg_add(g->svg, m, note, vals, heap, nheap, pc);
 }
 
 const rg_pictures *rg_game_drawn(const rg_game *g) {
@@ -816,7 +817,7 @@ rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *i
     size_t n = nl ? (size_t)(nl - l) : len - at;
     at = nl ? (size_t)(nl - text) + 1 : len;
     line++;
-    if (n && l[n - 1] == '\r') n--;
+    if (l[n - 1] == '\r') n--;               /* n > 0: the line starts with '#' */
     if (line == 1 && n >= sizeof head - 1 && memcmp(l, head, sizeof head - 1) == 0) {
       if (read_title(l + sizeof head - 1, n - (sizeof head - 1), sizeof head - 1, info) != 0)
         return RG_BAD_VALUE;

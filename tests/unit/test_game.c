@@ -921,6 +921,54 @@ int main(void) {
     rg_game_free(eg);
     rg_rules_free(er);
   }
+  /* More transcript headers, columns counted by hand as above ("# regula
+  ** transcript: " is 21 bytes): no comma before the seed (no rules, no
+  ** procedure); an empty procedure; a seed that is empty (col 42), ends in
+  ** a letter or starts with '/'; a trailing ", "; a word that is not a
+  ** mode; "ask," before "dice" without a space; "dice" with nothing after
+  ** it (col 21 + 23 + 1 = 45); the header on line 2 (a comment first) or a
+  ** short first comment is no header.  Then settings: a header that does
+  ** not parse gives no seed but its "# set" lines; "# set " with nothing,
+  ** another comment, a last line without its newline; no each. */
+  {
+    rg_transcript_info ti;
+    rg_buf sets;
+    uint64_t seed = 7;
+    int has = 1;
+    static const char *const badseed[] = { "# regula transcript: x.rules, main, seed ",
+                                           "# regula transcript: x.rules, main, seed 1x",
+                                           "# regula transcript: x.rules, main, seed /1\n" };
+    static const char nocomma[] = "# regula transcript: x.rules, seed 5\n";
+    static const char noproc[] = "# regula transcript: x,, seed 6, \n";
+    static const char words[] = "# regula transcript: x, main, seed 8, colour red, choices ask,dice random\n";
+    static const char nodice[] = "# regula transcript: x.rules, main, seed 1, dice";
+    static const char second[] = "# a comment that is long enough to be a header\n"
+                                 "# regula transcript: x, main, seed 3\n";
+    static const char set2[] = "# regula transcript: x, main, seed -1\n# set \n# note\n# set a=1";
+    CHECK(rg_transcript_head(nocomma, strlen(nocomma), &ti) == RG_OK && ti.has_seed && ti.seed == 5 &&
+          !ti.rules && !ti.proc, "transcript head: no comma before the seed");
+    CHECK(rg_transcript_head(noproc, strlen(noproc), &ti) == RG_OK && ti.seed == 6 &&
+          ti.rules_len == 1 && ti.proc && ti.proc_len == 0, "transcript head: an empty procedure");
+    for (size_t i = 0; i < 3; i++)
+      CHECK(rg_transcript_head(badseed[i], strlen(badseed[i]), &ti) == RG_BAD_VALUE &&
+            ti.bad_col == 42 && !ti.has_seed, "transcript head: bad seed %zu (col %u)", i, ti.bad_col);
+    CHECK(rg_transcript_head(words, strlen(words), &ti) == RG_OK && ti.seed == 8 &&
+          ti.choices == 'a' && ti.dice == 'r', "transcript head: other words, 'ask,dice'");
+    CHECK(rg_transcript_head(nodice, strlen(nodice), &ti) == RG_BAD_VALUE && ti.bad_col == 45 &&
+          strcmp(ti.bad, "dice must be ask or random") == 0, "transcript head: dice with no mode "
+          "(col %u)", ti.bad_col);
+    CHECK(rg_transcript_head(second, strlen(second), &ti) == RG_OK && !ti.has_seed,
+          "transcript head: on line 2 it is none");
+    CHECK(rg_transcript_head("# x\n", 4, &ti) == RG_OK && !ti.has_seed, "transcript head: '# x'");
+    rg_buf_init(&sets);
+    rg_transcript_settings(set2, strlen(set2), &seed, &has, keep_set, &sets);
+    CHECK(!has && sets.data && strcmp(sets.data, "a=1|") == 0,
+          "transcript settings without a seed: '%s'", sets.data ? sets.data : "");
+    rg_buf_free(&sets);
+    has = 1;
+    rg_transcript_settings("1\n# set a=1\n", 12, &seed, &has, NULL, NULL);
+    CHECK(!has, "transcript settings: no comment at the top, no each");
+  }
   printf("test_game: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
