@@ -902,8 +902,6 @@ rgi_odds_status rgi_odds_run(const rgi_odds_opts *o, rgi_odds_result *r) {
       rgi_play_sink(&e.play, &e.play_sink);
       rgi_play_attach(&e.play, e.vm);
     }
-    if (o->inputs)
-      for (uint32_t k = 0; k < o->m->ninputs; k++) rgi_vm_set_input(e.vm, k, o->inputs[k]);
     r->status = odds_walk(o, r, &e);
   }
   r->expect_paths = e.expect_runs;

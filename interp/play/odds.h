@@ -61,7 +61,6 @@ typedef struct rgi_odds_opts {
   uint64_t limit;           /* most runs to make (>= 1) */
   uint32_t depth;           /* most draws in one run (>= 1) */
   int all_choices;          /* enumerate choices too (else the first option) */
-  const rgi_value *inputs;   /* [m->ninputs]: the inputs, or NULL for defaults */
   const char *answers;      /* or: answer choices from this text, one a line, */
   size_t answers_len;       /* read again from its start by every run; the */
   const char *answers_source;  /* name its errors give */
