@@ -142,6 +142,11 @@ rg_status rg_exact_run(rg_exact *x) {
     snprintf(x->why, sizeof x->why, "a loop of more than 4000 states is too large to solve "
                                     "exactly; estimate with `regula sim`");
     return RG_RUN_LIMIT;
+  case RG_ODDS_ENDLESS:
+    snprintf(x->why, sizeof x->why, "some outcomes lead into a loop that no roll, card or "
+                                    "choice leaves: the procedure never ends there (`regula run` "
+                                    "stops at the step limit)");
+    return RG_RUN_LIMIT;
   default:
     snprintf(x->why, sizeof x->why, "out of memory");
     return RG_NOMEM;
