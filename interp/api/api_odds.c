@@ -174,7 +174,7 @@ rg_status rg_exact_failed_draws(const rg_exact *x, rg_out *out) {
   for (uint32_t k = 0; k < x->res.draws; k++)
     rg_printf(out, " %llu/%llu", (unsigned long long)x->res.idx[k] + 1,
               (unsigned long long)x->res.n[k]);
-  return RG_OK;
+  return out->failed ? RG_NOMEM : RG_OK;
 }
 
 uint64_t rg_exact_runs(const rg_exact *x) {
