@@ -62,6 +62,7 @@ struct rg_game {
   int only;                 /* the question just answered had one option:
                             ** the log says so after its event */
   uint32_t groups;          /* hands typed at once so far (answer.group) */
+  int nomem;                /* the play ran out of memory answering a question */
   rg_svg *svg;              /* setup.pictures: the last play's shapes */
 };
 
@@ -186,12 +187,16 @@ static int64_t from_list(void *ctx, const rgi_question *q, rg_out *err) {
       rgi_question_write(&qt.out, q);
       g->answers[g->used].question = qt.out.failed ? NULL : dup(qt.data ? qt.data : "");
       rg_buf_free(&qt);
+      if (!g->answers[g->used].question) {
+        g->nomem = 1;
+        return -1;
+      }
     }
     g->used++;
     return k;
   }
   if (pending_copy(g, q) != 0) {
-    rg_puts(err, "out of memory");
+    g->nomem = 1;
     return -1;
   }
   g->has_pending = 1;
@@ -344,6 +349,7 @@ rg_game_state rg_game_play(rg_game *g) {
   g->hold = SIZE_MAX;
   g->last_len = 0;
   g->only = 0;
+  g->nomem = 0;
   g->failed_expects = 0;
   g->error_pc = UINT32_MAX;
   rg_buf_init(&g->text);
@@ -375,6 +381,8 @@ rg_game_state rg_game_play(rg_game *g) {
   g->last_len = g->text.len;
   st = rgi_vm_call(g->vm, s->proc, &result, &result);   /* no arguments */
   g->failed_expects = g->play.failed;
+  /* the log (or a question's copy, or an answer's) not whole: never shown as if it were */
+  if (g->text.out.failed || g->nomem) goto nomem;
   if (g->has_pending) {
     g->state = RG_GAME_ASKING;
     return g->state;
