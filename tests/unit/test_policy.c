@@ -422,6 +422,37 @@ int main(void) {
       rg_buf_free(&b);
     }
   }
+  /* More edges, each from the questions above by hand: an answer that is
+  ** not UTF-8 names nothing; "n" is no; answers with a tab and a CR after
+  ** them and a last line without its newline ("coastal", then "standard":
+  ** options 1 and 0), then none left on line 3; no answers at all: none
+  ** for line 1; a question whose `who` is empty is written as its prompt. */
+  {
+    static const char text[] = "coastal\t\r\nstandard";
+    int64_t k;
+    char why[256];
+    rgi_question nobody = { .who = "", .prompt = "which ground?", .n = 3, .name = name_of,
+                            .ctx = (void *)grounds };
+    rg_buf b;
+    CHECK(rgi_question_match(&ground, "\xff") == -1, "edge: an answer not UTF-8");
+    CHECK(reply(&intercept, "n", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 0, "edge: n is no");
+    CHECK(rgi_policy_answers(&p, "t.txt", text, sizeof text - 1) == 0 &&
+          rgi_policy_choose(&p, &ground) == 1 && rgi_policy_choose(&p, &ground) == 0 &&
+          rgi_policy_choose(&p, &ground) == -1 &&
+          strcmp(rgi_policy_error(&p), "t.txt:3: no answer for: Bravo, which ground? (the answers "
+                                      "ran out)") == 0, "edge: tab, CR, no last newline: %s",
+          rgi_policy_error(&p));
+    rgi_policy_free(&p);
+    CHECK(rgi_policy_answers(&p, "e.txt", "", 0) == 0 && rgi_policy_choose(&p, &ground) == -1 &&
+          strcmp(rgi_policy_error(&p), "e.txt:1: no answer for: Bravo, which ground? (the answers "
+                                      "ran out)") == 0, "edge: no answers: %s", rgi_policy_error(&p));
+    rgi_policy_free(&p);
+    rg_buf_init(&b);
+    rgi_question_write(&b.out, &nobody);
+    CHECK(b.data && strcmp(b.data, "which ground?") == 0, "edge: no one named: %s",
+          b.data ? b.data : "");
+    rg_buf_free(&b);
+  }
   /* the answers' two copies (the text, the line read): either allocation
   ** failing gives -2, and the third try, failing nothing, sets up */
   {
