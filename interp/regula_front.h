@@ -513,8 +513,8 @@ REGULA_API void rg_simvars_free(rg_simvars *c);
 REGULA_API int rg_exact_limit_was_runs(const rg_exact *x);
 
 /* After RG_RUN_ERROR from rg_exact_run: writes the failed run's outcomes
-** to out as " 2/6 1/3" (1-based, one per draw).  Returns RG_OK, or
-** RG_BAD_VALUE when no run failed. */
+** to out as " 2/6 1/3" (1-based, one per draw).  Returns RG_OK,
+** RG_BAD_VALUE when no run failed, or RG_NOMEM when out failed. */
 REGULA_API rg_status rg_exact_failed_draws(const rg_exact *x, rg_out *out);
 
 /* Writes the distribution as `regula odds` prints it: a header naming the

@@ -142,6 +142,11 @@ rg_status rg_exact_run(rg_exact *x) {
     snprintf(x->why, sizeof x->why, "a loop of more than 4000 states is too large to solve "
                                     "exactly; estimate with `regula sim`");
     return RG_RUN_LIMIT;
+  case RG_ODDS_ENDLESS:
+    snprintf(x->why, sizeof x->why, "some outcomes lead into a loop that no roll, card or "
+                                    "choice leaves: the procedure never ends there (`regula run` "
+                                    "stops at the step limit)");
+    return RG_RUN_LIMIT;
   default:
     snprintf(x->why, sizeof x->why, "out of memory");
     return RG_NOMEM;
@@ -169,7 +174,7 @@ rg_status rg_exact_failed_draws(const rg_exact *x, rg_out *out) {
   for (uint32_t k = 0; k < x->res.draws; k++)
     rg_printf(out, " %llu/%llu", (unsigned long long)x->res.idx[k] + 1,
               (unsigned long long)x->res.n[k]);
-  return RG_OK;
+  return out->failed ? RG_NOMEM : RG_OK;
 }
 
 uint64_t rg_exact_runs(const rg_exact *x) {

@@ -62,6 +62,7 @@ struct rg_game {
   int only;                 /* the question just answered had one option:
                             ** the log says so after its event */
   uint32_t groups;          /* hands typed at once so far (answer.group) */
+  int nomem;                /* the play ran out of memory answering a question */
   rg_svg *svg;              /* setup.pictures: the last play's shapes */
 };
 
@@ -186,12 +187,16 @@ static int64_t from_list(void *ctx, const rgi_question *q, rg_out *err) {
       rgi_question_write(&qt.out, q);
       g->answers[g->used].question = qt.out.failed ? NULL : dup(qt.data ? qt.data : "");
       rg_buf_free(&qt);
+      if (!g->answers[g->used].question) {
+        g->nomem = 1;
+        return -1;
+      }
     }
     g->used++;
     return k;
   }
   if (pending_copy(g, q) != 0) {
-    rg_puts(err, "out of memory");
+    g->nomem = 1;
     return -1;
   }
   g->has_pending = 1;
@@ -224,6 +229,7 @@ rg_status rgi_game_open(const rgi_module *m, const rgi_game_setup *setup, rg_gam
   g->m = m;
   g->setup = *setup;
   g->hold = SIZE_MAX;
+  g->error_pc = UINT32_MAX;   /* no rule failed (until a play says one did) */
   rg_buf_init(&g->text);
   rg_buf_init(&g->error);
   rg_buf_init(&g->p.names);
@@ -315,13 +321,14 @@ rg_status rg_game_load(rg_game *g, const char *name, const char *text, size_t le
   return RG_OK;
 }
 
-/* Sink (setup.pictures): a shape of a picture is added to the play's. */
+/* Sink (setup.pictures): a shape of a picture is added to the play's
+** (g->svg: rg_game_play hooks this only once it has made it). */
 static void on_shape(void *ctx, const rgi_module *m, uint32_t note, const rgi_value *vals,
                      uint32_t pc) {
   rg_game *g = ctx;
   uint32_t nheap;
   const rgi_value *heap = rgi_vm_heap(g->vm, &nheap);
-  if (g->svg) rgi_svg_add(g->svg, m, note, vals, heap, nheap, pc);
+  rgi_svg_add(g->svg, m, note, vals, heap, nheap, pc);
 }
 
 const rg_pictures *rg_game_drawn(const rg_game *g) {
@@ -342,6 +349,7 @@ rg_game_state rg_game_play(rg_game *g) {
   g->hold = SIZE_MAX;
   g->last_len = 0;
   g->only = 0;
+  g->nomem = 0;
   g->failed_expects = 0;
   g->error_pc = UINT32_MAX;
   rg_buf_init(&g->text);
@@ -373,6 +381,8 @@ rg_game_state rg_game_play(rg_game *g) {
   g->last_len = g->text.len;
   st = rgi_vm_call(g->vm, s->proc, &result, &result);   /* no arguments */
   g->failed_expects = g->play.failed;
+  /* the log (or a question's copy, or an answer's) not whole: never shown as if it were */
+  if (g->text.out.failed || g->nomem) goto nomem;
   if (g->has_pending) {
     g->state = RG_GAME_ASKING;
     return g->state;
@@ -815,7 +825,7 @@ rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *i
     size_t n = nl ? (size_t)(nl - l) : len - at;
     at = nl ? (size_t)(nl - text) + 1 : len;
     line++;
-    if (n && l[n - 1] == '\r') n--;
+    if (l[n - 1] == '\r') n--;               /* n > 0: the line starts with '#' */
     if (line == 1 && n >= sizeof head - 1 && memcmp(l, head, sizeof head - 1) == 0) {
       if (read_title(l + sizeof head - 1, n - (sizeof head - 1), sizeof head - 1, info) != 0)
         return RG_BAD_VALUE;

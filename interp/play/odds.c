@@ -706,6 +706,17 @@ static rgi_odds_status solve_component(const explore *e, rgi_odds_result *r, rgi
                                       const uint32_t *mem, uint32_t s, const uint32_t *comp,
                                       uint32_t c, uint32_t *loc) {
   rgi_odds_status st = RG_ODDS_OK;
+  int leaves = 0;
+  /* A loop no edge leaves is never left: the procedure never ends there
+  ** (and I - Q^T is singular).  One edge out makes it solvable. */
+  for (uint32_t i = 0; i < s && !leaves; i++) {
+    const node *ni = &e->nodes[mem[i]];
+    for (uint32_t k = 0; k < ni->nedges && !leaves; k++) {
+      const edge *ed = &e->edges[ni->edge + k];
+      leaves = ed->to < 0 || comp[ed->to] != c;
+    }
+  }
+  if (!leaves) return RG_ODDS_ENDLESS;
   if (s > MAX_LOOP_STATES) return RG_ODDS_LOOP;
   for (uint32_t i = 0; i < s; i++) loc[mem[i]] = i;
   /* a: s rows of s + 1 (the last column is the right-hand side) */
@@ -733,19 +744,14 @@ static rgi_odds_status solve_component(const explore *e, rgi_odds_result *r, rgi
       if (sf_add(cell, *cell, (sfrac){ ed->p, 1 })) st = RG_ODDS_OVERFLOW;
     }
   }
-  /* Gauss-Jordan: the matrix is diagonally dominant by columns (each
-  ** node's edges sum to at most 1), so no pivot is zero. */
+  /* Gauss-Jordan without pivoting: the matrix is diagonally dominant by
+  ** columns (each node's edges sum to at most 1), which elimination keeps,
+  ** and not singular (an edge leaves the loop, and every member reaches
+  ** it); so a zero pivot would make its whole column zero, the matrix
+  ** singular: none is.  The check keeps a mistake from dividing by 0. */
   for (uint32_t col = 0; col < s && st == RG_ODDS_OK; col++) {
-    uint32_t piv = col;
-    while (piv < s && a[(size_t)piv * w + col].f.num == 0) piv++;
-    if (piv == s) { st = RG_ODDS_LOOP; break; }
-    if (piv != col)
-      for (size_t k = 0; k < w; k++) {
-        sfrac t = a[(size_t)piv * w + k];
-        a[(size_t)piv * w + k] = a[(size_t)col * w + k];
-        a[(size_t)col * w + k] = t;
-      }
     sfrac p = a[(size_t)col * w + col];
+    if (p.f.num == 0) { st = RG_ODDS_ENDLESS; break; }
     for (size_t k = col; k < w && st == RG_ODDS_OK; k++)
       if (sf_div(&a[(size_t)col * w + k], a[(size_t)col * w + k], p)) st = RG_ODDS_OVERFLOW;
     for (uint32_t row = 0; row < s && st == RG_ODDS_OK; row++) {
@@ -902,8 +908,6 @@ rgi_odds_status rgi_odds_run(const rgi_odds_opts *o, rgi_odds_result *r) {
       rgi_play_sink(&e.play, &e.play_sink);
       rgi_play_attach(&e.play, e.vm);
     }
-    if (o->inputs)
-      for (uint32_t k = 0; k < o->m->ninputs; k++) rgi_vm_set_input(e.vm, k, o->inputs[k]);
     r->status = odds_walk(o, r, &e);
   }
   r->expect_paths = e.expect_runs;

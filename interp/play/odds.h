@@ -30,7 +30,9 @@
 ** A process that truly grows without end (a list that gets longer each time
 ** round) never repeats a state: a run is cut after `depth` draws and the
 ** probability of the cut runs is reported as unresolved, so the other
-** fractions are exact lower bounds.  No seed is used.
+** fractions are exact lower bounds.  A loop that no outcome leaves once in
+** it (while x < 3 { x = roll d2 }) never ends: RG_ODDS_ENDLESS.  No seed
+** is used.
 */
 #ifndef RG_ODDS_H
 #define RG_ODDS_H
@@ -61,7 +63,6 @@ typedef struct rgi_odds_opts {
   uint64_t limit;           /* most runs to make (>= 1) */
   uint32_t depth;           /* most draws in one run (>= 1) */
   int all_choices;          /* enumerate choices too (else the first option) */
-  const rgi_value *inputs;   /* [m->ninputs]: the inputs, or NULL for defaults */
   const char *answers;      /* or: answer choices from this text, one a line, */
   size_t answers_len;       /* read again from its start by every run; the */
   const char *answers_source;  /* name its errors give */
@@ -89,6 +90,7 @@ typedef enum rgi_odds_status {
                             ** (an unanswered choice: msg is the answers' error) */
   RG_ODDS_NOMEM,
   RG_ODDS_LOOP,             /* a loop of more states than one solve takes (4000) */
+  RG_ODDS_ENDLESS,          /* a loop no outcome leaves: the procedure never ends */
   RG_ODDS_MEMORY            /* the walk would keep more than max_bytes */
 } rgi_odds_status;
 

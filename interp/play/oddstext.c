@@ -109,7 +109,7 @@ static int odds_json(rg_out *out, const rgi_odds_result *r, const uint32_t *orde
 static int odds_table(rg_out *out, const char *head, const rgi_tally *t, const rgi_frac *probs,
                       const rgi_frac *cut) {
   uint32_t *order = rg_malloc(((size_t)t->n + 1) * sizeof *order);
-  size_t wtext = rgi_text_width(head) > 6 ? rgi_text_width(head) : 6, wfrac = 11;
+  size_t wtext = 6, wfrac = 11;   /* the heads, "result" and "value", fit in 6 */
   char fb[100];
   if (!order || rgi_tally_order(t, order) != 0) {
     rg_free(order);

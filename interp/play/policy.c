@@ -175,17 +175,15 @@ static void say_none_left(rg_out *why, const rgi_question *q, int64_t k) {
 }
 
 /* Writes into buf (size > 1) the word option k of q answers to in a typed
-** hand: its code (else its name) up to a space, ASCII letters in lower
-** case ("red" of RED). */
+** hand: its code (else its name) up to a space, case-folded as answers are
+** matched ("red" of RED, "épée" of ÉPÉE); as written when it cannot be
+** folded (out of memory, or cut inside a character by buf's size). */
 static void hand_word(const rgi_question *q, uint32_t k, char *buf, size_t size) {
+  char *folded;
   if (!q->name(q->ctx, k, 1, buf, size) && !q->name(q->ctx, k, 0, buf, size)) buf[0] = '\0';
-  for (char *c = buf; *c; c++) {
-    if (*c == ' ') {
-      *c = '\0';
-      break;
-    }
-    if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
-  }
+  buf[strcspn(buf, " ")] = '\0';
+  if ((folded = fold(buf))) snprintf(buf, size, "%s", folded);
+  free(folded);
 }
 
 /* Writes an example of a hand of q from its own cards, the first and the

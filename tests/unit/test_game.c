@@ -16,6 +16,7 @@
 #include "regula_front.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "check.h"
 
@@ -46,6 +47,14 @@ static int fixed_write(void *ctx, const char *s, size_t n) {
   return 0;
 }
 
+/* An rg_out that refuses every write. */
+static int refuse_write(void *ctx, const char *s, size_t n) {
+  (void)ctx;
+  (void)s;
+  (void)n;
+  return -1;
+}
+
 /* Replies line to g, keeping what it writes in *f. */
 static rg_reply tell(rg_game *g, const char *line, fixed *f) {
   char copy[128];
@@ -61,6 +70,52 @@ static rg_reply tell(rg_game *g, const char *line, fixed *f) {
 static void keep_set(void *ctx, const char *set, size_t n) {
   rg_buf *b = ctx;
   rg_printf(&b->out, "%.*s|", (int)n, set);
+}
+
+/* An allocator (rg_set_allocator) failing its at-th allocation, saying
+** whether it did (hit): the round where nothing failed must be one where
+** that allocation never came, else a failure was swallowed. */
+typedef struct faulty {
+  unsigned long n, at;
+  int hit;
+} faulty;
+
+static void *faulty_alloc(void *ud, void *p, size_t size) {
+  faulty *f = ud;
+  if (!size) {
+    free(p);
+    return NULL;
+  }
+  if (++f->n == f->at) {
+    f->hit = 1;
+    return NULL;
+  }
+  return realloc(p, size);
+}
+
+/* The out-of-memory loop's step: whether g plays to state `want`; when it
+** does not, *bad counts it unless the game failed for want of memory. */
+static int plays_to(rg_game *g, rg_game_state want, int *bad) {
+  rg_status st = RG_OK;
+  if (rg_game_play(g) == want) return 1;
+  rg_game_error(g, &st, NULL);
+  *bad += st != RG_NOMEM;
+  return 0;
+}
+
+/* The out-of-memory loop's step: whether g takes line as an answer (what
+** it says goes to w, emptied first); when it does not, *bad counts it
+** unless it was refused for want of memory. */
+static int answers(rg_game *g, const char *line, rg_buf *w, int *bad) {
+  char ln[32];
+  const char *a;
+  rg_reply rr;
+  rg_buf_free(w);
+  snprintf(ln, sizeof ln, "%s", line);
+  rr = rg_game_reply(g, ln, &a, &w->out);
+  if (rr == RG_REPLY_ANSWER) return 1;
+  *bad += rr != RG_REPLY_BAD || !w->data || !strstr(w->data, "out of memory");
+  return 0;
 }
 
 int main(void) {
@@ -598,7 +653,7 @@ int main(void) {
     rg_game_options oo = { .size = sizeof oo, .seed = 1, .ask_choices = 1, .ask_dice = 1,
                            .pictures = 1 };
     rg_rules *orl = NULL;
-    int done = 0, bad = 0;
+    int done = 0, bad = 0, swallowed = 0;
     unsigned long k;
     CHECK(rg_rules_compile("oom.rules", oom, sizeof oom - 1, &co, &orl) == RG_OK, "oom compiles");
     for (k = 1; orl && k < 20000 && !done; k++) {
@@ -610,8 +665,9 @@ int main(void) {
       char ln[32];
       const char *a;
       rg_buf w;
+      faulty f = { 0, k, 0 };
       rg_buf_init(&w);
-      rg_alloc_fail_at(k);
+      rg_set_allocator(faulty_alloc, &f);
       st = rg_game_new(orl, &oo, &og);
       if (st != RG_OK) {
         bad += st != RG_NOMEM || og != NULL;
@@ -622,57 +678,34 @@ int main(void) {
         bad += st != RG_NOMEM;
         goto next;
       }
-      if (rg_game_play(og) != RG_GAME_ASKING) {
-        rg_game_error(og, &st, NULL);
-        bad += st != RG_NOMEM;
-        goto next;
-      }
+      if (!plays_to(og, RG_GAME_ASKING, &bad)) goto next;
       snprintf(ln, sizeof ln, "help");
       rr = rg_game_reply(og, ln, &a, &w.out);
       if (rr != RG_REPLY_HELP) bad++;
-      rg_buf_free(&w);
-      snprintf(ln, sizeof ln, "red white");
-      rr = rg_game_reply(og, ln, &a, &w.out);
-      if (rr != RG_REPLY_ANSWER) {
-        bad += rr != RG_REPLY_BAD || !w.data || !strstr(w.data, "out of memory");
-        goto next;
-      }
-      if (rg_game_play(og) != RG_GAME_ASKING) {
-        rg_game_error(og, &st, NULL);
-        bad += st != RG_NOMEM;
-        goto next;
-      }
+      if (w.out.failed) goto next;      /* the help ran out: the rest is for a later N */
+      if (!answers(og, "red white", &w, &bad) || !plays_to(og, RG_GAME_ASKING, &bad)) goto next;
       pub.len = 0;
       if ((st = rg_game_public(og, &pubo)) != RG_OK) {
         bad += st != RG_NOMEM;
         goto next;
       }
-      rg_buf_free(&w);
-      snprintf(ln, sizeof ln, "b");
-      rr = rg_game_reply(og, ln, &a, &w.out);
-      if (rr != RG_REPLY_ANSWER) {
-        bad += rr != RG_REPLY_BAD || !w.data || !strstr(w.data, "out of memory");
-        goto next;
-      }
-      if (rg_game_play(og) != RG_GAME_OVER) {
-        rg_game_error(og, &st, NULL);
-        bad += st != RG_NOMEM;
-        goto next;
-      }
+      if (!answers(og, "b", &w, &bad) || !plays_to(og, RG_GAME_OVER, &bad)) goto next;
       rg_buf_free(&w);
       rg_game_transcript(og, &w.out);
       if (w.out.failed) goto next;
       log = rg_game_log(og, &len, &vis);
       done = 1;
+      swallowed = f.hit;
       CHECK(strstr(log, "note chosen: BLUE") && strstr(log, "\n6\n") &&
             strstr(w.data, "\n4\n") && strstr(w.data, "\nRED\n") && strstr(w.data, "\nWHITE\n") &&
             strstr(w.data, "\nBLUE\n"), "oom: the game once nothing fails: %s / %s", log, w.data);
     next:
-      rg_alloc_fail_at(0);
+      rg_set_allocator(NULL, NULL);
       rg_buf_free(&w);
       rg_game_free(og);
     }
-    CHECK(done && k > 20 && bad == 0, "oom: %lu allocations failed in turn, %d wrongly", k - 1, bad);
+    CHECK(done && k > 20 && bad == 0 && !swallowed, "oom: %lu allocations failed in turn, %d "
+          "wrongly, the last %s", k - 1, bad, swallowed ? "swallowed" : "never made");
     rg_rules_free(orl);
   }
   /* More dice than one question takes (7d6: past 6 at once) or than its
@@ -769,6 +802,191 @@ int main(void) {
           strstr(rg_game_log(ng, &len, &vis), "\n4\n"), "4 is the value 4");
     rg_game_free(ng);
     rg_rules_free(nr);
+  }
+  /* A question's help quotes the sheet's words above its rule; worked out
+  ** by hand from the line numbers of the text below:
+  **   - top(): the comment on line 1 is the first line (none above it);
+  **   - tested(): a test on the line above ends the search: no words;
+  **   - strat(): likewise a strategy;
+  **   - far(): 11 plain lines above the roll: the search stops after 10;
+  **   - many(): 14 comment lines above, the nearest 12 shown (lines 36-47),
+  **     an empty "#" and a tab before "#" trimmed;
+  **   - crlf(): a rule file with CRLF lines: no CR in the words;
+  **   - first(): nothing above line 1's rule. */
+  {
+    static const char hl[] =
+      "# Top words one.\n"                                      /* 1 */
+      "procedure top() -> int { return roll d6 }\n"             /* 2 */
+      "test \"t\" { expect 1 == 1 }\n"                          /* 3 */
+      "procedure tested() -> int { return roll d6 }\n"          /* 4 */
+      "enum side { A \"Alpha\" }\n"                             /* 5 */
+      "procedure pick() -> int { return choose(A, \"pick?\", [1, 2]) }\n"  /* 6 */
+      "strategy s \"s\" { \"pick?\": 1 }\n"                     /* 7 */
+      "procedure strat() -> int { return roll d6 }\n"           /* 8 */
+      "procedure far() -> int {\n"                              /* 9 */
+      "  # too far\n"                                           /* 10 */
+      "  let a = 1\n  let b = 1\n  let c = 1\n  let d = 1\n"    /* 11-14 */
+      "  let e = 1\n  let f = 1\n  let g = 1\n  let h = 1\n"    /* 15-18 */
+      "  let i = 1\n  let j = 1\n  let k = 1\n"                 /* 19-21 */
+      "  return roll d6 + a + b + c + d + e + f + g + h + i + j + k\n"  /* 22 */
+      "}\n"                                                     /* 23 */
+      "procedure many() -> int {\n"                             /* 24 */
+      "  # w25\n  # w26\n  # w27\n  # w28\n  # w29\n"           /* 25-29 */
+      "  # w30\n  # w31\n  # w32\n  # w33\n"                    /* 30-33 */
+      "  # w34\n  # w35\n  # w36\n"                             /* 34-36 */
+      "  #\n"                                                   /* 37 */
+      "\t# w38\t\n"                                             /* 38 */
+      "  return roll d6\n"                                      /* 39 */
+      "}\n"                                                     /* 40 */
+      "procedure crlf() -> int {\r\n"                           /* 41 */
+      "  # Windows words.\r\n"                                  /* 42 */
+      "  return roll d6\r\n"                                    /* 43 */
+      "}\r\n";                                                  /* 44 */
+    static const struct { const char *proc, *help; } want[] = {
+      { "top", "the sheet: Top words one.\nrule file: help.rules:2\n" },
+      { "tested", "rule file: help.rules:4\n" },
+      { "strat", "rule file: help.rules:8\n" },
+      { "far", "rule file: help.rules:22\n" },
+      { "many", "the sheet: w27\n           w28\n           w29\n           w30\n"
+                "           w31\n           w32\n           w33\n           w34\n"
+                "           w35\n           w36\n           \n           w38\n"
+                "rule file: help.rules:39\n" },
+      { "crlf", "the sheet: Windows words.\nrule file: help.rules:43\n" },
+    };
+    static const char tail[] = "answer a number from 1 to 6\n"
+      "a name may be shortened while only one fits; undo (or back) takes back\n"
+      "the last answer; save [FILE] writes the game so far\n";
+    rg_compile_options co = { .size = sizeof co, .keep_sources = 1 };
+    rg_rules *hr = NULL;
+    CHECK(rg_rules_compile("help.rules", hl, sizeof hl - 1, &co, &hr) == RG_OK, "help rules compile");
+    for (size_t i = 0; hr && i < sizeof want / sizeof want[0]; i++) {
+      rg_game_options ho = { .size = sizeof ho, .proc = want[i].proc, .ask_dice = 1 };
+      rg_game *hg = NULL;
+      char expect[1024];
+      snprintf(expect, sizeof expect, "%s%s", want[i].help, tail);
+      CHECK(rg_game_new(hr, &ho, &hg) == RG_OK && rg_game_play(hg) == RG_GAME_ASKING &&
+            tell(hg, "help", &why) == RG_REPLY_HELP && strcmp(why.buf, expect) == 0,
+            "%s's help: %s", want[i].proc, why.buf);
+      rg_game_free(hg);
+    }
+    rg_rules_free(hr);
+  }
+  /* The edges of a game's interface, worked out from the rule text below:
+  **   - before it is played a game asks nothing, has no option, an empty
+  **     log, and no error at no place ("?", 0) (it named pc 0's line);
+  **   - 2d6 asked at once has no single option to name ("") nor a remark;
+  **     a buffer of size 0 is left alone; a writer that fails gives
+  **     RG_NOMEM for the public view and the question;
+  **   - an open card's public view lists each card with how many are left
+  **     (BLACK 1, RED 2);
+  **   - answers loaded past the game's end are kept and written back, the
+  **     unplayed one without its question's comment; loading nothing adds
+  **     none; the transcript says "choices first" and, with module "", no
+  **     module line. */
+  {
+    static const char edg[] =
+      "ruleset \"edges\"\n"
+      "enum colour { BLACK, RED }\n"
+      "deck bag: colour = { BLACK: 1, RED: 2 }\n"
+      "procedure main() -> int {\n"
+      "  let a = roll 2d6\n"
+      "  let c = draw bag\n"
+      "  return a\n"
+      "}\n";
+    rg_game_options eo = { .size = sizeof eo, .ask_dice = 1, .policy = { .kind = RG_CHOOSE_FIRST },
+                           .title = "e", .module = "" };
+    rg_rules *er = NULL;
+    rg_game *eg = NULL;
+    rg_out refuse = { refuse_write, NULL, 0 };
+    rg_status st = RG_BAD_VALUE;
+    rg_place at = { NULL, 9, 9 };
+    char one[4] = "x";
+    static const char head[] = "# regula transcript: e, main, seed 0, choices first, dice ask\n"
+                               "# one answer a line;";
+    CHECK(rg_rules_compile("edges.rules", edg, sizeof edg - 1, NULL, &er) == RG_OK &&
+          rg_game_new(er, &eo, &eg) == RG_OK, "edges compile");
+    if (!eg) return 1;
+    log = rg_game_log(eg, &len, &vis);
+    CHECK(!rg_game_asking(eg, &q) && rg_game_option(eg, 0, name, sizeof name) == RG_BAD_VALUE &&
+          strcmp(log, "") == 0 && len == 0 && vis == 0, "nothing asked before the game is played");
+    CHECK(strcmp(rg_game_error(eg, &st, &at), "") == 0 && strcmp(at.path, "?") == 0 &&
+          at.line == 0 && at.col == 0, "no error at no place before the game is played: %s:%u:%u",
+          at.path, at.line, at.col);
+    CHECK(rg_game_load(eg, "none.txt", "", 0) == RG_OK && rg_game_answers(eg) == 0,
+          "loading nothing adds no answer");
+    CHECK(rg_game_play(eg) == RG_GAME_ASKING && rg_game_asking(eg, &q) && q.dice == 2 &&
+          rg_game_option(eg, 0, name, sizeof name) == RG_OK && name[0] == '\0' &&
+          rg_game_option_remark(eg, 0, name, sizeof name) == 0,
+          "2d6 at once names no single option: '%s'", name);
+    CHECK(rg_game_option(eg, 0, one, 0) == RG_OK && rg_game_option_remark(eg, 0, one, 0) == 0 &&
+          strcmp(one, "x") == 0, "a buffer of size 0 is left alone");
+    CHECK(rg_game_public(eg, &refuse) == RG_NOMEM && rg_game_question_write(eg, 0, &refuse) ==
+          RG_NOMEM, "a writer that fails");
+    CHECK(tell(eg, "3 4", &why) == RG_REPLY_ANSWER && rg_game_play(eg) == RG_GAME_ASKING,
+          "then the card");
+    tr.len = 0;
+    tr.buf[0] = '\0';
+    CHECK(rg_game_public(eg, &tro) == RG_OK &&
+          strstr(tr.buf, "\n  1) BLACK  (1 left)\n  2) RED  (2 left)\n"), "each card with how "
+          "many are left: %s", tr.buf);
+    CHECK(rg_game_load(eg, "more.txt", "RED\nBLACK\n", 10) == RG_OK && rg_game_answers(eg) == 3 &&
+          rg_game_play(eg) == RG_GAME_OVER, "two more answers: the game ends at the first");
+    tr.len = 0;
+    tr.buf[0] = '\0';
+    rg_game_transcript(eg, &tro);
+    CHECK(strncmp(tr.buf, head, sizeof head - 1) == 0 &&
+          strstr(tr.buf, "\n3 4\n# ") && strstr(tr.buf, "\nRED\nBLACK\n"),
+          "the transcript keeps the unplayed answer: %s", tr.buf);
+    rg_game_free(eg);
+    rg_rules_free(er);
+  }
+  /* More transcript headers, columns counted by hand as above ("# regula
+  ** transcript: " is 21 bytes): no comma before the seed (no rules, no
+  ** procedure); an empty procedure; a seed that is empty (col 42), ends in
+  ** a letter or starts with '/'; a trailing ", "; a word that is not a
+  ** mode; "ask," before "dice" without a space; "dice" with nothing after
+  ** it (col 21 + 23 + 1 = 45); the header on line 2 (a comment first) or a
+  ** short first comment is no header.  Then settings: a header that does
+  ** not parse gives no seed but its "# set" lines; "# set " with nothing,
+  ** another comment, a last line without its newline; no each. */
+  {
+    rg_transcript_info ti;
+    rg_buf sets;
+    uint64_t seed = 7;
+    int has = 1;
+    static const char *const badseed[] = { "# regula transcript: x.rules, main, seed ",
+                                           "# regula transcript: x.rules, main, seed 1x",
+                                           "# regula transcript: x.rules, main, seed /1\n" };
+    static const char nocomma[] = "# regula transcript: x.rules, seed 5\n";
+    static const char noproc[] = "# regula transcript: x,, seed 6, \n";
+    static const char words[] = "# regula transcript: x, main, seed 8, colour red, choices ask,dice random\n";
+    static const char nodice[] = "# regula transcript: x.rules, main, seed 1, dice";
+    static const char second[] = "# a comment that is long enough to be a header\n"
+                                 "# regula transcript: x, main, seed 3\n";
+    static const char set2[] = "# regula transcript: x, main, seed -1\n# set \n# note\n# set a=1";
+    CHECK(rg_transcript_head(nocomma, strlen(nocomma), &ti) == RG_OK && ti.has_seed && ti.seed == 5 &&
+          !ti.rules && !ti.proc, "transcript head: no comma before the seed");
+    CHECK(rg_transcript_head(noproc, strlen(noproc), &ti) == RG_OK && ti.seed == 6 &&
+          ti.rules_len == 1 && ti.proc && ti.proc_len == 0, "transcript head: an empty procedure");
+    for (size_t i = 0; i < 3; i++)
+      CHECK(rg_transcript_head(badseed[i], strlen(badseed[i]), &ti) == RG_BAD_VALUE &&
+            ti.bad_col == 42 && !ti.has_seed, "transcript head: bad seed %zu (col %u)", i, ti.bad_col);
+    CHECK(rg_transcript_head(words, strlen(words), &ti) == RG_OK && ti.seed == 8 &&
+          ti.choices == 'a' && ti.dice == 'r', "transcript head: other words, 'ask,dice'");
+    CHECK(rg_transcript_head(nodice, strlen(nodice), &ti) == RG_BAD_VALUE && ti.bad_col == 45 &&
+          strcmp(ti.bad, "dice must be ask or random") == 0, "transcript head: dice with no mode "
+          "(col %u)", ti.bad_col);
+    CHECK(rg_transcript_head(second, strlen(second), &ti) == RG_OK && !ti.has_seed,
+          "transcript head: on line 2 it is none");
+    CHECK(rg_transcript_head("# x\n", 4, &ti) == RG_OK && !ti.has_seed, "transcript head: '# x'");
+    rg_buf_init(&sets);
+    rg_transcript_settings(set2, strlen(set2), &seed, &has, keep_set, &sets);
+    CHECK(!has && sets.data && strcmp(sets.data, "a=1|") == 0,
+          "transcript settings without a seed: '%s'", sets.data ? sets.data : "");
+    rg_buf_free(&sets);
+    has = 1;
+    rg_transcript_settings("1\n# set a=1\n", 12, &seed, &has, NULL, NULL);
+    CHECK(!has, "transcript settings: no comment at the top, no each");
   }
   return check_done("test_game");
 }

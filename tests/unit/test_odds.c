@@ -16,6 +16,7 @@
 **   - choose(1..3): with every choice enumerated each 1/3 (1 + 3 runs),
 **     else the first option with probability 1 in 1 run;
 **   - a run limit of 10 stops 2d6 after 10 runs;
+**   - while x < 3 { x = roll d2 } is a loop no outcome leaves: endless;
 **   - dividing by zero on a 6 fails on the run of outcome 6 of 6.
 */
 #include <stdio.h>
@@ -44,6 +45,11 @@ static const char *source =
   "  return 2\n"
   "}\n"
   "procedure pick() -> int { return choose(1, \"which?\", 1, 3) }\n"
+  "procedure endless() -> int {\n"
+  "  let x = 0\n"
+  "  while x < 3 { x = roll d2 }\n"
+  "  return x\n"
+  "}\n"
   "procedure boom() -> int {\n"
   "  let r = roll d6\n"
   "  let z = r - 6\n"
@@ -120,6 +126,10 @@ int main(void) {
 
   CHECK(odds(&m, "two_d6", 10, 200, 0, &r) == RG_ODDS_LIMIT, "a limit of 10 runs");
   CHECK(r.paths == 10, "stopped after 10 runs");
+  rgi_odds_free(&r);
+
+  CHECK(odds(&m, "endless", 1000, 200, 0, &r) == RG_ODDS_ENDLESS && r.loops == 1,
+        "a loop no outcome leaves (x is 1 or 2, never 3) never ends");
   rgi_odds_free(&r);
 
   CHECK(odds(&m, "boom", 1000, 200, 0, &r) == RG_ODDS_RUN_FAILED, "division by zero");

@@ -17,6 +17,7 @@
 #include "regula_front.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "check.h"
 
@@ -50,6 +51,27 @@ typedef struct made {
   rg_sims *s;
   rg_simvars *v;
 } made;
+
+/* An allocator (rg_set_allocator) failing its at-th allocation, saying
+** whether it did (hit): a round that succeeds must not have had that
+** allocation fail, else the failure was swallowed. */
+typedef struct faulty {
+  unsigned long n, at;
+  int hit;
+} faulty;
+
+static void *faulty_alloc(void *ud, void *p, size_t size) {
+  faulty *f = ud;
+  if (!size) {
+    free(p);
+    return NULL;
+  }
+  if (++f->n == f->at) {
+    f->hit = 1;
+    return NULL;
+  }
+  return realloc(p, size);
+}
 
 /* Writes what writer w of the engine in m makes into b; returns its status. */
 static rg_status write_one(const made *m, int w, rg_buf *b) {
@@ -245,5 +267,72 @@ int main(void) {
   }
   rg_rules_free(ra);
   rg_rules_free(r);
+  /* exact odds of a roll-off (ties rolled again: a loop of states solved,
+  ** 1/2 each side) and of a run that fails (6 / (a - 6): division by zero
+  ** on a 6, the run of outcome 6 of 6), each allocation failing in turn:
+  ** RG_NOMEM every time, then once none fails the halves, or the failure
+  ** (RG_RUN_ERROR, "division by zero", its draw " 6/6"). */
+  {
+    static const char loop[] =
+      "ruleset \"roll-off\"\n"
+      "procedure main() -> int {\n"
+      "  let a = roll d6\n"
+      "  let b = roll d6\n"
+      "  while a == b {\n"
+      "    a = roll d6\n"
+      "    b = roll d6\n"
+      "  }\n"
+      "  if a > b { return 1 }\n"
+      "  return 2\n"
+      "}\n"
+      "procedure boom() -> int {\n"
+      "  let a = roll d6\n"
+      "  return 6 / (a - 6)\n"
+      "}\n";
+    rg_rules *rl = NULL;
+    CHECK(rg_rules_compile("rolloff.rules", loop, sizeof loop - 1, NULL, &rl) == RG_OK,
+          "the roll-off compiles");
+    for (int boom = 0; rl && boom < 2; boom++) {
+      rg_exact_options xo = { .size = sizeof xo, .proc = boom ? "boom" : "main" };
+      int swallowed = 0;
+      wrong = done = 0;
+      for (k = 1; k < 100000 && !done; k++) {
+        rg_exact *x = NULL;
+        rg_status st;
+        rg_buf draws;
+        faulty f = { 0, k, 0 };
+        rg_buf_init(&draws);
+        rg_set_allocator(faulty_alloc, &f);
+        st = rg_exact_new(rl, &xo, &x);
+        if (st == RG_OK) st = rg_exact_run(x);
+        if (st == RG_RUN_ERROR) st = rg_exact_failed_draws(x, &draws.out);
+        rg_set_allocator(NULL, NULL);
+        swallowed += st == RG_OK && f.hit;
+        if (st == RG_OK && boom) {
+          done = 1;
+          CHECK(strcmp(rg_exact_errmsg(x), "division by zero") == 0 && draws.data &&
+                strcmp(draws.data, " 6/6") == 0, "a failing run once nothing fails (N = %lu): "
+                "%s,%s", k, rg_exact_errmsg(x), draws.data ? draws.data : "");
+        } else if (st == RG_OK) {
+          int halves = 0;
+          uint64_t num, den;
+          const char *t;
+          done = 1;
+          for (uint32_t i = 0; i < rg_exact_outcomes(x); i++)
+            halves += rg_exact_outcome(x, i, &t, &num, &den) == RG_OK && num == 1 && den == 2;
+          CHECK(rg_exact_outcomes(x) == 2 && halves == 2,
+                "the roll-off once nothing fails (N = %lu): 1/2 each side", k);
+        } else {
+          wrong += st != RG_NOMEM;
+        }
+        rg_buf_free(&draws);
+        rg_exact_free(x);
+      }
+      CHECK(done && wrong == 0 && k > 10 && !swallowed, "%s: every failed allocation gives "
+            "RG_NOMEM (%d did not, of %lu; %d swallowed)", boom ? "a failing run" : "a roll-off",
+            wrong, k - 1, swallowed);
+    }
+    rg_rules_free(rl);
+  }
   return check_done("test_playoom");
 }

@@ -264,7 +264,8 @@ int main(void) {
   **   - an option whose name is another's (two "Red") is written by its
   **     number, so that the transcript answers it and not the first;
   **   - a hand (rgi_question_hand) of 0 cards, of a 300-byte name, of an
-  **     ambiguous name (open: quoted; secret: not), of a card none left. */
+  **     ambiguous name (open: quoted; secret: not), of a card none left;
+**     its example in the words answers match, case-folded ("2 épée"). */
   {
     static const char *const cards[] = { "card 1", "card 2", "card 3", "card 4", "card 5",
                                          "card 6", "card 7", "card 8", "card 9", "card 10" };
@@ -392,6 +393,58 @@ int main(void) {
     rg_buf_init(&b);
     CHECK(rgi_question_hand(&tail, "bl, 1 red", ks, &b.out) == 2 && ks[0] == 0 && ks[1] == 2 &&
           !b.data, "edge: bl and 1 red are cards 0 and 2");
+    rg_buf_free(&b);
+    {
+      /* A hand's example is case-folded as answers are matched, not
+      ** ASCII only: ÉPÉE (NFC) is "épée", and "2 épée" answers it. */
+      static const char *const blades[] = { "ÉPÉE", "Sabre" };
+      rgi_question bq = { .who = "A", .prompt = "hand", .n = 2, .name = name_of,
+                          .ctx = (void *)blades, .hand = 2 };
+      rg_buf_init(&b);
+      CHECK(rgi_question_hand(&bq, "3", ks, &b.out) == -1 && b.data &&
+            strcmp(b.data, "3 cards: this hand is 2 cards at most") == 0, "edge: 3 of 2: %s",
+            b.data ? b.data : "");
+      rg_buf_free(&b);
+      rg_buf_init(&b);
+      CHECK(rgi_question_hand(&bq, "2", ks, &b.out) == -1 && b.data &&
+            strcmp(b.data, "a count needs a card after it (2 épée 1 sabre)") == 0,
+            "edge: a non-ASCII card's example: %s", b.data ? b.data : "");
+      rg_buf_free(&b);
+      rg_buf_init(&b);
+      CHECK(rgi_question_hand(&bq, "2 épée", ks, &b.out) == 2 && ks[0] == 0 && ks[1] == 0,
+            "edge: the example's word answers: %s", b.data ? b.data : "");
+      rg_buf_free(&b);
+    }
+  }
+  /* More edges, each from the questions above by hand: an answer that is
+  ** not UTF-8 names nothing; "n" is no; answers with a tab and a CR after
+  ** them and a last line without its newline ("coastal", then "standard":
+  ** options 1 and 0), then none left on line 3; no answers at all: none
+  ** for line 1; a question whose `who` is empty is written as its prompt. */
+  {
+    static const char text[] = "coastal\t\r\nstandard";
+    int64_t k;
+    char why[256];
+    rgi_question nobody = { .who = "", .prompt = "which ground?", .n = 3, .name = name_of,
+                            .ctx = (void *)grounds };
+    rg_buf b;
+    CHECK(rgi_question_match(&ground, "\xff") == -1, "edge: an answer not UTF-8");
+    CHECK(reply(&intercept, "n", &k, why, sizeof why) == RG_REPLY_ANSWER && k == 0, "edge: n is no");
+    CHECK(rgi_policy_answers(&p, "t.txt", text, sizeof text - 1) == 0 &&
+          rgi_policy_choose(&p, &ground) == 1 && rgi_policy_choose(&p, &ground) == 0 &&
+          rgi_policy_choose(&p, &ground) == -1 &&
+          strcmp(rgi_policy_error(&p), "t.txt:3: no answer for: Bravo, which ground? (the answers "
+                                      "ran out)") == 0, "edge: tab, CR, no last newline: %s",
+          rgi_policy_error(&p));
+    rgi_policy_free(&p);
+    CHECK(rgi_policy_answers(&p, "e.txt", "", 0) == 0 && rgi_policy_choose(&p, &ground) == -1 &&
+          strcmp(rgi_policy_error(&p), "e.txt:1: no answer for: Bravo, which ground? (the answers "
+                                      "ran out)") == 0, "edge: no answers: %s", rgi_policy_error(&p));
+    rgi_policy_free(&p);
+    rg_buf_init(&b);
+    rgi_question_write(&b.out, &nobody);
+    CHECK(b.data && strcmp(b.data, "which ground?") == 0, "edge: no one named: %s",
+          b.data ? b.data : "");
     rg_buf_free(&b);
   }
   /* the answers' two copies (the text, the line read): either allocation

@@ -1,0 +1,1 @@
+regula odds tests/run/odds-list-items.rules main

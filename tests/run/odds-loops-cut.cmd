@@ -1,0 +1,1 @@
+regula odds --depth 3 tests/run/odds-loops.rules rolloff

@@ -1,0 +1,1 @@
+regula odds tests/run/odds-loops.rules two
