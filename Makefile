@@ -105,7 +105,7 @@ LDFLAGS_test_sysfail := -Wl,--wrap=write,--wrap=fsync,--wrap=close,--wrap=rename
   -Wl,--wrap=posix_spawn,--wrap=posix_spawn_file_actions_init,--wrap=waitpid \
   -Wl,--wrap=posix_spawn_file_actions_addopen,--wrap=posix_spawn_file_actions_adddup2
 
-$(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libregula.a
+$(BUILD)/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libregula.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $< $(BUILD)/libregula.a $(LDLIBS) $(LDFLAGS_$*)
 

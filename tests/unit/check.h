@@ -29,9 +29,13 @@ static inline int check_done(const char *name) {
 
 /* What the counting allocator saw: calls counts every request to allocate
 ** or resize that reached it, allocs the new blocks among them, frees the
-** blocks freed, live the blocks not yet freed. */
+** blocks freed, live the blocks not yet freed.  When fail_at is N > 0 the
+** N-th request fails (returns NULL) and hit says it came: a round that
+** succeeds with hit set swallowed a failure. */
 typedef struct check_counts {
   long calls, allocs, frees, live;
+  long fail_at;
+  int hit;
 } check_counts;
 
 /* The counting allocator: ud is the check_counts to count in (the caller
@@ -43,7 +47,10 @@ static inline void *check_counting(void *ud, void *ptr, size_t size) {
     free(ptr);
     return NULL;
   }
-  c->calls++;
+  if (++c->calls == c->fail_at) {
+    c->hit = 1;
+    return NULL;
+  }
   if (!ptr) { c->allocs++; c->live++; }
   return realloc(ptr, size);
 }

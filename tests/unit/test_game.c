@@ -72,27 +72,6 @@ static void keep_set(void *ctx, const char *set, size_t n) {
   rg_printf(&b->out, "%.*s|", (int)n, set);
 }
 
-/* An allocator (rg_set_allocator) failing its at-th allocation, saying
-** whether it did (hit): the round where nothing failed must be one where
-** that allocation never came, else a failure was swallowed. */
-typedef struct faulty {
-  unsigned long n, at;
-  int hit;
-} faulty;
-
-static void *faulty_alloc(void *ud, void *p, size_t size) {
-  faulty *f = ud;
-  if (!size) {
-    free(p);
-    return NULL;
-  }
-  if (++f->n == f->at) {
-    f->hit = 1;
-    return NULL;
-  }
-  return realloc(p, size);
-}
-
 /* The out-of-memory loop's step: whether g plays to state `want`; when it
 ** does not, *bad counts it unless the game failed for want of memory. */
 static int plays_to(rg_game *g, rg_game_state want, int *bad) {
@@ -665,9 +644,9 @@ int main(void) {
       char ln[32];
       const char *a;
       rg_buf w;
-      faulty f = { 0, k, 0 };
+      check_counts f = { .fail_at = (long)k };
       rg_buf_init(&w);
-      rg_set_allocator(faulty_alloc, &f);
+      rg_set_allocator(check_counting, &f);
       st = rg_game_new(orl, &oo, &og);
       if (st != RG_OK) {
         bad += st != RG_NOMEM || og != NULL;

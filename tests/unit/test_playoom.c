@@ -52,27 +52,6 @@ typedef struct made {
   rg_simvars *v;
 } made;
 
-/* An allocator (rg_set_allocator) failing its at-th allocation, saying
-** whether it did (hit): a round that succeeds must not have had that
-** allocation fail, else the failure was swallowed. */
-typedef struct faulty {
-  unsigned long n, at;
-  int hit;
-} faulty;
-
-static void *faulty_alloc(void *ud, void *p, size_t size) {
-  faulty *f = ud;
-  if (!size) {
-    free(p);
-    return NULL;
-  }
-  if (++f->n == f->at) {
-    f->hit = 1;
-    return NULL;
-  }
-  return realloc(p, size);
-}
-
 /* Writes what writer w of the engine in m makes into b; returns its status. */
 static rg_status write_one(const made *m, int w, rg_buf *b) {
   static const char *const names[] = { "duel.rules", "duel-a.rules" };
@@ -300,9 +279,9 @@ int main(void) {
         rg_exact *x = NULL;
         rg_status st;
         rg_buf draws;
-        faulty f = { 0, k, 0 };
+        check_counts f = { .fail_at = (long)k };
         rg_buf_init(&draws);
-        rg_set_allocator(faulty_alloc, &f);
+        rg_set_allocator(check_counting, &f);
         st = rg_exact_new(rl, &xo, &x);
         if (st == RG_OK) st = rg_exact_run(x);
         if (st == RG_RUN_ERROR) st = rg_exact_failed_draws(x, &draws.out);
