@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
+#include "files.h"
 
 static char dir[256];
 
@@ -22,18 +23,6 @@ static char dir[256];
 static const char *at(char *buf, const char *name) {
   snprintf(buf, 512, "%s/%s", dir, name);
   return buf;
-}
-
-/* Returns whether file path holds exactly text. */
-static int holds(const char *path, const char *text) {
-  char got[256];
-  FILE *f = fopen(path, "rb");
-  size_t n;
-  if (!f) return 0;
-  n = fread(got, 1, sizeof got - 1, f);
-  fclose(f);
-  got[n] = '\0';
-  return strcmp(got, text) == 0;
 }
 
 /* Returns the number of entries of dir (not . and ..). */

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
+#include "files.h"
 
 /* By hand: total(10) = 1 + ... + 10 = 55. */
 static const char text[] =
@@ -80,21 +81,6 @@ static int entry(const char *cache, char *name) {
     }
   closedir(d);
   return n == 1;
-}
-
-/* Removes the files of folder path and then the folder (one level). */
-static void clear(const char *path) {
-  DIR *d = opendir(path);
-  struct dirent *e;
-  char p[512];
-  if (!d) return;
-  while ((e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-    if (unlink(p) != 0) rmdir(p);
-  }
-  closedir(d);
-  rmdir(path);
 }
 
 int main(void) {
@@ -226,7 +212,7 @@ int main(void) {
   }
 
   rg_rules_free(r);
-  clear(cache);
-  clear(dir);
+  clear(cache, 1);
+  clear(dir, 1);
   return check_done("test_natfall");
 }

@@ -37,6 +37,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
+#include "files.h"
 
 /* ---- the wrapped calls ---------------------------------------------------- */
 
@@ -207,18 +208,6 @@ static const char *at(char *buf, const char *name) {
   return buf;
 }
 
-/* Returns whether file path holds exactly text (at most 255 bytes). */
-static int holds(const char *path, const char *text) {
-  char got[256];
-  FILE *f = fopen(path, "rb");
-  size_t n;
-  if (!f) return 0;
-  n = fread(got, 1, sizeof got - 1, f);
-  fclose(f);
-  got[n] = '\0';
-  return strcmp(got, text) == 0;
-}
-
 /* Writes text to path with mode. */
 static void put(const char *path, const char *text, mode_t mode) {
   FILE *f = fopen(path, "w");
@@ -240,22 +229,6 @@ static int count(const char *d, const char *part) {
     if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && strstr(e->d_name, part)) n++;
   closedir(dd);
   return n;
-}
-
-/* Removes the files of folder d (one level), and the folder when gone is
-** set. */
-static void clear(const char *d, int gone) {
-  DIR *dd = opendir(d);
-  struct dirent *e;
-  char p[1024];
-  if (!dd) return;
-  while ((e = readdir(dd))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    snprintf(p, sizeof p, "%s/%s", d, e->d_name);
-    if (unlink(p) != 0) rmdir(p);
-  }
-  closedir(dd);
-  if (gone) rmdir(d);
 }
 
 /* rg_file_save of text to path with every call armed as planned (then
