@@ -338,8 +338,10 @@ static void table_put(explore *e, uint32_t k) {
 static int64_t node_of_state(explore *e, uint32_t pc) {
   size_t ha = 0;
   size_t len = rgi_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch, &ha);
-  if (len + 1 > e->capscratch) {
-    if (grow((void **)&e->scratch, &e->capscratch, len + 1, sizeof *e->scratch) ||
+  /* room for the state, the heap's index (one more value than the heap's
+  ** cells when it has none) and the answers' place */
+  if (len + 2 > e->capscratch) {
+    if (grow((void **)&e->scratch, &e->capscratch, len + 2, sizeof *e->scratch) ||
         over_memory(e))
       return -1;
     len = rgi_vm_state(e->vm, &e->live, e->proc, pc, e->scratch, e->capscratch, &ha);
