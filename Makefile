@@ -29,7 +29,7 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 
 .PHONY: bench all deps run test test-quick test-plain valgrind-quick sanitize unit golden ruletests clean examples
-.PHONY: fuzz fuzz-build replay faults valgrind editors tokens builtins install uninstall fmt-check
+.PHONY: fuzz fuzz-build replay faults faults-1 faults-2 valgrind editors tokens builtins install uninstall fmt-check
 .PHONY: copies stages coverage mutate nvim secrecy native docs manual pictures abi
 .PHONY: web serve test-web test-web-if-able secrecy-web
 .SECONDARY:
@@ -248,7 +248,7 @@ test-web-if-able: all
 # The tests that run the library, under AddressSanitizer and UBSan.
 sanitize: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan CFLAGS="$(SANFLAGS)" \
-	  LDFLAGS="-fsanitize=address,undefined" all $(TEST_RUNS) faults
+	  LDFLAGS="-fsanitize=address,undefined" all $(TEST_RUNS) faults-1 faults-2
 
 # ---- hardening: fuzzing, fault injection, valgrind -----------------------
 # Each harness tools/fuzz/fuzz_NAME.c is built with libFuzzer by `make fuzz`
@@ -279,6 +279,10 @@ replay: $(patsubst %,$(BUILD)/fuzz-replay/fuzz_%,$(FUZZ_NAMES))
 # RG_ALLOC_FAIL_AT=1, 2, ... through whole commands (part of `make test`).
 faults: $(BUILD)/regula
 	@tests/faults.sh $(BUILD)/regula
+
+# The same in two halves, side by side (each command's cases run in turn).
+faults-1 faults-2: $(BUILD)/regula
+	@FAULTS_PART=$(subst faults-,,$@)/2 tests/faults.sh $(BUILD)/regula
 
 build/fuzz/bin/fuzz_%: tools/fuzz/fuzz_%.c $(FUZZ_COMMON) $(wildcard tools/*.h) \
                        build/fuzz/libregula.a

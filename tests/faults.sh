@@ -13,7 +13,10 @@
 # N grows by a stride of N/$FAULTS_SPARSE (default 40), to stay fast under the
 # sanitizers.
 #
-# Prints one line per failure and ends with `faults: N cases, M failed`.
+# FAULTS_PART=K/N runs only the K-th of every N commands (`make test` runs
+# the halves side by side under the sanitizers).
+#
+# Prints one line per failure and ends with `faults: N passed, M failed`.
 
 set -u
 
@@ -37,6 +40,16 @@ trap 'exit 130' INT TERM
 dense=${FAULTS_DENSE:-400}
 sparse=${FAULTS_SPARSE:-40}
 rules=rules/meg/maximus.rules
+part=${FAULTS_PART:-1/1}
+part_k=${part%/*} part_n=${part#*/}
+case $part_k$part_n in
+  *[!0-9]* | '') echo "tests/faults.sh: FAULTS_PART=$part is not K/N" >&2; exit 2 ;;
+esac
+if [ "$part_k" -lt 1 ] || [ "$part_k" -gt "$part_n" ]; then
+  echo "tests/faults.sh: FAULTS_PART=$part is not K/N with 1 <= K <= N" >&2
+  exit 2
+fi
+index=0
 cases=0
 failed=0
 # A leak found by LeakSanitizer exits 23, not 3: it shows as a wrong exit.
@@ -57,6 +70,8 @@ fail() {
 inject() {
   label=$1
   shift
+  index=$((index + 1))
+  [ $(((index - 1) % part_n + 1)) -eq "$part_k" ] || return 0
   rm -f "$tmp/out.rbc"
   "$bin" "$@" >"$tmp/base.out" 2>"$tmp/base.err" </dev/null
   base=$?
@@ -158,5 +173,6 @@ if "$bin" run --help >/dev/null 2>&1; then
 fi
 
 [ -n "${FAULTS_VERBOSE:-}" ] && cat "$tmp/summary"
-echo "faults: $((cases - failed)) passed, $failed failed"
+[ "$part_n" -gt 1 ] && echo "faults (part $part): $((cases - failed)) passed, $failed failed" ||
+  echo "faults: $((cases - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
