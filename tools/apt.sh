@@ -1,8 +1,8 @@
 #!/bin/sh
 # tools/apt.sh [-n] PACKAGE...: installs Debian packages, through sudo when
 # not root (-n: sudo may not ask for a password; it fails instead).  The
-# one way regula's scripts install what they miss (tools/deps.sh, the
-# editor, valgrind and page tests).  Installs run one at a time, behind a
+# one way regula's scripts install what they miss (the build, fuzzing,
+# coverage, benchmarks, the editor, valgrind and page tests).  Installs run one at a time, behind a
 # lock in $TMPDIR: the parts of `make test` run side by side, and two
 # apt-get at once would meet in dpkg's lock and one would fail.  Tries the
 # install with the package lists as they are, then again after

@@ -8,9 +8,7 @@ build=${1:?usage: tools/coverage.sh BUILD}
 cd "$(dirname "$0")/.." || exit 2
 if ! command -v gcovr >/dev/null 2>&1; then
   echo "regula: installing gcovr from Debian's packages" >&2
-  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq gcovr >/dev/null || {
-    echo "regula: could not install gcovr" >&2; exit 1; }
+  tools/apt.sh gcovr || { echo "regula: could not install gcovr" >&2; exit 1; }
 fi
 # Branches the compiler makes for itself (exceptions, inlined library calls)
 # are left out, so that the figures are the branches written in the source.

@@ -22,8 +22,7 @@ mkdir -p "$out"
 # apt_install PKG: installs Debian's package PKG (quietly); fails if it cannot.
 apt_install() {
   echo "bench: installing $1 from Debian's packages" >&2
-  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
-  $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq "$1" >/dev/null
+  tools/apt.sh "$1"
 }
 if ! command -v lua5.4 >/dev/null 2>&1; then
   apt_install lua5.4 || { echo "bench: cannot install lua5.4" >&2; exit 1; }

@@ -9,9 +9,7 @@ ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 
   || missing="$missing libclang-rt-14-dev"
 [ -z "$missing" ] && exit 0
 echo "regula: installing$missing from Debian's packages" >&2
-if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq $missing >/dev/null || {
+"$(dirname "$0")/../apt.sh" $missing || {
   echo "regula: could not install$missing; install them with apt-get and retry" >&2
   exit 1
 }
