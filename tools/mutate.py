@@ -24,7 +24,7 @@ waiting for the slow targets beside the one that failed.
 
 Not part of `make test` (minutes per mutant); `make mutate` runs it.
 """
-import os, shutil, subprocess, sys, time
+import os, re, shutil, subprocess, sys, time
 
 def parse(path):
     mutants, cur = [], None
@@ -62,11 +62,22 @@ def make(tree, target, log, timeout):
         return 124
 
 def quick_targets(tree):
-    """The prerequisites of test-quick in tree's Makefile, in order."""
+    """The prerequisites of test-quick in tree's Makefile, in order, with
+    the variables set by `NAME := words` lines expanded."""
     text = open(os.path.join(tree, "Makefile"), encoding="utf-8").read()
-    for line in text.replace("\\\n", " ").split("\n"):   # continuation lines joined
+    lines = text.replace("\\\n", " ").split("\n")      # continuation lines joined
+    sets = dict(re.match(r"([A-Z_]+)\s*:=\s*(.*)", l).groups() for l in lines
+                if re.match(r"[A-Z_]+\s*:=", l))
+
+    def expand(words):
+        out = []
+        for w in words:
+            m = re.fullmatch(r"\$\(([A-Z_]+)\)", w)
+            out += expand(sets.get(m.group(1), "").split()) if m else [w]
+        return out
+    for line in lines:
         if line.startswith("test-quick:"):
-            return line.split(":", 1)[1].split()
+            return expand(line.split(":", 1)[1].split())
     sys.exit("mutate: the Makefile has no test-quick target")
 
 def quick(tree, log, timeout):
