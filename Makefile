@@ -222,7 +222,7 @@ builtins:
 # it checks that nothing in the source tree changed).  The parts run two at
 # a time, longest first (`make -jN test`: N at a time); each part's output
 # is printed whole when it ends.
-TEST_PARTS := sanitize native test-plain secrecy test-web-if-able valgrind-quick nvim
+TEST_PARTS := sanitize test-web-if-able native secrecy test-plain valgrind-quick nvim
 test: deps
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j2) --output-sync=target all
 	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j2) --output-sync=target \
