@@ -341,8 +341,7 @@ uint32_t rgi_display_col(const char *line, size_t len, uint32_t col) {
 }
 
 size_t rgi_text_width(const char *s) {
-  size_t len = strlen(s);
-  return advance(s, 0, len, len, 0);
+  return rgi_text_width_n(s, strlen(s));
 }
 
 size_t rgi_text_width_n(const char *s, size_t n) {
@@ -364,7 +363,7 @@ void rgi_put_cell(rg_out *out, const char *s, size_t w, int cut) {
     rg_write(out, s, i);
   } else {
     rg_puts(out, s);
-    have = advance(s, 0, len, len, 0);
+    have = rgi_text_width_n(s, len);
   }
   for (; have < w; have++) rg_putc(out, ' ');
 }
