@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "rules_text.h"
 
 static const char duel[] =
   "ruleset \"duel\"\n"
@@ -254,16 +255,7 @@ int main(void) {
   {
     static const char loop[] =
       "ruleset \"roll-off\"\n"
-      "procedure main() -> int {\n"
-      "  let a = roll d6\n"
-      "  let b = roll d6\n"
-      "  while a == b {\n"
-      "    a = roll d6\n"
-      "    b = roll d6\n"
-      "  }\n"
-      "  if a > b { return 1 }\n"
-      "  return 2\n"
-      "}\n"
+      RULES_ROLL_OFF("main")
       "procedure boom() -> int {\n"
       "  let a = roll d6\n"
       "  return 6 / (a - 6)\n"

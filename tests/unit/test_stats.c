@@ -1,7 +1,7 @@
 /*
 ** test_stats.c: the dice and decks of a run follow their distributions.
 **
-** A tiny rule file is compiled through the library and each procedure is
+** A tiny rule file is compiled from memory (rules_text.h) and each procedure is
 ** run N = 20000 times on one VM, reseeded before each run as its own stream
 ** (rgi_vm_seed(vm, SEED, run)), the way a Monte Carlo of many runs would.
 ** Each count must lie within 5 standard errors of its expectation
@@ -22,14 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "arena.h"
-#include "compile.h"
-#include "diag.h"
-#include "module.h"
+#include "rules_text.h"
 #include "vm.h"
-#include "check.h"
 
 #define N 20000
 #define SEED 20240601u
@@ -41,16 +36,7 @@ static const char *source =
   "dice BATTLE: mark = { hit: 2, miss: 4 }\n"
   "deck bag: colour = { BLACK: 2, RED: 1 }\n"
   "procedure two_d6() -> int { return roll 2d6 }\n"
-  "procedure roll_off() -> int {\n"
-  "  let a = roll d6\n"
-  "  let b = roll d6\n"
-  "  while a == b {\n"
-  "    a = roll d6\n"
-  "    b = roll d6\n"
-  "  }\n"
-  "  if a > b { return 1 }\n"
-  "  return 2\n"
-  "}\n"
+  RULES_ROLL_OFF("roll_off")
   "procedure battle() -> bool { return roll BATTLE == hit }\n"
   "procedure first_card() -> int {\n"
   "  let a = draw bag\n"
@@ -90,29 +76,16 @@ static void tally(rgi_vm *vm, const rgi_module *m, const char *name, long lo, lo
 }
 
 int main(void) {
-  char path[] = "/tmp/regula-stats-XXXXXX";
-  int fd = mkstemp(path);
   rgi_arena arena;
-  rgi_diag d;
   rgi_module m;
   rgi_vm *vm;
   long counts[11] = { 0 }, bad;
   char what[64];
 
-  if (fd < 0 || write(fd, source, strlen(source)) != (ssize_t)strlen(source)) {
-    printf("FAIL %s: cannot write %s\n", __FILE__, path);
-    return 1;
-  }
-  close(fd);
-  rgi_arena_init(&arena, 0);
-  rgi_diag_init(&d, &arena, NULL, NULL);   /* diagnostics kept, unread */
-  if (rgi_compile(&d, path, &m, NULL) != 0) {
-    printf("FAIL %s: the rule file does not compile\n", __FILE__);
-    unlink(path);
+  if (rules_text(source, &m, &arena) != 0) {
     rgi_arena_free(&arena);
     return 1;
   }
-  unlink(path);
   vm = rgi_vm_new(&m, NULL, NULL);
   CHECK(vm != NULL, "rgi_vm_new");
   if (vm) {
