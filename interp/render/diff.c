@@ -109,13 +109,36 @@ static void fmtv(char *buf, size_t size, const rgi_module *m, rgi_type t, rgi_va
   rgi_value_format(buf, size, m, m->heap, m->nheap, t, v);
 }
 
-/* Writes value v of type t of m as fmtv does: into buf[0..size) when it
-** fits, else whole into *big (an rg_buf of the caller's, who frees it), so
-** that two values that differ past size bytes still compare different.
-** Returns the text (buf, or big's); buf cut short with *failed set when
-** big ran out of memory.  A `*` follows when starred. */
-static const char *fmt_whole(char *buf, size_t size, rg_buf *big, int *failed, const rgi_module *m,
-                             rgi_type t, rgi_value v, int starred) {
+/* A value formatted whole (fmt_whole): a short one in text, a longer one
+** in big, so that two values that differ past sizeof text bytes still
+** compare different.  Zero it with whole_init, free it with whole_free. */
+typedef struct whole {
+  char text[1024];
+  rg_buf big;
+  int failed;               /* big ran out of memory */
+} whole;
+
+/* Makes w empty. */
+static void whole_init(whole *w) {
+  w->text[0] = '\0';
+  rg_buf_init(&w->big);
+  w->failed = 0;
+}
+
+/* Frees what w holds; returns whether its memory ran out. */
+static int whole_free(whole *w) {
+  rg_buf_free(&w->big);
+  return w->failed;
+}
+
+/* Writes value v of type t of m into w as fmtv does, whole, and a `*` after
+** it when starred.  Returns the text (w->text, or w->big's); w->text cut
+** short, with w->failed set, when big ran out of memory.  The text lives
+** until w's next use. */
+static const char *fmt_whole(whole *w, const rgi_module *m, rgi_type t, rgi_value v, int starred) {
+  char *buf = w->text;
+  size_t size = sizeof w->text;
+  rg_buf *big = &w->big;
   fmtv(buf, size, m, t, v);
   if (starred && strlen(buf) + 2 < size) strcat(buf, "*");
   if (strlen(buf) + 2 < size) return buf;
@@ -125,7 +148,7 @@ static const char *fmt_whole(char *buf, size_t size, rg_buf *big, int *failed, c
   else rgi_value_write(&big->out, m, m->heap, m->nheap, t, v);
   if (starred) rg_putc(&big->out, '*');
   if (big->out.failed || !big->data) {
-    *failed = 1;
+    w->failed = 1;
     return buf;
   }
   return big->data;
@@ -606,12 +629,10 @@ static void named_side(dctx *c, rgi_diff_side *s, const rgi_module *m, uint32_t 
 ** then the inputs added, removed or with another default. */
 static void diff_consts(dctx *c) {
   const rgi_module *a = c->a, *b = c->b;
-  char sa[512], sb[512];
   const char *va, *vb = NULL;
-  rg_buf ba, bb;              /* a value longer than sa or sb */
-  int failed = 0;
-  rg_buf_init(&ba);
-  rg_buf_init(&bb);
+  whole wa, wb;
+  whole_init(&wa);
+  whole_init(&wb);
   /* Those written elsewhere in b first; then, under one RG_DW_CAUSE item,
   ** those declared at the same place on both sides (same source: their
   ** value follows from a scale or the constants they are computed from). */
@@ -620,9 +641,9 @@ static void diff_consts(dctx *c) {
     for (uint32_t i = 0; i < a->nnamed; i++) {
       const rgi_named *na = &a->named[i];
       int j = find_named(b, S(a, na->name));
-      va = fmt_whole(sa, sizeof sa, &ba, &failed, a, na->type, na->value, na->starred);
+      va = fmt_whole(&wa, a, na->type, na->value, na->starred);
       if (j >= 0)
-        vb = fmt_whole(sb, sizeof sb, &bb, &failed, b, b->named[j].type, b->named[j].value,
+        vb = fmt_whole(&wb, b, b->named[j].type, b->named[j].value,
                        b->named[j].starred);
       if (j >= 0 && strcmp(va, vb) == 0) continue;
       int derived = j >= 0 && na->line == b->named[j].line && same_file(c, na->file, b->named[j].file);
@@ -637,15 +658,15 @@ static void diff_consts(dctx *c) {
   for (uint32_t j = 0; j < b->nnamed; j++)
     if (find_named(a, S(b, b->named[j].name)) < 0) {
       rgi_change *ch = at(c, add(c, '+', RG_DW_CONST, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->named[j].name)));
-      vb = fmt_whole(sb, sizeof sb, &bb, &failed, b, b->named[j].type, b->named[j].value,
+      vb = fmt_whole(&wb, b, b->named[j].type, b->named[j].value,
                      b->named[j].starred);
       named_side(c, &ch->b, b, j, vb);
     }
   for (uint32_t i = 0; i < a->ninputs; i++) {
     const rgi_input *ia = &a->inputs[i];
     int j = find_input(b, S(a, ia->name));
-    va = fmt_whole(sa, sizeof sa, &ba, &failed, a, ia->type, ia->value, 0);
-    if (j >= 0) vb = fmt_whole(sb, sizeof sb, &bb, &failed, b, b->inputs[j].type, b->inputs[j].value, 0);
+    va = fmt_whole(&wa, a, ia->type, ia->value, 0);
+    if (j >= 0) vb = fmt_whole(&wb, b, b->inputs[j].type, b->inputs[j].value, 0);
     if (j >= 0 && strcmp(va, vb) == 0) continue;
     rgi_change *ch = at(c, add(c, j < 0 ? '-' : '~', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(a, ia->name)));
     ch->a.index = i;
@@ -658,13 +679,11 @@ static void diff_consts(dctx *c) {
   for (uint32_t k = 0; k < b->ninputs; k++)
     if (find_input(a, S(b, b->inputs[k].name)) < 0) {
       rgi_change *ch = at(c, add(c, '+', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->inputs[k].name)));
-      vb = fmt_whole(sb, sizeof sb, &bb, &failed, b, b->inputs[k].type, b->inputs[k].value, 0);
+      vb = fmt_whole(&wb, b, b->inputs[k].type, b->inputs[k].value, 0);
       ch->b.index = k;
       set_value(c, &ch->b, b->inputs[k].type, b->inputs[k].value, vb);
     }
-  if (failed) c->oom = 1;
-  rg_buf_free(&ba);
-  rg_buf_free(&bb);
+  if (whole_free(&wa) | whole_free(&wb)) c->oom = 1;
 }
 
 /* ---- tables ---------------------------------------------------------- */
@@ -752,17 +771,15 @@ typedef struct cellruns {
 typedef struct vmemo {
   int has;
   rgi_value raw;
-  const char *shown;        /* text, or big's data for a longer value */
-  int failed;               /* big ran out of memory */
-  rg_buf big;               /* freed with vmemo_free */
-  char text[1024];
+  const char *shown;        /* in w */
+  whole w;                  /* freed with vmemo_free */
 } vmemo;
 
 /* Returns cell x of m (of table value type t) formatted whole (fmt_whole),
 ** through memo. */
 static const char *cell_text(vmemo *memo, const rgi_module *m, rgi_type t, uint32_t x) {
   if (!memo->has || memo->raw != m->cells[x]) {
-    memo->shown = fmt_whole(memo->text, sizeof memo->text, &memo->big, &memo->failed, m, t, m->cells[x], 0);
+    memo->shown = fmt_whole(&memo->w, m, t, m->cells[x], 0);
     memo->raw = m->cells[x];
     memo->has = 1;
   }
@@ -771,8 +788,7 @@ static const char *cell_text(vmemo *memo, const rgi_module *m, rgi_type t, uint3
 
 /* Frees what memo holds; returns whether its memory ran out. */
 static int vmemo_free(vmemo *memo) {
-  rg_buf_free(&memo->big);
-  return memo->failed;
+  return whole_free(&memo->w);
 }
 
 /* Whether changes x and y of one table change alike: kind, texts, places. */
@@ -1001,7 +1017,7 @@ static int row_texts(const rgi_module *m, const rgi_table *t, rg_buf *text, rgi_
     return -1;
   }
   memset(memo, 0, sizeof *memo);
-  rg_buf_init(&memo->big);
+  whole_init(&memo->w);
   for (uint32_t r = 0; r < nrows; r++) {
     at[r] = text->len;
     for (uint32_t k = 0; k < stride; k++) {
@@ -1181,13 +1197,13 @@ static void diff_cells(dctx *c, tpair *tp, uint32_t head) {
   name_runs(c, &tp->runs, ta, tb);
 }
 
-/* Frees what tp holds. */
-static void tpair_free(tpair *tp) {
-  vmemo_free(&tp->ma);
-  vmemo_free(&tp->mb);
+/* Frees what tp holds; returns whether its values' memory ran out. */
+static int tpair_free(tpair *tp) {
+  int failed = vmemo_free(&tp->ma) | vmemo_free(&tp->mb);
   rg_free(tp->rowmap);
   for (int d = 0; d < 8; d++) rg_free(tp->a2b[d]);
   runs_free(&tp->runs);
+  return failed;
 }
 
 /* The tables added and removed, and of tables on both sides changed
@@ -1237,11 +1253,10 @@ static void diff_tables(dctx *c) {
     tp.tb = tb;
     tp.same_ndims = ta->ndims == tb->ndims;
     tp.runs.row_a = -1;
-    rg_buf_init(&tp.ma.big);
-    rg_buf_init(&tp.mb.big);
+    whole_init(&tp.ma.w);
+    whole_init(&tp.mb.w);
     diff_cells(c, &tp, head);
-    if (tp.ma.failed || tp.mb.failed) c->oom = 1;
-    tpair_free(&tp);
+    if (tpair_free(&tp)) c->oom = 1;
     if (c->oom) return;
     /* the odds: of a changed table, or of one whose dice key a changed
     ** helper computes; the table's item goes when nothing is inside */
