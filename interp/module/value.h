@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 
+#include "lex.h"
 #include "module.h"
 #include "regula_front.h"
 
@@ -89,8 +90,12 @@ size_t rgi_parse_milli(const char *s, int64_t *out);
 size_t rgi_parse_int(const char *s, int64_t *out);
 
 /* Writes the name of type t ("int", "set colour", "distance BW",
-** "list int"); safe on any module, verified or not. */
+** "list int"); safe on any module, verified or not.  A buffer of
+** RGI_TYPE_NAME_SIZE holds the name of any type of a compiled rule file
+** whole (8 "list " at most, "distance ", a name of at most RG_MAX_NAME
+** bytes, the NUL): what compares types by name needs no less. */
 char *rgi_type_name(char *buf, size_t size, const rgi_module *m, rgi_type t);
+#define RGI_TYPE_NAME_SIZE (8 * 5 + 9 + RG_MAX_NAME + 1)
 
 /* Writes dimension d of a table as its declaration names it into buf and
 ** returns buf: "score: 0..14", "ground" (the label only when it says more

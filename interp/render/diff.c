@@ -240,11 +240,10 @@ static uint32_t srule_text(const rgi_module *m, const rgi_strategy *st, uint32_t
   if (p->data) p->data[0] = '\0';
   rg_printf(&h->out, "\"%s\"", S(m, m->picks[i].prompt));
   if (m->picks[i].who_set) {
-    char w[256];
     for (uint32_t c = 0; c < m->nchoices; c++)
       if (m->choices[c].prompt == m->picks[i].prompt) {
-        rgi_value_format(w, sizeof w, m, m->heap, m->nheap, m->choices[c].chooser, m->picks[i].who);
-        rg_printf(&h->out, " for %s", w);
+        rg_puts(&h->out, " for ");   /* whole: the texts are compared */
+        rgi_value_write(&h->out, m, m->heap, m->nheap, m->choices[c].chooser, m->picks[i].who);
         break;
       }
   }
@@ -252,11 +251,9 @@ static uint32_t srule_text(const rgi_module *m, const rgi_strategy *st, uint32_t
     const rgi_pick *pk = &m->picks[i];
     if (i > first) rg_puts(&p->out, ", ");
     if (pk->kind == RG_PICK_VALUE) {
-      char v[256];
       for (uint32_t c = 0; c < m->nchoices; c++)
         if (m->choices[c].prompt == pk->prompt) {
-          rgi_value_format(v, sizeof v, m, m->heap, m->nheap, m->choices[c].option, pk->value);
-          rg_puts(&p->out, v);
+          rgi_value_write(&p->out, m, m->heap, m->nheap, m->choices[c].option, pk->value);
           break;
         }
     } else {
@@ -560,7 +557,7 @@ static int find_field(const rgi_module *m, const rgi_record *r, const char *name
 ** added, removed or retyped (compared by type name). */
 static void diff_records(dctx *c) {
   const rgi_module *a = c->a, *b = c->b;
-  char ta[128], tb[128];
+  char ta[RGI_TYPE_NAME_SIZE], tb[RGI_TYPE_NAME_SIZE];
   for (uint32_t i = 0; i < a->nrecords; i++) {
     const rgi_record *ra = &a->records[i];
     int j = find_record(b, S(a, ra->name));
@@ -708,6 +705,12 @@ static int64_t map_key(const rgi_module *a, const rgi_dim *da, uint32_t k, const
   if (v < db->lo || v >= db->lo + (int64_t)db->size) return -1;
   return v - db->lo;
 }
+
+/* Room for dim_text's text of any table of a compiled rule file, whole
+** (compared to tell a change of dimensions): "(" and ")", 8 dimensions at
+** most, each a label and an enum name of at most RG_MAX_NAME bytes (or
+** "lo..hi" of two int64s, shorter) with ": ", and ", " between them. */
+#define DIM_TEXT_SIZE (2 + 8 * (2 * RG_MAX_NAME + 2) + 7 * 2 + 1)
 
 /* Writes table t's dimensions into buf[0..size) as `(label: Enum, lo..hi)`,
 ** cut short when it does not fit. */
@@ -1211,7 +1214,7 @@ static int tpair_free(tpair *tp) {
 ** (diff_cells), then their odds (diff_odds). */
 static void diff_tables(dctx *c) {
   const rgi_module *a = c->a, *b = c->b;
-  char da[512], db[512];
+  char da[DIM_TEXT_SIZE], db[DIM_TEXT_SIZE];
   for (uint32_t i = 0; i < a->ntables && !c->oom; i++) {
     const rgi_table *ta = &a->tables[i];
     int j = rgi_module_find_table(b, S(a, ta->name));
@@ -1225,7 +1228,7 @@ static void diff_tables(dctx *c) {
     }
     const rgi_table *tb = &b->tables[j];
     uint32_t head = RG_DIFF_NONE;
-    char tya[128], tyb[128];
+    char tya[RGI_TYPE_NAME_SIZE], tyb[RGI_TYPE_NAME_SIZE];
     dim_text(db, sizeof db, b, tb);
     rgi_type_name(tya, sizeof tya, a, ta->value);
     rgi_type_name(tyb, sizeof tyb, b, tb->value);
@@ -1839,7 +1842,7 @@ static int same_value(const rgi_module *a, rgi_value va, const rgi_module *b, rg
 
 /* Whether types ta of a and tb of b have the same name. */
 static int same_type(const rgi_module *a, rgi_type ta, const rgi_module *b, rgi_type tb) {
-  char na[128], nb[128];
+  char na[RGI_TYPE_NAME_SIZE], nb[RGI_TYPE_NAME_SIZE];
   rgi_type_name(na, sizeof na, a, ta);
   rgi_type_name(nb, sizeof nb, b, tb);
   return strcmp(na, nb) == 0;
@@ -1986,7 +1989,7 @@ static void proc_side(rgi_diff_side *s, const rgi_module *m, uint32_t i) {
 ** without its name: "(total: int, s: season) -> int" (no `->` when it
 ** returns nothing). */
 static void signature(rg_buf *b, const rgi_module *m, const rgi_proc *p) {
-  char ty[256];
+  char ty[RGI_TYPE_NAME_SIZE];
   b->len = 0;
   if (b->data) b->data[0] = '\0';
   rg_putc(&b->out, '(');

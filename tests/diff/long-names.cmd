@@ -1,0 +1,1 @@
+regula diff tests/diff/long-names-base.rules tests/diff/long-names-revision.rules
