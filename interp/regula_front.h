@@ -666,6 +666,14 @@ REGULA_API rg_status rg_game_option(const rg_game *g, uint32_t i, char *buf, siz
 ** game is not asking; RG_NOMEM. */
 REGULA_API rg_status rg_game_question_write(const rg_game *g, uint32_t max, rg_out *out);
 
+/* Writes an example of the whole hand the question asks for (its hand > 1)
+** from the names of its own cards, as a person may type it: counted ("2 red
+** 1 white") or, when listed, each card ("red red white").  Made from the
+** options alone, never from what is left of them: it tells nothing of a
+** secret deck.  Returns RG_OK; RG_BAD_VALUE when the game is not asking for
+** a hand; RG_NOMEM. */
+REGULA_API rg_status rg_game_hand_example(const rg_game *g, int listed, rg_out *out);
+
 /* Writes the remark shown after option i of the question ("2 left") into
 ** buf; returns 1, or 0 when it has none. */
 REGULA_API int rg_game_option_remark(const rg_game *g, uint32_t i, char *buf, size_t size);

@@ -595,11 +595,13 @@ static void game_close(page_game *pg) {
 /* Returns the question game g asks as JSON: {"who","prompt","text" (as the
 ** regula program writes it: "WHO, PROMPT"),"secret","numeric","range",
 ** "lo","dice","sides","yesno","hand","step","noptions","options",
-** "remarks"} (options and their remarks, "" for none: at most 400, none
-** for several dice at once, which are lo .. lo + sides - 1 each). */
+** "remarks","counted","listed"} (options and their remarks, "" for none:
+** at most 400, none for several dice at once, which are lo .. lo + sides
+** - 1 each; counted and listed: examples of a whole hand typed at once,
+** "2 red 1 white" and "red red white", null when not a hand). */
 static json_t *question_json(const rg_game *g) {
   rg_game_question q;
-  text line;
+  text line, counted, listed;
   char buf[1024];
   json_t *opts = json_array(), *rems = json_array(), *doc;
   rg_game_asking(g, &q);
@@ -611,13 +613,20 @@ static json_t *question_json(const rg_game *g) {
     if (!rg_game_option_remark(g, i, buf, sizeof buf)) buf[0] = '\0';
     json_array_append_new(rems, jstr(buf));
   }
-  doc = json_pack("{s:o,s:o,s:o,s:b,s:b,s:b,s:I,s:I,s:I,s:b,s:I,s:o,s:I,s:o,s:o}", "who",
+  text_init(&counted);
+  text_init(&listed);
+  rg_game_hand_example(g, 0, &counted.out);
+  rg_game_hand_example(g, 1, &listed.out);
+  doc = json_pack("{s:o,s:o,s:o,s:b,s:b,s:b,s:I,s:I,s:I,s:b,s:I,s:o,s:I,s:o,s:o,s:o,s:o}", "who",
                   jstr(q.who), "prompt", jstr(q.prompt), "text", jstr(line.data), "secret",
                   q.secret, "numeric", q.numeric, "range", q.range, "lo", (json_int_t)q.lo, "dice",
                   (json_int_t)q.dice, "sides", (json_int_t)q.sides, "yesno", q.yesno, "hand",
                   (json_int_t)q.hand, "step", jstr(q.step), "noptions", (json_int_t)q.noptions,
-                  "options", opts, "remarks", rems);
+                  "options", opts, "remarks", rems, "counted", jstr(counted.data), "listed",
+                  jstr(listed.data));
   free(line.data);
+  free(counted.data);
+  free(listed.data);
   return doc;
 }
 

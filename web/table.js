@@ -166,12 +166,9 @@
     $('table-type').hidden = !typed;
     $('table-line').value = '';
     if (typed) {
-      // the example from the rules' own cards: the first and the next other word
-      const words = ask.options.map((o) => o.toLowerCase().split(' ')[0]);
-      const a = words[0], b = words.find((w) => w !== a);
-      const counted = b ? `2 ${a} 1 ${b}` : `2 ${a}`, listed = b ? `${a} ${a} ${b}` : `${a} ${a}`;
-      $('table-line-label').textContent = `The whole hand at once (${ask.hand} cards: "${counted}", or "${listed}"), or one card by its button`;
-      $('table-line').placeholder = `e.g. ${counted}`;
+      // the examples are the library's, from the rules' own cards
+      $('table-line-label').textContent = `The whole hand at once (${ask.hand} cards: "${ask.counted}", or "${ask.listed}"), or one card by its button`;
+      $('table-line').placeholder = `e.g. ${ask.counted}`;
     }
   }
 

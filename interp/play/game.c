@@ -490,6 +490,13 @@ int rg_game_option_remark(const rg_game *g, uint32_t i, char *buf, size_t size) 
   return p && i < p->n && !p->range && p->remark && p->remark(p->ctx, i, buf, size);
 }
 
+rg_status rg_game_hand_example(const rg_game *g, int listed, rg_out *out) {
+  const rgi_question *p = rgi_game_pending(g);
+  if (!p || p->hand <= 1 || p->numeric || p->range) return RG_BAD_VALUE;
+  rgi_question_hand_example(out, p, listed);
+  return out->failed ? RG_NOMEM : RG_OK;
+}
+
 rg_status rg_game_question_write(const rg_game *g, uint32_t max, rg_out *out) {
   const rgi_question *p = rgi_game_pending(g);
   if (!p) return RG_BAD_VALUE;

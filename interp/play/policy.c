@@ -186,20 +186,22 @@ static void hand_word(const rgi_question *q, uint32_t k, char *buf, size_t size)
   free(folded);
 }
 
-/* Writes an example of a hand of q from its own cards, the first and the
-** next that answers to another word: "2 red 1 white" (the rules name the
-** cards; a hand of one kind of card: "2 red"). */
-static void hand_example(rg_out *why, const rgi_question *q) {
+void rgi_question_hand_example(rg_out *o, const rgi_question *q, int listed) {
   char a[64], b[64];
+  uint32_t h = q->hand > 1 ? q->hand : 2;
   hand_word(q, 0, a, sizeof a);
-  for (uint32_t k = 1; k < q->n; k++) {
+  b[0] = '\0';
+  for (uint32_t k = 1; k < q->n && !b[0]; k++) {
     hand_word(q, k, b, sizeof b);
-    if (strcmp(a, b) != 0) {
-      rg_printf(why, "2 %s 1 %s", a, b);
-      return;
-    }
+    if (strcmp(a, b) == 0) b[0] = '\0';
   }
-  rg_printf(why, "2 %s", a);
+  if (!listed) {
+    if (b[0]) rg_printf(o, "%u %s 1 %s", h - 1, a, b);
+    else rg_printf(o, "%u %s", h, a);
+    return;
+  }
+  for (uint32_t i = 0; i < h; i++)
+    rg_printf(o, "%s%s", i ? " " : "", i + 1 == h && b[0] ? b : a);
 }
 
 int rgi_question_hand(const rgi_question *q, const char *line, uint32_t *ks, rg_out *why) {
@@ -234,7 +236,7 @@ int rgi_question_hand(const rgi_question *q, const char *line, uint32_t *ks, rg_
       else rg_printf(why, k == -2 ? "'%s' could be several cards; type more of it"
                                   : "'%s' is not one of the cards", tok);
       rg_puts(why, " (a hand is names, each may be after a count: ");
-      hand_example(why, q);
+      rgi_question_hand_example(why, q, 0);
       rg_puts(why, ")");
       return -1;
     }
@@ -255,7 +257,7 @@ int rgi_question_hand(const rgi_question *q, const char *line, uint32_t *ks, rg_
   }
   if (count >= 0 || n == 0) {
     rg_puts(why, "a count needs a card after it (");
-    hand_example(why, q);
+    rgi_question_hand_example(why, q, 0);
     rg_puts(why, ")");
     return -1;
   }
@@ -392,6 +394,13 @@ void rgi_question_help(rg_out *o, const rgi_question *q) {
       if (q->remark && q->remark(q->ctx, k, rem, sizeof rem)) rg_printf(o, "  (%s)", rem);
       rg_putc(o, '\n');
     }
+  }
+  if (q->hand > 1 && !q->numeric && !q->range) {
+    rg_printf(o, "the whole hand at once (%u cards): \"", q->hand);
+    rgi_question_hand_example(o, q, 0);
+    rg_puts(o, "\", or \"");
+    rgi_question_hand_example(o, q, 1);
+    rg_puts(o, "\"\n");
   }
   rg_puts(o, "a name may be shortened while only one fits; undo (or back) takes back\n"
              "the last answer; save [FILE] writes the game so far\n");

@@ -90,6 +90,14 @@ rg_reply rgi_question_reply(const rgi_question *q, char *line, int64_t *k, const
 ** are left (without naming how many, for a secret deck). */
 int rgi_question_hand(const rgi_question *q, const char *line, uint32_t *ks, rg_out *why);
 
+/* Writes an example of a whole hand of q (q->hand cards; 2 when q is not
+** a hand) to o from the names of q's own options, never from what is left
+** of them (a secret deck): the first option and the next that answers to
+** another word, case-folded as answers are read, counted ("2 red 1 white",
+** or "3 red" when all options answer to one word) or, when listed, each
+** card ("red red white"). */
+void rgi_question_hand_example(rg_out *o, const rgi_question *q, int listed);
+
 /* Writes the answer text that names option k of q (the option's name when
 ** it answers to k, else its number; dice as "3 4") into buf. */
 void rgi_question_answer_text(const rgi_question *q, int64_t k, char *buf, size_t size);

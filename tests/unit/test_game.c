@@ -482,6 +482,7 @@ int main(void) {
     CHECK(rg_game_option(tg, 6, name, sizeof name) == RG_BAD_VALUE && name[0] == '\0',
           "d6 has no seventh option");
     CHECK(rg_game_option_remark(tg, 0, name, sizeof name) == 0, "a face has no remark");
+    CHECK(rg_game_hand_example(tg, 0, &pubo) == RG_BAD_VALUE, "a die is no hand: no example");
     CHECK(tell(tg, "7", &why) == RG_REPLY_BAD &&
           strcmp(why.buf, "'7' is not an option; answer a number from 1 to 6 (? for help, undo to "
                  "go back)") == 0, "7 is no face: %s", why.buf);
@@ -494,6 +495,12 @@ int main(void) {
     CHECK(strstr(pub.buf, "\n? Alpha, hand: draw 3 from bag (line 16)\n  1) RED pass  (2 left)\n"
                  "  2) White  (2 left)\n  3) Blue  (1 left)\n") != NULL,
           "an open hand's options with what is left: %s", pub.buf);
+    pub.len = 0;
+    CHECK(rg_game_hand_example(tg, 0, &pubo) == RG_OK && strcmp(pub.buf, "2 red 1 white") == 0,
+          "the hand's counted example, from its own cards: %s", pub.buf);
+    pub.len = 0;
+    CHECK(rg_game_hand_example(tg, 1, &pubo) == RG_OK && strcmp(pub.buf, "red red white") == 0,
+          "the hand's listed example: %s", pub.buf);
     snprintf(want.buf, sizeof want.buf, "4 cards: this hand is 3 cards at most%s", more);
     CHECK(tell(tg, "4 red", &why) == RG_REPLY_BAD && strcmp(why.buf, want.buf) == 0,
           "four cards of three: %s", why.buf);

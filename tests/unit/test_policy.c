@@ -51,6 +51,8 @@ static const rgi_question intercept = { .who = "Alpha", .prompt = "intercept?", 
 /* 2d6 as one question: 36 outcomes, the first die least significant. */
 static const rgi_question twod6 = { .prompt = "roll 2d6", .n = 36, .numeric = 1, .range = 1,
                                    .lo = 1, .dice = 2, .sides = 6 };
+/* Two blades whose names fold past ASCII (a hand's examples). */
+static const char *const blades_of_help[] = { "ÉPÉE", "Sabre" };
 static const char *const seasons[] = { "Winter", "Spring/Autumn", "Summer", "Sandstorm" };
 static const rgi_question season = { .who = "Bravo", .prompt = "season", .n = 4,
                                     .name = name_of, .ctx = (void *)seasons };
@@ -360,7 +362,7 @@ int main(void) {
     rg_buf_free(&b);
     rg_buf_init(&b);
     CHECK(rgi_question_hand(&hand, " , ,", ks, &b.out) == -1 && b.data &&
-          strcmp(b.data, "a count needs a card after it (2 red 1 blue)") == 0,
+          strcmp(b.data, "a count needs a card after it (1 red 1 blue)") == 0,
           "edge: a hand of no card: %s", b.data ? b.data : "");
     rg_buf_free(&b);
     rg_buf_init(&b);
@@ -373,21 +375,21 @@ int main(void) {
     rg_buf_init(&b);
     CHECK(rgi_question_hand(&hand, longname, ks, &b.out) == -1 && b.data &&
           strlen(b.data) == strlen("'' is not one of the cards (a hand is names, each may be after "
-                                   "a count: 2 red 1 blue)") + 255,
+                                   "a count: 1 red 1 blue)") + 255,
           "edge: a 299-byte name is quoted cut to 255: %zu", b.data ? strlen(b.data) : 0);
     rg_buf_free(&b);
     tail.hand = 2;
     rg_buf_init(&b);
     CHECK(rgi_question_hand(&tail, "pa red", ks, &b.out) == -1 && b.data &&
           strcmp(b.data, "'pa' could be several cards; type more of it (a hand is names, each "
-                         "may be after a count: 2 black 1 white)") == 0, "edge: an open hand's "
+                         "may be after a count: 1 black 1 white)") == 0, "edge: an open hand's "
           "ambiguity: %s", b.data ? b.data : "");
     rg_buf_free(&b);
     tail.secret = 1;
     rg_buf_init(&b);
     CHECK(rgi_question_hand(&tail, "pa red", ks, &b.out) == -1 && b.data &&
           strcmp(b.data, "a card's name could be several cards; type more of it (a hand is names, "
-                         "each may be after a count: 2 black 1 white)") == 0, "edge: a secret hand's "
+                         "each may be after a count: 1 black 1 white)") == 0, "edge: a secret hand's "
           "ambiguity: %s", b.data ? b.data : "");
     rg_buf_free(&b);
     rg_buf_init(&b);
@@ -407,12 +409,52 @@ int main(void) {
       rg_buf_free(&b);
       rg_buf_init(&b);
       CHECK(rgi_question_hand(&bq, "2", ks, &b.out) == -1 && b.data &&
-            strcmp(b.data, "a count needs a card after it (2 épée 1 sabre)") == 0,
+            strcmp(b.data, "a count needs a card after it (1 épée 1 sabre)") == 0,
             "edge: a non-ASCII card's example: %s", b.data ? b.data : "");
       rg_buf_free(&b);
       rg_buf_init(&b);
       CHECK(rgi_question_hand(&bq, "2 épée", ks, &b.out) == 2 && ks[0] == 0 && ks[1] == 0,
             "edge: the example's word answers: %s", b.data ? b.data : "");
+      rg_buf_free(&b);
+    }
+    {
+      /* The promise of a hand's examples: each, counted or listed, read
+      ** back as a hand (rgi_question_hand) is the whole hand: q->hand
+      ** cards, all but the last the first option, the last the next that
+      ** answers to another word.  Over hands of 2 to 7 cards of a deck
+      ** whose first two options share a word (Red, Red, Blue), of one word
+      ** only (Red, Red), and of names past their first word. */
+      static const char *const one[] = { "Red", "Red" };
+      static const char *const *lists[] = { reds, one, tails, blades_of_help };
+      static const uint32_t ns[] = { 3, 2, 3, 2 };
+      static const uint32_t other[] = { 2, 0, 1, 1 };   /* the last card's option */
+      uint32_t hk[8];
+      for (int l = 0; l < 4; l++)
+        for (uint32_t h = 2; h <= 7; h++)
+          for (int listed = 0; listed < 2; listed++) {
+            rgi_question hq = { .who = "A", .prompt = "hand", .n = ns[l], .name = name_of,
+                                .ctx = (void *)lists[l], .hand = h };
+            rg_buf ex, er;
+            int got, whole = 1;
+            rg_buf_init(&ex);
+            rg_buf_init(&er);
+            rgi_question_hand_example(&ex.out, &hq, listed);
+            got = ex.data ? rgi_question_hand(&hq, ex.data, hk, &er.out) : -1;
+            for (int i = 0; i < got; i++)
+              whole &= hk[i] == (i + 1 == got && other[l] ? other[l] : 0);
+            CHECK(got == (int)h && whole, "hand example %d/%u/%d: '%s' read back as %d cards (%s)",
+                  l, h, listed, ex.data ? ex.data : "", got, er.data ? er.data : "");
+            rg_buf_free(&ex);
+            rg_buf_free(&er);
+          }
+      /* and a person's help at a hand names both, after the options */
+      rgi_question hq = { .who = "A", .prompt = "hand", .n = 3, .name = name_of,
+                          .ctx = (void *)reds, .hand = 3 };
+      rg_buf_init(&b);
+      rgi_question_help(&b.out, &hq);
+      CHECK(b.data && strstr(b.data, "  3) Blue\nthe whole hand at once (3 cards): \"2 red 1 blue\", "
+                                     "or \"red red blue\"\na name may be") != NULL,
+            "hand help: %s", b.data ? b.data : "");
       rg_buf_free(&b);
     }
   }

@@ -477,6 +477,11 @@ try {
     await page.click('#table-pass-go');
     const label = await page.textContent('#table-line-label');
     const hand = Number((label.match(/\((\d+) cards/) || [])[1]);
+    // the examples are the library's (rg_game_hand_example), a whole hand each
+    const ex = label.match(/cards: "(\d+) (\S+)(?: 1 (\S+))?", or "([^"]*)"\)/);
+    check(ex && Number(ex[1]) + (ex[3] ? 1 : 0) === hand && ex[4].split(' ').length === hand &&
+          (await page.getAttribute('#table-line', 'placeholder')) === `e.g. ${ex[1]} ${ex[2]}${ex[3] ? ` 1 ${ex[3]}` : ''}`,
+          'table mode: the hand\'s examples, counted and listed, are each a whole hand', label);
     // the cards dealt round the five colours: six are "2 red 1 white 1 black 1 green 1 yellow"
     const colours = ['red', 'white', 'black', 'green', 'yellow'];
     const counts = colours.map((c, i) => Math.floor(hand / 5) + (i < hand % 5 ? 1 : 0));
