@@ -1355,46 +1355,58 @@ typedef struct dicekey {
 /* A value of a table column and the outcomes of the dice that give it,
 ** before (in a) and after (in b). */
 typedef struct odds_row {
-  char value[256];
+  size_t at;                /* the value's text: oddsrows.texts.data + at */
   uint64_t before, after;
 } odds_row;
 
-/* Adds into rows[0..*nrows) (at most 64) the outcomes of the dice counts[]
-** that give each value of column colkeys of table t of m, the score along
+/* The values of one column (at most 64), with their texts whole, so that
+** two values that differ past any length are two rows. */
+typedef struct oddsrows {
+  odds_row row[64];
+  int n;
+  rg_buf texts;             /* each row's text and its NUL */
+  whole w;                  /* scratch for a value's text */
+} oddsrows;
+
+/* Adds into o's rows (at most 64) the outcomes of the dice counts[] that
+** give each value of column colkeys of table t of m, the score along
 ** dimension dk->dim: to .after when `after`, else to .before.  The score
 ** of dice total s is smap[s] when smap is given (INT64_MIN: none), else
-** s + dk->plus. */
+** s + dk->plus.  Out of memory: o->texts.out.failed or o->w.failed. */
 static void column_odds(const rgi_module *m, const rgi_table *t, const dicekey *dk,
                         const uint32_t *colkeys, const uint64_t *counts, const int64_t *smap,
-                        odds_row *rows, int *nrows, int after) {
+                        oddsrows *o, int after) {
   const rgi_dim *d = &m->dims[t->first_dim + dk->dim];
   for (int s = 0; s < 128; s++) {
     if (!counts[s]) continue;
     int64_t score = smap ? smap[s] : (int64_t)s + dk->plus;
-    char v[256];
+    char note[64];
+    const char *v = note;
     if (score == INT64_MIN) {
-      snprintf(v, sizeof v, "(no score)");
+      snprintf(note, sizeof note, "(no score)");
     } else if (score < d->lo || score >= d->lo + (int64_t)d->size) {
-      snprintf(v, sizeof v, "(outside %lld..%lld)", (long long)d->lo,
+      snprintf(note, sizeof note, "(outside %lld..%lld)", (long long)d->lo,
                (long long)(d->lo + (int64_t)d->size - 1));
     } else {
       uint32_t keys[8], cell = 0;
       for (uint32_t i = 0; i < t->ndims; i++) keys[i] = colkeys[i];
       keys[dk->dim] = (uint32_t)(score - d->lo);
       for (uint32_t i = 0; i < t->ndims; i++) cell = cell * m->dims[t->first_dim + i].size + keys[i];
-      fmtv(v, sizeof v, m, t->value, m->cells[t->first + cell]);
+      v = fmt_whole(&o->w, m, t->value, m->cells[t->first + cell], 0);
     }
     int r;
-    for (r = 0; r < *nrows; r++)
-      if (strcmp(rows[r].value, v) == 0) break;
-    if (r == *nrows) {
-      if (*nrows >= 64) continue;
-      memset(&rows[r], 0, sizeof rows[r]);
-      snprintf(rows[r].value, sizeof rows[r].value, "%s", v);
-      (*nrows)++;
+    for (r = 0; r < o->n; r++)
+      if (o->texts.data && strcmp(o->texts.data + o->row[r].at, v) == 0) break;
+    if (r == o->n) {
+      if (o->n >= 64) continue;
+      memset(&o->row[r], 0, sizeof o->row[r]);
+      o->row[r].at = o->texts.len;
+      rg_write(&o->texts.out, v, strlen(v) + 1);
+      if (o->texts.out.failed) return;
+      o->n++;
     }
-    if (after) rows[r].after += counts[s];
-    else rows[r].before += counts[s];
+    if (after) o->row[r].after += counts[s];
+    else o->row[r].before += counts[s];
   }
 }
 
@@ -1756,6 +1768,9 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
   }
   /* Every column of a (keys other than the dice dimension) that maps to b,
   ** for every combination of the helper's enum arguments. */
+  oddsrows orows, *rows = &orows;
+  rg_buf_init(&rows->texts);
+  whole_init(&rows->w);
   uint32_t ncols = 1;
   for (uint32_t d = 0; d < ta->ndims; d++)
     if ((int)d != ka.dim) ncols *= a->dims[ta->first_dim + d].size;
@@ -1775,10 +1790,14 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
         else keysb[d] = (uint32_t)k;
       }
       if (!ok) continue;
-      odds_row rows[64];
-      int nrows = 0;
-      column_odds(a, ta, &ka, keysa, counts, ha.map ? ha.map + (size_t)cb * 128 : NULL, rows, &nrows, 0);
-      column_odds(b, tb, &kb, keysb, counts, hb.map ? hb.map + (size_t)cb * 128 : NULL, rows, &nrows, 1);
+      rows->n = 0;
+      rows->texts.len = 0;
+      column_odds(a, ta, &ka, keysa, counts, ha.map ? ha.map + (size_t)cb * 128 : NULL, rows, 0);
+      column_odds(b, tb, &kb, keysb, counts, hb.map ? hb.map + (size_t)cb * 128 : NULL, rows, 1);
+      if (rows->texts.out.failed || rows->w.failed) {
+        c->oom = 1;
+        break;
+      }
       char colname[512];
       snprintf(colname, sizeof colname, "%s", combo);
       for (uint32_t d = 0; d < ta->ndims; d++) {
@@ -1789,17 +1808,20 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
         strncat(colname, k1, sizeof colname - strlen(colname) - 1);
       }
       const char *col_text = NULL;
-      for (int r = 0; r < nrows; r++) {
-        if (rows[r].before == rows[r].after) continue;
+      for (int r = 0; r < rows->n; r++) {
+        const odds_row *row = &rows->row[r];
+        if (row->before == row->after) continue;
         if (!col_text) col_text = keep(c, colname);
-        ch = at(c, add(c, '~', RG_DW_ODDS_VALUE, RG_DS_TABLES, head, keep(c, rows[r].value)));
+        ch = at(c, add(c, '~', RG_DW_ODDS_VALUE, RG_DS_TABLES, head, keep(c, rows->texts.data + row->at)));
         ch->row = col_text;
-        ch->odds.before = rows[r].before;
-        ch->odds.after = rows[r].after;
+        ch->odds.before = row->before;
+        ch->odds.after = row->after;
         ch->odds.total = total;
       }
     }
   }
+  rg_buf_free(&rows->texts);
+  whole_free(&rows->w);
   rg_free(ha.map);
   rg_free(hb.map);
 }
