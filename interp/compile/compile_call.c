@@ -90,7 +90,7 @@ static rgi_type bi_minmax(cstate *cs, bcall *c, const builtin *b) {
   bool clamp = b->op == RG_OP_CLAMP;
   rgi_type t = T_NONE;
   bool bad = false;
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (clamp && c->argc != 3) {
     rgc_err(cs, c->e->pos, "clamp takes 3 arguments (x, lo, hi), not %u", c->argc);
     return T_ERR;
@@ -179,7 +179,7 @@ static rgi_type one_arg(cstate *cs, bcall *c, const builtin *b) {
 /* abs(x): a number's absolute value, of its type. */
 static rgi_type bi_abs(cstate *cs, bcall *c, const builtin *b) {
   rgi_type ta = one_arg(cs, c, b);
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (rgc_is_err(ta)) return T_ERR;
   if (!rgc_numeric(ta)) {
     rgc_err(cs, c->e->args->pos, "abs needs a number, not %s", rgc_tname(cs, ta, x, sizeof x));
@@ -192,7 +192,7 @@ static rgi_type bi_abs(cstate *cs, bcall *c, const builtin *b) {
 /* count(s): how many members a set holds. */
 static rgi_type bi_count(cstate *cs, bcall *c, const builtin *b) {
   rgi_type ta = one_arg(cs, c, b);
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (rgc_is_err(ta)) return T_ERR;
   if (ta.kind != RG_K_SET) {
     rgc_err(cs, c->e->args->pos, "count needs a set, not %s", rgc_tname(cs, ta, x, sizeof x));
@@ -206,7 +206,7 @@ static rgi_type bi_count(cstate *cs, bcall *c, const builtin *b) {
 ** code of its own). */
 static rgi_type bi_ord(cstate *cs, bcall *c, const builtin *b) {
   rgi_type ta = one_arg(cs, c, b);
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (rgc_is_err(ta)) return T_ERR;
   if (ta.kind != RG_K_ENUM) {
     rgc_err(cs, c->e->args->pos, "ord needs an enum member, not %s", rgc_tname(cs, ta, x, sizeof x));
@@ -220,7 +220,7 @@ static rgi_type bi_ord(cstate *cs, bcall *c, const builtin *b) {
 /* Compiles argument a expecting a list; returns its type or T_ERR. */
 static rgi_type list_arg(cstate *cs, rgi_expr *a, const char *fn, rgi_type want) {
   rgi_type t = rgc_expr(cs, a, want);
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (rgc_is_err(t)) return t;
   if (t.kind != RG_K_LIST) {
     rgc_err(cs, a->pos, "%s needs a list, not %s", fn, rgc_tname(cs, t, x, sizeof x));
@@ -302,7 +302,7 @@ static rgi_type bi_at_least(cstate *cs, bcall *c, const builtin *b) {
 static rgi_type bi_sorted_sum(cstate *cs, bcall *c, const builtin *b) {
   bool sorted = b->op == RG_OP_SORT;
   rgi_type l = list_arg(cs, c->a1, b->name, c->want), el;
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (rgc_is_err(l)) return T_ERR;
   el = rgc_elem_of(cs, l);
   if (!rgc_numeric(el) &&
@@ -318,7 +318,7 @@ static rgi_type bi_sorted_sum(cstate *cs, bcall *c, const builtin *b) {
 /* members(s): a set's members as a list, in the enum's order. */
 static rgi_type bi_members(cstate *cs, bcall *c, const builtin *b) {
   rgi_type t = rgc_expr(cs, c->a1, T_NONE);
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (rgc_is_err(t)) return T_ERR;
   if (t.kind != RG_K_SET || t.ref == REF_ANY) {
     rgc_err(cs, c->a1->pos, "members needs a set of a known enum, not %s", rgc_tname(cs, t, x, sizeof x));
@@ -377,7 +377,7 @@ static rgi_type bi_choose(cstate *cs, bcall *c, const builtin *b) {
   rgi_type who, opt, res;
   rgi_choice *ch;
   uint32_t kind;
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (c->argc != 3 && c->argc != 4) {
     rgc_err(cs, c->e->pos, "choose takes (chooser, \"prompt\", options) or (chooser, \"prompt\", lo, hi)");
     return T_ERR;
@@ -435,7 +435,7 @@ static rgi_type bi_shape(cstate *cs, bcall *c, const builtin *b) {
   uint32_t argc = c->argc, k = 0;
   rgi_type *types;
   bool bad = false;
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (argc != strlen(args)) {
     rgc_err(cs, e->pos, "%s takes %zu arguments, not %u", e->name, strlen(args), argc);
     return T_ERR;

@@ -309,7 +309,7 @@ void rgc_decl_proc(cstate *cs, rgi_decl *dc) {
 /* Resolves the key of a dice face or a deck card (a member by code or
 ** display name, or an integer) against type t. */
 static bool chance_key(cstate *cs, const rgi_keypat *k, rgi_type t, rgi_value *v) {
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (k->next) {
     rgc_err(cs, k->pos, "a face or card is one value, not several keys");
     return false;
@@ -346,7 +346,7 @@ void rgc_decl_chance(cstate *cs, rgi_decl *dc) {
   if (!s) return;
   t = rgc_resolve_type(cs, dc->type);
   if (!rgc_is_err(t) && t.kind != RG_K_ENUM && t.kind != RG_K_INT) {
-    char x[96];
+    char x[RGI_TYPE_NAME_SIZE];
     rgc_err(cs, dc->type->pos, "%s must be an enum or int, not %s",
         is_dice ? "a die's faces" : "a deck's cards", rgc_tname(cs, t, x, sizeof x));
     t = T_ERR;
@@ -469,7 +469,7 @@ void rgc_decl_input(cstate *cs, rgi_decl *dc) {
     const rgi_enum *en;
     if (rgc_is_err(it)) { s->type = T_ERR; return; }
     if (it.kind != RG_K_ENUM) {
-      char x[96];
+      char x[RGI_TYPE_NAME_SIZE];
       rgc_err(cs, dc->index->pos, "an input is indexed by an enum, not %s", rgc_tname(cs, it, x, sizeof x));
       s->type = T_ERR;
       return;
@@ -644,7 +644,7 @@ static int64_t first_site(const sites_by_prompt *ix, uint32_t pr) {
 ** value).  Returns false after an error. */
 static bool strategy_pick(cstate *cs, const rgi_pickx *x, const rgi_choice *c, rgi_pick *pk) {
   rgi_type opt = c->option;
-  char tn[96];
+  char tn[RGI_TYPE_NAME_SIZE];
   if (x->word) {                                   /* max FIELD, min FIELD */
     const rgi_record *r;
     if (strcmp(x->word, "max") != 0 && strcmp(x->word, "min") != 0) {
@@ -719,7 +719,7 @@ static int by_rule_prompt(const void *a, const void *b) {
 void rgc_decl_strategy(cstate *cs, rgi_decl *dc) {
   rgi_strategy *st;
   uint32_t first = cs->picks.n, nrules = 0, k;
-  char ta[96], tb[96];
+  char ta[RGI_TYPE_NAME_SIZE], tb[RGI_TYPE_NAME_SIZE];
   sites_by_prompt ix;
   srule_at *rules;
   for (uint32_t i = 0; i < cs->strategies.n; i++)
@@ -821,7 +821,7 @@ void rgc_decl_display(cstate *cs, rgi_decl *dc) {
   const rgi_record *r;
   rgi_display *dp;
   uint32_t first = cs->dlines.n;
-  char tn[96];
+  char tn[RGI_TYPE_NAME_SIZE];
   if (!s || s->kind != S_RECORD) {
     rgc_err(cs, dc->pos, "'%s' is not a record: a display shows a record", dc->name);
     return;

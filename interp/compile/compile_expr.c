@@ -93,7 +93,7 @@ static rgi_type index_expr(cstate *cs, rgi_expr *e) {
                                                               !rgc_find_local(cs, e->a->name))) {
     /* An expression that is not a table: a list, indexed from 0. */
     rgi_type l = rgc_expr(cs, e->a, T_NONE);
-    char x[96];
+    char x[RGI_TYPE_NAME_SIZE];
     if (rgc_is_err(l)) return T_ERR;
     if (l.kind != RG_K_LIST) {
       rgc_err(cs, e->a->pos, "only tables and lists can be indexed with [...], not %s", rgc_tname(cs, l, x, sizeof x));
@@ -177,7 +177,7 @@ static rgi_type set_expr(cstate *cs, rgi_expr *e, rgi_type want) {
     rgi_type t = rgc_expr(cs, m, elem);
     if (rgc_is_err(t)) { bad = true; continue; }
     if (t.kind != RG_K_ENUM) {
-      char x[96];
+      char x[RGI_TYPE_NAME_SIZE];
       rgc_err(cs, m->pos, "a set's members must be enum members, not %s", rgc_tname(cs, t, x, sizeof x));
       bad = true;
       continue;
@@ -200,7 +200,7 @@ static rgi_type record_expr(cstate *cs, rgi_expr *e, rgi_type want) {
   if (e->a) {
     /* { a with f: v, ... }: a is stored in a hidden local, the fields not
     ** given are read from it */
-    char x[96];
+    char x[RGI_TYPE_NAME_SIZE];
     rgi_type bt = rgc_expr(cs, e->a, want);
     if (rgc_is_err(bt)) return T_ERR;
     if (bt.kind != RG_K_RECORD) {
@@ -441,7 +441,7 @@ bool rgc_label(cstate *cs, rgi_expr *who, const char *what, rgi_pos pos) {
 static rgi_type roll_by_value(cstate *cs, rgi_expr *e, local *l) {
   uint32_t en, n, die[64];
   rgi_type face = T_NONE;
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (l->type.kind != RG_K_ENUM) {
     rgc_err(cs, e->pos, "roll %s: '%s' is %s; roll takes a die, or a member naming a die",
         e->name, e->name, rgc_tname(cs, l->type, x, sizeof x));
@@ -461,7 +461,7 @@ static rgi_type roll_by_value(cstate *cs, rgi_expr *e, local *l) {
     }
     f = AT(cs->dice, rgi_dice, d->index).face;
     if (k > 0 && !(f.kind == face.kind && f.ref == face.ref)) {
-      char y[96];
+      char y[RGI_TYPE_NAME_SIZE];
       rgc_err(cs, e->pos, "roll %s: die %s has faces of %s, die %s of %s; the dice must match",
           e->name, code, rgc_tname(cs, f, x, sizeof x),
           cs->pool + AT(cs->members, rgi_member_info, AT(cs->enums, rgi_enum, en).first).code,
@@ -518,7 +518,7 @@ rgi_type rgc_expr(cstate *cs, rgi_expr *e, rgi_type want) {
     {
       rgi_type rt = rgc_expr(cs, e->a, T_NONE);
       const rgi_record *rec;
-      char x[96];
+      char x[RGI_TYPE_NAME_SIZE];
       if (rgc_is_err(rt)) break;
       if (rt.kind != RG_K_RECORD) {
         rgc_err(cs, e->pos, "'.%s' needs a record, not %s", e->name, rgc_tname(cs, rt, x, sizeof x));

@@ -29,7 +29,7 @@ bool rgc_numeric(rgi_type t) {
 /* Returns the type of `a op b` for operand types a and b, or T_ERR after
 ** reporting why the operator does not apply. */
 rgi_type rgc_binop_type(cstate *cs, rgi_pos pos, rgi_op op, rgi_type a, rgi_type b) {
-  char x[96], y[96];
+  char x[RGI_TYPE_NAME_SIZE], y[RGI_TYPE_NAME_SIZE];
   if (rgc_is_err(a) || rgc_is_err(b)) return T_ERR;
   switch (op) {
   case RG_AOP_ADD: case RG_AOP_SUB:
@@ -86,7 +86,7 @@ rgi_type rgc_binop_type(cstate *cs, rgi_pos pos, rgi_op op, rgi_type a, rgi_type
 
 /* Returns the type of `op a` or T_ERR after reporting. */
 rgi_type rgc_unop_type(cstate *cs, rgi_pos pos, rgi_op op, rgi_type a) {
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (rgc_is_err(a)) return T_ERR;
   if (op == RG_AOP_NEG && rgc_numeric(a)) return a;
   if (op == RG_AOP_NOT && a.kind == RG_K_BOOL) return a;
@@ -329,7 +329,7 @@ static rgi_type fold_set(cstate *cs, rgi_expr *e, rgi_type want, rgi_value *v) {
     rgi_type t = rgc_fold(cs, m, elem, &mv);
     if (rgc_is_err(t)) { ok = false; continue; }
     if (t.kind != RG_K_ENUM) {
-      char x[96];
+      char x[RGI_TYPE_NAME_SIZE];
       rgc_err(cs, m->pos, "a set's members must be enum members, not %s", rgc_tname(cs, t, x, sizeof x));
       ok = false;
       continue;

@@ -22,6 +22,7 @@
 #include "regula_front.h"
 #include "opcodes.h"
 #include "parse.h"
+#include "value.h"
 
 #include <setjmp.h>
 #include <stdbool.h>
@@ -159,7 +160,9 @@ sym *rgc_lookup(cstate *cs, const char *name);
 uint32_t rgc_intern(cstate *cs, const char *s);
 /* Returns whether type k is the error type. */
 static inline bool rgc_is_err(rgi_type t) { return t.kind == K_ERR; }
-/* Writes a readable name of t into buf; returns buf. */
+/* Writes a readable name of t into buf; returns buf.  A buffer of
+** RGI_TYPE_NAME_SIZE (value.h) holds any type's name whole: two types an
+** error tells apart never read the same. */
 const char *rgc_tname(cstate *cs, rgi_type t, char *buf, size_t size);
 /* Reports "WHAT must be W, not G" when got does not fit want. */
 bool rgc_check_type(cstate *cs, rgi_pos pos, rgi_type got, rgi_type want, const char *what);

@@ -228,7 +228,7 @@ const char *rgc_tname(cstate *cs, rgi_type t, char *buf, size_t size) {
 
 /* Reports "expected W, found G" at pos when got does not fit want. */
 bool rgc_check_type(cstate *cs, rgi_pos pos, rgi_type got, rgi_type want, const char *what) {
-  char a[96], b[96];
+  char a[RGI_TYPE_NAME_SIZE], b[RGI_TYPE_NAME_SIZE];
   if (RGC_COMPAT(got, want)) return true;
   rgc_err(cs, pos, "%s must be %s, not %s", what, rgc_tname(cs, want, a, sizeof a),
       rgc_tname(cs, got, b, sizeof b));

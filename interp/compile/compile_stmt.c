@@ -308,7 +308,7 @@ static bool return_stmt(cstate *cs, rgi_stmt *s) {
 static bool setitem_stmt(cstate *cs, rgi_stmt *s) {
   local *l = rgc_find_local(cs, s->name);
   rgi_type t;
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   if (!l) {
     rgc_err(cs, s->pos, "unknown variable '%s' (declare it with let)%s", s->name,
                   rgc_hint_name(cs, s->name, 0, false, true));
@@ -357,7 +357,7 @@ static bool step_stmt(cstate *cs, rgi_stmt *s) {
 static bool foreach_stmt(cstate *cs, rgi_stmt *s) {
   rgi_type t, el;
   uint32_t lst, idx, len, var, top, jexit;
-  char x[96];
+  char x[RGI_TYPE_NAME_SIZE];
   cs->depth++;
   t = rgc_expr(cs, s->e, T_NONE);
   if (!rgc_is_err(t) && t.kind == RG_K_SET && t.ref != REF_ANY) {

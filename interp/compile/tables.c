@@ -324,7 +324,7 @@ static uint32_t tsv_split(cstate *cs, uint32_t file, uint32_t lineno, const char
 /* Parses the text of a TSV cell as a value of type t. */
 static bool tsv_value(cstate *cs, const tsvcell *c, rgi_type t, rgi_value *v) {
   const char *s = c->text;
-  char list[512], x[96];
+  char list[512], x[RGI_TYPE_NAME_SIZE];
   int64_t m;
   size_t k;
   switch (t.kind) {
