@@ -56,7 +56,8 @@ const char diff_help[] =
   "the helper's enums): for a changed table, and for an unchanged one whose\n"
   "helper now gives other scores.  Give other scores as --odds\n"
   "TABLE=NdS[+K|-K] (the table's first integer key is NdS+K; repeatable).\n"
-  "Modifiers applied outside such a helper are not followed.\n"
+  "Modifiers applied outside such a helper are not followed.  Dice whose\n"
+  "largest sum is 128 or more (1d200, 22d6) have no odds.\n"
   "\n"
   "Example: regula diff SHEET.rules SHEET-revised.rules\n"
   "Exit: 0 equal, 1 different, 2 bad input, 3 out of memory.\n";
@@ -87,7 +88,7 @@ static int parse_args(const diff_request *r, diff_args *a) {
   a->format = r->stat ? RG_DIFF_STAT : r->json ? RG_DIFF_JSON : RG_DIFF_TEXT;
   for (int i = 0; i < r->nodds; i++) {
     if (a->nhints >= MAX_HINTS || !rg_diff_hint_valid(r->odds[i]))
-      return usage("'%s' is not an odds hint TABLE=NdS[+K]", r->odds[i]);
+      return usage("'%s' is not an odds hint TABLE=NdS[+K] (dice up to a sum of 127)", r->odds[i]);
     a->hints[a->nhints++] = r->odds[i];
   }
   if (r->nfiles > 2) return usage("diff takes two rule files, not '%s'", r->files[2]);

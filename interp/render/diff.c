@@ -1280,10 +1280,17 @@ static void diff_tables(dctx *c) {
 /* ---- odds -------------------------------------------------------------- */
 
 /* The distribution of NdS: counts[s] for sums s = n..n*S; returns the total
-** (S^n), or 0 when too large. */
+** (S^n), or 0 when the largest sum is max or more (max <= 128: 1d100, 2d20
+** and 21d6 are counted) or the total passes INT64_MAX (a JSON integer:
+** 40d3, 63d2). */
 static uint64_t dice_counts(int n, int sides, uint64_t *counts, int max) {
   uint64_t total = 1;
-  if (n < 1 || n > 6 || sides < 2 || sides > 20 || n * sides >= max) return 0;
+  if (n < 1 || sides < 2 || n >= max || sides >= max || n * sides >= max || max > 128) return 0;
+  for (int i = 0; i < n; i++) {
+    if (total > (uint64_t)INT64_MAX / (uint64_t)sides) return 0;
+    total *= (uint64_t)sides;
+  }
+  total = 1;
   memset(counts, 0, (size_t)max * sizeof *counts);
   counts[0] = 1;
   for (int i = 0; i < n; i++) {

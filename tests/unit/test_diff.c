@@ -457,6 +457,9 @@ int main(void) {
     static const struct { const char *text; int n, sides, plus; } good[] = {
       { "weather=2d6", 2, 6, 0 }, { "w=d6", 1, 6, 0 }, { "w=D6", 1, 6, 0 }, { "w=3D10+2", 3, 10, 2 },
       { "w=2d6-1", 2, 6, -1 }, { "w=6d20", 6, 20, 0 }, { "w=1d2", 1, 2, 0 },
+      /* sums up to 127, totals up to INT64_MAX (3^39 and 2^62 below it) */
+      { "w=7d6", 7, 6, 0 }, { "w=1d21", 1, 21, 0 }, { "w=1d100", 1, 100, 0 }, { "w=1d127", 1, 127, 0 },
+      { "w=21d6", 21, 6, 0 }, { "w=39d3", 39, 3, 0 }, { "w=62d2", 62, 2, 0 },
       { "w=2d6+2147483647", 2, 6, 2147483647 }, { "w=2d6-2147483647", 2, 6, -2147483647 },
     };
     static const char *const bad[] = {
@@ -469,10 +472,12 @@ int main(void) {
       "w=2d6-",      /* the same */
       "w=2d6x",      /* something after the dice */
       "w=2d6+1x",    /* the same after a modifier */
-      "w=7d6",       /* more than 6 dice */
+      "w=1d128",     /* a sum of 128 */
+      "w=22d6",      /* a sum of 132 */
+      "w=40d3",      /* 3^40 outcomes: past INT64_MAX */
+      "w=63d2",      /* 2^63 outcomes: past INT64_MAX */
       "w=0d6",       /* no dice */
       "w=1d1",       /* fewer than 2 sides */
-      "w=1d21",      /* more than 20 sides */
       "w=-1d6",      /* a negative count */
       /* what strtol would take: spaces, a sign, a number that wraps (as
       ** an int, 4294967297 is 1 and 4294967302 is 6) */
