@@ -31,6 +31,20 @@ LC_ALL=C "$bin" check "$tmp/folder.rules" 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q 'cannot read .*folder.rules: Is a directory$' "$tmp/err" && ok ||
   bad "check DIR: exit $rc, $(cat "$tmp/err")"
 
+# A rule file whose name (or folder) holds ESC or U+202E is used like any
+# other, its name shown escaped in messages (it was refused as "internal
+# error: the compiled module fails verification": the module keeps names).
+for f in "$(printf 'esc\033[31m.rules')" "$(printf 'bidi\342\200\256.rules')" "$(printf 'dir\033x')/s.rules"; do
+  mkdir -p "$tmp/$(dirname "$f")"
+  printf 'procedure main() -> int {\n  return 6 / 2\n}\nprocedure bad() -> int { return 1 / 0 }\n' > "$tmp/$f"
+  "$bin" call "$tmp/$f" main > "$tmp/out" 2> "$tmp/err"; rc1=$?
+  "$bin" build "$tmp/$f" -o "$tmp/esc.rbc" 2>> "$tmp/err"; rc2=$?
+  "$bin" call "$tmp/$f" bad > /dev/null 2> "$tmp/err2"; rc3=$?
+  [ $rc1 = 0 ] && [ $rc2 = 0 ] && [ "$(cat "$tmp/out")" = 3 ] && [ ! -s "$tmp/err" ] && [ $rc3 = 3 ] &&
+    grep -q 'x1b\|u202e\|u202E' "$tmp/err2" && ! grep -q "$(printf '\033')" "$tmp/err2" && ok ||
+    bad "a file name with a control character: exit $rc1, $rc2, $rc3: $(cat "$tmp/err" "$tmp/err2")"
+done
+
 "$bin" run "$r" --seed random > "$tmp/random.out" 2> "$tmp/random.err"; rc=$?
 seed=$(sed -n 's/^regula: seed \([0-9][0-9]*\)$/\1/p' "$tmp/random.err")
 [ $rc = 0 ] && [ -n "$seed" ] && ok || bad "--seed random: exit $rc, stderr $(cat "$tmp/random.err")"

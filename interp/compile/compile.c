@@ -167,10 +167,20 @@ static int compile_rules(cstate *cs, uint32_t file, rgi_module *m, rgi_assumptio
   for (rgi_decl *dc = ast->decls; dc; dc = dc->next)
     if (dc->kind == RG_DE_STRATEGY) rgc_decl_strategy(cs, dc);
     else if (dc->kind == RG_DE_DISPLAY) rgc_decl_display(cs, dc);
-  /* The files the line table refers to. */
+  /* The files the line table refers to, each as a message quotes a file
+  ** name (rg_write_shown: ESC as \x1b): a module's strings are printed,
+  ** and hold nothing a terminal acts on. */
   for (uint32_t i = 0; i < d->nfiles; i++) {
     uint32_t *f = rgc_push(cs, &cs->files);
-    *f = rgc_intern(cs, d->files[i]->path);
+    rg_buf shown;
+    rg_buf_init(&shown);
+    rg_write_shown(&shown.out, d->files[i]->path, strlen(d->files[i]->path), 0);
+    if (shown.out.failed) {
+      rg_buf_free(&shown);
+      rgc_oom(cs);
+    }
+    *f = rgc_intern(cs, shown.data ? shown.data : "");
+    rg_buf_free(&shown);
   }
   if (d->errors > errors0) return -1;
 
