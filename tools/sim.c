@@ -85,7 +85,7 @@ static void progress(void *ctx, uint64_t done, uint64_t total) {
 }
 
 int sim_save_chart(const char *path, rg_status st, const rg_buf *b) {
-  if (st != RG_OK || b->out.failed) {
+  if (st != RG_OK || b->out.failed) {     /* RG_NOMEM, or RG_IO: b could not grow */
     fputs("regula: error: out of memory\n", stderr);
     return EX_RUNTIME;
   }
