@@ -114,21 +114,20 @@ REGULA_API void rg_free(void *p);
 ** failed write is remembered in `failed`, so that a writer goes on and the
 ** caller checks `failed` once at the end.  Set write and ctx, zero failed.
 **
-** What a writer returns: every function of regula.h and regula_front.h
-** that writes to an rg_out `out` and returns an rg_status, whatever its
-** own comment lists, returns
+** What a writer returns, the same for every function of regula.h and
+** regula_front.h that writes to an rg_out `out` and returns an rg_status
+** (its own comment does not repeat it):
 **   - RG_IO when out failed: its write returned -1 during the call, or
 **     before it (failed was already set, and nothing more is written);
 **     out->failed is then set;
-**   - RG_NOMEM when the library's own memory ran out (the text is then cut
-**     short), also when out failed too: RG_NOMEM wins.
-** A failure of the function's own that its comment names (a bad
-** argument, a name not found, a wrong shape) is returned as it says,
-** whatever became of out.  A function that returns void or a count
-** (rg_diagnostic_render, rg_run_log, rg_rules_placeholders, ...) leaves
-** the caller to read failed; an rg_out called `why` only carries the
-** reason of a failure (rg_file_save), and its own failure changes no
-** status. */
+**   - RG_NOMEM only when the library's own memory ran out (the text is
+**     then cut short); when out failed too, RG_NOMEM wins.
+** A failure that the function's comment names (a bad argument, a name not
+** found, a wrong shape) is returned as it says, whatever became of out.
+** A function that returns void or a count (rg_diagnostic_render,
+** rg_run_log, rg_rules_placeholders, ...) leaves the caller to read
+** failed; an rg_out called `why` only carries the reason of a failure
+** (rg_file_save), and its own failure changes no status. */
 typedef struct rg_out {
   /* Writes s[0..n); returns 0, or -1 when the text could not be written. */
   int (*write)(void *ctx, const char *s, size_t n);
