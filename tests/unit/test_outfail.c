@@ -6,8 +6,9 @@
 ** memory, and winning when both failed.
 **
 ** The writers are a table (writers[] below): EVERY rg_status writer of the
-** two headers must be in it, so a new writer is added there, with what it
-** needs in the fixture.  Each is called
+** two headers must be in it (tests/abi.sh fails when one is not), so a
+** new writer is added there, with what it needs in the fixture.  Each is
+** called
 **   - with an out that refuses every write: RG_IO, failed 1;
 **   - with an out that has failed already: RG_IO, and nothing written;
 **   - with an out that takes half of the writer's text, then refuses:
