@@ -76,7 +76,8 @@ typedef enum rg_status {
   RG_BAD_MODULE = 5,        /* a bytecode module is malformed or fails verification */
   RG_NOT_FOUND = 6,         /* no such file, procedure, table, input or strategy */
   RG_BAD_VALUE = 7,         /* a value, key, argument or option is not valid there */
-  RG_IO = 8                 /* a file could not be read or written */
+  RG_IO = 8                 /* a file could not be read or written, or an
+                            ** rg_out's write failed (see rg_out) */
 } rg_status;
 
 /* Returns the name of status s ("ok", "out of memory", ...; "unknown status"
@@ -111,7 +112,22 @@ REGULA_API void rg_free(void *p);
 
 /* Where the library's text goes: a write callback and its context.  A
 ** failed write is remembered in `failed`, so that a writer goes on and the
-** caller checks `failed` once at the end.  Set write and ctx, zero failed. */
+** caller checks `failed` once at the end.  Set write and ctx, zero failed.
+**
+** What a writer returns, the same for every function of regula.h and
+** regula_front.h that writes to an rg_out `out` and returns an rg_status
+** (its own comment does not repeat it):
+**   - RG_IO when out failed: its write returned -1 during the call, or
+**     before it (failed was already set, and nothing more is written);
+**     out->failed is then set;
+**   - RG_NOMEM only when the library's own memory ran out (the text is
+**     then cut short); when out failed too, RG_NOMEM wins.
+** A failure that the function's comment names (a bad argument, a name not
+** found, a wrong shape) is returned as it says, whatever became of out.
+** A function that returns void or a count (rg_diagnostic_render,
+** rg_run_log, rg_rules_placeholders, ...) leaves the caller to read
+** failed; an rg_out called `why` only carries the reason of a failure
+** (rg_file_save), and its own failure changes no status. */
 typedef struct rg_out {
   /* Writes s[0..n); returns 0, or -1 when the text could not be written. */
   int (*write)(void *ctx, const char *s, size_t n);

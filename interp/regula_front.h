@@ -218,7 +218,7 @@ REGULA_API rg_status rg_rules_set_lines(rg_rules *r, const char *text, size_t le
 ** ("dice RED (assumed), deck bag (set)") or, json 1, as a JSON array of
 ** {"kind":"dice"|"deck","name","given":"assumed"|"set"}.  Writes nothing
 ** when there is none.  Returns how many (0 also for no such procedure),
-** or -1 when out of memory. */
+** or -1 when out of memory or out failed. */
 REGULA_API int rg_rules_placeholders(const rg_rules *r, const char *proc, int json, rg_out *out);
 
 /* ======================================================================
@@ -227,7 +227,7 @@ REGULA_API int rg_rules_placeholders(const rg_rules *r, const char *proc, int js
 
 /* After a successful rg_run_call: writes the result to out as `regula
 ** call` prints it, ending with a newline (a record: one "field: value"
-** line per field); nothing for a procedure without one.  Returns RG_OK. */
+** line per field); nothing for a procedure without one. */
 REGULA_API rg_status rg_run_result_write(const rg_run *run, rg_out *out);
 
 /* During an event callback: writes a note as `regula call` prints it
@@ -254,7 +254,7 @@ REGULA_API void rg_rules_error_write(const rg_rules *r, const char *msg, const c
 ** at most one in a row.  The file is parsed, not compiled: only the file
 ** itself is read (opt's loader is not used).  Returns RG_OK; RG_BAD_RULES
 ** after handing each syntax error to opt's diagnostic callback (nothing is
-** written then); RG_NOMEM; RG_IO when out failed. */
+** written then); RG_NOMEM. */
 REGULA_API rg_status rg_rules_format(const char *name, const char *text, size_t len,
                           const rg_compile_options *opt, rg_out *out);
 
@@ -436,7 +436,7 @@ REGULA_API const char *rg_sims_failure_text(const rg_sims *s);
 /* Writes the tallies so far as `regula sim` prints them: "PROC: N runs,
 ** seed S, policy P", the placeholder data they rest on, then a table per
 ** field of value, count, share and 95% interval.  Returns RG_OK or
-** RG_NOMEM (also when out failed). */
+** RG_NOMEM. */
 REGULA_API rg_status rg_sims_write(const rg_sims *s, rg_out *out);
 
 /* Writes the tallies so far as `regula sim --json` prints them: one JSON
@@ -496,7 +496,7 @@ REGULA_API const char *rg_simvars_failure(const rg_simvars *c, uint32_t *variant
 ** each rule set with the placeholder data it rests on, then per field the
 ** shares side by side and each one's difference from the first with its
 ** paired and unpaired 95% intervals; _json: as --json, one object and a
-** newline.  Returns RG_OK or RG_NOMEM (also when out failed). */
+** newline.  Returns RG_OK or RG_NOMEM. */
 REGULA_API rg_status rg_simvars_write(const rg_simvars *c, rg_out *out);
 REGULA_API rg_status rg_simvars_json(const rg_simvars *c, rg_out *out);
 
@@ -513,15 +513,15 @@ REGULA_API void rg_simvars_free(rg_simvars *c);
 REGULA_API int rg_exact_limit_was_runs(const rg_exact *x);
 
 /* After RG_RUN_ERROR from rg_exact_run: writes the failed run's outcomes
-** to out as " 2/6 1/3" (1-based, one per draw).  Returns RG_OK,
-** RG_BAD_VALUE when no run failed, or RG_NOMEM when out failed. */
+** to out as " 2/6 1/3" (1-based, one per draw).  Returns RG_OK, or
+** RG_BAD_VALUE when no run failed. */
 REGULA_API rg_status rg_exact_failed_draws(const rg_exact *x, rg_out *out);
 
 /* Writes the distribution as `regula odds` prints it: a header naming the
 ** policy and the placeholder data, a line per result with its fraction,
 ** percent and bar, then the runs and states; _json: as --json, one object
 ** and a newline.  Returns RG_OK; RG_BAD_VALUE when the odds were not worked
-** out; RG_NOMEM (also when out failed). */
+** out; RG_NOMEM. */
 REGULA_API rg_status rg_exact_write(const rg_exact *x, rg_out *out);
 REGULA_API rg_status rg_exact_json(const rg_exact *x, rg_out *out);
 
@@ -538,8 +538,8 @@ REGULA_API rg_status rg_exact_svg(const rg_exact *x, rg_out *out);
 ** order) and each later rule set's exact difference from the first
 ** ("B - A", a signed fraction), then each one's runs and states; _json:
 ** one JSON object and a newline.  Returns RG_OK; RG_BAD_VALUE (n, odds not
-** worked out); RG_NOMEM (also when out failed or a difference needs more
-** than 128 bits). */
+** worked out); RG_NOMEM (also when a difference needs more than 128
+** bits). */
 REGULA_API rg_status rg_exact_compare(const rg_exact *const *xs, const char *const *names, uint32_t n,
                            rg_out *out);
 REGULA_API rg_status rg_exact_compare_json(const rg_exact *const *xs, const char *const *names,
@@ -788,8 +788,7 @@ typedef enum rg_diff_format {
 
 /* Writes c to out in format, with paths shown without the folder `base`
 ** (NULL or "": as the rule sets name them; see rg_diff_shared_dir).
-** Returns RG_OK; RG_NOMEM when memory ran out (the text is cut short);
-** RG_IO when out failed. */
+** Returns RG_OK or RG_NOMEM. */
 REGULA_API rg_status rg_changes_write(const rg_changes *c, rg_diff_format format, int flags, const char *base,
                            rg_out *out);
 

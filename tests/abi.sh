@@ -6,7 +6,10 @@
 #   - every function the headers declare is exported (none forgotten);
 #   - regula.h, the core an embedder learns, declares at most 60 functions
 #     (the count is printed);
-#   - the soname is libregula.so.MAJOR, MAJOR from REGULA_VERSION.
+#   - the soname is libregula.so.MAJOR, MAJOR from REGULA_VERSION;
+#   - every function that returns an rg_status and writes to an rg_out
+#     `out` is in tests/unit/test_outfail.c's table, which holds it to the
+#     rule of regula.h's rg_out (RG_IO when out failed).
 # Prints "abi: N passed, M failed".
 cd "$(dirname "$0")/.." || exit 2
 lib=${1:-build/libregula.so}
@@ -51,6 +54,16 @@ echo "abi: regula.h declares $core functions (at most $MAX)"
 # the count is right: each REGULA_API function of regula.h is one name
 n=$(declared interp/regula.h | grep -vx rg_file_loader | wc -l)
 [ "$n" = "$core" ] && ok || bad "regula.h: $core declarations but $n names"
+
+# the writers: REGULA_API rg_status NAME(... rg_out *out ...)
+writers=$(awk '/^REGULA_API/ { d = ""; on = 1 } on { d = d " " $0; if (index($0, ";")) { on = 0; print d } }' \
+  interp/regula.h interp/regula_front.h |
+  sed -n 's/^ *REGULA_API rg_status \([a-z_]*\) *(.*rg_out \*out[,)].*/\1/p')
+[ -n "$writers" ] && ok || bad "no writer found in the headers"
+for w in $writers; do
+  grep -q "\"$w[\" ]" tests/unit/test_outfail.c && ok ||
+    bad "$w writes to an rg_out but is not in tests/unit/test_outfail.c's table"
+done
 
 major=$(sed -n 's/^#define REGULA_VERSION "\([0-9]*\)\..*/\1/p' interp/regula.h)
 so=$(readelf -d "$lib" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')

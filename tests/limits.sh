@@ -257,6 +257,63 @@ for a in --help --version "help run" "check --help"; do
   # shellcheck disable=SC2086
   expect "help-full $a" 3 'cannot write the output' sh -c "exec \"\$0\" $a >/dev/full" "$bin"
 done
+# Every command that prints through a writer of the library, its standard
+# output on /dev/full: exit 3 and exactly one line on stderr, main's
+# "cannot write the output" (the writer returns RG_IO, regula.h's rule for
+# rg_out, and the command adds nothing of its own).  Each output is larger
+# than stdio's buffer, so that the writer itself meets the failure.
+if [ -c /dev/full ] && [ -w /dev/full ]; then
+  { echo 'ruleset "large outputs"'
+    printf 'table words(n: 1..2) -> text { 1: "'; repeat 3000 'word '; echo '", 2: "short" }'
+    printf 'procedure notes() -> int {\n  for i in 1..2000 { note "a note", i }\n  return 1\n}\n'
+    echo 'procedure wide() -> int { return roll d1000 }'
+    printf 'procedure shapes() {\n  canvas("board", 100, 100, "a board")\n'
+    printf '  for i in 1..1000 { rect(i, i, 1, 1, "", "x") }\n}\n'
+    awk 'BEGIN { for (i = 1; i <= 300; i++) printf "test \"failing test %d\" { expect 1 == 2 }\n", i }'
+  } >"$tmp/large.rules"
+  cp "$tmp/large.rules" "$tmp/large2.rules"
+  L=$tmp/large.rules L2=$tmp/large.rules,$tmp/large2.rules
+  M=rules/meg/maximus.rules M3=rules/meg/maximus.rules,rules/meg/magna.rules,rules/meg/pacto.rules
+  # full NAME ARGS...: regula ARGS with stdout on /dev/full
+  full() {
+    name=$1
+    shift
+    "$bin" "$@" >/dev/full 2>"$tmp/err" </dev/null
+    code=$?
+    if [ "$code" -ne 3 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+       ! grep -q '^regula: error: cannot write the output: No space left on device$' "$tmp/err"; then
+      failed=$((failed + 1))
+      echo "FAIL limits full-$name: exit $code (3 expected), stderr (one line expected):"
+      head -c 600 "$tmp/err" | sed 's/^/    /'
+    else
+      passed=$((passed + 1))
+    fi
+  }
+  full dis dis $M
+  full dis-fast dis --fast $M
+  full query query "$L" words 1
+  full call call "$L" notes
+  full test test "$L"
+  full run run $M --seed 1
+  full run-json run $M --seed 1 --json
+  full run-variants run --variants $M3 --seed 1
+  full run-variants-json run --variants $M3 --seed 1 --json
+  full diff diff $M rules/meg/magna.rules
+  full diff-stat diff --stat $M rules/meg/magna.rules
+  full diff-json diff --json $M rules/meg/magna.rules
+  full sheet sheet $M
+  full sheet-table sheet $M weather
+  full odds odds "$L" wide
+  full odds-json odds "$L" wide --json
+  full odds-variants odds --variants "$L2" wide
+  full odds-variants-json odds --variants "$L2" wide --json
+  full sim sim "$L" wide --runs 20000
+  full sim-json sim "$L" wide --runs 20000 --json
+  full sim-variants sim --variants "$L2" wide --runs 5000
+  full sim-variants-json sim --variants "$L2" wide --runs 5000 --json
+  full draw draw "$L" shapes
+  expect fmt-stdin-full 3 'cannot write the output' sh -c 'exec "$0" fmt - <"$1" >/dev/full' "$bin" $M
+fi
 printf 'procedure r() -> int {\n  let x = roll d6\n  expect x < 6\n  return x\n}\n' >"$tmp/exp.rules"
 expect sim-expect 1 'exp.rules:3: an expectation failed in run' "$bin" sim "$tmp/exp.rules" r --runs 200
 expect odds-expect 1 'exp.rules:3: an expectation failed' "$bin" odds "$tmp/exp.rules" r

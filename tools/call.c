@@ -11,14 +11,23 @@
 #include <stdio.h>
 #include <string.h>
 
+/* What `regula call` prints to: stdout, watched (rg_printf's memory is
+** told from stdout's failure), and whether memory ran out while a note
+** was written. */
+typedef struct call_out {
+  cli_watch w;
+  int nomem;
+} call_out;
+
 /* rg_event_fn: prints a note ("note TEXT: V") or a failed expect
-** ("path:line: FAIL: expected X, got Y") on stdout. */
+** ("path:line: FAIL: expected X, got Y") on stdout (the call_out ctx). */
 static void on_event(void *ctx, rg_run *run, const rg_event *ev) {
-  rg_out *out = ctx;
-  if (ev->kind == RG_EVENT_EXPECT_FAIL) rg_printf(out, "%s:%u: FAIL: ", ev->path, ev->line);
+  call_out *c = ctx;
+  if (ev->kind == RG_EVENT_EXPECT_FAIL)
+    rg_printf(&c->w.out, "%s:%u: FAIL: ", ev->path, ev->line);
   else if (ev->kind != RG_EVENT_NOTE) return;
-  rg_run_event_text(run, out);
-  rg_putc(out, '\n');
+  if (rg_run_event_text(run, &c->w.out) == RG_NOMEM) c->nomem = 1;
+  rg_putc(&c->w.out, '\n');
 }
 
 /* Reports a runtime error of the rules ctx on stderr, with its source line. */
@@ -70,17 +79,23 @@ int call_run(const char *cmd, const char *path, const char *proc, const char *co
   return rc;
 }
 
-/* call_run's done: prints the result on stdout (the rg_out ctx). */
+/* call_run's done: prints the result on stdout (the call_out ctx);
+** returns the exit code of what was printed (cli_written). */
 static int print_result(void *ctx, rg_rules *r, rg_run *run) {
+  call_out *c = ctx;
+  rg_status st = rg_run_result_write(run, &c->w.out);
   (void)r;
-  rg_run_result_write(run, ctx);
-  return EX_OK;
+  if (c->nomem) st = RG_NOMEM;
+  if (st == RG_OK) st = cli_watch_status(&c->w);
+  return cli_written(st);
 }
 
 int call_main(const char *path, const char *proc, const char *const *args, int nargs,
               const rg_run_options *limits, int native) {
-  rg_out out = cli_file_out(stdout);
+  call_out out;
   rg_run_options opt = RG_OPTIONS(rg_run_options);
+  cli_watch_init(&out.w, cli_file_out(stdout));
+  out.nomem = 0;
   if (limits) opt = *limits;
   opt.event = on_event;
   opt.event_ctx = &out;

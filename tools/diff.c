@@ -9,6 +9,7 @@
 ** Exit: 0 equal, 1 different, 2 bad input, 3 out of memory or output failed.
 */
 #include "cmd_diff.h"
+#include "exitcode.h"
 #include "fileout.h"
 #include "regula_front.h"
 
@@ -126,13 +127,8 @@ int diff_main(const diff_request *r) {
       rg_diff_shared_dir(a.files[0], a.files[1], base, sizeof base);
       if (color) out = cli_colour_out();     /* its colours kept, nothing else */
       st = rg_changes_write(c, a.format, color ? RG_DIFF_COLOR : 0, base, &out);
-      if (fflush(stdout) != 0) out.failed = 1;
-      /* a JSON line that could not be built fails the output too */
-      if (st == RG_NOMEM || (out.failed && !ferror(stdout)))
-        fputs("regula: error: out of memory\n", stderr);
-      else if (out.failed)
-        fputs("regula: error: cannot write standard output\n", stderr);
-      rc = st == RG_NOMEM || out.failed ? 3 : rg_changes_count(c) ? 1 : 0;
+      rc = cli_written(st);
+      if (rc == EX_OK && rg_changes_count(c)) rc = EX_FINDINGS;
     }
   }
   rg_changes_free(c);

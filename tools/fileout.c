@@ -3,6 +3,7 @@
 ** fileout.h).
 */
 #include "fileout.h"
+#include "exitcode.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,7 +39,11 @@ static int shown_write(void *ctx, const char *s, size_t n) {
   char *joined = NULL;
   size_t used;
   if (st->npending) {
-    if (!(joined = malloc(st->npending + n))) return -1;
+    if (!(joined = malloc(st->npending + n))) {
+      /* no failure of the stream, which main would report: say why here */
+      fputs("regula: error: out of memory\n", stderr);
+      return -1;
+    }
     memcpy(joined, st->pending, st->npending);
     memcpy(joined + st->npending, s, n);
     s = joined;
@@ -61,6 +66,34 @@ rg_out cli_file_out(FILE *f) {
 rg_out cli_colour_out(void) {
   rg_out o = { shown_write, &shown_colour, 0 };
   return o;
+}
+
+int cli_written(rg_status st) {
+  if (st == RG_OK) return EX_OK;
+  if (st == RG_IO) return EX_RUNTIME;
+  if (st != RG_NOMEM) return -1;
+  fflush(stdout);
+  fputs("regula: error: out of memory\n", stderr);
+  return EX_RUNTIME;
+}
+
+/* cli_watch's write callback: writes s[0..n) through to the watch's `to`
+** (the cli_watch ctx) unless it has failed, marking it failed when its
+** write fails; returns 0. */
+static int watch_write(void *ctx, const char *s, size_t n) {
+  cli_watch *w = ctx;
+  rg_write(&w->to, s, n);
+  return 0;
+}
+
+rg_out *cli_watch_init(cli_watch *w, rg_out to) {
+  w->to = to;
+  w->out = (rg_out){ watch_write, w, 0 };
+  return &w->out;
+}
+
+rg_status cli_watch_status(const cli_watch *w) {
+  return w->out.failed ? RG_NOMEM : w->to.failed ? RG_IO : RG_OK;
 }
 
 void cli_veprintf(const char *fmt, va_list ap) {

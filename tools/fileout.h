@@ -24,6 +24,30 @@ rg_out cli_file_out(FILE *f);
 /* cli_file_out(stdout) that keeps colour sequences (diff's colours). */
 rg_out cli_colour_out(void);
 
+/* The exit code after a writer of the library wrote to standard output
+** (through cli_file_out) and returned st (regula.h, rg_out): 0 for RG_OK;
+** 3 for RG_IO, saying nothing (main says once that the output could not be
+** written); 3 for RG_NOMEM, after "regula: error: out of memory"; -1 for
+** any other status, which the caller explains. */
+int cli_written(rg_status st);
+
+/* A writer's status for one that returns none (rg_run_log): out writes
+** through to `to` and never fails itself, so that a failure of out is the
+** library's (memory) and one of `to` the stream's. */
+typedef struct cli_watch {
+  rg_out out;
+  rg_out to;
+} cli_watch;
+
+/* Sets w up over to (copied) and returns &w->out, the rg_out to hand to
+** the library. */
+rg_out *cli_watch_init(cli_watch *w, rg_out to);
+
+/* What a writer would return through w (regula.h, rg_out): RG_NOMEM when
+** w's out failed (the library's memory), else RG_IO when `to` failed, else
+** RG_OK. */
+rg_status cli_watch_status(const cli_watch *w);
+
 /* fprintf(stderr, fmt, ...) through cli_file_out(stderr): every message of
 ** the CLI that may quote a file name, an argument or a line of a file goes
 ** through it. */

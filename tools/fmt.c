@@ -59,7 +59,7 @@ static int fmt_one(const char *path, int check) {
   st = rg_rules_format(path, src.text, src.len, &copt, &b.out);
   if (st == RG_BAD_RULES) {
     rc = EX_BAD;
-  } else if (st != RG_OK) {
+  } else if (st != RG_OK) {              /* RG_NOMEM, or RG_IO: b could not grow */
     fputs("regula: error: out of memory\n", stderr);
     rc = EX_RUNTIME;
   } else if (from_stdin) {

@@ -929,7 +929,8 @@ static json_t *formatting(server *sv, const doc *d) {
   rg_buf b;
   json_t *edits = json_array();
   rg_buf_init(&b);
-  if (edits && rg_rules_format(d->path, d->text, d->len, &o, &b.out) == RG_OK && !b.out.failed &&
+  /* (b that could not grow: RG_IO) */
+  if (edits && rg_rules_format(d->path, d->text, d->len, &o, &b.out) == RG_OK &&
       (b.len != d->len || memcmp(b.data ? b.data : "", d->text, d->len) != 0)) {
     /* the end of the document: its last line and that line's width */
     uint32_t lines = 0;

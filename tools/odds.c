@@ -197,11 +197,9 @@ int odds_variants(opts *o) {
   }
   if (rc == EX_OK) {
     rg_out out = cli_file_out(stdout);
-    if ((o->json ? rg_exact_compare_json : rg_exact_compare)((const rg_exact *const *)xs, names, n, &out) != RG_OK) {
-      fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
-                           : "regula: error: out of memory\n", stderr);
-      rc = EX_RUNTIME;
-    } else if (svg) {
+    rc = cli_written((o->json ? rg_exact_compare_json
+                              : rg_exact_compare)((const rg_exact *const *)xs, names, n, &out));
+    if (rc == EX_OK && svg) {
       rg_buf b;
       rg_buf_init(&b);
       rc = sim_save_chart(svg, rg_exact_compare_svg((const rg_exact *const *)xs, names, n, &b.out),
@@ -283,12 +281,8 @@ int cmd_odds(opts *o) {
   }
   if (st == RG_OK) {
     rg_out out = cli_file_out(stdout);
-    if ((o->json ? rg_exact_json : rg_exact_write)(x, &out) != RG_OK) {
-      fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
-                           : "regula: error: out of memory\n", stderr);
-      rc = EX_RUNTIME;
+    if ((rc = cli_written((o->json ? rg_exact_json : rg_exact_write)(x, &out))) != EX_OK)
       goto done;
-    }
     if (svg) {
       rg_buf b;
       rg_buf_init(&b);

@@ -56,11 +56,8 @@ int pictures_write(const rg_pictures *p, const picture_request *rq, picture_faul
       return usage_error(rq->cmd, "--picture NAME chooses the picture of --svg OUT.svg; give "
                                   "one, or --picture NAME=OUT.svg");
     if ((i = pick(p, rq, NULL)) < 0) return EX_BAD;
-    if (rg_pictures_write(p, (uint32_t)i, &out) != RG_OK) {
-      fputs("regula: error: cannot write the picture\n", stderr);
-      return EX_RUNTIME;
-    }
-    return EX_OK;
+    /* the shapes were checked above: RG_OK, RG_IO or RG_NOMEM */
+    return cli_written(rg_pictures_write(p, (uint32_t)i, &out));
   }
   /* Every name first: a missing picture writes nothing. */
   for (int k = 0; k < rq->nouts; k++)

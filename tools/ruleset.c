@@ -10,12 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Says on stderr that memory ran out; returns EX_RUNTIME. */
-static int no_memory(void) {
-  fputs("regula: error: out of memory\n", stderr);
-  return EX_RUNTIME;
-}
-
 /* The file an assumption is in when the rules do not say: the path given. */
 typedef struct note_ctx {
   const char *path;
@@ -63,7 +57,7 @@ int dis_main(const char *path, int flags) {
   rg_rules *r;
   rg_out out = cli_file_out(stdout);
   int rc = cli_rules_load(path, 0, &r);
-  if (rc == EX_OK && rg_rules_dis(r, flags, &out) != RG_OK) rc = no_memory();
+  if (rc == EX_OK) rc = cli_written(rg_rules_dis(r, flags, &out));
   rg_rules_free(r);
   return rc;
 }
@@ -78,7 +72,7 @@ int query_main(const char *path, const char *table, const char *const *keys, int
   }
   if ((ti = rg_rules_find(r, RG_TABLE, table)) < 0) {
     rc = cli_rules_no_table(r, table);
-  } else if (rg_rules_query_write(r, table, keys, nkeys, &out) != RG_OK) {
+  } else if ((rc = cli_written(rg_rules_query_write(r, table, keys, nkeys, &out))) < 0) {
     cli_eprintf("regula: error: %s\n", rg_rules_errmsg(r));
     if (nkeys != rg_rules_arity(r, RG_TABLE, ti)) fputs("try 'regula query --help'\n", stderr);
     rc = EX_BAD;
@@ -96,7 +90,7 @@ int test_main(const char *const *paths, int n, const rg_run_options *opt) {
     int rc = cli_rules_load(paths[i], 0, &r);
     if (rc == EX_OK) {
       loaded_any = 1;
-      if (rg_rules_test(r, opt ? &opt->limits : NULL, &out, &passed, &failed) != RG_OK) rc = no_memory();
+      rc = cli_written(rg_rules_test(r, opt ? &opt->limits : NULL, &out, &passed, &failed));
     }
     status = ex_worst(status, rc);
     rg_rules_free(r);

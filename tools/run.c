@@ -72,7 +72,7 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
   static const char *const builtin[] = { "random", "first", "ask", NULL };
   const char *proc = o->proc ? o->proc : "main", *strategy = NULL;
   int ask_choices = o->policy && strcmp(o->policy, "ask") == 0;
-  rg_out out = cli_file_out(stdout);
+  cli_watch log;              /* stdout, for rg_run_log, which returns no status */
   rg_rules *r = NULL;
   rg_run *run = NULL;
   rg_run_options ro;
@@ -114,7 +114,8 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
     rc = st == RG_NOMEM ? EX_RUNTIME : EX_BAD;
     goto done;
   }
-  rg_run_log(run, &out, o->json, NULL, NULL);   /* the policy and dice as set above */
+  /* the policy and dice as set above */
+  rg_run_log(run, cli_watch_init(&log, cli_file_out(stdout)), o->json, NULL, NULL);
   st = rg_run_call(run, proc, NULL, 0);
   if (st != RG_OK) {
     rc = run_failed(r, run);
@@ -125,12 +126,10 @@ static int run(const rg_rules *base, opts *o, uint64_t seed, int dice_ask) {
       if (prc != EX_OK) rc = prc;
     }
   }
-  /* the log could not be built (JSON out of memory) or written */
-  if (out.failed && rc != EX_RUNTIME) {
-    fputs(ferror(stdout) ? "regula: error: cannot write the log to standard output\n"
-                         : "regula: error: out of memory\n", stderr);
-    rc = EX_RUNTIME;
-  }
+  /* the log could not be built (JSON out of memory: said here) or written
+  ** (said by main) */
+  if (rc != EX_RUNTIME && cli_watch_status(&log) != RG_OK)
+    rc = cli_written(cli_watch_status(&log));
 done:
   rg_run_free(run);
   rg_rules_free(r);
@@ -240,12 +239,9 @@ static int run_variants(opts *o, uint64_t seed) {
   }
   if (rc == EX_OK) {
     rg_out out = cli_file_out(stdout);
-    rg_runs_side_by_side(runs, names, n, seed, first ? "first" : "random", o->json, &out);
-    if (out.failed) {
-      fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
-                           : "regula: error: out of memory\n", stderr);
-      rc = EX_RUNTIME;
-    }
+    /* every run called with success: RG_OK, RG_IO or RG_NOMEM */
+    rc = cli_written(rg_runs_side_by_side(runs, names, n, seed, first ? "first" : "random",
+                                          o->json, &out));
   }
   for (int i = 0; i < n; i++) {
     rg_run_free(vs[i].run);

@@ -34,11 +34,8 @@ int sheet_main(const char *path, const char *const *tables, int ntables) {
   int rc = cli_rules_load(path, 1, &r);
   for (int i = 0; rc == 0 && i < ntables; i++)
     if (rg_rules_find(r, RG_TABLE, tables[i]) < 0) rc = cli_rules_no_table(r, tables[i]);
-  if (rc == 0 && rg_rules_sheet_of(r, tables, ntables, &out) != RG_OK) {
-    fflush(stdout);
-    fputs("regula: error: out of memory\n", stderr);
-    rc = 3;
-  }
+  /* the tables were found above: RG_OK, RG_IO or RG_NOMEM */
+  if (rc == 0) rc = cli_written(rg_rules_sheet_of(r, tables, ntables, &out));
   rg_rules_free(r);
   return rc;
 }

@@ -85,7 +85,7 @@ static void progress(void *ctx, uint64_t done, uint64_t total) {
 }
 
 int sim_save_chart(const char *path, rg_status st, const rg_buf *b) {
-  if (st != RG_OK || b->out.failed) {
+  if (st != RG_OK || b->out.failed) {     /* RG_NOMEM, or RG_IO: b could not grow */
     fputs("regula: error: out of memory\n", stderr);
     return EX_RUNTIME;
   }
@@ -205,11 +205,7 @@ int cmd_sim(opts *o) {
   if (so.progress) bar(runs, runs, 1);
   if (st == RG_OK) {
     rg_out out = cli_file_out(stdout);
-    if ((o->json ? rg_sims_json(s, &out) : rg_sims_write(s, &out)) != RG_OK) {
-      fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
-                           : "regula: error: out of memory\n", stderr);
-      rc = EX_RUNTIME;
-    }
+    rc = cli_written(o->json ? rg_sims_json(s, &out) : rg_sims_write(s, &out));
     if (rc == EX_OK && svg) {
       rg_buf b;
       rg_buf_init(&b);

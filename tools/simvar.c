@@ -105,11 +105,8 @@ int sim_variants(const char *list, const char *pname, const sim_args *a) {
     st = rg_simvars_run(c, a->runs);
     if (st == RG_OK) {
       rg_out out = cli_file_out(stdout);
-      if ((a->json ? rg_simvars_json : rg_simvars_write)(c, &out) != RG_OK) {
-        fputs(ferror(stdout) ? "regula: error: cannot write standard output\n"
-                             : "regula: error: out of memory\n", stderr);
-        rc = EX_RUNTIME;
-      } else if (a->svg) {
+      rc = cli_written((a->json ? rg_simvars_json : rg_simvars_write)(c, &out));
+      if (rc == EX_OK && a->svg) {
         rg_buf b;
         rg_buf_init(&b);
         rc = sim_save_chart(a->svg, rg_simvars_svg(c, &b.out), &b);

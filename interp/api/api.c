@@ -365,9 +365,10 @@ rg_status rg_rules_query_write(const rg_rules *r, const char *table, const char 
   rgi_value cell;
   char err[1024];
   rg_status st = find_cell(r, table, keys, nkeys, &t, &cell, err, sizeof err);
+  rgi_watch w;
   if (st != RG_OK) return rgi_api_fail(r, st, "%s", err);
-  rgi_value_print(out, &r->m, r->m.heap, r->m.nheap, t, cell);
-  return st;
+  rgi_value_print(rgi_watch_begin(&w, out), &r->m, r->m.heap, r->m.nheap, t, cell);
+  return rgi_watch_end(&w, RG_OK);
 }
 
 rg_status rg_rules_save(const rg_rules *r, const char *path) {
@@ -425,16 +426,18 @@ rg_status rg_rules_hash(const rg_rules *r, char *buf, size_t size) {
 rg_status rg_rules_dis(const rg_rules *r, int flags, rg_out *out) {
   rgi_limits lim;
   rgi_vm *vm;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (!(flags & RG_DIS_FAST)) {
-    rgi_module_dis(&r->m, out);
-    return RG_OK;
+    rgi_module_dis(&r->m, o);
+    return rgi_watch_end(&w, RG_OK);
   }
   memset(&lim, 0, sizeof lim);
   lim.no_fusion = (flags & RG_DIS_NO_FUSION) != 0;
   if (!(vm = rgi_vm_new(&r->m, &lim, NULL))) return RG_NOMEM;
-  rgi_vm_dis_fast(vm, out);
+  rgi_vm_dis_fast(vm, o);
   rgi_vm_free(vm);
-  return RG_OK;
+  return rgi_watch_end(&w, RG_OK);
 }
 
 uint32_t rg_rules_assumptions(const rg_rules *r, rg_assumption_fn fn, void *ctx) {
@@ -959,24 +962,28 @@ int rg_run_failed_expects(const rg_run *run) {
 rg_status rg_run_result_write(const rg_run *run, rg_out *out) {
   uint32_t nheap = 0;
   const rgi_value *heap = rgi_vm_heap(run->vm, &nheap);
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (run->rtype.kind != RG_K_VOID)
-    rgi_value_print(out, &run->r->m, heap, nheap, run->rtype, run->result);
-  return RG_OK;
+    rgi_value_print(o, &run->r->m, heap, nheap, run->rtype, run->result);
+  return rgi_watch_end(&w, RG_OK);
 }
 
 rg_status rg_run_event_text(const rg_run *run, rg_out *out) {
   const rgi_module *m = &run->r->m;
   uint32_t nheap = 0;
   const rgi_value *heap = rgi_vm_heap(run->vm, &nheap);
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (!run->in_event) return RG_BAD_VALUE;
   if (run->ev_kind == RG_EVENT_NOTE)
-    rgi_log_note_text(out, m, heap, nheap, run->ev_index, run->vals);
+    rgi_log_note_text(o, m, heap, nheap, run->ev_index, run->vals);
   else if (run->ev_kind == RG_EVENT_EXPECT_FAIL)
-    rgi_log_expect_text(out, m, heap, nheap, run->ev_index, run->pair[1], run->pair[0],
+    rgi_log_expect_text(o, m, heap, nheap, run->ev_index, run->pair[1], run->pair[0],
                        run->ev_pc, rgi_vm_frame(run->vm));
   else
     return RG_BAD_VALUE;
-  return RG_OK;
+  return rgi_watch_end(&w, RG_OK);
 }
 
 const char *rg_rules_source_line(const rg_rules *r, const char *path, uint32_t line,
@@ -997,15 +1004,17 @@ void rg_rules_error_write(const rg_rules *r, const char *msg, const char *path, 
 
 rg_status rg_rules_describe(const rg_rules *r, const char *name, rg_out *out) {
   const rgi_module *m = &r->m;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (rgi_module_find_table(m, name) >= 0)
-    return rgi_sheet_print_table(out, m, name) == 0 ? RG_OK : RG_NOMEM;
+    return rgi_watch_end(&w, rgi_sheet_print_table(o, m, name) == 0 ? RG_OK : RG_NOMEM);
   for (uint32_t i = 0; i < m->nnamed; i++) {
     const rgi_named *c = &m->named[i];
     if (strcmp(rgi_module_str(m, c->name), name) == 0) {
-      rg_printf(out, "%s = ", name);
-      rgi_value_write(out, m, m->heap, m->nheap, c->type, c->value);
-      rg_puts(out, c->starred ? "*\n" : "\n");
-      return out->failed ? RG_NOMEM : RG_OK;
+      rg_printf(o, "%s = ", name);
+      rgi_value_write(o, m, m->heap, m->nheap, c->type, c->value);
+      rg_puts(o, c->starred ? "*\n" : "\n");
+      return rgi_watch_end(&w, RG_OK);
     }
   }
   return RG_NOT_FOUND;

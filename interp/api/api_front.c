@@ -124,8 +124,9 @@ const char *rg_pictures_error(const rg_pictures *p, rg_place *where) {
 
 rg_status rg_pictures_write(const rg_pictures *p, uint32_t i, rg_out *out) {
   if (i >= rg_pictures_count(p)) return RG_BAD_VALUE;
+  rgi_watch w;
   if (rgi_svg_error(p, NULL)) return RG_RUN_ERROR;
-  return rgi_svg_write(p, i, out) == 0 ? RG_OK : RG_NOMEM;
+  return rgi_watch_end(&w, rgi_svg_write(p, i, rgi_watch_begin(&w, out)) == 0 ? RG_OK : RG_NOMEM);
 }
 
 rg_status rg_pictures_save(const rg_pictures *p, uint32_t i, const char *path, rg_out *why) {
@@ -151,6 +152,8 @@ static void write_test(void *ctx, const rgi_test_result *r) {
 rg_status rg_rules_test(const rg_rules *r, const rg_limits *limits, rg_out *out,
                         uint32_t *passed, uint32_t *failed) {
   rgi_limits lim;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   memset(&lim, 0, sizeof lim);
   if (limits) {
     lim.max_steps = limits->max_steps;
@@ -158,7 +161,9 @@ rg_status rg_rules_test(const rg_rules *r, const rg_limits *limits, rg_out *out,
     lim.no_fusion = limits->no_fusion;
   }
   lim.native = rgi_rules_native_code(r);
-  return rgi_test_run(&r->m, &lim, write_test, out, passed, failed) == 0 ? RG_OK : RG_NOMEM;
+  return rgi_watch_end(&w, rgi_test_run(&r->m, &lim, write_test, o, passed, failed) == 0
+                               ? RG_OK
+                               : RG_NOMEM);
 }
 
 rg_status rg_rules_sheet(const char *name, const char *text, size_t len,
@@ -168,13 +173,16 @@ rg_status rg_rules_sheet(const char *name, const char *text, size_t len,
   rgi_module m;
   rgi_assumption *notes = NULL;
   rg_status st = RG_OK;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   rgi_arena_init(&arena, 0);
   rgi_diag_init(&d, &arena, opt ? opt->diagnostic : NULL, opt ? opt->diagnostic_ctx : NULL);
   if (rgi_compile_source(&d, name, text ? text : "", len, opt ? opt->loader : NULL, &m, &notes) !=
       0) {
     st = arena.failed ? RG_NOMEM : RG_BAD_RULES;
   } else {
-    if (rgi_sheet_print(out, &m, &d, notes, NULL, 0) != 0) st = RG_NOMEM;
+    if (rgi_sheet_print(o, &m, &d, notes, NULL, 0) != 0) st = RG_NOMEM;
+    st = rgi_watch_end(&w, st);
   }
   rgi_module_free(&m);
   rgi_arena_free(&arena);
@@ -183,12 +191,14 @@ rg_status rg_rules_sheet(const char *name, const char *text, size_t len,
 
 rg_status rg_rules_sheet_of(const rg_rules *r, const char *const *tables, int ntables,
                             rg_out *out) {
+  rgi_watch w;
   for (int i = 0; i < ntables; i++)
     if (rgi_module_find_table(&r->m, tables[i]) < 0) return RG_NOT_FOUND;
-  if (rgi_sheet_print(out, &r->m, r->src ? &r->src->d : NULL, r->src ? r->src->notes : NULL,
-                     tables, ntables) != 0)
-    return RG_NOMEM;
-  return RG_OK;
+  return rgi_watch_end(&w, rgi_sheet_print(rgi_watch_begin(&w, out), &r->m,
+                                           r->src ? &r->src->d : NULL,
+                                           r->src ? r->src->notes : NULL, tables, ntables) == 0
+                               ? RG_OK
+                               : RG_NOMEM);
 }
 
 rg_status rg_rules_diff(const rg_rules *a, const char *a_path, const rg_rules *b,
@@ -205,7 +215,6 @@ rg_status rg_rules_diff(const rg_rules *a, const char *a_path, const rg_rules *b
   if (st == RG_OK) {
     rg_diff_shared_dir(a_path, b_path, base, sizeof base);
     st = rg_changes_write(c, RG_DIFF_TEXT, 0, base, out);
-    if (st == RG_IO) st = RG_OK;   /* out's own failure: the caller reads out->failed */
     *changes = rg_changes_count(c);
   }
   rg_changes_free(c);

@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "evlog.h"
 #include "module.h"
+#include "outwatch.h"
 #include "play.h"
 #include "policy.h"
 #include "svg.h"

@@ -170,11 +170,13 @@ int rg_exact_where(const rg_exact *x, rg_place *where) {
 }
 
 rg_status rg_exact_failed_draws(const rg_exact *x, rg_out *out) {
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (!x->done || x->res.status != RG_ODDS_RUN_FAILED) return RG_BAD_VALUE;
   for (uint32_t k = 0; k < x->res.draws; k++)
-    rg_printf(out, " %llu/%llu", (unsigned long long)x->res.idx[k] + 1,
+    rg_printf(o, " %llu/%llu", (unsigned long long)x->res.idx[k] + 1,
               (unsigned long long)x->res.n[k]);
-  return out->failed ? RG_NOMEM : RG_OK;
+  return rgi_watch_end(&w, RG_OK);
 }
 
 uint64_t rg_exact_runs(const rg_exact *x) {
@@ -224,21 +226,23 @@ static rg_status exact_write(const rg_exact *x, int json, rg_out *out) {
   rgi_heading h = { &x->r->m, x->proc, x->args, x->r->sets.data };
   const unsigned char *set = rgi_rules_set_flags(x->r);
   int rc;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (!x->done || x->res.status != RG_ODDS_OK) return RG_BAD_VALUE;
   if (json) {
     json_t *ph = rgi_placeholders_json(&x->r->m, x->proc, set, x->r->assumed);
     if (!ph) return RG_NOMEM;
-    rc = rgi_odds_text(out, &x->res, x->depth, &h, x->label, x->strategy, NULL, ph);
+    rc = rgi_odds_text(o, &x->res, x->depth, &h, x->label, x->strategy, NULL, ph);
   } else {
     rg_buf ph;
     rg_buf_init(&ph);
     rc = rgi_placeholders_text(&x->r->m, x->proc, set, x->r->assumed, &ph.out) < 0 ||
                  ph.out.failed
              ? -1
-             : rgi_odds_text(out, &x->res, x->depth, &h, x->label, NULL, ph.data, NULL);
+             : rgi_odds_text(o, &x->res, x->depth, &h, x->label, NULL, ph.data, NULL);
     rg_buf_free(&ph);
   }
-  return rc == 0 ? RG_OK : RG_NOMEM;
+  return rgi_watch_end(&w, rc == 0 ? RG_OK : RG_NOMEM);
 }
 
 rg_status rg_exact_write(const rg_exact *x, rg_out *out) {
@@ -251,10 +255,10 @@ rg_status rg_exact_json(const rg_exact *x, rg_out *out) {
 
 rg_status rg_exact_svg(const rg_exact *x, rg_out *out) {
   rgi_heading h = { &x->r->m, x->proc, x->args, x->r->sets.data };
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (!x->done || x->res.status != RG_ODDS_OK) return RG_BAD_VALUE;
-  return rgi_odds_chart(out, &x->res, &h, x->label) == 0
-             ? RG_OK
-             : RG_NOMEM;
+  return rgi_watch_end(&w, rgi_odds_chart(o, &x->res, &h, x->label) == 0 ? RG_OK : RG_NOMEM);
 }
 
 void rg_exact_free(rg_exact *x) {
@@ -312,10 +316,13 @@ static rg_status exact_compare(const rg_exact *const *xs, const char *const *nam
   rg_buf ph[RG_SIMVARS_MAX];
   json_t *phj[RG_SIMVARS_MAX];
   rgi_oddsvar ov;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   rg_status st = compare_setup(xs, names, n, json, &ov, rs, hs, labels, text, ph, phj);
   /* past RG_BAD_VALUE, n is 2..RG_SIMVARS_MAX and ph[0..n) are set up */
   if (st == RG_OK) {
-    st = (json ? rgi_oddsvar_json(out, &ov) : rgi_oddsvar_text(out, &ov)) == 0 ? RG_OK : RG_NOMEM;
+    st = (json ? rgi_oddsvar_json(o, &ov) : rgi_oddsvar_text(o, &ov)) == 0 ? RG_OK : RG_NOMEM;
+    st = rgi_watch_end(&w, st);
   } else if (st != RG_BAD_VALUE) {
     for (uint32_t v = 0; v < n; v++) json_decref(phj[v]);
   }
@@ -332,8 +339,10 @@ rg_status rg_exact_compare_svg(const rg_exact *const *xs, const char *const *nam
   rg_buf ph[RG_SIMVARS_MAX];
   json_t *phj[RG_SIMVARS_MAX];
   rgi_oddsvar ov;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   rg_status st = compare_setup(xs, names, n, 0, &ov, rs, hs, labels, text, ph, phj);
-  if (st == RG_OK) st = rgi_oddsvar_chart(out, &ov) == 0 ? RG_OK : RG_NOMEM;
+  if (st == RG_OK) st = rgi_watch_end(&w, rgi_oddsvar_chart(o, &ov) == 0 ? RG_OK : RG_NOMEM);
   if (st != RG_BAD_VALUE)
     for (uint32_t v = 0; v < n; v++) rg_buf_free(&ph[v]);
   return st;

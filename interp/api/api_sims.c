@@ -250,9 +250,11 @@ rg_status rg_sims_write(const rg_sims *s, rg_out *out) {
     return RG_NOMEM;
   }
   rgi_heading h = heading(s);
-  rc = rgi_sim_text(out, tallies(s, &none), &h, s->opt.seed, s->label, ph.data);
+  rgi_watch w;
+  rc = rgi_sim_text(rgi_watch_begin(&w, out), tallies(s, &none), &h, s->opt.seed, s->label,
+                    ph.data);
   rg_buf_free(&ph);
-  return rc == 0 ? RG_OK : RG_NOMEM;
+  return rgi_watch_end(&w, rc == 0 ? RG_OK : RG_NOMEM);
 }
 
 rg_status rg_sims_json(const rg_sims *s, rg_out *out) {
@@ -260,19 +262,23 @@ rg_status rg_sims_json(const rg_sims *s, rg_out *out) {
   /* the placeholder data the tallies rest on */
   json_t *ph = rgi_placeholders_json(&s->r->m, s->proc, rgi_rules_set_flags(s->r), s->r->assumed);
   rgi_heading h = heading(s);
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (!ph) return RG_NOMEM;
-  return rgi_sim_json(out, tallies(s, &none), &h, s->opt.seed, s->label, s->opt.policy.strategy,
-                      ph) == 0
-             ? RG_OK
-             : RG_NOMEM;
+  return rgi_watch_end(&w, rgi_sim_json(o, tallies(s, &none), &h, s->opt.seed, s->label,
+                                        s->opt.policy.strategy, ph) == 0
+                               ? RG_OK
+                               : RG_NOMEM);
 }
 
 rg_status rg_sims_svg(const rg_sims *s, rg_out *out) {
   rgi_sim_result none;
   rgi_heading h = heading(s);
-  return rgi_sim_chart(out, tallies(s, &none), &h, s->opt.seed, s->label) == 0
-             ? RG_OK
-             : RG_NOMEM;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
+  return rgi_watch_end(&w, rgi_sim_chart(o, tallies(s, &none), &h, s->opt.seed, s->label) == 0
+                               ? RG_OK
+                               : RG_NOMEM);
 }
 
 void rg_sims_free(rg_sims *s) {
@@ -414,6 +420,8 @@ static rg_status simvars_write(const rg_simvars *c, int json, rg_out *out) {
   const rgi_simvar_result *res = c->done && c->res.status == RG_SIMVAR_OK ? &c->res : &none;
   const char *proc = rgi_module_str(&c->r[0]->m, c->r[0]->m.procs[c->proc[0]].name);
   rg_status st = RG_OK;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   memset(&none, 0, sizeof none);
   simvars_sets(c, sets);
   if (json) {
@@ -421,7 +429,7 @@ static rg_status simvars_write(const rg_simvars *c, int json, rg_out *out) {
     for (uint32_t v = 0; v < c->n; v++)
       ph[v] = rgi_placeholders_json(&c->r[v]->m, c->proc[v], rgi_rules_set_flags(c->r[v]),
                                    c->r[v]->assumed);
-    if (rgi_simvar_json(out, res, proc, (const char *const *)c->names, sets, ph, c->n,
+    if (rgi_simvar_json(o, res, proc, (const char *const *)c->names, sets, ph, c->n,
                        c->opt.seed, c->label, c->opt.policy.strategy) != 0)
       st = RG_NOMEM;
   } else {
@@ -434,12 +442,12 @@ static rg_status simvars_write(const rg_simvars *c, int json, rg_out *out) {
         st = RG_NOMEM;
       text[v] = ph[v].data;
     }
-    if (st == RG_OK && rgi_simvar_text(out, res, proc, (const char *const *)c->names, sets, text,
+    if (st == RG_OK && rgi_simvar_text(o, res, proc, (const char *const *)c->names, sets, text,
                                       c->n, c->opt.seed, c->label) != 0)
       st = RG_NOMEM;
     for (uint32_t v = 0; v < c->n; v++) rg_buf_free(&ph[v]);
   }
-  return st;
+  return rgi_watch_end(&w, st);
 }
 
 rg_status rg_simvars_write(const rg_simvars *c, rg_out *out) {
@@ -455,12 +463,14 @@ rg_status rg_simvars_svg(const rg_simvars *c, rg_out *out) {
   const rgi_simvar_result *res = c->done && c->res.status == RG_SIMVAR_OK ? &c->res : &none;
   const char *proc = rgi_module_str(&c->r[0]->m, c->r[0]->m.procs[c->proc[0]].name);
   const char *sets[RG_SIMVAR_MAX];
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   memset(&none, 0, sizeof none);
   simvars_sets(c, sets);
-  return rgi_simvar_chart(out, res, proc, (const char *const *)c->names, sets, c->n, c->opt.seed,
-                         c->label) == 0
-             ? RG_OK
-             : RG_NOMEM;
+  return rgi_watch_end(&w, rgi_simvar_chart(o, res, proc, (const char *const *)c->names, sets, c->n,
+                                            c->opt.seed, c->label) == 0
+                               ? RG_OK
+                               : RG_NOMEM);
 }
 
 void rg_simvars_free(rg_simvars *c) {

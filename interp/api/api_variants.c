@@ -154,9 +154,11 @@ static rg_status write_json(const rg_run *const *runs, const char *const *names,
 
 rg_status rg_runs_side_by_side(const rg_run *const *runs, const char *const *names, int n,
                                uint64_t seed, const char *policy, int json, rg_out *out) {
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (n < 1) return RG_BAD_VALUE;
   for (int i = 0; i < n; i++)
     if (runs[i]->proc < 0) return RG_BAD_VALUE;   /* no successful call */
-  return json ? write_json(runs, names, n, seed, policy, out)
-              : write_text(runs, names, n, seed, policy, out);
+  return rgi_watch_end(&w, json ? write_json(runs, names, n, seed, policy, o)
+                                : write_text(runs, names, n, seed, policy, o));
 }

@@ -5,6 +5,7 @@
 */
 #include "regula_front.h"
 #include "diff.h"
+#include "outwatch.h"
 #include "vm.h"
 
 #include <string.h>
@@ -87,10 +88,12 @@ uint32_t rg_changes_count(const rg_changes *c) {
 rg_status rg_changes_write(const rg_changes *c, rg_diff_format format, int flags, const char *base,
                            rg_out *out) {
   int rc = 0;
-  if (format == RG_DIFF_STAT) rgi_diff_print_stat(out, &c->d);
-  else if (format == RG_DIFF_JSON) rc = rgi_diff_print_json(out, &c->d, base);
-  else rc = rgi_diff_print(out, &c->d, base, flags);
-  return rc != 0 ? RG_NOMEM : out->failed ? RG_IO : RG_OK;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
+  if (format == RG_DIFF_STAT) rgi_diff_print_stat(o, &c->d);
+  else if (format == RG_DIFF_JSON) rc = rgi_diff_print_json(o, &c->d, base);
+  else rc = rgi_diff_print(o, &c->d, base, flags);
+  return rgi_watch_end(&w, rc != 0 ? RG_NOMEM : RG_OK);
 }
 
 void rg_changes_free(rg_changes *c) {

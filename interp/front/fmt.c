@@ -43,6 +43,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "lex.h"
+#include "outwatch.h"
 #include "parse.h"
 #include "parser.h"
 #include "regula_front.h"
@@ -461,13 +462,15 @@ rg_status rg_rules_format(const char *name, const char *text, size_t len,
   rgi_diag d;
   uint32_t file;
   int rc;
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   rgi_arena_init(&arena, 0);
   rgi_diag_init(&d, &arena, opt ? opt->diagnostic : NULL, opt ? opt->diagnostic_ctx : NULL);
   if (rgi_diag_add_text(&d, name, text ? text : "", len, &file) != 0) rc = d.oom ? -2 : -1;
-  else rc = format_file(&d, file, &arena, out);
+  else rc = format_file(&d, file, &arena, o);
   if (arena.failed && rc == 0) rc = -2;
+  if (w.out.failed && rc == 0) rc = -2;        /* rg_printf's memory */
   if (rc == -2 && !d.oom) rgi_diag_oom(&d);
   rgi_arena_free(&arena);
-  if (rc == 0 && out->failed) return RG_IO;
-  return rc == 0 ? RG_OK : rc == -1 ? RG_BAD_RULES : RG_NOMEM;
+  return rgi_watch_end(&w, rc == 0 ? RG_OK : rc == -1 ? RG_BAD_RULES : RG_NOMEM);
 }

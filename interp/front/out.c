@@ -8,6 +8,7 @@
 ** JavaScript).
 */
 #include "regula_front.h"
+#include "outwatch.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +58,30 @@ void rg_printf(rg_out *o, const char *fmt, ...) {
   va_start(ap, fmt);
   rg_vprintf(o, fmt, ap);
   va_end(ap);
+}
+
+/* The watch's write callback: writes s[0..n) through to the caller's out
+** (the rgi_watch ctx), unless it has failed, marking it failed when its
+** write fails; returns 0 always, the caller's failure being no failure of
+** the library's. */
+static int watch_write(void *ctx, const char *s, size_t n) {
+  rgi_watch *w = ctx;
+  if (!w->to->failed && w->to->write(w->to->ctx, s, n) != 0) w->to->failed = 1;
+  return 0;
+}
+
+rg_out *rgi_watch_begin(rgi_watch *w, rg_out *to) {
+  w->to = to;
+  w->out.write = watch_write;
+  w->out.ctx = w;
+  w->out.failed = 0;
+  return &w->out;
+}
+
+rg_status rgi_watch_end(const rgi_watch *w, rg_status st) {
+  if (st == RG_NOMEM || w->out.failed) return RG_NOMEM;
+  if (st != RG_OK) return st;
+  return w->to->failed ? RG_IO : RG_OK;
 }
 
 /* Returns whether code point c is one a terminal acts on or that reorders

@@ -3,6 +3,7 @@
 */
 #include "game.h"
 #include "grow.h"
+#include "outwatch.h"
 
 #include "regula_front.h"
 #include "evlog.h"
@@ -444,11 +445,13 @@ int rg_game_asking(const rg_game *g, rg_game_question *q) {
   return 1;
 }
 
-rg_status rg_game_public(const rg_game *g, rg_out *out) {
+rg_status rg_game_public(const rg_game *g, rg_out *given) {
   const rgi_question *p = rgi_game_pending(g);
   size_t len, vis;
   const char *text = rg_game_log(g, &len, &vis);
   char buf[1024];
+  rgi_watch w;
+  rg_out *out = rgi_watch_begin(&w, given);
   rg_write(out, text, vis);
   if (p) {
     rg_puts(out, "? ");
@@ -469,7 +472,7 @@ rg_status rg_game_public(const rg_game *g, rg_out *out) {
       }
     }
   }
-  return out->failed ? RG_NOMEM : RG_OK;
+  return rgi_watch_end(&w, RG_OK);
 }
 
 rg_status rg_game_option(const rg_game *g, uint32_t i, char *buf, size_t size) {
@@ -499,10 +502,12 @@ rg_status rg_game_hand_example(const rg_game *g, int listed, rg_out *out) {
 
 rg_status rg_game_question_write(const rg_game *g, uint32_t max, rg_out *out) {
   const rgi_question *p = rgi_game_pending(g);
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (!p) return RG_BAD_VALUE;
-  if (max) rgi_question_options(out, p, max);
-  else rgi_question_write(out, p);
-  return out->failed ? RG_NOMEM : RG_OK;
+  if (max) rgi_question_options(o, p, max);
+  else rgi_question_write(o, p);
+  return rgi_watch_end(&w, RG_OK);
 }
 
 int rgi_game_undo(rg_game *g) {

@@ -87,9 +87,12 @@ typedef struct world {
   rg_rules *r, *copy;
 } world;
 
-/* Returns st, or RG_NOMEM when b's writes failed. */
+/* Returns st, or RG_NOMEM when b's writes failed.  b grows through
+** rg_realloc, so an injected failure may be b's own: the writer then
+** returns RG_IO (its out failed: regula.h, rg_out), which here is memory
+** running out; RG_IO with b intact stays wrong. */
 static rg_status bufst(rg_status st, const rg_buf *b) {
-  return st == RG_OK && b->out.failed ? RG_NOMEM : st;
+  return (st == RG_OK || st == RG_IO) && b->out.failed ? RG_NOMEM : st;
 }
 
 /* Diagnostic callback: counts into the int ctx. */

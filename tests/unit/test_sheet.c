@@ -160,7 +160,8 @@ int main(void) {
     /* sheet-6: out of memory at any allocation of the sheet of a rule set
     ** kept with its sources (notes on cells, records, a grid per leading
     ** key, constants with assumptions, a strategy) is RG_NOMEM (or, when
-    ** the output buffer itself could not grow, its rg_out marked failed),
+    ** the output buffer itself could not grow, RG_IO with its rg_out
+    ** marked failed: regula.h, rg_out),
     ** never a crash; once the sheet needs no more than the allocator gives, it is
     ** the sheet printed without failures, byte for byte. */
     static const char text[] =
@@ -198,7 +199,7 @@ int main(void) {
         rg_alloc_fail_at(k);
         rg_status st = rg_rules_sheet_of(r, NULL, 0, &got.out);
         rg_alloc_fail_at(0);
-        if (st == RG_OK && got.out.failed) {   /* the buffer itself could not grow: */
+        if (st == RG_IO && got.out.failed) {   /* the buffer itself could not grow: */
           rg_buf_free(&got);                    /* the output says so (rg_out.failed) */
           continue;
         }
