@@ -495,9 +495,11 @@ int rg_game_option_remark(const rg_game *g, uint32_t i, char *buf, size_t size) 
 
 rg_status rg_game_hand_example(const rg_game *g, int listed, rg_out *out) {
   const rgi_question *p = rgi_game_pending(g);
+  rgi_watch w;
+  rg_out *o = rgi_watch_begin(&w, out);
   if (!p || p->hand <= 1 || p->numeric || p->range) return RG_BAD_VALUE;
-  rgi_question_hand_example(out, p, listed);
-  return out->failed ? RG_NOMEM : RG_OK;
+  rgi_question_hand_example(o, p, listed);
+  return rgi_watch_end(&w, RG_OK);
 }
 
 rg_status rg_game_question_write(const rg_game *g, uint32_t max, rg_out *out) {

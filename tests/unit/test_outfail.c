@@ -40,6 +40,11 @@ static const char text[] =
   "  let w = choose(A, \"which?\", {A, B})\n"
   "  return { who: w, n: t[w, 2] + roll d6, face: roll D }\n"
   "}\n"
+  "deck bag: face = { hit: 2, miss: 2 }\n"
+  "procedure hand() -> int {\n"
+  "  let h = draws(A, \"hand\", bag, 2)\n"
+  "  return 1\n"
+  "}\n"
   "procedure noted() -> int {\n"
   "  note \"a note\", 7\n"
   "  return 1\n"
@@ -67,6 +72,7 @@ typedef struct fixture {
   rg_exact *exact, *exact2;     /* the odds of pick in r and r2 */
   rg_exact *failing;            /* the odds of bad: a run fails */
   rg_game *game;                /* pick, asking */
+  rg_game *hand;                /* hand, its cards read: asking for a hand of 2 */
   rg_changes *changes;          /* r to r2 */
 } fixture;
 
@@ -117,6 +123,14 @@ static int fixture_make(fixture *f) {
   go.ask_choices = 1;
   if (rg_game_new(f->r, &go, &f->game) != RG_OK || rg_game_play(f->game) != RG_GAME_ASKING)
     return -1;
+  go.proc = "hand";
+  go.ask_dice = 1;
+  if (rg_game_new(f->r, &go, &f->hand) != RG_OK || rg_game_play(f->hand) != RG_GAME_ASKING)
+    return -1;
+  {
+    rg_game_question q;
+    if (!rg_game_asking(f->hand, &q) || q.hand != 2) return -1;
+  }
   if (rg_changes_new(f->r, f->r2, NULL, &f->changes) != RG_OK) return -1;
   return 0;
 }
@@ -124,6 +138,7 @@ static int fixture_make(fixture *f) {
 /* Frees what f holds. */
 static void fixture_free(fixture *f) {
   rg_changes_free(f->changes);
+  rg_game_free(f->hand);
   rg_game_free(f->game);
   rg_exact_free(f->failing);
   rg_exact_free(f->exact2);
@@ -303,6 +318,14 @@ static rg_status w_exact_compare_svg(fixture *f, rg_out *out) {
   return rg_exact_compare_svg(both_exact(f, xs), exact_names, 2, out);
 }
 
+static rg_status w_hand_counted(fixture *f, rg_out *out) {
+  return rg_game_hand_example(f->hand, 0, out);
+}
+
+static rg_status w_hand_listed(fixture *f, rg_out *out) {
+  return rg_game_hand_example(f->hand, 1, out);
+}
+
 static rg_status w_game_public(fixture *f, rg_out *out) {
   return rg_game_public(f->game, out);
 }
@@ -364,6 +387,8 @@ static const writer writers[] = {
   { "rg_exact_compare", w_exact_compare },
   { "rg_exact_compare_json", w_exact_compare_json },
   { "rg_exact_compare_svg", w_exact_compare_svg },
+  { "rg_game_hand_example", w_hand_counted },
+  { "rg_game_hand_example listed", w_hand_listed },
   { "rg_game_public", w_game_public },
   { "rg_game_question_write", w_question },
   { "rg_game_question_write options", w_question_options },
