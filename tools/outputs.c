@@ -138,8 +138,10 @@ static int inputs_of(const opts *o, named *ins, int with_resume) {
     add(ins, &n, "--variants", v, len);
     v += len + (comma != NULL);
   }
-  add(ins, &n, "standard input", "-", 1);
-  if (n > 0) ins[n - 1].is_stdin = 1;
+  if (n < NAMED_MAX) {
+    add(ins, &n, "standard input", "-", 1);
+    ins[n - 1].is_stdin = 1;
+  }
   return n;
 }
 
@@ -181,6 +183,7 @@ int cli_outputs_over(const rg_rules *r, const char *save) {
     for (uint32_t k = 0; k < nfiles; k++) {
       rg_load_kind kind = RG_LOAD_RULES;
       const char *path = rg_rules_file(r, k, &kind);
+      if (!path) continue;
       memset(&in, 0, sizeof in);
       in.what = "";
       in.path = path;
