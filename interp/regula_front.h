@@ -132,6 +132,20 @@ REGULA_API rg_status rg_rules_check_args(const rg_rules *r, const char *proc, co
 REGULA_API const char *rg_rules_source_line(const rg_rules *r, const char *path, uint32_t line,
                                  size_t *len);
 
+/* How many files r was read from (see rg_rules_file); for a copy
+** (rg_rules_copy), those of the rules copied.  0 for a NULL r. */
+REGULA_API uint32_t rg_rules_nfiles(const rg_rules *r);
+
+/* File i (from 0) that r was read from, owned by r, or NULL when i is out
+** of range: for rules compiled from source, the rule file compiled first
+** (the name it was compiled under), then each file an `extends` or a
+** table's `from` read, as the loader resolved it, each once, in the order
+** read; for a compiled module (.rbc), that file alone.  *kind (when kind
+** is not NULL) is RG_LOAD_TABLE for a file read for a table's `from`,
+** else RG_LOAD_RULES.  A front end that writes files checks them against
+** these, so that an output never replaces a file the rules came from. */
+REGULA_API const char *rg_rules_file(const rg_rules *r, uint32_t i, rg_load_kind *kind);
+
 /* The description of strategy index i (`strategy NAME "..."`; "" when it
 ** has none, NULL when i is out of range).  Owned by r. */
 REGULA_API const char *rg_rules_strategy_doc(const rg_rules *r, int strategy);

@@ -15,7 +15,7 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/regula-onlyfiles.XXXXXX") || exit 2
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-passed=0 failed=0
+passed=0 failed=0 stdin=
 
 mkdir -p "$tmp/src" "$tmp/work" "$tmp/home" "$tmp/tmp" "$tmp/cache"
 cp -R "$root/rules" "$root/tables" "$tmp/src/"
@@ -65,13 +65,14 @@ only() {
 }
 
 # refused NAME CMD...: CMD (an output that is an input, or two outputs
-# naming one file) must exit 2 and change nothing at all.
+# naming one file) must exit 2 and change nothing at all.  Standard input
+# is $stdin, else /dev/null.
 refused() {
   name=$1
   shift
   snapshot >"$tmp/before"
   (cd "$tmp/work" && HOME=$tmp/home TMPDIR=$tmp/tmp XDG_CACHE_HOME=$tmp/cache \
-     "$@" </dev/null >/dev/null 2>"$tmp/err")
+     "$@" <"${stdin:-/dev/null}" >/dev/null 2>"$tmp/err")
   code=$?
   snapshot >"$tmp/after"
   if [ "$code" -ne 2 ]; then
@@ -143,6 +144,81 @@ cp "$S/answers.txt" "$S/inputs.txt"
 refused out-is-inputs "$bin" run "$M" --seed 1 --inputs "$S/inputs.txt" --svg "$S/inputs.txt"
 refused out-is-answers "$bin" run "$M" --seed 1 --policy "answers:$S/answers.txt" --svg "$S/answers.txt"
 refused two-outs-one-file "$bin" run "$M" --seed 1 --svg same.svg --map-svg ./same.svg
+
+# Nor is an output a file the command reads without naming it: a rule file
+# that `extends` names, a TSV a table reads `from`, the rule file a
+# --resume game names, the file on standard input (each once exit 0 and
+# replaced the file).  The refusal names the file and why; the file is
+# byte for byte what it was.
+I=$S/imp
+mkdir -p "$I" "$tmp/keep"
+printf 'ruleset "base"\ntable t(k: 1..3) -> int from "t.tsv"\nprocedure main() -> int { return t[roll d3] }\n' >"$I/base.rules"
+printf 'k\tvalue\n1\t1\n2\t2\n3\t3\n' >"$I/t.tsv"
+printf 'ruleset "child" extends "base.rules"\nconst x = 1\n' >"$I/child.rules"
+printf 'procedure main() -> int {\n  let a = choose(1, "first", 1, 3)\n  return choose(1, "second", 1, 3) + a\n}\n' >"$I/p.rules"
+ln -s t.tsv "$I/tlink.tsv"
+(cd "$I" && printf '2\n' | "$bin" run "$I/p.rules" --policy ask --transcript g.txt >/dev/null 2>&1)
+cp "$I"/*.rules "$I/t.tsv" "$I/g.txt" "$tmp/keep/"
+printf '2\n3\n' >"$I/answers.txt"       # so that a game goes on to write
+
+# kept NAME FILE WHY: the message in err names FILE (its base name) and
+# WHY, and FILE is byte for byte its copy in keep/ (else restored).
+kept() {
+  if ! grep -q "^regula: error: .*$(basename "$2").*$3.*name another" "$tmp/err"; then
+    failed=$((failed + 1))
+    echo "FAIL onlyfiles $1: the refusal does not name $(basename "$2") and '$3':"
+    sed 's/^/    /' "$tmp/err"
+  fi
+  if ! cmp -s "$2" "$tmp/keep/$(basename "$2")"; then
+    failed=$((failed + 1))
+    echo "FAIL onlyfiles $1: $2 changed"
+    cp "$tmp/keep/$(basename "$2")" "$2"
+  fi
+}
+
+# read_refused NAME FILE WHY CMD...: refused, and kept.
+read_refused() {
+  name=$1 file=$2 why=$3
+  shift 3
+  refused "$name" "$@"
+  kept "$name" "$file" "$why"
+}
+read_refused out-is-from-build "$I/t.tsv" 'from' "$bin" build "$I/base.rules" -o "$I/t.tsv"
+read_refused out-is-from-link "$I/t.tsv" 'from' "$bin" build "$I/base.rules" -o "$I/tlink.tsv"
+read_refused out-is-extends-build "$I/base.rules" 'extend' "$bin" build "$I/child.rules" -o "$I/base.rules"
+read_refused out-is-from-odds "$I/t.tsv" 'from' "$bin" odds "$I/base.rules" main --svg "$I/t.tsv"
+read_refused out-is-extends-odds "$I/base.rules" 'extend' "$bin" odds "$I/child.rules" main --svg "$I/base.rules"
+read_refused out-is-extends-sim "$I/base.rules" 'extend' "$bin" sim "$I/child.rules" --runs 10 --svg "$I/base.rules"
+read_refused out-is-from-variants "$I/t.tsv" 'from' "$bin" sim --variants "$I/base.rules,$I/child.rules" --runs 10 --svg "$I/t.tsv"
+stdin=$I/answers.txt read_refused out-is-extends-transcript "$I/base.rules" 'extend' "$bin" run "$I/child.rules" --dice ask --transcript "$I/base.rules"
+stdin=$I/answers.txt read_refused out-is-from-transcript "$I/t.tsv" 'from' "$bin" run "$I/base.rules" --dice ask --transcript "$I/t.tsv"
+stdin=$I/answers.txt read_refused out-is-resumed-rules "$I/p.rules" 'the rule file' "$bin" run --resume "$I/g.txt" --transcript "$I/p.rules"
+stdin=$I/p.rules read_refused out-is-stdin "$I/p.rules" 'standard input' "$bin" build - -o "$I/p.rules"
+stdin=$I/g.txt read_refused out-is-stdin-answers "$I/g.txt" 'standard input' "$bin" run "$I/p.rules" --policy ask --transcript "$I/g.txt"
+stdin=
+
+# `save FILE` typed at a question is refused when FILE is a file the
+# command reads; the game goes on.
+# save_refused NAME FILE WHY CMD...: CMD, answered `save FILE`, then 2 and
+# 3, ends (exit 0 or 1) and FILE is kept.
+save_refused() {
+  name=$1 file=$2 why=$3
+  shift 3
+  printf 'save %s\n2\n3\n' "$file" >"$tmp/answers"
+  (cd "$tmp/work" && "$@" <"$tmp/answers" >/dev/null 2>"$tmp/err")
+  code=$?
+  before=$failed
+  if [ "$code" -gt 1 ]; then
+    failed=$((failed + 1))
+    echo "FAIL onlyfiles $name: exit $code"; head -c 400 "$tmp/err" | sed 's/^/    /'
+  fi
+  kept "$name" "$file" "$why"
+  [ "$failed" -eq "$before" ] && passed=$((passed + 1))
+}
+save_refused save-over-rules "$I/p.rules" 'reads' "$bin" run "$I/p.rules" --policy ask
+save_refused save-over-from "$I/t.tsv" 'from' "$bin" run "$I/base.rules" --dice ask
+save_refused save-over-extends "$I/base.rules" 'extend' "$bin" run "$I/child.rules" --dice ask
+save_refused save-over-resumed-rules "$I/p.rules" 'reads' "$bin" run --resume "$I/g.txt"
 
 echo "onlyfiles: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,6 +4,7 @@
 */
 #include "fileout.h"
 #include "exitcode.h"
+#include "outputs.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -186,6 +187,13 @@ int cli_rules_load(const char *path, int keep_sources, rg_rules **r) {
   }
   if (st == RG_NOMEM && dc.n == 0) fputs("regula: error: out of memory\n", stderr);
   else if (st != RG_OK && dc.n == 0) cli_eprintf("regula: error: %s: cannot compile\n", path);
+  /* only now are the files it extends and its tables read known: an
+  ** output of the command must be none of them */
+  if (st == RG_OK && cli_outputs_over(*r, NULL) != EX_OK) {
+    rg_rules_free(*r);
+    *r = NULL;
+    return EX_BAD;
+  }
   /* REGULA_NATIVE=1: every command runs in the native tier, and one that
   ** cannot is a failure (the differential test, tests/native.sh, runs the
   ** golden tests so) */

@@ -66,8 +66,10 @@ int cli_read_stdin(char **text, size_t *len);
 /* Compiles the rule file at path ("-": standard input), or loads and
 ** verifies a .rbc module, into *r (freed with rg_rules_free), each
 ** diagnostic printed on stderr; keep_sources as in rg_compile_options.
-** Returns an exit code: 0, 2 bad input (the diagnostics said why), 3 out of
-** memory or unreadable standard input.  With REGULA_NATIVE=1 in the
+** Returns an exit code: 0, 2 bad input (the diagnostics said why; or an
+** output of the command is a file the rules were read from, checked by
+** cli_outputs_over: *r is then NULL), 3 out of memory or unreadable
+** standard input.  With REGULA_NATIVE=1 in the
 ** environment the rules run in the native tier (cli_native). */
 int cli_rules_load(const char *path, int keep_sources, rg_rules **r);
 

@@ -16,6 +16,7 @@
 #include "cmd_rules.h"
 #include "exitcode.h"
 #include "fileout.h"
+#include "outputs.h"
 #include "pictures.h"
 #include "table.h"
 
@@ -167,7 +168,7 @@ static int ask_loop(table *t, const char *transcript, rg_buf *after) {
       return 0;
     case RG_REPLY_SAVE: {
       const char *path = arg ? arg : transcript ? transcript : DEFAULT_TRANSCRIPT;
-      if (save_transcript(t, path) == 0)
+      if (cli_outputs_over(t->r, path) == EX_OK && save_transcript(t, path) == 0)
         cli_eprintf("saved the game so far to %s (go on with: regula run --resume %s)\n", path,
                     path);
       shown_question = 0;

@@ -72,7 +72,7 @@ static rg_status compile(const char *name, const char *text, size_t len,
                          rg_rules **out) {
   rgi_sources local, *k = &local;
   rg_rules *r;
-  int rc;
+  int rc, module = 0;
   *out = NULL;
   if (rgi_api_options(opt, sizeof *opt, given) != 0) {
     if (given->diagnostic) {
@@ -111,6 +111,7 @@ static rg_status compile(const char *name, const char *text, size_t len,
       return st == RG_NOMEM || st == RG_NOT_FOUND || st == RG_IO ? st : RG_BAD_MODULE;
     }
     rc = 0;
+    module = 1;
     /* a module keeps no sources: nothing to mark on its sheet */
     if (k != &local) {
       rgi_arena_free(&k->arena);
@@ -133,10 +134,21 @@ static rg_status compile(const char *name, const char *text, size_t len,
     rg_free(r);
     return st;
   }
-  if (!(r->assumed = rgi_placeholder_flags(&r->m, k->notes))) {
+  /* the files it was read from (rg_rules_file): the module's path, or
+  ** which of the sources were tables */
+  if (module) {
+    size_t n = strlen(name) + 1;
+    if ((r->module_path = rg_malloc(n)) != NULL) memcpy(r->module_path, name, n);
+  } else if ((r->tables = rg_malloc(k->d.nfiles + 1)) != NULL) {
+    memcpy(r->tables, k->d.tables, k->d.nfiles);
+  }
+  if (!(module ? (void *)r->module_path : (void *)r->tables) ||
+      !(r->assumed = rgi_placeholder_flags(&r->m, k->notes))) {
     rgi_arena_free(&k->arena);
     if (k != &local) rg_free(k);
     rgi_module_free(&r->m);
+    rg_free(r->module_path);
+    rg_free(r->tables);
     rg_free(r);
     return RG_NOMEM;
   }
@@ -179,6 +191,8 @@ void rg_rules_free(rg_rules *r) {
   rgi_native_free(r->native);
   rgi_module_free(&r->m);
   rg_free(r->assumed);
+  rg_free(r->module_path);
+  rg_free(r->tables);
   rg_free(r);
 }
 
@@ -201,6 +215,25 @@ rg_status rg_rules_native(rg_rules *r, const rg_native_options *opt, char *note,
 const struct rgi_native *rgi_rules_native_code(const rg_rules *r) {
   if (r->native) return r->native;
   return r->base ? r->base->native : NULL;
+}
+
+/* The rules r was compiled or loaded as: r, or the rules r is a copy of. */
+static const rg_rules *compiled(const rg_rules *r) {
+  while (r && r->base) r = r->base;
+  return r;
+}
+
+uint32_t rg_rules_nfiles(const rg_rules *r) {
+  const rg_rules *b = compiled(r);
+  if (!b) return 0;
+  return b->module_path ? 1 : b->m.nfiles;
+}
+
+const char *rg_rules_file(const rg_rules *r, uint32_t i, rg_load_kind *kind) {
+  const rg_rules *b = compiled(r);
+  if (!b || i >= rg_rules_nfiles(b)) return NULL;
+  if (kind) *kind = !b->module_path && b->tables[i] ? RG_LOAD_TABLE : RG_LOAD_RULES;
+  return b->module_path ? b->module_path : rgi_module_str(&b->m, b->m.files[i]);
 }
 
 const char *rg_rules_name(const rg_rules *r) {

@@ -31,6 +31,10 @@ struct rg_rules {
   unsigned char *assumed;     /* [ndice + ndecks]: declared with `assumed` (the
                               ** placeholders a run's log names), or NULL */
   rgi_sources *src;            /* keep_sources: the sources, or NULL */
+  char *module_path;          /* loaded from a .rbc: its path as named (owned),
+                              ** else NULL */
+  unsigned char *tables;      /* [m.nfiles]: 1 for a file read for a table's
+                              ** `from` (owned); NULL for a module */
   /* a copy set up for runs (rgi_rules_with); NULL and empty otherwise */
   const rg_rules *base;       /* the rules copied: owns m's other arrays, assumed
                               ** and src */

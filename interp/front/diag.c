@@ -282,6 +282,7 @@ int rgi_diag_fetch(rgi_diag *d, const rg_loader *ld, const char *from, const cha
       rc = 0;
     } else {
       rc = add_text(d, path, at, src.text ? src.text : "", src.len, index);
+      if (rc == 0) d->tables[*index] = kind == RG_LOAD_TABLE;
     }
   }
   if (ld->release) ld->release(ld->ctx, &src);

@@ -58,6 +58,7 @@ typedef struct rgi_diag {
   rgi_arena *arena;          /* owns the files (and kept records) */
   rgi_file *files[RG_MAX_FILES];
   uint32_t nfiles;
+  unsigned char tables[RG_MAX_FILES];   /* 1: files[i] was read for a table's `from` */
   int errors;              /* errors reported so far */
   int max_errors;          /* stop reporting after this many (0: 50) */
   int oom;                 /* "out of memory" was reported (it is, once) */

@@ -1,13 +1,16 @@
 /*
 ** test_loader.c: compiling from memory, with the caller's loader for the
-** files a rule file names (compile.h, rg_loader in regula.h).
+** files a rule file names (compile.h, rg_loader in regula.h), and the
+** files compiled rules say they were read from (rg_rules_file).
 */
 #include "arena.h"
 #include "compile.h"
 #include "diag.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "check.h"
 
 /* Files the loader knows: name -> text. */
@@ -18,6 +21,11 @@ static const char *const files[][2] = {
     "table score(colour) -> int from \"score.tsv\"\n"
     "procedure main() -> int { return score[BLUE] }\n" },
   { "lib/score.tsv", "key\tvalue\nRED\t1\nBLUE\t2\n" },
+  { "lib/two.rules",
+    "enum colour { RED, BLUE }\n"
+    "table a(colour) -> int from \"score.tsv\"\n"
+    "table b(colour) -> int from \"score.tsv\"\n"
+    "procedure main() -> int { return a[RED] + b[BLUE] }\n" },
 };
 
 /* What the loader saw. */
@@ -154,6 +162,59 @@ int main(void) {
     CHECK(ds.n == 2 && ds.rec[1].line == 2 && ds.rec[1].col == 15 && ds.rec[1].end_col == 18,
           "loader-4.2 %u:%u-%u %s", ds.rec[1].line, ds.rec[1].col, ds.rec[1].end_col, ds.msg[1]);
     rgi_arena_free(&a);
+  }
+
+  /* loader-5: rg_rules_nfiles and rg_rules_file name every file the rules
+  ** were read from, as the loader resolved them: the file compiled first,
+  ** the base it extends, the TSV its table reads (a table file), each once;
+  ** a copy names its rules' files; a module its own file alone. */
+  {
+    static const char text[] = "ruleset \"derived\" extends \"base.rules\"\nconst x = 1\n";
+    seen s = { .n = 0 };
+    rg_loader ld = { mem_load, mem_release, &s };
+    rg_compile_options o = RG_OPTIONS(rg_compile_options);
+    rg_rules *r = NULL, *c = NULL, *two = NULL, *back = NULL;
+    rg_load_kind k0 = RG_LOAD_TABLE, k1 = RG_LOAD_TABLE, k2 = RG_LOAD_RULES, k = RG_LOAD_RULES;
+    o.loader = &ld;
+    CHECK(rg_rules_compile("lib/derived.rules", text, strlen(text), &o, &r) == RG_OK,
+          "loader-5 compiles");
+    CHECK(rg_rules_nfiles(r) == 3, "loader-5 three files, got %u", (unsigned)rg_rules_nfiles(r));
+    const char *f0 = rg_rules_file(r, 0, &k0), *f1 = rg_rules_file(r, 1, &k1),
+               *f2 = rg_rules_file(r, 2, &k2);
+    CHECK(f0 && strcmp(f0, "lib/derived.rules") == 0 && k0 == RG_LOAD_RULES, "loader-5 file 0 %s",
+          f0 ? f0 : "NULL");
+    CHECK(f1 && strcmp(f1, "lib/base.rules") == 0 && k1 == RG_LOAD_RULES, "loader-5 file 1 %s",
+          f1 ? f1 : "NULL");
+    CHECK(f2 && strcmp(f2, "lib/score.tsv") == 0 && k2 == RG_LOAD_TABLE, "loader-5 file 2 %s",
+          f2 ? f2 : "NULL");
+    CHECK(!rg_rules_file(r, 3, &k) && !rg_rules_file(r, 3, NULL) && rg_rules_file(r, 2, NULL),
+          "loader-5 out of range");
+    CHECK(rg_rules_nfiles(NULL) == 0 && !rg_rules_file(NULL, 0, NULL), "loader-5 NULL rules");
+    CHECK(rg_rules_copy(r, &c) == RG_OK && rg_rules_nfiles(c) == 3 &&
+          strcmp(rg_rules_file(c, 1, NULL), "lib/base.rules") == 0, "loader-5 a copy's files");
+    CHECK(rg_rules_load("lib/two.rules", &o, &two) == RG_OK && rg_rules_nfiles(two) == 2 &&
+          strcmp(rg_rules_file(two, 1, &k), "lib/score.tsv") == 0 && k == RG_LOAD_TABLE,
+          "loader-5 two tables from one TSV: it is read once");
+    {
+      char path[] = "/tmp/regula-loader-XXXXXX", rbc[64];
+      int fd = mkstemp(path);
+      CHECK(fd >= 0, "loader-5 mkstemp");
+      if (fd >= 0) {
+        close(fd);
+        unlink(path);
+        snprintf(rbc, sizeof rbc, "%s.rbc", path);
+        CHECK(r && rg_rules_save(r, rbc) == RG_OK, "loader-5 save");
+        k = RG_LOAD_TABLE;
+        CHECK(rg_rules_load(rbc, NULL, &back) == RG_OK && rg_rules_nfiles(back) == 1 &&
+              strcmp(rg_rules_file(back, 0, &k), rbc) == 0 && k == RG_LOAD_RULES &&
+              !rg_rules_file(back, 1, NULL), "loader-5 a module names itself alone");
+        unlink(rbc);
+      }
+    }
+    rg_rules_free(back);
+    rg_rules_free(two);
+    rg_rules_free(c);
+    rg_rules_free(r);
   }
 
   return check_done("test_loader");
