@@ -17,4 +17,11 @@
 ** goes on saving there).  Returns EX_OK otherwise. */
 int cli_outputs_apart(const char *cmd, const opts *o);
 
+/* Checks that o names standard input ("-") at most once among the files it
+** reads (the positional arguments, --inputs, --policy answers:, each
+** --variants item): it can be read only once, and a second read found it
+** empty (`run - --inputs -` ran with no inputs, exit 0).  Says which two
+** name it and returns EX_BAD; EX_OK otherwise. */
+int cli_stdin_once(const char *cmd, const opts *o);
+
 #endif

@@ -5,6 +5,7 @@
 #include "grow.h"
 
 #include "regula_front.h"
+#include "diag.h"
 #include "evlog.h"
 #include "play.h"
 #include "seed.h"
@@ -304,7 +305,7 @@ static int add_answer(rg_game *g, const char *text, size_t len, const char *ques
 
 rg_status rg_game_load(rg_game *g, const char *name, const char *text, size_t len) {
   uint32_t line = 0;
-  size_t at = 0;
+  size_t at = rgi_bom_len(text, len);       /* a file's byte order mark */
   if (len && memchr(text, '\0', len)) return RG_BAD_VALUE;
   rg_free(g->source);
   if (!(g->source = dup(name ? name : "answers"))) return RG_NOMEM;
@@ -860,7 +861,7 @@ static int read_title(const char *l, size_t n, size_t col0, rg_transcript_info *
 
 rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *info) {
   static const char head[] = "# regula transcript: ";
-  size_t at = 0;
+  size_t at = rgi_bom_len(text, len);
   uint32_t line = 0;
   memset(info, 0, sizeof *info);
   while (at < len && text[at] == '#') {            /* the comments at the top */
@@ -884,7 +885,7 @@ rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *i
 void rg_transcript_settings(const char *text, size_t len, uint64_t *seed, int *has_seed,
                             void (*each)(void *ctx, const char *set, size_t n), void *ctx) {
   rg_transcript_info info;
-  size_t at = 0;
+  size_t at = rgi_bom_len(text, len);
   *has_seed = 0;
   if (rg_transcript_head(text, len, &info) == RG_OK && info.has_seed) {
     *seed = info.seed;

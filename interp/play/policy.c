@@ -4,6 +4,7 @@
 #include "policy.h"
 
 #include "regula_front.h"
+#include "diag.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -479,8 +480,11 @@ void rgi_policy_callback(rgi_policy *p, const char *name, rgi_policy_fn fn, void
 }
 
 int rgi_policy_answers(rgi_policy *p, const char *source, const char *text, size_t len) {
+  size_t bom = rgi_bom_len(text, len);
   init(p, RG_POLICY_ANSWERS, "answers");
   p->source = source;
+  text += bom;                              /* a file's byte order mark */
+  len -= bom;
   if (len && memchr(text, '\0', len)) {
     rg_printf(&p->err.out, "%s: a NUL byte in the answers", source);
     return -1;
