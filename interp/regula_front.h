@@ -712,7 +712,8 @@ REGULA_API void rg_game_transcript(const rg_game *g, rg_out *o);
 /* What the header of a transcript says (rg_transcript_head): pointers into
 ** the text read, each with its length (0: not said). */
 typedef struct rg_transcript_info {
-  const char *rules;        /* the rule file it was played with, as named */
+  const char *rules;        /* the rule file it was played with, as named
+                            ** (escaped: see rg_transcript_rules) */
   size_t rules_len;
   const char *module;       /* the hash of its module (rg_rules_hash) */
   size_t module_len;
@@ -733,6 +734,13 @@ typedef struct rg_transcript_info {
 ** RG_BAD_VALUE when a header line does not parse (info->bad_line says
 ** which, and why); a text with no header gives RG_OK with nothing said. */
 REGULA_API rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *info);
+
+/* Writes to out the rule file info's header names (info->rules, which
+** holds it as the header line does: a control byte or backslash of the
+** path as \xNN) as a path again.  Returns RG_OK; RG_IO when out failed
+** (an rg_buf's: memory ran out); nothing is written when info->rules is
+** NULL. */
+REGULA_API rg_status rg_transcript_rules(const rg_transcript_info *info, rg_out *out);
 
 /* Reads the settings a transcript (text[0..len), as rg_game_transcript
 ** writes it) was played with, from the comments at its top: the seed (in

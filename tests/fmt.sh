@@ -4,7 +4,8 @@
 # --check lists what would change and exits 1 without writing; a write
 # replaces the file keeping its mode (through a symbolic link, its target,
 # the link staying a link); syntax errors exit 2 with a located
-# error and leave the file alone; `-` is standard input.
+# error and leave the file alone; a file that cannot be read exits 2, as
+# for check; `-` is standard input.
 bin=$1
 test_name=fmt
 . "$(dirname "$0")/counts.sh"
@@ -54,5 +55,14 @@ out=$(printf 'const  y=2\n' | "$bin" fmt --check -); rc=$?
 [ $rc = 1 ] && [ "$out" = "-" ] && ok || bad "fmt --check -: exit $rc, '$out'"
 "$bin" fmt > /dev/null 2>&1; rc=$?
 [ $rc = 2 ] && ok || bad "fmt without a file: exit $rc"
+# a file that cannot be read is bad input (2), as for check, whether it is
+# missing or a folder; fmt --help says so
+for f in "$tmp/nonexistent.rules" "$tmp"; do
+  "$bin" check "$f" > /dev/null 2>&1; crc=$?
+  "$bin" fmt "$f" > /dev/null 2>&1; rc=$?
+  [ $rc = 2 ] && [ $crc = 2 ] && ok || bad "fmt $f: exit $rc (check: $crc)"
+done
+"$bin" fmt --help | tr '\n' ' ' | grep -q "2 a file has syntax errors (reported as by check) or cannot be read," &&
+  ok || bad "fmt --help: 2 is not said to be a file that cannot be read"
 
 finish

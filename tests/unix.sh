@@ -85,6 +85,21 @@ grep -q 'note UGs of each army (A, B): 12, 14' "$tmp/played" && ok || bad "ugs[B
 "$bin" run $m --resume "$tmp/t.txt" --policy ask --set 'rating[A]=poor' < /dev/null > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "other --set values" "$tmp/err" && ok || bad "a differing --set: exit $rc"
 
+# A game whose prompt holds a newline, and one of a rule file whose path
+# holds a newline and a backslash, resume from their transcripts to the same
+# game (the prompt's second line was read as an answer: 31 for 12; the
+# header's path was cut: "has no transcript header").
+printf 'procedure main() -> int {\n  let a = choose(1, "first\\n3", 1, 3)\n  let b = choose(2, "second", 1, 3)\n  return a * 10 + b\n}\n' > "$tmp/nl.rules"
+odd=$(printf '%s/n\nl\\x41.rules' "$tmp")
+cp "$tmp/nl.rules" "$odd"
+for f in "$tmp/nl.rules" "$odd"; do
+  printf '1\n2\n' | "$bin" run "$f" --policy ask --transcript "$tmp/nl.txt" > "$tmp/nl.played" 2>/dev/null; rc1=$?
+  "$bin" run --resume "$tmp/nl.txt" < /dev/null > "$tmp/nl.resumed" 2>"$tmp/err"; rc2=$?
+  [ $rc1 = 0 ] && [ $rc2 = 0 ] && [ "$(tail -1 "$tmp/nl.played")" = 12 ] &&
+    cmp -s "$tmp/nl.played" "$tmp/nl.resumed" && ok ||
+    bad "--resume of a game with a newline in its prompt or path: exit $rc1, $rc2, $(tail -1 "$tmp/nl.resumed") $(cat "$tmp/err")"
+done
+
 # One input set twice on the command line: refused for every command that
 # takes --set (the last one won without a word).
 # Spaces and tabs around or inside the name do not make it another, and

@@ -94,10 +94,6 @@ static int parse_args(const diff_request *r, diff_args *a) {
   }
   if (r->nfiles > 2) return usage("diff takes two rule files, not '%s'", r->files[2]);
   if (r->nfiles < 2) return usage("diff needs two rule files (A and B)");
-  /* standard input can be read once: `diff - -` would compare it with an
-  ** empty second read */
-  if (strcmp(r->files[0], "-") == 0 && strcmp(r->files[1], "-") == 0)
-    return usage("standard input (-) can be only one of A and B");
   a->files[0] = r->files[0];
   a->files[1] = r->files[1];
   return 0;

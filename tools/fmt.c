@@ -27,8 +27,8 @@ const char fmt_help[] =
   "\n"
   "Example: regula fmt --check rules/*/*.rules\n"
   "Exit: 0 done (--check: nothing would change), 1 --check: some file would\n"
-  "change, 2 a file has syntax errors (reported as by check), 3 a file cannot\n"
-  "be read or written.\n";
+  "change, 2 a file has syntax errors (reported as by check) or cannot be\n"
+  "read, 3 a file cannot be written or memory ran out.\n";
 
 /* Formats the file at path (check: only reports whether it would change).
 ** Returns an exit code. */
@@ -50,7 +50,7 @@ static int fmt_one(const char *path, int check) {
   } else if ((st = rg_file_loader.load(NULL, NULL, path, RG_LOAD_RULES, &src, msg, sizeof msg)) !=
              RG_OK) {
     cli_eprintf("regula: error: %s\n", msg);
-    return st == RG_NOMEM || st == RG_IO ? EX_RUNTIME : EX_BAD;
+    return st == RG_NOMEM ? EX_RUNTIME : EX_BAD;   /* missing or unreadable: as check */
   }
   copt = RG_OPTIONS(rg_compile_options);
   copt.diagnostic = rg_diagnostic_print;

@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char lsp_usage[] = "lsp";
@@ -278,12 +279,44 @@ static int word_at(const doc *d, json_t *pos, char *buf, size_t size, int *in_st
 
 /* ---- the loader: open documents first, then the disk ------------------------ */
 
+/* Refuses (RG_IO, saying why in err) the file rg_file_loader would read for
+** name asked from `from` when it is not a regular file: a FIFO, a device
+** or /dev/stdin would block the server or read its own protocol from
+** stdin.  Resolves name as that loader does (regula.h, loader.c: beside
+** from, a table also in the folders above), by stat, which never blocks.
+** Returns RG_OK when the file is a regular one or none is found (the
+** loader then says it is missing). */
+static rg_status regular_only(const char *from, const char *name, rg_load_kind kind, char *err,
+                              size_t errlen) {
+  char path[PATH_MAX + 64], up[3 * 16 + 1] = "";
+  const char *slash = from ? strrchr(from, '/') : NULL;
+  int dir = slash ? (int)(slash - from) : 0;
+  struct stat st;
+  for (int level = 0; level < 16; level++) {
+    if (!from || name[0] == '/' || (kind == RG_LOAD_RULES && !slash))
+      snprintf(path, sizeof path, "%s", name);
+    else
+      snprintf(path, sizeof path, "%.*s%s%s%s", dir, from, slash ? "/" : "", up, name);
+    if (stat(path, &st) == 0 && access(path, R_OK) == 0) {
+      if (S_ISREG(st.st_mode)) return RG_OK;
+      snprintf(err, errlen, "%s is not a regular file (%s): the language server reads only "
+               "files", name, S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a pipe"
+               : "a device or socket");
+      return RG_IO;
+    }
+    if (kind == RG_LOAD_RULES || !from || name[0] == '/') break;
+    strcat(up, "../");
+  }
+  return RG_OK;
+}
+
 /* rg_loader.load: an open document when the file asked for is one, else
-** rg_file_loader. */
+** rg_file_loader, for a regular file only (regular_only). */
 static rg_status open_load(void *ctx, const char *from, const char *name, rg_load_kind kind,
                            rg_source *src, char *err, size_t errlen) {
   server *sv = ctx;
   char path[PATH_MAX];
+  rg_status st;
   if (kind == RG_LOAD_RULES) {
     const char *slash = from ? strrchr(from, '/') : NULL;
     if (name[0] == '/' || !slash) snprintf(path, sizeof path, "%s", name);
@@ -296,6 +329,10 @@ static rg_status open_load(void *ctx, const char *from, const char *name, rg_loa
         src->handle = NULL;
         return RG_OK;
       }
+  }
+  if ((st = regular_only(from, name, kind, err, errlen)) != RG_OK) {
+    memset(src, 0, sizeof *src);
+    return st;
   }
   return rg_file_loader.load(rg_file_loader.ctx, from, name, kind, src, err, errlen);
 }

@@ -195,3 +195,26 @@ int cli_outputs_over(const rg_rules *r, const char *save) {
   }
   return EX_OK;
 }
+
+int cli_stdin_once(const char *cmd, const opts *o) {
+  char names[2][64];
+  int n = 0;
+  /* each place a file to read may be named "-" (--resume - is refused by
+  ** run itself) */
+#define SEEN(...) do { if (n < 2) snprintf(names[n], sizeof names[n], __VA_ARGS__); n++; } while (0)
+  for (int i = 0; i < o->npos; i++)
+    if (strcmp(o->pos[i], "-") == 0) SEEN("argument %d", i + 1);
+  if (o->inputs && strcmp(o->inputs, "-") == 0) SEEN("--inputs -");
+  if (o->policy && strcmp(o->policy, "answers:-") == 0) SEEN("--policy answers:-");
+  for (int k = 1; o->variants && *o->variants && k > 0; k++) {
+    const char *v = o->variants;
+    for (int j = 1; j < k && v; j++) v = strchr(v, ',') ? strchr(v, ',') + 1 : NULL;
+    if (!v) break;
+    if (v[0] == '-' && (v[1] == ',' || !v[1])) SEEN("--variants item %d", k);
+  }
+#undef SEEN
+  if (n > 1)
+    return usage_error(cmd, "standard input (-) can be read only once: %s and %s both name it",
+                       names[0], names[1]);
+  return EX_OK;
+}

@@ -32,4 +32,11 @@ int cli_outputs_apart(const char *cmd, const opts *o);
 ** file and why on stderr.  EX_OK when cli_outputs_apart was not called. */
 int cli_outputs_over(const rg_rules *r, const char *save);
 
+/* Checks that o names standard input ("-") at most once among the files it
+** reads (the positional arguments, --inputs, --policy answers:, each
+** --variants item): it can be read only once, and a second read found it
+** empty (`run - --inputs -` ran with no inputs, exit 0).  Says which two
+** name it and returns EX_BAD; EX_OK otherwise. */
+int cli_stdin_once(const char *cmd, const opts *o);
+
 #endif

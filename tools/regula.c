@@ -673,7 +673,8 @@ static int dispatch(int argc, char **argv) {
   if (rc < 0) rc = EX_OK;             /* the help was printed */
   else if (rc == 0) {
     o.no_fusion = nofuse && *nofuse && strcmp(nofuse, "0") != 0;
-    rc = cli_outputs_apart(cmd->name, &o);
+    rc = cli_stdin_once(cmd->name, &o);
+    if (rc == EX_OK) rc = cli_outputs_apart(cmd->name, &o);
     if (rc == EX_OK) rc = cmd->run(&o);
   }
   rg_free(o.sets);

@@ -409,8 +409,17 @@ static int resume_settings(opts *o, uint64_t *seed, int *dice_ask, tsets *ts, re
                          "%s; leave --dice out to go on as it was played", f, want, want, o->dice);
     *dice_ask = h->dice == 'a';
   }
-  if ((h->proc_len && !(rs->proc = copy_n(h->proc, h->proc_len))) ||
-      (h->rules_len && !(rs->rules = copy_n(h->rules, h->rules_len)))) {
+  if (h->rules_len) {                     /* the path, unescaped */
+    rg_buf path;
+    rg_buf_init(&path);
+    if (rg_transcript_rules(h, &path.out) == RG_OK && path.data) rs->rules = copy_n(path.data, path.len);
+    rg_buf_free(&path);
+    if (!rs->rules) {
+      fputs("regula: error: out of memory\n", stderr);
+      return EX_RUNTIME;
+    }
+  }
+  if (h->proc_len && !(rs->proc = copy_n(h->proc, h->proc_len))) {
     fputs("regula: error: out of memory\n", stderr);
     return EX_RUNTIME;
   }

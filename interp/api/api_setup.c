@@ -9,6 +9,7 @@
 */
 #include "regula_front.h"
 #include "api_int.h"
+#include "diag.h"
 #include "json.h"
 #include "module.h"
 #include "setup.h"
@@ -94,8 +95,11 @@ rg_status rg_rules_set(rg_rules *r, const char *text) {
 
 rg_status rg_rules_set_lines(rg_rules *r, const char *text, size_t len, const char *source) {
   rg_buf err;
+  size_t bom = rgi_bom_len(text, len);
   if (!r->base)
     return rgi_api_fail(r, RG_BAD_VALUE, "the rules are not a copy made by rg_rules_copy");
+  text += bom;                              /* a file's byte order mark */
+  len -= bom;
   rg_buf_init(&err);
   rg_status st = refresh(r, status_of(rgi_setup_lines(r->setup, text, len,
                                                      source ? source : "inputs", &err.out)));

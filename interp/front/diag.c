@@ -222,7 +222,7 @@ static int add_text(rgi_diag *d, const char *path, const rgi_pos *from, const ch
   if (!clean) { diag_oom(d); return -1; }
   {
     size_t i = 0;
-    if (len >= 3 && memcmp(raw, "\xEF\xBB\xBF", 3) == 0) i = 3;
+    i = rgi_bom_len(raw, len);
     for (; i < len; i++) {
       if (raw[i] == '\r' && i + 1 < len && raw[i + 1] == '\n') continue;
       clean[n++] = raw[i];
@@ -660,4 +660,8 @@ void rgi_diag_runtime(const rgi_diag *src, const char *msg, const char *path, ui
   } else {
     rg_printf(out, "%s:%u:%u: error: %s\n", path, line, col, msg);
   }
+}
+
+size_t rgi_bom_len(const char *text, size_t len) {
+  return len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }

@@ -155,6 +155,11 @@ uint32_t rgi_byte_col(const char *line, size_t len, uint32_t dcol);
 ** show them as '?'. */
 int rgi_unsafe_char(int32_t cp);
 
+/* Returns 3 when text[0..len) starts with a UTF-8 byte order mark, else 0:
+** a rule file, an inputs file and an answers file (or transcript) skip it,
+** as an editor on Windows may save one. */
+size_t rgi_bom_len(const char *text, size_t len);
+
 /* Writes a runtime error msg at path:line:col (a display column) to out as
 ** the regula program prints it: with the source line and a caret when src
 ** (may be NULL) holds the text of path, else "path:line:col: error: msg";

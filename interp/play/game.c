@@ -6,6 +6,7 @@
 #include "outwatch.h"
 
 #include "regula_front.h"
+#include "diag.h"
 #include "evlog.h"
 #include "play.h"
 #include "seed.h"
@@ -305,7 +306,7 @@ static int add_answer(rg_game *g, const char *text, size_t len, const char *ques
 
 rg_status rg_game_load(rg_game *g, const char *name, const char *text, size_t len) {
   uint32_t line = 0;
-  size_t at = 0;
+  size_t at = rgi_bom_len(text, len);       /* a file's byte order mark */
   if (len && memchr(text, '\0', len)) return RG_BAD_VALUE;
   rg_free(g->source);
   if (!(g->source = dup(name ? name : "answers"))) return RG_NOMEM;
@@ -713,9 +714,33 @@ uint32_t rg_game_answers(const rg_game *g) {
   return g->nanswers;
 }
 
+/* The line after which a transcript's answers begin (its header ends). */
+static const char answers_begin[] = "# one answer a line; go on with: regula run --resume THIS";
+
+/* Writes path to o so that the header line holds it on one line and
+** rg_transcript_rules gives it back: a control byte (newline included),
+** DEL and a backslash as \xNN, the rest as it is. */
+static void put_path(rg_out *o, const char *path) {
+  static const char hex[] = "0123456789abcdef";
+  const char *run = path;
+  for (const char *p = path; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    if (c >= 0x20 && c != 0x7f && c != '\\') continue;
+    rg_write(o, run, (size_t)(p - run));
+    rg_putc(o, '\\');
+    rg_putc(o, 'x');
+    rg_putc(o, hex[c >> 4]);
+    rg_putc(o, hex[c & 15]);
+    run = p + 1;
+  }
+  rg_puts(o, run);
+}
+
 void rg_game_transcript(const rg_game *g, rg_out *o) {
   const rgi_game_setup *s = &g->setup;
-  rg_printf(o, "# regula transcript: %s, %s, seed %llu, choices %s, dice %s\n", g->title,
+  rg_puts(o, "# regula transcript: ");
+  put_path(o, g->title);
+  rg_printf(o, ", %s, seed %llu, choices %s, dice %s\n",
             rgi_module_str(g->m, g->m->procs[s->proc].name), (unsigned long long)s->seed,
             s->ask_choices ? "ask" : s->first ? "first" : "random", s->ask_dice ? "ask" : "random");
   if (s->module[0]) rg_printf(o, "# module %s\n", s->module);
@@ -724,9 +749,15 @@ void rg_game_transcript(const rg_game *g, rg_out *o) {
     rg_printf(o, "# set %.*s\n", (int)(nl - p), p);
     p = nl + 1;
   }
-  rg_puts(o, "# one answer a line; go on with: regula run --resume THIS\n");
+  rg_printf(o, "%s\n", answers_begin);
   for (uint32_t i = 0; i < g->nanswers; i++) {
-    if (g->answers[i].question) rg_printf(o, "# %s\n", g->answers[i].question);
+    const char *q = g->answers[i].question;
+    if (q) {
+      /* a comment of one line, whatever the prompt holds */
+      rg_puts(o, "# ");
+      rg_write_shown(o, q, strlen(q), 0);
+      rg_putc(o, '\n');
+    }
     rg_printf(o, "%s\n", g->answers[i].text);
   }
 }
@@ -767,6 +798,12 @@ static int mode_word(const char *l, size_t n, int first_ok) {
   if (has_word(l, n, "random", &k)) return 'r';
   if (first_ok && has_word(l, n, "first", &k)) return 'f';
   return 0;
+}
+
+/* Returns the value of hex digit c (either case), or -1. */
+static int hex_digit(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
 /* Reads the first header line, l[0..n) after "# regula transcript: ", at
@@ -831,7 +868,7 @@ static int read_title(const char *l, size_t n, size_t col0, rg_transcript_info *
 
 rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *info) {
   static const char head[] = "# regula transcript: ";
-  size_t at = 0;
+  size_t at = rgi_bom_len(text, len);
   uint32_t line = 0;
   memset(info, 0, sizeof *info);
   while (at < len && text[at] == '#') {            /* the comments at the top */
@@ -840,6 +877,7 @@ rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *i
     at = nl ? (size_t)(nl - text) + 1 : len;
     line++;
     if (l[n - 1] == '\r') n--;               /* n > 0: the line starts with '#' */
+    if (n == sizeof answers_begin - 1 && memcmp(l, answers_begin, n) == 0) break;
     if (line == 1 && n >= sizeof head - 1 && memcmp(l, head, sizeof head - 1) == 0) {
       if (read_title(l + sizeof head - 1, n - (sizeof head - 1), sizeof head - 1, info) != 0)
         return RG_BAD_VALUE;
@@ -854,7 +892,7 @@ rg_status rg_transcript_head(const char *text, size_t len, rg_transcript_info *i
 void rg_transcript_settings(const char *text, size_t len, uint64_t *seed, int *has_seed,
                             void (*each)(void *ctx, const char *set, size_t n), void *ctx) {
   rg_transcript_info info;
-  size_t at = 0;
+  size_t at = rgi_bom_len(text, len);
   *has_seed = 0;
   if (rg_transcript_head(text, len, &info) == RG_OK && info.has_seed) {
     *seed = info.seed;
@@ -863,7 +901,26 @@ void rg_transcript_settings(const char *text, size_t len, uint64_t *seed, int *h
   while (at < len && text[at] == '#') {            /* the comments at the top */
     const char *l = text + at, *nl = memchr(l, '\n', len - at);
     size_t n = nl ? (size_t)(nl - l) : len - at;
+    if (n >= sizeof answers_begin - 1 && memcmp(l, answers_begin, sizeof answers_begin - 1) == 0)
+      break;                                       /* the answers' comments */
     if (n > 6 && memcmp(l, "# set ", 6) == 0 && each) each(ctx, l + 6, n - 6);
     at += n + (nl ? 1 : 0);
   }
+}
+
+rg_status rg_transcript_rules(const rg_transcript_info *info, rg_out *out) {
+  const char *p = info->rules, *end = p ? p + info->rules_len : NULL, *run = p;
+  for (; p && p < end; p++) {
+    int hi, lo;
+    if (*p != '\\' || end - p < 4 || p[1] != 'x') continue;
+    hi = hex_digit(p[2]);
+    lo = hex_digit(p[3]);
+    if (hi < 0 || lo < 0 || hi + lo == 0) continue;   /* not an escape: as it is */
+    rg_write(out, run, (size_t)(p - run));
+    rg_putc(out, hi * 16 + lo);
+    p += 3;
+    run = p + 1;
+  }
+  if (run) rg_write(out, run, (size_t)(end - run));
+  return out->failed ? RG_IO : RG_OK;
 }

@@ -4,6 +4,7 @@
 #include "policy.h"
 
 #include "regula_front.h"
+#include "diag.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -344,6 +345,27 @@ rg_reply rgi_question_reply(const rgi_question *q, char *line, int64_t *k, const
   return RG_REPLY_BAD;
 }
 
+/* Returns 1 when name, written as a line of an answers file or a
+** transcript, reads back as itself: not empty, no control character
+** (newline, tab, CR, DEL), no space or tab around it (a line is trimmed),
+** not starting with '#' (a comment) and no command a person types at a
+** question (undo, back, ?, help, save). */
+static int one_line(const char *name) {
+  char word[8];
+  size_t n = strlen(name), w = 0;
+  if (!n || name[0] == '#' || name[0] == ' ' || name[n - 1] == ' ') return 0;
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) return 0;
+  while (name[w] && name[w] != ' ' && w + 1 < sizeof word) {
+    word[w] = (char)(name[w] >= 'A' && name[w] <= 'Z' ? name[w] - 'A' + 'a' : name[w]);
+    w++;
+  }
+  word[w] = '\0';
+  if (name[w] && name[w] != ' ') return 1;          /* a longer first word */
+  if (is_word(word, "save")) return 0;              /* "save" and "save X" */
+  return name[w] || !is_word(word, "undo|back|?|help");
+}
+
 void rgi_question_answer_text(const rgi_question *q, int64_t k, char *buf, size_t size) {
   char name[1024];
   if (q->range && q->dice > 1) {
@@ -364,7 +386,7 @@ void rgi_question_answer_text(const rgi_question *q, int64_t k, char *buf, size_
     return;
   }
   q->name(q->ctx, (uint32_t)k, 0, name, sizeof name);
-  if (rgi_question_match(q, name) == k) snprintf(buf, size, "%s", name);
+  if (one_line(name) && rgi_question_match(q, name) == k) snprintf(buf, size, "%s", name);
   else snprintf(buf, size, "%lld", (long long)k + 1);
 }
 
@@ -458,8 +480,11 @@ void rgi_policy_callback(rgi_policy *p, const char *name, rgi_policy_fn fn, void
 }
 
 int rgi_policy_answers(rgi_policy *p, const char *source, const char *text, size_t len) {
+  size_t bom = rgi_bom_len(text, len);
   init(p, RG_POLICY_ANSWERS, "answers");
   p->source = source;
+  text += bom;                              /* a file's byte order mark */
+  len -= bom;
   if (len && memchr(text, '\0', len)) {
     rg_printf(&p->err.out, "%s: a NUL byte in the answers", source);
     return -1;

@@ -99,7 +99,8 @@ int rgi_question_hand(const rgi_question *q, const char *line, uint32_t *ks, rg_
 void rgi_question_hand_example(rg_out *o, const rgi_question *q, int listed);
 
 /* Writes the answer text that names option k of q (the option's name when
-** it answers to k, else its number; dice as "3 4") into buf. */
+** it answers to k and reads back as itself from a line of an answers file
+** or a transcript, else its number; dice as "3 4") into buf. */
 void rgi_question_answer_text(const rgi_question *q, int64_t k, char *buf, size_t size);
 
 /* Writes a person's help for q to o: where it is asked (step, rule file

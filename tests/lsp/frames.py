@@ -10,7 +10,9 @@ within 5 seconds, and the bad frame itself answered with a JSON-RPC error
 carrying its id when its body has one.  Frames that are merely unusual (the
 header in lower case, the same Content-Length twice, a Content-Type header
 before it) must be served as ordinary requests.  An input cut short inside
-a frame must end the server (exit 3), not hang it.
+a frame must end the server (exit 3), not hang it.  A document whose table
+comes `from "/dev/stdin"` (or extends it, or names a folder) gets a
+diagnostic, and the server goes on reading its protocol.
 Prints one line per failed check and a count; exits 1 on any failure."""
 import json, os, select, subprocess, sys, time
 
@@ -162,6 +164,35 @@ case("an array for a message", frame(b"[1, 2, 3]"))
 case("an empty body", b"Content-Length: 0\r\n\r\n")
 case("a Content-Length line that never ends", b"Content-Length: " + b"9" * 2000)
 case("a header line too long", b"Content-Length: 10\r\nX-Junk: " + b"a" * 10000 + b"\r\n\r\n")
+
+# a document whose table is `from` the server's own stdin (or a folder, or
+# `extends` it): the file is refused with a diagnostic at its `from` or
+# `extends` (line 0), and the protocol after it is still read and answered
+for name, text, says in [
+        ("/dev/stdin", 'table t(k: 1..3) -> int from "/dev/stdin"\n', "a pipe"),
+        ("/proc/self/fd/0", 'table t(k: 1..3) -> int from "/proc/self/fd/0"\n', "a pipe"),
+        ("extends /dev/stdin", 'ruleset "x" extends "/dev/stdin"\n', "a pipe"),
+        ("a folder", 'table t(k: 1..3) -> int from "/tmp"\n', "a folder")]:
+    s = Server()
+    s.seen = []
+    s.write(frame(body(1, "initialize")))
+    s.reply(1)
+    s.write(frame(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": "file:///tmp/stdin-table.rules", "languageId": "regula",
+                         "version": 1, "text": text}}}).encode()))
+    answered = 0
+    for k in range(10):
+        s.write(frame(body(1000 + k)))
+        answered += s.reply(1000 + k) is not None
+    check(answered == 10, "from %s: %d of 10 later requests answered" % (name, answered))
+    ds = [d for m in s.seen if m.get("method") == "textDocument/publishDiagnostics"
+          for d in m["params"]["diagnostics"]]
+    check(any("not a regular file (%s)" % says in d["message"] and d["range"]["start"]["line"] == 0
+              for d in ds), "from %s: a diagnostic on line 1 saying so: %s" % (name, ds))
+    s.write(frame(body(2, "shutdown")))
+    s.reply(2)
+    s.write(frame(json.dumps({"jsonrpc": "2.0", "method": "exit"}).encode()))
+    check(s.close() == 0, "from %s: shutdown and exit" % name)
 
 # the input ends inside a frame: the server ends (exit 3), it does not hang
 for name, tail in [("inside a body", b"Content-Length: 500\r\n\r\n{\"jsonrpc\""),

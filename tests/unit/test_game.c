@@ -97,6 +97,79 @@ static int answers(rg_game *g, const char *line, rg_buf *w, int *bad) {
   return 0;
 }
 
+/* Plays a game of rules r (seed, the dice asked when ask_dice) answering
+** each question with a pseudo-random option (from *x, a xorshift state):
+** by its number, or, where numbers do not name options (a yes/no, a
+** number, dice), by the option's text.  Then loads its transcript into a
+** new game and plays that: returns 1 when both end and their logs are the
+** same byte for byte, 0 (saying why) otherwise.  tr (emptied first) keeps
+** the transcript. */
+static int replays(const rg_rules *r, const char *name, uint64_t seed, int ask_dice, uint64_t *x,
+                   rg_buf *tr) {
+  rg_game_options o = { .size = sizeof o, .seed = seed, .ask_choices = 1, .ask_dice = ask_dice,
+                        .title = name };
+  rg_game *g = NULL, *h = NULL;
+  rg_game_question q;
+  rg_game_state st = RG_GAME_FAILED;
+  char line[1100], why[256];
+  const char *arg, *a, *b;
+  size_t alen = 0, blen = 0, vis;
+  int same = 0;
+  rg_buf_free(tr);
+  if (rg_game_new(r, &o, &g) != RG_OK) {
+    printf("  %s: no game\n", name);
+    return 0;
+  }
+  for (int asked = 0; asked < 5000 && (st = rg_game_play(g)) == RG_GAME_ASKING; asked++) {
+    rg_reply rr = RG_REPLY_BAD;
+    if (!rg_game_asking(g, &q) || !q.noptions) break;
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    for (uint32_t t = 0; t < q.noptions && rr != RG_REPLY_ANSWER; t++) {
+      uint32_t k = (uint32_t)((*x + t) % q.noptions);
+      fixed f = { .len = 0 };
+      rg_out fo = { fixed_write, &f, 0 };
+      if (q.dice > 1) {                       /* "3 5": k's dice, the first lowest */
+        size_t at = 0;
+        for (uint32_t d = 0, rest = k; d < q.dice && at < sizeof line - 24; d++, rest /= q.sides)
+          at += (size_t)snprintf(line + at, sizeof line - at, "%s%lld", d ? " " : "",
+                                 (long long)(q.lo + (int64_t)(rest % q.sides)));
+      } else if (q.yesno) {
+        snprintf(line, sizeof line, "%s", k ? "y" : "n");
+      } else if (q.range || q.numeric) {
+        rg_game_option(g, k, line, sizeof line);
+      } else {
+        snprintf(line, sizeof line, "%u", k + 1);
+      }
+      rr = rg_game_reply(g, line, &arg, &fo);
+      snprintf(why, sizeof why, "%.200s", f.buf);
+    }
+    if (rr != RG_REPLY_ANSWER) {
+      printf("  %s: no option answers: %s\n", name, why);
+      break;
+    }
+  }
+  rg_game_transcript(g, &tr->out);
+  if (st != RG_GAME_OVER || !tr->data) {
+    rg_status es = RG_OK;
+    printf("  %s seed %llu: the game did not end (%d: %s)\n", name, (unsigned long long)seed,
+           (int)st, rg_game_error(g, &es, NULL));
+  } else if (rg_game_new(r, &o, &h) == RG_OK && rg_game_load(h, name, tr->data, tr->len) == RG_OK &&
+             rg_game_play(h) == RG_GAME_OVER) {
+    a = rg_game_log(g, &alen, &vis);
+    b = rg_game_log(h, &blen, &vis);
+    same = alen == blen && memcmp(a, b, alen) == 0;
+    if (!same) printf("  %s seed %llu: another log:\n%s\n--\n%s\n", name, (unsigned long long)seed, a, b);
+  } else {
+    printf("  %s seed %llu: the transcript does not replay: %s\n%s\n", name,
+           (unsigned long long)seed, h ? rg_game_error(h, NULL, NULL) : "", tr->data);
+  }
+  rg_game_free(h);
+  rg_game_free(g);
+  return same;
+}
+
 int main(void) {
   rg_rules *r = NULL;
   rg_game *g = NULL, *h = NULL;
@@ -974,6 +1047,107 @@ int main(void) {
     has = 1;
     rg_transcript_settings("1\n# set a=1\n", 12, &seed, &has, NULL, NULL);
     CHECK(!has, "transcript settings: no comment at the top, no each");
+  }
+  /* A transcript reads back as the game it records, whatever the rules'
+  ** texts hold (worked out by hand from the rules below):
+  **   - a prompt with a newline ("first\n3") is a comment of one line,
+  **     "# 1, first\x0a3", not a comment and an answer 3;
+  **   - an option whose name would read back as something else is written
+  **     as its number: "#x" (a comment), "y\nz" (two lines), "undo" and
+  **     "save game" (commands), " pad" (trimmed), "tab\there"; "w" and
+  **     "Help me" (not the command help) by their names;
+  **   - the header's path holds a newline and a backslash as \xNN and
+  **     rg_transcript_rules gives the path back;
+  **   - '# set' and '# module' lines after "# one answer a line" are the
+  **     answers' comments, not the header;
+  **   - each bundled rule file's game (pacto-qrs.rules has none: no main)
+  **     and these rules', answered at
+  **     random for 3 seeds (the dice asked in the third), replays from its
+  **     transcript to the same log, byte for byte. */
+  {
+    static const char odd[] =
+      "procedure main() -> int {\n"
+      "  let a = choose(1, \"first\\n3\", 1, 3)\n"
+      "  let b = choose(2, \"second\", 1, 3)\n"
+      "  let c = choose(1, \"pick\", [\"#x\", \"y\\nz\", \"w\", \"undo\", \"save game\", \" pad\",\n"
+      "                            \"tab\\there\", \"Help me\"])\n"
+      "  note \"picked\", c\n"
+      "  return a * 10 + b\n"
+      "}\n";
+    static const char head[] =
+      "# regula transcript: odd\\x0a\\x5cx41.rules, main, seed 1, choices ask, dice random\n"
+      "# module 0123abcd\n"
+      "# one answer a line; go on with: regula run --resume THIS\n"
+      "# 1, first\\x0a3\n1\n"
+      "# 2, second\n2\n"
+      "# 1, pick\n";
+    static const char *const last[] = { "1", "2", "w", "4", "5", "6", "7", "Help me" };
+    static const char after[] =
+      "# regula transcript: x, main, seed 2, choices ask, dice random\n"
+      "# one answer a line; go on with: regula run --resume THIS\n"
+      "# set a=1\n# module m\n1\n";
+    static const char *const bundled[] = {
+      "rules/meg/maximus.rules", "rules/meg/magna.rules", "rules/meg/pacto.rules",
+      "rules/meg/revised/maximus.rules",
+      "rules/meg/revised/magna.rules", "rules/meg/revised/pacto.rules",
+      "rules/menofbronze/mob-2023.rules", "rules/ninthage/deployment.rules" };
+    rg_game_options oo = { .size = sizeof oo, .seed = 1, .ask_choices = 1,
+                           .title = "odd\n\\x41.rules", .module = "0123abcd" };
+    rg_rules *ro = NULL;
+    rg_buf t, path, sets;
+    rg_transcript_info ti;
+    uint64_t x = 88172645463325252u, seed;
+    int has;
+    rg_buf_init(&t);
+    rg_buf_init(&path);
+    CHECK(rg_rules_compile("odd.rules", odd, sizeof odd - 1, NULL, &ro) == RG_OK, "odd rules compile");
+    if (!ro) return 1;
+    for (uint32_t k = 0; k < 8; k++) {
+      rg_game *og = NULL, *oh = NULL;
+      char ans[8], whole[512];
+      const char *la, *lb;
+      size_t na = 0, nb = 0, v;
+      snprintf(ans, sizeof ans, "%u", k + 1);
+      rg_buf_free(&t);
+      CHECK(rg_game_new(ro, &oo, &og) == RG_OK && rg_game_play(og) == RG_GAME_ASKING &&
+            tell(og, "1", &why) == RG_REPLY_ANSWER && rg_game_play(og) == RG_GAME_ASKING &&
+            tell(og, "2", &why) == RG_REPLY_ANSWER && rg_game_play(og) == RG_GAME_ASKING &&
+            tell(og, ans, &why) == RG_REPLY_ANSWER && rg_game_play(og) == RG_GAME_OVER,
+            "odd option %u: played", k + 1);
+      if (og) rg_game_transcript(og, &t.out);
+      snprintf(whole, sizeof whole, "%s%s\n", head, last[k]);
+      CHECK(t.data && strcmp(t.data, whole) == 0, "odd option %u is written '%s': %s", k + 1,
+            last[k], t.data ? t.data : "");
+      CHECK(og && t.data && rg_game_new(ro, &oo, &oh) == RG_OK &&
+            rg_game_load(oh, "t.txt", t.data, t.len) == RG_OK && rg_game_play(oh) == RG_GAME_OVER &&
+            (la = rg_game_log(og, &na, &v)) && (lb = rg_game_log(oh, &nb, &v)) && na == nb &&
+            memcmp(la, lb, na) == 0, "odd option %u: the transcript replays the game", k + 1);
+      rg_game_free(oh);
+      rg_game_free(og);
+    }
+    CHECK(t.data && rg_transcript_head(t.data, t.len, &ti) == RG_OK && ti.seed == 1 &&
+          ti.choices == 'a' && ti.proc_len == 4 && rg_transcript_rules(&ti, &path.out) == RG_OK &&
+          path.data && strcmp(path.data, "odd\n\\x41.rules") == 0,
+          "the header's path read back: '%s'", path.data ? path.data : "");
+    rg_buf_init(&sets);
+    rg_transcript_settings(after, strlen(after), &seed, &has, keep_set, &sets);
+    CHECK(has && seed == 2 && !sets.data && rg_transcript_head(after, strlen(after), &ti) == RG_OK &&
+          !ti.module, "'# set' and '# module' among the answers are comments");
+    rg_buf_free(&sets);
+    /* the property: bundled rules and the odd ones, played and replayed */
+    for (size_t i = 0; i <= sizeof bundled / sizeof *bundled; i++) {
+      rg_rules *rb = NULL;
+      const char *nm = i < sizeof bundled / sizeof *bundled ? bundled[i] : "odd.rules";
+      if (i < sizeof bundled / sizeof *bundled)
+        CHECK(rg_rules_load(nm, NULL, &rb) == RG_OK, "%s loads", nm);
+      for (uint64_t sd = 1; sd <= 3; sd++)
+        CHECK(replays(rb ? rb : ro, nm, sd, sd == 3, &x, &t), "%s seed %llu replays", nm,
+              (unsigned long long)sd);
+      rg_rules_free(rb);
+    }
+    rg_buf_free(&t);
+    rg_buf_free(&path);
+    rg_rules_free(ro);
   }
   return check_done("test_game");
 }

@@ -1,0 +1,1 @@
+regula sim --variants -,- --runs 5
