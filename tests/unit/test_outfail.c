@@ -326,6 +326,15 @@ static rg_status w_hand_listed(fixture *f, rg_out *out) {
   return rg_game_hand_example(f->hand, 1, out);
 }
 
+static rg_status w_transcript_rules(fixture *f, rg_out *out) {
+  rg_transcript_info info;
+  (void)f;
+  memset(&info, 0, sizeof info);
+  info.rules = "dir\\x0aname\\x5c.rules";   /* a newline and a backslash, escaped */
+  info.rules_len = strlen(info.rules);
+  return rg_transcript_rules(&info, out);
+}
+
 static rg_status w_game_public(fixture *f, rg_out *out) {
   return rg_game_public(f->game, out);
 }
@@ -389,6 +398,7 @@ static const writer writers[] = {
   { "rg_exact_compare_svg", w_exact_compare_svg },
   { "rg_game_hand_example", w_hand_counted },
   { "rg_game_hand_example listed", w_hand_listed },
+  { "rg_transcript_rules", w_transcript_rules },
   { "rg_game_public", w_game_public },
   { "rg_game_question_write", w_question },
   { "rg_game_question_write options", w_question_options },
