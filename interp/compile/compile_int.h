@@ -68,7 +68,7 @@ typedef struct vec {
 ** the table holds (a sym, a memref, a string of the pool), so that one
 ** table serves them all.  hash is rgc_hash of the entry's name. */
 typedef struct rgc_hlink {
-  struct rgc_hlink *next;          /* the next in its bucket, newest first */
+  struct rgc_hlink *next;          /* the next in its bucket */
   uint32_t hash;
 } rgc_hlink;
 
@@ -85,6 +85,8 @@ typedef struct rgc_htab {
   uint32_t cap, n;
   uint32_t key;                   /* of the buckets as they are */
   uint32_t sum;                   /* of the entries' hashes (the next key) */
+  bool ordered;                   /* entries of one hash stay newest first
+                                  ** (names that repeat: member codes) */
 } rgc_htab;
 
 /* The order "did you mean" offers declared names and members in
@@ -141,7 +143,8 @@ typedef struct cstate {
   rgi_assumption *assumed, **assumed_tail;
 
   rgc_htab syms;                 /* of sym, by name */
-  rgc_htab memhash;              /* of memref, by code (one a member: codes repeat) */
+  rgc_htab memhash;              /* of memref, by code (one a member: codes repeat;
+                                 ** ordered) */
   sym **near_syms;               /* [NEAR_BUCKETS] heads of hint order, NULL until a name */
   memref **near_members;         /* [NEAR_BUCKETS] the same for members */
 

@@ -78,12 +78,13 @@ uint32_t rgc_hash(const char *s) {
   return h;
 }
 
-/* Doubles the buckets of t (64 at first) in the arena under a new key,
-** keeping entries of one hash newest first: each old chain, walked newest
-** first, is pushed onto the new chains (which reverses its entries), then
-** every new chain is reversed.  Out of memory unwinds. */
+/* Doubles the buckets of t (64 at first) in the arena under a new key.
+** Each old chain, walked newest first, is pushed onto the new chains,
+** which reverses entries of one hash; in a table that keeps them newest
+** first (t->ordered) every new chain is then reversed.  Out of memory
+** unwinds. */
 static void htab_grow(cstate *cs, rgc_htab *t) {
-  rgc_htab nt = { NULL, t->cap ? t->cap * 2 : 64, t->n, 0, t->sum };
+  rgc_htab nt = { NULL, t->cap ? t->cap * 2 : 64, t->n, 0, t->sum, t->ordered };
   if (nt.cap == 0) rgc_oom(cs);                    /* 2^32 buckets: never */
   nt.key = rgc_mix(t->key ^ t->sum ^ nt.cap);
   nt.head = rgc_alloc(cs, (size_t)nt.cap * sizeof *nt.head);
@@ -95,7 +96,7 @@ static void htab_grow(cstate *cs, rgc_htab *t) {
       l->next = *to;
       *to = l;
     }
-  for (uint32_t b = 0; b < nt.cap; b++) {
+  for (uint32_t b = 0; t->ordered && b < nt.cap; b++) {
     rgc_hlink *rev = NULL;
     for (rgc_hlink *l = nt.head[b], *next; l; l = next) {
       next = l->next;
