@@ -213,6 +213,7 @@ static int compile_loaded(rgi_diag *d, uint32_t file, const rg_loader *ld, rgi_m
   cs->loader = ld;
   cs->assumed_tail = &cs->assumed;
   cs->scale_num = cs->scale_den = 1;
+  cs->memhash.ordered = true;
 #define RG_X(field, count, type) cs->field.size = sizeof(type);
   RG_MODULE_ARRAYS(RG_X)
 #undef RG_X

@@ -75,7 +75,6 @@ void rgc_decl_enum(cstate *cs, rgi_decl *dc) {
   for (rgi_member *m = dc->members; m && n < 64; m = m->next, n++) {
     rgi_member_info *mi;
     memref *r;
-    uint32_t h;
     if (rgc_member_by_code(cs, s->index, m->code) >= 0) {
       rgc_err(cs, m->pos, "'%s' is already a member of %s", m->code, dc->name);
       continue;
@@ -97,9 +96,7 @@ void rgc_decl_enum(cstate *cs, rgi_decl *dc) {
     r->code = m->code;
     r->en = s->index;
     r->index = AT(cs->enums, rgi_enum, s->index).count - 1;
-    h = rgc_hash(m->code);
-    r->next = cs->memhash[h];
-    cs->memhash[h] = r;
+    rgc_add_memref(cs, r);
     rgc_collect_notes(cs, m->notes, rgc_describe(cs, "%s.%s", dc->name, m->code));
   }
 }

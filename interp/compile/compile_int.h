@@ -65,12 +65,44 @@ typedef struct vec {
 ** Symbols
 ** ==================================================================== */
 
+/* An entry of a hash table of chains (rgc_htab): the first member of what
+** the table holds (a sym, a memref, a string of the pool), so that one
+** table serves them all.  hash is rgc_hash of the entry's name. */
+typedef struct rgc_hlink {
+  struct rgc_hlink *next;          /* the next in its bucket */
+  uint32_t hash;
+} rgc_hlink;
+
+/* A hash table of chains whose buckets double as it fills (never more
+** entries than buckets), so a lookup costs the same among a million names
+** as among ten.  An entry's bucket is its hash mixed with key (rgc_bucket);
+** each doubling draws a new key from the hashes of all the entries, so
+** names chosen to share a bucket (their hashes alike in the low bits, or
+** alike once mixed under one key) are spread again: to keep them together
+** they would have to collide in all 32 bits.  The arena owns the buckets;
+** cap is 0 (empty) or a power of two. */
+typedef struct rgc_htab {
+  rgc_hlink **head;
+  uint32_t cap, n;
+  uint32_t key;                   /* of the buckets as they are */
+  uint32_t sum;                   /* of the entries' hashes (the next key) */
+  bool ordered;                   /* entries of one hash stay newest first
+                                  ** (names that repeat: member codes) */
+} rgc_htab;
+
+/* The order "did you mean" offers declared names and members in
+** (suggest.c): by hash modulo NEAR_BUCKETS, newest first in each, the
+** order of the compiler's first tables (fixed buckets), kept so that of
+** names equally close the same one is suggested.  Not a lookup table. */
+#define NEAR_BUCKETS 1024
+
 typedef enum symkind { S_UNIT, S_ENUM, S_RECORD, S_CONST, S_TABLE, S_PROC, S_DICE, S_DECK,
                        S_INPUT } symkind;
 
 /* A declared name.  index is the module index of the unit/enum/record/
 ** table/proc; a constant keeps its folded value. */
 typedef struct sym {
+  rgc_hlink link;                 /* in cs->syms (first: the table's entry) */
   const char *name;
   symkind kind;
   rgi_decl *decl;
@@ -78,14 +110,15 @@ typedef struct sym {
   rgi_type type;                  /* CONST: its type */
   rgi_value value;                /* CONST: its value */
   int state;                     /* CONST: 0 new, 1 folding, 2 done, 3 failed */
-  struct sym *next;              /* hash chain */
+  struct sym *near;              /* the next in hint order (cs->near_syms) */
 } sym;
 
 /* A member code, for finding bare member names: which enums have it. */
 typedef struct memref {
+  rgc_hlink link;                 /* in cs->memhash (first: the table's entry) */
   const char *code;
   uint32_t en, index;
-  struct memref *next;
+  struct memref *near;           /* the next in hint order (cs->near_members) */
 } memref;
 
 /* A local variable of the procedure being compiled. */
@@ -99,8 +132,6 @@ typedef struct local {
   uint32_t prev;                 /* the local before it in its bucket, or UINT32_MAX */
 } local;
 
-#define NBUCKETS 1024
-
 /* The compiler state. */
 typedef struct cstate {
   rgi_diag *d;
@@ -112,12 +143,15 @@ typedef struct cstate {
   int quiet_errors;              /* errors seen while quiet */
   rgi_assumption *assumed, **assumed_tail;
 
-  sym *syms[NBUCKETS];
-  memref *memhash[NBUCKETS];
+  rgc_htab syms;                 /* of sym, by name */
+  rgc_htab memhash;              /* of memref, by code (one a member: codes repeat;
+                                 ** ordered) */
+  sym **near_syms;               /* [NEAR_BUCKETS] heads of hint order, NULL until a name */
+  memref **near_members;         /* [NEAR_BUCKETS] the same for members */
 
   /* module under construction */
   char *pool; uint32_t npool, cappool;
-  struct strent { uint32_t off; struct strent *next; } *strhash[NBUCKETS];
+  rgc_htab strhash;              /* of struct strent { rgc_hlink; offset in pool } */
 #define RG_X(field, count, type) vec field;
   RG_MODULE_ARRAYS(RG_X)
 #undef RG_X
@@ -171,8 +205,33 @@ bool rgc_check_type(cstate *cs, rgi_pos pos, rgi_type got, rgi_type want, const 
 int rgc_member_by_code(cstate *cs, uint32_t en, const char *code);
 int rgc_member_by_text(cstate *cs, uint32_t en, const char *text);
 const char *rgc_member_list(cstate *cs, uint32_t en, char *buf, size_t size);
-/* Returns the hash bucket (of NBUCKETS) of s. */
+/* Returns the hash of s (FNV-1a, 32 bits). */
 uint32_t rgc_hash(const char *s);
+/* Returns h mixed (MurmurHash3's finalizer: every bit of h moves every
+** bit of the result). */
+static inline uint32_t rgc_mix(uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
+}
+/* Returns the bucket of hash h in t (cap > 0): h under t's key, mixed. */
+static inline uint32_t rgc_bucket(const rgc_htab *t, uint32_t h) {
+  return rgc_mix(h ^ t->key) & (t->cap - 1);
+}
+/* Returns the newest entry of t in the bucket of hash h (then follow
+** ->next; entries of other hashes share buckets), or NULL. */
+static inline rgc_hlink *rgc_htab_first(const rgc_htab *t, uint32_t h) {
+  return t->cap ? t->head[rgc_bucket(t, h)] : NULL;
+}
+/* Adds entry l (l->hash set) to t, newest in its bucket, doubling the
+** buckets first when t is full; out of memory unwinds. */
+void rgc_htab_add(cstate *cs, rgc_htab *t, rgc_hlink *l);
+/* Adds member reference r (r->code, en and index set) to cs->memhash and
+** to the hint order. */
+void rgc_add_memref(cstate *cs, memref *r);
 /* Declares dc's name as a symbol of kind `kind` (the arena owns it);
 ** reports a duplicate and returns NULL when the name exists. */
 sym *rgc_declare(cstate *cs, rgi_decl *dc, symkind kind);

@@ -71,24 +71,73 @@ char *rgc_strdup(cstate *cs, const char *s) {
   return rgc_strndup(cs, s, strlen(s));
 }
 
-/* Returns the hash bucket of s. */
+/* Returns the FNV-1a hash of s. */
 uint32_t rgc_hash(const char *s) {
   uint32_t h = 2166136261u;
   while (*s) h = (h ^ (unsigned char)*s++) * 16777619u;
-  return h % NBUCKETS;
+  return h;
+}
+
+/* Doubles the buckets of t (64 at first) in the arena under a new key.
+** Each old chain, walked newest first, is pushed onto the new chains,
+** which reverses entries of one hash; in a table that keeps them newest
+** first (t->ordered) every new chain is then reversed.  Out of memory
+** unwinds. */
+static void htab_grow(cstate *cs, rgc_htab *t) {
+  rgc_htab nt = { NULL, t->cap ? t->cap * 2 : 64, t->n, 0, t->sum, t->ordered };
+  if (nt.cap == 0) rgc_oom(cs);                    /* 2^32 buckets: never */
+  nt.key = rgc_mix(t->key ^ t->sum ^ nt.cap);
+  nt.head = rgc_alloc(cs, (size_t)nt.cap * sizeof *nt.head);
+  for (uint32_t b = 0; b < nt.cap; b++) nt.head[b] = NULL;
+  for (uint32_t b = 0; b < t->cap; b++)
+    for (rgc_hlink *l = t->head[b], *next; l; l = next) {
+      rgc_hlink **to = &nt.head[rgc_bucket(&nt, l->hash)];
+      next = l->next;
+      l->next = *to;
+      *to = l;
+    }
+  for (uint32_t b = 0; t->ordered && b < nt.cap; b++) {
+    rgc_hlink *rev = NULL;
+    for (rgc_hlink *l = nt.head[b], *next; l; l = next) {
+      next = l->next;
+      l->next = rev;
+      rev = l;
+    }
+    nt.head[b] = rev;
+  }
+  *t = nt;
+}
+
+void rgc_htab_add(cstate *cs, rgc_htab *t, rgc_hlink *l) {
+  rgc_hlink **b;
+  if (t->n >= t->cap) htab_grow(cs, t);
+  b = &t->head[rgc_bucket(t, l->hash)];
+  l->next = *b;
+  *b = l;
+  t->n++;
+  t->sum = t->sum * 31u + l->hash;
+}
+
+/* Returns the NEAR_BUCKETS empty heads of a hint order (arena memory).
+** Out of memory unwinds. */
+static void *near_heads(cstate *cs) {
+  void **p = rgc_alloc(cs, NEAR_BUCKETS * sizeof *p);
+  for (uint32_t b = 0; b < NEAR_BUCKETS; b++) p[b] = NULL;
+  return p;
 }
 
 /* Returns the symbol named name, or NULL. */
 sym *rgc_lookup(cstate *cs, const char *name) {
-  for (sym *s = cs->syms[rgc_hash(name)]; s; s = s->next)
-    if (strcmp(s->name, name) == 0) return s;
+  uint32_t h = rgc_hash(name);
+  for (rgc_hlink *l = rgc_htab_first(&cs->syms, h); l; l = l->next)
+    if (l->hash == h && strcmp(((sym *)l)->name, name) == 0) return (sym *)l;
   return NULL;
 }
 
 /* Declares name; reports a duplicate and returns NULL if it exists. */
 sym *rgc_declare(cstate *cs, rgi_decl *dc, symkind kind) {
   sym *s = rgc_lookup(cs, dc->name);
-  uint32_t h;
+  sym **near;
   if (s) {
     rgc_err(cs, dc->pos, "'%s' is already declared at line %u", dc->name, s->decl->pos.line);
     return NULL;
@@ -97,22 +146,42 @@ sym *rgc_declare(cstate *cs, rgi_decl *dc, symkind kind) {
   s->name = dc->name;
   s->kind = kind;
   s->decl = dc;
-  h = rgc_hash(dc->name);
-  s->next = cs->syms[h];
-  cs->syms[h] = s;
+  s->link.hash = rgc_hash(dc->name);
+  rgc_htab_add(cs, &cs->syms, &s->link);
+  if (!cs->near_syms) cs->near_syms = near_heads(cs);
+  near = &cs->near_syms[s->link.hash % NEAR_BUCKETS];
+  s->near = *near;
+  *near = s;
   return s;
+}
+
+void rgc_add_memref(cstate *cs, memref *r) {
+  memref **near;
+  r->link.hash = rgc_hash(r->code);
+  rgc_htab_add(cs, &cs->memhash, &r->link);
+  if (!cs->near_members) cs->near_members = near_heads(cs);
+  near = &cs->near_members[r->link.hash % NEAR_BUCKETS];
+  r->near = *near;
+  *near = r;
 }
 
 /* ======================================================================
 ** The string pool
 ** ==================================================================== */
 
+/* A string of the pool, in cs->strhash. */
+struct strent {
+  rgc_hlink link;
+  uint32_t off;                   /* where it starts in cs->pool */
+};
+
 /* Returns the pool offset of s, adding it once. */
 uint32_t rgc_intern(cstate *cs, const char *s) {
   uint32_t h = rgc_hash(s);
   size_t n = strlen(s);
-  for (struct strent *e = cs->strhash[h]; e; e = e->next)
-    if (strcmp(cs->pool + e->off, s) == 0) return e->off;
+  for (rgc_hlink *l = rgc_htab_first(&cs->strhash, h); l; l = l->next)
+    if (l->hash == h && strcmp(cs->pool + ((struct strent *)l)->off, s) == 0)
+      return ((struct strent *)l)->off;
   if (n > (1u << 24) || cs->npool + n + 1 > (1u << 30)) { rgc_oom(cs); return 0; }
   if (cs->npool + n + 1 > cs->cappool) {
     uint32_t cap = cs->cappool ? cs->cappool : 1024;
@@ -129,8 +198,8 @@ uint32_t rgc_intern(cstate *cs, const char *s) {
     memcpy(cs->pool + off, s, n + 1);
     cs->npool += (uint32_t)n + 1;
     e->off = off;
-    e->next = cs->strhash[h];
-    cs->strhash[h] = e;
+    e->link.hash = h;
+    rgc_htab_add(cs, &cs->strhash, &e->link);
     return off;
   }
 }
@@ -360,8 +429,10 @@ int rgc_find_member(cstate *cs, const char *code, uint32_t *en, uint32_t *index,
   int found = 0;
   size_t n = 0;
   if (enums && size) enums[0] = '\0';
-  for (memref *m = cs->memhash[rgc_hash(code)]; m; m = m->next) {
-    if (strcmp(m->code, code) != 0) continue;
+  uint32_t h = rgc_hash(code);
+  for (rgc_hlink *l = rgc_htab_first(&cs->memhash, h); l; l = l->next) {
+    const memref *m = (const memref *)l;
+    if (l->hash != h || strcmp(m->code, code) != 0) continue;
     if (!found) { *en = m->en; *index = m->index; }
     if (enums && n + 1 < size) {
       int k = snprintf(enums + n, size - n, "%s%s", found ? ", " : "",

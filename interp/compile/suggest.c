@@ -74,14 +74,14 @@ void rgc_near_offer(rgc_near *nr, const char *cand) {
 void rgc_near_names(cstate *cs, rgc_near *nr, unsigned kinds, bool members, bool locals) {
   if (locals)
     for (uint32_t i = cs->nlocal; i-- > 0;) rgc_near_offer(nr, cs->locals[i].name);
-  /* Bucket by bucket: among names equally close, the one found first
-  ** (the same every time for the same rule file). */
-  for (uint32_t b = 0; b < NBUCKETS; b++)
-    for (const sym *s = cs->syms[b]; s; s = s->next)
+  /* In hint order (NEAR_BUCKETS): among names equally close, the one found
+  ** first (the same every time for the same rule file). */
+  for (uint32_t b = 0; cs->near_syms && b < NEAR_BUCKETS; b++)
+    for (const sym *s = cs->near_syms[b]; s; s = s->near)
       if (kinds >> s->kind & 1) rgc_near_offer(nr, s->name);
   if (members)
-    for (uint32_t b = 0; b < NBUCKETS; b++)
-      for (const memref *m = cs->memhash[b]; m; m = m->next) rgc_near_offer(nr, m->code);
+    for (uint32_t b = 0; cs->near_members && b < NEAR_BUCKETS; b++)
+      for (const memref *m = cs->near_members[b]; m; m = m->near) rgc_near_offer(nr, m->code);
 }
 
 void rgc_near_members(cstate *cs, rgc_near *nr, uint32_t en, bool displays) {

@@ -21,6 +21,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where the declarations of one kind of a module are found by name (see
+** ---- names below). */
+typedef struct nindex {
+  const rgi_module *m;
+  const char *base;         /* the uint32_t name of item k: base + k * stride */
+  size_t stride;
+  uint32_t n;
+  int display;              /* items are displays: named by their record */
+  int no_tests;             /* procedures: tests are never found */
+  uint32_t *slot;           /* open addressing: k + 1, 0 empty */
+  uint32_t cap;             /* a power of two above n; 0: nothing built */
+  uint32_t key;             /* mixed into the hashes (ix_build) */
+} nindex;
+
+/* The kinds of declaration found by name, each with an nindex per side. */
+enum { IX_UNIT, IX_ENUM, IX_RECORD, IX_NAMED, IX_INPUT, IX_TABLE, IX_PROC, IX_STRATEGY,
+       IX_DISPLAY, NIX };
+
+/* The LOOKUP instructions of a module by table (find_dice), in the order
+** of the procedures (tests left out) and of their code: those of table t
+** are pc[first[t]..first[t+1]), of procedure proc[same]. */
+typedef struct lookups {
+  uint32_t *first, *pc, *proc;
+  int built;
+} lookups;
+
 /* The comparison's state: the list it fills and the two modules. */
 typedef struct dctx {
   rgi_diff *d;
@@ -33,6 +59,12 @@ typedef struct dctx {
   uint32_t helpers_run;     /* tables whose key helper was run (diff_odds):
                             ** at most MAXHELPED, each building a VM */
   rgi_change scratch;        /* what add() hands out once oom is set */
+  nindex ix[NIX][2];        /* names of a [0] and b [1], by kind */
+  lookups lk[2];            /* a's [0] and b's [1], made at the first find_dice */
+  uint32_t *pairs;          /* same_value: open addressing over pair, or NULL */
+  rgi_value (*pair)[2];     /* a's named constants' values beside b's of the name */
+  uint32_t pcap;            /* of pairs: a power of two, 0 when none */
+  uint64_t pkey;            /* mixed into the pairs' hashes */
 } dctx;
 
 /* Returns string s of m's pool ("" when out of range; owned by m). */
@@ -159,6 +191,141 @@ static void set_value(dctx *c, rgi_diff_side *s, rgi_type t, rgi_value v, const 
   s->type = t;
   s->value = v;
   s->text = keep(c, text);
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+/* Each section finds the items of one side by name in the other; with a
+** scan of the other's items for each that is quadratic (1 MB of constants:
+** 78 s).  So each kind of declaration of each side is indexed once, by a
+** hash of its name, and found in constant time, the first of its name as
+** a scan would. */
+
+/* Returns a hash of s (FNV-1a). */
+static uint32_t text_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+/* Returns h mixed (MurmurHash3's finalizer: every bit of h moves every
+** bit of the result). */
+static uint32_t mix32(uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
+}
+
+/* Returns the name of item k of x (owned by x->m). */
+static const char *ix_name(const nindex *x, uint32_t k) {
+  if (x->display) return S(x->m, x->m->records[x->m->displays[k].record].name);
+  return S(x->m, *(const uint32_t *)(const void *)(x->base + (size_t)k * x->stride));
+}
+
+/* Returns the first slot of name's probe sequence in x (x->cap > 0). */
+static uint32_t ix_start(const nindex *x, const char *name) {
+  return mix32(text_hash(name) ^ x->key) & (x->cap - 1);
+}
+
+/* Returns the index of the item of x named name, or -1. */
+static int ix_find(const nindex *x, const char *name) {
+  if (!x->cap) return -1;
+  for (uint32_t i = ix_start(x, name); x->slot[i]; i = (i + 1) & (x->cap - 1))
+    if (strcmp(ix_name(x, x->slot[i] - 1), name) == 0) return (int)(x->slot[i] - 1);
+  return -1;
+}
+
+/* Indexes x's n items by name (x's other fields set): the first of each
+** name (tests never, in a no_tests index), so that ix_find finds what a
+** scan of the items would.  The key comes from all the names, so names
+** chosen to share slots under one key share them under no other.  Sets
+** c->oom when memory runs out (then nothing is found). */
+static void ix_build(dctx *c, nindex *x) {
+  uint32_t cap = 16, sum = 0;
+  while (cap <= x->n * 2u && cap < (1u << 31)) cap *= 2;
+  if (x->n == 0 || x->n >= cap) return;
+  x->slot = rg_malloc((size_t)cap * sizeof *x->slot);
+  if (!x->slot) {
+    c->oom = 1;
+    return;
+  }
+  memset(x->slot, 0, (size_t)cap * sizeof *x->slot);
+  for (uint32_t k = 0; k < x->n; k++) sum = sum * 31u + text_hash(ix_name(x, k));
+  x->key = mix32(sum);
+  x->cap = cap;
+  for (uint32_t k = 0; k < x->n; k++) {
+    if (x->no_tests && rgi_module_is_test(x->m, k)) continue;
+    const char *name = ix_name(x, k);
+    uint32_t i = ix_start(x, name);
+    while (x->slot[i] && strcmp(ix_name(x, x->slot[i] - 1), name) != 0) i = (i + 1) & (cap - 1);
+    if (!x->slot[i]) x->slot[i] = k + 1;
+  }
+}
+
+/* Sets x to the n items at base (each stride bytes, starting with its
+** uint32_t name) of m, and indexes them. */
+static void ix_of(dctx *c, nindex *x, const rgi_module *m, const void *base, size_t stride, uint32_t n) {
+  memset(x, 0, sizeof *x);
+  x->m = m;
+  x->base = base;
+  x->stride = stride;
+  x->n = base ? n : 0;
+  ix_build(c, x);
+}
+
+/* ix_of over the array `arr` of `n` items whose field `name` names them. */
+#define IX_OF(c, x, m, arr, n) \
+  ix_of((c), (x), (m), (n) ? (const void *)&(arr)[0].name : NULL, sizeof (arr)[0], (n))
+
+/* Indexes the declarations of a and b by name, kind by kind. */
+static void names_build(dctx *c) {
+  for (int side = 0; side < 2; side++) {
+    const rgi_module *m = side ? c->b : c->a;
+    nindex *x = NULL;
+    IX_OF(c, &c->ix[IX_UNIT][side], m, m->units, m->nunits);
+    IX_OF(c, &c->ix[IX_ENUM][side], m, m->enums, m->nenums);
+    IX_OF(c, &c->ix[IX_RECORD][side], m, m->records, m->nrecords);
+    IX_OF(c, &c->ix[IX_NAMED][side], m, m->named, m->nnamed);
+    IX_OF(c, &c->ix[IX_INPUT][side], m, m->inputs, m->ninputs);
+    IX_OF(c, &c->ix[IX_TABLE][side], m, m->tables, m->ntables);
+    IX_OF(c, &c->ix[IX_STRATEGY][side], m, m->strategies, m->nstrategies);
+    x = &c->ix[IX_PROC][side];
+    memset(x, 0, sizeof *x);
+    x->m = m;
+    x->no_tests = 1;
+    x->base = m->nprocs ? (const char *)&m->procs[0].name : NULL;
+    x->stride = sizeof m->procs[0];
+    x->n = m->nprocs;
+    ix_build(c, x);
+    x = &c->ix[IX_DISPLAY][side];
+    memset(x, 0, sizeof *x);
+    x->m = m;
+    x->display = 1;
+    x->n = m->ndisplays;
+    ix_build(c, x);
+  }
+}
+
+/* Returns the index of the declaration of kind `kind` named name in side
+** m (c->a or c->b), or -1. */
+static int find_decl(const dctx *c, int kind, const rgi_module *m, const char *name) {
+  return ix_find(&c->ix[kind][m == c->a ? 0 : 1], name);
+}
+
+/* Frees the indexes of c. */
+static void names_free(dctx *c) {
+  for (int k = 0; k < NIX; k++)
+    for (int side = 0; side < 2; side++) rg_free(c->ix[k][side].slot);
+  for (int side = 0; side < 2; side++) {
+    rg_free(c->lk[side].first);
+    rg_free(c->lk[side].pc);
+    rg_free(c->lk[side].proc);
+  }
+  rg_free(c->pairs);
+  rg_free(c->pair);
 }
 
 /* Whether file index fa of a and fb of b are the same file (their paths
@@ -305,7 +472,7 @@ static void diff_strategies(dctx *c) {
   const rgi_module *a = c->a, *b = c->b;
   for (uint32_t i = 0; i < a->nstrategies; i++) {
     const rgi_strategy *sa = &a->strategies[i];
-    int j = rgi_module_find_strategy(b, S(a, sa->name));
+    int j = find_decl(c, IX_STRATEGY, b, S(a, sa->name));
     const rgi_strategy *sb = j >= 0 ? &b->strategies[j] : NULL;
     uint32_t n0 = c->d->n;
     uint32_t head = add(c, j < 0 ? '-' : '~', RG_DW_STRATEGY, RG_DS_STRATEGIES, RG_DIFF_NONE,
@@ -323,7 +490,7 @@ static void diff_strategies(dctx *c) {
   }
   for (uint32_t k = 0; k < b->nstrategies; k++) {
     const rgi_strategy *sb = &b->strategies[k];
-    if (rgi_module_find_strategy(a, S(b, sb->name)) >= 0) continue;
+    if (find_decl(c, IX_STRATEGY, a, S(b, sb->name)) >= 0) continue;
     uint32_t head = add(c, '+', RG_DW_STRATEGY, RG_DS_STRATEGIES, RG_DIFF_NONE, S(b, sb->name));
     if (head == RG_DIFF_NONE) return;
     at(c, head)->b.index = k;
@@ -356,11 +523,10 @@ static void dline_text(const rgi_module *m, const rgi_display *d, uint32_t k, rg
   }
 }
 
-/* Returns the display of record `name` in m, or NULL. */
-static const rgi_display *find_display(const rgi_module *m, const char *name) {
-  for (uint32_t i = 0; i < m->ndisplays; i++)
-    if (strcmp(S(m, m->records[m->displays[i].record].name), name) == 0) return &m->displays[i];
-  return NULL;
+/* Returns the display of record `name` in side m of c, or NULL. */
+static const rgi_display *find_display(const dctx *c, const rgi_module *m, const char *name) {
+  int k = find_decl(c, IX_DISPLAY, m, name);
+  return k < 0 ? NULL : &m->displays[k];
 }
 
 /* Whether display d of m has a line written as text. */
@@ -400,7 +566,7 @@ static void diff_displays(dctx *c) {
   for (uint32_t i = 0; i < a->ndisplays; i++) {
     const rgi_display *da = &a->displays[i];
     const char *name = S(a, a->records[da->record].name);
-    const rgi_display *db = find_display(b, name);
+    const rgi_display *db = find_display(c, b, name);
     uint32_t n0 = c->d->n;
     uint32_t head = add(c, db ? '~' : '-', RG_DW_DISPLAY, RG_DS_DISPLAYS, RG_DIFF_NONE, name);
     if (head == RG_DIFF_NONE) return;
@@ -417,7 +583,7 @@ static void diff_displays(dctx *c) {
   for (uint32_t k = 0; k < b->ndisplays; k++) {
     const rgi_display *db = &b->displays[k];
     const char *name = S(b, b->records[db->record].name);
-    if (find_display(a, name)) continue;
+    if (find_display(c, a, name)) continue;
     uint32_t head = add(c, '+', RG_DW_DISPLAY, RG_DS_DISPLAYS, RG_DIFF_NONE, name);
     if (head == RG_DIFF_NONE) return;
     at(c, head)->b.index = k;
@@ -426,24 +592,22 @@ static void diff_displays(dctx *c) {
   }
 }
 
-/* Returns the index of unit `name` in m, or -1. */
-static int find_unit(const rgi_module *m, const char *name) {
-  for (uint32_t i = 0; i < m->nunits; i++)
-    if (strcmp(S(m, m->units[i].name), name) == 0) return (int)i;
-  return -1;
+/* Returns the index of unit `name` in side m of c, or -1. */
+static int find_unit(const dctx *c, const rgi_module *m, const char *name) {
+  return find_decl(c, IX_UNIT, m, name);
 }
 
 /* The units only in a (-) and only in b (+), matched by name. */
 static void diff_units(dctx *c) {
   const rgi_module *a = c->a, *b = c->b;
   for (uint32_t i = 0; i < a->nunits; i++)
-    if (find_unit(b, S(a, a->units[i].name)) < 0) {
+    if (find_unit(c, b, S(a, a->units[i].name)) < 0) {
       rgi_change *ch = at(c, add(c, '-', RG_DW_UNIT, RG_DS_UNITS, RG_DIFF_NONE, S(a, a->units[i].name)));
       ch->a.index = i;
       ch->a.text = S(a, a->units[i].display);
     }
   for (uint32_t i = 0; i < b->nunits; i++)
-    if (find_unit(a, S(b, b->units[i].name)) < 0) {
+    if (find_unit(c, a, S(b, b->units[i].name)) < 0) {
       rgi_change *ch = at(c, add(c, '+', RG_DW_UNIT, RG_DS_UNITS, RG_DIFF_NONE, S(b, b->units[i].name)));
       ch->b.index = i;
       ch->b.text = S(b, b->units[i].display);
@@ -492,7 +656,7 @@ static uint32_t head_of(dctx *c, uint32_t *head, int what, int section, const ch
 static void diff_enums(dctx *c) {
   const rgi_module *a = c->a, *b = c->b;
   for (uint32_t i = 0; i < a->nenums; i++) {
-    int j = rgi_module_find_enum(b, S(a, a->enums[i].name));
+    int j = find_decl(c, IX_ENUM, b, S(a, a->enums[i].name));
     if (j < 0) {
       rgi_change *ch = at(c, add(c, '-', RG_DW_ENUM, RG_DS_ENUMS, RG_DIFF_NONE, S(a, a->enums[i].name)));
       ch->a.index = i;
@@ -532,25 +696,26 @@ static void diff_enums(dctx *c) {
 #undef ENUM_HEAD
   }
   for (uint32_t j = 0; j < b->nenums; j++)
-    if (rgi_module_find_enum(a, S(b, b->enums[j].name)) < 0) {
+    if (find_decl(c, IX_ENUM, a, S(b, b->enums[j].name)) < 0) {
       rgi_change *ch = at(c, add(c, '+', RG_DW_ENUM, RG_DS_ENUMS, RG_DIFF_NONE, S(b, b->enums[j].name)));
       ch->b.index = j;
       ch->b.text = enum_text(c, b, j);
     }
 }
 
-/* Returns the index of record type `name` in m, or -1. */
-static int find_record(const rgi_module *m, const char *name) {
-  for (uint32_t i = 0; i < m->nrecords; i++)
-    if (strcmp(S(m, m->records[i].name), name) == 0) return (int)i;
-  return -1;
+/* Returns the index of record type `name` in side m of c, or -1. */
+static int find_record(const dctx *c, const rgi_module *m, const char *name) {
+  return find_decl(c, IX_RECORD, m, name);
 }
 
-/* Returns the position of field `name` in record r of m, or -1. */
-static int find_field(const rgi_module *m, const rgi_record *r, const char *name) {
-  for (uint32_t l = 0; l < r->count; l++)
-    if (strcmp(name, S(m, m->fields[r->first + l].name)) == 0) return (int)l;
-  return -1;
+/* Indexes the fields of record r of m into *x (ix_of). */
+static void fields_index(dctx *c, nindex *x, const rgi_module *m, const rgi_record *r) {
+  IX_OF(c, x, m, m->fields + r->first, r->count);
+}
+
+/* Returns the position of field `name` in the record x indexes, or -1. */
+static int find_field(const nindex *x, const char *name) {
+  return ix_find(x, name);
 }
 
 /* The record types added and removed, and of those on both sides the fields
@@ -560,16 +725,19 @@ static void diff_records(dctx *c) {
   char ta[RGI_TYPE_NAME_SIZE], tb[RGI_TYPE_NAME_SIZE];
   for (uint32_t i = 0; i < a->nrecords; i++) {
     const rgi_record *ra = &a->records[i];
-    int j = find_record(b, S(a, ra->name));
+    int j = find_record(c, b, S(a, ra->name));
     if (j < 0) {
       at(c, add(c, '-', RG_DW_RECORD, RG_DS_RECORDS, RG_DIFF_NONE, S(a, ra->name)))->a.index = i;
       continue;
     }
     const rgi_record *rb = &b->records[j];
     uint32_t head = RG_DIFF_NONE;
+    nindex xa, xb;
+    fields_index(c, &xa, a, ra);
+    fields_index(c, &xb, b, rb);
     for (uint32_t k = 0; k < ra->count; k++) {
       const rgi_field_info *fa = &a->fields[ra->first + k];
-      int found = find_field(b, rb, S(a, fa->name));
+      int found = find_field(&xb, S(a, fa->name));
       rgi_type_name(ta, sizeof ta, a, fa->type);
       if (found >= 0) rgi_type_name(tb, sizeof tb, b, b->fields[rb->first + found].type);
       if (found >= 0 && strcmp(ta, tb) == 0) continue;
@@ -584,33 +752,31 @@ static void diff_records(dctx *c) {
     }
     for (uint32_t l = 0; l < rb->count; l++) {
       const rgi_field_info *fb = &b->fields[rb->first + l];
-      if (find_field(a, ra, S(b, fb->name)) >= 0) continue;
+      if (find_field(&xa, S(b, fb->name)) >= 0) continue;
       head_of(c, &head, RG_DW_RECORD, RG_DS_RECORDS, S(a, ra->name), i, (uint32_t)j);
       rgi_type_name(tb, sizeof tb, b, fb->type);
       rgi_change *ch = at(c, add(c, '+', RG_DW_FIELD, RG_DS_RECORDS, head, S(b, fb->name)));
       ch->b.index = rb->first + l;
       ch->b.text = keep(c, tb);
     }
+    rg_free(xa.slot);
+    rg_free(xb.slot);
   }
   for (uint32_t j = 0; j < b->nrecords; j++)
-    if (find_record(a, S(b, b->records[j].name)) < 0)
+    if (find_record(c, a, S(b, b->records[j].name)) < 0)
       at(c, add(c, '+', RG_DW_RECORD, RG_DS_RECORDS, RG_DIFF_NONE, S(b, b->records[j].name)))->b.index = j;
 }
 
 /* ---- constants and inputs --------------------------------------------- */
 
-/* Returns the index of named constant `name` in m, or -1. */
-static int find_named(const rgi_module *m, const char *name) {
-  for (uint32_t i = 0; i < m->nnamed; i++)
-    if (strcmp(S(m, m->named[i].name), name) == 0) return (int)i;
-  return -1;
+/* Returns the index of named constant `name` in side m of c, or -1. */
+static int find_named(const dctx *c, const rgi_module *m, const char *name) {
+  return find_decl(c, IX_NAMED, m, name);
 }
 
-/* Returns the index of input `name` in m, or -1. */
-static int find_input(const rgi_module *m, const char *name) {
-  for (uint32_t i = 0; i < m->ninputs; i++)
-    if (strcmp(S(m, m->inputs[i].name), name) == 0) return (int)i;
-  return -1;
+/* Returns the index of input `name` in side m of c, or -1. */
+static int find_input(const dctx *c, const rgi_module *m, const char *name) {
+  return find_decl(c, IX_INPUT, m, name);
 }
 
 
@@ -637,7 +803,7 @@ static void diff_consts(dctx *c) {
   for (int pass = 0; pass < 2; pass++)
     for (uint32_t i = 0; i < a->nnamed; i++) {
       const rgi_named *na = &a->named[i];
-      int j = find_named(b, S(a, na->name));
+      int j = find_named(c, b, S(a, na->name));
       va = fmt_whole(&wa, a, na->type, na->value, na->starred);
       if (j >= 0)
         vb = fmt_whole(&wb, b, b->named[j].type, b->named[j].value,
@@ -653,7 +819,7 @@ static void diff_consts(dctx *c) {
       if (j >= 0) named_side(c, &ch->b, b, (uint32_t)j, vb);
     }
   for (uint32_t j = 0; j < b->nnamed; j++)
-    if (find_named(a, S(b, b->named[j].name)) < 0) {
+    if (find_named(c, a, S(b, b->named[j].name)) < 0) {
       rgi_change *ch = at(c, add(c, '+', RG_DW_CONST, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->named[j].name)));
       vb = fmt_whole(&wb, b, b->named[j].type, b->named[j].value,
                      b->named[j].starred);
@@ -661,7 +827,7 @@ static void diff_consts(dctx *c) {
     }
   for (uint32_t i = 0; i < a->ninputs; i++) {
     const rgi_input *ia = &a->inputs[i];
-    int j = find_input(b, S(a, ia->name));
+    int j = find_input(c, b, S(a, ia->name));
     va = fmt_whole(&wa, a, ia->type, ia->value, 0);
     if (j >= 0) vb = fmt_whole(&wb, b, b->inputs[j].type, b->inputs[j].value, 0);
     if (j >= 0 && strcmp(va, vb) == 0) continue;
@@ -674,7 +840,7 @@ static void diff_consts(dctx *c) {
     }
   }
   for (uint32_t k = 0; k < b->ninputs; k++)
-    if (find_input(a, S(b, b->inputs[k].name)) < 0) {
+    if (find_input(c, a, S(b, b->inputs[k].name)) < 0) {
       rgi_change *ch = at(c, add(c, '+', RG_DW_INPUT, RG_DS_CONSTANTS, RG_DIFF_NONE, S(b, b->inputs[k].name)));
       vb = fmt_whole(&wb, b, b->inputs[k].type, b->inputs[k].value, 0);
       ch->b.index = k;
@@ -1217,7 +1383,7 @@ static void diff_tables(dctx *c) {
   char da[DIM_TEXT_SIZE], db[DIM_TEXT_SIZE];
   for (uint32_t i = 0; i < a->ntables && !c->oom; i++) {
     const rgi_table *ta = &a->tables[i];
-    int j = rgi_module_find_table(b, S(a, ta->name));
+    int j = find_decl(c, IX_TABLE, b, S(a, ta->name));
     dim_text(da, sizeof da, a, ta);
     if (j < 0) {
       rgi_change *ch = at(c, add(c, '-', RG_DW_TABLE, RG_DS_TABLES, RG_DIFF_NONE, S(a, ta->name)));
@@ -1267,7 +1433,7 @@ static void diff_tables(dctx *c) {
     if (!c->oom && head == c->d->n - 1) c->d->n--;
   }
   for (uint32_t j = 0; j < b->ntables; j++)
-    if (rgi_module_find_table(a, S(b, b->tables[j].name)) < 0) {
+    if (find_decl(c, IX_TABLE, a, S(b, b->tables[j].name)) < 0) {
       const rgi_table *tb = &b->tables[j];
       rgi_change *ch = at(c, add(c, '+', RG_DW_TABLE, RG_DS_TABLES, RG_DIFF_NONE, S(b, tb->name)));
       dim_text(db, sizeof db, b, tb);
@@ -1511,6 +1677,47 @@ static int pure_helper(const rgi_module *m, uint32_t pi) {
   return 1;
 }
 
+/* Fills *lk with the LOOKUP instructions of m by table (see lookups):
+** counted by table, then placed in the order of the code.  Sets c->oom
+** when memory runs out. */
+static void lookups_build(dctx *c, lookups *lk, const rgi_module *m) {
+  uint32_t n = 0;
+  lk->first = rg_malloc(((size_t)m->ntables + 2) * sizeof *lk->first);
+  if (!lk->first) {
+    c->oom = 1;
+    return;
+  }
+  memset(lk->first, 0, ((size_t)m->ntables + 2) * sizeof *lk->first);
+  for (int fill = 0; fill < 2; fill++) {
+    for (uint32_t pi = 0; pi < m->nprocs; pi++) {
+      const rgi_proc *p = &m->procs[pi];
+      if (rgi_module_is_test(m, pi)) continue;
+      for (uint32_t pc = p->code; pc < p->code + p->ncode; pc++) {
+        uint32_t ins = m->code[pc], t = RG_INS_A(ins);
+        if (RG_INS_OP(ins) != RG_OP_LOOKUP || t >= m->ntables) continue;
+        if (!fill) {
+          lk->first[t + 2]++;
+          n++;
+          continue;
+        }
+        lk->pc[lk->first[t + 1]] = pc;
+        lk->proc[lk->first[t + 1]++] = pi;
+      }
+    }
+    if (fill) break;
+    /* first[t + 2] counted table t's; summed, first[t + 1] is where
+    ** table t's start, and filling moves it on to where they end */
+    for (uint32_t t = 0; t < m->ntables; t++) lk->first[t + 2] += lk->first[t + 1];
+    lk->pc = rg_malloc(((size_t)n + 1) * sizeof *lk->pc);
+    lk->proc = rg_malloc(((size_t)n + 1) * sizeof *lk->proc);
+    if (!lk->pc || !lk->proc) {
+      c->oom = 1;
+      return;
+    }
+  }
+  lk->built = 1;
+}
+
 /* Returns the dice key of table tname of m (dim -1 when none): a hint
 ** first, then a LOOKUP whose integer key comes from `roll NdS`. */
 static dicekey find_dice(const dctx *c, const rgi_module *m, const char *tname) {
@@ -1518,7 +1725,7 @@ static dicekey find_dice(const dctx *c, const rgi_module *m, const char *tname) 
   memset(&k, 0, sizeof k);
   k.dim = -1;
   k.helper = -1;
-  int t = rgi_module_find_table(m, tname);
+  int t = find_decl(c, IX_TABLE, m, tname);
   if (t < 0) return k;
   const rgi_table *tab = &m->tables[t];
   for (int h = 0; h < c->nhints; h++) {
@@ -1534,70 +1741,68 @@ static dicekey find_dice(const dctx *c, const rgi_module *m, const char *tname) 
       }
   }
   /* Heuristic: a LOOKUP of the table whose integer key is a roll, directly
-  ** or through a local stored from a roll. */
-  for (uint32_t pi = 0; pi < m->nprocs; pi++) {
+  ** or through a local stored from a roll (the LOOKUPs of the table, in
+  ** the order of the procedures and their code: c's lookups). */
+  const lookups *lk = &c->lk[m == c->a ? 0 : 1];
+  for (uint32_t x = lk->built ? lk->first[t] : 0; lk->built && x < lk->first[t + 1]; x++) {
+    uint32_t pi = lk->proc[x], pc = lk->pc[x];
     const rgi_proc *p = &m->procs[pi];
-    if (rgi_module_is_test(m, pi)) continue;
-    for (uint32_t pc = p->code; pc < p->code + p->ncode; pc++) {
-      uint32_t ins = m->code[pc];
-      if (RG_INS_OP(ins) != RG_OP_LOOKUP || RG_INS_A(ins) != (uint32_t)t) continue;
-      for (uint32_t d = 0; d < tab->ndims; d++) {
-        if (m->dims[tab->first_dim + d].is_enum) continue;
-        int64_t src = producer(m, p, pc, (int)(tab->ndims - 1 - d));
-        int n, sides;
-        int64_t rollpc = -1;
-        if (src >= 0 && RG_INS_OP(m->code[src]) == RG_OP_LOAD) {
-          /* the last STORE to that local before src, in straight-line order */
-          uint32_t local = RG_INS_A(m->code[src]);
-          for (int64_t q = src - 1; q >= p->code; q--) {
-            uint32_t iq = m->code[q];
-            if (RG_INS_OP(iq) == RG_OP_STORE && RG_INS_A(iq) == local) {
-              rollpc = producer(m, p, (uint32_t)q, 0);
-              break;
-            }
+    for (uint32_t d = 0; d < tab->ndims; d++) {
+      if (m->dims[tab->first_dim + d].is_enum) continue;
+      int64_t src = producer(m, p, pc, (int)(tab->ndims - 1 - d));
+      int n, sides;
+      int64_t rollpc = -1;
+      if (src >= 0 && RG_INS_OP(m->code[src]) == RG_OP_LOAD) {
+        /* the last STORE to that local before src, in straight-line order */
+        uint32_t local = RG_INS_A(m->code[src]);
+        for (int64_t q = src - 1; q >= p->code; q--) {
+          uint32_t iq = m->code[q];
+          if (RG_INS_OP(iq) == RG_OP_STORE && RG_INS_A(iq) == local) {
+            rollpc = producer(m, p, (uint32_t)q, 0);
+            break;
           }
-        } else {
-          rollpc = src;
         }
-        if (is_roll(m, p, rollpc, &n, &sides)) {
-          k.dim = (int)d;
-          k.n = n;
-          k.sides = sides;
-          k.plus = 0;
-          k.m = m;
-          k.rollpc = (uint32_t)rollpc;
-          k.proc = pi;
-          k.helper = -1;
-          return k;
-        }
-        /* helper(dice total, enum, ...): a call whose one int argument is
-        ** the total of a roll and whose others are enums */
-        int64_t call = rollpc;
-        if (call < 0 || RG_INS_OP(m->code[call]) != RG_OP_CALL) continue;
-        uint32_t hp = RG_INS_A(m->code[call]);
-        if (!pure_helper(m, hp)) continue;   /* hp < nprocs: verified */
-        const rgi_proc *h = &m->procs[hp];
-        int found = -1, ok = 1;
-        int64_t at = -1;
-        for (uint32_t a = 0; a < h->nparams && ok; a++) {
-          int64_t arg = producer(m, p, (uint32_t)call, (int)(h->nparams - 1 - a));
-          int64_t here = -1;
-          if (m->params[h->first_param + a].type.kind == RG_K_ENUM) continue;
-          if (found >= 0 || !dice_total(m, p, arg, &n, &sides, &here)) ok = 0;
-          else found = (int)a, at = here;
-        }
-        if (!ok || found < 0) continue;
+      } else {
+        rollpc = src;
+      }
+      if (is_roll(m, p, rollpc, &n, &sides)) {
         k.dim = (int)d;
         k.n = n;
         k.sides = sides;
         k.plus = 0;
         k.m = m;
-        k.rollpc = (uint32_t)at;
+        k.rollpc = (uint32_t)rollpc;
         k.proc = pi;
-        k.helper = (int)hp;
-        k.harg = (uint32_t)found;
+        k.helper = -1;
         return k;
       }
+      /* helper(dice total, enum, ...): a call whose one int argument is
+      ** the total of a roll and whose others are enums */
+      int64_t call = rollpc;
+      if (call < 0 || RG_INS_OP(m->code[call]) != RG_OP_CALL) continue;
+      uint32_t hp = RG_INS_A(m->code[call]);
+      if (!pure_helper(m, hp)) continue;   /* hp < nprocs: verified */
+      const rgi_proc *h = &m->procs[hp];
+      int found = -1, ok = 1;
+      int64_t at = -1;
+      for (uint32_t a = 0; a < h->nparams && ok; a++) {
+        int64_t arg = producer(m, p, (uint32_t)call, (int)(h->nparams - 1 - a));
+        int64_t here = -1;
+        if (m->params[h->first_param + a].type.kind == RG_K_ENUM) continue;
+        if (found >= 0 || !dice_total(m, p, arg, &n, &sides, &here)) ok = 0;
+        else found = (int)a, at = here;
+      }
+      if (!ok || found < 0) continue;
+      k.dim = (int)d;
+      k.n = n;
+      k.sides = sides;
+      k.plus = 0;
+      k.m = m;
+      k.rollpc = (uint32_t)at;
+      k.proc = pi;
+      k.helper = (int)hp;
+      k.harg = (uint32_t)found;
+      return k;
     }
   }
   return k;
@@ -1707,6 +1912,9 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
   const rgi_module *a = c->a, *b = c->b;
   const rgi_table *ta = &a->tables[ita], *tb = &b->tables[itb];
   const char *name = S(a, ta->name);
+  for (int side = 0; side < 2; side++)
+    if (!c->lk[side].built && !c->oom) lookups_build(c, &c->lk[side], side ? b : a);
+  if (c->oom) return;
   dicekey ka = find_dice(c, a, name), kb = find_dice(c, b, name);
   if (ka.dim < 0 && kb.dim < 0) return;
   /* a side that does not roll for the table is read with the other's key,
@@ -1835,11 +2043,67 @@ static void diff_odds(dctx *c, uint32_t head, int ita, int itb, int moved_only) 
 
 /* ---- procedures and steps -------------------------------------------- */
 
+/* Returns the first slot of pair (x, y)'s probe sequence in c's pairs:
+** a hash of both under c->pkey (splitmix64's finalizer). */
+static uint32_t pair_start(const dctx *c, rgi_value x, rgi_value y) {
+  uint64_t h = ((uint64_t)x ^ c->pkey) * 0x9E3779B97F4A7C15ull ^ (uint64_t)y;
+  h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+  h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+  return (uint32_t)(h ^ (h >> 31)) & (c->pcap - 1);
+}
+
+/* Returns the slot of pair (x, y) in c's pairs: where it is, or the empty
+** slot where it goes. */
+static uint32_t pair_slot(const dctx *c, rgi_value x, rgi_value y) {
+  uint32_t i = pair_start(c, x, y);
+  while (c->pairs[i] && (c->pair[c->pairs[i] - 1][0] != x || c->pair[c->pairs[i] - 1][1] != y))
+    i = (i + 1) & (c->pcap - 1);
+  return i;
+}
+
+/* Makes c's pairs: for each named constant of a, its value beside that of
+** b's constant of its name (when b has one), each pair once, indexed under
+** a key drawn from all the values.  Sets c->oom when memory runs out. */
+static void pairs_build(dctx *c) {
+  const rgi_module *a = c->a, *b = c->b;
+  uint32_t cap = 16, n = 0;
+  uint64_t sum = 0;
+  if (a->nnamed == 0) return;
+  c->pair = rg_malloc((size_t)a->nnamed * sizeof *c->pair);
+  while (cap <= a->nnamed * 2u && cap < (1u << 31)) cap *= 2;
+  c->pairs = a->nnamed < cap ? rg_malloc((size_t)cap * sizeof *c->pairs) : NULL;
+  if (!c->pair || !c->pairs) {
+    c->oom = 1;
+    return;
+  }
+  memset(c->pairs, 0, (size_t)cap * sizeof *c->pairs);
+  for (uint32_t i = 0; i < a->nnamed; i++) {
+    int j = find_named(c, b, S(a, a->named[i].name));
+    if (j < 0) continue;
+    c->pair[n][0] = a->named[i].value;
+    c->pair[n][1] = b->named[j].value;
+    sum = sum * 31u + (uint64_t)c->pair[n][0] * 7u + (uint64_t)c->pair[n][1];
+    n++;
+  }
+  c->pkey = sum;
+  c->pcap = cap;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t i = pair_slot(c, c->pair[k][0], c->pair[k][1]);
+    if (!c->pairs[i]) c->pairs[i] = k + 1;
+  }
+}
+
+/* Whether some named constant has the value va in a and vb in b. */
+static int named_pair(const dctx *c, rgi_value va, rgi_value vb) {
+  return c->pcap && c->pairs[pair_slot(c, va, vb)] != 0;
+}
+
 /* Whether the values va (pushed in a) and vb (in b) are the same; by_name:
 ** also when they are the values of one named constant on both sides (the
 ** instructions come from the same place of the same source, so the one
 ** that differs is the constant's value, listed as a constant). */
-static int same_value(const rgi_module *a, rgi_value va, const rgi_module *b, rgi_value vb, int by_name) {
+static int same_value(const dctx *c, rgi_value va, rgi_value vb, int by_name) {
+  const rgi_module *a = c->a, *b = c->b;
   if (va == vb) return 1;
   if (va > 0 && vb > 0 && (uint64_t)va < a->nstrings && (uint64_t)vb < b->nstrings &&
       a->strings[va - 1] == '\0' && b->strings[vb - 1] == '\0' &&
@@ -1861,12 +2125,7 @@ static int same_value(const rgi_module *a, rgi_value va, const rgi_module *b, rg
     }
     if (n > 0 && k == n) return 1;
   }
-  for (uint32_t i = 0; by_name && i < a->nnamed; i++) {
-    if (a->named[i].value != va) continue;
-    int j = find_named(b, S(a, a->named[i].name));
-    if (j >= 0 && b->named[j].value == vb) return 1;
-  }
-  return 0;
+  return by_name && named_pair(c, va, vb);
 }
 
 /* Whether types ta of a and tb of b have the same name. */
@@ -1886,21 +2145,22 @@ static int same_note(const rgi_module *a, uint32_t A, const rgi_module *b, uint3
   return 1;
 }
 
-/* Compares one instruction of each side by opcode, then by what its operand
+/* Compares instruction ia of c->a and ib of c->b by opcode, then by what its operand
 ** refers to (rgi_op_operand, the one list of operand kinds): an index into a
 ** module array is compared by the name or text of what it indexes, never as
 ** a number, so an opcode added later is compared right without a case here.
 ** lmap_a/lmap_b rename locals by order of first use (arrays of size nlocals,
 ** -1 unused), *next the next canonical number.  here: both come from the
 ** same place of the same file (see same_value). */
-static int same_ins(const rgi_module *a, uint32_t ia, const rgi_module *b, uint32_t ib,
+static int same_ins(const dctx *c, uint32_t ia, uint32_t ib,
                     int *lmap_a, uint32_t na, int *lmap_b, uint32_t nb, int *next, int here) {
+  const rgi_module *a = c->a, *b = c->b;
   unsigned op = RG_INS_OP(ia);
   uint32_t A = RG_INS_A(ia), B = RG_INS_A(ib);
   if (op != RG_INS_OP(ib)) return 0;   /* op < RG_NOPCODES: verified */
   switch (rgi_op_operand[op]) {
-  case RG_A_IMM: return same_value(a, RG_INS_SA(ia), b, RG_INS_SA(ib), here);
-  case RG_A_CONST: return same_value(a, a->consts[A], b, b->consts[B], here);
+  case RG_A_IMM: return same_value(c, RG_INS_SA(ia), RG_INS_SA(ib), here);
+  case RG_A_CONST: return same_value(c, a->consts[A], b->consts[B], here);
   case RG_A_LOCAL:                    /* A < na, B < nb: verified */
     if (lmap_a[A] < 0 && lmap_b[B] < 0) { lmap_a[A] = lmap_b[B] = (*next)++; return 1; }
     return lmap_a[A] == lmap_b[B];
@@ -1944,7 +2204,7 @@ static int same_code(dctx *c, const rgi_proc *pa, uint32_t sa, uint32_t ea, cons
   for (uint32_t i = 0; i <= pa->nlocals; i++) ma[i] = -1;
   for (uint32_t i = 0; i <= pb->nlocals; i++) mb[i] = -1;
   for (uint32_t k = 0; same && k < ea - sa; k++)
-    same = same_ins(a, a->code[sa + k], b, b->code[sb + k], ma, pa->nlocals, mb, pb->nlocals, &next,
+    same = same_ins(c, a->code[sa + k], b->code[sb + k], ma, pa->nlocals, mb, pb->nlocals, &next,
                     same_place_pc(c, sa + k, sb + k));
   rg_free(ma);
   rg_free(mb);
@@ -1989,11 +2249,10 @@ static void step_side(rgi_diff_side *s, const rgi_module *m, const seg *sg, int 
   place_pc(s, m, pc);
 }
 
-/* Returns the index of procedure `name` in m, tests left out, or -1. */
-static int find_proc(const rgi_module *m, const char *name) {
-  for (uint32_t i = 0; i < m->nprocs; i++)
-    if (!rgi_module_is_test(m, i) && strcmp(S(m, m->procs[i].name), name) == 0) return (int)i;
-  return -1;
+/* Returns the index of procedure `name` in side m of c, tests left out,
+** or -1. */
+static int find_proc(const dctx *c, const rgi_module *m, const char *name) {
+  return find_decl(c, IX_PROC, m, name);
 }
 
 /* Returns the position in s[0..n) of the step named like t (both NULL: the
@@ -2056,7 +2315,7 @@ static void diff_procs(dctx *c) {
     for (uint32_t i = 0; i < a->nprocs && !c->oom; i++) {
       if (rgi_module_is_test(a, i)) continue;
       const rgi_proc *pa = &a->procs[i];
-      int j = find_proc(b, S(a, pa->name));
+      int j = find_proc(c, b, S(a, pa->name));
       if (j < 0) {
         if (pass == 0)
           proc_side(&at(c, add(c, '-', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(a, pa->name)))->a, a, i);
@@ -2104,7 +2363,7 @@ static void diff_procs(dctx *c) {
           step_side(&at(c, add(c, '+', RG_DW_STEP, RG_DS_PROCEDURES, head, sb[y].name))->b, b, &sb[y], 0);
     }
     for (uint32_t j = 0; pass == 0 && j < b->nprocs && !c->oom; j++) {
-      if (rgi_module_is_test(b, j) || find_proc(a, S(b, b->procs[j].name)) >= 0) continue;
+      if (rgi_module_is_test(b, j) || find_proc(c, a, S(b, b->procs[j].name)) >= 0) continue;
       proc_side(&at(c, add(c, '+', RG_DW_PROC, RG_DS_PROCEDURES, RG_DIFF_NONE, S(b, b->procs[j].name)))->b, b, j);
     }
   }
@@ -2145,6 +2404,8 @@ int rgi_diff_modules(const rgi_module *a, const rgi_module *b, const rgi_diff_hi
     for (uint32_t j = 0; j < b->nfiles && c.fmap[i] < 0; j++)
       if (same_file(&c, i, j)) c.fmap[i] = (int32_t)j;
   }
+  names_build(&c);
+  pairs_build(&c);
   diff_header(&c);
   diff_units(&c);
   diff_enums(&c);
@@ -2154,6 +2415,7 @@ int rgi_diff_modules(const rgi_module *a, const rgi_module *b, const rgi_diff_hi
   diff_procs(&c);
   diff_strategies(&c);
   diff_displays(&c);
+  names_free(&c);
   rg_free(c.fmap);
   if (c.oom || d->arena.failed) {
     rgi_diff_free(d);

@@ -20,6 +20,12 @@
 #   - diff and sheet of tables of a million cells filled by `else` (one
 #     change, one line: both printed a line per cell), rows aligned by
 #     content, and 1 MB of cell overrides each a change of its own.
+#   - check and diff (with itself) of 1 MB of short constants, and of 1 MB
+#     of names chosen to share a bucket of the compiler's old 1024; diff of
+#     20,000 procedures, the same and each changed (the compiler's tables
+#     had fixed buckets; diff found each item by a scan of the other
+#     side's, 78 s, and each changed procedure's source by a walk of every
+#     declaration, 360 s);
 #   - the language server on a 922 KB document of 45,000 constants: open,
 #     change, completion, hover, definition, references, formatting
 #     (tools/bench/lsp_linear.py; completion compared every name with every
@@ -131,6 +137,53 @@ awk 'BEGIN { print "ruleset \"many\" extends \"fill-d.rules\""
 printf 'ruleset "d"\ntable t(n: 1..30000) -> int { else: 0 }\n' >"$tmp/fill-d.rules"
 timed "diff, 1 MB of overrides, 30,000 cells" "$regula" diff "$tmp/fill-d.rules" "$tmp/many.rules"
 timed "sheet of it (30,000 sources on cells)" "$regula" sheet "$tmp/many.rules"
+# 1 MB of short constants (`const ab_=0`, 72,000 names): the compiler's
+# symbol table and string pool had 1024 buckets (check: 1 s at 1 MB, 35 s
+# at 4 MB), and diff found each constant by a scan of the other side's
+# (78 s).
+awk 'BEGIN { for (i = 0; size < 1000000; i++) {
+               n = ""; k = i
+               do { n = substr("abcdefghijklmnopqrstuvwxyz", k % 26 + 1, 1) n; k = int(k / 26) } while (k > 0)
+               line = "const " n "_=0"; size += length(line) + 1; print line } }' >"$tmp/consts.rules"
+timed "check, 1 MB of short constants" "$regula" check "$tmp/consts.rules"
+timed "diff of it with itself" "$regula" diff "$tmp/consts.rules" "$tmp/consts.rules"
+# 1 MB of constants whose names' FNV-1a hashes are 0 modulo 1024 (each
+# name a prefix and the suffix that brings the hash's low 10 bits to 0):
+# all in one bucket of the old tables (30 s).
+python3 - "$tmp/collide.rules" <<'PY'
+import sys
+A = "abcdefghijklmnopqrstuvwxyz0123456789"
+inv = pow(403, -1, 1024)                  # 16777619 mod 1024 = 403
+suffix, todo = {0: ""}, [0]               # state (low 10 bits) -> suffix to 0
+while todo:
+    y = todo.pop(0)
+    for ch in A:
+        x = ((y * inv) & 1023) ^ ord(ch)
+        if x not in suffix:
+            suffix[x] = ch + suffix[y]
+            todo.append(x)
+out, size, i = [], 0, 0
+while size < 1000000:
+    name, h = "n%x_" % i, 2166136261 & 1023
+    for ch in name.encode():
+        h = ((h ^ ch) * 403) & 1023
+    line = "const %s%s=0\n" % (name, suffix[h])
+    out.append(line)
+    size += len(line)
+    i += 1
+open(sys.argv[1], "w").write("".join(out))
+PY
+timed "check, 1 MB of names in one of 1024 buckets" "$regula" check "$tmp/collide.rules"
+timed "diff of it with itself" "$regula" diff "$tmp/collide.rules" "$tmp/collide.rules"
+# 20,000 procedures (0.8 MB): diff found each by a scan (20 s).
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "procedure p%d() -> int {\n  return %d\n}\n", i, i % 7 }' \
+  >"$tmp/procs.rules"
+timed "diff, 20,000 procedures with themselves" "$regula" diff "$tmp/procs.rules" "$tmp/procs.rules"
+# Each of them changed: its source found by a walk of every declaration
+# for each (360 s).
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "procedure p%d() -> int {\n  return %d\n}\n", i, i % 7 + 1 }' \
+  >"$tmp/procs2.rules"
+timed "diff, 20,000 procedures each changed" "$regula" diff "$tmp/procs.rules" "$tmp/procs2.rules"
 python3 tools/bench/lsp_linear.py "$regula" "$limit" || failed=$((failed + 1))
 
 # The limit on a procedure's code (the manual's Limits: "jumps of 8 Mi
