@@ -165,18 +165,12 @@ void rgc_patch_list(cstate *cs, jumps *list, uint32_t target) {
 ** Locals
 ** ==================================================================== */
 
-/* Returns the FNV-1a hash of name. */
-static uint32_t local_hash(const char *name) {
-  uint32_t h = 2166136261u;
-  for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 16777619u;
-  return h;
-}
 
 /* Returns the innermost local named name, or NULL: one bucket's chain,
 ** newest first, so a procedure of many locals compiles in linear time. */
 local *rgc_find_local(cstate *cs, const char *name) {
   if (!cs->lhcap) return NULL;
-  uint32_t h = local_hash(name);
+  uint32_t h = rgi_hash_text(name);
   for (uint32_t i = cs->lhead[h & (cs->lhcap - 1)]; i != UINT32_MAX; i = cs->locals[i].prev)
     if (cs->locals[i].hash == h && strcmp(cs->locals[i].name, name) == 0) return &cs->locals[i];
   return NULL;
@@ -246,7 +240,7 @@ uint32_t rgc_add_local(cstate *cs, rgi_pos pos, const char *name, rgi_type t) {
   l->type = t;
   l->depth = cs->depth;
   l->loop = false;
-  l->hash = local_hash(name);
+  l->hash = rgi_hash_text(name);
   l->prev = cs->lhead[l->hash & (cs->lhcap - 1)];
   cs->lhead[l->hash & (cs->lhcap - 1)] = cs->nlocal++;
   return l->slot;

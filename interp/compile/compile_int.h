@@ -23,6 +23,7 @@
 #include "opcodes.h"
 #include "parse.h"
 #include "value.h"
+#include "hash.h"
 
 #include <setjmp.h>
 #include <stdbool.h>
@@ -67,7 +68,7 @@ typedef struct vec {
 
 /* An entry of a hash table of chains (rgc_htab): the first member of what
 ** the table holds (a sym, a memref, a string of the pool), so that one
-** table serves them all.  hash is rgc_hash of the entry's name. */
+** table serves them all.  hash is rgi_hash_text of the entry's name. */
 typedef struct rgc_hlink {
   struct rgc_hlink *next;          /* the next in its bucket */
   uint32_t hash;
@@ -205,21 +206,9 @@ bool rgc_check_type(cstate *cs, rgi_pos pos, rgi_type got, rgi_type want, const 
 int rgc_member_by_code(cstate *cs, uint32_t en, const char *code);
 int rgc_member_by_text(cstate *cs, uint32_t en, const char *text);
 const char *rgc_member_list(cstate *cs, uint32_t en, char *buf, size_t size);
-/* Returns the hash of s (FNV-1a, 32 bits). */
-uint32_t rgc_hash(const char *s);
-/* Returns h mixed (MurmurHash3's finalizer: every bit of h moves every
-** bit of the result). */
-static inline uint32_t rgc_mix(uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-  return h;
-}
 /* Returns the bucket of hash h in t (cap > 0): h under t's key, mixed. */
 static inline uint32_t rgc_bucket(const rgc_htab *t, uint32_t h) {
-  return rgc_mix(h ^ t->key) & (t->cap - 1);
+  return rgi_hash_mix(h ^ t->key) & (t->cap - 1);
 }
 /* Returns the newest entry of t in the bucket of hash h (then follow
 ** ->next; entries of other hashes share buckets), or NULL. */

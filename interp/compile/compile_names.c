@@ -71,12 +71,6 @@ char *rgc_strdup(cstate *cs, const char *s) {
   return rgc_strndup(cs, s, strlen(s));
 }
 
-/* Returns the FNV-1a hash of s. */
-uint32_t rgc_hash(const char *s) {
-  uint32_t h = 2166136261u;
-  while (*s) h = (h ^ (unsigned char)*s++) * 16777619u;
-  return h;
-}
 
 /* Doubles the buckets of t (64 at first) in the arena under a new key.
 ** Each old chain, walked newest first, is pushed onto the new chains,
@@ -86,7 +80,7 @@ uint32_t rgc_hash(const char *s) {
 static void htab_grow(cstate *cs, rgc_htab *t) {
   rgc_htab nt = { NULL, t->cap ? t->cap * 2 : 64, t->n, 0, t->sum, t->ordered };
   if (nt.cap == 0) rgc_oom(cs);                    /* 2^32 buckets: never */
-  nt.key = rgc_mix(t->key ^ t->sum ^ nt.cap);
+  nt.key = rgi_hash_mix(t->key ^ t->sum ^ nt.cap);
   nt.head = rgc_alloc(cs, (size_t)nt.cap * sizeof *nt.head);
   for (uint32_t b = 0; b < nt.cap; b++) nt.head[b] = NULL;
   for (uint32_t b = 0; b < t->cap; b++)
@@ -128,7 +122,7 @@ static void *near_heads(cstate *cs) {
 
 /* Returns the symbol named name, or NULL. */
 sym *rgc_lookup(cstate *cs, const char *name) {
-  uint32_t h = rgc_hash(name);
+  uint32_t h = rgi_hash_text(name);
   for (rgc_hlink *l = rgc_htab_first(&cs->syms, h); l; l = l->next)
     if (l->hash == h && strcmp(((sym *)l)->name, name) == 0) return (sym *)l;
   return NULL;
@@ -146,7 +140,7 @@ sym *rgc_declare(cstate *cs, rgi_decl *dc, symkind kind) {
   s->name = dc->name;
   s->kind = kind;
   s->decl = dc;
-  s->link.hash = rgc_hash(dc->name);
+  s->link.hash = rgi_hash_text(dc->name);
   rgc_htab_add(cs, &cs->syms, &s->link);
   if (!cs->near_syms) cs->near_syms = near_heads(cs);
   near = &cs->near_syms[s->link.hash % NEAR_BUCKETS];
@@ -157,7 +151,7 @@ sym *rgc_declare(cstate *cs, rgi_decl *dc, symkind kind) {
 
 void rgc_add_memref(cstate *cs, memref *r) {
   memref **near;
-  r->link.hash = rgc_hash(r->code);
+  r->link.hash = rgi_hash_text(r->code);
   rgc_htab_add(cs, &cs->memhash, &r->link);
   if (!cs->near_members) cs->near_members = near_heads(cs);
   near = &cs->near_members[r->link.hash % NEAR_BUCKETS];
@@ -177,7 +171,7 @@ struct strent {
 
 /* Returns the pool offset of s, adding it once. */
 uint32_t rgc_intern(cstate *cs, const char *s) {
-  uint32_t h = rgc_hash(s);
+  uint32_t h = rgi_hash_text(s);
   size_t n = strlen(s);
   for (rgc_hlink *l = rgc_htab_first(&cs->strhash, h); l; l = l->next)
     if (l->hash == h && strcmp(cs->pool + ((struct strent *)l)->off, s) == 0)
@@ -429,7 +423,7 @@ int rgc_find_member(cstate *cs, const char *code, uint32_t *en, uint32_t *index,
   int found = 0;
   size_t n = 0;
   if (enums && size) enums[0] = '\0';
-  uint32_t h = rgc_hash(code);
+  uint32_t h = rgi_hash_text(code);
   for (rgc_hlink *l = rgc_htab_first(&cs->memhash, h); l; l = l->next) {
     const memref *m = (const memref *)l;
     if (l->hash != h || strcmp(m->code, code) != 0) continue;

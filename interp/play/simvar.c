@@ -1,6 +1,7 @@
 /*
 ** simvar.c: variants compared on common random numbers (see simvar.h).
 */
+#include "hash.h"
 #include "strategy.h"
 #include "grow.h"
 #include "simvar.h"
@@ -29,22 +30,16 @@ typedef struct vmap {
   int overflow;
 } vmap;
 
-/* Returns a hash of s. */
-static uint32_t text_hash(const char *s) {
-  uint32_t h = 2166136261u;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
 
 /* Returns the value of text in map, added (zeroed) when new; NULL when out
 ** of memory or when the map is full (then map->overflow is set). */
 /* rgi_index's hash of value k of vmap ctx: its text's. */
 static uint64_t value_hash(const void *ctx, uint32_t k) {
-  return text_hash(((const vmap *)ctx)->vals[k].text);
+  return rgi_hash_text(((const vmap *)ctx)->vals[k].text);
 }
 
 static rgi_simvar_value *vmap_get(vmap *map, const char *text) {
-  uint32_t h = text_hash(text);
+  uint32_t h = rgi_hash_text(text);
   if (map->hcap) {
     for (uint32_t i = h & (map->hcap - 1); map->hash[i]; i = (i + 1) & (map->hcap - 1))
       if (strcmp(map->vals[map->hash[i] - 1].text, text) == 0) return &map->vals[map->hash[i] - 1];

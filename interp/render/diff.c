@@ -7,6 +7,7 @@
 ** a record, a table, a procedure) is appended lazily, at its first inner
 ** change, so that an item without any is never listed.
 */
+#include "hash.h"
 #include "diff.h"
 #include "grow.h"
 
@@ -202,22 +203,6 @@ static void set_value(dctx *c, rgi_diff_side *s, rgi_type t, rgi_value v, const 
 ** a scan would. */
 
 /* Returns a hash of s (FNV-1a). */
-static uint32_t text_hash(const char *s) {
-  uint32_t h = 2166136261u;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
-
-/* Returns h mixed (MurmurHash3's finalizer: every bit of h moves every
-** bit of the result). */
-static uint32_t mix32(uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-  return h;
-}
 
 /* Returns the name of item k of x (owned by x->m). */
 static const char *ix_name(const nindex *x, uint32_t k) {
@@ -227,7 +212,7 @@ static const char *ix_name(const nindex *x, uint32_t k) {
 
 /* Returns the first slot of name's probe sequence in x (x->cap > 0). */
 static uint32_t ix_start(const nindex *x, const char *name) {
-  return mix32(text_hash(name) ^ x->key) & (x->cap - 1);
+  return rgi_hash_mix(rgi_hash_text(name) ^ x->key) & (x->cap - 1);
 }
 
 /* Returns the index of the item of x named name, or -1. */
@@ -253,8 +238,8 @@ static void ix_build(dctx *c, nindex *x) {
     return;
   }
   memset(x->slot, 0, (size_t)cap * sizeof *x->slot);
-  for (uint32_t k = 0; k < x->n; k++) sum = sum * 31u + text_hash(ix_name(x, k));
-  x->key = mix32(sum);
+  for (uint32_t k = 0; k < x->n; k++) sum = sum * 31u + rgi_hash_text(ix_name(x, k));
+  x->key = rgi_hash_mix(sum);
   x->cap = cap;
   for (uint32_t k = 0; k < x->n; k++) {
     if (x->no_tests && rgi_module_is_test(x->m, k)) continue;

@@ -11,6 +11,7 @@
 ** diff with each side's real line numbers, kept on the change after the
 ** `source "..."` quotation of an override.
 */
+#include "hash.h"
 #include "align.h"
 #include "regula_front.h"
 #include "diag.h"
@@ -71,15 +72,8 @@ static int mapped(const rgi_decl *dc) {
 /* Returns the hash of the key (kind, name, target; target NULL for a
 ** procedure) under key `key` (FNV-1a, then MurmurHash3's finalizer). */
 static uint32_t key_hash(int kind, const char *name, const char *target, uint32_t key) {
-  uint32_t h = 2166136261u ^ key;
-  h = (h ^ (unsigned char)kind) * 16777619u;
-  for (const char *p = name; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
-  for (const char *p = target ? target : ""; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  return h ^ (h >> 16);
+  uint32_t h = rgi_hash_byte(RGI_HASH_START ^ key, (unsigned char)kind);
+  return rgi_hash_mix(rgi_hash_more(rgi_hash_more(h, name), target));
 }
 
 /* Whether declaration dc has the key (kind, name, target). */
