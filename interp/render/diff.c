@@ -1750,34 +1750,28 @@ static dicekey find_dice(const dctx *c, const rgi_module *m, const char *tname) 
       } else {
         rollpc = src;
       }
-      if (is_roll(m, p, rollpc, &n, &sides)) {
-        k.dim = (int)d;
-        k.n = n;
-        k.sides = sides;
-        k.plus = 0;
-        k.m = m;
-        k.rollpc = (uint32_t)rollpc;
-        k.proc = pi;
-        k.helper = -1;
-        return k;
+      int64_t at = rollpc;  /* where the dice are rolled */
+      int helper = -1, found = -1;
+      if (!is_roll(m, p, rollpc, &n, &sides)) {
+        /* helper(dice total, enum, ...): a call whose one int argument is
+        ** the total of a roll and whose others are enums */
+        int64_t call = rollpc;
+        if (call < 0 || RG_INS_OP(m->code[call]) != RG_OP_CALL) continue;
+        uint32_t hp = RG_INS_A(m->code[call]);
+        if (!pure_helper(m, hp)) continue;   /* hp < nprocs: verified */
+        const rgi_proc *h = &m->procs[hp];
+        int ok = 1;
+        at = -1;
+        for (uint32_t a = 0; a < h->nparams && ok; a++) {
+          int64_t arg = producer(m, p, (uint32_t)call, (int)(h->nparams - 1 - a));
+          int64_t here = -1;
+          if (m->params[h->first_param + a].type.kind == RG_K_ENUM) continue;
+          if (found >= 0 || !dice_total(m, p, arg, &n, &sides, &here)) ok = 0;
+          else found = (int)a, at = here;
+        }
+        if (!ok || found < 0) continue;
+        helper = (int)hp;
       }
-      /* helper(dice total, enum, ...): a call whose one int argument is
-      ** the total of a roll and whose others are enums */
-      int64_t call = rollpc;
-      if (call < 0 || RG_INS_OP(m->code[call]) != RG_OP_CALL) continue;
-      uint32_t hp = RG_INS_A(m->code[call]);
-      if (!pure_helper(m, hp)) continue;   /* hp < nprocs: verified */
-      const rgi_proc *h = &m->procs[hp];
-      int found = -1, ok = 1;
-      int64_t at = -1;
-      for (uint32_t a = 0; a < h->nparams && ok; a++) {
-        int64_t arg = producer(m, p, (uint32_t)call, (int)(h->nparams - 1 - a));
-        int64_t here = -1;
-        if (m->params[h->first_param + a].type.kind == RG_K_ENUM) continue;
-        if (found >= 0 || !dice_total(m, p, arg, &n, &sides, &here)) ok = 0;
-        else found = (int)a, at = here;
-      }
-      if (!ok || found < 0) continue;
       k.dim = (int)d;
       k.n = n;
       k.sides = sides;
@@ -1785,8 +1779,8 @@ static dicekey find_dice(const dctx *c, const rgi_module *m, const char *tname) 
       k.m = m;
       k.rollpc = (uint32_t)at;
       k.proc = pi;
-      k.helper = (int)hp;
-      k.harg = (uint32_t)found;
+      k.helper = helper;
+      k.harg = found >= 0 ? (uint32_t)found : 0;
       return k;
     }
   }
