@@ -14,7 +14,7 @@ typedef struct diff_request {
 } diff_request;
 
 /* Runs `regula diff` for r; returns the exit code: 0 equal, 1 different,
-** 2 bad input, 3 out of memory. */
+** 2 bad input, 3 out of memory or the output could not be written. */
 int diff_main(const diff_request *r);
 extern const char diff_usage[];
 extern const char diff_help[];

@@ -61,7 +61,8 @@ const char diff_help[] =
   "largest sum is 128 or more (1d200, 22d6) have no odds.\n"
   "\n"
   "Example: regula diff SHEET.rules SHEET-revised.rules\n"
-  "Exit: 0 equal, 1 different, 2 bad input, 3 out of memory.\n";
+  "Exit: 0 equal, 1 different, 2 bad input, 3 out of memory or the output\n"
+  "could not be written.\n";
 
 /* Prints "regula: error: MSG" and the hint to read diff's help; returns 2. */
 static int usage(const char *fmt, ...) {
