@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include "check.h"
 
 static const char text[] =
@@ -104,6 +106,29 @@ static int answers(rg_game *g, const char *line, rg_buf *w, int *bad) {
 ** new game and plays that: returns 1 when both end and their logs are the
 ** same byte for byte, 0 (saying why) otherwise.  tr (emptied first) keeps
 ** the transcript. */
+/* Adds the path of every .rules file under dir (its folders walked,
+** entries sorted: the same order on every machine) to files[n..max), each
+** malloc'd (the caller frees them).  Returns the new count. */
+static int rule_files(const char *dir, char **files, int n, int max) {
+  struct dirent **ents;
+  int k = scandir(dir, &ents, NULL, alphasort);
+  for (int i = 0; i < k; i++) {
+    char path[1024];
+    struct stat sb;
+    size_t len = strlen(ents[i]->d_name);
+    snprintf(path, sizeof path, "%s/%s", dir, ents[i]->d_name);
+    if (ents[i]->d_name[0] != '.' && stat(path, &sb) == 0) {
+      if (S_ISDIR(sb.st_mode)) n = rule_files(path, files, n, max);
+      else if (len > 6 && strcmp(ents[i]->d_name + len - 6, ".rules") == 0 && n < max &&
+               (files[n] = strdup(path)))
+        n++;
+    }
+    free(ents[i]);
+  }
+  if (k >= 0) free(ents);
+  return n;
+}
+
 static int replays(const rg_rules *r, const char *name, uint64_t seed, int ask_dice, uint64_t *x,
                    rg_buf *tr) {
   rg_game_options o = { .size = sizeof o, .seed = seed, .ask_choices = 1, .ask_dice = ask_dice,
@@ -1060,8 +1085,8 @@ int main(void) {
   **     rg_transcript_rules gives the path back;
   **   - '# set' and '# module' lines after "# one answer a line" are the
   **     answers' comments, not the header;
-  **   - each bundled rule file's game (pacto-qrs.rules has none: no main)
-  **     and these rules', answered at
+  **   - the game of each rule file under rules/ that has a main (found
+  **     by walking the folder: at least 6 of them) and these rules', answered at
   **     random for 3 seeds (the dice asked in the third), replays from its
   **     transcript to the same log, byte for byte. */
   {
@@ -1086,11 +1111,8 @@ int main(void) {
       "# regula transcript: x, main, seed 2, choices ask, dice random\n"
       "# one answer a line; go on with: regula run --resume THIS\n"
       "# set a=1\n# module m\n1\n";
-    static const char *const bundled[] = {
-      "rules/meg/maximus.rules", "rules/meg/magna.rules", "rules/meg/pacto.rules",
-      "rules/meg/revised/maximus.rules",
-      "rules/meg/revised/magna.rules", "rules/meg/revised/pacto.rules",
-      "rules/menofbronze/mob-2023.rules", "rules/ninthage/deployment.rules" };
+    char *bundled[64];
+    int nbundled = rule_files("rules", bundled, 0, 64), played = 0;
     rg_game_options oo = { .size = sizeof oo, .seed = 1, .ask_choices = 1,
                            .title = "odd\n\\x41.rules", .module = "0123abcd" };
     rg_rules *ro = NULL;
@@ -1135,16 +1157,24 @@ int main(void) {
           !ti.module, "'# set' and '# module' among the answers are comments");
     rg_buf_free(&sets);
     /* the property: bundled rules and the odd ones, played and replayed */
-    for (size_t i = 0; i <= sizeof bundled / sizeof *bundled; i++) {
+    for (int i = 0; i <= nbundled; i++) {
       rg_rules *rb = NULL;
-      const char *nm = i < sizeof bundled / sizeof *bundled ? bundled[i] : "odd.rules";
-      if (i < sizeof bundled / sizeof *bundled)
+      const char *nm = i < nbundled ? bundled[i] : "odd.rules";
+      if (i < nbundled) {
         CHECK(rg_rules_load(nm, NULL, &rb) == RG_OK, "%s loads", nm);
+        if (!rb || rg_rules_find(rb, RG_PROC, "main") < 0) {   /* a table sheet alone */
+          rg_rules_free(rb);
+          continue;
+        }
+        played++;
+      }
       for (uint64_t sd = 1; sd <= 3; sd++)
         CHECK(replays(rb ? rb : ro, nm, sd, sd == 3, &x, &t), "%s seed %llu replays", nm,
               (unsigned long long)sd);
       rg_rules_free(rb);
     }
+    CHECK(played >= 6, "the games of rules/ replayed: %d (rule files found: %d)", played, nbundled);
+    for (int i = 0; i < nbundled; i++) free(bundled[i]);
     rg_buf_free(&t);
     rg_buf_free(&path);
     rg_rules_free(ro);
